@@ -1,0 +1,96 @@
+"""Actions: a game is a replayable list of these.
+
+``Deal`` is the chance event (the deck order); ``Bid``, ``NameTrump`` and
+``Play`` are the players'. Each has a short text form used in records and on
+the command line: ``deal:<104 chars>``, ``bid:7``, ``bid:pass``, ``bid:8H``,
+``bid:9N`` (Egyptian, N = no trump), ``trump:S``, ``play:QD``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import RANKS, STRAINS, card_str, parse_card, parse_suit
+from .errors import CardError, TarneebError
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    deck: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return "deal:" + "".join(card_str(c) for c in self.deck)
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    """``n`` tricks, or ``None`` for a pass; ``strain`` 0..4 (C D H S N) under Egyptian bidding."""
+
+    n: int | None
+    strain: int | None = None
+
+    def __str__(self) -> str:
+        if self.n is None:
+            return "bid:pass"
+        return f"bid:{self.n}" + ("" if self.strain is None else STRAINS[self.strain])
+
+    def key(self) -> int:
+        """Auction order: more tricks, then a higher strain."""
+        return -1 if self.n is None else self.n * 5 + (self.strain or 0)
+
+
+@dataclass(frozen=True, slots=True)
+class NameTrump:
+    suit: int
+
+    def __str__(self) -> str:
+        return "trump:" + STRAINS[self.suit]
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    card: int
+
+    def __str__(self) -> str:
+        return "play:" + card_str(self.card)
+
+
+Action = Deal | Bid | NameTrump | Play
+
+PLAYS: tuple[Play, ...] = tuple(Play(c) for c in range(52))
+BIDS: tuple[Bid, ...] = tuple(Bid(n) for n in range(14))
+PASS = Bid(None)
+EGYPTIAN: dict[tuple[int, int], Bid] = {(n, s): Bid(n, s) for n in range(14) for s in range(5)}
+
+
+class ActionError(TarneebError):
+    pass
+
+
+def parse_action(text: str) -> Action:
+    """Parse the text form; raises :class:`ActionError` naming the text."""
+    kind, _, rest = text.strip().partition(":")
+    kind = kind.lower()
+    try:
+        if kind == "deal":
+            cards = [parse_card(rest[i:i + 2]) for i in range(0, len(rest), 2)]
+            return Deal(tuple(cards))
+        if kind == "bid":
+            r = rest.strip().upper()
+            if r == "PASS":
+                return PASS
+            if r and r[-1] in STRAINS and not r[-1].isdigit():
+                return Bid(int(r[:-1]), STRAINS.index(r[-1]))
+            return Bid(int(r))
+        if kind == "trump":
+            r = rest.strip().upper()
+            return NameTrump(4 if r == "N" else parse_suit(r))
+        if kind == "play":
+            return PLAYS[parse_card(rest)]
+    except (ValueError, CardError) as e:
+        raise ActionError(f"unreadable action {text!r}: {e}") from None
+    raise ActionError(f"unreadable action {text!r}: the kind must be deal, bid, trump or play")
+
+
+__all__ = ["Action", "ActionError", "Bid", "BIDS", "Deal", "EGYPTIAN", "NameTrump", "PASS", "PLAYS", "Play",
+           "parse_action", "RANKS"]

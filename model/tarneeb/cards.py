@@ -1,0 +1,113 @@
+"""Cards, suits and hands as bitmasks.
+
+A card is an int 0..51: ``suit * 13 + rank`` with suits in the order clubs,
+diamonds, hearts, spades (the Egyptian bidding order of document 002) and ranks
+0 = two .. 12 = ace. A hand is a 52-bit int mask, so follow-suit checks are a
+single ``&``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .errors import CardError
+
+SUITS = "CDHS"
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+SUIT_SYMBOLS = ("\u2663", "\u2666", "\u2665", "\u2660")
+RANKS = "23456789TJQKA"
+RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+NO_TRUMP = 4
+STRAINS = "CDHSN"
+
+SUIT_MASKS: tuple[int, ...] = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
+FULL_DECK = (1 << 52) - 1
+
+# For every 13-bit pattern, the ranks it holds (ascending). 8192 small tuples.
+_RANKS_OF: tuple[tuple[int, ...], ...] = tuple(
+    tuple(r for r in range(13) if p >> r & 1) for p in range(1 << 13)
+)
+# Same-colour partner suit: clubs<->spades, diamonds<->hearts.
+SAME_COLOUR = (3, 2, 1, 0)
+
+
+def suit_of(card: int) -> int:
+    return card // 13
+
+
+def rank_of(card: int) -> int:
+    return card % 13
+
+
+def make_card(suit: int, rank: int) -> int:
+    return suit * 13 + rank
+
+
+def card_str(card: int) -> str:
+    """Short form: rank then suit letter, e.g. ``AS``, ``TH``, ``2C``."""
+    return RANKS[card % 13] + SUITS[card // 13]
+
+
+def card_name(card: int) -> str:
+    """Readable form, e.g. ``10 of hearts``."""
+    return f"{RANK_NAMES[card % 13]} of {SUIT_NAMES[card // 13]}"
+
+
+def parse_suit(text: str) -> int:
+    t = text.strip().upper()
+    for i, (letter, name, sym) in enumerate(zip(SUITS, SUIT_NAMES, SUIT_SYMBOLS)):
+        if t in (letter, name.upper(), name.upper().rstrip("S"), sym):
+            return i
+    raise CardError(f"unknown suit {text!r}: use one of C, D, H, S")
+
+
+def parse_card(text: str) -> int:
+    """Parse ``AS``, ``10H``, ``TH``, ``qd`` or ``2♣``; raises :class:`CardError`."""
+    t = text.strip().upper()
+    if len(t) < 2:
+        raise CardError(f"unreadable card {text!r}: expected rank then suit, e.g. AS, 10H")
+    rank_text, suit_text = t[:-1], t[-1]
+    if rank_text == "10":
+        rank_text = "T"
+    if len(rank_text) != 1 or rank_text not in RANKS:
+        raise CardError(f"unknown rank in card {text!r}: use 2-9, T or 10, J, Q, K, A")
+    return make_card(parse_suit(suit_text), RANKS.index(rank_text))
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def cards_of(mask: int) -> list[int]:
+    """Cards of a mask in ascending order (clubs 2 first)."""
+    out: list[int] = []
+    for s in range(4):
+        p = (mask >> (13 * s)) & 0x1FFF
+        if p:
+            base = 13 * s
+            out.extend(base + r for r in _RANKS_OF[p])
+    return out
+
+
+def ranks_in(mask: int, suit: int) -> tuple[int, ...]:
+    return _RANKS_OF[(mask >> (13 * suit)) & 0x1FFF]
+
+
+def count(mask: int) -> int:
+    return mask.bit_count()
+
+
+def suit_count(mask: int, suit: int) -> int:
+    return (mask & SUIT_MASKS[suit]).bit_count()
+
+
+def hand_str(mask: int) -> str:
+    """Hand by suit, e.g. ``S: A K 7 | H: Q 2 | D: - | C: 9 8``."""
+    parts = []
+    for s in (3, 2, 1, 0):
+        rs = ranks_in(mask, s)
+        parts.append(SUITS[s] + ": " + (" ".join(RANK_NAMES[r] for r in reversed(rs)) or "-"))
+    return " | ".join(parts)

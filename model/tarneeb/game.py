@@ -1,0 +1,533 @@
+"""The match state machine.
+
+Phases (:class:`Phase`): a match waits in DEAL for the chance event (the deck
+order), passes through TRUMP_REVEAL, waits in BIDDING, may pass through REDEAL
+back to DEAL, may wait in TRUMP_CHOICE (auction family), waits in PLAY, passes
+through HAND_SCORING and MATCH_OUTCOME, and ends in OVER. Each phase has one
+method here (``_phase_*``). The waiting phases accept actions; the passing ones
+run inside :meth:`Match.apply` and are logged in the hand's record.
+
+Every decision is one of the pure functions of :mod:`tarneeb.rules`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+
+from . import rules as R
+from .actions import BIDS, EGYPTIAN, PASS, PLAYS, Action, Bid, Deal, NameTrump, Play
+from .cards import FULL_DECK, NO_TRUMP, STRAINS, SUITS, card_str, cards_of, hand_str
+from .errors import IllegalBid, IllegalDeal, IllegalPlay, IllegalTrump, WrongPhase
+from .spec import Rules
+
+
+class Phase(Enum):
+    DEAL = "deal"
+    TRUMP_REVEAL = "trump-reveal"
+    BIDDING = "bidding"
+    REDEAL = "redeal"
+    TRUMP_CHOICE = "trump-choice"
+    PLAY = "play"
+    HAND_SCORING = "hand-scoring"
+    MATCH_OUTCOME = "match-outcome"
+    OVER = "over"
+
+
+@dataclass(slots=True)
+class Trick:
+    leader: int
+    cards: list[int]
+    winner: int = -1  # seat
+
+
+@dataclass(slots=True)
+class HandRecord:
+    """What happened in one deal (played or cancelled)."""
+
+    deal_no: int
+    dealer: int
+    deck: tuple[int, ...]
+    revealed: int | None = None
+    trump: int | None = None  # 0..3, 4 = no trump, None = not yet known
+    bids: list[tuple[int, Bid]] = field(default_factory=list)  # (seat, bid) in order
+    contract: tuple[int, int, int | None] | None = None  # (seat, n, strain)
+    redeal: str | None = None  # clause id that cancelled the hand
+    tricks: list[Trick] = field(default_factory=list)
+    tricks_won: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    deltas: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    scores_after: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    outcome: int | None = None  # winning team after this hand, if any
+    outcome_rule: str = ""
+    events: list[str] = field(default_factory=list)
+
+
+def random_deck(rng: random.Random) -> tuple[int, ...]:
+    deck = list(range(52))
+    rng.shuffle(deck)
+    return tuple(deck)
+
+
+class Match:
+    """A whole match under one :class:`~tarneeb.spec.Rules`.
+
+    ``first_dealer`` is a chance outcome (clause deal.first-dealer) and is
+    given by the caller, so a match is fully described by
+    ``(rules, first_dealer, actions)``. Use :meth:`replay` to rebuild one.
+    """
+
+    __slots__ = (
+        "rules", "first_dealer", "phase", "dealer", "scores", "hands", "to_move", "trump", "led",
+        "trick", "trick_leader", "tricks_won", "bids", "auction_top", "auction_holder", "active",
+        "passes", "spoken", "record", "records", "history", "winner", "winner_rule", "target",
+        "games", "hands_played", "redeals", "_step",
+    )
+
+    def __init__(self, rules: Rules, first_dealer: int = 0) -> None:
+        if first_dealer not in range(4):
+            raise IllegalDeal(f"first dealer {first_dealer}", None, "deal.first-dealer",
+                              "the first dealer must be a seat 0..3", "new match")
+        self.rules = rules
+        self.first_dealer = first_dealer
+        self.dealer = first_dealer
+        self.scores = [0, 0, 0, 0]
+        self.target = rules.target
+        self.games: list[int] = []  # winners of games ended before play-on
+        self.winner: int | None = None
+        self.winner_rule = ""
+        self.history: list[Action] = []
+        self.records: list[HandRecord] = []
+        self.hands_played = 0
+        self.redeals = 0
+        self._step = rules.step
+        self._reset_hand()
+        self.phase = Phase.DEAL
+
+    # ------------------------------------------------------------ helpers
+    def _reset_hand(self) -> None:
+        self.hands = [0, 0, 0, 0]
+        self.to_move = -1
+        self.trump = -1
+        self.led = -1
+        self.trick: list[int] = []
+        self.trick_leader = -1
+        self.tricks_won = [0, 0, 0, 0]
+        self.bids: list[int] = [0, 0, 0, 0]
+        self.auction_top: Bid | None = None
+        self.auction_holder = -1
+        self.active = [True, True, True, True]
+        self.passes = 0
+        self.spoken = 0
+        self.record: HandRecord | None = None
+
+    @classmethod
+    def replay(cls, rules: Rules, first_dealer: int, actions: Sequence[Action]) -> Match:
+        m = cls(rules, first_dealer)
+        for a in actions:
+            m.apply(a)
+        return m
+
+    def copy(self) -> Match:
+        return Match.replay(self.rules, self.first_dealer, self.history)
+
+    def state_text(self) -> str:
+        """A one-line summary used in error messages."""
+        parts = [f"deal {len(self.records)}", f"phase {self.phase.value}",
+                 f"dealer {self.dealer}", f"scores {self.scores}"]
+        if self.to_move >= 0:
+            parts.append(f"seat {self.to_move} to move holding [{hand_str(self.hands[self.to_move])}]")
+        if self.trump >= 0:
+            parts.append(f"trump {'no trump' if self.trump == NO_TRUMP else SUITS[self.trump]}")
+        if self.trick:
+            parts.append("trick so far " + " ".join(card_str(c) for c in self.trick))
+        return "; ".join(parts)
+
+    def is_chance(self) -> bool:
+        return self.phase is Phase.DEAL
+
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def team_scores(self) -> tuple[int, int]:
+        if self.rules.individual:
+            return self.scores[0] + self.scores[2], self.scores[1] + self.scores[3]
+        return self.scores[0], self.scores[1]
+
+    # ------------------------------------------------------- legal actions
+    def legal_actions(self) -> list[Action]:
+        """Legal actions of the player to move (empty in DEAL, a chance node, and OVER)."""
+        ph = self.phase
+        if ph is Phase.PLAY:
+            return [PLAYS[c] for c in cards_of(self.legal_play_mask())]
+        if ph is Phase.BIDDING:
+            if self.rules.individual:
+                return [BIDS[b] for b in R.legal_bids(self.rules, self.scores[self.to_move])]
+            return self._legal_auction_bids()
+        if ph is Phase.TRUMP_CHOICE:
+            return [NameTrump(s) for s in range(4)]
+        return []
+
+    def legal_play_mask(self) -> int:
+        return R.legal_play_mask(self.rules, self.hands[self.to_move], self.led, self.trump)
+
+    def _legal_auction_bids(self) -> list[Action]:
+        r = self.rules
+        seat = self.to_move
+        top = self.auction_top
+        dealer_turn = seat == self.dealer and r.auction_style == "dealer-privilege"
+        lo_key = -1 if top is None else top.key()
+        out: list[Action] = []
+        if not self._pass_forbidden():
+            out.append(PASS)
+        strains = range(5) if r.egyptian else (None,)
+        for n in range(r.min_bid, 14):
+            for s in strains:
+                b = BIDS[n] if s is None else EGYPTIAN[(n, s)]
+                k = b.key()
+                if k > lo_key or (dealer_turn and top is not None and k == lo_key):
+                    out.append(b)
+        return out
+
+    def _pass_forbidden(self) -> bool:
+        r = self.rules
+        return (r.all_pass == "dealer-forced" and self.to_move == self.dealer
+                and self.auction_top is None and self.passes == 3)
+
+    # -------------------------------------------------------------- apply
+    def apply(self, action: Action) -> None:
+        """Apply one action, or raise an :class:`~tarneeb.errors.IllegalAction` subclass."""
+        ph = self.phase
+        if ph is Phase.PLAY and type(action) is Play:
+            self._phase_play(action.card)
+        elif ph is Phase.BIDDING and type(action) is Bid:
+            self._phase_bidding(action)
+        elif ph is Phase.DEAL and type(action) is Deal:
+            self._phase_deal(action)
+        elif ph is Phase.TRUMP_CHOICE and type(action) is NameTrump:
+            self._phase_trump_choice(action)
+        else:
+            want = {Phase.DEAL: "a deal", Phase.BIDDING: "a bid", Phase.PLAY: "a card",
+                    Phase.TRUMP_CHOICE: "a trump suit", Phase.OVER: "nothing: the match is over"}
+            raise WrongPhase(str(action), self.to_move if self.to_move >= 0 else None, "hand.tricks",
+                             f"the {ph.value} phase expects {want.get(ph, ph.value)}", self.state_text())
+        self.history.append(action)
+
+    def play_card(self, card: int) -> None:
+        """Fast path for :meth:`apply` with ``Play(card)`` (same checks)."""
+        if self.phase is not Phase.PLAY:
+            self.apply(PLAYS[card])
+            return
+        self._phase_play(card)
+        self.history.append(PLAYS[card])
+
+    # ------------------------------------------------------------- phases
+    def _phase_deal(self, action: Deal) -> None:
+        deck = action.deck
+        if len(deck) != 52 or len(set(deck)) != 52 or any(not 0 <= c < 52 for c in deck):
+            raise IllegalDeal(str(action)[:60] + "...", None, "deal.deck",
+                              f"a deal must order all 52 distinct cards (got {len(deck)} cards, "
+                              f"{len(set(deck))} distinct)", self.state_text())
+        r = self.rules
+        self._reset_hand()
+        self.hands = R.deal_hands(r, self.dealer, deck)
+        self.record = HandRecord(deal_no=len(self.records), dealer=self.dealer, deck=tuple(deck))
+        if r.weak_redeal and any(R.is_weak_hand(h) for h in self.hands):
+            weak = [s for s in range(4) if R.is_weak_hand(self.hands[s])]
+            self._phase_redeal("deal.weak-redeal", f"seat(s) {weak} hold no card above 10")
+            return
+        self._phase_trump_reveal(deck)
+        self.phase = Phase.BIDDING
+        self.to_move = R.next_seat(r, self.dealer)
+
+    def _phase_trump_reveal(self, deck: Sequence[int]) -> None:
+        r = self.rules
+        rec = self.record
+        assert rec is not None
+        if r.trump_source == "fixed":
+            self.trump = r.fixed_suit
+        elif r.trump_source.startswith("revealed"):
+            card = R.revealed_card(deck)
+            rec.revealed = card
+            self.trump = R.trump_from_reveal(r, card)
+            rec.events.append(f"trump.source: dealer {self.dealer} shows {card_str(card)}")
+        else:
+            return  # named after the auction
+        rec.trump = self.trump
+
+    def _phase_bidding(self, bid: Bid) -> None:
+        r = self.rules
+        seat = self.to_move
+        rec = self.record
+        assert rec is not None
+        if r.individual:
+            if bid.strain is not None:
+                bad: tuple[str, str] | None = ("bid.meaning", "a bid here is a number of tricks without a suit")
+            else:
+                bad = R.bid_violation(r, self.scores[seat], bid.n)
+            if bad is not None:
+                raise IllegalBid(str(bid), seat, bad[0], bad[1], self.state_text())
+            assert bid.n is not None
+            self.bids[seat] = bid.n
+            rec.bids.append((seat, bid))
+            self.spoken += 1
+            if self.spoken < 4:
+                self.to_move = (seat + self._step) % 4
+                return
+            if not R.hand_is_played(r, self.bids):
+                self._phase_redeal("bid.total", f"bids total {sum(self.bids)}, below {r.total_min}")
+                return
+            self._start_play(R.next_seat(r, self.dealer))
+            return
+        self._auction_bid(bid)
+
+    def _auction_bid(self, bid: Bid) -> None:
+        r = self.rules
+        seat = self.to_move
+        rec = self.record
+        assert rec is not None
+        if (bid.strain is None) == r.egyptian and bid.n is not None:
+            why = "Egyptian bids name a suit or no trump" if r.egyptian else "bids here name no suit"
+            raise IllegalBid(str(bid), seat, "auction.egyptian", why, self.state_text())
+        if bid.n is None:
+            if self._pass_forbidden():
+                raise IllegalBid(str(bid), seat, "auction.all-pass",
+                                 "the dealer must bid the minimum after three passes", self.state_text())
+        else:
+            if not r.min_bid <= bid.n <= 13:
+                raise IllegalBid(str(bid), seat, "auction.range",
+                                 f"bids run from {r.min_bid} to 13", self.state_text())
+            top = self.auction_top
+            if top is not None:
+                dealer_match = seat == self.dealer and r.auction_style == "dealer-privilege"
+                if bid.key() < top.key() or (bid.key() == top.key() and not dealer_match):
+                    rule = "auction.dealer-privilege" if dealer_match else "auction.raise"
+                    if r.auction_style == "continuous" and seat == self.dealer and bid.key() == top.key():
+                        rule = "auction.continuous"
+                    raise IllegalBid(str(bid), seat, rule, f"the top bid is {top}; a bid must be higher",
+                                     self.state_text())
+        rec.bids.append((seat, bid))
+        self.spoken += 1
+        if bid.n is None:
+            self.passes += 1
+            self.active[seat] = False
+        else:
+            self.auction_top = bid
+            self.auction_holder = seat
+        if r.auction_style == "dealer-privilege":
+            if self.spoken < 4:
+                self.to_move = (seat + self._step) % 4
+                return
+            self._end_auction()
+            return
+        # continuous
+        n_active = sum(self.active)
+        if self.auction_top is None:
+            if n_active == 0:
+                self._end_auction()
+                return
+        elif n_active == 1 and self.active[self.auction_holder]:
+            self._end_auction()
+            return
+        nxt = (seat + self._step) % 4
+        while not self.active[nxt]:
+            nxt = (nxt + self._step) % 4
+        self.to_move = nxt
+
+    def _end_auction(self) -> None:
+        r = self.rules
+        rec = self.record
+        assert rec is not None
+        top = self.auction_top
+        if top is None:
+            self._phase_redeal("auction.all-pass", "all four players passed")
+            return
+        assert top.n is not None
+        holder = self.auction_holder
+        rec.contract = (holder, top.n, top.strain)
+        rec.events.append(f"contract {top} by seat {holder}")
+        if r.egyptian:
+            assert top.strain is not None
+            self.trump = top.strain
+            rec.trump = self.trump
+            self._start_play(holder)
+            return
+        self.phase = Phase.TRUMP_CHOICE
+        self.to_move = holder
+
+    def _phase_trump_choice(self, action: NameTrump) -> None:
+        rec = self.record
+        assert rec is not None
+        if not 0 <= action.suit < 4:
+            raise IllegalTrump(str(action), self.to_move, "trump.source",
+                               "the contract holder names one of the four suits", self.state_text())
+        self.trump = action.suit
+        rec.trump = action.suit
+        self._start_play(self.to_move)
+
+    def _phase_redeal(self, rule: str, why: str) -> None:
+        rec = self.record
+        assert rec is not None
+        rec.redeal = rule
+        rec.events.append(f"{rule}: {why}; hand cancelled")
+        rec.scores_after = list(self.scores)
+        self.records.append(rec)
+        self.redeals += 1
+        r = self.rules
+        if rule == "bid.total":
+            self.dealer = R.dealer_after_redeal(r, self.dealer)
+        else:  # auction.all-pass, deal.weak-redeal: next dealer (ambiguity weak-hand)
+            self.dealer = R.next_seat(r, self.dealer)
+        self.phase = Phase.DEAL
+        self.to_move = -1
+
+    def _start_play(self, leader: int) -> None:
+        self.phase = Phase.PLAY
+        self.to_move = leader
+        self.trick_leader = leader
+        self.led = -1
+        self.trick = []
+        if self.trump < 0:
+            self.trump = -1
+
+    def _phase_play(self, card: int) -> None:
+        seat = self.to_move
+        hand = self.hands[seat]
+        if not (R.legal_play_mask(self.rules, hand, self.led, self.trump) >> card) & 1:
+            bad = R.play_violation(self.rules, hand, self.led, self.trump, card)
+            assert bad is not None
+            raise IllegalPlay(str(PLAYS[card]), seat, bad[0], bad[1], self.state_text())
+        self.hands[seat] = hand & ~(1 << card)
+        trick = self.trick
+        trick.append(card)
+        if len(trick) == 1:
+            self.led = card // 13
+        if len(trick) < 4:
+            self.to_move = (seat + self._step) % 4
+            return
+        idx = R.trick_winner(trick, self.trump)
+        winner = (self.trick_leader + self._step * idx) % 4
+        self.tricks_won[winner] += 1
+        rec = self.record
+        assert rec is not None
+        rec.tricks.append(Trick(self.trick_leader, trick, winner))
+        self.trick = []
+        self.led = -1
+        self.trick_leader = winner
+        self.to_move = winner
+        if len(rec.tricks) == 13:
+            self._phase_hand_scoring()
+
+    def _phase_hand_scoring(self) -> None:
+        r = self.rules
+        rec = self.record
+        assert rec is not None
+        rec.tricks_won = list(self.tricks_won)
+        if r.individual:
+            deltas = [R.individual_delta(r, self.bids[s], self.tricks_won[s]) for s in range(4)]
+        else:
+            assert rec.contract is not None
+            holder, n, _ = rec.contract
+            bt = holder & 1
+            tt = (self.tricks_won[0] + self.tricks_won[2], self.tricks_won[1] + self.tricks_won[3])
+            d0, d1 = R.team_deltas(r, n, bt, tt)
+            deltas = [d0, d1, d0, d1]
+        for s in range(4):
+            self.scores[s] += deltas[s]
+        rec.deltas = deltas
+        rec.scores_after = list(self.scores)
+        self.hands_played += 1
+        self._phase_match_outcome()
+
+    def _phase_match_outcome(self) -> None:
+        r = self.rules
+        rec = self.record
+        assert rec is not None
+        if r.individual:
+            win, rule = R.individual_outcome(r, self.scores, self.bids, self.tricks_won)
+        else:
+            assert rec.contract is not None
+            holder, n, _ = rec.contract
+            bt = holder & 1
+            tt = self.tricks_won[bt] + self.tricks_won[bt + 2]
+            win, rule = R.auction_outcome(r, (self.scores[0], self.scores[1]), self.target, bt,
+                                          R.bid13_wins(r, n, tt))
+        rec.outcome = win
+        rec.outcome_rule = rule
+        self.records.append(rec)
+        self.record = None
+        if win is not None and r.play_on_raise > 0 and not self.games:
+            self.games.append(win)
+            self.target += r.play_on_raise
+            rec.events.append(f"win.play-on: team {win} wins the game; target rises to {self.target}")
+            win = None
+        if win is not None:
+            self.winner = win
+            self.winner_rule = rule
+            self.games.append(win)
+            self.phase = Phase.OVER
+            self.to_move = -1
+            return
+        self.dealer = R.next_seat(r, self.dealer)
+        self.phase = Phase.DEAL
+        self.to_move = -1
+
+    # ---------------------------------------------------------------- views
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` may know: never another seat's cards (bar the revealed one)."""
+        rec = self.record if self.record is not None else (self.records[-1] if self.records else None)
+        return SeatView(
+            seat=seat, phase=self.phase, dealer=self.dealer, to_move=self.to_move,
+            hand=cards_of(self.hands[seat]) if self.record is not None else [],
+            revealed=None if rec is None else rec.revealed,
+            trump=None if self.trump < 0 else self.trump,
+            bids=[] if rec is None else [(s, str(b)) for s, b in rec.bids],
+            trick=list(self.trick), played=[] if rec is None else [(t.leader, list(t.cards), t.winner) for t in rec.tricks],
+            tricks_won=list(self.tricks_won), scores=list(self.scores), target=self.target,
+        )
+
+    def timeout_action(self) -> Action:
+        """What a turn timer plays for the player to move (clauses timer.auto-bid, timer.auto-play)."""
+        r = self.rules
+        if self.phase is Phase.BIDDING:
+            legal = self.legal_actions()
+            if r.auto_bid:
+                b = BIDS[r.auto_bid]
+                if b in legal:
+                    return b
+            return legal[0]
+        if self.phase is Phase.PLAY:
+            cards = cards_of(self.legal_play_mask())
+            if r.auto_play == "lowest-non-trump":
+                non_trump = [c for c in cards if c // 13 != self.trump]
+                cards = non_trump or cards
+            return PLAYS[min(cards, key=lambda c: (c % 13, c // 13))]
+        legal = self.legal_actions()
+        if not legal:
+            raise WrongPhase("timeout", None, "hand.tricks", "no player is to move", self.state_text())
+        return legal[0]
+
+
+@dataclass(slots=True)
+class SeatView:
+    seat: int
+    phase: Phase
+    dealer: int
+    to_move: int
+    hand: list[int]
+    revealed: int | None
+    trump: int | None
+    bids: list[tuple[int, str]]
+    trick: list[int]
+    played: list[tuple[int, list[int], int]]
+    tricks_won: list[int]
+    scores: list[int]
+    target: int
+
+
+def strain_name(s: int) -> str:
+    return "no trump" if s == NO_TRUMP else SUITS[s]
+
+
+__all__ = ["FULL_DECK", "HandRecord", "Match", "Phase", "SeatView", "STRAINS", "Trick", "random_deck", "strain_name"]

@@ -1,0 +1,242 @@
+"""The rules as pure functions of :class:`~tarneeb.spec.Rules` and plain inputs.
+
+These are the engine's only rule decisions; the state machine in
+:mod:`tarneeb.game` calls them, and the formal layer compares its encodings
+against them. Each returns or cites the clause id that decides.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .cards import SAME_COLOUR, SUIT_MASKS
+from .spec import Rules
+
+# ------------------------------------------------------------------ seats
+
+
+def next_seat(r: Rules, seat: int) -> int:
+    """The seat after ``seat`` in the direction of play (clause play.direction)."""
+    return (seat + r.step) % 4
+
+
+def team_of(seat: int) -> int:
+    """Team 0 is seats 0 and 2, team 1 seats 1 and 3 (clause seats.partners)."""
+    return seat & 1
+
+
+def deal_hands(r: Rules, dealer: int, deck: Sequence[int]) -> list[int]:
+    """Masks of the four hands: card i goes to the (i mod 4 + 1)-th seat after the dealer (deal.order)."""
+    hands = [0, 0, 0, 0]
+    order = [(dealer + r.step * k) % 4 for k in (1, 2, 3, 4)]
+    for i, c in enumerate(deck):
+        hands[order[i & 3]] |= 1 << c
+    return hands
+
+
+def revealed_card(deck: Sequence[int]) -> int:
+    """The dealer's 13th card, which is the 52nd card dealt (trump.source; ambiguity revealed-card)."""
+    return deck[51]
+
+
+def trump_from_reveal(r: Rules, card: int) -> int:
+    """Trump suit for a revealed card under ``revealed-*`` sources (trump.source)."""
+    suit = card // 13
+    if r.trump_source == "revealed-same-colour":
+        return SAME_COLOUR[suit]
+    if r.trump_source == "revealed-suit":
+        return suit
+    raise ValueError(f"trump source {r.trump_source} does not use a revealed card")
+
+
+def is_weak_hand(mask: int) -> bool:
+    """No card above 10 (no jack, queen, king or ace): deal.weak-redeal."""
+    high = 0
+    for s in range(4):
+        high |= 0b1111000000000 << (13 * s)
+    return mask & high == 0
+
+
+# ---------------------------------------------------------- individual bids
+
+
+def min_bid_for(r: Rules, score: int) -> int:
+    """Lowest bid for a player with ``score`` (bid.range, bid.rising-min)."""
+    lo = r.bid_min
+    if r.rising_min:
+        for threshold, m in r.rising_table:
+            if score >= threshold:
+                lo = max(lo, m)
+    return lo
+
+
+def legal_bids(r: Rules, score: int) -> list[int]:
+    lo = min_bid_for(r, score)
+    return [b for b in range(lo, r.bid_max + 1) if b not in r.bid_excluded]
+
+
+def bid_violation(r: Rules, score: int, bid: int | None) -> tuple[str, str] | None:
+    """None when ``bid`` is legal, else (clause id, reason)."""
+    if bid is None:
+        return "bid.no-pass", "passing is not allowed"
+    if not r.bid_min <= bid <= r.bid_max:
+        return "bid.range", f"bids run from {r.bid_min} to {r.bid_max}"
+    if bid in r.bid_excluded:
+        return "bid.excluded", f"a bid of {bid} is not allowed"
+    lo = min_bid_for(r, score)
+    if bid < lo:
+        return "bid.rising-min", f"with a score of {score} the lowest bid is {lo}"
+    return None
+
+
+def hand_is_played(r: Rules, bids: Sequence[int]) -> bool:
+    """bid.total: the hand is played iff the bids sum to at least the threshold."""
+    return sum(bids) >= r.total_min
+
+
+def dealer_after_redeal(r: Rules, dealer: int) -> int:
+    """redeal.dealer: the same dealer, or the next one."""
+    return dealer if r.redeal_same_dealer else next_seat(r, dealer)
+
+
+# -------------------------------------------------------------------- play
+
+
+def legal_play_mask(r: Rules, hand: int, led: int, trump: int) -> int:
+    """Cards of ``hand`` that may be played when ``led`` (-1 when leading) was led (play.follow, play.must-trump)."""
+    if led < 0:
+        return hand
+    follow = hand & SUIT_MASKS[led]
+    if follow:
+        return follow
+    if r.must_trump and 0 <= trump < 4:
+        trumps = hand & SUIT_MASKS[trump]
+        if trumps:
+            return trumps
+    return hand
+
+
+def play_violation(r: Rules, hand: int, led: int, trump: int, card: int) -> tuple[str, str] | None:
+    if not hand >> card & 1:
+        return "play.follow", "the card is not in the player's hand"
+    if legal_play_mask(r, hand, led, trump) >> card & 1:
+        return None
+    if hand & SUIT_MASKS[led]:
+        return "play.follow", "the player holds the led suit and must follow it"
+    return "play.must-trump", "the player is void in the led suit, holds a trump and must trump"
+
+
+def trick_winner(cards: Sequence[int], trump: int) -> int:
+    """Index (0..3, in play order) of the winning card (play.winner).
+
+    The best card so far is always of the led suit or of trump; a later card
+    beats it when it is higher in the same suit, or a trump over a non-trump.
+    A discard of any other suit never wins. ``trump`` is 4 (no trump) or -1
+    when there is none.
+    """
+    best = 0
+    best_card = cards[0]
+    for i in range(1, len(cards)):
+        c = cards[i]
+        if c // 13 == best_card // 13:
+            if c > best_card:
+                best, best_card = i, c
+        elif c // 13 == trump:
+            best, best_card = i, c
+    return best
+
+
+# ----------------------------------------------------------------- scoring
+
+
+def individual_delta(r: Rules, bid: int, tricks: int) -> int:
+    """score.individual / score.values / score.extra."""
+    v = r.values[bid]
+    return v if tricks >= bid else -v
+
+
+def bid13_wins(r: Rules, contract: int, team_tricks: int) -> bool:
+    return r.bid13 == "win" and contract == 13 and team_tricks == 13
+
+
+def team_deltas(r: Rules, contract: int, bidding_team: int, tricks: tuple[int, int]) -> tuple[int, int]:
+    """Change in each team's score for an auction hand.
+
+    Clauses score.standard / score.bid-only, score.kaboot (ambiguities
+    defender-kaboot, kaboot-double-defenders, kaboot-bid-only) and score.bid13
+    (ambiguity bid13-vs-kaboot: the bid-13 option decides a bid of 13).
+    """
+    bt, dt = bidding_team, 1 - bidding_team
+    made = tricks[bt] >= contract
+    if r.score_style == "standard":
+        d_bt = tricks[bt] if made else -contract
+        d_dt = 0 if made else tricks[dt]
+    else:
+        d_bt = contract if made else -contract
+        d_dt = 0
+    if contract == 13 and r.bid13 == "26":
+        d_bt = 26 if made else -16
+    elif contract == 13 and r.bid13 == "win" and made:
+        pass  # the game is won on the spot (auction_outcome); points as a made bid
+    elif tricks[bt] == 13:
+        d_bt = _kaboot(r, d_bt)
+    if tricks[dt] == 13 and r.score_style == "standard":
+        d_dt = _kaboot(r, d_dt)
+    return (d_bt, d_dt) if bt == 0 else (d_dt, d_bt)
+
+
+def _kaboot(r: Rules, usual: int) -> int:
+    if r.kaboot == "16":
+        return 16
+    if r.kaboot == "26":
+        return 26
+    if r.kaboot == "double":
+        return 2 * usual
+    return usual
+
+
+# ---------------------------------------------------------------- outcome
+
+
+def team_qualifies(r: Rules, a: int, b: int) -> bool:
+    """win.qualify: one partner at the target or more and the other above zero."""
+    return (a >= r.target and b > 0) or (b >= r.target and a > 0)
+
+
+def individual_outcome(r: Rules, scores: Sequence[int], bids: Sequence[int] | None = None,
+                       tricks: Sequence[int] | None = None) -> tuple[int | None, str]:
+    """(winning team or None, deciding clause id) after a scored hand."""
+    if r.made_bid_wins and bids is not None and tricks is not None:
+        for seat in range(4):
+            if bids[seat] == r.made_bid_wins and tricks[seat] >= bids[seat]:
+                return team_of(seat), "win.made-bid"
+    q0 = team_qualifies(r, scores[0], scores[2])
+    q1 = team_qualifies(r, scores[1], scores[3])
+    if q0 and q1:
+        if r.tie_rule == "combined":
+            a, b = scores[0] + scores[2], scores[1] + scores[3]
+        else:
+            a, b = max(scores[0], scores[2]), max(scores[1], scores[3])
+        if a == b:
+            return None, "tie.both-qualify"
+        return (0 if a > b else 1), "tie.both-qualify"
+    if q0:
+        return 0, "win.qualify"
+    if q1:
+        return 1, "win.qualify"
+    return None, "win.qualify"
+
+
+def auction_outcome(r: Rules, team_scores: tuple[int, int], target: int, bidding_team: int,
+                    bid13_won: bool) -> tuple[int | None, str]:
+    """(winning team or None, clause id) for the auction family at ``target``."""
+    if bid13_won:
+        return bidding_team, "score.bid13"
+    reach = [team_scores[0] >= target, team_scores[1] >= target]
+    if reach[0] and reach[1]:
+        return bidding_team, "tie.both-qualify"
+    if reach[0]:
+        return 0, "win.target"
+    if reach[1]:
+        return 1, "win.target"
+    return None, "win.target"

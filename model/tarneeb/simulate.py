@@ -1,0 +1,85 @@
+"""Seeded self-play of whole matches."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from .game import Match, Phase, random_deck
+from .actions import Deal
+from .bots import POLICIES
+from .spec import Rules
+
+
+@dataclass(slots=True)
+class MatchResult:
+    ruleset: str
+    options: dict[str, Any]
+    seed: str
+    policy: str
+    first_dealer: int
+    hands: int
+    redeals: int
+    final_scores: list[int]
+    winner: int | None
+    winner_rule: str
+    games: list[int]
+    match: Match
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ruleset": self.ruleset, "options": self.options, "seed": self.seed, "policy": self.policy,
+            "first_dealer": self.first_dealer, "hands": self.hands, "redeals": self.redeals,
+            "final_scores": self.final_scores, "winner": self.winner, "winner_rule": self.winner_rule,
+            "finished": self.winner is not None, "games": self.games,
+        }
+
+
+def match_seed(seed: int | str, index: int) -> str:
+    return f"{seed}:{index}"
+
+
+def play_match(rules: Rules, seed: int | str, index: int = 0, policy: str = "heuristic",
+               max_hands: int = 200) -> MatchResult:
+    """Play one match; stop unfinished after ``max_hands`` played hands (or 10x as many deals)."""
+    s = match_seed(seed, index)
+    rng = random.Random(s)
+    pol = POLICIES[policy]
+    m = Match(rules, first_dealer=rng.randrange(4))
+    deals = 0
+    while m.phase is not Phase.OVER and m.hands_played < max_hands and deals < 10 * max_hands:
+        if m.phase is Phase.DEAL:
+            m.apply(Deal(random_deck(rng)))
+            deals += 1
+        else:
+            m.apply(pol(m, rng))
+    return MatchResult(
+        ruleset=rules.id, options=dict(rules.option_map), seed=s, policy=policy,
+        first_dealer=m.first_dealer, hands=m.hands_played, redeals=m.redeals,
+        final_scores=list(m.scores), winner=m.winner, winner_rule=m.winner_rule, games=list(m.games), match=m,
+    )
+
+
+def simulate(rules: Rules, matches: int, seed: int | str, policy: str = "heuristic",
+             max_hands: int = 200) -> Iterator[MatchResult]:
+    for i in range(matches):
+        yield play_match(rules, seed, i, policy, max_hands)
+
+
+def summarize(results: list[MatchResult]) -> dict[str, Any]:
+    n = len(results)
+    wins = [sum(1 for r in results if r.winner == t) for t in (0, 1)]
+    unfinished = sum(1 for r in results if r.winner is None)
+    hands = sum(r.hands for r in results)
+    redeals = sum(r.redeals for r in results)
+    rules_count: dict[str, int] = {}
+    for r in results:
+        if r.winner_rule:
+            rules_count[r.winner_rule] = rules_count.get(r.winner_rule, 0) + 1
+    return {
+        "summary": True, "matches": n, "team0_wins": wins[0], "team1_wins": wins[1], "unfinished": unfinished,
+        "hands": hands, "redeals": redeals, "mean_hands": round(hands / n, 2) if n else 0.0,
+        "decided_by": rules_count,
+    }

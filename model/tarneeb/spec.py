@@ -1,0 +1,503 @@
+"""Rulesets as data: load ``spec/rulesets/*.toml``, resolve options, validate.
+
+The engine reads only the :class:`Rules` produced here; nothing rule-specific
+is written in code that a ruleset file could say. Loading validates the whole
+configuration (OpenSpiel's ``oh_hell`` accepts option combinations that later
+get stuck; we refuse them up front with the reason).
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from .cards import SUITS
+from .errors import ConfigError, SpecError
+
+OptionValue = bool | int | str
+
+
+def spec_dir() -> Path:
+    """The ``spec/`` folder: ``$TARNEEB_SPEC_DIR`` or the repository's own."""
+    env = os.environ.get("TARNEEB_SPEC_DIR")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parents[2] / "spec"
+
+
+# ---------------------------------------------------------------- schema
+# Every parameter the engine understands: name -> (kind, allowed values or None).
+# kinds: choice, int, bool, ints (list of int), pairs (list of [int, int]).
+_COMMON: dict[str, tuple[str, tuple[Any, ...] | None]] = {
+    "family": ("choice", ("individual", "auction")),
+    "direction": ("choice", ("ccw", "cw")),
+    "first_dealer": ("choice", ("random",)),
+    "trump.source": ("choice", ("fixed", "revealed-same-colour", "revealed-suit", "contract")),
+    "trump.fixed_suit": ("choice", ("", "C", "D", "H", "S")),
+    "redeal.dealer": ("choice", ("same", "next")),
+    "tie.rule": ("choice", ("combined", "top", "bidding-team")),
+    "timer.auto_bid": ("int", None),
+    "timer.auto_play": ("choice", ("", "lowest-non-trump", "lowest-rank")),
+    "win.target": ("int", None),
+}
+_INDIVIDUAL: dict[str, tuple[str, tuple[Any, ...] | None]] = {
+    "bid.min": ("int", None),
+    "bid.max": ("int", None),
+    "bid.excluded": ("ints", None),
+    "bid.rising_min": ("bool", None),
+    "bid.rising_table": ("pairs", None),
+    "bid.total_min": ("int", None),
+    "score.values": ("ints", None),
+    "win.made_bid_wins": ("int", None),
+}
+_AUCTION: dict[str, tuple[str, tuple[Any, ...] | None]] = {
+    "auction.min_bid": ("int", None),
+    "auction.style": ("choice", ("dealer-privilege", "continuous")),
+    "auction.all_pass": ("choice", ("redeal-next", "dealer-forced")),
+    "auction.egyptian": ("bool", None),
+    "play.must_trump": ("bool", None),
+    "deal.weak_redeal": ("bool", None),
+    "score.style": ("choice", ("standard", "bid-only")),
+    "score.kaboot": ("choice", ("16", "26", "double", "none")),
+    "score.bid13": ("choice", ("win", "26", "normal")),
+    "win.play_on_raise": ("int", None),
+}
+PARAMS = {**_COMMON, **_INDIVIDUAL, **_AUCTION}
+
+# Clause ids the engine cites, by family; a ruleset must define each.
+CLAUSES_COMMON = (
+    "seats.partners", "deal.deck", "deal.order", "deal.first-dealer", "deal.rotation",
+    "play.direction", "trump.source", "play.lead", "play.follow", "play.winner",
+    "play.next-lead", "hand.tricks", "score.negative", "win.target", "tie.both-qualify",
+)
+CLAUSES_INDIVIDUAL = (
+    "bid.turn", "bid.meaning", "bid.range", "bid.no-pass", "bid.total", "redeal.dealer",
+    "score.individual", "score.values", "score.extra", "win.qualify",
+)
+CLAUSES_AUCTION = (
+    "auction.order", "auction.range", "auction.raise", "auction.dealer-privilege",
+    "auction.continuous", "auction.all-pass", "auction.egyptian", "play.must-trump",
+    "deal.weak-redeal", "score.standard", "score.bid-only", "score.kaboot", "score.bid13",
+    "win.play-on",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Clause:
+    id: str
+    text: str
+    doc: str
+    heading: str
+    text_ar: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    name: str
+    param: str
+    type: str
+    default: OptionValue
+    allowed: tuple[OptionValue, ...]
+    range: tuple[int, int] | None
+    meaning: str
+    doc: str
+    heading: str
+
+    def valid_text(self) -> str:
+        if self.range is not None:
+            return f"an integer from {self.range[0]} to {self.range[1]}"
+        return ", ".join(_fmt(v) for v in self.allowed)
+
+    def coerce(self, ruleset: str, raw: object) -> OptionValue:
+        """Turn a value (already typed, or a CLI string) into this option's type."""
+        value: OptionValue
+        if isinstance(raw, str) and self.type != "choice":
+            text = raw.strip().lower()
+            if self.type == "bool":
+                if text in ("true", "1", "yes", "on"):
+                    value = True
+                elif text in ("false", "0", "no", "off"):
+                    value = False
+                else:
+                    raise ConfigError(ruleset, self.name, f"{raw!r} is not a boolean; valid: {self.valid_text()}")
+            else:
+                try:
+                    value = int(text)
+                except ValueError:
+                    raise ConfigError(ruleset, self.name, f"{raw!r} is not an integer; valid: {self.valid_text()}") from None
+        elif isinstance(raw, bool | int | str):
+            value = raw
+        else:
+            raise ConfigError(ruleset, self.name, f"{raw!r} has the wrong type; valid: {self.valid_text()}")
+        if self.type == "bool" and not isinstance(value, bool):
+            raise ConfigError(ruleset, self.name, f"{value!r} is not a boolean; valid: {self.valid_text()}")
+        if self.type == "int" and (isinstance(value, bool) or not isinstance(value, int)):
+            raise ConfigError(ruleset, self.name, f"{value!r} is not an integer; valid: {self.valid_text()}")
+        if self.type == "choice" and not isinstance(value, str):
+            raise ConfigError(ruleset, self.name, f"{value!r} is not a choice; valid: {self.valid_text()}")
+        if self.range is not None:
+            assert isinstance(value, int)
+            if not self.range[0] <= value <= self.range[1]:
+                raise ConfigError(ruleset, self.name, f"{value} is out of range; valid: {self.valid_text()}")
+        elif value not in self.allowed:
+            raise ConfigError(ruleset, self.name, f"{_fmt(value)} is not allowed; valid: {self.valid_text()}")
+        return value
+
+
+def _fmt(v: object) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """One ruleset file: identity, base parameters, options and clauses."""
+
+    id: str
+    name: str
+    document: str
+    publisher: str
+    summary: str
+    path: str
+    params: dict[str, Any]
+    options: tuple[Option, ...]
+    clauses: dict[str, Clause]
+
+    def option(self, name: str) -> Option:
+        for o in self.options:
+            if o.name == name:
+                return o
+        valid = ", ".join(o.name for o in self.options) or "(this ruleset has no options)"
+        raise ConfigError(self.id, name, f"unknown option; valid options: {valid}")
+
+    def defaults(self) -> dict[str, OptionValue]:
+        return {o.name: o.default for o in self.options}
+
+    def clause(self, cid: str) -> Clause:
+        return self.clauses[cid]
+
+    def cite(self, cid: str) -> str:
+        c = self.clauses[cid]
+        return f"{c.id} ({c.doc}: {c.heading})"
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """A ruleset with its option values resolved: what the engine runs."""
+
+    ruleset: Ruleset
+    options: tuple[tuple[str, OptionValue], ...]
+    family: str
+    step: int  # seat step of play: +1 (ccw, to the right) or +3 (cw)
+    trump_source: str
+    fixed_suit: int  # -1 when trump is not fixed
+    redeal_same_dealer: bool
+    tie_rule: str
+    auto_bid: int
+    auto_play: str
+    target: int
+    # individual family
+    bid_min: int = 2
+    bid_max: int = 13
+    bid_excluded: frozenset[int] = frozenset()
+    rising_min: bool = False
+    rising_table: tuple[tuple[int, int], ...] = ()
+    total_min: int = 11
+    values: tuple[int, ...] = ()  # indexed by bid; values[b] for 0 <= b <= 13
+    made_bid_wins: int = 0
+    # auction family
+    min_bid: int = 7
+    auction_style: str = "dealer-privilege"
+    all_pass: str = "redeal-next"
+    egyptian: bool = False
+    must_trump: bool = False
+    weak_redeal: bool = False
+    score_style: str = "standard"
+    kaboot: str = "16"
+    bid13: str = "win"
+    play_on_raise: int = 0
+    option_map: dict[str, OptionValue] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        return self.ruleset.id
+
+    @property
+    def individual(self) -> bool:
+        return self.family == "individual"
+
+    def label(self) -> str:
+        changed = [f"{k}={_fmt(v)}" for k, v in self.options if self.ruleset.option(k).default != v]
+        return self.id + (f" [{', '.join(changed)}]" if changed else "")
+
+
+# ---------------------------------------------------------------- loading
+
+def _check_param(file: str, key: str, value: Any) -> None:
+    if key not in PARAMS:
+        raise SpecError(file, f"params.{key}", f"unknown parameter; valid: {', '.join(sorted(PARAMS))}")
+    kind, allowed = PARAMS[key]
+    ok: bool
+    if kind == "choice":
+        ok = isinstance(value, str) and (allowed is None or value in allowed)
+    elif kind == "int":
+        ok = isinstance(value, int) and not isinstance(value, bool)
+    elif kind == "bool":
+        ok = isinstance(value, bool)
+    elif kind == "ints":
+        ok = isinstance(value, list) and all(isinstance(x, int) and not isinstance(x, bool) for x in value)
+    else:  # pairs
+        ok = isinstance(value, list) and all(
+            isinstance(p, list) and len(p) == 2 and all(isinstance(x, int) for x in p) for p in value
+        )
+    if not ok:
+        want = f"one of {', '.join(repr(a) for a in allowed)}" if allowed else f"a value of kind {kind}"
+        raise SpecError(file, f"params.{key}", f"{value!r} is not {want}")
+
+
+def _flatten(d: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in d.items():
+        name = f"{prefix}{k}"
+        if isinstance(v, dict):
+            out.update(_flatten(v, name + "."))
+        else:
+            out[name] = v
+    return out
+
+
+def _req(file: str, table: dict[str, Any], key: str, where: str, kind: type = str) -> Any:
+    if key not in table:
+        raise SpecError(file, f"{where}.{key}", "missing")
+    v = table[key]
+    if not isinstance(v, kind):
+        raise SpecError(file, f"{where}.{key}", f"{v!r} should be of type {kind.__name__}")
+    return v
+
+
+def load_ruleset_file(path: Path) -> Ruleset:
+    file = str(path)
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as e:
+        raise SpecError(file, "(toml)", str(e)) from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise SpecError(file, "(file)", str(e)) from None
+    known_top = {"schema", "id", "name", "document", "publisher", "summary", "params", "option", "clause"}
+    for k in raw:
+        if k not in known_top:
+            raise SpecError(file, k, f"unknown key; valid: {', '.join(sorted(known_top))}")
+    if raw.get("schema") != 1:
+        raise SpecError(file, "schema", f"{raw.get('schema')!r}: only schema 1 is understood")
+    rid = _req(file, raw, "id", "(top)")
+    document = _req(file, raw, "document", "(top)")
+    params = _flatten(_req(file, raw, "params", "(top)", dict))
+    for k, v in params.items():
+        _check_param(file, k, v)
+    options: list[Option] = []
+    for i, o in enumerate(raw.get("option", [])):
+        where = f"option[{i}]"
+        known = {"name", "param", "type", "default", "allowed", "range", "meaning", "heading", "doc"}
+        for k in o:
+            if k not in known:
+                raise SpecError(file, f"{where}.{k}", f"unknown key; valid: {', '.join(sorted(known))}")
+        name = _req(file, o, "name", where)
+        param = _req(file, o, "param", where)
+        if param not in PARAMS:
+            raise SpecError(file, f"{where}.param", f"unknown parameter {param!r}")
+        if param in params:
+            raise SpecError(file, f"{where}.param", f"{param} is set in [params] and by option {name}; set it once")
+        otype = _req(file, o, "type", where)
+        if otype not in ("bool", "int", "choice"):
+            raise SpecError(file, f"{where}.type", f"{otype!r}; valid: bool, int, choice")
+        rng = o.get("range")
+        opt = Option(
+            name=name, param=param, type=otype, default=o.get("default"),
+            allowed=tuple(o.get("allowed", ())), range=(int(rng[0]), int(rng[1])) if rng else None,
+            meaning=_req(file, o, "meaning", where), doc=o.get("doc", document),
+            heading=_req(file, o, "heading", where),
+        )
+        if not opt.allowed and opt.range is None:
+            raise SpecError(file, f"{where}.allowed", "give allowed values or a range")
+        try:
+            opt.coerce(rid, opt.default)
+            for a in opt.allowed:
+                _check_param(file, param, a)
+        except ConfigError as e:
+            raise SpecError(file, f"{where}.default", str(e)) from None
+        options.append(opt)
+    names = [o.name for o in options]
+    if len(set(names)) != len(names):
+        raise SpecError(file, "option", "duplicate option names")
+    clauses: dict[str, Clause] = {}
+    for i, c in enumerate(raw.get("clause", [])):
+        where = f"clause[{i}]"
+        known = {"id", "text", "text_ar", "heading", "doc"}
+        for k in c:
+            if k not in known:
+                raise SpecError(file, f"{where}.{k}", f"unknown key; valid: {', '.join(sorted(known))}")
+        cid = _req(file, c, "id", where)
+        if cid in clauses:
+            raise SpecError(file, f"{where}.id", f"duplicate clause id {cid}")
+        clauses[cid] = Clause(
+            id=cid, text=_req(file, c, "text", where), doc=c.get("doc", document),
+            heading=_req(file, c, "heading", where), text_ar=c.get("text_ar", ""),
+        )
+    family = params.get("family")
+    required_params = set(_COMMON) | (set(_INDIVIDUAL) if family == "individual" else set(_AUCTION))
+    given = set(params) | {o.param for o in options}
+    for k in sorted(required_params - given):
+        raise SpecError(file, f"params.{k}", f"missing (family {family} needs it)")
+    for k in sorted(given - required_params):
+        raise SpecError(file, f"params.{k}", f"not a parameter of family {family}")
+    needed = CLAUSES_COMMON + (CLAUSES_INDIVIDUAL if family == "individual" else CLAUSES_AUCTION)
+    for cid in needed:
+        if cid not in clauses:
+            raise SpecError(file, f"clause {cid}", "missing: the engine cites this clause")
+    return Ruleset(
+        id=rid, name=_req(file, raw, "name", "(top)"), document=document,
+        publisher=_req(file, raw, "publisher", "(top)"), summary=_req(file, raw, "summary", "(top)"),
+        path=file, params=params, options=tuple(options), clauses=clauses,
+    )
+
+
+@lru_cache(maxsize=None)
+def _all_rulesets(root: str) -> dict[str, Ruleset]:
+    out: dict[str, Ruleset] = {}
+    folder = Path(root) / "rulesets"
+    if not folder.is_dir():
+        raise SpecError(str(folder), "(folder)", "no rulesets folder; set TARNEEB_SPEC_DIR to the spec/ folder")
+    for p in sorted(folder.glob("*.toml")):
+        rs = load_ruleset_file(p)
+        if rs.id != p.stem:
+            raise SpecError(str(p), "id", f"{rs.id!r} does not match the file name {p.stem!r}")
+        out[rs.id] = rs
+    return out
+
+
+def rulesets() -> dict[str, Ruleset]:
+    """All rulesets by id, in file order."""
+    return _all_rulesets(str(spec_dir()))
+
+
+def get_ruleset(rid: str) -> Ruleset:
+    all_rs = rulesets()
+    if rid not in all_rs:
+        raise ConfigError(rid, "ruleset", f"unknown ruleset; valid: {', '.join(all_rs)}")
+    return all_rs[rid]
+
+
+def parse_option_args(items: list[str]) -> dict[str, str]:
+    """``["k=v", ...]`` from the command line into a dict (values still text)."""
+    out: dict[str, str] = {}
+    for item in items:
+        if "=" not in item:
+            raise ConfigError("(command line)", item, "an option is written name=value")
+        k, v = item.split("=", 1)
+        out[k.strip()] = v.strip()
+    return out
+
+
+def load_rules(rid: str | Ruleset, options: dict[str, object] | None = None) -> Rules:
+    """Resolve a ruleset with option values into :class:`Rules`, validating the whole configuration."""
+    rs = rid if isinstance(rid, Ruleset) else get_ruleset(rid)
+    values: dict[str, OptionValue] = rs.defaults()
+    for k, v in (options or {}).items():
+        values[k] = rs.option(k).coerce(rs.id, v)
+    p = dict(rs.params)
+    for o in rs.options:
+        p[o.param] = values[o.name]
+    rules = _build(rs, p, values)
+    problems = config_problems(rules)
+    if problems:
+        key, why = problems[0]
+        raise ConfigError(rs.id, key, why + " (configuration refused)")
+    return rules
+
+
+def _build(rs: Ruleset, p: dict[str, Any], values: dict[str, OptionValue]) -> Rules:
+    fixed = p["trump.fixed_suit"]
+    common: dict[str, Any] = dict(
+        ruleset=rs, options=tuple(sorted(values.items())), option_map=dict(values),
+        family=p["family"], step=1 if p["direction"] == "ccw" else 3,
+        trump_source=p["trump.source"], fixed_suit=SUITS.index(fixed) if fixed else -1,
+        redeal_same_dealer=p["redeal.dealer"] == "same", tie_rule=p["tie.rule"],
+        auto_bid=p["timer.auto_bid"], auto_play=p["timer.auto_play"], target=p["win.target"],
+    )
+    if p["family"] == "individual":
+        vals = list(p["score.values"])
+        if len(vals) != p["bid.max"] - p["bid.min"] + 1:
+            raise SpecError(rs.path, "params.score.values",
+                            f"{len(vals)} values for bids {p['bid.min']}..{p['bid.max']}")
+        return Rules(
+            **common, bid_min=p["bid.min"], bid_max=p["bid.max"],
+            bid_excluded=frozenset(p["bid.excluded"]), rising_min=p["bid.rising_min"],
+            rising_table=tuple((a, b) for a, b in p["bid.rising_table"]),
+            total_min=p["bid.total_min"], values=tuple([0] * p["bid.min"] + vals),
+            made_bid_wins=p["win.made_bid_wins"],
+        )
+    return Rules(
+        **common, min_bid=p["auction.min_bid"], auction_style=p["auction.style"],
+        all_pass=p["auction.all_pass"], egyptian=p["auction.egyptian"],
+        must_trump=p["play.must_trump"], weak_redeal=p["deal.weak_redeal"],
+        score_style=p["score.style"], kaboot=p["score.kaboot"], bid13=p["score.bid13"],
+        play_on_raise=p["win.play_on_raise"],
+    )
+
+
+def min_levels(r: Rules) -> list[tuple[int, int]]:
+    """(score threshold, minimum bid) pairs in force; the first is (-inf-ish, bid_min)."""
+    levels = [(-(10**9), r.bid_min)]
+    if r.rising_min:
+        levels += list(r.rising_table)
+    return levels
+
+
+def config_problems(r: Rules) -> list[tuple[str, str]]:
+    """Reasons a configuration could get stuck or contradict itself; empty when sound."""
+    out: list[tuple[str, str]] = []
+    if r.target <= 0:
+        out.append(("win.target", f"target {r.target} is reached before any hand is played"))
+    if r.trump_source == "fixed" and r.fixed_suit < 0:
+        out.append(("trump.fixed_suit", "fixed trump needs a suit"))
+    if r.trump_source != "fixed" and r.fixed_suit >= 0:
+        out.append(("trump.fixed_suit", f"a fixed suit is set but trump comes from {r.trump_source}"))
+    if r.individual:
+        if r.trump_source == "contract":
+            out.append(("trump.source", "individual bidding has no contract to name trump"))
+        if r.tie_rule == "bidding-team":
+            out.append(("tie.rule", "individual bidding has no bidding team"))
+        if not 1 <= r.bid_min <= r.bid_max <= 13:
+            out.append(("bid.range", f"bid range {r.bid_min}..{r.bid_max} is not inside 1..13"))
+        for threshold, lo in min_levels(r):
+            legal = [b for b in range(lo, r.bid_max + 1) if b not in r.bid_excluded]
+            if not legal:
+                out.append(("bid.rising_min", f"a player with score >= {threshold} would have no legal bid"))
+            elif 4 * legal[-1] < r.total_min:
+                out.append(("bid.total_min", f"total {r.total_min} can never be reached (four bids of at most {legal[-1]})"))
+        if r.total_min > 52:
+            out.append(("bid.total_min", f"total {r.total_min} exceeds 4 x 13"))
+        for b in range(r.bid_min, r.bid_max + 1):
+            if b not in r.bid_excluded and r.values[b] <= 0:
+                out.append(("score.values", f"a made bid of {b} scores {r.values[b]}: scores could never rise to the target"))
+        if r.made_bid_wins and (r.made_bid_wins not in range(r.bid_min, r.bid_max + 1) or r.made_bid_wins in r.bid_excluded):
+            out.append(("win.made_bid_wins", f"bid {r.made_bid_wins} can never be made: it is not a legal bid"))
+        if r.auto_bid:
+            for threshold, lo in min_levels(r):
+                if r.auto_bid < lo or r.auto_bid in r.bid_excluded:
+                    out.append(("timer.auto_bid", f"the timer's bid {r.auto_bid} is illegal for a player with score >= {threshold}"))
+    else:
+        if r.trump_source != "contract":
+            out.append(("trump.source", "an auction ruleset takes trump from the contract"))
+        if r.tie_rule != "bidding-team":
+            out.append(("tie.rule", "an auction ruleset breaks ties by the bidding team"))
+        if not 1 <= r.min_bid <= 13:
+            out.append(("auction.min_bid", f"minimum bid {r.min_bid} is not inside 1..13"))
+        if r.play_on_raise < 0:
+            out.append(("win.play_on_raise", "the target cannot go down"))
+    return out
