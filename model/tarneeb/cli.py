@@ -20,9 +20,12 @@ from .spec import get_ruleset, load_rules, parse_option_args, rulesets
 
 # command modules: each exposes register(subparsers) -> None
 EXTENSIONS = (
-    "tarneeb_proofs.cli",
-    "tarneeb.verify_cli",
-    "tarneeb.docs_cli",
+    "tarneeb_proofs.cli",  # prove                      (issue 3)
+    "tarneeb.verify_cli",  # record, verify             (issue 4)
+    "tarneeb.vectors_cli",  # vectors, fuzz             (issue 4)
+    "tarneeb.docs_cli",  # rules                        (issue 5)
+    "tarneeb.ruling_cli",  # ruling                     (issue 5)
+    "tarneeb_proofs.diff_cli",  # diff                  (issue 5)
 )
 
 
