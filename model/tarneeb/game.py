@@ -457,9 +457,9 @@ class Match:
         rec.outcome_rule = rule
         self.records.append(rec)
         self.record = None
-        if win is not None and r.play_on_raise > 0 and not self.games:
+        if win is not None and R.target_in_force(r, len(self.games) + 1) != self.target:
             self.games.append(win)
-            self.target += r.play_on_raise
+            self.target = R.target_in_force(r, len(self.games))
             rec.events.append(f"win.play-on: team {win} wins the game; target rises to {self.target}")
             win = None
         if win is not None:

@@ -240,3 +240,10 @@ def auction_outcome(r: Rules, team_scores: tuple[int, int], target: int, bidding
     if reach[1]:
         return 1, "win.target"
     return None, "win.target"
+
+
+def target_in_force(r: Rules, games_won: int) -> int:
+    """win.play-on: the target after ``games_won`` games (play on once; ambiguity play-on-count)."""
+    if r.play_on_raise > 0 and games_won >= 1:
+        return r.target + r.play_on_raise
+    return r.target

@@ -425,7 +425,8 @@ def _build(rs: Ruleset, p: dict[str, Any], values: dict[str, OptionValue]) -> Ru
     common: dict[str, Any] = dict(
         ruleset=rs, options=tuple(sorted(values.items())), option_map=dict(values),
         family=p["family"], step=1 if p["direction"] == "ccw" else 3,
-        trump_source=p["trump.source"], fixed_suit=SUITS.index(fixed) if fixed else -1,
+        trump_source=p["trump.source"],
+        fixed_suit=SUITS.index(fixed) if fixed and p["trump.source"] == "fixed" else -1,
         redeal_same_dealer=p["redeal.dealer"] == "same", tie_rule=p["tie.rule"],
         auto_bid=p["timer.auto_bid"], auto_play=p["timer.auto_play"], target=p["win.target"],
     )
@@ -465,8 +466,6 @@ def config_problems(r: Rules) -> list[tuple[str, str]]:
         out.append(("win.target", f"target {r.target} is reached before any hand is played"))
     if r.trump_source == "fixed" and r.fixed_suit < 0:
         out.append(("trump.fixed_suit", "fixed trump needs a suit"))
-    if r.trump_source != "fixed" and r.fixed_suit >= 0:
-        out.append(("trump.fixed_suit", f"a fixed suit is set but trump comes from {r.trump_source}"))
     if r.individual:
         if r.trump_source == "contract":
             out.append(("trump.source", "individual bidding has no contract to name trump"))

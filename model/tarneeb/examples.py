@@ -1,0 +1,176 @@
+"""Worked examples from the rule documents (``spec/examples.toml``), checked by the engine.
+
+:func:`check_example` computes the engine's answer for an example's input and
+returns it beside the document's expected result; tests and the docs build
+both use it, so a wrong example (or a wrong engine) fails them.
+"""
+
+from __future__ import annotations
+
+import random
+import tomllib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from . import rules as R
+from .actions import Bid, Deal, parse_action
+from .cards import SUITS, parse_card
+from .errors import IllegalAction, SpecError
+from .game import Match, Phase
+from .spec import Rules, load_rules, spec_dir
+
+KINDS = ("value", "hand-score", "bid-legal", "redeal", "trump", "outcome", "team-score", "auction", "target",
+         "deal", "timer")
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    id: str
+    ruleset: str
+    options: dict[str, Any]
+    doc: str
+    heading: str
+    kind: str
+    input: dict[str, Any]
+    expect: dict[str, Any]
+    note: str = ""
+
+
+@dataclass(slots=True)
+class Checked:
+    example: Example
+    got: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return all(self.got.get(k) == v for k, v in self.example.expect.items())
+
+    def mismatches(self) -> list[str]:
+        return [f"{k}: document says {v!r}, engine gives {self.got.get(k)!r}"
+                for k, v in self.example.expect.items() if self.got.get(k) != v]
+
+
+@lru_cache(maxsize=None)
+def _load(path: str) -> tuple[Example, ...]:
+    try:
+        raw = tomllib.loads(open(path, encoding="utf-8").read())
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise SpecError(path, "(file)", str(e)) from None
+    out = []
+    seen = set()
+    for i, e in enumerate(raw.get("example", [])):
+        where = f"example[{i}]"
+        for key in ("id", "ruleset", "doc", "heading", "kind", "input", "expect"):
+            if key not in e:
+                raise SpecError(path, f"{where}.{key}", "missing")
+        if e["kind"] not in KINDS:
+            raise SpecError(path, f"{where}.kind", f"{e['kind']!r}; valid: {', '.join(KINDS)}")
+        if e["id"] in seen:
+            raise SpecError(path, f"{where}.id", f"duplicate id {e['id']}")
+        seen.add(e["id"])
+        out.append(Example(e["id"], e["ruleset"], dict(e.get("options", {})), e["doc"], e["heading"], e["kind"],
+                           dict(e["input"]), dict(e["expect"]), e.get("note", "")))
+    return tuple(out)
+
+
+def load_examples() -> tuple[Example, ...]:
+    return _load(str(spec_dir() / "examples.toml"))
+
+
+def _winner(w: int | None) -> int | str:
+    return "none" if w is None else w
+
+
+def check_example(ex: Example) -> Checked:
+    """Run one example through the engine."""
+    r = load_rules(ex.ruleset, ex.options)
+    inp = ex.input
+    got: dict[str, Any] = {}
+    k = ex.kind
+    if k == "value":
+        got["value"] = R.individual_delta(r, inp["bid"], inp["bid"])
+    elif k == "hand-score":
+        got["played"] = R.hand_is_played(r, inp["bids"])
+        got["deltas"] = [R.individual_delta(r, b, t) for b, t in zip(inp["bids"], inp["tricks"], strict=True)]
+    elif k == "bid-legal":
+        bid = None if inp["bid"] == "pass" else int(inp["bid"])
+        bad = R.bid_violation(r, inp["score"], bid)
+        got["legal"] = bad is None
+        if bad is not None:
+            got["rule"] = bad[0]
+    elif k == "redeal":
+        got.update(_redeal(r, inp["dealer"], inp["bids"]))
+    elif k == "trump":
+        card = parse_card(inp["revealed"])
+        suit = r.fixed_suit if r.trump_source == "fixed" else R.trump_from_reveal(r, card)
+        got["trump"] = SUITS[suit]
+    elif k == "outcome":
+        if r.individual:
+            w, rule = R.individual_outcome(r, inp["scores"], inp.get("bids"), inp.get("tricks"))
+        else:
+            s = inp["scores"]
+            w, rule = R.auction_outcome(r, (s[0], s[1]), r.target, inp["bidding_team"], False)
+        got["winner"], got["rule"] = _winner(w), rule
+    elif k == "team-score":
+        tt = (inp["team_tricks"][0], inp["team_tricks"][1])
+        got["deltas"] = list(R.team_deltas(r, inp["contract"], inp["bidding_team"], tt))
+        got["game_won"] = R.bid13_wins(r, inp["contract"], tt[inp["bidding_team"]])
+    elif k == "auction":
+        got.update(_auction(r, inp["dealer"], inp["calls"]))
+    elif k == "target":
+        got["target"] = R.target_in_force(r, inp["games_won"])
+    elif k == "deal":
+        deck = list(range(52))
+        random.Random(ex.id).shuffle(deck)
+        hands = R.deal_hands(r, inp["dealer"], deck)
+        got["cards_each"] = min(h.bit_count() for h in hands) if len({h.bit_count() for h in hands}) == 1 else -1
+        got["dealer_gets_last_card"] = bool(hands[inp["dealer"]] >> deck[51] & 1)
+    elif k == "timer":
+        m = _match_at_bidding(r, 0)
+        m.scores = [inp["score"]] * 4
+        a = m.timeout_action()
+        got["bid"] = a.n if isinstance(a, Bid) else None
+    return Checked(ex, got)
+
+
+def _match_at_bidding(r: Rules, dealer: int) -> Match:
+    m = Match(r, first_dealer=dealer)
+    deck = list(range(52))
+    random.Random(0).shuffle(deck)
+    if r.weak_redeal:  # a deal in which every hand holds a high card
+        deck = [c for s in range(13) for c in (s, 13 + s, 26 + s, 39 + s)]
+    m.apply(Deal(tuple(deck)))
+    assert m.phase is Phase.BIDDING
+    return m
+
+
+def _redeal(r: Rules, dealer: int, bids: list[int]) -> dict[str, Any]:
+    """Bids given by seat; drive a real match through the bidding."""
+    m = _match_at_bidding(r, dealer)
+    seat = m.to_move
+    for _ in range(4):
+        m.apply(Bid(bids[seat]))
+        seat = (seat + r.step) % 4
+    played = m.phase is Phase.PLAY
+    if played:
+        # the next dealer after a played hand is the next seat (deal.rotation)
+        return {"played": True, "next_dealer": R.next_seat(r, m.dealer)}
+    return {"played": False, "next_dealer": m.dealer}
+
+
+def _auction(r: Rules, dealer: int, calls: list[str]) -> dict[str, Any]:
+    m = _match_at_bidding(r, dealer)
+    for c in calls:
+        a = parse_action("bid:" + c)
+        try:
+            m.apply(a)
+        except IllegalAction as e:
+            return {"illegal_rule": e.rule}
+    rec = m.records[-1] if m.phase is Phase.DEAL else m.record
+    assert rec is not None
+    if rec.redeal is not None:
+        return {"redeal": True, "next_dealer": m.dealer}
+    if rec.contract is None:
+        return {"unfinished": True}
+    return {"contract_seat": rec.contract[0], "contract": rec.contract[1]}
