@@ -9,8 +9,16 @@ from __future__ import annotations
 from .actions import Action, Bid, Deal, NameTrump, Play, parse_action
 from .cards import card_str, parse_card
 from .errors import (
-    CardError, ConfigError, IllegalAction, IllegalBid, IllegalDeal, IllegalPlay, IllegalTrump,
-    SpecError, TarneebError, WrongPhase,
+    CardError,
+    ConfigError,
+    IllegalAction,
+    IllegalBid,
+    IllegalDeal,
+    IllegalPlay,
+    IllegalTrump,
+    SpecError,
+    TarneebError,
+    WrongPhase,
 )
 from .game import HandRecord, Match, Phase, SeatView, random_deck
 from .spec import Rules, Ruleset, get_ruleset, load_rules, rulesets

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from .errors import SpecError
 from .spec import rulesets, spec_dir
@@ -23,7 +23,7 @@ class Ambiguity:
         return dict(self.readings)[rid]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load(path: str) -> tuple[Ambiguity, ...]:
     try:
         raw = tomllib.loads(open(path, encoding="utf-8").read())

@@ -55,7 +55,7 @@ def card_name(card: int) -> str:
 
 def parse_suit(text: str) -> int:
     t = text.strip().upper()
-    for i, (letter, name, sym) in enumerate(zip(SUITS, SUIT_NAMES, SUIT_SYMBOLS)):
+    for i, (letter, name, sym) in enumerate(zip(SUITS, SUIT_NAMES, SUIT_SYMBOLS, strict=True)):
         if t in (letter, name.upper(), name.upper().rstrip("S"), sym):
             return i
     raise CardError(f"unknown suit {text!r}: use one of C, D, H, S")
@@ -81,14 +81,19 @@ def mask_of(cards: Iterable[int]) -> int:
     return m
 
 
+# For every suit and 13-bit pattern, the cards it holds (ascending).
+CARDS_OF_SUIT: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(13 * s + r for r in ranks) for ranks in _RANKS_OF) for s in range(4)
+)
+
+
 def cards_of(mask: int) -> list[int]:
     """Cards of a mask in ascending order (clubs 2 first)."""
     out: list[int] = []
     for s in range(4):
         p = (mask >> (13 * s)) & 0x1FFF
         if p:
-            base = 13 * s
-            out.extend(base + r for r in _RANKS_OF[p])
+            out += CARDS_OF_SUIT[s][p]
     return out
 
 

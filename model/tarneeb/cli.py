@@ -51,7 +51,7 @@ def cmd_rulesets(args: argparse.Namespace) -> int:
     for col in ("id", "document", "summary"):
         t.add_column(col, overflow="fold")
     for row in rows:
-        t.add_row(row["id"], row["document"], row["summary"])
+        t.add_row(str(row["id"]), str(row["document"]), str(row["summary"]))
     _console().print(t)
     return 0
 
@@ -106,7 +106,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 def cmd_simulate(args: argparse.Namespace) -> int:
     from .simulate import simulate, summarize
 
-    rules = load_rules(args.ruleset, parse_option_args(args.option or []))
+    rules = load_rules(args.ruleset, dict(parse_option_args(args.option or [])))
     results = []
     gen = simulate(rules, args.matches, args.seed, args.policy, args.max_hands)
     if args.json:

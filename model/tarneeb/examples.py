@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import tomllib
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from . import rules as R
@@ -51,7 +51,7 @@ class Checked:
                 for k, v in self.example.expect.items() if self.got.get(k) != v]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load(path: str) -> tuple[Example, ...]:
     try:
         raw = tomllib.loads(open(path, encoding="utf-8").read())
@@ -59,18 +59,18 @@ def _load(path: str) -> tuple[Example, ...]:
         raise SpecError(path, "(file)", str(e)) from None
     out = []
     seen = set()
-    for i, e in enumerate(raw.get("example", [])):
+    for i, x in enumerate(raw.get("example", [])):
         where = f"example[{i}]"
         for key in ("id", "ruleset", "doc", "heading", "kind", "input", "expect"):
-            if key not in e:
+            if key not in x:
                 raise SpecError(path, f"{where}.{key}", "missing")
-        if e["kind"] not in KINDS:
-            raise SpecError(path, f"{where}.kind", f"{e['kind']!r}; valid: {', '.join(KINDS)}")
-        if e["id"] in seen:
-            raise SpecError(path, f"{where}.id", f"duplicate id {e['id']}")
-        seen.add(e["id"])
-        out.append(Example(e["id"], e["ruleset"], dict(e.get("options", {})), e["doc"], e["heading"], e["kind"],
-                           dict(e["input"]), dict(e["expect"]), e.get("note", "")))
+        if x["kind"] not in KINDS:
+            raise SpecError(path, f"{where}.kind", f"{x['kind']!r}; valid: {', '.join(KINDS)}")
+        if x["id"] in seen:
+            raise SpecError(path, f"{where}.id", f"duplicate id {x['id']}")
+        seen.add(x["id"])
+        out.append(Example(x["id"], x["ruleset"], dict(x.get("options", {})), x["doc"], x["heading"], x["kind"],
+                           dict(x["input"]), dict(x["expect"]), x.get("note", "")))
     return tuple(out)
 
 

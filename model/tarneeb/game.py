@@ -19,9 +19,16 @@ from enum import Enum
 
 from . import rules as R
 from .actions import BIDS, EGYPTIAN, PASS, PLAYS, Action, Bid, Deal, NameTrump, Play
-from .cards import FULL_DECK, NO_TRUMP, STRAINS, SUITS, card_str, cards_of, hand_str
+from .cards import CARDS_OF_SUIT, FULL_DECK, NO_TRUMP, STRAINS, SUITS, card_str, cards_of, hand_str
 from .errors import IllegalBid, IllegalDeal, IllegalPlay, IllegalTrump, WrongPhase
 from .spec import Rules
+
+_legal_play_mask = R.legal_play_mask
+_trick_winner = R.trick_winner
+
+_PLAYS_OF_SUIT: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
+    tuple(tuple(PLAYS[c] for c in cards) for cards in CARDS_OF_SUIT[s]) for s in range(4)
+)
 
 
 class Phase(Enum):
@@ -156,11 +163,25 @@ class Match:
         return self.scores[0], self.scores[1]
 
     # ------------------------------------------------------- legal actions
-    def legal_actions(self) -> list[Action]:
-        """Legal actions of the player to move (empty in DEAL, a chance node, and OVER)."""
+    def legal_actions(self) -> Sequence[Action]:
+        """Legal actions of the player to move (empty in DEAL, a chance node, and OVER).
+
+        In play the cards come in ascending order (clubs first, low to high).
+        """
         ph = self.phase
         if ph is Phase.PLAY:
-            return [PLAYS[c] for c in cards_of(self.legal_play_mask())]
+            led = self.led
+            mask = _legal_play_mask(self.rules, self.hands[self.to_move], led, self.trump)
+            if led >= 0:
+                p = (mask >> (13 * led)) & 0x1FFF
+                if p << (13 * led) == mask:  # following suit: one precomputed tuple
+                    return _PLAYS_OF_SUIT[led][p]
+            out: tuple[Play, ...] = ()
+            for s in range(4):
+                p = (mask >> (13 * s)) & 0x1FFF
+                if p:
+                    out += _PLAYS_OF_SUIT[s][p]
+            return out
         if ph is Phase.BIDDING:
             if self.rules.individual:
                 return [BIDS[b] for b in R.legal_bids(self.rules, self.scores[self.to_move])]
@@ -225,13 +246,17 @@ class Match:
     # ------------------------------------------------------------- phases
     def _phase_deal(self, action: Deal) -> None:
         deck = action.deck
-        if len(deck) != 52 or len(set(deck)) != 52 or any(not 0 <= c < 52 for c in deck):
-            raise IllegalDeal(str(action)[:60] + "...", None, "deal.deck",
-                              f"a deal must order all 52 distinct cards (got {len(deck)} cards, "
-                              f"{len(set(deck))} distinct)", self.state_text())
         r = self.rules
+        try:
+            hands = R.deal_hands(r, self.dealer, deck) if len(deck) == 52 else None
+        except (TypeError, ValueError):
+            hands = None
+        if hands is None or hands[0] | hands[1] | hands[2] | hands[3] != FULL_DECK or any(
+                h.bit_count() != 13 for h in hands):
+            raise IllegalDeal(f"deal of {len(deck)} cards", None, "deal.deck",
+                              "a deal must order all 52 distinct cards 0..51", self.state_text())
         self._reset_hand()
-        self.hands = R.deal_hands(r, self.dealer, deck)
+        self.hands = hands
         self.record = HandRecord(deal_no=len(self.records), dealer=self.dealer, deck=tuple(deck))
         if r.weak_redeal and any(R.is_weak_hand(h) for h in self.hands):
             weak = [s for s in range(4) if R.is_weak_hand(self.hands[s])]
@@ -393,20 +418,22 @@ class Match:
 
     def _phase_play(self, card: int) -> None:
         seat = self.to_move
-        hand = self.hands[seat]
-        if not (R.legal_play_mask(self.rules, hand, self.led, self.trump) >> card) & 1:
+        hands = self.hands
+        hand = hands[seat]
+        if not (_legal_play_mask(self.rules, hand, self.led, self.trump) >> card) & 1:
             bad = R.play_violation(self.rules, hand, self.led, self.trump, card)
             assert bad is not None
             raise IllegalPlay(str(PLAYS[card]), seat, bad[0], bad[1], self.state_text())
-        self.hands[seat] = hand & ~(1 << card)
+        hands[seat] = hand ^ (1 << card)
         trick = self.trick
         trick.append(card)
-        if len(trick) == 1:
-            self.led = card // 13
-        if len(trick) < 4:
-            self.to_move = (seat + self._step) % 4
+        n = len(trick)
+        if n < 4:
+            if n == 1:
+                self.led = card // 13
+            self.to_move = (seat + self._step) & 3
             return
-        idx = R.trick_winner(trick, self.trump)
+        idx = _trick_winner(trick, self.trump)
         winner = (self.trick_leader + self._step * idx) % 4
         self.tricks_won[winner] += 1
         rec = self.record

@@ -28,9 +28,11 @@ def team_of(seat: int) -> int:
 def deal_hands(r: Rules, dealer: int, deck: Sequence[int]) -> list[int]:
     """Masks of the four hands: card i goes to the (i mod 4 + 1)-th seat after the dealer (deal.order)."""
     hands = [0, 0, 0, 0]
-    order = [(dealer + r.step * k) % 4 for k in (1, 2, 3, 4)]
-    for i, c in enumerate(deck):
-        hands[order[i & 3]] |= 1 << c
+    for k in range(4):
+        m = 0
+        for c in deck[k::4]:
+            m |= 1 << c
+        hands[(dealer + r.step * (k + 1)) % 4] = m
     return hands
 
 

@@ -7,9 +7,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .game import Match, Phase, random_deck
 from .actions import Deal
 from .bots import POLICIES
+from .game import Match, Phase, random_deck
 from .spec import Rules
 
 

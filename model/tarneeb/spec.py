@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -366,7 +367,7 @@ def load_ruleset_file(path: Path) -> Ruleset:
     )
 
 
-@lru_cache(maxsize=None)
+@cache
 def _all_rulesets(root: str) -> dict[str, Ruleset]:
     out: dict[str, Ruleset] = {}
     folder = Path(root) / "rulesets"
@@ -403,7 +404,7 @@ def parse_option_args(items: list[str]) -> dict[str, str]:
     return out
 
 
-def load_rules(rid: str | Ruleset, options: dict[str, object] | None = None) -> Rules:
+def load_rules(rid: str | Ruleset, options: Mapping[str, object] | None = None) -> Rules:
     """Resolve a ruleset with option values into :class:`Rules`, validating the whole configuration."""
     rs = rid if isinstance(rid, Ruleset) else get_ruleset(rid)
     values: dict[str, OptionValue] = rs.defaults()
