@@ -1,0 +1,557 @@
+"""Rule documentation generated from ``spec/``: one generator for the docs and the terminal.
+
+:func:`ruleset_doc` turns a ruleset (and the ambiguity register) into a
+:class:`RulesetDoc` with the clauses grouped in the order a hand is played;
+:func:`render` writes it as reStructuredText (for sphinx), Markdown or plain
+text (for ``tarneeb rules``). English texts come from the ruleset files,
+Arabic texts from ``spec/i18n/ar.toml`` (or a clause's ``text_ar``).
+:func:`comparison` builds the variation-point table from resolved
+:class:`~tarneeb.spec.Rules`. Nothing here is hand-written per ruleset.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from .ambiguity import ambiguities
+from .cards import SUIT_NAMES
+from .errors import SpecError
+from .spec import Rules, Ruleset, get_ruleset, load_rules, rulesets, spec_dir
+
+LANGS = ("en", "ar")
+FORMATS = ("rst", "md", "txt")
+
+# The order a hand is played; each clause goes to the first section whose test accepts its id.
+SECTIONS: tuple[tuple[str, str], ...] = (
+    ("seats-deal", "Seats and deal"),
+    ("trump", "Trump"),
+    ("bidding", "Bidding"),
+    ("redeal", "Redeal"),
+    ("play", "Play"),
+    ("scoring", "Scoring"),
+    ("winning", "Winning"),
+    ("ties", "Ties"),
+    ("timer", "Turn timer"),
+    ("other", "Other rules"),
+)
+
+_REDEAL_IDS = ("bid.total", "auction.all-pass", "deal.weak-redeal")
+
+
+def section_of(cid: str) -> str:
+    """The section key of a clause id (see :data:`SECTIONS`)."""
+    if cid in _REDEAL_IDS or cid.startswith("redeal."):
+        return "redeal"
+    if cid.startswith(("seats.", "deal.")) or cid == "play.direction":
+        return "seats-deal"
+    if cid.startswith("trump."):
+        return "trump"
+    if cid.startswith(("bid.", "auction.")):
+        return "bidding"
+    if cid.startswith(("play.", "hand.")):
+        return "play"
+    if cid.startswith("score."):
+        return "scoring"
+    if cid.startswith("win."):
+        return "winning"
+    if cid.startswith("tie."):
+        return "ties"
+    if cid.startswith("timer."):
+        return "timer"
+    return "other"
+
+
+# Interface words; the Arabic ones live in spec/i18n/ar.toml [labels] under the same keys.
+LABELS_EN: dict[str, str] = {
+    "rules": "Rules in the order of a hand",
+    "source": "Source",
+    "document": "Document",
+    "publisher": "Publisher",
+    "options": "Options",
+    "no_options": "This ruleset has no options.",
+    "option": "Option",
+    "default": "Default",
+    "allowed": "Allowed values",
+    "meaning": "Meaning",
+    "ambiguities": "Ambiguities and the reading taken",
+    "no_ambiguities": "No recorded ambiguity concerns this ruleset.",
+    "question": "Question",
+    "reading": "Reading taken",
+    "other_readings": "Other readings",
+    "selectable": "Selectable by option",
+    "sources": "Sources",
+    "generated": "Generated from the spec files; every statement is our own wording of the cited document.",
+    "other_lang": "Arabic version",
+}
+
+
+# ---------------------------------------------------------------- Arabic texts
+
+@cache
+def _load_i18n(path: str) -> dict[str, Any]:
+    try:
+        with open(path, "rb") as f:
+            return tomllib.load(f)
+    except FileNotFoundError:
+        return {}
+    except tomllib.TOMLDecodeError as e:
+        raise SpecError(path, "(toml)", str(e)) from None
+
+
+def i18n(lang: str) -> dict[str, Any]:
+    """The translation table of ``lang`` (``{}`` for English, which lives in the ruleset files)."""
+    if lang == "en":
+        return {}
+    if lang not in LANGS:
+        raise SpecError(str(spec_dir() / "i18n"), lang, f"unknown language; valid: {', '.join(LANGS)}")
+    return _load_i18n(str(spec_dir() / "i18n" / f"{lang}.toml"))
+
+
+def _tr(lang: str, *keys: str) -> str:
+    node: Any = i18n(lang)
+    for k in keys:
+        if not isinstance(node, dict) or k not in node:
+            return ""
+        node = node[k]
+    return node if isinstance(node, str) else ""
+
+
+def label(lang: str, key: str) -> str:
+    return (_tr(lang, "labels", key) if lang != "en" else "") or LABELS_EN[key]
+
+
+def section_title(lang: str, key: str) -> str:
+    return (_tr(lang, "sections", key) if lang != "en" else "") or dict(SECTIONS)[key]
+
+
+def clause_text(rs: Ruleset, cid: str, lang: str) -> str:
+    """A clause statement in ``lang``; ``""`` when that language lacks it."""
+    c = rs.clauses[cid]
+    if lang == "en":
+        return c.text
+    return _tr(lang, "clause", rs.id, cid) or (c.text_ar if lang == "ar" else "")
+
+
+def missing_texts(lang: str) -> list[str]:
+    """Every ``ruleset:clause`` (and option meaning) without a text in ``lang``."""
+    out: list[str] = []
+    for rs in rulesets().values():
+        for cid in rs.clauses:
+            if not clause_text(rs, cid, lang).strip():
+                out.append(f"{rs.id}:{cid}")
+        if lang != "en":
+            for o in rs.options:
+                if not _tr(lang, "option", rs.id, o.name).strip():
+                    out.append(f"{rs.id}:option {o.name}")
+    return out
+
+
+def unknown_texts(lang: str) -> list[str]:
+    """Keys in the translation file that name no ruleset, clause or option (stale translations)."""
+    out: list[str] = []
+    table = i18n(lang)
+    all_rs = rulesets()
+    for kind in ("clause", "option", "ruleset"):
+        for rid, entries in table.get(kind, {}).items():
+            if rid not in all_rs:
+                out.append(f"{kind}.{rid}")
+                continue
+            rs = all_rs[rid]
+            names = set(rs.clauses) if kind == "clause" else (
+                {o.name for o in rs.options} if kind == "option" else {"name", "summary"})
+            out.extend(f"{kind}.{rid}.{k}" for k in entries if k not in names)
+    return out
+
+
+# ---------------------------------------------------------------- the document model
+
+@dataclass(frozen=True, slots=True)
+class ClauseItem:
+    id: str
+    text: str
+    doc: str
+    heading: str
+
+
+@dataclass(frozen=True, slots=True)
+class SectionItem:
+    key: str
+    title: str
+    clauses: tuple[ClauseItem, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class OptionItem:
+    name: str
+    default: str
+    allowed: str
+    meaning: str
+    doc: str
+    heading: str
+
+
+@dataclass(frozen=True, slots=True)
+class AmbiguityItem:
+    id: str
+    question: str
+    reading: str
+    reading_text: str
+    others: tuple[tuple[str, str], ...]
+    option: str
+    sources: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RulesetDoc:
+    id: str
+    lang: str
+    name: str
+    summary: str
+    document: str
+    publisher: str
+    sections: tuple[SectionItem, ...]
+    options: tuple[OptionItem, ...]
+    ambiguities: tuple[AmbiguityItem, ...]
+    labels: dict[str, str] = field(default_factory=dict)
+
+    def clause_ids(self) -> list[str]:
+        return [c.id for s in self.sections for c in s.clauses]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "lang": self.lang, "name": self.name, "summary": self.summary,
+            "document": self.document, "publisher": self.publisher,
+            "sections": [{"key": s.key, "title": s.title, "clauses": [
+                {"id": c.id, "text": c.text, "source": f"{c.doc}: {c.heading}"} for c in s.clauses]}
+                for s in self.sections],
+            "options": [{"name": o.name, "default": o.default, "allowed": o.allowed, "meaning": o.meaning,
+                         "source": f"{o.doc}: {o.heading}"} for o in self.options],
+            "ambiguities": [{"id": a.id, "question": a.question, "reading": a.reading,
+                             "reading_text": a.reading_text, "other_readings": dict(a.others),
+                             "option": a.option, "sources": list(a.sources)} for a in self.ambiguities],
+        }
+
+
+def _fmt_value(v: object) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+def ruleset_doc(rid: str, lang: str = "en") -> RulesetDoc:
+    """The generated rules of one ruleset in ``lang``; raises :class:`SpecError` if a text is missing."""
+    rs = get_ruleset(rid)
+    if lang not in LANGS:
+        raise SpecError(str(spec_dir() / "i18n"), lang, f"unknown language; valid: {', '.join(LANGS)}")
+    i18n_file = str(spec_dir() / "i18n" / f"{lang}.toml")
+    groups: dict[str, list[ClauseItem]] = {k: [] for k, _ in SECTIONS}
+    for cid, c in rs.clauses.items():
+        text = clause_text(rs, cid, lang)
+        if not text.strip():
+            raise SpecError(i18n_file, f"clause.{rs.id}.{cid}", f"no {lang} text for this clause")
+        groups[section_of(cid)].append(ClauseItem(cid, text, c.doc, c.heading))
+    sections = tuple(SectionItem(k, section_title(lang, k), tuple(groups[k])) for k, _ in SECTIONS if groups[k])
+    options = []
+    for o in rs.options:
+        meaning = o.meaning if lang == "en" else _tr(lang, "option", rs.id, o.name)
+        if not meaning.strip():
+            raise SpecError(i18n_file, f"option.{rs.id}.{o.name}", f"no {lang} meaning for this option")
+        options.append(OptionItem(o.name, _fmt_value(o.default), o.valid_text(), meaning, o.doc, o.heading))
+    ambs = []
+    for a in ambiguities():
+        if rs.id not in a.taken:
+            continue
+        taken = a.taken[rs.id]
+
+        def amb_tr(key: str, default: str, _a_id: str = a.id) -> str:
+            return (_tr(lang, "ambiguity", _a_id, key) if lang != "en" else "") or default
+
+        ambs.append(AmbiguityItem(
+            id=a.id, question=amb_tr("question", a.question), reading=taken,
+            reading_text=amb_tr(taken, a.reading_text(taken)),
+            others=tuple((r, amb_tr(r, t)) for r, t in a.readings if r != taken),
+            option=a.option, sources=a.sources,
+        ))
+    name = (_tr(lang, "ruleset", rs.id, "name") if lang != "en" else "") or rs.name
+    summary = (_tr(lang, "ruleset", rs.id, "summary") if lang != "en" else "") or rs.summary
+    return RulesetDoc(
+        id=rs.id, lang=lang, name=name, summary=summary, document=rs.document, publisher=rs.publisher,
+        sections=sections, options=tuple(options), ambiguities=tuple(ambs),
+        labels={k: label(lang, k) for k in LABELS_EN},
+    )
+
+
+# ---------------------------------------------------------------- renderers
+
+def rst_escape(text: str) -> str:
+    """Escape inline markup characters so spec text is shown as written."""
+    out = []
+    for ch in text:
+        if ch in "\\*`_|":
+            out.append("\\" + ch)
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def rst_heading(text: str, char: str, over: bool = False) -> list[str]:
+    # Width counts code points; Arabic combining marks make the text look shorter, never longer.
+    bar = char * max(len(text), 3)
+    return ([bar] if over else []) + [text, bar, ""]
+
+
+def clause_anchor(rid: str, cid: str, lang: str = "en") -> str:
+    """The sphinx label of a clause on its ruleset page (``:ref:`` target)."""
+    return f"rule-{lang}-{rid}-{cid.replace('.', '-')}"
+
+
+def _render_rst(d: RulesetDoc) -> str:
+    L = d.labels
+    lines: list[str] = []
+    lines += [f".. _ruleset-{d.lang}-{d.id}:", ""]
+    lines += rst_heading(f"{d.name} ({d.id})", "=", over=True)
+    lines += [rst_escape(d.summary), ""]
+    lines += [f":{L['document']}: ``{d.document}``", f":{L['publisher']}: {rst_escape(d.publisher)}", ""]
+    lines += [f"*{rst_escape(L['generated'])}*", ""]
+    lines += rst_heading(L["rules"], "-")
+    for s in d.sections:
+        lines += rst_heading(s.title, "~")
+        for c in s.clauses:
+            lines += [
+                ".. container:: tarneeb-clause",
+                f"   :name: {clause_anchor(d.id, c.id, d.lang)}",
+                "",
+                f"   ``{c.id}`` — {rst_escape(c.text)}",
+                "",
+                f"   *{L['source']}:* ``{c.doc}``, «{rst_escape(c.heading)}»",
+                "",
+            ]
+    lines += rst_heading(L["options"], "-")
+    if not d.options:
+        lines += [L["no_options"], ""]
+    else:
+        lines += [".. list-table::", "   :header-rows: 1", "   :widths: 15 12 20 53", "",
+                  f"   * - {L['option']}", f"     - {L['default']}", f"     - {L['allowed']}", f"     - {L['meaning']}"]
+        for o in d.options:
+            lines += [f"   * - ``{o.name}``", f"     - ``{o.default}``", f"     - {rst_escape(o.allowed)}",
+                      f"     - {rst_escape(o.meaning)} ({L['source']}: ``{o.doc}``, «{rst_escape(o.heading)}»)"]
+        lines += [""]
+    lines += rst_heading(L["ambiguities"], "-")
+    if not d.ambiguities:
+        lines += [L["no_ambiguities"], ""]
+    for a in d.ambiguities:
+        lines += [".. container:: tarneeb-ambiguity", "", f"   **{a.id}** — {rst_escape(a.question)}", ""]
+        lines += [f"   - {L['reading']}: ``{a.reading}`` — {rst_escape(a.reading_text)}"]
+        for r, t in a.others:
+            lines += [f"   - {L['other_readings']}: ``{r}`` — {rst_escape(t)}"]
+        if a.option:
+            lines += [f"   - {L['selectable']}: ``{a.option}``"]
+        lines += [f"   - {L['sources']}: " + "; ".join(rst_escape(s) for s in a.sources), ""]
+    return "\n".join(lines)
+
+
+def _render_md(d: RulesetDoc) -> str:
+    L = d.labels
+    lines = [f"# {d.name} ({d.id})", "", d.summary, "",
+             f"{L['document']}: `{d.document}`; {L['publisher']}: {d.publisher}", "", f"## {L['rules']}", ""]
+    for s in d.sections:
+        lines += [f"### {s.title}", ""]
+        for c in s.clauses:
+            lines += [f"- **`{c.id}`** {c.text}  ", f"  {L['source']}: `{c.doc}`, «{c.heading}»"]
+        lines += [""]
+    lines += [f"## {L['options']}", ""]
+    if not d.options:
+        lines += [L["no_options"], ""]
+    else:
+        lines += [f"| {L['option']} | {L['default']} | {L['allowed']} | {L['meaning']} |", "|---|---|---|---|"]
+        lines += [f"| `{o.name}` | `{o.default}` | {o.allowed} | {o.meaning.replace('|', '/')} |" for o in d.options]
+        lines += [""]
+    lines += [f"## {L['ambiguities']}", ""]
+    if not d.ambiguities:
+        lines += [L["no_ambiguities"], ""]
+    for a in d.ambiguities:
+        lines += [f"- **{a.id}**: {a.question}", f"  - {L['reading']}: `{a.reading}`: {a.reading_text}"]
+        lines += [f"  - {L['other_readings']}: `{r}`: {t}" for r, t in a.others]
+        if a.option:
+            lines += [f"  - {L['selectable']}: `{a.option}`"]
+        lines += [f"  - {L['sources']}: " + "; ".join(a.sources)]
+    return "\n".join(lines) + "\n"
+
+
+def _wrap(text: str, indent: str, width: int = 100) -> list[str]:
+    import textwrap
+
+    return textwrap.wrap(text, width=width, initial_indent=indent, subsequent_indent=indent) or [indent]
+
+
+def _render_txt(d: RulesetDoc) -> str:
+    L = d.labels
+    title = f"{d.name} ({d.id})"
+    lines = [title, "=" * len(title), *_wrap(d.summary, ""), f"{L['document']}: {d.document}    "
+             f"{L['publisher']}: {d.publisher}", "", L["rules"].upper(), ""]
+    for s in d.sections:
+        lines += [s.title, "-" * len(s.title)]
+        for c in s.clauses:
+            lines += [f"[{c.id}]", *_wrap(c.text, "    "), f"    ({L['source']}: {c.doc}, {c.heading})"]
+        lines += [""]
+    lines += [L["options"].upper(), ""]
+    if not d.options:
+        lines += ["  " + L["no_options"]]
+    for o in d.options:
+        lines += [f"{o.name} = {o.default}   ({L['allowed']}: {o.allowed})", *_wrap(o.meaning, "    ")]
+    lines += ["", L["ambiguities"].upper(), ""]
+    if not d.ambiguities:
+        lines += ["  " + L["no_ambiguities"]]
+    for a in d.ambiguities:
+        lines += [f"{a.id}", *_wrap(a.question, "    "), *_wrap(f"{L['reading']}: {a.reading}: {a.reading_text}", "    ")]
+        if a.option:
+            lines += [f"    {L['selectable']}: {a.option}"]
+    return "\n".join(lines) + "\n"
+
+
+_RENDERERS: dict[str, Callable[[RulesetDoc], str]] = {"rst": _render_rst, "md": _render_md, "txt": _render_txt}
+
+
+def render(d: RulesetDoc, fmt: str) -> str:
+    """The ruleset document as ``rst``, ``md`` or ``txt``."""
+    return _RENDERERS[fmt](d)
+
+
+def rules_text(rid: str, fmt: str = "txt", lang: str = "en") -> str:
+    """Shortcut used by ``tarneeb rules``."""
+    return render(ruleset_doc(rid, lang), fmt)
+
+
+# ---------------------------------------------------------------- comparison table
+
+@dataclass(frozen=True, slots=True)
+class CompareRow:
+    key: str
+    title: str
+    params: tuple[str, ...]  # the spec parameters behind the row (option values shown beside them)
+    values: dict[str, str]
+
+
+def _trump(r: Rules) -> str:
+    if r.trump_source == "fixed":
+        return f"always {SUIT_NAMES[r.fixed_suit]}"
+    if r.trump_source == "revealed-same-colour":
+        return "other suit of the colour of the dealer's last card"
+    if r.trump_source == "revealed-suit":
+        return "suit of the dealer's last card"
+    return "named by the contract holder" + (" (the winning bid's strain)" if r.egyptian else "")
+
+
+def _bid_range(r: Rules) -> str:
+    if r.individual:
+        out = f"{r.bid_min}–{r.bid_max}, each player alone"
+        if r.bid_excluded:
+            out += ", never " + ", ".join(str(b) for b in sorted(r.bid_excluded))
+        if r.rising_min:
+            out += "; minimum rises: " + ", ".join(f"{m} from {t}" for t, m in r.rising_table)
+        return out
+    kind = "with suit or no trump" if r.egyptian else "number only"
+    return f"{r.min_bid}–13, team auction ({r.auction_style}; {kind})"
+
+
+def _bid_values(r: Rules) -> str:
+    if not r.individual:
+        return {"standard": "contract made: all tricks taken; failed: minus the bid, defenders score their tricks",
+                "bid-only": "contract made: plus the bid; failed: minus the bid; defenders never score"}[r.score_style]
+    legal = [b for b in range(r.bid_min, r.bid_max + 1) if b not in r.bid_excluded]
+    if all(r.values[b] == b for b in legal):
+        return "face value (bid n is worth n)"
+    return ", ".join(f"{b}→{r.values[b]}" for b in legal)
+
+
+def _redeal_when(r: Rules) -> str:
+    if r.individual:
+        return f"bid total below {r.total_min}"
+    out = "all four pass" if r.all_pass == "redeal-next" else "never on passes (the dealer must bid)"
+    if r.weak_redeal:
+        out += "; a player holds no card above 10"
+    return out
+
+
+def _score_extra(r: Rules) -> str:
+    if r.individual:
+        return "tricks beyond the bid: nothing; scores kept per player"
+    return f"kaboot: {r.kaboot}; bid of 13: {r.bid13}; scores kept per team"
+
+
+def _win(r: Rules) -> str:
+    if r.individual:
+        out = "one partner at or above the target and the other above zero"
+        if r.made_bid_wins:
+            out += f"; a made bid of {r.made_bid_wins} wins at once"
+        return out
+    out = "team score at or above the target"
+    if r.play_on_raise:
+        out += f"; then play on to a target {r.play_on_raise} higher"
+    return out
+
+
+def _tie(r: Rules) -> str:
+    return {"combined": "higher combined team score; equal: play another hand",
+            "top": "higher single top score; equal: play another hand",
+            "bidding-team": "the bidding team wins"}[r.tie_rule]
+
+
+def _timer(r: Rules) -> str:
+    if not r.auto_bid and not r.auto_play:
+        return "none stated"
+    parts = []
+    if r.auto_bid:
+        parts.append(f"bid {r.auto_bid}")
+    if r.auto_play:
+        parts.append(f"play the weakest legal card ({r.auto_play})")
+    return "; ".join(parts)
+
+
+# (key, title, params behind it, value function)
+COMPARE_ROWS: tuple[tuple[str, str, tuple[str, ...], Callable[[Rules], str]], ...] = (
+    ("family", "Bidding family", ("family",), lambda r: "individual bids" if r.individual else "team auction"),
+    ("direction", "Direction of play", ("direction",),
+     lambda r: "counter-clockwise (to the right)" if r.step == 1 else "clockwise"),
+    ("first-dealer", "First dealer", ("first_dealer",), lambda r: "chosen by chance"),
+    ("trump", "Trump", ("trump.source", "trump.fixed_suit", "auction.egyptian"), _trump),
+    ("bid-range", "Bid range", ("bid.min", "bid.max", "bid.excluded", "bid.rising_min", "bid.rising_table",
+                                "auction.min_bid", "auction.style", "auction.egyptian"), _bid_range),
+    ("bid-values", "Bid values", ("score.values", "score.style"), _bid_values),
+    ("redeal-threshold", "Redeal when", ("bid.total_min", "auction.all_pass", "deal.weak_redeal"), _redeal_when),
+    ("redeal-dealer", "Dealer after a redeal", ("redeal.dealer",),
+     lambda r: "the same dealer" if r.redeal_same_dealer else "the next dealer"),
+    ("first-lead", "First lead", ("family",),
+     lambda r: "the player on the dealer's right (first bidder)" if r.individual else "the contract holder"),
+    ("must-trump", "Must trump when void", ("play.must_trump",),
+     lambda r: "yes" if (not r.individual and r.must_trump) else "no"),
+    ("scoring", "Scoring", ("score.kaboot", "score.bid13", "score.style"), _score_extra),
+    ("target", "Target", ("win.target",), lambda r: str(r.target)),
+    ("win", "Win condition", ("win.made_bid_wins", "win.play_on_raise"), _win),
+    ("tie", "Both teams qualify", ("tie.rule",), _tie),
+    ("timer", "Turn timer defaults", ("timer.auto_bid", "timer.auto_play"), _timer),
+)
+
+
+def comparison(ruleset_ids: Sequence[str] | None = None) -> list[CompareRow]:
+    """Every variation point as a row, every ruleset (at its default options) as a column.
+
+    A value that an option can change is followed by ``[option name: allowed values]``.
+    """
+    ids = list(ruleset_ids) if ruleset_ids is not None else list(rulesets())
+    resolved = {rid: load_rules(rid) for rid in ids}
+    rows = []
+    for key, title, params, fn in COMPARE_ROWS:
+        values: dict[str, str] = {}
+        for rid, r in resolved.items():
+            text = fn(r)
+            opts = [o for o in r.ruleset.options if o.param in params]
+            if opts:
+                text += " [" + "; ".join(f"option {o.name}: {o.valid_text()}" for o in opts) + "]"
+            values[rid] = text
+        rows.append(CompareRow(key, title, params, values))
+    return rows

@@ -1,0 +1,390 @@
+"""The generated pages of the sphinx site (``docs/``), written before sphinx reads its sources.
+
+:func:`generate_site` writes reStructuredText under ``docs/generated/``: one
+page per ruleset in English and in Arabic (from :mod:`tarneeb.docgen`), the
+comparison table, the documents' worked examples with the engine's answers (a
+wrong example raises :class:`DocsBuildError`, which fails the build), seeded
+illustrated hands, the glossary, the disputes and the CLI reference. Files are
+rewritten only when their text changes, so sphinx rebuilds only what changed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tomllib
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from . import docgen
+from .cards import RANK_NAMES, SUIT_NAMES, SUIT_SYMBOLS, card_str, hand_str, mask_of
+from .errors import SpecError, TarneebError
+from .game import HandRecord
+from .spec import get_ruleset, load_rules, rulesets, spec_dir
+
+E = docgen.rst_escape
+H = docgen.rst_heading
+
+
+class DocsBuildError(TarneebError):
+    """A generated page cannot be built honestly (e.g. an example the engine contradicts)."""
+
+
+def _table(header: list[str], rows: Iterable[list[str]], widths: list[int] | None = None) -> list[str]:
+    out = [".. list-table::", "   :header-rows: 1"]
+    if widths:
+        out.append("   :widths: " + " ".join(str(w) for w in widths))
+    out.append("")
+    for row in [header, *rows]:
+        out.append(f"   * - {row[0] or '..'}")
+        out += [f"     - {c or '..'}" for c in row[1:]]
+    return out + [""]
+
+
+# ---------------------------------------------------------------- ruleset pages
+
+def ruleset_page(rid: str, lang: str) -> str:
+    d = docgen.ruleset_doc(rid, lang)
+    other = "ar" if lang == "en" else "en"
+    link = f":doc:`{docgen.label(lang, 'other_lang')} </generated/{other}/{rid}>`"
+    return docgen.render(d, "rst") + "\n" + link + "\n"
+
+
+def lang_index(lang: str) -> str:
+    title = "Rulesets" if lang == "en" else docgen._tr("ar", "labels", "rulesets_title") or "Rulesets"
+    intro = ("One page per ruleset, generated from the spec files." if lang == "en"
+             else docgen._tr("ar", "labels", "rulesets_intro") or "")
+    lines = H(title, "=", over=True) + [E(intro), "", ".. toctree::", "   :maxdepth: 1", ""]
+    lines += [f"   {rid}" for rid in rulesets()]
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- comparison
+
+def comparison_page(witnesses: dict[str, dict[str, str]] | None = None) -> str:
+    """The variation-point table; ``witnesses`` maps a row key to {"A vs B": rst text} when the diff data exists."""
+    ids = list(rulesets())
+    rows = docgen.comparison(ids)
+    lines = [".. _comparison:", ""] + H("Comparison of the rulesets", "=", over=True)
+    lines += ["Every variation point is a row and every ruleset a column, at its default options. "
+              "The values are computed from the resolved rules the engine runs (``tarneeb.spec.load_rules``), "
+              "not written by hand. Where an option can change a value, the option and its allowed values "
+              "follow in brackets.", ""]
+    header = ["Variation point"] + [f":doc:`{rid} </generated/en/{rid}>`" for rid in ids]
+    lines += _table(header, ([f"**{E(r.title)}**"] + [E(r.values[rid]) for rid in ids] for r in rows),
+                    [14] + [86 // len(ids)] * len(ids))
+    lines += H("Witnesses of the differences", "-")
+    if not witnesses:
+        lines += ["No witness data was available when these pages were generated (the ``tarneeb diff`` "
+                  "search of the formal layer writes it).", ""]
+    else:
+        for key, per_pair in witnesses.items():
+            lines += [f".. _witness-{key}:", ""] + H(key, "~")
+            for pair, text in per_pair.items():
+                lines += [f"- **{E(pair)}**: {E(text)}"]
+            lines += [""]
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- worked examples
+
+def _kv(d: dict[str, Any]) -> str:
+    return "; ".join(f"{k} = {json.dumps(v, ensure_ascii=False)}" for k, v in d.items())
+
+
+def examples_page() -> str:
+    from .examples import check_example, load_examples
+
+    lines = [".. _examples:", ""] + H("Worked examples", "=", over=True)
+    lines += ["The examples the rule documents give, as data in ``spec/examples.toml``. The column *engine* is "
+              "computed by the engine while these pages are built; if it disagreed with the document the build "
+              "would stop with the example's id.", ""]
+    bad: list[str] = []
+    by_rs: dict[str, list[Any]] = {}
+    for ex in load_examples():
+        by_rs.setdefault(ex.ruleset, []).append(ex)
+    for rid, exs in by_rs.items():
+        lines += H(f"{get_ruleset(rid).name} ({rid})", "-")
+        rows = []
+        for ex in exs:
+            c = check_example(ex)
+            if not c.ok:
+                bad.append(f"{ex.id}: " + "; ".join(c.mismatches()))
+            got = {k: c.got.get(k) for k in ex.expect}
+            opts = f" (options {_kv(ex.options)})" if ex.options else ""
+            note = f" {E(ex.note)}" if ex.note else ""
+            rows.append([f"``{ex.id}``", ex.kind, E(_kv(ex.input) + opts), E(_kv(ex.expect)),
+                         E(_kv(got)) + (" ✓" if c.ok else " ✗"), f"``{ex.doc}``, «{E(ex.heading)}».{note}"])
+        lines += _table(["id", "kind", "input", "document says", "engine", "source"], rows, [14, 8, 24, 18, 18, 18])
+    if bad:
+        raise DocsBuildError("worked examples the engine contradicts: " + " | ".join(bad))
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- illustrated hands
+
+def _seat_name(s: int) -> str:
+    return f"seat {s} (team {s & 1})"
+
+
+def _strain(s: int) -> str:
+    return "no trump" if s == 4 else f"{SUIT_NAMES[s]} {SUIT_SYMBOLS[s]}"
+
+
+def _card(c: int) -> str:
+    return f"{RANK_NAMES[c % 13]}{SUIT_SYMBOLS[c // 13]}"
+
+
+def _hand_rows(rec: HandRecord, step: int) -> list[int]:
+    """The four hands as dealt, rebuilt from the cards each seat played in the 13 tricks."""
+    played: list[list[int]] = [[], [], [], []]
+    for t in rec.tricks:
+        for i, c in enumerate(t.cards):
+            played[(t.leader + step * i) % 4].append(c)
+    return [mask_of(p) for p in played]
+
+
+def _record_lines(rid: str, rec: HandRecord, step: int, title: str) -> list[str]:
+    lines = H(title, "~")
+    facts = [f"dealer: {_seat_name(rec.dealer)}"]
+    if rec.revealed is not None:
+        facts.append(f"dealer's shown card: {_card(rec.revealed)} (``{card_str(rec.revealed)}``)")
+    if rec.trump is not None and rec.trump >= 0:
+        facts.append(f"trump: {_strain(rec.trump)}")
+    if rec.contract is not None:
+        seat, n, strain = rec.contract
+        facts.append(f"contract: {n}{'' if strain is None else ' ' + _strain(strain)} by {_seat_name(seat)}")
+    lines += ["; ".join(E(f) for f in facts) + ".", ""]
+    bids = {s: str(b.n) if b.n is not None else "pass" for s, b in rec.bids}
+    if len(rec.bids) > 4:
+        bids = {s: ", ".join(str(b.n) if b.n is not None else "pass" for t, b in rec.bids if t == s) for s in range(4)}
+    if rec.redeal is not None:
+        lines += [f"Bids in order: {E(', '.join(f'seat {s}: {bids[s]}' for s, _ in rec.bids[:4]))}. "
+                  f"The hand is not played (clause ``{rec.redeal}``).", ""]
+        return lines
+    hands = _hand_rows(rec, step)
+    lines += _table(["seat", "hand as dealt (spades | hearts | diamonds | clubs)", "bid", "tricks", "score change",
+                     "score after"],
+                    ([_seat_name(s), E(hand_str(hands[s])), bids.get(s, ""), str(rec.tricks_won[s]),
+                      f"{rec.deltas[s]:+d}", str(rec.scores_after[s])] for s in range(4)), [14, 46, 8, 8, 12, 12])
+    trick_rows = []
+    for n, t in enumerate(rec.tricks, 1):
+        cells = ["", "", "", ""]
+        for i, c in enumerate(t.cards):
+            seat = (t.leader + step * i) % 4
+            text = _card(c) + (" (led)" if i == 0 else "")
+            cells[seat] = f"**{text}**" if seat == t.winner else text
+        trick_rows.append([str(n), *cells, _seat_name(t.winner)])
+    lines += ["Each trick, the winning card in bold:", ""]
+    lines += _table(["trick", "seat 0", "seat 1", "seat 2", "seat 3", "won by"], trick_rows, [8, 16, 16, 16, 16, 28])
+    if rec.outcome is not None:
+        lines += [f"After this hand team {rec.outcome} wins the game (clause ``{rec.outcome_rule}``).", ""]
+    else:
+        lines += ["No team has won yet; the deal moves on.", ""]
+    return lines
+
+
+HAND_SEED = "docs"
+
+
+def hands_page(seed: str = HAND_SEED) -> str:
+    from .simulate import play_match
+
+    lines = [".. _hands:", ""] + H("Illustrated hands", "=", over=True)
+    lines += [f"Seeded self-play (``tarneeb.simulate.play_match``, seed ``{seed}``, heuristic players) under each "
+              "ruleset's default options. For every ruleset: the first deal of the match (with any cancelled deals "
+              "before it) and the hand that decided the match. The hands are rebuilt from the cards played; the "
+              "scores come from the engine's own records.", ""]
+    for rid in rulesets():
+        rules = load_rules(rid)
+        res = play_match(rules, seed, 0, "heuristic", 200)
+        recs = res.match.records
+        lines += H(f"{rules.ruleset.name} ({rid})", "-")
+        lines += [f"First dealer {_seat_name(res.first_dealer)}; {res.hands} hands played, {res.redeals} cancelled; "
+                  f"final scores by seat {res.final_scores}; "
+                  + (f"won by team {res.winner} (clause ``{res.winner_rule}``)." if res.winner is not None
+                     else "unfinished after 200 hands."), ""]
+        first_played = next((i for i, r in enumerate(recs) if r.redeal is None), None)
+        shown = list(range(0, (first_played if first_played is not None else len(recs) - 1) + 1))
+        if res.winner is not None and recs and len(recs) - 1 not in shown:
+            shown.append(len(recs) - 1)
+        for i in shown:
+            rec = recs[i]
+            kind = "cancelled deal" if rec.redeal is not None else ("deciding hand" if rec.outcome is not None
+                                                                    else "first hand")
+            lines += _record_lines(rid, rec, rules.step, f"{rid}: deal {rec.deal_no + 1}, {kind}")
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- glossary
+
+def glossary_page() -> str:
+    path = spec_dir() / "i18n" / "glossary.toml"
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise SpecError(str(path), "(file)", str(e)) from None
+    lines = [".. _glossary-page:", ""] + H("Glossary of Arabic terms", "=", over=True)
+    lines += [E(raw.get("intro", "")), "", ".. glossary::", ""]
+    for t in raw.get("term", []):
+        lines += [f"   {E(t['latin'])} ({t['arabic']})", f"      {E(t['meaning'])}", "",
+                  f"      *Found in* ``{t['doc']}``, «{E(t['heading'])}».", ""]
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- disputes
+
+def _disputes_dir() -> Path:
+    return spec_dir() / "disputes"
+
+
+def _load_situation(p: Path) -> dict[str, Any]:
+    text = p.read_text(encoding="utf-8")
+    try:
+        data: dict[str, Any] = json.loads(text) if p.suffix == ".json" else tomllib.loads(text)
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as e:
+        raise SpecError(str(p), "(file)", str(e)) from None
+    return data
+
+
+def _block(value: Any, indent: str = "   ") -> list[str]:
+    text = json.dumps(value, ensure_ascii=False, indent=2)
+    return [indent + ln for ln in text.splitlines()]
+
+
+def disputes_page(ruling: Callable[[Path], Any] | None = None) -> str:
+    """Render ``spec/disputes/*`` (situation files with expected rulings).
+
+    ``ruling``, when given, computes the resolver's ruling for a file so the page shows it beside the
+    expected one; a mismatch raises :class:`DocsBuildError`.
+    """
+    folder = _disputes_dir()
+    lines = [".. _disputes:", ""] + H("Disputes", "=", over=True)
+    files = sorted(p for p in folder.glob("*") if p.suffix in (".toml", ".json")) if folder.is_dir() else []
+    readme = folder / "README.md"
+    lines += ["Classic table arguments as situation files (``spec/disputes/``) with the ruling each ruleset "
+              "gives and the clauses that decide it.", ""]
+    if readme.is_file():
+        lines += [f"Format: see ``spec/disputes/{readme.name}``.", ""]
+    if not files:
+        lines += ["No dispute files exist yet.", ""]
+        return "\n".join(lines) + "\n"
+    for p in files:
+        data = _load_situation(p)
+        title = str(data.get("title") or data.get("name") or p.stem)
+        lines += [f".. _dispute-{p.stem}:", ""] + H(title, "-")
+        desc = data.get("description") or data.get("story") or data.get("summary")
+        if desc:
+            lines += [E(str(desc)), ""]
+        lines += [f"File: ``spec/disputes/{p.name}``", ""]
+        question = data.get("question")
+        if question is not None:
+            lines += ["Question:", "", ".. code-block:: json", ""] + _block(question) + [""]
+        situation = {k: v for k, v in data.items()
+                     if k not in ("title", "name", "description", "story", "summary", "question", "expect",
+                                  "expected", "schema")}
+        if situation:
+            lines += ["What the players agree on:", "", ".. code-block:: json", ""] + _block(situation) + [""]
+        expect = data.get("expect", data.get("expected"))
+        if expect is not None:
+            lines += ["Expected ruling:", "", ".. code-block:: json", ""] + _block(expect) + [""]
+        if ruling is not None:
+            got = ruling(p)
+            lines += ["Ruling computed by ``tarneeb ruling`` during the build:", "", ".. code-block:: text", ""]
+            lines += ["   " + ln for ln in str(got).splitlines()] + [""]
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- CLI reference
+
+def _subcommands(parser: argparse.ArgumentParser) -> list[tuple[str, argparse.ArgumentParser]]:
+    out: list[tuple[str, argparse.ArgumentParser]] = []
+    for a in parser._actions:
+        if isinstance(a, argparse._SubParsersAction):
+            for name, sub in a.choices.items():
+                out.append((name, sub))
+    return out
+
+
+def cli_page() -> str:
+    import os
+
+    from .cli import build_parser
+
+    old = os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = "100"
+    try:
+        parser = build_parser()
+        lines = [".. _cli:", ""] + H("Command line reference", "=", over=True)
+        lines += ["Generated from the argparse parser (``tarneeb.cli.build_parser()``) including every command "
+                  "module registered in ``tarneeb.cli.EXTENSIONS`` that is installed.", ""]
+        lines += ["::", ""] + ["   " + ln for ln in parser.format_help().splitlines()] + [""]
+        for name, sub in _subcommands(parser):
+            lines += H(f"tarneeb {name}", "-")
+            lines += ["::", ""] + ["   " + ln for ln in sub.format_help().rstrip().splitlines()] + [""]
+    finally:
+        if old is None:
+            del os.environ["COLUMNS"]
+        else:
+            os.environ["COLUMNS"] = old
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- API reference
+
+API_MODULES = ("cards", "spec", "rules", "actions", "game", "bots", "simulate", "errors", "ambiguity",
+               "examples", "docgen", "docsite", "docs_cli")
+
+
+def api_page() -> str:
+    import importlib
+
+    lines = [".. _api:", ""] + H("API reference", "=", over=True)
+    lines += ["Generated by autodoc from the docstrings of the ``tarneeb`` package.", ""]
+    for mod in API_MODULES:
+        try:
+            importlib.import_module(f"tarneeb.{mod}")
+        except ModuleNotFoundError:
+            continue
+        lines += H(f"tarneeb.{mod}", "-")
+        lines += [f".. automodule:: tarneeb.{mod}", "   :members:", ""]
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- the whole site
+
+def site_pages(witnesses: dict[str, dict[str, str]] | None = None,
+               ruling: Callable[[Path], Any] | None = None) -> dict[str, str]:
+    """Relative path (under ``generated/``) -> reStructuredText."""
+    pages: dict[str, str] = {}
+    for lang in docgen.LANGS:
+        pages[f"{lang}/index.rst"] = lang_index(lang)
+        for rid in rulesets():
+            pages[f"{lang}/{rid}.rst"] = ruleset_page(rid, lang)
+    pages["comparison.rst"] = comparison_page(witnesses)
+    pages["examples.rst"] = examples_page()
+    pages["hands.rst"] = hands_page()
+    pages["glossary.rst"] = glossary_page()
+    pages["disputes.rst"] = disputes_page(ruling)
+    pages["cli.rst"] = cli_page()
+    pages["api.rst"] = api_page()
+    return pages
+
+
+def generate_site(outdir: Path, witnesses: dict[str, dict[str, str]] | None = None,
+                  ruling: Callable[[Path], Any] | None = None) -> list[Path]:
+    """Write the generated pages under ``outdir``; remove stale ones. Returns the files rewritten."""
+    pages = site_pages(witnesses, ruling)
+    changed = []
+    for rel, text in pages.items():
+        p = outdir / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        if not p.is_file() or p.read_text(encoding="utf-8") != text:
+            p.write_text(text, encoding="utf-8")
+            changed.append(p)
+    if outdir.is_dir():
+        for p in outdir.rglob("*.rst"):
+            if p.relative_to(outdir).as_posix() not in pages:
+                p.unlink()
+    return changed
