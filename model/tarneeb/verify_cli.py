@@ -1,0 +1,128 @@
+"""Commands ``tarneeb record`` (write game records from seeded self-play) and ``tarneeb verify``.
+
+``verify`` exits 0 when every record agrees with the rules, 1 when some
+diverge, 2 when some input could not be read (a file, or a line).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import IO, Any
+
+import orjson
+
+from .errors import TarneebError
+from .records import Report, Summary, verify_paths, write_match
+from .spec import load_rules, parse_option_args
+
+
+def register(sub: Any) -> None:
+    s = sub.add_parser("record", help="write game records (JSON Lines) of seeded self-play matches")
+    s.add_argument("--ruleset", required=True)
+    s.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a ruleset option (repeatable)")
+    s.add_argument("--matches", type=int, default=10)
+    s.add_argument("--seed", default="0")
+    s.add_argument("--policy", choices=("heuristic", "random"), default="heuristic")
+    s.add_argument("--max-hands", type=int, default=200)
+    s.add_argument("--out", "-o", metavar="FILE", help="output file (default: standard output)")
+    s.set_defaults(func=cmd_record)
+
+    s = sub.add_parser("verify", help="replay game records through the engine and report every divergence")
+    s.add_argument("files", nargs="+", metavar="FILE")
+    s.add_argument("--ruleset", help="check every match under this ruleset (default: the one its header names)")
+    s.add_argument("--option", action="append", metavar="NAME=VALUE", help="override a ruleset option (repeatable)")
+    s.add_argument("--jobs", "-j", type=int, default=0, help="worker processes (default: all cores)")
+    s.add_argument("--json", action="store_true", help="one JSON object per report, then a summary object")
+    s.add_argument("--max-reports", type=int, default=0, help="print at most this many reports (0: all)")
+    s.set_defaults(func=cmd_verify)
+
+
+def cmd_record(args: argparse.Namespace) -> int:
+    from .simulate import simulate
+
+    if args.matches < 0:
+        raise TarneebError(f"--matches: {args.matches} is negative")
+    rules = load_rules(args.ruleset, parse_option_args(args.option or []))
+    out: IO[bytes]
+    close = False
+    if args.out and args.out != "-":
+        try:
+            out = open(args.out, "wb")
+        except OSError as e:
+            raise TarneebError(f"--out {args.out}: cannot write: {e.strerror or e}") from None
+        close = True
+    else:
+        out = sys.stdout.buffer
+    try:
+        for res in simulate(rules, args.matches, args.seed, args.policy, args.max_hands):
+            write_match(out, res.match, res.seed, meta={"seed": res.seed, "policy": args.policy,
+                                                        "generator": "tarneeb record"})
+        out.flush()
+    finally:
+        if close:
+            out.close()
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    options = parse_option_args(args.option or []) or None
+    if args.ruleset:
+        load_rules(args.ruleset, options)  # a bad --ruleset or --option is a usage error (exit 2)
+    jobs = args.jobs if args.jobs and args.jobs > 0 else (os.cpu_count() or 1)
+    printed = 0
+    limit = args.max_reports
+    write = sys.stdout.write
+
+    def on_report(rep: Report) -> None:
+        nonlocal printed
+        printed += 1
+        if limit and printed > limit:
+            return
+        if args.json:
+            sys.stdout.buffer.write(orjson.dumps(rep.to_json(), option=orjson.OPT_APPEND_NEWLINE))
+        else:
+            write(rep.text() + "\n")
+
+    progress: Any = None
+    task: Any = None
+    if not args.json and sys.stderr.isatty():
+        from rich.console import Console
+        from rich.progress import BarColumn, DownloadColumn, Progress, TimeRemainingColumn
+
+        progress = Progress("verifying", BarColumn(), DownloadColumn(), TimeRemainingColumn(), transient=True,
+                            console=Console(stderr=True))
+        task = progress.add_task("verify", total=None)
+
+    def on_progress(done: int, total: int) -> None:
+        if progress is not None:
+            progress.update(task, completed=done, total=total)
+
+    if progress is not None:
+        with progress:
+            s = verify_paths(args.files, ruleset=args.ruleset, options=options, jobs=jobs, on_report=on_report,
+                             on_progress=on_progress)
+    else:
+        s = verify_paths(args.files, ruleset=args.ruleset, options=options, jobs=jobs, on_report=on_report)
+    if args.json:
+        sys.stdout.buffer.write(orjson.dumps(s.to_json(), option=orjson.OPT_APPEND_NEWLINE))
+    else:
+        if limit and printed > limit:
+            write(f"... {printed - limit} more reports not shown (--max-reports {limit})\n")
+        write(summary_text(s) + "\n")
+    sys.stdout.flush()
+    return s.exit_code()
+
+
+def summary_text(s: Summary) -> str:
+    verdict = {0: "clean", 1: "DIVERGENCES FOUND", 2: "INPUT NOT READABLE"}[s.exit_code()]
+    lines = [f"{verdict}: {s.files} file(s), {s.matches} match(es), {s.hands} hand record(s) checked, "
+             f"{s.clean_hands} clean; {s.divergences} divergence(s), {s.errors} unreadable record(s), "
+             f"{s.warnings} warning(s)"
+             + (f", {s.unreadable_files} unreadable file(s)" if s.unreadable_files else "")]
+    if s.by_clause:
+        lines.append("divergences by clause:")
+        for clause, n in s.by_clause.most_common():
+            lines.append(f"  {clause}: {n}")
+    return "\n".join(lines)
