@@ -1,0 +1,341 @@
+"""The engine's state machine: deal, bidding, redeal, play, scoring, outcome."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tarneeb import (
+    Bid, Deal, IllegalBid, IllegalDeal, IllegalPlay, Match, NameTrump, Phase, Play, WrongPhase, load_rules,
+    parse_action, parse_card,
+)
+from tarneeb import rules as R
+from tarneeb.bots import POLICIES
+from tarneeb.cards import SUIT_MASKS, cards_of
+from tarneeb.simulate import play_match
+
+RULESETS = ["card-kings-41", "bsfyi-41", "eram-41", "tarneeb-400", "classic"]
+CLASSIC_VARIANTS = [
+    {}, {"auction": "continuous"}, {"egyptian": True}, {"must_trump": True}, {"all_pass": "dealer-forced"},
+    {"direction": "cw"}, {"scoring": "bid-only", "kaboot": "double", "bid13": "26"}, {"weak_redeal": True},
+    {"play_on": 41, "target": 31}, {"min_bid": 8, "auction": "continuous", "egyptian": True},
+]
+
+
+def deck_from(seed: int) -> tuple[int, ...]:
+    d = list(range(52))
+    random.Random(seed).shuffle(d)
+    return tuple(d)
+
+
+def at_bidding(rid: str, dealer: int = 0, seed: int = 0, **opts: object) -> Match:
+    m = Match(load_rules(rid, opts), first_dealer=dealer)
+    m.apply(Deal(deck_from(seed)))
+    return m
+
+
+# ----------------------------------------------------------------- deal
+@pytest.mark.parametrize("dealer", range(4))
+def test_deal_goes_from_dealers_right_and_dealer_gets_last(dealer: int) -> None:
+    r = load_rules("eram-41")
+    deck = deck_from(dealer)
+    hands = R.deal_hands(r, dealer, deck)
+    assert hands[(dealer + 1) % 4] >> deck[0] & 1
+    assert hands[(dealer + 2) % 4] >> deck[1] & 1
+    assert hands[dealer] >> deck[51] & 1
+    assert all(h.bit_count() == 13 for h in hands)
+
+
+def test_revealed_card_is_dealers_13th_and_stays_in_hand() -> None:
+    m = at_bidding("card-kings-41", dealer=2, seed=5)
+    rec = m.record
+    assert rec is not None and rec.revealed == rec.deck[51]
+    assert m.hands[2] >> rec.revealed & 1
+    assert m.trump == {0: 3, 1: 2, 2: 1, 3: 0}[rec.revealed // 13]
+
+
+@pytest.mark.parametrize("bad", [tuple(range(51)), tuple(range(51)) + (0,), tuple(range(1, 53)), (-1,) + tuple(range(1, 52))])
+def test_bad_deals_are_refused(bad: tuple[int, ...]) -> None:
+    m = Match(load_rules("bsfyi-41"))
+    with pytest.raises(IllegalDeal) as e:
+        m.apply(Deal(bad))
+    assert e.value.rule == "deal.deck"
+    assert m.phase is Phase.DEAL and not m.history
+
+
+# -------------------------------------------------------------- bidding
+def test_bid_six_refused_only_in_card_kings() -> None:
+    m = at_bidding("card-kings-41")
+    with pytest.raises(IllegalBid) as e:
+        m.apply(Bid(6))
+    assert e.value.rule == "bid.excluded" and "seat 1" in str(e.value) and "bid:6" in str(e.value)
+    for rid in ("bsfyi-41", "eram-41", "tarneeb-400"):
+        m = at_bidding(rid)
+        m.apply(Bid(6))
+        assert m.to_move == 2
+
+
+@pytest.mark.parametrize("rid", ["card-kings-41", "bsfyi-41", "eram-41", "tarneeb-400"])
+def test_no_pass_in_the_41_family(rid: str) -> None:
+    m = at_bidding(rid)
+    assert Bid(None) not in m.legal_actions()
+    with pytest.raises(IllegalBid) as e:
+        m.apply(Bid(None))
+    assert e.value.rule == "bid.no-pass"
+
+
+def test_card_during_bidding_is_wrong_phase() -> None:
+    m = at_bidding("eram-41")
+    with pytest.raises(WrongPhase):
+        m.apply(Play(cards_of(m.hands[1])[0]))
+
+
+@pytest.mark.parametrize(("rid", "same"), [("card-kings-41", True), ("bsfyi-41", False), ("eram-41", False), ("tarneeb-400", False)])
+def test_low_total_redeals_with_the_ruleset_dealer(rid: str, same: bool) -> None:
+    m = at_bidding(rid, dealer=1)
+    for _ in range(4):
+        m.apply(Bid(2))
+    assert m.phase is Phase.DEAL and m.redeals == 1
+    assert m.records[-1].redeal == "bid.total"
+    assert m.dealer == (1 if same else 2)
+    assert m.scores == [0, 0, 0, 0]
+
+
+def test_threshold_exactly_met_is_played_and_first_bidder_leads() -> None:
+    m = at_bidding("eram-41", dealer=3)
+    for b in (3, 3, 3, 2):
+        m.apply(Bid(b))
+    assert m.phase is Phase.PLAY and m.to_move == 0
+
+
+def test_rising_minimum_in_400() -> None:
+    m = at_bidding("tarneeb-400")
+    m.scores = [0, 41, 0, 30]
+    assert [a.n for a in m.legal_actions() if isinstance(a, Bid)][0] == 4  # seat 1 at 41
+    with pytest.raises(IllegalBid) as e:
+        m.apply(Bid(3))
+    assert e.value.rule == "bid.rising-min"
+
+
+# ----------------------------------------------------------------- play
+def _to_play(rid: str, seed: int = 3, **opts: object) -> Match:
+    m = at_bidding(rid, seed=seed, **opts)
+    while m.phase is Phase.BIDDING:
+        m.apply(Bid(4) if m.rules.individual else m.legal_actions()[-1])
+    if m.phase is Phase.TRUMP_CHOICE:
+        m.apply(NameTrump(0))
+    return m
+
+
+def test_must_follow_suit() -> None:
+    m = _to_play("bsfyi-41")
+    lead = cards_of(m.hands[m.to_move])[0]
+    m.apply(Play(lead))
+    hand = m.hands[m.to_move]
+    follow = hand & SUIT_MASKS[lead // 13]
+    other = hand & ~follow
+    if follow and other:
+        bad = cards_of(other)[0]
+        with pytest.raises(IllegalPlay) as e:
+            m.apply(Play(bad))
+        assert e.value.rule == "play.follow" and "trick so far" in str(e.value)
+        assert set(m.legal_actions()) == {Play(c) for c in cards_of(follow)}
+    else:
+        assert set(m.legal_actions()) == {Play(c) for c in cards_of(hand)}
+
+
+def test_card_not_in_hand_is_refused() -> None:
+    m = _to_play("eram-41")
+    other_seat = (m.to_move + 1) % 4
+    c = cards_of(m.hands[other_seat])[0]
+    with pytest.raises(IllegalPlay):
+        m.apply(Play(c))
+
+
+def test_must_trump_when_void() -> None:
+    r = load_rules("classic", {"must_trump": True})
+    hand = (0x1FFF << 13) | 0b111  # all diamonds + 2,3,4 of clubs ... led spades: void in spades
+    mask = R.legal_play_mask(r, hand, 3, 0)
+    assert mask == 0b111  # must trump with clubs
+    r2 = load_rules("classic")
+    assert R.legal_play_mask(r2, hand, 3, 0) == hand
+    assert R.play_violation(r, hand, 3, 0, 13) == ("play.must-trump",
+                                                   "the player is void in the led suit, holds a trump and must trump")
+
+
+def test_trick_winner_rules() -> None:
+    c = parse_card
+    assert R.trick_winner([c("2H"), c("AH"), c("KS"), c("3H")], trump=0) == 1
+    assert R.trick_winner([c("2H"), c("AH"), c("2C"), c("3H")], trump=0) == 2
+    assert R.trick_winner([c("2H"), c("AS"), c("KS"), c("3H")], trump=-1) == 3
+    assert R.trick_winner([c("2H"), c("3C"), c("5C"), c("AS")], trump=0) == 2
+    assert R.trick_winner([c("TD"), c("AS"), c("KS"), c("3H")], trump=4) == 0  # no trump
+
+
+# ------------------------------------------------------ whole matches
+@given(seed=st.integers(0, 10**6), rid=st.sampled_from(RULESETS), policy=st.sampled_from(["heuristic", "random"]))
+def test_every_hand_is_13_tricks_of_every_card(seed: int, rid: str, policy: str) -> None:
+    res = play_match(load_rules(rid), seed, policy=policy, max_hands=6)
+    m = res.match
+    for rec in m.records:
+        if rec.redeal is not None:
+            assert not rec.tricks and rec.deltas == [0, 0, 0, 0]
+            continue
+        assert len(rec.tricks) == 13
+        played = [c for t in rec.tricks for c in t.cards]
+        assert sorted(played) == list(range(52))
+        assert sum(rec.tricks_won) == 13
+        for i, t in enumerate(rec.tricks):
+            if i:
+                assert t.leader == rec.tricks[i - 1].winner
+        # each seat's cards are exactly its dealt hand
+        hands = R.deal_hands(m.rules, rec.dealer, rec.deck)
+        for t in rec.tricks:
+            for k, card in enumerate(t.cards):
+                seat = (t.leader + m.rules.step * k) % 4
+                assert hands[seat] >> card & 1
+
+
+@given(seed=st.integers(0, 10**6), variant=st.sampled_from(range(len(CLASSIC_VARIANTS))))
+def test_classic_variants_run_and_replay(seed: int, variant: int) -> None:
+    r = load_rules("classic", CLASSIC_VARIANTS[variant])
+    res = play_match(r, seed, policy="random", max_hands=4)
+    m = res.match
+    again = Match.replay(r, m.first_dealer, m.history)
+    assert again.scores == m.scores and again.phase == m.phase and again.redeals == m.redeals
+    for rec in m.records:
+        if rec.redeal is None:
+            assert rec.contract is not None and rec.tricks[0].leader == rec.contract[0]
+            assert rec.deltas[0] == rec.deltas[2] and rec.deltas[1] == rec.deltas[3]
+
+
+def test_same_seed_same_match_and_text_actions_round_trip() -> None:
+    r = load_rules("bsfyi-41")
+    a = play_match(r, 42, policy="heuristic")
+    b = play_match(r, 42, policy="heuristic")
+    assert a.to_json() == b.to_json()
+    assert a.winner is not None
+    texts = [str(x) for x in a.match.history]
+    again = Match.replay(r, a.first_dealer, [parse_action(t) for t in texts])
+    assert again.scores == a.match.scores and again.winner == a.winner
+
+
+def test_max_hands_reports_unfinished() -> None:
+    res = play_match(load_rules("eram-41"), 1, policy="random", max_hands=3)
+    assert res.hands == 3 and res.winner is None and res.to_json()["finished"] is False
+
+
+@pytest.mark.parametrize("rid", RULESETS)
+def test_heuristic_matches_finish(rid: str) -> None:
+    for i in range(3):
+        res = play_match(load_rules(rid), "finish", i)
+        assert res.winner in (0, 1)
+        t = res.final_scores
+        if rid != "classic" and res.winner_rule == "win.qualify":
+            w = res.winner
+            assert (t[w] >= 41 and t[w + 2] > 0) or (t[w + 2] >= 41 and t[w] > 0)
+
+
+def test_seat_view_hides_other_hands() -> None:
+    m = at_bidding("card-kings-41", dealer=0, seed=9)
+    for seat in range(4):
+        v = m.view(seat)
+        assert set(v.hand) == set(cards_of(m.hands[seat]))
+        assert v.revealed == m.record.deck[51]  # type: ignore[union-attr]
+        others = {c for s in range(4) if s != seat for c in cards_of(m.hands[s])}
+        assert not others & set(v.hand)
+        assert "hands" not in v.__slots__
+
+
+# ------------------------------------------------------------ auction
+def test_dealer_privilege_match_and_trump_choice() -> None:
+    m = at_bidding("classic", dealer=3)
+    for a in ("bid:7", "bid:pass", "bid:8", "bid:8"):
+        m.apply(parse_action(a))
+    assert m.phase is Phase.TRUMP_CHOICE and m.to_move == 3
+    m.apply(NameTrump(2))
+    assert m.phase is Phase.PLAY and m.to_move == 3 and m.trump == 2
+
+
+def test_continuous_auction_goes_round() -> None:
+    m = at_bidding("classic", dealer=3, auction="continuous")
+    for a in ("bid:7", "bid:pass", "bid:8", "bid:pass", "bid:9"):
+        m.apply(parse_action(a))
+    assert m.phase is Phase.BIDDING and m.to_move == 2
+    m.apply(parse_action("bid:pass"))
+    assert m.phase is Phase.TRUMP_CHOICE and m.to_move == 0
+
+
+def test_dealer_forced_after_three_passes() -> None:
+    m = at_bidding("classic", dealer=3, all_pass="dealer-forced")
+    for _ in range(3):
+        m.apply(Bid(None))
+    legal = m.legal_actions()
+    assert Bid(None) not in legal and Bid(7) in legal
+    with pytest.raises(IllegalBid) as e:
+        m.apply(Bid(None))
+    assert e.value.rule == "auction.all-pass"
+
+
+def test_egyptian_no_trump_contract() -> None:
+    m = at_bidding("classic", dealer=3, egyptian=True)
+    for a in ("bid:8H", "bid:8N", "bid:pass", "bid:pass"):
+        m.apply(parse_action(a))
+    assert m.phase is Phase.PLAY and m.trump == 4 and m.to_move == 1
+    with pytest.raises(IllegalBid):
+        m2 = at_bidding("classic", dealer=3, egyptian=True)
+        m2.apply(Bid(8))  # a bid without a strain
+
+
+def test_weak_hand_redeal() -> None:
+    r = load_rules("classic", {"weak_redeal": True})
+    # seat 1 gets all the 2s..5s except some: build a deck where seat 1 (first dealt) holds no J, Q, K, A
+    low = [c for c in range(52) if c % 13 < 9]
+    high = [c for c in range(52) if c % 13 >= 9]
+    seat1 = low[:13]
+    rest = low[13:] + high
+    deck = []
+    for i in range(13):
+        deck += [seat1[i], rest[3 * i], rest[3 * i + 1], rest[3 * i + 2]]
+    m = Match(r, first_dealer=0)
+    m.apply(Deal(tuple(deck)))
+    assert m.phase is Phase.DEAL and m.records[-1].redeal == "deal.weak-redeal" and m.dealer == 1
+
+
+def test_clockwise_direction() -> None:
+    m = at_bidding("classic", dealer=0, direction="cw")
+    assert m.to_move == 3
+    m.apply(Bid(None))
+    assert m.to_move == 2
+
+
+# -------------------------------------------------------------- timer
+def test_timer_plays_weakest_card_by_reading() -> None:
+    m = _to_play("eram-41", seed=11)
+    a = m.timeout_action()
+    assert isinstance(a, Play)
+    legal = cards_of(m.legal_play_mask())
+    non_trump = [c for c in legal if c // 13 != m.trump] or legal
+    assert a.card == min(non_trump, key=lambda c: (c % 13, c // 13))
+    m2 = _to_play("eram-41", seed=11, timer_weakest="lowest-rank")
+    b = m2.timeout_action()
+    assert isinstance(b, Play) and b.card == min(legal, key=lambda c: (c % 13, c // 13))
+
+
+def test_policies_only_play_legal_actions() -> None:
+    for name, pol in POLICIES.items():
+        for rid in RULESETS:
+            m = Match(load_rules(rid), 0)
+            rng = random.Random(name + rid)
+            for _ in range(120):
+                if m.phase is Phase.OVER:
+                    break
+                if m.phase is Phase.DEAL:
+                    m.apply(Deal(deck_from(rng.randrange(1000))))
+                    continue
+                a = pol(m, rng)
+                assert a in m.legal_actions()
+                m.apply(a)

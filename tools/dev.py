@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""Set up and run the project with nothing but Python 3.11+.
+
+    python3 tools/dev.py demo    # create .venv, install, run the main job
+    python3 tools/dev.py test    # create .venv, install with test extras, lint, type-check, test, build docs
+
+Both create ``.venv`` beside this repository on first use and reuse it after.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PY = BIN / "python"
+
+
+def run(*cmd: str | Path, env: dict[str, str] | None = None) -> None:
+    print("+", " ".join(str(c) for c in cmd), flush=True)
+    rc = subprocess.call([str(c) for c in cmd], cwd=ROOT, env=env)
+    if rc != 0:
+        print(f"dev.py: command failed with exit code {rc}: {' '.join(str(c) for c in cmd)}", file=sys.stderr)
+        sys.exit(rc)
+
+
+def ensure_venv(extras: str) -> None:
+    if not PY.exists():
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    stamp = VENV / f".installed-{extras}"
+    pyproject = ROOT / "pyproject.toml"
+    if stamp.exists() and stamp.stat().st_mtime >= pyproject.stat().st_mtime:
+        return
+    run(PY, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-e", f".[{extras}]")
+    stamp.touch()
+
+
+def demo() -> None:
+    ensure_venv("proofs")
+    run(BIN / "tarneeb", "rulesets")
+    run(BIN / "tarneeb", "demo", "--seed", "readme")
+    run(BIN / "tarneeb", "simulate", "--ruleset", "classic", "--option", "egyptian=true", "--matches", "20",
+        "--seed", "readme")
+    if _has_command("prove"):
+        run(BIN / "tarneeb", "prove")
+
+
+def _has_command(name: str) -> bool:
+    out = subprocess.run([str(BIN / "tarneeb"), "--help"], cwd=ROOT, capture_output=True, text=True).stdout
+    return name in out
+
+
+def test() -> None:
+    ensure_venv("test")
+    run(BIN / "ruff", "check", "model", "proofs", "tests", "bench", "tools", "examples")
+    run(BIN / "mypy")
+    env = dict(os.environ)
+    env.setdefault("HYPOTHESIS_PROFILE", "ci")
+    run(PY, "-m", "pytest", "-q", "-p", "no:cacheprovider", env=env)
+
+
+def main() -> None:
+    cmds = {"demo": demo, "test": test}
+    if len(sys.argv) != 2 or sys.argv[1] not in cmds:
+        print(f"usage: python3 tools/dev.py {{{'|'.join(cmds)}}}", file=sys.stderr)
+        sys.exit(2)
+    cmds[sys.argv[1]]()
+
+
+if __name__ == "__main__":
+    main()
