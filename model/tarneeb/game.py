@@ -43,6 +43,11 @@ class Phase(Enum):
     OVER = "over"
 
 
+_PLAY = Phase.PLAY
+_BIDDING = Phase.BIDDING
+_DEAL = Phase.DEAL
+
+
 @dataclass(slots=True)
 class Trick:
     leader: int
@@ -169,7 +174,7 @@ class Match:
         In play the cards come in ascending order (clubs first, low to high).
         """
         ph = self.phase
-        if ph is Phase.PLAY:
+        if ph is _PLAY:
             led = self.led
             mask = _legal_play_mask(self.rules, self.hands[self.to_move], led, self.trump)
             if led >= 0:
@@ -220,11 +225,11 @@ class Match:
     def apply(self, action: Action) -> None:
         """Apply one action, or raise an :class:`~tarneeb.errors.IllegalAction` subclass."""
         ph = self.phase
-        if ph is Phase.PLAY and type(action) is Play:
+        if ph is _PLAY and type(action) is Play:
             self._phase_play(action.card)
-        elif ph is Phase.BIDDING and type(action) is Bid:
+        elif ph is _BIDDING and type(action) is Bid:
             self._phase_bidding(action)
-        elif ph is Phase.DEAL and type(action) is Deal:
+        elif ph is _DEAL and type(action) is Deal:
             self._phase_deal(action)
         elif ph is Phase.TRUMP_CHOICE and type(action) is NameTrump:
             self._phase_trump_choice(action)
