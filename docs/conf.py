@@ -29,3 +29,4 @@ html_title = "Tarneeb reference model"
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
 nitpicky = False
+smartquotes = False  # show spec text exactly as written

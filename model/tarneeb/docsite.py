@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import tomllib
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -248,51 +248,100 @@ def _load_situation(p: Path) -> dict[str, Any]:
     return data
 
 
-def _block(value: Any, indent: str = "   ") -> list[str]:
-    text = json.dumps(value, ensure_ascii=False, indent=2)
-    return [indent + ln for ln in text.splitlines()]
+def _block(value: dict[str, Any], indent: str = "   ") -> list[str]:
+    """A JSON object with one top-level key per line (compact values)."""
+    items = [f"{indent}  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in value.items()]
+    return [indent + "{"] + [ln + ("," if i < len(items) - 1 else "") for i, ln in enumerate(items)] + [indent + "}"]
 
 
-def disputes_page(ruling: Callable[[Path], Any] | None = None) -> str:
+def _ruling_module() -> Any:
+    """``tarneeb.ruling`` when it is installed (the dispute resolver), else ``None``."""
+    import importlib
+
+    try:
+        return importlib.import_module("tarneeb.ruling")
+    except ModuleNotFoundError as e:
+        if e.name == "tarneeb.ruling":
+            return None
+        raise
+
+
+def _clause_ref(rid: str, cid: str) -> str:
+    rs = rulesets().get(rid)
+    if rs is not None and cid in rs.clauses:
+        return f":ref:`{cid} <{docgen.clause_anchor(rid, cid)}>`"
+    return f"``{cid}``"
+
+
+def _ruling_lines(rep: dict[str, Any]) -> list[str]:
+    lines = [f"Question: {E(str(rep.get('question', '')))}", ""]
+    rows = []
+    for x in rep.get("rulings", []):
+        rid = str(x.get("ruleset", ""))
+        chain = ", ".join(_clause_ref(rid, str(c.get("id", ""))) for c in x.get("clauses", []))
+        amb = []
+        for a in x.get("ambiguities", []):
+            if a.get("changes_ruling"):
+                readings = "; ".join(f"{r.get('id')}{' (taken)' if r.get('taken') else ''}: {r.get('ruling')}"
+                                     for r in a.get("readings", []))
+                amb.append(f"**ambiguous** ({a.get('id')}): {E(readings)}")
+            else:
+                amb.append(f"{E(str(a.get('id')))}: every reading rules the same")
+        rows.append([f"``{x.get('label', rid)}``", E(str(x.get("ruling", ""))), chain, " | ".join(amb)])
+    lines += _table(["ruleset", "ruling", "decided by", "ambiguities"], rows, [16, 44, 20, 20])
+    if rep.get("agreement"):
+        lines += [f"**{E(str(rep['agreement']))}**", ""]
+    return lines
+
+
+def disputes_page() -> str:
     """Render ``spec/disputes/*`` (situation files with expected rulings).
 
-    ``ruling``, when given, computes the resolver's ruling for a file so the page shows it beside the
-    expected one; a mismatch raises :class:`DocsBuildError`.
+    When the resolver (:mod:`tarneeb.ruling`) is installed, each file's rulings are computed during the build
+    and shown with the deciding clauses (linked to the ruleset pages); a ruling that differs from the file's
+    expected one raises :class:`DocsBuildError`.
     """
     folder = _disputes_dir()
+    ruling = _ruling_module()
     lines = [".. _disputes:", ""] + H("Disputes", "=", over=True)
-    files = sorted(p for p in folder.glob("*") if p.suffix in (".toml", ".json")) if folder.is_dir() else []
-    readme = folder / "README.md"
-    lines += ["Classic table arguments as situation files (``spec/disputes/``) with the ruling each ruleset "
-              "gives and the clauses that decide it.", ""]
-    if readme.is_file():
-        lines += [f"Format: see ``spec/disputes/{readme.name}``.", ""]
+    files = sorted(p for p in folder.glob("*") if p.suffix in (".toml", ".json") and p.stem != "schema") \
+        if folder.is_dir() else []
+    lines += ["Classic table arguments as situation files (``spec/disputes/``): what the players agree on, the "
+              "question, and the ruling each ruleset gives with the clauses that decide it. ``tarneeb ruling "
+              "FILE`` prints the same ruling at the table.", ""]
+    if ruling is None:
+        lines += ["The resolver (``tarneeb.ruling``) is not installed, so only the expected rulings are shown.", ""]
     if not files:
         lines += ["No dispute files exist yet.", ""]
         return "\n".join(lines) + "\n"
+    bad: list[str] = []
     for p in files:
         data = _load_situation(p)
-        title = str(data.get("title") or data.get("name") or p.stem)
+        title = str(data.get("title") or p.stem)
         lines += [f".. _dispute-{p.stem}:", ""] + H(title, "-")
-        desc = data.get("description") or data.get("story") or data.get("summary")
-        if desc:
-            lines += [E(str(desc)), ""]
+        if data.get("description"):
+            lines += [E(str(data["description"])), ""]
         lines += [f"File: ``spec/disputes/{p.name}``", ""]
-        question = data.get("question")
-        if question is not None:
-            lines += ["Question:", "", ".. code-block:: json", ""] + _block(question) + [""]
+        if data.get("sources"):
+            lines += ["Sources: " + "; ".join(E(str(x)) for x in data["sources"]), ""]
         situation = {k: v for k, v in data.items()
-                     if k not in ("title", "name", "description", "story", "summary", "question", "expect",
-                                  "expected", "schema")}
-        if situation:
-            lines += ["What the players agree on:", "", ".. code-block:: json", ""] + _block(situation) + [""]
-        expect = data.get("expect", data.get("expected"))
-        if expect is not None:
-            lines += ["Expected ruling:", "", ".. code-block:: json", ""] + _block(expect) + [""]
+                     if k not in ("title", "description", "question", "expected", "schema", "sources")}
+        lines += ["Facts and question:", "", ".. code-block:: json", ""]
+        lines += _block({**situation, "question": data.get("question")}) + [""]
+        expected = data.get("expected")
         if ruling is not None:
-            got = ruling(p)
-            lines += ["Ruling computed by ``tarneeb ruling`` during the build:", "", ".. code-block:: text", ""]
-            lines += ["   " + ln for ln in str(got).splitlines()] + [""]
+            rep = ruling.resolve_file(p)
+            lines += _ruling_lines(ruling.report_json(rep))
+            if isinstance(expected, dict):
+                problems = ruling.matches_expected(rep, expected)
+                if problems:
+                    bad.append(f"{p.name}: " + "; ".join(problems))
+                else:
+                    lines += ["The computed rulings match the rulings expected in the file.", ""]
+        elif expected is not None:
+            lines += ["Expected rulings:", "", ".. code-block:: json", ""] + _block(expected) + [""]
+    if bad:
+        raise DocsBuildError("disputes whose computed ruling differs from the expected one: " + " | ".join(bad))
     return "\n".join(lines) + "\n"
 
 
@@ -354,8 +403,7 @@ def api_page() -> str:
 
 # ---------------------------------------------------------------- the whole site
 
-def site_pages(witnesses: dict[str, dict[str, str]] | None = None,
-               ruling: Callable[[Path], Any] | None = None) -> dict[str, str]:
+def site_pages(witnesses: dict[str, dict[str, str]] | None = None) -> dict[str, str]:
     """Relative path (under ``generated/``) -> reStructuredText."""
     pages: dict[str, str] = {}
     for lang in docgen.LANGS:
@@ -366,16 +414,15 @@ def site_pages(witnesses: dict[str, dict[str, str]] | None = None,
     pages["examples.rst"] = examples_page()
     pages["hands.rst"] = hands_page()
     pages["glossary.rst"] = glossary_page()
-    pages["disputes.rst"] = disputes_page(ruling)
+    pages["disputes.rst"] = disputes_page()
     pages["cli.rst"] = cli_page()
     pages["api.rst"] = api_page()
     return pages
 
 
-def generate_site(outdir: Path, witnesses: dict[str, dict[str, str]] | None = None,
-                  ruling: Callable[[Path], Any] | None = None) -> list[Path]:
+def generate_site(outdir: Path, witnesses: dict[str, dict[str, str]] | None = None) -> list[Path]:
     """Write the generated pages under ``outdir``; remove stale ones. Returns the files rewritten."""
-    pages = site_pages(witnesses, ruling)
+    pages = site_pages(witnesses)
     changed = []
     for rel, text in pages.items():
         p = outdir / rel

@@ -1,0 +1,154 @@
+"""The sphinx site: built once per session in a temporary folder, then checked page by page."""
+
+from __future__ import annotations
+
+import html
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tarneeb import docgen
+from tarneeb.examples import load_examples
+from tarneeb.spec import rulesets, spec_dir
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+
+
+def _copy_docs(dest: Path) -> Path:
+    src = dest / "docs"
+    shutil.copytree(DOCS, src, ignore=shutil.ignore_patterns("_build", "generated", "__pycache__"))
+    return src
+
+
+def _sphinx(src: Path, out: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    import os
+
+    full_env = dict(os.environ)
+    full_env.update(env or {})
+    return subprocess.run([sys.executable, "-m", "sphinx", "-W", "-q", "-b", "html", str(src), str(out)],
+                          capture_output=True, text=True, env=full_env, timeout=300)
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    tmp = tmp_path_factory.mktemp("docs")
+    src = _copy_docs(tmp)
+    out = tmp / "html"
+    t0 = time.perf_counter()
+    proc = _sphinx(src, out)
+    elapsed = time.perf_counter() - t0
+    assert proc.returncode == 0, f"docs build failed:\n{proc.stdout}\n{proc.stderr}"
+    print(f"docs build: {elapsed:.1f}s")
+    return out
+
+
+def _page(site: Path, rel: str) -> str:
+    return (site / rel).read_text(encoding="utf-8")
+
+
+def _text(page: str) -> str:
+    """Visible text, roughly: tags dropped, entities decoded."""
+    return html.unescape(re.sub(r"<[^>]+>", "", page))
+
+
+@pytest.mark.parametrize("rid", list(rulesets()))
+def test_every_clause_id_on_its_english_page(site: Path, rid: str) -> None:
+    page = _page(site, f"generated/en/{rid}.html")
+    text = _text(page)
+    rs = rulesets()[rid]
+    for cid, clause in rs.clauses.items():
+        assert f'id="{docgen.clause_anchor(rid, cid, "en")}"' in page, cid
+        assert cid in text, cid
+        assert " ".join(clause.text.split()) in " ".join(text.split()), cid
+        assert clause.heading in text, cid
+    for o in rs.options:
+        assert o.name in text
+    # the order of a hand: section titles appear in SECTIONS order
+    titles = [t for k, t in docgen.SECTIONS if any(docgen.section_of(c) == k for c in rs.clauses)]
+    body = page.split('role="main"', 1)[1].split('class="sphinxsidebar"', 1)[0]
+    headings = [_text(h).replace("¶", "").strip() for h in re.findall(r"<h3>(.*?)</h3>", body, re.S)]
+    assert headings == titles
+
+
+@pytest.mark.parametrize("rid", list(rulesets()))
+def test_arabic_pages_are_rtl_and_complete(site: Path, rid: str) -> None:
+    page = _page(site, f"generated/ar/{rid}.html")
+    m = re.search(r'<div class="tarneeb-rtl" dir="rtl" lang="ar">(.*)</div>', page, re.S)
+    assert m, "Arabic page body is not wrapped right-to-left"
+    body = _text(m.group(1))
+    rs = rulesets()[rid]
+    for cid in rs.clauses:
+        ar = docgen.clause_text(rs, cid, "ar")
+        assert cid in body
+        assert " ".join(ar.split()) in " ".join(body.split()), cid
+        assert rs.clauses[cid].text not in body, f"{cid}: English text on the Arabic page"
+    for key, _ in docgen.SECTIONS:
+        if any(docgen.section_of(c) == key for c in rs.clauses):
+            assert docgen.section_title("ar", key) in body
+
+
+def test_comparison_page_has_every_ruleset_column(site: Path) -> None:
+    page = _page(site, "generated/comparison.html")
+    table = re.search(r"<table.*?</table>", page, re.S)
+    assert table
+    head = re.search(r"<thead>(.*?)</thead>", table.group(0), re.S)
+    assert head
+    header_cells = [_text(c).strip() for c in re.findall(r"<th[^>]*>(.*?)</th>", head.group(1), re.S)]
+    assert header_cells[1:] == list(rulesets())
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", table.group(0), re.S)
+    assert len(rows) == len(docgen.COMPARE_ROWS) + 1
+    for row in rows:
+        assert len(re.findall(r"<t[hd][^>]*>", row)) == len(rulesets()) + 1
+    text = _text(page)
+    for _, title, _, _ in docgen.COMPARE_ROWS:
+        assert title in text
+
+
+def test_examples_page_shows_engine_results(site: Path) -> None:
+    text = _text(_page(site, "generated/examples.html"))
+    examples = load_examples()
+    assert examples
+    for ex in examples:
+        assert ex.id in text
+    assert text.count("✓") == len(examples)
+    assert "✗" not in text
+
+
+def test_hands_glossary_cli_api_disputes_pages(site: Path) -> None:
+    hands = _text(_page(site, "generated/hands.html"))
+    for rid in rulesets():
+        assert f"{rid}: deal 1" in hands
+    assert hands.count("won by") >= len(rulesets())
+    gloss = _text(_page(site, "generated/glossary.html"))
+    for word in ("طرنيب", "لمّة", "كبّة", "بستوني", "سباتي", "ديناري"):
+        assert word in gloss
+    cli = _text(_page(site, "generated/cli.html"))
+    for cmd in ("rulesets", "show", "simulate", "demo", "rules"):
+        assert f"tarneeb {cmd}" in cli
+    assert "--lang" in cli
+    api = _page(site, "generated/api.html")
+    assert 'id="tarneeb.docgen.ruleset_doc"' in api
+    assert 'id="tarneeb.spec.load_rules"' in api
+    disputes = _text(_page(site, "generated/disputes.html"))
+    folder = spec_dir() / "disputes"
+    for p in sorted(folder.glob("*.toml")) if folder.is_dir() else []:
+        assert p.name in disputes
+
+
+def test_a_wrong_example_fails_the_build(tmp_path: Path) -> None:
+    spec = tmp_path / "spec"
+    shutil.copytree(spec_dir(), spec)
+    ex = (spec / "examples.toml").read_text(encoding="utf-8")
+    broken = ex.replace('expect = { trump = "D" }', 'expect = { trump = "S" }', 1)
+    assert broken != ex
+    (spec / "examples.toml").write_text(broken, encoding="utf-8")
+    src = _copy_docs(tmp_path)
+    proc = _sphinx(src, tmp_path / "html", {"TARNEEB_SPEC_DIR": str(spec)})
+    assert proc.returncode != 0
+    assert "000-trump-hearts" in proc.stdout + proc.stderr
