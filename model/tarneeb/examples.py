@@ -21,7 +21,7 @@ from .game import Match, Phase
 from .spec import Rules, load_rules, spec_dir
 
 KINDS = ("value", "hand-score", "bid-legal", "redeal", "trump", "outcome", "team-score", "auction", "target",
-         "deal", "timer")
+         "deal", "timer", "weak-hand", "partners")
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +126,20 @@ def check_example(ex: Example) -> Checked:
         hands = R.deal_hands(r, inp["dealer"], deck)
         got["cards_each"] = min(h.bit_count() for h in hands) if len({h.bit_count() for h in hands}) == 1 else -1
         got["dealer_gets_last_card"] = bool(hands[inp["dealer"]] >> deck[51] & 1)
+    elif k == "weak-hand":
+        # drive a real deal: the given hand goes to the first seat dealt, the rest in order
+        hand = [parse_card(c) for c in inp["hand"]]
+        rest = [c for c in range(52) if c not in hand]
+        deck = [c for i in range(13) for c in (hand[i], rest[3 * i], rest[3 * i + 1], rest[3 * i + 2])]
+        hands = R.deal_hands(r, 0, deck)  # dealer 0: the first card goes to seat 1
+        others_weak = any(R.is_weak_hand(h) for s, h in enumerate(hands) if s != 1)
+        m = Match(r, first_dealer=0)
+        m.apply(Deal(tuple(deck)))
+        got["redeal"] = m.phase is Phase.DEAL and not others_weak
+    elif k == "partners":
+        seat = inp["seat"]
+        got["partner"] = next(s for s in range(4) if s != seat and R.team_of(s) == R.team_of(seat))
+        got["team"] = R.team_of(seat)
     elif k == "timer":
         m = _match_at_bidding(r, 0)
         m.scores = [inp["score"]] * 4
