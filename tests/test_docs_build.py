@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tarneeb import docgen
+from tarneeb.ambiguity import ambiguities
 from tarneeb.examples import load_examples
 from tarneeb.spec import rulesets, spec_dir
 
@@ -91,6 +92,10 @@ def test_arabic_pages_are_rtl_and_complete(site: Path, rid: str) -> None:
     for key, _ in docgen.SECTIONS:
         if any(docgen.section_of(c) == key for c in rs.clauses):
             assert docgen.section_title("ar", key) in body
+    for a in ambiguities():
+        if rid in a.taken:
+            assert a.id in body
+            assert a.question not in body, f"{a.id}: English question on the Arabic page"
 
 
 def test_comparison_page_has_every_ruleset_column(site: Path) -> None:

@@ -137,21 +137,29 @@ def clause_text(rs: Ruleset, cid: str, lang: str) -> str:
 
 
 def missing_texts(lang: str) -> list[str]:
-    """Every ``ruleset:clause`` (and option meaning) without a text in ``lang``."""
+    """Every text without a ``lang`` version: ``ruleset:clause``, option meanings, names, ambiguity texts."""
     out: list[str] = []
     for rs in rulesets().values():
         for cid in rs.clauses:
             if not clause_text(rs, cid, lang).strip():
                 out.append(f"{rs.id}:{cid}")
         if lang != "en":
-            for o in rs.options:
-                if not _tr(lang, "option", rs.id, o.name).strip():
-                    out.append(f"{rs.id}:option {o.name}")
+            out.extend(f"{rs.id}:option {o.name}" for o in rs.options
+                       if not _tr(lang, "option", rs.id, o.name).strip())
+            out.extend(f"{rs.id}:{key}" for key in ("name", "summary")
+                       if not _tr(lang, "ruleset", rs.id, key).strip())
+    if lang != "en":
+        for a in ambiguities():
+            for key in ("question", *(r for r, _ in a.readings)):
+                if not _tr(lang, "ambiguity", a.id, key).strip():
+                    out.append(f"ambiguity {a.id}:{key}")
+        out.extend(f"section {k}" for k, _ in SECTIONS if not _tr(lang, "sections", k).strip())
+        out.extend(f"label {k}" for k in LABELS_EN if not _tr(lang, "labels", k).strip())
     return out
 
 
 def unknown_texts(lang: str) -> list[str]:
-    """Keys in the translation file that name no ruleset, clause or option (stale translations)."""
+    """Keys in the translation file that name no ruleset, clause, option or ambiguity (stale translations)."""
     out: list[str] = []
     table = i18n(lang)
     all_rs = rulesets()
@@ -164,6 +172,12 @@ def unknown_texts(lang: str) -> list[str]:
             names = set(rs.clauses) if kind == "clause" else (
                 {o.name for o in rs.options} if kind == "option" else {"name", "summary"})
             out.extend(f"{kind}.{rid}.{k}" for k in entries if k not in names)
+    ambs = {a.id: {"question", *(r for r, _ in a.readings)} for a in ambiguities()}
+    for aid, entries in table.get("ambiguity", {}).items():
+        if aid not in ambs:
+            out.append(f"ambiguity.{aid}")
+            continue
+        out.extend(f"ambiguity.{aid}.{k}" for k in entries if k not in ambs[aid])
     return out
 
 
