@@ -127,8 +127,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def _print_summary(label: str, policy: str, s: dict[str, Any], results: Sequence[Any]) -> None:
+    from rich.markup import escape
+
     con = _console()
-    con.print(f"[bold]{label}[/bold] ({policy} policy): {s['matches']} matches, "
+    con.print(f"[bold]{escape(label)}[/bold] ({policy} policy): {s['matches']} matches, "
               f"team 0 won {s['team0_wins']}, team 1 won {s['team1_wins']}, unfinished {s['unfinished']}; "
               f"{s['hands']} hands played ({s['mean_hands']} per match), {s['redeals']} redeals; "
               f"decided by {s['decided_by']}")
@@ -152,12 +154,36 @@ def cmd_demo(args: argparse.Namespace) -> int:
         if args.json:
             _print_json(res.to_json())
         else:
+            played = [r for r in res.match.records if r.redeal is None]
+            if played:
+                _console().print(hand_text(rules, played[0]), highlight=False)
             _print_summary(rules.label(), "heuristic", {
                 "matches": 1, "team0_wins": int(res.winner == 0), "team1_wins": int(res.winner == 1),
                 "unfinished": int(res.winner is None), "hands": res.hands, "redeals": res.redeals,
                 "mean_hands": res.hands, "decided_by": {res.winner_rule: 1} if res.winner_rule else {},
             }, [res])
     return 0
+
+
+def hand_text(rules: Any, rec: Any) -> str:
+    """One played hand, readable: hands, bids, tricks with winners, score changes."""
+    from .cards import SUITS, card_str, hand_str
+    from .rules import deal_hands
+
+    hands = deal_hands(rules, rec.dealer, rec.deck)
+    trump = "no trump" if rec.trump == 4 else SUITS[rec.trump] if rec.trump is not None else "-"
+    lines = [f"  first hand of {rules.id}: dealer seat {rec.dealer}"
+             + (f", revealed {card_str(rec.revealed)}" if rec.revealed is not None else "") + f", trump {trump}"]
+    for s in range(4):
+        lines.append(f"    seat {s}: {hand_str(hands[s])}")
+    lines.append("    bids: " + ", ".join(f"seat {s} {str(b).removeprefix('bid:')}" for s, b in rec.bids))
+    if rec.contract is not None:
+        lines.append(f"    contract: seat {rec.contract[0]} for {rec.contract[1]}")
+    for i, t in enumerate(rec.tricks, 1):
+        lines.append(f"    trick {i:2}: led by seat {t.leader}: " + " ".join(card_str(c) for c in t.cards)
+                     + f" -> seat {t.winner}")
+    lines.append(f"    tricks taken {rec.tricks_won}; score changes {rec.deltas}; scores {rec.scores_after}")
+    return "\n".join(lines)
 
 
 CommandFn = Callable[[argparse.Namespace], int]
