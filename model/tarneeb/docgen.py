@@ -86,6 +86,7 @@ LABELS_EN: dict[str, str] = {
     "sources": "Sources",
     "generated": "Generated from the spec files; every statement is our own wording of the cited document.",
     "other_lang": "Arabic version",
+    "int_range": "an integer from {lo} to {hi}",
 }
 
 
@@ -274,7 +275,10 @@ def ruleset_doc(rid: str, lang: str = "en") -> RulesetDoc:
         meaning = o.meaning if lang == "en" else _tr(lang, "option", rs.id, o.name)
         if not meaning.strip():
             raise SpecError(i18n_file, f"option.{rs.id}.{o.name}", f"no {lang} meaning for this option")
-        options.append(OptionItem(o.name, _fmt_value(o.default), o.valid_text(), meaning, o.doc, o.heading))
+        allowed = o.valid_text()
+        if o.range is not None and lang != "en":
+            allowed = label(lang, "int_range").format(lo=o.range[0], hi=o.range[1])
+        options.append(OptionItem(o.name, _fmt_value(o.default), allowed, meaning, o.doc, o.heading))
     ambs = []
     for a in ambiguities():
         if rs.id not in a.taken:

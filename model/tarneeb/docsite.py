@@ -62,23 +62,51 @@ def lang_index(lang: str) -> str:
 
 # ---------------------------------------------------------------- comparison
 
+# Which witness kinds (the question kinds of ``tarneeb diff``) illustrate which comparison row.
+WITNESS_ROWS: dict[str, tuple[str, ...]] = {
+    "trump": ("trump", "trick-winner"),
+    "bid-range": ("bid-legal",),
+    "bid-values": ("score",),
+    "redeal-threshold": ("redeal",),
+    "redeal-dealer": ("redeal", "next-dealer"),
+    "must-trump": ("card-legal",),
+    "scoring": ("score",),
+    "target": ("winner",),
+    "win": ("winner",),
+    "tie": ("winner",),
+}
+
+
 def comparison_page(witnesses: dict[str, dict[str, str]] | None = None) -> str:
-    """The variation-point table; ``witnesses`` maps a row key to {"A vs B": rst text} when the diff data exists."""
+    """The variation-point table.
+
+    ``witnesses`` (from the formal layer's ``tarneeb diff``, when installed) maps a witness kind (a question
+    kind such as ``bid-legal``, or a row key) to ``{"A vs B": readable witness}``; each row links to the
+    witnesses of its kinds.
+    """
     ids = list(rulesets())
     rows = docgen.comparison(ids)
+    witnesses = {k: v for k, v in (witnesses or {}).items() if v}
     lines = [".. _comparison:", ""] + H("Comparison of the rulesets", "=", over=True)
     lines += ["Every variation point is a row and every ruleset a column, at its default options. "
               "The values are computed from the resolved rules the engine runs (``tarneeb.spec.load_rules``), "
               "not written by hand. Where an option can change a value, the option and its allowed values "
               "follow in brackets.", ""]
     header = ["Variation point"] + [f":doc:`{rid} </generated/en/{rid}>`" for rid in ids]
-    lines += _table(header, ([f"**{E(r.title)}**"] + [E(r.values[rid]) for rid in ids] for r in rows),
-                    [14] + [86 // len(ids)] * len(ids))
+    body = []
+    for r in rows:
+        kinds = [k for k in (r.key, *WITNESS_ROWS.get(r.key, ())) if k in witnesses]
+        links = ", ".join(f":ref:`{k} <witness-{k}>`" for k in dict.fromkeys(kinds))
+        title = f"**{E(r.title)}**" + (f" (witness: {links})" if links else "")
+        body.append([title] + [E(r.values[rid]) for rid in ids])
+    lines += _table(header, body, [14] + [86 // len(ids)] * len(ids))
     lines += H("Witnesses of the differences", "-")
     if not witnesses:
-        lines += ["No witness data was available when these pages were generated (the ``tarneeb diff`` "
-                  "search of the formal layer writes it).", ""]
+        lines += ["No witness data was available when these pages were generated: the formal layer's "
+                  "``tarneeb diff`` search (``tarneeb_proofs.diff``) is not installed.", ""]
     else:
+        lines += ["Concrete situations where two rulesets rule differently, found by ``tarneeb diff`` "
+                  "(Z3) while these pages were built.", ""]
         for key, per_pair in witnesses.items():
             lines += [f".. _witness-{key}:", ""] + H(key, "~")
             for pair, text in per_pair.items():

@@ -1,0 +1,51 @@
+"""The page generators without sphinx: comparison values, illustrated hands, witness links."""
+
+from __future__ import annotations
+
+import pytest
+
+from tarneeb import docgen, docsite
+from tarneeb import rules as R
+from tarneeb.simulate import play_match
+from tarneeb.spec import load_rules, rulesets
+
+
+def test_comparison_has_every_ruleset_and_follows_the_rules() -> None:
+    rows = {r.key: r for r in docgen.comparison()}
+    assert [k for k, *_ in docgen.COMPARE_ROWS] == list(rows)
+    for rid in rulesets():
+        r = load_rules(rid)
+        for row in rows.values():
+            assert row.values[rid].strip(), (row.key, rid)
+        assert rows["target"].values[rid].startswith(str(r.target))
+        assert rows["redeal-dealer"].values[rid].startswith("the same" if r.redeal_same_dealer else "the next")
+        for o in r.ruleset.options:  # every option shows up on some row it changes
+            assert any(f"option {o.name}:" in row.values[rid] for row in rows.values()), (rid, o.name)
+    # rows differ where the rulesets differ
+    assert len(set(rows["trump"].values.values())) > 1
+    assert len(set(rows["tie"].values.values())) == 3
+
+
+@pytest.mark.parametrize("rid", list(rulesets()))
+def test_illustrated_hands_are_the_dealt_hands(rid: str) -> None:
+    rules = load_rules(rid)
+    res = play_match(rules, docsite.HAND_SEED, 0, "heuristic", 3)
+    played = [rec for rec in res.match.records if rec.redeal is None and len(rec.tricks) == 13]
+    assert played
+    for rec in played:
+        assert docsite._hand_rows(rec, rules.step) == R.deal_hands(rules, rec.dealer, rec.deck)
+
+
+def test_hands_page_shows_each_ruleset() -> None:
+    page = docsite.hands_page()
+    for rid in rulesets():
+        assert f"{rid}: deal 1" in page
+    assert page.count("   * - trick") == page.count("Each trick, the winning card in bold")
+
+
+def test_witnesses_are_linked_from_their_rows() -> None:
+    page = docsite.comparison_page({"bid-legal": {"card-kings-41 vs bsfyi-41": "a bid of 6"}, "trump": {}})
+    assert ":ref:`bid-legal <witness-bid-legal>`" in page
+    assert ".. _witness-bid-legal:" in page
+    assert "witness-trump" not in page  # an empty witness set is not linked
+    assert "No witness data" in docsite.comparison_page(None)
