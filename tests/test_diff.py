@@ -1,0 +1,130 @@
+"""`tarneeb diff`: every Z3 witness is re-checked with the engine; "no difference" claims by enumeration."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+pytest.importorskip("z3")
+
+from tarneeb import load_rules  # noqa: E402
+from tarneeb import rules as R  # noqa: E402
+from tarneeb.cli import main  # noqa: E402
+from tarneeb.ruling import KEY_FIELDS, parse_situation, resolve  # noqa: E402
+from tarneeb_proofs.diff import ROWS, Witness, diff, parse_side, row_witnesses  # noqa: E402
+
+CK, BS = "card-kings-41", "bsfyi-41"
+
+
+@pytest.fixture(scope="module")
+def ck_bs() -> dict[str, Witness]:
+    return {w.check: w for w in diff(CK, BS)}
+
+
+def engine(w: Witness) -> dict[str, dict[str, Any]]:
+    """Rule on the witness situation with the engine, independently of diff's own check."""
+    rep = resolve(parse_situation(dict(w.situation), "(witness)"))
+    return {x.label: x.answer for x in rep.rulings if x.status == "ruled"}
+
+
+def assert_engine_differs(w: Witness) -> dict[str, dict[str, Any]]:
+    assert w.status == "difference", w.summary
+    got = engine(w)
+    assert set(got) == {w.a, w.b}
+    kind = w.situation["question"]["kind"]
+    keys = KEY_FIELDS[kind]
+    assert [got[w.a].get(k) for k in keys] != [got[w.b].get(k) for k in keys], (w.summary, got)
+    for label, pred in w.predicted.items():  # and as the encoding predicted
+        for k, v in pred.items():
+            actual = got[label]["deltas"][int(k[-1])] if k.startswith("delta") else got[label].get(k)
+            assert actual == v, (label, k, actual, v)
+    assert w.engine_confirmed
+    return got
+
+
+def test_ck_vs_bsfyi_required_differences(ck_bs: dict[str, Witness]) -> None:
+    for check in ("trump", "bid-legal", "score", "redeal-dealer", "tie-rule"):
+        assert_engine_differs(ck_bs[check])
+    # bid 6 is the witness for bid legality
+    assert ck_bs["bid-legal"].situation["question"]["bid"] == 6
+    # redeal dealer: same dealer against next dealer
+    got = engine(ck_bs["redeal-dealer"])
+    d = ck_bs["redeal-dealer"].situation["dealer"]
+    assert got[CK] == {"redeal": True, "dealer": d} and got[BS] == {"redeal": True, "dealer": (d + 1) % 4}
+    # bid values: the witness bid is worth different amounts in the two tables
+    bid = ck_bs["score"].situation["bids"][0]
+    assert load_rules(CK).values[bid] != load_rules(BS).values[bid]
+    # tie rule: both teams qualify after the hand in both rulesets, with the same scores
+    sit = ck_bs["tie-rule"].situation
+    for rid in (CK, BS):
+        r = load_rules(rid)
+        after = [sit["scores"][k] + R.individual_delta(r, sit["bids"][k], sit["tricks"][k]) for k in range(4)]
+        assert R.team_qualifies(r, after[0], after[2]) and R.team_qualifies(r, after[1], after[3])
+
+
+def test_ck_vs_bsfyi_other_checks(ck_bs: dict[str, Witness]) -> None:
+    for w in ck_bs.values():
+        if w.status == "difference":
+            assert_engine_differs(w)
+    assert ck_bs["card-legal"].status == "no difference"  # neither forces a trump
+
+
+def test_no_difference_claims_hold_by_enumeration() -> None:
+    ws = {w.check: w for w in diff(CK, "eram-41", ["trump", "score", "bid-legal", "card-legal"])}
+    assert ws["trump"].status == "no difference"
+    a, b = load_rules(CK), load_rules("eram-41")
+    assert all(R.trump_from_reveal(a, c) == R.trump_from_reveal(b, c) for c in range(52))
+    assert ws["score"].status == "no difference"
+    legal_both = [n for n in range(14) if n in R.legal_bids(a, 0) and n in R.legal_bids(b, 0)]
+    assert all(R.individual_delta(a, n, t) == R.individual_delta(b, n, t) for n in legal_both for t in range(14))
+    # and a real difference where one exists: eram allows 6
+    assert_engine_differs(ws["bid-legal"])
+    ws2 = {w.check: w for w in diff(BS, "tarneeb-400", ["bid-legal", "next-dealer"])}
+    assert_engine_differs(ws2["bid-legal"])  # the rising minimum
+    assert ws2["next-dealer"].status == "no difference"
+
+
+@pytest.mark.parametrize("a,b,checks", [
+    ("classic", "classic:must_trump=true", ["card-legal"]),
+    ("classic", "classic:all_pass=dealer-forced", ["bid-legal", "redeal"]),
+    ("classic", "classic:scoring=bid-only,kaboot=double", ["score", "winner"]),
+    ("classic", "classic:direction=cw", ["trick-winner", "next-dealer", "redeal"]),
+    (BS, "bsfyi-41:made_bid_wins=10", ["winner"]),
+    (BS, "bsfyi-41:trump_source=revealed-suit", ["trump", "trick-winner"]),
+    ("tarneeb-400", "tarneeb-400:target=61", ["winner"]),
+    ("eram-41", "classic", ["trump", "trick-winner"]),
+])
+def test_option_witnesses_are_confirmed_by_the_engine(a: str, b: str, checks: list[str]) -> None:
+    for w in diff(a, b, checks):
+        assert_engine_differs(w)
+
+
+def test_families_not_comparable_and_bad_input() -> None:
+    ws = {w.check: w for w in diff(CK, "classic", ["score"])}
+    assert ws["score"].status == "not comparable"
+    from tarneeb.errors import TarneebError
+
+    with pytest.raises(TarneebError):
+        parse_side("card-kings-41:nope=1")
+    with pytest.raises(TarneebError):
+        diff(CK, BS, ["who-cheated"])
+
+
+def test_row_witnesses_for_docs() -> None:
+    rows = row_witnesses(CK, BS, ["trump", "tie rule", "redeal dealer"])
+    assert set(rows) == {"trump", "tie rule", "redeal dealer"}
+    assert set(rows) <= set(ROWS)
+    for w in rows.values():
+        assert_engine_differs(w)
+        assert json.loads(json.dumps(w.to_json()))["situation"]["question"]
+
+
+def test_cli(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["diff", CK, BS, "--question", "trump", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["checks"][0]["status"] == "difference" and data["checks"][0]["engine_confirmed"]
+    assert main(["diff", CK, "eram-41", "--question", "card-legal"]) == 0
+    assert "no difference" in capsys.readouterr().out
+    assert main(["diff", CK, "nope-41"]) == 2
