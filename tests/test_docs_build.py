@@ -98,6 +98,18 @@ def test_arabic_pages_are_rtl_and_complete(site: Path, rid: str) -> None:
             assert a.question not in body, f"{a.id}: English question on the Arabic page"
 
 
+def test_comparison_rows_link_to_witnesses(site: Path) -> None:
+    pytest.importorskip("tarneeb_proofs.diff")
+    page = _page(site, "generated/comparison.html")
+    text = _text(page)
+    pairs = [(a, b) for i, a in enumerate(rulesets()) for b in list(rulesets())[i + 1:]]
+    for a, b in pairs:
+        assert f"{a} vs {b}" in text
+    for key in ("trump", "bid-legal", "redeal-dealer", "tie-rule", "score"):
+        assert f'href="#witness-{key}"' in page, key
+    assert text.count("re-checked: the engine rules the same way") > 0
+
+
 def test_comparison_page_has_every_ruleset_column(site: Path) -> None:
     page = _page(site, "generated/comparison.html")
     table = re.search(r"<table.*?</table>", page, re.S)
@@ -154,6 +166,6 @@ def test_a_wrong_example_fails_the_build(tmp_path: Path) -> None:
     assert broken != ex
     (spec / "examples.toml").write_text(broken, encoding="utf-8")
     src = _copy_docs(tmp_path)
-    proc = _sphinx(src, tmp_path / "html", {"TARNEEB_SPEC_DIR": str(spec)})
+    proc = _sphinx(src, tmp_path / "html", {"TARNEEB_SPEC_DIR": str(spec), "TARNEEB_DOCS_WITNESSES": "off"})
     assert proc.returncode != 0
     assert "000-trump-hearts" in proc.stdout + proc.stderr

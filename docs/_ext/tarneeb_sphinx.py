@@ -3,11 +3,15 @@
 On ``builder-inited`` it calls :func:`tarneeb.docsite.generate_site`, which writes
 ``generated/`` in the source folder (only changed files are rewritten). Any error
 there (a missing translation, an example the engine contradicts) fails the build.
-Pages under ``generated/ar/`` get ``dir="rtl" lang="ar"`` around their body.
+The comparison page gets the ``tarneeb diff`` witnesses of every pair of rulesets
+when ``tarneeb_proofs`` (z3) is installed; ``TARNEEB_DOCS_WITNESSES=off`` skips
+that search. Pages under ``generated/ar/`` get ``dir="rtl" lang="ar"`` around their body.
 """
 
 from __future__ import annotations
 
+import itertools
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -19,19 +23,51 @@ from sphinx.util import logging
 logger = logging.getLogger(__name__)
 
 RTL_PREFIX = "generated/ar/"
+TIMEOUT_MS = 5000  # per diff check
 
 
-def _witnesses() -> dict[str, dict[str, str]] | None:
-    """Diff witnesses for the comparison page, when the formal layer provides them."""
+Witnesses = dict[str, dict[str, str]]
+
+
+def _witness_text(w: dict[str, Any]) -> str:
+    if w.get("status") != "difference":
+        summary = str(w.get("summary", ""))
+        status = str(w.get("status"))
+        return summary if summary.startswith(status) else f"{status}: {summary}"
+    rulings = "; ".join(f"{label}: {text}" for label, text in (w.get("rulings") or {}).items())
+    confirmed = ("re-checked: the engine rules the same way" if w.get("engine_confirmed")
+                 else "NOT confirmed by the engine")
+    return f"situation: {w.get('summary')}. Rulings: {rulings} ({confirmed})"
+
+
+def _witnesses() -> tuple[Witnesses | None, str, dict[str, str]]:
+    """Diff witnesses for every pair of rulesets, when the formal layer (z3) is installed.
+
+    The z3 import happens here, in the docs extension, never in the ``tarneeb`` engine package.
+    """
+    if os.environ.get("TARNEEB_DOCS_WITNESSES", "on").lower() in ("0", "off", "no", "false"):
+        return None, "The witness search was switched off for this build (TARNEEB_DOCS_WITNESSES=off).", {}
     try:
-        from tarneeb_proofs import diff  # type: ignore[import-not-found]
+        from tarneeb_proofs import diff as D  # type: ignore[import-not-found]
     except ImportError:
-        return None
-    fn = getattr(diff, "doc_witnesses", None)
-    if fn is None:
-        return None
-    result: dict[str, dict[str, str]] = fn()
-    return result
+        return None, "", {}
+    from tarneeb.spec import rulesets
+
+    t0 = time.perf_counter()
+    out: Witnesses = {}
+    ids = list(rulesets())
+    try:
+        for a, b in itertools.combinations(ids, 2):
+            for w in D.diff(a, b, timeout_ms=TIMEOUT_MS):
+                j = w.to_json()
+                out.setdefault(str(j["check"]), {})[f"{a} vs {b}"] = _witness_text(j)
+    except Exception as e:  # the search is optional: the page says why it is missing
+        logger.info("tarneeb: diff witness search failed: %s", e)
+        return None, f"The witness search (tarneeb_proofs.diff) failed while these pages were built: {e!r}", {}
+    logger.info("tarneeb: diff witnesses for %d pairs in %.1fs", len(ids) * (len(ids) - 1) // 2,
+                time.perf_counter() - t0)
+    titles = {k: str(v) for k, v in getattr(D, "CHECK_TITLES", {}).items()}
+    return out, "", titles
 
 
 def _generate(app: Sphinx) -> None:
@@ -40,7 +76,8 @@ def _generate(app: Sphinx) -> None:
 
     t0 = time.perf_counter()
     try:
-        changed = generate_site(Path(app.srcdir) / "generated", witnesses=_witnesses())
+        witnesses, note, titles = _witnesses()
+        changed = generate_site(Path(app.srcdir) / "generated", witnesses, note, titles)
     except TarneebError as e:
         raise ExtensionError(f"tarneeb docs: {e}") from e
     logger.info("tarneeb: generated pages in %.2fs (%d rewritten)", time.perf_counter() - t0, len(changed))

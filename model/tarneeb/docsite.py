@@ -64,20 +64,22 @@ def lang_index(lang: str) -> str:
 
 # Which witness kinds (the question kinds of ``tarneeb diff``) illustrate which comparison row.
 WITNESS_ROWS: dict[str, tuple[str, ...]] = {
+    "direction": ("trick-winner", "next-dealer"),
     "trump": ("trump", "trick-winner"),
     "bid-range": ("bid-legal",),
     "bid-values": ("score",),
     "redeal-threshold": ("redeal",),
-    "redeal-dealer": ("redeal", "next-dealer"),
+    "redeal-dealer": ("redeal-dealer", "next-dealer"),
     "must-trump": ("card-legal",),
     "scoring": ("score",),
     "target": ("winner",),
     "win": ("winner",),
-    "tie": ("winner",),
+    "tie": ("tie-rule",),
 }
 
 
-def comparison_page(witnesses: dict[str, dict[str, str]] | None = None) -> str:
+def comparison_page(witnesses: dict[str, dict[str, str]] | None = None, witness_note: str = "",
+                    witness_titles: dict[str, str] | None = None) -> str:
     """The variation-point table.
 
     ``witnesses`` (from the formal layer's ``tarneeb diff``, when installed) maps a witness kind (a question
@@ -101,14 +103,18 @@ def comparison_page(witnesses: dict[str, dict[str, str]] | None = None) -> str:
         body.append([title] + [E(r.values[rid]) for rid in ids])
     lines += _table(header, body, [14] + [86 // len(ids)] * len(ids))
     lines += H("Witnesses of the differences", "-")
+    if witness_note:
+        lines += [E(witness_note), ""]
     if not witnesses:
         lines += ["No witness data was available when these pages were generated: the formal layer's "
                   "``tarneeb diff`` search (``tarneeb_proofs.diff``) is not installed.", ""]
     else:
-        lines += ["Concrete situations where two rulesets rule differently, found by ``tarneeb diff`` "
-                  "(Z3) while these pages were built.", ""]
+        lines += ["For every pair of rulesets and every question, the smallest situation where the two rule "
+                  "differently, found by ``tarneeb diff`` (Z3) while these pages were built and re-checked with "
+                  "the engine, or the proof that they never differ on it.", ""]
         for key, per_pair in witnesses.items():
-            lines += [f".. _witness-{key}:", ""] + H(key, "~")
+            title = (witness_titles or {}).get(key, "")
+            lines += [f".. _witness-{key}:", ""] + H(key + (f": {title}" if title else ""), "~")
             for pair, text in per_pair.items():
                 lines += [f"- **{E(pair)}**: {E(text)}"]
             lines += [""]
@@ -431,14 +437,15 @@ def api_page() -> str:
 
 # ---------------------------------------------------------------- the whole site
 
-def site_pages(witnesses: dict[str, dict[str, str]] | None = None) -> dict[str, str]:
+def site_pages(witnesses: dict[str, dict[str, str]] | None = None, witness_note: str = "",
+               witness_titles: dict[str, str] | None = None) -> dict[str, str]:
     """Relative path (under ``generated/``) -> reStructuredText."""
     pages: dict[str, str] = {}
     for lang in docgen.LANGS:
         pages[f"{lang}/index.rst"] = lang_index(lang)
         for rid in rulesets():
             pages[f"{lang}/{rid}.rst"] = ruleset_page(rid, lang)
-    pages["comparison.rst"] = comparison_page(witnesses)
+    pages["comparison.rst"] = comparison_page(witnesses, witness_note, witness_titles)
     pages["examples.rst"] = examples_page()
     pages["hands.rst"] = hands_page()
     pages["glossary.rst"] = glossary_page()
@@ -448,9 +455,10 @@ def site_pages(witnesses: dict[str, dict[str, str]] | None = None) -> dict[str, 
     return pages
 
 
-def generate_site(outdir: Path, witnesses: dict[str, dict[str, str]] | None = None) -> list[Path]:
+def generate_site(outdir: Path, witnesses: dict[str, dict[str, str]] | None = None, witness_note: str = "",
+                  witness_titles: dict[str, str] | None = None) -> list[Path]:
     """Write the generated pages under ``outdir``; remove stale ones. Returns the files rewritten."""
-    pages = site_pages(witnesses)
+    pages = site_pages(witnesses, witness_note, witness_titles)
     changed = []
     for rel, text in pages.items():
         p = outdir / rel
