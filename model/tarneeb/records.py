@@ -34,7 +34,7 @@ import orjson
 from . import rules as R
 from .actions import BIDS, EGYPTIAN, PASS, Bid, Deal, NameTrump
 from .cards import FULL_DECK, NO_TRUMP, RANKS, STRAINS, SUITS, card_str, parse_card
-from .errors import CardError, IllegalAction, TarneebError
+from .errors import CardError, ConfigError, IllegalAction, TarneebError
 from .game import HandRecord, Match, Phase
 from .spec import Rules, load_rules
 
@@ -368,8 +368,12 @@ _HAND_FIELDS = frozenset({"type", "match", "hand", "dealer", "deck", "hands", "r
 
 
 def _unknown(obj: dict[str, Any], known: frozenset[str]) -> list[tuple[str, str]]:
-    return [(k, "unknown field, ignored") for k in obj
+    return [(_name(k), "unknown field, ignored") for k in obj
             if k not in known and not (isinstance(k, str) and k.startswith(EXTENSION_PREFIX))]
+
+
+def _name(k: str) -> str:
+    return k if k and k.replace("_", "").replace("-", "").isalnum() and len(k) <= 40 else orjson.dumps(k[:40]).decode()
 
 
 def parse_line(data: bytes | str, file: str = "<input>", line: int = 0) -> Item:
@@ -570,7 +574,7 @@ def _parse_hand(obj: dict[str, Any], file: str, line: int) -> HandLine:
             h.match_over = mo
         for k in v:
             if k not in ("winner", "clause", "match_over") and not str(k).startswith(EXTENSION_PREFIX):
-                h.warnings.append((f"outcome.{k}", "unknown field, ignored"))
+                h.warnings.append((f"outcome.{_name(k)}", "unknown field, ignored"))
     h.warnings.extend(_unknown(obj, _HAND_FIELDS))
     return h
 
@@ -754,9 +758,11 @@ class Verifier:
         if r is None:
             try:
                 r = load_rules(rid, opts)
-            except TarneebError as e:
-                fld = "options" if h.options and rid == h.ruleset else "ruleset"
+            except ConfigError as e:
+                fld = "ruleset" if e.key == "ruleset" else f"options.{e.key}"
                 return RecordError(h.file, h.line, fld, str(e), h.match)
+            except TarneebError as e:
+                return RecordError(h.file, h.line, "ruleset", str(e), h.match)
             self._rules_cache[key] = r
         return r
 
@@ -789,9 +795,11 @@ class Verifier:
         st = self.state
         if st is None:
             if self._skipping is None:
-                self._skipping = ("no match header precedes it", h.line)
-                out.append(RecordError(h.file, h.line, "(line)", "hand record not checked: no match header "
-                                       "precedes it", h.match, h.hand))
+                self._skipping = ("no match header precedes it", 0)
+            if self._skipping[1] >= 0:
+                out.append(RecordError(h.file, h.line, "(line)", f"hand records not checked from here until the next "
+                                       f"match header: {self._skipping[0]}", h.match, h.hand))
+                self._skipping = (self._skipping[0], -1)
             return out
         if h.match is not None and h.match != st.header.match:
             out.append(RecordError(h.file, h.line, "match", f"{h.match!r} does not match the header's "
