@@ -57,7 +57,7 @@ def _has_command(name: str) -> bool:
 
 def test() -> None:
     ensure_venv("test")
-    run(BIN / "ruff", "check", "model", "proofs", "tests", "bench", "tools", "examples")
+    run(BIN / "ruff", "check", "model", "proofs", "tests", "bench", "tools", "examples", "docs")
     run(BIN / "mypy")
     env = dict(os.environ)
     env.setdefault("HYPOTHESIS_PROFILE", "ci")
