@@ -58,7 +58,10 @@ def dicts_of(rid: str, opts: dict[str, Any] | None = None, i: int = 0) -> list[d
 
 
 def verify_dicts(ds: list[dict[str, Any]]) -> tuple[list[Divergence], list[RecordError]]:
-    s, reps = verify_lines([orjson.dumps(d) for d in ds])
+    raw = [orjson.dumps(d) for d in ds]
+    s, reps = verify_lines(raw)
+    s_slow, reps_slow = verify_lines(raw, fast=False)  # the engine replay alone reports the same
+    assert reps == reps_slow and s.to_json() == s_slow.to_json()
     divs = [r for r in reps if isinstance(r, Divergence)]
     errs = [r for r in reps if isinstance(r, RecordError)]
     assert s.divergences == len(divs)
@@ -91,9 +94,10 @@ def test_round_trip(rid: str, opts: dict[str, Any]) -> None:
                 assert it.outcome_winner == (-1 if rec.outcome is None else rec.outcome)
             else:
                 assert it.redeal == rec.redeal and it.tricks is None
-        s, reps = verify_lines(lines)
-        assert reps == [] and s.divergences == 0 and s.errors == 0
-        assert s.hands == len(m.records) == s.clean_hands
+        for fast in (True, False):
+            s, reps = verify_lines(lines, fast=fast)
+            assert reps == [] and s.divergences == 0 and s.errors == 0
+            assert s.hands == len(m.records) == s.clean_hands
 
 
 def test_round_trip_variants_are_read() -> None:

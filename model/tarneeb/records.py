@@ -24,6 +24,7 @@ As PBN does for bridge, the writer is strict and the reader lenient:
 from __future__ import annotations
 
 import os
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
@@ -715,7 +716,8 @@ class Verifier:
     ``options``), when given, override what match headers say.
     """
 
-    def __init__(self, ruleset: str | None = None, options: dict[str, Any] | None = None) -> None:
+    def __init__(self, ruleset: str | None = None, options: dict[str, Any] | None = None, fast: bool = True) -> None:
+        self.fast = fast
         self.ruleset = ruleset
         self.options = options
         self.summary = Summary()
@@ -767,6 +769,23 @@ class Verifier:
         return r
 
     # ----------------------------------------------------------------- feed
+    def feed_line(self, data: bytes | None, n: int, file: str, line: int) -> list[Report]:
+        """Read and check one raw line (``None``: a line over the size limit of ``n`` bytes)."""
+        st = self.state
+        if self.fast and data is not None and st is not None and st.over_rule is None and st.dealer is not None:
+            try:
+                obj = orjson.loads(data)
+            except orjson.JSONDecodeError:
+                obj = None
+            if type(obj) is dict and obj.get("type") == "hand" and self._fast_hand(st, obj):
+                sm = self.summary
+                sm.lines += 1
+                sm.hands += 1
+                sm.clean_hands += 1
+                return []
+        it = _item(data, n, file, line, MAX_LINE)
+        return [] if it is None else self.feed(it)
+
     def feed(self, item: Item) -> list[Report]:
         self.summary.lines += 1
         if isinstance(item, RecordError):
@@ -810,6 +829,193 @@ class Verifier:
         if not any(isinstance(x, Divergence) or x.severity == "error" for x in out):
             self.summary.clean_hands += 1
         return out
+
+    # ------------------------------------------------------ fast path
+    def _fast_hand(self, st: _MatchState, obj: dict[str, Any]) -> bool:
+        """Check a canonical hand line quickly; True only when it is clean (and ``st`` is then advanced).
+
+        Returns False, leaving ``st`` untouched, on anything unusual or any
+        disagreement: the caller then runs the full engine replay, which
+        reports. Every rule decision is a :mod:`tarneeb.rules` function (the
+        auction, whose turn logic lives in the engine, is run by the engine).
+        """
+        if not _CANONICAL_KEYS.issuperset(obj):
+            return False
+        r = st.rules
+        dealer = st.dealer
+        if (not _is(obj.get("hand"), st.next_hand) or obj.get("match") != st.header.match or dealer is None
+                or not _is(obj.get("dealer"), dealer)):
+            return False
+        text = obj.get("deck")
+        code = _CARD_CODE
+        if type(text) is not str or len(text) != 104:
+            return False
+        try:
+            deck = list(map(code.__getitem__, _PAIRS(text)))
+        except KeyError:
+            return False
+        step = r.step
+        scores = st.scores
+        bids_obj = obj.get("bids")
+        if type(bids_obj) is not list:
+            return False
+        redeal = obj.get("redeal")
+        if r.individual:
+            hands = R.deal_hands(r, dealer, deck)
+            if hands[0] | hands[1] | hands[2] | hands[3] != FULL_DECK or any(h.bit_count() != 13 for h in hands):
+                return False
+            if r.trump_source == "fixed":
+                trump = r.fixed_suit
+                if "revealed" in obj:
+                    return False
+            else:
+                card = R.revealed_card(deck)
+                trump = R.trump_from_reveal(r, card)
+                if obj.get("revealed") != _CARD_TEXT[card]:
+                    return False
+            if obj.get("trump") != STRAINS[trump] or len(bids_obj) != 4:
+                return False
+            bids = [0, 0, 0, 0]
+            seat = dealer
+            for x in bids_obj:
+                seat = (seat + step) % 4
+                if type(x) is not list or len(x) != 2 or not _is(x[0], seat):
+                    return False
+                b = _BID_CODE.get(x[1]) if type(x[1]) is str else None
+                if b is None or b.n is None or b.strain is not None or R.bid_violation(r, scores[seat], b.n):
+                    return False
+                bids[seat] = b.n
+            if not R.hand_is_played(r, bids):
+                if redeal != "bid.total" or "tricks" in obj or not _ints_are(obj.get("scores"), scores):
+                    return False
+                st.dealer = R.dealer_after_redeal(r, dealer)
+                st.dealer_clause = "redeal.dealer"
+                st.next_hand += 1
+                return True
+            leader = R.next_seat(r, dealer)
+            contract = None
+        else:
+            if "revealed" in obj:
+                return False
+            m = Match(r, dealer)
+            m.scores = list(scores)
+            try:
+                m.apply(Deal(tuple(deck)))
+                for x in bids_obj:
+                    if type(x) is not list or len(x) != 2 or m.phase is not Phase.BIDDING or not _is(x[0], m.to_move):
+                        return False
+                    b = _BID_CODE.get(x[1]) if type(x[1]) is str else None
+                    if b is None:
+                        return False
+                    m.apply(b)
+                if m.phase is Phase.BIDDING:
+                    return False
+                if m.phase is Phase.TRUMP_CHOICE:
+                    t = obj.get("trump")
+                    if type(t) is not str or t not in ("C", "D", "H", "S"):
+                        return False
+                    m.apply(NameTrump(SUITS.index(t)))
+            except IllegalAction:
+                return False
+            rec = m.record if m.record is not None else m.records[-1]
+            if m.phase is Phase.DEAL:  # cancelled
+                if (redeal != rec.redeal or "tricks" in obj or not _ints_are(obj.get("scores"), scores)
+                        or obj.get("trump") != strain_text(rec.trump) or obj.get("contract") is not None):
+                    return False
+                st.dealer = m.dealer
+                st.dealer_clause = "redeal.dealer" if rec.redeal == "bid.total" else str(rec.redeal)
+                st.next_hand += 1
+                return True
+            cc = rec.contract
+            assert cc is not None
+            cobj = obj.get("contract")
+            if (type(cobj) is not dict or not _is(cobj.get("seat"), cc[0]) or len(cobj) != 2
+                    or cobj.get("bid") != bid_text(Bid(cc[1], cc[2])) or obj.get("trump") != strain_text(m.trump)):
+                return False
+            hands = m.hands
+            trump = m.trump
+            leader = m.to_move
+            contract = cc
+            bids = []
+        if redeal is not None:
+            return False
+        # ---- play: the engine's legality and trick-winner functions
+        tricks = obj.get("tricks")
+        if type(tricks) is not list or len(tricks) != 13:
+            return False
+        won = [0, 0, 0, 0]
+        legal = R.legal_play_mask
+        winner_of = R.trick_winner
+        hands = list(hands)
+        orders = _ORDERS[step]
+        for t in tricks:
+            if type(t) is not dict or len(t) != 3:
+                return False
+            cs = t.get("cards")
+            if type(cs) is not list or len(cs) != 4:
+                return False
+            try:
+                cards = list(map(code.__getitem__, cs))
+            except (KeyError, TypeError):
+                return False
+            ld = t.get("leader")
+            if type(ld) is not int or ld != leader:
+                return False
+            led = -1
+            for seat, c in zip(orders[leader], cards):  # noqa: B905 - both have 4 items
+                h = hands[seat]
+                if not (legal(r, h, led, trump) >> c) & 1:
+                    return False
+                hands[seat] = h ^ (1 << c)
+                if led < 0:
+                    led = c // 13
+            leader = orders[leader][winner_of(cards, trump)]
+            wn = t.get("winner")
+            if type(wn) is not int or wn != leader:
+                return False
+            won[leader] += 1
+        # ---- scoring and outcome: the engine's scoring functions
+        if r.individual:
+            deltas = [R.individual_delta(r, bids[s], won[s]) for s in range(4)]
+        else:
+            assert contract is not None
+            bt = contract[0] & 1
+            d0, d1 = R.team_deltas(r, contract[1], bt, (won[0] + won[2], won[1] + won[3]))
+            deltas = [d0, d1, d0, d1]
+        after = [scores[0] + deltas[0], scores[1] + deltas[1], scores[2] + deltas[2], scores[3] + deltas[3]]
+        if not (_ints_are(obj.get("tricks_won"), won) and _ints_are(obj.get("deltas"), deltas)
+                and _ints_are(obj.get("scores"), after)):
+            return False
+        if r.individual:
+            win, rule = R.individual_outcome(r, after, bids, won)
+        else:
+            assert contract is not None
+            bt = contract[0] & 1
+            win, rule = R.auction_outcome(r, (after[0], after[1]), st.target, bt,
+                                          R.bid13_wins(r, contract[1], won[bt] + won[bt + 2]))
+        over = False
+        target = st.target
+        if win is not None:
+            nxt = R.target_in_force(r, len(st.games) + 1)
+            if nxt != target:
+                target = nxt
+            else:
+                over = True
+        out = obj.get("outcome")
+        w = out.get("winner") if type(out) is dict else 0
+        if (type(out) is not dict or not (w is None if win is None else _is(w, win)) or out.get("match_over") is not over
+                or (win is not None and out.get("clause", rule) != rule) or not _OUTCOME_KEYS.issuperset(out)):
+            return False
+        if win is not None:
+            st.games = st.games + [win]
+        st.target = target
+        st.scores = after
+        st.dealer = R.next_seat(r, dealer)
+        st.dealer_clause = "deal.rotation"
+        st.next_hand += 1
+        if over:
+            st.over_rule = rule
+        return True
 
     # ----------------------------------------------------------- one hand
     def check_hand(self, st: _MatchState, h: HandLine) -> list[Report]:
@@ -1108,6 +1314,26 @@ class Verifier:
         return deck
 
 
+_PAIRS = re.compile(r"(?s)..").findall
+# seats in play order from each leader, for each step (+1 ccw, +3 cw)
+_ORDERS: dict[int, tuple[tuple[int, ...], ...]] = {
+    step: tuple(tuple((ld + step * k) % 4 for k in range(4)) for ld in range(4)) for step in (1, 3)}
+
+
+def _is(v: object, n: int) -> bool:
+    """``v`` is the integer ``n`` (not a bool or float that compares equal)."""
+    return type(v) is int and v == n
+
+
+def _ints_are(v: object, want: list[int]) -> bool:
+    return type(v) is list and v == want and all(type(x) is int for x in v)
+
+
+_CANONICAL_KEYS = frozenset({"type", "match", "hand", "dealer", "deck", "revealed", "trump", "bids", "redeal",
+                             "contract", "tricks", "tricks_won", "deltas", "scores", "outcome"})
+_OUTCOME_KEYS = frozenset({"winner", "clause", "match_over"})
+
+
 def _score_clause(r: Rules, rec: HandRecord) -> str:
     if r.individual:
         return "score.individual"
@@ -1139,18 +1365,18 @@ def verify_items(items: Iterable[Item], *, ruleset: str | None = None, options: 
 
 
 def verify_lines(lines: Iterable[bytes | str], *, file: str = "<input>", ruleset: str | None = None,
-                 options: dict[str, Any] | None = None) -> tuple[Summary, list[Report]]:
-    """Verify records given as lines (bytes or str); for tests and callers holding records in memory."""
+                 options: dict[str, Any] | None = None, fast: bool = True) -> tuple[Summary, list[Report]]:
+    """Verify records given as lines (bytes or str); for tests and callers holding records in memory.
 
-    def items() -> Iterator[Item]:
-        for i, ln in enumerate(lines, start=1):
-            data = ln.encode("utf-8", "surrogateescape") if isinstance(ln, str) else ln
-            it = _item(data, len(data), file, i, MAX_LINE) if len(data) <= MAX_LINE else _item(None, len(data),
-                                                                                                file, i, MAX_LINE)
-            if it is not None:
-                yield it
-
-    return verify_items(items(), ruleset=ruleset, options=options)
+    ``fast=False`` replays every hand through the engine (no fast path); the
+    reports are the same either way.
+    """
+    v = Verifier(ruleset, options, fast)
+    kept: list[Report] = []
+    for i, ln in enumerate(lines, start=1):
+        data = ln.encode("utf-8", "surrogateescape") if isinstance(ln, str) else ln
+        kept.extend(v.feed_line(data if len(data) <= MAX_LINE else None, len(data), file, i))
+    return v.summary, kept
 
 
 def verify_match(m: Match, match_id: str = "m") -> tuple[Summary, list[Report]]:
@@ -1163,13 +1389,13 @@ def _open_error(path: str, e: OSError) -> RecordError:
 
 
 def _verify_range(path: str, start: int, end: int | None, ruleset: str | None, options: dict[str, Any] | None,
-                  on_report: ReportFn, max_line: int = MAX_LINE) -> tuple[Summary, int]:
+                  on_report: ReportFn, max_line: int = MAX_LINE, fast: bool = True) -> tuple[Summary, int]:
     """Verify the matches whose header starts in [start, end) (from byte 0: everything before ``end``).
 
     Returns the summary and the number of lines covered (from the first
     header found, or from line 1 when ``start`` is 0).
     """
-    v = Verifier(ruleset, options)
+    v = Verifier(ruleset, options, fast)
     lines = 0
     with open(path, "rb") as f:
         pos = start
@@ -1193,10 +1419,7 @@ def _verify_range(path: str, start: int, end: int | None, ruleset: str | None, o
             if end is not None and off >= end and data is not None and _is_header(data):
                 break
             lines += 1
-            it = _item(data, n, path, lines, max_line)
-            if it is None:
-                continue
-            for rep in v.feed(it):
+            for rep in v.feed_line(data, n, path, lines):
                 on_report(rep)
     return v.summary, lines
 
@@ -1215,12 +1438,13 @@ class _Chunk:
     end: int | None
     ruleset: str | None
     options: dict[str, Any] | None
+    fast: bool = True
 
 
 def _run_chunk(c: _Chunk) -> tuple[Summary, list[Report], int, int]:
     reps: list[Report] = []
     try:
-        s, n = _verify_range(c.path, c.start, c.end, c.ruleset, c.options, reps.append)
+        s, n = _verify_range(c.path, c.start, c.end, c.ruleset, c.options, reps.append, fast=c.fast)
     except OSError as e:
         s, n = Summary(unreadable_files=1), 0
         reps = [_open_error(c.path, e)]
@@ -1230,7 +1454,7 @@ def _run_chunk(c: _Chunk) -> tuple[Summary, list[Report], int, int]:
 def verify_paths(paths: Sequence[str], *, ruleset: str | None = None, options: dict[str, Any] | None = None,
                  jobs: int = 1, on_report: ReportFn | None = None,
                  on_progress: Callable[[int, int], None] | None = None,
-                 chunk_bytes: int = 4 << 20) -> Summary:
+                 chunk_bytes: int = 4 << 20, fast: bool = True) -> Summary:
     """Verify files; reports go to ``on_report`` in file and line order.
 
     ``jobs`` > 1 splits each file into byte ranges aligned to match headers and
@@ -1257,16 +1481,14 @@ def verify_paths(paths: Sequence[str], *, ruleset: str | None = None, options: d
                 summary.unreadable_files += 1
                 sink(_open_error(p, e))
                 continue
-            v = Verifier(ruleset, options)
+            v = Verifier(ruleset, options, fast)
             with f:
                 lineno = 0
                 last = 0
                 for off, data, n in _read_lines(f):
                     lineno += 1
-                    it = _item(data, n, p, lineno, MAX_LINE)
-                    if it is not None:
-                        for rep in v.feed(it):
-                            sink(rep)
+                    for rep in v.feed_line(data, n, p, lineno):
+                        sink(rep)
                     if on_progress is not None and off - last > (1 << 20):
                         on_progress(done + off, grand)
                         last = off
@@ -1284,7 +1506,7 @@ def verify_paths(paths: Sequence[str], *, ruleset: str | None = None, options: d
         starts = list(range(0, max(size, 1), step))
         for i, a in enumerate(starts):
             b = starts[i + 1] if i + 1 < len(starts) else None
-            chunks.append(_Chunk(p, i, a, b, ruleset, options))
+            chunks.append(_Chunk(p, i, a, b, ruleset, options, fast))
     ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
     with ctx.Pool(jobs) as pool:
         offset = 0
