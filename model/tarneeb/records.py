@@ -37,7 +37,7 @@ from .actions import BIDS, EGYPTIAN, PASS, Bid, Deal, NameTrump
 from .cards import FULL_DECK, NO_TRUMP, RANKS, STRAINS, SUITS, card_str, parse_card
 from .errors import CardError, ConfigError, IllegalAction, TarneebError
 from .game import HandRecord, Match, Phase
-from .spec import Rules, load_rules
+from .spec import Rules, load_rules, rulesets
 
 FORMAT = "tarneeb-record"
 VERSION = 1
@@ -1507,6 +1507,10 @@ def verify_paths(paths: Sequence[str], *, ruleset: str | None = None, options: d
         for i, a in enumerate(starts):
             b = starts[i + 1] if i + 1 < len(starts) else None
             chunks.append(_Chunk(p, i, a, b, ruleset, options, fast))
+    try:
+        rulesets()  # parse the ruleset files once, before the workers fork
+    except TarneebError:
+        pass  # each worker reports it against the match headers
     ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
     with ctx.Pool(jobs) as pool:
         offset = 0

@@ -91,13 +91,14 @@ def cmd_verify(args: argparse.Namespace) -> int:
         from rich.console import Console
         from rich.progress import BarColumn, DownloadColumn, Progress, TimeRemainingColumn
 
+        # no refresh thread: verify_paths forks worker processes, and forking a threaded process is unsafe
         progress = Progress("verifying", BarColumn(), DownloadColumn(), TimeRemainingColumn(), transient=True,
-                            console=Console(stderr=True))
+                            console=Console(stderr=True), auto_refresh=False)
         task = progress.add_task("verify", total=None)
 
     def on_progress(done: int, total: int) -> None:
         if progress is not None:
-            progress.update(task, completed=done, total=total)
+            progress.update(task, completed=done, total=total, refresh=True)
 
     if progress is not None:
         with progress:
