@@ -1,0 +1,503 @@
+"""Differential fuzzing: an external engine and ours in lockstep over seeded matches.
+
+For every deal of a seeded match, the external engine is started on the same
+deck, dealer, scores and target (protocol command ``start``), and every action
+is applied to both. After every step the two are compared: the hands dealt,
+the revealed card and trump, whose turn it is, the set of legal actions, trick
+winners, and at the end of the deal the redeal decision, tricks, score
+changes, scores, winner and next dealer. The first difference stops the run.
+
+It is then shrunk: the shortest tail of the match (started from zero scores by
+the dealer of its first deal, as a game record would start) that still shows
+a difference for the same clause is kept. The reproducer is a game record
+(``spec/records/``): our deals before the divergent one (on which both
+engines agree), then the divergent deal as the external engine played and
+scored it, so that ``tarneeb verify`` on it points at the same clause.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from . import rules as R
+from .actions import Action, Bid, Deal, NameTrump, Play, parse_action
+from .bots import heuristic_policy
+from .cards import SUIT_MASKS, card_str, cards_of, parse_card
+from .errors import IllegalAction, TarneebError
+from .game import HandRecord, Match, Phase, Trick, random_deck
+from .protocol import Engine, EngineRejected
+from .records import hand_dict, header_dict
+from .spec import Rules
+from .vectors import STRAIN_LETTERS, hand_result, result_clauses
+
+
+@dataclass
+class Divergence:
+    match_seed: str
+    hand: int  # deal number in the match
+    step: int | None  # index of the action in the deal, None at the deal or its end
+    trick: int | None
+    field: str
+    ours: Any
+    theirs: Any
+    clause: str
+    source: str
+    detail: str = ""
+
+    def text(self) -> str:
+        where = f"match {self.match_seed} deal {self.hand}"
+        if self.trick is not None:
+            where += f" trick {self.trick}"
+        if self.step is not None:
+            where += f" action {self.step}"
+        extra = f" ({self.detail})" if self.detail else ""
+        return (f"{where}: {self.field}: the engine says {_show(self.theirs)}, the rules give {_show(self.ours)}"
+                f"{extra} [clause {self.source}]")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"match": self.match_seed, "hand": self.hand, "step": self.step, "trick": self.trick,
+                "field": self.field, "ours": self.ours, "theirs": self.theirs, "clause": self.clause,
+                "source": self.source, "detail": self.detail}
+
+
+def _show(v: Any) -> str:
+    return orjson.dumps(v).decode() if not isinstance(v, str) else v
+
+
+@dataclass
+class DealTrace:
+    """One deal as driven: its inputs, the actions applied, and what the external engine claimed."""
+
+    dealer: int
+    scores: list[int]
+    target: int
+    deck: tuple[int, ...]
+    actions: list[str] = field(default_factory=list)
+    seats: list[int] = field(default_factory=list)  # who made each action (the engine's to_move)
+    start: dict[str, Any] = field(default_factory=dict)
+    winners: list[int] = field(default_factory=list)
+    final: dict[str, Any] = field(default_factory=dict)
+
+
+class _Stop(Exception):
+    def __init__(self, d: Divergence) -> None:
+        self.d = d
+
+
+Chooser = Callable[[Match, list[Action], int], Action | None]
+
+
+def random_chooser(rng: random.Random, skill: float = 0.8) -> Chooser:
+    """Mostly the heuristic bot (so that matches reach the target), else random legal actions with low
+    bids favoured (so that redeals happen)."""
+
+    def choose(m: Match, legal: list[Action], step: int) -> Action:
+        if rng.random() < skill:
+            return heuristic_policy(m, rng)
+        if m.phase is Phase.BIDDING:
+            if m.rules.individual and rng.random() < 0.45:
+                return legal[0]
+            if not m.rules.individual and Bid(None) in legal and rng.random() < 0.6:
+                return Bid(None)
+        return rng.choice(legal)
+
+    return choose
+
+
+def scripted_chooser(actions: list[str]) -> Chooser:
+    def choose(m: Match, legal: list[Action], step: int) -> Action | None:
+        if step >= len(actions):
+            return None
+        a = parse_action(actions[step])
+        return a if a in legal else None
+
+    return choose
+
+
+# ------------------------------------------------------------------ clauses for a difference
+
+def legal_clause(r: Rules, m: Match, extra: Sequence[str], missing: Sequence[str]) -> str:  # noqa: C901
+    """The clause deciding the first action the two engines disagree about."""
+    texts = list(extra) + list(missing)
+    a = parse_action(texts[0])
+    if m.phase is Phase.PLAY and isinstance(a, Play):
+        hand = m.hands[m.to_move]
+        v = R.play_violation(r, hand, m.led, m.trump, a.card)
+        if v is not None:
+            return v[0]
+        if m.led >= 0 and hand & SUIT_MASKS[m.led]:
+            return "play.follow"
+        return "play.must-trump" if r.must_trump else "play.follow"
+    if m.phase is Phase.BIDDING and isinstance(a, Bid):
+        probe = m.copy()
+        try:
+            probe.apply(a)
+        except IllegalAction as e:
+            return e.rule
+        if r.individual:
+            if r.rising_min:
+                return "bid.rising-min"
+            return "bid.excluded" if a.n in r.bid_excluded or "bid.excluded" in r.ruleset.clauses else "bid.range"
+        if a.n is None:
+            return "auction.all-pass" if r.all_pass == "dealer-forced" else "auction.order"
+        top = m.auction_top
+        if top is not None and top.key() == a.key():
+            return "auction.dealer-privilege" if r.auction_style == "dealer-privilege" else "auction.continuous"
+        if a.strain is not None or r.egyptian:
+            return "auction.egyptian"
+        return "auction.range" if a.n in (r.min_bid, 13) else "auction.raise"
+    return "trump.source"
+
+
+def _turn_clause(r: Rules, m: Match) -> str:
+    if m.phase is Phase.BIDDING:
+        if r.individual:
+            return "bid.turn"
+        return "auction.continuous" if r.auction_style == "continuous" else "auction.order"
+    if m.phase is Phase.TRUMP_CHOICE:
+        return "trump.source"
+    if m.phase is Phase.PLAY:
+        if len(m.records[-1].tricks if m.record is None else m.record.tricks) == 0 and not m.trick:
+            return "play.lead"
+        return "play.next-lead" if not m.trick else "play.direction"
+    return "hand.tricks"
+
+
+def _cite(r: Rules, cid: str) -> str:
+    return r.ruleset.cite(cid) if cid in r.ruleset.clauses else cid
+
+
+# ------------------------------------------------------------------ one deal in lockstep
+
+def lockstep_deal(eng: Engine, r: Rules, m: Match, deck: tuple[int, ...], choose: Chooser, seed: str,
+                  trace: DealTrace) -> Divergence | None:
+    """Drive one deal on both engines. ``m`` waits in DEAL; on return it has finished the deal."""
+    deal_no = len(m.records)
+    state: dict[str, int | None] = {"step": None, "trick": None}
+
+    def stop(fld: str, ours: Any, theirs: Any, clause: str, detail: str = "") -> None:
+        raise _Stop(Divergence(seed, deal_no, state["step"], state["trick"], fld, ours, theirs, clause,
+                               _cite(r, clause), detail))
+
+    req = {"cmd": "start", "ruleset": r.id, "options": dict(r.options), "dealer": m.dealer,
+           "scores": list(m.scores), "target": m.target, "deck": [card_str(c) for c in deck]}
+    try:
+        try:
+            st = eng.call(req)
+        except EngineRejected as e:
+            stop("start", "a deal to play", f"refused: {e.error}", "deal.deck")
+        trace.start = st
+        m.apply(Deal(deck))
+        rec = m.record if m.record is not None else m.records[-1]
+        ours_hands = [[card_str(c) for c in cards_of(h)] for h in R.deal_hands(r, trace.dealer, deck)]
+        theirs_hands = st.get("hands")
+        if isinstance(theirs_hands, list):
+            try:
+                theirs_hands = [[card_str(c) for c in sorted(parse_card(x) for x in h)] for h in theirs_hands]
+            except (TarneebError, TypeError, AttributeError):
+                pass
+        if theirs_hands != ours_hands:
+            stop("hands", ours_hands, st.get("hands"), "deal.order")
+        rev = None if rec.revealed is None else card_str(rec.revealed)
+        if st.get("revealed") != rev:
+            stop("revealed", rev, st.get("revealed"), "trump.source")
+        redeal_now = len(m.records) > deal_no
+        if not redeal_now and m.trump >= 0 and st.get("trump") != STRAIN_LETTERS[m.trump]:
+            stop("trump", STRAIN_LETTERS[m.trump], st.get("trump"), "trump.source")
+        step = 0
+        while len(m.records) == deal_no:
+            state["step"] = step
+            if m.phase is Phase.PLAY:
+                state["trick"] = len(m.record.tricks) if m.record is not None else None
+            theirs_st = eng.call({"cmd": "legal"})
+            if theirs_st.get("seat") != m.to_move:
+                stop("to_move", m.to_move, theirs_st.get("seat"), _turn_clause(r, m))
+            legal = m.legal_actions()
+            ours = [str(a) for a in legal]
+            theirs = theirs_st.get("actions")
+            if not isinstance(theirs, list) or set(map(str, theirs)) != set(ours):
+                th = [str(x) for x in theirs] if isinstance(theirs, list) else []
+                extra = sorted(set(th) - set(ours))
+                missing = sorted(set(ours) - set(th))
+                detail = (f"the engine also allows {', '.join(extra)}" if extra else "") + (
+                    ("; " if extra and missing else "") + (f"the engine forbids {', '.join(missing)}" if missing
+                                                           else ""))
+                clause = legal_clause(r, m, extra, missing) if (extra or missing) else "hand.tricks"
+                if extra:
+                    _finish_theirs(eng, trace, extra[0])
+                stop("legal actions", sorted(ours), sorted(th), clause, detail)
+            a = choose(m, list(legal), step)
+            if a is None:
+                raise _Abandon()
+            text = str(a)
+            seat = m.to_move
+            ntricks = len(m.record.tricks) if m.record is not None else 0
+            ans = eng.request({"cmd": "apply", "action": text})
+            if not ans["ok"]:
+                stop("apply", f"{text} accepted", f"refused: {ans.get('error')}",
+                     legal_clause(r, m, [], [text]))
+            trace.actions.append(text)
+            trace.seats.append(seat)
+            m.apply(a)
+            step += 1
+            done = len(m.records) > deal_no
+            rec = m.record if m.record is not None else m.records[-1]
+            if len(rec.tricks) > ntricks:
+                w = rec.tricks[-1].winner
+                tw = ans.get("trick_winner")
+                if isinstance(tw, int):
+                    trace.winners.append(tw)
+                if tw != w:
+                    state["trick"] = ntricks
+                    stop("trick winner", w, tw, "play.winner",
+                         "cards " + " ".join(card_str(c) for c in rec.tricks[-1].cards))
+            elif "trick_winner" in ans:
+                stop("trick winner", None, ans.get("trick_winner"), "hand.tricks")
+            if done:
+                trace.final = ans
+                break
+            if ans.get("to_move") != m.to_move:
+                stop("to_move", m.to_move, ans.get("to_move"), _turn_clause(r, m))
+            if m.phase is Phase.PLAY and m.trump >= 0 and ans.get("trump") != STRAIN_LETTERS[m.trump]:
+                stop("trump", STRAIN_LETTERS[m.trump], ans.get("trump"),
+                     "auction.egyptian" if r.egyptian else "trump.source")
+        if not trace.final:
+            trace.final = eng.call({"cmd": "state"})
+        fin = trace.final
+        ours_res = hand_result(m)
+        cl = result_clauses(m)
+        if fin.get("phase") != "over":
+            stop("phase", "over", fin.get("phase"), cl.get("redeal", "hand.tricks"))
+        for k in ("redeal", "tricks_won", "deltas", "scores", "winner", "next_dealer"):
+            if k == "tricks_won" and ours_res["redeal"]:
+                continue
+            if k in ("deltas", "winner") and ours_res["redeal"]:
+                continue
+            if fin.get(k) != ours_res[k]:
+                stop(k, ours_res[k], fin.get(k), cl.get(k, "hand.tricks"))
+        return None
+    except _Stop as s:
+        return s.d
+
+
+class _Abandon(Exception):
+    """A scripted deal whose next action is no longer legal."""
+
+
+def _finish_theirs(eng: Engine, trace: DealTrace, first: str) -> None:
+    """Let the external engine play ``first`` (an action we refuse) and finish the deal its own way."""
+    rng = random.Random(first)
+    action = first
+    for _ in range(200):
+        seat = eng.call({"cmd": "legal"}).get("seat")
+        ans = eng.request({"cmd": "apply", "action": action})
+        if not ans["ok"]:
+            return
+        trace.actions.append(action)
+        trace.seats.append(seat if isinstance(seat, int) else -1)
+        if isinstance(ans.get("trick_winner"), int):
+            trace.winners.append(ans["trick_winner"])
+        if ans.get("phase") == "over":
+            trace.final = ans
+            return
+        acts = eng.call({"cmd": "legal"}).get("actions")
+        if not isinstance(acts, list) or not acts:
+            return
+        action = str(rng.choice(acts))
+
+
+# ------------------------------------------------------------------ matches
+
+@dataclass
+class MatchRun:
+    seed: str
+    first_dealer: int
+    traces: list[DealTrace]
+    match: Match
+    divergence: Divergence | None
+
+
+def run_match(eng: Engine, r: Rules, seed: str, choosers: Callable[[int], Chooser], first_dealer: int,
+              decks: Callable[[int], tuple[int, ...]] | None, max_deals: int) -> MatchRun:
+    m = Match(r, first_dealer)
+    rng = random.Random(seed + ":deck")
+    traces: list[DealTrace] = []
+    while m.phase is not Phase.OVER and len(traces) < max_deals:
+        i = len(traces)
+        deck = decks(i) if decks is not None else random_deck(rng)
+        t = DealTrace(m.dealer, list(m.scores), m.target, deck)
+        traces.append(t)
+        try:
+            d = lockstep_deal(eng, r, m, deck, choosers(i), seed, t)
+        except _Abandon:
+            return MatchRun(seed, first_dealer, traces[:-1], m, None)
+        if d is not None:
+            return MatchRun(seed, first_dealer, traces, m, d)
+    return MatchRun(seed, first_dealer, traces, m, None)
+
+
+def _script_of(tail: list[DealTrace]) -> Callable[[int], Chooser]:
+    def f(i: int) -> Chooser:
+        return scripted_chooser(tail[i].actions)
+
+    return f
+
+
+def _decks_of(tail: list[DealTrace]) -> Callable[[int], tuple[int, ...]]:
+    def f(i: int) -> tuple[int, ...]:
+        return tail[i].deck
+
+    return f
+
+
+def shrink(eng: Engine, r: Rules, run: MatchRun) -> MatchRun:
+    """The shortest tail of the match that still diverges on the same clause (from zero scores)."""
+    assert run.divergence is not None
+    k = len(run.traces) - 1
+    clause = run.divergence.clause
+    starts: list[int] = []
+    gap = 1
+    j = k
+    while j > 0:
+        starts.append(j)
+        j = k - gap
+        gap *= 2
+    for j in starts:
+        tail = run.traces[j:]
+        cand = run_match(eng, r, run.seed, _script_of(tail), tail[0].dealer, _decks_of(tail), len(tail))
+        if cand.divergence is not None and cand.divergence.clause == clause:
+            return cand
+    return run
+
+
+# ------------------------------------------------------------------ reproducer as a game record
+
+def reproducer_lines(eng: Engine | None, r: Rules, run: MatchRun) -> list[bytes]:
+    """Header, our agreed deals, then the divergent deal as the external engine claimed it."""
+    assert run.divergence is not None
+    mid = f"fuzz-{run.seed}"
+    out = [orjson.dumps(header_dict(r, run.first_dealer, mid, meta={"generator": "tarneeb fuzz",
+                                                                      "seed": run.seed}))]
+    m = run.match
+    n = len(run.traces) - 1
+    for rec in m.records[:n]:
+        out.append(orjson.dumps(hand_dict(r, rec, mid)))
+    t = run.traces[-1]
+    rec = _their_record(r, n, t, m)
+    out.append(orjson.dumps(hand_dict(r, rec, mid, match_over=rec.outcome is not None)))
+    nd = t.final.get("next_dealer")
+    if run.divergence.field == "next_dealer" and isinstance(nd, int) and 0 <= nd < 4:
+        # show where the engine deals next: one more deal by the dealer it chose, played by it
+        nxt = DealTrace(nd, list(rec.scores_after), t.target, random_deck(random.Random(mid + ":next")))
+        if _their_deal(eng, r, nxt):
+            out.append(orjson.dumps(hand_dict(r, _their_record(r, n + 1, nxt, None), mid)))
+    return [x + b"\n" for x in out]
+
+
+def _their_deal(eng: Engine | None, r: Rules, t: DealTrace) -> bool:
+    if eng is None:
+        return False
+    try:
+        t.start = eng.call({"cmd": "start", "ruleset": r.id, "options": dict(r.options), "dealer": t.dealer,
+                            "scores": t.scores, "target": t.target, "deck": [card_str(c) for c in t.deck]})
+        if t.start.get("phase") == "over":
+            t.final = t.start
+            return True
+        acts = eng.call({"cmd": "legal"}).get("actions")
+        if not isinstance(acts, list) or not acts:
+            return False
+        _finish_theirs(eng, t, str(acts[0]))
+        return bool(t.final)
+    except TarneebError:
+        return False
+
+
+def _their_record(r: Rules, deal_no: int, t: DealTrace, m: Match | None) -> HandRecord:
+    st, fin = t.start, t.final
+    rec = HandRecord(deal_no=deal_no, dealer=t.dealer, deck=t.deck)
+    rv = st.get("revealed")
+    rec.revealed = parse_card(rv) if isinstance(rv, str) else None
+    tr = fin.get("trump", st.get("trump"))
+    rec.trump = STRAIN_LETTERS.index(tr) if isinstance(tr, str) and tr in STRAIN_LETTERS else None
+    plays: list[int] = []
+    for seat, a in zip(t.seats, t.actions, strict=False):
+        act = parse_action(a)
+        if isinstance(act, Bid):
+            rec.bids.append((seat, act))
+        elif isinstance(act, Play):
+            plays.append(act.card)
+        elif isinstance(act, NameTrump):
+            rec.trump = act.suit
+    con = fin.get("contract")
+    if isinstance(con, dict) and isinstance(con.get("seat"), int) and isinstance(con.get("n"), int):
+        s = con.get("strain")
+        rec.contract = (con["seat"], con["n"], STRAIN_LETTERS.index(s) if isinstance(s, str) else None)
+    if fin.get("redeal"):
+        ours = m.records[deal_no].redeal if m is not None and len(m.records) > deal_no else None
+        rec.redeal = ours or ("bid.total" if r.individual else "auction.all-pass")
+    leader = None
+    for i in range(0, len(plays) - len(plays) % 4, 4):
+        w = t.winners[i // 4] if i // 4 < len(t.winners) else -1
+        lead = leader if leader is not None else (t.seats[len(t.seats) - len(plays)] if t.seats else 0)
+        rec.tricks.append(Trick(lead, plays[i:i + 4], w))
+        leader = w
+    for k, attr in (("tricks_won", "tricks_won"), ("deltas", "deltas"), ("scores", "scores_after")):
+        v = fin.get(k)
+        if isinstance(v, list) and len(v) == 4 and all(isinstance(x, int) for x in v):
+            setattr(rec, attr, list(v))
+    if rec.redeal is not None:
+        rec.scores_after = list(t.scores)
+    ow = fin.get("winner")
+    rec.outcome = ow if isinstance(ow, int) else None
+    if m is not None and len(m.records) > deal_no:
+        rec.outcome_rule = m.records[deal_no].outcome_rule
+    return rec
+
+
+# ------------------------------------------------------------------ the fuzz run
+
+@dataclass
+class FuzzResult:
+    deals: int
+    matches: int
+    divergence: Divergence | None
+    shrunk: Divergence | None
+    reproducer: list[bytes]
+    reproducer_deals: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"deals": self.deals, "matches": self.matches,
+                "divergence": None if self.divergence is None else self.divergence.to_json(),
+                "shrunk": None if self.shrunk is None else self.shrunk.to_json(),
+                "reproducer_deals": self.reproducer_deals,
+                "reproducer": [orjson.loads(x) for x in self.reproducer]}
+
+
+def fuzz(eng: Engine, r: Rules, hands: int, seed: str, max_deals: int = 200,
+         on_progress: Callable[[int], None] | None = None) -> FuzzResult:
+    deals = 0
+    mi = 0
+    while deals < hands:
+        ms = f"{seed}:{mi}"
+        rng = random.Random(ms)
+        first = rng.randrange(4)
+        chooser = random_chooser(rng)
+
+        def choosers(i: int, c: Chooser = chooser) -> Chooser:
+            return c
+
+        run = run_match(eng, r, ms, choosers, first, None, min(max_deals, hands - deals))
+        deals += len(run.traces)
+        mi += 1
+        if on_progress:
+            on_progress(len(run.traces))
+        if run.divergence is not None:
+            small = shrink(eng, r, run)
+            lines = reproducer_lines(eng, r, small)
+            return FuzzResult(deals, mi, run.divergence, small.divergence, lines, len(small.traces))
+    return FuzzResult(deals, mi, None, None, [], 0)
