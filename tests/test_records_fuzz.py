@@ -212,3 +212,14 @@ def _get(obj: Any, path: tuple[Any, ...]) -> Any:
 
 def _set(obj: Any, path: tuple[Any, ...], v: Any) -> None:
     _get(obj, path[:-1])[path[-1]] = v
+
+
+def test_match_ids() -> None:
+    """A hand of another match is reported; a header without an id accepts its hands' ids."""
+    lines = [json.loads(x) for x in valid_lines()]
+    other = dict(lines[2], match="someone-else")
+    s, reps = verify_lines([json.dumps(x) for x in lines[:2] + [other] + lines[3:]])
+    assert [(r.line, r.field) for r in reps] == [(3, "match")]
+    head = {k: v for k, v in lines[0].items() if k != "match"}
+    s, reps = verify_lines([json.dumps(head)] + [json.dumps(x) for x in lines[1:]])
+    assert reps == [] and s.clean_hands == len(lines) - 1

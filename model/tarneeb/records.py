@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
@@ -197,6 +198,7 @@ class MatchHeader:
     seats: list[str] | None = None
     meta: dict[str, Any] = field(default_factory=dict)
     version: int = VERSION
+    named: bool = True  # False when the header gave no match id (hand lines' ids are then not compared)
 
 
 @dataclass(slots=True)
@@ -450,8 +452,8 @@ def _parse_header(obj: dict[str, Any], file: str, line: int) -> MatchHeader:
     meta = obj.get("meta", {})
     if not isinstance(meta, dict):
         raise _Bad("meta", f"meta is an object, not {_short(meta)}")
-    h = MatchHeader(file, line, mid if mid is not None else f"line-{line}", rs, options, first_dealer, seats, meta)
-    return h
+    return MatchHeader(file, line, mid if mid is not None else f"line-{line}", rs, options, first_dealer, seats, meta,
+                       named=mid is not None)
 
 
 def _parse_hand(obj: dict[str, Any], file: str, line: int) -> HandLine:
@@ -587,7 +589,8 @@ def _read_lines(f: IO[bytes], start: int = 0, end: int | None = None,
     ``start`` must be 0 or just after a newline. Memory stays bounded by ``max_line``.
     """
     pos = start
-    f.seek(start)
+    if start:
+        f.seek(start)
     while end is None or pos < end:
         data = f.readline(max_line + 1)
         if not data:
@@ -820,9 +823,11 @@ class Verifier:
                                        f"match header: {self._skipping[0]}", h.match, h.hand))
                 self._skipping = (self._skipping[0], -1)
             return out
-        if h.match is not None and h.match != st.header.match:
+        if h.match is not None and st.header.named and h.match != st.header.match:
             out.append(RecordError(h.file, h.line, "match", f"{h.match!r} does not match the header's "
                                    f"{st.header.match!r} (line {st.header.line}); hand not checked", h.match, h.hand))
+            self._resync(st, h)  # the next hand starts from what this line claims
+            st.next_hand = (h.hand if h.hand is not None else st.next_hand) + 1
             return out
         self.summary.hands += 1
         out.extend(self.check_hand(st, h))
@@ -1451,86 +1456,128 @@ def _run_chunk(c: _Chunk) -> tuple[Summary, list[Report], int, int]:
     return s, reps, n, (c.end if c.end is not None else c.start)
 
 
+def _verify_stream(f: IO[bytes], name: str, v: Verifier, sink: ReportFn,
+                   progress: Callable[[int], None] | None) -> None:
+    lineno = 0
+    last = 0
+    try:
+        for off, data, n in _read_lines(f):
+            lineno += 1
+            for rep in v.feed_line(data, n, name, lineno):
+                sink(rep)
+            if progress is not None and off - last > (1 << 20):
+                progress(off)
+                last = off
+    except OSError as e:  # a read error in the middle of a file
+        err = RecordError(name, lineno + 1, "(file)", f"read error: {e.strerror or e}; the rest of the file is "
+                          "not checked")
+        v.summary.unreadable_files += 1
+        sink(err)
+
+
 def verify_paths(paths: Sequence[str], *, ruleset: str | None = None, options: dict[str, Any] | None = None,
                  jobs: int = 1, on_report: ReportFn | None = None,
                  on_progress: Callable[[int, int], None] | None = None,
                  chunk_bytes: int = 4 << 20, fast: bool = True) -> Summary:
-    """Verify files; reports go to ``on_report`` in file and line order.
+    """Verify files (``-`` is standard input); reports go to ``on_report`` in file and line order.
 
-    ``jobs`` > 1 splits each file into byte ranges aligned to match headers and
-    verifies them in worker processes (a match is never split: a single match
-    longer than a range is checked by one worker). ``on_progress(done, total)``
-    is called with bytes.
+    ``jobs`` > 1 splits each regular file into byte ranges aligned to match
+    headers and verifies them in worker processes (a match is never split: a
+    single match longer than a range is checked by one worker); standard input
+    and pipes are read in this process. ``on_progress(done, total)`` is called
+    with bytes. Never raises on bad input: an unreadable file is a report.
     """
-    total = summary = Summary()
+    summary = Summary()
     sink: ReportFn = on_report or (lambda _r: None)
     sizes: dict[str, int] = {}
+    regular: dict[str, bool] = {}
     for p in paths:
         try:
-            sizes[p] = os.path.getsize(p)
+            st = os.stat(p) if p != "-" else None
+            sizes[p] = st.st_size if st is not None else 0
+            regular[p] = st is not None and stat.S_ISREG(st.st_mode)
         except OSError:
-            sizes[p] = 0
+            sizes[p], regular[p] = 0, False
     grand = sum(sizes.values())
     done = 0
-    if jobs <= 1:
+    pool: Any = None
+
+    def progress_from(base: int) -> Callable[[int], None] | None:
+        if on_progress is None:
+            return None
+        report = on_progress
+
+        def prog(d: int) -> None:
+            report(base + d, grand)
+
+        return prog
+
+    try:
         for p in paths:
             summary.files += 1
-            try:
-                f = open(p, "rb")
-            except OSError as e:
-                summary.unreadable_files += 1
-                sink(_open_error(p, e))
-                continue
-            v = Verifier(ruleset, options, fast)
-            with f:
-                lineno = 0
-                last = 0
-                for off, data, n in _read_lines(f):
-                    lineno += 1
-                    for rep in v.feed_line(data, n, p, lineno):
-                        sink(rep)
-                    if on_progress is not None and off - last > (1 << 20):
-                        on_progress(done + off, grand)
-                        last = off
+            prog = progress_from(done)
+            if jobs > 1 and regular[p] and sizes[p] > 0:
+                if pool is None:
+                    pool = _make_pool(jobs)
+                summary.merge(_verify_parallel(pool, p, sizes[p], jobs, chunk_bytes, ruleset, options, fast, sink,
+                                               prog))
+            else:
+                v = Verifier(ruleset, options, fast)
+                if p == "-":
+                    import sys
+
+                    _verify_stream(sys.stdin.buffer, "<stdin>", v, sink, prog)
+                else:
+                    try:
+                        f = open(p, "rb")
+                    except OSError as e:
+                        summary.unreadable_files += 1
+                        sink(_open_error(p, e))
+                        continue
+                    with f:
+                        _verify_stream(f, p, v, sink, prog)
+                summary.merge(v.summary)
             done += sizes[p]
-            summary.merge(v.summary)
             if on_progress is not None:
                 on_progress(done, grand)
-        return total
+    finally:
+        if pool is not None:
+            pool.terminate()
+            pool.join()
+    return summary
+
+
+def _make_pool(jobs: int) -> Any:
     import multiprocessing as mp
 
-    chunks: list[_Chunk] = []
-    for p in paths:
-        size = sizes[p]
-        step = max(1 << 16, min(chunk_bytes, size // (jobs * 4) + 1))
-        starts = list(range(0, max(size, 1), step))
-        for i, a in enumerate(starts):
-            b = starts[i + 1] if i + 1 < len(starts) else None
-            chunks.append(_Chunk(p, i, a, b, ruleset, options, fast))
     try:
         rulesets()  # parse the ruleset files once, before the workers fork
     except TarneebError:
         pass  # each worker reports it against the match headers
     ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
-    with ctx.Pool(jobs) as pool:
-        offset = 0
-        cur = None
-        for c, (s, reps, n, upto) in zip(chunks, pool.imap(_run_chunk, chunks), strict=True):
-            if c.path != cur:
-                cur = c.path
-                offset = 0
-                summary.files += 1
-            for rep in reps:
-                if rep.line > 0:
-                    rep.line += offset
-                sink(rep)
-            offset += n
-            summary.merge(s)
-            if on_progress is not None:
-                on_progress(min(done + upto, grand), grand)
-            if c.end is None:
-                done += sizes[c.path]
-    return total
+    return ctx.Pool(jobs)
+
+
+def _verify_parallel(pool: Any, path: str, size: int, jobs: int, chunk_bytes: int, ruleset: str | None,
+                     options: dict[str, Any] | None, fast: bool, sink: ReportFn,
+                     progress: Callable[[int], None] | None) -> Summary:
+    summary = Summary()
+    step = max(1 << 16, min(chunk_bytes, size // (jobs * 4) + 1))
+    starts = list(range(0, size, step))
+    chunks = [_Chunk(path, i, a, starts[i + 1] if i + 1 < len(starts) else None, ruleset, options, fast)
+              for i, a in enumerate(starts)]
+    offset = 0
+    for s, reps, n, upto in pool.imap(_run_chunk, chunks):
+        for rep in reps:
+            if rep.line > 0:
+                rep.line += offset
+            sink(rep)
+        offset += n
+        s.files = 0
+        summary.merge(s)
+        if progress is not None:
+            progress(min(upto, size))
+    return summary
 
 
 __all__ = [
