@@ -720,12 +720,14 @@ def serve() -> int:
 def cautious(h: Hand, rng: random.Random) -> str:
     """Self-play policy: low bids (the last bidder tops the total up), otherwise random legal moves."""
     legal = h.legal()
+    if rng.random() < 0.05:
+        return rng.choice(legal)
     if h.phase == "bidding" and h.cfg["family"] == "41":
         nums = [a for a in legal if a != "bid:pass"]
         if not nums:
             return legal[0]
         want = 3 if rng.random() < 0.9 else rng.choice([2, 4, 5])
-        if len(h.said) == 3:
+        if len(h.said) == 3 and rng.random() < 0.8:
             want = max(2, h.cfg["total"] - sum(b.n or 0 for _, b in h.said))
         for a in nums:
             if int(a[4:]) >= want:

@@ -1,0 +1,56 @@
+"""tarneeb fuzz: the correct mini engine never diverges; broken engines are reported, never leaked."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from tarneeb.cli import main
+from tarneeb.fuzz import fuzz
+from tarneeb.protocol import Engine, EngineFailure
+from tarneeb.spec import load_rules
+
+MINI = f"{sys.executable} {Path(__file__).resolve().parents[1] / 'examples/mini_engine/mini_engine.py'}"
+
+
+@pytest.mark.parametrize("rid,opts", [("classic", {}), ("classic", {"egyptian": True, "auction": "continuous"}),
+                                      ("eram-41", {}), ("bsfyi-41", {"rising_min_bid": True}),
+                                      ("card-kings-41", {}), ("tarneeb-400", {})])
+def test_the_correct_mini_engine_never_diverges(rid: str, opts: dict[str, object]) -> None:
+    with Engine(MINI) as eng:
+        res = fuzz(eng, load_rules(rid, opts), 25, "t")
+    assert res.divergence is None, res.to_json()
+    assert res.deals == 25
+
+
+@pytest.mark.parametrize("cmd,kind", [
+    (f"{sys.executable} -c \"print('hello there')\"", "garbage"),
+    (f"{sys.executable} -c \"import sys; sys.exit(3)\"", "crashed"),
+    (f"{sys.executable} -c \"import time; time.sleep(30)\"", "timeout"),
+    (f"{sys.executable} -c \"print('[1, 2]'); import time; time.sleep(30)\"", "garbage"),
+    ("/nonexistent/engine", "not started"),
+])
+def test_broken_engines_are_reported_and_cleaned_up(cmd: str, kind: str) -> None:
+    with pytest.raises(EngineFailure) as ei:
+        Engine(cmd, timeout=0.5)
+    assert ei.value.kind == kind
+
+
+def test_child_is_ended_on_exit_and_on_interrupt() -> None:
+    eng = Engine(MINI)
+    with pytest.raises(KeyboardInterrupt), eng:
+        raise KeyboardInterrupt
+    assert eng.proc.poll() is not None
+
+
+def test_cli_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["fuzz", "--engine", MINI, "--ruleset", "eram-41", "--hands", "3", "--seed", "1"]) == 0
+    assert main(["fuzz", "--engine", MINI + " --mutant pass-41", "--ruleset", "eram-41", "--hands", "3"]) == 1
+    out = capsys.readouterr().out
+    assert "bid.no-pass" in out and '"type":"match"' in out
+    assert main(["fuzz", "--engine", f"{sys.executable} -c \"print('x')\"", "--ruleset", "eram-41",
+                 "--hands", "3", "--timeout", "0.5"]) == 2
+    assert main(["vectors", "run", "--engine", MINI + " --mutant sorted-reveal", "--ruleset", "eram-41",
+                 "--category", "deal"]) == 1
