@@ -24,7 +24,6 @@ As PBN does for bridge, the writer is strict and the reader lenient:
 from __future__ import annotations
 
 import os
-import re
 import stat
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -855,8 +854,10 @@ class Verifier:
         code = _CARD_CODE
         if type(text) is not str or len(text) != 104:
             return False
+        deck: list[int] = []
         try:
-            deck = list(map(code.__getitem__, _PAIRS(text)))
+            for i in range(0, 104, 4):
+                deck += _CARD_PAIRS[text[i:i + 4]]
         except KeyError:
             return False
         step = r.step
@@ -953,28 +954,36 @@ class Verifier:
         winner_of = R.trick_winner
         hands = list(hands)
         orders = _ORDERS[step]
-        for t in tricks:
+        for t in tricks:  # unrolled over the four cards; each card checked by the engine's legality function
             if type(t) is not dict or len(t) != 3:
                 return False
             cs = t.get("cards")
-            if type(cs) is not list or len(cs) != 4:
+            ld = t.get("leader")
+            if type(cs) is not list or len(cs) != 4 or type(ld) is not int or ld != leader:
                 return False
             try:
-                cards = list(map(code.__getitem__, cs))
+                c0, c1, c2, c3 = cards = list(map(code.__getitem__, cs))
             except (KeyError, TypeError):
                 return False
-            ld = t.get("leader")
-            if type(ld) is not int or ld != leader:
+            s0, s1, s2, s3 = order = orders[leader]
+            h = hands[s0]
+            if not (legal(r, h, -1, trump) >> c0) & 1:
                 return False
-            led = -1
-            for seat, c in zip(orders[leader], cards):  # noqa: B905 - both have 4 items
-                h = hands[seat]
-                if not (legal(r, h, led, trump) >> c) & 1:
-                    return False
-                hands[seat] = h ^ (1 << c)
-                if led < 0:
-                    led = c // 13
-            leader = orders[leader][winner_of(cards, trump)]
+            hands[s0] = h ^ (1 << c0)
+            led = c0 // 13
+            h = hands[s1]
+            if not (legal(r, h, led, trump) >> c1) & 1:
+                return False
+            hands[s1] = h ^ (1 << c1)
+            h = hands[s2]
+            if not (legal(r, h, led, trump) >> c2) & 1:
+                return False
+            hands[s2] = h ^ (1 << c2)
+            h = hands[s3]
+            if not (legal(r, h, led, trump) >> c3) & 1:
+                return False
+            hands[s3] = h ^ (1 << c3)
+            leader = order[winner_of(cards, trump)]
             wn = t.get("winner")
             if type(wn) is not int or wn != leader:
                 return False
@@ -1319,7 +1328,8 @@ class Verifier:
         return deck
 
 
-_PAIRS = re.compile(r"(?s)..").findall
+# two cards written together -> their codes (2,704 entries): the deck is read four characters at a time
+_CARD_PAIRS: dict[str, tuple[int, int]] = {a + b: (ca, cb) for a, ca in _CARD_CODE.items() for b, cb in _CARD_CODE.items()}
 # seats in play order from each leader, for each step (+1 ccw, +3 cw)
 _ORDERS: dict[int, tuple[tuple[int, ...], ...]] = {
     step: tuple(tuple((ld + step * k) % 4 for k in range(4)) for ld in range(4)) for step in (1, 3)}
