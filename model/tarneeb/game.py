@@ -403,6 +403,7 @@ class Match:
         rec.events.append(f"{rule}: {why}; hand cancelled")
         rec.scores_after = list(self.scores)
         self.records.append(rec)
+        self.record = None
         self.redeals += 1
         r = self.rules
         if rule == "bid.total":
