@@ -339,3 +339,20 @@ def test_policies_only_play_legal_actions() -> None:
                 a = pol(m, rng)
                 assert a in m.legal_actions()
                 m.apply(a)
+
+
+def test_match_can_start_from_given_scores() -> None:
+    m = Match(load_rules("card-kings-41"), first_dealer=0, scores=[40, 0, 5, 0])
+    m.apply(Deal(deck_from(1)))
+    assert m.scores == [40, 0, 5, 0]
+    assert m.copy().scores == [40, 0, 5, 0]
+    with pytest.raises(IllegalDeal) as e:
+        Match(load_rules("classic"), scores=[10, 0, 9, 0])
+    assert e.value.rule == "seats.partners"
+    m400 = Match(load_rules("tarneeb-400"), scores=[41, 0, 0, 0])
+    m400.apply(Deal(deck_from(2)))
+    m400.apply(Bid(2))  # seat 1 has 0 points
+    m400.apply(Bid(2))  # seat 2
+    m400.apply(Bid(2))  # seat 3
+    with pytest.raises(IllegalBid):
+        m400.apply(Bid(3))  # seat 0 (the dealer) is at 41: lowest bid 4

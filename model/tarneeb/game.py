@@ -94,17 +94,24 @@ class Match:
         "rules", "first_dealer", "phase", "dealer", "scores", "hands", "to_move", "trump", "led",
         "trick", "trick_leader", "tricks_won", "bids", "auction_top", "auction_holder", "active",
         "passes", "spoken", "record", "records", "history", "winner", "winner_rule", "target",
-        "games", "hands_played", "redeals", "_step",
+        "games", "hands_played", "redeals", "_step", "start_scores",
     )
 
-    def __init__(self, rules: Rules, first_dealer: int = 0) -> None:
+    def __init__(self, rules: Rules, first_dealer: int = 0, scores: Sequence[int] | None = None) -> None:
+        """``scores`` starts a match part-way (seats 0..3; in the auction family partners carry the team score)."""
         if first_dealer not in range(4):
             raise IllegalDeal(f"first dealer {first_dealer}", None, "deal.first-dealer",
                               "the first dealer must be a seat 0..3", "new match")
+        start = [0, 0, 0, 0] if scores is None else [int(x) for x in scores]
+        if len(start) != 4 or (not rules.individual and (start[0] != start[2] or start[1] != start[3])):
+            raise IllegalDeal(f"start scores {list(scores or [])}", None, "seats.partners",
+                              "four seat scores are needed, and partners share a team score in this ruleset",
+                              "new match")
         self.rules = rules
         self.first_dealer = first_dealer
         self.dealer = first_dealer
-        self.scores = [0, 0, 0, 0]
+        self.scores = start
+        self.start_scores = tuple(start)
         self.target = rules.target
         self.games: list[int] = []  # winners of games ended before play-on
         self.winner: int | None = None
@@ -135,14 +142,15 @@ class Match:
         self.record: HandRecord | None = None
 
     @classmethod
-    def replay(cls, rules: Rules, first_dealer: int, actions: Sequence[Action]) -> Match:
-        m = cls(rules, first_dealer)
+    def replay(cls, rules: Rules, first_dealer: int, actions: Sequence[Action],
+               scores: Sequence[int] | None = None) -> Match:
+        m = cls(rules, first_dealer, scores)
         for a in actions:
             m.apply(a)
         return m
 
     def copy(self) -> Match:
-        return Match.replay(self.rules, self.first_dealer, self.history)
+        return Match.replay(self.rules, self.first_dealer, self.history, self.start_scores)
 
     def state_text(self) -> str:
         """A one-line summary used in error messages."""
