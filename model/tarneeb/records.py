@@ -1130,6 +1130,7 @@ class Verifier:
                     err("scores", "an individual ruleset needs four scores")
                 elif sc != st.scores:
                     div("scores", _fmt_list(sc), f"{_fmt_list(st.scores)} (unchanged by a cancelled deal)", rule)
+                    st.scores = list(sc)  # the next deal starts from what the record claims
             st.dealer = m.dealer
             st.dealer_clause = "redeal.dealer" if rule == "bid.total" else rule
             return out
