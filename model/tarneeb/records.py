@@ -1172,7 +1172,7 @@ class Verifier:
             try:
                 m.apply(bid)
             except IllegalAction as e:
-                div(f"bids[{i}]", f"seat {m.to_move} bids {bid_text(bid)}", f"not allowed: {e.reason}", e.rule)
+                div(f"bids[{i}]", f"seat {m.to_move} bids {bid_text(bid)}", f"a legal bid ({e.reason})", e.rule)
                 return False
         if m.phase is Phase.BIDDING:
             if h.redeal:
@@ -1196,7 +1196,7 @@ class Verifier:
                 try:
                     m.play_card(c)
                 except IllegalAction as e:
-                    div(f"tricks[{k}].cards[{j}]", f"seat {seat} plays {_CARD_TEXT[c]}", f"not allowed: {e.reason}",
+                    div(f"tricks[{k}].cards[{j}]", f"seat {seat} plays {_CARD_TEXT[c]}", f"a legal card ({e.reason})",
                         e.rule, k)
                     return False
             rec = m.record if m.record is not None else records[-1]
@@ -1388,6 +1388,7 @@ def verify_lines(lines: Iterable[bytes | str], *, file: str = "<input>", ruleset
     reports are the same either way.
     """
     v = Verifier(ruleset, options, fast)
+    v.summary.files = 1
     kept: list[Report] = []
     for i, ln in enumerate(lines, start=1):
         data = ln.encode("utf-8", "surrogateescape") if isinstance(ln, str) else ln
