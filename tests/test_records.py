@@ -137,6 +137,10 @@ def test_read_records_streams_a_file(tmp_path: Path) -> None:
     assert sum(isinstance(x, MatchHeader) for x in items) == 4
     assert all(not isinstance(x, RecordError) for x in items)
     assert [x.line for x in items] == list(range(1, len(items) + 1))
+    s, reps = verify_items(read_records(p))
+    assert reps == [] and s.matches == 4 and s.hands == s.clean_hands == len(items) - 4
+    s, reps = verify_match(matches("classic", "{}")[0])
+    assert reps == [] and s.hands == len(matches("classic", "{}")[0].records)
 
 
 # ------------------------------------------------------------------ divergences
