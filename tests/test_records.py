@@ -28,7 +28,9 @@ from tarneeb.records import (
     match_lines,
     parse_line,
     read_records,
+    verify_items,
     verify_lines,
+    verify_match,
     verify_paths,
 )
 from tarneeb.simulate import play_match
