@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,8 @@ import orjson
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tarneeb import load_rules
+from tarneeb import Deal, Match, Phase, load_rules, random_deck
+from tarneeb.bots import POLICIES
 from tarneeb.records import (
     MAX_LINE,
     Divergence,
@@ -223,3 +225,22 @@ def test_match_ids() -> None:
     head = {k: v for k, v in lines[0].items() if k != "match"}
     s, reps = verify_lines([json.dumps(head)] + [json.dumps(x) for x in lines[1:]])
     assert reps == [] and s.clean_hands == len(lines) - 1
+
+
+def test_start_scores_and_header_warnings() -> None:
+    """A match recorded part-way: the header's start_scores are the scores before its first hand."""
+    rules = load_rules("bsfyi-41")
+    m = Match(rules, 2, scores=[30, 12, 5, 38])
+    rng = random.Random(9)
+    while not m.is_over() and m.hands_played < 40:
+        m.apply(Deal(random_deck(rng)) if m.phase is Phase.DEAL else POLICIES["heuristic"](m, rng))
+    lines = list(match_lines(m, "late"))
+    head = json.loads(lines[0])
+    assert head["start_scores"] == [30, 12, 5, 38]
+    s, reps = verify_lines(lines)
+    assert reps == [] and s.clean_hands == len(m.records)
+    head["start_scores"] = [0, 0, 0, 0]  # the same hands from zero scores diverge on the running scores
+    head["colour"] = "red"
+    s, reps = verify_lines([json.dumps(head)] + lines[1:])
+    assert reps[0].field == "colour" and reps[0].severity == "warning" and reps[0].line == 1
+    assert any(isinstance(r, Divergence) and r.field == "scores" for r in reps)

@@ -198,6 +198,8 @@ class MatchHeader:
     meta: dict[str, Any] = field(default_factory=dict)
     version: int = VERSION
     named: bool = True  # False when the header gave no match id (hand lines' ids are then not compared)
+    start_scores: list[int] | None = None  # scores before the first hand line (a match recorded part-way)
+    warnings: list[tuple[str, str]] = field(default_factory=list)  # (field, message)
 
 
 @dataclass(slots=True)
@@ -295,12 +297,20 @@ Item = MatchHeader | HandLine | RecordError
 # ------------------------------------------------------------------ writer
 
 def header_dict(rules: Rules, first_dealer: int, match_id: str, *, seats: Sequence[str] | None = None,
-                meta: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The canonical header line of a match, as a dict."""
+                meta: dict[str, Any] | None = None, start_scores: Sequence[int] | None = None) -> dict[str, Any]:
+    """The canonical header line of a match, as a dict.
+
+    ``start_scores`` (four, by seat) records a match from part-way: the
+    scores before its first hand line. Omitted when ``None`` or all zero.
+    """
     d: dict[str, Any] = {
         "type": "match", "format": FORMAT, "version": VERSION, "match": match_id, "ruleset": rules.id,
         "options": dict(rules.options), "first_dealer": first_dealer,
     }
+    if start_scores is not None and any(start_scores):
+        if len(start_scores) != 4:
+            raise TarneebError(f"match {match_id}: start_scores: four seat scores are needed")
+        d["start_scores"] = [int(x) for x in start_scores]
     if seats is not None:
         if len(seats) != 4:
             raise TarneebError(f"match {match_id}: seats: four names are needed, got {len(seats)}")
@@ -338,7 +348,9 @@ def hand_dict(rules: Rules, rec: HandRecord, match_id: str, match_over: bool = F
 def match_dicts(m: Match, match_id: str, *, seats: Sequence[str] | None = None,
                 meta: dict[str, Any] | None = None) -> Iterator[dict[str, Any]]:
     """Header then one dict per deal of ``m`` (only whole deals: a deal in progress is left out)."""
-    yield header_dict(m.rules, m.first_dealer, match_id, seats=seats, meta=meta)
+    start = getattr(m, "start_scores", None)
+    yield header_dict(m.rules, m.first_dealer, match_id, seats=seats, meta=meta,
+                      start_scores=None if start is None else list(start))
     n = len(m.records)
     for i, rec in enumerate(m.records):
         yield hand_dict(m.rules, rec, match_id, match_over=(i == n - 1 and m.phase is Phase.OVER))
@@ -364,7 +376,7 @@ def write_match(out: IO[bytes], m: Match, match_id: str, *, seats: Sequence[str]
 # ------------------------------------------------------------------ reader
 
 _HEADER_FIELDS = frozenset({"type", "format", "version", "match", "ruleset", "options", "first_dealer", "seats",
-                            "meta"})
+                            "meta", "start_scores"})
 _HAND_FIELDS = frozenset({"type", "match", "hand", "dealer", "deck", "hands", "revealed", "trump", "bids", "redeal",
                           "contract", "tricks", "play", "tricks_won", "deltas", "scores", "outcome", "meta"})
 
@@ -451,8 +463,10 @@ def _parse_header(obj: dict[str, Any], file: str, line: int) -> MatchHeader:
     meta = obj.get("meta", {})
     if not isinstance(meta, dict):
         raise _Bad("meta", f"meta is an object, not {_short(meta)}")
+    ss = obj.get("start_scores")
+    start = None if ss is None else list(_ints(ss, "start_scores", (4, 2)))
     return MatchHeader(file, line, mid if mid is not None else f"line-{line}", rs, options, first_dealer, seats, meta,
-                       named=mid is not None)
+                       named=mid is not None, start_scores=start, warnings=_unknown(obj, _HEADER_FIELDS))
 
 
 def _parse_hand(obj: dict[str, Any], file: str, line: int) -> HandLine:
@@ -797,18 +811,27 @@ class Verifier:
         return self._count(self._hand(item))
 
     def _header(self, h: MatchHeader) -> list[Report]:
-        out: list[Report] = []
+        out: list[Report] = [RecordError(h.file, h.line, f, msg, h.match, None, "warning") for f, msg in h.warnings]
         self.summary.matches += 1
         self._skipping = None
         r = self._rules(h)
         if isinstance(r, RecordError):
             self.state = None
             self._skipping = (f"its match header (line {h.line}) could not be used", h.line)
-            return [r]
+            return out + [r]
         if self.ruleset and h.ruleset and h.ruleset != self.ruleset:
             out.append(RecordError(h.file, h.line, "ruleset", f"the header names {h.ruleset}; checked under "
                                    f"{self.ruleset} as asked", h.match, severity="warning"))
-        self.state = _MatchState(h, r, h.first_dealer, "deal.first-dealer", [0, 0, 0, 0], r.target, [])
+        start = [0, 0, 0, 0]
+        if h.start_scores is not None:
+            sc = _team_list(r, h.start_scores)
+            if sc is None:
+                self.state = None
+                self._skipping = (f"its match header (line {h.line}) could not be used", h.line)
+                return out + [RecordError(h.file, h.line, "start_scores", "an individual ruleset needs four scores",
+                                          h.match)]
+            start = list(sc)
+        self.state = _MatchState(h, r, h.first_dealer, "deal.first-dealer", start, r.target, [])
         return out
 
     def _hand(self, h: HandLine) -> list[Report]:
