@@ -19,6 +19,16 @@ As PBN does for bridge, the writer is strict and the reader lenient:
   what the record claims and what the rules give, with the deciding clause id
   and its source (``Ruleset.cite``). :func:`verify_paths` runs it over files,
   streaming, optionally across processes.
+
+In short::
+
+    write_match(out, match, "id")                 # or match_lines / match_dicts / header_dict + hand_dict
+    summary, reports = verify_lines(lines)        # records in memory
+    summary = verify_paths(["a.jsonl"], jobs=2, on_report=print)
+    summary.exit_code(), summary.by_clause        # 0 / 1 / 2; Counter of clause ids
+
+Each report is a :class:`Divergence` (``clause``, ``field``, ``claimed``,
+``expected``, ``line`` ...) or a :class:`RecordError` (unreadable input).
 """
 
 from __future__ import annotations
