@@ -9,8 +9,19 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tarneeb import (
-    Bid, Deal, IllegalBid, IllegalDeal, IllegalPlay, Match, NameTrump, Phase, Play, WrongPhase, load_rules,
-    parse_action, parse_card,
+    Bid,
+    Deal,
+    IllegalBid,
+    IllegalDeal,
+    IllegalPlay,
+    Match,
+    NameTrump,
+    Phase,
+    Play,
+    WrongPhase,
+    load_rules,
+    parse_action,
+    parse_card,
 )
 from tarneeb import rules as R
 from tarneeb.bots import POLICIES

@@ -37,7 +37,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
-import z3  # type: ignore[import-untyped]
+import z3
 
 from tarneeb.cards import SUIT_NAMES, SUITS, card_str
 from tarneeb.errors import ConfigError
