@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from .cards import RANKS, STRAINS, card_str, parse_card, parse_suit
 from .errors import CardError, TarneebError
+from .rules import bid_key
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,8 +36,8 @@ class Bid:
         return f"bid:{self.n}" + ("" if self.strain is None else STRAINS[self.strain])
 
     def key(self) -> int:
-        """Auction order: more tricks, then a higher strain."""
-        return -1 if self.n is None else self.n * 5 + (self.strain or 0)
+        """Auction order: more tricks, then a higher strain (see :func:`tarneeb.rules.bid_key`)."""
+        return bid_key(self.n, self.strain)
 
 
 @dataclass(frozen=True, slots=True)

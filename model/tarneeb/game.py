@@ -208,26 +208,13 @@ class Match:
 
     def _legal_auction_bids(self) -> list[Action]:
         r = self.rules
-        seat = self.to_move
         top = self.auction_top
-        dealer_turn = seat == self.dealer and r.auction_style == "dealer-privilege"
-        lo_key = -1 if top is None else top.key()
-        out: list[Action] = []
-        if not self._pass_forbidden():
-            out.append(PASS)
+        top_t = None if top is None or top.n is None else (top.n, top.strain)
         strains = range(5) if r.egyptian else (None,)
-        for n in range(r.min_bid, 14):
-            for s in strains:
-                b = BIDS[n] if s is None else EGYPTIAN[(n, s)]
-                k = b.key()
-                if k > lo_key or (dealer_turn and top is not None and k == lo_key):
-                    out.append(b)
-        return out
-
-    def _pass_forbidden(self) -> bool:
-        r = self.rules
-        return (r.all_pass == "dealer-forced" and self.to_move == self.dealer
-                and self.auction_top is None and self.passes == 3)
+        candidates: list[Bid] = [PASS] + [BIDS[n] if s is None else EGYPTIAN[(n, s)]
+                                          for n in range(r.min_bid, 14) for s in strains]
+        return [b for b in candidates
+                if R.auction_bid_violation(r, self.dealer, self.to_move, top_t, self.passes, b.n, b.strain) is None]
 
     # -------------------------------------------------------------- apply
     def apply(self, action: Action) -> None:
@@ -325,26 +312,11 @@ class Match:
         seat = self.to_move
         rec = self.record
         assert rec is not None
-        if (bid.strain is None) == r.egyptian and bid.n is not None:
-            why = "Egyptian bids name a suit or no trump" if r.egyptian else "bids here name no suit"
-            raise IllegalBid(str(bid), seat, "auction.egyptian", why, self.state_text())
-        if bid.n is None:
-            if self._pass_forbidden():
-                raise IllegalBid(str(bid), seat, "auction.all-pass",
-                                 "the dealer must bid the minimum after three passes", self.state_text())
-        else:
-            if not r.min_bid <= bid.n <= 13:
-                raise IllegalBid(str(bid), seat, "auction.range",
-                                 f"bids run from {r.min_bid} to 13", self.state_text())
-            top = self.auction_top
-            if top is not None:
-                dealer_match = seat == self.dealer and r.auction_style == "dealer-privilege"
-                if bid.key() < top.key() or (bid.key() == top.key() and not dealer_match):
-                    rule = "auction.dealer-privilege" if dealer_match else "auction.raise"
-                    if r.auction_style == "continuous" and seat == self.dealer and bid.key() == top.key():
-                        rule = "auction.continuous"
-                    raise IllegalBid(str(bid), seat, rule, f"the top bid is {top}; a bid must be higher",
-                                     self.state_text())
+        top = self.auction_top
+        top_t = None if top is None or top.n is None else (top.n, top.strain)
+        bad = R.auction_bid_violation(r, self.dealer, seat, top_t, self.passes, bid.n, bid.strain)
+        if bad is not None:
+            raise IllegalBid(str(bid), seat, bad[0], bad[1], self.state_text())
         rec.bids.append((seat, bid))
         self.spoken += 1
         if bid.n is None:
@@ -353,25 +325,11 @@ class Match:
         else:
             self.auction_top = bid
             self.auction_holder = seat
-        if r.auction_style == "dealer-privilege":
-            if self.spoken < 4:
-                self.to_move = (seat + self._step) % 4
-                return
+        nxt = R.auction_next(r, seat, self.spoken, self.active, self.auction_top is not None, self.auction_holder)
+        if nxt is None:
             self._end_auction()
-            return
-        # continuous
-        n_active = sum(self.active)
-        if self.auction_top is None:
-            if n_active == 0:
-                self._end_auction()
-                return
-        elif n_active == 1 and self.active[self.auction_holder]:
-            self._end_auction()
-            return
-        nxt = (seat + self._step) % 4
-        while not self.active[nxt]:
-            nxt = (nxt + self._step) % 4
-        self.to_move = nxt
+        else:
+            self.to_move = nxt
 
     def _end_auction(self) -> None:
         r = self.rules

@@ -249,3 +249,57 @@ def target_in_force(r: Rules, games_won: int) -> int:
     if r.play_on_raise > 0 and games_won >= 1:
         return r.target + r.play_on_raise
     return r.target
+
+
+# ----------------------------------------------------------------- auction
+
+
+def bid_key(n: int | None, strain: int | None) -> int:
+    """Auction order of a bid: more tricks, then a higher strain (C < D < H < S < no trump); a pass is -1."""
+    return -1 if n is None else n * 5 + (strain or 0)
+
+
+def auction_bid_violation(r: Rules, dealer: int, seat: int, top: tuple[int, int | None] | None, passes: int,
+                          n: int | None, strain: int | None) -> tuple[str, str] | None:
+    """None when ``seat`` may make bid ``(n, strain)`` (``n`` None: a pass) over ``top``, else (clause id, reason).
+
+    Clauses auction.range, auction.raise, auction.dealer-privilege, auction.continuous, auction.all-pass,
+    auction.egyptian (ambiguity egyptian-dealer-match: the dealer may take exactly the top bid).
+    """
+    if n is None:
+        if r.all_pass == "dealer-forced" and seat == dealer and top is None and passes == 3:
+            return "auction.all-pass", "the dealer must bid the minimum after three passes"
+        return None
+    if (strain is None) == r.egyptian or (strain is not None and not 0 <= strain <= 4):
+        return "auction.egyptian", ("Egyptian bids name a suit or no trump" if r.egyptian else "bids here name no suit")
+    if not r.min_bid <= n <= 13:
+        return "auction.range", f"bids run from {r.min_bid} to 13"
+    if top is not None:
+        k, tk = bid_key(n, strain), bid_key(*top)
+        dealer_privilege = seat == dealer and r.auction_style == "dealer-privilege"
+        if k < tk or (k == tk and not dealer_privilege):
+            if k == tk and seat == dealer:
+                rule = "auction.continuous"
+            elif dealer_privilege:
+                rule = "auction.dealer-privilege"
+            else:
+                rule = "auction.raise"
+            return rule, "a bid must be higher than the top bid" + (" (the dealer may match it)" if dealer_privilege else "")
+    return None
+
+
+def auction_next(r: Rules, seat: int, spoken: int, active: Sequence[bool], has_top: bool, holder: int) -> int | None:
+    """The seat to speak after ``seat``, or None when the auction is over (auction.order, auction.continuous).
+
+    One round (dealer's privilege): over after four calls. Continuous: a pass is final; over when no one is left,
+    or when only the holder of the top bid is left.
+    """
+    if r.auction_style == "dealer-privilege":
+        return None if spoken >= 4 else next_seat(r, seat)
+    n_active = sum(active)
+    if (not has_top and n_active == 0) or (has_top and n_active == 1 and active[holder]):
+        return None
+    nxt = next_seat(r, seat)
+    while not active[nxt]:
+        nxt = next_seat(r, nxt)
+    return nxt
