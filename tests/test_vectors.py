@@ -10,7 +10,10 @@ from typing import Any
 import pytest
 
 from tarneeb import vectors as V
+from tarneeb.actions import Deal
+from tarneeb.cards import parse_card
 from tarneeb.protocol import Engine
+from tarneeb.spec import load_rules
 
 ROOT = V.default_dir()
 MINI = f"{sys.executable} {Path(__file__).resolve().parents[1] / 'examples/mini_engine/mini_engine.py'}"
@@ -130,7 +133,7 @@ def test_perft_counts_agree_with_enumeration_by_the_match() -> None:
         g = json.loads((ROOT / rid / "perft.json").read_text())[0]
         t = next(x for x in g["tests"] if x["input"]["depth"] == 3)
         inp = t["input"]
-        r = V.load_rules(rid, g["options"])
+        r = load_rules(rid, g["options"])
 
         def count(m: Any, d: int) -> int:
             if d == 0 or m.phase is not Phase.PLAY:
@@ -143,7 +146,7 @@ def test_perft_counts_agree_with_enumeration_by_the_match() -> None:
             return c
 
         m = V.match_at(r, inp["dealer"], inp["scores"], inp["target"])
-        m.apply(V.Deal(tuple(V.parse_card(c) for c in inp["deck"])))
+        m.apply(Deal(tuple(parse_card(c) for c in inp["deck"])))
         for a in inp["actions"]:
             m.apply(parse_action(a))
         assert count(m, 3) == t["expected"]["nodes"]

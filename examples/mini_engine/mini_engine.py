@@ -12,7 +12,7 @@ Usage::
 
     python mini_engine.py                 # serve the protocol on stdin/stdout
     python mini_engine.py --mutant NAME   # the same, with one deliberate rule bug
-    python mini_engine.py selfplay --ruleset R --matches N --seed S --out FILE
+    python mini_engine.py selfplay --ruleset R --matches N --seed S --out FILE [--part-way SHARE]
 
 The mutant can also be chosen with the environment variable
 ``MINI_ENGINE_MUTANT``. ``--list-mutants`` prints the names.
@@ -174,7 +174,7 @@ def best_index(trick: list[str], trump: int | None) -> int:
 
 
 def lowest_bid(cfg: dict[str, Any], score: int) -> int:
-    lo = min(cfg["bids"])
+    lo: int = min(cfg["bids"])
     if cfg["rising"]:
         if score >= 40:
             lo = 4
@@ -239,7 +239,7 @@ def winner_41(cfg: dict[str, Any], scores: list[int], bids: list[int] | None,
     def qualifies(t: int) -> bool:
         a, b = scores[t], scores[t + 2]
         if MUTANT == "team-sum-wins":
-            return a + b >= target
+            return bool(a + b >= target)
         if MUTANT == "partner-nonneg":
             return (a >= target and b >= 0) or (b >= target and a >= 0)
         return (a >= target and b > 0) or (b >= target and a > 0)
@@ -747,9 +747,36 @@ def cautious(h: Hand, rng: random.Random) -> str:
     return rng.choice(legal)
 
 
+def part_way_scores(cfg: dict[str, Any], rng: random.Random) -> list[int]:
+    """Scores for a match recorded part-way, close to the end: where the winning rules matter.
+
+    41 family: each team is either close (one partner a few points short of the target, the other
+    above zero) or waiting (one partner past the target, the other at or a little below zero), so
+    that no team has won yet. Auction family: both team scores a few points short of the target.
+    """
+    t = cfg["target"]
+    if cfg["family"] == "auction":
+        a, b = t - rng.randint(1, 8), t - rng.randint(1, 8)
+        return [a, b, a, b]
+    out = [0, 0, 0, 0]
+    for team in (0, 1):
+        if rng.random() < 0.5:
+            hi, lo = t - rng.randint(1, 4), rng.randint(1, 10)
+        else:
+            hi, lo = t + rng.randint(1, 8), -rng.randint(0, 3)
+        if rng.random() < 0.5:
+            hi, lo = lo, hi
+        out[team], out[team + 2] = hi, lo
+    return out
+
+
 def selfplay(ruleset: str, options: dict[str, Any], matches: int, seed: str, out: Any,
-             max_hands: int = 150) -> None:
-    """Play whole matches with random legal moves and write game records (JSON Lines)."""
+             max_hands: int = 150, part_way: float = 0.0) -> None:
+    """Play whole matches with random legal moves and write game records (JSON Lines).
+
+    A share ``part_way`` of the matches (seeded) start from :func:`part_way_scores` instead of zero;
+    their records carry the starting scores in the header (``start_scores``).
+    """
     from record_writer import write_match  # the record format lives in its own small module
 
     cfg = make_config(ruleset, options)
@@ -758,7 +785,8 @@ def selfplay(ruleset: str, options: dict[str, Any], matches: int, seed: str, out
         rng = random.Random(f"{seed}:{mi}")
         dealer = rng.randrange(4)
         first = dealer
-        scores = [0, 0, 0, 0]
+        scores = part_way_scores(cfg, rng) if part_way > 0 and rng.random() < part_way else [0, 0, 0, 0]
+        start = list(scores)
         target = cfg["target"]
         games: list[int] = []
         played: list[Hand] = []
@@ -784,7 +812,7 @@ def selfplay(ruleset: str, options: dict[str, Any], matches: int, seed: str, out
                     target += cfg["play_on"]
                 else:
                     winner = h.winner
-        write_match(out, ruleset, options, first, played, f"{seed}:{mi}")
+        write_match(out, ruleset, options, first, played, f"{seed}:{mi}", start)
 
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -802,6 +830,8 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--matches", type=int, default=1)
     s.add_argument("--seed", default="0")
     s.add_argument("--max-hands", type=int, default=150)
+    s.add_argument("--part-way", type=float, default=0.0, metavar="SHARE",
+                   help="share of the matches started close to the target (recorded with start_scores)")
     s.add_argument("--out", default="-")
     args = p.parse_args(argv)
     if args.list_mutants:
@@ -822,10 +852,10 @@ def main(argv: list[str] | None = None) -> int:
                 opts[k] = v
         try:
             if args.out == "-":
-                selfplay(args.ruleset, opts, args.matches, args.seed, sys.stdout, args.max_hands)
+                selfplay(args.ruleset, opts, args.matches, args.seed, sys.stdout, args.max_hands, args.part_way)
             else:
                 with open(args.out, "w", encoding="utf-8") as f:
-                    selfplay(args.ruleset, opts, args.matches, args.seed, f, args.max_hands)
+                    selfplay(args.ruleset, opts, args.matches, args.seed, f, args.max_hands, args.part_way)
         except EngineError as e:
             print(f"mini_engine: {e}", file=sys.stderr)
             return 2

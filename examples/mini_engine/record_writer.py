@@ -1,7 +1,8 @@
 """Game records for the mini engine, in format version 1 of ``spec/records/README.md``.
 
 Written from that document only (the mini engine shares no code with ``tarneeb``):
-a match header line, then one line per deal, cancelled deals included.
+a match header line, then one line per deal, cancelled deals included. A match started
+part-way carries its starting scores in the header (``start_scores``).
 """
 
 from __future__ import annotations
@@ -11,13 +12,16 @@ from typing import Any
 
 
 def _bid(b: Any) -> str:
-    return b.text()[4:]  # "bid:8H" -> "8H", "bid:pass" -> "pass"
+    return str(b.text())[4:]  # "bid:8H" -> "8H", "bid:pass" -> "pass"
 
 
 def write_match(out: Any, ruleset: str, options: dict[str, Any], first_dealer: int, deals: list[Any],
-                match_id: str) -> None:
-    head = {"type": "match", "format": "tarneeb-record", "version": 1, "match": match_id, "ruleset": ruleset,
-            "options": options, "first_dealer": first_dealer, "meta": {"generator": "mini_engine"}}
+                match_id: str, start_scores: list[int] | None = None) -> None:
+    head: dict[str, Any] = {"type": "match", "format": "tarneeb-record", "version": 1, "match": match_id,
+                            "ruleset": ruleset, "options": options, "first_dealer": first_dealer,
+                            "meta": {"generator": "mini_engine"}}
+    if start_scores is not None and any(start_scores):
+        head["start_scores"] = list(start_scores)  # a match recorded part-way
     out.write(json.dumps(head) + "\n")
     for i, h in enumerate(deals):
         line: dict[str, Any] = {"type": "hand", "match": match_id, "hand": i, "dealer": h.dealer,

@@ -7,12 +7,21 @@ the revealed card and trump, whose turn it is, the set of legal actions, trick
 winners, and at the end of the deal the redeal decision, tricks, score
 changes, scores, winner and next dealer. The first difference stops the run.
 
-It is then shrunk: the shortest tail of the match (started from zero scores by
-the dealer of its first deal, as a game record would start) that still shows
-a difference for the same clause is kept. The reproducer is a game record
-(``spec/records/``): our deals before the divergent one (on which both
-engines agree), then the divergent deal as the external engine played and
-scored it, so that ``tarneeb verify`` on it points at the same clause.
+Matches do not all start from zero: a seeded share of them (``part_way``)
+start part-way, from score states where the rules are easiest to get wrong
+(:func:`interesting_scores`): a partner close to the target while the other
+is around zero, both teams close to the target, equal team totals, zero and
+negative scores, the rising minimum bid's thresholds. The scores go to the
+external engine with every ``start`` command, as they do for later deals.
+
+The first divergence is then shrunk: the shortest tail of the match that
+still shows a difference for the same clause is kept, started part-way from
+the scores before its first deal, so a reproducer is usually the divergent
+deal alone. The reproducer is a game record (``spec/records/``) whose header
+carries those ``start_scores``: our deals before the divergent one, if any
+(on which both engines agree), then the divergent deal as the external engine
+played and scored it, so that ``tarneeb verify`` on it points at the same
+clause.
 """
 
 from __future__ import annotations
@@ -311,6 +320,72 @@ def _finish_theirs(eng: Engine, trace: DealTrace, first: str) -> None:
         action = str(rng.choice(acts))
 
 
+# ------------------------------------------------------------------ score states
+
+PART_WAY_DEALS = 6  # deals of a match started part-way before the fuzzer moves on
+SCORE_STATES = ("partner-near-target", "both-teams-close", "both-teams-waiting", "equal-totals", "zero-and-negative",
+                "one-high-one-low")
+
+
+def interesting_scores(r: Rules, rng: random.Random, kind: str | None = None) -> list[int]:
+    """Seat scores (partners equal in the auction family) for a match started part-way.
+
+    No team has won yet under the rules (win.qualify / win.target): a partner at the target or
+    above has a partner at zero or below, and an auction team stays below the target. ``kind`` is
+    one of :data:`SCORE_STATES` (seeded choice when None).
+    """
+    t = r.target
+    kind = kind if kind is not None else rng.choice(SCORE_STATES)
+    if not r.individual:
+        if kind == "partner-near-target":
+            a, b = t - rng.randint(1, 8), rng.randint(-12, t - 10)
+        elif kind in ("both-teams-close", "both-teams-waiting"):
+            a, b = t - rng.randint(1, 8), t - rng.randint(1, 8)
+        elif kind == "equal-totals":
+            a = b = t - rng.randint(1, 10)
+        elif kind == "zero-and-negative":
+            a, b = rng.choice((0, -rng.randint(1, 20))), rng.choice((0, -rng.randint(1, 20), t - rng.randint(1, 8)))
+        else:
+            a, b = t - rng.randint(1, 6), -rng.randint(1, 30)
+        if rng.random() < 0.5:
+            a, b = b, a
+        return [a, b, a, b]
+    near = t - 6, t + 4  # "35..45" at a target of 41
+
+    def qualify_safe(hi: int, lo: int) -> tuple[int, int]:
+        # a partner at the target or above with the other above zero would already have won
+        return (hi, min(lo, 0) if hi >= t else lo)
+
+    teams: list[tuple[int, int]] = []
+    if kind == "partner-near-target":
+        teams = [qualify_safe(rng.randint(*near), rng.randint(-4, 4)),
+                 (rng.randint(-10, t - 10), rng.randint(-10, t - 10))]
+    elif kind == "both-teams-close":
+        teams = [(t - rng.randint(1, 4), rng.randint(3, 12)) for _ in range(2)]
+    elif kind == "both-teams-waiting":  # each team has a partner past the target and waits for the other
+        teams = [(rng.randint(t + 1, t + 8), -rng.randint(0, 3)) for _ in range(2)]
+    elif kind == "equal-totals":
+        hi0, hi1 = t - rng.randint(1, 4), t - rng.randint(1, 4)
+        lo0 = rng.randint(3, 10)
+        lo1 = hi0 + lo0 - hi1
+        if lo1 <= 0 or r.tie_rule != "combined":  # the top-score tie: equal high partners
+            hi1, lo1 = hi0, rng.randint(1, 10)
+        teams = [(hi0, lo0), (hi1, lo1)]
+    elif kind == "zero-and-negative":
+        teams = [qualify_safe(rng.randint(*near), rng.choice((0, -rng.randint(1, 9)))),
+                 (rng.choice((0, -rng.randint(1, 15))), rng.randint(-15, t - 1))]
+    else:
+        teams = [qualify_safe(rng.randint(*near), rng.randint(-4, 4)),
+                 (t - rng.randint(1, 8), rng.randint(-4, 4))]
+    rng.shuffle(teams)
+    out = [0, 0, 0, 0]
+    for team, (x, y) in enumerate(teams):
+        if rng.random() < 0.5:
+            x, y = y, x
+        out[team], out[team + 2] = x, y
+    return out
+
+
 # ------------------------------------------------------------------ matches
 
 @dataclass
@@ -320,11 +395,14 @@ class MatchRun:
     traces: list[DealTrace]
     match: Match
     divergence: Divergence | None
+    start_scores: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
 
 
 def run_match(eng: Engine, r: Rules, seed: str, choosers: Callable[[int], Chooser], first_dealer: int,
-              decks: Callable[[int], tuple[int, ...]] | None, max_deals: int) -> MatchRun:
-    m = Match(r, first_dealer)
+              decks: Callable[[int], tuple[int, ...]] | None, max_deals: int,
+              start_scores: Sequence[int] | None = None) -> MatchRun:
+    m = Match(r, first_dealer, start_scores)
+    start = list(m.scores)
     rng = random.Random(seed + ":deck")
     traces: list[DealTrace] = []
     while m.phase is not Phase.OVER and len(traces) < max_deals:
@@ -335,10 +413,10 @@ def run_match(eng: Engine, r: Rules, seed: str, choosers: Callable[[int], Choose
         try:
             d = lockstep_deal(eng, r, m, deck, choosers(i), seed, t)
         except _Abandon:
-            return MatchRun(seed, first_dealer, traces[:-1], m, None)
+            return MatchRun(seed, first_dealer, traces[:-1], m, None, start)
         if d is not None:
-            return MatchRun(seed, first_dealer, traces, m, d)
-    return MatchRun(seed, first_dealer, traces, m, None)
+            return MatchRun(seed, first_dealer, traces, m, d, start)
+    return MatchRun(seed, first_dealer, traces, m, None, start)
 
 
 def _script_of(tail: list[DealTrace]) -> Callable[[int], Chooser]:
@@ -356,7 +434,12 @@ def _decks_of(tail: list[DealTrace]) -> Callable[[int], tuple[int, ...]]:
 
 
 def shrink(eng: Engine, r: Rules, run: MatchRun) -> MatchRun:
-    """The shortest tail of the match that still diverges on the same clause (from zero scores)."""
+    """The shortest tail of the match that still diverges on the same clause.
+
+    A tail starts part-way, from the scores before its first deal. Only tails that start before any
+    game of a play-on match was won are tried (a record cannot carry a raised target); for them the
+    scores are the whole state, so the last deal alone normally reproduces.
+    """
     assert run.divergence is not None
     k = len(run.traces) - 1
     clause = run.divergence.clause
@@ -369,7 +452,11 @@ def shrink(eng: Engine, r: Rules, run: MatchRun) -> MatchRun:
         gap *= 2
     for j in starts:
         tail = run.traces[j:]
-        cand = run_match(eng, r, run.seed, _script_of(tail), tail[0].dealer, _decks_of(tail), len(tail))
+        if tail[0].target != r.target or (not r.individual and (tail[0].scores[0] != tail[0].scores[2]
+                                                                  or tail[0].scores[1] != tail[0].scores[3])):
+            continue
+        cand = run_match(eng, r, run.seed, _script_of(tail), tail[0].dealer, _decks_of(tail), len(tail),
+                         tail[0].scores)
         if cand.divergence is not None and cand.divergence.clause == clause:
             return cand
     return run
@@ -381,8 +468,8 @@ def reproducer_lines(eng: Engine | None, r: Rules, run: MatchRun) -> list[bytes]
     """Header, our agreed deals, then the divergent deal as the external engine claimed it."""
     assert run.divergence is not None
     mid = f"fuzz-{run.seed}"
-    out = [orjson.dumps(header_dict(r, run.first_dealer, mid, meta={"generator": "tarneeb fuzz",
-                                                                      "seed": run.seed}))]
+    out = [orjson.dumps(header_dict(r, run.first_dealer, mid, meta={"generator": "tarneeb fuzz", "seed": run.seed},
+                                    start_scores=run.start_scores))]
     m = run.match
     n = len(run.traces) - 1
     for rec in m.records[:n]:
@@ -479,20 +566,34 @@ class FuzzResult:
 
 
 def fuzz(eng: Engine, r: Rules, hands: int, seed: str, max_deals: int = 200,
-         on_progress: Callable[[int], None] | None = None) -> FuzzResult:
-    deals = 0
+         on_progress: Callable[[int], None] | None = None, part_way: float = 0.5) -> FuzzResult:
+    """Play seeded matches in lockstep until ``hands`` deals were played or a divergence is found.
+
+    About a share ``part_way`` (0..1) of the deals are played in matches started part-way, from
+    :func:`interesting_scores` (a seeded kind of state for each such match), the rest in matches
+    started from zero. A match started part-way is cut after :data:`PART_WAY_DEALS` deals (its scores
+    have left the interesting region by then), a match from zero after ``max_deals``.
+    """
+    if not 0.0 <= part_way <= 1.0:
+        raise TarneebError(f"part_way: {part_way} is not a share between 0 and 1")
+    deals = part_deals = 0
     mi = 0
     while deals < hands:
         ms = f"{seed}:{mi}"
         rng = random.Random(ms)
         first = rng.randrange(4)
+        part = part_way > 0 and part_deals <= part_way * deals  # keep the share of deals played part-way
+        start = interesting_scores(r, rng) if part else None
         chooser = random_chooser(rng)
 
         def choosers(i: int, c: Chooser = chooser) -> Chooser:
             return c
 
-        run = run_match(eng, r, ms, choosers, first, None, min(max_deals, hands - deals))
+        limit = max_deals if start is None else min(max_deals, PART_WAY_DEALS)
+        run = run_match(eng, r, ms, choosers, first, None, min(limit, hands - deals), start)
         deals += len(run.traces)
+        if start is not None:
+            part_deals += len(run.traces)
         mi += 1
         if on_progress:
             on_progress(len(run.traces))

@@ -835,12 +835,18 @@ class Verifier:
         start = [0, 0, 0, 0]
         if h.start_scores is not None:
             sc = _team_list(r, h.start_scores)
+            why = None
             if sc is None:
+                why = "an individual ruleset needs four scores"
+            else:
+                try:
+                    start = list(Match(r, 0, sc).scores)  # the engine's own check of a part-way start
+                except IllegalAction as e:
+                    why = f"{_fmt_list(sc)}: {e.reason}"
+            if why is not None:
                 self.state = None
                 self._skipping = (f"its match header (line {h.line}) could not be used", h.line)
-                return out + [RecordError(h.file, h.line, "start_scores", "an individual ruleset needs four scores",
-                                          h.match)]
-            start = list(sc)
+                return out + [RecordError(h.file, h.line, "start_scores", why, h.match)]
         self.state = _MatchState(h, r, h.first_dealer, "deal.first-dealer", start, r.target, [])
         return out
 
@@ -873,8 +879,9 @@ class Verifier:
 
         Returns False, leaving ``st`` untouched, on anything unusual or any
         disagreement: the caller then runs the full engine replay, which
-        reports. Every rule decision is a :mod:`tarneeb.rules` function (the
-        auction, whose turn logic lives in the engine, is run by the engine).
+        reports. Every rule decision is a :mod:`tarneeb.rules` function, the
+        same ones the engine calls (the auction: ``auction_bid_violation`` and
+        ``auction_next``); the tests compare this path with the full replay.
         """
         if not _CANONICAL_KEYS.issuperset(obj):
             return False
@@ -899,10 +906,10 @@ class Verifier:
         if type(bids_obj) is not list:
             return False
         redeal = obj.get("redeal")
+        hands = R.deal_hands(r, dealer, deck)
+        if hands[0] | hands[1] | hands[2] | hands[3] != FULL_DECK:  # 52 cards covering the pack: 13 each, no repeat
+            return False
         if r.individual:
-            hands = R.deal_hands(r, dealer, deck)
-            if hands[0] | hands[1] | hands[2] | hands[3] != FULL_DECK or any(h.bit_count() != 13 for h in hands):
-                return False
             if r.trump_source == "fixed":
                 trump = r.fixed_suit
                 if "revealed" in obj:
@@ -934,46 +941,54 @@ class Verifier:
             leader = R.next_seat(r, dealer)
             contract = None
         else:
-            if "revealed" in obj:
+            # the auction on the engine's own pure functions (rules.auction_bid_violation, auction_next)
+            if "revealed" in obj or r.trump_source != "contract":
                 return False
-            m = Match(r, dealer)
-            m.scores = list(scores)
-            try:
-                m.apply(Deal(tuple(deck)))
-                for x in bids_obj:
-                    if type(x) is not list or len(x) != 2 or m.phase is not Phase.BIDDING or not _is(x[0], m.to_move):
-                        return False
-                    b = _BID_CODE.get(x[1]) if type(x[1]) is str else None
-                    if b is None:
-                        return False
-                    m.apply(b)
-                if m.phase is Phase.BIDDING:
+            if r.weak_redeal and (R.is_weak_hand(hands[0]) or R.is_weak_hand(hands[1]) or R.is_weak_hand(hands[2])
+                                  or R.is_weak_hand(hands[3])):
+                return self._fast_cancelled(st, obj, "deal.weak-redeal", R.next_seat(r, dealer), bids_obj)
+            top: tuple[int, int | None] | None = None
+            holder = -1
+            passes = spoken = 0
+            active = [True, True, True, True]
+            violation = R.auction_bid_violation
+            next_to_speak = R.auction_next
+            to_speak: int | None = (dealer + step) % 4
+            for x in bids_obj:
+                bidder = to_speak
+                if bidder is None or type(x) is not list or len(x) != 2 or not _is(x[0], bidder):
                     return False
-                if m.phase is Phase.TRUMP_CHOICE:
-                    t = obj.get("trump")
-                    if type(t) is not str or t not in ("C", "D", "H", "S"):
-                        return False
-                    m.apply(NameTrump(SUITS.index(t)))
-            except IllegalAction:
+                b = _BID_CODE.get(x[1]) if type(x[1]) is str else None
+                if b is None or violation(r, dealer, bidder, top, passes, b.n, b.strain) is not None:
+                    return False
+                spoken += 1
+                if b.n is None:
+                    passes += 1
+                    active[bidder] = False
+                else:
+                    top = (b.n, b.strain)
+                    holder = bidder
+                to_speak = next_to_speak(r, bidder, spoken, active, top is not None, holder)
+            if to_speak is not None:  # the auction is not over
                 return False
-            rec = m.record if m.record is not None else m.records[-1]
-            if m.phase is Phase.DEAL:  # cancelled
-                if (redeal != rec.redeal or "tricks" in obj or not _ints_are(obj.get("scores"), scores)
-                        or obj.get("trump") != strain_text(rec.trump) or obj.get("contract") is not None):
+            if top is None:  # all passed
+                return self._fast_cancelled(st, obj, "auction.all-pass", R.next_seat(r, dealer), bids_obj)
+            if r.egyptian:
+                tr = top[1]
+                if tr is None:
                     return False
-                st.dealer = m.dealer
-                st.dealer_clause = "redeal.dealer" if rec.redeal == "bid.total" else str(rec.redeal)
-                st.next_hand += 1
-                return True
-            cc = rec.contract
-            assert cc is not None
+                trump = tr
+            else:
+                t = obj.get("trump")
+                if type(t) is not str or t not in ("C", "D", "H", "S"):
+                    return False
+                trump = SUITS.index(t)
+            cc = (holder, top[0], top[1])
             cobj = obj.get("contract")
-            if (type(cobj) is not dict or not _is(cobj.get("seat"), cc[0]) or len(cobj) != 2
-                    or cobj.get("bid") != bid_text(Bid(cc[1], cc[2])) or obj.get("trump") != strain_text(m.trump)):
+            if (type(cobj) is not dict or not _is(cobj.get("seat"), holder) or len(cobj) != 2
+                    or cobj.get("bid") != bid_text(Bid(cc[1], cc[2])) or obj.get("trump") != STRAINS[trump]):
                 return False
-            hands = m.hands
-            trump = m.trump
-            leader = m.to_move
+            leader = holder
             contract = cc
             bids = []
         if redeal is not None:
@@ -987,40 +1002,40 @@ class Verifier:
         winner_of = R.trick_winner
         hands = list(hands)
         orders = _ORDERS[step]
-        for t in tricks:  # unrolled over the four cards; each card checked by the engine's legality function
-            if type(t) is not dict or len(t) != 3:
-                return False
-            cs = t.get("cards")
-            ld = t.get("leader")
-            if type(cs) is not list or len(cs) != 4 or type(ld) is not int or ld != leader:
-                return False
-            try:
-                c0, c1, c2, c3 = cards = list(map(code.__getitem__, cs))
-            except (KeyError, TypeError):
-                return False
-            s0, s1, s2, s3 = order = orders[leader]
-            h = hands[s0]
-            if not (legal(r, h, -1, trump) >> c0) & 1:
-                return False
-            hands[s0] = h ^ (1 << c0)
-            led = c0 // 13
-            h = hands[s1]
-            if not (legal(r, h, led, trump) >> c1) & 1:
-                return False
-            hands[s1] = h ^ (1 << c1)
-            h = hands[s2]
-            if not (legal(r, h, led, trump) >> c2) & 1:
-                return False
-            hands[s2] = h ^ (1 << c2)
-            h = hands[s3]
-            if not (legal(r, h, led, trump) >> c3) & 1:
-                return False
-            hands[s3] = h ^ (1 << c3)
-            leader = order[winner_of(cards, trump)]
-            wn = t.get("winner")
-            if type(wn) is not int or wn != leader:
-                return False
-            won[leader] += 1
+        try:
+            for t in tricks:  # unrolled over the four cards; each card checked by the engine's legality function
+                if type(t) is not dict or len(t) != 3:
+                    return False
+                cs = t["cards"]
+                ld = t["leader"]
+                if type(cs) is not list or len(cs) != 4 or type(ld) is not int or ld != leader:
+                    return False
+                c0, c1, c2, c3 = cards = [code[cs[0]], code[cs[1]], code[cs[2]], code[cs[3]]]
+                s0, s1, s2, s3 = order = orders[leader]
+                h = hands[s0]
+                if not (legal(r, h, -1, trump) >> c0) & 1:
+                    return False
+                hands[s0] = h ^ (1 << c0)
+                led = c0 // 13
+                h = hands[s1]
+                if not (legal(r, h, led, trump) >> c1) & 1:
+                    return False
+                hands[s1] = h ^ (1 << c1)
+                h = hands[s2]
+                if not (legal(r, h, led, trump) >> c2) & 1:
+                    return False
+                hands[s2] = h ^ (1 << c2)
+                h = hands[s3]
+                if not (legal(r, h, led, trump) >> c3) & 1:
+                    return False
+                hands[s3] = h ^ (1 << c3)
+                leader = order[winner_of(cards, trump)]
+                wn = t["winner"]
+                if type(wn) is not int or wn != leader:
+                    return False
+                won[leader] += 1
+        except (KeyError, TypeError):  # a missing field, or a card that is not a canonical card string
+            return False
         # ---- scoring and outcome: the engine's scoring functions
         if r.individual:
             deltas = [R.individual_delta(r, bids[s], won[s]) for s in range(4)]
@@ -1049,9 +1064,12 @@ class Verifier:
             else:
                 over = True
         out = obj.get("outcome")
-        w = out.get("winner") if type(out) is dict else 0
-        if (type(out) is not dict or not (w is None if win is None else _is(w, win)) or out.get("match_over") is not over
-                or (win is not None and out.get("clause", rule) != rule) or not _OUTCOME_KEYS.issuperset(out)):
+        if type(out) is not dict or not _OUTCOME_KEYS.issuperset(out):
+            return False
+        w = out.get("winner")
+        c = out.get("clause")
+        if (not (w is None if win is None else _is(w, win)) or out.get("match_over") is not over
+                or (c is not None and (type(c) is not str or (win is not None and c != rule)))):
             return False
         if win is not None:
             st.games = st.games + [win]
@@ -1062,6 +1080,18 @@ class Verifier:
         st.next_hand += 1
         if over:
             st.over_rule = rule
+        return True
+
+    def _fast_cancelled(self, st: _MatchState, obj: dict[str, Any], clause: str, next_dealer: int,
+                        bids_obj: list[Any]) -> bool:
+        """An auction-family deal cancelled by ``clause`` (the deal is known to be legal and the bids to match)."""
+        if (obj.get("redeal") != clause or "tricks" in obj or not _ints_are(obj.get("scores"), st.scores)
+                or obj.get("trump") is not None or obj.get("contract", None) is not None
+                or (clause == "deal.weak-redeal" and bids_obj)):
+            return False
+        st.dealer = next_dealer
+        st.dealer_clause = clause
+        st.next_hand += 1
         return True
 
     # ----------------------------------------------------------- one hand
@@ -1104,8 +1134,7 @@ class Verifier:
             if deck is None:
                 self._resync(st, h)
                 return out
-        m = Match(r, dealer)
-        m.scores = list(st.scores)
+        m = _match_at(r, dealer, st.scores)
         m.target = st.target
         m.games = list(st.games)
         try:
@@ -1362,6 +1391,20 @@ class Verifier:
         return deck
 
 
+def _match_at(r: Rules, dealer: int, scores: list[int]) -> Match:
+    """A match about to deal, part-way at ``scores`` (the start_scores of a header, or the running scores).
+
+    ``Match(scores=...)`` when they are consistent (partners equal in the auction family); otherwise
+    (a record whose claimed team scores differ between partners, already reported) the scores are set
+    as claimed so the replay goes on from what the record says.
+    """
+    if r.individual or (scores[0] == scores[2] and scores[1] == scores[3]):
+        return Match(r, dealer, scores)
+    m = Match(r, dealer)
+    m.scores = list(scores)
+    return m
+
+
 # two cards written together -> their codes (2,704 entries): the deck is read four characters at a time
 _CARD_PAIRS: dict[str, tuple[int, int]] = {a + b: (ca, cb) for a, ca in _CARD_CODE.items() for b, cb in _CARD_CODE.items()}
 # seats in play order from each leader, for each step (+1 ccw, +3 cw)
@@ -1375,7 +1418,9 @@ def _is(v: object, n: int) -> bool:
 
 
 def _ints_are(v: object, want: list[int]) -> bool:
-    return type(v) is list and v == want and all(type(x) is int for x in v)
+    """``v`` is the list ``want`` of four integers (no bool or float that compares equal)."""
+    return (type(v) is list and v == want and len(v) == 4
+            and type(v[0]) is type(v[1]) is type(v[2]) is type(v[3]) is int)
 
 
 _CANONICAL_KEYS = frozenset({"type", "match", "hand", "dealer", "deck", "revealed", "trump", "bids", "redeal",

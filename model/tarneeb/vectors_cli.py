@@ -45,6 +45,9 @@ def register(sub: Any) -> None:
     f.add_argument("--option", action="append", metavar="NAME=VALUE")
     f.add_argument("--hands", type=int, default=200, help="deals to play (cancelled deals count)")
     f.add_argument("--seed", default="0")
+    f.add_argument("--part-way", type=float, default=0.5, metavar="SHARE",
+                   help="share of the deals played in matches started part-way, from near-target score states "
+                        "(default 0.5; 0: every match from zero)")
     f.add_argument("--timeout", type=float, default=5.0)
     f.add_argument("--out", default=None, help="also write the reproducer (game record) to this file")
     f.add_argument("--json", action="store_true")
@@ -116,7 +119,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         raise TarneebError(f"--hands: {args.hands} must be at least 1")
     rules = load_rules(args.ruleset, parse_option_args(args.option or []))
     with Engine(args.engine, timeout=args.timeout) as eng:
-        res = fuzz(eng, rules, args.hands, str(args.seed))
+        res = fuzz(eng, rules, args.hands, str(args.seed), part_way=args.part_way)
     if args.out and res.reproducer:
         try:
             with open(args.out, "wb") as f:

@@ -1,0 +1,153 @@
+"""The verifier's fast path: it accepts every clean canonical hand, and on wrong records it agrees with the
+full engine replay (it then steps aside, and the replay reports).
+
+The auction is checked in the fast path with the engine's own pure functions
+(``rules.auction_bid_violation``, ``rules.auction_next``), so these tests centre on auction records:
+every auction option, wrong bids, seats, contracts, trumps and redeals, and matches started part-way.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from functools import cache
+from typing import Any
+
+import orjson
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tarneeb import Deal, Match, Phase, load_rules, random_deck
+from tarneeb.bots import POLICIES
+from tarneeb.records import Verifier, match_dicts, verify_lines
+
+FUZZ = settings(max_examples=int(os.environ.get("TARNEEB_FUZZ_EXAMPLES", "80")), deadline=None,
+                suppress_health_check=[HealthCheck.too_slow])
+
+AUCTION_SETS: list[dict[str, Any]] = [
+    {},
+    {"min_bid": 8, "must_trump": True},
+    {"egyptian": True},
+    {"egyptian": True, "auction": "continuous", "all_pass": "dealer-forced"},
+    {"auction": "continuous", "play_on": 41, "target": 31},
+    {"weak_redeal": True, "direction": "cw", "kaboot": "double", "bid13": "26", "scoring": "bid-only"},
+    {"all_pass": "dealer-forced", "bid13": "normal", "kaboot": "none"},
+]
+INDIVIDUAL_SETS: list[tuple[str, dict[str, Any]]] = [("card-kings-41", {}), ("bsfyi-41", {"rising_min_bid": True}),
+                                                     ("tarneeb-400", {}), ("eram-41", {})]
+
+
+@cache
+def records(rid: str, opts_key: str, start: tuple[int, ...] | None, seed: int) -> tuple[bytes, ...]:
+    """A match (or its first 40 deals) as canonical lines; ``start`` starts it part-way."""
+    rules = load_rules(rid, json.loads(opts_key))
+    rng = random.Random(seed)
+    m = Match(rules, rng.randrange(4), start)
+    pol = POLICIES["random" if seed % 2 else "heuristic"]
+    while not m.is_over() and len(m.records) < 40:
+        m.apply(Deal(random_deck(rng)) if m.phase is Phase.DEAL else pol(m, rng))
+    while m.phase is not Phase.DEAL and not m.is_over():  # finish a deal in progress
+        m.apply(pol(m, rng))
+    return tuple(orjson.dumps(d) for d in match_dicts(m, f"{rid}-{seed}"))
+
+
+def _key(opts: dict[str, Any]) -> str:
+    return json.dumps(opts, sort_keys=True)
+
+
+def _fast_takes(lines: tuple[bytes, ...]) -> list[bool]:
+    v = Verifier()
+    assert v.feed_line(lines[0], len(lines[0]), "f", 1) == []
+    taken = []
+    for ln in lines[1:]:
+        assert v.state is not None
+        taken.append(v._fast_hand(v.state, orjson.loads(ln)))
+    return taken
+
+
+def test_fast_path_takes_every_clean_canonical_hand() -> None:
+    """The fast path is not a formality: it alone accepts every hand of clean records (no engine replay)."""
+    cases = [("classic", o) for o in AUCTION_SETS] + INDIVIDUAL_SETS
+    for rid, opts in cases:
+        for seed in (1, 2):
+            for start in (None, (35, 38, 35, 38) if rid == "classic" else (36, 2, -3, 44)):
+                lines = records(rid, _key(opts), start, seed)
+                taken = _fast_takes(lines)
+                assert taken and all(taken), (rid, opts, seed, start, taken.index(False) + 1)
+                s, reps = verify_lines(lines)
+                assert reps == [] and s.clean_hands == len(lines) - 1
+
+
+def _agree(lines: list[bytes]) -> None:
+    s, reps = verify_lines(lines)
+    s_slow, reps_slow = verify_lines(lines, fast=False)
+    assert reps == reps_slow and s.to_json() == s_slow.to_json()
+
+
+BID_TEXTS = ["pass", "6", "7", "8", "9", "13", "14", "7C", "7H", "8S", "9N", "13N", "8X", "", 7, None, True]
+
+
+@FUZZ
+@given(st.data())
+def test_fast_path_agrees_with_engine_on_wrong_auctions(data: st.DataObject) -> None:
+    """Wrong bids, bidders, contracts, trumps and redeal claims in auction records: fast path and replay agree."""
+    opts = data.draw(st.sampled_from(AUCTION_SETS))
+    start = data.draw(st.sampled_from([None, (30, 38, 30, 38), (-5, 12, -5, 12)]))
+    seed = data.draw(st.integers(1, 3))
+    dicts = [orjson.loads(x) for x in records("classic", _key(opts), start, seed)]
+    k = data.draw(st.integers(1, len(dicts) - 1))
+    d = dicts[k]
+    bids = d["bids"]
+    what = data.draw(st.sampled_from(["bid", "seat", "drop", "insert", "contract", "trump", "redeal", "dealer"]))
+    if what == "bid" and bids:
+        i = data.draw(st.integers(0, len(bids) - 1))
+        bids[i][1] = data.draw(st.sampled_from(BID_TEXTS))
+    elif what == "seat" and bids:
+        i = data.draw(st.integers(0, len(bids) - 1))
+        bids[i][0] = data.draw(st.integers(0, 3))
+    elif what == "drop" and bids:
+        bids.pop(data.draw(st.integers(0, len(bids) - 1)))
+    elif what == "insert":
+        bids.insert(data.draw(st.integers(0, len(bids))), [data.draw(st.integers(0, 3)),
+                                                          data.draw(st.sampled_from(BID_TEXTS))])
+    elif what == "contract":
+        d["contract"] = data.draw(st.sampled_from([None, {"seat": 0, "bid": "7"}, {"seat": 3, "bid": "13"},
+                                                   {"seat": 1, "bid": "8H"}, {"seat": 2}]))
+    elif what == "trump":
+        d["trump"] = data.draw(st.sampled_from([None, "C", "D", "H", "S", "N", "Z"]))
+    elif what == "redeal":
+        d["redeal"] = data.draw(st.sampled_from([None, "auction.all-pass", "deal.weak-redeal", "bid.total"]))
+    else:
+        d["dealer"] = (d["dealer"] + data.draw(st.integers(1, 3))) % 4
+    _agree([orjson.dumps(x) for x in dicts])
+
+
+@FUZZ
+@given(st.data())
+def test_fast_path_agrees_with_engine_on_wrong_scores_and_play(data: st.DataObject) -> None:
+    """Wrong cards, winners, deltas, scores and outcomes, in every family, part-way or not: the two agree."""
+    rid, opts = data.draw(st.sampled_from([("classic", o) for o in AUCTION_SETS[:4]] + INDIVIDUAL_SETS))
+    start = data.draw(st.sampled_from([None, (38, 40, 38, 40) if rid == "classic" else (40, 38, 0, 3)]))
+    dicts = [orjson.loads(x) for x in records(rid, _key(opts), start, data.draw(st.integers(1, 2)))]
+    k = data.draw(st.integers(1, len(dicts) - 1))
+    d = dicts[k]
+    if "tricks" in d:
+        what = data.draw(st.sampled_from(["card", "winner", "leader", "deltas", "scores", "tricks_won", "outcome"]))
+        t = d["tricks"][data.draw(st.integers(0, 12))]
+        if what == "card":
+            j, j2 = data.draw(st.integers(0, 3)), data.draw(st.integers(0, 3))
+            t["cards"][j], t["cards"][j2] = t["cards"][j2], t["cards"][j]
+            if j == j2:
+                t["cards"][j] = data.draw(st.sampled_from(["AS", "2C", "TH", "QD", "10S", "ZZ"]))
+        elif what in ("winner", "leader"):
+            t[what] = data.draw(st.integers(0, 3))
+        elif what == "outcome":
+            d["outcome"] = {"winner": data.draw(st.sampled_from([None, 0, 1])),
+                            "match_over": data.draw(st.booleans())}
+        else:
+            i = data.draw(st.integers(0, 3))
+            d[what][i] += data.draw(st.sampled_from([-13, -1, 1, 2, 26]))
+    else:
+        d["scores"][data.draw(st.integers(0, 3))] += 1
+    _agree([orjson.dumps(x) for x in dicts])
