@@ -1,0 +1,843 @@
+"""The proofs: invariant families x rulesets x option variants, and their mutants.
+
+A :class:`Check` is a list of :class:`Obligation` (hypotheses, claim). A check
+is *proved* when, for every obligation, the hypotheses are satisfiable (the
+proof is not vacuous) and hypotheses + not(claim) is unsat. It ends with a
+*counterexample* at the first obligation whose negation is satisfiable; the
+model is printed as a game situation. A mutant check runs the same
+obligations on an :class:`~tarneeb_proofs.encode.Encoding` with one rule
+deliberately broken, and must end with a counterexample.
+
+What each family proves exactly is written in ``proofs/README.md``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import z3
+
+from tarneeb.spec import OptionValue, Rules, get_ruleset, load_rules, rulesets
+
+from .encode import (
+    FULL,
+    NO_LED,
+    Encoding,
+    Term,
+    bv6,
+    card_bit,
+    holds,
+    popcount52,
+    seat2,
+    suit_mask,
+    suit_of,
+    zmax,
+)
+from .witness import Witness, bids_text, card_text, hand_text, seat_text
+
+INVARIANTS = ("tricks", "follow", "bids", "scoring", "outcome", "config")
+INVARIANT_TITLES = {
+    "tricks": "1. a hand is 13 tricks",
+    "follow": "2. legal follow-suit and trick winner",
+    "bids": "3. bids and the redeal",
+    "scoring": "4. scoring tables",
+    "outcome": "5. win qualification and ties",
+    "config": "6. configuration soundness",
+}
+
+
+@dataclass
+class Obligation:
+    name: str
+    hyp: list[Term]
+    claim: Term
+    witness: Callable[[Any], Witness] = field(default=lambda m: Witness())
+
+
+@dataclass(frozen=True)
+class Check:
+    invariant: str
+    ruleset: str
+    options: tuple[tuple[str, OptionValue], ...]
+    mutant: str | None
+    clauses: tuple[str, ...]
+    build: Callable[[Encoding], list[Obligation]]
+    stage: str = ""  # a sub-part of a family (config soundness stages)
+
+    @property
+    def variant(self) -> str:
+        return ",".join(f"{k}={_fmt(v)}" for k, v in self.options) or "default"
+
+    @property
+    def id(self) -> str:
+        base = f"{self.invariant}{'.' + self.stage if self.stage else ''}:{self.ruleset}:{self.variant}"
+        return base + (f":mutant={self.mutant}" if self.mutant else "")
+
+    @property
+    def expected(self) -> str:
+        return "counterexample" if self.mutant else "proved"
+
+    def rules(self) -> Rules:
+        return load_rules(self.ruleset, dict(self.options))
+
+
+@dataclass
+class Result:
+    check: Check
+    status: str  # proved | counterexample | vacuous | unknown
+    runtime: float
+    obligation: str = ""
+    witness: Witness | None = None
+    detail: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.status == self.check.expected
+
+
+def _fmt(v: object) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+def run_check(check: Check, timeout_ms: int = 60_000) -> Result:
+    t0 = time.perf_counter()
+    enc = Encoding(check.rules(), check.mutant)
+    for ob in check.build(enc):
+        s = z3.Solver()
+        s.set("timeout", timeout_ms)
+        s.add(*ob.hyp)
+        r = s.check()
+        if r != z3.sat:
+            status = "vacuous" if r == z3.unsat else "unknown"
+            return Result(check, status, time.perf_counter() - t0, ob.name, detail=f"hypotheses are {r}")
+        s.add(z3.Not(ob.claim))
+        r = s.check()
+        if r == z3.sat:
+            w = ob.witness(s.model())
+            w.clauses = list(check.clauses)
+            return Result(check, "counterexample", time.perf_counter() - t0, ob.name, w)
+        if r != z3.unsat:
+            return Result(check, "unknown", time.perf_counter() - t0, ob.name, detail=str(s.reason_unknown()))
+    return Result(check, "proved", time.perf_counter() - t0)
+
+
+# ------------------------------------------------------------------ helpers
+def ival(m: Any, t: Term) -> int:
+    return int(m.eval(t, model_completion=True).as_long())
+
+
+def bval(m: Any, t: Term) -> bool:
+    return bool(z3.is_true(m.eval(t, model_completion=True)))
+
+
+def exactly_one(bs: Sequence[Term]) -> Term:
+    return z3.And(z3.Or(list(bs)), *[z3.Not(z3.And(a, b)) for a, b in itertools.combinations(bs, 2)])
+
+
+def variants(rid: str, names: Sequence[str]) -> list[tuple[tuple[str, OptionValue], ...]]:
+    """Every combination of the allowed values of the named options (those the ruleset has)."""
+    rs = get_ruleset(rid)
+    opts = [o for o in rs.options if o.name in names]
+    out = []
+    for combo in itertools.product(*[o.allowed for o in opts]):
+        out.append(tuple(sorted(zip([o.name for o in opts], combo, strict=True))))
+    return out or [()]
+
+
+# ====================================================== 1. a hand is 13 tricks
+def _tricks(enc: Encoding) -> list[Obligation]:
+    """Inductive proof over one trick; card counting goes through an abstract ``cnt`` (see README)."""
+    H = [z3.BitVec(f"H{j}", 52) for j in range(4)]
+    P = z3.BitVec("P", 52)
+    k = z3.BitVec("k", 8)
+    W = [z3.BitVec(f"W{j}", 8) for j in range(4)]
+    leader = z3.BitVec("leader", 2)
+    trump = z3.BitVec("trump", 6)
+    dealer = z3.BitVec("dealer", 2)
+    holder = z3.BitVec("holder", 2)
+    cnt = z3.Function("cnt", z3.BitVecSort(52), z3.BitVecSort(8))
+
+    def inv(H: Sequence[Term], P: Term, k: Term, W: Sequence[Term], count: Callable[[Term], Term]) -> Term:
+        parts = [(H[a] & H[b]) == 0 for a, b in itertools.combinations(range(4), 2)]
+        parts += [(H[a] & P) == 0 for a in range(4)]
+        parts += [(H[0] | H[1] | H[2] | H[3] | P) == FULL, z3.ULE(k, 13), count(P) == 4 * k]
+        parts += [count(H[a]) == 13 - k for a in range(4)]
+        parts += [z3.ULE(w, 13) for w in W] + [W[0] + W[1] + W[2] + W[3] == k]
+        return z3.And(parts)
+
+    cards = [z3.BitVec(f"c{i}", 6) for i in range(4)]
+    base = [enc.trump_ok(trump)] + [z3.ULT(c, 52) for c in cards]
+    # base case: a deal (13 distinct cards to each seat), nothing played yet
+    init = [(H[a] & H[b]) == 0 for a, b in itertools.combinations(range(4), 2)]
+    init += [(H[0] | H[1] | H[2] | H[3]) == FULL] + [popcount52(h) == 13 for h in H]
+    init += [P == 0, k == 0] + [w == 0 for w in W] + [leader == enc.first_leader(dealer, holder)]
+    legal, hist, seats, win, before = enc.play_trick(H, leader, trump, cards)
+    H2 = hist[4]
+    Ps = [P]
+    for c in cards:
+        Ps.append(Ps[-1] | card_bit(c))
+    P2 = Ps[4]
+    # instances of the counting lemmas (proved below for every card) for the terms of this trick
+    lemmas = [cnt(z3.BitVecVal(0, 52)) == 0]
+    for i, c in enumerate(cards):
+        for j in range(4):
+            x = hist[i][j]
+            lemmas.append(z3.Implies((x & card_bit(c)) != 0, cnt(x & ~card_bit(c)) + 1 == cnt(x)))
+        lemmas.append(z3.Implies((Ps[i] & card_bit(c)) == 0, cnt(Ps[i] | card_bit(c)) == cnt(Ps[i]) + 1))
+    # each player plays a card from the hand they hold (implied by a legal play, see family 2)
+    held = [holds(z3.BitVecVal(FULL, 52) if enc.m("card-from-anywhere") else before[i], cards[i]) for i in range(4)]
+    W2 = [W[j] + z3.If(win == j, z3.BitVecVal(1, 8), z3.BitVecVal(0, 8)) for j in range(4)]
+    step_hyp = [inv(H, P, k, W, cnt), z3.ULT(k, 13), legal] + base + lemmas
+    seats_distinct = z3.Distinct(*seats)
+    one_winner = z3.And(W2[0] + W2[1] + W2[2] + W2[3] == W[0] + W[1] + W[2] + W[3] + 1,
+                        z3.Or([win == sj for sj in seats]))
+    # a player to move always holds a card, if the earlier plays of the trick were legal
+    nonempty = []
+    for i in range(4):
+        earlier = [enc.legal_play(z3.BitVecVal(FULL, 52) if enc.m("card-from-anywhere") else before[j],
+                                  bv6(NO_LED) if j == 0 else suit_of(cards[0]), trump, cards[j]) for j in range(i)]
+        nonempty.append(z3.Implies(z3.And(earlier) if earlier else z3.BoolVal(True), before[i] != 0))
+
+    def w_state(m: Any) -> Witness:
+        w = Witness(title="a hand in progress")
+        w.add("trump", _trump_text(ival(m, trump)))
+        for j in range(4):
+            w.add(f"seat {j} holds", hand_text(ival(m, H[j])))
+        w.add("tricks played", str(ival(m, k)))
+        w.add("tricks won", str([ival(m, x) for x in W]))
+        w.add("trick", ", ".join(f"{seat_text(ival(m, seats[i]))} {card_text(ival(m, cards[i]))}" for i in range(4)))
+        w.add("winner", seat_text(ival(m, win)))
+        return w
+
+    def w_init(m: Any) -> Witness:
+        w = Witness(title="a fresh deal")
+        for j in range(4):
+            w.add(f"seat {j} holds", hand_text(ival(m, H[j])))
+        return w
+
+    def w_end(m: Any) -> Witness:
+        w = Witness(title="after the last trick")
+        for j in range(4):
+            w.add(f"seat {j} still holds", hand_text(ival(m, H[j])))
+        w.add("tricks won", str([ival(m, x) for x in W]))
+        return w
+
+    X = z3.BitVec("X", 52)
+
+    def w_x(m: Any) -> Witness:
+        w = Witness(title="a set of cards")
+        w.add("cards", hand_text(ival(m, X)))
+        return w
+
+    obs = [
+        Obligation("a deal satisfies the hand invariant", init + base, inv(H, P, k, W, popcount52), w_init),
+        Obligation("every trick keeps hands and played cards a partition of the deck",
+                   _masks(H, P) + held + base, z3.And(_masks(H2, P2)), w_state),
+        Obligation("every trick lowers each hand by one card and adds four played cards",
+                   step_hyp, z3.And(*[cnt(h) == 13 - (k + 1) for h in H2], cnt(P2) == 4 * (k + 1)), w_state),
+        Obligation("every trick has one card per seat and exactly one winner, who leads next",
+                   [z3.ULT(k, 13), W[0] + W[1] + W[2] + W[3] == k, *[z3.ULE(w, 13) for w in W]] + base,
+                   z3.And(seats_distinct, one_winner, *[z3.ULE(w, 13) for w in W2]), w_state),
+        Obligation("the player to move always holds a card",
+                   [inv(H, P, k, W, cnt), z3.ULT(k, 13)] + base + lemmas, z3.And(nonempty), w_state),
+        Obligation("after 13 tricks every card was played once and the counts sum to 13",
+                   [inv(H, P, k, W, cnt), k == 13] + base + [z3.Implies(cnt(h) == 0, h == 0) for h in H],
+                   z3.And(P == FULL, *[h == 0 for h in H], W[0] + W[1] + W[2] + W[3] == 13), w_end),
+    ]
+    # the counting lemmas, for the real popcount, one card at a time (all 52 cards)
+    for c in range(52):
+        b = z3.BitVecVal(1 << c, 52)
+        obs.append(Obligation(f"lemma: removing card {c} lowers the count by one", [(X & b) != 0],
+                              popcount52(X & ~b) + 1 == popcount52(X), w_x))
+        obs.append(Obligation(f"lemma: adding card {c} raises the count by one", [(X & b) == 0],
+                              popcount52(X | b) == popcount52(X) + 1, w_x))
+    obs.append(Obligation("lemma: the empty set counts 0", [], popcount52(z3.BitVecVal(0, 52)) == 0, w_x))
+    obs.append(Obligation("lemma: only the empty set counts 0", [], z3.Implies(popcount52(X) == 0, X == 0), w_x))
+    return obs
+
+
+def _masks(H: Sequence[Term], P: Term) -> list[Term]:
+    parts = [(H[a] & H[b]) == 0 for a, b in itertools.combinations(range(4), 2)]
+    parts += [(H[a] & P) == 0 for a in range(4)]
+    return parts + [(H[0] | H[1] | H[2] | H[3] | P) == FULL]
+
+
+def _trump_text(t: int) -> str:
+    return "no trump" if t == 4 else "CDHS"[t] if 0 <= t < 4 else f"? ({t})"
+
+
+# ============================================= 2. follow-suit and trick winner
+def _follow(enc: Encoding) -> list[Obligation]:
+    hand = z3.BitVec("hand", 52)
+    led = z3.BitVec("led", 6)
+    trump = z3.BitVec("trump", 6)
+    M = enc.legal_mask(hand, led, trump)
+    L = hand & suit_mask(led)
+    T = hand & suit_mask(trump)
+    must = enc.r.must_trump
+    void_rule = z3.If(z3.And(z3.BoolVal(must), z3.ULT(trump, 4), T != 0), T, hand) if must else hand
+    claim_legal = z3.And(M != 0, (M & ~hand) == 0, z3.If(L != 0, M == L, M == void_rule),
+                         enc.legal_mask(hand, bv6(NO_LED), trump) == hand)
+    hyp_legal = [hand != 0, z3.ULT(led, 4), enc.trump_ok(trump)]
+
+    def w_legal(m: Any) -> Witness:
+        w = Witness(title="a player to follow")
+        w.add("hand", hand_text(ival(m, hand)))
+        w.add("led suit", "CDHS"[ival(m, led)])
+        w.add("trump", _trump_text(ival(m, trump)))
+        w.add("legal cards (encoding)", hand_text(ival(m, M)))
+        return w
+
+    cards = [z3.BitVec(f"c{i}", 6) for i in range(4)]
+    alt = [z3.BitVec(f"d{i}", 6) for i in range(4)]
+    hyp_w = [z3.ULT(c, 52) for c in cards] + [z3.Distinct(*cards), enc.trump_ok(trump)]
+    wins = [enc.is_winner(cards, trump, i) for i in range(4)]
+    idx = enc.trick_winner(cards, trump)
+    wc = cards[3]
+    for i in (2, 1, 0):
+        wc = z3.If(idx == i, cards[i], wc)
+    ledsuit = suit_of(cards[0])
+    any_trump = z3.Or([suit_of(c) == trump for c in cards])
+    highest = z3.And([z3.Implies(suit_of(c) == suit_of(wc), z3.ULE(c, wc)) for c in cards])
+    claim_w = z3.And(exactly_one(wins),
+                     z3.If(any_trump, suit_of(wc) == trump, suit_of(wc) == ledsuit), highest)
+    # a discard (neither led suit nor trump) replaced by another discard changes nothing
+    j = z3.BitVec("j", 2)
+    hyp_d = hyp_w + [z3.ULT(c, 52) for c in alt] + [z3.Distinct(*alt), j != 0]
+    for i in range(4):
+        hyp_d.append(z3.If(j == i, z3.And(suit_of(cards[i]) != ledsuit, suit_of(cards[i]) != trump,
+                                          suit_of(alt[i]) != ledsuit, suit_of(alt[i]) != trump), alt[i] == cards[i]))
+    claim_d = enc.trick_winner(alt, trump) == idx
+
+    def w_trick(m: Any) -> Witness:
+        w = Witness(title="a trick")
+        w.add("trump", _trump_text(ival(m, trump)))
+        w.add("cards in play order", " ".join(card_text(ival(m, c)) for c in cards))
+        w.add("winners (encoding)", str([i for i in range(4) if bval(m, wins[i])]))
+        return w
+
+    def w_disc(m: Any) -> Witness:
+        w = w_trick(m)
+        w.add("same trick, one discard changed", " ".join(card_text(ival(m, c)) for c in alt))
+        w.add("winner before / after", f"{ival(m, idx)} / {ival(m, enc.trick_winner(alt, trump))}")
+        return w
+
+    return [
+        Obligation("the legal set is the led suit if held, else trumps under must-trump, else the hand",
+                   hyp_legal, claim_legal, w_legal),
+        Obligation("one winner: the highest trump, else the highest card of the led suit", hyp_w, claim_w, w_trick),
+        Obligation("discards do not affect the winner", hyp_d, claim_d, w_disc),
+    ]
+
+
+# ======================================================= 3. bids and the redeal
+def _bids_individual(enc: Encoding) -> list[Obligation]:
+    r = enc.r
+    score, score2, bid = z3.Int("score"), z3.Int("score2"), z3.Int("bid")
+    table_min: Term = z3.IntVal(r.bid_min)
+    if r.rising_min:
+        for threshold, mb in r.rising_table:
+            table_min = z3.If(score >= threshold, zmax(table_min, z3.IntVal(mb)), table_min)
+    legal = enc.legal_bid(score, bid)
+    some_legal = z3.Or([enc.legal_bid(score, z3.IntVal(b)) for b in range(0, 14)])
+    claim_l = z3.And(
+        z3.Implies(legal, z3.And(bid >= table_min, bid <= r.bid_max, *[bid != x for x in sorted(r.bid_excluded)])),
+        some_legal,
+        z3.Implies(z3.And(score2 <= score, legal), enc.legal_bid(score2, bid)),
+    )
+
+    def w_l(m: Any) -> Witness:
+        w = Witness(title="a bid")
+        w.add("player's score", str(ival(m, score)))
+        w.add("bid", str(ival(m, bid)))
+        w.add("legal (encoding)", str(bval(m, legal)))
+        w.add("legal bids (encoding)", str([b for b in range(14) if bval(m, enc.legal_bid(score, z3.IntVal(b)))]))
+        return w
+
+    # one bidding round as a relation: turns from the seat after the dealer
+    dealer = z3.Int("dealer")
+    scores = [z3.Int(f"s{j}") for j in range(4)]
+    bt = [z3.Int(f"bt{i}") for i in range(4)]  # bids in turn order
+    seats = []
+    s = dealer
+    for _ in range(4):
+        s = enc.next_seat(s)
+        seats.append(s)
+
+    def score_of(seat: Term) -> Term:
+        return z3.Sum([z3.If(seat == j, scores[j], 0) for j in range(4)])
+
+    by_seat = [z3.Sum([z3.If(seats[i] == j, bt[i], 0) for i in range(4)]) for j in range(4)]
+    hyp_r = [dealer >= 0, dealer <= 3] + [enc.legal_bid(score_of(seats[i]), bt[i]) for i in range(4)]
+    played = enc.hand_played(by_seat)
+    next_dealer = z3.If(played, enc.next_seat(dealer), enc.dealer_after_redeal(dealer))
+    want_redeal_dealer = dealer if r.redeal_same_dealer else (dealer + r.step) % 4
+    claim_r = z3.And(
+        *[z3.Sum([z3.If(seats[i] == j, 1, 0) for i in range(4)]) == 1 for j in range(4)],
+        played == (z3.Sum(bt) >= r.total_min),
+        z3.Implies(z3.Not(played), next_dealer == want_redeal_dealer),
+        next_dealer >= 0, next_dealer <= 3,
+    )
+
+    def w_r(m: Any) -> Witness:
+        w = Witness(title="a bidding round")
+        d = ival(m, dealer)
+        w.add("dealer", seat_text(d))
+        w.add("scores", str([ival(m, x) for x in scores]))
+        w.add("bids", bids_text([(ival(m, seats[i]), ival(m, bt[i])) for i in range(4)]))
+        w.add("total / threshold", f"{sum(ival(m, x) for x in bt)} / {r.total_min}")
+        w.add("played (encoding)", str(bval(m, played)))
+        w.add("next dealer (encoding)", seat_text(ival(m, next_dealer)))
+        return w
+
+    # no stuck state: the highest legal bids of the four seats reach the threshold, for any scores
+    def best(sc: Term) -> Term:
+        out: Term = z3.IntVal(-1000)
+        for b in range(0, 14):
+            out = z3.If(enc.legal_bid(sc, z3.IntVal(b)), z3.IntVal(b), out)
+        return out
+
+    bests = [best(x) for x in scores]
+    claim_s = z3.And(*[b >= 0 for b in bests], enc.hand_played(bests))
+
+    def w_s(m: Any) -> Witness:
+        w = Witness(title="a score state")
+        w.add("scores", str([ival(m, x) for x in scores]))
+        w.add("highest legal bids (encoding)", str([ival(m, b) for b in bests]))
+        w.add("threshold", str(r.total_min))
+        return w
+
+    return [
+        Obligation("legal bids: in range, not excluded, rising minimum, never empty, shrinking with score",
+                   [], claim_l, w_l),
+        Obligation("each seat bids once; played iff the total reaches the threshold; redeal dealer",
+                   hyp_r, claim_r, w_r),
+        Obligation("no stuck state: for any scores some legal bids get the hand played", [], claim_s, w_s),
+    ]
+
+
+def _bids_auction(enc: Encoding) -> list[Obligation]:
+    r = enc.r
+    dealer = z3.Int("dealer")
+    run = enc.auction(dealer)
+    n = len(run.calls_n)
+    hyp = [dealer >= 0, dealer <= 3, run.all_legal()]
+    terminated = run.ended[n]
+    # contract = the last bid made
+    last_n: Term = z3.IntVal(0)
+    last_s: Term = z3.IntVal(0)
+    last_seat: Term = z3.IntVal(-1)
+    for i in range(n):
+        last_n = z3.If(run.is_bid(i), run.calls_n[i], last_n)
+        last_s = z3.If(run.is_bid(i), run.calls_s[i], last_s)
+        last_seat = z3.If(run.is_bid(i), run.seat[i], last_seat)
+    has, holder, _top = run.contract()
+    any_bid = z3.Or([run.is_bid(i) for i in range(n)])
+    strains = enc.strains()
+    calls: list[tuple[int, int]] = [(0, 0)] + [(b, s) for b in range(r.min_bid, 14) for s in range(strains)]
+    never_stuck = z3.And([z3.Implies(z3.Not(run.ended[i]), z3.Or([run.call_ok[i](z3.IntVal(a), z3.IntVal(b))
+                                                                   for a, b in calls])) for i in range(n)])
+    result = z3.If(any_bid,
+                   z3.And(has, holder == last_seat),
+                   z3.And(z3.Not(has), run.passes[n] == 4, z3.BoolVal(r.all_pass == "redeal-next")))
+    highest = z3.And([z3.Implies(run.is_bid(i), z3.Or(run.calls_n[i] < last_n,
+                                                     z3.And(run.calls_n[i] == last_n, run.calls_s[i] <= last_s)))
+                      for i in range(n)])
+    if r.auction_style == "dealer-privilege":
+        # only the dealer may match; if the dealer bids, the dealer holds the contract
+        order = z3.And(
+            *[z3.Implies(z3.And(run.is_bid(i), run.seat[i] != dealer, run.top[i] >= 0),
+                         enc.key(run.calls_n[i], run.calls_s[i]) > run.top[i]) for i in range(n)],
+            *[z3.Implies(z3.And(run.is_bid(i), run.seat[i] == dealer), holder == dealer) for i in range(n)])
+    else:
+        # every bid raises; a seat that passed never speaks again
+        order = z3.And(
+            *[z3.Implies(z3.And(run.is_bid(i), run.top[i] >= 0), enc.key(run.calls_n[i], run.calls_s[i]) > run.top[i])
+              for i in range(n)],
+            *[z3.Implies(z3.And(run.made[i], run.calls_n[i] == 0, run.made[j]), run.seat[j] != run.seat[i])
+              for i in range(n) for j in range(i + 1, n)])
+
+    def w_a(m: Any) -> Witness:
+        w = Witness(title="an auction")
+        w.add("dealer", seat_text(ival(m, dealer)))
+        calls_txt = []
+        for i in range(n):
+            if not bval(m, run.made[i]):
+                break
+            cn, cs = ival(m, run.calls_n[i]), ival(m, run.calls_s[i])
+            txt = "pass" if cn == 0 else f"{cn}{'CDHSN'[cs] if r.egyptian else ''}"
+            calls_txt.append(f"{seat_text(ival(m, run.seat[i]))}: {txt}")
+        w.add("calls", ", ".join(calls_txt) or "(none)")
+        w.add("auction over", str(bval(m, terminated)))
+        w.add("contract holder (encoding)", seat_text(ival(m, holder)) if bval(m, has) else "none")
+        return w
+
+    return [
+        Obligation(f"the auction ends within {n} calls", hyp, terminated, w_a),
+        Obligation("a player to speak always has a legal call", hyp, never_stuck, w_a),
+        Obligation("the auction ends in one contract (the last bid) or the all-pass rule", hyp + [terminated],
+                   result, w_a),
+        Obligation("the contract is the highest bid (tricks, then strain); raise and match rules", hyp,
+                   z3.And(highest, order), w_a),
+    ]
+
+
+# ============================================================== 4. scoring
+# The scoring tables as the clause texts state them (score.values), per ruleset:
+# (lowest bid, highest bid, multiplier of the face value).
+DOC_TABLES: dict[str, tuple[tuple[int, int, int], ...]] = {
+    "card-kings-41": ((2, 13, 1),),  # 000, Scoring: face value
+    "eram-41": ((2, 13, 1),),  # 003, Scoring: the bid itself
+    "bsfyi-41": ((2, 4, 1), (5, 8, 2), (9, 13, 3)),  # 001, The scoring table
+    "tarneeb-400": ((2, 4, 1), (5, 8, 2), (9, 13, 3)),  # 001's table, assumed by 002
+}
+
+
+def _scoring_individual(enc: Encoding) -> list[Obligation]:
+    r = enc.r
+    bid, t, t2 = z3.Int("bid"), z3.Int("tricks"), z3.Int("tricks2")
+    in_range = [bid >= r.bid_min, bid <= r.bid_max] + [bid != x for x in sorted(r.bid_excluded)]
+    tr = [t >= 0, t <= 13, t2 >= 0, t2 <= 13]
+    d = enc.individual_delta(bid, t)
+    doc: Term = z3.IntVal(-1)
+    for lo, hi, mult in DOC_TABLES[r.id]:
+        doc = z3.If(z3.And(bid >= lo, bid <= hi), bid * mult, doc)
+    claim_t = z3.And(z3.Implies(t >= bid, d == doc), z3.Implies(t < bid, d == -doc))
+    claim_m = z3.And(z3.Implies(t >= bid, d > 0), z3.Implies(t < bid, d < 0))
+    claim_x = z3.Implies(z3.And(t >= bid, t2 >= bid), d == enc.individual_delta(bid, t2))
+
+    def w(m: Any) -> Witness:
+        x = Witness(title="one player's hand")
+        x.add("bid", str(ival(m, bid)))
+        x.add("tricks taken", str(ival(m, t)))
+        x.add("score change (encoding)", str(ival(m, d)))
+        x.add("with " + str(ival(m, t2)) + " tricks (encoding)", str(ival(m, enc.individual_delta(bid, t2))))
+        return x
+
+    return [
+        Obligation("the score change is the document's table (+value made, -value failed)", in_range + tr, claim_t, w),
+        Obligation("a made bid never loses points; a failed one never gains", in_range + tr, claim_m, w),
+        Obligation("tricks above the bid change nothing", in_range + tr, claim_x, w),
+    ]
+
+
+def _scoring_auction(enc: Encoding) -> list[Obligation]:
+    r = enc.r
+    c, bt, tb = z3.Int("contract"), z3.Int("bidding_team"), z3.Int("bt_tricks")
+    hyp = [c >= r.min_bid, c <= 13, z3.Or(bt == 0, bt == 1), tb >= 0, tb <= 13]
+    d0, d1 = enc.team_deltas(c, bt, tb)
+    d_bt = z3.If(bt == 0, d0, d1)
+    d_dt = z3.If(bt == 0, d1, d0)
+    td = 13 - tb
+    made = tb >= c
+
+    def kab(usual: Term) -> Term:
+        return {"16": z3.IntVal(16), "26": z3.IntVal(26), "double": 2 * usual, "none": usual}[r.kaboot]
+
+    usual_bt = z3.If(made, tb, -c) if r.score_style == "standard" else z3.If(made, c, -c)
+    usual_dt = z3.If(made, z3.IntVal(0), td) if r.score_style == "standard" else z3.IntVal(0)
+    special13 = z3.And(c == 13, z3.BoolVal(r.bid13 == "26"))
+    claims = [
+        z3.Implies(special13, d_bt == z3.If(made, z3.IntVal(26), z3.IntVal(-16))),
+        z3.Implies(z3.And(z3.Not(special13), tb == 13, z3.Not(z3.And(c == 13, z3.BoolVal(r.bid13 == "win")))),
+                   d_bt == kab(usual_bt)),
+        z3.Implies(z3.And(z3.Not(special13), z3.Or(tb < 13, z3.And(c == 13, z3.BoolVal(r.bid13 == "win")))),
+                   d_bt == usual_bt),
+        z3.Implies(z3.And(td == 13, z3.BoolVal(r.score_style == "standard")), d_dt == kab(usual_dt)),
+        z3.Implies(z3.Not(z3.And(td == 13, z3.BoolVal(r.score_style == "standard"))), d_dt == usual_dt),
+        enc.bid13_wins(c, tb) == z3.And(z3.BoolVal(r.bid13 == "win"), c == 13, made),
+    ]
+    claim_m = z3.And(z3.Implies(made, z3.And(d_bt > 0, d_dt == 0)), z3.Implies(z3.Not(made), d_bt < 0))
+
+    def w(m: Any) -> Witness:
+        x = Witness(title="a scored auction hand")
+        x.add("contract", f"{ival(m, c)} by team {ival(m, bt)}")
+        x.add("tricks (bidders / defenders)", f"{ival(m, tb)} / {13 - ival(m, tb)}")
+        x.add("score change team 0 / team 1 (encoding)", f"{ival(m, d0)} / {ival(m, d1)}")
+        return x
+
+    return [
+        Obligation("the score change is the table of score.standard/bid-only, kaboot, bid13", hyp, z3.And(claims), w),
+        Obligation("a made contract never loses points (defenders get nothing); a failed one never gains",
+                   hyp, claim_m, w),
+    ]
+
+
+# ================================================= 5. win qualification, ties
+def _outcome_individual(enc: Encoding) -> list[Obligation]:
+    r = enc.r
+    s = [z3.Int(f"score{j}") for j in range(4)]
+    b = [z3.Int(f"bid{j}") for j in range(4)]
+    t = [z3.Int(f"tricks{j}") for j in range(4)]
+    hyp = [x >= r.bid_min for x in b] + [x <= r.bid_max for x in b] + [x >= 0 for x in t] + [z3.Sum(t) == 13]
+    o = enc.individual_outcome(s, b, t)
+    target = r.target
+
+    def qual(a: Term, c: Term) -> Term:  # stated independently: the better partner at the target, the other above 0
+        return z3.And(zmax(a, c) >= target, z3.If(a >= c, c, a) > 0)
+
+    q = [qual(s[0], s[2]), qual(s[1], s[3])]
+    made_any: Term = z3.BoolVal(False)
+    made_team: list[Term] = [z3.BoolVal(False), z3.BoolVal(False)]
+    if r.made_bid_wins:
+        mk = [z3.And(b[j] == r.made_bid_wins, t[j] >= b[j]) for j in range(4)]
+        made_any = z3.Or(mk)
+        made_team = [z3.Or(mk[0], mk[2]), z3.Or(mk[1], mk[3])]
+    key = [s[0] + s[2], s[1] + s[3]] if r.tie_rule == "combined" else [zmax(s[0], s[2]), zmax(s[1], s[3])]
+    wins = [o.team0, o.team1]
+    claims = [exactly_one([o.team0, o.team1, o.play_on])]
+    for x in (0, 1):
+        y = 1 - x
+        claims += [
+            z3.Implies(z3.And(wins[x], z3.Not(made_any)), q[x]),
+            z3.Implies(z3.And(q[x], z3.Not(q[y]), z3.Not(made_any)), wins[x]),
+            z3.Implies(z3.And(q[0], q[1], z3.Not(made_any)), wins[x] == (key[x] > key[y])),
+            z3.Implies(made_team[x], wins[x]),
+        ]
+    claims.append(z3.Implies(z3.And(q[0], q[1], z3.Not(made_any)), o.play_on == (key[0] == key[1])))
+    claims.append(z3.Implies(z3.And(z3.Not(q[0]), z3.Not(q[1]), z3.Not(made_any)), o.play_on))
+
+    def w(m: Any) -> Witness:
+        x = Witness(title="scores after a hand")
+        x.add("scores", str([ival(m, v) for v in s]))
+        if r.made_bid_wins:
+            x.add("bids / tricks", f"{[ival(m, v) for v in b]} / {[ival(m, v) for v in t]}")
+        res = "team 0 wins" if bval(m, o.team0) else ""
+        res += (" and " if res else "") + "team 1 wins" if bval(m, o.team1) else ""
+        res += (" and " if res else "") + "play on" if bval(m, o.play_on) else ""
+        x.add("result (encoding)", res or "nothing")
+        return x
+
+    return [Obligation("exactly one of team 0 / team 1 / play on; qualification; tie rule", hyp, z3.And(claims), w)]
+
+
+def _outcome_auction(enc: Encoding) -> list[Obligation]:
+    r = enc.r
+    raise_ = z3.Int("play_on_raise")
+    enc.play_on_raise = raise_
+    sc = [z3.Int("team0"), z3.Int("team1")]
+    games = z3.Int("games_won")
+    c, bt, tb = z3.Int("contract"), z3.Int("bidding_team"), z3.Int("bt_tricks")
+    hyp = [raise_ >= 0, raise_ <= 1000, games >= 0, games <= 1, c >= r.min_bid, c <= 13, z3.Or(bt == 0, bt == 1),
+           tb >= 0, tb <= 13]
+    T = enc.target_in_force(games)
+    b13 = enc.bid13_wins(c, tb)
+    o = enc.auction_outcome(sc, T, bt, b13)
+    wins = [o.team0, o.team1]
+    claims = [exactly_one([o.team0, o.team1, o.play_on]), z3.Implies(b13, z3.If(bt == 0, o.team0, o.team1))]
+    for x in (0, 1):
+        y = 1 - x
+        claims += [
+            z3.Implies(z3.And(wins[x], z3.Not(b13)), sc[x] >= T),
+            z3.Implies(z3.And(sc[x] >= T, sc[y] < T, z3.Not(b13)), wins[x]),
+            z3.Implies(z3.And(sc[0] >= T, sc[1] >= T, z3.Not(b13)), wins[x] == (bt == x)),
+        ]
+    claims.append(z3.Implies(z3.And(sc[0] < T, sc[1] < T, z3.Not(b13)), o.play_on))
+    claims.append(z3.Implies(games == 0, T == r.target))
+    claims.append(z3.Implies(games == 1, T == r.target + raise_))
+
+    def w(m: Any) -> Witness:
+        x = Witness(title="team scores after an auction hand")
+        x.add("team scores", f"{ival(m, sc[0])} / {ival(m, sc[1])}")
+        x.add("games already won / play-on raise", f"{ival(m, games)} / {ival(m, raise_)}")
+        x.add("target in force (encoding)", str(ival(m, T)))
+        x.add("contract", f"{ival(m, c)} by team {ival(m, bt)}, {ival(m, tb)} tricks")
+        x.add("result (encoding)", {0: "team 0 wins", 1: "team 1 wins", -1: "play on"}[ival(m, o.winner())])
+        return x
+
+    return [Obligation("exactly one result; target and bidding-team rules; bid 13; play-on target", hyp,
+                       z3.And(claims), w)]
+
+
+# ======================================================= 6. configuration soundness
+def _config_individual(enc: Encoding) -> list[Obligation]:
+    """From any scores: a legal hand that is played, team 0 both gain, team 1 both lose (progress to a decision)."""
+    s = [z3.Int(f"score{j}") for j in range(4)]
+
+    def lowest(sc: Term) -> Term:
+        out: Term = z3.IntVal(99)
+        for b in range(13, -1, -1):
+            out = z3.If(enc.legal_bid(sc, z3.IntVal(b)), z3.IntVal(b), out)
+        return out
+
+    def highest(sc: Term) -> Term:
+        out: Term = z3.IntVal(-99)
+        for b in range(0, 14):
+            out = z3.If(enc.legal_bid(sc, z3.IntVal(b)), z3.IntVal(b), out)
+        return out
+
+    bids = [lowest(s[0]), highest(s[1]), lowest(s[2]), highest(s[3])]
+    tricks = [13 - bids[2], z3.IntVal(0), bids[2], z3.IntVal(0)]
+    deltas = [enc.individual_delta(bids[j], tricks[j]) for j in range(4)]
+    o = enc.individual_outcome(s, bids, tricks)
+    claim = z3.And(*[enc.legal_bid(s[j], bids[j]) for j in range(4)], enc.hand_played(bids),
+                   bids[0] + bids[2] <= 13, bids[0] <= tricks[0],
+                   deltas[0] >= 1, deltas[2] >= 1, deltas[1] <= -1, deltas[3] <= -1)
+    # once team 0 qualifies and team 1 does not, the match is decided
+    q0 = enc.team_qualifies(s[0], s[2])
+    q1 = enc.team_qualifies(s[1], s[3])
+    decided = z3.Implies(z3.And(q0, z3.Not(q1)), z3.Or(o.team0, o.team1))
+
+    def w(m: Any) -> Witness:
+        x = Witness(title="a score state")
+        x.add("scores", str([ival(m, v) for v in s]))
+        x.add("bids tried (encoding)", str([ival(m, v) for v in bids]))
+        x.add("tricks", str([ival(m, v) for v in tricks]))
+        x.add("score changes (encoding)", str([ival(m, v) for v in deltas]))
+        return x
+
+    return [Obligation("from any scores a legal played hand moves team 0 up and team 1 down", [], claim, w),
+            Obligation("a team qualifying alone decides the match", [], decided, w)]
+
+
+def _config_auction(enc: Encoding) -> list[Obligation]:
+    """The auction can always produce a contract for the first speaker (bid the minimum, all others pass)."""
+    r = enc.r
+    dealer = z3.Int("dealer")
+    run = enc.auction(dealer, 4)
+    calls = [run.calls_n[0] == r.min_bid, run.calls_s[0] == 0] + \
+        [z3.And(run.calls_n[i] == 0, run.calls_s[i] == 0) for i in range(1, 4)]
+    has, holder, _ = run.contract()
+    claim = z3.And(run.all_legal(), run.ended[4], has, holder == enc.next_seat(dealer))
+
+    def w(m: Any) -> Witness:
+        x = Witness(title="an auction")
+        x.add("dealer", seat_text(ival(m, dealer)))
+        x.add("calls", f"{r.min_bid}, pass, pass, pass")
+        x.add("over / contract (encoding)", f"{bval(m, run.ended[4])} / {bval(m, has)}")
+        return x
+
+    return [Obligation("an auction can end in a contract from any dealer", [dealer >= 0, dealer <= 3] + calls,
+                       claim, w)]
+
+
+def _config_scoring(enc: Encoding) -> list[Obligation]:
+    """Every contract made exactly scores > 0 for the bidders and 0 for the defenders."""
+    r = enc.r
+    c, bt = z3.Int("contract"), z3.Int("bidding_team")
+    d0, d1 = enc.team_deltas(c, bt, c)
+    claim = z3.And(z3.If(bt == 0, d0, d1) > 0, z3.If(bt == 0, d1, d0) == 0)
+
+    def w(m: Any) -> Witness:
+        x = Witness(title="a contract made exactly")
+        x.add("contract", f"{ival(m, c)} by team {ival(m, bt)}")
+        x.add("score change team 0 / team 1 (encoding)", f"{ival(m, d0)} / {ival(m, d1)}")
+        return x
+
+    return [Obligation("a made contract moves the bidders up and leaves the defenders",
+                       [c >= r.min_bid, c <= 13, z3.Or(bt == 0, bt == 1)], claim, w)]
+
+
+# ====================================================================== registry
+PLAY_OPTIONS = ("direction", "must_trump", "egyptian", "trump_source")
+BID_OPTIONS_IND = ("rising_min_bid", "bid_total_min")
+AUCTION_OPTIONS = ("auction", "all_pass", "egyptian", "min_bid", "direction")
+SCORING_OPTIONS = ("scoring", "kaboot", "bid13", "min_bid")
+OUTCOME_OPTIONS_IND = ("target", "made_bid_wins")
+OUTCOME_OPTIONS_AUC = ("target",)
+
+# mutants per (family, family kind): (mutant, option variant it applies to or None for the first variant)
+MUTANT_PLAN: dict[tuple[str, bool], list[tuple[str, dict[str, OptionValue]]]] = {
+    ("tricks", True): [("turn-step-2", {}), ("card-from-anywhere", {})],
+    ("tricks", False): [("turn-step-2", {}), ("card-from-anywhere", {})],
+    ("follow", True): [("follow-not-enforced", {}), ("winner-ignores-trump", {}), ("winner-highest-rank", {})],
+    ("follow", False): [("follow-not-enforced", {}), ("must-trump-ignored", {"must_trump": True}),
+                        ("winner-ignores-trump", {})],
+    ("bids", True): [("bid-below-min", {}), ("redeal-threshold-plus-1", {}), ("redeal-dealer-swapped", {}),
+                     ("bids-capped-at-2", {})],
+    ("bids", False): [("passed-may-reenter", {"auction": "continuous"}), ("anyone-may-match", {}),
+                      ("dealer-may-pass-forced", {"all_pass": "dealer-forced"}),
+                      ("strain-before-tricks", {"egyptian": True})],
+    ("scoring", True): [("extra-tricks-count", {}), ("failed-bid-scores", {})],
+    ("scoring", False): [("defenders-score-on-made", {}), ("bid13-26-swapped", {"bid13": "26"})],
+    ("outcome", True): [("partner-geq-0", {}), ("tie-to-team-0", {})],
+    ("outcome", False): [("tie-to-defenders", {}), ("play-on-not-raised", {})],
+    ("config", True): [("bids-capped-at-2", {})],
+    ("config", False): [],
+}
+EXTRA_MUTANTS: dict[str, list[tuple[str, str, dict[str, OptionValue]]]] = {
+    # ruleset -> (family, mutant, options)
+    "card-kings-41": [("bids", "excluded-bid-allowed", {})],
+    "tarneeb-400": [("bids", "rising-min-ignored", {})],
+    "bsfyi-41": [("bids", "rising-min-ignored", {"rising_min_bid": True})],
+    "classic": [("config", "passed-may-reenter", {"auction": "continuous"}),
+                ("config", "defenders-score-on-made", {})],
+}
+
+CLAUSES = {
+    "tricks": ("hand.tricks", "play.direction", "play.lead", "play.follow", "play.winner", "play.next-lead"),
+    "follow": ("play.follow", "play.must-trump", "play.winner", "trump.source"),
+    "bids": ("bid.range", "bid.excluded", "bid.rising-min", "bid.turn", "bid.total", "redeal.dealer",
+             "auction.order", "auction.raise", "auction.dealer-privilege", "auction.continuous", "auction.all-pass",
+             "auction.egyptian"),
+    "scoring": ("score.individual", "score.values", "score.extra", "score.standard", "score.bid-only",
+                "score.kaboot", "score.bid13"),
+    "outcome": ("win.target", "win.qualify", "tie.both-qualify", "win.made-bid", "score.bid13", "win.play-on"),
+    "config": ("bid.total", "score.values", "win.qualify", "auction.all-pass", "score.standard"),
+}
+
+
+def _family(inv: str, individual: bool) -> list[tuple[str, Callable[[Encoding], list[Obligation]], tuple[str, ...]]]:
+    """(stage, builder, option names whose values are enumerated)."""
+    if inv == "tricks":
+        return [("", _tricks, PLAY_OPTIONS)]
+    if inv == "follow":
+        return [("", _follow, PLAY_OPTIONS)]
+    if inv == "bids":
+        return [("", _bids_individual, BID_OPTIONS_IND)] if individual else [("", _bids_auction, AUCTION_OPTIONS)]
+    if inv == "scoring":
+        return [("", _scoring_individual, ())] if individual else [("", _scoring_auction, SCORING_OPTIONS)]
+    if inv == "outcome":
+        return [("", _outcome_individual, OUTCOME_OPTIONS_IND)] if individual else \
+            [("", _outcome_auction, OUTCOME_OPTIONS_AUC)]
+    # config: individual -> every option combination; auction -> per stage
+    if individual:
+        return [("", _config_individual, ("*",))]
+    return [("auction", _config_auction, AUCTION_OPTIONS), ("scoring", _config_scoring, SCORING_OPTIONS)]
+
+
+def all_checks() -> list[Check]:
+    out: list[Check] = []
+    for rid, rs in rulesets().items():
+        individual = rs.params.get("family") == "individual"
+        present = set(rs.clauses)
+        for inv in INVARIANTS:
+            clauses = tuple(c for c in CLAUSES[inv] if c in present)
+            fam = _family(inv, individual)
+            for stage, build, names in fam:
+                names_all = [o.name for o in rs.options] if names == ("*",) else list(names)
+                vs = variants(rid, names_all)
+                for v in vs:
+                    out.append(Check(inv, rid, v, None, clauses, build, stage))
+                first_stage = stage == fam[0][0]
+                plan = list(MUTANT_PLAN[(inv, individual)]) if first_stage else []
+                plan += [(mu, o) for f, mu, o in EXTRA_MUTANTS.get(rid, []) if f == inv and first_stage]
+                if inv == "config" and not individual:
+                    plan = [(mu, o) for f, mu, o in EXTRA_MUTANTS.get(rid, []) if f == inv
+                            and ((stage == "auction") == (mu == "passed-may-reenter"))]
+                for mu, opts in plan:
+                    base = dict(vs[0])
+                    base.update({k: v for k, v in opts.items() if k in base or k in names_all})
+                    v = tuple(sorted(base.items()))
+                    out.append(Check(inv, rid, v, mu, clauses, build, stage))
+    return out
+
+
+def select(checks: Sequence[Check], ruleset: str | None = None, invariant: str | None = None) -> list[Check]:
+    return [c for c in checks if (ruleset is None or c.ruleset == ruleset)
+            and (invariant is None or c.invariant == invariant)]
+
+
+def run_all(checks: Sequence[Check]) -> Iterator[Result]:
+    for c in checks:
+        yield run_check(c)
+
+
+__all__ = ["Check", "INVARIANTS", "Obligation", "Result", "all_checks", "run_all", "run_check", "select",
+           "seat2", "NO_LED"]

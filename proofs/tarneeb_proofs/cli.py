@@ -1,0 +1,83 @@
+"""``tarneeb prove``: run the Z3 proofs and mutants and compare with ``proofs/manifest.json``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any
+
+from tarneeb.errors import ConfigError
+
+from . import manifest
+from .checks import INVARIANTS, all_checks, run_check, select
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("prove", help="run the Z3 proofs of the invariants (and their mutants) against the manifest")
+    p.add_argument("--ruleset", help="only this ruleset")
+    p.add_argument("--invariant", choices=INVARIANTS, help="only this invariant family")
+    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    p.add_argument("--write-manifest", action="store_true",
+                   help="record this run's runtimes in proofs/manifest.json (whole runs only)")
+    p.set_defaults(func=cmd_prove)
+
+
+def cmd_prove(args: argparse.Namespace) -> int:
+    checks = all_checks()
+    if args.ruleset and args.ruleset not in {c.ruleset for c in checks}:
+        raise ConfigError(args.ruleset, "ruleset", "unknown ruleset; valid: " + ", ".join(sorted({c.ruleset for c in checks})))
+    chosen = select(checks, args.ruleset, args.invariant)
+    complete = len(chosen) == len(checks)
+    t0 = time.perf_counter()
+    results = [run_check(c) for c in chosen]
+    wall = time.perf_counter() - t0
+    entries = manifest.load()
+    probs = manifest.problems(chosen, results, entries, complete)
+    if args.write_manifest:
+        if not complete:
+            raise ConfigError("(prove)", "--write-manifest", "only a whole run (no --ruleset/--invariant) may write it")
+        if any(r.status != r.check.expected for r in results):
+            print("not writing the manifest: some results are not the expected ones", file=sys.stderr)
+        else:
+            manifest.save(results)
+            entries = manifest.load()
+            probs = manifest.problems(chosen, results, entries, complete)
+    proofs = [r for r in results if r.check.mutant is None]
+    mutants = [r for r in results if r.check.mutant is not None]
+    summary = {"checks": len(results), "proofs": len(proofs), "proved": sum(r.status == "proved" for r in proofs),
+               "mutants": len(mutants), "mutants_caught": sum(r.status == "counterexample" for r in mutants),
+               "wall_s": round(wall, 2), "matches_manifest": not probs, "problems": probs}
+    if args.json:
+        rows = [{"id": r.check.id, "invariant": r.check.invariant, "ruleset": r.check.ruleset,
+                 "variant": r.check.variant, "mutant": r.check.mutant, "expected": r.check.expected,
+                 "result": r.status, "runtime_s": round(r.runtime, 3), "obligation": r.obligation,
+                 "witness": r.witness.to_json() if r.witness else None} for r in results]
+        sys.stdout.write(json.dumps({"summary": summary, "results": rows}) + "\n")
+        return 0 if not probs else 1
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    con = Console()
+    t = Table(title="tarneeb prove: invariant x ruleset (x option variant), with mutants")
+    for col in ("invariant", "ruleset", "variant / mutant", "result", "s", "witness"):
+        t.add_column(col, overflow="fold")
+    for r in results:
+        c = r.check
+        inv = c.invariant + (f".{c.stage}" if c.stage else "")
+        var = c.variant + (f"\nmutant: {c.mutant}" if c.mutant else "")
+        mark = "[green]" if r.ok else "[red]"
+        wit = ""
+        if r.witness is not None:
+            wit = r.obligation + "\n" + r.witness.text()
+        elif not r.ok:
+            wit = f"{r.obligation} {r.detail}"
+        t.add_row(inv, c.ruleset, escape(var), f"{mark}{r.status}[/]", f"{r.runtime:.2f}", escape(wit))
+    con.print(t)
+    con.print(f"{summary['proved']}/{summary['proofs']} proofs proved, {summary['mutants_caught']}/{summary['mutants']} "
+              f"mutants caught, wall {wall:.1f} s")
+    for p in probs:
+        con.print("[red]manifest mismatch:[/] " + escape(p))
+    return 0 if not probs else 1

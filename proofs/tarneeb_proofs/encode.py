@@ -1,0 +1,668 @@
+"""Z3 encodings of the rules, built from a resolved :class:`tarneeb.spec.Rules` only.
+
+Nothing here reads :mod:`tarneeb.rules` or :mod:`tarneeb.game`: every term is
+written from the clause texts of ``spec/rulesets/*.toml`` and the parameters
+``load_rules`` resolves (``Rules.values``, ``bid_min``, ``total_min``,
+``tie_rule``, ``must_trump`` ...).
+
+Two worlds, two sorts:
+
+* **play** (cards, hands, tricks): bit-vectors, so a symbolic hand of 13
+  tricks stays in QF_BV. A card is a 6-bit vector ``suit * 13 + rank``
+  (as in :mod:`tarneeb.cards`), a hand a 52-bit mask, a seat a 2-bit vector
+  (seat arithmetic is then modulo 4 for free), a suit 6 bits with
+  ``NO_LED`` (63) for "nothing led yet" and 4 for no trump.
+* **bidding, scoring, outcome**: unbounded integers (``z3.Int``).
+
+Public API (used by the proofs in :mod:`tarneeb_proofs.checks`, the
+differential tests and ``tarneeb diff``):
+
+``Encoding(rules, mutant=None)``
+    all term builders for one configuration. ``mutant`` names one
+    deliberately wrong rule from :data:`MUTANTS`; the proofs must find a
+    counterexample for it.
+
+Term builders (inputs are z3 terms; results are z3 terms):
+    ``legal_play(hand, led, trump, card)``, ``legal_mask(hand, led, trump)``,
+    ``trick_winner(cards, trump)`` (index in play order, 2 bits),
+    ``is_winner(cards, trump, i)``, ``min_bid_for(score)``, ``legal_bid(score, bid)``,
+    ``hand_played(bids)``, ``dealer_after_redeal(dealer)``,
+    ``individual_delta(bid, tricks)``, ``team_deltas(contract, bidding_team, bt_tricks)``,
+    ``bid13_wins(contract, bt_tricks)``, ``team_qualifies(a, b)``,
+    ``individual_outcome(scores, bids, tricks)`` -> :class:`Outcome`,
+    ``auction_outcome(team_scores, target, bidding_team, bid13_won)`` -> :class:`Outcome`,
+    ``target_in_force(games_won)``, ``auction(dealer, n_steps)`` -> :class:`AuctionRun`.
+
+Concrete evaluation (assert the inputs as constants, solve, read the model):
+    ``eval_legal_mask``, ``eval_trick_winner``, ``eval_legal_bids``, ``eval_hand_played``,
+    ``eval_dealer_after_redeal``, ``eval_individual_delta``, ``eval_team_deltas``,
+    ``eval_bid13_wins``, ``eval_individual_outcome``, ``eval_auction_outcome``,
+    ``eval_target_in_force``, ``eval_auction``. Each mirrors the function of the
+    same name in :mod:`tarneeb.rules` (or, for ``eval_auction``, a whole
+    auction driven through :class:`tarneeb.Match`), with the same argument and
+    result conventions, so a test can compare them directly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import z3
+
+from tarneeb.spec import Rules
+
+Term = Any  # a z3 expression (z3 ships without type information)
+
+NO_LED = 63
+NO_TRUMP = 4
+FULL = (1 << 52) - 1
+SAME_COLOUR = (3, 2, 1, 0)  # clause trump.source (revealed-same-colour): clubs<->spades, diamonds<->hearts
+
+# Deliberately wrong rules. Each proof family lists the mutants it must catch.
+MUTANTS: dict[str, str] = {
+    "turn-step-2": "the turn passes two seats on instead of one (a seat plays twice in a trick)",
+    "card-from-anywhere": "a played card need not come from the player's own hand",
+    "follow-not-enforced": "follow-suit is not enforced: any card of the hand may be played",
+    "must-trump-ignored": "a void player may discard even when holding a trump, under must_trump",
+    "winner-ignores-trump": "the trick goes to the highest card of the led suit even when trump was played",
+    "winner-highest-rank": "the highest rank wins the trick, whatever its suit",
+    "excluded-bid-allowed": "a bid the ruleset excludes (6 in card-kings-41) is allowed",
+    "rising-min-ignored": "the rising minimum bid is not applied",
+    "bid-below-min": "a bid one below the minimum is allowed",
+    "redeal-threshold-plus-1": "the hand is thrown in unless the bids reach one more than the ruleset's total",
+    "redeal-dealer-swapped": "after a thrown-in hand the other redeal rule picks the dealer (same <-> next)",
+    "bids-capped-at-2": "no bid above 2 is allowed",
+    "extra-tricks-count": "each trick above the bid earns one more point",
+    "failed-bid-scores": "a failed bid earns its value instead of losing it",
+    "defenders-score-on-made": "the defenders score their tricks even when the contract is made",
+    "bid13-26-swapped": "under bid13=26 a made 13 costs 16 and a failed one earns 26",
+    "partner-geq-0": "a team qualifies with the partner at zero (>= 0 instead of > 0)",
+    "tie-to-team-0": "when both teams qualify, team 0 wins",
+    "tie-to-defenders": "when both teams reach the target, the defending team wins",
+    "play-on-not-raised": "after the first game the target stays where it was",
+    "passed-may-reenter": "in the continuous auction a player who passed may bid again",
+    "anyone-may-match": "any player may match the top bid, not only the dealer",
+    "dealer-may-pass-forced": "under dealer-forced the dealer may still pass after three passes",
+    "strain-before-tricks": "Egyptian bids compare the strain before the number of tricks",
+    "dealer-match-ignored": "the dealer's matching bid does not take the contract",
+}
+
+
+# ------------------------------------------------------------------ helpers
+def bv6(x: int | Term) -> Term:
+    return z3.BitVecVal(x, 6) if isinstance(x, int) else x
+
+
+def seat2(x: int | Term) -> Term:
+    return z3.BitVecVal(x, 2) if isinstance(x, int) else x
+
+
+def suit_of(card: Term) -> Term:
+    """Suit (6 bits) of a 6-bit card."""
+    return z3.If(z3.ULT(card, 13), bv6(0), z3.If(z3.ULT(card, 26), bv6(1), z3.If(z3.ULT(card, 39), bv6(2), bv6(3))))
+
+
+def rank_of(card: Term) -> Term:
+    return card - suit_of(card) * 13
+
+
+def card_bit(card: Term) -> Term:
+    """The 52-bit one-hot mask of a card."""
+    return z3.BitVecVal(1, 52) << z3.ZeroExt(46, card)
+
+
+def holds(hand: Term, card: Term) -> Term:
+    return (hand & card_bit(card)) != 0
+
+
+SUIT_MASKS = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
+
+
+def suit_mask(suit: Term) -> Term:
+    """52-bit mask of a suit; empty for no trump (4) or nothing led."""
+    out = z3.BitVecVal(0, 52)
+    for s in range(3, -1, -1):
+        out = z3.If(suit == s, z3.BitVecVal(SUIT_MASKS[s], 52), out)
+    return out
+
+
+def popcount52(x: Term) -> Term:
+    """Number of set bits of a 52-bit vector, as an 8-bit vector."""
+    return z3.Sum([z3.ZeroExt(7, z3.Extract(i, i, x)) for i in range(52)])
+
+
+def zmax(a: Term, b: Term) -> Term:
+    return z3.If(a >= b, a, b)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Three exclusive results of a scored hand, each a z3 Bool, with the deciding clause."""
+
+    team0: Term
+    team1: Term
+    play_on: Term
+    clause: Term  # z3 String: the clause id that decides
+
+    def winner(self) -> Term:
+        """0, 1, or -1 for play on."""
+        return z3.If(self.team0, z3.IntVal(0), z3.If(self.team1, z3.IntVal(1), z3.IntVal(-1)))
+
+
+@dataclass
+class AuctionRun:
+    """A bounded symbolic auction (auction family): calls and the state after each one."""
+
+    calls_n: list[Term]  # Int: 0 = pass, else the number of tricks
+    calls_s: list[Term]  # Int: strain 0..4 (0 when not Egyptian)
+    seat: list[Term]  # Int: who makes call i
+    legal: list[Term]  # Bool: call i is legal (or the auction is already over)
+    ended: list[Term]  # Bool: the auction is over after i calls (index 0..n)
+    top: list[Term]  # Int: top key after i calls, -1 = none
+    holder: list[Term]  # Int: seat holding the top bid
+    active: list[list[Term]]  # Bool per seat: not yet passed (continuous)
+    passes: list[Term]  # Int: passes so far
+    dealer: Term
+    made: list[Term]  # Bool: call i was actually made (auction not over before it)
+    call_ok: list[Callable[[Term, Term], Term]]  # call_ok[i](n, s): would call (n, s) be legal at step i
+
+    def is_bid(self, i: int) -> Term:
+        return z3.And(self.made[i], self.calls_n[i] > 0)
+
+    def all_legal(self) -> Term:
+        return z3.And(self.legal)
+
+    def contract(self) -> tuple[Term, Term, Term]:
+        """(has contract, holder seat, top key) at the end."""
+        return self.top[-1] >= 0, self.holder[-1], self.top[-1]
+
+
+class Encoding:
+    """Every rule of one configuration as z3 terms (see the module docstring)."""
+
+    def __init__(self, rules: Rules, mutant: str | None = None) -> None:
+        if mutant is not None and mutant not in MUTANTS:
+            raise ValueError(f"unknown mutant {mutant!r}")
+        self.r = rules
+        self.mutant = mutant
+        self.step = 2 if mutant == "turn-step-2" else rules.step
+        # Symbolic-capable parameters (a check may replace them by a z3 variable).
+        self.target: Term = z3.IntVal(rules.target)
+        self.play_on_raise: Term = z3.IntVal(rules.play_on_raise)
+
+    def m(self, name: str) -> bool:
+        return self.mutant == name
+
+    # ------------------------------------------------------------- seats
+    def next_seat2(self, seat: Term) -> Term:
+        """play.direction, on 2-bit seats."""
+        return seat2(seat) + self.step
+
+    def next_seat(self, seat: Term) -> Term:
+        """play.direction, on integer seats."""
+        return (seat + self.step) % 4
+
+    def team_of(self, seat: Term) -> Term:
+        return seat % 2
+
+    # ------------------------------------------------------------- trump
+    def trump_ok(self, trump: Term) -> Term:
+        """trump.source: the trump values this configuration can produce (4 = no trump)."""
+        r = self.r
+        if r.trump_source == "fixed":
+            return trump == r.fixed_suit
+        if r.trump_source in ("revealed-same-colour", "revealed-suit"):
+            return z3.ULT(trump, 4)
+        return z3.ULE(trump, 4) if r.egyptian else z3.ULT(trump, 4)
+
+    def trump_from_reveal(self, card: Term) -> Term:
+        s = suit_of(card)
+        if self.r.trump_source == "revealed-same-colour":
+            return z3.If(s == 0, bv6(3), z3.If(s == 1, bv6(2), z3.If(s == 2, bv6(1), bv6(0))))
+        return s
+
+    # -------------------------------------------------------------- play
+    def legal_play(self, hand: Term, led: Term, trump: Term, card: Term) -> Term:
+        """play.follow (and play.must-trump): may ``card`` be played from ``hand``?"""
+        in_hand = holds(hand, card)
+        if self.m("follow-not-enforced"):
+            return in_hand
+        leading = led == NO_LED
+        void = (hand & suit_mask(led)) == 0
+        must = self.r.must_trump and not self.m("must-trump-ignored")
+        trump_rule: Term = z3.BoolVal(True)
+        if must:
+            trump_rule = z3.Or(z3.UGE(trump, 4), (hand & suit_mask(trump)) == 0, suit_of(card) == trump)
+        return z3.And(in_hand, z3.Or(leading, suit_of(card) == led, z3.And(void, trump_rule)))
+
+    def legal_mask(self, hand: Term, led: Term, trump: Term) -> Term:
+        bits = [z3.If(self.legal_play(hand, led, trump, bv6(c)), z3.BitVecVal(1, 1), z3.BitVecVal(0, 1))
+                for c in range(51, -1, -1)]
+        return z3.Concat(*bits)
+
+    def _counts(self, cards: Sequence[Term], trump: Term, i: int) -> Term:
+        """Can card i win at all? (trump if a trump was played, else the led suit)."""
+        led = suit_of(cards[0])
+        if self.m("winner-highest-rank"):
+            return z3.BoolVal(True)
+        if self.m("winner-ignores-trump"):
+            return suit_of(cards[i]) == led
+        trumped = z3.Or([suit_of(c) == trump for c in cards])
+        return z3.If(trumped, suit_of(cards[i]) == trump, suit_of(cards[i]) == led)
+
+    def is_winner(self, cards: Sequence[Term], trump: Term, i: int) -> Term:
+        """play.winner: card i is the highest trump played, or with no trump the highest of the led suit."""
+        key = rank_of if self.m("winner-highest-rank") else (lambda c: c)
+        others = [z3.Or(z3.Not(self._counts(cards, trump, j)), z3.ULT(key(cards[j]), key(cards[i])))
+                  for j in range(len(cards)) if j != i]
+        return z3.And(self._counts(cards, trump, i), *others)
+
+    def trick_winner(self, cards: Sequence[Term], trump: Term) -> Term:
+        """Index (2 bits, in play order) of the winning card."""
+        out = seat2(3)
+        for i in (2, 1, 0):
+            out = z3.If(self.is_winner(cards, trump, i), seat2(i), out)
+        return out
+
+    def first_leader(self, dealer: Term, holder: Term) -> Term:
+        """play.lead (2-bit seats): the first bidder after the dealer, or the contract holder."""
+        return self.next_seat2(dealer) if self.r.individual else holder
+
+    def play_trick(self, hands: Sequence[Term], leader: Term, trump: Term,
+                   cards: Sequence[Term]) -> tuple[Term, list[list[Term]], list[Term], Term, list[Term]]:
+        """One trick as a transition: four cards in turn from ``leader`` (play.direction, play.follow).
+
+        Returns (all four plays legal, the four hands before each play and after
+        the trick (5 lists), the seat of each play, the winner's seat
+        (play.winner), the hand each player held before playing).
+        """
+        cur = list(hands)
+        history = [cur]
+        seats: list[Term] = []
+        before: list[Term] = []
+        ok: list[Term] = []
+        led: Term = bv6(NO_LED)
+        seat = seat2(leader)
+        for i, c in enumerate(cards):
+            hand = cur[3]
+            for j in (2, 1, 0):
+                hand = z3.If(seat == j, cur[j], hand)
+            before.append(hand)
+            seats.append(seat)
+            source = z3.BitVecVal(FULL, 52) if self.m("card-from-anywhere") else hand
+            ok.append(self.legal_play(source, led, trump, c))
+            cur = [z3.If(seat == j, cur[j] & ~card_bit(c), cur[j]) for j in range(4)]
+            history.append(cur)
+            if i == 0:
+                led = suit_of(c)
+            seat = self.next_seat2(seat)
+        idx = self.trick_winner(cards, trump)
+        win = seats[3]
+        for i in (2, 1, 0):
+            win = z3.If(idx == i, seats[i], win)
+        return z3.And(ok), history, seats, win, before
+
+    # ---------------------------------------------------- individual bids
+    def min_bid_for(self, score: Term) -> Term:
+        """bid.range / bid.rising-min: the lowest bid for a player with ``score``."""
+        r = self.r
+        lo: Term = z3.IntVal(r.bid_min - (1 if self.m("bid-below-min") else 0))
+        if r.rising_min and not self.m("rising-min-ignored"):
+            for threshold, m in r.rising_table:
+                lo = z3.If(score >= threshold, zmax(lo, z3.IntVal(m)), lo)
+        return lo
+
+    def bid_max(self) -> int:
+        return 2 if self.m("bids-capped-at-2") else self.r.bid_max
+
+    def legal_bid(self, score: Term, bid: Term) -> Term:
+        parts = [bid >= self.min_bid_for(score), bid <= self.bid_max()]
+        if not self.m("excluded-bid-allowed"):
+            parts += [bid != x for x in sorted(self.r.bid_excluded)]
+        return z3.And(parts)
+
+    def total_min(self) -> int:
+        return self.r.total_min + (1 if self.m("redeal-threshold-plus-1") else 0)
+
+    def hand_played(self, bids: Sequence[Term]) -> Term:
+        """bid.total: played iff the four bids reach the threshold."""
+        return z3.Sum(list(bids)) >= self.total_min()
+
+    def dealer_after_redeal(self, dealer: Term) -> Term:
+        same = self.r.redeal_same_dealer != self.m("redeal-dealer-swapped")
+        return dealer if same else self.next_seat(dealer)
+
+    # ---------------------------------------------------------- scoring
+    def value_of(self, bid: Term) -> Term:
+        """score.values: the value of a bid (0 outside the table)."""
+        out: Term = z3.IntVal(0)
+        for b in range(self.r.bid_min, self.r.bid_max + 1):
+            out = z3.If(bid == b, z3.IntVal(self.r.values[b]), out)
+        return out
+
+    def individual_delta(self, bid: Term, tricks: Term) -> Term:
+        """score.individual / score.extra: +value when tricks >= bid, else -value."""
+        v = self.value_of(bid)
+        made = v + (tricks - bid) if self.m("extra-tricks-count") else v
+        failed = v if self.m("failed-bid-scores") else -v
+        return z3.If(tricks >= bid, made, failed)
+
+    def bid13_wins(self, contract: Term, bt_tricks: Term) -> Term:
+        return z3.And(z3.BoolVal(self.r.bid13 == "win"), contract == 13, bt_tricks == 13)
+
+    def _kaboot(self, usual: Term) -> Term:
+        k = self.r.kaboot
+        if k == "16":
+            return z3.IntVal(16)
+        if k == "26":
+            return z3.IntVal(26)
+        if k == "double":
+            return 2 * usual
+        return usual
+
+    def team_deltas(self, contract: Term, bidding_team: Term, bt_tricks: Term) -> tuple[Term, Term]:
+        """(team 0 change, team 1 change) for an auction hand; the defenders take 13 - bt_tricks.
+
+        score.standard / score.bid-only, score.kaboot (all 13 tricks replace the
+        usual points; defenders too under standard), score.bid13.
+        """
+        r = self.r
+        dt_tricks = 13 - bt_tricks
+        made = bt_tricks >= contract
+        if r.score_style == "standard":
+            d_bt = z3.If(made, bt_tricks, -contract)
+            d_dt = z3.If(made, dt_tricks if self.m("defenders-score-on-made") else z3.IntVal(0), dt_tricks)
+        else:
+            d_bt = z3.If(made, contract, -contract)
+            d_dt = z3.IntVal(0)
+        if r.bid13 == "26":
+            b26 = z3.If(made, z3.IntVal(-16), z3.IntVal(26)) if self.m("bid13-26-swapped") else \
+                z3.If(made, z3.IntVal(26), z3.IntVal(-16))
+            d_bt = z3.If(contract == 13, b26, z3.If(bt_tricks == 13, self._kaboot(d_bt), d_bt))
+        elif r.bid13 == "win":
+            d_bt = z3.If(z3.And(contract == 13, made), d_bt, z3.If(bt_tricks == 13, self._kaboot(d_bt), d_bt))
+        else:
+            d_bt = z3.If(bt_tricks == 13, self._kaboot(d_bt), d_bt)
+        if r.score_style == "standard":
+            d_dt = z3.If(dt_tricks == 13, self._kaboot(d_dt), d_dt)
+        return z3.If(bidding_team == 0, d_bt, d_dt), z3.If(bidding_team == 0, d_dt, d_bt)
+
+    # ---------------------------------------------------------- outcome
+    def team_qualifies(self, a: Term, b: Term) -> Term:
+        """win.qualify: one partner at the target or more, the other above zero."""
+        t = self.target
+        if self.m("partner-geq-0"):
+            return z3.Or(z3.And(a >= t, b >= 0), z3.And(b >= t, a >= 0))
+        return z3.Or(z3.And(a >= t, b > 0), z3.And(b >= t, a > 0))
+
+    def tie_key(self, a: Term, b: Term) -> Term:
+        """tie.both-qualify: combined score, or the top individual score."""
+        return a + b if self.r.tie_rule == "combined" else zmax(a, b)
+
+    def individual_outcome(self, scores: Sequence[Term], bids: Sequence[Term] | None = None,
+                           tricks: Sequence[Term] | None = None) -> Outcome:
+        r = self.r
+        made_by: list[Term] = [z3.BoolVal(False), z3.BoolVal(False)]
+        if r.made_bid_wins and bids is not None and tricks is not None:
+            x = r.made_bid_wins
+            mk = [z3.And(bids[s] == x, tricks[s] >= bids[s]) for s in range(4)]
+            # the first seat (in seat order) that made it decides, as a tie-break of an impossible case
+            made_by = [z3.Or(mk[0], z3.And(z3.Not(mk[0]), z3.Not(mk[1]), mk[2])),
+                       z3.And(z3.Not(mk[0]), z3.Or(mk[1], z3.And(z3.Not(mk[2]), mk[3])))]
+        made_any = z3.Or(made_by)
+        q0 = self.team_qualifies(scores[0], scores[2])
+        q1 = self.team_qualifies(scores[1], scores[3])
+        k0 = self.tie_key(scores[0], scores[2])
+        k1 = self.tie_key(scores[1], scores[3])
+        both = z3.And(q0, q1)
+        better0 = z3.BoolVal(True) if self.m("tie-to-team-0") else k0 > k1
+        win0 = z3.Or(made_by[0], z3.And(z3.Not(made_any), q0, z3.Or(z3.Not(q1), better0)))
+        win1 = z3.Or(made_by[1], z3.And(z3.Not(made_any), q1, z3.Or(z3.Not(q0), k1 > k0)))
+        play_on = z3.And(z3.Not(made_any), z3.Or(z3.And(z3.Not(q0), z3.Not(q1)), z3.And(both, k0 == k1)))
+        clause = z3.If(made_any, z3.StringVal("win.made-bid"),
+                       z3.If(both, z3.StringVal("tie.both-qualify"), z3.StringVal("win.qualify")))
+        return Outcome(win0, win1, play_on, clause)
+
+    def auction_outcome(self, team_scores: Sequence[Term], target: Term, bidding_team: Term,
+                        bid13_won: Term) -> Outcome:
+        """win.target, tie.both-qualify (bidding team), score.bid13 (win on the spot)."""
+        r0, r1 = team_scores[0] >= target, team_scores[1] >= target
+        both = z3.And(r0, r1)
+        tie_team = 1 - bidding_team if self.m("tie-to-defenders") else bidding_team
+        w0 = z3.Or(z3.And(bid13_won, bidding_team == 0),
+                   z3.And(z3.Not(bid13_won), z3.Or(z3.And(both, tie_team == 0), z3.And(r0, z3.Not(r1)))))
+        w1 = z3.Or(z3.And(bid13_won, bidding_team == 1),
+                   z3.And(z3.Not(bid13_won), z3.Or(z3.And(both, tie_team == 1), z3.And(r1, z3.Not(r0)))))
+        on = z3.And(z3.Not(bid13_won), z3.Not(r0), z3.Not(r1))
+        clause = z3.If(bid13_won, z3.StringVal("score.bid13"),
+                       z3.If(both, z3.StringVal("tie.both-qualify"), z3.StringVal("win.target")))
+        return Outcome(w0, w1, on, clause)
+
+    def target_in_force(self, games_won: Term) -> Term:
+        """win.play-on: the target rises once, after the first game."""
+        if self.m("play-on-not-raised"):
+            return self.target
+        return z3.If(z3.And(self.play_on_raise > 0, games_won >= 1), self.target + self.play_on_raise, self.target)
+
+    # ---------------------------------------------------------- auction
+    def strains(self) -> int:
+        return 5 if self.r.egyptian else 1
+
+    def key(self, n: Term, s: Term) -> Term:
+        """auction.raise / auction.egyptian: more tricks, then a higher strain (C<D<H<S<N)."""
+        if self.m("strain-before-tricks"):
+            return s * 14 + n
+        return n * 5 + s
+
+    def auction_bound(self) -> int:
+        """Calls enough for any auction: every bid raises the top key, every seat passes at most once."""
+        if self.r.auction_style == "dealer-privilege":
+            return 4
+        return (13 - self.r.min_bid + 1) * self.strains() + 4
+
+    def auction(self, dealer: Term, n_steps: int | None = None, prefix: str = "a") -> AuctionRun:
+        """A bounded symbolic auction: ``n_steps`` calls (default :meth:`auction_bound`) from ``dealer``.
+
+        The state after the auction ends is frozen (later calls are ignored).
+        A call is (n, s): n = 0 is a pass; s is the strain (always 0 unless Egyptian).
+        """
+        r = self.r
+        n = self.auction_bound() if n_steps is None else n_steps
+        cn = [z3.Int(f"{prefix}_n{i}") for i in range(n)]
+        cs = [z3.Int(f"{prefix}_s{i}") for i in range(n)]
+        seat: list[Term] = []
+        legal: list[Term] = []
+        made: list[Term] = []
+        ended: list[Term] = [z3.BoolVal(False)]
+        top: list[Term] = [z3.IntVal(-1)]
+        holder: list[Term] = [z3.IntVal(-1)]
+        active: list[list[Term]] = [[z3.BoolVal(True)] * 4]
+        passes: list[Term] = [z3.IntVal(0)]
+        spoken: list[Term] = [z3.IntVal(0)]
+        call_ok: list[Callable[[Term, Term], Term]] = []
+        to_move: Term = self.next_seat(dealer)
+        privilege = r.auction_style == "dealer-privilege"
+        for i in range(n):
+            live = z3.Not(ended[i])
+            is_pass = cn[i] == 0
+            k = self.key(cn[i], cs[i])
+            at_dealer = to_move == dealer
+            if privilege and not self.m("dealer-match-ignored"):
+                may_match = at_dealer
+            else:
+                may_match = z3.BoolVal(False)
+            if self.m("anyone-may-match"):
+                may_match = z3.BoolVal(True)
+            pass_forbidden_i = z3.And(z3.BoolVal(r.all_pass == "dealer-forced" and not self.m("dealer-may-pass-forced")),
+                                    at_dealer, top[i] < 0, passes[i] == 3)
+
+            def ok(n_: Term, s_: Term, top_: Term = top[i], match: Term = may_match, forbid: Term = pass_forbidden_i) -> Term:
+                bid_ok = z3.And(n_ >= r.min_bid, n_ <= 13, s_ >= 0, s_ < self.strains(),
+                                z3.Or(top_ < 0, self.key(n_, s_) > top_, z3.And(match, self.key(n_, s_) == top_)))
+                return z3.If(n_ == 0, z3.And(s_ == 0, z3.Not(forbid)), bid_ok)
+
+            call_ok.append(ok)
+            legal.append(z3.Or(ended[i], ok(cn[i], cs[i])))
+            made.append(live)
+            seat.append(to_move)
+            new_top = z3.If(z3.And(live, z3.Not(is_pass)), k, top[i])
+            new_holder = z3.If(z3.And(live, z3.Not(is_pass)), to_move, holder[i])
+            new_passes = z3.If(z3.And(live, is_pass), passes[i] + 1, passes[i])
+            new_spoken = z3.If(live, spoken[i] + 1, spoken[i])
+            if self.m("passed-may-reenter"):
+                new_active = [z3.BoolVal(True)] * 4
+            else:
+                new_active = [z3.If(z3.And(live, is_pass, to_move == s), z3.BoolVal(False), active[i][s]) for s in range(4)]
+            if privilege:
+                new_ended = z3.Or(ended[i], new_spoken >= 4)
+                nxt = self.next_seat(to_move)
+            else:
+                n_active = z3.Sum([z3.If(a, 1, 0) for a in new_active])
+                holder_active = z3.Or([z3.And(new_holder == s, new_active[s]) for s in range(4)])
+                over = z3.If(new_top < 0, n_active == 0, z3.And(n_active == 1, holder_active))
+                if self.m("passed-may-reenter"):  # passes no longer take a seat out; three passes in a row close
+                    over = z3.If(new_top < 0, new_passes >= 4, z3.BoolVal(False))
+                new_ended = z3.Or(ended[i], over)
+                # next active seat in the direction of play
+                s1 = self.next_seat(to_move)
+                s2 = self.next_seat(s1)
+                s3 = self.next_seat(s2)
+
+                def act(s: Term, acts: list[Term] = new_active) -> Term:
+                    return z3.Or([z3.And(s == j, acts[j]) for j in range(4)])
+
+                nxt = z3.If(act(s1), s1, z3.If(act(s2), s2, z3.If(act(s3), s3, to_move)))
+            to_move = z3.If(live, nxt, to_move)
+            ended.append(new_ended)
+            top.append(new_top)
+            holder.append(new_holder)
+            active.append(new_active)
+            passes.append(new_passes)
+            spoken.append(new_spoken)
+        return AuctionRun(cn, cs, seat, legal, ended, top, holder, active, passes, dealer, made, call_ok)
+
+    # ------------------------------------------------ concrete evaluation
+    def eval_legal_mask(self, hand: int, led: int, trump: int) -> int:
+        """Mirror of ``rules.legal_play_mask`` (led -1 when leading; trump -1 or 4 when none)."""
+        h, ld, t = z3.BitVec("h", 52), z3.BitVec("led", 6), z3.BitVec("t", 6)
+        eqs = [h == hand, ld == (NO_LED if led < 0 else led), t == (NO_TRUMP if trump < 0 else trump)]
+        return int(_solve_value(eqs, self.legal_mask(h, ld, t)).as_long())
+
+    def eval_trick_winner(self, cards: Sequence[int], trump: int) -> int:
+        """Mirror of ``rules.trick_winner``: index in play order."""
+        cs = [z3.BitVec(f"c{i}", 6) for i in range(4)]
+        t = z3.BitVec("t", 6)
+        eqs = [c == v for c, v in zip(cs, cards, strict=True)] + [t == (NO_TRUMP if trump < 0 else trump)]
+        return int(_solve_value(eqs, self.trick_winner(cs, t)).as_long())
+
+    def eval_legal_bids(self, score: int) -> list[int]:
+        """Mirror of ``rules.legal_bids``: every legal bid from 0 to 13."""
+        s = z3.Int("score")
+        b = [z3.Int(f"b{i}") for i in range(14)]
+        eqs = [s == score] + [b[i] == i for i in range(14)]
+        vals = _solve_values(eqs, [self.legal_bid(s, b[i]) for i in range(14)])
+        return [i for i, v in enumerate(vals) if z3.is_true(v)]
+
+    def eval_hand_played(self, bids: Sequence[int]) -> bool:
+        b = [z3.Int(f"b{i}") for i in range(4)]
+        return bool(z3.is_true(_solve_value([x == v for x, v in zip(b, bids, strict=True)], self.hand_played(b))))
+
+    def eval_dealer_after_redeal(self, dealer: int) -> int:
+        d = z3.Int("d")
+        return int(_solve_value([d == dealer], self.dealer_after_redeal(d)).as_long())
+
+    def eval_individual_delta(self, bid: int, tricks: int) -> int:
+        b, t = z3.Int("b"), z3.Int("t")
+        return int(_solve_value([b == bid, t == tricks], self.individual_delta(b, t)).as_long())
+
+    def eval_team_deltas(self, contract: int, bidding_team: int, tricks: tuple[int, int]) -> tuple[int, int]:
+        """Mirror of ``rules.team_deltas`` (tricks by team, summing to 13)."""
+        c, bt, tb = z3.Int("c"), z3.Int("bt"), z3.Int("tb")
+        d0, d1 = self.team_deltas(c, bt, tb)
+        vals = _solve_values([c == contract, bt == bidding_team, tb == tricks[bidding_team]], [d0, d1])
+        return int(vals[0].as_long()), int(vals[1].as_long())
+
+    def eval_bid13_wins(self, contract: int, team_tricks: int) -> bool:
+        c, t = z3.Int("c"), z3.Int("t")
+        return bool(z3.is_true(_solve_value([c == contract, t == team_tricks], self.bid13_wins(c, t))))
+
+    def eval_individual_outcome(self, scores: Sequence[int], bids: Sequence[int] | None = None,
+                                tricks: Sequence[int] | None = None) -> tuple[int | None, str]:
+        """Mirror of ``rules.individual_outcome``: (winning team or None, clause id)."""
+        s = [z3.Int(f"s{i}") for i in range(4)]
+        eqs = [x == v for x, v in zip(s, scores, strict=True)]
+        b = t = None
+        if bids is not None and tricks is not None:
+            b = [z3.Int(f"b{i}") for i in range(4)]
+            t = [z3.Int(f"t{i}") for i in range(4)]
+            eqs += [x == v for x, v in zip(b, bids, strict=True)] + [x == v for x, v in zip(t, tricks, strict=True)]
+        o = self.individual_outcome(s, b, t)
+        w, clause = _solve_values(eqs, [o.winner(), o.clause])
+        wi = int(w.as_long())
+        return (None if wi < 0 else wi), str(clause.as_string())
+
+    def eval_auction_outcome(self, team_scores: tuple[int, int], target: int, bidding_team: int,
+                             bid13_won: bool) -> tuple[int | None, str]:
+        s = [z3.Int("s0"), z3.Int("s1")]
+        t, bt, b13 = z3.Int("T"), z3.Int("bt"), z3.Bool("b13")
+        o = self.auction_outcome(s, t, bt, b13)
+        eqs = [s[0] == team_scores[0], s[1] == team_scores[1], t == target, bt == bidding_team, b13 == bid13_won]
+        w, clause = _solve_values(eqs, [o.winner(), o.clause])
+        wi = int(w.as_long())
+        return (None if wi < 0 else wi), str(clause.as_string())
+
+    def eval_target_in_force(self, games_won: int) -> int:
+        g = z3.Int("g")
+        return int(_solve_value([g == games_won], self.target_in_force(g)).as_long())
+
+    def eval_auction(self, dealer: int, calls: Sequence[tuple[int, int]]) -> dict[str, Any]:
+        """Run given calls ((0, 0) = pass, else (n, strain)) through the symbolic auction.
+
+        Returns ``{"legal": bool, "ended": bool, "contract": (seat, n, strain) | None, "calls_used": k}``
+        where ``calls_used`` counts the calls made before the auction ended.
+        """
+        run = self.auction(z3.IntVal(dealer), max(len(calls), 1), prefix="e")
+        eqs = []
+        for i in range(len(run.calls_n)):
+            n, s = calls[i] if i < len(calls) else (0, 0)
+            eqs += [run.calls_n[i] == n, run.calls_s[i] == s]
+        if not calls:
+            eqs = [run.calls_n[0] == 0, run.calls_s[0] == 0]
+        k = len(calls)
+        outs = [z3.And(run.legal[:k]) if k else z3.BoolVal(True), run.ended[k], run.top[k], run.holder[k],
+                z3.Sum([z3.If(x, 1, 0) for x in run.made[:k]]) if k else z3.IntVal(0)]
+        legal, ended, top, holder, used = _solve_values(eqs, outs)
+        topv = int(top.as_long())
+        contract = None
+        if topv >= 0:
+            if self.r.egyptian:
+                contract = (int(holder.as_long()), topv // 5, topv % 5)
+            else:
+                contract = (int(holder.as_long()), topv // 5, -1)
+        return {"legal": z3.is_true(legal), "ended": z3.is_true(ended), "contract": contract,
+                "calls_used": int(used.as_long())}
+
+
+def _solve_values(eqs: Sequence[Term], outs: Sequence[Term]) -> list[Term]:
+    """Assert the inputs as constants, solve, and read each output from the model."""
+    s = z3.Solver()
+    s.add(*eqs)
+    res = s.check()
+    if res != z3.sat:
+        raise RuntimeError(f"encoding has no value for these inputs ({res})")
+    mdl = s.model()
+    return [mdl.eval(o, model_completion=True) for o in outs]
+
+
+def _solve_value(eqs: Sequence[Term], out: Term) -> Term:
+    return _solve_values(eqs, [out])[0]
+
+
+def evaluate(eqs: Sequence[Term], outs: Sequence[Term]) -> list[Term]:
+    """Public form of the concrete evaluation used by the ``eval_*`` methods."""
+    return _solve_values(eqs, outs)
+
+
+Builder = Callable[[Encoding], Term]
