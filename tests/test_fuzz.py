@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tarneeb.cli import main
+from tarneeb.errors import TarneebError
 from tarneeb.fuzz import fuzz
 from tarneeb.protocol import Engine, EngineFailure
 from tarneeb.spec import load_rules
@@ -54,3 +55,43 @@ def test_cli_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
                  "--hands", "3", "--timeout", "0.5"]) == 2
     assert main(["vectors", "run", "--engine", MINI + " --mutant sorted-reveal", "--ruleset", "eram-41",
                  "--category", "deal"]) == 1
+
+
+@pytest.mark.parametrize("rid,opts", [("card-kings-41", {}), ("bsfyi-41", {}), ("tarneeb-400", {"target": 61}),
+                                      ("classic", {}), ("classic", {"target": 31})])
+def test_part_way_states_are_reachable_and_accepted(rid: str, opts: dict[str, object]) -> None:
+    """Every kind of near-target state: no team has won yet, the engine accepts it, and some are near the target."""
+    import random
+
+    from tarneeb import rules as R
+    from tarneeb.fuzz import SCORE_STATES, interesting_scores
+    from tarneeb.game import Match
+
+    r = load_rules(rid, opts)
+    near = 0
+    for kind in SCORE_STATES:
+        for i in range(200):
+            sc = interesting_scores(r, random.Random(f"{kind}:{i}"), kind)
+            assert Match(r, 0, sc).scores == sc  # partners equal in the auction family
+            if r.individual:
+                assert R.individual_outcome(r, sc)[0] is None, (kind, sc)
+            else:
+                assert max(sc) < r.target, (kind, sc)
+            near += max(sc) >= r.target - 8
+    assert near > 100 * len(SCORE_STATES)
+
+
+def test_reproducer_is_one_part_way_deal(tmp_path: Path) -> None:
+    """A divergence in a match started part-way shrinks to its deal; the record carries start_scores."""
+    import json
+
+    out = tmp_path / "repro.jsonl"
+    assert main(["fuzz", "--engine", MINI + " --mutant tie-team0", "--ruleset", "card-kings-41", "--hands", "300",
+                 "--seed", "0", "--part-way", "1", "--out", str(out), "--json"]) == 1
+    lines = [json.loads(x) for x in out.read_text().splitlines()]
+    assert len(lines) == 2 and lines[0]["type"] == "match" and lines[1]["hand"] == 0
+    assert "start_scores" in lines[0] and lines[1]["dealer"] == lines[0]["first_dealer"]
+    assert main(["verify", str(out), "--json"]) == 1
+    with pytest.raises(TarneebError):
+        with Engine(MINI) as eng:
+            fuzz(eng, load_rules("eram-41"), 1, "x", part_way=1.5)

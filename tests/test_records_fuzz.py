@@ -247,3 +247,25 @@ def test_start_scores_and_header_warnings() -> None:
     assert isinstance(first, RecordError) and first.field == "colour" and first.severity == "warning"
     assert first.line == 1
     assert any(isinstance(r, Divergence) and r.field == "scores" for r in reps)
+
+
+def test_start_scores_in_the_auction_family() -> None:
+    """Team form [a, b] is read as partners' equal scores; unequal partners are refused with a located error."""
+    rules = load_rules("classic")
+    m = Match(rules, 1, scores=[33, 38, 33, 38])
+    rng = random.Random(4)
+    while not m.is_over() and m.hands_played < 10:
+        m.apply(Deal(random_deck(rng)) if m.phase is Phase.DEAL else POLICIES["heuristic"](m, rng))
+    lines = list(match_lines(m, "late"))
+    head = json.loads(lines[0])
+    assert head["start_scores"] == [33, 38, 33, 38]
+    s, reps = verify_lines(lines)
+    assert reps == [] and s.clean_hands == len(m.records)
+    head["start_scores"] = [33, 38]
+    s, reps = verify_lines([json.dumps(head).encode()] + lines[1:])
+    assert reps == [] and s.clean_hands == len(m.records)
+    head["start_scores"] = [33, 38, 30, 38]
+    s, reps = verify_lines([json.dumps(head).encode()] + lines[1:])
+    first = reps[0]
+    assert isinstance(first, RecordError) and first.field == "start_scores" and first.line == 1
+    assert "partners" in first.message and s.hands == 0 and s.exit_code() == 2
