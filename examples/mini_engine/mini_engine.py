@@ -752,18 +752,20 @@ def part_way_scores(cfg: dict[str, Any], rng: random.Random) -> list[int]:
 
     41 family: each team is either close (one partner a few points short of the target, the other
     above zero) or waiting (one partner past the target, the other at or a little below zero), so
-    that no team has won yet. Auction family: both team scores a few points short of the target.
+    that no team has won yet; both teams close, both waiting, or one of each. Auction family: both
+    team scores a few points short of the target.
     """
     t = cfg["target"]
     if cfg["family"] == "auction":
         a, b = t - rng.randint(1, 8), t - rng.randint(1, 8)
         return [a, b, a, b]
     out = [0, 0, 0, 0]
+    kinds = rng.choice((("close", "close"), ("waiting", "waiting"), ("close", "waiting"), ("waiting", "close")))
     for team in (0, 1):
-        if rng.random() < 0.5:
+        if kinds[team] == "close":
             hi, lo = t - rng.randint(1, 4), rng.randint(1, 10)
         else:
-            hi, lo = t + rng.randint(1, 8), -rng.randint(0, 3)
+            hi, lo = t + rng.randint(2, 8), -rng.randint(0, 2)
         if rng.random() < 0.5:
             hi, lo = lo, hi
         out[team], out[team + 2] = hi, lo
