@@ -151,3 +151,17 @@ def test_fast_path_agrees_with_engine_on_wrong_scores_and_play(data: st.DataObje
     else:
         d["scores"][data.draw(st.integers(0, 3))] += 1
     _agree([orjson.dumps(x) for x in dicts])
+
+
+def test_unknown_fields_inside_tricks_and_contracts_warn() -> None:
+    """Unknown fields nested in a trick or a contract are warned about (extension ``x-`` fields are not), both ways."""
+    dicts = [orjson.loads(x) for x in records("classic", _key({}), None, 1)]
+    k = next(i for i, d in enumerate(dicts) if d.get("contract"))
+    dicts[k]["tricks"][3]["note"] = 1
+    dicts[k]["tricks"][5]["x-time"] = 3
+    dicts[k]["contract"]["by"] = "north"
+    lines = [orjson.dumps(x) for x in dicts]
+    _agree(lines)
+    s, reps = verify_lines(lines)
+    assert sorted(r.field for r in reps) == ["contract.by", "tricks[3].note"]
+    assert s.warnings == 2 and s.divergences == 0 and s.clean_hands == len(dicts) - 1

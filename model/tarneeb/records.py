@@ -391,6 +391,10 @@ _HAND_FIELDS = frozenset({"type", "match", "hand", "dealer", "deck", "hands", "r
                           "contract", "tricks", "play", "tricks_won", "deltas", "scores", "outcome", "meta"})
 
 
+_TRICK_FIELDS = frozenset({"leader", "cards", "winner"})
+_CONTRACT_FIELDS = frozenset({"seat", "bid"})
+
+
 def _unknown(obj: dict[str, Any], known: frozenset[str]) -> list[tuple[str, str]]:
     return [(_name(k), "unknown field, ignored") for k in obj
             if k not in known and not (isinstance(k, str) and k.startswith(EXTENSION_PREFIX))]
@@ -544,6 +548,7 @@ def _parse_hand(obj: dict[str, Any], file: str, line: int) -> HandLine:
             h.contract = (_seat(v.get("seat"), "contract.seat"), _bid(v.get("bid"), "contract.bid"))
             if h.contract[1].n is None:
                 raise _Bad("contract.bid", "a contract is a bid, not a pass")
+            h.warnings.extend((f"contract.{k}", m) for k, m in _unknown(v, _CONTRACT_FIELDS))
         else:
             raise _Bad("contract", f"a contract is {{'seat': s, 'bid': '8H'}} or null, not {_short(v)}")
     v = g("tricks")
@@ -558,6 +563,8 @@ def _parse_hand(obj: dict[str, Any], file: str, line: int) -> HandLine:
                 ld, wn = t.get("leader"), t.get("winner")
                 tl = TrickLine(cards, None if ld is None else _seat(ld, f + ".leader"),
                                None if wn is None else _seat(wn, f + ".winner"))
+                if not _TRICK_FIELDS.issuperset(t):
+                    h.warnings.extend((f"{f}.{k}", m) for k, m in _unknown(t, _TRICK_FIELDS))
             else:
                 tl = TrickLine(_cards(t, f))
             if len(tl.cards) != 4:
@@ -1004,13 +1011,14 @@ class Verifier:
         orders = _ORDERS[step]
         try:
             for t in tricks:  # unrolled over the four cards; each card checked by the engine's legality function
-                if type(t) is not dict or len(t) != 3:
+                if type(t) is not dict or len(t) != 3:  # leader, cards, winner: nothing unknown to warn about
                     return False
                 cs = t["cards"]
                 ld = t["leader"]
-                if type(cs) is not list or len(cs) != 4 or type(ld) is not int or ld != leader:
+                if type(cs) is not list or type(ld) is not int or ld != leader:
                     return False
-                c0, c1, c2, c3 = cards = [code[cs[0]], code[cs[1]], code[cs[2]], code[cs[3]]]
+                a, b, c, d = cs
+                c0, c1, c2, c3 = cards = [code[a], code[b], code[c], code[d]]
                 s0, s1, s2, s3 = order = orders[leader]
                 h = hands[s0]
                 if not (legal(r, h, -1, trump) >> c0) & 1:
@@ -1034,7 +1042,7 @@ class Verifier:
                 if type(wn) is not int or wn != leader:
                     return False
                 won[leader] += 1
-        except (KeyError, TypeError):  # a missing field, or a card that is not a canonical card string
+        except (KeyError, TypeError, ValueError):  # a missing field, not four cards, or a card not written canonically
             return False
         # ---- scoring and outcome: the engine's scoring functions
         if r.individual:
