@@ -13,6 +13,7 @@ What each family proves exactly is written in ``proofs/README.md``.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -26,6 +27,7 @@ from tarneeb.spec import OptionValue, Rules, get_ruleset, load_rules, rulesets
 from .encode import (
     FULL,
     NO_LED,
+    AuctionState,
     Encoding,
     Term,
     bv6,
@@ -56,6 +58,7 @@ class Obligation:
     hyp: list[Term]
     claim: Term
     witness: Callable[[Any], Witness] = field(default=lambda m: Witness())
+    share: str = ""  # obligations with the same key state the same fact: proved once per process
 
 
 @dataclass(frozen=True)
@@ -105,10 +108,16 @@ def _fmt(v: object) -> str:
     return str(v)
 
 
+_SHARED_PROVED: set[str] = set()  # share keys of obligations already proved in this process
+
+
 def run_check(check: Check, timeout_ms: int = 60_000) -> Result:
+    """Run every obligation of a check; a solver timeout is a visible ``unknown``, never a pass."""
     t0 = time.perf_counter()
     enc = Encoding(check.rules(), check.mutant)
     for ob in check.build(enc):
+        if ob.share and ob.share in _SHARED_PROVED:
+            continue
         s = z3.Solver()
         s.set("timeout", timeout_ms)
         s.add(*ob.hyp)
@@ -124,6 +133,8 @@ def run_check(check: Check, timeout_ms: int = 60_000) -> Result:
             return Result(check, "counterexample", time.perf_counter() - t0, ob.name, w)
         if r != z3.unsat:
             return Result(check, "unknown", time.perf_counter() - t0, ob.name, detail=str(s.reason_unknown()))
+        if ob.share:
+            _SHARED_PROVED.add(ob.share)
     return Result(check, "proved", time.perf_counter() - t0)
 
 
@@ -151,83 +162,17 @@ def variants(rid: str, names: Sequence[str]) -> list[tuple[tuple[str, OptionValu
 
 
 # ====================================================== 1. a hand is 13 tricks
-def _tricks(enc: Encoding) -> list[Obligation]:
-    """Inductive proof over one trick; card counting goes through an abstract ``cnt`` (see README)."""
-    H = [z3.BitVec(f"H{j}", 52) for j in range(4)]
-    P = z3.BitVec("P", 52)
-    k = z3.BitVec("k", 8)
-    W = [z3.BitVec(f"W{j}", 8) for j in range(4)]
-    leader = z3.BitVec("leader", 2)
-    trump = z3.BitVec("trump", 6)
-    dealer = z3.BitVec("dealer", 2)
-    holder = z3.BitVec("holder", 2)
-    cnt = z3.Function("cnt", z3.BitVecSort(52), z3.BitVecSort(8))
+def _count_lemmas(cnt: Callable[[Term], Term], x: Term, c: Term) -> list[Term]:
+    """Instances, at the terms ``x`` and ``c``, of the counting lemmas proved for ``popcount52`` (:func:`_popcount_obs`)."""
+    b = card_bit(c)
+    return [z3.Implies((x & b) != 0, cnt(x & ~b) + 1 == cnt(x)),
+            z3.Implies((x & b) == 0, cnt(x | b) == cnt(x) + 1),
+            (cnt(x) == 0) == (x == 0)]
 
-    def inv(H: Sequence[Term], P: Term, k: Term, W: Sequence[Term], count: Callable[[Term], Term]) -> Term:
-        parts = [(H[a] & H[b]) == 0 for a, b in itertools.combinations(range(4), 2)]
-        parts += [(H[a] & P) == 0 for a in range(4)]
-        parts += [(H[0] | H[1] | H[2] | H[3] | P) == FULL, z3.ULE(k, 13), count(P) == 4 * k]
-        parts += [count(H[a]) == 13 - k for a in range(4)]
-        parts += [z3.ULE(w, 13) for w in W] + [W[0] + W[1] + W[2] + W[3] == k]
-        return z3.And(parts)
 
-    cards = [z3.BitVec(f"c{i}", 6) for i in range(4)]
-    base = [enc.trump_ok(trump)] + [z3.ULT(c, 52) for c in cards]
-    # base case: a deal (13 distinct cards to each seat), nothing played yet
-    init = [(H[a] & H[b]) == 0 for a, b in itertools.combinations(range(4), 2)]
-    init += [(H[0] | H[1] | H[2] | H[3]) == FULL] + [popcount52(h) == 13 for h in H]
-    init += [P == 0, k == 0] + [w == 0 for w in W] + [leader == enc.first_leader(dealer, holder)]
-    legal, hist, seats, win, before = enc.play_trick(H, leader, trump, cards)
-    H2 = hist[4]
-    Ps = [P]
-    for c in cards:
-        Ps.append(Ps[-1] | card_bit(c))
-    P2 = Ps[4]
-    # instances of the counting lemmas (proved below for every card) for the terms of this trick
-    lemmas = [cnt(z3.BitVecVal(0, 52)) == 0]
-    for i, c in enumerate(cards):
-        for j in range(4):
-            x = hist[i][j]
-            lemmas.append(z3.Implies((x & card_bit(c)) != 0, cnt(x & ~card_bit(c)) + 1 == cnt(x)))
-        lemmas.append(z3.Implies((Ps[i] & card_bit(c)) == 0, cnt(Ps[i] | card_bit(c)) == cnt(Ps[i]) + 1))
-    # each player plays a card from the hand they hold (implied by a legal play, see family 2)
-    held = [holds(z3.BitVecVal(FULL, 52) if enc.m("card-from-anywhere") else before[i], cards[i]) for i in range(4)]
-    W2 = [W[j] + z3.If(win == j, z3.BitVecVal(1, 8), z3.BitVecVal(0, 8)) for j in range(4)]
-    step_hyp = [inv(H, P, k, W, cnt), z3.ULT(k, 13), legal] + base + lemmas
-    seats_distinct = z3.Distinct(*seats)
-    one_winner = z3.And(W2[0] + W2[1] + W2[2] + W2[3] == W[0] + W[1] + W[2] + W[3] + 1,
-                        z3.Or([win == sj for sj in seats]))
-    # a player to move always holds a card, if the earlier plays of the trick were legal
-    nonempty = []
-    for i in range(4):
-        earlier = [enc.legal_play(z3.BitVecVal(FULL, 52) if enc.m("card-from-anywhere") else before[j],
-                                  bv6(NO_LED) if j == 0 else suit_of(cards[0]), trump, cards[j]) for j in range(i)]
-        nonempty.append(z3.Implies(z3.And(earlier) if earlier else z3.BoolVal(True), before[i] != 0))
-
-    def w_state(m: Any) -> Witness:
-        w = Witness(title="a hand in progress")
-        w.add("trump", _trump_text(ival(m, trump)))
-        for j in range(4):
-            w.add(f"seat {j} holds", hand_text(ival(m, H[j])))
-        w.add("tricks played", str(ival(m, k)))
-        w.add("tricks won", str([ival(m, x) for x in W]))
-        w.add("trick", ", ".join(f"{seat_text(ival(m, seats[i]))} {card_text(ival(m, cards[i]))}" for i in range(4)))
-        w.add("winner", seat_text(ival(m, win)))
-        return w
-
-    def w_init(m: Any) -> Witness:
-        w = Witness(title="a fresh deal")
-        for j in range(4):
-            w.add(f"seat {j} holds", hand_text(ival(m, H[j])))
-        return w
-
-    def w_end(m: Any) -> Witness:
-        w = Witness(title="after the last trick")
-        for j in range(4):
-            w.add(f"seat {j} still holds", hand_text(ival(m, H[j])))
-        w.add("tricks won", str([ival(m, x) for x in W]))
-        return w
-
+@functools.cache
+def _popcount_obs() -> list[Obligation]:
+    """The counting lemmas, for the real ``popcount52``: one card at a time (all 52), and "count 0 iff empty"."""
     X = z3.BitVec("X", 52)
 
     def w_x(m: Any) -> Witness:
@@ -235,31 +180,133 @@ def _tricks(enc: Encoding) -> list[Obligation]:
         w.add("cards", hand_text(ival(m, X)))
         return w
 
-    obs = [
-        Obligation("a deal satisfies the hand invariant", init + base, inv(H, P, k, W, popcount52), w_init),
-        Obligation("every trick keeps hands and played cards a partition of the deck",
-                   _masks(H, P) + held + base, z3.And(_masks(H2, P2)), w_state),
-        Obligation("every trick lowers each hand by one card and adds four played cards",
-                   step_hyp, z3.And(*[cnt(h) == 13 - (k + 1) for h in H2], cnt(P2) == 4 * (k + 1)), w_state),
-        Obligation("every trick has one card per seat and exactly one winner, who leads next",
-                   [z3.ULT(k, 13), W[0] + W[1] + W[2] + W[3] == k, *[z3.ULE(w, 13) for w in W]] + base,
-                   z3.And(seats_distinct, one_winner, *[z3.ULE(w, 13) for w in W2]), w_state),
-        Obligation("the player to move always holds a card",
-                   [inv(H, P, k, W, cnt), z3.ULT(k, 13)] + base + lemmas, z3.And(nonempty), w_state),
-        Obligation("after 13 tricks every card was played once and the counts sum to 13",
-                   [inv(H, P, k, W, cnt), k == 13] + base + [z3.Implies(cnt(h) == 0, h == 0) for h in H],
-                   z3.And(P == FULL, *[h == 0 for h in H], W[0] + W[1] + W[2] + W[3] == 13), w_end),
-    ]
-    # the counting lemmas, for the real popcount, one card at a time (all 52 cards)
+    obs = []
     for c in range(52):
         b = z3.BitVecVal(1 << c, 52)
         obs.append(Obligation(f"lemma: removing card {c} lowers the count by one", [(X & b) != 0],
-                              popcount52(X & ~b) + 1 == popcount52(X), w_x))
+                              popcount52(X & ~b) + 1 == popcount52(X), w_x, share=f"popcount-rm-{c}"))
         obs.append(Obligation(f"lemma: adding card {c} raises the count by one", [(X & b) == 0],
-                              popcount52(X | b) == popcount52(X) + 1, w_x))
-    obs.append(Obligation("lemma: the empty set counts 0", [], popcount52(z3.BitVecVal(0, 52)) == 0, w_x))
-    obs.append(Obligation("lemma: only the empty set counts 0", [], z3.Implies(popcount52(X) == 0, X == 0), w_x))
+                              popcount52(X | b) == popcount52(X) + 1, w_x, share=f"popcount-add-{c}"))
+    obs.append(Obligation("lemma: a set counts 0 iff it is empty", [], (popcount52(X) == 0) == (X == 0), w_x,
+                          share="popcount-zero"))
     return obs
+
+
+def _tricks(enc: Encoding) -> list[Obligation]:
+    """A hand as a transition system over single plays, proved by induction (see proofs/README.md).
+
+    State: the four hands ``H`` and the played set ``P`` (52-bit masks), tricks
+    done ``k``, plays in the current trick ``m``, the leader, the cards of the
+    current trick so far, tricks won ``W``. One transition = one card played by
+    the seat to move (the leader, then on in play.direction), legal under
+    play.follow / play.must-trump; the fourth card closes the trick, its winner
+    (play.winner) wins it and leads next.
+    """
+    r = enc.r
+    H = [z3.BitVec(f"H{j}", 52) for j in range(4)]
+    P = z3.BitVec("P", 52)
+    k = z3.BitVec("k", 8)
+    m = z3.BitVec("m", 2)
+    W = [z3.BitVec(f"W{j}", 8) for j in range(4)]
+    T = [z3.BitVec(f"T{i}", 6) for i in range(3)]
+    leader = z3.BitVec("leader", 2)
+    trump = z3.BitVec("trump", 6)
+    dealer = z3.BitVec("dealer", 2)
+    holder = z3.BitVec("holder", 2)
+    c = z3.BitVec("c", 6)
+    cnt = z3.Function("cnt", z3.BitVecSort(52), z3.BitVecSort(8))
+    rstep = z3.BitVecVal(r.step % 4, 2)  # the invariant is stated from the ruleset, not from the (mutable) encoding
+
+    def inv(H: Sequence[Term], P: Term, k: Term, m: Term, leader: Term, W: Sequence[Term],
+            count: Callable[[Term], Term]) -> Term:
+        parts = _masks(H, P) + [z3.ULE(k, 13), z3.Implies(k == 13, m == 0),
+                                count(P) == 4 * k + z3.ZeroExt(6, m)]
+        for j in range(4):
+            pos = (z3.BitVecVal(j, 2) - leader) * rstep  # j's place in the trick's play order
+            played = z3.If(z3.ULT(pos, m), z3.BitVecVal(1, 8), z3.BitVecVal(0, 8))
+            parts.append(count(H[j]) == 13 - k - played)
+        parts += [z3.ULE(w, 13) for w in W] + [W[0] + W[1] + W[2] + W[3] == k]
+        return z3.And(parts)
+
+    # the transition: one card c played by the seat to move
+    seat = leader + m * z3.BitVecVal(enc.step % 4, 2)
+    hand = H[3]
+    for j in (2, 1, 0):
+        hand = z3.If(seat == j, H[j], hand)
+    led = z3.If(m == 0, bv6(NO_LED), suit_of(T[0]))
+    source = z3.BitVecVal(FULL, 52) if enc.m("card-from-anywhere") else hand
+    legal = enc.legal_play(source, led, trump, c)
+    H2 = [z3.If(seat == j, H[j] & ~card_bit(c), H[j]) for j in range(4)]
+    P2 = P | card_bit(c)
+    closes = m == 3
+    idx = enc.trick_winner([T[0], T[1], T[2], c], trump)
+    win = leader + idx * z3.BitVecVal(enc.step % 4, 2)
+    k2 = z3.If(closes, k + 1, k)
+    m2 = m + 1  # wraps to 0 when the trick closes
+    leader2 = z3.If(closes, win, leader)
+    W2 = [W[j] + z3.If(z3.And(closes, win == j), z3.BitVecVal(1, 8), z3.BitVecVal(0, 8)) for j in range(4)]
+    base = [enc.trump_ok(trump), z3.ULT(c, 52)] + [z3.ULT(t, 52) for t in T]
+    lemmas = [x for j in range(4) for x in _count_lemmas(cnt, H[j], c)] + _count_lemmas(cnt, P, c)
+    lemmas += [cnt(z3.BitVecVal(0, 52)) == 0]
+    held = holds(hand, c)
+    step_hyp = [inv(H, P, k, m, leader, W, cnt), z3.ULT(k, 13), held] + base + lemmas
+    # the step depends on the turn order only (legality enters through ``held``, proved separately)
+    step_key = f"tricks-step:rules-step={r.step}:step={enc.step}"
+    base_key = f"tricks-deal:individual={r.individual}:step={enc.step}"
+    # base case: a deal (13 distinct cards to each seat), nothing played, the first leader
+    init = _masks(H, z3.BitVecVal(0, 52)) + [popcount52(h) == 13 for h in H]
+    init += [P == 0, k == 0, m == 0] + [w == 0 for w in W] + [leader == enc.first_leader(dealer, holder)]
+    # one card per seat in a trick: the four seats to move from any leader are the four seats
+    order = [leader + z3.BitVecVal(i, 2) * z3.BitVecVal(enc.step % 4, 2) for i in range(4)]
+
+    def w_state(mdl: Any) -> Witness:
+        w = Witness(title="a hand in progress")
+        w.add("trump", _trump_text(ival(mdl, trump)))
+        for j in range(4):
+            w.add(f"seat {j} holds", hand_text(ival(mdl, H[j])))
+        w.add("tricks played / cards in this trick", f"{ival(mdl, k)} / {ival(mdl, m)}")
+        w.add("leader", seat_text(ival(mdl, leader)))
+        mm = ival(mdl, m)
+        w.add("trick so far", " ".join(card_text(ival(mdl, T[i])) for i in range(mm)) or "(none)")
+        w.add("to play", f"{seat_text(ival(mdl, seat))} plays {card_text(ival(mdl, c))}")
+        w.add("tricks won", str([ival(mdl, x) for x in W]))
+        return w
+
+    def w_init(mdl: Any) -> Witness:
+        w = Witness(title="a fresh deal")
+        for j in range(4):
+            w.add(f"seat {j} holds", hand_text(ival(mdl, H[j])))
+        return w
+
+    def w_end(mdl: Any) -> Witness:
+        w = Witness(title="after the last trick")
+        for j in range(4):
+            w.add(f"seat {j} still holds", hand_text(ival(mdl, H[j])))
+        w.add("tricks won", str([ival(mdl, x) for x in W]))
+        return w
+
+    def w_order(mdl: Any) -> Witness:
+        w = Witness(title="a trick's turn order")
+        w.add("leader", seat_text(ival(mdl, leader)))
+        w.add("seats to play, in order", ", ".join(seat_text(ival(mdl, s)) for s in order))
+        return w
+
+    zero = [_count_lemmas(cnt, h, bv6(0))[2] for h in H]
+    return list(_popcount_obs()) + [
+        Obligation("a deal satisfies the hand invariant", init + [enc.trump_ok(trump)],
+                   inv(H, P, k, m, leader, W, popcount52), w_init, share=base_key),
+        Obligation("a legal play is a card of the player's own hand (play.follow)",
+                   [inv(H, P, k, m, leader, W, cnt), z3.ULT(k, 13), legal] + base, held, w_state),
+        Obligation("in every trick the four seats to play are the four seats (one card per seat)",
+                   [], z3.Distinct(*order), w_order),
+        Obligation("every play of a held card keeps the invariant (partition of the deck, counts, one winner per trick)",
+                   step_hyp, inv(H2, P2, k2, m2, leader2, W2, cnt), w_state, share=step_key),
+        Obligation("the player to move always holds a card",
+                   [inv(H, P, k, m, leader, W, cnt), z3.ULT(k, 13)] + base + zero, hand != 0, w_state),
+        Obligation("after 13 tricks every card was played once and the trick counts sum to 13",
+                   [inv(H, P, k, m, leader, W, cnt), k == 13] + base + zero,
+                   z3.And(P == FULL, *[h == 0 for h in H], W[0] + W[1] + W[2] + W[3] == 13), w_end),
+    ]
 
 
 def _masks(H: Sequence[Term], P: Term) -> list[Term]:
@@ -422,8 +469,96 @@ def _bids_individual(enc: Encoding) -> list[Obligation]:
     ]
 
 
+def _bids_continuous(enc: Encoding) -> list[Obligation]:
+    """The continuous auction, by induction over single calls with a ranking function (see proofs/README.md).
+
+    No bound on the number of calls: every legal call strictly lowers the rank
+    (seats still in, then the top bid's key, which only rises and is bounded),
+    a player to speak always has a legal call, and a state where the auction
+    is over is one contract or the all-pass rule.
+    """
+    r = enc.r
+    dealer = z3.Int("dealer")
+    st = AuctionState(z3.Bool("ended"), z3.Int("top"), z3.Int("holder"), [z3.Bool(f"in{j}") for j in range(4)],
+                      z3.Int("passes"), z3.Int("spoken"), z3.Int("to_move"))
+    n, s = z3.Int("n"), z3.Int("strain")
+    tn, ts = z3.Int("top_n"), z3.Int("top_strain")
+    strains = enc.strains()
+    calls: list[tuple[int, int]] = [(0, 0)] + [(b, x) for b in range(r.min_bid, 14) for x in range(strains)]
+    keys = [z3.simplify(enc.key(z3.IntVal(b), z3.IntVal(x))).as_long() for b, x in calls[1:]]
+    lo_key, hi_key = min(keys), max(keys)
+    rstep = r.step % 4  # the invariant is stated from the ruleset; 1 and 3 are their own inverses mod 4
+
+    def dist(a: Term, b: Term) -> Term:  # seats from a to b in the direction of play
+        return ((b - a) * rstep) % 4
+
+    def nact(x: AuctionState) -> Term:
+        return z3.Sum([z3.If(a, 1, 0) for a in x.active])
+
+    def active(x: AuctionState, seat: Term) -> Term:
+        return z3.Or([z3.And(seat == j, x.active[j]) for j in range(4)])
+
+    def inv(x: AuctionState) -> Term:
+        over = z3.If(x.top < 0, nact(x) == 0, z3.And(nact(x) == 1, active(x, x.holder)))
+        pos = [(dist(dealer, z3.IntVal(j)) + 3) % 4 for j in range(4)]  # 0 = first to speak, 3 = the dealer
+        no_bid = z3.And(x.holder == -1, *[x.active[j] == (pos[j] >= x.passes) for j in range(4)],
+                        z3.Implies(z3.Not(x.ended), (dist(dealer, x.to_move) + 3) % 4 == x.passes),
+                        # auction.all-pass (dealer-forced): the dealer never makes the fourth pass
+                        x.passes <= 3 if r.all_pass == "dealer-forced" else z3.BoolVal(True))
+        between = [z3.Implies(z3.And(dist(x.holder, z3.IntVal(j)) > 0,
+                                     dist(x.holder, z3.IntVal(j)) < dist(x.holder, x.to_move)), z3.Not(x.active[j]))
+                   for j in range(4)]
+        a_bid = z3.And(x.top >= lo_key, x.top <= hi_key, x.holder >= 0, x.holder <= 3, active(x, x.holder),
+                       z3.Implies(z3.Not(x.ended), z3.And(x.to_move != x.holder, active(x, x.to_move), *between)))
+        return z3.And(dealer >= 0, dealer <= 3, x.to_move >= 0, x.to_move <= 3, x.passes == 4 - nact(x),
+                      x.ended == over, z3.If(x.top < 0, z3.And(x.top == -1, no_bid), a_bid))
+
+    ok = enc.call_ok(st, dealer, n, s)
+    nxt = enc.auction_step(st, n, s)
+    step_hyp = [inv(st), z3.Not(st.ended), ok]
+    rank_down = z3.Or(nact(nxt) < nact(st), z3.And(nact(nxt) == nact(st), nxt.top > st.top))
+    bounded = z3.And(nact(st) >= 0, st.top <= hi_key)
+    raise_hyp = step_hyp + [n > 0, z3.Implies(st.top >= 0, z3.And(st.top == enc.key(tn, ts), tn >= r.min_bid,
+                                                                   tn <= 13, ts >= 0, ts < strains))]
+    raises = z3.And(z3.Or(st.top < 0, n > tn, z3.And(n == tn, s > ts)), nxt.holder == st.to_move)
+    some_call = z3.Or([enc.call_ok(st, dealer, z3.IntVal(a), z3.IntVal(b)) for a, b in calls])
+    result = z3.Or(z3.And(st.top >= 0, nact(st) == 1, active(st, st.holder)),
+                   z3.And(st.top < 0, nact(st) == 0, z3.BoolVal(r.all_pass == "redeal-next")))
+
+    def w(m: Any) -> Witness:
+        x = Witness(title="an auction in progress")
+        x.add("dealer", seat_text(ival(m, dealer)))
+        top = ival(m, st.top)
+        x.add("top bid", "none" if top < 0 else f"key {top} held by {seat_text(ival(m, st.holder))}")
+        x.add("seats still in", ", ".join(str(j) for j in range(4) if bval(m, st.active[j])) or "none")
+        x.add("auction over", str(bval(m, st.ended)))
+        x.add("to speak", seat_text(ival(m, st.to_move)))
+        cn, cs = ival(m, n), ival(m, s)
+        x.add("call", "pass" if cn == 0 else f"{cn}{'CDHSN'[cs] if r.egyptian and 0 <= cs < 5 else ''}")
+        x.add("after the call: top / seats in / over",
+              f"{ival(m, nxt.top)} / {ival(m, nact(nxt))} / {bval(m, nxt.ended)}")
+        return x
+
+    start = enc.auction_start(dealer)
+    return [
+        Obligation("the opening state (nothing bid, all in, first bidder to speak) satisfies the invariant",
+                   [dealer >= 0, dealer <= 3], inv(start), w),
+        Obligation("every legal call keeps the invariant", step_hyp, inv(nxt), w),
+        Obligation("every legal call lowers the rank (seats still in, then the top bid rises; both bounded)",
+                   step_hyp, z3.And(bounded, rank_down), w),
+        Obligation("a player to speak is still in and has a legal call", [inv(st), z3.Not(st.ended)],
+                   z3.And(active(st, st.to_move), some_call), w),
+        Obligation("an auction that is over has one contract (its holder the last seat in) or the all-pass rule",
+                   [inv(st), st.ended], result, w),
+        Obligation("a bid must beat the top bid (tricks, then strain) and takes the contract", raise_hyp, raises, w),
+    ]
+
+
 def _bids_auction(enc: Encoding) -> list[Obligation]:
     r = enc.r
+    if r.auction_style == "continuous":
+        return _bids_continuous(enc)
+    # dealer's privilege: exactly four calls (one each), so four steps are the whole auction
     dealer = z3.Int("dealer")
     run = enc.auction(dealer)
     n = len(run.calls_n)
@@ -753,7 +888,10 @@ MUTANT_PLAN: dict[tuple[str, bool], list[tuple[str, dict[str, OptionValue]]]] = 
                      ("bids-capped-at-2", {})],
     ("bids", False): [("passed-may-reenter", {"auction": "continuous"}), ("anyone-may-match", {}),
                       ("dealer-may-pass-forced", {"all_pass": "dealer-forced"}),
-                      ("strain-before-tricks", {"egyptian": True})],
+                      ("strain-before-tricks", {"egyptian": True}),
+                      ("anyone-may-match", {"auction": "continuous"}),
+                      ("dealer-may-pass-forced", {"auction": "continuous", "all_pass": "dealer-forced"}),
+                      ("strain-before-tricks", {"auction": "continuous", "egyptian": True})],
     ("scoring", True): [("extra-tricks-count", {}), ("failed-bid-scores", {})],
     ("scoring", False): [("defenders-score-on-made", {}), ("bid13-26-swapped", {"bid13": "26"})],
     ("outcome", True): [("partner-geq-0", {}), ("tie-to-team-0", {})],

@@ -152,6 +152,19 @@ class Outcome:
 
 
 @dataclass
+class AuctionState:
+    """The auction after some calls (auction family)."""
+
+    ended: Term  # Bool: the auction is over
+    top: Term  # Int: top key, -1 = none
+    holder: Term  # Int: seat holding the top bid, -1 = none
+    active: list[Term]  # Bool per seat: not yet passed (continuous)
+    passes: Term  # Int: passes so far
+    spoken: Term  # Int: calls so far
+    to_move: Term  # Int: the seat to speak
+
+
+@dataclass
 class AuctionRun:
     """A bounded symbolic auction (auction family): calls and the state after each one."""
 
@@ -462,86 +475,90 @@ class Encoding:
             return 4
         return (13 - self.r.min_bid + 1) * self.strains() + 4
 
+    def auction_start(self, dealer: Term) -> AuctionState:
+        """auction.order: nothing bid, everyone in, the seat after the dealer to speak."""
+        return AuctionState(z3.BoolVal(False), z3.IntVal(-1), z3.IntVal(-1), [z3.BoolVal(True)] * 4,
+                            z3.IntVal(0), z3.IntVal(0), self.next_seat(dealer))
+
+    def call_ok(self, st: AuctionState, dealer: Term, n_: Term, s_: Term) -> Term:
+        """Is the call (n_, s_) (n_ = 0: pass) legal for the seat to speak in state ``st``?"""
+        r = self.r
+        at_dealer = st.to_move == dealer
+        may_match: Term = z3.BoolVal(False)
+        if r.auction_style == "dealer-privilege" and not self.m("dealer-match-ignored"):
+            may_match = at_dealer
+        if self.m("anyone-may-match"):
+            may_match = z3.BoolVal(True)
+        forbid = z3.And(z3.BoolVal(r.all_pass == "dealer-forced" and not self.m("dealer-may-pass-forced")),
+                        at_dealer, st.top < 0, st.passes == 3)
+        bid_ok = z3.And(n_ >= r.min_bid, n_ <= 13, s_ >= 0, s_ < self.strains(),
+                        z3.Or(st.top < 0, self.key(n_, s_) > st.top, z3.And(may_match, self.key(n_, s_) == st.top)))
+        return z3.If(n_ == 0, z3.And(s_ == 0, z3.Not(forbid)), bid_ok)
+
+    def auction_step(self, st: AuctionState, n_: Term, s_: Term) -> AuctionState:
+        """The state after the seat to speak calls (n_, s_); a state already over stays as it is."""
+        r = self.r
+        live = z3.Not(st.ended)
+        is_pass = n_ == 0
+        to_move = st.to_move
+        new_top = z3.If(z3.And(live, z3.Not(is_pass)), self.key(n_, s_), st.top)
+        new_holder = z3.If(z3.And(live, z3.Not(is_pass)), to_move, st.holder)
+        new_passes = z3.If(z3.And(live, is_pass), st.passes + 1, st.passes)
+        new_spoken = z3.If(live, st.spoken + 1, st.spoken)
+        if self.m("passed-may-reenter"):
+            new_active = [z3.BoolVal(True)] * 4
+        else:
+            new_active = [z3.If(z3.And(live, is_pass, to_move == j), z3.BoolVal(False), st.active[j])
+                          for j in range(4)]
+        if r.auction_style == "dealer-privilege":
+            new_ended = z3.Or(st.ended, new_spoken >= 4)
+            nxt = self.next_seat(to_move)
+        else:
+            n_active = z3.Sum([z3.If(a, 1, 0) for a in new_active])
+            holder_active = z3.Or([z3.And(new_holder == j, new_active[j]) for j in range(4)])
+            over = z3.If(new_top < 0, n_active == 0, z3.And(n_active == 1, holder_active))
+            if self.m("passed-may-reenter"):  # passes no longer take a seat out; four passes with no bid close
+                over = z3.If(new_top < 0, new_passes >= 4, z3.BoolVal(False))
+            new_ended = z3.Or(st.ended, over)
+            s1 = self.next_seat(to_move)
+            s2 = self.next_seat(s1)
+            s3 = self.next_seat(s2)
+
+            def act(x: Term) -> Term:
+                return z3.Or([z3.And(x == j, new_active[j]) for j in range(4)])
+
+            nxt = z3.If(act(s1), s1, z3.If(act(s2), s2, z3.If(act(s3), s3, to_move)))
+        return AuctionState(new_ended, new_top, new_holder, new_active, new_passes, new_spoken,
+                            z3.If(live, nxt, to_move))
+
     def auction(self, dealer: Term, n_steps: int | None = None, prefix: str = "a") -> AuctionRun:
-        """A bounded symbolic auction: ``n_steps`` calls (default :meth:`auction_bound`) from ``dealer``.
+        """A symbolic auction of ``n_steps`` calls (default :meth:`auction_bound`) from ``dealer``.
 
         The state after the auction ends is frozen (later calls are ignored).
         A call is (n, s): n = 0 is a pass; s is the strain (always 0 unless Egyptian).
         """
-        r = self.r
         n = self.auction_bound() if n_steps is None else n_steps
         cn = [z3.Int(f"{prefix}_n{i}") for i in range(n)]
         cs = [z3.Int(f"{prefix}_s{i}") for i in range(n)]
+        st = self.auction_start(dealer)
+        states = [st]
         seat: list[Term] = []
         legal: list[Term] = []
         made: list[Term] = []
-        ended: list[Term] = [z3.BoolVal(False)]
-        top: list[Term] = [z3.IntVal(-1)]
-        holder: list[Term] = [z3.IntVal(-1)]
-        active: list[list[Term]] = [[z3.BoolVal(True)] * 4]
-        passes: list[Term] = [z3.IntVal(0)]
-        spoken: list[Term] = [z3.IntVal(0)]
         call_ok: list[Callable[[Term, Term], Term]] = []
-        to_move: Term = self.next_seat(dealer)
-        privilege = r.auction_style == "dealer-privilege"
         for i in range(n):
-            live = z3.Not(ended[i])
-            is_pass = cn[i] == 0
-            k = self.key(cn[i], cs[i])
-            at_dealer = to_move == dealer
-            if privilege and not self.m("dealer-match-ignored"):
-                may_match = at_dealer
-            else:
-                may_match = z3.BoolVal(False)
-            if self.m("anyone-may-match"):
-                may_match = z3.BoolVal(True)
-            pass_forbidden_i = z3.And(z3.BoolVal(r.all_pass == "dealer-forced" and not self.m("dealer-may-pass-forced")),
-                                    at_dealer, top[i] < 0, passes[i] == 3)
-
-            def ok(n_: Term, s_: Term, top_: Term = top[i], match: Term = may_match, forbid: Term = pass_forbidden_i) -> Term:
-                bid_ok = z3.And(n_ >= r.min_bid, n_ <= 13, s_ >= 0, s_ < self.strains(),
-                                z3.Or(top_ < 0, self.key(n_, s_) > top_, z3.And(match, self.key(n_, s_) == top_)))
-                return z3.If(n_ == 0, z3.And(s_ == 0, z3.Not(forbid)), bid_ok)
+            def ok(n_: Term, s_: Term, st_: AuctionState = st) -> Term:
+                return self.call_ok(st_, dealer, n_, s_)
 
             call_ok.append(ok)
-            legal.append(z3.Or(ended[i], ok(cn[i], cs[i])))
-            made.append(live)
-            seat.append(to_move)
-            new_top = z3.If(z3.And(live, z3.Not(is_pass)), k, top[i])
-            new_holder = z3.If(z3.And(live, z3.Not(is_pass)), to_move, holder[i])
-            new_passes = z3.If(z3.And(live, is_pass), passes[i] + 1, passes[i])
-            new_spoken = z3.If(live, spoken[i] + 1, spoken[i])
-            if self.m("passed-may-reenter"):
-                new_active = [z3.BoolVal(True)] * 4
-            else:
-                new_active = [z3.If(z3.And(live, is_pass, to_move == s), z3.BoolVal(False), active[i][s]) for s in range(4)]
-            if privilege:
-                new_ended = z3.Or(ended[i], new_spoken >= 4)
-                nxt = self.next_seat(to_move)
-            else:
-                n_active = z3.Sum([z3.If(a, 1, 0) for a in new_active])
-                holder_active = z3.Or([z3.And(new_holder == s, new_active[s]) for s in range(4)])
-                over = z3.If(new_top < 0, n_active == 0, z3.And(n_active == 1, holder_active))
-                if self.m("passed-may-reenter"):  # passes no longer take a seat out; three passes in a row close
-                    over = z3.If(new_top < 0, new_passes >= 4, z3.BoolVal(False))
-                new_ended = z3.Or(ended[i], over)
-                # next active seat in the direction of play
-                s1 = self.next_seat(to_move)
-                s2 = self.next_seat(s1)
-                s3 = self.next_seat(s2)
-
-                def act(s: Term, acts: list[Term] = new_active) -> Term:
-                    return z3.Or([z3.And(s == j, acts[j]) for j in range(4)])
-
-                nxt = z3.If(act(s1), s1, z3.If(act(s2), s2, z3.If(act(s3), s3, to_move)))
-            to_move = z3.If(live, nxt, to_move)
-            ended.append(new_ended)
-            top.append(new_top)
-            holder.append(new_holder)
-            active.append(new_active)
-            passes.append(new_passes)
-            spoken.append(new_spoken)
-        return AuctionRun(cn, cs, seat, legal, ended, top, holder, active, passes, dealer, made, call_ok)
+            legal.append(z3.Or(st.ended, self.call_ok(st, dealer, cn[i], cs[i])))
+            made.append(z3.Not(st.ended))
+            seat.append(st.to_move)
+            st = self.auction_step(st, cn[i], cs[i])
+            states.append(st)
+        return AuctionRun(cn, cs, seat, legal, [x.ended for x in states], [x.top for x in states],
+                          [x.holder for x in states], [x.active for x in states], [x.passes for x in states],
+                          dealer, made, call_ok)
 
     # ------------------------------------------------ concrete evaluation
     def eval_legal_mask(self, hand: int, led: int, trump: int) -> int:
