@@ -96,6 +96,7 @@ class Result:
     obligation: str = ""
     witness: Witness | None = None
     detail: str = ""
+    shared: int = 0  # obligations already proved by an earlier check in this process (same share key)
 
     @property
     def ok(self) -> bool:
@@ -115,8 +116,10 @@ def run_check(check: Check, timeout_ms: int = 60_000) -> Result:
     """Run every obligation of a check; a solver timeout is a visible ``unknown``, never a pass."""
     t0 = time.perf_counter()
     enc = Encoding(check.rules(), check.mutant)
+    shared = 0
     for ob in check.build(enc):
         if ob.share and ob.share in _SHARED_PROVED:
+            shared += 1
             continue
         s = z3.Solver()
         s.set("timeout", timeout_ms)
@@ -135,7 +138,7 @@ def run_check(check: Check, timeout_ms: int = 60_000) -> Result:
             return Result(check, "unknown", time.perf_counter() - t0, ob.name, detail=str(s.reason_unknown()))
         if ob.share:
             _SHARED_PROVED.add(ob.share)
-    return Result(check, "proved", time.perf_counter() - t0)
+    return Result(check, "proved", time.perf_counter() - t0, shared=shared)
 
 
 # ------------------------------------------------------------------ helpers

@@ -21,6 +21,8 @@ def register(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.add_argument("--write-manifest", action="store_true",
                    help="record this run's runtimes in proofs/manifest.json (whole runs only)")
+    p.add_argument("--accept", action="store_true",
+                   help="with --write-manifest: also record results that differ from the manifest's expectation")
     p.set_defaults(func=cmd_prove)
 
 
@@ -38,12 +40,11 @@ def cmd_prove(args: argparse.Namespace) -> int:
     if args.write_manifest:
         if not complete:
             raise ConfigError("(prove)", "--write-manifest", "only a whole run (no --ruleset/--invariant) may write it")
-        if any(r.status != r.check.expected for r in results):
-            print("not writing the manifest: some results are not the expected ones", file=sys.stderr)
-        else:
-            manifest.save(results)
-            entries = manifest.load()
-            probs = manifest.problems(chosen, results, entries, complete)
+        refused = manifest.save(results, accept=args.accept)
+        for x in refused:
+            print("not writing the manifest: " + x, file=sys.stderr)
+        entries = manifest.load()
+        probs = manifest.problems(chosen, results, entries, complete)
     proofs = [r for r in results if r.check.mutant is None]
     mutants = [r for r in results if r.check.mutant is not None]
     summary = {"checks": len(results), "proofs": len(proofs), "proved": sum(r.status == "proved" for r in proofs),
@@ -53,7 +54,8 @@ def cmd_prove(args: argparse.Namespace) -> int:
         rows = [{"id": r.check.id, "invariant": r.check.invariant, "ruleset": r.check.ruleset,
                  "variant": r.check.variant, "mutant": r.check.mutant, "expected": r.check.expected,
                  "result": r.status, "runtime_s": round(r.runtime, 3), "obligation": r.obligation,
-                 "witness": r.witness.to_json() if r.witness else None} for r in results]
+                 "witness": r.witness.to_json() if r.witness else None, "shared_obligations": r.shared}
+                for r in results]
         sys.stdout.write(json.dumps({"summary": summary, "results": rows}) + "\n")
         return 0 if not probs else 1
     from rich.console import Console
@@ -68,6 +70,8 @@ def cmd_prove(args: argparse.Namespace) -> int:
         c = r.check
         inv = c.invariant + (f".{c.stage}" if c.stage else "")
         var = c.variant + (f"\nmutant: {c.mutant}" if c.mutant else "")
+        if r.shared:
+            var += f"\n({r.shared} obligations shared with an earlier check: same rules for them)"
         mark = "[green]" if r.ok else "[red]"
         wit = ""
         if r.witness is not None:

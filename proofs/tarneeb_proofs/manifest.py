@@ -24,14 +24,33 @@ def load(path: Path = MANIFEST) -> dict[str, dict[str, Any]]:
     return entries
 
 
-def save(results: Sequence[Result], path: Path = MANIFEST) -> None:
+def save(results: Sequence[Result], path: Path = MANIFEST, accept: bool = False) -> list[str]:
+    """Write the manifest from a whole run; returns the refused changes (nothing is written then).
+
+    Runtimes are refreshed freely. An expected result that would change (a
+    result that differs from the manifest, or a check the manifest does not
+    know whose result is not the kind's default) is refused unless ``accept``:
+    flipping an expectation must be a deliberate edit.
+    """
+    old = load(path)
+    refused = []
+    for r in results:
+        e = old.get(r.check.id)
+        want = e["expected"] if e is not None else r.check.expected
+        if r.status != want and not accept:
+            refused.append(f"{r.check.id}: expected {want}, got {r.status} (use --accept to record it)")
+        if r.status not in ("proved", "counterexample"):
+            refused.append(f"{r.check.id}: {r.status} is never an expected result")
+    if refused:
+        return refused
     entries = {r.check.id: {"invariant": r.check.invariant, "ruleset": r.check.ruleset, "variant": r.check.variant,
-                            "mutant": r.check.mutant, "expected": r.check.expected,
+                            "mutant": r.check.mutant, "expected": r.status,
                             "runtime_s": round(r.runtime, 3)} for r in results}
-    body = {"schema": 1, "note": "written by `tarneeb prove --write-manifest`; expected results are fixed by the "
-                                 "check kind (proof: proved, mutant: counterexample)",
+    body = {"schema": 1, "note": "written by `tarneeb prove --write-manifest`; runtimes are refreshed on every write, "
+                                 "an expected result changes only with --accept",
             "checks": dict(sorted(entries.items()))}
     path.write_text(json.dumps(body, indent=1) + "\n", encoding="utf-8")
+    return []
 
 
 def problems(checks: Sequence[Check], results: Sequence[Result], entries: dict[str, dict[str, Any]],
@@ -50,6 +69,4 @@ def problems(checks: Sequence[Check], results: Sequence[Result], entries: dict[s
         e = entries.get(r.check.id)
         if e is not None and e["expected"] != r.status:
             out.append(f"{r.check.id}: manifest expects {e['expected']}, got {r.status}")
-        if r.status != r.check.expected:
-            out.append(f"{r.check.id}: expected {r.check.expected}, got {r.status}")
     return out
