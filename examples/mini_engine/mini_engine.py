@@ -726,8 +726,8 @@ def cautious(h: Hand, rng: random.Random) -> str:
         nums = [a for a in legal if a != "bid:pass"]
         if not nums:
             return legal[0]
-        want = 3 if rng.random() < 0.9 else rng.choice([2, 4, 5])
-        if len(h.said) == 3 and rng.random() < 0.8:
+        want = rng.choice([2, 3, 3]) if rng.random() < 0.9 else rng.choice([4, 5])
+        if len(h.said) == 3 and rng.random() < 0.7:  # else the deal may be cancelled (bid.total)
             want = max(2, h.cfg["total"] - sum(b.n or 0 for _, b in h.said))
         for a in nums:
             if int(a[4:]) >= want:
