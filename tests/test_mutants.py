@@ -32,9 +32,9 @@ MUTANTS: dict[str, tuple[str, dict[str, Any], str, int, float]] = {
     "team-sum-wins": ("card-kings-41", {}, "win.qualify", 20, 1.0),
     "partner-nonneg": ("card-kings-41", {}, "win.qualify", 40, 1.0),
     "tie-team0": ("card-kings-41", {}, "tie.both-qualify", 40, 1.0),
-    "sorted-reveal": ("eram-41", {}, "trump.source", 2, 0.0),
+    "sorted-reveal": ("eram-41", {}, "trump.source", 3, 0.0),
     "redeal-dealer": ("card-kings-41", {}, "redeal.dealer", 3, 0.0),
-    "pass-41": ("tarneeb-400", {}, "bid.no-pass", 2, 0.0),
+    "pass-41": ("tarneeb-400", {}, "bid.no-pass", 3, 0.0),
     "failed-pays": ("bsfyi-41", {}, "score.individual", 3, 0.5),
     "no-follow-void-trump": ("classic", {"must_trump": True}, "play.follow", 3, 0.0),
 }
