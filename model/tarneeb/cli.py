@@ -189,6 +189,16 @@ def hand_text(rules: Any, rec: Any) -> str:
 CommandFn = Callable[[argparse.Namespace], int]
 
 
+def add_selfplay_args(s: argparse.ArgumentParser) -> None:
+    """The arguments shared by every command that plays seeded matches (simulate, record)."""
+    s.add_argument("--ruleset", required=True)
+    s.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a ruleset option (repeatable)")
+    s.add_argument("--matches", type=int, default=10)
+    s.add_argument("--seed", default="0")
+    s.add_argument("--policy", choices=("heuristic", "random"), default="heuristic")
+    s.add_argument("--max-hands", type=int, default=200)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="tarneeb", description="Reference model of the Tarneeb card games.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -203,12 +213,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_show)
 
     s = sub.add_parser("simulate", help="seeded self-play of whole matches")
-    s.add_argument("--ruleset", required=True)
-    s.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a ruleset option (repeatable)")
-    s.add_argument("--matches", type=int, default=10)
-    s.add_argument("--seed", default="0")
-    s.add_argument("--policy", choices=("heuristic", "random"), default="heuristic")
-    s.add_argument("--max-hands", type=int, default=200)
+    add_selfplay_args(s)
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_simulate)
 

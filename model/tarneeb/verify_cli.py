@@ -13,6 +13,7 @@ from typing import IO, Any
 
 import orjson
 
+from .cli import add_selfplay_args
 from .errors import TarneebError
 from .records import Report, Summary, verify_paths, write_match
 from .spec import load_rules, parse_option_args
@@ -20,12 +21,7 @@ from .spec import load_rules, parse_option_args
 
 def register(sub: Any) -> None:
     s = sub.add_parser("record", help="write game records (JSON Lines) of seeded self-play matches")
-    s.add_argument("--ruleset", required=True)
-    s.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a ruleset option (repeatable)")
-    s.add_argument("--matches", type=int, default=10)
-    s.add_argument("--seed", default="0")
-    s.add_argument("--policy", choices=("heuristic", "random"), default="heuristic")
-    s.add_argument("--max-hands", type=int, default=200)
+    add_selfplay_args(s)
     s.add_argument("--out", "-o", metavar="FILE", help="output file (default: standard output)")
     s.set_defaults(func=cmd_record)
 
