@@ -67,7 +67,7 @@ def valid_card(card: Any) -> bool:
 # ----------------------------------------------------------------- rulesets
 # What each document says (and the readings taken where it is silent).
 FACE = {b: b for b in range(2, 14)}
-TABLE_001 = {2: 2, 3: 3, 4: 4, 5: 10, 6: 12, 7: 14, 8: 16, 9: 27, 10: 30, 11: 33, 12: 36, 13: 39}
+TABLE_001 = {b: b * (1 if b <= 4 else 2 if b <= 8 else 3) for b in range(2, 14)}  # face, double, triple
 
 BASE: dict[str, dict[str, Any]] = {
     # document 000 (Card Kings)
