@@ -28,7 +28,7 @@ def option_sets(rid: str) -> st.SearchStrategy[tuple[tuple[str, object], ...]]:
     parts = []
     for o in rs.options:
         vals = list(o.allowed) if o.allowed else [o.range[0], o.range[1]] if o.range else [o.default]
-        parts.append(st.sampled_from(vals).map(lambda v, n=o.name: (n, v)))
+        parts.append(st.tuples(st.just(o.name), st.sampled_from(vals)))
     return st.tuples(*parts) if parts else st.just(())
 
 
