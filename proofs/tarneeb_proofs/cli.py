@@ -19,6 +19,7 @@ def register(sub: Any) -> None:
     p.add_argument("--ruleset", help="only this ruleset")
     p.add_argument("--invariant", choices=INVARIANTS, help="only this invariant family")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    p.add_argument("--witnesses", action="store_true", help="print every mutant's counterexample, not one per family")
     p.add_argument("--write-manifest", action="store_true",
                    help="record this run's runtimes in proofs/manifest.json (whole runs only)")
     p.add_argument("--accept", action="store_true",
@@ -63,23 +64,48 @@ def cmd_prove(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     con = Console()
-    t = Table(title="tarneeb prove: invariant x ruleset (x option variant), with mutants")
-    for col in ("invariant", "ruleset", "variant / mutant", "result", "s", "witness"):
-        t.add_column(col, overflow="fold")
-    for r in results:
-        c = r.check
-        inv = c.invariant + (f".{c.stage}" if c.stage else "")
-        var = c.variant + (f"\nmutant: {c.mutant}" if c.mutant else "")
-        if r.shared:
-            var += f"\n({r.shared} obligations shared with an earlier check: same rules for them)"
-        mark = "[green]" if r.ok else "[red]"
-        wit = ""
-        if r.witness is not None:
-            wit = r.obligation + "\n" + r.witness.text()
-        elif not r.ok:
-            wit = f"{r.obligation} {r.detail}"
-        t.add_row(inv, c.ruleset, escape(var), f"{mark}{r.status}[/]", f"{r.runtime:.2f}", escape(wit))
+    # one row per invariant family, one column per ruleset: proofs proved / mutants caught, and the time spent
+    rulesets = sorted({r.check.ruleset for r in results})
+    t = Table(title="tarneeb prove: invariant x ruleset (proofs proved, mutants caught, seconds)")
+    t.add_column("invariant")
+    for rid in rulesets:
+        t.add_column(rid, justify="center")
+    for inv in INVARIANTS:
+        cells = []
+        for rid in rulesets:
+            rs = [r for r in results if r.check.invariant == inv and r.check.ruleset == rid]
+            if not rs:
+                cells.append("-")
+                continue
+            np_ = sum(1 for r in rs if r.check.mutant is None)
+            nm = len(rs) - np_
+            ok_p = sum(1 for r in rs if r.check.mutant is None and r.status == "proved")
+            ok_m = sum(1 for r in rs if r.check.mutant is not None and r.status == "counterexample")
+            colour = "green" if all(r.ok for r in rs) else "red"
+            cells.append(f"[{colour}]{ok_p}/{np_} proved\n{ok_m}/{nm} caught\n{sum(r.runtime for r in rs):.1f} s[/]")
+        if any(c != "-" for c in cells):
+            t.add_row(inv, *cells)
     con.print(t)
+    # the failures in full, then one readable counterexample per invariant family (all with --witnesses)
+    for r in results:
+        if not r.ok:
+            c = r.check
+            con.print(f"[red]{escape(r.status)}[/] {escape(c.id)} (expected {c.expected}): {escape(r.obligation)} "
+                      f"{escape(r.detail or '')}")
+            if r.witness is not None:
+                con.print(escape(r.witness.text()), highlight=False)
+    shown: set[str] = set()
+    witnessed = [r for r in results if r.ok and r.witness is not None]
+    for r in witnessed:
+        if not args.witnesses and r.check.invariant in shown:
+            continue
+        shown.add(r.check.invariant)
+        c = r.check
+        con.print(f"\n[bold]{escape(c.invariant)}[/] / {escape(c.ruleset)} / {escape(c.variant)} / mutant "
+                  f"[bold]{escape(c.mutant or '')}[/]: counterexample to {escape(r.obligation)}", highlight=False)
+        con.print(escape(r.witness.text() if r.witness else ""), highlight=False)
+    if not args.witnesses and len(witnessed) > len(shown):
+        con.print(f"\n({len(witnessed) - len(shown)} more counterexamples: tarneeb prove --witnesses)")
     con.print(f"{summary['proved']}/{summary['proofs']} proofs proved, {summary['mutants_caught']}/{summary['mutants']} "
               f"mutants caught, wall {wall:.1f} s")
     for p in probs:
