@@ -341,10 +341,10 @@ def test_wrong_redeal_dealer(rid: str, clause: str) -> None:
 def test_wrong_rotation_and_missed_redeal() -> None:
     ds = dicts_of("classic")
     i = first_played(ds)
-    if i + 1 < len(ds):
-        ds[i + 1]["dealer"] = (ds[i + 1]["dealer"] + 2) % 4
-        divs, _ = verify_dicts(ds)
-        only_clause(divs, "deal.rotation", "dealer")
+    assert i + 1 < len(ds), "the seeded match has a hand after its first played one"
+    ds[i + 1]["dealer"] = (ds[i + 1]["dealer"] + 2) % 4
+    divs, _ = verify_dicts(ds)
+    only_clause(divs, "deal.rotation", "dealer")
     ds, i = _with_redeal("bsfyi-41")
     ds[i]["redeal"] = None
     divs, _ = verify_dicts(ds)
