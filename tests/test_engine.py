@@ -367,3 +367,29 @@ def test_match_can_start_from_given_scores() -> None:
     m400.apply(Bid(2))  # seat 3
     with pytest.raises(IllegalBid):
         m400.apply(Bid(3))  # seat 0 (the dealer) is at 41: lowest bid 4
+
+
+def _every_option_value() -> list[tuple[str, dict[str, object]]]:
+    from tarneeb import rulesets
+
+    out: list[tuple[str, dict[str, object]]] = []
+    for rid, rs in rulesets().items():
+        out.append((rid, {}))
+        for o in rs.options:
+            values = o.allowed if o.range is None else (o.range[0], 41)  # a raise of 1000 is a very long match
+            for v in values:
+                if v != o.default:
+                    out.append((rid, {o.name: v}))
+    return out
+
+
+@pytest.mark.parametrize(("rid", "opts"), _every_option_value(), ids=lambda x: str(x))
+def test_every_option_value_plays_end_to_end(rid: str, opts: dict[str, object]) -> None:
+    """Every option value of every ruleset deals, bids, plays and scores whole hands; heuristic matches finish."""
+    r = load_rules(rid, opts)
+    res = play_match(r, "options", policy="heuristic", max_hands=300)
+    assert res.winner in (0, 1), f"{r.label()} did not finish in 300 hands"
+    played = [rec for rec in res.match.records if rec.redeal is None]
+    assert played and all(len(rec.tricks) == 13 for rec in played)
+    rnd = play_match(r, "options", policy="random", max_hands=3)
+    assert rnd.hands == 3 or rnd.winner is not None

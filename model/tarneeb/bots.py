@@ -10,7 +10,7 @@
   legal bid at or above the rounded estimate (the lowest legal bid if it is
   below). The dealer, last to bid, raises to the lowest legal bid that reaches
   the redeal threshold when the estimate falls at most one trick short of it.
-* **Bidding (auction).** Team estimate = own estimate x 2 + 1 in the longest
+* **Bidding (auction).** Team estimate = own estimate + 3.5 (the partner's share) in the longest
   suit as trump; bid the lowest bid over the top when the estimate reaches it,
   else pass. Egyptian bids name the longest suit. Trump named: longest suit.
 * **Play.** Lead: a winning ace of a side suit while tricks are still needed,
@@ -78,7 +78,7 @@ def heuristic_policy(m: Match, rng: random.Random) -> Action:
             return BIDS[choice]
         legal_actions = m.legal_actions()
         suit = _longest_suit(hand)
-        team_est = estimate_tricks(hand, suit) * 2 + 1
+        team_est = estimate_tricks(hand, suit) + 3.5  # the partner adds about a quarter of the tricks
         for a in legal_actions:
             if isinstance(a, Bid) and a.n is not None and (a.strain is None or a.strain == suit):
                 if a.n <= team_est:
