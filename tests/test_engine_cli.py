@@ -101,3 +101,10 @@ def test_engine_never_imports_z3() -> None:
                 names = [node.module]
             for n in names:
                 assert n.split(".")[0] not in ("z3", "tarneeb_proofs"), f"{f.name} imports {n}"
+
+
+@pytest.mark.parametrize("args", [("--matches", "-2"), ("--matches", "0"), ("--max-hands", "x")])
+def test_bad_counts_are_refused(args: tuple[str, str]) -> None:
+    p = subprocess.run([sys.executable, "-m", "tarneeb.cli", "simulate", "--ruleset", "eram-41", *args],
+                       capture_output=True, text=True)
+    assert p.returncode == 2 and args[0] in p.stderr and "Traceback" not in p.stderr

@@ -189,14 +189,29 @@ def hand_text(rules: Any, rec: Any) -> str:
 CommandFn = Callable[[argparse.Namespace], int]
 
 
+def count_arg(lowest: int) -> Callable[[str], int]:
+    """An argparse type: a whole number >= ``lowest``."""
+
+    def parse(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if n < lowest:
+            raise argparse.ArgumentTypeError(f"{n} is below the lowest allowed value, {lowest}")
+        return n
+
+    return parse
+
+
 def add_selfplay_args(s: argparse.ArgumentParser) -> None:
     """The arguments shared by every command that plays seeded matches (simulate, record)."""
     s.add_argument("--ruleset", required=True)
     s.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a ruleset option (repeatable)")
-    s.add_argument("--matches", type=int, default=10)
+    s.add_argument("--matches", type=count_arg(1), default=10)
     s.add_argument("--seed", default="0")
     s.add_argument("--policy", choices=("heuristic", "random"), default="heuristic")
-    s.add_argument("--max-hands", type=int, default=200)
+    s.add_argument("--max-hands", type=count_arg(1), default=200, help="stop a match unfinished after this many played hands")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -219,7 +234,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("demo", help="one seeded match per ruleset")
     s.add_argument("--seed", default="demo")
-    s.add_argument("--max-hands", type=int, default=200)
+    s.add_argument("--max-hands", type=count_arg(1), default=200)
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_demo)
 
