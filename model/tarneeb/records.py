@@ -722,6 +722,8 @@ class _MatchState:
     next_hand: int = 0
     over_rule: str | None = None  # set once the match is over
     over_reported: bool = False
+    scores_known: bool = True  # False after an unreadable line: the next hand's own claims give its scores
+    lost: list[tuple[str, int, int | None]] = field(default_factory=list)  # unreadable (file, line, deal number)
 
 
 def _fmt_list(v: Sequence[int]) -> str:
@@ -805,7 +807,8 @@ class Verifier:
     def feed_line(self, data: bytes | None, n: int, file: str, line: int) -> list[Report]:
         """Read and check one raw line (``None``: a line over the size limit of ``n`` bytes)."""
         st = self.state
-        if self.fast and data is not None and st is not None and st.over_rule is None and st.dealer is not None:
+        if (self.fast and data is not None and st is not None and st.over_rule is None and st.dealer is not None
+                and st.scores_known):
             try:
                 obj = orjson.loads(data)
             except orjson.JSONDecodeError:
@@ -822,6 +825,8 @@ class Verifier:
     def feed(self, item: Item) -> list[Report]:
         self.summary.lines += 1
         if isinstance(item, RecordError):
+            if item.severity == "error" and self.state is not None:
+                self._lost(self.state, item)
             return self._count([item])
         if isinstance(item, MatchHeader):
             return self._count(self._header(item))
@@ -873,9 +878,13 @@ class Verifier:
                                    f"{st.header.match!r} (line {st.header.line}); hand not checked", h.match, h.hand))
             self._resync(st, h)  # the next hand starts from what this line claims
             st.next_hand = (h.hand if h.hand is not None else st.next_hand) + 1
+            st.lost.clear()
             return out
         self.summary.hands += 1
+        lost = bool(st.lost)
         out.extend(self.check_hand(st, h))
+        if lost:  # a warning about a deal missing at an unreadable line before: reports stay in line order
+            out.sort(key=lambda x: x.line)
         if not any(isinstance(x, Divergence) or x.severity == "error" for x in out):
             self.summary.clean_hands += 1
         return out
@@ -1118,7 +1127,9 @@ class Verifier:
         def err(fld: str, msg: str, severity: str = "error") -> None:
             out.append(RecordError(h.file, h.line, fld, msg, mid, hand_no, severity))
 
-        if h.hand is not None and h.hand != st.next_hand:
+        if st.lost:
+            out.extend(self._after_lost(st, h, mid))
+        elif h.hand is not None and h.hand != st.next_hand:
             err("hand", f"deal number {h.hand} out of sequence: {st.next_hand} expected", "warning")
         st.next_hand = hand_no + 1
         if st.over_rule is not None:
@@ -1135,6 +1146,11 @@ class Verifier:
             err("dealer", "missing, and the previous deal did not settle who deals next: hand not checked")
             self._resync(st, h)
             return out
+        if not st.scores_known:  # after an unreadable line: the scores before this deal, from its own claims
+            before = _claimed_before(r, h)
+            if before is not None:
+                st.scores = before
+                st.scores_known = True
         deck = h.deck
         if deck is None:
             assert h.hands is not None
@@ -1198,9 +1214,12 @@ class Verifier:
                 sc = _team_list(r, h.scores)
                 if sc is None:
                     err("scores", "an individual ruleset needs four scores")
-                elif sc != st.scores:
-                    div("scores", _fmt_list(sc), f"{_fmt_list(st.scores)} (unchanged by a cancelled deal)", rule)
+                else:
+                    if st.scores_known and sc != st.scores:
+                        div("scores", _fmt_list(sc), f"{_fmt_list(st.scores)} (unchanged by a cancelled deal)",
+                            rule)
                     st.scores = list(sc)  # the next deal starts from what the record claims
+                    st.scores_known = True
             st.dealer = m.dealer
             st.dealer_clause = "redeal.dealer" if rule == "bid.total" else rule
             return out
@@ -1307,12 +1326,13 @@ class Verifier:
             claimed_scores = _team_list(r, h.scores)
             if claimed_scores is None:
                 err("scores", "an individual ruleset needs four scores")
-            elif claimed_scores != rec.scores_after:
+            elif st.scores_known and claimed_scores != rec.scores_after:
                 div("scores", _fmt_list(claimed_scores), _fmt_list(rec.scores_after), sclause,
                     reason=f"scores before the deal {_fmt_list(st.scores)}")
         # outcome, judged on the record's own scores when they differ from ours (no cascade)
         win, rule = rec.outcome, rec.outcome_rule
         basis = rec.scores_after
+        judged = st.scores_known or claimed_scores is not None  # else the scores are not known: outcome unchecked
         if claimed_scores is not None and claimed_scores != rec.scores_after:
             basis = claimed_scores
             if r.individual:
@@ -1333,17 +1353,18 @@ class Verifier:
                 target = nxt
             else:
                 over = True
-        if h.outcome_winner is not None:
+        if judged and h.outcome_winner is not None:
             claim_w = None if h.outcome_winner < 0 else h.outcome_winner
             if claim_w != win:
                 div("outcome.winner", "none" if claim_w is None else f"team {claim_w}",
                     "none" if win is None else f"team {win}", rule, reason=f"scores {_fmt_list(basis)}")
             elif win is not None and h.outcome_clause is not None and h.outcome_clause != rule:
                 div("outcome.clause", h.outcome_clause, rule, rule)
-        if h.match_over is not None and h.match_over != over:
+        if judged and h.match_over is not None and h.match_over != over:
             clause = "win.play-on" if r.play_on_raise > 0 else rule
             div("outcome.match_over", str(h.match_over).lower(), str(over).lower(), clause)
         st.scores = claimed_scores if claimed_scores is not None else list(rec.scores_after)
+        st.scores_known = st.scores_known or claimed_scores is not None
         st.games = games
         st.target = target
         st.dealer = R.next_seat(r, rec.dealer)
@@ -1358,6 +1379,40 @@ class Verifier:
             sc = _team_list(st.rules, h.scores)
             if sc is not None:
                 st.scores = sc
+                st.scores_known = True
+
+    def _lost(self, st: _MatchState, e: RecordError) -> None:
+        """An unreadable line inside a match: what it said is unknown, so the next hand is judged on its claims."""
+        st.dealer = None
+        st.scores_known = False
+        hand = e.hand if e.match is None or not st.header.named or e.match == st.header.match else None
+        st.lost.append((e.file, e.line, hand))
+
+    def _after_lost(self, st: _MatchState, h: HandLine, mid: str) -> list[Report]:
+        """The deal number of the first hand after unreadable lines: at most one warning.
+
+        Deals the numbering shows missing are reported at the (first) unreadable line, which
+        is where they were: the line number then stays right when reports are renumbered.
+        """
+        lost, st.lost = st.lost, []
+        if h.hand is None:
+            return []
+        first = st.next_hand
+        if first <= h.hand <= first + len(lost):
+            known = {n for _, _, n in lost if n is not None}
+            missing = [n for n in range(first, h.hand) if n not in known]
+            if not missing:
+                return []
+            file, line, _ = next((x for x in lost if x[2] is None), lost[0])
+            deals = f"deal {missing[0]}" if len(missing) == 1 else f"deals {missing[0]}..{missing[-1]}"
+            more = len(lost) - 1
+            these = "this line" + (f" and {more} more after it" if more else "")
+            return [RecordError(file, line, "hand", f"{deals} not checked: {these} could not be read; deal {h.hand}, on "
+                                f"the next readable line, is judged on its own claims (dealer, scores)", mid,
+                                missing[0], "warning")]
+        return [RecordError(h.file, h.line, "hand", f"deal number {h.hand} out of sequence: {first} expected, or up "
+                            f"to {first + len(lost)} after {len(lost)} unreadable line(s) before it", mid, h.hand,
+                            "warning")]
 
     def _deck_from_hands(self, r: Rules, dealer: int, h: HandLine, div: Callable[..., None],
                          err: Callable[..., None]) -> list[int] | None:
@@ -1397,6 +1452,20 @@ class Verifier:
             for i, c in enumerate(cards):
                 deck[4 * i + k] = c
         return deck
+
+
+def _claimed_before(r: Rules, h: HandLine) -> list[int] | None:
+    """The scores before a deal by the record's own claims: its scores minus its deltas (a cancelled deal: its
+    scores); None when the line does not say."""
+    if h.scores is None:
+        return None
+    sc = _team_list(r, h.scores)
+    if sc is None:
+        return None
+    if h.deltas is None:
+        return list(sc) if h.redeal else None
+    dl = _team_list(r, h.deltas)
+    return None if dl is None else [sc[s] - dl[s] for s in range(4)]
 
 
 def _match_at(r: Rules, dealer: int, scores: list[int]) -> Match:
