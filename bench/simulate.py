@@ -50,7 +50,7 @@ def bench_ours(ruleset: str, seconds: float, seed: int = 1) -> tuple[float, int]
 
 def bench_oh_hell(seconds: float, seed: int = 1) -> tuple[float, int] | None:
     try:
-        import pyspiel  # type: ignore[import-not-found]
+        import pyspiel
     except ImportError:
         return None
     game = pyspiel.load_game("oh_hell", {"players": 4, "num_tricks_fixed": 12})

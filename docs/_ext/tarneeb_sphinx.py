@@ -48,7 +48,7 @@ def _witnesses() -> tuple[Witnesses | None, str, dict[str, str]]:
     if os.environ.get("TARNEEB_DOCS_WITNESSES", "on").lower() in ("0", "off", "no", "false"):
         return None, "The witness search was switched off for this build (TARNEEB_DOCS_WITNESSES=off).", {}
     try:
-        from tarneeb_proofs import diff as D  # type: ignore[import-not-found]
+        from tarneeb_proofs import diff as D
     except ImportError:
         return None, "", {}
     from tarneeb.spec import rulesets
