@@ -141,15 +141,20 @@ def test_cli_error_exits_2_without_traceback(tmp_path: Path, capsys: pytest.Capt
 # ---------------------------------------------------- against the state machine
 
 
+def _dealt(rid: str, dealer: int, rnd: random.Random) -> Match:
+    """A match of ``rid`` with ``dealer`` dealing a deck shuffled by ``rnd``, waiting for the first bid."""
+    m = Match(load_rules(rid), dealer)
+    deck = list(range(52))
+    rnd.shuffle(deck)
+    m.apply(Deal(tuple(deck)))
+    return m
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.sampled_from(["card-kings-41", "bsfyi-41", "eram-41", "tarneeb-400"]), st.integers(0, 3),
        st.randoms(use_true_random=False))
 def test_redeal_ruling_agrees_with_match(rid: str, dealer: int, rnd: random.Random) -> None:
-    r = load_rules(rid)
-    m = Match(r, dealer)
-    deck = list(range(52))
-    rnd.shuffle(deck)
-    m.apply(Deal(tuple(deck)))
+    m = _dealt(rid, dealer, rnd)
     bids = {}
     for _ in range(4):
         seat = m.to_move
@@ -167,11 +172,9 @@ def test_redeal_ruling_agrees_with_match(rid: str, dealer: int, rnd: random.Rand
 @given(st.sampled_from(["card-kings-41", "bsfyi-41", "eram-41", "tarneeb-400"]), st.integers(0, 3),
        st.randoms(use_true_random=False))
 def test_trick_and_card_rulings_agree_with_match(rid: str, dealer: int, rnd: random.Random) -> None:
-    r = load_rules(rid)
-    m = Match(r, dealer)
-    deck = list(range(52))
-    rnd.shuffle(deck)
-    m.apply(Deal(tuple(deck)))
+    m = _dealt(rid, dealer, rnd)
+    assert m.record is not None
+    deck = m.record.deck
     for _ in range(4):
         m.apply(BIDS[4])
     assert m.phase is Phase.PLAY

@@ -99,8 +99,6 @@ def heuristic_policy(m: Match, rng: random.Random) -> Action:
     legal = cards_of(m.legal_play_mask())
     trump = m.trump
     if r.individual:
-        rec = m.record
-        assert rec is not None
         need_me = m.tricks_won[seat] < m.bids[seat]
         partner = (seat + 2) % 4
         opp_need = any(m.tricks_won[o] < m.bids[o] for o in ((seat + 1) % 4, (seat + 3) % 4))

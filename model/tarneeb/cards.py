@@ -53,6 +53,13 @@ def card_name(card: int) -> str:
     return f"{RANK_NAMES[card % 13]} of {SUIT_NAMES[card // 13]}"
 
 
+def strain_name(strain: int, letter: bool = False) -> str:
+    """``no trump`` for 4, else the suit's name (``hearts``) or, with ``letter``, its letter (``H``)."""
+    if strain == NO_TRUMP:
+        return "no trump"
+    return SUITS[strain] if letter else SUIT_NAMES[strain]
+
+
 def parse_suit(text: str) -> int:
     t = text.strip().upper()
     for i, (letter, name, sym) in enumerate(zip(SUITS, SUIT_NAMES, SUIT_SYMBOLS, strict=True)):

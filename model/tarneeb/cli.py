@@ -167,11 +167,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 def hand_text(rules: Any, rec: Any) -> str:
     """One played hand, readable: hands, bids, tricks with winners, score changes."""
-    from .cards import SUITS, card_str, hand_str
+    from .cards import card_str, hand_str, strain_name
     from .rules import deal_hands
 
     hands = deal_hands(rules, rec.dealer, rec.deck)
-    trump = "no trump" if rec.trump == 4 else SUITS[rec.trump] if rec.trump is not None else "-"
+    trump = strain_name(rec.trump, letter=True) if rec.trump is not None else "-"
     lines = [f"  first hand of {rules.id}: dealer seat {rec.dealer}"
              + (f", revealed {card_str(rec.revealed)}" if rec.revealed is not None else "") + f", trump {trump}"]
     for s in range(4):

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from . import docgen
-from .cards import RANK_NAMES, SUIT_NAMES, SUIT_SYMBOLS, card_str, hand_str, mask_of
+from .cards import NO_TRUMP, RANK_NAMES, SUIT_SYMBOLS, card_str, hand_str, mask_of, strain_name
 from .errors import SpecError, TarneebError
 from .game import HandRecord
 from .spec import get_ruleset, load_rules, rulesets, spec_dir
@@ -163,7 +163,7 @@ def _seat_name(s: int) -> str:
 
 
 def _strain(s: int) -> str:
-    return "no trump" if s == 4 else f"{SUIT_NAMES[s]} {SUIT_SYMBOLS[s]}"
+    return strain_name(s) + ("" if s == NO_TRUMP else f" {SUIT_SYMBOLS[s]}")
 
 
 def _card(c: int) -> str:

@@ -19,7 +19,7 @@ from enum import Enum
 
 from . import rules as R
 from .actions import BIDS, EGYPTIAN, PASS, PLAYS, Action, Bid, Deal, NameTrump, Play
-from .cards import CARDS_OF_SUIT, FULL_DECK, NO_TRUMP, STRAINS, SUITS, card_str, cards_of, hand_str
+from .cards import CARDS_OF_SUIT, FULL_DECK, card_str, cards_of, hand_str, strain_name
 from .errors import IllegalBid, IllegalDeal, IllegalPlay, IllegalTrump, WrongPhase
 from .spec import Rules
 
@@ -159,7 +159,7 @@ class Match:
         if self.to_move >= 0:
             parts.append(f"seat {self.to_move} to move holding [{hand_str(self.hands[self.to_move])}]")
         if self.trump >= 0:
-            parts.append(f"trump {'no trump' if self.trump == NO_TRUMP else SUITS[self.trump]}")
+            parts.append(f"trump {strain_name(self.trump, letter=True)}")
         if self.trick:
             parts.append("trick so far " + " ".join(card_str(c) for c in self.trick))
         return "; ".join(parts)
@@ -525,8 +525,5 @@ class SeatView:
     target: int
 
 
-def strain_name(s: int) -> str:
-    return "no trump" if s == NO_TRUMP else SUITS[s]
 
-
-__all__ = ["FULL_DECK", "HandRecord", "Match", "Phase", "SeatView", "STRAINS", "Trick", "random_deck", "strain_name"]
+__all__ = ["HandRecord", "Match", "Phase", "SeatView", "Trick", "random_deck"]

@@ -39,7 +39,7 @@ from typing import Any
 from . import rules as R
 from .actions import BIDS, Bid, Deal, parse_action
 from .ambiguity import Ambiguity, ambiguities
-from .cards import NO_TRUMP, STRAINS, SUIT_NAMES, SUITS, card_str, mask_of, parse_card, parse_suit
+from .cards import NO_TRUMP, STRAINS, SUIT_NAMES, SUITS, card_str, mask_of, parse_card, parse_suit, strain_name
 from .errors import CardError, IllegalAction, TarneebError
 from .game import Match, Phase
 from .spec import OptionValue, Rules, load_rules, rulesets
@@ -516,7 +516,7 @@ def _team_name(team: int) -> str:
 
 
 def _strain(t: int) -> str:
-    return "no trump" if t == NO_TRUMP else SUIT_NAMES[t]
+    return strain_name(t)
 
 
 def _need_dealer(s: Situation) -> int:
