@@ -32,8 +32,8 @@ import time
 from typing import Any
 
 from tarneeb import load_rules
+from tarneeb.play.simulate import simulate
 from tarneeb.records import verify_paths, write_match
-from tarneeb.simulate import simulate
 
 MIX = [("classic", {}), ("bsfyi-41", {}), ("card-kings-41", {}), ("eram-41", {}), ("tarneeb-400", {}),
        ("classic", {"egyptian": True})]

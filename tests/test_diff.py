@@ -10,8 +10,8 @@ import pytest
 pytest.importorskip("z3")
 
 from tarneeb import load_rules  # noqa: E402
-from tarneeb import rules as R  # noqa: E402
 from tarneeb.cli import main  # noqa: E402
+from tarneeb.core import rules as R  # noqa: E402
 from tarneeb.ruling import KEY_FIELDS, parse_situation, resolve  # noqa: E402
 from tarneeb_proofs.diff import ROWS, Witness, diff, parse_side, row_witnesses  # noqa: E402
 

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tarneeb import rules as R
-from tarneeb.examples import load_examples
-from tarneeb.spec import Rules, load_rules, rulesets
+from tarneeb.conformance.examples import load_examples
+from tarneeb.core import rules as R
+from tarneeb.core.spec import Rules, load_rules, rulesets
 from tarneeb_proofs.encode import Encoding
 
 RULESETS = list(rulesets())
@@ -106,7 +106,7 @@ EXAMPLE_KINDS = ("value", "hand-score", "bid-legal", "outcome", "team-score", "t
 
 @pytest.mark.parametrize("ex", [x for x in load_examples() if x.kind in EXAMPLE_KINDS], ids=lambda x: x.id)
 def test_examples_against_encodings(ex: object) -> None:
-    from tarneeb.examples import Example
+    from tarneeb.conformance.examples import Example
 
     assert isinstance(ex, Example)
     r = load_rules(ex.ruleset, ex.options)

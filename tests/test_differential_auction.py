@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 z3 = pytest.importorskip("z3")
 
-from tarneeb import rules as R  # noqa: E402
-from tarneeb.spec import Rules, load_rules  # noqa: E402
+from tarneeb.core import rules as R  # noqa: E402
+from tarneeb.core.spec import Rules, load_rules  # noqa: E402
 from tarneeb_proofs.encode import Encoding, evaluate  # noqa: E402
 
 AUCTIONS = [{"auction": a, "all_pass": p, "egyptian": e, "direction": d, "min_bid": mb}

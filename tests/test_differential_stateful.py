@@ -20,10 +20,10 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 pytest.importorskip("z3")
 
 from tarneeb import Match  # noqa: E402
-from tarneeb import rules as R  # noqa: E402
-from tarneeb.actions import Deal  # noqa: E402
-from tarneeb.game import Phase  # noqa: E402
-from tarneeb.spec import Rules, load_rules, rulesets  # noqa: E402
+from tarneeb.core import rules as R  # noqa: E402
+from tarneeb.core.actions import Deal  # noqa: E402
+from tarneeb.core.match import Phase  # noqa: E402
+from tarneeb.core.spec import Rules, load_rules, rulesets  # noqa: E402
 from tarneeb_proofs.encode import Encoding  # noqa: E402
 
 FULL = (1 << 52) - 1
@@ -170,7 +170,7 @@ class MatchMachine(RuleBasedStateMachine):
             assert m.winner is None
 
     def check_scored(self, hr: object) -> None:
-        from tarneeb.game import HandRecord
+        from tarneeb.core.match import HandRecord
 
         assert isinstance(hr, HandRecord)
         m, r, e = self.m, self.r, self.enc

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from tarneeb import docgen
-from tarneeb.ambiguity import ambiguities
-from tarneeb.examples import load_examples
-from tarneeb.spec import rulesets, spec_dir
+from tarneeb.conformance.examples import load_examples
+from tarneeb.core.ambiguity import ambiguities
+from tarneeb.core.spec import rulesets, spec_dir
+from tarneeb.docgen import rulebook as docgen
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -150,8 +150,8 @@ def test_hands_glossary_cli_api_disputes_pages(site: Path) -> None:
         assert f"tarneeb {cmd}" in cli
     assert "--lang" in cli
     api = _page(site, "generated/api.html")
-    assert 'id="tarneeb.docgen.ruleset_doc"' in api
-    assert 'id="tarneeb.spec.load_rules"' in api
+    assert 'id="tarneeb.docgen.rulebook.ruleset_doc"' in api
+    assert 'id="tarneeb.core.spec.load_rules"' in api
     disputes = _text(_page(site, "generated/disputes.html"))
     folder = spec_dir() / "disputes"
     for p in sorted(folder.glob("*.toml")) if folder.is_dir() else []:

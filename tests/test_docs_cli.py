@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from tarneeb import docgen
 from tarneeb.cli import main
-from tarneeb.spec import rulesets
+from tarneeb.core.spec import rulesets
+from tarneeb.docgen import rulebook as docgen
 
 
 @pytest.mark.parametrize("rid", list(rulesets()))

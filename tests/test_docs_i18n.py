@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from tarneeb import docgen
+from tarneeb.core.spec import rulesets, spec_dir
+from tarneeb.docgen import rulebook as docgen
 from tarneeb.errors import SpecError
-from tarneeb.spec import rulesets, spec_dir
 
 ARABIC = re.compile(r"[\u0600-\u06FF]")
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from tarneeb import docgen, docsite
-from tarneeb import rules as R
-from tarneeb.simulate import play_match
-from tarneeb.spec import load_rules, rulesets
+from tarneeb.core import rules as R
+from tarneeb.core.spec import load_rules, rulesets
+from tarneeb.docgen import rulebook as docgen
+from tarneeb.docgen import site as docsite
+from tarneeb.play.simulate import play_match
 
 
 def test_comparison_has_every_ruleset_and_follows_the_rules() -> None:

@@ -23,10 +23,10 @@ from tarneeb import (
     parse_action,
     parse_card,
 )
-from tarneeb import rules as R
-from tarneeb.bots import POLICIES
-from tarneeb.cards import SUIT_MASKS, cards_of
-from tarneeb.simulate import play_match
+from tarneeb.core import rules as R
+from tarneeb.core.cards import SUIT_MASKS, cards_of
+from tarneeb.play.bots import POLICIES
+from tarneeb.play.simulate import play_match
 
 RULESETS = ["card-kings-41", "bsfyi-41", "eram-41", "tarneeb-400", "classic"]
 CLASSIC_VARIANTS: list[dict[str, object]] = [

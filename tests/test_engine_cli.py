@@ -91,7 +91,7 @@ def test_engine_never_imports_z3() -> None:
     import tarneeb
 
     root = Path(tarneeb.__file__).parent
-    for f in root.glob("*.py"):
+    for f in root.rglob("*.py"):
         tree = ast.parse(f.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             names: list[str] = []

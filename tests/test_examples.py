@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tarneeb.examples import check_example, load_examples
-from tarneeb.spec import get_ruleset
+from tarneeb.conformance.examples import check_example, load_examples
+from tarneeb.core.spec import get_ruleset
 
 EXAMPLES = load_examples()
 

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from tarneeb.cli import main
+from tarneeb.conformance.fuzz import fuzz
+from tarneeb.conformance.protocol import Engine, EngineFailure
+from tarneeb.core.spec import load_rules
 from tarneeb.errors import TarneebError
-from tarneeb.fuzz import fuzz
-from tarneeb.protocol import Engine, EngineFailure
-from tarneeb.spec import load_rules
 
 MINI = f"{sys.executable} {Path(__file__).resolve().parents[1] / 'examples/mini_engine/mini_engine.py'}"
 
@@ -63,9 +63,9 @@ def test_part_way_states_are_reachable_and_accepted(rid: str, opts: dict[str, ob
     """Every kind of near-target state: no team has won yet, the engine accepts it, and some are near the target."""
     import random
 
-    from tarneeb import rules as R
-    from tarneeb.fuzz import SCORE_STATES, interesting_scores
-    from tarneeb.game import Match
+    from tarneeb.conformance.fuzz import SCORE_STATES, interesting_scores
+    from tarneeb.core import rules as R
+    from tarneeb.core.match import Match
 
     r = load_rules(rid, opts)
     near = 0

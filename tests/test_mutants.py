@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
-from tarneeb import vectors as V
-from tarneeb.fuzz import fuzz
-from tarneeb.protocol import Engine
+from tarneeb.conformance import vectors as V
+from tarneeb.conformance.fuzz import fuzz
+from tarneeb.conformance.protocol import Engine
+from tarneeb.core.spec import load_rules
 from tarneeb.records import read_records, verify_lines, verify_paths
-from tarneeb.spec import load_rules
 
 ENGINE = Path(__file__).resolve().parents[1] / "examples/mini_engine/mini_engine.py"
 

@@ -10,8 +10,8 @@ import pytest
 
 pytest.importorskip("z3")
 
-from tarneeb.cards import card_str  # noqa: E402
-from tarneeb.spec import rulesets  # noqa: E402
+from tarneeb.core.cards import card_str  # noqa: E402
+from tarneeb.core.spec import rulesets  # noqa: E402
 from tarneeb_proofs import manifest  # noqa: E402
 from tarneeb_proofs.checks import INVARIANTS, Check, Result, all_checks, run_check  # noqa: E402
 

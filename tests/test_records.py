@@ -14,11 +14,12 @@ import orjson
 import pytest
 
 from tarneeb import load_rules, rulesets
-from tarneeb.actions import PASS, Deal
-from tarneeb.bots import POLICIES
-from tarneeb.cards import parse_card
 from tarneeb.cli import main as cli_main
-from tarneeb.game import Match, Phase, random_deck
+from tarneeb.core.actions import PASS, Deal
+from tarneeb.core.cards import parse_card
+from tarneeb.core.match import Match, Phase, random_deck
+from tarneeb.play.bots import POLICIES
+from tarneeb.play.simulate import play_match
 from tarneeb.records import (
     Divergence,
     HandLine,
@@ -33,7 +34,6 @@ from tarneeb.records import (
     verify_match,
     verify_paths,
 )
-from tarneeb.simulate import play_match
 
 SCHEMA = json.loads((Path(__file__).resolve().parents[1] / "spec/records/schema-v1.json").read_text())
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tarneeb import Deal, Match, Phase, load_rules, random_deck
-from tarneeb.bots import POLICIES
+from tarneeb.play.bots import POLICIES
 from tarneeb.records import Verifier, match_dicts, verify_lines
 
 FUZZ = settings(max_examples=int(os.environ.get("TARNEEB_FUZZ_EXAMPLES", "80")), deadline=None,

@@ -14,7 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tarneeb import Deal, Match, Phase, load_rules, random_deck
-from tarneeb.bots import POLICIES
+from tarneeb.play.bots import POLICIES
+from tarneeb.play.simulate import play_match
 from tarneeb.records import (
     MAX_LINE,
     Divergence,
@@ -26,7 +27,6 @@ from tarneeb.records import (
     verify_lines,
     verify_paths,
 )
-from tarneeb.simulate import play_match
 
 # TARNEEB_FUZZ_EXAMPLES raises the effort for a long local run; CI keeps the default.
 FUZZ = settings(max_examples=int(os.environ.get("TARNEEB_FUZZ_EXAMPLES", "60")), deadline=None,

@@ -18,8 +18,8 @@ import orjson
 import pytest
 
 from tarneeb import load_rules
+from tarneeb.play.simulate import play_match
 from tarneeb.records import MAX_LINE, Divergence, RecordError, Report, Summary, match_dicts, verify_lines, verify_paths
-from tarneeb.simulate import play_match
 
 SETS: list[tuple[str, dict[str, Any]]] = [
     ("classic", {}),

@@ -13,10 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tarneeb import Match, load_rules
-from tarneeb.actions import BIDS, Deal
-from tarneeb.cards import card_str
 from tarneeb.cli import main
-from tarneeb.game import Phase
+from tarneeb.core.actions import BIDS, Deal
+from tarneeb.core.cards import card_str
+from tarneeb.core.match import Phase
 from tarneeb.ruling import SituationError, load_situation, matches_expected, parse_situation, resolve
 
 DISPUTES = Path(__file__).resolve().parents[1] / "spec" / "disputes"

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from tarneeb import ConfigError, SpecError, load_rules, rulesets
-from tarneeb.ambiguity import ambiguities
-from tarneeb.spec import CLAUSES_AUCTION, CLAUSES_COMMON, CLAUSES_INDIVIDUAL, load_ruleset_file, spec_dir
+from tarneeb.core.ambiguity import ambiguities
+from tarneeb.core.spec import CLAUSES_AUCTION, CLAUSES_COMMON, CLAUSES_INDIVIDUAL, load_ruleset_file, spec_dir
 
 RULESET_IDS = ["card-kings-41", "bsfyi-41", "eram-41", "tarneeb-400", "classic"]
 

@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from tarneeb import vectors as V
-from tarneeb.actions import Deal
-from tarneeb.cards import parse_card
-from tarneeb.protocol import Engine
-from tarneeb.spec import load_rules
+from tarneeb.conformance import vectors as V
+from tarneeb.conformance.protocol import Engine
+from tarneeb.core.actions import Deal
+from tarneeb.core.cards import parse_card
+from tarneeb.core.spec import load_rules
 
 ROOT = V.default_dir()
 MINI = f"{sys.executable} {Path(__file__).resolve().parents[1] / 'examples/mini_engine/mini_engine.py'}"
@@ -126,8 +126,8 @@ def test_edge_vectors_agree_with_the_documents(rid: str, cat: str, desc: str, op
 
 
 def test_perft_counts_agree_with_enumeration_by_the_match() -> None:
-    from tarneeb.actions import parse_action
-    from tarneeb.game import Phase
+    from tarneeb.core.actions import parse_action
+    from tarneeb.core.match import Phase
 
     for rid in ("classic", "eram-41"):
         g = json.loads((ROOT / rid / "perft.json").read_text())[0]

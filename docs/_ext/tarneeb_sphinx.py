@@ -1,6 +1,6 @@
 """Local sphinx extension: generate the rule pages from ``spec/`` and mark Arabic pages right-to-left.
 
-On ``builder-inited`` it calls :func:`tarneeb.docsite.generate_site`, which writes
+On ``builder-inited`` it calls :func:`tarneeb.docgen.site.generate_site`, which writes
 ``generated/`` in the source folder (only changed files are rewritten). Any error
 there (a missing translation, an example the engine contradicts) fails the build.
 The comparison page gets the ``tarneeb diff`` witnesses of every pair of rulesets
@@ -51,7 +51,7 @@ def _witnesses() -> tuple[Witnesses | None, str, dict[str, str]]:
         from tarneeb_proofs import diff as D
     except ImportError:
         return None, "", {}
-    from tarneeb.spec import rulesets
+    from tarneeb.core.spec import rulesets
 
     t0 = time.perf_counter()
     out: Witnesses = {}
@@ -71,7 +71,7 @@ def _witnesses() -> tuple[Witnesses | None, str, dict[str, str]]:
 
 
 def _generate(app: Sphinx) -> None:
-    from tarneeb.docsite import generate_site
+    from tarneeb.docgen.site import generate_site
     from tarneeb.errors import TarneebError
 
     t0 = time.perf_counter()

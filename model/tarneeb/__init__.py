@@ -6,9 +6,11 @@ with its options, and :class:`Match` plays it as a replayable list of actions.
 
 from __future__ import annotations
 
-from .actions import Action, Bid, Deal, NameTrump, Play, parse_action
-from .cards import card_str, parse_card
-from .errors import (
+from tarneeb.core.actions import Action, Bid, Deal, NameTrump, Play, parse_action
+from tarneeb.core.cards import card_str, parse_card
+from tarneeb.core.match import HandRecord, Match, Phase, SeatView, random_deck
+from tarneeb.core.spec import Rules, Ruleset, get_ruleset, load_rules, rulesets
+from tarneeb.errors import (
     CardError,
     ConfigError,
     IllegalAction,
@@ -20,8 +22,6 @@ from .errors import (
     TarneebError,
     WrongPhase,
 )
-from .game import HandRecord, Match, Phase, SeatView, random_deck
-from .spec import Rules, Ruleset, get_ruleset, load_rules, rulesets
 
 __version__ = "0.1.0"
 

@@ -22,7 +22,7 @@ from typing import Any
 
 import z3
 
-from tarneeb.spec import OptionValue, Rules, get_ruleset, load_rules, rulesets
+from tarneeb.core.spec import OptionValue, Rules, get_ruleset, load_rules, rulesets
 
 from .encode import (
     FULL,

@@ -3,7 +3,7 @@
 For each *check* (a question kind of :mod:`tarneeb.ruling`, sometimes narrowed
 to one aspect, e.g. the tie rule inside "has a team won?") both rulesets'
 rulings are encoded as Z3 terms over one shared situation, built only from the
-resolved parameters (:func:`tarneeb.spec.load_rules`). Z3 then looks for a
+resolved parameters (:func:`tarneeb.core.spec.load_rules`). Z3 then looks for a
 situation where the two rulings differ, minimising a size measure of the
 situation with ``z3.Optimize``:
 
@@ -26,7 +26,7 @@ For the documentation: :func:`row_witnesses` returns, for two rulesets, one
 ``tarneeb ruling``.
 
 The encodings here are self-contained (they predate the shared encodings of
-``tarneeb_proofs``); each one mirrors a function of :mod:`tarneeb.rules`, and
+``tarneeb_proofs``); each one mirrors a function of :mod:`tarneeb.core.rules`, and
 every witness is re-checked against the engine.
 """
 
@@ -39,10 +39,10 @@ from typing import Any, TypeAlias
 
 import z3
 
-from tarneeb.cards import SUIT_NAMES, SUITS, card_str
+from tarneeb.core.cards import SUIT_NAMES, SUITS, card_str
+from tarneeb.core.spec import OptionValue, Rules, get_ruleset, load_rules
 from tarneeb.errors import ConfigError
 from tarneeb.ruling import KINDS, parse_situation, resolve, short_answer
-from tarneeb.spec import OptionValue, Rules, get_ruleset, load_rules
 
 Z: TypeAlias = z3.ArithRef
 B: TypeAlias = z3.BoolRef

@@ -1,6 +1,6 @@
-"""Z3 encodings of the rules, built from a resolved :class:`tarneeb.spec.Rules` only.
+"""Z3 encodings of the rules, built from a resolved :class:`tarneeb.core.spec.Rules` only.
 
-Nothing here reads :mod:`tarneeb.rules` or :mod:`tarneeb.game`: every term is
+Nothing here reads :mod:`tarneeb.core.rules` or :mod:`tarneeb.core.match`: every term is
 written from the clause texts of ``spec/rulesets/*.toml`` and the parameters
 ``load_rules`` resolves (``Rules.values``, ``bid_min``, ``total_min``,
 ``tie_rule``, ``must_trump`` ...).
@@ -9,7 +9,7 @@ Two worlds, two sorts:
 
 * **play** (cards, hands, tricks): bit-vectors, so a symbolic hand of 13
   tricks stays in QF_BV. A card is a 6-bit vector ``suit * 13 + rank``
-  (as in :mod:`tarneeb.cards`), a hand a 52-bit mask, a seat a 2-bit vector
+  (as in :mod:`tarneeb.core.cards`), a hand a 52-bit mask, a seat a 2-bit vector
   (seat arithmetic is then modulo 4 for free), a suit 6 bits with
   ``NO_LED`` (63) for "nothing led yet" and 4 for no trump.
 * **bidding, scoring, outcome**: unbounded integers (``z3.Int``).
@@ -38,7 +38,7 @@ Concrete evaluation (assert the inputs as constants, solve, read the model):
     ``eval_dealer_after_redeal``, ``eval_individual_delta``, ``eval_team_deltas``,
     ``eval_bid13_wins``, ``eval_individual_outcome``, ``eval_auction_outcome``,
     ``eval_target_in_force``, ``eval_auction``. Each mirrors the function of the
-    same name in :mod:`tarneeb.rules` (or, for ``eval_auction``, a whole
+    same name in :mod:`tarneeb.core.rules` (or, for ``eval_auction``, a whole
     auction driven through :class:`tarneeb.Match`), with the same argument and
     result conventions, so a test can compare them directly.
 """
@@ -51,7 +51,7 @@ from typing import Any
 
 import z3
 
-from tarneeb.spec import Rules
+from tarneeb.core.spec import Rules
 
 Term = Any  # a z3 expression (z3 ships without type information)
 

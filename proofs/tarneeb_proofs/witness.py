@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from tarneeb.cards import card_str, hand_str
+from tarneeb.core.cards import card_str, hand_str
 
 
 @dataclass

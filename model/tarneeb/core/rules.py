@@ -1,7 +1,7 @@
-"""The rules as pure functions of :class:`~tarneeb.spec.Rules` and plain inputs.
+"""The rules as pure functions of :class:`~tarneeb.core.spec.Rules` and plain inputs.
 
 These are the engine's only rule decisions; the state machine in
-:mod:`tarneeb.game` calls them, and the formal layer compares its encodings
+:mod:`tarneeb.core.match` calls them, and the formal layer compares its encodings
 against them. Each returns or cites the clause id that decides.
 """
 
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cards import SAME_COLOUR, SUIT_MASKS
-from .spec import Rules
+from tarneeb.core.cards import SAME_COLOUR, SUIT_MASKS
+from tarneeb.core.spec import Rules
 
 # ------------------------------------------------------------------ seats
 

@@ -15,16 +15,16 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .errors import TarneebError
-from .spec import get_ruleset, load_rules, parse_option_args, rulesets
+from tarneeb.core.spec import get_ruleset, load_rules, parse_option_args, rulesets
+from tarneeb.errors import TarneebError
 
 # command modules: each exposes register(subparsers) -> None
 EXTENSIONS = (
     "tarneeb_proofs.cli",  # prove                      (issue 3)
-    "tarneeb.verify_cli",  # record, verify             (issue 4)
-    "tarneeb.vectors_cli",  # vectors, fuzz             (issue 4)
-    "tarneeb.docs_cli",  # rules                        (issue 5)
-    "tarneeb.ruling_cli",  # ruling                     (issue 5)
+    "tarneeb.cli.verify",  # record, verify             (issue 4)
+    "tarneeb.cli.vectors",  # vectors, fuzz             (issue 4)
+    "tarneeb.cli.rules",  # rules                        (issue 5)
+    "tarneeb.cli.ruling",  # ruling                     (issue 5)
     "tarneeb_proofs.diff_cli",  # diff                  (issue 5)
 )
 
@@ -57,7 +57,7 @@ def cmd_rulesets(args: argparse.Namespace) -> int:
 
 
 def show_data(rid: str) -> dict[str, Any]:
-    from .ambiguity import ambiguities
+    from tarneeb.core.ambiguity import ambiguities
 
     rs = get_ruleset(rid)
     return {
@@ -104,7 +104,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from .simulate import simulate, summarize
+    from tarneeb.play.simulate import simulate, summarize
 
     rules = load_rules(args.ruleset, dict(parse_option_args(args.option or [])))
     results = []
@@ -144,7 +144,7 @@ def _print_summary(label: str, policy: str, s: dict[str, Any], results: Sequence
 
 def cmd_demo(args: argparse.Namespace) -> int:
     """The main job: one seeded match per ruleset with a hand-by-hand summary of the first hand."""
-    from .simulate import play_match
+    from tarneeb.play.simulate import play_match
 
     out = []
     for rid in rulesets():
@@ -167,8 +167,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 def hand_text(rules: Any, rec: Any) -> str:
     """One played hand, readable: hands, bids, tricks with winners, score changes."""
-    from .cards import card_str, hand_str, strain_name
-    from .rules import deal_hands
+    from tarneeb.core.cards import card_str, hand_str, strain_name
+    from tarneeb.core.rules import deal_hands
 
     hands = deal_hands(rules, rec.dealer, rec.deck)
     trump = strain_name(rec.trump, letter=True) if rec.trump is not None else "-"

@@ -5,10 +5,10 @@ facts the players agree on (dealer, scores, hands or the relevant cards, bids,
 tricks taken, the trick in progress) and one question. :func:`resolve` answers
 the question under each ruleset asked, with
 
-* the ruling, computed by the engine (:mod:`tarneeb.rules`, and
+* the ruling, computed by the engine (:mod:`tarneeb.core.rules`, and
   :class:`tarneeb.Match` for auctions); nothing here restates a rule,
 * the chain of clauses that decide it (id, our wording, source document and
-  heading, from :attr:`tarneeb.spec.Ruleset.clauses`),
+  heading, from :attr:`tarneeb.core.spec.Ruleset.clauses`),
 * a flag for each point of the ambiguity register that bears on the ruling,
   with the ruling under each reading (computed by the engine on the ruleset's
   parameters adjusted to that reading, or marked as not modelled),
@@ -36,13 +36,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import rules as R
-from .actions import BIDS, Bid, Deal, parse_action
-from .ambiguity import Ambiguity, ambiguities
-from .cards import NO_TRUMP, STRAINS, SUIT_NAMES, SUITS, card_str, mask_of, parse_card, parse_suit, strain_name
-from .errors import CardError, IllegalAction, TarneebError
-from .game import Match, Phase
-from .spec import OptionValue, Rules, load_rules, rulesets
+from tarneeb.core import rules as R
+from tarneeb.core.actions import BIDS, Bid, Deal, parse_action
+from tarneeb.core.ambiguity import Ambiguity, ambiguities
+from tarneeb.core.cards import NO_TRUMP, STRAINS, SUIT_NAMES, SUITS, card_str, mask_of, parse_card, parse_suit, strain_name
+from tarneeb.core.match import Match, Phase
+from tarneeb.core.spec import OptionValue, Rules, load_rules, rulesets
+from tarneeb.errors import CardError, IllegalAction, TarneebError
 
 KINDS: tuple[str, ...] = (
     "card-legal", "trick-winner", "bid-legal", "redeal", "score", "winner", "next-dealer", "trump",

@@ -1,7 +1,7 @@
 """The generated pages of the sphinx site (``docs/``), written before sphinx reads its sources.
 
 :func:`generate_site` writes reStructuredText under ``docs/generated/``: one
-page per ruleset in English and in Arabic (from :mod:`tarneeb.docgen`), the
+page per ruleset in English and in Arabic (from :mod:`tarneeb.docgen.rulebook`), the
 comparison table, the documents' worked examples with the engine's answers (a
 wrong example raises :class:`DocsBuildError`, which fails the build), seeded
 illustrated hands, the glossary, the disputes and the CLI reference. Files are
@@ -17,11 +17,11 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from . import docgen
-from .cards import NO_TRUMP, RANK_NAMES, SUIT_SYMBOLS, card_str, hand_str, mask_of, strain_name
-from .errors import SpecError, TarneebError
-from .game import HandRecord
-from .spec import get_ruleset, load_rules, rulesets, spec_dir
+from tarneeb.core.cards import NO_TRUMP, RANK_NAMES, SUIT_SYMBOLS, card_str, hand_str, mask_of, strain_name
+from tarneeb.core.match import HandRecord
+from tarneeb.core.spec import get_ruleset, load_rules, rulesets, spec_dir
+from tarneeb.docgen import rulebook as docgen
+from tarneeb.errors import SpecError, TarneebError
 
 E = docgen.rst_escape
 H = docgen.rst_heading
@@ -91,7 +91,7 @@ def comparison_page(witnesses: dict[str, dict[str, str]] | None = None, witness_
     witnesses = {k: v for k, v in (witnesses or {}).items() if v}
     lines = [".. _comparison:", ""] + H("Comparison of the rulesets", "=", over=True)
     lines += ["Every variation point is a row and every ruleset a column, at its default options. "
-              "The values are computed from the resolved rules the engine runs (``tarneeb.spec.load_rules``), "
+              "The values are computed from the resolved rules the engine runs (``tarneeb.core.spec.load_rules``), "
               "not written by hand. Where an option can change a value, the option and its allowed values "
               "follow in brackets.", ""]
     header = ["Variation point"] + [f":doc:`{rid} </generated/en/{rid}>`" for rid in ids]
@@ -128,7 +128,7 @@ def _kv(d: dict[str, Any]) -> str:
 
 
 def examples_page() -> str:
-    from .examples import check_example, load_examples
+    from tarneeb.conformance.examples import check_example, load_examples
 
     lines = [".. _examples:", ""] + H("Worked examples", "=", over=True)
     lines += ["The examples the rule documents give, as data in ``spec/examples.toml``. The column *engine* is "
@@ -223,10 +223,10 @@ HAND_SEED = "docs"
 
 
 def hands_page(seed: str = HAND_SEED) -> str:
-    from .simulate import play_match
+    from tarneeb.play.simulate import play_match
 
     lines = [".. _hands:", ""] + H("Illustrated hands", "=", over=True)
-    lines += [f"Seeded self-play (``tarneeb.simulate.play_match``, seed ``{seed}``, heuristic players) under each "
+    lines += [f"Seeded self-play (``tarneeb.play.simulate.play_match``, seed ``{seed}``, heuristic players) under each "
               "ruleset's default options. For every ruleset: the first deal of the match (with any cancelled deals "
               "before it) and the hand that decided the match. The hands are rebuilt from the cards played; the "
               "scores come from the engine's own records.", ""]
@@ -393,7 +393,7 @@ def _subcommands(parser: argparse.ArgumentParser) -> list[tuple[str, argparse.Ar
 def cli_page() -> str:
     import os
 
-    from .cli import build_parser
+    from tarneeb.cli import build_parser
 
     old = os.environ.get("COLUMNS")
     os.environ["COLUMNS"] = "100"
@@ -416,8 +416,9 @@ def cli_page() -> str:
 
 # ---------------------------------------------------------------- API reference
 
-API_MODULES = ("cards", "spec", "rules", "actions", "game", "bots", "simulate", "errors", "ambiguity",
-               "examples", "docgen", "docsite", "docs_cli")
+API_MODULES = ("core.cards", "core.spec", "core.rules", "core.hand", "core.clauses", "core.actions", "core.match",
+               "play.bots", "play.simulate", "errors", "core.ambiguity", "conformance.examples", "docgen.rulebook",
+               "docgen.site")
 
 
 def api_page() -> str:

@@ -7,10 +7,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .actions import Deal
-from .bots import POLICIES
-from .game import Match, Phase, random_deck
-from .spec import Rules
+from tarneeb.core.actions import Deal
+from tarneeb.core.match import Match, Phase, random_deck
+from tarneeb.core.spec import Rules
+from tarneeb.play.bots import POLICIES
 
 
 @dataclass(slots=True)

@@ -7,7 +7,7 @@ through HAND_SCORING and MATCH_OUTCOME, and ends in OVER. Each phase has one
 method here (``_phase_*``). The waiting phases accept actions; the passing ones
 run inside :meth:`Match.apply` and are logged in the hand's record.
 
-Every decision is one of the pure functions of :mod:`tarneeb.rules`.
+Every decision is one of the pure functions of :mod:`tarneeb.core.rules`.
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
-from . import rules as R
-from .actions import BIDS, EGYPTIAN, PASS, PLAYS, Action, Bid, Deal, NameTrump, Play
-from .cards import CARDS_OF_SUIT, FULL_DECK, card_str, cards_of, hand_str, strain_name
-from .errors import IllegalBid, IllegalDeal, IllegalPlay, IllegalTrump, WrongPhase
-from .spec import Rules
+from tarneeb.core import rules as R
+from tarneeb.core.actions import BIDS, EGYPTIAN, PASS, PLAYS, Action, Bid, Deal, NameTrump, Play
+from tarneeb.core.cards import CARDS_OF_SUIT, FULL_DECK, card_str, cards_of, hand_str, strain_name
+from tarneeb.core.spec import Rules
+from tarneeb.errors import IllegalBid, IllegalDeal, IllegalPlay, IllegalTrump, WrongPhase
 
 _legal_play_mask = R.legal_play_mask
 _trick_winner = R.trick_winner
@@ -83,7 +83,7 @@ def random_deck(rng: random.Random) -> tuple[int, ...]:
 
 
 class Match:
-    """A whole match under one :class:`~tarneeb.spec.Rules`.
+    """A whole match under one :class:`~tarneeb.core.spec.Rules`.
 
     ``first_dealer`` is a chance outcome (clause deal.first-dealer) and is
     given by the caller, so a match is fully described by

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .errors import CardError
+from tarneeb.errors import CardError
 
 SUITS = "CDHS"
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")

@@ -6,8 +6,8 @@ import tomllib
 from dataclasses import dataclass
 from functools import cache
 
-from .errors import SpecError
-from .spec import rulesets, spec_dir
+from tarneeb.core.spec import rulesets, spec_dir
+from tarneeb.errors import SpecError
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,10 +25,10 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from . import rules as R
-from .actions import BIDS, EGYPTIAN, PASS, PLAYS, Action, Bid, NameTrump
-from .cards import SUIT_MASKS, cards_of, ranks_in, suit_count
-from .game import Match, Phase
+from tarneeb.core import rules as R
+from tarneeb.core.actions import BIDS, EGYPTIAN, PASS, PLAYS, Action, Bid, NameTrump
+from tarneeb.core.cards import SUIT_MASKS, cards_of, ranks_in, suit_count
+from tarneeb.core.match import Match, Phase
 
 
 class Policy(Protocol):

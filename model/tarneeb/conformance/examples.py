@@ -13,12 +13,12 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from . import rules as R
-from .actions import Bid, Deal, parse_action
-from .cards import SUITS, parse_card
-from .errors import IllegalAction, SpecError
-from .game import Match, Phase
-from .spec import Rules, load_rules, spec_dir
+from tarneeb.core import rules as R
+from tarneeb.core.actions import Bid, Deal, parse_action
+from tarneeb.core.cards import SUITS, parse_card
+from tarneeb.core.match import Match, Phase
+from tarneeb.core.spec import Rules, load_rules, spec_dir
+from tarneeb.errors import IllegalAction, SpecError
 
 KINDS = ("value", "hand-score", "bid-legal", "redeal", "trump", "outcome", "team-score", "auction", "target",
          "deal", "timer", "weak-hand", "partners")

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import RANKS, STRAINS, card_str, parse_card, parse_suit
-from .errors import CardError, TarneebError
-from .rules import bid_key
+from tarneeb.core.cards import RANKS, STRAINS, card_str, parse_card, parse_suit
+from tarneeb.core.rules import bid_key
+from tarneeb.errors import CardError, TarneebError
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +36,7 @@ class Bid:
         return f"bid:{self.n}" + ("" if self.strain is None else STRAINS[self.strain])
 
     def key(self) -> int:
-        """Auction order: more tricks, then a higher strain (see :func:`tarneeb.rules.bid_key`)."""
+        """Auction order: more tricks, then a higher strain (see :func:`tarneeb.core.rules.bid_key`)."""
         return bid_key(self.n, self.strain)
 
 

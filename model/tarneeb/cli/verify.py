@@ -13,10 +13,10 @@ from typing import IO, Any
 
 import orjson
 
-from .cli import add_selfplay_args
-from .errors import TarneebError
-from .records import Report, Summary, verify_paths, write_match
-from .spec import load_rules, parse_option_args
+from tarneeb.cli import add_selfplay_args
+from tarneeb.core.spec import load_rules, parse_option_args
+from tarneeb.errors import TarneebError
+from tarneeb.records import Report, Summary, verify_paths, write_match
 
 
 def register(sub: Any) -> None:
@@ -36,7 +36,7 @@ def register(sub: Any) -> None:
 
 
 def cmd_record(args: argparse.Namespace) -> int:
-    from .simulate import simulate
+    from tarneeb.play.simulate import simulate
 
     if args.matches < 0:
         raise TarneebError(f"--matches: {args.matches} is negative")

@@ -13,9 +13,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .errors import TarneebError
-from .protocol import Engine
-from .spec import load_rules, parse_option_args
+from tarneeb.conformance.protocol import Engine
+from tarneeb.core.spec import load_rules, parse_option_args
+from tarneeb.errors import TarneebError
 
 
 def register(sub: Any) -> None:
@@ -55,13 +55,13 @@ def register(sub: Any) -> None:
 
 
 def _dir(arg: str | None) -> Path:
-    from .vectors import default_dir
+    from tarneeb.conformance.vectors import default_dir
 
     return Path(arg) if arg else default_dir()
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    from .vectors import write_all
+    from tarneeb.conformance.vectors import write_all
 
     counts = write_all(_dir(args.out))
     if args.json:
@@ -74,7 +74,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from .vectors import generated_files
+    from tarneeb.conformance.vectors import generated_files
 
     root = _dir(args.dir)
     stale = []
@@ -94,7 +94,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from .vectors import run_vectors, vector_paths
+    from tarneeb.conformance.vectors import run_vectors, vector_paths
 
     paths = vector_paths(_dir(args.dir), args.ruleset, args.category)
     with Engine(args.engine, timeout=args.timeout) as eng:
@@ -113,7 +113,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_fuzz(args: argparse.Namespace) -> int:
-    from .fuzz import fuzz
+    from tarneeb.conformance.fuzz import fuzz
 
     if args.hands < 1:
         raise TarneebError(f"--hands: {args.hands} must be at least 1")

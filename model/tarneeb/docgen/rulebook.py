@@ -6,7 +6,7 @@
 text (for ``tarneeb rules``). English texts come from the ruleset files,
 Arabic texts from ``spec/i18n/ar.toml`` (or a clause's ``text_ar``).
 :func:`comparison` builds the variation-point table from resolved
-:class:`~tarneeb.spec.Rules`. Nothing here is hand-written per ruleset.
+:class:`~tarneeb.core.spec.Rules`. Nothing here is hand-written per ruleset.
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from .ambiguity import ambiguities
-from .cards import SUIT_NAMES
-from .errors import SpecError
-from .spec import Rules, Ruleset, get_ruleset, load_rules, rulesets, spec_dir
+from tarneeb.core.ambiguity import ambiguities
+from tarneeb.core.cards import SUIT_NAMES
+from tarneeb.core.spec import Rules, Ruleset, get_ruleset, load_rules, rulesets, spec_dir
+from tarneeb.errors import SpecError
 
 LANGS = ("en", "ar")
 FORMATS = ("rst", "md", "txt")

@@ -8,14 +8,14 @@ is a header line (``"type": "match"``) followed by one line per deal
 As PBN does for bridge, the writer is strict and the reader lenient:
 
 * :func:`match_lines` / :func:`write_match` write the canonical form from a
-  :class:`~tarneeb.game.Match` (every field, canonical spellings).
+  :class:`~tarneeb.core.match.Match` (every field, canonical spellings).
 * :func:`parse_line` / :func:`read_records` accept variants (a deal given as
   four hands, PBN-style suit groups, team scores as two numbers, a flat play
   list, ...), treat every field but the deal, the bids and the cards as
   optional, and turn anything unreadable into a located :class:`RecordError`
   instead of an exception.
 * :class:`Verifier` replays each hand through the engine
-  (:class:`~tarneeb.game.Match`) and reports every :class:`Divergence` between
+  (:class:`~tarneeb.core.match.Match`) and reports every :class:`Divergence` between
   what the record claims and what the rules give, with the deciding clause id
   and its source (``Ruleset.cite``). :func:`verify_paths` runs it over files,
   streaming, optionally across processes.
@@ -42,12 +42,12 @@ from typing import IO, Any
 
 import orjson
 
-from . import rules as R
-from .actions import BIDS, EGYPTIAN, PASS, Bid, Deal, NameTrump
-from .cards import FULL_DECK, NO_TRUMP, RANKS, STRAINS, SUITS, card_str, parse_card
-from .errors import CardError, ConfigError, IllegalAction, TarneebError
-from .game import HandRecord, Match, Phase
-from .spec import Rules, load_rules, rulesets
+from tarneeb.core import rules as R
+from tarneeb.core.actions import BIDS, EGYPTIAN, PASS, Bid, Deal, NameTrump
+from tarneeb.core.cards import FULL_DECK, NO_TRUMP, RANKS, STRAINS, SUITS, card_str, parse_card
+from tarneeb.core.match import HandRecord, Match, Phase
+from tarneeb.core.spec import Rules, load_rules, rulesets
+from tarneeb.errors import CardError, ConfigError, IllegalAction, TarneebError
 
 FORMAT = "tarneeb-record"
 VERSION = 1
@@ -183,7 +183,7 @@ def _strain(v: object, fld: str) -> int:
         if len(t) == 1 and t in SUITS:
             return SUITS.index(t)
         try:
-            from .cards import parse_suit
+            from tarneeb.core.cards import parse_suit
 
             return parse_suit(t)
         except CardError:
@@ -895,7 +895,7 @@ class Verifier:
 
         Returns False, leaving ``st`` untouched, on anything unusual or any
         disagreement: the caller then runs the full engine replay, which
-        reports. Every rule decision is a :mod:`tarneeb.rules` function, the
+        reports. Every rule decision is a :mod:`tarneeb.core.rules` function, the
         same ones the engine calls (the auction: ``auction_bid_violation`` and
         ``auction_next``); the tests compare this path with the full replay.
         """

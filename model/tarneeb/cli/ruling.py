@@ -9,7 +9,7 @@ from typing import Any
 
 
 def cmd_ruling(args: argparse.Namespace) -> int:
-    from .ruling import report_json, report_text, resolve_file
+    from tarneeb.ruling import report_json, report_text, resolve_file
 
     rep = resolve_file(args.file)
     if args.json:

@@ -1,6 +1,6 @@
 """``tarneeb rules RULESET``: the generated rule documentation in a terminal.
 
-Uses the same generator (:mod:`tarneeb.docgen`) as the sphinx pages.
+Uses the same generator (:mod:`tarneeb.docgen.rulebook`) as the sphinx pages.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import json
 import sys
 from typing import Any
 
-from .docgen import LANGS, render, ruleset_doc
+from tarneeb.docgen.rulebook import LANGS, render, ruleset_doc
 
 
 def cmd_rules(args: argparse.Namespace) -> int:

@@ -33,16 +33,16 @@ from typing import Any
 
 import orjson
 
-from . import rules as R
-from .actions import Action, Bid, Deal, NameTrump, Play, parse_action
-from .bots import heuristic_policy
-from .cards import SUIT_MASKS, card_str, cards_of, parse_card
-from .errors import IllegalAction, TarneebError
-from .game import HandRecord, Match, Phase, Trick, random_deck
-from .protocol import Engine, EngineRejected
-from .records import hand_dict, header_dict
-from .spec import Rules
-from .vectors import STRAIN_LETTERS, hand_result, result_clauses
+from tarneeb.conformance.protocol import Engine, EngineRejected
+from tarneeb.conformance.vectors import STRAIN_LETTERS, hand_result, result_clauses
+from tarneeb.core import rules as R
+from tarneeb.core.actions import Action, Bid, Deal, NameTrump, Play, parse_action
+from tarneeb.core.cards import SUIT_MASKS, card_str, cards_of, parse_card
+from tarneeb.core.match import HandRecord, Match, Phase, Trick, random_deck
+from tarneeb.core.spec import Rules
+from tarneeb.errors import IllegalAction, TarneebError
+from tarneeb.play.bots import heuristic_policy
+from tarneeb.records import hand_dict, header_dict
 
 
 @dataclass

@@ -9,7 +9,7 @@ per option set, in the manner of the JSON-Schema-Test-Suite::
 
 ``input`` is the body of the protocol request named by ``command`` (see
 ``spec/protocol/README.md``) and ``expected`` the fields of the answer. Every
-expected value is computed here by the engine (:mod:`tarneeb.rules`,
+expected value is computed here by the engine (:mod:`tarneeb.core.rules`,
 :class:`tarneeb.Match`). Edge cases come first in every group, then seeded
 random cases. :func:`run_vectors` drives an external engine through them.
 """
@@ -23,13 +23,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import rules as R
-from .actions import Action, Bid, Deal, NameTrump, Play, parse_action
-from .cards import SUIT_MASKS, SUITS, card_str, cards_of, mask_of, parse_card
-from .errors import IllegalAction, TarneebError
-from .game import Match, Phase
-from .protocol import Engine, EngineFailure, EngineRejected
-from .spec import Rules, load_rules, rulesets, spec_dir
+from tarneeb.conformance.protocol import Engine, EngineFailure, EngineRejected
+from tarneeb.core import rules as R
+from tarneeb.core.actions import Action, Bid, Deal, NameTrump, Play, parse_action
+from tarneeb.core.cards import SUIT_MASKS, SUITS, card_str, cards_of, mask_of, parse_card
+from tarneeb.core.match import Match, Phase
+from tarneeb.core.spec import Rules, load_rules, rulesets, spec_dir
+from tarneeb.errors import IllegalAction, TarneebError
 
 STRAIN_LETTERS = "CDHSN"
 CATEGORIES = ("play-legality", "trick-winner", "bid-legality", "bidding-end", "hand-scoring", "outcome",

@@ -26,7 +26,7 @@ from collections import deque
 from types import TracebackType
 from typing import Any
 
-from .errors import TarneebError
+from tarneeb.errors import TarneebError
 
 PROTOCOL_VERSION = 1
 

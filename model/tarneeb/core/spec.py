@@ -16,8 +16,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .cards import SUITS
-from .errors import ConfigError, SpecError
+from tarneeb.core.cards import SUITS
+from tarneeb.errors import ConfigError, SpecError
 
 OptionValue = bool | int | str
 
@@ -27,7 +27,7 @@ def spec_dir() -> Path:
     env = os.environ.get("TARNEEB_SPEC_DIR")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parents[2] / "spec"
+    return Path(__file__).resolve().parents[3] / "spec"
 
 
 # ---------------------------------------------------------------- schema
