@@ -7,7 +7,9 @@ through HAND_SCORING and MATCH_OUTCOME, and ends in OVER. Each phase has one
 method here (``_phase_*``). The waiting phases accept actions; the passing ones
 run inside :meth:`Match.apply` and are logged in the hand's record.
 
-Every decision is one of the pure functions of :mod:`tarneeb.core.rules`.
+Every decision is one of the pure functions of :mod:`tarneeb.core.rules`, and every step of a hand one of
+:mod:`tarneeb.core.hand` (the verifier, vectors, fuzzer and referee call the same ones). :meth:`Match.at` builds a
+checked mid-match state from data.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
+from tarneeb.core import hand as H
 from tarneeb.core import rules as R
 from tarneeb.core.actions import BIDS, EGYPTIAN, PASS, PLAYS, Action, Bid, Deal, NameTrump, Play
 from tarneeb.core.cards import CARDS_OF_SUIT, FULL_DECK, card_str, cards_of, hand_str, strain_name
@@ -92,8 +95,8 @@ class Match:
 
     __slots__ = (
         "rules", "first_dealer", "phase", "dealer", "scores", "hands", "to_move", "trump", "led",
-        "trick", "trick_leader", "tricks_won", "bids", "auction_top", "auction_holder", "active",
-        "passes", "spoken", "record", "records", "history", "winner", "winner_rule", "target",
+        "trick", "trick_leader", "tricks_won", "bids", "auction_top", "auction", "spoken", "record", "records",
+        "history", "winner", "winner_rule", "target",
         "games", "hands_played", "redeals", "_step", "start_scores",
     )
 
@@ -135,11 +138,52 @@ class Match:
         self.tricks_won = [0, 0, 0, 0]
         self.bids: list[int] = [0, 0, 0, 0]
         self.auction_top: Bid | None = None
-        self.auction_holder = -1
-        self.active = [True, True, True, True]
-        self.passes = 0
+        self.auction = H.Auction(-1, None)
         self.spoken = 0
         self.record: HandRecord | None = None
+
+    @classmethod
+    def at(cls, rules: Rules, dealer: int, scores: Sequence[int] | None = None, target: int | None = None,
+           games: Sequence[int] | None = None, *, partners_agree: bool = True) -> Match:
+        """A match part-way, waiting for the deal of a hand by ``dealer`` (as OpenSpiel's games rebuild a state).
+
+        ``scores`` by seat (auction family: partners carry the team score); ``target`` the target in force
+        (win.play-on), ``games`` the winners of the games already won before play-on (inferred from
+        ``target`` when omitted). Everything is checked: a seat 0..3, four integer scores, partners equal
+        in the auction family (``partners_agree=False`` lets a verifier go on from a record's inconsistent
+        claim), a target the ruleset can have in force, team numbers 0 or 1.
+        """
+        m = cls(rules, dealer)
+        start = [0, 0, 0, 0] if scores is None else list(scores)
+        if len(start) != 4 or not all(type(x) is int for x in start):
+            raise IllegalDeal(f"scores {start}", None, "seats.partners", "four integer seat scores are needed",
+                              "match part-way")
+        if partners_agree and not rules.individual and (start[0] != start[2] or start[1] != start[3]):
+            raise IllegalDeal(f"scores {start}", None, "seats.partners",
+                              "partners share a team score in this ruleset", "match part-way")
+        if games is None:
+            want = rules.target if target is None else target
+            k = 0
+            while R.target_in_force(rules, k) != want:
+                k += 1
+                if k > 2:
+                    raise IllegalDeal(f"target {want}", None, "win.play-on",
+                                      f"the targets in force under this ruleset are {rules.target}"
+                                      + (f" and {rules.target + rules.play_on_raise}" if rules.play_on_raise else ""),
+                                      "match part-way")
+            games = [0] * k  # the teams that won earlier games are not known; only their number matters
+        if any(g not in (0, 1) for g in games):
+            raise IllegalDeal(f"games {list(games)}", None, "win.play-on", "a game is won by team 0 or 1",
+                              "match part-way")
+        in_force = R.target_in_force(rules, len(games))
+        if target is not None and target != in_force:
+            raise IllegalDeal(f"target {target}", None, "win.play-on",
+                              f"after {len(games)} game(s) the target in force is {in_force}", "match part-way")
+        m.scores = start
+        m.start_scores = tuple(start)
+        m.target = in_force
+        m.games = list(games)
+        return m
 
     @classmethod
     def replay(cls, rules: Rules, first_dealer: int, actions: Sequence[Action],
@@ -163,6 +207,18 @@ class Match:
         if self.trick:
             parts.append("trick so far " + " ".join(card_str(c) for c in self.trick))
         return "; ".join(parts)
+
+    @property
+    def auction_holder(self) -> int:
+        return self.auction.holder
+
+    @property
+    def active(self) -> list[bool]:
+        return self.auction.active
+
+    @property
+    def passes(self) -> int:
+        return self.auction.passes
 
     def is_chance(self) -> bool:
         return self.phase is Phase.DEAL
@@ -258,28 +314,27 @@ class Match:
         self._reset_hand()
         self.hands = hands
         self.record = HandRecord(deal_no=len(self.records), dealer=self.dealer, deck=tuple(deck))
-        if r.weak_redeal and any(R.is_weak_hand(h) for h in self.hands):
-            weak = [s for s in range(4) if R.is_weak_hand(self.hands[s])]
+        weak = H.weak_seats(r, hands)
+        if weak:
             self._phase_redeal("deal.weak-redeal", f"seat(s) {weak} hold no card above 10")
             return
         self._phase_trump_reveal(deck)
         self.phase = Phase.BIDDING
         self.to_move = R.next_seat(r, self.dealer)
+        if not r.individual:
+            self.auction = H.auction_start(r, self.dealer)
 
     def _phase_trump_reveal(self, deck: Sequence[int]) -> None:
-        r = self.rules
         rec = self.record
         assert rec is not None
-        if r.trump_source == "fixed":
-            self.trump = r.fixed_suit
-        elif r.trump_source.startswith("revealed"):
-            card = R.revealed_card(deck)
+        card, trump = H.deal_trump(self.rules, deck)
+        if card is not None:
             rec.revealed = card
-            self.trump = R.trump_from_reveal(r, card)
             rec.events.append(f"trump.source: dealer {self.dealer} shows {card_str(card)}")
-        else:
+        if trump < 0:
             return  # named after the auction
-        rec.trump = self.trump
+        self.trump = trump
+        rec.trump = trump
 
     def _phase_bidding(self, bid: Bid) -> None:
         r = self.rules
@@ -303,7 +358,7 @@ class Match:
             if not R.hand_is_played(r, self.bids):
                 self._phase_redeal("bid.total", f"bids total {sum(self.bids)}, below {r.total_min}")
                 return
-            self._start_play(R.next_seat(r, self.dealer))
+            self._start_play(H.hand_leader(r, self.dealer, None))
             return
         self._auction_bid(bid)
 
@@ -312,20 +367,15 @@ class Match:
         seat = self.to_move
         rec = self.record
         assert rec is not None
-        top = self.auction_top
-        top_t = None if top is None or top.n is None else (top.n, top.strain)
-        bad = R.auction_bid_violation(r, self.dealer, seat, top_t, self.passes, bid.n, bid.strain)
+        a = self.auction
+        bad = H.auction_call(r, a, bid.n, bid.strain)
         if bad is not None:
             raise IllegalBid(str(bid), seat, bad[0], bad[1], self.state_text())
         rec.bids.append((seat, bid))
-        self.spoken += 1
-        if bid.n is None:
-            self.passes += 1
-            self.active[seat] = False
-        else:
+        self.spoken = a.spoken
+        if bid.n is not None:
             self.auction_top = bid
-            self.auction_holder = seat
-        nxt = R.auction_next(r, seat, self.spoken, self.active, self.auction_top is not None, self.auction_holder)
+        nxt = a.to_speak
         if nxt is None:
             self._end_auction()
         else:
@@ -340,7 +390,7 @@ class Match:
             self._phase_redeal("auction.all-pass", "all four players passed")
             return
         assert top.n is not None
-        holder = self.auction_holder
+        holder = self.auction.holder
         rec.contract = (holder, top.n, top.strain)
         rec.events.append(f"contract {top} by seat {holder}")
         if r.egyptian:
@@ -371,11 +421,7 @@ class Match:
         self.records.append(rec)
         self.record = None
         self.redeals += 1
-        r = self.rules
-        if rule == "bid.total":
-            self.dealer = R.dealer_after_redeal(r, self.dealer)
-        else:  # auction.all-pass, deal.weak-redeal: next dealer (ambiguity weak-hand)
-            self.dealer = R.next_seat(r, self.dealer)
+        self.dealer = H.next_dealer(self.rules, self.dealer, rule)
         self.phase = Phase.DEAL
         self.to_move = -1
 
@@ -405,8 +451,7 @@ class Match:
                 self.led = card // 13
             self.to_move = (seat + self._step) & 3
             return
-        idx = _trick_winner(trick, self.trump)
-        winner = (self.trick_leader + self._step * idx) % 4
+        winner = (self.trick_leader + self._step * _trick_winner(trick, self.trump)) % 4  # hand.trick_winner_seat
         self.tricks_won[winner] += 1
         rec = self.record
         assert rec is not None
@@ -423,15 +468,7 @@ class Match:
         rec = self.record
         assert rec is not None
         rec.tricks_won = list(self.tricks_won)
-        if r.individual:
-            deltas = [R.individual_delta(r, self.bids[s], self.tricks_won[s]) for s in range(4)]
-        else:
-            assert rec.contract is not None
-            holder, n, _ = rec.contract
-            bt = holder & 1
-            tt = (self.tricks_won[0] + self.tricks_won[2], self.tricks_won[1] + self.tricks_won[3])
-            d0, d1 = R.team_deltas(r, n, bt, tt)
-            deltas = [d0, d1, d0, d1]
+        deltas = H.hand_deltas(r, self.bids, rec.contract, self.tricks_won)
         for s in range(4):
             self.scores[s] += deltas[s]
         rec.deltas = deltas
@@ -443,32 +480,23 @@ class Match:
         r = self.rules
         rec = self.record
         assert rec is not None
-        if r.individual:
-            win, rule = R.individual_outcome(r, self.scores, self.bids, self.tricks_won)
-        else:
-            assert rec.contract is not None
-            holder, n, _ = rec.contract
-            bt = holder & 1
-            tt = self.tricks_won[bt] + self.tricks_won[bt + 2]
-            win, rule = R.auction_outcome(r, (self.scores[0], self.scores[1]), self.target, bt,
-                                          R.bid13_wins(r, n, tt))
+        win, rule = H.hand_outcome(r, self.scores, self.target, self.bids, rec.contract, self.tricks_won)
         rec.outcome = win
         rec.outcome_rule = rule
         self.records.append(rec)
         self.record = None
-        if win is not None and R.target_in_force(r, len(self.games) + 1) != self.target:
-            self.games.append(win)
-            self.target = R.target_in_force(r, len(self.games))
+        st = H.settle(r, win, self.target, self.games)
+        self.games = list(st.games)
+        if st.target != self.target:
+            self.target = st.target
             rec.events.append(f"win.play-on: team {win} wins the game; target rises to {self.target}")
-            win = None
-        if win is not None:
-            self.winner = win
+        if st.winner is not None:
+            self.winner = st.winner
             self.winner_rule = rule
-            self.games.append(win)
             self.phase = Phase.OVER
             self.to_move = -1
             return
-        self.dealer = R.next_seat(r, self.dealer)
+        self.dealer = H.next_dealer(r, self.dealer, None)
         self.phase = Phase.DEAL
         self.to_move = -1
 

@@ -1,0 +1,159 @@
+"""The steps of a hand as pure functions of :class:`~tarneeb.core.spec.Rules` and plain data.
+
+:mod:`tarneeb.core.rules` holds the single rule decisions (is this bid legal, who wins this trick); this module
+strings them into the steps of a hand, once, for every caller: the state machine
+(:class:`~tarneeb.core.match.Match`), the record verifier's fast path, the conformance vectors, the fuzzer and
+the referee. No other module scores a hand, settles a match or picks the next dealer.
+
+* :func:`deal_trump` -- the revealed card and trump after the deal (trump.source).
+* :func:`weak_seats` -- seats whose hand forces a redeal (deal.weak-redeal).
+* :class:`Auction`, :func:`auction_call` -- one call of the team auction and who speaks next.
+* :func:`hand_leader` -- who leads the first trick (play.lead).
+* :func:`hand_deltas` -- the change of every seat's score for a played hand.
+* :func:`hand_outcome` -- the winning team (or none) after a played hand, with the deciding clause.
+* :func:`settle` -- the play-on target change and whether the match is over.
+* :func:`next_dealer` -- who deals next, after a played or a cancelled deal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from tarneeb.core import rules as R
+from tarneeb.core.spec import Rules
+
+# ------------------------------------------------------------------ deal
+
+
+def deal_trump(r: Rules, deck: Sequence[int]) -> tuple[int | None, int]:
+    """(revealed card or None, trump 0..3 or -1 when the contract will name it) for a deal (trump.source)."""
+    if r.trump_source == "fixed":
+        return None, r.fixed_suit
+    if r.trump_source.startswith("revealed"):
+        card = R.revealed_card(deck)
+        return card, R.trump_from_reveal(r, card)
+    return None, -1
+
+
+def weak_seats(r: Rules, hands: Sequence[int]) -> list[int]:
+    """Seats holding no card above 10, when the ruleset redeals for them (deal.weak-redeal); else []."""
+    if not r.weak_redeal:
+        return []
+    return [s for s in range(4) if R.is_weak_hand(hands[s])]
+
+
+# ------------------------------------------------------------------ auction
+
+
+@dataclass(slots=True)
+class Auction:
+    """The state of a team auction: the top bid and its holder, the calls so far, the seats still in."""
+
+    dealer: int
+    to_speak: int | None  # None once the auction is over
+    top: tuple[int, int | None] | None = None  # (tricks, strain or None)
+    holder: int = -1
+    passes: int = 0
+    spoken: int = 0
+    active: list[bool] = field(default_factory=lambda: [True, True, True, True])
+
+
+def auction_start(r: Rules, dealer: int) -> Auction:
+    """The auction of a deal by ``dealer``: the seat after the dealer speaks first (auction.order)."""
+    return Auction(dealer, R.next_seat(r, dealer))
+
+
+def auction_call(r: Rules, a: Auction, n: int | None, strain: int | None) -> tuple[str, str] | None:
+    """Apply a call (``n`` None: a pass) by the seat to speak; None when legal (``a`` is then advanced),
+    else (clause id, reason) and ``a`` is unchanged."""
+    seat = a.to_speak
+    if seat is None:
+        return "auction.order", "the auction is over"
+    bad = R.auction_bid_violation(r, a.dealer, seat, a.top, a.passes, n, strain)
+    if bad is not None:
+        return bad
+    a.spoken += 1
+    if n is None:
+        a.passes += 1
+        a.active[seat] = False
+    else:
+        a.top = (n, strain)
+        a.holder = seat
+    a.to_speak = R.auction_next(r, seat, a.spoken, a.active, a.top is not None, a.holder)
+    return None
+
+
+# ------------------------------------------------------------------ play
+
+
+def hand_leader(r: Rules, dealer: int, contract: tuple[int, int, int | None] | None) -> int:
+    """The first leader: the seat after the dealer (individual bids), the contract holder (auction) (play.lead)."""
+    return R.next_seat(r, dealer) if contract is None else contract[0]
+
+
+def trick_winner_seat(r: Rules, leader: int, cards: Sequence[int], trump: int) -> int:
+    """The seat that wins a trick of four cards led by ``leader`` (play.winner, play.direction)."""
+    return (leader + r.step * R.trick_winner(cards, trump)) % 4
+
+
+# ------------------------------------------------------------------ scoring and outcome
+
+
+def hand_deltas(r: Rules, bids: Sequence[int], contract: tuple[int, int, int | None] | None,
+                tricks_won: Sequence[int]) -> list[int]:
+    """The change of each seat's score (score.individual / score.values; auction: score.standard,
+    score.bid-only, score.kaboot, score.bid13). ``contract`` is (seat, tricks, strain), None for individual bids."""
+    if contract is None:
+        return [R.individual_delta(r, bids[s], tricks_won[s]) for s in range(4)]
+    bt = contract[0] & 1
+    d0, d1 = R.team_deltas(r, contract[1], bt, (tricks_won[0] + tricks_won[2], tricks_won[1] + tricks_won[3]))
+    return [d0, d1, d0, d1]
+
+
+def hand_outcome(r: Rules, scores: Sequence[int], target: int, bids: Sequence[int],
+                 contract: tuple[int, int, int | None] | None, tricks_won: Sequence[int]) -> tuple[int | None, str]:
+    """(winning team or None, deciding clause) after a played hand, on the scores after it, at ``target``."""
+    if contract is None:
+        if target != r.target:
+            from dataclasses import replace
+
+            r = replace(r, target=target)
+        return R.individual_outcome(r, scores, bids, tricks_won)
+    bt = contract[0] & 1
+    return R.auction_outcome(r, (scores[0], scores[1]), target, bt,
+                             R.bid13_wins(r, contract[1], tricks_won[bt] + tricks_won[bt + 2]))
+
+
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """What a hand's outcome does to the match (win.play-on)."""
+
+    winner: int | None  # the match winner, None when the match goes on
+    target: int  # the target in force for the next hand
+    games: tuple[int, ...]  # winners of the games so far
+    game_won: int | None  # the team that won a game this hand (the match, or a game before play-on)
+
+
+def settle(r: Rules, win: int | None, target: int, games: Sequence[int]) -> Settled:
+    """Apply a hand's outcome: a game won before play-on raises the target; otherwise a win ends the match."""
+    if win is None:
+        return Settled(None, target, tuple(games), None)
+    nxt = R.target_in_force(r, len(games) + 1)
+    if nxt != target:
+        return Settled(None, nxt, (*games, win), win)
+    return Settled(win, target, (*games, win), win)
+
+
+def next_dealer(r: Rules, dealer: int, redeal: str | None) -> int:
+    """Who deals next: the next seat after a played deal (deal.rotation); after a cancelled one, per clause:
+    bid.total by redeal.dealer, auction.all-pass and deal.weak-redeal the next seat (ambiguity weak-hand)."""
+    if redeal == "bid.total":
+        return R.dealer_after_redeal(r, dealer)
+    return R.next_seat(r, dealer)
+
+
+__all__ = [
+    "Auction", "Settled", "auction_call", "auction_start", "deal_trump", "hand_deltas", "hand_leader",
+    "hand_outcome", "next_dealer", "settle", "trick_winner_seat", "weak_seats",
+]
