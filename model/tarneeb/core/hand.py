@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from tarneeb.core import rules as R
 from tarneeb.core.spec import Rules
@@ -94,7 +95,7 @@ def hand_leader(r: Rules, dealer: int, contract: tuple[int, int, int | None] | N
 
 def trick_winner_seat(r: Rules, leader: int, cards: Sequence[int], trump: int) -> int:
     """The seat that wins a trick of four cards led by ``leader`` (play.winner, play.direction)."""
-    return (leader + r.step * R.trick_winner(cards, trump)) % 4
+    return R.seat_order(r, leader)[R.trick_winner(cards, trump)]
 
 
 # ------------------------------------------------------------------ scoring and outcome
@@ -125,8 +126,7 @@ def hand_outcome(r: Rules, scores: Sequence[int], target: int, bids: Sequence[in
                              R.bid13_wins(r, contract[1], tricks_won[bt] + tricks_won[bt + 2]))
 
 
-@dataclass(frozen=True, slots=True)
-class Settled:
+class Settled(NamedTuple):
     """What a hand's outcome does to the match (win.play-on)."""
 
     winner: int | None  # the match winner, None when the match goes on

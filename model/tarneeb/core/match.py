@@ -153,14 +153,14 @@ class Match:
         in the auction family (``partners_agree=False`` lets a verifier go on from a record's inconsistent
         claim), a target the ruleset can have in force, team numbers 0 or 1.
         """
-        m = cls(rules, dealer)
         start = [0, 0, 0, 0] if scores is None else list(scores)
-        if len(start) != 4 or not all(type(x) is int for x in start):
-            raise IllegalDeal(f"scores {start}", None, "seats.partners", "four integer seat scores are needed",
+        if not all(type(x) is int for x in start):
+            raise IllegalDeal(f"start scores {start}", None, "seats.partners", "seat scores are integers",
                               "match part-way")
-        if partners_agree and not rules.individual and (start[0] != start[2] or start[1] != start[3]):
-            raise IllegalDeal(f"scores {start}", None, "seats.partners",
-                              "partners share a team score in this ruleset", "match part-way")
+        if partners_agree or len(start) != 4:
+            m = cls(rules, dealer, start)  # the constructor's checks: four scores, partners equal in a team game
+        else:
+            m = cls(rules, dealer)
         if games is None:
             want = rules.target if target is None else target
             k = 0
@@ -451,7 +451,7 @@ class Match:
                 self.led = card // 13
             self.to_move = (seat + self._step) & 3
             return
-        winner = (self.trick_leader + self._step * _trick_winner(trick, self.trump)) % 4  # hand.trick_winner_seat
+        winner = H.trick_winner_seat(self.rules, self.trick_leader, trick, self.trump)
         self.tricks_won[winner] += 1
         rec = self.record
         assert rec is not None
