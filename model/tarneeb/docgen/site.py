@@ -396,8 +396,8 @@ def cli_page() -> str:
     try:
         parser = build_parser()
         lines = [".. _cli:", ""] + H("Command line reference", "=", over=True)
-        lines += ["Generated from the argparse parser (``tarneeb.cli.build_parser()``) including every command "
-                  "module registered in ``tarneeb.cli.EXTENSIONS`` that is installed.", ""]
+        lines += ["Generated from the argparse parser (``tarneeb.cli.build_parser()``): the commands of ``tarneeb.cli`` "
+                  "and those plugged in through the ``tarneeb.commands`` entry points.", ""]
         lines += ["::", ""] + ["   " + ln for ln in parser.format_help().splitlines()] + [""]
         for name, sub in _subcommands(parser):
             lines += H(f"tarneeb {name}", "-")
