@@ -105,3 +105,21 @@ def match_over_clause(r: Rules, outcome_clause: str) -> str:
 # ------------------------------------------------------------------ conformance (vectors, fuzz)
 
 # ------------------------------------------------------------------ referee (ruling)
+
+
+def bid_legal_clauses(r: Rules) -> tuple[str, ...]:
+    """The clauses the referee cites on whether a bid is legal (a violated one is put first). Individual bids:
+    the range, the excluded bids, the rising minimum when the ruleset has one, no passing; auction: the range,
+    raising the top bid, how the auction runs (:func:`contract_clause`), the order of speaking."""
+    if r.individual:
+        return ("bid.range", "bid.excluded") + (("bid.rising-min",) if r.rising_min else ()) + ("bid.no-pass",)
+    return ("auction.range", "auction.raise", contract_clause(r, False), "auction.order")
+
+
+def score_ruling_clauses(r: Rules) -> tuple[str, ...]:
+    """The clauses the referee cites for a hand's score. Individual bids: :func:`score_clause` with the values,
+    extra and negative-score clauses; auction: the ruleset's own scoring clause (:func:`score_clause` of a hand
+    with no bid of 13 and no kaboot), then the kaboot and bid-13 clauses that may override it."""
+    if r.individual:
+        return (score_clause(r, None, (0, 0, 0, 0)), "score.values", "score.extra", "score.negative")
+    return (score_clause(r, (0, 7, None), (7, 6, 0, 0)), "score.kaboot", "score.bid13")
