@@ -44,7 +44,7 @@ import orjson
 
 from tarneeb.core import rules as R
 from tarneeb.core.actions import BIDS, EGYPTIAN, PASS, Bid, Deal, NameTrump
-from tarneeb.core.cards import FULL_DECK, NO_TRUMP, RANKS, STRAINS, SUITS, card_str, parse_card
+from tarneeb.core.cards import FULL_DECK, NO_TRUMP, RANKS, STRAINS, SUITS, card_str, parse_card, strain_text
 from tarneeb.core.match import HandRecord, Match, Phase
 from tarneeb.core.spec import Rules, load_rules, rulesets
 from tarneeb.errors import CardError, ConfigError, IllegalAction, TarneebError
@@ -73,10 +73,6 @@ for _b in BIDS:
 for _e in EGYPTIAN.values():
     _BID_CODE[bid_text(_e)] = _e
     _BID_CODE[bid_text(_e).lower()] = _e
-
-
-def strain_text(s: int | None) -> str | None:
-    return None if s is None or s < 0 else STRAINS[s]
 
 
 class _Bad(Exception):
