@@ -41,7 +41,7 @@ from tarneeb.core.actions import Action, Bid, Deal, NameTrump, Play, parse_actio
 from tarneeb.core.cards import STRAINS, card_str, cards_of, parse_card, strain_text
 from tarneeb.core.match import HandRecord, Match, Phase, Trick, random_deck
 from tarneeb.core.spec import Rules
-from tarneeb.errors import TarneebError
+from tarneeb.errors import IllegalDeal, TarneebError
 from tarneeb.play.bots import heuristic_policy
 from tarneeb.records import hand_dict, header_dict
 
@@ -300,8 +300,8 @@ def interesting_scores(r: Rules, rng: random.Random, kind: str | None = None) ->
     near = t - 6, t + 4  # "35..45" at a target of 41
 
     def qualify_safe(hi: int, lo: int) -> tuple[int, int]:
-        # a partner at the target or above with the other above zero would already have won
-        return (hi, min(lo, 0) if hi >= t else lo)
+        # a team that qualifies (win.qualify) would already have won: its low partner drops to zero
+        return (hi, min(lo, 0)) if R.team_qualifies(r, hi, lo) else (hi, lo)
 
     teams: list[tuple[int, int]] = []
     if kind == "partner-near-target":
@@ -399,8 +399,11 @@ def shrink(eng: Engine, r: Rules, run: MatchRun) -> MatchRun:
         gap *= 2
     for j in starts:
         tail = run.traces[j:]
-        if tail[0].target != r.target or (not r.individual and (tail[0].scores[0] != tail[0].scores[2]
-                                                                  or tail[0].scores[1] != tail[0].scores[3])):
+        if tail[0].target != r.target:
+            continue
+        try:
+            Match.at(r, tail[0].dealer, tail[0].scores)  # a state a match can start from (partners agree)
+        except IllegalDeal:
             continue
         cand = run_match(eng, r, run.seed, _script_of(tail), tail[0].dealer, _decks_of(tail), len(tail),
                          tail[0].scores)

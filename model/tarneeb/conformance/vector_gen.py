@@ -32,6 +32,7 @@ from tarneeb.conformance.vector_ref import (
     ref_score,
     ref_trick_winner,
 )
+from tarneeb.core import rules as R
 from tarneeb.core.actions import Action, Bid, Deal, NameTrump, parse_action
 from tarneeb.core.cards import STRAINS, SUITS, card_str, parse_card
 from tarneeb.core.match import Match, Phase
@@ -317,12 +318,13 @@ def gen_bidding_end(g: Gen, n: int) -> None:
 
 def _split(total: int, r: Rules) -> list[str]:
     """Four legal bids summing to ``total`` (as evenly as possible, avoiding excluded bids)."""
+    legal = R.legal_bids(r, 0)
     for a in range(2, 14):
         for b_ in range(2, 14):
             for c in range(2, 14):
                 d = total - a - b_ - c
                 bids = [a, b_, c, d]
-                if all(2 <= x <= 13 and x not in r.bid_excluded for x in bids):
+                if all(x in legal for x in bids):
                     return [f"bid:{x}" for x in bids]
     raise ValueError(total)
 
@@ -338,7 +340,7 @@ def gen_hand_scoring(g: Gen, n: int) -> None:
         exp, cid = ref_score(r, inp)
         g.add(desc, inp, exp, cid)
     if r.individual:
-        legal = [b for b in range(r.bid_min, 14) if b not in r.bid_excluded]
+        legal = R.legal_bids(r, 0)
         for b in legal:
             add(f"bid {b} made exactly", {"bids": [b, 2, 2, 2], "tricks": [b, 13 - b, 0, 0]})
             add(f"bid {b} failed by one", {"bids": [b, 2, 2, 2], "tricks": [b - 1, 14 - b, 0, 0]})
@@ -407,7 +409,7 @@ def gen_outcome(g: Gen, n: int) -> None:
             ind(f"a failed bid of {mb} does not", [5, 0, -3, 0], [mb, 2, 2, 2], [mb - 1, 2, 1, 13 - mb - 2])
             ind(f"a made bid of {mb} by team 1 with team 0 qualified", [T, mb, 5, 0], [2, mb, 2, 2],
                 [1, mb + 1, 1, 13 - mb - 3])
-        legal = [b for b in range(r.bid_min, 14) if b not in r.bid_excluded]
+        legal = R.legal_bids(r, 0)
         pool = _score_pool(r)
         while len(g.tests) < n:
             sc = [rng.choice(pool) if rng.random() < 0.7 else rng.randint(-40, T + 15) for _ in range(4)]
@@ -465,8 +467,8 @@ def gen_deal(g: Gen, n: int) -> None:
 
 def _weak_deck(dealer: int, r: Rules, rng: random.Random | None = None) -> list[int]:
     """A deck in which the first seat after the dealer holds no card above 10."""
-    low = [c for c in range(52) if c % 13 < 9]
-    rest = [c for c in range(52) if c % 13 >= 9]
+    low = [c for c in range(52) if R.is_weak_hand(1 << c)]  # 2 to 10
+    rest = [c for c in range(52) if not R.is_weak_hand(1 << c)]
     if rng:
         rng.shuffle(low)
     weak, others = low[:13], low[13:] + rest
