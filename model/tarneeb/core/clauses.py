@@ -2,7 +2,9 @@
 
 The verifier, the conformance vectors, the fuzzer and the referee cite clauses when they report a fact or a
 disagreement; they all ask here. Each function returns a clause id of the ruleset's spec
-(``Rules.ruleset.clauses``); :func:`cite` gives its source (document and heading).
+(``Rules.ruleset.clauses``); :func:`cite` gives its source (document and heading). Most take plain data;
+the conformance choices :func:`legal_clause` and :func:`to_move_clause` read a
+:class:`~tarneeb.core.match.Match` at the point where two engines disagree.
 """
 
 from __future__ import annotations
