@@ -38,10 +38,6 @@ for _e in EGYPTIAN.values():
     _BID_CODE[bid_text(_e).lower()] = _e
 
 
-def strain_text(s: int | None) -> str | None:
-    return None if s is None or s < 0 else STRAINS[s]
-
-
 class _Bad(Exception):
     """A field that cannot be read; turned into a :class:`RecordProblem` by the reader."""
 

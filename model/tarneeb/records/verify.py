@@ -13,12 +13,12 @@ from tarneeb.core import clauses as C
 from tarneeb.core import hand as H
 from tarneeb.core import rules as R
 from tarneeb.core.actions import Bid, Deal, NameTrump
-from tarneeb.core.cards import FULL_DECK, NO_TRUMP
+from tarneeb.core.cards import FULL_DECK, NO_TRUMP, strain_text
 from tarneeb.core.match import HandRecord, Match, Phase
 from tarneeb.core.spec import Rules, load_rules
 from tarneeb.errors import ConfigError, IllegalAction, TarneebError
 from tarneeb.records.fastpath import MatchState, fast_hand
-from tarneeb.records.format import _CARD_TEXT, MAX_LINE, Divergence, HandLine, Item, MatchHeader, RecordProblem, bid_text, strain_text
+from tarneeb.records.format import _CARD_TEXT, MAX_LINE, Divergence, HandLine, Item, MatchHeader, RecordProblem, bid_text
 from tarneeb.records.reader import _item
 
 # ------------------------------------------------------------------ verifier

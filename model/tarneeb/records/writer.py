@@ -8,10 +8,11 @@ from typing import IO, Any
 import orjson
 
 from tarneeb.core.actions import Bid
+from tarneeb.core.cards import strain_text
 from tarneeb.core.match import HandRecord, Match, Phase
 from tarneeb.core.spec import Rules
 from tarneeb.errors import BadInput
-from tarneeb.records.format import _CARD_TEXT, FORMAT, VERSION, bid_text, strain_text
+from tarneeb.records.format import _CARD_TEXT, FORMAT, VERSION, bid_text
 
 # ------------------------------------------------------------------ writer
 
