@@ -13,24 +13,24 @@ from tarneeb import load_rules  # noqa: E402
 from tarneeb.cli import main  # noqa: E402
 from tarneeb.core import rules as R  # noqa: E402
 from tarneeb.ruling import KEY_FIELDS, parse_situation, resolve  # noqa: E402
-from tarneeb_proofs.diff import ROWS, Side, Witness, diff, find, parse_side, row_witnesses  # noqa: E402
+from tarneeb_proofs.diff import ROWS, Comparison, Side, diff, find, parse_side, row_witnesses  # noqa: E402
 from tarneeb_proofs.encode import Encoding, suit_of  # noqa: E402
 
 CK, BS = "card-kings-41", "bsfyi-41"
 
 
 @pytest.fixture(scope="module")
-def ck_bs() -> dict[str, Witness]:
+def ck_bs() -> dict[str, Comparison]:
     return {w.check: w for w in diff(CK, BS)}
 
 
-def engine(w: Witness) -> dict[str, dict[str, Any]]:
+def engine(w: Comparison) -> dict[str, dict[str, Any]]:
     """Rule on the witness situation with the engine, independently of diff's own check."""
     rep = resolve(parse_situation(dict(w.situation), "(witness)"))
     return {x.label: x.answer for x in rep.rulings if x.status == "ruled"}
 
 
-def assert_engine_differs(w: Witness) -> dict[str, dict[str, Any]]:
+def assert_engine_differs(w: Comparison) -> dict[str, dict[str, Any]]:
     assert w.status == "difference", w.summary
     got = engine(w)
     assert set(got) == {w.a, w.b}
@@ -45,7 +45,7 @@ def assert_engine_differs(w: Witness) -> dict[str, dict[str, Any]]:
     return got
 
 
-def test_ck_vs_bsfyi_required_differences(ck_bs: dict[str, Witness]) -> None:
+def test_ck_vs_bsfyi_required_differences(ck_bs: dict[str, Comparison]) -> None:
     for check in ("trump", "bid-legal", "score", "redeal-dealer", "tie-rule"):
         assert_engine_differs(ck_bs[check])
     # bid 6 is the witness for bid legality
@@ -65,7 +65,7 @@ def test_ck_vs_bsfyi_required_differences(ck_bs: dict[str, Witness]) -> None:
         assert R.team_qualifies(r, after[0], after[2]) and R.team_qualifies(r, after[1], after[3])
 
 
-def test_ck_vs_bsfyi_other_checks(ck_bs: dict[str, Witness]) -> None:
+def test_ck_vs_bsfyi_other_checks(ck_bs: dict[str, Comparison]) -> None:
     for w in ck_bs.values():
         if w.status == "difference":
             assert_engine_differs(w)

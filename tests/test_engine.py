@@ -23,6 +23,7 @@ from tarneeb import (
     load_rules,
     parse_action,
     parse_card,
+    random_deck,
 )
 from tarneeb.core import rules as R
 from tarneeb.core.cards import SUIT_MASKS, cards_of
@@ -426,3 +427,12 @@ def test_match_at_builds_a_checked_state_part_way() -> None:
     assert Match.at(classic, 1, [10, 0, 9, 0], partners_agree=False).scores == [10, 0, 9, 0]
     ind = load_rules("bsfyi-41")
     assert Match.at(ind, 3, [40, -5, 12, 7]).scores == [40, -5, 12, 7]
+
+
+def test_copy_of_a_match_built_part_way_keeps_its_target_and_games() -> None:
+    classic = load_rules("classic", {"play_on": 41})
+    m = Match.at(classic, 1, [50, 10, 50, 10], classic.target + 41)
+    m.apply(Deal(random_deck(random.Random(3))))
+    c = m.copy()
+    assert (c.target, c.games, c.scores, c.dealer, c.phase) == (m.target, m.games, m.scores, m.dealer, m.phase)
+    assert c.history == m.history and c.legal_actions() == m.legal_actions()

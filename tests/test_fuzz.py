@@ -9,9 +9,9 @@ import pytest
 
 from tarneeb.cli import main
 from tarneeb.conformance.fuzz import fuzz
-from tarneeb.conformance.protocol import Engine, EngineFailure
+from tarneeb.conformance.protocol import Engine
 from tarneeb.core.spec import load_rules
-from tarneeb.errors import TarneebError
+from tarneeb.errors import EngineFailure, TarneebError
 
 MINI = f"{sys.executable} {Path(__file__).resolve().parents[1] / 'examples/mini_engine/mini_engine.py'}"
 

@@ -18,9 +18,9 @@ situation with ``z3.Optimize``:
 A ruleset is written ``ID`` or ``ID:option=value,option=value``.
 
 For the documentation: :func:`row_witnesses` returns, for two rulesets, one
-:class:`Witness` per comparison row (``ROWS``: row id -> check id, e.g.
+:class:`Comparison` per comparison row (``ROWS``: row id -> check id, e.g.
 ``"tie rule" -> "tie-rule"``); :func:`diff` returns every check's result;
-:meth:`Witness.to_json` gives ``{"check", "kind", "status", "summary",
+:meth:`Comparison.to_json` gives ``{"check", "kind", "status", "summary",
 "rulings": {label: text}, "situation": {...}, "engine_confirmed"}`` where
 ``situation`` can be written out as a TOML/JSON situation file and fed to
 ``tarneeb ruling``.
@@ -168,7 +168,7 @@ def _dealer_turn(e: Encoding, top: Term) -> tuple[AuctionState, list[Term]]:
 
 
 @dataclass
-class Witness:
+class Comparison:
     check: str
     kind: str
     a: str
@@ -529,25 +529,25 @@ def _engine_answers(sit: dict[str, Any], a: Side, b: Side, kind: str) -> dict[st
     return {x.label: dict(x.answer, _text=x.text, _status=x.status) for x in rep.rulings}
 
 
-def find(a: Side, b: Side, check: str, timeout_ms: int = 20000) -> Witness:
+def find(a: Side, b: Side, check: str, timeout_ms: int = 20000) -> Comparison:
     """Search one check for a situation where ``a`` and ``b`` rule differently."""
     kind = CHECKS[check]
     t0 = time.perf_counter()
     try:
         p = _ENCODERS[check](Encoding(a.rules), Encoding(b.rules), check)
     except _NotComparable as e:
-        return Witness(check, kind, a.label, b.label, "not comparable", str(e), seconds=time.perf_counter() - t0)
+        return Comparison(check, kind, a.label, b.label, "not comparable", str(e), seconds=time.perf_counter() - t0)
     differ = z3.Or(*[x != y for x, y in zip(p.answer_a, p.answer_b, strict=True)])
     solver = z3.Solver()
     solver.set("timeout", timeout_ms)
     solver.add(*p.constraints, differ)
     res = solver.check()
     if res == z3.unsat:
-        return Witness(check, kind, a.label, b.label, "no difference",
+        return Comparison(check, kind, a.label, b.label, "no difference",
                        "no difference: Z3 proved that no situation of this form is ruled differently (unsat)",
                        seconds=time.perf_counter() - t0)
     if res != z3.sat:
-        return Witness(check, kind, a.label, b.label, "unknown", f"Z3 gave up ({solver.reason_unknown()})",
+        return Comparison(check, kind, a.label, b.label, "unknown", f"Z3 gave up ({solver.reason_unknown()})",
                        seconds=time.perf_counter() - t0)
     m = solver.model()
     minimal = False
@@ -561,7 +561,7 @@ def find(a: Side, b: Side, check: str, timeout_ms: int = 20000) -> Witness:
     pa, pb = p.answer(a.rules, m, p.answer_a), p.answer(b.rules, m, p.answer_b)
     situation = {"title": f"{a.label} vs {b.label}: {CHECK_TITLES[check]}", "ruleset": [a.entry(), b.entry()],
                  **facts}
-    w = Witness(check, kind, a.label, b.label, "difference", desc, predicted={a.label: pa, b.label: pb},
+    w = Comparison(check, kind, a.label, b.label, "difference", desc, predicted={a.label: pa, b.label: pb},
                 situation=situation, minimal=minimal)
     eng = _engine_answers(facts, a, b, situation["question"]["kind"])
     if eng is not None and a.label in eng and b.label in eng:
@@ -591,8 +591,8 @@ def _agrees(kind: str, predicted: dict[str, Any], engine: dict[str, Any]) -> boo
 
 
 def diff(a: str | Side, b: str | Side, checks: Sequence[str] | None = None,
-         timeout_ms: int = 20000) -> list[Witness]:
-    """One :class:`Witness` per check (all checks, or those named; a question kind names all its checks)."""
+         timeout_ms: int = 20000) -> list[Comparison]:
+    """One :class:`Comparison` per check (all checks, or those named; a question kind names all its checks)."""
     sa = a if isinstance(a, Side) else parse_side(a)
     sb = b if isinstance(b, Side) else parse_side(b)
     wanted: list[str] = []
@@ -606,7 +606,7 @@ def diff(a: str | Side, b: str | Side, checks: Sequence[str] | None = None,
     return [find(sa, sb, c, timeout_ms) for c in dict.fromkeys(wanted)]
 
 
-def row_witnesses(a: str, b: str, rows: Sequence[str] | None = None) -> dict[str, Witness]:
+def row_witnesses(a: str, b: str, rows: Sequence[str] | None = None) -> dict[str, Comparison]:
     """For the docs' comparison page: row name (``ROWS``) -> witness between rulesets ``a`` and ``b``."""
     names = list(rows or ROWS)
     for r in names:
@@ -616,7 +616,7 @@ def row_witnesses(a: str, b: str, rows: Sequence[str] | None = None) -> dict[str
     return {r: by_check[ROWS[r]] for r in names}
 
 
-def witness_text(w: Witness) -> str:
+def witness_text(w: Comparison) -> str:
     head = f"{w.check} ({CHECK_TITLES[w.check]}): "
     if w.status != "difference":
         return head + w.summary
@@ -629,5 +629,5 @@ def witness_text(w: Witness) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["CHECKS", "CHECK_TITLES", "ROWS", "Side", "Witness", "diff", "find", "parse_side", "row_witnesses",
+__all__ = ["CHECKS", "CHECK_TITLES", "ROWS", "Side", "Comparison", "diff", "find", "parse_side", "row_witnesses",
            "witness_text"]

@@ -15,7 +15,7 @@ from typing import Any
 from tarneeb.cli.common import option_args
 from tarneeb.conformance.protocol import Engine
 from tarneeb.core.spec import load_rules
-from tarneeb.errors import TarneebError
+from tarneeb.errors import BadInput
 
 
 def register(subparsers: Any) -> None:
@@ -38,7 +38,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     from tarneeb.conformance.fuzz import fuzz
 
     if args.hands < 1:
-        raise TarneebError(f"--hands: {args.hands} must be at least 1")
+        raise BadInput(f"--hands: {args.hands} must be at least 1")
     rules = load_rules(args.ruleset, option_args(args.option))
     with Engine(args.engine, timeout=args.timeout) as eng:
         res = fuzz(eng, rules, args.hands, str(args.seed), part_way=args.part_way)
@@ -47,7 +47,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
             with open(args.out, "wb") as f:
                 f.writelines(res.reproducer)
         except OSError as e:
-            raise TarneebError(f"--out {args.out}: cannot write: {e.strerror or e}") from None
+            raise BadInput(f"--out {args.out}: cannot write: {e.strerror or e}") from None
     if args.json:
         print(json.dumps(res.to_json()))
     elif res.divergence is None:

@@ -7,7 +7,7 @@ import sys
 from typing import IO, Any
 
 from tarneeb.cli.common import add_selfplay_args, rules_from_args
-from tarneeb.errors import TarneebError
+from tarneeb.errors import BadInput
 from tarneeb.records import write_match
 
 
@@ -22,7 +22,7 @@ def cmd_record(args: argparse.Namespace) -> int:
     from tarneeb.play.simulate import simulate
 
     if args.matches < 0:
-        raise TarneebError(f"--matches: {args.matches} is negative")
+        raise BadInput(f"--matches: {args.matches} is negative")
     rules = rules_from_args(args)
     out: IO[bytes]
     close = False
@@ -30,7 +30,7 @@ def cmd_record(args: argparse.Namespace) -> int:
         try:
             out = open(args.out, "wb")
         except OSError as e:
-            raise TarneebError(f"--out {args.out}: cannot write: {e.strerror or e}") from None
+            raise BadInput(f"--out {args.out}: cannot write: {e.strerror or e}") from None
         close = True
     else:
         out = sys.stdout.buffer

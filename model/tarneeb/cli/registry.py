@@ -20,7 +20,7 @@ from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
 from tarneeb.cli import demo, fuzz, record, rules, rulesets, ruling, show, simulate, vectors, verify
-from tarneeb.errors import TarneebError
+from tarneeb.errors import BadInput
 
 GROUP = "tarneeb.commands"
 
@@ -51,7 +51,7 @@ KNOWN_PLUGINS: dict[str, Plugin] = {
 ORDER = ("rulesets", "show", "simulate", "demo", "prove", "record", "verify", "vectors", "fuzz", "rules", "ruling", "diff")
 
 
-class CommandUnavailable(TarneebError):
+class CommandUnavailable(BadInput):
     """A plug-in command that is listed but cannot run here (a dependency is not installed)."""
 
 

@@ -33,7 +33,7 @@ from typing import Any
 
 import orjson
 
-from tarneeb.conformance.protocol import Engine, EngineRejected
+from tarneeb.conformance.protocol import Engine
 from tarneeb.conformance.vector_ref import hand_result
 from tarneeb.core import clauses as C
 from tarneeb.core import rules as R
@@ -41,7 +41,7 @@ from tarneeb.core.actions import Action, Bid, Deal, NameTrump, Play, parse_actio
 from tarneeb.core.cards import STRAINS, card_str, cards_of, parse_card, strain_text
 from tarneeb.core.match import HandRecord, Match, Phase, Trick, random_deck
 from tarneeb.core.spec import Rules
-from tarneeb.errors import IllegalDeal, TarneebError
+from tarneeb.errors import BadInput, EngineRejected, IllegalDeal, TarneebError
 from tarneeb.play.bots import heuristic_policy
 from tarneeb.records import hand_dict, header_dict
 
@@ -525,7 +525,7 @@ def fuzz(eng: Engine, r: Rules, hands: int, seed: str, max_deals: int = 200,
     have left the interesting region by then), a match from zero after ``max_deals``.
     """
     if not 0.0 <= part_way <= 1.0:
-        raise TarneebError(f"part_way: {part_way} is not a share between 0 and 1")
+        raise BadInput(f"part_way: {part_way} is not a share between 0 and 1")
     deals = part_deals = 0
     mi = 0
     while deals < hands:

@@ -23,17 +23,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tarneeb.conformance.protocol import Engine, EngineFailure, EngineRejected
+from tarneeb.conformance.protocol import Engine
 from tarneeb.conformance.vector_gen import generate, generated_files, write_all
 from tarneeb.conformance.vector_ref import CATEGORIES, COMMAND, hand_result
 from tarneeb.core.actions import Play
 from tarneeb.core.cards import parse_card
 from tarneeb.core.clauses import cite
-from tarneeb.core.match import Match
 from tarneeb.core.spec import rulesets, spec_dir
-from tarneeb.errors import TarneebError
-
-match_at = Match.at  # the one checked way to build a mid-match state; the name kept for callers
+from tarneeb.errors import BadInput, EngineFailure, EngineRejected
 
 
 def default_dir() -> Path:
@@ -79,12 +76,12 @@ def load_vector_file(path: Path) -> list[dict[str, Any]]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as e:
-        raise TarneebError(f"{path}: cannot read: {e}") from None
+        raise BadInput(f"{path}: cannot read: {e}") from None
     except json.JSONDecodeError as e:
-        raise TarneebError(f"{path}: line {e.lineno}: not JSON: {e.msg}") from None
+        raise BadInput(f"{path}: line {e.lineno}: not JSON: {e.msg}") from None
     if not isinstance(data, list) or not all(isinstance(g, dict) and isinstance(g.get("tests"), list)
                                              for g in data):
-        raise TarneebError(f"{path}: a vector file is a list of groups, each with a 'tests' list")
+        raise BadInput(f"{path}: a vector file is a list of groups, each with a 'tests' list")
     return data
 
 
@@ -175,7 +172,7 @@ def run_vectors(eng: Engine, paths: Sequence[Path], on_progress: Callable[[int],
 
 def vector_paths(root: Path, ruleset: str | None = None, categories: Sequence[str] | None = None) -> list[Path]:
     if not root.is_dir():
-        raise TarneebError(f"{root}: no such vector folder (run `tarneeb vectors generate`)")
+        raise BadInput(f"{root}: no such vector folder (run `tarneeb vectors generate`)")
     out = []
     for d in sorted(p for p in root.iterdir() if p.is_dir()):
         if ruleset and d.name != ruleset:
@@ -185,8 +182,8 @@ def vector_paths(root: Path, ruleset: str | None = None, categories: Sequence[st
             if p.exists() and (not categories or cat in categories):
                 out.append(p)
     if ruleset and not out:
-        raise TarneebError(f"{root}: no vectors for ruleset {ruleset!r}")
+        raise BadInput(f"{root}: no vectors for ruleset {ruleset!r}")
     return out
 
 __all__ = ["CATEGORIES", "EngineFailure", "Failure", "RunReport", "default_dir", "generate", "generated_files",
-           "hand_result", "load_vector_file", "match_at", "run_vectors", "vector_paths", "write_all", "Play"]
+           "hand_result", "load_vector_file", "run_vectors", "vector_paths", "write_all", "Play"]

@@ -96,7 +96,7 @@ class Match:
     __slots__ = (
         "rules", "first_dealer", "phase", "dealer", "scores", "hands", "to_move", "trump", "led",
         "trick", "trick_leader", "tricks_won", "bids", "auction_top", "auction", "spoken", "record", "records",
-        "history", "winner", "winner_rule", "target",
+        "history", "winner", "winner_rule", "target", "start_games",
         "games", "hands_played", "redeals", "_step", "start_scores",
     )
 
@@ -117,6 +117,7 @@ class Match:
         self.start_scores = tuple(start)
         self.target = rules.target
         self.games: list[int] = []  # winners of games ended before play-on
+        self.start_games: tuple[int, ...] = ()  # games already won when the match was built part-way (Match.at)
         self.winner: int | None = None
         self.winner_rule = ""
         self.history: list[Action] = []
@@ -183,6 +184,7 @@ class Match:
         m.start_scores = tuple(start)
         m.target = in_force
         m.games = list(games)
+        m.start_games = tuple(games)
         return m
 
     @classmethod
@@ -194,7 +196,10 @@ class Match:
         return m
 
     def copy(self) -> Match:
-        return Match.replay(self.rules, self.first_dealer, self.history, self.start_scores)
+        m = Match.at(self.rules, self.first_dealer, self.start_scores, None, self.start_games, partners_agree=False)
+        for a in self.history:
+            m.apply(a)
+        return m
 
     def state_text(self) -> str:
         """A one-line summary used in error messages."""

@@ -24,7 +24,7 @@ from typing import Any
 from tarneeb.core.actions import BIDS, Bid, parse_action
 from tarneeb.core.cards import NO_TRUMP, SUIT_NAMES, card_str, parse_card, parse_suit
 from tarneeb.core.spec import OptionValue, load_rules, rulesets
-from tarneeb.errors import CardError, TarneebError
+from tarneeb.errors import CardError, SituationError, TarneebError
 
 KINDS: tuple[str, ...] = (
     "card-legal", "trick-winner", "bid-legal", "redeal", "score", "winner", "next-dealer", "trump",
@@ -47,15 +47,6 @@ _TOP_KEYS = {
 
 
 # ------------------------------------------------------------------ errors
-
-
-class SituationError(TarneebError):
-    """A situation that is malformed, contradictory or incomplete; names the file and the fields."""
-
-    def __init__(self, file: str, fields: Sequence[str], message: str) -> None:
-        self.file = file
-        self.fields = tuple(fields)
-        super().__init__(f"{file}: {' / '.join(fields)}: {message}")
 
 
 class Missing(Exception):
