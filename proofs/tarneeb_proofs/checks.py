@@ -41,7 +41,7 @@ from .encode import (
 )
 from .witness import Witness, bids_text, card_text, hand_text, seat_text
 
-INVARIANTS = ("tricks", "follow", "bids", "scoring", "outcome", "config")
+INVARIANTS = ("tricks", "follow", "bids", "scoring", "outcome", "config", "engine")
 INVARIANT_TITLES = {
     "tricks": "1. a hand is 13 tricks",
     "follow": "2. legal follow-suit and trick winner",
@@ -49,6 +49,7 @@ INVARIANT_TITLES = {
     "scoring": "4. scoring tables",
     "outcome": "5. win qualification and ties",
     "config": "6. configuration soundness",
+    "engine": "7. the engine's rule functions equal the encodings (tarneeb_proofs.bridge)",
 }
 
 
@@ -59,6 +60,8 @@ class Obligation:
     claim: Term
     witness: Callable[[Any], Witness] = field(default=lambda m: Witness())
     share: str = ""  # obligations with the same key state the same fact: proved once per process
+    # an obligation discharged by running code (the engine family): returns a counterexample or None
+    run: Callable[[], Witness | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -115,9 +118,15 @@ _SHARED_PROVED: set[str] = set()  # share keys of obligations already proved in 
 def run_check(check: Check, timeout_ms: int = 60_000) -> Result:
     """Run every obligation of a check; a solver timeout is a visible ``unknown``, never a pass."""
     t0 = time.perf_counter()
-    enc = Encoding(check.rules(), check.mutant)
+    # the engine family's mutants are engine bugs (tarneeb_proofs.bridge_mutants), its encoding is the true one
+    enc = Encoding(check.rules(), None if check.invariant == "engine" else check.mutant)
     shared = 0
     for ob in check.build(enc):
+        if ob.run is not None:
+            w = ob.run()
+            if w is not None:
+                return Result(check, "counterexample", time.perf_counter() - t0, ob.name, w)
+            continue
         if ob.share and ob.share in _SHARED_PROVED:
             shared += 1
             continue
@@ -944,11 +953,15 @@ def _family(inv: str, individual: bool) -> list[tuple[str, Callable[[Encoding], 
 
 
 def all_checks() -> list[Check]:
+    from .bridge import engine_checks
+
     out: list[Check] = []
     for rid, rs in rulesets().items():
         individual = rs.params.get("family") == "individual"
         present = set(rs.clauses)
         for inv in INVARIANTS:
+            if inv == "engine":
+                continue
             clauses = tuple(c for c in CLAUSES[inv] if c in present)
             fam = _family(inv, individual)
             for stage, build, names in fam:
@@ -967,7 +980,7 @@ def all_checks() -> list[Check]:
                     base.update({k: v for k, v in opts.items() if k in base or k in names_all})
                     v = tuple(sorted(base.items()))
                     out.append(Check(inv, rid, v, mu, clauses, build, stage))
-    return out
+    return out + engine_checks()
 
 
 def select(checks: Sequence[Check], ruleset: str | None = None, invariant: str | None = None) -> list[Check]:
