@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import pytest
 
+from tarneeb.core import hand as H
 from tarneeb.core import rules as R
 from tarneeb.core.actions import Bid, Deal
+from tarneeb.core.cards import SAME_COLOUR
 from tarneeb.core.match import Match, Phase
 from tarneeb.core.spec import load_rules
+from tarneeb.errors import IllegalBid
 
 
 def test_bid_key_orders_a_pass_below_every_bid_as_documented() -> None:
@@ -45,3 +48,40 @@ def test_auction_holder_is_minus_one_until_the_first_bid() -> None:
     bid = next(a for a in m.legal_actions() if isinstance(a, Bid) and a.n is not None)
     m.apply(bid)
     assert m.auction_holder == seat
+
+
+def test_deal_trump_of_a_contract_ruleset_is_minus_one() -> None:
+    # hand.deal_trump: "trump 0..3 or -1 when the contract will name it" (mutant: -2). Match only tests trump < 0,
+    # but the record fast path and the referee take the value as documented.
+    assert H.deal_trump(load_rules("classic"), list(range(52))) == (None, -1)
+    assert H.deal_trump(load_rules("bsfyi-41"), list(range(52))) == (None, load_rules("bsfyi-41").fixed_suit)
+    card, trump = H.deal_trump(load_rules("eram-41"), list(range(52)))  # revealed-same-colour: spades -> clubs
+    assert card == 51 and trump == SAME_COLOUR[51 // 13] == 0
+
+
+@pytest.mark.parametrize("strain", [-1, 5])
+def test_an_egyptian_bid_outside_the_five_strains_is_refused(strain: int) -> None:
+    # rules.auction_bid_violation: strains are 0..4 (C D H S no trump); mutant: -1 <= strain accepts a strain of -1.
+    # The encodings and the engine family enumerate the five strains only, so the bound itself was untested.
+    r = load_rules("classic", {"egyptian": True})
+    bad = R.auction_bid_violation(r, 0, 1, None, 0, 8, strain)
+    assert bad is not None and bad[0] == "auction.egyptian"
+    assert R.auction_bid_violation(r, 0, 1, None, 0, 8, 0) is None and R.auction_bid_violation(r, 0, 1, None, 0, 8, 4) is None
+
+
+def _apply_egyptian_bid(strain: int) -> None:
+    m = Match(load_rules("classic", {"egyptian": True}), first_dealer=0)
+    m.apply(Deal(tuple(range(52))))
+    with pytest.raises(IllegalBid):
+        m.apply(Bid(8, strain))
+
+
+def test_match_refuses_an_egyptian_bid_of_strain_minus_one() -> None:
+    _apply_egyptian_bid(-1)
+
+
+@pytest.mark.xfail(raises=IndexError, strict=True,
+                   reason="engine bug (reported): the IllegalBid message calls str(Bid(8, 5)), and Bid.__str__ indexes "
+                          "STRAINS[5] -> IndexError instead of IllegalBid (tarneeb/core/actions.py)")
+def test_match_refuses_an_egyptian_bid_of_strain_five() -> None:
+    _apply_egyptian_bid(5)
