@@ -15,7 +15,7 @@ from tarneeb.core.actions import PASS, Bid, Deal, NameTrump, Play
 from tarneeb.core.cards import SAME_COLOUR
 from tarneeb.core.match import Match, Phase
 from tarneeb.core.spec import load_rules
-from tarneeb.errors import IllegalBid, IllegalDeal, IllegalTrump
+from tarneeb.errors import IllegalBid, IllegalDeal, IllegalTrump, WrongPhase
 
 
 def test_bid_key_orders_a_pass_below_every_bid_as_documented() -> None:
@@ -67,7 +67,8 @@ def test_an_egyptian_bid_outside_the_five_strains_is_refused(strain: int) -> Non
     # The encodings and the engine family enumerate the five strains only, so the bound itself was untested.
     r = load_rules("classic", {"egyptian": True})
     bad = R.auction_bid_violation(r, 0, 1, None, 0, 8, strain)
-    assert bad is not None and bad[0] == "auction.egyptian"
+    # the reason names the ruleset's own bidding (mutant: the two reasons swapped)
+    assert bad == ("auction.egyptian", "Egyptian bids name a suit or no trump")
     assert R.auction_bid_violation(r, 0, 1, None, 0, 8, 0) is None and R.auction_bid_violation(r, 0, 1, None, 0, 8, 4) is None
 
 
@@ -175,6 +176,31 @@ def test_the_turn_timer_plays_the_weakest_legal_card(weakest: str) -> None:
             got = m.timeout_action()
             assert got == Play(want), (seed, legal, m.trump)
             m.apply(got)
-        assert m.hands_played == 1 and m.redeals == 0  # Match.hands_played counts from 0 (mutant: from -1)
+        # Match.hands_played counts from 0 (mutants: from -1, from 1); in DEAL no seat is to move (mutant: seat 1)
+        assert m.hands_played == 1 and m.redeals == 0 and _phase(m) is Phase.DEAL and m.to_move == -1
     if weakest == "lowest-non-trump":
         assert decisive > 0  # some turns had a trump as the lowest card: the option decided them
+
+
+def test_team_scores_add_partners_in_the_individual_family() -> None:
+    # Match.team_scores: seats 0 + 2 and 1 + 3 (mutant: seats 2 + 3 for team 1).
+    assert Match(load_rules("eram-41"), 0, [1, 2, 3, 4]).team_scores() == (4, 6)
+
+
+def test_wrong_phase_errors_name_seat_zero() -> None:
+    # Match.apply: the error names the seat to move, seat 0 included (mutant: to_move > 0, so seat 0 -> None).
+    m = Match(load_rules("eram-41"), first_dealer=3)
+    m.apply(Deal(tuple(random.Random(1).sample(range(52), 52))))
+    assert m.phase is Phase.BIDDING and m.to_move == 0
+    with pytest.raises(WrongPhase) as e:
+        m.apply(Play(m.hands[0].bit_length() - 1))
+    assert e.value.seat == 0
+
+
+def test_play_card_outside_play_is_a_wrong_phase() -> None:
+    # Match.play_card: the fast path only in PLAY; elsewhere it is apply's WrongPhase (mutant: the test negated).
+    m = Match(load_rules("eram-41"), first_dealer=3)
+    m.apply(Deal(tuple(random.Random(1).sample(range(52), 52))))
+    with pytest.raises(WrongPhase):
+        m.play_card(m.hands[0].bit_length() - 1)
+    assert _phase(m) is Phase.BIDDING and m.history == [m.history[0]]
