@@ -161,7 +161,7 @@ def test_the_turn_timer_plays_the_weakest_legal_card(weakest: str) -> None:
     # Match.timeout_action, clause timer.auto-play (eram-41, ambiguity weakest-card): the lowest rank among the legal
     # cards, outside trump when the option says so (mutants: the option test negated; a card's suit as c // 14).
     decisive = 0
-    for seed in range(8):
+    for seed in range(24):
         m = Match(load_rules("eram-41", {"timer_weakest": weakest}), first_dealer=seed % 4)
         m.apply(Deal(tuple(random.Random(seed).sample(range(52), 52))))
         while m.phase is Phase.BIDDING:
@@ -204,3 +204,63 @@ def test_play_card_outside_play_is_a_wrong_phase() -> None:
     with pytest.raises(WrongPhase):
         m.play_card(m.hands[0].bit_length() - 1)
     assert _phase(m) is Phase.BIDDING and m.history == [m.history[0]]
+
+
+def test_a_new_match_waits_for_its_deal_with_no_hand_state() -> None:
+    # Match() / _reset_hand: before the first deal no seat holds cards, is to move or leads (mutants: a placeholder
+    # hand of -1, seat 0 to move, seat 0 leading).
+    for rid in ("eram-41", "classic"):
+        m = Match(load_rules(rid), first_dealer=2)
+        assert (m.phase, m.hands, m.to_move, m.trick_leader, m.led, m.trump) == (Phase.DEAL, [0, 0, 0, 0], -1, -1, -1, -1)
+        with pytest.raises(IllegalDeal):
+            Match(load_rules(rid), 0, [0, 0, 0, 0, 0])  # four scores, not five (mutant: len < 4)
+
+
+def test_match_at_refuses_a_target_above_the_one_in_force() -> None:
+    # Match.at: the target must be the one in force after the games given (mutant: only a lower one is refused).
+    r = load_rules("classic", {"play_on": 41})
+    with pytest.raises(IllegalDeal):
+        Match.at(r, 0, target=r.target + 41, games=[])
+    assert Match.at(r, 0, target=r.target + 41).games == [0]
+
+
+def test_name_trump_outside_trump_choice_is_a_wrong_phase() -> None:
+    # Match.apply: NameTrump only in TRUMP_CHOICE (mutant: `and` -> `or` sends it to the trump choice in any phase).
+    m = Match(load_rules("classic"), first_dealer=0)
+    m.apply(Deal(tuple(range(52))))
+    with pytest.raises(WrongPhase):
+        m.apply(NameTrump(0))
+    assert _phase(m) is Phase.BIDDING and m.trump == -1
+
+
+def test_an_illegal_auction_bid_gives_the_rules_clause_and_reason() -> None:
+    # Match._auction_bid: IllegalBid carries (clause, reason) of rules.auction_bid_violation (mutant: the clause
+    # id twice).
+    r = load_rules("classic")
+    m = Match(r, first_dealer=0)
+    m.apply(Deal(tuple(range(52))))
+    with pytest.raises(IllegalBid) as e:
+        m.apply(Bid(r.min_bid - 1))
+    want = R.auction_bid_violation(r, 0, m.to_move, None, 0, r.min_bid - 1, None)
+    assert want is not None and (e.value.rule, e.value.reason) == want and want[0] != want[1]
+
+
+def test_no_seat_is_to_move_after_a_redeal_or_at_the_end() -> None:
+    # Match._phase_redeal and the end of the match: to_move is -1 (mutants: seat 1, seat 0).
+    r = load_rules("eram-41")
+    m = Match(r, first_dealer=0)
+    m.apply(Deal(tuple(random.Random(5).sample(range(52), 52))))
+    while _phase(m) is Phase.BIDDING:
+        m.apply(Bid(r.bid_min))  # four minimum bids total below bid.total
+    assert 4 * r.bid_min < r.total_min and m.records[-1].redeal == "bid.total"
+    assert _phase(m) is Phase.DEAL and m.to_move == -1
+    m = Match.at(r, 0, [100, 100, 100, 100])  # everyone past the target: the first hand that splits the teams ends it
+    seed = 0
+    while not m.is_over() and seed < 200:
+        m.apply(Deal(tuple(random.Random(seed).sample(range(52), 52))))
+        while _phase(m) is Phase.BIDDING:
+            m.apply(Bid(4))
+        while _phase(m) is Phase.PLAY:
+            m.apply(m.timeout_action())
+        seed += 1
+    assert m.is_over() and m.to_move == -1
