@@ -104,9 +104,15 @@ def test_partners_share_a_score_in_a_team_ruleset() -> None:
 def test_match_at_wants_four_scores_even_when_partners_may_disagree() -> None:
     # Match.at(partners_agree=False) skips only the partners check (mutant: len(start) > 4 lets three scores in).
     r = load_rules("classic")
-    with pytest.raises(IllegalDeal):
-        Match.at(r, 0, [1, 2, 3], partners_agree=False)
-    assert Match.at(r, 0, [1, 2, 3, 4], partners_agree=False).scores == [1, 2, 3, 4]
+    for bad in ([1, 2, 3], [1, 2, 3, 4, 5]):  # (mutants: len(start) > 4, len(start) < 4)
+        with pytest.raises(IllegalDeal):
+            Match.at(r, 0, bad, partners_agree=False)
+    m = Match.at(r, 0, [1, 2, 3, 4], partners_agree=False)
+    assert m.scores == [1, 2, 3, 4]
+    # Match.copy rebuilds such a match with partners_agree=False too (mutant: True, which refuses it)
+    m.apply(Deal(tuple(range(52))))
+    c = m.copy()
+    assert c.scores == [1, 2, 3, 4] and c.history == m.history and c.phase is m.phase
 
 
 def test_match_at_takes_a_game_won_by_either_team() -> None:
@@ -156,13 +162,15 @@ def test_naming_trump_five_raises_illegal_trump() -> None:
         m.apply(NameTrump(5))
 
 
-@pytest.mark.parametrize("weakest", ["lowest-non-trump", "lowest-rank"])
-def test_the_turn_timer_plays_the_weakest_legal_card(weakest: str) -> None:
+@pytest.mark.parametrize(("rid", "weakest"), [("eram-41", "lowest-non-trump"), ("eram-41", "lowest-rank"),
+                                              ("bsfyi-41", "")])
+def test_the_turn_timer_plays_the_weakest_legal_card(rid: str, weakest: str) -> None:
     # Match.timeout_action, clause timer.auto-play (eram-41, ambiguity weakest-card): the lowest rank among the legal
     # cards, outside trump when the option says so (mutants: the option test negated; a card's suit as c // 14).
     decisive = 0
     for seed in range(24):
-        m = Match(load_rules("eram-41", {"timer_weakest": weakest}), first_dealer=seed % 4)
+        m = Match(load_rules(rid, {"timer_weakest": weakest} if weakest else {}), first_dealer=seed % 4)
+        assert m.rules.auto_play == weakest  # "" (no option): the lowest rank whatever the suit
         m.apply(Deal(tuple(random.Random(seed).sample(range(52), 52))))
         while m.phase is Phase.BIDDING:
             m.apply(Bid(4))
