@@ -86,7 +86,7 @@ OTHER_KEEP = {
 # Definitions that are not rule code: presentation. (Everything else of the three modules is in.)
 EXCLUDED_DEFS = {
     ("match", "state_text"): "the one-line state summary printed in error messages",
-    ("match", "view"): "a seat's view for display (copies of the state, no decision)",
+    ("match", "view"): "a seat's view for display: copies of the state, no decision",
 }
 
 
@@ -449,7 +449,8 @@ def _store(sessions: list[Session], modules: list[str], old: list[dict[str, Any]
     runs.append({
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "commit": _git("rev-parse", "--short", "HEAD") + ("+dirty" if _git("status", "--porcelain") else ""),
-        "command": "python tools/mutation.py " + " ".join(sys.argv[1:]),
+        "command": "python tools/mutation.py " + " ".join(a for i, a in enumerate(sys.argv[1:])
+                                                         if a != "--note" and sys.argv[i] != "--note"),
         "modules": modules, "mutants_run": sum(d["status"] not in ("skipped", "not run") for d in new),
         "seconds": round(elapsed), "jobs": jobs, "timeouts_s": {s.module: round(s.timeout) for s in sessions},
         "baseline_s": {s.module: round(s.baseline) for s in sessions}, "notes": notes,
