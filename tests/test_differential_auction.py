@@ -99,3 +99,24 @@ def test_trick_relation(data: st.DataObject) -> None:
     bad = evaluate([h == v for h, v in zip(H, hands, strict=True)] + [C[0] == other] +
                    [x == v for x, v in zip(C[1:], cards[1:], strict=True)], [ok])
     assert not z3.is_true(bad[0])
+
+
+def test_trick_relation_is_the_proofs_play_step() -> None:
+    """``play_trick`` is four ``play_step`` (the 13-trick proofs' relation): a next-lead bug there shows here."""
+    r = load_rules("classic", {})
+    hands = [sum(1 << c for c in range(13 * j, 13 * j + 13)) for j in range(4)]  # seat j holds suit j
+    leader, trump = 1, 3
+    cards = [13 * ((leader + r.step * i) % 4) for i in range(4)]  # each seat its 2: 2D led, discards, 2S trumps
+    want = (leader + r.step * R.trick_winner(cards, trump)) % 4
+    H = [z3.BitVec(f"H{j}", 52) for j in range(4)]
+    C = [z3.BitVec(f"c{i}", 6) for i in range(4)]
+    eqs = [h == v for h, v in zip(H, hands, strict=True)] + [x == v for x, v in zip(C, cards, strict=True)]
+    for mutant, same in ((None, True), ("next-lead-after-winner", False), ("winner-ignores-trump", False)):
+        e = Encoding(r, mutant)
+        ok, _, _, nxt, _ = e.play_trick(H, z3.BitVecVal(leader, 2), z3.BitVecVal(trump, 6), C)
+        vals = evaluate(eqs, [ok, nxt])
+        assert z3.is_true(vals[0])
+        assert (vals[1].as_long() == want) == same, mutant
+        # the proofs' single step, fourth card: the same next leader
+        st = e.play_step(H, z3.BitVecVal(leader, 2), z3.BitVecVal(3, 2), C[:3], z3.BitVecVal(trump, 6), C[3])
+        assert evaluate(eqs, [st.leader])[0].as_long() == vals[1].as_long()

@@ -14,6 +14,7 @@ What each family proves exactly is written in ``proofs/README.md``.
 from __future__ import annotations
 
 import functools
+import hashlib
 import itertools
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -58,7 +59,12 @@ class Obligation:
     hyp: list[Term]
     claim: Term
     witness: Callable[[Any], Witness] = field(default=lambda m: Witness())
-    share: str = ""  # obligations with the same key state the same fact: proved once per process
+    # truthy: proved once per process and reused by a later obligation with the same formula key
+    # (:func:`formula_key`, the sha256 of the exact SMT-LIB text); a string is only a label
+    share: bool | str = False
+    # whose guarded conjuncts (``Implies(g, c)``) must have a satisfiable guard: "claim", "claim+hyp", or
+    # "off" for an invariant stated at one state (its guards speak of other states: k = 13 at the deal)
+    guards: str = "claim"
 
 
 @dataclass(frozen=True)
@@ -109,16 +115,73 @@ def _fmt(v: object) -> str:
     return str(v)
 
 
-_SHARED_PROVED: set[str] = set()  # share keys of obligations already proved in this process
+_SHARED_PROVED: set[str] = set()  # formula keys of shared obligations already proved in this process
+_KEYS: dict[tuple[tuple[int, ...], int], tuple[str, list[Term]]] = {}  # z3 AST ids -> (key, the terms kept alive)
+
+
+def formula_key(hyp: Sequence[Term], claim: Term) -> str:
+    """The sha256 of the SMT-LIB text (declarations, hypotheses, claim) of an obligation.
+
+    Two obligations get the same key only when they state exactly the same
+    fact. z3 hash-conses its terms, so the text is printed once per distinct
+    formula (memoised on the term ids, whose terms are kept alive here).
+    """
+    ids = (tuple(h.get_id() for h in hyp), claim.get_id())
+    hit = _KEYS.get(ids)
+    if hit is None:
+        hs, cs = z3.Solver(), z3.Solver()
+        hs.add(*hyp)
+        cs.add(claim)
+        text = hs.sexpr() + "\n; claim\n" + cs.sexpr()
+        hit = (hashlib.sha256(text.encode()).hexdigest(), [*hyp, claim])
+        _KEYS[ids] = hit
+    return hit[0]
+
+
+def guards(hyp: Sequence[Term], claim: Term, where: str = "claim+hyp") -> list[tuple[str, Term]]:
+    """The guards of the guarded conjuncts: ``g`` of every ``Implies(g, c)`` in a (nested) conjunction.
+
+    ``where``: "claim" (the claim's), "claim+hyp" (the hypotheses' too), "off" (none).
+    """
+    out: list[tuple[str, Term]] = []
+
+    def walk(t: Term, where: str, n: list[int]) -> None:
+        if z3.is_and(t):
+            for ch in t.children():
+                walk(ch, where, n)
+            return
+        n[0] += 1
+        if z3.is_implies(t):
+            out.append((f"{where} conjunct {n[0]}", t.arg(0)))
+
+    if where != "off":
+        walk(claim, "claim", [0])
+    if where == "claim+hyp":
+        for i, h in enumerate(hyp):
+            walk(h, f"hypothesis {i + 1}", [0])
+    return out
+
+
+def _guard_text(g: Term) -> str:
+    text = " ".join(g.sexpr().split())
+    return text if len(text) <= 160 else text[:157] + "..."
 
 
 def run_check(check: Check, timeout_ms: int = 60_000) -> Result:
-    """Run every obligation of a check; a solver timeout is a visible ``unknown``, never a pass."""
+    """Run every obligation of a check; a solver timeout is a visible ``unknown``, never a pass.
+
+    Per obligation: the hypotheses are satisfiable, every guard of a guarded
+    conjunct (``Implies(g, c)``, in the claim or the hypotheses) is
+    satisfiable with them (else ``vacuous``, naming the conjunct; see
+    :attr:`Obligation.guards`), and
+    hypotheses + not(claim) is unsat.
+    """
     t0 = time.perf_counter()
     enc = Encoding(check.rules(), check.mutant)
     shared = 0
     for ob in check.build(enc):
-        if ob.share and ob.share in _SHARED_PROVED:
+        key = formula_key(ob.hyp, ob.claim) if ob.share else ""
+        if key and key in _SHARED_PROVED:
             shared += 1
             continue
         s = z3.Solver()
@@ -127,17 +190,29 @@ def run_check(check: Check, timeout_ms: int = 60_000) -> Result:
         r = s.check()
         if r != z3.sat:
             status = "vacuous" if r == z3.unsat else "unknown"
-            return Result(check, status, time.perf_counter() - t0, ob.name, detail=f"hypotheses are {r}")
+            return Result(check, status, time.perf_counter() - t0, ob.name, detail=f"hypotheses are {r}", shared=shared)
+        models = [s.model()]
+        for where, g in guards(ob.hyp, ob.claim, ob.guards):
+            if any(z3.is_true(md.eval(g, model_completion=True)) for md in models):
+                continue
+            r = s.check(g)
+            if r == z3.sat:
+                models.append(s.model())
+                continue
+            status = "vacuous" if r == z3.unsat else "unknown"
+            return Result(check, status, time.perf_counter() - t0, ob.name,
+                          detail=f"the guard of {where} is {r} with the hypotheses: {_guard_text(g)}", shared=shared)
         s.add(z3.Not(ob.claim))
         r = s.check()
         if r == z3.sat:
             w = ob.witness(s.model())
             w.clauses = list(check.clauses)
-            return Result(check, "counterexample", time.perf_counter() - t0, ob.name, w)
+            return Result(check, "counterexample", time.perf_counter() - t0, ob.name, w, shared=shared)
         if r != z3.unsat:
-            return Result(check, "unknown", time.perf_counter() - t0, ob.name, detail=str(s.reason_unknown()))
-        if ob.share and check.mutant is None:  # only a proof under the true rules may stand for a later check
-            _SHARED_PROVED.add(ob.share)
+            return Result(check, "unknown", time.perf_counter() - t0, ob.name, detail=str(s.reason_unknown()),
+                          shared=shared)
+        if key and check.mutant is None:  # only a proof under the true rules may stand for a later check
+            _SHARED_PROVED.add(key)
     return Result(check, "proved", time.perf_counter() - t0, shared=shared)
 
 
@@ -187,11 +262,11 @@ def _popcount_obs() -> list[Obligation]:
     for c in range(52):
         b = z3.BitVecVal(1 << c, 52)
         obs.append(Obligation(f"lemma: removing card {c} lowers the count by one", [(X & b) != 0],
-                              popcount52(X & ~b) + 1 == popcount52(X), w_x, share=f"popcount-rm-{c}"))
+                              popcount52(X & ~b) + 1 == popcount52(X), w_x, share=True))
         obs.append(Obligation(f"lemma: adding card {c} raises the count by one", [(X & b) == 0],
-                              popcount52(X | b) == popcount52(X) + 1, w_x, share=f"popcount-add-{c}"))
+                              popcount52(X | b) == popcount52(X) + 1, w_x, share=True))
     obs.append(Obligation("lemma: a set counts 0 iff it is empty", [], (popcount52(X) == 0) == (X == 0), w_x,
-                          share="popcount-zero"))
+                          share=True))
     return obs
 
 
@@ -231,36 +306,43 @@ def _tricks(enc: Encoding) -> list[Obligation]:
         parts += [z3.ULE(w, 13) for w in W] + [W[0] + W[1] + W[2] + W[3] == k]
         return z3.And(parts)
 
-    # the transition: one card c played by the seat to move
-    seat = leader + m * z3.BitVecVal(enc.step % 4, 2)
-    hand = H[3]
-    for j in (2, 1, 0):
-        hand = z3.If(seat == j, H[j], hand)
-    led = z3.If(m == 0, bv6(NO_LED), suit_of(T[0]))
-    source = z3.BitVecVal(FULL, 52) if enc.m("card-from-anywhere") else hand
-    legal = enc.legal_play(source, led, trump, c)
-    H2 = [z3.If(seat == j, H[j] & ~card_bit(c), H[j]) for j in range(4)]
-    P2 = P | card_bit(c)
-    closes = m == 3
-    idx = enc.trick_winner([T[0], T[1], T[2], c], trump)
-    win = leader + idx * z3.BitVecVal(enc.step % 4, 2)
-    k2 = z3.If(closes, k + 1, k)
-    m2 = m + 1  # wraps to 0 when the trick closes
-    leader2 = z3.If(closes, win, leader)
-    W2 = [W[j] + z3.If(z3.And(closes, win == j), z3.BitVecVal(1, 8), z3.BitVecVal(0, 8)) for j in range(4)]
+    # the transition: one card c played by the seat to move, through the play relation of encode.py
+    # (the same relation ``play_trick`` builds a whole trick from, which the differential tests run)
+    st = enc.play_step(H, leader, m, T, trump, c)
+    seat, hand, legal = st.seat, st.hand, st.legal
+    H2, P2 = st.hands, P | card_bit(c)
+    k2 = z3.If(st.closes, k + 1, k)
+    W2 = [W[j] + z3.If(z3.And(st.closes, st.winner == j), z3.BitVecVal(1, 8), z3.BitVecVal(0, 8)) for j in range(4)]
     base = [enc.trump_ok(trump), z3.ULT(c, 52)] + [z3.ULT(t, 52) for t in T]
     lemmas = [x for j in range(4) for x in _count_lemmas(cnt, H[j], c)] + _count_lemmas(cnt, P, c)
     lemmas += [cnt(z3.BitVecVal(0, 52)) == 0]
     held = holds(hand, c)
-    step_hyp = [inv(H, P, k, m, leader, W, cnt), z3.ULT(k, 13), held] + base + lemmas
-    # the step depends on the turn order only (legality enters through ``held``, proved separately)
-    step_key = f"tricks-step:rules-step={r.step}:step={enc.step}"
-    base_key = f"tricks-deal:individual={r.individual}:step={enc.step}"
+    # the step holds for any trump value, so trump.source is left out: one proof per turn order (shared by
+    # formula key); legality enters only through ``held``, proved from play.follow in its own obligation
+    step_hyp = [inv(H, P, k, m, leader, W, cnt), z3.ULT(k, 13), held, z3.ULT(c, 52)] + lemmas
     # base case: a deal (13 distinct cards to each seat), nothing played, the first leader
     init = _masks(H, z3.BitVecVal(0, 52)) + [popcount52(h) == 13 for h in H]
     init += [P == 0, k == 0, m == 0] + [w == 0 for w in W] + [leader == enc.first_leader(dealer, holder)]
     # one card per seat in a trick: the four seats to move from any leader are the four seats
-    order = [leader + z3.BitVecVal(i, 2) * z3.BitVecVal(enc.step % 4, 2) for i in range(4)]
+    order = [enc.play_step(H, leader, z3.BitVecVal(i, 2), T, trump, c).seat for i in range(4)]
+    # play.lead, stated from the ruleset: the seat after the dealer (individual bids) or the contract holder
+    want_lead = dealer + rstep if r.individual else holder
+    # play.winner / play.next-lead, stated from the clauses: the fourth card closes the trick; the seat whose
+    # card is the highest trump, else the highest card of the led suit, wins it and leads the next one
+    X = [T[0], T[1], T[2], c]
+    trumped = z3.Or([suit_of(x) == trump for x in X])
+    top = [z3.And(z3.If(trumped, suit_of(X[i]) == trump, suit_of(X[i]) == suit_of(X[0])),
+                  *[z3.Implies(suit_of(X[j]) == suit_of(X[i]), z3.ULT(X[j], X[i])) for j in range(4) if j != i])
+           for i in range(4)]
+    claim_win = z3.And(
+        *[z3.Implies(z3.And(m == 3, top[i]),
+                     z3.And(st.leader == leader + z3.BitVecVal(i, 2) * rstep, st.m == 0,
+                            W2[0] + W2[1] + W2[2] + W2[3] == W[0] + W[1] + W[2] + W[3] + 1,
+                            *[z3.Implies(leader + z3.BitVecVal(i, 2) * rstep == j, W2[j] == W[j] + 1)
+                              for j in range(4)]))
+          for i in range(4)],
+        z3.Implies(m != 3, z3.And(st.leader == leader, st.m == m + 1, *[W2[j] == W[j] for j in range(4)])))
+    hyp_win = [z3.Distinct(*X)] + base  # any four distinct cards, any hands: the trick's cards decide
 
     def w_state(mdl: Any) -> Witness:
         w = Witness(title="a hand in progress")
@@ -294,16 +376,41 @@ def _tricks(enc: Encoding) -> list[Obligation]:
         w.add("seats to play, in order", ", ".join(seat_text(ival(mdl, s)) for s in order))
         return w
 
+    def w_lead(mdl: Any) -> Witness:
+        w = Witness(title="the first trick")
+        w.add("dealer", seat_text(ival(mdl, dealer)))
+        if not r.individual:
+            w.add("contract holder", seat_text(ival(mdl, holder)))
+        w.add("first leader (encoding)", seat_text(ival(mdl, enc.first_leader(dealer, holder))))
+        return w
+
+    def w_trick(mdl: Any) -> Witness:
+        w = Witness(title="a card played in a trick")
+        w.add("trump", _trump_text(ival(mdl, trump)))
+        w.add("leader", seat_text(ival(mdl, leader)))
+        mm = ival(mdl, m)
+        w.add("trick so far", " ".join(card_text(ival(mdl, T[i])) for i in range(mm)) or "(none)")
+        w.add("to play", f"{seat_text(ival(mdl, seat))} plays {card_text(ival(mdl, c))}")
+        w.add("tricks won", str([ival(mdl, x) for x in W]))
+        w.add("leader after the play (encoding)", seat_text(ival(mdl, st.leader)))
+        w.add("tricks won after the play (encoding)", str([ival(mdl, x) for x in W2]))
+        return w
+
     zero = [_count_lemmas(cnt, h, bv6(0))[2] for h in H]
     return list(_popcount_obs()) + [
-        Obligation("a deal satisfies the hand invariant", init + [enc.trump_ok(trump)],
-                   inv(H, P, k, m, leader, W, popcount52), w_init, share=base_key),
+        Obligation("the first trick is led by the seat after the dealer / the contract holder (play.lead)",
+                   [], enc.first_leader(dealer, holder) == want_lead, w_lead),
+        Obligation("the fourth card's trick goes to the highest trump, else the highest card of the led suit, "
+                   "whose seat leads next; before it the leader stays (play.winner, play.next-lead)",
+                   hyp_win, claim_win, w_trick),
+        Obligation("a deal satisfies the hand invariant", init,
+                   inv(H, P, k, m, leader, W, popcount52), w_init, share=True, guards="off"),
         Obligation("a legal play is a card of the player's own hand (play.follow)",
                    [inv(H, P, k, m, leader, W, cnt), z3.ULT(k, 13), legal] + base, held, w_state),
         Obligation("in every trick the four seats to play are the four seats (one card per seat)",
                    [], z3.Distinct(*order), w_order),
         Obligation("every play of a held card keeps the invariant (partition of the deck, counts, one winner per trick)",
-                   step_hyp, inv(H2, P2, k2, m2, leader2, W2, cnt), w_state, share=step_key),
+                   step_hyp, inv(H2, P2, k2, st.m, st.leader, W2, cnt), w_state, share=True),
         Obligation("the player to move always holds a card",
                    [inv(H, P, k, m, leader, W, cnt), z3.ULT(k, 13)] + base + zero, hand != 0, w_state),
         Obligation("after 13 tricks every card was played once and the trick counts sum to 13",
@@ -332,9 +439,34 @@ def _follow(enc: Encoding) -> list[Obligation]:
     T = hand & suit_mask(trump)
     must = enc.r.must_trump
     void_rule = z3.If(z3.And(z3.BoolVal(must), z3.ULT(trump, 4), T != 0), T, hand) if must else hand
-    claim_legal = z3.And(M != 0, (M & ~hand) == 0, z3.If(L != 0, M == L, M == void_rule),
-                         enc.legal_mask(hand, bv6(NO_LED), trump) == hand)
+    # prohibitions: nothing outside the documented set is legal (and something is)
+    claim_legal = z3.And(M != 0, (M & ~hand) == 0, z3.If(L != 0, (M & ~L) == 0, (M & ~void_rule) == 0),
+                         (enc.legal_mask(hand, bv6(NO_LED), trump) & ~hand) == 0)
     hyp_legal = [hand != 0, z3.ULT(led, 4), enc.trump_ok(trump)]
+    # permissions: every card the documents allow is legal, one guarded conjunct per clause
+    c = z3.BitVec("card", 6)
+    follows = z3.ULT(led, 4)
+
+    def may(ld: Term) -> Term:
+        return enc.legal_play(hand, ld, trump, c)
+
+    perms = [z3.Implies(led == NO_LED, may(led)),  # play.follow: the leader may lead any card
+             z3.Implies(z3.And(follows, suit_of(c) == led), may(led)),  # any card of the led suit
+             # a void player may discard anything (under must-trump: when holding no trump)
+             z3.Implies(z3.And(follows, L == 0, *([z3.Or(z3.UGE(trump, 4), T == 0)] if must else [])), may(led))]
+    if must:  # play.must-trump: a void player holding trump may play any of them
+        perms.append(z3.Implies(z3.And(follows, L == 0, z3.ULT(trump, 4), suit_of(c) == trump), may(led)))
+    hyp_perm = [z3.ULT(c, 52), holds(hand, c), z3.Or(follows, led == NO_LED), enc.trump_ok(trump)]
+
+    def w_perm(m: Any) -> Witness:
+        w = Witness(title="a player to play")
+        w.add("hand", hand_text(ival(m, hand)))
+        ld = ival(m, led)
+        w.add("led suit", "CDHS"[ld] if ld < 4 else "(leading)")
+        w.add("trump", _trump_text(ival(m, trump)))
+        w.add("card", card_text(ival(m, c)))
+        w.add("legal (encoding)", str(bval(m, may(led))))
+        return w
 
     def w_legal(m: Any) -> Witness:
         w = Witness(title="a player to follow")
@@ -379,8 +511,10 @@ def _follow(enc: Encoding) -> list[Obligation]:
         return w
 
     return [
-        Obligation("the legal set is the led suit if held, else trumps under must-trump, else the hand",
+        Obligation("only the led suit if held, else trumps under must-trump, else the hand is legal; never nothing",
                    hyp_legal, claim_legal, w_legal),
+        Obligation("permissions: any lead; any card of the led suit; a void player any discard (holding no trump "
+                   "under must-trump) or, under must-trump, any trump", hyp_perm, z3.And(perms), w_perm),
         Obligation("one winner: the highest trump, else the highest card of the led suit", hyp_w, claim_w, w_trick),
         Obligation("discards do not affect the winner", hyp_d, claim_d, w_disc),
     ]
@@ -401,6 +535,13 @@ def _bids_individual(enc: Encoding) -> list[Obligation]:
         some_legal,
         z3.Implies(z3.And(score2 <= score, legal), enc.legal_bid(score2, bid)),
     )
+
+    # permissions: every bid the documents allow is legal: from any score, each bid of the range that is not
+    # excluded and reaches the (rising) minimum; from a score of zero, each bid of the range not excluded
+    allowed = [bid >= table_min, bid <= r.bid_max, *[bid != x for x in sorted(r.bid_excluded)]]
+    claim_p = z3.Implies(z3.And(allowed), legal)
+    if all(threshold > 0 for threshold, _ in r.rising_table):
+        claim_p = z3.And(claim_p, z3.Implies(z3.And(score == 0, bid >= r.bid_min, *allowed[1:]), legal))
 
     def w_l(m: Any) -> Witness:
         w = Witness(title="a bid")
@@ -466,6 +607,8 @@ def _bids_individual(enc: Encoding) -> list[Obligation]:
     return [
         Obligation("legal bids: in range, not excluded, rising minimum, never empty, shrinking with score",
                    [], claim_l, w_l),
+        Obligation("permissions: every bid in range, not excluded and at the (rising) minimum is legal",
+                   [], claim_p, w_l),
         Obligation("each seat bids once; played iff the total reaches the threshold; redeal dealer",
                    hyp_r, claim_r, w_r),
         Obligation("no stuck state: for any scores some legal bids get the hand played", [], claim_s, w_s),
@@ -542,6 +685,22 @@ def _bids_continuous(enc: Encoding) -> list[Obligation]:
               f"{ival(m, nxt.top)} / {ival(m, nact(nxt))} / {bval(m, nxt.ended)}")
         return x
 
+    # permissions (auction.continuous, auction.raise, auction.egyptian, auction.all-pass): a player to speak may
+    # pass, unless the dealer is forced (three passes, no bid), and may make any bid above the top bid
+    forced = z3.And(z3.BoolVal(r.all_pass == "dealer-forced"), st.to_move == dealer, st.top < 0, st.passes == 3)
+    perm_hyp = [inv(st), z3.Not(st.ended), z3.Implies(st.top >= 0, z3.And(st.top == enc.key(tn, ts), tn >= r.min_bid,
+                                                                         tn <= 13, ts >= 0, ts < strains))]
+    perm_pass = z3.Implies(z3.Not(forced), enc.call_ok(st, dealer, z3.IntVal(0), z3.IntVal(0)))
+    perms = z3.And(perm_pass, z3.Implies(z3.And(n >= r.min_bid, n <= 13, s >= 0, s < strains,
+                                                z3.Or(st.top < 0, n > tn, z3.And(n == tn, s > ts))), ok))
+
+    def w_perm(m: Any) -> Witness:
+        x = w(m)
+        cn, cs = ival(m, n), ival(m, s)
+        bid = f"{cn}{'CDHSN'[cs] if r.egyptian and 0 <= cs < 5 else ''}"
+        x.add("refused (encoding), though the rules allow it", bid if bval(m, perm_pass) else "pass")
+        return x
+
     start = enc.auction_start(dealer)
     return [
         Obligation("the opening state (nothing bid, all in, first bidder to speak) satisfies the invariant",
@@ -554,6 +713,8 @@ def _bids_continuous(enc: Encoding) -> list[Obligation]:
         Obligation("an auction that is over has one contract (its holder the last seat in) or the all-pass rule",
                    [inv(st), st.ended], result, w),
         Obligation("a bid must beat the top bid (tricks, then strain) and takes the contract", raise_hyp, raises, w),
+        Obligation("permissions: a pass (but the forced dealer's), any bid above the top at every level and strain",
+                   perm_hyp, perms, w_perm),
     ]
 
 
@@ -589,10 +750,14 @@ def _bids_auction(enc: Encoding) -> list[Obligation]:
                       for i in range(n)])
     if r.auction_style == "dealer-privilege":
         # only the dealer may match; if the dealer bids, the dealer holds the contract
+        # (the dealer speaks last: the first call never has a top bid to beat)
         order = z3.And(
-            *[z3.Implies(z3.And(run.is_bid(i), run.seat[i] != dealer, run.top[i] >= 0),
-                         enc.key(run.calls_n[i], run.calls_s[i]) > run.top[i]) for i in range(n)],
-            *[z3.Implies(z3.And(run.is_bid(i), run.seat[i] == dealer), holder == dealer) for i in range(n)])
+            run.seat[n - 1] == dealer,
+            *[z3.Implies(z3.And(run.is_bid(i), run.top[i] >= 0),
+                         z3.Or(enc.key(run.calls_n[i], run.calls_s[i]) > run.top[i],
+                               z3.And(run.seat[i] == dealer, enc.key(run.calls_n[i], run.calls_s[i]) == run.top[i])))
+              for i in range(1, n)],
+            z3.Implies(run.is_bid(n - 1), holder == dealer))
     else:
         # every bid raises; a seat that passed never speaks again
         order = z3.And(
@@ -600,6 +765,39 @@ def _bids_auction(enc: Encoding) -> list[Obligation]:
               for i in range(n)],
             *[z3.Implies(z3.And(run.made[i], run.calls_n[i] == 0, run.made[j]), run.seat[j] != run.seat[i])
               for i in range(n) for j in range(i + 1, n)])
+
+    # permissions (auction.order, auction.raise, auction.egyptian, auction.dealer-privilege, auction.all-pass):
+    # at every call, a pass unless the dealer is forced; any bid (every level, every strain) above all bids
+    # so far; the dealer, speaking last, may match the top bid
+    pn, ps = z3.Int("call_n"), z3.Int("call_s")
+    in_range = [pn >= r.min_bid, pn <= 13, ps >= 0, ps < strains]
+    perms: list[Term] = []
+    what: list[tuple[int, str]] = []  # per permission: the call index, and "pass" / "bid" / "match"
+    prev_n: Term = z3.IntVal(0)
+    prev_s: Term = z3.IntVal(0)
+    for i in range(n):
+        forced = z3.And(z3.BoolVal(r.all_pass == "dealer-forced"), run.seat[i] == dealer, run.top[i] < 0,
+                        run.passes[i] == 3)
+        perms.append(z3.Implies(z3.And(run.made[i], z3.Not(forced)), run.call_ok[i](z3.IntVal(0), z3.IntVal(0))))
+        what += [(i, "pass"), (i, "bid")]
+        above = [z3.Implies(run.is_bid(j), z3.Or(pn > run.calls_n[j], z3.And(pn == run.calls_n[j], ps > run.calls_s[j])))
+                 for j in range(i)]
+        perms.append(z3.Implies(z3.And(run.made[i], *in_range, *above), run.call_ok[i](pn, ps)))
+        if i == n - 1 and r.auction_style == "dealer-privilege":
+            perms.append(z3.Implies(z3.And(run.made[i], run.top[i] >= 0, pn == prev_n, ps == prev_s),
+                                    run.call_ok[i](pn, ps)))
+            what.append((i, "match"))
+        prev_n = z3.If(run.is_bid(i), run.calls_n[i], prev_n)
+        prev_s = z3.If(run.is_bid(i), run.calls_s[i], prev_s)
+
+    def w_p(m: Any) -> Witness:
+        w = w_a(m)
+        i, kind = next((x for x, p in zip(what, perms, strict=True) if not bval(m, p)), (0, "?"))
+        cn, cs = ival(m, pn), ival(m, ps)
+        call = "pass" if kind == "pass" else f"{cn}{'CDHSN'[cs] if r.egyptian and 0 <= cs < 5 else ''}"
+        w.add("refused (encoding), though the rules allow it",
+              f"call {i + 1} by {seat_text(ival(m, run.seat[i]))}: {call}" + (" (matching)" if kind == "match" else ""))
+        return w
 
     def w_a(m: Any) -> Witness:
         w = Witness(title="an auction")
@@ -623,6 +821,8 @@ def _bids_auction(enc: Encoding) -> list[Obligation]:
                    result, w_a),
         Obligation("the contract is the highest bid (tricks, then strain); raise and match rules", hyp,
                    z3.And(highest, order), w_a),
+        Obligation("permissions: a pass (but the forced dealer's), any bid above the top at every level and strain, "
+                   "the dealer's match", hyp, z3.And(perms), w_p),
     ]
 
 
@@ -681,16 +881,18 @@ def _scoring_auction(enc: Encoding) -> list[Obligation]:
     usual_bt = z3.If(made, tb, -c) if r.score_style == "standard" else z3.If(made, c, -c)
     usual_dt = z3.If(made, z3.IntVal(0), td) if r.score_style == "standard" else z3.IntVal(0)
     special13 = z3.And(c == 13, z3.BoolVal(r.bid13 == "26"))
-    claims = [
-        z3.Implies(special13, d_bt == z3.If(made, z3.IntVal(26), z3.IntVal(-16))),
+    # (a conjunct whose guard the options rule out is left out: its guard could never hold)
+    claims = [z3.Implies(special13, d_bt == z3.If(made, z3.IntVal(26), z3.IntVal(-16)))] if r.bid13 == "26" else []
+    claims += [
         z3.Implies(z3.And(z3.Not(special13), tb == 13, z3.Not(z3.And(c == 13, z3.BoolVal(r.bid13 == "win")))),
                    d_bt == kab(usual_bt)),
         z3.Implies(z3.And(z3.Not(special13), z3.Or(tb < 13, z3.And(c == 13, z3.BoolVal(r.bid13 == "win")))),
                    d_bt == usual_bt),
-        z3.Implies(z3.And(td == 13, z3.BoolVal(r.score_style == "standard")), d_dt == kab(usual_dt)),
         z3.Implies(z3.Not(z3.And(td == 13, z3.BoolVal(r.score_style == "standard"))), d_dt == usual_dt),
         enc.bid13_wins(c, tb) == z3.And(z3.BoolVal(r.bid13 == "win"), c == 13, made),
     ]
+    if r.score_style == "standard":
+        claims.append(z3.Implies(td == 13, d_dt == kab(usual_dt)))
     claim_m = z3.And(z3.Implies(made, z3.And(d_bt > 0, d_dt == 0)), z3.Implies(z3.Not(made), d_bt < 0))
 
     def w(m: Any) -> Witness:
@@ -736,8 +938,9 @@ def _outcome_individual(enc: Encoding) -> list[Obligation]:
             z3.Implies(z3.And(wins[x], z3.Not(made_any)), q[x]),
             z3.Implies(z3.And(q[x], z3.Not(q[y]), z3.Not(made_any)), wins[x]),
             z3.Implies(z3.And(q[0], q[1], z3.Not(made_any)), wins[x] == (key[x] > key[y])),
-            z3.Implies(made_team[x], wins[x]),
         ]
+        if r.made_bid_wins:
+            claims.append(z3.Implies(made_team[x], wins[x]))
     claims.append(z3.Implies(z3.And(q[0], q[1], z3.Not(made_any)), o.play_on == (key[0] == key[1])))
     claims.append(z3.Implies(z3.And(z3.Not(q[0]), z3.Not(q[1]), z3.Not(made_any)), o.play_on))
 
@@ -882,19 +1085,27 @@ OUTCOME_OPTIONS_AUC = ("target",)
 
 # mutants per (family, family kind): (mutant, option variant it applies to or None for the first variant)
 MUTANT_PLAN: dict[tuple[str, bool], list[tuple[str, dict[str, OptionValue]]]] = {
-    ("tricks", True): [("turn-step-2", {}), ("card-from-anywhere", {})],
-    ("tricks", False): [("turn-step-2", {}), ("card-from-anywhere", {})],
-    ("follow", True): [("follow-not-enforced", {}), ("winner-ignores-trump", {}), ("winner-highest-rank", {})],
+    ("tricks", True): [("turn-step-2", {}), ("card-from-anywhere", {}), ("lead-by-dealer", {}),
+                       ("next-lead-after-winner", {}), ("winner-ignores-trump", {})],
+    ("tricks", False): [("turn-step-2", {}), ("card-from-anywhere", {}), ("lead-by-dealer", {}),
+                        ("next-lead-after-winner", {}), ("winner-ignores-trump", {})],
+    ("follow", True): [("follow-not-enforced", {}), ("winner-ignores-trump", {}), ("winner-highest-rank", {}),
+                       ("discard-forbidden", {}), ("lead-trump-forbidden", {})],
     ("follow", False): [("follow-not-enforced", {}), ("must-trump-ignored", {"must_trump": True}),
-                        ("winner-ignores-trump", {})],
+                        ("winner-ignores-trump", {}), ("discard-forbidden", {"must_trump": False}),
+                        ("must-trump-highest", {"must_trump": True}), ("lead-trump-forbidden", {})],
     ("bids", True): [("bid-below-min", {}), ("redeal-threshold-plus-1", {}), ("redeal-dealer-swapped", {}),
-                     ("bids-capped-at-2", {})],
+                     ("bids-capped-at-2", {}), ("top-bid-refused", {})],
     ("bids", False): [("passed-may-reenter", {"auction": "continuous"}), ("anyone-may-match", {}),
                       ("dealer-may-pass-forced", {"all_pass": "dealer-forced"}),
                       ("strain-before-tricks", {"egyptian": True}),
                       ("anyone-may-match", {"auction": "continuous"}),
                       ("dealer-may-pass-forced", {"auction": "continuous", "all_pass": "dealer-forced"}),
-                      ("strain-before-tricks", {"auction": "continuous", "egyptian": True})],
+                      ("strain-before-tricks", {"auction": "continuous", "egyptian": True}),
+                      ("dealer-privilege-refused", {}), ("opener-must-bid", {}),
+                      ("same-level-strain-refused", {"egyptian": True}),
+                      ("opener-must-bid", {"auction": "continuous"}),
+                      ("same-level-strain-refused", {"auction": "continuous", "egyptian": True})],
     ("scoring", True): [("extra-tricks-count", {}), ("failed-bid-scores", {})],
     ("scoring", False): [("defenders-score-on-made", {}), ("bid13-26-swapped", {"bid13": "26"})],
     ("outcome", True): [("partner-geq-0", {}), ("tie-to-team-0", {})],
@@ -905,8 +1116,9 @@ MUTANT_PLAN: dict[tuple[str, bool], list[tuple[str, dict[str, OptionValue]]]] = 
 EXTRA_MUTANTS: dict[str, list[tuple[str, str, dict[str, OptionValue]]]] = {
     # ruleset -> (family, mutant, options)
     "card-kings-41": [("bids", "excluded-bid-allowed", {})],
-    "tarneeb-400": [("bids", "rising-min-ignored", {})],
-    "bsfyi-41": [("bids", "rising-min-ignored", {"rising_min_bid": True})],
+    "tarneeb-400": [("bids", "rising-min-ignored", {}), ("bids", "rising-min-early", {})],
+    "bsfyi-41": [("bids", "rising-min-ignored", {"rising_min_bid": True}),
+                 ("bids", "rising-min-early", {"rising_min_bid": True})],
     "classic": [("config", "passed-may-reenter", {"auction": "continuous"}),
                 ("config", "defenders-score-on-made", {})],
 }
