@@ -152,6 +152,8 @@ def test_a_guard_that_never_holds_is_reported_vacuous() -> None:
     ob = Obligation("hyp guard", [z3.Implies(x > 5, x < 2), x >= 0], x >= 0, guards="claim+hyp")
     r = run_check(_one_obligation_check(ob))
     assert r.status == "vacuous" and "hypothesis 1 conjunct 1" in r.detail
+    ob = Obligation("claim guards only", [z3.Implies(x > 5, x < 2), x >= 0], x >= 0, guards="claim")
+    assert run_check(_one_obligation_check(ob)).status == "proved"
 
 
 def test_a_rule_guard_the_ruleset_rules_out_is_vacuous() -> None:

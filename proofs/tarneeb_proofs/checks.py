@@ -62,9 +62,10 @@ class Obligation:
     # truthy: proved once per process and reused by a later obligation with the same formula key
     # (:func:`formula_key`, the sha256 of the exact SMT-LIB text); a string is only a label
     share: bool | str = False
-    # whose guarded conjuncts (``Implies(g, c)``) must have a satisfiable guard: "claim", "claim+hyp", or
-    # "off" for an invariant stated at one state (its guards speak of other states: k = 13 at the deal)
-    guards: str = "claim"
+    # whose guarded conjuncts (``Implies(g, c)``) must have a satisfiable guard: "claim+hyp" (default),
+    # "claim" when a hypothesis is an invariant or lemma instance whose guards speak of other states (k = 13
+    # while k < 13; removing a card from the played set), "off" for an invariant claimed at one state (the deal)
+    guards: str = "claim+hyp"
 
 
 @dataclass(frozen=True)
@@ -406,13 +407,14 @@ def _tricks(enc: Encoding) -> list[Obligation]:
         Obligation("a deal satisfies the hand invariant", init,
                    inv(H, P, k, m, leader, W, popcount52), w_init, share=True, guards="off"),
         Obligation("a legal play is a card of the player's own hand (play.follow)",
-                   [inv(H, P, k, m, leader, W, cnt), z3.ULT(k, 13), legal] + base, held, w_state),
+                   [inv(H, P, k, m, leader, W, cnt), z3.ULT(k, 13), legal] + base, held, w_state, guards="claim"),
         Obligation("in every trick the four seats to play are the four seats (one card per seat)",
                    [], z3.Distinct(*order), w_order),
         Obligation("every play of a held card keeps the invariant (partition of the deck, counts, one winner per trick)",
-                   step_hyp, inv(H2, P2, k2, st.m, st.leader, W2, cnt), w_state, share=True),
+                   step_hyp, inv(H2, P2, k2, st.m, st.leader, W2, cnt), w_state, share=True, guards="claim"),
         Obligation("the player to move always holds a card",
-                   [inv(H, P, k, m, leader, W, cnt), z3.ULT(k, 13)] + base + zero, hand != 0, w_state),
+                   [inv(H, P, k, m, leader, W, cnt), z3.ULT(k, 13)] + base + zero, hand != 0, w_state,
+                   guards="claim"),
         Obligation("after 13 tricks every card was played once and the trick counts sum to 13",
                    [inv(H, P, k, m, leader, W, cnt), k == 13] + base + zero,
                    z3.And(P == FULL, *[h == 0 for h in H], W[0] + W[1] + W[2] + W[3] == 13), w_end),
