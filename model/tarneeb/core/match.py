@@ -402,7 +402,7 @@ class Match:
             assert top.strain is not None
             self.trump = top.strain
             rec.trump = self.trump
-            self._start_play(holder)
+            self._start_play(H.hand_leader(r, self.dealer, rec.contract))
             return
         self.phase = Phase.TRUMP_CHOICE
         self.to_move = holder
@@ -415,7 +415,7 @@ class Match:
                                "the contract holder names one of the four suits", self.state_text())
         self.trump = action.suit
         rec.trump = action.suit
-        self._start_play(self.to_move)
+        self._start_play(H.hand_leader(self.rules, self.dealer, rec.contract))
 
     def _phase_redeal(self, rule: str, why: str) -> None:
         rec = self.record
