@@ -8,6 +8,7 @@ one number in a copy of ``spec/`` (``TARNEEB_SPEC_DIR``) and run the family in-p
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -255,6 +256,7 @@ def test_every_number_is_pinned_from_both_sides(edit_spec: Edit, rid: str) -> No
     down, each legal bid's value one up: every such edit of the ruleset file fails the family (or is refused
     by the loader outright, so that it cannot reach the engine or the encoding)."""
     path = spec_dir() / "rulesets" / f"{rid}.toml"
+    assert path.is_relative_to(os.environ["TARNEEB_SPEC_DIR"]), "edits go to the copy only"
     base = path.read_text(encoding="utf-8")
     unpinned, caught, refused = [], 0, 0
     for edits, label, kinds in _numbers(rid):
