@@ -11,6 +11,13 @@ target from issue 4 is 20,000 hands per second per core.
     .venv/bin/python bench/verify.py --matches 2000 --jobs 1 2
     .venv/bin/python bench/verify.py --file big.jsonl --no-engine
     .venv/bin/python bench/verify.py --per-ruleset --matches 300 --jobs 1 2   # one file per ruleset
+    .venv/bin/python bench/verify.py --baseline e700a1b --jobs 1 --no-engine   # ratio against an older commit
+
+``--baseline REF`` checks out the commit REF of this repository (``git worktree``, under the system's temporary
+folder) and verifies the same file with that commit's ``tarneeb`` package in a child process, alternating with
+ours, one process each, jobs 1 and the fast path on both sides, best CPU time of ``--repeat`` runs each. It
+prints the ratio of hands per CPU second, ours over the baseline's: both sides read the same bytes, replay the
+same hands and report the same divergences (the counts are printed and must agree).
 
 The machine may be shared: every run also reports how busy the whole machine was
 while it ran (from ``/proc/stat``): ``machine_busy`` is the share of all CPUs in use,
@@ -108,6 +115,57 @@ def measure(path: str, jobs_list: list[int], repeat: int, engine: bool) -> list[
     return rows
 
 
+_BASELINE_SNIPPET = """
+import json, resource, sys
+from tarneeb.records import verify_paths
+s = verify_paths([sys.argv[1]], jobs=1, fast=True)  # warm: the rulesets are parsed, the caches filled
+u = resource.getrusage(resource.RUSAGE_SELF)
+c0 = u.ru_utime + u.ru_stime
+s = verify_paths([sys.argv[1]], jobs=1, fast=True)
+u = resource.getrusage(resource.RUSAGE_SELF)
+print(json.dumps({"hands": s.hands, "divergences": s.divergences, "cpu_s": u.ru_utime + u.ru_stime - c0}))
+"""
+
+
+def _baseline_tree(ref: str) -> str:
+    import subprocess
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    sha = subprocess.run(["git", "-C", root, "rev-parse", ref], capture_output=True, text=True, check=True).stdout.strip()
+    tree = os.path.join(tempfile.gettempdir(), f"tarneeb-baseline-{sha[:12]}")
+    if not os.path.isdir(tree):
+        subprocess.run(["git", "-C", root, "worktree", "add", "--detach", "-f", tree, sha], check=True,
+                       capture_output=True)
+    return tree
+
+
+def _one(path: str, model: str | None) -> dict[str, Any]:
+    import subprocess
+
+    env = dict(os.environ)
+    if model is not None:
+        env["PYTHONPATH"] = model + os.pathsep + env.get("PYTHONPATH", "")
+        env.pop("TARNEEB_SPEC_DIR", None)
+    out = subprocess.run([sys.executable, "-c", _BASELINE_SNIPPET, path], capture_output=True, text=True, env=env,
+                         check=True).stdout
+    row: dict[str, Any] = json.loads(out)
+    return row
+
+
+def compare_baseline(path: str, ref: str, repeat: int) -> dict[str, Any]:
+    """Ours against the commit ``ref`` on the same file, alternating; best CPU time of ``repeat`` runs each."""
+    tree = _baseline_tree(ref)
+    ours, theirs = [], []
+    for _ in range(repeat):
+        ours.append(_one(path, None))
+        theirs.append(_one(path, os.path.join(tree, "model")))
+    a, b = min(ours, key=lambda r: r["cpu_s"]), min(theirs, key=lambda r: r["cpu_s"])
+    if (a["hands"], a["divergences"]) != (b["hands"], b["divergences"]):
+        raise SystemExit(f"baseline {ref} disagrees: ours {a}, theirs {b}")
+    return {"baseline": ref, "hands": a["hands"], "ours_hands_per_cpu_s": round(a["hands"] / a["cpu_s"]),
+            "baseline_hands_per_cpu_s": round(b["hands"] / b["cpu_s"]), "ratio": round(b["cpu_s"] / a["cpu_s"], 3)}
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--file", help="verify this record file instead of generating one")
@@ -118,6 +176,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--repeat", type=int, default=3, help="best of this many runs")
     p.add_argument("--no-engine", action="store_true", help="skip the run without the fast path")
     p.add_argument("--per-ruleset", action="store_true", help="one generated file and one table per ruleset")
+    p.add_argument("--baseline", metavar="REF", help="also verify the same file with commit REF; print the ratio")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
     info = {"cpus": os.cpu_count(), "load_avg_before": os.getloadavg(), "python": sys.version.split()[0],
@@ -145,6 +204,8 @@ def main(argv: list[str] | None = None) -> int:
                   f"{time.perf_counter() - t:.1f} s", file=sys.stderr)
         try:
             results[name] = measure(path, args.jobs, args.repeat, not args.no_engine)
+            if args.baseline:
+                results[name].append(compare_baseline(path, args.baseline, args.repeat))
         finally:
             if tmp is not None:
                 os.unlink(path)

@@ -13,23 +13,24 @@ from tarneeb import load_rules  # noqa: E402
 from tarneeb.cli import main  # noqa: E402
 from tarneeb.core import rules as R  # noqa: E402
 from tarneeb.ruling import KEY_FIELDS, parse_situation, resolve  # noqa: E402
-from tarneeb_proofs.diff import ROWS, Witness, diff, parse_side, row_witnesses  # noqa: E402
+from tarneeb_proofs.diff import ROWS, Comparison, Side, diff, find, parse_side, row_witnesses  # noqa: E402
+from tarneeb_proofs.encode import Encoding, suit_of  # noqa: E402
 
 CK, BS = "card-kings-41", "bsfyi-41"
 
 
 @pytest.fixture(scope="module")
-def ck_bs() -> dict[str, Witness]:
+def ck_bs() -> dict[str, Comparison]:
     return {w.check: w for w in diff(CK, BS)}
 
 
-def engine(w: Witness) -> dict[str, dict[str, Any]]:
+def engine(w: Comparison) -> dict[str, dict[str, Any]]:
     """Rule on the witness situation with the engine, independently of diff's own check."""
     rep = resolve(parse_situation(dict(w.situation), "(witness)"))
     return {x.label: x.answer for x in rep.rulings if x.status == "ruled"}
 
 
-def assert_engine_differs(w: Witness) -> dict[str, dict[str, Any]]:
+def assert_engine_differs(w: Comparison) -> dict[str, dict[str, Any]]:
     assert w.status == "difference", w.summary
     got = engine(w)
     assert set(got) == {w.a, w.b}
@@ -44,7 +45,7 @@ def assert_engine_differs(w: Witness) -> dict[str, dict[str, Any]]:
     return got
 
 
-def test_ck_vs_bsfyi_required_differences(ck_bs: dict[str, Witness]) -> None:
+def test_ck_vs_bsfyi_required_differences(ck_bs: dict[str, Comparison]) -> None:
     for check in ("trump", "bid-legal", "score", "redeal-dealer", "tie-rule"):
         assert_engine_differs(ck_bs[check])
     # bid 6 is the witness for bid legality
@@ -64,7 +65,7 @@ def test_ck_vs_bsfyi_required_differences(ck_bs: dict[str, Witness]) -> None:
         assert R.team_qualifies(r, after[0], after[2]) and R.team_qualifies(r, after[1], after[3])
 
 
-def test_ck_vs_bsfyi_other_checks(ck_bs: dict[str, Witness]) -> None:
+def test_ck_vs_bsfyi_other_checks(ck_bs: dict[str, Comparison]) -> None:
     for w in ck_bs.values():
         if w.status == "difference":
             assert_engine_differs(w)
@@ -128,3 +129,46 @@ def test_cli(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["diff", CK, "eram-41", "--question", "card-legal"]) == 0
     assert "no difference" in capsys.readouterr().out
     assert main(["diff", CK, "nope-41"]) == 2
+
+
+def test_made_bid_wins_for_any_bid() -> None:
+    """The made-bid rule comes from the shared encoding for any N, not only 10: a bid of 9 against a bid of 10."""
+    import dataclasses
+
+    nine = dataclasses.replace(load_rules(BS), made_bid_wins=9)  # not an allowed option value: checked directly
+    a, b = Side("bsfyi-41 (made 9 wins)", nine, {}), parse_side("bsfyi-41:made_bid_wins=10")
+    assert a.label != b.label
+    w = find(a, b, "winner")
+    assert w.status == "difference", w.summary
+    sit = w.situation
+    outcomes = {}
+    for side in (a, b):
+        r = side.rules
+        after = [sit["scores"][k] + R.individual_delta(r, sit["bids"][k], sit["tricks"][k]) for k in range(4)]
+        outcomes[side.label] = R.individual_outcome(r, after, sit["bids"], sit["tricks"])
+        assert w.predicted[side.label] == {"winner": outcomes[side.label][0]}
+    assert outcomes[a.label][0] != outcomes[b.label][0]
+    made = [x for x in outcomes.values() if x[1] == "win.made-bid"]
+    assert len(made) == 1  # exactly one side wins on the spot by its own made bid
+    n = 9 if outcomes[a.label][1] == "win.made-bid" else 10
+    assert any(sit["bids"][k] == n and sit["tricks"][k] >= n for k in range(4))
+
+
+@pytest.mark.parametrize("builder,mutant,pair,check", [
+    # tie.both-qualify: always the combined score (bsfyi-41's top-score rule lost)
+    ("tie_key", lambda self, a, b: a + b, (CK, BS), "tie-rule"),
+    # redeal.dealer: always the next dealer (card-kings-41's same dealer lost)
+    ("dealer_after_redeal", lambda self, d: self.next_seat(d), (CK, BS), "redeal-dealer"),
+    # trump.source: the turned card's own suit (card-kings-41's same-colour partner lost)
+    ("trump_from_reveal", lambda self, c: suit_of(c), (CK, "bsfyi-41:trump_source=revealed-suit"), "trump"),
+    # play.winner, through encode's own mutant switch: the highest card of the led suit wins even when trumped
+    ("m", lambda self, name: name == "winner-ignores-trump", (BS, "bsfyi-41:trump_source=revealed-suit"),
+     "trick-winner"),
+])
+def test_a_wrong_shared_builder_changes_the_diff(monkeypatch: pytest.MonkeyPatch, builder: str,
+                                                  mutant: Any, pair: tuple[str, str], check: str) -> None:
+    """diff builds its rules from Encoding: a bug planted in one builder shows in the diff result."""
+    assert diff(*pair, [check])[0].status == "difference"
+    monkeypatch.setattr(Encoding, builder, mutant)
+    w = diff(*pair, [check])[0]
+    assert w.status == "no difference", w.summary

@@ -34,7 +34,7 @@ def test_illustrated_hands_are_the_dealt_hands(rid: str) -> None:
     played = [rec for rec in res.match.records if rec.redeal is None and len(rec.tricks) == 13]
     assert played
     for rec in played:
-        assert docsite._hand_rows(rec, rules.step) == R.deal_hands(rules, rec.dealer, rec.deck)
+        assert docsite._hand_rows(rec, rules) == R.deal_hands(rules, rec.dealer, rec.deck)
 
 
 def test_hands_page_shows_each_ruleset() -> None:

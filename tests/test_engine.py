@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -22,6 +23,7 @@ from tarneeb import (
     load_rules,
     parse_action,
     parse_card,
+    random_deck,
 )
 from tarneeb.core import rules as R
 from tarneeb.core.cards import SUIT_MASKS, cards_of
@@ -399,3 +401,38 @@ def test_every_option_value_plays_end_to_end(rid: str, opts: dict[str, object]) 
     assert played and all(len(rec.tricks) == 13 for rec in played)
     rnd = play_match(r, "options", policy="random", max_hands=3)
     assert rnd.hands == 3 or rnd.winner is not None
+
+
+def test_match_at_builds_a_checked_state_part_way() -> None:
+    classic = load_rules("classic", {"play_on": 41})
+    m = Match.at(classic, 2, [30, 12, 30, 12], classic.target + classic.play_on_raise)
+    assert (m.dealer, m.scores, m.games, m.phase) == (2, [30, 12, 30, 12], [0], Phase.DEAL)
+    assert m.target == classic.target + classic.play_on_raise
+    assert Match.at(classic, 0).target == classic.target and Match.at(classic, 0).games == []
+    bad: list[tuple[dict[str, Any], str]] = [
+        ({"dealer": 4}, "deal.first-dealer"),
+        ({"scores": [1, 2, 3]}, "seats.partners"),
+        ({"scores": [10, 0, 9, 0]}, "seats.partners"),  # partners disagree in a team game
+        ({"scores": [1.5, 0, 1.5, 0]}, "seats.partners"),
+        ({"target": classic.target + 1}, "win.play-on"),
+        ({"target": classic.target, "games": [1]}, "win.play-on"),
+        ({"games": [2]}, "win.play-on"),
+    ]
+    for kw, rule in bad:
+        args: dict[str, Any] = {"dealer": 0, **kw}
+        with pytest.raises(IllegalDeal) as e:
+            Match.at(classic, **args)
+        assert e.value.rule == rule, kw
+    # a verifier may go on from a record whose partners' scores disagree (already reported)
+    assert Match.at(classic, 1, [10, 0, 9, 0], partners_agree=False).scores == [10, 0, 9, 0]
+    ind = load_rules("bsfyi-41")
+    assert Match.at(ind, 3, [40, -5, 12, 7]).scores == [40, -5, 12, 7]
+
+
+def test_copy_of_a_match_built_part_way_keeps_its_target_and_games() -> None:
+    classic = load_rules("classic", {"play_on": 41})
+    m = Match.at(classic, 1, [50, 10, 50, 10], classic.target + 41)
+    m.apply(Deal(random_deck(random.Random(3))))
+    c = m.copy()
+    assert (c.target, c.games, c.scores, c.dealer, c.phase) == (m.target, m.games, m.scores, m.dealer, m.phase)
+    assert c.history == m.history and c.legal_actions() == m.legal_actions()

@@ -9,9 +9,9 @@ import pytest
 
 from tarneeb.cli import main
 from tarneeb.conformance.fuzz import fuzz
-from tarneeb.conformance.protocol import Engine, EngineFailure
+from tarneeb.conformance.protocol import Engine
 from tarneeb.core.spec import load_rules
-from tarneeb.errors import TarneebError
+from tarneeb.errors import EngineFailure, TarneebError
 
 MINI = f"{sys.executable} {Path(__file__).resolve().parents[1] / 'examples/mini_engine/mini_engine.py'}"
 
@@ -95,3 +95,37 @@ def test_reproducer_is_one_part_way_deal(tmp_path: Path) -> None:
     with pytest.raises(TarneebError):
         with Engine(MINI) as eng:
             fuzz(eng, load_rules("eram-41"), 1, "x", part_way=1.5)
+
+
+@pytest.mark.parametrize("rid,opts,bidding", [("classic", {}, "auction.order"),
+                                              ("classic", {"auction": "continuous"}, "auction.continuous"),
+                                              ("eram-41", {}, "bid.turn")])
+def test_the_clause_for_whose_turn_follows_the_hand(rid: str, opts: dict[str, object], bidding: str) -> None:
+    """A to_move difference cites the bidding turn, then trump naming, the first lead, the direction of play
+    inside a trick and the next lead (no mutant of the mini engine has a turn bug, so this checks it here)."""
+    from tarneeb.core import clauses as C
+    from tarneeb.core.actions import Bid, Deal
+    from tarneeb.core.match import Match, Phase
+
+    r = load_rules(rid, opts)
+    m = Match.at(r, 0)
+    assert C.to_move_clause(r, m) == "hand.tricks"  # waiting for the deal
+    m.apply(Deal(tuple(range(52))))
+    seen = []
+    opened = False
+    while m.phase is not Phase.PLAY:  # individual: high bids (the hand is played); auction: open, then pass
+        seen.append(C.to_move_clause(r, m))
+        legal = list(m.legal_actions())
+        if m.phase is Phase.BIDDING and not r.individual and opened:
+            m.apply(Bid(None))
+        else:
+            m.apply(legal[-1] if r.individual else next(a for a in legal if a != Bid(None)))
+            opened = True
+    assert seen[0] == bidding and set(seen) <= {bidding, "trump.source"}
+    assert ("trump.source" in seen) == (not r.individual)
+    assert C.to_move_clause(r, m) == "play.lead"
+    m.apply(m.legal_actions()[0])
+    assert C.to_move_clause(r, m) == "play.direction"
+    for _ in range(3):
+        m.apply(m.legal_actions()[0])
+    assert C.to_move_clause(r, m) == "play.next-lead"

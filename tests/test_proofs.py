@@ -77,7 +77,7 @@ def test_counterexamples_read_as_game_situations(results: list[Result]) -> None:
     facts = dict(trick.witness.rows)
     assert len(facts["trick so far"].split()) == 3 and "plays" in facts["to play"]
     assert facts["leader after the play (encoding)"].startswith("seat ")
-    refused = next(r for r in cex if r.check.mutant == "dealer-privilege-refused")
+    refused = next(r for r in cex if r.check.mutant == "dealer-match-ignored" and r.check.invariant == "bids")
     assert refused.witness is not None
     assert "(matching)" in dict(refused.witness.rows)["refused (encoding), though the rules allow it"]
     auction = next(r for r in cex if r.check.mutant == "passed-may-reenter" and r.check.invariant == "bids")
@@ -88,7 +88,7 @@ def test_counterexamples_read_as_game_situations(results: list[Result]) -> None:
 REFUTED_BY = {
     "permissions: any lead": {"discard-forbidden", "lead-trump-forbidden", "must-trump-highest"},
     "permissions: every bid in range": {"top-bid-refused", "rising-min-early", "bids-capped-at-2"},
-    "permissions: a pass (but the forced dealer's)": {"dealer-privilege-refused", "opener-must-bid",
+    "permissions: a pass (but the forced dealer's)": {"dealer-match-ignored", "opener-must-bid",
                                                       "same-level-strain-refused"},
     "the first trick is led by": {"lead-by-dealer", "turn-step-2"},
     "the fourth card's trick goes to": {"next-lead-after-winner", "winner-ignores-trump", "turn-step-2"},

@@ -24,7 +24,7 @@ from tarneeb.records import (
     Divergence,
     HandLine,
     MatchHeader,
-    RecordError,
+    RecordProblem,
     match_dicts,
     match_lines,
     parse_line,
@@ -59,13 +59,13 @@ def dicts_of(rid: str, opts: dict[str, Any] | None = None, i: int = 0) -> list[d
     return [copy.deepcopy(d) for d in match_dicts(m, f"{rid}:{i}")]
 
 
-def verify_dicts(ds: list[dict[str, Any]]) -> tuple[list[Divergence], list[RecordError]]:
+def verify_dicts(ds: list[dict[str, Any]]) -> tuple[list[Divergence], list[RecordProblem]]:
     raw = [orjson.dumps(d) for d in ds]
     s, reps = verify_lines(raw)
     s_slow, reps_slow = verify_lines(raw, fast=False)  # the engine replay alone reports the same
     assert reps == reps_slow and s.to_json() == s_slow.to_json()
     divs = [r for r in reps if isinstance(r, Divergence)]
-    errs = [r for r in reps if isinstance(r, RecordError)]
+    errs = [r for r in reps if isinstance(r, RecordProblem)]
     assert s.divergences == len(divs)
     return divs, errs
 
@@ -137,7 +137,7 @@ def test_read_records_streams_a_file(tmp_path: Path) -> None:
             f.writelines(match_lines(m, f"m{i}"))
     items = list(read_records(p))
     assert sum(isinstance(x, MatchHeader) for x in items) == 4
-    assert all(not isinstance(x, RecordError) for x in items)
+    assert all(not isinstance(x, RecordProblem) for x in items)
     assert [x.line for x in items] == list(range(1, len(items) + 1))
     s, reps = verify_items(read_records(p))
     assert reps == [] and s.matches == 4 and s.hands == s.clean_hands == len(items) - 4

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from tarneeb import Deal, Match, Phase, load_rules, random_deck
 from tarneeb.play.bots import POLICIES
 from tarneeb.records import Verifier, match_dicts, verify_lines
+from tarneeb.records.fastpath import fast_hand
 
 FUZZ = settings(max_examples=int(os.environ.get("TARNEEB_FUZZ_EXAMPLES", "80")), deadline=None,
                 suppress_health_check=[HealthCheck.too_slow])
@@ -62,7 +63,7 @@ def _fast_takes(lines: tuple[bytes, ...]) -> list[bool]:
     taken = []
     for ln in lines[1:]:
         assert v.state is not None
-        taken.append(v._fast_hand(v.state, orjson.loads(ln)))
+        taken.append(fast_hand(v.state, orjson.loads(ln)))
     return taken
 
 

@@ -21,7 +21,7 @@ from tarneeb.records import (
     Divergence,
     HandLine,
     MatchHeader,
-    RecordError,
+    RecordProblem,
     match_lines,
     parse_line,
     verify_lines,
@@ -41,7 +41,7 @@ def valid_lines(rid: str = "classic") -> tuple[bytes, ...]:
 
 def check_reports(reports: list[Any], n_lines: int) -> None:
     for r in reports:
-        assert isinstance(r, Divergence | RecordError)
+        assert isinstance(r, Divergence | RecordProblem)
         assert 1 <= r.line <= n_lines, r
         assert r.file and r.field
         assert r.text()  # formats without error
@@ -52,8 +52,8 @@ def check_reports(reports: list[Any], n_lines: int) -> None:
 @given(st.binary(max_size=300))
 def test_random_bytes_give_a_located_error(data: bytes) -> None:
     it = parse_line(data, "f.jsonl", 7)
-    assert isinstance(it, RecordError | MatchHeader | HandLine)
-    if isinstance(it, RecordError):
+    assert isinstance(it, RecordProblem | MatchHeader | HandLine)
+    if isinstance(it, RecordProblem):
         assert it.line == 7 and it.file == "f.jsonl" and it.message
 
 
@@ -123,7 +123,7 @@ def test_corrupted_bytes_are_located(data: st.DataObject) -> None:
     s, reps = verify_lines(lines, file="d.jsonl")
     check_reports(reps, len(lines))
     if lines[k].strip() and not isinstance(parse_line(lines[k]), MatchHeader | HandLine):
-        assert any(isinstance(r, RecordError) and r.line == k + 1 for r in reps)
+        assert any(isinstance(r, RecordProblem) and r.line == k + 1 for r in reps)
     # lines after the damage are still checked: every hand line but the damaged one is counted
     assert s.hands >= len(lines) - 2 or not lines[k].strip()
 
@@ -132,7 +132,7 @@ def test_non_utf8_is_named() -> None:
     line = valid_lines()[1]
     bad = line[:50] + b"\xff" + line[51:]
     it = parse_line(bad, "x", 2)
-    assert isinstance(it, RecordError) and "UTF-8" in it.message
+    assert isinstance(it, RecordProblem) and "UTF-8" in it.message
 
 
 @FUZZ
@@ -142,9 +142,9 @@ def test_truncated_file(cut: int) -> None:
     lines = blob[:-cut].splitlines(keepends=True)
     s, reps = verify_lines(lines, file="t.jsonl")
     check_reports(reps, len(lines))
-    if lines and not lines[-1].endswith(b"\n") and isinstance(parse_line(lines[-1]), RecordError):
+    if lines and not lines[-1].endswith(b"\n") and isinstance(parse_line(lines[-1]), RecordProblem):
         last = [r for r in reps if r.line == len(lines)]
-        assert last and isinstance(last[0], RecordError) and "truncated" in last[0].message
+        assert last and isinstance(last[0], RecordProblem) and "truncated" in last[0].message
 
 
 def test_absurd_sizes(tmp_path: Path) -> None:
@@ -161,7 +161,7 @@ def test_absurd_sizes(tmp_path: Path) -> None:
         f.writelines(rest)
     reps: list[Any] = []
     s = verify_paths([str(p)], on_report=reps.append)
-    errs = [r for r in reps if isinstance(r, RecordError)]
+    errs = [r for r in reps if isinstance(r, RecordProblem)]
     assert [e.line for e in errs] == [2, 3, 4, 5], [e.text() for e in errs]
     assert "longer than the limit" in errs[0].message
     assert s.hands == len(rest) and s.clean_hands == len(rest) and s.exit_code() == 2
@@ -172,7 +172,7 @@ def test_unknown_fields_warn_and_extension_fields_pass() -> None:
     lines[1]["colour"] = "blue"
     lines[1]["x-engine-note"] = "kept silently"
     s, reps = verify_lines([json.dumps(x) for x in lines])
-    assert [(r.field, r.severity) for r in reps if isinstance(r, RecordError)] == [("colour", "warning")]
+    assert [(r.field, r.severity) for r in reps if isinstance(r, RecordProblem)] == [("colour", "warning")]
     assert len(reps) == 1
     assert s.exit_code() == 0 and s.warnings == 1
 
@@ -244,7 +244,7 @@ def test_start_scores_and_header_warnings() -> None:
     head["colour"] = "red"
     s, reps = verify_lines([json.dumps(head).encode()] + lines[1:])
     first = reps[0]
-    assert isinstance(first, RecordError) and first.field == "colour" and first.severity == "warning"
+    assert isinstance(first, RecordProblem) and first.field == "colour" and first.severity == "warning"
     assert first.line == 1
     assert any(isinstance(r, Divergence) and r.field == "scores" for r in reps)
 
@@ -267,5 +267,5 @@ def test_start_scores_in_the_auction_family() -> None:
     head["start_scores"] = [33, 38, 30, 38]
     s, reps = verify_lines([json.dumps(head).encode()] + lines[1:])
     first = reps[0]
-    assert isinstance(first, RecordError) and first.field == "start_scores" and first.line == 1
+    assert isinstance(first, RecordProblem) and first.field == "start_scores" and first.line == 1
     assert "partners" in first.message and s.hands == 0 and s.exit_code() == 2

@@ -19,7 +19,7 @@ import pytest
 
 from tarneeb import load_rules
 from tarneeb.play.simulate import play_match
-from tarneeb.records import MAX_LINE, Divergence, RecordError, Report, Summary, match_dicts, verify_lines, verify_paths
+from tarneeb.records import MAX_LINE, Divergence, RecordProblem, Report, Summary, match_dicts, verify_lines, verify_paths
 
 SETS: list[tuple[str, dict[str, Any]]] = [
     ("classic", {}),
@@ -58,9 +58,9 @@ def check(lines: list[bytes]) -> tuple[Summary, list[Report]]:
     return s, reps
 
 
-def no_divergence(reps: list[Report]) -> list[RecordError]:
+def no_divergence(reps: list[Report]) -> list[RecordProblem]:
     """The reports, all of them located errors and warnings (no divergence)."""
-    errs = [r for r in reps if isinstance(r, RecordError)]
+    errs = [r for r in reps if isinstance(r, RecordProblem)]
     assert len(errs) == len(reps), [r.text() for r in reps]
     return errs
 
@@ -110,9 +110,9 @@ def test_one_unreadable_line_is_one_error(rid: str, opts: dict[str, Any], name: 
         s, reps = check(lines)
         where = f"{name} at line {i + 1}"
         assert not [r for r in reps if isinstance(r, Divergence)], (where, [r.text() for r in reps])
-        errors = [r for r in reps if isinstance(r, RecordError) and r.severity == "error"]
+        errors = [r for r in reps if isinstance(r, RecordProblem) and r.severity == "error"]
         assert len(errors) == 1 and errors[0].line == i + 1, (where, [r.text() for r in reps])
-        warnings = [r for r in reps if isinstance(r, RecordError) and r.severity == "warning"]
+        warnings = [r for r in reps if isinstance(r, RecordProblem) and r.severity == "warning"]
         if numbered:  # the error names the deal; the numbering shows no gap
             assert errors[0].hand == ds[i]["hand"] and not warnings, (where, [r.text() for r in warnings])
         else:  # the gap in the deal numbers: one warning, at the missing line, naming the missing deal
@@ -152,11 +152,11 @@ def test_fault_in_the_next_hand_is_still_reported(rid: str, opts: dict[str, Any]
     i = _pair(ds)
     step = 3 if load_rules(rid, opts).step == 3 else 1
 
-    def run(ds2: list[dict[str, Any]]) -> tuple[list[Divergence], list[RecordError]]:
+    def run(ds2: list[dict[str, Any]]) -> tuple[list[Divergence], list[RecordProblem]]:
         lines = lines_of(ds2)
         lines[i] = corrupt(lines[i])
         _, reps = check(lines)
-        errors = [r for r in reps if isinstance(r, RecordError) and r.severity == "error"]
+        errors = [r for r in reps if isinstance(r, RecordProblem) and r.severity == "error"]
         assert len(errors) == 1 and errors[0].line == i + 1, [r.text() for r in reps]
         return [r for r in reps if isinstance(r, Divergence)], errors
 

@@ -13,6 +13,7 @@ from tarneeb.conformance import vectors as V
 from tarneeb.conformance.protocol import Engine
 from tarneeb.core.actions import Deal
 from tarneeb.core.cards import parse_card
+from tarneeb.core.match import Match
 from tarneeb.core.spec import load_rules
 
 ROOT = V.default_dir()
@@ -145,7 +146,7 @@ def test_perft_counts_agree_with_enumeration_by_the_match() -> None:
             c.apply(a)
             return c
 
-        m = V.match_at(r, inp["dealer"], inp["scores"], inp["target"])
+        m = Match.at(r, inp["dealer"], inp["scores"], inp["target"])
         m.apply(Deal(tuple(parse_card(c) for c in inp["deck"])))
         for a in inp["actions"]:
             m.apply(parse_action(a))

@@ -1,21 +1,53 @@
-"""A small taxonomy of errors, all ``ValueError`` subclasses (as python-chess).
+"""Every exception the package raises, in one taxonomy (as python-chess keeps rule errors apart from I/O errors).
 
-Every message names the input, the state it met, and the id of the clause that
-decides (``rule``), so a user never needs a traceback to see what went wrong.
+::
+
+    TarneebError                      base: ``except TarneebError`` catches everything below
+    +-- BadInput (also ValueError)    input that cannot be used; the message names its location
+    |   +-- CardError                 a card or suit that cannot be read
+    |   +-- ActionError               an action text that cannot be read
+    |   +-- SpecError                 a spec file: names the file and the key
+    |   +-- ConfigError               options unknown, ill-typed, or a combination that could get stuck
+    |   +-- SituationError            a dispute situation: names the file and the fields
+    |   +-- DocsBuildError            a generated page that cannot be built honestly
+    +-- IllegalAction (also ValueError)   a rule violation: names the action, seat, state and deciding clause
+    |   +-- IllegalBid, IllegalPlay, IllegalTrump, IllegalDeal, WrongPhase
+    +-- EngineError                   another engine, spoken to over the line protocol, misbehaved
+        +-- EngineFailure             timed out, crashed, went silent or wrote garbage (``kind`` says which)
+        +-- EngineRejected            answered ``{"ok": false}`` to a request
+
+Every message names the input, the state it met and, for a rule, the id of the clause that decides
+(``rule``), so a user never needs a traceback. Engine errors are not ``ValueError``: the input we sent was
+fine, the other side failed.
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
+from typing import Any
 
-class TarneebError(ValueError):
-    """Base of every error this package raises on bad input."""
+
+class TarneebError(Exception):
+    """Base of every error this package raises."""
 
 
-class CardError(TarneebError):
+# ------------------------------------------------------------------ bad input
+
+
+class BadInput(TarneebError, ValueError):
+    """Input that cannot be used: a file, a field, a text. The message says where."""
+
+
+class CardError(BadInput):
     """A card or suit that cannot be read."""
 
 
-class SpecError(TarneebError):
+class ActionError(BadInput):
+    """An action text that cannot be read."""
+
+
+class SpecError(BadInput):
     """A ruleset or spec file that is malformed: names the file and the key."""
 
     def __init__(self, file: str, key: str, message: str) -> None:
@@ -24,7 +56,7 @@ class SpecError(TarneebError):
         super().__init__(f"{file}: {key}: {message}")
 
 
-class ConfigError(TarneebError):
+class ConfigError(BadInput):
     """Options that are unknown, ill-typed, or a combination that could get stuck."""
 
     def __init__(self, ruleset: str, key: str, message: str) -> None:
@@ -33,7 +65,23 @@ class ConfigError(TarneebError):
         super().__init__(f"ruleset {ruleset}: {key}: {message}")
 
 
-class IllegalAction(TarneebError):
+class SituationError(BadInput):
+    """A situation that is malformed, contradictory or incomplete; names the file and the fields."""
+
+    def __init__(self, file: str, fields: Sequence[str], message: str) -> None:
+        self.file = file
+        self.fields = tuple(fields)
+        super().__init__(f"{file}: {' / '.join(fields)}: {message}")
+
+
+class DocsBuildError(BadInput):
+    """A generated page cannot be built honestly (e.g. an example the engine contradicts)."""
+
+
+# ------------------------------------------------------------------ rule violations
+
+
+class IllegalAction(TarneebError, ValueError):
     """An action the rules do not allow here. ``rule`` is the deciding clause id."""
 
     def __init__(self, action: str, seat: int | None, rule: str, reason: str, state: str) -> None:
@@ -64,3 +112,35 @@ class IllegalDeal(IllegalAction):
 
 class WrongPhase(IllegalAction):
     """An action of the wrong kind for the phase (a card during bidding, ...)."""
+
+
+# ------------------------------------------------------------------ other engines
+
+
+class EngineError(TarneebError):
+    """Another engine, spoken to over the line protocol (``spec/protocol/``), misbehaved."""
+
+
+class EngineFailure(EngineError):
+    """The engine timed out, crashed, went silent or wrote garbage; ``kind`` says which."""
+
+    def __init__(self, kind: str, command: str, message: str) -> None:
+        self.kind = kind
+        self.command = command
+        super().__init__(f"engine {command!r}: {kind}: {message}")
+
+
+class EngineRejected(EngineError):
+    """The engine answered ``{"ok": false, ...}`` to a request."""
+
+    def __init__(self, request: dict[str, Any], error: str) -> None:
+        self.request = request
+        self.error = error
+        super().__init__(f"the engine refused {json.dumps(request)[:200]}: {error}")
+
+
+__all__ = [
+    "ActionError", "BadInput", "CardError", "ConfigError", "DocsBuildError", "EngineError", "EngineFailure",
+    "EngineRejected", "IllegalAction", "IllegalBid", "IllegalDeal", "IllegalPlay", "IllegalTrump", "SituationError",
+    "SpecError", "TarneebError", "WrongPhase",
+]

@@ -42,7 +42,7 @@ from .encode import (
 )
 from .witness import Witness, bids_text, card_text, hand_text, seat_text
 
-INVARIANTS = ("tricks", "follow", "bids", "scoring", "outcome", "config")
+INVARIANTS = ("tricks", "follow", "bids", "scoring", "outcome", "config", "references")
 INVARIANT_TITLES = {
     "tricks": "1. a hand is 13 tricks",
     "follow": "2. legal follow-suit and trick winner",
@@ -50,6 +50,7 @@ INVARIANT_TITLES = {
     "scoring": "4. scoring tables",
     "outcome": "5. win qualification and ties",
     "config": "6. configuration soundness",
+    "references": "7. the documents' worked examples (encoding and engine)",
 }
 
 
@@ -1104,7 +1105,7 @@ MUTANT_PLAN: dict[tuple[str, bool], list[tuple[str, dict[str, OptionValue]]]] = 
                       ("anyone-may-match", {"auction": "continuous"}),
                       ("dealer-may-pass-forced", {"auction": "continuous", "all_pass": "dealer-forced"}),
                       ("strain-before-tricks", {"auction": "continuous", "egyptian": True}),
-                      ("dealer-privilege-refused", {}), ("opener-must-bid", {}),
+                      ("dealer-match-ignored", {}), ("opener-must-bid", {}),
                       ("same-level-strain-refused", {"egyptian": True}),
                       ("opener-must-bid", {"auction": "continuous"}),
                       ("same-level-strain-refused", {"auction": "continuous", "egyptian": True})],
@@ -1163,6 +1164,8 @@ def all_checks() -> list[Check]:
         individual = rs.params.get("family") == "individual"
         present = set(rs.clauses)
         for inv in INVARIANTS:
+            if inv not in CLAUSES:  # a family with its own module (references)
+                continue
             clauses = tuple(c for c in CLAUSES[inv] if c in present)
             fam = _family(inv, individual)
             for stage, build, names in fam:
@@ -1181,6 +1184,9 @@ def all_checks() -> list[Check]:
                     base.update({k: v for k, v in opts.items() if k in base or k in names_all})
                     v = tuple(sorted(base.items()))
                     out.append(Check(inv, rid, v, mu, clauses, build, stage))
+    from .references import reference_checks  # family 7: its own module (it imports this one)
+
+    out += reference_checks()
     return out
 
 

@@ -1,4 +1,8 @@
-"""``tarneeb diff A B [--question KIND] [--json]``: situations where two rulesets rule differently (Z3)."""
+"""``tarneeb diff A B [--question KIND] [--json]``: situations where two rulesets rule differently (Z3).
+
+Loaded through the ``tarneeb.commands`` entry point; it imports z3 (by way of
+``.diff``) when loaded, so without z3 the engine lists a stand-in instead.
+"""
 
 from __future__ import annotations
 
@@ -8,10 +12,10 @@ import sys
 import time
 from typing import Any
 
+from .diff import diff, witness_text
+
 
 def cmd_diff(args: argparse.Namespace) -> int:
-    from .diff import diff, witness_text
-
     t0 = time.perf_counter()
     ws = diff(args.a, args.b, args.question or None, timeout_ms=args.timeout * 1000)
     if args.json:

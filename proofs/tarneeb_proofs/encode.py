@@ -24,14 +24,16 @@ differential tests and ``tarneeb diff``):
 
 Term builders (inputs are z3 terms; results are z3 terms):
     ``legal_play(hand, led, trump, card)``, ``legal_mask(hand, led, trump)``,
-    ``trick_winner(cards, trump)`` (index in play order, 2 bits),
+    ``trump_suit(revealed, named)``, ``trick_winner(cards, trump)`` (index in play order, 2 bits),
+    ``trick_winner_seat(cards, trump, leader)``,
     ``is_winner(cards, trump, i)``, ``min_bid_for(score)``, ``legal_bid(score, bid)``,
     ``hand_played(bids)``, ``dealer_after_redeal(dealer)``,
     ``individual_delta(bid, tricks)``, ``team_deltas(contract, bidding_team, bt_tricks)``,
-    ``bid13_wins(contract, bt_tricks)``, ``team_qualifies(a, b)``,
+    ``bid13_wins(contract, bt_tricks)``, ``team_qualifies(a, b)``, ``made_bid_win(bids, tricks)``,
     ``individual_outcome(scores, bids, tricks)`` -> :class:`Outcome`,
     ``auction_outcome(team_scores, target, bidding_team, bid13_won)`` -> :class:`Outcome`,
-    ``target_in_force(games_won)``, ``auction(dealer, n_steps)`` -> :class:`AuctionRun`.
+    ``target_in_force(games_won)``, ``auction(dealer, n_steps)`` -> :class:`AuctionRun`, and its steps
+    ``auction_start(dealer)``, ``call_ok(state, dealer, n, strain)``, ``auction_step(state, n, strain)``.
 
 Concrete evaluation (assert the inputs as constants, solve, read the model):
     ``eval_legal_mask``, ``eval_trick_winner``, ``eval_legal_bids``, ``eval_hand_played``,
@@ -86,7 +88,7 @@ MUTANTS: dict[str, str] = {
     "anyone-may-match": "any player may match the top bid, not only the dealer",
     "dealer-may-pass-forced": "under dealer-forced the dealer may still pass after three passes",
     "strain-before-tricks": "Egyptian bids compare the strain before the number of tricks",
-    "dealer-privilege-refused": "the dealer may not match the top bid (no dealer's privilege)",
+    "dealer-match-ignored": "the dealer may not match the top bid (no dealer's privilege)",
     "discard-forbidden": "a player void in the led suit who holds a trump must play one (must-trump though it is off)",
     "must-trump-highest": "under must_trump a void player must play their highest trump",
     "lead-trump-forbidden": "a trump may not be led while the leader holds a card of another suit",
@@ -227,6 +229,14 @@ class Encoding:
         # Symbolic-capable parameters (a check may replace them by a z3 variable).
         self.target: Term = z3.IntVal(rules.target)
         self.play_on_raise: Term = z3.IntVal(rules.play_on_raise)
+        self._suits: dict[int, tuple[Term, Term]] = {}  # AST id -> (card, suit_of(card)): built once per card
+
+    def _suit(self, card: Term) -> Term:
+        """``suit_of(card)``, the same term, built once (a trick's terms ask for it many times)."""
+        hit = self._suits.get(card.get_id())
+        if hit is None:
+            hit = self._suits[card.get_id()] = (card, suit_of(card))
+        return hit[1]
 
     def m(self, name: str) -> bool:
         return self.mutant == name
@@ -259,6 +269,20 @@ class Encoding:
             return z3.If(s == 0, bv6(3), z3.If(s == 1, bv6(2), z3.If(s == 2, bv6(1), bv6(0))))
         return s
 
+    def trump_suit(self, revealed: Term, named: Term) -> Term:
+        """trump.source: the trump of a hand (6 bits, 4 = no trump).
+
+        ``revealed`` is the dealer's turned card (6 bits), ``named`` the strain the
+        contract names (6 bits; the auction family): fixed suit, the turned card's
+        suit or its same-colour partner, or the named strain.
+        """
+        r = self.r
+        if r.trump_source == "fixed":
+            return bv6(r.fixed_suit)
+        if r.trump_source in ("revealed-same-colour", "revealed-suit"):
+            return self.trump_from_reveal(revealed)
+        return bv6(named)
+
     # -------------------------------------------------------------- play
     def legal_play(self, hand: Term, led: Term, trump: Term, card: Term) -> Term:
         """play.follow (and play.must-trump): may ``card`` be played from ``hand``?"""
@@ -286,13 +310,13 @@ class Encoding:
 
     def _counts(self, cards: Sequence[Term], trump: Term, i: int) -> Term:
         """Can card i win at all? (trump if a trump was played, else the led suit)."""
-        led = suit_of(cards[0])
+        led = self._suit(cards[0])
         if self.m("winner-highest-rank"):
             return z3.BoolVal(True)
         if self.m("winner-ignores-trump"):
-            return suit_of(cards[i]) == led
-        trumped = z3.Or([suit_of(c) == trump for c in cards])
-        return z3.If(trumped, suit_of(cards[i]) == trump, suit_of(cards[i]) == led)
+            return self._suit(cards[i]) == led
+        trumped = z3.Or([self._suit(c) == trump for c in cards])
+        return z3.If(trumped, self._suit(cards[i]) == trump, self._suit(cards[i]) == led)
 
     def is_winner(self, cards: Sequence[Term], trump: Term, i: int) -> Term:
         """play.winner: card i is the highest trump played, or with no trump the highest of the led suit."""
@@ -336,8 +360,7 @@ class Encoding:
         legal = self.legal_play(source, led, trump, card)
         after = [z3.If(seat == j, hands[j] & ~card_bit(card), hands[j]) for j in range(4)]
         closes = m == 3
-        idx = self.trick_winner([trick[0], trick[1], trick[2], card], trump)
-        winner = seat2(leader) + idx * step
+        winner = self.trick_winner_seat([trick[0], trick[1], trick[2], card], trump, leader)
         nxt = winner + 1 if self.m("next-lead-after-winner") else winner
         return PlayStep(seat, hand, legal, after, closes, winner, z3.If(closes, nxt, seat2(leader)), m + 1)
 
@@ -366,6 +389,19 @@ class Encoding:
             history.append(cur)
             win = st.leader
         return z3.And(ok), history, seats, win, before
+
+    def trick_winner_seat(self, cards: Sequence[Term], trump: Term, leader: Term) -> Term:
+        """play.winner and play.direction: the seat (2 bits) that wins a trick led by ``leader``."""
+        seats: list[Term] = []
+        seat = seat2(leader)
+        for _ in cards:
+            seats.append(seat)
+            seat = self.next_seat2(seat)
+        idx = self.trick_winner(cards, trump)
+        win = seats[3]
+        for i in (2, 1, 0):
+            win = z3.If(idx == i, seats[i], win)
+        return win
 
     # ---------------------------------------------------- individual bids
     def min_bid_for(self, score: Term) -> Term:
@@ -467,16 +503,23 @@ class Encoding:
         """tie.both-qualify: combined score, or the top individual score."""
         return a + b if self.r.tie_rule == "combined" else zmax(a, b)
 
+    def made_bid_win(self, bids: Sequence[Term] | None, tricks: Sequence[Term] | None) -> list[Term]:
+        """win.made-bid (option made_bid_wins = N): per team, a Bool "a player of this team bid N and made it".
+
+        The first seat (in seat order) that made it decides, as a tie-break of an
+        impossible case. Both False when the rule is off or no bids are given.
+        """
+        x = self.r.made_bid_wins
+        if not x or bids is None or tricks is None:
+            return [z3.BoolVal(False), z3.BoolVal(False)]
+        mk = [z3.And(bids[s] == x, tricks[s] >= bids[s]) for s in range(4)]
+        return [z3.Or(mk[0], z3.And(z3.Not(mk[0]), z3.Not(mk[1]), mk[2])),
+                z3.And(z3.Not(mk[0]), z3.Or(mk[1], z3.And(z3.Not(mk[2]), mk[3])))]
+
     def individual_outcome(self, scores: Sequence[Term], bids: Sequence[Term] | None = None,
                            tricks: Sequence[Term] | None = None) -> Outcome:
-        r = self.r
-        made_by: list[Term] = [z3.BoolVal(False), z3.BoolVal(False)]
-        if r.made_bid_wins and bids is not None and tricks is not None:
-            x = r.made_bid_wins
-            mk = [z3.And(bids[s] == x, tricks[s] >= bids[s]) for s in range(4)]
-            # the first seat (in seat order) that made it decides, as a tie-break of an impossible case
-            made_by = [z3.Or(mk[0], z3.And(z3.Not(mk[0]), z3.Not(mk[1]), mk[2])),
-                       z3.And(z3.Not(mk[0]), z3.Or(mk[1], z3.And(z3.Not(mk[2]), mk[3])))]
+        """win.qualify, tie.both-qualify, win.made-bid: who has won after a scored hand (individual family)."""
+        made_by = self.made_bid_win(bids, tricks)
         made_any = z3.Or(made_by)
         q0 = self.team_qualifies(scores[0], scores[2])
         q1 = self.team_qualifies(scores[1], scores[3])
@@ -538,7 +581,7 @@ class Encoding:
         r = self.r
         at_dealer = st.to_move == dealer
         may_match: Term = z3.BoolVal(False)
-        if r.auction_style == "dealer-privilege" and not self.m("dealer-privilege-refused"):
+        if r.auction_style == "dealer-privilege" and not self.m("dealer-match-ignored"):
             may_match = at_dealer
         if self.m("anyone-may-match"):
             may_match = z3.BoolVal(True)

@@ -1,4 +1,4 @@
-"""Commands ``tarneeb record`` (write game records from seeded self-play) and ``tarneeb verify``.
+"""``tarneeb verify``: replay game records through the engine and report every divergence.
 
 ``verify`` exits 0 when every record agrees with the rules, 1 when some
 diverge, 2 when some input could not be read (a file, or a line).
@@ -9,23 +9,17 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import IO, Any
+from typing import Any
 
 import orjson
 
-from tarneeb.cli import add_selfplay_args
-from tarneeb.core.spec import load_rules, parse_option_args
-from tarneeb.errors import TarneebError
-from tarneeb.records import Report, Summary, verify_paths, write_match
+from tarneeb.cli.common import option_args
+from tarneeb.core.spec import load_rules
+from tarneeb.records import Report, Summary, verify_paths
 
 
-def register(sub: Any) -> None:
-    s = sub.add_parser("record", help="write game records (JSON Lines) of seeded self-play matches")
-    add_selfplay_args(s)
-    s.add_argument("--out", "-o", metavar="FILE", help="output file (default: standard output)")
-    s.set_defaults(func=cmd_record)
-
-    s = sub.add_parser("verify", help="replay game records through the engine and report every divergence")
+def register(subparsers: Any) -> None:
+    s = subparsers.add_parser("verify", help="replay game records through the engine and report every divergence")
     s.add_argument("files", nargs="+", metavar="FILE")
     s.add_argument("--ruleset", help="check every match under this ruleset (default: the one its header names)")
     s.add_argument("--option", action="append", metavar="NAME=VALUE", help="override a ruleset option (repeatable)")
@@ -35,35 +29,8 @@ def register(sub: Any) -> None:
     s.set_defaults(func=cmd_verify)
 
 
-def cmd_record(args: argparse.Namespace) -> int:
-    from tarneeb.play.simulate import simulate
-
-    if args.matches < 0:
-        raise TarneebError(f"--matches: {args.matches} is negative")
-    rules = load_rules(args.ruleset, parse_option_args(args.option or []))
-    out: IO[bytes]
-    close = False
-    if args.out and args.out != "-":
-        try:
-            out = open(args.out, "wb")
-        except OSError as e:
-            raise TarneebError(f"--out {args.out}: cannot write: {e.strerror or e}") from None
-        close = True
-    else:
-        out = sys.stdout.buffer
-    try:
-        for res in simulate(rules, args.matches, args.seed, args.policy, args.max_hands):
-            write_match(out, res.match, res.seed, meta={"seed": res.seed, "policy": args.policy,
-                                                        "generator": "tarneeb record"})
-        out.flush()
-    finally:
-        if close:
-            out.close()
-    return 0
-
-
 def cmd_verify(args: argparse.Namespace) -> int:
-    options = parse_option_args(args.option or []) or None
+    options = option_args(args.option) or None
     if args.ruleset:
         load_rules(args.ruleset, options)  # a bad --ruleset or --option is a usage error (exit 2)
     jobs = args.jobs if args.jobs and args.jobs > 0 else (os.cpu_count() or 1)

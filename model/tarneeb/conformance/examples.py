@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from tarneeb.core import hand as H
 from tarneeb.core import rules as R
 from tarneeb.core.actions import Bid, Deal, parse_action
 from tarneeb.core.cards import SUITS, parse_card
@@ -103,8 +104,8 @@ def check_example(ex: Example) -> Checked:
         got.update(_redeal(r, inp["dealer"], inp["bids"]))
     elif k == "trump":
         card = parse_card(inp["revealed"])
-        suit = r.fixed_suit if r.trump_source == "fixed" else R.trump_from_reveal(r, card)
-        got["trump"] = SUITS[suit]
+        _, suit = H.deal_trump(r, [c for c in range(52) if c != card] + [card])  # the dealer's last card shows
+        got["trump"] = SUITS[suit] if suit >= 0 else "none: the contract names it"
     elif k == "outcome":
         if r.individual:
             w, rule = R.individual_outcome(r, inp["scores"], inp.get("bids"), inp.get("tricks"))
@@ -141,15 +142,15 @@ def check_example(ex: Example) -> Checked:
         got["partner"] = next(s for s in range(4) if s != seat and R.team_of(s) == R.team_of(seat))
         got["team"] = R.team_of(seat)
     elif k == "timer":
-        m = _match_at_bidding(r, 0)
-        m.scores = [inp["score"]] * 4
+        m = _match_at_bidding(r, 0, [inp["score"]] * 4)
         a = m.timeout_action()
         got["bid"] = a.n if isinstance(a, Bid) else None
     return Checked(ex, got)
 
 
-def _match_at_bidding(r: Rules, dealer: int) -> Match:
-    m = Match(r, first_dealer=dealer)
+def _match_at_bidding(r: Rules, dealer: int, scores: list[int] | None = None) -> Match:
+    """A match at ``scores`` (zero by default) whose hand by ``dealer`` is dealt and waits for the first bid."""
+    m = Match.at(r, dealer, scores)
     deck = list(range(52))
     random.Random(0).shuffle(deck)
     if r.weak_redeal:  # a deal in which every hand holds a high card
@@ -165,11 +166,9 @@ def _redeal(r: Rules, dealer: int, bids: list[int]) -> dict[str, Any]:
     seat = m.to_move
     for _ in range(4):
         m.apply(Bid(bids[seat]))
-        seat = (seat + r.step) % 4
-    played = m.phase is Phase.PLAY
-    if played:
-        # the next dealer after a played hand is the next seat (deal.rotation)
-        return {"played": True, "next_dealer": R.next_seat(r, m.dealer)}
+        seat = R.next_seat(r, seat)
+    if m.phase is Phase.PLAY:  # the hand is played: who deals after it (deal.rotation)
+        return {"played": True, "next_dealer": H.next_dealer(r, m.dealer, None)}
     return {"played": False, "next_dealer": m.dealer}
 
 

@@ -33,20 +33,21 @@ from typing import Any
 
 import orjson
 
-from tarneeb.conformance.protocol import Engine, EngineRejected
-from tarneeb.conformance.vectors import STRAIN_LETTERS, hand_result, result_clauses
+from tarneeb.conformance.protocol import Engine
+from tarneeb.conformance.vector_ref import hand_result
+from tarneeb.core import clauses as C
 from tarneeb.core import rules as R
 from tarneeb.core.actions import Action, Bid, Deal, NameTrump, Play, parse_action
-from tarneeb.core.cards import SUIT_MASKS, card_str, cards_of, parse_card
+from tarneeb.core.cards import STRAINS, card_str, cards_of, parse_card, strain_text
 from tarneeb.core.match import HandRecord, Match, Phase, Trick, random_deck
 from tarneeb.core.spec import Rules
-from tarneeb.errors import IllegalAction, TarneebError
+from tarneeb.errors import BadInput, EngineRejected, IllegalDeal, TarneebError
 from tarneeb.play.bots import heuristic_policy
 from tarneeb.records import hand_dict, header_dict
 
 
 @dataclass
-class Divergence:
+class FuzzDivergence:
     match_seed: str
     hand: int  # deal number in the match
     step: int | None  # index of the action in the deal, None at the deal or its end
@@ -94,7 +95,7 @@ class DealTrace:
 
 
 class _Stop(Exception):
-    def __init__(self, d: Divergence) -> None:
+    def __init__(self, d: FuzzDivergence) -> None:
         self.d = d
 
 
@@ -128,70 +129,17 @@ def scripted_chooser(actions: list[str]) -> Chooser:
     return choose
 
 
-# ------------------------------------------------------------------ clauses for a difference
-
-def legal_clause(r: Rules, m: Match, extra: Sequence[str], missing: Sequence[str]) -> str:  # noqa: C901
-    """The clause deciding the first action the two engines disagree about."""
-    texts = list(extra) + list(missing)
-    a = parse_action(texts[0])
-    if m.phase is Phase.PLAY and isinstance(a, Play):
-        hand = m.hands[m.to_move]
-        v = R.play_violation(r, hand, m.led, m.trump, a.card)
-        if v is not None:
-            return v[0]
-        if m.led >= 0 and hand & SUIT_MASKS[m.led]:
-            return "play.follow"
-        return "play.must-trump" if r.must_trump else "play.follow"
-    if m.phase is Phase.BIDDING and isinstance(a, Bid):
-        probe = m.copy()
-        try:
-            probe.apply(a)
-        except IllegalAction as e:
-            return e.rule
-        if r.individual:
-            if r.rising_min:
-                return "bid.rising-min"
-            return "bid.excluded" if a.n in r.bid_excluded or "bid.excluded" in r.ruleset.clauses else "bid.range"
-        if a.n is None:
-            return "auction.all-pass" if r.all_pass == "dealer-forced" else "auction.order"
-        top = m.auction_top
-        if top is not None and top.key() == a.key():
-            return "auction.dealer-privilege" if r.auction_style == "dealer-privilege" else "auction.continuous"
-        if a.strain is not None or r.egyptian:
-            return "auction.egyptian"
-        return "auction.range" if a.n in (r.min_bid, 13) else "auction.raise"
-    return "trump.source"
-
-
-def _turn_clause(r: Rules, m: Match) -> str:
-    if m.phase is Phase.BIDDING:
-        if r.individual:
-            return "bid.turn"
-        return "auction.continuous" if r.auction_style == "continuous" else "auction.order"
-    if m.phase is Phase.TRUMP_CHOICE:
-        return "trump.source"
-    if m.phase is Phase.PLAY:
-        if len(m.records[-1].tricks if m.record is None else m.record.tricks) == 0 and not m.trick:
-            return "play.lead"
-        return "play.next-lead" if not m.trick else "play.direction"
-    return "hand.tricks"
-
-
-def _cite(r: Rules, cid: str) -> str:
-    return r.ruleset.cite(cid) if cid in r.ruleset.clauses else cid
-
-
 # ------------------------------------------------------------------ one deal in lockstep
 
 def lockstep_deal(eng: Engine, r: Rules, m: Match, deck: tuple[int, ...], choose: Chooser, seed: str,
-                  trace: DealTrace) -> Divergence | None:
+                  trace: DealTrace) -> FuzzDivergence | None:
     """Drive one deal on both engines. ``m`` waits in DEAL; on return it has finished the deal."""
     deal_no = len(m.records)
     state: dict[str, int | None] = {"step": None, "trick": None}
 
     def stop(fld: str, ours: Any, theirs: Any, clause: str, detail: str = "") -> None:
-        raise _Stop(Divergence(seed, deal_no, state["step"], state["trick"], fld, ours, theirs, clause,
-                               _cite(r, clause), detail))
+        raise _Stop(FuzzDivergence(seed, deal_no, state["step"], state["trick"], fld, ours, theirs, clause,
+                                   C.cite(r, clause), detail))
 
     req = {"cmd": "start", "ruleset": r.id, "options": dict(r.options), "dealer": m.dealer,
            "scores": list(m.scores), "target": m.target, "deck": [card_str(c) for c in deck]}
@@ -216,8 +164,8 @@ def lockstep_deal(eng: Engine, r: Rules, m: Match, deck: tuple[int, ...], choose
         if st.get("revealed") != rev:
             stop("revealed", rev, st.get("revealed"), "trump.source")
         redeal_now = len(m.records) > deal_no
-        if not redeal_now and m.trump >= 0 and st.get("trump") != STRAIN_LETTERS[m.trump]:
-            stop("trump", STRAIN_LETTERS[m.trump], st.get("trump"), "trump.source")
+        if not redeal_now and m.trump >= 0 and st.get("trump") != strain_text(m.trump):
+            stop("trump", strain_text(m.trump), st.get("trump"), "trump.source")
         step = 0
         while len(m.records) == deal_no:
             state["step"] = step
@@ -225,7 +173,7 @@ def lockstep_deal(eng: Engine, r: Rules, m: Match, deck: tuple[int, ...], choose
                 state["trick"] = len(m.record.tricks) if m.record is not None else None
             theirs_st = eng.call({"cmd": "legal"})
             if theirs_st.get("seat") != m.to_move:
-                stop("to_move", m.to_move, theirs_st.get("seat"), _turn_clause(r, m))
+                stop("to_move", m.to_move, theirs_st.get("seat"), C.to_move_clause(r, m))
             legal = m.legal_actions()
             ours = [str(a) for a in legal]
             theirs = theirs_st.get("actions")
@@ -236,7 +184,7 @@ def lockstep_deal(eng: Engine, r: Rules, m: Match, deck: tuple[int, ...], choose
                 detail = (f"the engine also allows {', '.join(extra)}" if extra else "") + (
                     ("; " if extra and missing else "") + (f"the engine forbids {', '.join(missing)}" if missing
                                                            else ""))
-                clause = legal_clause(r, m, extra, missing) if (extra or missing) else "hand.tricks"
+                clause = C.legal_clause(r, m, extra, missing) if (extra or missing) else "hand.tricks"
                 if extra:
                     _finish_theirs(eng, trace, extra[0])
                 stop("legal actions", sorted(ours), sorted(th), clause, detail)
@@ -249,7 +197,7 @@ def lockstep_deal(eng: Engine, r: Rules, m: Match, deck: tuple[int, ...], choose
             ans = eng.request({"cmd": "apply", "action": text})
             if not ans["ok"]:
                 stop("apply", f"{text} accepted", f"refused: {ans.get('error')}",
-                     legal_clause(r, m, [], [text]))
+                     C.legal_clause(r, m, [], [text]))
             trace.actions.append(text)
             trace.seats.append(seat)
             m.apply(a)
@@ -271,15 +219,14 @@ def lockstep_deal(eng: Engine, r: Rules, m: Match, deck: tuple[int, ...], choose
                 trace.final = ans
                 break
             if ans.get("to_move") != m.to_move:
-                stop("to_move", m.to_move, ans.get("to_move"), _turn_clause(r, m))
-            if m.phase is Phase.PLAY and m.trump >= 0 and ans.get("trump") != STRAIN_LETTERS[m.trump]:
-                stop("trump", STRAIN_LETTERS[m.trump], ans.get("trump"),
-                     "auction.egyptian" if r.egyptian else "trump.source")
+                stop("to_move", m.to_move, ans.get("to_move"), C.to_move_clause(r, m))
+            if m.phase is Phase.PLAY and m.trump >= 0 and ans.get("trump") != strain_text(m.trump):
+                stop("trump", strain_text(m.trump), ans.get("trump"), C.trump_clause(r))
         if not trace.final:
             trace.final = eng.call({"cmd": "state"})
         fin = trace.final
         ours_res = hand_result(m)
-        cl = result_clauses(m)
+        cl = C.result_clauses(r, m.records[-1])
         if fin.get("phase") != "over":
             stop("phase", "over", fin.get("phase"), cl.get("redeal", "hand.tricks"))
         for k in ("redeal", "tricks_won", "deltas", "scores", "winner", "next_dealer"):
@@ -353,8 +300,8 @@ def interesting_scores(r: Rules, rng: random.Random, kind: str | None = None) ->
     near = t - 6, t + 4  # "35..45" at a target of 41
 
     def qualify_safe(hi: int, lo: int) -> tuple[int, int]:
-        # a partner at the target or above with the other above zero would already have won
-        return (hi, min(lo, 0) if hi >= t else lo)
+        # a team that qualifies (win.qualify) would already have won: its low partner drops to zero
+        return (hi, min(lo, 0)) if R.team_qualifies(r, hi, lo) else (hi, lo)
 
     teams: list[tuple[int, int]] = []
     if kind == "partner-near-target":
@@ -394,7 +341,7 @@ class MatchRun:
     first_dealer: int
     traces: list[DealTrace]
     match: Match
-    divergence: Divergence | None
+    divergence: FuzzDivergence | None
     start_scores: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
 
 
@@ -452,8 +399,11 @@ def shrink(eng: Engine, r: Rules, run: MatchRun) -> MatchRun:
         gap *= 2
     for j in starts:
         tail = run.traces[j:]
-        if tail[0].target != r.target or (not r.individual and (tail[0].scores[0] != tail[0].scores[2]
-                                                                  or tail[0].scores[1] != tail[0].scores[3])):
+        if tail[0].target != r.target:
+            continue
+        try:
+            Match.at(r, tail[0].dealer, tail[0].scores)  # a state a match can start from (partners agree)
+        except IllegalDeal:
             continue
         cand = run_match(eng, r, run.seed, _script_of(tail), tail[0].dealer, _decks_of(tail), len(tail),
                          tail[0].scores)
@@ -510,7 +460,7 @@ def _their_record(r: Rules, deal_no: int, t: DealTrace, m: Match | None) -> Hand
     rv = st.get("revealed")
     rec.revealed = parse_card(rv) if isinstance(rv, str) else None
     tr = fin.get("trump", st.get("trump"))
-    rec.trump = STRAIN_LETTERS.index(tr) if isinstance(tr, str) and tr in STRAIN_LETTERS else None
+    rec.trump = STRAINS.index(tr) if isinstance(tr, str) and tr in STRAINS else None
     plays: list[int] = []
     for seat, a in zip(t.seats, t.actions, strict=False):
         act = parse_action(a)
@@ -523,10 +473,10 @@ def _their_record(r: Rules, deal_no: int, t: DealTrace, m: Match | None) -> Hand
     con = fin.get("contract")
     if isinstance(con, dict) and isinstance(con.get("seat"), int) and isinstance(con.get("n"), int):
         s = con.get("strain")
-        rec.contract = (con["seat"], con["n"], STRAIN_LETTERS.index(s) if isinstance(s, str) else None)
+        rec.contract = (con["seat"], con["n"], STRAINS.index(s) if isinstance(s, str) else None)
     if fin.get("redeal"):
         ours = m.records[deal_no].redeal if m is not None and len(m.records) > deal_no else None
-        rec.redeal = ours or ("bid.total" if r.individual else "auction.all-pass")
+        rec.redeal = ours or C.redeal_clause(r)
     leader = None
     for i in range(0, len(plays) - len(plays) % 4, 4):
         w = t.winners[i // 4] if i // 4 < len(t.winners) else -1
@@ -552,8 +502,8 @@ def _their_record(r: Rules, deal_no: int, t: DealTrace, m: Match | None) -> Hand
 class FuzzResult:
     deals: int
     matches: int
-    divergence: Divergence | None
-    shrunk: Divergence | None
+    divergence: FuzzDivergence | None
+    shrunk: FuzzDivergence | None
     reproducer: list[bytes]
     reproducer_deals: int
 
@@ -575,7 +525,7 @@ def fuzz(eng: Engine, r: Rules, hands: int, seed: str, max_deals: int = 200,
     have left the interesting region by then), a match from zero after ``max_deals``.
     """
     if not 0.0 <= part_way <= 1.0:
-        raise TarneebError(f"part_way: {part_way} is not a share between 0 and 1")
+        raise BadInput(f"part_way: {part_way} is not a share between 0 and 1")
     deals = part_deals = 0
     mi = 0
     while deals < hands:

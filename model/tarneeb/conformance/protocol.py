@@ -26,27 +26,9 @@ from collections import deque
 from types import TracebackType
 from typing import Any
 
-from tarneeb.errors import TarneebError
+from tarneeb.errors import EngineFailure, EngineRejected
 
 PROTOCOL_VERSION = 1
-
-
-class EngineFailure(TarneebError):
-    """The engine timed out, crashed, went silent or wrote garbage; ``kind`` says which."""
-
-    def __init__(self, kind: str, command: str, message: str) -> None:
-        self.kind = kind
-        self.command = command
-        super().__init__(f"engine {command!r}: {kind}: {message}")
-
-
-class EngineRejected(TarneebError):
-    """The engine answered ``{"ok": false, ...}`` to a request."""
-
-    def __init__(self, request: dict[str, Any], error: str) -> None:
-        self.request = request
-        self.error = error
-        super().__init__(f"the engine refused {json.dumps(request)[:200]}: {error}")
 
 
 _EOF = object()

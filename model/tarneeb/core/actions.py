@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from tarneeb.core.cards import RANKS, STRAINS, card_str, parse_card, parse_suit
 from tarneeb.core.rules import bid_key
-from tarneeb.errors import CardError, TarneebError
+from tarneeb.errors import ActionError, CardError
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,10 +62,6 @@ PLAYS: tuple[Play, ...] = tuple(Play(c) for c in range(52))
 BIDS: tuple[Bid, ...] = tuple(Bid(n) for n in range(14))
 PASS = Bid(None)
 EGYPTIAN: dict[tuple[int, int], Bid] = {(n, s): Bid(n, s) for n in range(14) for s in range(5)}
-
-
-class ActionError(TarneebError):
-    pass
 
 
 def parse_action(text: str) -> Action:

@@ -60,6 +60,12 @@ def strain_name(strain: int, letter: bool = False) -> str:
     return SUITS[strain] if letter else SUIT_NAMES[strain]
 
 
+def strain_text(strain: int | None) -> str | None:
+    """The letter of a strain as records and the protocol write it (``H``, ``N`` for no trump); None when
+    there is none yet (None or -1)."""
+    return None if strain is None or strain < 0 else STRAINS[strain]
+
+
 def parse_suit(text: str) -> int:
     t = text.strip().upper()
     for i, (letter, name, sym) in enumerate(zip(SUITS, SUIT_NAMES, SUIT_SYMBOLS, strict=True)):

@@ -2,20 +2,30 @@
 
 The verifier, the conformance vectors, the fuzzer and the referee cite clauses when they report a fact or a
 disagreement; they all ask here. Each function returns a clause id of the ruleset's spec
-(``Rules.ruleset.clauses``); :func:`cite` gives its source (document and heading).
+(``Rules.ruleset.clauses``); :func:`cite` gives its source (document and heading). Most take plain data;
+the conformance choices :func:`legal_clause` and :func:`to_move_clause` read a
+:class:`~tarneeb.core.match.Match` at the point where two engines disagree.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
+from tarneeb.core.actions import Bid, Play, parse_action
 from tarneeb.core.cards import SUIT_MASKS
-from tarneeb.core.spec import Rules
+from tarneeb.core.rules import play_violation
+from tarneeb.core.spec import Rules, Ruleset
+from tarneeb.errors import IllegalAction
+
+if TYPE_CHECKING:  # the state machine may cite clauses too: this module does not import it at load time
+    from tarneeb.core.match import HandRecord, Match
 
 
-def cite(r: Rules, cid: str) -> str:
+def cite(r: Rules | Ruleset, cid: str) -> str:
     """The clause id with its document and heading (the bare id when the ruleset has no such clause)."""
-    return r.ruleset.cite(cid) if cid in r.ruleset.clauses else cid
+    rs = r if isinstance(r, Ruleset) else r.ruleset
+    return rs.cite(cid) if cid in rs.clauses else cid
 
 
 def known(r: Rules, cid: str, fallback: str) -> str:
@@ -87,8 +97,8 @@ def score_clause(r: Rules, contract: tuple[int, int, int | None] | None, tricks_
         return "score.individual"
     if contract[1] == 13 and r.bid13 != "normal":
         return "score.bid13"
-    if 13 in (tricks_won[0] + tricks_won[2], tricks_won[1] + tricks_won[3]) and r.kaboot != "none":
-        return "score.kaboot"
+    if 13 in (tricks_won[0] + tricks_won[2], tricks_won[1] + tricks_won[3]):
+        return "score.kaboot"  # under every kaboot option, "no bonus" included: the clause names them all
     return "score.standard" if r.score_style == "standard" else "score.bid-only"
 
 
@@ -104,4 +114,98 @@ def match_over_clause(r: Rules, outcome_clause: str) -> str:
 
 # ------------------------------------------------------------------ conformance (vectors, fuzz)
 
+
+def legal_bid_clause(r: Rules, n: int | None, matches_top: bool) -> str:
+    """The clause that allows a legal bid (``n`` None: a pass; ``matches_top``: it equals the top bid so far)."""
+    if r.individual:
+        return "bid.rising-min" if r.rising_min and n is not None and n < 5 else "bid.range"
+    if n is None:
+        return "auction.order"
+    return "auction.dealer-privilege" if matches_top else "auction.raise"
+
+
+def perft_clause(r: Rules) -> str:
+    """The clause that decides how many ways a hand can be played on: the legality of every card."""
+    return "play.must-trump" if r.must_trump else "play.follow"
+
+
+def result_clauses(r: Rules, rec: HandRecord) -> dict[str, str]:
+    """The clause deciding each field of a finished deal's result (redeal, next_dealer, deltas, winner, trump)."""
+    if rec.redeal is not None:
+        return {"redeal": rec.redeal, "next_dealer": next_dealer_clause(rec.redeal)}
+    return {"redeal": redeal_clause(r), "next_dealer": next_dealer_clause(None),
+            "deltas": score_clause(r, None if r.individual else rec.contract, rec.tricks_won),
+            "winner": rec.outcome_rule or ("win.qualify" if r.individual else "win.target"),
+            "trump": trump_clause(r)}
+
+
+def legal_clause(r: Rules, m: Match, extra: Sequence[str], missing: Sequence[str]) -> str:
+    """The clause deciding the first action two engines disagree about at ``m`` (``extra``: actions only the
+    other engine allows, ``missing``: actions only ours allows; texts such as ``play:AS``, ``bid:7``)."""
+    from tarneeb.core.match import Phase
+
+    a = parse_action((list(extra) + list(missing))[0])
+    if m.phase is Phase.PLAY and isinstance(a, Play):
+        hand = m.hands[m.to_move]
+        v = play_violation(r, hand, m.led, m.trump, a.card)
+        if v is not None:
+            return v[0]
+        if m.led >= 0 and hand & SUIT_MASKS[m.led]:
+            return "play.follow"
+        return "play.must-trump" if r.must_trump else "play.follow"
+    if m.phase is Phase.BIDDING and isinstance(a, Bid):
+        probe = m.copy()
+        try:
+            probe.apply(a)
+        except IllegalAction as e:
+            return e.rule
+        if r.individual:
+            if r.rising_min:
+                return "bid.rising-min"
+            return "bid.excluded" if a.n in r.bid_excluded or "bid.excluded" in r.ruleset.clauses else "bid.range"
+        if a.n is None:
+            return "auction.all-pass" if r.all_pass == "dealer-forced" else "auction.order"
+        top = m.auction_top
+        if top is not None and top.key() == a.key():
+            return "auction.dealer-privilege" if r.auction_style == "dealer-privilege" else "auction.continuous"
+        if a.strain is not None or r.egyptian:
+            return "auction.egyptian"
+        return "auction.range" if a.n in (r.min_bid, 13) else "auction.raise"
+    return "trump.source"
+
+
+def to_move_clause(r: Rules, m: Match) -> str:
+    """The clause that says who is to move at ``m``: the bidding turn, the contract holder naming trump, the
+    leader of a trick, or the direction of play inside one."""
+    from tarneeb.core.match import Phase
+
+    if m.phase is Phase.BIDDING:
+        return turn_clause(r)
+    if m.phase is Phase.TRUMP_CHOICE:
+        return "trump.source"
+    if m.phase is Phase.PLAY:
+        if m.trick:
+            return "play.direction"
+        return lead_clause(len(m.records[-1].tricks if m.record is None else m.record.tricks))
+    return "hand.tricks"
+
+
 # ------------------------------------------------------------------ referee (ruling)
+
+
+def bid_legal_clauses(r: Rules) -> tuple[str, ...]:
+    """The clauses the referee cites on whether a bid is legal (a violated one is put first). Individual bids:
+    the range, the excluded bids, the rising minimum when the ruleset has one, no passing; auction: the range,
+    raising the top bid, how the auction runs (:func:`contract_clause`), the order of speaking."""
+    if r.individual:
+        return ("bid.range", "bid.excluded") + (("bid.rising-min",) if r.rising_min else ()) + ("bid.no-pass",)
+    return ("auction.range", "auction.raise", contract_clause(r, False), "auction.order")
+
+
+def score_ruling_clauses(r: Rules) -> tuple[str, ...]:
+    """The clauses the referee cites for a hand's score. Individual bids: :func:`score_clause` with the values,
+    extra and negative-score clauses; auction: the ruleset's own scoring clause (:func:`score_clause` of a hand
+    with no bid of 13 and no kaboot), then the kaboot and bid-13 clauses that may override it."""
+    if r.individual:
+        return (score_clause(r, None, (0, 0, 0, 0)), "score.values", "score.extra", "score.negative")
+    return (score_clause(r, (0, 7, None), (7, 6, 0, 0)), "score.kaboot", "score.bid13")

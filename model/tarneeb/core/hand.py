@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from tarneeb.core import rules as R
 from tarneeb.core.spec import Rules
@@ -94,7 +95,7 @@ def hand_leader(r: Rules, dealer: int, contract: tuple[int, int, int | None] | N
 
 def trick_winner_seat(r: Rules, leader: int, cards: Sequence[int], trump: int) -> int:
     """The seat that wins a trick of four cards led by ``leader`` (play.winner, play.direction)."""
-    return (leader + r.step * R.trick_winner(cards, trump)) % 4
+    return R.seat_order(r, leader)[R.trick_winner(cards, trump)]
 
 
 # ------------------------------------------------------------------ scoring and outcome
@@ -105,7 +106,9 @@ def hand_deltas(r: Rules, bids: Sequence[int], contract: tuple[int, int, int | N
     """The change of each seat's score (score.individual / score.values; auction: score.standard,
     score.bid-only, score.kaboot, score.bid13). ``contract`` is (seat, tricks, strain), None for individual bids."""
     if contract is None:
-        return [R.individual_delta(r, bids[s], tricks_won[s]) for s in range(4)]
+        d = R.individual_delta
+        return [d(r, bids[0], tricks_won[0]), d(r, bids[1], tricks_won[1]), d(r, bids[2], tricks_won[2]),
+                d(r, bids[3], tricks_won[3])]
     bt = contract[0] & 1
     d0, d1 = R.team_deltas(r, contract[1], bt, (tricks_won[0] + tricks_won[2], tricks_won[1] + tricks_won[3]))
     return [d0, d1, d0, d1]
@@ -125,20 +128,19 @@ def hand_outcome(r: Rules, scores: Sequence[int], target: int, bids: Sequence[in
                              R.bid13_wins(r, contract[1], tricks_won[bt] + tricks_won[bt + 2]))
 
 
-@dataclass(frozen=True, slots=True)
-class Settled:
+class Settled(NamedTuple):
     """What a hand's outcome does to the match (win.play-on)."""
 
     winner: int | None  # the match winner, None when the match goes on
     target: int  # the target in force for the next hand
-    games: tuple[int, ...]  # winners of the games so far
+    games: Sequence[int]  # winners of the games so far (the ``games`` given, unchanged, when no game was won)
     game_won: int | None  # the team that won a game this hand (the match, or a game before play-on)
 
 
 def settle(r: Rules, win: int | None, target: int, games: Sequence[int]) -> Settled:
     """Apply a hand's outcome: a game won before play-on raises the target; otherwise a win ends the match."""
     if win is None:
-        return Settled(None, target, tuple(games), None)
+        return Settled(None, target, games, None)
     nxt = R.target_in_force(r, len(games) + 1)
     if nxt != target:
         return Settled(None, nxt, (*games, win), win)

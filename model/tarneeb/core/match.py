@@ -96,7 +96,7 @@ class Match:
     __slots__ = (
         "rules", "first_dealer", "phase", "dealer", "scores", "hands", "to_move", "trump", "led",
         "trick", "trick_leader", "tricks_won", "bids", "auction_top", "auction", "spoken", "record", "records",
-        "history", "winner", "winner_rule", "target",
+        "history", "winner", "winner_rule", "target", "start_games",
         "games", "hands_played", "redeals", "_step", "start_scores",
     )
 
@@ -117,6 +117,7 @@ class Match:
         self.start_scores = tuple(start)
         self.target = rules.target
         self.games: list[int] = []  # winners of games ended before play-on
+        self.start_games: tuple[int, ...] = ()  # games already won when the match was built part-way (Match.at)
         self.winner: int | None = None
         self.winner_rule = ""
         self.history: list[Action] = []
@@ -153,14 +154,14 @@ class Match:
         in the auction family (``partners_agree=False`` lets a verifier go on from a record's inconsistent
         claim), a target the ruleset can have in force, team numbers 0 or 1.
         """
-        m = cls(rules, dealer)
         start = [0, 0, 0, 0] if scores is None else list(scores)
-        if len(start) != 4 or not all(type(x) is int for x in start):
-            raise IllegalDeal(f"scores {start}", None, "seats.partners", "four integer seat scores are needed",
+        if not all(type(x) is int for x in start):
+            raise IllegalDeal(f"start scores {start}", None, "seats.partners", "seat scores are integers",
                               "match part-way")
-        if partners_agree and not rules.individual and (start[0] != start[2] or start[1] != start[3]):
-            raise IllegalDeal(f"scores {start}", None, "seats.partners",
-                              "partners share a team score in this ruleset", "match part-way")
+        if partners_agree or len(start) != 4:
+            m = cls(rules, dealer, start)  # the constructor's checks: four scores, partners equal in a team game
+        else:
+            m = cls(rules, dealer)
         if games is None:
             want = rules.target if target is None else target
             k = 0
@@ -183,6 +184,7 @@ class Match:
         m.start_scores = tuple(start)
         m.target = in_force
         m.games = list(games)
+        m.start_games = tuple(games)
         return m
 
     @classmethod
@@ -194,7 +196,10 @@ class Match:
         return m
 
     def copy(self) -> Match:
-        return Match.replay(self.rules, self.first_dealer, self.history, self.start_scores)
+        m = Match.at(self.rules, self.first_dealer, self.start_scores, None, self.start_games, partners_agree=False)
+        for a in self.history:
+            m.apply(a)
+        return m
 
     def state_text(self) -> str:
         """A one-line summary used in error messages."""
@@ -397,7 +402,7 @@ class Match:
             assert top.strain is not None
             self.trump = top.strain
             rec.trump = self.trump
-            self._start_play(holder)
+            self._start_play(H.hand_leader(r, self.dealer, rec.contract))
             return
         self.phase = Phase.TRUMP_CHOICE
         self.to_move = holder
@@ -410,7 +415,7 @@ class Match:
                                "the contract holder names one of the four suits", self.state_text())
         self.trump = action.suit
         rec.trump = action.suit
-        self._start_play(self.to_move)
+        self._start_play(H.hand_leader(self.rules, self.dealer, rec.contract))
 
     def _phase_redeal(self, rule: str, why: str) -> None:
         rec = self.record
@@ -451,7 +456,7 @@ class Match:
                 self.led = card // 13
             self.to_move = (seat + self._step) & 3
             return
-        winner = (self.trick_leader + self._step * _trick_winner(trick, self.trump)) % 4  # hand.trick_winner_seat
+        winner = H.trick_winner_seat(self.rules, self.trick_leader, trick, self.trump)
         self.tricks_won[winner] += 1
         rec = self.record
         assert rec is not None

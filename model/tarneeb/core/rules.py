@@ -25,14 +25,25 @@ def team_of(seat: int) -> int:
     return seat & 1
 
 
+def seat_order(r: Rules, first: int) -> tuple[int, int, int, int]:
+    """The four seats in the direction of play, starting with ``first`` (play.direction)."""
+    s = r.step
+    return first, (first + s) % 4, (first + 2 * s) % 4, (first + 3 * s) % 4
+
+
+def deal_order(r: Rules, dealer: int) -> tuple[int, int, int, int]:
+    """The seats in the order they receive cards: the seat after the dealer first, the dealer last (deal.order)."""
+    return seat_order(r, next_seat(r, dealer))
+
+
 def deal_hands(r: Rules, dealer: int, deck: Sequence[int]) -> list[int]:
     """Masks of the four hands: card i goes to the (i mod 4 + 1)-th seat after the dealer (deal.order)."""
     hands = [0, 0, 0, 0]
-    for k in range(4):
+    for k, seat in enumerate(deal_order(r, dealer)):
         m = 0
         for c in deck[k::4]:
             m |= 1 << c
-        hands[(dealer + r.step * (k + 1)) % 4] = m
+        hands[seat] = m
     return hands
 
 
@@ -136,15 +147,36 @@ def trick_winner(cards: Sequence[int], trump: int) -> int:
     A discard of any other suit never wins. ``trump`` is 4 (no trump) or -1
     when there is none.
     """
-    best = 0
+    if len(cards) == 4:  # a whole trick, unrolled (the verifier and the engine call this 13 times a hand)
+        c0, c1, c2, c3 = cards
+        best, best_card, best_suit = 0, c0, c0 // 13
+        s = c1 // 13
+        if s == best_suit:
+            if c1 > best_card:
+                best, best_card = 1, c1
+        elif s == trump:
+            best, best_card, best_suit = 1, c1, s
+        s = c2 // 13
+        if s == best_suit:
+            if c2 > best_card:
+                best, best_card = 2, c2
+        elif s == trump:
+            best, best_card, best_suit = 2, c2, s
+        s = c3 // 13
+        if (s == best_suit and c3 > best_card) or (s != best_suit and s == trump):
+            best = 3
+        return best
+    best = i = 0
     best_card = cards[0]
-    for i in range(1, len(cards)):
-        c = cards[i]
-        if c // 13 == best_card // 13:
+    best_suit = best_card // 13
+    for c in cards:  # the first card compares with itself and changes nothing
+        s = c // 13
+        if s == best_suit:
             if c > best_card:
                 best, best_card = i, c
-        elif c // 13 == trump:
-            best, best_card = i, c
+        elif s == trump:
+            best, best_card, best_suit = i, c, s
+        i += 1
     return best
 
 

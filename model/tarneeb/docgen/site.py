@@ -17,18 +17,15 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from tarneeb.core import rules as R
 from tarneeb.core.cards import NO_TRUMP, RANK_NAMES, SUIT_SYMBOLS, card_str, hand_str, mask_of, strain_name
 from tarneeb.core.match import HandRecord
-from tarneeb.core.spec import get_ruleset, load_rules, rulesets, spec_dir
+from tarneeb.core.spec import Rules, get_ruleset, load_rules, rulesets, spec_dir
 from tarneeb.docgen import rulebook as docgen
-from tarneeb.errors import SpecError, TarneebError
+from tarneeb.errors import DocsBuildError, SpecError
 
 E = docgen.rst_escape
 H = docgen.rst_heading
-
-
-class DocsBuildError(TarneebError):
-    """A generated page cannot be built honestly (e.g. an example the engine contradicts)."""
 
 
 def _table(header: list[str], rows: Iterable[list[str]], widths: list[int] | None = None) -> list[str]:
@@ -170,16 +167,16 @@ def _card(c: int) -> str:
     return f"{RANK_NAMES[c % 13]}{SUIT_SYMBOLS[c // 13]}"
 
 
-def _hand_rows(rec: HandRecord, step: int) -> list[int]:
+def _hand_rows(rec: HandRecord, r: Rules) -> list[int]:
     """The four hands as dealt, rebuilt from the cards each seat played in the 13 tricks."""
     played: list[list[int]] = [[], [], [], []]
     for t in rec.tricks:
-        for i, c in enumerate(t.cards):
-            played[(t.leader + step * i) % 4].append(c)
+        for seat, c in zip(R.seat_order(r, t.leader), t.cards, strict=False):
+            played[seat].append(c)
     return [mask_of(p) for p in played]
 
 
-def _record_lines(rid: str, rec: HandRecord, step: int, title: str) -> list[str]:
+def _record_lines(rid: str, rec: HandRecord, r: Rules, title: str) -> list[str]:
     lines = H(title, "~")
     facts = [f"dealer: {_seat_name(rec.dealer)}"]
     if rec.revealed is not None:
@@ -197,7 +194,7 @@ def _record_lines(rid: str, rec: HandRecord, step: int, title: str) -> list[str]
         lines += [f"Bids in order: {E(', '.join(f'seat {s}: {bids[s]}' for s, _ in rec.bids[:4]))}. "
                   f"The hand is not played (clause ``{rec.redeal}``).", ""]
         return lines
-    hands = _hand_rows(rec, step)
+    hands = _hand_rows(rec, r)
     lines += _table(["seat", "hand as dealt (spades | hearts | diamonds | clubs)", "bid", "tricks", "score change",
                      "score after"],
                     ([_seat_name(s), E(hand_str(hands[s])), bids.get(s, ""), str(rec.tricks_won[s]),
@@ -205,8 +202,7 @@ def _record_lines(rid: str, rec: HandRecord, step: int, title: str) -> list[str]
     trick_rows = []
     for n, t in enumerate(rec.tricks, 1):
         cells = ["", "", "", ""]
-        for i, c in enumerate(t.cards):
-            seat = (t.leader + step * i) % 4
+        for i, (seat, c) in enumerate(zip(R.seat_order(r, t.leader), t.cards, strict=False)):
             text = _card(c) + (" (led)" if i == 0 else "")
             cells[seat] = f"**{text}**" if seat == t.winner else text
         trick_rows.append([str(n), *cells, _seat_name(t.winner)])
@@ -247,7 +243,7 @@ def hands_page(seed: str = HAND_SEED) -> str:
             rec = recs[i]
             kind = "cancelled deal" if rec.redeal is not None else ("deciding hand" if rec.outcome is not None
                                                                     else "first hand")
-            lines += _record_lines(rid, rec, rules.step, f"{rid}: deal {rec.deal_no + 1}, {kind}")
+            lines += _record_lines(rid, rec, rules, f"{rid}: deal {rec.deal_no + 1}, {kind}")
     return "\n".join(lines) + "\n"
 
 
@@ -400,8 +396,8 @@ def cli_page() -> str:
     try:
         parser = build_parser()
         lines = [".. _cli:", ""] + H("Command line reference", "=", over=True)
-        lines += ["Generated from the argparse parser (``tarneeb.cli.build_parser()``) including every command "
-                  "module registered in ``tarneeb.cli.EXTENSIONS`` that is installed.", ""]
+        lines += ["Generated from the argparse parser (``tarneeb.cli.build_parser()``): the commands of ``tarneeb.cli`` "
+                  "and those plugged in through the ``tarneeb.commands`` entry points.", ""]
         lines += ["::", ""] + ["   " + ln for ln in parser.format_help().splitlines()] + [""]
         for name, sub in _subcommands(parser):
             lines += H(f"tarneeb {name}", "-")

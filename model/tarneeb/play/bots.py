@@ -124,8 +124,7 @@ def heuristic_policy(m: Match, rng: random.Random) -> Action:
         longest = max({c // 13 for c in side}, key=lambda s: suit_count(hand & SUIT_MASKS[s], s))
         return PLAYS[min(c for c in side if c // 13 == longest)]
     idx = R.trick_winner(m.trick, trump)
-    step = m.rules.step
-    winner_seat = (m.trick_leader + step * idx) % 4
+    winner_seat = R.seat_order(m.rules, m.trick_leader)[idx]  # who wins the trick so far
     lowest = min(legal, key=lambda c: (c // 13 == trump, c % 13))
     if winner_seat == partner:
         return PLAYS[lowest]

@@ -1,0 +1,77 @@
+"""Helpers shared by the command modules: JSON lines, the console, argument types, self-play arguments."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from tarneeb.core.spec import Rules, load_rules, parse_option_args
+
+CommandFn = Callable[[argparse.Namespace], int]
+
+
+def print_json(obj: Any) -> None:
+    """One JSON value on one line of standard output (non-ASCII kept as is)."""
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+
+
+def console() -> Any:
+    """A rich console on standard output (imported late: rich is slow to import)."""
+    from rich.console import Console
+
+    return Console()
+
+
+def count_arg(lowest: int) -> Callable[[str], int]:
+    """An argparse type: a whole number >= ``lowest``."""
+
+    def parse(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if n < lowest:
+            raise argparse.ArgumentTypeError(f"{n} is below the lowest allowed value, {lowest}")
+        return n
+
+    return parse
+
+
+def add_selfplay_args(s: argparse.ArgumentParser) -> None:
+    """The arguments shared by every command that plays seeded matches (simulate, record)."""
+    s.add_argument("--ruleset", required=True)
+    s.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a ruleset option (repeatable)")
+    s.add_argument("--matches", type=count_arg(1), default=10)
+    s.add_argument("--seed", default="0")
+    s.add_argument("--policy", choices=("heuristic", "random"), default="heuristic")
+    s.add_argument("--max-hands", type=count_arg(1), default=200, help="stop a match unfinished after this many played hands")
+
+
+def option_args(items: Sequence[str] | None) -> dict[str, str]:
+    """Repeated ``--option NAME=VALUE`` arguments (or none) as a dict; a malformed one is a ConfigError."""
+    return parse_option_args(list(items or []))
+
+
+def rules_from_args(args: argparse.Namespace) -> Rules:
+    """The validated rules named by ``args.ruleset`` with ``args.option`` applied."""
+    return load_rules(args.ruleset, option_args(args.option))
+
+
+def print_summary(label: str, policy: str, s: dict[str, Any], results: Sequence[Any]) -> None:
+    """The human summary of a batch of self-play matches (simulate, demo), with each match when few."""
+    from rich.markup import escape
+
+    con = console()
+    con.print(f"[bold]{escape(label)}[/bold] ({policy} policy): {s['matches']} matches, "
+              f"team 0 won {s['team0_wins']}, team 1 won {s['team1_wins']}, unfinished {s['unfinished']}; "
+              f"{s['hands']} hands played ({s['mean_hands']} per match), {s['redeals']} redeals; "
+              f"decided by {s['decided_by']}")
+    if len(results) <= 5:
+        for r in results:
+            con.print(f"  seed {r.seed}: first dealer {r.first_dealer}, {r.hands} hands, {r.redeals} redeals, "
+                      f"final scores {r.final_scores}, winner "
+                      f"{'team ' + str(r.winner) if r.winner is not None else 'none (unfinished)'}"
+                      f"{' by ' + r.winner_rule if r.winner_rule else ''}")

@@ -1,0 +1,59 @@
+"""``tarneeb demo``: the main job, one seeded match per ruleset with the first hand shown in full."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from tarneeb.cli.common import console, count_arg, print_json, print_summary
+from tarneeb.core.spec import load_rules, rulesets
+
+
+def register(subparsers: Any) -> None:
+    s = subparsers.add_parser("demo", help="one seeded match per ruleset")
+    s.add_argument("--seed", default="demo")
+    s.add_argument("--max-hands", type=count_arg(1), default=200)
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_demo)
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """The main job: one seeded match per ruleset with a hand-by-hand summary of the first hand."""
+    from tarneeb.play.simulate import play_match
+
+    for rid in rulesets():
+        rules = load_rules(rid)
+        res = play_match(rules, args.seed, 0, "heuristic", args.max_hands)
+        if args.json:
+            print_json(res.to_json())
+        else:
+            played = [r for r in res.match.records if r.redeal is None]
+            if played:
+                console().print(hand_text(rules, played[0]), highlight=False)
+            print_summary(rules.label(), "heuristic", {
+                "matches": 1, "team0_wins": int(res.winner == 0), "team1_wins": int(res.winner == 1),
+                "unfinished": int(res.winner is None), "hands": res.hands, "redeals": res.redeals,
+                "mean_hands": res.hands, "decided_by": {res.winner_rule: 1} if res.winner_rule else {},
+            }, [res])
+    return 0
+
+
+def hand_text(rules: Any, rec: Any) -> str:
+    """One played hand, readable: hands, bids, tricks with winners, score changes."""
+    from tarneeb.core.cards import card_str, hand_str, strain_name
+    from tarneeb.core.rules import deal_hands
+
+    hands = deal_hands(rules, rec.dealer, rec.deck)
+    trump = strain_name(rec.trump, letter=True) if rec.trump is not None else "-"
+    lines = [f"  first hand of {rules.id}: dealer seat {rec.dealer}"
+             + (f", revealed {card_str(rec.revealed)}" if rec.revealed is not None else "") + f", trump {trump}"]
+    for s in range(4):
+        lines.append(f"    seat {s}: {hand_str(hands[s])}")
+    lines.append("    bids: " + ", ".join(f"seat {s} {str(b).removeprefix('bid:')}" for s, b in rec.bids))
+    if rec.contract is not None:
+        lines.append(f"    contract: seat {rec.contract[0]} for {rec.contract[1]}")
+    for i, t in enumerate(rec.tricks, 1):
+        lines.append(f"    trick {i:2}: led by seat {t.leader}: " + " ".join(card_str(c) for c in t.cards)
+                     + f" -> seat {t.winner}")
+    lines.append(f"    tricks taken {rec.tricks_won}; score changes {rec.deltas}; scores {rec.scores_after}")
+    return "\n".join(lines)

@@ -1,0 +1,201 @@
+"""Reference answers of the conformance vectors: what the rules say for each vector's input.
+
+The vector files (``spec/vectors/<ruleset>/<category>.json``, see :mod:`tarneeb.conformance.vectors`) hold
+one test per line, each with an input, the expected answer and the clause it tests. The expected answers and
+clauses come from here, and every one is a call into the rule core: the single decisions of
+:mod:`tarneeb.core.rules`, the steps of a hand of :mod:`tarneeb.core.hand`, the clause choices of
+:mod:`tarneeb.core.clauses`, or a :class:`~tarneeb.core.match.Match` built by :meth:`Match.at
+<tarneeb.core.match.Match.at>` and driven through the hand. :mod:`tarneeb.conformance.vector_gen` picks the
+inputs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from tarneeb.core import clauses as C
+from tarneeb.core import hand as H
+from tarneeb.core import rules as R
+from tarneeb.core.actions import Bid, Deal, parse_action
+from tarneeb.core.cards import STRAINS, card_str, cards_of, mask_of, parse_card, strain_text
+from tarneeb.core.match import Match, Phase
+from tarneeb.core.spec import Rules
+from tarneeb.errors import IllegalAction
+
+CATEGORIES = ("play-legality", "trick-winner", "bid-legality", "bidding-end", "hand-scoring", "outcome",
+              "deal", "hand", "perft")
+COMMAND = {"play-legality": "play_legal", "trick-winner": "trick_winner", "bid-legality": "bid_legal",
+           "bidding-end": "bidding_end", "hand-scoring": "score_hand", "outcome": "outcome", "deal": "start",
+           "hand": "start", "perft": "start"}
+# Field of an answer -> clause it tests, per category (tests may override per field).
+FIELD_CLAUSES: dict[str, dict[str, str]] = {
+    "play-legality": {"legal": "play.follow"},
+    "trick-winner": {"winner": "play.winner"},
+    "bid-legality": {},
+    "bidding-end": {},
+    "hand-scoring": {},
+    "outcome": {},
+    "deal": {"hands": "deal.order", "revealed": "trump.source", "trump": "trump.source",
+             "redeal": "deal.weak-redeal"},
+    "hand": {"hands": "deal.order", "trump": "trump.source", "trick_winners": "play.winner",
+             "tricks_won": "hand.tricks", "scores": "score.negative"},
+    "perft": {"nodes": "play.follow"},
+}
+
+
+# ------------------------------------------------------------------ helpers
+
+def cs(cards: Sequence[int]) -> list[str]:
+    return [card_str(c) for c in cards]
+
+
+def strain_value(t: Any) -> int:
+    """The strain of a vector's ``trump`` field: -1 for null, else 0..4 from its letter."""
+    return -1 if t is None else STRAINS.index(t)
+
+
+NEUTRAL_DECK = tuple(range(52))  # no hand is weak: every seat gets one of J, Q, K, A of clubs
+
+
+def bid_state(rules: Rules, dealer: int, scores: Sequence[int], bids: Sequence[str]) -> Match:
+    """A match at ``scores`` whose hand by ``dealer`` was dealt the neutral deck and has had ``bids``."""
+    m = Match.at(rules, dealer, scores)
+    m.apply(Deal(NEUTRAL_DECK))
+    for b in bids:
+        m.apply(parse_action(b))
+    return m
+
+
+def legal_bid_texts(m: Match) -> list[str]:
+    return [str(a) for a in m.legal_actions()]
+
+
+def _contract(r: Rules, inp: dict[str, Any]) -> tuple[int, int, int | None] | None:
+    """A vector's contract as (seat, tricks, strain); None under individual bids."""
+    if r.individual:
+        return None
+    c = inp["contract"]
+    return c["seat"], c["n"], None if c.get("strain") is None else strain_value(c["strain"])
+
+
+# ------------------------------------------------------------------ reference answers
+
+def ref_play_legal(r: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    hand = mask_of(parse_card(c) for c in inp["hand"])
+    trick = inp["trick"]
+    led = parse_card(trick[0]) // 13 if trick else -1
+    trump = strain_value(inp["trump"])
+    card = parse_card(inp["card"])
+    legal = bool(R.legal_play_mask(r, hand, led, trump) >> card & 1)
+    return {"legal": legal}, C.play_clause(r, hand, led, trump)
+
+
+def ref_trick_winner(r: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    cards = [parse_card(c) for c in inp["trick"]]
+    return {"winner": H.trick_winner_seat(r, inp["leader"], cards, strain_value(inp["trump"]))}, "play.winner"
+
+
+def ref_bid_legal(r: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    m = bid_state(r, inp["dealer"], inp["scores"], inp["bids"])
+    bid = parse_action(inp["bid"])
+    try:
+        m.apply(bid)
+    except IllegalAction as e:
+        return {"legal": False}, e.rule
+    assert isinstance(bid, Bid)
+    matches_top = False
+    if not r.individual and bid.n is not None:
+        rec = m.record if m.record is not None else m.records[-1]
+        earlier = [b for _, b in rec.bids[:-1] if b.n is not None]
+        matches_top = bool(earlier) and earlier[-1].key() == bid.key()
+    return {"legal": True}, C.legal_bid_clause(r, bid.n, matches_top)
+
+
+def ref_bidding_end(r: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str, dict[str, str]]:
+    m = bid_state(r, inp["dealer"], inp["scores"], inp["bids"])
+    assert m.phase is not Phase.BIDDING
+    redeal = m.phase is Phase.DEAL
+    main = C.redeal_clause(r)
+    return ({"redeal": redeal, "next_dealer": m.dealer if redeal else None}, main,
+            {"redeal": main, "next_dealer": C.next_dealer_clause(main)})
+
+
+def ref_score(r: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    t = inp["tricks"]
+    contract = _contract(r, inp)
+    deltas = H.hand_deltas(r, inp.get("bids") or [0, 0, 0, 0], contract, t)
+    return {"deltas": deltas}, C.score_clause(r, contract, t)
+
+
+def ref_outcome(r: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    win, rule = H.hand_outcome(r, inp["scores"], inp["target"], inp.get("bids") or [0, 0, 0, 0], _contract(r, inp),
+                               inp["tricks"])
+    return {"winner": win}, rule
+
+
+def ref_deal(r: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    m = Match.at(r, inp["dealer"], inp["scores"], inp["target"])
+    deck = tuple(parse_card(c) for c in inp["deck"])
+    m.apply(Deal(deck))
+    hands = [cs(cards_of(h)) for h in R.deal_hands(r, inp["dealer"], deck)]
+    rec = m.records[-1] if m.record is None else m.record
+    out = {"hands": hands, "revealed": None if rec.revealed is None else card_str(rec.revealed),
+           "trump": strain_text(rec.trump), "redeal": m.phase is Phase.DEAL}
+    return out, "deal.order"
+
+
+def hand_result(m: Match) -> dict[str, Any]:
+    """What the protocol reports when a hand is over, from our engine."""
+    rec = m.records[-1]
+    return {"trump": strain_text(rec.trump), "redeal": rec.redeal is not None,
+            "trick_winners": [t.winner for t in rec.tricks], "tricks_won": list(rec.tricks_won),
+            "deltas": list(rec.deltas), "scores": list(rec.scores_after), "winner": rec.outcome,
+            "next_dealer": H.next_dealer(m.rules, rec.dealer, rec.redeal)}
+
+
+def ref_hand(r: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str, dict[str, str]]:
+    m = Match.at(r, inp["dealer"], inp["scores"], inp["target"])
+    m.apply(Deal(tuple(parse_card(c) for c in inp["deck"])))
+    for a in inp["actions"]:
+        m.apply(parse_action(a))
+    assert m.records and m.phase is not Phase.PLAY
+    res = hand_result(m)
+    cl = C.result_clauses(r, m.records[-1])
+    return res, cl.get("deltas", cl["redeal"]), cl
+
+
+def perft_count(r: Rules, hands: list[int], leader: int, trump: int, trick: list[int], to_move: int,
+                depth: int) -> int:
+    """Number of legal play sequences of ``depth`` cards (rules.legal_play_mask, hand.trick_winner_seat)."""
+    if depth == 0:
+        return 1
+    led = trick[0] // 13 if trick else -1
+    legal = R.legal_play_mask(r, hands[to_move], led, trump)
+    if depth == 1:
+        return legal.bit_count()
+    total = 0
+    for c in cards_of(legal):
+        hands[to_move] &= ~(1 << c)
+        trick.append(c)
+        if len(trick) == 4:
+            w = H.trick_winner_seat(r, leader, trick, trump)
+            if any(hands):
+                total += perft_count(r, hands, w, trump, [], w, depth - 1)
+            else:
+                total += 1
+        else:
+            total += perft_count(r, hands, leader, trump, trick, R.next_seat(r, to_move), depth - 1)
+        trick.pop()
+        hands[to_move] |= 1 << c
+    return total
+
+
+def ref_perft(r: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    m = Match.at(r, inp["dealer"], inp["scores"], inp["target"])
+    m.apply(Deal(tuple(parse_card(c) for c in inp["deck"])))
+    for a in inp["actions"]:
+        m.apply(parse_action(a))
+    assert m.phase is Phase.PLAY
+    n = perft_count(r, list(m.hands), m.trick_leader, m.trump, list(m.trick), m.to_move, inp["depth"])
+    return {"nodes": n}, C.perft_clause(r)

@@ -1,0 +1,241 @@
+"""The verifier's fast path: decode a canonical hand line and run it through the rule core, nothing else.
+
+As python-chess's PGN reader drives its one ``Board`` and gets speed by skipping work, this path is no second
+replayer: it only decodes the canonical spelling of a line (a 104-character deck, ``[seat, "8H"]`` bids,
+tricks of four card strings) and asks the rule core (:mod:`tarneeb.core.rules` for each decision,
+:mod:`tarneeb.core.hand` for each step of the hand) what the rules give, then compares. It returns True only
+for a clean line, and then advances the match state; on anything unusual or any disagreement it returns False
+with the state untouched, and the verifier replays the line through :class:`~tarneeb.core.match.Match`, which
+reports. The tests compare both paths on every line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from tarneeb.core import hand as H
+from tarneeb.core import rules as R
+from tarneeb.core.actions import Bid
+from tarneeb.core.cards import FULL_DECK, STRAINS, SUITS
+from tarneeb.core.spec import Rules
+from tarneeb.records.format import _BID_CODE, _CARD_CODE, _CARD_TEXT, MatchHeader, bid_text
+
+
+@dataclass(slots=True)
+class MatchState:
+    """What the verifier knows of a match between two hand lines."""
+
+    header: MatchHeader
+    rules: Rules
+    dealer: int | None  # expected dealer of the next deal; None = unknown (not checked)
+    dealer_clause: str
+    scores: list[int]
+    target: int
+    games: list[int]
+    next_hand: int = 0
+    over_rule: str | None = None  # set once the match is over
+    over_reported: bool = False
+    scores_known: bool = True  # False after an unreadable line: the next hand's own claims give its scores
+    lost: list[tuple[str, int, int | None]] = field(default_factory=list)  # unreadable (file, line, deal number)
+
+
+# two cards written together -> their codes (2,704 entries): the deck is read four characters at a time
+_CARD_PAIRS: dict[str, tuple[int, int]] = {a + b: (ca, cb) for a, ca in _CARD_CODE.items() for b, cb in _CARD_CODE.items()}
+# seats in play order from each leader (rules.seat_order), per direction of play: looked up, not recomputed
+_ORDERS: dict[int, tuple[tuple[int, int, int, int], ...]] = {}
+
+
+def _orders(r: Rules) -> tuple[tuple[int, int, int, int], ...]:
+    o = _ORDERS.get(r.step)
+    if o is None:
+        o = _ORDERS[r.step] = tuple(R.seat_order(r, ld) for ld in range(4))
+    return o
+CANONICAL_KEYS = frozenset({"type", "match", "hand", "dealer", "deck", "revealed", "trump", "bids", "redeal",
+                            "contract", "tricks", "tricks_won", "deltas", "scores", "outcome"})
+_OUTCOME_KEYS = frozenset({"winner", "clause", "match_over"})
+
+
+def _is(v: object, n: int) -> bool:
+    """``v`` is the integer ``n`` (not a bool or float that compares equal)."""
+    return type(v) is int and v == n
+
+
+def _ints_are(v: object, want: list[int]) -> bool:
+    """``v`` is the list ``want`` of four integers (no bool or float that compares equal)."""
+    return (type(v) is list and v == want and len(v) == 4
+            and type(v[0]) is type(v[1]) is type(v[2]) is type(v[3]) is int)
+
+
+def fast_hand(st: MatchState, obj: dict[str, Any]) -> bool:
+    """Check a canonical hand line ``obj`` against the state ``st``; True (``st`` advanced) only when clean."""
+    if not CANONICAL_KEYS.issuperset(obj):
+        return False
+    r = st.rules
+    dealer = st.dealer
+    if (dealer is None or not _is(obj.get("hand"), st.next_hand) or obj.get("match") != st.header.match
+            or not _is(obj.get("dealer"), dealer)):
+        return False
+    text = obj.get("deck")
+    bids_obj = obj.get("bids")
+    if type(text) is not str or len(text) != 104 or type(bids_obj) is not list:
+        return False
+    deck: list[int] = []
+    pairs = _CARD_PAIRS
+    try:
+        for i in range(0, 104, 4):
+            deck += pairs[text[i:i + 4]]
+    except KeyError:
+        return False
+    hands = R.deal_hands(r, dealer, deck)
+    if hands[0] | hands[1] | hands[2] | hands[3] != FULL_DECK:  # 52 cards covering the pack: 13 each, no repeat
+        return False
+    scores = st.scores
+    # ---- the deal: revealed card, trump, a redeal for a weak hand
+    revealed, trump = H.deal_trump(r, deck)
+    if revealed is None:
+        if "revealed" in obj:
+            return False
+    elif obj.get("revealed") != _CARD_TEXT[revealed]:
+        return False
+    if H.weak_seats(r, hands):
+        return _cancelled(st, obj, dealer, "deal.weak-redeal", bids_obj, [])
+    # ---- the bidding
+    contract: tuple[int, int, int | None] | None = None
+    bids = [0, 0, 0, 0]
+    if r.individual:
+        if len(bids_obj) != 4 or obj.get("trump") != STRAINS[trump]:
+            return False
+        for seat, x in zip(R.seat_order(r, R.next_seat(r, dealer)), bids_obj, strict=True):  # bid.turn
+            if type(x) is not list or len(x) != 2 or type(x[0]) is not int or x[0] != seat:
+                return False
+            b = _BID_CODE.get(x[1]) if type(x[1]) is str else None
+            if b is None or b.n is None or b.strain is not None or R.bid_violation(r, scores[seat], b.n):
+                return False
+            bids[seat] = b.n
+        if not R.hand_is_played(r, bids):
+            return _cancelled(st, obj, dealer, "bid.total", bids_obj, None)
+    else:
+        a = H.auction_start(r, dealer)
+        for x in bids_obj:
+            bidder = a.to_speak
+            if bidder is None or type(x) is not list or len(x) != 2 or type(x[0]) is not int or x[0] != bidder:
+                return False
+            b = _BID_CODE.get(x[1]) if type(x[1]) is str else None
+            if b is None or H.auction_call(r, a, b.n, b.strain) is not None:
+                return False
+        if a.to_speak is not None:  # the auction is not over
+            return False
+        if a.top is None:  # all passed
+            return _cancelled(st, obj, dealer, "auction.all-pass", bids_obj, None)
+        contract = (a.holder, a.top[0], a.top[1])
+        if r.egyptian:
+            if contract[2] is None:
+                return False
+            trump = contract[2]
+        else:
+            t = obj.get("trump")
+            if type(t) is not str or t not in ("C", "D", "H", "S"):
+                return False
+            trump = SUITS.index(t)
+        cobj = obj.get("contract")
+        if (type(cobj) is not dict or not _is(cobj.get("seat"), a.holder) or len(cobj) != 2
+                or cobj.get("bid") != bid_text(Bid(contract[1], contract[2])) or obj.get("trump") != STRAINS[trump]):
+            return False
+    if obj.get("redeal") is not None:
+        return False
+    # ---- the play: each card by the core's legality function, each trick by its winner function
+    won = _play(r, obj.get("tricks"), hands, H.hand_leader(r, dealer, contract), trump)
+    if won is None:
+        return False
+    # ---- scoring, outcome, the match: the core's hand steps
+    deltas = H.hand_deltas(r, bids, contract, won)
+    after = [scores[0] + deltas[0], scores[1] + deltas[1], scores[2] + deltas[2], scores[3] + deltas[3]]
+    if not (_ints_are(obj.get("tricks_won"), won) and _ints_are(obj.get("deltas"), deltas)
+            and _ints_are(obj.get("scores"), after)):
+        return False
+    win, rule = H.hand_outcome(r, after, st.target, bids, contract, won)
+    settled = H.settle(r, win, st.target, st.games)
+    over = settled.winner is not None
+    out = obj.get("outcome")
+    if type(out) is not dict or not _OUTCOME_KEYS.issuperset(out):
+        return False
+    w = out.get("winner")
+    c = out.get("clause")
+    if (not (w is None if win is None else _is(w, win)) or out.get("match_over") is not over
+            or (c is not None and (type(c) is not str or (win is not None and c != rule)))):
+        return False
+    if settled.game_won is not None:
+        st.games = list(settled.games)
+    st.target = settled.target
+    st.scores = after
+    st.dealer = H.next_dealer(r, dealer, None)
+    st.dealer_clause = "deal.rotation"
+    st.next_hand += 1
+    if over:
+        st.over_rule = rule
+    return True
+
+
+def _play(r: Rules, tricks: object, hands: list[int], leader: int, trump: int) -> list[int] | None:
+    """Tricks won by seat for 13 canonical tricks, or None on any illegal card, wrong leader or winner."""
+    if type(tricks) is not list or len(tricks) != 13:
+        return None
+    code = _CARD_CODE
+    legal = R.legal_play_mask
+    winner_of = R.trick_winner
+    orders = _orders(r)
+    won = [0, 0, 0, 0]
+    try:
+        for t in tricks:  # unrolled over the four cards; each card checked by the core's legality function
+            if type(t) is not dict or len(t) != 3:  # leader, cards, winner: nothing unknown to warn about
+                return None
+            cs = t["cards"]
+            ld = t["leader"]
+            if type(cs) is not list or type(ld) is not int or ld != leader:
+                return None
+            a, b, c, d = cs
+            c0, c1, c2, c3 = cards = [code[a], code[b], code[c], code[d]]
+            s0, s1, s2, s3 = order = orders[leader]
+            h = hands[s0]
+            if not (legal(r, h, -1, trump) >> c0) & 1:
+                return None
+            hands[s0] = h ^ (1 << c0)
+            led = c0 // 13
+            h = hands[s1]
+            if not (legal(r, h, led, trump) >> c1) & 1:
+                return None
+            hands[s1] = h ^ (1 << c1)
+            h = hands[s2]
+            if not (legal(r, h, led, trump) >> c2) & 1:
+                return None
+            hands[s2] = h ^ (1 << c2)
+            h = hands[s3]
+            if not (legal(r, h, led, trump) >> c3) & 1:
+                return None
+            hands[s3] = h ^ (1 << c3)
+            leader = order[winner_of(cards, trump)]  # = hand.trick_winner_seat, with the seat order precomputed
+            wn = t["winner"]
+            if type(wn) is not int or wn != leader:
+                return None
+            won[leader] += 1
+    except (KeyError, TypeError, ValueError):  # a missing field, not four cards, or a card not written canonically
+        return None
+    return won
+
+
+def _cancelled(st: MatchState, obj: dict[str, Any], dealer: int, clause: str, bids_obj: list[Any],
+               bids_want: list[Any] | None) -> bool:
+    """A deal by ``dealer`` cancelled by ``clause`` (its deal and bids already checked); ``bids_want`` [] when
+    no bid may be given (a weak hand). Before a trump is known (all passed, a weak hand) none may be claimed."""
+    r = st.rules
+    if (obj.get("redeal") != clause or "tricks" in obj or not _ints_are(obj.get("scores"), st.scores)
+            or (bids_want is not None and bids_obj != bids_want)):
+        return False
+    if clause != "bid.total" and (obj.get("trump") is not None or obj.get("contract", None) is not None):
+        return False
+    st.dealer = H.next_dealer(r, dealer, clause)
+    st.dealer_clause = clause if clause != "bid.total" else "redeal.dealer"
+    st.next_hand += 1
+    return True
+

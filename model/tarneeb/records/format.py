@@ -1,0 +1,264 @@
+"""The record format v1: constants, the text forms of cards and bids, and records as data.
+
+See ``spec/records/README.md`` and ``spec/records/schema-v1.json``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from tarneeb.core.actions import BIDS, EGYPTIAN, PASS, Bid
+from tarneeb.core.cards import NO_TRUMP, RANKS, STRAINS, SUITS, card_str, parse_card
+from tarneeb.errors import CardError
+
+FORMAT = "tarneeb-record"
+VERSION = 1
+MAX_LINE = 1 << 20  # bytes; a canonical hand line is about 1.3 KB
+EXTENSION_PREFIX = "x-"  # fields starting with this are the writer's own and are ignored
+
+# ------------------------------------------------------------------ text forms
+
+_CARD_CODE: dict[str, int] = {card_str(c): c for c in range(52)}
+_CARD_TEXT: tuple[str, ...] = tuple(card_str(c) for c in range(52))
+
+
+def bid_text(b: Bid) -> str:
+    """Canonical text of a bid: ``pass``, ``7``, ``8H``, ``9N``."""
+    if b.n is None:
+        return "pass"
+    return str(b.n) + ("" if b.strain is None else STRAINS[b.strain])
+
+
+_BID_CODE: dict[str, Bid] = {"pass": PASS, "PASS": PASS, "p": PASS, "P": PASS}
+for _b in BIDS:
+    _BID_CODE[str(_b.n)] = _b
+for _e in EGYPTIAN.values():
+    _BID_CODE[bid_text(_e)] = _e
+    _BID_CODE[bid_text(_e).lower()] = _e
+
+
+class _Bad(Exception):
+    """A field that cannot be read; turned into a :class:`RecordProblem` by the reader."""
+
+    def __init__(self, fld: str, message: str) -> None:
+        super().__init__(message)
+        self.field = fld
+        self.message = message
+
+
+def _card(v: object, fld: str) -> int:
+    if isinstance(v, str):
+        c = _CARD_CODE.get(v)
+        if c is not None:
+            return c
+        try:
+            return parse_card(v)
+        except CardError as e:
+            raise _Bad(fld, str(e)) from None
+    raise _Bad(fld, f"a card is a string such as 'AS' or '10H', not {_short(v)}")
+
+
+def _cards(v: object, fld: str) -> list[int]:
+    """A list of card strings, or the cards written together ('AS2C10H' or 'AS2CTH')."""
+    if isinstance(v, list):
+        return [_card(x, f"{fld}[{i}]") for i, x in enumerate(v)]
+    if isinstance(v, str):
+        t = v.replace(" ", "").replace(",", "").replace("10", "T")
+        if len(t) % 2:
+            raise _Bad(fld, f"cards written together take two characters each; got {len(t)} characters")
+        out = []
+        for i in range(0, len(t), 2):
+            c = _CARD_CODE.get(t[i:i + 2])
+            if c is None:
+                c = _card(t[i:i + 2], f"{fld}[{i // 2}]")
+            out.append(c)
+        return out
+    raise _Bad(fld, f"expected a list of cards or a string of cards, not {_short(v)}")
+
+
+def _pbn_hand(text: str, fld: str) -> list[int]:
+    """PBN suit groups ``spades.hearts.diamonds.clubs``, e.g. ``AKQ.JT9.8.765432``."""
+    groups = text.split(".")
+    if len(groups) != 4:
+        raise _Bad(fld, f"a PBN hand has four suit groups (spades.hearts.diamonds.clubs); got {len(groups)}")
+    out = []
+    for g, suit in zip(groups, (3, 2, 1, 0), strict=True):
+        for ch in g.replace("10", "T").upper():
+            r = RANKS.find(ch)
+            if r < 0:
+                raise _Bad(fld, f"unknown rank {ch!r} in PBN hand {text!r}")
+            out.append(suit * 13 + r)
+    return out
+
+
+def _short(v: object) -> str:
+    t = type(v).__name__ if not isinstance(v, bool | int | float | str) else repr(v)
+    return t if len(t) <= 40 else t[:37] + "..."
+
+
+def _seat(v: object, fld: str) -> int:
+    if type(v) is int and 0 <= v <= 3:
+        return v
+    raise _Bad(fld, f"a seat is an integer 0..3, not {_short(v)}")
+
+
+def _int(v: object, fld: str) -> int:
+    if type(v) is int:
+        return v
+    raise _Bad(fld, f"expected an integer, not {_short(v)}")
+
+
+def _ints(v: object, fld: str, lengths: tuple[int, ...]) -> list[int]:
+    if not isinstance(v, list) or len(v) not in lengths:
+        want = " or ".join(str(n) for n in lengths)
+        raise _Bad(fld, f"expected a list of {want} integers, not {_short(v) if not isinstance(v, list) else f'{len(v)} items'}")
+    for i, x in enumerate(v):
+        if type(x) is not int:
+            raise _Bad(f"{fld}[{i}]", f"expected an integer, not {_short(x)}")
+    return v
+
+
+def _bid(v: object, fld: str) -> Bid:
+    if isinstance(v, str):
+        b = _BID_CODE.get(v) or _BID_CODE.get(v.strip().upper())
+        if b is not None:
+            return b
+    if type(v) is int and 0 <= v <= 13:
+        return BIDS[v]
+    if v is None:
+        return PASS
+    raise _Bad(fld, f"a bid is 'pass', a number such as '7', or a number and strain such as '8H'; not {_short(v)}")
+
+
+def _strain(v: object, fld: str) -> int:
+    """-1 for null (no trump known), 0..3 a suit, 4 no trump."""
+    if v is None:
+        return -1
+    if isinstance(v, str):
+        t = v.strip().upper()
+        if t in ("N", "NT", "NO TRUMP", "NOTRUMP"):
+            return NO_TRUMP
+        if len(t) == 1 and t in SUITS:
+            return SUITS.index(t)
+        try:
+            from tarneeb.core.cards import parse_suit
+
+            return parse_suit(t)
+        except CardError:
+            pass
+    raise _Bad(fld, f"a trump is one of C, D, H, S, N (no trump) or null; not {_short(v)}")
+
+
+# ------------------------------------------------------------------ records as data
+
+
+@dataclass(slots=True)
+class MatchHeader:
+    """The first line of a match."""
+
+    file: str
+    line: int
+    match: str
+    ruleset: str | None
+    options: dict[str, Any]
+    first_dealer: int | None
+    seats: list[str] | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+    version: int = VERSION
+    named: bool = True  # False when the header gave no match id (hand lines' ids are then not compared)
+    start_scores: list[int] | None = None  # scores before the first hand line (a match recorded part-way)
+    warnings: list[tuple[str, str]] = field(default_factory=list)  # (field, message)
+
+
+@dataclass(slots=True)
+class TrickLine:
+    cards: list[int]
+    leader: int | None = None
+    winner: int | None = None
+
+
+@dataclass(slots=True)
+class HandLine:
+    """One deal as a record claims it. ``None`` means the field is absent (not logged)."""
+
+    file: str
+    line: int
+    match: str | None = None
+    hand: int | None = None
+    dealer: int | None = None
+    deck: list[int] | None = None
+    hands: list[list[int]] | None = None  # by seat, when the deal is given as hands
+    revealed: int | None = None  # -1: claims no revealed card
+    trump: int | None = None  # -1: claims none yet (null), 0..3, 4 = no trump
+    bids: list[tuple[int | None, Bid]] | None = None
+    redeal: str | None = None  # "": claims no redeal; "*": a redeal without a clause; else a clause id
+    contract: tuple[int, Bid] | None = None
+    no_contract: bool = False  # contract given as null
+    tricks: list[TrickLine] | None = None
+    tricks_won: list[int] | None = None
+    deltas: list[int] | None = None
+    scores: list[int] | None = None
+    outcome_winner: int | None = None  # -1: claims no winner
+    outcome_clause: str | None = None
+    match_over: bool | None = None
+    warnings: list[tuple[str, str]] = field(default_factory=list)  # (field, message)
+
+
+@dataclass(slots=True)
+class RecordProblem:
+    """A record that could not be read (or a part of it that was ignored), located."""
+
+    file: str
+    line: int
+    field: str
+    message: str
+    match: str | None = None
+    hand: int | None = None
+    severity: str = "error"  # "error": not checked; "warning": checked, something ignored
+
+    def text(self) -> str:
+        where = f"{self.file}:{self.line}"
+        if self.match is not None:
+            where += f": match {self.match}"
+        if self.hand is not None:
+            where += f" hand {self.hand}"
+        return f"{where}: {self.severity}: {self.field}: {self.message}"
+
+    def to_json(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["kind"] = "error"
+        return d
+
+
+@dataclass(slots=True)
+class Divergence:
+    """A point where a record disagrees with the rules."""
+
+    file: str
+    line: int
+    match: str
+    hand: int
+    trick: int | None
+    field: str
+    claimed: str
+    expected: str
+    clause: str
+    source: str
+    reason: str = ""
+
+    def text(self) -> str:
+        where = f"{self.file}:{self.line}: match {self.match} hand {self.hand}"
+        if self.trick is not None:
+            where += f" trick {self.trick}"
+        why = f" ({self.reason})" if self.reason else ""
+        return (f"{where}: {self.field}: record claims {self.claimed}, the rules give {self.expected}{why} "
+                f"[clause {self.source}]")
+
+    def to_json(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["kind"] = "divergence"
+        return d
+
+
+Item = MatchHeader | HandLine | RecordProblem

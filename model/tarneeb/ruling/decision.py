@@ -1,0 +1,575 @@
+"""Deciding one question of a situation under one ruleset: :func:`decide` gives a :class:`Decision`.
+
+Every rule is the rule core's: the single decisions of :mod:`tarneeb.core.rules`, the steps of a hand of
+:mod:`tarneeb.core.hand` (trump after the deal, the trick's winning seat, a hand's score changes, its outcome,
+the next dealer), the auction played through a :class:`~tarneeb.core.match.Match` built with
+:meth:`~tarneeb.core.match.Match.at`, and the clause cited from :mod:`tarneeb.core.clauses`. What is left here
+is the referee's own work: which facts a question needs (:class:`~tarneeb.ruling.situation.Missing` when one is
+not given), whether the facts fit the ruleset's family
+(:class:`~tarneeb.ruling.situation.NotApplicable`), the checks of stated facts against the ruleset, and the
+wording of the ruling.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from tarneeb.core import clauses as C
+from tarneeb.core import hand as H
+from tarneeb.core import rules as R
+from tarneeb.core.actions import Deal
+from tarneeb.core.cards import NO_TRUMP, SUIT_NAMES, SUITS, card_str, mask_of, strain_name
+from tarneeb.core.match import Match, Phase
+from tarneeb.core.spec import Rules
+from tarneeb.errors import IllegalAction
+from tarneeb.ruling.situation import Missing, NotApplicable, Situation, TrickInProgress, holds
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    answer: dict[str, Any]
+    text: str
+    chain: tuple[str, ...]  # deciding clause first
+
+
+@dataclass(frozen=True, slots=True)
+class ClauseRef:
+    id: str
+    text: str
+    doc: str
+    heading: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"id": self.id, "text": self.text, "doc": self.doc, "heading": self.heading}
+
+
+def clause_refs(r: Rules, chain: Sequence[str]) -> tuple[ClauseRef, ...]:
+    """The ruleset's clauses of ``chain``, in order, each once (ids the ruleset lacks are left out)."""
+    out: list[ClauseRef] = []
+    seen: set[str] = set()
+    for cid in chain:
+        c = r.ruleset.clauses.get(cid)
+        if c is None or cid in seen:
+            continue
+        seen.add(cid)
+        out.append(ClauseRef(c.id, c.text, c.doc, c.heading))
+    return tuple(out)
+
+
+# ------------------------------------------------------------------ wording
+
+
+def team_name(team: int) -> str:
+    return f"team {team} (seats {team} and {team + 2})"
+
+
+def fmt_delta(d: int) -> str:
+    return f"+{d}" if d > 0 else str(d)
+
+
+def _bid_text(n: int | None, strain: int | None) -> str:
+    return "a pass" if n is None else f"a bid of {n}{'' if strain is None else ' ' + strain_name(strain)}"
+
+
+# ------------------------------------------------------------------ facts a ruleset needs
+
+
+def _need_dealer(s: Situation) -> int:
+    if s.dealer is None:
+        raise Missing("dealer", "the dealer's seat is needed")
+    return s.dealer
+
+
+def _family_check(r: Rules, s: Situation, uses_bids: bool) -> None:
+    """Raise NotApplicable when the facts are of the other bidding family."""
+    if r.individual:
+        if uses_bids and s.bids is None and (s.contract is not None or s.auction is not None):
+            raise NotApplicable("the situation describes an auction and a contract; this ruleset has "
+                                "individual bids")
+        if s.scores is not None and len(s.scores) == 2:
+            raise NotApplicable("the situation gives team scores; this ruleset scores each player")
+    else:
+        if uses_bids and s.bids is not None and s.contract is None and s.auction is None:
+            raise NotApplicable("the situation gives each player's own bid; this ruleset has a team auction")
+        if s.scores is not None and len(s.scores) == 4 and (
+                s.scores[0] != s.scores[2] or s.scores[1] != s.scores[3]):
+            raise NotApplicable("the situation gives partners different personal scores; this ruleset keeps "
+                                "one score per team")
+
+
+def _contract(s: Situation) -> tuple[int, int, int | None] | None:
+    """The stated contract as the core takes it: (seat, tricks, strain)."""
+    return None if s.contract is None else (s.contract.seat, s.contract.bid, s.contract.trump)
+
+
+# ------------------------------------------------------------------ trump
+
+
+def _deck_turning(card: int | None) -> tuple[int, ...]:
+    """A deck whose 52nd card, the dealer's 13th (the turned card), is ``card`` (any deck when None)."""
+    if card is None:
+        return tuple(range(52))
+    return (*(c for c in range(52) if c != card), card)
+
+
+def _dealt_trump(r: Rules, s: Situation) -> tuple[int | None, int]:
+    """(the turned card the ruleset reads, trump 0..3 or -1 when the contract names it) after the deal."""
+    turned, trump = H.deal_trump(r, _deck_turning(s.revealed))
+    if turned is not None and s.revealed is None:
+        raise Missing("revealed", "the dealer's turned card decides trump under this ruleset")
+    return turned, trump
+
+
+def _trump_chain(r: Rules) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(("trump.source", C.trump_clause(r))))
+
+
+def _trump(r: Rules, s: Situation) -> tuple[int, tuple[str, ...]]:
+    """(trump 0..3 / 4 no trump, clauses) under ``r`` for the situation."""
+    _, trump = _dealt_trump(r, s)
+    if trump < 0:
+        if s.contract is None or s.contract.trump is None:
+            raise Missing("contract.trump", "the contract holder names trump under this ruleset")
+        trump = s.contract.trump
+    return trump, _trump_chain(r)
+
+
+def _decide_trump(r: Rules, s: Situation) -> Decision:
+    turned, dealt = _dealt_trump(r, s)
+    if dealt < 0 and (s.contract is None or s.contract.trump is None):
+        who = "the winning bid's strain fixes it" if r.egyptian else "the winner of the bidding names it"
+        return Decision({"trump": None}, f"No card decides trump: {who}; the turned card means nothing here.",
+                        _trump_chain(r))
+    t, chain = _trump(r, s)
+    why = ""
+    if turned is not None:
+        why = f" (the dealer's turned card is {card_str(turned)})"
+    elif dealt >= 0:
+        why = " whatever card is turned"
+    return Decision({"trump": "N" if t == NO_TRUMP else SUITS[t]}, f"Trump is {strain_name(t)}{why}.", chain)
+
+
+# ------------------------------------------------------------------ play
+
+
+def _to_move(r: Rules, trick: TrickInProgress) -> int:
+    seat = trick.leader
+    for _ in trick.cards:
+        seat = R.next_seat(r, seat)
+    return seat
+
+
+def _decide_card(r: Rules, s: Situation) -> Decision:
+    q = s.question
+    if q.card is None:
+        raise s.err(["question.card"], "a card-legal question names the card")
+    trick = s.trick or TrickInProgress(q.seat if q.seat is not None else -1, ())
+    if trick.leader < 0:
+        raise Missing("trick.leader", "say who leads the trick (or the seat asking)")
+    if len(trick.cards) >= 4:
+        raise s.err(["trick.cards", "question"], "the trick in progress already has four cards")
+    s2 = dataclasses.replace(s, trick=trick)
+    seat = _to_move(r, trick)
+    if q.seat is not None and q.seat != seat:
+        raise s.err(["question.seat", "trick"],
+                    f"after {len(trick.cards)} card(s) led by seat {trick.leader} it is seat {seat}'s turn under "
+                    f"{r.id} ({'counter-clockwise' if r.step == 1 else 'clockwise'}), not seat {q.seat}'s")
+    for other in range(4):
+        if other != seat and q.card in s.hands.get(other, []):
+            raise s.err(["question.card", f"hands.{other}"],
+                        f"{card_str(q.card)} is in seat {other}'s hand, but it is seat {seat}'s turn")
+    led = trick.cards[0] // 13 if trick.cards else -1
+    trump = -1
+    chain: tuple[str, ...] = ("play.follow",)
+    name = card_str(q.card)
+    if led >= 0 and q.card // 13 != led:
+        h = holds(s2, seat, led)
+        if h is None:
+            raise Missing(f"hands.{seat}",
+                          f"whether seat {seat} holds a {SUIT_NAMES[led][:-1]} decides it; list the seat's whole "
+                          f"hand or add voids.{seat}")
+        if not h and r.must_trump:
+            trump, _ = _trump(r, s2)
+            chain = ("play.must-trump", "play.follow", "trump.source")
+            if trump < 4 and q.card // 13 != trump and holds(s2, seat, trump) is None:
+                raise Missing(f"hands.{seat}", f"whether seat {seat} holds a trump ({SUIT_NAMES[trump]}) decides "
+                                               f"it under must-trump; list the hand or add voids.{seat}")
+    hand = mask_of(s.hands.get(seat, [])) | (1 << q.card)
+    legal = bool(R.legal_play_mask(r, hand, led, trump) >> q.card & 1)
+    if legal:
+        if led < 0:
+            text = f"Seat {seat} leads, and a leader may play any card: {name} is legal."
+            chain = ("play.follow", C.lead_clause(0), C.lead_clause(1))
+        elif q.card // 13 == led:
+            text = f"{name} follows the led suit ({SUIT_NAMES[led]}): legal."
+        else:
+            text = (f"Seat {seat} holds no {SUIT_NAMES[led]}, so may play any card"
+                    f"{', trump or not' if not r.must_trump else ''}: {name} is legal.")
+        return Decision({"legal": True, "seat": seat}, text, chain)
+    bad = R.play_violation(r, hand, led, trump, q.card)
+    assert bad is not None
+    return Decision({"legal": False, "seat": seat, "clause": bad[0]},
+                    f"{name} is not legal: {bad[1]}.", (bad[0],) + tuple(c for c in chain if c != bad[0]))
+
+
+def _decide_trick(r: Rules, s: Situation) -> Decision:
+    if s.trick is None or len(s.trick.cards) != 4:
+        raise s.err(["trick.cards"], "a trick-winner question needs the four cards of the trick, in play order")
+    trump, chain = _trump(r, s)
+    cards = list(s.trick.cards)
+    seat = H.trick_winner_seat(r, s.trick.leader, cards, trump)
+    c = cards[R.trick_winner(cards, trump)]
+    by = "the highest trump" if c // 13 == trump else f"the highest {SUIT_NAMES[cards[0] // 13][:-1]}"
+    return Decision({"winner": seat, "card": card_str(c), "trump": "N" if trump == NO_TRUMP else SUITS[trump]},
+                    f"Seat {seat} wins with {card_str(c)}, {by} (trump {strain_name(trump)}).",
+                    ("play.winner",) + chain + ("play.direction",))
+
+
+# ------------------------------------------------------------------ bidding
+
+
+def _bid_facts_individual(r: Rules, s: Situation) -> None:
+    """Check stated bids against the ruleset (a stated bid must have been legal)."""
+    if s.bids is None:
+        return
+    for seat, b in enumerate(s.bids):
+        if b is None:
+            continue
+        score = s.scores[seat] if s.scores is not None else 0
+        bad = R.bid_violation(r, score, b)
+        if bad is not None:
+            raise s.err([f"bids.{seat}"] + (["scores"] if bad[0] == "bid.rising-min" else []),
+                        f"a bid of {b} cannot have been made under {r.label()}: {bad[1]} [{bad[0]}]")
+
+
+def _auction_match(r: Rules, s: Situation) -> Match:
+    """A match at the stated dealer and scores with the stated calls applied (the engine checks every call)."""
+    dealer = _need_dealer(s)
+    scores = None if s.scores is None else [s.scores[0], s.scores[1], s.scores[0], s.scores[1]]
+    m = Match.at(r, dealer, scores)
+    # Any deck will do for the auction; this one gives every seat all 13 ranks (no weak hand).
+    m.apply(Deal(tuple(range(52))))
+    for i, call in enumerate(s.auction or []):
+        if m.phase is not Phase.BIDDING:
+            raise s.err([f"auction[{i}]"], "the auction was already over before this call")
+        try:
+            m.apply(call)
+        except IllegalAction as e:
+            raise s.err([f"auction[{i}]"], f"{call} by seat {e.seat} cannot have been made under {r.label()}: "
+                                           f"{e.reason} [{e.rule}]") from None
+    return m
+
+
+def _decide_bid(r: Rules, s: Situation) -> Decision:
+    q = s.question
+    if q.bid is None:
+        raise s.err(["question.bid"], "a bid-legal question names the bid (a number or 'pass')")
+    bid_text = _bid_text(q.bid.n, q.bid.strain)
+    checked = C.bid_legal_clauses(r)
+    _family_check(r, s, uses_bids=True)
+    if r.individual:
+        seat = q.seat
+        if seat is None:
+            raise Missing("question.seat", "say which seat bids")
+        if s.bids is not None and s.bids[seat] is not None:
+            raise s.err(["question.seat", f"bids.{seat}"], f"seat {seat} has already bid ({s.bids[seat]}); "
+                                                           "each player bids once")
+        _bid_facts_individual(r, s)
+        if r.rising_min and s.scores is None:
+            raise Missing("scores", "the bidder's score sets the lowest bid under this ruleset")
+        score = s.scores[seat] if s.scores is not None else 0
+        if q.bid.strain is not None:
+            return Decision({"legal": False, "clause": "bid.meaning"},
+                            f"{bid_text} is not legal: a bid here is a number of tricks with no suit.",
+                            ("bid.meaning",))
+        bad = R.bid_violation(r, score, q.bid.n)
+        if bad is None:
+            lo = R.min_bid_for(r, score)
+            extra = f" (a player on {score} may bid {lo} or more)" if r.rising_min else ""
+            return Decision({"legal": True}, f"{bid_text.capitalize()} by seat {seat} is legal{extra}.", checked)
+        return Decision({"legal": False, "clause": bad[0]},
+                        f"{bid_text.capitalize()} by seat {seat} is not legal: {bad[1]}.",
+                        (bad[0],) + tuple(c for c in checked if c != bad[0]))
+    m = _auction_match(r, s)
+    if m.phase is not Phase.BIDDING:
+        raise s.err(["auction", "question"], "the auction is over: no further call can be made")
+    seat = m.to_move
+    if q.seat is not None and q.seat != seat:
+        raise s.err(["question.seat", "auction"],
+                    f"after {len(s.auction or [])} call(s) it is seat {seat}'s turn under {r.label()}, "
+                    f"not seat {q.seat}'s")
+    try:
+        m.apply(q.bid)
+    except IllegalAction as e:
+        return Decision({"legal": False, "clause": e.rule},
+                        f"{bid_text.capitalize()} by seat {seat} is not legal: {e.reason}.",
+                        (e.rule,) + tuple(c for c in checked if c != e.rule))
+    return Decision({"legal": True}, f"{bid_text.capitalize()} by seat {seat} is legal.", checked)
+
+
+def _all_bids(s: Situation) -> list[int]:
+    if s.bids is None or any(b is None for b in s.bids):
+        raise Missing("bids", "all four bids are needed")
+    return [b for b in s.bids if b is not None]
+
+
+def _decide_redeal(r: Rules, s: Situation) -> Decision:
+    _family_check(r, s, uses_bids=True)
+    dealer = _need_dealer(s)
+    cancel = C.redeal_clause(r)
+    if r.individual:
+        bids = _all_bids(s)
+        _bid_facts_individual(r, s)
+        total = sum(bids)
+        if R.hand_is_played(r, bids):
+            nxt = H.next_dealer(r, dealer, None)
+            return Decision({"redeal": False, "dealer": nxt},
+                            f"The bids total {total}, at least {r.total_min}: the hand is played, and seat {nxt} "
+                            f"deals the next one.", (cancel, C.next_dealer_clause(None)))
+        nd = H.next_dealer(r, dealer, cancel)
+        who = "the same dealer" if nd == dealer else "the next dealer"
+        return Decision({"redeal": True, "dealer": nd},
+                        f"The bids total {total}, below {r.total_min}: the hand is cancelled and {who}, "
+                        f"seat {nd}, deals again.", (cancel, C.next_dealer_clause(cancel)))
+    if s.auction is None:
+        raise Missing("auction", "the calls of the auction decide it")
+    m = _auction_match(r, s)
+    if m.phase is Phase.BIDDING:
+        raise Missing("auction", f"the auction is not over (seat {m.to_move} still to call)")
+    if m.phase is Phase.DEAL:
+        return Decision({"redeal": True, "dealer": m.dealer},
+                        f"All four passed: the hand is dealt again by seat {m.dealer}.",
+                        tuple(dict.fromkeys((cancel, C.next_dealer_clause(m.records[-1].redeal)))))
+    nxt = H.next_dealer(r, dealer, None)
+    return Decision({"redeal": False, "dealer": nxt},
+                    f"A contract was reached: the hand is played, and seat {nxt} deals the next one.",
+                    (cancel, C.next_dealer_clause(None)))
+
+
+def _decide_next_dealer(r: Rules, s: Situation) -> Decision:
+    dealer = _need_dealer(s)
+    result = s.hand_result
+    if result is None and (s.bids is not None or s.auction is not None):
+        d = _decide_redeal(r, s)
+        return Decision({"dealer": d.answer["dealer"]}, d.text, d.chain)
+    if result is None:
+        raise Missing("hand", "say whether the hand was played or cancelled (or give the bids)")
+    if result == "played":
+        nxt = H.next_dealer(r, dealer, None)
+        return Decision({"dealer": nxt}, f"The hand was played: the deal passes to seat {nxt}.",
+                        (C.next_dealer_clause(None), "play.direction"))
+    cancel = C.redeal_clause(r)
+    nd = H.next_dealer(r, dealer, cancel)
+    if r.individual:
+        who = "the same dealer deals again" if nd == dealer else "the next dealer deals"
+        return Decision({"dealer": nd}, f"The hand was cancelled: {who}, seat {nd}.",
+                        (C.next_dealer_clause(cancel), cancel))
+    # all passed, or a weak hand was thrown in: both pass the deal on (core.hand.next_dealer)
+    return Decision({"dealer": nd}, f"The hand was cancelled: the next dealer, seat {nd}, deals.",
+                    (cancel, "deal.weak-redeal", C.next_dealer_clause(None)))
+
+
+# ------------------------------------------------------------------ scoring and outcome
+
+
+def _hand_tricks(s: Situation) -> list[int]:
+    if s.tricks is None:
+        raise Missing("tricks", "the tricks each seat took are needed")
+    if sum(s.tricks) != 13:
+        raise Missing("tricks", f"only {sum(s.tricks)} of 13 tricks are accounted for; the hand is scored after "
+                                "all 13")
+    return s.tricks
+
+
+def _auction_deltas(r: Rules, s: Situation, tricks: list[int]) -> tuple[int, int]:
+    contract = _contract(s)
+    if contract is None:
+        raise Missing("contract", "the contract (seat and bid) decides the score")
+    if not r.min_bid <= contract[1] <= 13:
+        raise s.err(["contract.bid"], f"{contract[1]} is not a possible contract under {r.label()} "
+                                      f"(bids run from {r.min_bid} to 13) [auction.range]")
+    deltas = H.hand_deltas(r, [0, 0, 0, 0], contract, tricks)
+    return deltas[0], deltas[1]
+
+
+def _individual_deltas(r: Rules, s: Situation) -> tuple[list[int], list[int]]:
+    bids = _all_bids(s)
+    _bid_facts_individual(r, s)
+    if not R.hand_is_played(r, bids):
+        raise s.err(["bids", "tricks"], f"the bids total {sum(bids)}, below {r.total_min}: under {r.label()} the "
+                                        f"hand is not played, so no tricks are taken [bid.total]")
+    tricks = _hand_tricks(s)
+    return bids, H.hand_deltas(r, bids, None, tricks)
+
+
+def _check_after(r: Rules, s: Situation, after: list[int]) -> None:
+    if s.scores_after is None or not after:
+        return
+    given = s.scores_after if r.individual or len(s.scores_after) == 2 else s.scores_after[:2]
+    for k, (a, b) in enumerate(zip(given, after, strict=True)):
+        if a != b:
+            raise s.err(["scores_after", "scores", "bids", "tricks"],
+                        f"under {r.label()} the hand leaves {'seat' if r.individual else 'team'} {k} on {b}, "
+                        f"not {a}")
+
+
+def _decide_score(r: Rules, s: Situation) -> Decision:
+    _family_check(r, s, uses_bids=True)
+    before = s.scores or [0, 0, 0, 0]
+    if r.individual:
+        bids, deltas = _individual_deltas(r, s)
+        after = [before[k] + deltas[k] for k in range(4)] if len(before) == 4 else []
+        _check_after(r, s, after)
+        parts = [f"seat {k} bid {bids[k]}, took {s.tricks[k] if s.tricks else 0}: {fmt_delta(deltas[k])}"
+                 for k in range(4)]
+        return Decision({"deltas": deltas, "scores": after}, "; ".join(parts) + ".", C.score_ruling_clauses(r))
+    tricks = _hand_tricks(s)
+    d0, d1 = _auction_deltas(r, s, tricks)
+    after2 = [before[0] + d0, before[1] + d1]
+    _check_after(r, s, after2)
+    assert s.contract is not None
+    return Decision({"deltas": [d0, d1, d0, d1], "scores": after2},
+                    f"Contract {s.contract.bid} by seat {s.contract.seat}: team 0 {fmt_delta(d0)}, "
+                    f"team 1 {fmt_delta(d1)}.", C.score_ruling_clauses(r))
+
+
+def _possible_changes(r: Rules, s: Situation) -> list[set[int]] | set[tuple[int, int]]:
+    """Every score change the ruleset allows for one hand (per seat, or per team pair for auctions)."""
+    if r.individual:
+        out = []
+        for seat in range(4):
+            score = s.scores[seat] if s.scores is not None and len(s.scores) == 4 else 0
+            bids = R.legal_bids(r, score)
+            stated = s.bids[seat] if s.bids is not None else None
+            if stated is not None:
+                bids = [stated]
+            out.append({R.individual_delta(r, b, t) for b in bids for t in range(14)})
+        return out
+    pairs: set[tuple[int, int]] = set()
+    for n in range(r.min_bid, 14):
+        for bt in (0, 1):
+            for t in range(14):
+                pairs.add(R.team_deltas(r, n, bt, (t, 13 - t) if bt == 0 else (13 - t, t)))
+    return pairs
+
+
+def _check_score_change(r: Rules, s: Situation) -> None:
+    """scores -> scores_after must be a change one hand can make under ``r``."""
+    if s.scores is None or s.scores_after is None:
+        return
+    possible = _possible_changes(r, s)
+    if isinstance(possible, list):
+        if len(s.scores) != 4:
+            return
+        for seat in range(4):
+            d = s.scores_after[seat] - s.scores[seat]
+            if d not in possible[seat]:
+                vals = sorted({abs(v) for v in possible[seat]})
+                raise s.err([f"scores.{seat}", f"scores_after.{seat}"] + (["bids"] if s.bids else []),
+                            f"seat {seat} goes from {s.scores[seat]} to {s.scores_after[seat]} "
+                            f"({fmt_delta(d)}), which no hand can do under {r.label()}: a hand adds or "
+                            f"takes away the bid's value, one of {vals} [score.values]")
+        return
+    t0, t1 = (s.scores[0], s.scores[1])
+    a0, a1 = (s.scores_after[0], s.scores_after[1])
+    if (a0 - t0, a1 - t1) not in possible:
+        raise s.err(["scores", "scores_after"],
+                    f"team changes ({fmt_delta(a0 - t0)}, {fmt_delta(a1 - t1)}) cannot come from one hand under "
+                    f"{r.label()} [score.standard]")
+
+
+def _decide_winner_individual(r: Rules, s: Situation) -> Decision:
+    bids: list[int] | None = None
+    if s.bids is not None and s.tricks is not None:
+        bids, deltas = _individual_deltas(r, s)
+        if s.scores is None:
+            raise Missing("scores", "the scores before the hand are needed")
+        after = [s.scores[k] + deltas[k] for k in range(4)]
+        _check_after(r, s, after)
+        win, rule = H.hand_outcome(r, after, r.target, bids, None, s.tricks)
+    else:
+        after = s.scores_after or s.scores or []
+        if len(after) != 4:
+            raise Missing("scores", "each player's score is needed")
+        win, rule = R.individual_outcome(r, after)
+    standing = f"scores {after}"
+    chain: tuple[str, ...] = (rule,) + tuple(c for c in ("win.target", "win.qualify", "tie.both-qualify")
+                                             if c != rule)
+    if rule == "win.made-bid":
+        assert bids is not None
+        seat = next(k for k in range(4) if bids[k] == r.made_bid_wins)
+        return Decision({"winner": win, "clause": rule},
+                        f"Seat {seat} bid {r.made_bid_wins} and made it: {team_name(win or 0)} wins at once "
+                        f"({standing}).", chain)
+    q0 = R.team_qualifies(r, after[0], after[2])
+    q1 = R.team_qualifies(r, after[1], after[3])
+    if win is not None and rule == "tie.both-qualify":
+        how = "combined score" if r.tie_rule == "combined" else "top score"
+        text = f"Both teams qualify; {team_name(win)} wins on the higher {how} ({standing})."
+    elif win is not None:
+        text = f"{team_name(win)} qualifies and wins ({standing})."
+    elif q0 and q1:
+        how = "combined scores" if r.tie_rule == "combined" else "top scores"
+        text = f"Both teams qualify with equal {how}: no winner yet, another hand is played ({standing})."
+    else:
+        text = (f"No team has won: none has one partner at {r.target} or more with the other above zero "
+                f"({standing}); another hand is played.")
+    return Decision({"winner": win, "clause": rule}, text, chain)
+
+
+def _decide_winner(r: Rules, s: Situation) -> Decision:
+    _family_check(r, s, uses_bids=s.bids is not None or s.contract is not None)
+    if r.individual:
+        return _decide_winner_individual(r, s)
+    contract = _contract(s)
+    if contract is not None and s.tricks is not None:
+        tricks = _hand_tricks(s)
+        d0, d1 = _auction_deltas(r, s, tricks)
+        if s.scores is None:
+            raise Missing("scores", "the team scores before the hand are needed")
+        after2 = (s.scores[0] + d0, s.scores[1] + d1)
+        _check_after(r, s, list(after2))
+        win, rule = H.hand_outcome(r, [after2[0], after2[1], after2[0], after2[1]], r.target, [0, 0, 0, 0],
+                                   contract, tricks)
+    else:
+        sc = s.scores_after or s.scores
+        if sc is None:
+            raise Missing("scores", "the team scores are needed")
+        after2 = (sc[0], sc[1])
+        if contract is None and min(after2) >= r.target:
+            raise Missing("contract", "both teams reached the target; the bidding team decides")
+        bt = R.team_of(contract[0]) if contract is not None else 0
+        win, rule = R.auction_outcome(r, after2, r.target, bt, False)
+    chain = (rule,) + tuple(c for c in ("win.target", "tie.both-qualify", "score.bid13") if c != rule)
+    if win is None:
+        text = f"No team has reached {r.target} (team scores {list(after2)}): play goes on."
+    elif rule == "score.bid13":
+        text = f"{team_name(win)} bid 13 and took every trick: it wins on the spot."
+    elif rule == "tie.both-qualify":
+        text = f"Both teams reached {r.target}: the bidding team, {team_name(win)}, wins."
+    else:
+        text = f"{team_name(win)} reached {r.target} and wins (team scores {list(after2)})."
+    return Decision({"winner": win, "clause": rule}, text, chain)
+
+
+# ------------------------------------------------------------------ dispatch
+
+_DECIDERS: dict[str, Callable[[Rules, Situation], Decision]] = {
+    "card-legal": _decide_card, "trick-winner": _decide_trick, "bid-legal": _decide_bid,
+    "redeal": _decide_redeal, "score": _decide_score, "winner": _decide_winner,
+    "next-dealer": _decide_next_dealer, "trump": _decide_trump,
+}
+
+
+def decide(kind: str, r: Rules, s: Situation) -> Decision:
+    """The engine's ruling on question ``kind`` under ``r`` (raises on missing or contradictory facts)."""
+    if kind in ("score", "winner"):
+        _family_check(r, s, uses_bids=True)
+        _check_score_change(r, s)
+    return _DECIDERS[kind](r, s)
+
+
+__all__ = ["ClauseRef", "Decision", "clause_refs", "decide", "fmt_delta", "team_name"]

@@ -1,0 +1,428 @@
+"""The situation file of the referee: reading it, checking it, and the facts it states.
+
+A *situation* (TOML or JSON, schema ``spec/disputes/schema.json``) states the facts the players agree on
+(dealer, scores, hands or the relevant cards, bids, tricks taken, the trick in progress) and one question.
+:func:`load_situation` / :func:`parse_situation` build a :class:`Situation` and raise :class:`SituationError`,
+naming the file and the fields in conflict, on malformed or contradictory facts (a card in two places, too
+many cards, a void contradicted by a held card, ...). Nothing here depends on a ruleset's rules beyond
+loading it by name; the rulings are :mod:`tarneeb.ruling.decision`'s.
+
+The referee's own error classes live here for now: :class:`SituationError` (reported to the user),
+:class:`Missing` (a fact a ruleset needs is not given) and :class:`NotApplicable` (the facts are of the other
+bidding family).
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tarneeb.core.actions import BIDS, Bid, parse_action
+from tarneeb.core.cards import NO_TRUMP, SUIT_NAMES, card_str, parse_card, parse_suit
+from tarneeb.core.spec import OptionValue, load_rules, rulesets
+from tarneeb.errors import CardError, SituationError, TarneebError
+
+KINDS: tuple[str, ...] = (
+    "card-legal", "trick-winner", "bid-legal", "redeal", "score", "winner", "next-dealer", "trump",
+)
+KIND_QUESTIONS: dict[str, str] = {
+    "card-legal": "is this card legal?",
+    "trick-winner": "who wins this trick?",
+    "bid-legal": "is this bid legal?",
+    "redeal": "is the hand redealt, and who deals?",
+    "score": "what does each player score?",
+    "winner": "has a team won?",
+    "next-dealer": "who deals next?",
+    "trump": "what is trump?",
+}
+_TOP_KEYS = {
+    "schema", "title", "description", "ruleset", "options", "dealer", "scores", "scores_after", "hands",
+    "voids", "revealed", "bids", "contract", "auction", "tricks", "played", "trick", "hand", "question",
+    "expected", "sources",
+}
+
+
+# ------------------------------------------------------------------ errors
+
+
+class Missing(Exception):
+    """A fact a ruleset needs is not in the situation."""
+
+    def __init__(self, fld: str, why: str) -> None:
+        self.field = fld
+        self.why = why
+        super().__init__(f"{fld}: {why}")
+
+
+class NotApplicable(Exception):
+    """The facts are of the other bidding family than the ruleset's."""
+
+
+# --------------------------------------------------------------- situation
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    kind: str
+    seat: int | None = None
+    card: int | None = None
+    bid: Bid | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Contract:
+    seat: int
+    bid: int
+    trump: int | None  # 0..3, 4 = no trump, None = not stated
+
+
+@dataclass(frozen=True, slots=True)
+class TrickInProgress:
+    leader: int
+    cards: tuple[int, ...]
+
+
+@dataclass(slots=True)
+class Situation:
+    file: str
+    title: str
+    targets: list[tuple[str, dict[str, OptionValue]]]
+    all_rulesets: bool
+    question: Question
+    dealer: int | None = None
+    scores: list[int] | None = None
+    scores_after: list[int] | None = None
+    hands: dict[int, list[int]] = field(default_factory=dict)
+    voids: dict[int, set[int]] = field(default_factory=dict)
+    revealed: int | None = None
+    bids: list[int | None] | None = None
+    contract: Contract | None = None
+    auction: list[Bid] | None = None
+    tricks: list[int] | None = None
+    played: list[int] = field(default_factory=list)
+    trick: TrickInProgress | None = None
+    hand_result: str | None = None
+    expected: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def err(self, fields: Sequence[str], message: str) -> SituationError:
+        return SituationError(self.file, fields, message)
+
+
+def _seat(s: Situation | str, fld: str, v: object) -> int:
+    file = s.file if isinstance(s, Situation) else s
+    if isinstance(v, str) and v.strip().isdigit():
+        v = int(v)
+    if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < 4:
+        raise SituationError(file, [fld], f"{v!r} is not a seat (0..3)")
+    return v
+
+
+def _int(file: str, fld: str, v: object) -> int:
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise SituationError(file, [fld], f"{v!r} is not a whole number")
+    return v
+
+
+def _card(file: str, fld: str, v: object) -> int:
+    if not isinstance(v, str):
+        raise SituationError(file, [fld], f"{v!r} is not a card (write it like AS, 10H, 2C)")
+    try:
+        return parse_card(v)
+    except CardError as e:
+        raise SituationError(file, [fld], str(e)) from None
+
+
+def _cards(file: str, fld: str, v: object) -> list[int]:
+    if not isinstance(v, list):
+        raise SituationError(file, [fld], "should be a list of cards")
+    return [_card(file, f"{fld}[{i}]", x) for i, x in enumerate(v)]
+
+
+def _per_seat(file: str, fld: str, v: object) -> dict[int, object]:
+    """A table seat -> value, or a list of four values (null/absent = unknown)."""
+    if isinstance(v, list):
+        if len(v) != 4:
+            raise SituationError(file, [fld], f"a list by seat needs 4 entries, got {len(v)}")
+        return {i: x for i, x in enumerate(v) if x is not None}
+    if isinstance(v, dict):
+        return {_seat(file, f"{fld}.{k}", k): x for k, x in v.items() if x is not None}
+    raise SituationError(file, [fld], "should be a list of 4 values by seat or a table seat -> value")
+
+
+def _parse_bid(file: str, fld: str, v: object) -> Bid:
+    if isinstance(v, int) and not isinstance(v, bool):
+        return BIDS[v] if 0 <= v < 14 else Bid(v)
+    if isinstance(v, str):
+        try:
+            a = parse_action("bid:" + v)
+        except TarneebError as e:
+            raise SituationError(file, [fld], str(e)) from None
+        assert isinstance(a, Bid)
+        return a
+    raise SituationError(file, [fld], f"{v!r} is not a bid (a number, 'pass', or e.g. '8H')")
+
+
+def _targets(file: str, raw: dict[str, Any]) -> tuple[list[tuple[str, dict[str, OptionValue]]], bool]:
+    spec = raw.get("ruleset")
+    if spec is None:
+        raise SituationError(file, ["ruleset"], "missing: name a ruleset, a list of rulesets, or \"all\"")
+    opts = raw.get("options", {})
+    if not isinstance(opts, dict) or any(not isinstance(v, dict) for v in opts.values()):
+        raise SituationError(file, ["options"], "should be a table: ruleset id -> table of option values")
+    known = rulesets()
+    for rid in opts:
+        if rid not in known:
+            raise SituationError(file, [f"options.{rid}"], f"unknown ruleset; valid: {', '.join(known)}")
+    everything = spec == "all"
+    entries: list[object] = list(known) if everything else (spec if isinstance(spec, list) else [spec])
+    out: list[tuple[str, dict[str, OptionValue]]] = []
+    for i, e in enumerate(entries):
+        where = "ruleset" if not isinstance(spec, list) else f"ruleset[{i}]"
+        if isinstance(e, str):
+            rid, o = e, dict(opts.get(e, {}))
+        elif isinstance(e, dict) and isinstance(e.get("id"), str) and isinstance(e.get("options", {}), dict):
+            rid, o = e["id"], {**opts.get(e["id"], {}), **e.get("options", {})}
+        else:
+            raise SituationError(file, [where], f"{e!r}: give a ruleset id or a table {{ id, options }}")
+        if rid not in known:
+            raise SituationError(file, [where], f"unknown ruleset {rid!r}; valid: all, {', '.join(known)}")
+        try:
+            load_rules(rid, o)
+        except TarneebError as err:
+            raise SituationError(file, [where if rid not in opts else f"options.{rid}"], str(err)) from None
+        out.append((rid, o))
+    if not out:
+        raise SituationError(file, ["ruleset"], "no ruleset given")
+    return out, everything
+
+
+def load_situation(path: str | Path) -> Situation:
+    """Read and check a situation file (``.toml`` or ``.json``)."""
+    p = Path(path)
+    file = str(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise SituationError(file, ["(file)"], str(e)) from None
+    try:
+        raw: Any = json.loads(text) if p.suffix.lower() == ".json" else tomllib.loads(text)
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as e:
+        raise SituationError(file, ["(syntax)"], str(e)) from None
+    if not isinstance(raw, dict):
+        raise SituationError(file, ["(top)"], "a situation is a table of facts")
+    return parse_situation(raw, file)
+
+
+def parse_situation(raw: dict[str, Any], file: str = "(situation)") -> Situation:
+    """Build and check a :class:`Situation` from a decoded TOML/JSON table."""
+    for k in raw:
+        if k not in _TOP_KEYS:
+            raise SituationError(file, [k], f"unknown field; valid: {', '.join(sorted(_TOP_KEYS))}")
+    if raw.get("schema", 1) != 1:
+        raise SituationError(file, ["schema"], f"{raw.get('schema')!r}: only schema 1 is understood")
+    targets, everything = _targets(file, raw)
+    q = raw.get("question")
+    if not isinstance(q, dict) or "kind" not in q:
+        raise SituationError(file, ["question.kind"], f"missing: one of {', '.join(KINDS)}")
+    if q["kind"] not in KINDS:
+        raise SituationError(file, ["question.kind"], f"{q['kind']!r}; valid: {', '.join(KINDS)}")
+    for k in q:
+        if k not in ("kind", "seat", "card", "bid"):
+            raise SituationError(file, [f"question.{k}"], "unknown field; valid: kind, seat, card, bid")
+    question = Question(
+        kind=q["kind"],
+        seat=_seat(file, "question.seat", q["seat"]) if "seat" in q else None,
+        card=_card(file, "question.card", q["card"]) if "card" in q else None,
+        bid=_parse_bid(file, "question.bid", q["bid"]) if "bid" in q else None,
+    )
+    s = Situation(file=file, title=str(raw.get("title", Path(file).stem)), targets=targets,
+                  all_rulesets=everything, question=question)
+    if "dealer" in raw:
+        s.dealer = _seat(file, "dealer", raw["dealer"])
+    for key in ("scores", "scores_after"):
+        if key in raw:
+            v = raw[key]
+            if not isinstance(v, list) or len(v) not in (2, 4):
+                raise SituationError(file, [key], "give 4 personal scores by seat (or 2 team scores)")
+            vals = [_int(file, f"{key}[{i}]", x) for i, x in enumerate(v)]
+            setattr(s, key, vals)
+    if s.scores is not None and s.scores_after is not None and len(s.scores) != len(s.scores_after):
+        raise s.err(["scores", "scores_after"], "give both with the same number of entries")
+    for seat, v in _per_seat(file, "hands", raw.get("hands", {})).items():
+        s.hands[seat] = _cards(file, f"hands.{seat}", v)
+    for seat, v in _per_seat(file, "voids", raw.get("voids", {})).items():
+        if not isinstance(v, list):
+            raise SituationError(file, [f"voids.{seat}"], "should be a list of suits, e.g. [\"H\"]")
+        try:
+            s.voids[seat] = {parse_suit(str(x)) for x in v}
+        except CardError as e:
+            raise SituationError(file, [f"voids.{seat}"], str(e)) from None
+    if "revealed" in raw:
+        s.revealed = _card(file, "revealed", raw["revealed"])
+    if "bids" in raw:
+        per = _per_seat(file, "bids", raw["bids"])
+        s.bids = [None] * 4
+        for seat, v in per.items():
+            s.bids[seat] = _int(file, f"bids.{seat}", v)
+    if "contract" in raw:
+        c = raw["contract"]
+        if not isinstance(c, dict) or "seat" not in c or "bid" not in c:
+            raise SituationError(file, ["contract"], "give a table { seat, bid, trump }")
+        trump: int | None = None
+        if "trump" in c:
+            t = str(c["trump"]).strip().upper()
+            try:
+                trump = NO_TRUMP if t in ("N", "NT", "NO TRUMP") else parse_suit(t)
+            except CardError as e:
+                raise SituationError(file, ["contract.trump"], str(e)) from None
+        s.contract = Contract(_seat(file, "contract.seat", c["seat"]), _int(file, "contract.bid", c["bid"]), trump)
+    if "auction" in raw:
+        a = raw["auction"]
+        if not isinstance(a, list):
+            raise SituationError(file, ["auction"], "should be the list of calls in order, e.g. [\"pass\", \"8\"]")
+        s.auction = [_parse_bid(file, f"auction[{i}]", x) for i, x in enumerate(a)]
+    if "tricks" in raw:
+        per = _per_seat(file, "tricks", raw["tricks"])
+        if len(per) != 4:
+            raise SituationError(file, ["tricks"], "give the tricks taken by each of the 4 seats")
+        s.tricks = [_int(file, f"tricks.{k}", per[k]) for k in range(4)]
+    s.played = _cards(file, "played", raw.get("played", []))
+    if "trick" in raw:
+        t = raw["trick"]
+        if not isinstance(t, dict) or "leader" not in t:
+            raise SituationError(file, ["trick"], "give a table { leader, cards }")
+        s.trick = TrickInProgress(_seat(file, "trick.leader", t["leader"]),
+                                  tuple(_cards(file, "trick.cards", t.get("cards", []))))
+    if "hand" in raw:
+        if raw["hand"] not in ("played", "cancelled"):
+            raise SituationError(file, ["hand"], f"{raw['hand']!r}; valid: played, cancelled")
+        s.hand_result = raw["hand"]
+    exp = raw.get("expected", {})
+    if not isinstance(exp, dict) or any(not isinstance(v, dict) for v in exp.values()):
+        raise SituationError(file, ["expected"], "should be a table: ruleset label -> expected answer")
+    s.expected = exp
+    _check_cards(s)
+    return s
+
+
+def completed_tricks(s: Situation) -> int | None:
+    if s.tricks is not None:
+        return sum(s.tricks)
+    if s.played:
+        return len(s.played) // 4
+    return None
+
+
+def _check_cards(s: Situation) -> None:
+    """Ruleset-independent contradictions among the stated cards and counts."""
+    where: dict[int, str] = {}
+
+    def place(card: int, fld: str) -> None:
+        if card in where:
+            raise s.err([where[card], fld], f"{card_str(card)} is in both places")
+        where[card] = fld
+
+    for i, c in enumerate(s.played):
+        place(c, f"played[{i}]")
+    if s.trick is not None:
+        if len(s.trick.cards) > 4:
+            raise s.err(["trick.cards"], f"a trick has at most 4 cards, got {len(s.trick.cards)}")
+        for i, c in enumerate(s.trick.cards):
+            place(c, f"trick.cards[{i}]")
+    for seat, cards in sorted(s.hands.items()):
+        for i, c in enumerate(cards):
+            place(c, f"hands.{seat}[{i}]")
+    if s.tricks is not None:
+        for seat, t in enumerate(s.tricks):
+            if not 0 <= t <= 13:
+                raise s.err([f"tricks.{seat}"], f"{t} tricks: a seat takes 0 to 13")
+        if sum(s.tricks) > 13:
+            raise s.err(["tricks"], f"the seats took {sum(s.tricks)} tricks in all; a hand has 13")
+        if s.played and len(s.played) != 4 * sum(s.tricks):
+            raise s.err(["played", "tricks"],
+                        f"{len(s.played)} cards played in finished tricks, but {sum(s.tricks)} tricks were taken "
+                        f"({4 * sum(s.tricks)} cards)")
+    if s.played and len(s.played) % 4:
+        raise s.err(["played"], f"{len(s.played)} cards: finished tricks hold a multiple of 4")
+    done = completed_tricks(s)
+    if s.trick is not None and done is not None and done >= 13 and s.trick.cards:
+        raise s.err(["trick", "tricks"], "all 13 tricks are finished, so no trick can be in progress")
+    in_trick = trick_seats_unknown_step(s)
+    for seat, cards in sorted(s.hands.items()):
+        cap = 13 - (done or 0) - (1 if seat in in_trick else 0)
+        if len(cards) > cap:
+            why = f"seat {seat} can hold at most {cap} cards"
+            if done:
+                why += f" after {done} finished tricks"
+            if seat in in_trick:
+                why += " and its card in the trick in progress"
+            raise s.err([f"hands.{seat}"] + (["tricks"] if done else []), f"{len(cards)} cards listed; {why}")
+        for c in cards:
+            if c // 13 in s.voids.get(seat, set()):
+                raise s.err([f"hands.{seat}", f"voids.{seat}"],
+                            f"seat {seat} is said to be void in {SUIT_NAMES[c // 13]} but holds {card_str(c)}")
+    if s.revealed is not None and s.dealer is not None:
+        for seat, cards in s.hands.items():
+            if seat != s.dealer and s.revealed in cards:
+                raise s.err(["revealed", f"hands.{seat}"],
+                            f"the turned card {card_str(s.revealed)} is the dealer's (seat {s.dealer}), "
+                            f"but it is listed in seat {seat}'s hand")
+        if s.dealer in s.voids and s.revealed // 13 in s.voids[s.dealer] and s.revealed not in s.played and not (
+                s.trick and s.revealed in s.trick.cards):
+            raise s.err(["revealed", f"voids.{s.dealer}"],
+                        f"the dealer still holds the turned card {card_str(s.revealed)}, so is not void in its suit")
+    q = s.question
+    if q.card is not None:
+        if q.card in where:
+            loc = where[q.card]
+            if not loc.startswith("hands."):
+                raise s.err(["question.card", loc], f"{card_str(q.card)} was already played")
+            if q.seat is not None and not loc.startswith(f"hands.{q.seat}["):
+                raise s.err(["question.card", loc], f"{card_str(q.card)} is in another seat's hand, not seat {q.seat}'s")
+        if q.seat is not None and q.card // 13 in s.voids.get(q.seat, set()):
+            raise s.err(["question.card", f"voids.{q.seat}"],
+                        f"seat {q.seat} is said to be void in {SUIT_NAMES[q.card // 13]}")
+    if s.bids is not None:
+        for seat, b in enumerate(s.bids):
+            if b is not None and not 0 <= b <= 13:
+                raise s.err([f"bids.{seat}"], f"{b} tricks cannot be bid: a hand has 13")
+    if s.contract is not None and not 1 <= s.contract.bid <= 13:
+        raise s.err(["contract.bid"], f"{s.contract.bid} tricks cannot be bid: a hand has 13")
+
+
+def trick_seats_unknown_step(s: Situation) -> set[int]:
+    """Seats that certainly played to the trick in progress (both directions agree only on the leader)."""
+    if s.trick is None or not s.trick.cards:
+        return set()
+    n = len(s.trick.cards)
+    if n in (1, 4):
+        return {s.trick.leader} if n == 1 else {0, 1, 2, 3}
+    if n == 2:
+        return {s.trick.leader}
+    return {s.trick.leader, (s.trick.leader + 2) % 4}
+
+
+def holds(s: Situation, seat: int, suit: int) -> bool | None:
+    """Whether ``seat`` holds a card of ``suit``, as far as the facts tell (None: they do not)."""
+    cards = s.hands.get(seat, [])
+    if any(c // 13 == suit for c in cards):
+        return True
+    if suit in s.voids.get(seat, set()):
+        return False
+    done = completed_tricks(s)
+    in_trick = s.trick is not None and seat in trick_seats_unknown_step(s)
+    if done is not None and len(cards) == 13 - done - int(in_trick) and seat in s.hands:
+        return False
+    if done is None and len(cards) == 13:
+        return False
+    return None
+
+
+__all__ = [
+    "KINDS", "KIND_QUESTIONS", "Contract", "Missing", "NotApplicable", "Question", "Situation", "SituationError",
+    "TrickInProgress", "completed_tricks", "holds", "load_situation", "parse_situation", "trick_seats_unknown_step",
+]
