@@ -120,3 +120,21 @@ def test_trick_relation_is_the_proofs_play_step() -> None:
         # the proofs' single step, fourth card: the same next leader
         st = e.play_step(H, z3.BitVecVal(leader, 2), z3.BitVecVal(3, 2), C[:3], z3.BitVecVal(trump, 6), C[3])
         assert evaluate(eqs, [st.leader])[0].as_long() == vals[1].as_long()
+
+
+@pytest.mark.parametrize("rid,opts", [("classic", {"direction": "ccw"}), ("classic", {"direction": "cw"}),
+                                      ("bsfyi-41", {}), ("card-kings-41", {}), ("eram-41", {}), ("tarneeb-400", {})])
+def test_first_leader(rid: str, opts: dict[str, object]) -> None:
+    """play.lead: the encoding's first leader (the 13-trick proofs' deal) is the engine's ``hand_leader``."""
+    from tarneeb.core.hand import hand_leader
+
+    r = load_rules(rid, opts)
+    for mutant, same in ((None, True), ("lead-by-dealer", False)):
+        e = Encoding(r, mutant)
+        got = []
+        for dealer in range(4):
+            for holder in range(4):
+                lead = evaluate([], [e.first_leader(z3.BitVecVal(dealer, 2), z3.BitVecVal(holder, 2))])[0]
+                want = hand_leader(r, dealer, None if r.individual else (holder, 7, None))
+                got.append(lead.as_long() == want)
+        assert all(got) if same else not all(got)
