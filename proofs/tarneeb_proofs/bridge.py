@@ -93,10 +93,11 @@ class Mismatch:
     engine: str
     encoding: str
     clause: str
+    module: str = "tarneeb.core.rules"
 
     def witness(self, r: Rules) -> Witness:
         w = Witness(title=f"the engine's {self.fn} disagrees with the encoding")
-        w.add("engine function", f"tarneeb.core.rules.{self.fn}")
+        w.add("engine function", f"{self.module}.{self.fn}")
         w.add("input", self.inputs)
         w.add("engine returns", self.engine)
         w.add("encoding gives", self.encoding)
@@ -436,11 +437,11 @@ def seat_compares(enc: Encoding) -> list[Compare]:
     d = z3.Int("dealer")
     da = Ev([d], [enc.dealer_after_redeal(d)])
     ns = Ev([d], [enc.next_seat(d)])
-    return [Compare("dealer_after_redeal", [(s,) for s in range(4)], lambda s: R.dealer_after_redeal(r, s),
+    return [Compare("next_seat", [(s,) for s in range(4)], lambda s: R.next_seat(r, s), lambda s: ns(s)[0],
+                    lambda p, g: "play.direction", lambda s: f"seat {s}"),
+            Compare("dealer_after_redeal", [(s,) for s in range(4)], lambda s: R.dealer_after_redeal(r, s),
                     lambda s: da(s)[0], lambda p, g: cite(r, "redeal.dealer", "auction.all-pass"),
-                    lambda s: f"dealer {s}"),
-            Compare("next_seat", [(s,) for s in range(4)], lambda s: R.next_seat(r, s), lambda s: ns(s)[0],
-                    lambda p, g: "play.direction", lambda s: f"seat {s}")]
+                    lambda s: f"dealer {s}")]
 
 
 # ================================================================ auction (classic)
@@ -560,8 +561,8 @@ def turn_parts(enc: Encoding) -> tuple[list[tuple[str, list[Term], Term]], list[
                 f"{[j for j in range(4) if active[j]]}, top bid {'held by seat ' + str(h) if has_top else 'none'}")
 
     cl = "auction.continuous" if r.auction_style == "continuous" else "auction.order"
-    cmp = [Compare("auction_next", pts, engine, want, lambda p, g: cl, show)]
-    return [], cmp + seat_compares(enc)
+    # callee first: auction_next and dealer_after_redeal call next_seat, so a bug there is named as itself
+    return [], seat_compares(enc) + [Compare("auction_next", pts, engine, want, lambda p, g: cl, show)]
 
 
 # ================================================================ scoring
@@ -738,7 +739,7 @@ def _auction_outcome_parts(enc: Encoding) -> tuple[list[tuple[str, list[Term], T
 
 
 # ================================================================ the family
-Part = Callable[[Encoding], tuple[list[tuple[str, list[Term], Term]], list[Compare]]]
+Part = Callable[[Encoding], tuple[list[tuple[str, list[Term], Term]], list[Any]]]  # lemmas, Compare / Replay
 # stage -> (builder, option names enumerated for individual rulesets, for auction rulesets); None: not that kind
 STAGES: dict[str, tuple[Part, tuple[str, ...] | None, tuple[str, ...] | None]] = {
     "play": (play_parts, ("must_trump", "egyptian", "trump_source"), ("must_trump", "egyptian", "trump_source")),
@@ -747,7 +748,13 @@ STAGES: dict[str, tuple[Part, tuple[str, ...] | None, tuple[str, ...] | None]] =
     "turn": (turn_parts, None, ("auction", "direction")),
     "scoring": (scoring_parts, (), ("scoring", "kaboot", "bid13", "min_bid")),
     "outcome": (outcome_parts, ("target", "made_bid_wins"), ("target", "play_on")),
+    "match": (lambda enc: _match_parts(enc), (), ()),
 }
+
+
+def _match_parts(enc: Encoding) -> tuple[list[tuple[str, list[Term], Term]], list[Any]]:
+    from .bridge_match import match_parts
+    return match_parts(enc)
 CLAUSES = ("play.winner", "play.follow", "play.must-trump", "play.direction", "trump.source", "deal.weak-redeal",
            "bid.range", "bid.excluded", "bid.rising-min", "bid.no-pass", "bid.total", "redeal.dealer",
            "auction.order", "auction.range", "auction.raise", "auction.dealer-privilege", "auction.continuous",
@@ -776,12 +783,13 @@ def build(stage: str, mutant: str | None, enc: Encoding) -> list[Any]:
     lemmas, cmps = STAGES[stage][0](enc)
     out = []
     for c in cmps:
-        def run(c: Compare = c) -> Witness | None:
+        def run(c: Any = c) -> Witness | None:
             with applied(mutant):
                 bad = c.run()
             return None if bad is None else bad.witness(enc.r)
-        out.append(Obligation(f"engine {c.fn} equals the encoding at every enumerated input", [], z3.BoolVal(True),
-                              run=run))
+        what = ("replays its matches through the encoded steps" if c.fn == "Match"
+                else "equals the encoding at every enumerated input")
+        out.append(Obligation(f"engine {c.fn} {what}", [], z3.BoolVal(True), run=run))
     for name, hyp, claim in lemmas:
         # the same formula (hash-consed: the same term ids, kept alive here) is the same fact: proved once
         _KEEP.append((hyp, claim))

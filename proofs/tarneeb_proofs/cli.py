@@ -33,9 +33,15 @@ def cmd_prove(args: argparse.Namespace) -> int:
         raise ConfigError(args.ruleset, "ruleset", "unknown ruleset; valid: " + ", ".join(sorted({c.ruleset for c in checks})))
     chosen = select(checks, args.ruleset, args.invariant)
     complete = len(chosen) == len(checks)
-    t0 = time.perf_counter()
-    results = [run_check(c) for c in chosen]
-    wall = time.perf_counter() - t0
+    t0, c0 = time.perf_counter(), time.process_time()
+    results = []
+    try:
+        for c in chosen:
+            results.append(run_check(c))
+    except KeyboardInterrupt:  # a partial run is never compared with (or written to) the manifest
+        print(f"interrupted after {len(results)} of {len(chosen)} checks (manifest not compared)", file=sys.stderr)
+        return 130
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     entries = manifest.load()
     probs = manifest.problems(chosen, results, entries, complete)
     if args.write_manifest:
@@ -50,7 +56,7 @@ def cmd_prove(args: argparse.Namespace) -> int:
     mutants = [r for r in results if r.check.mutant is not None]
     summary = {"checks": len(results), "proofs": len(proofs), "proved": sum(r.status == "proved" for r in proofs),
                "mutants": len(mutants), "mutants_caught": sum(r.status == "counterexample" for r in mutants),
-               "wall_s": round(wall, 2), "matches_manifest": not probs, "problems": probs}
+               "wall_s": round(wall, 2), "cpu_s": round(cpu, 2), "matches_manifest": not probs, "problems": probs}
     if args.json:
         rows = [{"id": r.check.id, "invariant": r.check.invariant, "ruleset": r.check.ruleset,
                  "variant": r.check.variant, "mutant": r.check.mutant, "expected": r.check.expected,
@@ -107,7 +113,7 @@ def cmd_prove(args: argparse.Namespace) -> int:
     if not args.witnesses and len(witnessed) > len(shown):
         con.print(f"\n({len(witnessed) - len(shown)} more counterexamples: tarneeb prove --witnesses)")
     con.print(f"{summary['proved']}/{summary['proofs']} proofs proved, {summary['mutants_caught']}/{summary['mutants']} "
-              f"mutants caught, wall {wall:.1f} s")
+              f"mutants caught, wall {wall:.1f} s, CPU {cpu:.1f} s")
     for p in probs:
         con.print("[red]manifest mismatch:[/] " + escape(p))
     return 0 if not probs else 1
