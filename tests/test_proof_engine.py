@@ -151,7 +151,7 @@ def test_match_replays_refine_the_encoded_steps(rid: str, opts: dict[str, Option
 
 def test_ctrl_c_prints_interrupted_and_no_manifest_mismatch(monkeypatch: pytest.MonkeyPatch,
                                                           capsys: pytest.CaptureFixture[str]) -> None:
-    import tarneeb_proofs.cli as prove_cli
+    import tarneeb_proofs.checks as checks_mod
 
     calls = []
 
@@ -161,7 +161,7 @@ def test_ctrl_c_prints_interrupted_and_no_manifest_mismatch(monkeypatch: pytest.
             raise KeyboardInterrupt
         return run_check(c)
 
-    monkeypatch.setattr(prove_cli, "run_check", interrupted)
+    monkeypatch.setattr(checks_mod, "run_check", interrupted)
     assert main(["prove", "--invariant", "engine", "--ruleset", "eram-41"]) == 130
     out, err = capsys.readouterr()
     assert "interrupted after 2 of" in err
@@ -172,3 +172,12 @@ def test_prove_reports_cpu_seconds(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["prove", "--invariant", "engine", "--ruleset", "card-kings-41", "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)["summary"]
     assert summary["cpu_s"] > 0 and summary["wall_s"] > 0
+
+
+def test_prove_jobs_gives_the_same_results(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["prove", "--invariant", "engine", "--ruleset", "tarneeb-400", "--json", "--jobs", "2"]) == 0
+    par = json.loads(capsys.readouterr().out)
+    assert main(["prove", "--invariant", "engine", "--ruleset", "tarneeb-400", "--json"]) == 0
+    seq = json.loads(capsys.readouterr().out)
+    assert [(r["id"], r["result"]) for r in par["results"]] == [(r["id"], r["result"]) for r in seq["results"]]
+    assert par["summary"]["matches_manifest"] and par["summary"]["cpu_s"] > 0

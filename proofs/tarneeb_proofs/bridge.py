@@ -172,7 +172,9 @@ def region_lemmas(fn: str, xs: Sequence[Term], ys: Sequence[Term], domain: Calla
         s = z3.Solver()
         s.add(*domain(xs))
         s.add(*[z3.Not(region(vec)) for vec in seen])
-        while s.check() == z3.sat:
+        from .checks import solve
+
+        while solve(s) == z3.sat:
             m = s.model()
             p = tuple(int(m.eval(x, model_completion=True).as_long()) for x in xs)
             reps.append(p)
@@ -303,14 +305,14 @@ def play_parts(enc: Encoding) -> tuple[list[tuple[str, list[Term], Term]], list[
     r = enc.r
     ts = tuple(trumps(enc))
     # ---- trick_winner: the reduction to suit patterns and orders
-    lemmas, pts, tw = _block(("trick", ts), lambda: _trick_block(enc, ts))
+    lemmas, pts, tw = _block(("trick", ts, enc.mutant), lambda: _trick_block(enc, ts))
     lemmas = list(lemmas)
     cmp = [Compare("trick_winner", pts, lambda *p: R.trick_winner(list(p[:4]), p[4]),
                    lambda *p: tw(*p)[0], lambda p, g: "play.winner",
                    lambda *p: f"cards {' '.join(card_text(c) for c in p[:4])}, trump {p[4]}",
                    key=lambda *p: tuple(trick_atoms(p)))]
     # ---- legal_play_mask / play_violation: hands reduce to the set of suits held
-    lemma, lm = _block(("mask", r.must_trump, ts), lambda: _mask_block(enc, ts))
+    lemma, lm = _block(("mask", r.must_trump, ts, enc.mutant), lambda: _mask_block(enc, ts))
     lemmas.append(lemma)
     hands = [sum(1 << (13 * s + k) for s in range(4) if pat >> s & 1 for k in range(par, 13, 2))
              for pat in range(16) for par in (0, 1)]

@@ -115,6 +115,15 @@ def _fmt(v: object) -> str:
 _SHARED_PROVED: set[str] = set()  # share keys of obligations already proved in this process
 
 
+def solve(s: Any) -> Any:
+    """``s.check()``; Ctrl-C during a query (Z3 catches SIGINT and answers unknown, "canceled") is re-raised as
+    KeyboardInterrupt, so an interrupted run never reports a false ``unknown``."""
+    r = s.check()
+    if r == z3.unknown and "cancel" in str(s.reason_unknown()):
+        raise KeyboardInterrupt
+    return r
+
+
 def run_check(check: Check, timeout_ms: int = 60_000) -> Result:
     """Run every obligation of a check; a solver timeout is a visible ``unknown``, never a pass."""
     t0 = time.perf_counter()
@@ -133,12 +142,12 @@ def run_check(check: Check, timeout_ms: int = 60_000) -> Result:
         s = z3.Solver()
         s.set("timeout", timeout_ms)
         s.add(*ob.hyp)
-        r = s.check()
+        r = solve(s)
         if r != z3.sat:
             status = "vacuous" if r == z3.unsat else "unknown"
             return Result(check, status, time.perf_counter() - t0, ob.name, detail=f"hypotheses are {r}")
         s.add(z3.Not(ob.claim))
-        r = s.check()
+        r = solve(s)
         if r == z3.sat:
             w = ob.witness(s.model())
             w.clauses = list(check.clauses)
@@ -988,9 +997,23 @@ def select(checks: Sequence[Check], ruleset: str | None = None, invariant: str |
             and (invariant is None or c.invariant == invariant)]
 
 
-def run_all(checks: Sequence[Check]) -> Iterator[Result]:
-    for c in checks:
-        yield run_check(c)
+def run_all(checks: Sequence[Check], jobs: int = 1) -> Iterator[Result]:
+    """The results in the order of ``checks``; ``jobs`` > 1 runs them in that many worker processes.
+
+    Neighbouring checks go to the same worker (chunks), so most shared obligations are still proved once per
+    worker; a worker never takes a proof from another.
+    """
+    if jobs <= 1:
+        for c in checks:
+            yield run_check(c)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    ex = ProcessPoolExecutor(max_workers=jobs)
+    try:
+        yield from ex.map(run_check, checks, chunksize=max(1, len(checks) // (4 * jobs)))
+    finally:
+        ex.shutdown(wait=True, cancel_futures=True)
 
 
 __all__ = ["Check", "INVARIANTS", "Obligation", "Result", "all_checks", "run_all", "run_check", "select",
