@@ -36,7 +36,7 @@ from .encode import (
 )
 from .witness import Witness, seat_text
 
-INVARIANTS = ("tricks", "follow", "bids", "scoring", "outcome", "config", "references")
+INVARIANTS = ("tricks", "follow", "bids", "scoring", "outcome", "config", "references", "engine")
 INVARIANT_TITLES = {
     "tricks": "1. a hand is 13 tricks",
     "follow": "2. legal follow-suit and trick winner",
@@ -45,6 +45,7 @@ INVARIANT_TITLES = {
     "outcome": "5. win qualification and ties",
     "config": "6. configuration soundness",
     "references": "7. the documents' worked examples (encoding and engine)",
+    "engine": "8. the engine's rule functions equal the encodings (tarneeb_proofs.bridge)",
 }
 
 
@@ -61,6 +62,8 @@ class Obligation:
     # "claim" when a hypothesis is an invariant or lemma instance whose guards speak of other states (k = 13
     # while k < 13; removing a card from the played set), "off" for an invariant claimed at one state (the deal)
     guards: str = "claim+hyp"
+    # an obligation discharged by running code (the engine family): returns a counterexample or None
+    run: Callable[[], Witness | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -163,6 +166,15 @@ def _guard_text(g: Term) -> str:
     return text if len(text) <= 160 else text[:157] + "..."
 
 
+def solve(s: Any) -> Any:
+    """``s.check()``; Ctrl-C during a query (Z3 catches SIGINT and answers unknown, "canceled") is re-raised as
+    KeyboardInterrupt, so an interrupted run never reports a false ``unknown``."""
+    r = s.check()
+    if r == z3.unknown and "cancel" in str(s.reason_unknown()):
+        raise KeyboardInterrupt
+    return r
+
+
 def run_check(check: Check, timeout_ms: int = 60_000) -> Result:
     """Run every obligation of a check; a solver timeout is a visible ``unknown``, never a pass.
 
@@ -173,9 +185,15 @@ def run_check(check: Check, timeout_ms: int = 60_000) -> Result:
     hypotheses + not(claim) is unsat.
     """
     t0 = time.perf_counter()
-    enc = Encoding(check.rules(), check.mutant)
+    # the engine family's mutants are engine bugs (tarneeb_proofs.bridge_mutants), its encoding is the true one
+    enc = Encoding(check.rules(), None if check.invariant == "engine" else check.mutant)
     shared = 0
     for ob in check.build(enc):
+        if ob.run is not None:
+            w = ob.run()
+            if w is not None:
+                return Result(check, "counterexample", time.perf_counter() - t0, ob.name, w)
+            continue
         key = formula_key(ob.hyp, ob.claim) if ob.share else ""
         if key and key in _SHARED_PROVED:
             shared += 1
@@ -183,7 +201,7 @@ def run_check(check: Check, timeout_ms: int = 60_000) -> Result:
         s = z3.Solver()
         s.set("timeout", timeout_ms)
         s.add(*ob.hyp)
-        r = s.check()
+        r = solve(s)
         if r != z3.sat:
             status = "vacuous" if r == z3.unsat else "unknown"
             return Result(check, status, time.perf_counter() - t0, ob.name, detail=f"hypotheses are {r}", shared=shared)
@@ -199,7 +217,7 @@ def run_check(check: Check, timeout_ms: int = 60_000) -> Result:
             return Result(check, status, time.perf_counter() - t0, ob.name,
                           detail=f"the guard of {where} is {r} with the hypotheses: {_guard_text(g)}", shared=shared)
         s.add(z3.Not(ob.claim))
-        r = s.check()
+        r = solve(s)
         if r == z3.sat:
             w = ob.witness(s.model())
             w.clauses = list(check.clauses)
@@ -568,12 +586,14 @@ def _family(inv: str, individual: bool) -> list[tuple[str, Callable[[Encoding], 
 
 
 def all_checks() -> list[Check]:
+    from .bridge import engine_checks
+
     out: list[Check] = []
     for rid, rs in rulesets().items():
         individual = rs.params.get("family") == "individual"
         present = set(rs.clauses)
         for inv in INVARIANTS:
-            if inv not in CLAUSES:  # a family with its own module (references)
+            if inv not in CLAUSES or inv == "engine":  # a family with its own module (references, engine)
                 continue
             clauses = tuple(c for c in CLAUSES[inv] if c in present)
             fam = _family(inv, individual)
@@ -596,7 +616,7 @@ def all_checks() -> list[Check]:
     from .references import reference_checks  # family 7: its own module (it imports this one)
 
     out += reference_checks()
-    return out
+    return out + engine_checks()
 
 
 def select(checks: Sequence[Check], ruleset: str | None = None, invariant: str | None = None) -> list[Check]:
@@ -604,9 +624,23 @@ def select(checks: Sequence[Check], ruleset: str | None = None, invariant: str |
             and (invariant is None or c.invariant == invariant)]
 
 
-def run_all(checks: Sequence[Check]) -> Iterator[Result]:
-    for c in checks:
-        yield run_check(c)
+def run_all(checks: Sequence[Check], jobs: int = 1) -> Iterator[Result]:
+    """The results in the order of ``checks``; ``jobs`` > 1 runs them in that many worker processes.
+
+    Neighbouring checks go to the same worker (chunks), so most shared obligations are still proved once per
+    worker; a worker never takes a proof from another.
+    """
+    if jobs <= 1:
+        for c in checks:
+            yield run_check(c)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    ex = ProcessPoolExecutor(max_workers=jobs)
+    try:
+        yield from ex.map(run_check, checks, chunksize=max(1, len(checks) // (4 * jobs)))
+    finally:
+        ex.shutdown(wait=True, cancel_futures=True)
 
 
 __all__ = ["Check", "INVARIANTS", "Obligation", "Result", "all_checks", "run_all", "run_check", "select",

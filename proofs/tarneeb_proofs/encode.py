@@ -283,6 +283,11 @@ class Encoding:
             return self.trump_from_reveal(revealed)
         return bv6(named)
 
+    def weak_hand(self, hand: Term) -> Term:
+        """deal.weak-redeal: a hand with no card above 10 (no jack, queen, king or ace) is weak."""
+        high = sum((((1 << 13) - 1) & ~((1 << 9) - 1)) << (13 * s) for s in range(4))
+        return (hand & z3.BitVecVal(high, 52)) == 0
+
     # -------------------------------------------------------------- play
     def legal_play(self, hand: Term, led: Term, trump: Term, card: Term) -> Term:
         """play.follow (and play.must-trump): may ``card`` be played from ``hand``?"""

@@ -26,9 +26,6 @@ from tarneeb.core.cards import CARDS_OF_SUIT, FULL_DECK, card_str, cards_of, han
 from tarneeb.core.spec import Rules
 from tarneeb.errors import IllegalBid, IllegalDeal, IllegalPlay, IllegalTrump, WrongPhase
 
-_legal_play_mask = R.legal_play_mask
-_trick_winner = R.trick_winner
-
 _PLAYS_OF_SUIT: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
     tuple(tuple(PLAYS[c] for c in cards) for cards in CARDS_OF_SUIT[s]) for s in range(4)
 )
@@ -245,7 +242,7 @@ class Match:
         ph = self.phase
         if ph is _PLAY:
             led = self.led
-            mask = _legal_play_mask(self.rules, self.hands[self.to_move], led, self.trump)
+            mask = R.legal_play_mask(self.rules, self.hands[self.to_move], led, self.trump)
             if led >= 0:
                 p = (mask >> (13 * led)) & 0x1FFF
                 if p << (13 * led) == mask:  # following suit: one precomputed tuple
@@ -443,7 +440,7 @@ class Match:
         seat = self.to_move
         hands = self.hands
         hand = hands[seat]
-        if not (_legal_play_mask(self.rules, hand, self.led, self.trump) >> card) & 1:
+        if not (R.legal_play_mask(self.rules, hand, self.led, self.trump) >> card) & 1:
             bad = R.play_violation(self.rules, hand, self.led, self.trump, card)
             assert bad is not None
             raise IllegalPlay(str(PLAYS[card]), seat, bad[0], bad[1], self.state_text())
