@@ -222,6 +222,10 @@ class Fast:
             f = self._fns[name] = compile_terms(ins, outs)
         return f
 
+    def compiled(self, name: str) -> Fn:
+        """The compiled function of a term built before (see ``terms``)."""
+        return self._fns[name]
+
     # ------------------------------------------------------------ play
     def legal_mask(self, hand: int, led: int, trump: int) -> int:
         def b() -> tuple[list[Term], list[Term]]:
@@ -259,6 +263,12 @@ class Fast:
             d, h = z3.BitVec("d", 2), z3.BitVec("h", 2)
             return [d, h], [self.e.first_leader(d, h)]
         return int(self.fn("first_leader", b)(dealer, holder & 3)[0])
+
+    def trump_from_reveal(self, card: int) -> int:
+        def b() -> tuple[list[Term], list[Term]]:
+            c = z3.BitVec("c", 6)
+            return [c], [self.e.trump_from_reveal(c)]
+        return int(self.fn("trump_from_reveal", b)(card)[0])
 
     def trump_ok(self, trump: int) -> bool:
         def b() -> tuple[list[Term], list[Term]]:

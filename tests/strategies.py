@@ -26,9 +26,15 @@ Opts = tuple[tuple[str, object], ...]
 DIFF_EXAMPLES = 500
 
 
+def examples(n: int = DIFF_EXAMPLES) -> int:
+    """At least ``n``; more when the loaded profile asks for more (the deep profile)."""
+    profile = settings.default
+    return max(n, profile.max_examples if profile is not None else 0)
+
+
 def volume(n: int = DIFF_EXAMPLES) -> settings:
     """Settings of a differential property: at least ``n`` examples, more when the profile asks for more."""
-    return settings(max_examples=max(n, settings.default.max_examples), deadline=None,
+    return settings(max_examples=examples(n), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 

@@ -14,12 +14,24 @@ import pytest
 import z3
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from tests.encoding_eval import Fast, simplified
 from tests.strategies import (
-    Opts, bid_and_tricks, bids_with_total, configs, contract_and_tricks, play_situation, rules_of, scores,
-    seat_scores, targets, team_score_pair, trick_split, tricks, volume,
+    Opts,
+    bid_and_tricks,
+    bids_with_total,
+    configs,
+    contract_and_tricks,
+    play_situation,
+    rules_of,
+    scores,
+    seat_scores,
+    targets,
+    team_score_pair,
+    trick_split,
+    tricks,
+    volume,
 )
+
 from tarneeb.conformance.examples import load_examples
 from tarneeb.core import rules as R
 from tarneeb.core.spec import Rules, load_rules
@@ -151,7 +163,7 @@ def test_compiled_terms_agree(data: st.DataObject) -> None:
     for name, (ins, outs) in f.terms.items():
         vals = [data.draw(st.integers(0, (1 << x.size()) - 1)) if z3.is_bv(x)
                 else data.draw(st.booleans()) if z3.is_bool(x) else data.draw(st.integers(-70, 70)) for x in ins]
-        assert f.fn(name, lambda: (ins, outs))(*vals) == simplified(ins, outs, vals), name
+        assert f.compiled(name)(*vals) == simplified(ins, outs, vals), name
 
 
 EXAMPLE_KINDS = ("value", "hand-score", "bid-legal", "outcome", "team-score", "target")

@@ -15,11 +15,12 @@ from hypothesis import strategies as st
 
 z3 = pytest.importorskip("z3")
 
+from tests.encoding_eval import Fast  # noqa: E402
+from tests.strategies import Opts, call_picks, configs, pick_call, rules_of, volume  # noqa: E402
+
 from tarneeb.core import rules as R  # noqa: E402
 from tarneeb.core.spec import Rules, load_rules  # noqa: E402
 from tarneeb_proofs.encode import Encoding, evaluate  # noqa: E402
-from tests.encoding_eval import Fast  # noqa: E402
-from tests.strategies import Opts, call_picks, configs, pick_call, rules_of, volume  # noqa: E402
 
 AUCTIONS = configs("auction", "all_pass", "egyptian", "direction", "min_bid")
 AUCTIONS = [c for c in AUCTIONS if not rules_of(*c).individual]
