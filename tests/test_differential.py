@@ -51,19 +51,19 @@ def fast(rid: str, opts: Opts = ()) -> tuple[Rules, Fast]:
 
 
 @volume()
-@given(st.sampled_from(PLAY), play_situation())
-def test_legal_play(cfg: tuple[str, Opts], sit: tuple[int, int, int]) -> None:
+@given(st.data())
+def test_legal_play(data: st.DataObject) -> None:
     """play.follow / play.must-trump: the legal cards of a hand, often void in the led suit."""
-    r, f = fast(*cfg)
-    hand, led, trump = sit
+    r, f = fast(*data.draw(st.sampled_from(PLAY)))
+    hand, led, trump = data.draw(play_situation())
     assert f.legal_mask(hand, led, trump) == R.legal_play_mask(r, hand, led, trump)
 
 
 @volume()
-@given(tricks())
-def test_trick_winner(trick: tuple[list[int], int]) -> None:
+@given(st.data())
+def test_trick_winner(data: st.DataObject) -> None:
     """play.winner: the winning card of four (the winner rule is the same in every ruleset)."""
-    cards, trump = trick
+    cards, trump = data.draw(tricks())
     _, f = fast("classic")
     assert f.trick_winner(cards, trump) == R.trick_winner(cards, trump)
 

@@ -39,10 +39,11 @@ def auction_calls(r: Rules) -> list[tuple[int | None, int | None]]:
 
 
 @volume()
-@given(cfg=st.sampled_from(AUCTIONS), dealer=st.integers(0, 3), picks=call_picks())
-def test_auction_call_by_call(cfg: tuple[str, Opts], dealer: int, picks: list[tuple[str, int]]) -> None:
+@given(data=st.data())
+def test_auction_call_by_call(data: st.DataObject) -> None:
     """Every call: the legal calls (auction_bid_violation) and the next seat / end (auction_next) agree."""
-    r, f = fast(*cfg)
+    r, f = fast(*data.draw(st.sampled_from(AUCTIONS)))
+    dealer, picks = data.draw(st.integers(0, 3)), data.draw(call_picks())
     calls = auction_calls(r)
     state = f.auction_start(dealer)
     seat, spoken, passes, active, top, holder = R.next_seat(r, dealer), 0, 0, [True] * 4, None, -1

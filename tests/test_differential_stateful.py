@@ -106,10 +106,17 @@ class MatchMachine(RuleBasedStateMachine):
         assert m.legal_actions() == []
         deck = list(range(52))
         self.rng.shuffle(deck)
+        self.strong = -1
         if r.weak_redeal and self.rng.random() < 0.2:  # a weak hand for the seat dealt the 1st, 5th, ... card
             low = self.rng.sample(LOW, 13)
             rest = [c for c in deck if c not in low]
             deck = [low[i // 4] if i % 4 == 0 else rest[i - i // 4 - 1] for i in range(52)]
+        elif self.rng.random() < 0.15:  # one team holds the 26 highest cards and plays high: kaboot is likely
+            self.strong = self.rng.randint(0, 1)
+            by_rank = sorted(deck, key=lambda c: -(c % 13))
+            high, low_ = by_rank[:26], by_rank[26:]
+            seat_of = [(self.dealer + r.step * (i % 4 + 1)) % 4 for i in range(52)]
+            deck = [high.pop() if seat_of[i] % 2 == self.strong else low_.pop() for i in range(52)]
         m.apply(Deal(tuple(deck)))
         rec = m.records[-1] if m.phase is Phase.DEAL else m.record
         assert rec is not None
@@ -234,7 +241,10 @@ class MatchMachine(RuleBasedStateMachine):
             assert isinstance(a, Play)
             mask |= 1 << a.card
         assert mask == f.legal_mask(self.hands[seat], led, m.trump)
-        card = self.rng.choice([c for c in range(52) if mask >> c & 1])
+        cards = [c for c in range(52) if mask >> c & 1]
+        card = self.rng.choice(cards)
+        if self.strong >= 0:  # the strong team plays its highest card, the other its lowest
+            card = max(cards, key=lambda c: c % 13) if seat % 2 == self.strong else min(cards, key=lambda c: c % 13)
         m.apply(Play(card))
         self.cards.append(card)
         if len(self.cards) < 4:
