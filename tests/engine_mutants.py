@@ -17,6 +17,11 @@ from tarneeb.core.cards import SUIT_MASKS
 from tarneeb.core.spec import Rules
 
 _orig = {name: getattr(R, name) for name in dir(R) if not name.startswith("__")}
+# the true functions, typed, for the mutants that wrap them
+_individual_outcome = R.individual_outcome
+_auction_outcome = R.auction_outcome
+_auction_bid_violation = R.auction_bid_violation
+_auction_next = R.auction_next
 
 
 def _total_min_strict(r: Rules, bids: Sequence[int]) -> bool:
@@ -29,7 +34,7 @@ def _partner_at_zero(r: Rules, a: int, b: int) -> bool:
 
 def _individual_tie_to_team_0(r: Rules, scores: Sequence[int], bids: Sequence[int] | None = None,
                               tricks: Sequence[int] | None = None) -> tuple[int | None, str]:
-    win, rule = _orig["individual_outcome"](r, scores, bids, tricks)
+    win, rule = _individual_outcome(r, scores, bids, tricks)
     if win is None and rule == "tie.both-qualify":
         return 0, rule  # an exact tie goes to team 0
     return win, rule
@@ -37,13 +42,13 @@ def _individual_tie_to_team_0(r: Rules, scores: Sequence[int], bids: Sequence[in
 
 def _auction_tie_to_team_0(r: Rules, team_scores: tuple[int, int], target: int, bidding_team: int,
                            bid13_won: bool) -> tuple[int | None, str]:
-    win, rule = _orig["auction_outcome"](r, team_scores, target, bidding_team, bid13_won)
+    win, rule = _auction_outcome(r, team_scores, target, bidding_team, bid13_won)
     return (0, rule) if rule == "tie.both-qualify" else (win, rule)
 
 
 def _target_strict(r: Rules, team_scores: tuple[int, int], target: int, bidding_team: int,
                    bid13_won: bool) -> tuple[int | None, str]:
-    return _orig["auction_outcome"](r, team_scores, target + 1, bidding_team, bid13_won)  # '>' for '>='
+    return _auction_outcome(r, team_scores, target + 1, bidding_team, bid13_won)  # '>' for '>='
 
 
 def _kaboot_ignored(r: Rules, usual: int) -> int:
@@ -98,21 +103,21 @@ def _dealer_may_not_match(r: Rules, dealer: int, seat: int, top: tuple[int, int 
                           n: int | None, strain: int | None) -> tuple[str, str] | None:
     if n is not None and top is not None and seat == dealer and R.bid_key(n, strain) == R.bid_key(*top):
         return "auction.dealer-privilege", "mutant: the dealer may not match"
-    return _orig["auction_bid_violation"](r, dealer, seat, top, passes, n, strain)
+    return _auction_bid_violation(r, dealer, seat, top, passes, n, strain)
 
 
 def _dealer_forced_may_pass(r: Rules, dealer: int, seat: int, top: tuple[int, int | None] | None, passes: int,
                             n: int | None, strain: int | None) -> tuple[str, str] | None:
     if n is None:
         return None  # the all-pass rule is not applied
-    return _orig["auction_bid_violation"](r, dealer, seat, top, passes, n, strain)
+    return _auction_bid_violation(r, dealer, seat, top, passes, n, strain)
 
 
 def _continuous_holder_not_checked(r: Rules, seat: int, spoken: int, active: Sequence[bool], has_top: bool,
                                    holder: int) -> int | None:
     if r.auction_style == "continuous" and has_top and sum(active) == 2 and active[holder]:
         return None  # ends one pass too early: a single opponent still in is forgotten
-    return _orig["auction_next"](r, seat, spoken, active, has_top, holder)
+    return _auction_next(r, seat, spoken, active, has_top, holder)
 
 
 #: name -> (what is wrong, {function name in tarneeb.core.rules: replacement})
