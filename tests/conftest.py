@@ -1,4 +1,10 @@
-"""Shared test settings: a bounded Hypothesis profile so the suite fits CI on 2 cores."""
+"""Shared test settings: a bounded Hypothesis profile so the suite fits CI on 2 cores, and a deep one for long runs.
+
+* ``ci`` (CI sets ``HYPOTHESIS_PROFILE=ci``): 60 examples per property, derandomized (the same inputs on every
+  run); the differential properties (``tests/test_differential*.py``) take at least 500 (``strategies.volume``).
+* ``dev`` (the default off CI): as ``ci`` but random.
+* ``deep``: 20,000 examples per property, differential ones included, random (unseeded), for long runs.
+"""
 
 from __future__ import annotations
 
@@ -10,4 +16,6 @@ settings.register_profile(
     "ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
 )
 settings.register_profile("dev", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("deep", max_examples=20_000, deadline=None, derandomize=False,
+                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))

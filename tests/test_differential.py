@@ -1,104 +1,169 @@
-"""Differential tests: the engine's rule functions against the Z3 encodings on the same concrete inputs."""
+"""Differential tests: the engine's rule functions against the Z3 encodings on the same concrete inputs.
+
+Inputs come from the boundary-biased strategies of ``tests/strategies.py``, over every ruleset and the
+option variants each rule depends on, at least 500 examples per property in CI (``volume``). The encoding's
+answers come from its terms compiled once (``tests/encoding_eval.py``); ``test_compiled_terms_agree`` ties
+that evaluation to ``Encoding.eval_*`` (the solver) and to ``z3.simplify``.
+"""
 
 from __future__ import annotations
 
 from functools import cache
 
 import pytest
+import z3
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.encoding_eval import Fast, simplified
+from tests.strategies import (
+    Opts,
+    bid_and_tricks,
+    bids_with_total,
+    configs,
+    contract_and_tricks,
+    play_situation,
+    rules_of,
+    scores,
+    seat_scores,
+    targets,
+    team_score_pair,
+    trick_split,
+    tricks,
+    volume,
+)
 
 from tarneeb.conformance.examples import load_examples
 from tarneeb.core import rules as R
-from tarneeb.core.spec import Rules, load_rules, rulesets
+from tarneeb.core.spec import Rules, load_rules
 from tarneeb_proofs.encode import Encoding
 
-RULESETS = list(rulesets())
-INDIVIDUAL = [r for r in RULESETS if rulesets()[r].params.get("family") == "individual"]
+PLAY = configs("must_trump")
+BIDS = [c for c in configs("rising_min_bid", "bid_total_min", "target") if rules_of(*c).individual]
+INDIVIDUAL = [c for c in configs("made_bid_wins", "target") if rules_of(*c).individual]
+TEAM_SCORE = [c for c in configs("scoring", "kaboot", "bid13") if not rules_of(*c).individual]
+TEAM_OUTCOME = [c for c in configs("target", "play_on", "bid13") if not rules_of(*c).individual]
 
 
 @cache
-def enc_for(rid: str, opts: tuple[tuple[str, object], ...] = ()) -> tuple[Rules, Encoding]:
-    r = load_rules(rid, dict(opts))
-    return r, Encoding(r)
+def fast(rid: str, opts: Opts = ()) -> tuple[Rules, Fast]:
+    r = rules_of(rid, opts)
+    return r, Fast(Encoding(r))
 
 
-def option_sets(rid: str) -> st.SearchStrategy[tuple[tuple[str, object], ...]]:
-    rs = rulesets()[rid]
-    parts = []
-    for o in rs.options:
-        vals = list(o.allowed) if o.allowed else [o.range[0], o.range[1]] if o.range else [o.default]
-        parts.append(st.tuples(st.just(o.name), st.sampled_from(vals)))
-    return st.tuples(*parts) if parts else st.just(())
-
-
-@settings(max_examples=25, deadline=None)
+@volume()
 @given(st.data())
-def test_legal_play_and_winner(data: st.DataObject) -> None:
-    rid = data.draw(st.sampled_from(RULESETS))
-    r, e = enc_for(rid, data.draw(option_sets(rid)))
-    cards = data.draw(st.permutations(range(52)))
-    hand = 0
-    for c in cards[: data.draw(st.integers(1, 13))]:
-        hand |= 1 << c
-    led = data.draw(st.integers(-1, 3))
-    trump = data.draw(st.integers(0, 4))
-    assert e.eval_legal_mask(hand, led, trump) == R.legal_play_mask(r, hand, led, trump)
-    trick = list(cards[20:24])
-    assert e.eval_trick_winner(trick, trump) == R.trick_winner(trick, trump)
+def test_legal_play(data: st.DataObject) -> None:
+    """play.follow / play.must-trump: the legal cards of a hand, often void in the led suit."""
+    r, f = fast(*data.draw(st.sampled_from(PLAY)))
+    hand, led, trump = data.draw(play_situation())
+    assert f.legal_mask(hand, led, trump) == R.legal_play_mask(r, hand, led, trump)
 
 
-@settings(max_examples=25, deadline=None)
+@volume()
+@given(st.data())
+def test_trick_winner(data: st.DataObject) -> None:
+    """play.winner: the winning card of four (the winner rule is the same in every ruleset)."""
+    cards, trump = data.draw(tricks())
+    _, f = fast("classic")
+    assert f.trick_winner(cards, trump) == R.trick_winner(cards, trump)
+
+
+@volume()
 @given(st.data())
 def test_bids_and_redeal(data: st.DataObject) -> None:
-    rid = data.draw(st.sampled_from(INDIVIDUAL))
-    r, e = enc_for(rid, data.draw(option_sets(rid)))
-    score = data.draw(st.integers(-200, 200))
-    assert e.eval_legal_bids(score) == R.legal_bids(r, score)
-    bids = data.draw(st.lists(st.integers(2, 13), min_size=4, max_size=4))
-    assert e.eval_hand_played(bids) == R.hand_is_played(r, bids)
+    """bid.range / bid.rising-min at the thresholds, bid.total at total_min -1/0/+1, redeal.dealer."""
+    r, f = fast(*data.draw(st.sampled_from(BIDS)))
+    score = data.draw(scores(r))
+    assert f.legal_bids(score) == R.legal_bids(r, score)
+    bids = data.draw(bids_with_total(r))
+    assert f.hand_played(bids) == R.hand_is_played(r, bids)
     dealer = data.draw(st.integers(0, 3))
-    assert e.eval_dealer_after_redeal(dealer) == R.dealer_after_redeal(r, dealer)
+    assert f.dealer_after_redeal(dealer) == R.dealer_after_redeal(r, dealer)
 
 
-@settings(max_examples=25, deadline=None)
+@volume()
 @given(st.data())
-def test_scoring(data: st.DataObject) -> None:
-    rid = data.draw(st.sampled_from(RULESETS))
-    r, e = enc_for(rid, data.draw(option_sets(rid)))
+def test_individual_scoring(data: st.DataObject) -> None:
+    """score.individual / score.values: made exactly, one short, one over, none, all 13."""
+    r, f = fast(*data.draw(st.sampled_from(INDIVIDUAL)))
+    bid, taken = data.draw(bid_and_tricks(r))
+    assert f.individual_delta(bid, taken) == R.individual_delta(r, bid, taken)
+
+
+@volume()
+@given(st.data())
+def test_team_scoring(data: st.DataObject) -> None:
+    """score.standard / bid-only, score.kaboot, score.bid13: bid 13, kaboot either way, made by exactly 0/+-1."""
+    r, f = fast(*data.draw(st.sampled_from(TEAM_SCORE)))
+    c, bt, tb = data.draw(contract_and_tricks(r))
+    tt = (tb, 13 - tb) if bt == 0 else (13 - tb, tb)
+    assert f.team_deltas(c, bt, tt) == R.team_deltas(r, c, bt, tt)
+    assert f.bid13_wins(c, tb) == R.bid13_wins(r, c, tb)
+
+
+@volume()
+@given(st.data())
+def test_individual_outcome(data: st.DataObject) -> None:
+    """win.qualify (partner at 0 / +-1, target +-1), tie.both-qualify (equal keys), win.made-bid."""
+    r, f = fast(*data.draw(st.sampled_from(INDIVIDUAL)))
+    s = data.draw(seat_scores(r))
+    assert f.individual_outcome(s) == R.individual_outcome(r, s)
+    legal = R.legal_bids(r, 0)
+    bid = st.sampled_from([r.made_bid_wins] * 3 + legal) if r.made_bid_wins else st.sampled_from(legal)
+    bids = data.draw(st.lists(bid, min_size=4, max_size=4))
+    taken = data.draw(trick_split())
+    assert f.individual_outcome(s, bids, taken) == R.individual_outcome(r, s, bids, taken)
+
+
+@volume()
+@given(st.data())
+def test_auction_outcome(data: st.DataObject) -> None:
+    """win.target at the target and the play-on target +-1, both teams over (tie), bid 13 won; win.play-on."""
+    r, f = fast(*data.draw(st.sampled_from(TEAM_OUTCOME)))
+    target = data.draw(st.sampled_from(targets(r)))
+    s = data.draw(team_score_pair(r, target))
+    bt = data.draw(st.integers(0, 1))
+    b13 = data.draw(st.booleans())
+    assert f.auction_outcome(s, target, bt, b13) == R.auction_outcome(r, s, target, bt, b13)
+    g = data.draw(st.integers(0, 3))
+    assert f.target_in_force(g) == R.target_in_force(r, g)
+
+
+# ------------------------------------------------------------------ the cheap evaluation is the encoding's
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_compiled_terms_agree(data: st.DataObject) -> None:
+    """The compiled terms give what ``Encoding.eval_*`` (a solver call) and ``z3.simplify`` give, on boundary inputs."""
+    rid, opts = data.draw(st.sampled_from(PLAY + BIDS + TEAM_SCORE + TEAM_OUTCOME))
+    r, f = fast(rid, opts)
+    e = f.e
+    hand, led, trump = data.draw(play_situation())
+    assert f.legal_mask(hand, led, trump) == e.eval_legal_mask(hand, led, trump)
+    cards, tr = data.draw(tricks())
+    assert f.trick_winner(cards, tr) == e.eval_trick_winner(cards, tr)
     if r.individual:
-        bid = data.draw(st.sampled_from(R.legal_bids(r, 0)))
-        tricks = data.draw(st.integers(0, 13))
-        assert e.eval_individual_delta(bid, tricks) == R.individual_delta(r, bid, tricks)
+        score = data.draw(scores(r))
+        assert f.legal_bids(score) == e.eval_legal_bids(score)
+        bids = data.draw(bids_with_total(r))
+        assert f.hand_played(bids) == e.eval_hand_played(bids)
+        s = data.draw(seat_scores(r))
+        assert f.individual_outcome(s) == e.eval_individual_outcome(s)
+        bid, taken = data.draw(bid_and_tricks(r))
+        assert f.individual_delta(bid, taken) == e.eval_individual_delta(bid, taken)
     else:
-        c = data.draw(st.integers(r.min_bid, 13))
-        bt = data.draw(st.integers(0, 1))
-        tb = data.draw(st.integers(0, 13))
+        c, bt, tb = data.draw(contract_and_tricks(r))
         tt = (tb, 13 - tb) if bt == 0 else (13 - tb, tb)
-        assert e.eval_team_deltas(c, bt, tt) == R.team_deltas(r, c, bt, tt)
-        assert e.eval_bid13_wins(c, tb) == R.bid13_wins(r, c, tb)
-
-
-@settings(max_examples=30, deadline=None)
-@given(st.data())
-def test_outcome(data: st.DataObject) -> None:
-    rid = data.draw(st.sampled_from(RULESETS))
-    r, e = enc_for(rid, data.draw(option_sets(rid)))
-    if r.individual:
-        scores = data.draw(st.lists(st.integers(-100, 120), min_size=4, max_size=4))
-        bids = data.draw(st.lists(st.sampled_from(R.legal_bids(r, 0)), min_size=4, max_size=4))
-        cut = sorted(data.draw(st.lists(st.integers(0, 13), min_size=3, max_size=3)))
-        tricks = [cut[0], cut[1] - cut[0], cut[2] - cut[1], 13 - cut[2]]
-        assert e.eval_individual_outcome(scores, bids, tricks) == R.individual_outcome(r, scores, bids, tricks)
-        assert e.eval_individual_outcome(scores) == R.individual_outcome(r, scores)
-    else:
-        s = (data.draw(st.integers(-100, 200)), data.draw(st.integers(-100, 200)))
-        target = data.draw(st.sampled_from([r.target, R.target_in_force(r, 1)]))
-        bt = data.draw(st.integers(0, 1))
-        b13 = data.draw(st.booleans())
-        assert e.eval_auction_outcome(s, target, bt, b13) == R.auction_outcome(r, s, target, bt, b13)
-        g = data.draw(st.integers(0, 3))
-        assert e.eval_target_in_force(g) == R.target_in_force(r, g)
+        assert f.team_deltas(c, bt, tt) == e.eval_team_deltas(c, bt, tt)
+        target = data.draw(st.sampled_from(targets(r)))
+        ts = data.draw(team_score_pair(r, target))
+        assert f.auction_outcome(ts, target, bt, True) == e.eval_auction_outcome(ts, target, bt, True)
+        assert f.auction_outcome(ts, target, bt, False) == e.eval_auction_outcome(ts, target, bt, False)
+    # every term compiled so far, at random inputs, against z3.simplify
+    for name, (ins, outs) in f.terms.items():
+        vals = [data.draw(st.integers(0, (1 << x.size()) - 1)) if z3.is_bv(x)
+                else data.draw(st.booleans()) if z3.is_bool(x) else data.draw(st.integers(-70, 70)) for x in ins]
+        assert f.compiled(name)(*vals) == simplified(ins, outs, vals), name
 
 
 EXAMPLE_KINDS = ("value", "hand-score", "bid-legal", "outcome", "team-score", "target")

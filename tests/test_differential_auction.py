@@ -1,48 +1,60 @@
-"""The auction and the one-play trick relation: the engine's functions against the encodings, call by call."""
+"""The auction and the one-play trick relation: the engine's functions against the encodings, call by call.
+
+Calls are steered to the auction's edges (``strategies.call_picks``): a pass, the top bid matched, one key
+above it, the minimum, 13. At every call the engine's whole set of legal calls is compared with the
+encoding's (``call_ok``), and the transition (next seat, end, top bid, holder) with ``auction_step``.
+"""
 
 from __future__ import annotations
 
 from functools import cache
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 z3 = pytest.importorskip("z3")
+
+from tests.encoding_eval import Fast  # noqa: E402
+from tests.strategies import Opts, call_picks, configs, pick_call, rules_of, volume  # noqa: E402
 
 from tarneeb.core import rules as R  # noqa: E402
 from tarneeb.core.spec import Rules, load_rules  # noqa: E402
 from tarneeb_proofs.encode import Encoding, evaluate  # noqa: E402
 
-AUCTIONS = [{"auction": a, "all_pass": p, "egyptian": e, "direction": d, "min_bid": mb}
-            for a in ("dealer-privilege", "continuous") for p in ("redeal-next", "dealer-forced")
-            for e in (False, True) for d in ("ccw", "cw") for mb in (7, 8)]
+AUCTIONS = configs("auction", "all_pass", "egyptian", "direction", "min_bid")
+AUCTIONS = [c for c in AUCTIONS if not rules_of(*c).individual]
+TRICKS = configs("must_trump", "direction")
 
 
 @cache
-def enc(i: int) -> tuple[Rules, Encoding]:
-    r = load_rules("classic", dict(AUCTIONS[i]))
-    return r, Encoding(r)
+def fast(rid: str, opts: Opts) -> tuple[Rules, Fast]:
+    r = rules_of(rid, opts)
+    return r, Fast(Encoding(r))
 
 
-@settings(max_examples=60, deadline=None)
-@given(i=st.integers(0, len(AUCTIONS) - 1), dealer=st.integers(0, 3), picks=st.lists(st.integers(0, 10**6), max_size=40))
-def test_auction_call_by_call(i: int, dealer: int, picks: list[int]) -> None:
-    """Every call: the legal calls (auction_bid_violation) and the next seat / end (auction_next) agree."""
-    r, e = enc(i)
+def auction_calls(r: Rules) -> list[tuple[int | None, int | None]]:
     strains = range(5) if r.egyptian else (None,)
-    calls = [(None, None)] + [(n, s) for n in range(r.min_bid, 14) for s in strains]
-    st_ = e.auction_start(z3.IntVal(dealer))
+    return [(None, None)] + [(n, s) for n in range(r.min_bid, 14) for s in strains]
+
+
+@volume()
+@given(data=st.data())
+def test_auction_call_by_call(data: st.DataObject) -> None:
+    """Every call: the legal calls (auction_bid_violation) and the next seat / end (auction_next) agree."""
+    r, f = fast(*data.draw(st.sampled_from(AUCTIONS)))
+    dealer, picks = data.draw(st.integers(0, 3)), data.draw(call_picks())
+    calls = auction_calls(r)
+    state = f.auction_start(dealer)
     seat, spoken, passes, active, top, holder = R.next_seat(r, dealer), 0, 0, [True] * 4, None, -1
-    for p in picks + [0] * 60:  # then passes until the auction ends
-        oks = evaluate([], [e.call_ok(st_, z3.IntVal(dealer), z3.IntVal(n or 0), z3.IntVal(s or 0))
-                            for n, s in calls] + [st_.ended, st_.to_move])
-        assert not z3.is_true(oks[-2])
-        assert oks[-1].as_long() == seat
+    for kind, k in picks + [("pass", 0)] * 60:  # then passes until the auction ends
+        ended, _, _, _, _, _, _, _, _, to_move = state
+        assert not ended
+        assert to_move == seat
         legal = [c for c in calls if R.auction_bid_violation(r, dealer, seat, top, passes, c[0], c[1]) is None]
-        assert legal == [c for c, v in zip(calls, oks, strict=False) if z3.is_true(v)]
-        n, s = legal[0] if p % 3 == 0 and legal[0][0] is None else legal[p % len(legal)]
-        st_ = e.auction_step(st_, z3.IntVal(n or 0), z3.IntVal(s or 0))
+        assert legal == [c for c in calls if f.call_ok(state, dealer, c[0] or 0, c[1] or 0)]
+        n, s = pick_call(kind, k, legal, -1 if top is None else R.bid_key(*top))
+        state = f.auction_step(state, n or 0, s or 0)
         spoken += 1
         if n is None:
             passes += 1
@@ -50,31 +62,28 @@ def test_auction_call_by_call(i: int, dealer: int, picks: list[int]) -> None:
         else:
             top, holder = (n, s), seat
         nxt = R.auction_next(r, seat, spoken, active, top is not None, holder)
-        ended, etop, eholder = evaluate([], [st_.ended, st_.top, st_.holder])
-        assert z3.is_true(ended) == (nxt is None)
+        ended, etop, eholder = state[0], state[1], state[2]
+        assert ended == (nxt is None)
+        assert list(state[3:7]) == active
         if top is not None:
-            assert eholder.as_long() == holder
-            assert etop.as_long() == z3.simplify(e.key(z3.IntVal(top[0]), z3.IntVal(top[1] or 0))).as_long()
+            assert eholder == holder
+            assert etop == f.key(top[0], top[1] or 0)
         else:
-            assert etop.as_long() == -1
+            assert etop == -1
         if nxt is None:
             return
         seat = nxt
     raise AssertionError("the auction did not end")
 
 
-@settings(max_examples=40, deadline=None)
+@volume()
 @given(data=st.data())
 def test_trick_relation(data: st.DataObject) -> None:
     """A whole trick played through the encoding's trick relation equals the engine's legality, hands and winner."""
-    rid = data.draw(st.sampled_from(["classic", "bsfyi-41", "card-kings-41"]))
-    opts = {"must_trump": data.draw(st.booleans()), "direction": data.draw(st.sampled_from(["ccw", "cw"]))} \
-        if rid == "classic" else {}
-    r = load_rules(rid, opts)
-    e = Encoding(r)
+    r, f = fast(*data.draw(st.sampled_from(TRICKS)))
     deck = data.draw(st.permutations(range(52)))
     hands = [sum(1 << c for c in deck[13 * j:13 * j + 13]) for j in range(4)]
-    leader, trump = data.draw(st.integers(0, 3)), data.draw(st.integers(0, 3))
+    leader, trump = data.draw(st.integers(0, 3)), data.draw(st.integers(0, 4))
     cur, led, seat, cards = list(hands), -1, leader, []
     for _ in range(4):
         mask = R.legal_play_mask(r, cur[seat], led, trump)
@@ -84,21 +93,15 @@ def test_trick_relation(data: st.DataObject) -> None:
         cur[seat] &= ~(1 << c)
         led = c // 13 if led < 0 else led
         seat = R.next_seat(r, seat)
-    H = [z3.BitVec(f"H{j}", 52) for j in range(4)]
-    C = [z3.BitVec(f"c{i}", 6) for i in range(4)]
-    ok, hist, seats, win, _ = e.play_trick(H, z3.BitVecVal(leader, 2), z3.BitVecVal(trump, 6), C)
-    eqs = [h == v for h, v in zip(H, hands, strict=True)] + [x == v for x, v in zip(C, cards, strict=True)]
-    vals = evaluate(eqs, [ok, win, *hist[4], *seats])
-    assert z3.is_true(vals[0])
+    ok, after, seats, win = f.play_trick(hands, leader, trump, cards)
+    assert ok
     idx = R.trick_winner(cards, trump)
-    assert vals[1].as_long() == (leader + r.step * idx) % 4
-    assert [v.as_long() for v in vals[2:6]] == cur
-    assert [v.as_long() for v in vals[6:]] == [(leader + r.step * i) % 4 for i in range(4)]
+    assert win == (leader + r.step * idx) % 4
+    assert after == cur
+    assert seats == [(leader + r.step * i) % 4 for i in range(4)]
     # an illegal card (one not held, when the hand holds the led suit) is refused by the relation
     other = next(x for x in range(52) if not hands[leader] >> x & 1)
-    bad = evaluate([h == v for h, v in zip(H, hands, strict=True)] + [C[0] == other] +
-                   [x == v for x, v in zip(C[1:], cards[1:], strict=True)], [ok])
-    assert not z3.is_true(bad[0])
+    assert not f.play_trick(hands, leader, trump, [other, *cards[1:]])[0]
 
 
 def test_trick_relation_is_the_proofs_play_step() -> None:
