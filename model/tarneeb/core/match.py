@@ -94,7 +94,7 @@ class Match:
         "rules", "first_dealer", "phase", "dealer", "scores", "hands", "to_move", "trump", "led",
         "trick", "trick_leader", "tricks_won", "bids", "auction_top", "auction", "spoken", "record", "records",
         "history", "winner", "winner_rule", "target", "start_games",
-        "games", "hands_played", "redeals", "_step", "start_scores",
+        "games", "hands_played", "redeals", "start_scores",
     )
 
     def __init__(self, rules: Rules, first_dealer: int = 0, scores: Sequence[int] | None = None) -> None:
@@ -121,7 +121,6 @@ class Match:
         self.records: list[HandRecord] = []
         self.hands_played = 0
         self.redeals = 0
-        self._step = rules.step
         self._reset_hand()
         self.phase = Phase.DEAL
 
@@ -355,7 +354,7 @@ class Match:
             rec.bids.append((seat, bid))
             self.spoken += 1
             if self.spoken < 4:
-                self.to_move = (seat + self._step) % 4
+                self.to_move = R.next_seat(r, seat)  # bid.turn
                 return
             if not R.hand_is_played(r, self.bids):
                 self._phase_redeal("bid.total", f"bids total {sum(self.bids)}, below {r.total_min}")
@@ -451,7 +450,7 @@ class Match:
         if n < 4:
             if n == 1:
                 self.led = card // 13
-            self.to_move = (seat + self._step) & 3
+            self.to_move = R.next_seat(self.rules, seat)  # play.direction
             return
         winner = H.trick_winner_seat(self.rules, self.trick_leader, trick, self.trump)
         self.tricks_won[winner] += 1
