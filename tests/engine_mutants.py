@@ -151,7 +151,9 @@ MUTANTS: dict[str, tuple[str, dict[str, Callable[..., Any]]]] = {
                               {"auction_next": _continuous_holder_not_checked}),
 }
 
-_ALIASES = {"legal_play_mask": "_legal_play_mask", "trick_winner": "_trick_winner"}  # bound in core.match
+# names core.match binds at import (where it still does), patched with the function
+_ALIASES = {fn: alias for fn, alias in (("legal_play_mask", "_legal_play_mask"), ("trick_winner", "_trick_winner"))
+            if hasattr(M, alias)}
 
 
 @contextmanager

@@ -19,8 +19,8 @@ from tests.encoding_eval import Fast  # noqa: E402
 from tests.strategies import Opts, call_picks, configs, pick_call, rules_of, volume  # noqa: E402
 
 from tarneeb.core import rules as R  # noqa: E402
-from tarneeb.core.spec import Rules  # noqa: E402
-from tarneeb_proofs.encode import Encoding  # noqa: E402
+from tarneeb.core.spec import Rules, load_rules  # noqa: E402
+from tarneeb_proofs.encode import Encoding, evaluate  # noqa: E402
 
 AUCTIONS = configs("auction", "all_pass", "egyptian", "direction", "min_bid")
 AUCTIONS = [c for c in AUCTIONS if not rules_of(*c).individual]
@@ -102,3 +102,42 @@ def test_trick_relation(data: st.DataObject) -> None:
     # an illegal card (one not held, when the hand holds the led suit) is refused by the relation
     other = next(x for x in range(52) if not hands[leader] >> x & 1)
     assert not f.play_trick(hands, leader, trump, [other, *cards[1:]])[0]
+
+
+def test_trick_relation_is_the_proofs_play_step() -> None:
+    """``play_trick`` is four ``play_step`` (the 13-trick proofs' relation): a next-lead bug there shows here."""
+    r = load_rules("classic", {})
+    hands = [sum(1 << c for c in range(13 * j, 13 * j + 13)) for j in range(4)]  # seat j holds suit j
+    leader, trump = 1, 3
+    cards = [13 * ((leader + r.step * i) % 4) for i in range(4)]  # each seat its 2: 2D led, discards, 2S trumps
+    want = (leader + r.step * R.trick_winner(cards, trump)) % 4
+    H = [z3.BitVec(f"H{j}", 52) for j in range(4)]
+    C = [z3.BitVec(f"c{i}", 6) for i in range(4)]
+    eqs = [h == v for h, v in zip(H, hands, strict=True)] + [x == v for x, v in zip(C, cards, strict=True)]
+    for mutant, same in ((None, True), ("next-lead-after-winner", False), ("winner-ignores-trump", False)):
+        e = Encoding(r, mutant)
+        ok, _, _, nxt, _ = e.play_trick(H, z3.BitVecVal(leader, 2), z3.BitVecVal(trump, 6), C)
+        vals = evaluate(eqs, [ok, nxt])
+        assert z3.is_true(vals[0])
+        assert (vals[1].as_long() == want) == same, mutant
+        # the proofs' single step, fourth card: the same next leader
+        st = e.play_step(H, z3.BitVecVal(leader, 2), z3.BitVecVal(3, 2), C[:3], z3.BitVecVal(trump, 6), C[3])
+        assert evaluate(eqs, [st.leader])[0].as_long() == vals[1].as_long()
+
+
+@pytest.mark.parametrize("rid,opts", [("classic", {"direction": "ccw"}), ("classic", {"direction": "cw"}),
+                                      ("bsfyi-41", {}), ("card-kings-41", {}), ("eram-41", {}), ("tarneeb-400", {})])
+def test_first_leader(rid: str, opts: dict[str, object]) -> None:
+    """play.lead: the encoding's first leader (the 13-trick proofs' deal) is the engine's ``hand_leader``."""
+    from tarneeb.core.hand import hand_leader
+
+    r = load_rules(rid, opts)
+    for mutant, same in ((None, True), ("lead-by-dealer", False)):
+        e = Encoding(r, mutant)
+        got = []
+        for dealer in range(4):
+            for holder in range(4):
+                lead = evaluate([], [e.first_leader(z3.BitVecVal(dealer, 2), z3.BitVecVal(holder, 2))])[0]
+                want = hand_leader(r, dealer, None if r.individual else (holder, 7, None))
+                got.append(lead.as_long() == want)
+        assert all(got) if same else not all(got)

@@ -8,12 +8,13 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("z3")
+z3 = pytest.importorskip("z3")
 
 from tarneeb.core.cards import card_str  # noqa: E402
 from tarneeb.core.spec import rulesets  # noqa: E402
 from tarneeb_proofs import manifest  # noqa: E402
-from tarneeb_proofs.checks import INVARIANTS, Check, Result, all_checks, run_check  # noqa: E402
+from tarneeb_proofs.checks import INVARIANTS, Check, Obligation, Result, all_checks, formula_key, run_check  # noqa: E402
+from tarneeb_proofs.encode import Encoding, holds, suit_mask, suit_of  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -66,13 +67,41 @@ def test_counterexamples_read_as_game_situations(results: list[Result]) -> None:
         assert r.witness.clauses and set(r.witness.clauses) <= clauses, r.check.id
         assert "clauses: " + ", ".join(r.witness.clauses) in text
     # card situations print cards by rank and suit, as the engine writes them
-    follow = next(r for r in cex if r.check.mutant == "winner-ignores-trump")
+    follow = next(r for r in cex if r.check.mutant == "winner-ignores-trump" and r.check.invariant == "follow")
     assert follow.witness is not None
     facts = dict(follow.witness.rows)
     played = facts["cards in play order"].split()
     assert len(played) == 4 and all(c in {card_str(x) for x in range(52)} for c in played)
+    trick = next(r for r in cex if r.check.mutant == "next-lead-after-winner")
+    assert trick.witness is not None
+    facts = dict(trick.witness.rows)
+    assert len(facts["trick so far"].split()) == 3 and "plays" in facts["to play"]
+    assert facts["leader after the play (encoding)"].startswith("seat ")
+    refused = next(r for r in cex if r.check.mutant == "dealer-match-ignored" and r.check.invariant == "bids")
+    assert refused.witness is not None
+    assert "(matching)" in dict(refused.witness.rows)["refused (encoding), though the rules allow it"]
     auction = next(r for r in cex if r.check.mutant == "passed-may-reenter" and r.check.invariant == "bids")
     assert auction.witness is not None and "to speak" in dict(auction.witness.rows)
+
+
+# the obligations of issue 9 (permissions, play.lead, play.winner / play.next-lead) and the mutants that refute them
+REFUTED_BY = {
+    "permissions: any lead": {"discard-forbidden", "lead-trump-forbidden", "must-trump-highest"},
+    "permissions: every bid in range": {"top-bid-refused", "rising-min-early", "bids-capped-at-2"},
+    "permissions: a pass (but the forced dealer's)": {"dealer-match-ignored", "opener-must-bid",
+                                                      "same-level-strain-refused"},
+    "the first trick is led by": {"lead-by-dealer", "turn-step-2"},
+    "the fourth card's trick goes to": {"next-lead-after-winner", "winner-ignores-trump", "turn-step-2"},
+}
+
+
+def test_each_new_obligation_fails_on_its_mutants(results: list[Result]) -> None:
+    """Every permission / lead / next-lead obligation is the one a mutant that breaks it fails on."""
+    for prefix, mutants in REFUTED_BY.items():
+        hits = [r for r in results if r.status == "counterexample" and r.obligation.startswith(prefix)]
+        assert {r.check.mutant for r in hits} == mutants, prefix
+        # and it is proved in every check that has it
+        assert all(r.status == "proved" for r in results if r.check.mutant is None)
 
 
 def test_shared_obligations_are_proved_once_and_reported(results: list[Result]) -> None:
@@ -101,3 +130,57 @@ def test_a_missing_check_is_reported() -> None:
     checks: list[Check] = all_checks()
     assert any("missing from the manifest" in p for p in manifest.problems(checks, [], {}, True))
     assert any("no longer checked" in p for p in manifest.problems(checks[1:], [], entries, True))
+
+
+def _one_obligation_check(*obs: Obligation) -> Check:
+    return Check("follow", "classic", (), None, ("play.follow",), lambda enc: list(obs))
+
+
+def test_a_guard_that_never_holds_is_reported_vacuous() -> None:
+    """A guarded conjunct whose guard cannot hold with the hypotheses proves nothing: ``vacuous``, naming it."""
+    x = z3.Int("x")
+    ok = z3.Implies(x > 3, x > 2)
+    never = z3.Implies(z3.And(x > 13, x < 5), x == 0)  # would be "proved" by an unsat guard
+    r = run_check(_one_obligation_check(Obligation("impossible guard", [x >= 0], z3.And(ok, never))))
+    assert r.status == "vacuous" and r.obligation == "impossible guard"
+    assert "claim conjunct 2" in r.detail and "(> x 13)" in r.detail
+    assert run_check(_one_obligation_check(Obligation("fine", [x >= 0], z3.And(ok, x >= 0)))).status == "proved"
+    # a guard ruled out by the hypotheses only
+    r = run_check(_one_obligation_check(Obligation("guard vs hyp", [x >= 0], z3.Implies(x < 0, x == 7))))
+    assert r.status == "vacuous" and "claim conjunct 1" in r.detail
+    # the hypotheses' guards, when asked for
+    ob = Obligation("hyp guard", [z3.Implies(x > 5, x < 2), x >= 0], x >= 0, guards="claim+hyp")
+    r = run_check(_one_obligation_check(ob))
+    assert r.status == "vacuous" and "hypothesis 1 conjunct 1" in r.detail
+    ob = Obligation("claim guards only", [z3.Implies(x > 5, x < 2), x >= 0], x >= 0, guards="claim")
+    assert run_check(_one_obligation_check(ob)).status == "proved"
+
+
+def test_a_rule_guard_the_ruleset_rules_out_is_vacuous() -> None:
+    """The must-trump permission stated for a ruleset without must-trump: its guard never holds."""
+    hand, led, trump, c = z3.BitVec("hand", 52), z3.BitVec("led", 6), z3.BitVec("trump", 6), z3.BitVec("c", 6)
+
+    def build(enc: Encoding) -> list[Obligation]:
+        void_with_trump = z3.And(z3.BoolVal(enc.r.must_trump), (hand & suit_mask(led)) == 0,
+                                 (hand & suit_mask(trump)) != 0, holds(hand, c), suit_of(c) == trump)
+        return [Obligation("must-trump permission", [z3.ULT(led, 4), enc.trump_ok(trump)],
+                           z3.Implies(void_with_trump, enc.legal_play(hand, led, trump, c)))]
+
+    opts = (("must_trump", False),)
+    r = run_check(Check("follow", "classic", opts, None, ("play.follow",), build))
+    assert r.status == "vacuous" and "claim conjunct 1" in r.detail
+    assert run_check(Check("follow", "classic", (("must_trump", True),), None, ("play.follow",), build)).status \
+        == "proved"
+
+
+def test_formula_key_is_the_exact_formula() -> None:
+    x, y = z3.Int("x"), z3.Int("y")
+    k = formula_key([x >= 0], x + 1 > 0)
+    assert k == formula_key([z3.Int("x") >= 0], z3.Int("x") + 1 > 0)  # rebuilt: the same fact
+    assert len(k) == 64
+    assert k != formula_key([x >= 1], x + 1 > 0)  # a different hypothesis
+    assert k != formula_key([x >= 0], x + 2 > 0)  # a different claim
+    assert k != formula_key([y >= 0], y + 1 > 0)  # another variable
+    assert k != formula_key([], z3.Implies(x >= 0, x + 1 > 0))  # a hypothesis is not a guard
+    b = z3.Bool("x")
+    assert formula_key([b], b) != formula_key([z3.Bool("y")], z3.Bool("y"))

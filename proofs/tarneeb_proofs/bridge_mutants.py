@@ -8,6 +8,7 @@ a time, through the family and through ``tarneeb prove``.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ class EngineMutant:
     options: dict[str, OptionValue] = field(default_factory=dict)
     # also a mutant check of `tarneeb prove`: "all" rulesets, every ruleset of its "kind", its "own" ruleset only
     in_manifest: str = ""
+    module: str = "tarneeb.core.rules"  # where ``fn`` lives (the match stage mutates the state machine)
 
 
 def _trick_winner_no_trump(orig: Fn) -> Fn:
@@ -406,6 +408,12 @@ ENGINE_MUTANTS: dict[str, EngineMutant] = {m_name: m for m_name, m in [
                                                   _auction_target_strict, C)),
     ("engine-play-on-not-raised", EngineMutant("target_in_force", "outcome", "the target never rises",
                                                _target_not_raised, C, {"play_on": 10})),
+    ("engine-match-winner-ignores-trump", EngineMutant("trick_winner", "match",
+                                                       "the trick winner ignores trump (whole matches)",
+                                                       _trick_winner_no_trump, "eram-41", {}, "all")),
+    ("engine-match-turn-backwards", EngineMutant("next_seat", "match",
+                                                 "the deal and the bidding turn pass the wrong way (whole matches)",
+                                                 _next_seat_backwards, "card-kings-41")),
     ("engine-play-on-raised-twice", EngineMutant("target_in_force", "outcome", "the target rises after every game",
                                                  _target_raised_twice, C, {"play_on": 10})),
 ]}
@@ -418,9 +426,10 @@ def applied(name: str | None) -> Iterator[None]:
         yield
         return
     m = ENGINE_MUTANTS[name]
-    orig = getattr(R, m.fn)
-    setattr(R, m.fn, m.make(orig))
+    mod = importlib.import_module(m.module)
+    orig = getattr(mod, m.fn)
+    setattr(mod, m.fn, m.make(orig))
     try:
         yield
     finally:
-        setattr(R, m.fn, orig)
+        setattr(mod, m.fn, orig)

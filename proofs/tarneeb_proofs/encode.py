@@ -88,7 +88,16 @@ MUTANTS: dict[str, str] = {
     "anyone-may-match": "any player may match the top bid, not only the dealer",
     "dealer-may-pass-forced": "under dealer-forced the dealer may still pass after three passes",
     "strain-before-tricks": "Egyptian bids compare the strain before the number of tricks",
-    "dealer-match-ignored": "the dealer's matching bid does not take the contract",
+    "dealer-match-ignored": "the dealer may not match the top bid (no dealer's privilege)",
+    "discard-forbidden": "a player void in the led suit who holds a trump must play one (must-trump though it is off)",
+    "must-trump-highest": "under must_trump a void player must play their highest trump",
+    "lead-trump-forbidden": "a trump may not be led while the leader holds a card of another suit",
+    "top-bid-refused": "the highest bid of the range (13) is refused",
+    "rising-min-early": "the rising minimum bid applies from one point below its threshold",
+    "opener-must-bid": "the first seat to speak may not pass",
+    "same-level-strain-refused": "an Egyptian bid must raise the number of tricks (a higher strain at the same level is refused)",
+    "lead-by-dealer": "the dealer leads the first trick",
+    "next-lead-after-winner": "after a trick the seat after its winner leads the next one",
 }
 
 
@@ -194,6 +203,20 @@ class AuctionRun:
         return self.top[-1] >= 0, self.holder[-1], self.top[-1]
 
 
+@dataclass
+class PlayStep:
+    """One card played (:meth:`Encoding.play_step`): the state after it and the facts of the play."""
+
+    seat: Term  # 2 bits: the seat that played
+    hand: Term  # 52 bits: its hand before the play
+    legal: Term  # Bool: the card is a legal play from that hand (play.follow, play.must-trump)
+    hands: list[Term]  # the four hands after the play
+    closes: Term  # Bool: the card is the fourth of the trick
+    winner: Term  # 2 bits: the seat whose card wins the trick (when it closes)
+    leader: Term  # 2 bits: the leader after the play (the winner's lead when the trick closed)
+    m: Term  # 2 bits: cards in the current trick after the play (0 when it closed)
+
+
 class Encoding:
     """Every rule of one configuration as z3 terms (see the module docstring)."""
 
@@ -273,10 +296,16 @@ class Encoding:
             return in_hand
         leading = led == NO_LED
         void = (hand & suit_mask(led)) == 0
-        must = self.r.must_trump and not self.m("must-trump-ignored")
+        must = (self.r.must_trump or self.m("discard-forbidden")) and not self.m("must-trump-ignored")
         trump_rule: Term = z3.BoolVal(True)
         if must:
-            trump_rule = z3.Or(z3.UGE(trump, 4), (hand & suit_mask(trump)) == 0, suit_of(card) == trump)
+            play_trump = suit_of(card) == trump
+            if self.m("must-trump-highest"):  # no higher trump held: the held trumps above the card
+                above = ~((card_bit(card) << 1) - 1)
+                play_trump = z3.And(play_trump, (hand & suit_mask(trump) & above) == 0)
+            trump_rule = z3.Or(z3.UGE(trump, 4), (hand & suit_mask(trump)) == 0, play_trump)
+        if self.m("lead-trump-forbidden"):
+            in_hand = z3.And(in_hand, z3.Not(z3.And(leading, suit_of(card) == trump, (hand & ~suit_mask(trump)) != 0)))
         return z3.And(in_hand, z3.Or(leading, suit_of(card) == led, z3.And(void, trump_rule)))
 
     def legal_mask(self, hand: Term, led: Term, trump: Term) -> Term:
@@ -310,37 +339,61 @@ class Encoding:
 
     def first_leader(self, dealer: Term, holder: Term) -> Term:
         """play.lead (2-bit seats): the first bidder after the dealer, or the contract holder."""
+        if self.m("lead-by-dealer"):
+            return seat2(dealer)
         return self.next_seat2(dealer) if self.r.individual else holder
+
+    def play_step(self, hands: Sequence[Term], leader: Term, m: Term, trick: Sequence[Term], trump: Term,
+                  card: Term) -> PlayStep:
+        """One card played: the play relation of a hand (the 13-trick proofs and ``play_trick`` use it).
+
+        ``hands``: the four 52-bit hands; ``leader``: the 2-bit seat that led the
+        current trick; ``m``: cards already in the trick (2 bits, 0..3);
+        ``trick``: its cards so far (three 6-bit terms, the first ``m`` count);
+        ``card``: the card played. The seat to move is ``leader`` + ``m`` steps
+        in play.direction; the card must be legal (play.follow,
+        play.must-trump); the fourth card closes the trick, whose winner
+        (play.winner) leads next (play.next-lead).
+        """
+        step = seat2(self.step % 4)
+        seat = seat2(leader) + m * step
+        hand = hands[3]
+        for j in (2, 1, 0):
+            hand = z3.If(seat == j, hands[j], hand)
+        led = z3.If(m == 0, bv6(NO_LED), suit_of(trick[0]))
+        source = z3.BitVecVal(FULL, 52) if self.m("card-from-anywhere") else hand
+        legal = self.legal_play(source, led, trump, card)
+        after = [z3.If(seat == j, hands[j] & ~card_bit(card), hands[j]) for j in range(4)]
+        closes = m == 3
+        winner = self.trick_winner_seat([trick[0], trick[1], trick[2], card], trump, leader)
+        nxt = winner + 1 if self.m("next-lead-after-winner") else winner
+        return PlayStep(seat, hand, legal, after, closes, winner, z3.If(closes, nxt, seat2(leader)), m + 1)
 
     def play_trick(self, hands: Sequence[Term], leader: Term, trump: Term,
                    cards: Sequence[Term]) -> tuple[Term, list[list[Term]], list[Term], Term, list[Term]]:
-        """One trick as a transition: four cards in turn from ``leader`` (play.direction, play.follow).
+        """One trick: four :meth:`play_step` from ``leader`` (play.direction, play.follow, play.winner).
 
         Returns (all four plays legal, the four hands before each play and after
-        the trick (5 lists), the seat of each play, the winner's seat
-        (play.winner), the hand each player held before playing).
+        the trick (5 lists), the seat of each play, the seat that leads next:
+        the winner's (play.winner, play.next-lead), the hand each player held
+        before playing).
         """
         cur = list(hands)
         history = [cur]
         seats: list[Term] = []
         before: list[Term] = []
         ok: list[Term] = []
-        led: Term = bv6(NO_LED)
-        seat = seat2(leader)
+        win: Term = seat2(leader)
         for i, c in enumerate(cards):
-            hand = cur[3]
-            for j in (2, 1, 0):
-                hand = z3.If(seat == j, cur[j], hand)
-            before.append(hand)
-            seats.append(seat)
-            source = z3.BitVecVal(FULL, 52) if self.m("card-from-anywhere") else hand
-            ok.append(self.legal_play(source, led, trump, c))
-            cur = [z3.If(seat == j, cur[j] & ~card_bit(c), cur[j]) for j in range(4)]
+            trick = [cards[min(j, i)] for j in range(3)]  # the cards before this one (only the first i count)
+            st = self.play_step(cur, leader, seat2(i), trick, trump, c)
+            before.append(st.hand)
+            seats.append(st.seat)
+            ok.append(st.legal)
+            cur = st.hands
             history.append(cur)
-            if i == 0:
-                led = suit_of(c)
-            seat = self.next_seat2(seat)
-        return z3.And(ok), history, seats, self.trick_winner_seat(cards, trump, leader), before
+            win = st.leader
+        return z3.And(ok), history, seats, win, before
 
     def trick_winner_seat(self, cards: Sequence[Term], trump: Term, leader: Term) -> Term:
         """play.winner and play.direction: the seat (2 bits) that wins a trick led by ``leader``."""
@@ -361,11 +414,14 @@ class Encoding:
         r = self.r
         lo: Term = z3.IntVal(r.bid_min - (1 if self.m("bid-below-min") else 0))
         if r.rising_min and not self.m("rising-min-ignored"):
+            early = 1 if self.m("rising-min-early") else 0
             for threshold, m in r.rising_table:
-                lo = z3.If(score >= threshold, zmax(lo, z3.IntVal(m)), lo)
+                lo = z3.If(score >= threshold - early, zmax(lo, z3.IntVal(m)), lo)
         return lo
 
     def bid_max(self) -> int:
+        if self.m("top-bid-refused"):
+            return self.r.bid_max - 1
         return 2 if self.m("bids-capped-at-2") else self.r.bid_max
 
     def legal_bid(self, score: Term, bid: Term) -> Term:
@@ -536,8 +592,11 @@ class Encoding:
             may_match = z3.BoolVal(True)
         forbid = z3.And(z3.BoolVal(r.all_pass == "dealer-forced" and not self.m("dealer-may-pass-forced")),
                         at_dealer, st.top < 0, st.passes == 3)
+        if self.m("opener-must-bid"):
+            forbid = z3.Or(forbid, z3.And(st.top < 0, st.passes == 0))  # nothing said yet: the first to speak
+        beats = self.key(n_, 0 if self.m("same-level-strain-refused") else s_) > st.top
         bid_ok = z3.And(n_ >= r.min_bid, n_ <= 13, s_ >= 0, s_ < self.strains(),
-                        z3.Or(st.top < 0, self.key(n_, s_) > st.top, z3.And(may_match, self.key(n_, s_) == st.top)))
+                        z3.Or(st.top < 0, beats, z3.And(may_match, self.key(n_, s_) == st.top)))
         return z3.If(n_ == 0, z3.And(s_ == 0, z3.Not(forbid)), bid_ok)
 
     def auction_step(self, st: AuctionState, n_: Term, s_: Term) -> AuctionState:

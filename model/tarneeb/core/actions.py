@@ -33,7 +33,9 @@ class Bid:
     def __str__(self) -> str:
         if self.n is None:
             return "bid:pass"
-        return f"bid:{self.n}" + ("" if self.strain is None else STRAINS[self.strain])
+        if self.strain is None:
+            return f"bid:{self.n}"
+        return f"bid:{self.n}" + (STRAINS[self.strain] if 0 <= self.strain < len(STRAINS) else f"<strain {self.strain}>")
 
     def key(self) -> int:
         """Auction order: more tricks, then a higher strain (see :func:`tarneeb.core.rules.bid_key`)."""

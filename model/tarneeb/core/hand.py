@@ -106,7 +106,9 @@ def hand_deltas(r: Rules, bids: Sequence[int], contract: tuple[int, int, int | N
     """The change of each seat's score (score.individual / score.values; auction: score.standard,
     score.bid-only, score.kaboot, score.bid13). ``contract`` is (seat, tricks, strain), None for individual bids."""
     if contract is None:
-        return [R.individual_delta(r, bids[s], tricks_won[s]) for s in range(4)]
+        d = R.individual_delta
+        return [d(r, bids[0], tricks_won[0]), d(r, bids[1], tricks_won[1]), d(r, bids[2], tricks_won[2]),
+                d(r, bids[3], tricks_won[3])]
     bt = contract[0] & 1
     d0, d1 = R.team_deltas(r, contract[1], bt, (tricks_won[0] + tricks_won[2], tricks_won[1] + tricks_won[3]))
     return [d0, d1, d0, d1]
@@ -131,14 +133,14 @@ class Settled(NamedTuple):
 
     winner: int | None  # the match winner, None when the match goes on
     target: int  # the target in force for the next hand
-    games: tuple[int, ...]  # winners of the games so far
+    games: Sequence[int]  # winners of the games so far (the ``games`` given, unchanged, when no game was won)
     game_won: int | None  # the team that won a game this hand (the match, or a game before play-on)
 
 
 def settle(r: Rules, win: int | None, target: int, games: Sequence[int]) -> Settled:
     """Apply a hand's outcome: a game won before play-on raises the target; otherwise a win ends the match."""
     if win is None:
-        return Settled(None, target, tuple(games), None)
+        return Settled(None, target, games, None)
     nxt = R.target_in_force(r, len(games) + 1)
     if nxt != target:
         return Settled(None, nxt, (*games, win), win)

@@ -26,9 +26,6 @@ from tarneeb.core.cards import CARDS_OF_SUIT, FULL_DECK, card_str, cards_of, han
 from tarneeb.core.spec import Rules
 from tarneeb.errors import IllegalBid, IllegalDeal, IllegalPlay, IllegalTrump, WrongPhase
 
-_legal_play_mask = R.legal_play_mask
-_trick_winner = R.trick_winner
-
 _PLAYS_OF_SUIT: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
     tuple(tuple(PLAYS[c] for c in cards) for cards in CARDS_OF_SUIT[s]) for s in range(4)
 )
@@ -97,7 +94,7 @@ class Match:
         "rules", "first_dealer", "phase", "dealer", "scores", "hands", "to_move", "trump", "led",
         "trick", "trick_leader", "tricks_won", "bids", "auction_top", "auction", "spoken", "record", "records",
         "history", "winner", "winner_rule", "target", "start_games",
-        "games", "hands_played", "redeals", "_step", "start_scores",
+        "games", "hands_played", "redeals", "start_scores",
     )
 
     def __init__(self, rules: Rules, first_dealer: int = 0, scores: Sequence[int] | None = None) -> None:
@@ -124,7 +121,6 @@ class Match:
         self.records: list[HandRecord] = []
         self.hands_played = 0
         self.redeals = 0
-        self._step = rules.step
         self._reset_hand()
         self.phase = Phase.DEAL
 
@@ -245,7 +241,7 @@ class Match:
         ph = self.phase
         if ph is _PLAY:
             led = self.led
-            mask = _legal_play_mask(self.rules, self.hands[self.to_move], led, self.trump)
+            mask = R.legal_play_mask(self.rules, self.hands[self.to_move], led, self.trump)
             if led >= 0:
                 p = (mask >> (13 * led)) & 0x1FFF
                 if p << (13 * led) == mask:  # following suit: one precomputed tuple
@@ -358,7 +354,7 @@ class Match:
             rec.bids.append((seat, bid))
             self.spoken += 1
             if self.spoken < 4:
-                self.to_move = (seat + self._step) % 4
+                self.to_move = R.next_seat(r, seat)  # bid.turn
                 return
             if not R.hand_is_played(r, self.bids):
                 self._phase_redeal("bid.total", f"bids total {sum(self.bids)}, below {r.total_min}")
@@ -402,7 +398,7 @@ class Match:
             assert top.strain is not None
             self.trump = top.strain
             rec.trump = self.trump
-            self._start_play(holder)
+            self._start_play(H.hand_leader(r, self.dealer, rec.contract))
             return
         self.phase = Phase.TRUMP_CHOICE
         self.to_move = holder
@@ -415,7 +411,7 @@ class Match:
                                "the contract holder names one of the four suits", self.state_text())
         self.trump = action.suit
         rec.trump = action.suit
-        self._start_play(self.to_move)
+        self._start_play(H.hand_leader(self.rules, self.dealer, rec.contract))
 
     def _phase_redeal(self, rule: str, why: str) -> None:
         rec = self.record
@@ -443,7 +439,7 @@ class Match:
         seat = self.to_move
         hands = self.hands
         hand = hands[seat]
-        if not (_legal_play_mask(self.rules, hand, self.led, self.trump) >> card) & 1:
+        if not (R.legal_play_mask(self.rules, hand, self.led, self.trump) >> card) & 1:
             bad = R.play_violation(self.rules, hand, self.led, self.trump, card)
             assert bad is not None
             raise IllegalPlay(str(PLAYS[card]), seat, bad[0], bad[1], self.state_text())
@@ -454,7 +450,7 @@ class Match:
         if n < 4:
             if n == 1:
                 self.led = card // 13
-            self.to_move = (seat + self._step) & 3
+            self.to_move = R.next_seat(self.rules, seat)  # play.direction
             return
         winner = H.trick_winner_seat(self.rules, self.trick_leader, trick, self.trump)
         self.tricks_won[winner] += 1

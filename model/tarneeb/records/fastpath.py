@@ -107,7 +107,7 @@ def fast_hand(st: MatchState, obj: dict[str, Any]) -> bool:
         if len(bids_obj) != 4 or obj.get("trump") != STRAINS[trump]:
             return False
         for seat, x in zip(R.seat_order(r, R.next_seat(r, dealer)), bids_obj, strict=True):  # bid.turn
-            if type(x) is not list or len(x) != 2 or not _is(x[0], seat):
+            if type(x) is not list or len(x) != 2 or type(x[0]) is not int or x[0] != seat:
                 return False
             b = _BID_CODE.get(x[1]) if type(x[1]) is str else None
             if b is None or b.n is None or b.strain is not None or R.bid_violation(r, scores[seat], b.n):
@@ -119,7 +119,7 @@ def fast_hand(st: MatchState, obj: dict[str, Any]) -> bool:
         a = H.auction_start(r, dealer)
         for x in bids_obj:
             bidder = a.to_speak
-            if bidder is None or type(x) is not list or len(x) != 2 or not _is(x[0], bidder):
+            if bidder is None or type(x) is not list or len(x) != 2 or type(x[0]) is not int or x[0] != bidder:
                 return False
             b = _BID_CODE.get(x[1]) if type(x[1]) is str else None
             if b is None or H.auction_call(r, a, b.n, b.strain) is not None:
@@ -165,7 +165,8 @@ def fast_hand(st: MatchState, obj: dict[str, Any]) -> bool:
     if (not (w is None if win is None else _is(w, win)) or out.get("match_over") is not over
             or (c is not None and (type(c) is not str or (win is not None and c != rule)))):
         return False
-    st.games = list(settled.games)
+    if settled.game_won is not None:
+        st.games = list(settled.games)
     st.target = settled.target
     st.scores = after
     st.dealer = H.next_dealer(r, dealer, None)

@@ -1,0 +1,183 @@
+"""Family ``engine``: a bug put into any rule function of the running engine makes the proofs fail.
+
+Each mutant of :data:`tarneeb_proofs.bridge_mutants.ENGINE_MUTANTS` is patched into
+``tarneeb.core.rules`` in this process (``monkeypatch``, no file edited); the engine
+family must then end in a counterexample naming the function, an input and the
+clause, and ``tarneeb prove`` (run in-process) must exit non-zero saying the same.
+"""
+
+from __future__ import annotations
+
+import collections
+import importlib
+import json
+
+import pytest
+
+pytest.importorskip("z3")
+
+from tarneeb.cli import main  # noqa: E402
+from tarneeb.core import rules as R  # noqa: E402
+from tarneeb.core.spec import OptionValue, get_ruleset, load_rules, rulesets  # noqa: E402
+from tarneeb_proofs import bridge  # noqa: E402
+from tarneeb_proofs.bridge_match import Replay  # noqa: E402
+from tarneeb_proofs.bridge_mutants import ENGINE_MUTANTS, EngineMutant  # noqa: E402
+from tarneeb_proofs.checks import Check, Result, all_checks, run_check  # noqa: E402
+from tarneeb_proofs.encode import Encoding  # noqa: E402
+
+# the rule decisions of the engine the family must reach (issue 9)
+ENGINE_FUNCTIONS = {
+    "trick_winner", "legal_play_mask", "play_violation", "bid_violation", "legal_bids", "min_bid_for",
+    "auction_bid_violation", "auction_next", "hand_is_played", "dealer_after_redeal", "next_seat",
+    "trump_from_reveal", "is_weak_hand", "individual_delta", "team_deltas", "bid13_wins", "team_qualifies",
+    "individual_outcome", "auction_outcome", "target_in_force",
+}
+
+
+def _engine_checks(m: EngineMutant) -> list[Check]:
+    """The unmutated engine checks of the mutant's stage and ruleset, in the variants carrying its options."""
+    out = []
+    for c in all_checks():
+        if c.invariant != "engine" or c.mutant or c.stage != m.stage or c.ruleset != m.ruleset:
+            continue
+        opts = dict(c.options)
+        if all(opts.get(k, v) == v for k, v in m.options.items()):
+            out.append(c)
+    assert out, f"no engine check for {m.ruleset} / {m.stage} / {m.options}"
+    return out[:2]
+
+
+def _facts(r: Result) -> dict[str, str]:
+    assert r.witness is not None
+    return dict(r.witness.rows)
+
+
+def test_the_family_reaches_every_engine_rule_function() -> None:
+    compared: set[str] = set()
+    for c in all_checks():
+        if c.invariant == "engine" and not c.mutant:
+            compared |= {cmp.fn for cmp in bridge.STAGES[c.stage][0](Encoding(c.rules()))[1]}
+    assert compared == ENGINE_FUNCTIONS | {"Match"}  # Match: the match stage's replays
+    assert {m.fn for m in ENGINE_MUTANTS.values() if m.module == "tarneeb.core.rules"} == ENGINE_FUNCTIONS
+    for fn in ENGINE_FUNCTIONS:
+        assert callable(getattr(R, fn))
+
+
+@pytest.mark.parametrize("name", sorted(ENGINE_MUTANTS))
+def test_engine_mutant_is_caught(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    m = ENGINE_MUTANTS[name]
+    checks = _engine_checks(m)
+    # the true engine passes these checks (so the failure below is the mutant's)
+    assert all(run_check(c).status == "proved" for c in checks)
+    mod = importlib.import_module(m.module)
+    monkeypatch.setattr(mod, m.fn, m.make(getattr(mod, m.fn)))
+    results = [run_check(c) for c in checks]
+    caught = [r for r in results if r.status == "counterexample"]
+    assert caught, f"{name} ({m.text}) not caught in {[c.id for c in checks]}"
+    r = caught[0]
+    facts = _facts(r)
+    fn = "Match" if m.stage == "match" else m.fn  # the match stage names the state machine it replays
+    module = "tarneeb.core.match" if m.stage == "match" else m.module
+    assert facts["engine function"] == f"{module}.{fn}", facts
+    assert facts["input"] and facts["engine returns"] != facts["encoding gives"]
+    assert r.witness is not None and len(r.witness.clauses) == 1
+    clause = r.witness.clauses[0]
+    assert facts["clause"] == get_ruleset(m.ruleset).cite(clause)
+    assert r.obligation.startswith(f"engine {fn} ")
+
+
+# one mutant per stage through the command line, in-process
+CLI_MUTANTS = ["engine-trick-winner-highest-rank", "engine-hand-played-three-bids", "engine-strain-before-tricks",
+               "engine-passed-may-reenter", "engine-failed-bid-scores", "engine-partner-at-zero"]
+
+
+@pytest.mark.parametrize("name", CLI_MUTANTS)
+def test_tarneeb_prove_exits_non_zero_on_an_engine_bug(name: str, monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    m = ENGINE_MUTANTS[name]
+    monkeypatch.setenv("COLUMNS", "400")  # rich wraps at the terminal width
+    monkeypatch.setattr(R, m.fn, m.make(getattr(R, m.fn)))
+    rc = main(["prove", "--invariant", "engine", "--ruleset", m.ruleset])
+    out = capsys.readouterr().out
+    assert rc == 1
+    assert f"tarneeb.core.rules.{m.fn}" in out
+    assert "input:" in out and "engine returns:" in out and "encoding gives:" in out
+    assert "manifest mismatch" in out and "expects proved, got counterexample" in out
+    # the same through --json: the failing check's witness names the function, the input and the clause
+    rc = main(["prove", "--invariant", "engine", "--ruleset", m.ruleset, "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert rc == 1 and not data["summary"]["matches_manifest"]
+    bad = [x for x in data["results"] if x["result"] != x["expected"]]
+    # the stage of the function names it; the match stage (replays, which also go through it) names Match
+    named = [x["witness"]["facts"]["engine function"] for x in bad if not x["id"].startswith("engine.match:")]
+    assert named and all(f == f"tarneeb.core.rules.{m.fn}" for f in named)
+    assert all(x["witness"]["facts"]["engine function"] == "tarneeb.core.match.Match" for x in bad
+               if x["id"].startswith("engine.match:"))
+    assert all(x["witness"]["clauses"][0] in x["witness"]["facts"]["clause"] for x in bad)
+
+
+def test_tarneeb_prove_engine_passes_on_the_true_engine(monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("COLUMNS", "400")
+    assert main(["prove", "--invariant", "engine", "--ruleset", "eram-41"]) == 0
+    out = capsys.readouterr().out
+    assert "manifest mismatch" not in out and "CPU" in out
+
+
+def test_every_stage_and_ruleset_has_an_engine_mutant_in_the_manifest() -> None:
+    stages: dict[str, set[str]] = collections.defaultdict(set)
+    mutated: dict[str, set[str]] = collections.defaultdict(set)
+    for c in all_checks():
+        if c.invariant == "engine":
+            (mutated if c.mutant else stages)[c.ruleset].add(c.stage)
+    assert stages and all(mutated[rid] for rid in stages)
+
+
+# a larger replay of the state machine than the prove run's 3 matches per ruleset
+REPLAY_CONFIGS: list[tuple[str, dict[str, OptionValue]]] = [(rid, {}) for rid in rulesets()] + [
+    ("classic", {"auction": "continuous", "egyptian": True, "must_trump": True, "direction": "cw"}),
+    ("classic", {"all_pass": "dealer-forced", "kaboot": "double", "bid13": "26", "scoring": "bid-only",
+                 "play_on": 10}),
+    ("bsfyi-41", {"rising_min_bid": True, "made_bid_wins": 10, "trump_source": "revealed-suit"}),
+]
+
+
+@pytest.mark.parametrize("rid,opts", REPLAY_CONFIGS)
+def test_match_replays_refine_the_encoded_steps(rid: str, opts: dict[str, OptionValue]) -> None:
+    replay = Replay(Encoding(load_rules(rid, opts)), 12, seed=7)
+    assert replay.run() is None
+    assert replay.points > 12 * 13  # tricks and deals compared
+
+
+def test_ctrl_c_prints_interrupted_and_no_manifest_mismatch(monkeypatch: pytest.MonkeyPatch,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    import tarneeb_proofs.checks as checks_mod
+
+    calls = []
+
+    def interrupted(c: Check) -> Result:
+        calls.append(c)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return run_check(c)
+
+    monkeypatch.setattr(checks_mod, "run_check", interrupted)
+    assert main(["prove", "--invariant", "engine", "--ruleset", "eram-41"]) == 130
+    out, err = capsys.readouterr()
+    assert "interrupted after 2 of" in err
+    assert "manifest mismatch" not in out + err
+
+
+def test_prove_reports_cpu_seconds(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["prove", "--invariant", "engine", "--ruleset", "card-kings-41", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)["summary"]
+    assert summary["cpu_s"] > 0 and summary["wall_s"] > 0
+
+
+def test_prove_jobs_gives_the_same_results(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["prove", "--invariant", "engine", "--ruleset", "tarneeb-400", "--json", "--jobs", "2"]) == 0
+    par = json.loads(capsys.readouterr().out)
+    assert main(["prove", "--invariant", "engine", "--ruleset", "tarneeb-400", "--json"]) == 0
+    seq = json.loads(capsys.readouterr().out)
+    assert [(r["id"], r["result"]) for r in par["results"]] == [(r["id"], r["result"]) for r in seq["results"]]
+    assert par["summary"]["matches_manifest"] and par["summary"]["cpu_s"] > 0
