@@ -388,7 +388,7 @@ def _collect(s: Session) -> list[dict[str, Any]]:
 def run(args: argparse.Namespace) -> int:
     modules = args.modules.split(",")
     only: dict[str, set[str]] = {}
-    old: list[dict[str, Any]] = json.loads(RESULTS.read_text())["mutants"] if RESULTS.exists() else []
+    old = _load_results()[1] if RESULTS.exists() else []
     if args.survivors or args.gaps:
         gaps = {k for k, e in _review().items() if e.get("verdict") == "gap"}
         for d in old:
@@ -426,7 +426,7 @@ def collect(args: argparse.Namespace) -> int:
             cfg = tomllib.loads((d / m / "cosmic-ray.toml").read_text())["cosmic-ray"]
             sessions.append(Session(m, d / m, d / m / "session.sqlite", float(cfg["timeout"])))
     modules = [s.module for s in sessions]
-    old: list[dict[str, Any]] = json.loads(RESULTS.read_text())["mutants"] if RESULTS.exists() else []
+    old = _load_results()[1] if RESULTS.exists() else []
     _store(sessions, modules, old, False, args.seconds, args.jobs, args.note or [])
     return 0
 
@@ -438,13 +438,13 @@ def _store(sessions: list[Session], modules: list[str], old: list[dict[str, Any]
     if survivors or set(modules) != set(MODULES):
         mutants = [d for d in old if d["key"] not in fresh] + new
         for d in mutants:
-            if d["key"] in fresh and survivors:
+            if d["key"] in fresh and survivors and d["status"] != "skipped":
                 d["rerun"] = True
     else:
         mutants = new
     mutants.sort(key=lambda d: (list(MODULES).index(d["module"]), d["line"], d["col"], d["operator"]))
     keep_meta = RESULTS.exists() and (survivors or set(modules) != set(MODULES))
-    meta = json.loads(RESULTS.read_text())["meta"] if keep_meta else {}
+    meta = _load_results()[0] if keep_meta else {}
     runs = list(meta.get("runs", []))
     runs.append({
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
@@ -456,7 +456,7 @@ def _store(sessions: list[Session], modules: list[str], old: list[dict[str, Any]
         "baseline_s": {s.module: round(s.baseline) for s in sessions}, "notes": notes,
     })
     meta = {"tool": f"cosmic-ray {_cr_version()}", "python": platform.python_version(), "runs": runs}
-    RESULTS.write_text(json.dumps({"meta": meta, "mutants": mutants}, indent=1) + "\n")
+    write_results(meta, mutants)
     report()
     print(f"mutation: {len(new)} mutants in {elapsed:.0f}s; results in {RESULTS.relative_to(ROOT)}, "
           f"report in {REPORT.relative_to(ROOT)}")
@@ -472,6 +472,27 @@ def _cr_version() -> str:
     return version("cosmic-ray")
 
 
+def write_results(meta: dict[str, Any], mutants: list[dict[str, Any]]) -> None:
+    """One mutant a line; a skipped mutant keeps only its place, operator and reason."""
+    rows = []
+    for d in mutants:
+        if d["status"] == "skipped":  # the rest follows from the key (module:line:col:operator#n)
+            d = {k: d[k] for k in ("key", "def", "status", "skip")}
+        rows.append(json.dumps({k: v for k, v in d.items() if v != ""}, ensure_ascii=False))
+    RESULTS.write_text('{"meta": ' + json.dumps(meta, indent=1) + ',\n"mutants": [\n' + ",\n".join(rows) + "\n]}\n")
+
+
+def _load_results() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    data = json.loads(RESULTS.read_text())
+    fields = ("source", "diff", "killed_by", "def", "skip")
+    out = []
+    for d in data["mutants"]:
+        module, line, col, op = d["key"].split(":")
+        out.append({**dict.fromkeys(fields, ""), "module": module, "file": MODULES[module], "line": int(line),
+                    "col": int(col), "operator": op.split("#")[0], **d})
+    return data["meta"], out
+
+
 # ---------------------------------------------------------------- the report
 def _review() -> dict[str, dict[str, str]]:
     if not REVIEW.exists():
@@ -481,8 +502,7 @@ def _review() -> dict[str, dict[str, str]]:
 
 
 def report() -> None:
-    data = json.loads(RESULTS.read_text())
-    meta, mutants = data["meta"], data["mutants"]
+    meta, mutants = _load_results()
     review = _review()
     run_ms = [d for d in mutants if d["status"] not in ("skipped", "not run")]
     lines = [
