@@ -2,6 +2,8 @@
 """Mutation testing of the engine's rule code with cosmic-ray (issue 9, item 7).
 
     python tools/mutation.py run [--modules rules,hand,match] [--jobs 1]   # everything, then the report
+    python tools/mutation.py run --jobs 2 --sample 0.5 --budget 3600       # the published run, within the hour
+    python tools/mutation.py run --gaps                 # re-run the survivors reviewed as gaps (after new tests)
     python tools/mutation.py run --survivors            # re-run only the mutants that survived last time
     python tools/mutation.py report                     # rewrite proofs/MUTATION.md from the stored results
     python tools/mutation.py kill --module rules        # the kill command cosmic-ray runs per mutant
