@@ -133,22 +133,20 @@ def _at_trump_choice() -> Match:
 
 def test_the_named_trump_is_one_of_the_four_suits() -> None:
     # Match._phase_trump_choice: 0 <= suit < 4 (mutant: 0 <= suit != 4 takes a suit 5). The refusal of suit 5
-    # currently surfaces as IndexError (engine bug, see the xfail below); either way the trump is not taken.
+    # the trump is not taken (an IllegalTrump since NameTrump(5) prints without an IndexError).
     m = _at_trump_choice()
     for bad in (4, -1):
         with pytest.raises(IllegalTrump):
             m.apply(NameTrump(bad))
-    with pytest.raises((IllegalTrump, IndexError)):
+    with pytest.raises(IllegalTrump):
         m.apply(NameTrump(5))
     assert _phase(m) is Phase.TRUMP_CHOICE and m.trump == -1
     m.apply(NameTrump(3))
     assert _phase(m) is Phase.PLAY and m.trump == 3
 
 
-@pytest.mark.xfail(raises=IndexError, strict=True,
-                   reason="engine bug (reported): the IllegalTrump message calls str(NameTrump(5)) -> STRAINS[5] "
-                          "IndexError (tarneeb/core/actions.py)")
 def test_naming_trump_five_raises_illegal_trump() -> None:
+    # was an IndexError: the IllegalTrump message called str(NameTrump(5)) -> STRAINS[5] (fixed in actions.py)
     m = _at_trump_choice()
     with pytest.raises(IllegalTrump):
         m.apply(NameTrump(5))

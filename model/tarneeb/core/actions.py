@@ -47,7 +47,7 @@ class NameTrump:
     suit: int
 
     def __str__(self) -> str:
-        return "trump:" + STRAINS[self.suit]
+        return "trump:" + (STRAINS[self.suit] if 0 <= self.suit < len(STRAINS) else f"<strain {self.suit}>")
 
 
 @dataclass(frozen=True, slots=True)
