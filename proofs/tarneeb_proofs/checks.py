@@ -244,9 +244,13 @@ def exactly_one(bs: Sequence[Term]) -> Term:
 
 
 def variants(rid: str, names: Sequence[str]) -> list[tuple[tuple[str, OptionValue], ...]]:
-    """Every combination of the allowed values of the named options (those the ruleset has)."""
+    """Every combination of the allowed values of the named options (those the ruleset has).
+
+    An option given by a range (``play_on``) has no list of allowed values: it is left out here (else the
+    product would be empty and drop every other option); a family that needs it adds its values itself.
+    """
     rs = get_ruleset(rid)
-    opts = [o for o in rs.options if o.name in names]
+    opts = [o for o in rs.options if o.name in names and o.allowed]
     out = []
     for combo in itertools.product(*[o.allowed for o in opts]):
         out.append(tuple(sorted(zip([o.name for o in opts], combo, strict=True))))
