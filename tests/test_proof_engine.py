@@ -44,6 +44,7 @@ def _engine_checks(m: EngineMutant) -> list[Check]:
         if all(opts.get(k, v) == v for k, v in m.options.items()):
             out.append(c)
     assert out, f"no engine check for {m.ruleset} / {m.stage} / {m.options}"
+    out.sort(key=lambda c: -sum(k in dict(c.options) for k in m.options))  # those that set its options first
     return out[:2]
 
 
