@@ -11,7 +11,6 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from tarneeb.core import match as M
 from tarneeb.core import rules as R
 from tarneeb.core.cards import SUIT_MASKS
 from tarneeb.core.spec import Rules
@@ -151,11 +150,6 @@ MUTANTS: dict[str, tuple[str, dict[str, Callable[..., Any]]]] = {
                               {"auction_next": _continuous_holder_not_checked}),
 }
 
-# names core.match binds at import (where it still does), patched with the function
-_ALIASES = {fn: alias for fn, alias in (("legal_play_mask", "_legal_play_mask"), ("trick_winner", "_trick_winner"))
-            if hasattr(M, alias)}
-
-
 @contextmanager
 def patched(name: str) -> Iterator[None]:
     """Run the body with mutant ``name`` in place of the engine's function(s)."""
@@ -163,11 +157,7 @@ def patched(name: str) -> Iterator[None]:
     try:
         for fn, new in swaps.items():
             setattr(R, fn, new)
-            if fn in _ALIASES:
-                setattr(M, _ALIASES[fn], new)
         yield
     finally:
         for fn in swaps:
             setattr(R, fn, _orig[fn])
-            if fn in _ALIASES:
-                setattr(M, _ALIASES[fn], _orig[fn])

@@ -126,10 +126,7 @@ DESELECT = [
 
 def _engine_family() -> str | None:
     """The engine proof family's engine-running obligations under the true rules; the failing check id, or None."""
-    try:
-        from tarneeb_proofs.bridge import engine_checks
-    except ImportError:
-        return None  # the family is not on this branch yet
+    from tarneeb_proofs.bridge import engine_checks
     from tarneeb_proofs.encode import Encoding
 
     by_ruleset: dict[str, list[Any]] = {}

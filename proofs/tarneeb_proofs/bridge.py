@@ -602,7 +602,6 @@ CLAUSES = ("play.winner", "play.follow", "play.must-trump", "play.direction", "t
            "win.play-on")
 
 
-_KEEP: list[Any] = []
 
 
 def _lemma_witness(terms: Sequence[Term]) -> Callable[[Any], Witness]:
@@ -630,10 +629,8 @@ def build(stage: str, mutant: str | None, enc: Encoding) -> list[Any]:
                 else "equals the encoding at every enumerated input")
         out.append(Obligation(f"engine {c.fn} {what}", [], z3.BoolVal(True), run=run))
     for name, hyp, claim in lemmas:
-        # the same formula (hash-consed: the same term ids, kept alive here) is the same fact: proved once
-        _KEEP.append((hyp, claim))
-        key = "engine-lemma:" + ",".join(str(t.get_id()) for t in [claim, *hyp])
-        out.append(Obligation(name, hyp, claim, _lemma_witness([*hyp, claim]), share=key))
+        # shared: proved once per process for the same formula (checks.formula_key hashes its SMT-LIB text)
+        out.append(Obligation(name, hyp, claim, _lemma_witness([*hyp, claim]), share=True))
     return out
 
 

@@ -10,8 +10,9 @@ obligations on an :class:`~tarneeb_proofs.encode.Encoding` with one rule
 deliberately broken, and must end with a counterexample.
 
 Families 1-2 are built in :mod:`tarneeb_proofs.play_families`, family 3 in
-:mod:`tarneeb_proofs.bid_families`, family 7 in :mod:`tarneeb_proofs.references`;
-4-6 here. What each family proves exactly is written in ``proofs/README.md``.
+:mod:`tarneeb_proofs.bid_families`, family 7 in :mod:`tarneeb_proofs.references`, family 8 (the engine's
+own code, obligations that run it: :attr:`Obligation.run`) in :mod:`tarneeb_proofs.bridge`; 4-6 here.
+What each family proves exactly is written in ``proofs/README.md``.
 """
 
 from __future__ import annotations
@@ -192,7 +193,7 @@ def run_check(check: Check, timeout_ms: int = 60_000) -> Result:
         if ob.run is not None:
             w = ob.run()
             if w is not None:
-                return Result(check, "counterexample", time.perf_counter() - t0, ob.name, w)
+                return Result(check, "counterexample", time.perf_counter() - t0, ob.name, w, shared=shared)
             continue
         key = formula_key(ob.hyp, ob.claim) if ob.share else ""
         if key and key in _SHARED_PROVED:
@@ -597,7 +598,7 @@ def all_checks() -> list[Check]:
         individual = rs.params.get("family") == "individual"
         present = set(rs.clauses)
         for inv in INVARIANTS:
-            if inv not in CLAUSES or inv == "engine":  # a family with its own module (references, engine)
+            if inv not in CLAUSES:  # a family with its own module (references, engine)
                 continue
             clauses = tuple(c for c in CLAUSES[inv] if c in present)
             fam = _family(inv, individual)

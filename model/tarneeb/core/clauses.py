@@ -152,7 +152,7 @@ def legal_clause(r: Rules, m: Match, extra: Sequence[str], missing: Sequence[str
             return v[0]
         if m.led >= 0 and hand & SUIT_MASKS[m.led]:
             return "play.follow"
-        return "play.must-trump" if r.must_trump else "play.follow"
+        return perft_clause(r)
     if m.phase is Phase.BIDDING and isinstance(a, Bid):
         probe = m.copy()
         try:
@@ -167,7 +167,7 @@ def legal_clause(r: Rules, m: Match, extra: Sequence[str], missing: Sequence[str
             return "auction.all-pass" if r.all_pass == "dealer-forced" else "auction.order"
         top = m.auction_top
         if top is not None and top.key() == a.key():
-            return "auction.dealer-privilege" if r.auction_style == "dealer-privilege" else "auction.continuous"
+            return contract_clause(r, False)
         if a.strain is not None or r.egyptian:
             return "auction.egyptian"
         return "auction.range" if a.n in (r.min_bid, 13) else "auction.raise"

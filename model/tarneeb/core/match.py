@@ -308,8 +308,7 @@ class Match:
             hands = R.deal_hands(r, self.dealer, deck) if len(deck) == 52 else None
         except (TypeError, ValueError):
             hands = None
-        if hands is None or hands[0] | hands[1] | hands[2] | hands[3] != FULL_DECK or any(
-                h.bit_count() != 13 for h in hands):
+        if hands is None or hands[0] | hands[1] | hands[2] | hands[3] != FULL_DECK:  # 52 cards covering the pack
             raise IllegalDeal(f"deal of {len(deck)} cards", None, "deal.deck",
                               "a deal must order all 52 distinct cards 0..51", self.state_text())
         self._reset_hand()
@@ -432,8 +431,6 @@ class Match:
         self.trick_leader = leader
         self.led = -1
         self.trick = []
-        if self.trump < 0:
-            self.trump = -1
 
     def _phase_play(self, card: int) -> None:
         seat = self.to_move

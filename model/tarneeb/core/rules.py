@@ -25,10 +25,13 @@ def team_of(seat: int) -> int:
     return seat & 1
 
 
+_SEAT_ORDERS: dict[int, tuple[tuple[int, int, int, int], ...]] = {
+    s: tuple((first, (first + s) % 4, (first + 2 * s) % 4, (first + 3 * s) % 4) for first in range(4)) for s in (1, 3)}
+
+
 def seat_order(r: Rules, first: int) -> tuple[int, int, int, int]:
-    """The four seats in the direction of play, starting with ``first`` (play.direction)."""
-    s = r.step
-    return first, (first + s) % 4, (first + 2 * s) % 4, (first + 3 * s) % 4
+    """The four seats in the direction of play, starting with ``first`` (play.direction; step 1 or 3)."""
+    return _SEAT_ORDERS[r.step][first]
 
 
 def deal_order(r: Rules, dealer: int) -> tuple[int, int, int, int]:
@@ -64,10 +67,10 @@ def trump_from_reveal(r: Rules, card: int) -> int:
 
 def is_weak_hand(mask: int) -> bool:
     """No card above 10 (no jack, queen, king or ace): deal.weak-redeal."""
-    high = 0
-    for s in range(4):
-        high |= 0b1111000000000 << (13 * s)
-    return mask & high == 0
+    return mask & _HIGH_CARDS == 0
+
+
+_HIGH_CARDS = sum(0b1111000000000 << (13 * s) for s in range(4))  # J, Q, K, A of every suit
 
 
 # ---------------------------------------------------------- individual bids

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from tarneeb.core import clauses as C
 from tarneeb.core import hand as H
 from tarneeb.core import rules as R
 from tarneeb.core.actions import Bid
@@ -42,15 +43,6 @@ class MatchState:
 
 # two cards written together -> their codes (2,704 entries): the deck is read four characters at a time
 _CARD_PAIRS: dict[str, tuple[int, int]] = {a + b: (ca, cb) for a, ca in _CARD_CODE.items() for b, cb in _CARD_CODE.items()}
-# seats in play order from each leader (rules.seat_order), per direction of play: looked up, not recomputed
-_ORDERS: dict[int, tuple[tuple[int, int, int, int], ...]] = {}
-
-
-def _orders(r: Rules) -> tuple[tuple[int, int, int, int], ...]:
-    o = _ORDERS.get(r.step)
-    if o is None:
-        o = _ORDERS[r.step] = tuple(R.seat_order(r, ld) for ld in range(4))
-    return o
 CANONICAL_KEYS = frozenset({"type", "match", "hand", "dealer", "deck", "revealed", "trump", "bids", "redeal",
                             "contract", "tricks", "tricks_won", "deltas", "scores", "outcome"})
 _OUTCOME_KEYS = frozenset({"winner", "clause", "match_over"})
@@ -170,7 +162,7 @@ def fast_hand(st: MatchState, obj: dict[str, Any]) -> bool:
     st.target = settled.target
     st.scores = after
     st.dealer = H.next_dealer(r, dealer, None)
-    st.dealer_clause = "deal.rotation"
+    st.dealer_clause = C.next_dealer_clause(None)
     st.next_hand += 1
     if over:
         st.over_rule = rule
@@ -183,8 +175,8 @@ def _play(r: Rules, tricks: object, hands: list[int], leader: int, trump: int) -
         return None
     code = _CARD_CODE
     legal = R.legal_play_mask
+    seat_order = R.seat_order
     winner_of = R.trick_winner
-    orders = _orders(r)
     won = [0, 0, 0, 0]
     try:
         for t in tricks:  # unrolled over the four cards; each card checked by the core's legality function
@@ -196,7 +188,7 @@ def _play(r: Rules, tricks: object, hands: list[int], leader: int, trump: int) -
                 return None
             a, b, c, d = cs
             c0, c1, c2, c3 = cards = [code[a], code[b], code[c], code[d]]
-            s0, s1, s2, s3 = order = orders[leader]
+            s0, s1, s2, s3 = order = seat_order(r, leader)
             h = hands[s0]
             if not (legal(r, h, -1, trump) >> c0) & 1:
                 return None
@@ -235,7 +227,7 @@ def _cancelled(st: MatchState, obj: dict[str, Any], dealer: int, clause: str, bi
     if clause != "bid.total" and (obj.get("trump") is not None or obj.get("contract", None) is not None):
         return False
     st.dealer = H.next_dealer(r, dealer, clause)
-    st.dealer_clause = clause if clause != "bid.total" else "redeal.dealer"
+    st.dealer_clause = C.next_dealer_clause(clause)
     st.next_hand += 1
     return True
 

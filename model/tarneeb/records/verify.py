@@ -459,7 +459,7 @@ class Verifier:
         st.games = list(settled.games)
         st.target = settled.target
         st.dealer = H.next_dealer(r, rec.dealer, None)
-        st.dealer_clause = "deal.rotation"
+        st.dealer_clause = C.next_dealer_clause(None)
         if over:
             st.over_rule = rule
 
