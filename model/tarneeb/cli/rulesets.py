@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from tarneeb.cli.common import console, print_json
+from tarneeb.core.sources import cite
 from tarneeb.core.spec import rulesets
 
 
@@ -16,7 +17,7 @@ def register(subparsers: Any) -> None:
 
 
 def cmd_rulesets(args: argparse.Namespace) -> int:
-    rows = [{"id": rs.id, "name": rs.name, "document": rs.document, "summary": rs.summary,
+    rows = [{"id": rs.id, "name": rs.name, "document": rs.document, "source": cite(rs.document, ""), "summary": rs.summary,
              "options": [o.name for o in rs.options]} for rs in rulesets().values()]
     if args.json:
         print_json(rows)
@@ -24,9 +25,9 @@ def cmd_rulesets(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     t = Table(title="Rulesets")
-    for col in ("id", "document", "summary"):
+    for col in ("id", "source", "summary"):
         t.add_column(col, overflow="fold")
     for row in rows:
-        t.add_row(str(row["id"]), str(row["document"]), str(row["summary"]))
+        t.add_row(str(row["id"]), str(row["source"]), str(row["summary"]))
     console().print(t)
     return 0

@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from tarneeb.cli.common import console, print_json
+from tarneeb.core.sources import cite
 from tarneeb.core.spec import get_ruleset
 
 
@@ -24,7 +25,8 @@ def show_data(rid: str) -> dict[str, Any]:
     rs = get_ruleset(rid)
     return {
         "id": rs.id, "name": rs.name, "document": rs.document, "publisher": rs.publisher, "summary": rs.summary,
-        "clauses": [{"id": c.id, "text": c.text, "source": f"{c.doc}: {c.heading}"} for c in rs.clauses.values()],
+        "clauses": [{"id": c.id, "text": c.text, "doc": c.doc, "heading": c.heading,
+                     "source": cite(c.doc, c.heading)} for c in rs.clauses.values()],
         "options": [{"name": o.name, "type": o.type, "default": o.default, "valid": o.valid_text(),
                      "meaning": o.meaning} for o in rs.options],
         "ambiguities": [{"id": a.id, "question": a.question, "reading": a.taken[rs.id],
@@ -41,7 +43,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     con = console()
-    con.print(f"[bold]{data['name']}[/bold] ({data['id']}), from {data['document']}")
+    con.print(f"[bold]{data['name']}[/bold] ({data['id']}), from {cite(data['document'], '')}")
     con.print(data["summary"])
     t = Table(title="Clauses")
     for col in ("id", "rule (our wording)", "source"):

@@ -183,8 +183,10 @@ class Ruleset:
         return self.clauses[cid]
 
     def cite(self, cid: str) -> str:
+        from tarneeb.core.sources import cite  # sources reads spec_dir() from this module
+
         c = self.clauses[cid]
-        return f"{c.id} ({c.doc}: {c.heading})"
+        return f"{c.id} ({cite(c.doc, c.heading)})"
 
 
 @dataclass(frozen=True, slots=True)

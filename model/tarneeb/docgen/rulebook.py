@@ -19,6 +19,7 @@ from typing import Any
 
 from tarneeb.core.ambiguity import ambiguities
 from tarneeb.core.cards import SUIT_NAMES
+from tarneeb.core.sources import cite, cite_ref
 from tarneeb.core.spec import Rules, Ruleset, get_ruleset, load_rules, rulesets, spec_dir
 from tarneeb.errors import SpecError
 
@@ -241,10 +242,10 @@ class RulesetDoc:
             "id": self.id, "lang": self.lang, "name": self.name, "summary": self.summary,
             "document": self.document, "publisher": self.publisher,
             "sections": [{"key": s.key, "title": s.title, "clauses": [
-                {"id": c.id, "text": c.text, "source": f"{c.doc}: {c.heading}"} for c in s.clauses]}
+                {"id": c.id, "text": c.text, "doc": c.doc, "source": cite(c.doc, c.heading)} for c in s.clauses]}
                 for s in self.sections],
             "options": [{"name": o.name, "default": o.default, "allowed": o.allowed, "meaning": o.meaning,
-                         "source": f"{o.doc}: {o.heading}"} for o in self.options],
+                         "doc": o.doc, "source": cite(o.doc, o.heading)} for o in self.options],
             "ambiguities": [{"id": a.id, "question": a.question, "reading": a.reading,
                              "reading_text": a.reading_text, "other_readings": dict(a.others),
                              "option": a.option, "sources": list(a.sources)} for a in self.ambiguities],
@@ -333,7 +334,7 @@ def _render_rst(d: RulesetDoc) -> str:
     lines += [f".. _ruleset-{d.lang}-{d.id}:", ""]
     lines += rst_heading(f"{d.name} ({d.id})", "=", over=True)
     lines += [rst_escape(d.summary), ""]
-    lines += [f":{L['document']}: ``{d.document}``", f":{L['publisher']}: {rst_escape(d.publisher)}", ""]
+    lines += [f":{L['document']}: {rst_escape(cite(d.document, ''))}", ""]
     lines += [f"*{rst_escape(L['generated'])}*", ""]
     lines += rst_heading(L["rules"], "-")
     for s in d.sections:
@@ -345,7 +346,7 @@ def _render_rst(d: RulesetDoc) -> str:
                 "",
                 f"   ``{c.id}`` — {rst_escape(c.text)}",
                 "",
-                f"   *{L['source']}:* ``{c.doc}``, «{rst_escape(c.heading)}»",
+                f"   *{L['source']}:* {rst_escape(cite(c.doc, c.heading))}",
                 "",
             ]
     lines += rst_heading(L["options"], "-")
@@ -356,7 +357,7 @@ def _render_rst(d: RulesetDoc) -> str:
                   f"   * - {L['option']}", f"     - {L['default']}", f"     - {L['allowed']}", f"     - {L['meaning']}"]
         for o in d.options:
             lines += [f"   * - ``{o.name}``", f"     - ``{o.default}``", f"     - {rst_escape(o.allowed)}",
-                      f"     - {rst_escape(o.meaning)} ({L['source']}: ``{o.doc}``, «{rst_escape(o.heading)}»)"]
+                      f"     - {rst_escape(o.meaning)} ({L['source']}: {rst_escape(cite(o.doc, o.heading))})"]
         lines += [""]
     lines += rst_heading(L["ambiguities"], "-")
     if not d.ambiguities:
@@ -368,18 +369,18 @@ def _render_rst(d: RulesetDoc) -> str:
             lines += [f"   - {L['other_readings']}: ``{r}`` — {rst_escape(t)}"]
         if a.option:
             lines += [f"   - {L['selectable']}: ``{a.option}``"]
-        lines += [f"   - {L['sources']}: " + "; ".join(rst_escape(s) for s in a.sources), ""]
+        lines += [f"   - {L['sources']}: " + "; ".join(rst_escape(cite_ref(s)) for s in a.sources), ""]
     return "\n".join(lines)
 
 
 def _render_md(d: RulesetDoc) -> str:
     L = d.labels
     lines = [f"# {d.name} ({d.id})", "", d.summary, "",
-             f"{L['document']}: `{d.document}`; {L['publisher']}: {d.publisher}", "", f"## {L['rules']}", ""]
+             f"{L['document']}: {cite(d.document, '')}", "", f"## {L['rules']}", ""]
     for s in d.sections:
         lines += [f"### {s.title}", ""]
         for c in s.clauses:
-            lines += [f"- **`{c.id}`** {c.text}  ", f"  {L['source']}: `{c.doc}`, «{c.heading}»"]
+            lines += [f"- **`{c.id}`** {c.text}  ", f"  {L['source']}: {cite(c.doc, c.heading)}"]
         lines += [""]
     lines += [f"## {L['options']}", ""]
     if not d.options:
@@ -396,7 +397,7 @@ def _render_md(d: RulesetDoc) -> str:
         lines += [f"  - {L['other_readings']}: `{r}`: {t}" for r, t in a.others]
         if a.option:
             lines += [f"  - {L['selectable']}: `{a.option}`"]
-        lines += [f"  - {L['sources']}: " + "; ".join(a.sources)]
+        lines += [f"  - {L['sources']}: " + "; ".join(cite_ref(s) for s in a.sources)]
     return "\n".join(lines) + "\n"
 
 
@@ -409,12 +410,11 @@ def _wrap(text: str, indent: str, width: int = 100) -> list[str]:
 def _render_txt(d: RulesetDoc) -> str:
     L = d.labels
     title = f"{d.name} ({d.id})"
-    lines = [title, "=" * len(title), *_wrap(d.summary, ""), f"{L['document']}: {d.document}    "
-             f"{L['publisher']}: {d.publisher}", "", L["rules"].upper(), ""]
+    lines = [title, "=" * len(title), *_wrap(d.summary, ""), f"{L['document']}: {cite(d.document, '')}", "", L["rules"].upper(), ""]
     for s in d.sections:
         lines += [s.title, "-" * len(s.title)]
         for c in s.clauses:
-            lines += [f"[{c.id}]", *_wrap(c.text, "    "), f"    ({L['source']}: {c.doc}, {c.heading})"]
+            lines += [f"[{c.id}]", *_wrap(c.text, "    "), f"    ({L['source']}: {cite(c.doc, c.heading)})"]
         lines += [""]
     lines += [L["options"].upper(), ""]
     if not d.options:

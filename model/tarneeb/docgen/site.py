@@ -20,6 +20,7 @@ from typing import Any
 from tarneeb.core import rules as R
 from tarneeb.core.cards import NO_TRUMP, RANK_NAMES, SUIT_SYMBOLS, card_str, hand_str, mask_of, strain_name
 from tarneeb.core.match import HandRecord
+from tarneeb.core.sources import cite, cite_ref
 from tarneeb.core.spec import Rules, get_ruleset, load_rules, rulesets, spec_dir
 from tarneeb.docgen import rulebook as docgen
 from tarneeb.errors import DocsBuildError, SpecError
@@ -146,7 +147,7 @@ def examples_page() -> str:
             opts = f" (options {_kv(ex.options)})" if ex.options else ""
             note = f" {E(ex.note)}" if ex.note else ""
             rows.append([f"``{ex.id}``", ex.kind, E(_kv(ex.input) + opts), E(_kv(ex.expect)),
-                         E(_kv(got)) + (" ✓" if c.ok else " ✗"), f"``{ex.doc}``, «{E(ex.heading)}».{note}"])
+                         E(_kv(got)) + (" ✓" if c.ok else " ✗"), f"{E(cite(ex.doc, ex.heading))}.{note}"])
         lines += _table(["id", "kind", "input", "document says", "engine", "source"], rows, [14, 8, 24, 18, 18, 18])
     if bad:
         raise DocsBuildError("worked examples the engine contradicts: " + " | ".join(bad))
@@ -259,7 +260,7 @@ def glossary_page() -> str:
     lines += [E(raw.get("intro", "")), "", ".. glossary::", ""]
     for t in raw.get("term", []):
         lines += [f"   {E(t['latin'])} ({t['arabic']})", f"      {E(t['meaning'])}", "",
-                  f"      *Found in* ``{t['doc']}``, «{E(t['heading'])}».", ""]
+                  f"      *Found in* {E(cite(t['doc'], t['heading']))}.", ""]
     return "\n".join(lines) + "\n"
 
 
@@ -353,7 +354,7 @@ def disputes_page() -> str:
             lines += [E(str(data["description"])), ""]
         lines += [f"File: ``spec/disputes/{p.name}``", ""]
         if data.get("sources"):
-            lines += ["Sources: " + "; ".join(E(str(x)) for x in data["sources"]), ""]
+            lines += ["Sources: " + "; ".join(E(cite_ref(str(x))) for x in data["sources"]), ""]
         situation = {k: v for k, v in data.items()
                      if k not in ("title", "description", "question", "expected", "schema", "sources")}
         lines += ["Facts and question:", "", ".. code-block:: json", ""]

@@ -24,6 +24,7 @@ from tarneeb.core import hand as H
 from tarneeb.core import rules as R
 from tarneeb.core.ambiguity import Ambiguity, ambiguities
 from tarneeb.core.cards import STRAINS, strain_name
+from tarneeb.core.sources import cite
 from tarneeb.core.spec import OptionValue, Rules, load_rules
 from tarneeb.ruling.decision import ClauseRef, clause_refs, decide, fmt_delta
 from tarneeb.ruling.situation import (
@@ -301,7 +302,7 @@ def report_text(rep: Report) -> str:
         if x.clauses:
             lines.append("  Decided by:")
             for c in x.clauses:
-                lines.append(f"    {c.id}: {c.text} [{c.doc}: {c.heading}]")
+                lines.append(f"    {c.id}: {c.text} [{cite(c.doc, c.heading)}]")
         for a in x.ambiguities:
             if not a.changes_ruling:
                 lines.append(f"  Ambiguity {a.id} bears on this, but every reading rules the same here.")

@@ -1,0 +1,75 @@
+"""The rule documents as people name them: publisher, title and section.
+
+A clause's ``doc`` field is the document's file name; it stays the machine id
+(JSON output, the record format). Everything a person reads cites through
+:func:`cite`, e.g. ``Card Kings, Tarneeb 41 rules page (untitled), section
+"Bidding"``. The table is ``spec/sources.toml``.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+
+from tarneeb.core.spec import spec_dir
+from tarneeb.errors import SpecError
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    id: str
+    publisher: str
+    title: str  # the document's own title; "" when it has none
+    described_as: str
+    published: str
+
+    @property
+    def name(self) -> str:
+        """The document as a reader would look for it."""
+        if self.title:
+            return f'{self.publisher}, "{self.title}"'
+        return f"{self.publisher}, {self.described_as} (untitled)"
+
+
+@cache
+def sources() -> dict[str, Source]:
+    path = spec_dir() / "sources.toml"
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8-sig"))
+    except OSError as exc:
+        raise SpecError(str(path), "(file)", f"cannot read the sources table: {exc.strerror}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise SpecError(str(path), "(file)", f"not valid TOML: {exc}") from None
+    out: dict[str, Source] = {}
+    for i, s in enumerate(raw.get("source", [])):
+        where = f"source[{i}]"
+        try:
+            src = Source(s["id"], s["publisher"], s["title"], s["described_as"], s["published"])
+        except KeyError as exc:
+            raise SpecError(str(path), where, f"missing key {exc.args[0]!r}") from None
+        out[src.id] = src
+    return out
+
+
+def source(doc: str) -> Source:
+    """The source named by a clause's ``doc``; an unknown id is a spec error."""
+    found = sources().get(doc)
+    if found is None:
+        valid = ", ".join(sorted(sources()))
+        raise SpecError("sources.toml", doc, f"document not in the sources table; known: {valid}")
+    return found
+
+
+def cite(doc: str, heading: str) -> str:
+    """``Card Kings, ... , section "Bidding"``: a citation a reader can follow."""
+    name = source(doc).name
+    return f'{name}, section "{heading}"' if heading else name
+
+
+def cite_ref(ref: str) -> str:
+    """A ``"file: heading"`` reference (ambiguities, disputes) as :func:`cite` words it."""
+    doc, sep, heading = ref.partition(": ")
+    if not sep or doc not in sources():
+        return ref
+    return cite(doc, heading)
