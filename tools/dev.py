@@ -2,7 +2,8 @@
 """Set up and run the project with nothing but Python 3.11+.
 
     python3 tools/dev.py demo    # create .venv, install, run the main job
-    python3 tools/dev.py test    # create .venv, install with test extras, lint, type-check, test, build docs
+    python3 tools/dev.py test    # create .venv, install with test extras, lint, type-check, test (docs build
+                                 # included), then build the wheel and run the README's commands from it
 
 Both create ``.venv`` beside this repository on first use and reuse it after.
 """
@@ -62,6 +63,8 @@ def test() -> None:
     env = dict(os.environ)
     env.setdefault("HYPOTHESIS_PROFILE", "ci")
     run(PY, "-m", "pytest", "-q", "-p", "no:cacheprovider", env=env)
+    # the release as a user gets it: the wheel alone in a fresh venv outside the tree runs the README's commands
+    run(PY, "tools/wheel_check.py")
 
 
 def main() -> None:

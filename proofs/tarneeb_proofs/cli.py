@@ -1,4 +1,4 @@
-"""``tarneeb prove``: run the Z3 proofs and mutants and compare with ``proofs/manifest.json``."""
+"""``tarneeb prove``: run the Z3 proofs and mutants and compare with ``proofs/tarneeb_proofs/manifest.json``."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import sys
 import time
 from typing import Any
 
+from tarneeb.cli.common import jobs_arg
 from tarneeb.errors import ConfigError
 
 from . import manifest
@@ -19,10 +20,10 @@ def register(sub: Any) -> None:
     p.add_argument("--ruleset", help="only this ruleset")
     p.add_argument("--invariant", choices=INVARIANTS, help="only this invariant family")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
-    p.add_argument("--jobs", type=int, default=1, help="run the checks in this many processes (default 1)")
+    p.add_argument("--jobs", type=jobs_arg, default=1, help="run the checks in this many processes (default 1)")
     p.add_argument("--witnesses", action="store_true", help="print every mutant's counterexample, not one per family")
     p.add_argument("--write-manifest", action="store_true",
-                   help="record this run's runtimes in proofs/manifest.json (whole runs only)")
+                   help="record this run's runtimes in proofs/tarneeb_proofs/manifest.json (whole runs only)")
     p.add_argument("--accept", action="store_true",
                    help="with --write-manifest: also record results that differ from the manifest's expectation")
     p.set_defaults(func=cmd_prove)
@@ -45,7 +46,7 @@ def cmd_prove(args: argparse.Namespace) -> int:
     t0, c0 = time.perf_counter(), _cpu()
     results = []
     try:
-        for res in run_all(chosen, max(1, args.jobs)):
+        for res in run_all(chosen, args.jobs):
             results.append(res)
     except KeyboardInterrupt:  # a partial run is never compared with (or written to) the manifest
         print(f"interrupted after {len(results)} of {len(chosen)} checks (manifest not compared)", file=sys.stderr)

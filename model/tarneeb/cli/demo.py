@@ -11,9 +11,10 @@ from tarneeb.core.spec import load_rules, rulesets
 
 def register(subparsers: Any) -> None:
     s = subparsers.add_parser("demo", help="one seeded match per ruleset")
-    s.add_argument("--seed", default="demo")
-    s.add_argument("--max-hands", type=count_arg(1), default=200)
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--seed", default="demo", help="seed text; the same seed gives the same matches (default demo)")
+    s.add_argument("--max-hands", type=count_arg(1), default=200,
+                   help="stop a match unfinished after this many played hands (default 200)")
+    s.add_argument("--json", action="store_true", help="one JSON object per match instead of the human output")
     s.set_defaults(func=cmd_demo)
 
 
