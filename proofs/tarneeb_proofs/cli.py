@@ -117,13 +117,19 @@ def cmd_prove(args: argparse.Namespace) -> int:
             continue
         shown.add(r.check.invariant)
         c = r.check
-        con.print(f"\n[bold]{escape(c.invariant)}[/] / {escape(c.ruleset)} / {escape(c.variant)} / mutant "
-                  f"[bold]{escape(c.mutant or '')}[/]: counterexample to {escape(r.obligation)}", highlight=False)
+        con.print(f"\n[bold]{escape(c.invariant)}[/] / {escape(c.ruleset)} / {escape(c.variant)}: the mutant "
+                  f"[bold]{escape(c.mutant or '')}[/] (a rule broken on purpose) was caught, as expected, by this "
+                  f"counterexample to {escape(r.obligation)}", highlight=False)
         con.print(escape(r.witness.text() if r.witness else ""), highlight=False)
     if not args.witnesses and len(witnessed) > len(shown):
         con.print(f"\n({len(witnessed) - len(shown)} more counterexamples: tarneeb prove --witnesses)")
-    con.print(f"{summary['proved']}/{summary['proofs']} proofs proved, {summary['mutants_caught']}/{summary['mutants']} "
-              f"mutants caught, wall {wall:.1f} s, CPU {cpu:.1f} s")
+    con.print(f"[bold]proved:[/] {summary['proved']}/{summary['proofs']} proofs proved: each property holds for every "
+              "input (Z3 found no counterexample)")
+    con.print(f"[bold]mutants:[/] {summary['mutants_caught']}/{summary['mutants']} mutants caught, as expected: each "
+              "is a rule broken on purpose, and the proofs must find a counterexample to it")
     for p in probs:
         con.print("[red]manifest mismatch:[/] " + escape(p))
+    if not probs:
+        con.print(f"[bold]manifest:[/] every result is the one tarneeb_proofs/manifest.json expects "
+                  f"(wall {wall:.1f} s, CPU {cpu:.1f} s)")
     return 0 if not probs else 1
