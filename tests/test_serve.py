@@ -3,6 +3,7 @@ input, and the command itself (its address, Ctrl-C, a busy port, the missing ext
 
 from __future__ import annotations
 
+import asyncio
 import html
 import re
 import socket
@@ -191,6 +192,34 @@ def test_an_upload_over_the_limit_is_refused(client: TestClient) -> None:
     r = client.post("/en/ruling", data={"situation_text": "#" * (80 * 1024)})
     assert r.status_code == 413
     assert client.get("/en/records").status_code == 200
+
+
+def test_a_body_sent_without_a_length_is_held_to_the_limit(client: TestClient) -> None:
+    def chunks() -> Iterator[bytes]:
+        for _ in range(20):
+            yield b"x" * 8192
+
+    r = client.post("/en/records", content=chunks(), headers={"content-type": "multipart/form-data; boundary=b"})
+    assert "content-length" not in r.request.headers
+    assert r.status_code == 413
+
+
+def test_a_declared_length_over_the_limit_is_refused_unread() -> None:
+    app = create_app(max_upload=1024)
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        raise AssertionError("the body was read")
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "method": "POST", "path": "/en/records", "raw_path": b"/en/records", "query_string": b"",
+             "headers": [(b"content-length", b"1000000000"), (b"content-type", b"multipart/form-data; boundary=b")],
+             "http_version": "1.1", "scheme": "http", "server": ("127.0.0.1", 80), "client": ("127.0.0.1", 1),
+             "root_path": ""}
+    asyncio.run(app(scope, receive, send))
+    assert sent[0]["status"] == 413
 
 
 def test_an_unexpected_error_gets_a_short_page(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:

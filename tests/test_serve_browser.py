@@ -80,7 +80,9 @@ def shoot(pg: Page, shots: list[Path], name: str) -> None:
 
 def no_horizontal_scroll(pg: Page) -> None:
     width = pg.evaluate("document.documentElement.scrollWidth")
-    viewport = pg.evaluate("window.innerWidth")
+    size = pg.viewport_size  # not window.innerWidth: a mobile browser widens that to fit a page that overflows
+    assert size is not None
+    viewport = size["width"]
     assert width <= viewport, f"{pg.url}: the page is {width}px wide in a {viewport}px window"
 
 
