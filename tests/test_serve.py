@@ -10,7 +10,7 @@ import socket
 import subprocess
 import sys
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -206,12 +206,12 @@ def test_a_body_sent_without_a_length_is_held_to_the_limit(client: TestClient) -
 
 def test_a_declared_length_over_the_limit_is_refused_unread() -> None:
     app = create_app(max_upload=1024)
-    sent: list[dict[str, Any]] = []
+    sent: list[MutableMapping[str, Any]] = []
 
-    async def receive() -> dict[str, Any]:
+    async def receive() -> MutableMapping[str, Any]:
         raise AssertionError("the body was read")
 
-    async def send(message: dict[str, Any]) -> None:
+    async def send(message: MutableMapping[str, Any]) -> None:
         sent.append(message)
 
     scope = {"type": "http", "method": "POST", "path": "/en/records", "raw_path": b"/en/records", "query_string": b"",
