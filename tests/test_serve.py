@@ -138,6 +138,23 @@ def test_the_form_states_the_same_facts_as_the_file() -> None:
     assert [r["answer"] for r in from_form["rulings"]] == [r["answer"] for r in from_file["rulings"][:5]]
 
 
+def test_house_options_from_the_form(client: TestClient) -> None:
+    """void-discard.toml's last ruling: the classic table with its must-trump option."""
+    fields = {"ruleset": ["classic"], "options": "classic: must_trump=true", "kind": "card-legal", "q_seat": "2",
+              "q_card": "3C", "held": "3C 5S 7H", "void_D": "1", "dealer": "0", "contract_seat": "1",
+              "contract_bid": "7", "contract_trump": "S", "trick_leader": "1", "trick_cards": "KD"}
+    page = client.post("/en/ruling", data=fields).text
+    assert 'data-ruleset="classic [must_trump=true]"' in page and "play.must-trump" in page
+    want = report_json(resolve(load_situation(ROOT / "spec/disputes/void-discard.toml")))["rulings"][-1]
+    assert esc(want["ruling"]) in page
+    for bad, message in (("classic must_trump", "(form): options: 'classic must_trump': write RULESET: NAME=VALUE"),
+                         ("classic: must_trump=perhaps", "(form): options.classic: "),
+                         ("nowhere: x=1", "(form): options.nowhere: unknown ruleset")):
+        r = client.post("/en/ruling", data={**fields, "options": bad})
+        err = error_of(r.text)
+        assert r.status_code == 400 and err is not None and message in err, err
+
+
 def test_a_card_legality_dispute_from_the_form(client: TestClient) -> None:
     form = {"ruleset": ["card-kings-41"], "kind": "card-legal", "q_seat": "2", "q_card": "3C", "held": "3C 5D",
             "trick_leader": "1", "trick_cards": "KD", "dealer": "0"}
@@ -188,7 +205,7 @@ def test_bad_input_gets_one_located_line_in_the_page(client: TestClient, data: d
 def test_an_upload_over_the_limit_is_refused(client: TestClient) -> None:
     r = client.post("/en/records", files={"records_file": ("big.jsonl", b"x" * (80 * 1024), "text/plain")})
     assert r.status_code == 413
-    assert error_of(r.text) == "Cannot rule on this: The upload is too large: at most 64 KiB per request."
+    assert error_of(r.text) == "Cannot use this input: The upload is too large: at most 64 KiB per request."
     r = client.post("/en/ruling", data={"situation_text": "#" * (80 * 1024)})
     assert r.status_code == 413
     assert client.get("/en/records").status_code == 200
@@ -220,6 +237,14 @@ def test_a_declared_length_over_the_limit_is_refused_unread() -> None:
              "root_path": ""}
     asyncio.run(app(scope, receive, send))
     assert sent[0]["status"] == 413
+
+
+def test_a_broken_form_body_and_a_wrong_method(client: TestClient) -> None:
+    r = client.post("/en/records", content=b"garbage", headers={"content-type": "multipart/form-data; boundary=b"})
+    assert r.status_code == 400
+    assert "The request could not be read" in r.text and "Traceback" not in r.text
+    assert client.put("/en/records").status_code == 405
+    assert client.get("/ar/records").status_code == 200
 
 
 def test_an_unexpected_error_gets_a_short_page(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -309,3 +334,15 @@ def test_the_engine_never_imports_the_web_framework() -> None:
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert p.returncode == 0, p.stderr
     assert p.stdout.strip() == "[]"
+
+
+def test_both_languages_have_every_word_of_the_pages() -> None:
+    from tarneeb.serve.strings import AR, EN
+
+    assert set(AR) == set(EN)
+    assert all(v.strip() for v in AR.values())
+    for k in engine.KINDS:
+        assert f"kind_{k}" in EN and f"needs_{k}" in EN
+    templates = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "model/tarneeb/serve/templates").glob("*.html"))
+    for key in re.findall(r"\bt\.(\w+)", templates):
+        assert key in EN, key

@@ -104,6 +104,8 @@ def pick(pg: Page, target: str, *cards: str) -> None:
 def test_a_winner_dispute(server: Server, page: Page, shots: list[Path]) -> None:
     page.goto(server.url + "en/ruling")
     page.select_option("#kind", "winner")
+    expect(page.locator("#kind-hint")).to_have_text("Give: the scores; with the bids and all 13 tricks, the scores "
+                                                    "before the hand.")
     for seat, score in enumerate(("45", "42", "10", "13")):
         page.fill(f"#score{seat}", score)
     page.click("#get-ruling")

@@ -38,13 +38,8 @@ class TooLarge(Exception):
     pass
 
 
-def _env() -> Environment:
-    env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]),
-                      trim_blocks=True, lstrip_blocks=True)
-    return env
-
-
-ENV = _env()
+ENV = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]),
+                  trim_blocks=True, lstrip_blocks=True)
 
 
 def _lang(request: Request) -> str:
@@ -96,7 +91,7 @@ async def limited_form(request: Request, limit: int) -> FormData:
     return await Request(request.scope, replay).form(max_files=2, max_fields=200)
 
 
-async def _upload_text(form: FormData, key: str) -> tuple[bytes, str] | None:
+async def _upload(form: FormData, key: str) -> tuple[bytes, str] | None:
     f = form.get(key)
     if isinstance(f, UploadFile) and f.filename:
         return await f.read(), f.filename
@@ -141,14 +136,14 @@ async def ruling_post(request: Request) -> Response:
     try:
         form = await limited_form(request, limit)
     except TooLarge:
-        return page(request, "ruling.html", 413, error=STRINGS[lang]["too_large"].format(limit=_size(limit)),
+        return page(request, "ruling.html", 413, error_lead=STRINGS[lang]["too_large"].format(limit=_size(limit)),
                     **_ruling_ctx(lang))
     fields = _fields(form)
     ids = [rid for rid, _ in engine.ruleset_list()]
     chosen = [str(v) for v in form.getlist("ruleset") if v in ids]
     ctx = _ruling_ctx(lang, fields, chosen)
     try:
-        upload = await _upload_text(form, "situation_file")
+        upload = await _upload(form, "situation_file")
         if upload is not None or fields.get("situation_text", "").strip():
             if upload is not None:
                 data, name = upload
@@ -187,22 +182,22 @@ async def records_post(request: Request) -> Response:
     try:
         form = await limited_form(request, limit)
     except TooLarge:
-        return page(request, "records.html", 413, error=STRINGS[lang]["too_large"].format(limit=_size(limit)))
+        return page(request, "records.html", 413, error_lead=STRINGS[lang]["too_large"].format(limit=_size(limit)))
     fields = _fields(form)
-    upload = await _upload_text(form, "records_file")
+    upload = await _upload(form, "records_file")
     if upload is not None:
         data, name = upload
     else:
         data, name = fields.get("records_text", "").encode("utf-8"), "(pasted)"
     if not data.strip():
-        return page(request, "records.html", 400, error=STRINGS[lang]["no_records"], f=fields)
+        return page(request, "records.html", 400, error_lead=STRINGS[lang]["no_records"], f=fields)
     check = await run_in_threadpool(engine.check_records, data, name)
-    error = None
+    lead = error = None
     if check.summary["matches"] == 0 and check.summary["hands"] == 0:
         first = check.problems[0] if check.problems else None
-        where = f"{first['file']}:{first['line']}: {first['field']}: {first['message']}" if first else name
-        error = STRINGS[lang]["not_records"].format(where=where)
-    return page(request, "records.html", 400 if error else 200, check=check, name=name, error=error,
+        lead = STRINGS[lang]["not_records"]
+        error = f"{first['file']}:{first['line']}: {first['field']}: {first['message']}" if first else name
+    return page(request, "records.html", 400 if lead else 200, check=check, name=name, error=error, error_lead=lead,
                 f=fields if upload is None else {})
 
 
@@ -226,9 +221,14 @@ async def healthz(request: Request) -> Response:
 # ------------------------------------------------------------------ errors
 
 
-async def not_found(request: Request, exc: Exception) -> Response:
+async def http_error(request: Request, exc: Exception) -> Response:
+    """No such page (404, 405), or a request the framework could not read (400: a broken form body)."""
     status = exc.status_code if isinstance(exc, HTTPException) else 404
-    return page(request, "error.html", status, message=STRINGS[_safe_lang(request)]["not_found"], status=status)
+    words = STRINGS[_safe_lang(request)]
+    if status in (404, 405):
+        return page(request, "error.html", status, message=words["not_found"], status=status)
+    detail = exc.detail if isinstance(exc, HTTPException) else ""
+    return page(request, "error.html", status, message=words["bad_request"], detail=detail, status=status)
 
 
 async def server_error(request: Request, exc: Exception) -> Response:
@@ -255,8 +255,7 @@ def create_app(max_upload: int = DEFAULT_MAX_UPLOAD) -> Starlette:
         Route("/{lang}/rules/", rules_index),
         Route("/{lang}/rules/{rid}", rules_page),
     ]
-    app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found, HTTPException: not_found,
-                                                       Exception: server_error})
+    app = Starlette(routes=routes, exception_handlers={HTTPException: http_error, Exception: server_error})
     app.state.max_upload = max_upload
     return app
 

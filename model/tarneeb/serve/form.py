@@ -102,4 +102,26 @@ def situation_from_form(form: Mapping[str, str], chosen: Sequence[str], all_ids:
             raw["voids"] = {str(q["seat"]): voids}
     if result := _text(form, "hand_result"):
         raw["hand"] = result
+    if options := _options(_text(form, "options")):
+        raw["options"] = options
     return raw
+
+
+def _options(text: str) -> dict[str, dict[str, str]]:
+    """``classic: must_trump=true, target=61`` (one ruleset a line, or ``;`` between rulesets) as the situation's
+    ``options`` table; the values stay text, typed by the ruleset's loader."""
+    out: dict[str, dict[str, str]] = {}
+    for part in (p.strip() for p in re.split(r"[\n;]+", text)):
+        if not part:
+            continue
+        rid, sep, rest = part.partition(":")
+        if not sep:
+            rid, _, rest = part.partition(" ")
+        pairs = [p for p in re.split(r"[\s,]+", rest.strip()) if p]
+        if not rid.strip() or not pairs or any("=" not in p for p in pairs):
+            raise SituationError(FORM, ["options"], f"{part!r}: write RULESET: NAME=VALUE, e.g. classic: must_trump=true")
+        opts = out.setdefault(rid.strip(), {})
+        for p in pairs:
+            name, _, value = p.partition("=")
+            opts[name] = value
+    return out

@@ -22,13 +22,15 @@ EN: dict[str, str] = {
     "tile_records": "Paste or upload game records and see every divergence at its hand and trick.",
     "tile_rules": "The rules of each ruleset in the order a hand is played, with their sources.",
     "rules_intro": "Each ruleset's rules, generated from the spec files.",
-    "error": "Cannot rule on this:",
+    "error": "Cannot use this input:",
     "back_home": "Back to the start page",
     "not_found": "There is no such page.",
+    "bad_request": "The request could not be read; send the form again from the page.",
     "server_error": "Something went wrong on our side while answering. The server is still running; try again.",
     "too_large": "The upload is too large: at most {limit} per request.",
     "no_records": "Give a record file: upload one or paste its lines.",
-    "not_records": "This is not a record file (spec/records/ format, one JSON object per line): {where}",
+    "not_records": "This is not a record file (spec/records/ format, one JSON object per line). "
+                   "The first line that could not be read:",
     "the_ruling": "Ruling",
     "decided_by": "Decided by",
     "ambiguous": "Ambiguous: the readings rule differently",
@@ -36,6 +38,8 @@ EN: dict[str, str] = {
     "taken": "the reading taken",
     "rulesets": "Rulesets",
     "question": "Question",
+    "options": "House options (optional)",
+    "options_hint": "A ruleset's options as the Rules pages list them, e.g. classic: must_trump=true, target=61.",
     "question_kind": "What is asked",
     "q_seat": "Seat asked about",
     "q_card": "Card asked about",
@@ -100,6 +104,17 @@ EN: dict[str, str] = {
     "kind_winner": "Has a team won?",
     "kind_next-dealer": "Who deals next?",
     "kind_trump": "What is trump?",
+    "needs_card-legal": "Give: the seat asked and the card, the trick in progress (who led, its cards), the cards that "
+                        "seat holds or the suits it has none of, and the trump (contract, or dealer and turned card).",
+    "needs_trick-winner": "Give: who led the trick and its four cards in play order, and the trump (contract, or "
+                          "dealer and turned card).",
+    "needs_bid-legal": "Give: the seat asked and the bid, the dealer, the bids or auction calls so far, and the scores "
+                       "where the lowest bid depends on them.",
+    "needs_redeal": "Give: the dealer and the four bids (or the auction calls).",
+    "needs_score": "Give: the bids (or the contract), the tricks each seat took, and the scores before the hand.",
+    "needs_winner": "Give: the scores; with the bids and all 13 tricks, the scores before the hand.",
+    "needs_next-dealer": "Give: the dealer, and whether the hand was played or cancelled (or the bids).",
+    "needs_trump": "Give: the dealer and the turned card (or the contract's trump).",
 }
 
 AR: dict[str, str] = {
@@ -116,13 +131,14 @@ AR: dict[str, str] = {
     "tile_records": "الصق سجلات اللعب أو ارفعها، وشاهد كل اختلاف في يده ولمّته.",
     "tile_rules": "قواعد كل مجموعة بترتيب مجرى اليد، مع مصادرها.",
     "rules_intro": "قواعد كل مجموعة، مولَّدة من ملفات المواصفة.",
-    "error": "لا يمكن الحكم على هذا:",
+    "error": "لا يمكن استخدام هذا الإدخال:",
     "back_home": "العودة إلى الصفحة الأولى",
     "not_found": "لا توجد صفحة بهذا العنوان.",
+    "bad_request": "تعذّرت قراءة الطلب؛ أرسل النموذج من الصفحة مرة أخرى.",
     "server_error": "حدث خطأ من جهتنا أثناء الإجابة. ما زال الخادم يعمل؛ حاول مرة أخرى.",
     "too_large": "الملف المرفوع كبير جدًا: الحد الأقصى {limit} لكل طلب.",
     "no_records": "أعطِ ملف سجلات: ارفعه أو الصق أسطره.",
-    "not_records": "هذا ليس ملف سجلات (صيغة spec/records/، كائن JSON في كل سطر): {where}",
+    "not_records": "هذا ليس ملف سجلات (صيغة spec/records/، كائن JSON في كل سطر). أول سطر تعذّرت قراءته:",
     "the_ruling": "الحكم",
     "decided_by": "يحسمه",
     "ambiguous": "غموض: القراءات تحكم بشكل مختلف",
@@ -130,6 +146,8 @@ AR: dict[str, str] = {
     "taken": "القراءة المعتمدة",
     "rulesets": "مجموعات القواعد",
     "question": "السؤال",
+    "options": "خيارات الطاولة (اختياري)",
+    "options_hint": "خيارات مجموعة القواعد كما تسردها صفحات القواعد، مثل classic: must_trump=true, target=61.",
     "question_kind": "ما المسؤول عنه",
     "q_seat": "المقعد المسؤول عنه",
     "q_card": "الورقة المسؤول عنها",
@@ -194,6 +212,16 @@ AR: dict[str, str] = {
     "kind_winner": "هل فاز فريق؟",
     "kind_next-dealer": "من يوزِّع التالي؟",
     "kind_trump": "ما الطرنيب؟",
+    "needs_card-legal": "أعطِ: المقعد المسؤول عنه والورقة، واللمّة الجارية (من بدأها وأوراقها)، وأوراق ذلك المقعد أو "
+                        "النقوش التي ليست معه، والطرنيب (العقد، أو الموزِّع والورقة المكشوفة).",
+    "needs_trick-winner": "أعطِ: من بدأ اللمّة وأوراقها الأربع بترتيب اللعب، والطرنيب (العقد، أو الموزِّع والورقة المكشوفة).",
+    "needs_bid-legal": "أعطِ: المقعد المسؤول عنه والطلب، والموزِّع، والطلبات أو نداءات المزاد حتى الآن، والنقاط حين "
+                       "يتوقف عليها أقل طلب.",
+    "needs_redeal": "أعطِ: الموزِّع والطلبات الأربعة (أو نداءات المزاد).",
+    "needs_score": "أعطِ: الطلبات (أو العقد)، واللمّات التي أخذها كل مقعد، والنقاط قبل اليد.",
+    "needs_winner": "أعطِ: النقاط؛ ومع الطلبات واللمّات الثلاث عشرة كلها، النقاط قبل اليد.",
+    "needs_next-dealer": "أعطِ: الموزِّع، وهل لُعبت اليد أم أُلغيت (أو الطلبات).",
+    "needs_trump": "أعطِ: الموزِّع والورقة المكشوفة (أو طرنيب العقد).",
 }
 
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "ar": AR}

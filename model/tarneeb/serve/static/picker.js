@@ -2,6 +2,13 @@
 // source of truth and can be typed in; without this script the form works the same, by typing.
 (function () {
   "use strict";
+  var kind = document.getElementById("kind");
+  var hint = document.getElementById("kind-hint");
+  if (kind && hint) {
+    kind.addEventListener("change", function () {
+      hint.textContent = kind.options[kind.selectedIndex].getAttribute("data-needs") || "";
+    });
+  }
   var picker = document.getElementById("picker");
   if (!picker) { return; }
   picker.hidden = false;
