@@ -1,8 +1,10 @@
 """The web pages' own words (navigation, labels, hints) in English and Arabic.
 
-Rule texts are not here: clause wordings, rule pages and citations come from the spec through the engine
-(:mod:`tarneeb.serve.engine`). The referee's ruling sentences and error messages are English only for now;
-the Arabic pages show them isolated as left-to-right English text.
+In the Arabic texts, file paths, commands and option examples sit between U+2066 and U+2069 (left-to-right
+isolates), so they read left to right inside a right-to-left sentence. Rule texts are not here: clause
+wordings, rule pages and citations come from the spec through the engine (:mod:`tarneeb.serve.engine`). The
+referee's ruling sentences and error messages are English only for now; the Arabic pages show them as
+left-to-right English blocks.
 """
 
 from __future__ import annotations
@@ -138,7 +140,7 @@ AR: dict[str, str] = {
     "server_error": "حدث خطأ من جهتنا أثناء الإجابة. ما زال الخادم يعمل؛ حاول مرة أخرى.",
     "too_large": "الملف المرفوع كبير جدًا: الحد الأقصى {limit} لكل طلب.",
     "no_records": "أعطِ ملف سجلات: ارفعه أو الصق أسطره.",
-    "not_records": "هذا ليس ملف سجلات (صيغة spec/records/، كائن JSON في كل سطر). أول سطر تعذّرت قراءته:",
+    "not_records": "هذا ليس ملف سجلات (صيغة \u2066spec/records/\u2069، كائن JSON في كل سطر). أول سطر تعذّرت قراءته:",
     "the_ruling": "الحكم",
     "decided_by": "يحسمه",
     "ambiguous": "غموض: القراءات تحكم بشكل مختلف",
@@ -147,7 +149,7 @@ AR: dict[str, str] = {
     "rulesets": "مجموعات القواعد",
     "question": "السؤال",
     "options": "خيارات الطاولة (اختياري)",
-    "options_hint": "خيارات مجموعة القواعد كما تسردها صفحات القواعد، مثل classic: must_trump=true, target=61.",
+    "options_hint": "خيارات مجموعة القواعد كما تسردها صفحات القواعد، مثل \u2066classic: must_trump=true, target=61\u2069.",
     "question_kind": "ما المسؤول عنه",
     "q_seat": "المقعد المسؤول عنه",
     "q_card": "الورقة المسؤول عنها",
@@ -181,14 +183,14 @@ AR: dict[str, str] = {
     "hand_cancelled": "أُلغيت",
     "get_ruling": "احصل على الحكم",
     "paste_situation": "أو الصق ملف موقف أو ارفعه (TOML أو JSON)",
-    "situation_text": "الموقف (صيغة spec/disputes)",
+    "situation_text": "الموقف (صيغة \u2066spec/disputes\u2069)",
     "situation_file": "ملف الموقف",
-    "examples": "أمثلة من spec/disputes:",
+    "examples": "أمثلة من \u2066spec/disputes\u2069:",
     "suit_S": "البستوني",
     "suit_H": "الكبّة",
     "suit_D": "الديناري",
     "suit_C": "السباتي",
-    "records_intro": "تُعاد سجلات اللعب بصيغة spec/records/ (أسطر JSON، كما يكتبها الأمر tarneeb record) عبر "
+    "records_intro": "تُعاد سجلات اللعب بصيغة \u2066spec/records/\u2069 (أسطر JSON، كما يكتبها الأمر \u2066tarneeb record\u2069) عبر "
                      "المحرك؛ ويُعرض كل اختلاف في يده ولمّته.",
     "records_file": "ملف السجلات",
     "records_text": "أو الصق الأسطر",
