@@ -30,7 +30,7 @@ from tarneeb.serve.form import situation_from_form
 from tarneeb.serve.strings import STRINGS, kind_label
 
 HERE = Path(__file__).parent
-DEFAULT_MAX_UPLOAD = 2 * 1024 * 1024  # bytes of one request body (a record file of about 60 matches)
+DEFAULT_MAX_UPLOAD = 2 * 1024 * 1024  # bytes of one request body (a record file of about 170 classic matches)
 log = logging.getLogger("tarneeb.serve")
 
 
