@@ -16,7 +16,7 @@ from tarneeb.cli.common import count_arg, print_json
 from tarneeb.errors import BadInput
 
 DEFAULT_PORT = 8041
-NEEDS = ("starlette", "uvicorn", "jinja2", "multipart")
+NEEDS = {"starlette": "starlette", "uvicorn": "uvicorn", "jinja2": "jinja2", "multipart": "python-multipart"}  # module: package
 
 
 class ServeUnavailable(BadInput):
@@ -26,7 +26,7 @@ class ServeUnavailable(BadInput):
 def _check_installed() -> None:
     import importlib.util
 
-    missing = [m for m in NEEDS if importlib.util.find_spec(m) is None]
+    missing = [pkg for mod, pkg in NEEDS.items() if importlib.util.find_spec(mod) is None]
     if missing:
         raise ServeUnavailable(f"'serve' needs the serve extra ({', '.join(missing)} not installed): "
                                "pip install 'tarneeb[serve]'")
