@@ -168,8 +168,8 @@ def _guard_text(g: Term) -> str:
 
 
 def solve(s: Any) -> Any:
-    """``s.check()``; Ctrl-C during a query (Z3 catches SIGINT and answers unknown, "canceled") is re-raised as
-    KeyboardInterrupt, so an interrupted run never reports a false ``unknown``."""
+    """``s.check()``; a query cancelled anyway (answer unknown, "canceled") is re-raised as KeyboardInterrupt, so an
+    interrupted run never reports a false ``unknown``. (Z3's own Ctrl-C handling is off, see ``__init__``.)"""
     r = s.check()
     if r == z3.unknown and "cancel" in str(s.reason_unknown()):
         raise KeyboardInterrupt

@@ -1,0 +1,274 @@
+"""The web app of ``tarneeb serve``: the referee form, record checking and the rule pages, in English and Arabic.
+
+Built on Starlette (routing, forms, uploads) with Jinja2 templates; served by uvicorn (see
+:mod:`tarneeb.cli.serve`). Every ruling, divergence and rule page comes through :mod:`tarneeb.serve.engine`;
+nothing here decides a rule. Bad input (a malformed situation or record file, contradictory facts, an upload
+that is too large) is answered with the page and the engine's one located line, with status 400 or 413;
+anything unexpected with a short page and status 500, never a traceback; the server keeps serving.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData, UploadFile
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from tarneeb.serve import engine
+from tarneeb.serve.form import situation_from_form
+from tarneeb.serve.strings import STRINGS, kind_label
+
+HERE = Path(__file__).parent
+DEFAULT_MAX_UPLOAD = 2 * 1024 * 1024  # bytes of one request body (a record file of about 170 classic matches)
+log = logging.getLogger("tarneeb.serve")
+
+
+class TooLarge(Exception):
+    pass
+
+
+ENV = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]),
+                  trim_blocks=True, lstrip_blocks=True)
+
+
+def _lang(request: Request) -> str:
+    lang = str(request.path_params.get("lang", "en"))
+    if lang not in engine.LANGS:
+        raise HTTPException(404)
+    return lang
+
+
+def _other(lang: str) -> str:
+    return "ar" if lang == "en" else "en"
+
+
+def page(request: Request, template: str, code: int = 200, **ctx: Any) -> HTMLResponse:
+    """``template`` rendered in the request's language (English where the path names none it knows)."""
+    if code < 400 and request.path_params.get("lang", "en") not in engine.LANGS:
+        raise HTTPException(404)
+    lang = _safe_lang(request)
+    strings = STRINGS[lang]
+    rest = request.url.path.split("/", 2)[2] if request.url.path.count("/") >= 2 else ""
+    ctx.update(lang=lang, dir="rtl" if lang == "ar" else "ltr", t=strings, kind_label=lambda k: kind_label(lang, k),
+               other_lang=_other(lang), other_url=f"/{_other(lang)}/{quote(rest)}", path=request.url.path)
+    return HTMLResponse(ENV.get_template(template).render(**ctx), status_code=code)
+
+
+async def limited_form(request: Request, limit: int) -> FormData:
+    """The request's form, refusing a body larger than ``limit`` bytes (counted as it arrives, so a client that
+    sends no Content-Length is held to the limit too)."""
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise TooLarge
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise TooLarge
+        chunks.append(chunk)
+    body = b"".join(chunks)
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if sent:
+            return {"type": "http.disconnect"}
+        sent = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    return await Request(request.scope, replay).form(max_files=2, max_fields=200)
+
+
+async def _upload(form: FormData, key: str) -> tuple[bytes, str] | None:
+    f = form.get(key)
+    if isinstance(f, UploadFile) and f.filename:
+        return await f.read(), f.filename
+    return None
+
+
+def _fields(form: FormData) -> dict[str, str]:
+    return {k: v for k, v in form.items() if isinstance(v, str)}
+
+
+# ------------------------------------------------------------------ pages
+
+
+async def root(request: Request) -> Response:
+    return RedirectResponse("/en/", status_code=307)
+
+
+async def home(request: Request) -> Response:
+    return page(request, "home.html")
+
+
+def _ruling_ctx(lang: str, fields: dict[str, str] | None = None, chosen: list[str] | None = None) -> dict[str, Any]:
+    ids = [rid for rid, _ in engine.ruleset_list()]
+    return {"rulesets": engine.ruleset_list(lang), "chosen": ids if chosen is None else chosen, "kinds": engine.KINDS,
+            "deck": engine.DECK, "f": fields or {}, "examples": engine.examples()}
+
+
+async def ruling_get(request: Request) -> Response:
+    lang = _lang(request)
+    ctx = _ruling_ctx(lang)
+    name = request.query_params.get("example")
+    if name:
+        found = [e for e in ctx["examples"] if e.name == name]
+        if found:
+            ctx["f"] = {"situation_text": found[0].text}
+    return page(request, "ruling.html", **ctx)
+
+
+async def ruling_post(request: Request) -> Response:
+    lang = _lang(request)
+    limit = request.app.state.max_upload
+    try:
+        form = await limited_form(request, limit)
+    except TooLarge:
+        return page(request, "ruling.html", 413, error_lead=STRINGS[lang]["too_large"].format(limit=_size(limit)),
+                    **_ruling_ctx(lang))
+    fields = _fields(form)
+    ids = [rid for rid, _ in engine.ruleset_list()]
+    chosen = [str(v) for v in form.getlist("ruleset") if v in ids]
+    ctx = _ruling_ctx(lang, fields, chosen)
+    try:
+        upload = await _upload(form, "situation_file")
+        if upload is not None or fields.get("situation_text", "").strip():
+            if upload is not None:
+                data, name = upload
+                text = _decode(data, name)
+            else:
+                text, name = fields["situation_text"], "(pasted)"
+            raw = engine.parse_situation_text(text, name)
+            report = await run_in_threadpool(engine.rule, raw, name, lang)
+        else:
+            raw = situation_from_form(fields, chosen, ids)
+            report = await run_in_threadpool(engine.rule, raw, "(form)", lang)
+    except engine.TarneebError as e:
+        return page(request, "ruling.html", 400, error=str(e), **ctx)
+    return page(request, "ruling.html", report=report, **ctx)
+
+
+def _decode(data: bytes, name: str) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise engine.SituationError(name, ["(file)"],
+                                    f"not UTF-8 text (byte {e.start}); upload a .toml or .json file") from None
+
+
+def _size(n: int) -> str:
+    return f"{n / (1024 * 1024):g} MiB" if n >= 1024 * 1024 else f"{n // 1024} KiB"
+
+
+async def records_get(request: Request) -> Response:
+    return page(request, "records.html")
+
+
+async def records_post(request: Request) -> Response:
+    lang = _lang(request)
+    limit = request.app.state.max_upload
+    try:
+        form = await limited_form(request, limit)
+    except TooLarge:
+        return page(request, "records.html", 413, error_lead=STRINGS[lang]["too_large"].format(limit=_size(limit)))
+    fields = _fields(form)
+    upload = await _upload(form, "records_file")
+    if upload is not None:
+        data, name = upload
+    else:
+        data, name = fields.get("records_text", "").encode("utf-8"), "(pasted)"
+    if not data.strip():
+        return page(request, "records.html", 400, error_lead=STRINGS[lang]["no_records"], f=fields)
+    check = await run_in_threadpool(engine.check_records, data, name)
+    lead = error = None
+    if check.summary["matches"] == 0 and check.summary["hands"] == 0:
+        first = check.problems[0] if check.problems else None
+        lead = STRINGS[lang]["not_records"]
+        error = f"{first['file']}:{first['line']}: {first['field']}: {first['message']}" if first else name
+    return page(request, "records.html", 400 if lead else 200, check=check, name=name, error=error, error_lead=lead,
+                f=fields if upload is None else {})
+
+
+async def rules_index(request: Request) -> Response:
+    return page(request, "rules_index.html", rulesets=engine.ruleset_list(_lang(request)))
+
+
+async def rules_page(request: Request) -> Response:
+    lang = _lang(request)
+    rid = str(request.path_params["rid"])
+    if rid not in dict(engine.ruleset_list()):
+        raise HTTPException(404)
+    doc = await run_in_threadpool(engine.rule_page, rid, lang)
+    return page(request, "rules.html", doc=doc, cite=engine.cite, cite_ref=engine.cite_ref)
+
+
+async def healthz(request: Request) -> Response:
+    return Response("ok\n", media_type="text/plain")
+
+
+# ------------------------------------------------------------------ errors
+
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    """No such page (404, 405), or a request the framework could not read (400: a broken form body)."""
+    status = exc.status_code if isinstance(exc, HTTPException) else 404
+    words = STRINGS[_safe_lang(request)]
+    if status in (404, 405):
+        return page(request, "error.html", status, message=words["not_found"], status=status)
+    detail = exc.detail if isinstance(exc, HTTPException) else ""
+    return page(request, "error.html", status, message=words["bad_request"], detail=detail, status=status)
+
+
+async def server_error(request: Request, exc: Exception) -> Response:
+    log.error("error answering %s %s: %r", request.method, request.url.path, exc)
+    return page(request, "error.html", 500, message=STRINGS[_safe_lang(request)]["server_error"], status=500)
+
+
+def _safe_lang(request: Request) -> str:
+    lang = request.path_params.get("lang", "en")
+    return lang if lang in engine.LANGS else "en"
+
+
+def create_app(max_upload: int = DEFAULT_MAX_UPLOAD) -> Starlette:
+    """The ASGI app; ``max_upload`` caps the bytes of one posted form (the upload included)."""
+    routes = [
+        Route("/", root),
+        Route("/healthz", healthz),
+        Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+        Route("/{lang}/", home),
+        Route("/{lang}/ruling", ruling_get, methods=["GET"]),
+        Route("/{lang}/ruling", ruling_post, methods=["POST"]),
+        Route("/{lang}/records", records_get, methods=["GET"]),
+        Route("/{lang}/records", records_post, methods=["POST"]),
+        Route("/{lang}/rules/", rules_index),
+        Route("/{lang}/rules/{rid}", rules_page),
+    ]
+    app = Starlette(routes=routes, exception_handlers={HTTPException: http_error, Exception: server_error})
+    app.state.max_upload = max_upload
+    return app
+
+
+class QuietErrors:
+    """Outermost ASGI wrapper: Starlette re-raises an unexpected error after :func:`server_error` has answered it
+    with the 500 page and logged it in one line; stop it there, so the server's console gets no traceback."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await self.app(scope, receive, send)
+        except Exception:  # noqa: BLE001  (answered and logged already)
+            return

@@ -1,0 +1,137 @@
+"""The web app's one door into the engine: every ruling, verification and rule page the pages show comes from here.
+
+The web code never decides a rule. This module calls, and only calls:
+
+* the referee (:mod:`tarneeb.ruling`): a situation (the schema of ``spec/disputes/schema.json``) is parsed
+  and checked by :func:`tarneeb.ruling.parse_situation` and answered by :func:`tarneeb.ruling.resolve`; the
+  answer is the referee's own JSON (:func:`tarneeb.ruling.report_json`) with each citation worded by
+  :func:`tarneeb.core.sources.cite`;
+* the verifier (:func:`tarneeb.records.verify_lines`) for record files;
+* the rule-page generator (:func:`tarneeb.docgen.rulebook.ruleset_doc`).
+
+When the referee gains a new entry point, this is the one file to change.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from tarneeb.core.cards import RANK_NAMES, SUIT_NAMES, SUIT_SYMBOLS, SUITS, card_str
+from tarneeb.core.sources import cite, cite_ref
+from tarneeb.core.spec import get_ruleset, rulesets, spec_dir
+from tarneeb.docgen.rulebook import LANGS, RulesetDoc, clause_text, ruleset_doc
+from tarneeb.errors import SituationError, TarneebError
+from tarneeb.records import verify_lines
+from tarneeb.ruling import KIND_QUESTIONS, KINDS, parse_situation, report_json, resolve
+
+__all__ = [
+    "DECK", "KINDS", "KIND_QUESTIONS", "LANGS", "Example", "RecordCheck", "SituationError", "Suit", "TarneebError",
+    "check_records", "cite", "cite_ref", "examples", "parse_situation_text", "rule", "rule_page", "ruleset_list",
+]
+
+
+
+@dataclass(frozen=True, slots=True)
+class Suit:
+    letter: str  # as the referee reads it: S, H, D, C
+    name: str
+    symbol: str
+    red: bool
+    cards: tuple[tuple[str, str], ...]  # (code the referee reads, e.g. "10H"; rank as shown, e.g. "10"), ace first
+
+
+# the 52 cards for the picker: spades, hearts, diamonds, clubs, each from the ace down
+DECK: tuple[Suit, ...] = tuple(
+    Suit(SUITS[s], SUIT_NAMES[s], SUIT_SYMBOLS[s], s in (1, 2),
+         tuple((card_str(s * 13 + r), RANK_NAMES[r]) for r in range(12, -1, -1)))
+    for s in (3, 2, 1, 0))
+
+
+def ruleset_list(lang: str = "en") -> list[tuple[str, str]]:
+    """(id, name in ``lang``) of every ruleset, in file order."""
+    return [(rid, _name(rid, lang)) for rid in rulesets()]
+
+
+@cache
+def _name(rid: str, lang: str) -> str:
+    return ruleset_doc(rid, lang).name
+
+
+def parse_situation_text(text: str, name: str) -> dict[str, Any]:
+    """A situation file's text (TOML, or JSON when ``name`` ends in .json or the text starts with ``{``) decoded;
+    a syntax error is a :class:`SituationError` located in ``name``."""
+    try:
+        if name.lower().endswith(".json") or text.lstrip().startswith("{"):
+            raw: Any = json.loads(text)
+        else:
+            raw = tomllib.loads(text)
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as e:
+        raise SituationError(name, ["(syntax)"], str(e)) from None
+    if not isinstance(raw, dict):
+        raise SituationError(name, ["(top)"], "a situation is a table of facts")
+    return raw
+
+
+def rule(raw: dict[str, Any], name: str = "(form)", lang: str = "en") -> dict[str, Any]:
+    """The referee's report (its JSON) on a decoded situation; each clause gains ``source`` (the human citation)
+    and, in Arabic, ``text_lang`` (the clause in ``lang`` from the rule pages' texts), each ambiguity
+    ``sources_cited``. Raises :class:`TarneebError` (a located one-line message) on bad or contradictory facts."""
+    rep = report_json(resolve(parse_situation(raw, name)))
+    for r in rep["rulings"]:
+        rs = get_ruleset(r["ruleset"])
+        r["name_lang"] = _name(r["ruleset"], lang)
+        for c in r["clauses"]:
+            c["source"] = cite(c["doc"], c["heading"])
+            c["text_lang"] = clause_text(rs, c["id"], lang) if c["id"] in rs.clauses else c["text"]
+        for a in r["ambiguities"]:
+            a["sources_cited"] = [cite_ref(s) for s in a["sources"]]
+    return rep
+
+
+@dataclass(frozen=True, slots=True)
+class RecordCheck:
+    """What the verifier found in one record file: its summary and every report (divergences and problems)."""
+
+    summary: dict[str, Any]
+    divergences: list[dict[str, Any]]
+    problems: list[dict[str, Any]]
+
+
+def check_records(data: bytes, name: str) -> RecordCheck:
+    """Verify record lines (``spec/records/`` format, JSON lines) held in memory."""
+    summary, reports = verify_lines(data.splitlines(), file=name)
+    found = [r.to_json() for r in reports]
+    for d in found:  # a divergence's "source" is "clause (citation)": the page shows the two apart
+        src, head = d.get("source", ""), f"{d.get('clause')} ("
+        d["citation"] = src[len(head):-1] if src.startswith(head) and src.endswith(")") else src
+    return RecordCheck(summary.to_json(), [d for d in found if d["kind"] == "divergence"],
+                       [d for d in found if d["kind"] != "divergence"])
+
+
+def rule_page(rid: str, lang: str) -> RulesetDoc:
+    """The generated rules of one ruleset in ``lang`` (the same document as ``tarneeb rules`` and the docs)."""
+    return ruleset_doc(rid, lang)
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    name: str  # file stem in spec/disputes/
+    title: str
+    text: str
+
+
+def examples() -> list[Example]:
+    """The table arguments of ``spec/disputes/`` (starting points for the paste box)."""
+    out = []
+    for p in sorted((spec_dir() / "disputes").glob("*.toml")):
+        text = p.read_text(encoding="utf-8")
+        try:
+            title = str(tomllib.loads(text).get("title", p.stem))
+        except tomllib.TOMLDecodeError:
+            continue
+        out.append(Example(p.stem, title, text))
+    return out

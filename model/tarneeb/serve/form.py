@@ -1,0 +1,127 @@
+"""The referee form's fields, turned into a situation table (the schema of ``spec/disputes/schema.json``).
+
+This only moves the words of the form into the situation's fields; it checks nothing about the rules. A field
+that is not a number where a number goes is passed on as written, so the referee's own parser reports it
+(``(form): scores[1]: 'x' is not a whole number``). Blank fields are facts not given.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tarneeb.errors import SituationError
+
+FORM = "(form)"
+SEATS = (0, 1, 2, 3)
+SUIT_LETTERS = ("S", "H", "D", "C")
+
+
+def _text(form: Mapping[str, str], key: str) -> str:
+    return str(form.get(key, "") or "").strip()
+
+
+def _number(text: str) -> int | str:
+    t = text.strip()
+    return int(t) if re.fullmatch(r"[+-]?\d+", t) else t
+
+
+def _cards(text: str) -> list[str]:
+    return [c for c in re.split(r"[\s,;]+", text.strip().upper()) if c]
+
+
+def _per_seat(form: Mapping[str, str], prefix: str) -> dict[str, int | str]:
+    return {str(seat): _number(v) for seat in SEATS if (v := _text(form, f"{prefix}{seat}"))}
+
+
+def situation_from_form(form: Mapping[str, str], chosen: Sequence[str], all_ids: Sequence[str]) -> dict[str, Any]:
+    """The situation table the form describes. ``chosen``: the ruleset ids ticked (all of them: ``"all"``)."""
+    if not chosen:
+        raise SituationError(FORM, ["ruleset"], "tick at least one ruleset")
+    raw: dict[str, Any] = {"schema": 1, "title": "Situation from the form"}
+    raw["ruleset"] = "all" if set(chosen) >= set(all_ids) else list(chosen)
+    q: dict[str, Any] = {"kind": _text(form, "kind")}
+    if seat := _text(form, "q_seat"):
+        q["seat"] = _number(seat)
+    if card := _cards(_text(form, "q_card")):
+        if len(card) > 1:
+            raise SituationError(FORM, ["question.card"], f"ask about one card, got {len(card)}: {' '.join(card)}")
+        q["card"] = card[0]
+    if bid := _text(form, "q_bid"):
+        q["bid"] = _number(bid)
+    raw["question"] = q
+    if dealer := _text(form, "dealer"):
+        raw["dealer"] = _number(dealer)
+    scores = _per_seat(form, "score")
+    if scores:
+        if set(scores) == {"0", "1"}:
+            raw["scores"] = [scores["0"], scores["1"]]  # two team scores
+        elif len(scores) == 4:
+            raw["scores"] = [scores[str(s)] for s in SEATS]
+        else:
+            missing = [f"scores[{s}]" for s in SEATS if str(s) not in scores]
+            raise SituationError(FORM, missing, "give all 4 scores by seat, or the 2 team scores in seats 0 and 1")
+    if bids := _per_seat(form, "bid"):
+        raw["bids"] = bids
+    tricks = _per_seat(form, "tricks")
+    if tricks:
+        if len(tricks) != 4:
+            raise SituationError(FORM, [f"tricks.{s}" for s in SEATS if str(s) not in tricks],
+                                 "give the tricks taken by each of the 4 seats (0 where none)")
+        raw["tricks"] = tricks
+    c_seat, c_bid, c_trump = _text(form, "contract_seat"), _text(form, "contract_bid"), _text(form, "contract_trump")
+    if c_seat or c_bid or c_trump:
+        contract: dict[str, Any] = {"seat": _number(c_seat) if c_seat else None, "bid": _number(c_bid) if c_bid else None}
+        if None in contract.values():
+            raise SituationError(FORM, ["contract"], "give the contract's seat and bid (and its trump if named)")
+        if c_trump:
+            contract["trump"] = c_trump
+        raw["contract"] = contract
+    if auction := [a for a in re.split(r"[\s,;]+", _text(form, "auction")) if a]:
+        raw["auction"] = [_number(a) for a in auction]
+    if revealed := _cards(_text(form, "revealed")):
+        if len(revealed) > 1:
+            raise SituationError(FORM, ["revealed"], f"the dealer turns one card, got {len(revealed)}")
+        raw["revealed"] = revealed[0]
+    if played := _cards(_text(form, "played")):
+        raw["played"] = played
+    leader, trick_cards = _text(form, "trick_leader"), _cards(_text(form, "trick_cards"))
+    if leader or trick_cards:
+        if not leader:
+            raise SituationError(FORM, ["trick.leader"], "say which seat led the trick in progress")
+        raw["trick"] = {"leader": _number(leader), "cards": trick_cards}
+    held = _cards(_text(form, "held"))
+    voids = [s for s in SUIT_LETTERS if form.get(f"void_{s}")]
+    if held or voids:
+        if "seat" not in q:
+            raise SituationError(FORM, ["question.seat"], "say which seat holds these cards (the seat asked about)")
+        if held:
+            raw["hands"] = {str(q["seat"]): held}
+        if voids:
+            raw["voids"] = {str(q["seat"]): voids}
+    if result := _text(form, "hand_result"):
+        raw["hand"] = result
+    if options := _options(_text(form, "options")):
+        raw["options"] = options
+    return raw
+
+
+def _options(text: str) -> dict[str, dict[str, str]]:
+    """``classic: must_trump=true, target=61`` (one ruleset a line, or ``;`` between rulesets) as the situation's
+    ``options`` table; the values stay text, typed by the ruleset's loader."""
+    out: dict[str, dict[str, str]] = {}
+    for part in (p.strip() for p in re.split(r"[\n;]+", text)):
+        if not part:
+            continue
+        rid, sep, rest = part.partition(":")
+        if not sep:
+            rid, _, rest = part.partition(" ")
+        pairs = [p for p in re.split(r"[\s,]+", rest.strip()) if p]
+        if not rid.strip() or not pairs or any("=" not in p for p in pairs):
+            raise SituationError(FORM, ["options"], f"{part!r}: write RULESET: NAME=VALUE, e.g. classic: must_trump=true")
+        opts = out.setdefault(rid.strip(), {})
+        for p in pairs:
+            name, _, value = p.partition("=")
+            opts[name] = value
+    return out

@@ -1,0 +1,63 @@
+// The card picker: tapping a card adds it to (or takes it out of) the chosen text field. The fields stay the
+// source of truth and can be typed in; without this script the form works the same, by typing.
+(function () {
+  "use strict";
+  var kind = document.getElementById("kind");
+  var hint = document.getElementById("kind-hint");
+  if (kind && hint) {
+    kind.addEventListener("change", function () {
+      hint.textContent = kind.options[kind.selectedIndex].getAttribute("data-needs") || "";
+    });
+  }
+  var picker = document.getElementById("picker");
+  if (!picker) { return; }
+  picker.hidden = false;
+  var buttons = picker.querySelectorAll("button.card");
+  var radios = picker.querySelectorAll('input[name="_target"]');
+  var fields = ["q_card", "held", "trick_cards", "revealed", "played"];
+
+  function norm(code) {
+    code = code.toUpperCase();
+    return code.indexOf("10") === 0 ? "T" + code.slice(2) : code;
+  }
+  function cardsOf(id) {
+    var el = document.getElementById(id);
+    return el ? el.value.split(/[\s,;]+/).filter(Boolean).map(norm) : [];
+  }
+  function target() {
+    for (var i = 0; i < radios.length; i++) { if (radios[i].checked) { return radios[i].value; } }
+    return fields[0];
+  }
+  function refresh() {
+    var here = cardsOf(target());
+    var elsewhere = {};
+    fields.forEach(function (f) {
+      if (f !== target()) { cardsOf(f).forEach(function (c) { elsewhere[c] = f; }); }
+    });
+    buttons.forEach(function (b) {
+      var c = b.getAttribute("data-card");
+      b.setAttribute("aria-pressed", here.indexOf(c) >= 0 ? "true" : "false");
+      b.classList.toggle("used", !!elsewhere[c] && here.indexOf(c) < 0);
+    });
+  }
+  buttons.forEach(function (b) {
+    b.addEventListener("click", function () {
+      var id = target();
+      var el = document.getElementById(id);
+      var c = b.getAttribute("data-card");
+      var cards = cardsOf(id);
+      var at = cards.indexOf(c);
+      if (at >= 0) { cards.splice(at, 1); }
+      else if (el.hasAttribute("data-single")) { cards = [c]; }
+      else { cards.push(c); }
+      el.value = cards.join(" ");
+      refresh();
+    });
+  });
+  radios.forEach(function (r) { r.addEventListener("change", refresh); });
+  fields.forEach(function (f) {
+    var el = document.getElementById(f);
+    if (el) { el.addEventListener("input", refresh); }
+  });
+  refresh();
+})();

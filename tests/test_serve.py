@@ -1,0 +1,348 @@
+"""``tarneeb serve`` without a browser: the pages over HTTP (in-process), the referee form, record checks, bad
+input, and the command itself (its address, Ctrl-C, a busy port, the missing extra)."""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import re
+import socket
+import subprocess
+import sys
+import warnings
+from collections.abc import Iterator, MutableMapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette", reason="the serve extra is not installed (pip install -e '.[serve]')")
+
+import markupsafe  # noqa: E402  (comes with jinja2)
+from tests.serve_support import ROOT, divergent_record, running, stop  # noqa: E402
+
+from tarneeb.core.spec import rulesets  # noqa: E402
+from tarneeb.docgen.rulebook import ruleset_doc  # noqa: E402
+from tarneeb.ruling import load_situation, parse_situation, report_json, resolve  # noqa: E402
+from tarneeb.serve import engine  # noqa: E402
+from tarneeb.serve.app import create_app  # noqa: E402
+from tarneeb.serve.form import situation_from_form  # noqa: E402
+
+with warnings.catch_warnings():  # starlette names httpx's successor; the test client works the same
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+DISPUTES = sorted((ROOT / "spec" / "disputes").glob("*.toml"))
+ALL = list(rulesets())
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with TestClient(create_app(max_upload=64 * 1024), raise_server_exceptions=False) as c:
+            yield c
+
+
+def esc(text: str) -> str:
+    """``text`` as the templates escape it."""
+    return str(markupsafe.escape(text))
+
+
+def text_of(page: str) -> str:
+    """The page's visible text, tags dropped and entities decoded, whitespace squeezed."""
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page)))
+
+
+def error_of(page: str) -> str | None:
+    m = re.search(r'<div class="error" role="alert" id="error">(.*?)</div>', page, re.S)
+    return text_of(m.group(1)).strip() if m else None
+
+
+# ------------------------------------------------------------------ pages
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+@pytest.mark.parametrize("path", ["", "ruling", "records", "rules/", "rules/classic"])
+def test_every_page_answers_in_both_languages(client: TestClient, lang: str, path: str) -> None:
+    r = client.get(f"/{lang}/{path}")
+    assert r.status_code == 200
+    want_dir = "rtl" if lang == "ar" else "ltr"
+    assert f'<html lang="{lang}" dir="{want_dir}">' in r.text
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in r.text
+    other = "en" if lang == "ar" else "ar"
+    assert f'href="/{other}/{path}"' in r.text  # the language switch keeps the page
+
+
+def test_root_and_unknown_paths(client: TestClient) -> None:
+    r = client.get("/", follow_redirects=False)
+    assert r.status_code == 307 and r.headers["location"] == "/en/"
+    for path in ("/xx/", "/en/nope", "/en/rules/no-such-ruleset", "/fr/ruling"):
+        r = client.get(path)
+        assert r.status_code == 404, path
+        assert "There is no such page." in r.text and "Traceback" not in r.text
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+@pytest.mark.parametrize("rid", ALL)
+def test_rule_pages_show_every_clause_of_the_generator(client: TestClient, rid: str, lang: str) -> None:
+    doc = ruleset_doc(rid, lang)
+    page = client.get(f"/{lang}/rules/{rid}").text
+    for s in doc.sections:
+        for c in s.clauses:
+            assert f'<li id="{c.id}"><code dir="ltr"><bdi>{c.id}</bdi></code> {esc(c.text)}' in page
+    for a in doc.ambiguities:
+        assert f'id="amb-{a.id}"' in page
+    assert ".txt" not in text_of(page)  # citations name publisher and title, never the hashed file
+
+
+# ------------------------------------------------------------------ rulings
+
+
+@pytest.mark.parametrize("path", DISPUTES, ids=lambda p: p.stem)
+def test_a_pasted_dispute_shows_the_referees_ruling(client: TestClient, path: Path) -> None:
+    want = report_json(resolve(load_situation(path)))
+    page = client.post("/en/ruling", data={"situation_text": path.read_text(encoding="utf-8")}).text
+    assert error_of(page) is None
+    shown = text_of(page)
+    for r in want["rulings"]:
+        assert f'data-ruleset="{esc(r["label"])}"' in page
+        assert text_of(esc(r["ruling"])) in shown
+        for c in r["clauses"]:
+            assert c["id"] in shown
+    if want["agreement"]:
+        assert text_of(esc(want["agreement"])) in shown
+
+
+def test_the_winner_dispute_from_the_form(client: TestClient) -> None:
+    form = {"ruleset": ALL, "kind": "winner", "score0": "45", "score1": "42", "score2": "10", "score3": "13"}
+    page = client.post("/en/ruling", data=form).text
+    want = report_json(resolve(load_situation(ROOT / "spec/disputes/tie-equal-combined.toml")))
+    articles = dict(re.findall(r'<article class="ruling status-[\w-]+" data-ruleset="([^"]+)">(.*?)</article>', page, re.S))
+    assert sorted(articles) == sorted(r["label"] for r in want["rulings"])
+    for r in want["rulings"]:
+        assert text_of(esc(r["ruling"])) in text_of(articles[r["label"]])
+    assert "no winner yet under card-kings-41, eram-41" in text_of(page)
+    # the human citation, not the machine id
+    assert 'Card Kings, Tarneeb 41 rules page (untitled), section "How the game ends"' in text_of(articles["card-kings-41"])
+
+
+def test_the_form_states_the_same_facts_as_the_file() -> None:
+    """void-discard.toml, entered field by field, is the same situation to the referee."""
+    fields = {"kind": "card-legal", "q_seat": "2", "q_card": "3c", "held": "3C, 5S 7H", "void_D": "1", "dealer": "0",
+              "revealed": "9C", "contract_seat": "1", "contract_bid": "7", "contract_trump": "S", "trick_leader": "1",
+              "trick_cards": "KD"}
+    chosen = ["card-kings-41", "bsfyi-41", "eram-41", "tarneeb-400", "classic"]
+    from_form = report_json(resolve(parse_situation(situation_from_form(fields, chosen, ALL), "(form)")))
+    from_file = report_json(resolve(load_situation(ROOT / "spec/disputes/void-discard.toml")))
+    assert [r["answer"] for r in from_form["rulings"]] == [r["answer"] for r in from_file["rulings"][:5]]
+
+
+def test_house_options_from_the_form(client: TestClient) -> None:
+    """void-discard.toml's last ruling: the classic table with its must-trump option."""
+    fields = {"ruleset": ["classic"], "options": "classic: must_trump=true", "kind": "card-legal", "q_seat": "2",
+              "q_card": "3C", "held": "3C 5S 7H", "void_D": "1", "dealer": "0", "contract_seat": "1",
+              "contract_bid": "7", "contract_trump": "S", "trick_leader": "1", "trick_cards": "KD"}
+    page = client.post("/en/ruling", data=fields).text
+    assert 'data-ruleset="classic [must_trump=true]"' in page and "play.must-trump" in page
+    want = report_json(resolve(load_situation(ROOT / "spec/disputes/void-discard.toml")))["rulings"][-1]
+    assert esc(want["ruling"]) in page
+    for bad, message in (("classic must_trump", "(form): options: 'classic must_trump': write RULESET: NAME=VALUE"),
+                         ("classic: must_trump=perhaps", "(form): options.classic: "),
+                         ("nowhere: x=1", "(form): options.nowhere: unknown ruleset")):
+        r = client.post("/en/ruling", data={**fields, "options": bad})
+        err = error_of(r.text)
+        assert r.status_code == 400 and err is not None and message in err, err
+
+
+def test_a_card_legality_dispute_from_the_form(client: TestClient) -> None:
+    form = {"ruleset": ["card-kings-41"], "kind": "card-legal", "q_seat": "2", "q_card": "3C", "held": "3C 5D",
+            "trick_leader": "1", "trick_cards": "KD", "dealer": "0"}
+    page = client.post("/en/ruling", data=form).text
+    assert "3C is not legal: the player holds the led suit and must follow it." in text_of(page)
+    assert "play.follow" in page
+    form["held"] = "3C 5S"
+    form["void_D"] = "1"
+    assert "3C is legal" in text_of(client.post("/en/ruling", data=form).text)
+
+
+def test_the_arabic_page_gives_clauses_in_arabic(client: TestClient) -> None:
+    form = {"ruleset": ["card-kings-41"], "kind": "winner", "score0": "50", "score1": "1", "score2": "-4", "score3": "1"}
+    page = client.post("/ar/ruling", data=form).text
+    doc = ruleset_doc("card-kings-41", "ar")
+    arabic = {c.id: c.text for s in doc.sections for c in s.clauses}
+    assert f'<code dir="ltr"><bdi>win.qualify</bdi></code> {esc(arabic["win.qualify"])}' in page
+    assert '<bdi lang="en" dir="ltr">' in page  # the ruling sentence, English, isolated
+
+
+# ------------------------------------------------------------------ bad input
+
+
+@pytest.mark.parametrize(("data", "files", "message"), [
+    ({"situation_text": "ruleset = [1"}, None, "(pasted): (syntax): "),
+    ({"situation_text": '{"ruleset": "all",'}, None, "(pasted): (syntax): "),
+    ({"situation_text": "ruleset = 'all'\n[question]\nkind = 'who-knows'"}, None, "(pasted): question.kind: 'who-knows'"),
+    ({}, {"situation_file": ("x.toml", b"\xff\xfe\x00garbage", "application/octet-stream")}, "x.toml: (file): not UTF-8"),
+    ({}, {"situation_file": ("s.json", b"[1, 2]", "application/json")}, "s.json: (top): a situation is a table"),
+    ({"ruleset": ALL, "kind": "winner", "score0": "x", "score1": "1", "score2": "1", "score3": "1"}, None,
+     "(form): scores[0]: 'x' is not a whole number"),
+    ({"ruleset": ["card-kings-41"], "kind": "card-legal", "q_seat": "2", "q_card": "KD", "trick_leader": "1",
+      "trick_cards": "KD"}, None, "(form): question.card / trick.cards[0]: KD was already played"),
+    ({"ruleset": ["card-kings-41"], "kind": "winner", "score0": "1", "score2": "3"}, None, "(form): scores[1] / scores[3]"),
+    ({"kind": "winner"}, None, "(form): ruleset: tick at least one ruleset"),
+    ({"ruleset": ["eram-41"], "kind": "trump", "dealer": "0"}, None, "(form): revealed: incomplete for eram-41"),
+])
+def test_bad_input_gets_one_located_line_in_the_page(client: TestClient, data: dict[str, Any],
+                                                     files: dict[str, Any] | None, message: str) -> None:
+    r = client.post("/en/ruling", data=data, files=files)
+    assert r.status_code == 400
+    err = error_of(r.text)
+    assert err is not None and message in err, err
+    assert "Traceback" not in r.text and 'id="situation-form"' in r.text  # the form is still there
+    assert client.get("/en/ruling").status_code == 200
+
+
+def test_an_upload_over_the_limit_is_refused(client: TestClient) -> None:
+    r = client.post("/en/records", files={"records_file": ("big.jsonl", b"x" * (80 * 1024), "text/plain")})
+    assert r.status_code == 413
+    assert error_of(r.text) == "Cannot use this input: The upload is too large: at most 64 KiB per request."
+    r = client.post("/en/ruling", data={"situation_text": "#" * (80 * 1024)})
+    assert r.status_code == 413
+    assert client.get("/en/records").status_code == 200
+
+
+def test_a_body_sent_without_a_length_is_held_to_the_limit(client: TestClient) -> None:
+    def chunks() -> Iterator[bytes]:
+        for _ in range(20):
+            yield b"x" * 8192
+
+    r = client.post("/en/records", content=chunks(), headers={"content-type": "multipart/form-data; boundary=b"})
+    assert "content-length" not in r.request.headers
+    assert r.status_code == 413
+
+
+def test_a_declared_length_over_the_limit_is_refused_unread() -> None:
+    app = create_app(max_upload=1024)
+    sent: list[MutableMapping[str, Any]] = []
+
+    async def receive() -> MutableMapping[str, Any]:
+        raise AssertionError("the body was read")
+
+    async def send(message: MutableMapping[str, Any]) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "method": "POST", "path": "/en/records", "raw_path": b"/en/records", "query_string": b"",
+             "headers": [(b"content-length", b"1000000000"), (b"content-type", b"multipart/form-data; boundary=b")],
+             "http_version": "1.1", "scheme": "http", "server": ("127.0.0.1", 80), "client": ("127.0.0.1", 1),
+             "root_path": ""}
+    asyncio.run(app(scope, receive, send))
+    assert sent[0]["status"] == 413
+
+
+def test_a_broken_form_body_and_a_wrong_method(client: TestClient) -> None:
+    r = client.post("/en/records", content=b"garbage", headers={"content-type": "multipart/form-data; boundary=b"})
+    assert r.status_code == 400
+    assert "The request could not be read" in r.text and "Traceback" not in r.text
+    assert client.put("/en/records").status_code == 405
+    assert client.get("/ar/records").status_code == 200
+
+
+def test_an_unexpected_error_gets_a_short_page(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: object) -> None:
+        raise RuntimeError("a bug in the engine")
+
+    monkeypatch.setattr(engine, "rule", broken)
+    r = client.post("/en/ruling", data={"situation_text": "ruleset = 'all'"})
+    assert r.status_code == 500
+    assert "Something went wrong on our side" in r.text
+    assert "Traceback" not in r.text and "a bug in the engine" not in r.text
+    monkeypatch.undo()
+    assert client.get("/en/").status_code == 200
+
+
+# ------------------------------------------------------------------ records
+
+
+def test_a_record_with_a_divergence(client: TestClient, tmp_path: Path) -> None:
+    path, line, hand = divergent_record(tmp_path)
+    r = client.post("/en/records", files={"records_file": ("edited.jsonl", path.read_bytes(), "application/jsonl")})
+    assert r.status_code == 200
+    arts = re.findall(r'<article class="divergence">(.*?)</article>', r.text, re.S)
+    assert len(arts) == 1
+    shown = text_of(arts[0])
+    assert f"hand {hand} · trick 0 · line {line}" in shown
+    assert "tricks[0].winner" in shown and "play.winner" in shown
+    assert 'Card Kings, Tarneeb 41 rules page (untitled), section "Play"' in shown
+    assert "1 divergence(s)" in text_of(r.text)
+    clean = client.post("/en/records", data={"records_text": (tmp_path / "games.jsonl").read_text(encoding="utf-8")})
+    assert clean.status_code == 200 and "0 divergence(s)" in text_of(clean.text) and "<article" not in clean.text
+
+
+@pytest.mark.parametrize("payload", [b"garbage {\n", b"\x89PNG\r\n\x1a\n\x00\x00", b'{"type": "hand"}\n'])
+def test_a_malformed_record_upload(client: TestClient, payload: bytes) -> None:
+    r = client.post("/en/records", files={"records_file": ("bad.jsonl", payload, "application/octet-stream")})
+    assert r.status_code == 400
+    err = error_of(r.text)
+    assert err is not None and "This is not a record file" in err and "bad.jsonl:1" in err
+    assert "Traceback" not in r.text
+    assert client.post("/en/records", data={"records_text": "  "}).status_code == 400
+    assert client.get("/en/records").status_code == 200
+
+
+# ------------------------------------------------------------------ the command
+
+
+def test_serve_prints_its_address_and_ctrl_c_exits_130() -> None:
+    with running() as srv:
+        assert srv.url.startswith("http://127.0.0.1:")
+        status, page = srv.get("/ar/")
+        assert status == 200 and 'dir="rtl"' in page
+        code, err = stop(srv)
+    assert code == 130
+    assert err.strip() == "interrupted"
+
+
+def test_serve_on_a_busy_port_says_so_in_one_line() -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen(1)
+        port = s.getsockname()[1]
+        p = subprocess.run([sys.executable, "-m", "tarneeb.cli", "serve", "--port", str(port)], capture_output=True,
+                           text=True, timeout=60, cwd=ROOT)
+    assert p.returncode == 2
+    assert p.stderr.strip() == (f"tarneeb: error: --port {port}: the port is in use on 127.0.0.1; pass another, "
+                                "or --port 0 for a free one")
+
+
+def test_serve_without_the_extra_says_what_to_install(monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    import importlib.util
+
+    from tarneeb.cli import main
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "uvicorn" else real(name, *a))
+    assert main(["serve"]) == 2
+    err = capsys.readouterr().err
+    assert err == "tarneeb: error: 'serve' needs the serve extra (uvicorn not installed): pip install 'tarneeb[serve]'\n"
+
+
+def test_the_engine_never_imports_the_web_framework() -> None:
+    code = ("import sys, tarneeb, tarneeb.ruling, tarneeb.records, tarneeb.docgen.rulebook, tarneeb.cli.registry; "
+            "from tarneeb.cli import build_parser; build_parser(); "
+            "print(sorted(m for m in ('starlette', 'uvicorn', 'jinja2', 'multipart', 'tarneeb.serve') if m in sys.modules))")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "[]"
+
+
+def test_both_languages_have_every_word_of_the_pages() -> None:
+    from tarneeb.serve.strings import AR, EN
+
+    assert set(AR) == set(EN)
+    assert all(v.strip() for v in AR.values())
+    for k in engine.KINDS:
+        assert f"kind_{k}" in EN and f"needs_{k}" in EN
+    templates = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "model/tarneeb/serve/templates").glob("*.html"))
+    for key in re.findall(r"\bt\.(\w+)", templates):
+        assert key in EN, key

@@ -1,0 +1,289 @@
+"""``tarneeb serve`` in a real browser: headless Chromium (Debian's ``chromium``) driven by Playwright.
+
+A table director's paths: a winner dispute and a card-legality dispute entered with the form and the card
+picker, the Arabic pages (right to left as whole pages), a record file with a divergence uploaded, a malformed
+upload (the message in the page, the server still answering), and no horizontal scrolling on a 390 px phone.
+Screenshots of the main pages (desktop and phone, English and Arabic) go to ``tests/artifacts/serve/`` (or
+``$TARNEEB_ARTIFACTS``), printed at the end of the run; they are not checked in.
+
+Skipped, with the reason, only where Chromium is not installed (``.ci/run`` installs it; under CI a missing
+browser fails instead).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette", reason="the serve extra is not installed (pip install -e '.[serve]')")
+pytest.importorskip("playwright", reason="playwright is not installed (pip install -e '.[test]')")
+
+from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright  # noqa: E402
+from tests.serve_support import ROOT, Server, divergent_record, record_lines, running  # noqa: E402
+
+from tarneeb.docgen.rulebook import ruleset_doc  # noqa: E402
+
+CHROMIUM = os.environ.get("TARNEEB_CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARTIFACTS = Path(os.environ.get("TARNEEB_ARTIFACTS", ROOT / "tests" / "artifacts" / "serve"))
+PHONE: ViewportSize = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1280, "height": 900}
+
+HAVE_CHROMIUM = Path(CHROMIUM).exists() or shutil.which(CHROMIUM) is not None
+if not HAVE_CHROMIUM and not os.environ.get("CI"):
+    pytest.skip(f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Server]:
+    with running() as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not HAVE_CHROMIUM:  # under CI: .ci/run should have installed it, so this is a failure, not a skip
+        pytest.fail(f"Chromium is not installed at {CHROMIUM}: .ci/run installs it (apt-get install chromium)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    ctx = browser.new_context(viewport=DESKTOP)
+    pg = ctx.new_page()
+    yield pg
+    ctx.close()
+
+
+@pytest.fixture(scope="module")
+def shots() -> Iterator[list[Path]]:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    taken: list[Path] = []
+    yield taken
+    if taken:
+        print(f"\nscreenshots ({len(taken)}) in {ARTIFACTS}")
+
+
+def shoot(pg: Page, shots: list[Path], name: str) -> None:
+    path = ARTIFACTS / f"{name}.png"
+    pg.screenshot(path=str(path), full_page=True)
+    shots.append(path)
+
+
+def no_horizontal_scroll(pg: Page) -> None:
+    width = pg.evaluate("document.documentElement.scrollWidth")
+    size = pg.viewport_size  # not window.innerWidth: a mobile browser widens that to fit a page that overflows
+    assert size is not None
+    viewport = size["width"]
+    assert width <= viewport, f"{pg.url}: the page is {width}px wide in a {viewport}px window"
+
+
+def tick_only(pg: Page, rulesets: list[str]) -> None:
+    for box in pg.locator('input[name="ruleset"]').all():
+        box.set_checked(box.get_attribute("value") in rulesets)
+
+
+def pick(pg: Page, target: str, *cards: str) -> None:
+    """Choose the picker's target, then tap each card."""
+    pg.locator(f'.target:has(input[value="{target}"])').click()
+    for c in cards:
+        pg.locator(f'button.card[data-card="{c}"]').click()
+
+
+# ------------------------------------------------------------------ disputes
+
+
+def test_a_winner_dispute(server: Server, page: Page, shots: list[Path]) -> None:
+    page.goto(server.url + "en/ruling")
+    page.select_option("#kind", "winner")
+    expect(page.locator("#kind-hint")).to_have_text("Give: the scores; with the bids and all 13 tricks, the scores "
+                                                    "before the hand.")
+    for seat, score in enumerate(("45", "42", "10", "13")):
+        page.fill(f"#score{seat}", score)
+    page.click("#get-ruling")
+    result = page.locator("#result")
+    expect(result).to_be_visible()
+    expect(page.locator("#error")).to_have_count(0)
+    expect(result.locator(".agreement")).to_contain_text("team 0 wins under bsfyi-41, tarneeb-400; "
+                                                         "no winner yet under card-kings-41, eram-41")
+    ck = result.locator('article[data-ruleset="card-kings-41"]')
+    expect(ck.locator(".verdict")).to_contain_text("no winner yet, another hand is played")
+    expect(ck).to_contain_text("tie.both-qualify")
+    expect(ck).to_contain_text('Card Kings, Tarneeb 41 rules page (untitled), section "How the game ends"')
+    expect(result.locator('article[data-ruleset="bsfyi-41"] .verdict')).to_contain_text("team 0 (seats 0 and 2) wins")
+    expect(page.locator("#score0")).to_have_value("45")  # the form keeps what was entered
+    shoot(page, shots, "ruling-winner-en-desktop")
+
+
+def test_a_card_legality_dispute_with_the_card_picker(server: Server, page: Page, shots: list[Path]) -> None:
+    page.set_viewport_size(PHONE)
+    page.goto(server.url + "en/ruling")
+    tick_only(page, ["card-kings-41", "classic"])
+    page.select_option("#kind", "card-legal")
+    page.select_option("#dealer", "0")
+    page.select_option("#q_seat", "2")
+    page.select_option("#trick_leader", "1")
+    pick(page, "trick_cards", "KD")
+    pick(page, "held", "3C", "5D")
+    pick(page, "q_card", "3C")
+    expect(page.locator("#trick_cards")).to_have_value("KD")
+    expect(page.locator("#held")).to_have_value("3C 5D")
+    expect(page.locator("#q_card")).to_have_value("3C")
+    expect(page.locator('button.card[data-card="3C"]')).to_have_attribute("aria-pressed", "true")
+    expect(page.locator('button.card[data-card="KD"]')).to_have_class("card used")
+    page.click("#get-ruling")
+    for rid in ("card-kings-41", "classic"):
+        art = page.locator(f'article[data-ruleset="{rid}"]')
+        expect(art.locator(".verdict")).to_have_text("3C is not legal: the player holds the led suit and must follow it.")
+        expect(art).to_contain_text("play.follow")
+    no_horizontal_scroll(page)
+    shoot(page, shots, "ruling-card-legal-en-phone")
+    # tapping 5D again takes it out: now seat 2 shows no diamond, and is said to hold none
+    pick(page, "held", "5D")
+    expect(page.locator("#held")).to_have_value("3C")
+    page.check('input[name="void_D"]')
+    page.click("#get-ruling")
+    expect(page.locator('article[data-ruleset="card-kings-41"] .verdict')).to_contain_text("3C is legal")
+
+
+def test_contradictory_facts_get_a_message_and_the_form_stays(server: Server, page: Page) -> None:
+    page.goto(server.url + "en/ruling")
+    page.select_option("#kind", "card-legal")
+    page.select_option("#q_seat", "2")
+    page.select_option("#trick_leader", "1")
+    pick(page, "trick_cards", "KD")
+    page.fill("#q_card", "KD")  # typed: the card already on the table
+    page.click("#get-ruling")
+    expect(page.locator("#error")).to_contain_text("(form): question.card / trick.cards[0]: KD was already played")
+    expect(page.locator("#trick_cards")).to_have_value("KD")
+    assert "Traceback" not in page.content()
+
+
+# ------------------------------------------------------------------ Arabic
+
+
+@pytest.mark.parametrize("path", ["", "ruling", "records", "rules/eram-41"])
+def test_arabic_pages_are_right_to_left(server: Server, browser: Browser, path: str, shots: list[Path]) -> None:
+    sizes: tuple[tuple[ViewportSize, str], ...] = ((DESKTOP, "desktop"), (PHONE, "phone"))
+    for size, label in sizes:
+        ctx = browser.new_context(viewport=size)
+        pg = ctx.new_page()
+        pg.goto(server.url + "ar/" + path)
+        assert pg.evaluate("document.documentElement.dir") == "rtl"
+        assert pg.evaluate("document.documentElement.lang") == "ar"
+        for sel in ("body", "nav", "main"):
+            assert pg.evaluate(f"getComputedStyle(document.querySelector('{sel}')).direction") == "rtl", sel
+        # the navigation runs right to left: the first link (the app's name) is the rightmost
+        brand = pg.locator("nav a.brand").bounding_box()
+        switch = pg.locator("nav a.lang").bounding_box()
+        assert brand is not None and switch is not None and brand["x"] > switch["x"]
+        for code in pg.locator("main code bdi").all()[:5]:  # clause ids and card codes stay left to right
+            assert code.evaluate("e => getComputedStyle(e.closest('code')).direction") == "ltr"
+        no_horizontal_scroll(pg)
+        shoot(pg, shots, f"{(path or 'home').replace('/', '-')}-ar-{label}")
+        ctx.close()
+
+
+def test_an_arabic_ruling(server: Server, page: Page, shots: list[Path]) -> None:
+    page.set_viewport_size(PHONE)
+    page.goto(server.url + "ar/ruling")
+    tick_only(page, ["card-kings-41", "eram-41"])
+    page.select_option("#kind", "winner")
+    for seat, score in enumerate(("50", "1", "-4", "1")):
+        page.fill(f"#score{seat}", score)
+    page.click("#get-ruling")
+    art = page.locator('article[data-ruleset="card-kings-41"]')
+    expect(art).to_be_visible()
+    qualify = {c.id: c.text for s in ruleset_doc("card-kings-41", "ar").sections for c in s.clauses}["win.qualify"]
+    expect(art.locator("li", has_text="win.qualify")).to_contain_text(qualify)
+    assert art.evaluate("e => getComputedStyle(e).direction") == "rtl"
+    assert art.locator(".verdict").evaluate("e => getComputedStyle(e).direction") == "ltr"
+    no_horizontal_scroll(page)
+    shoot(page, shots, "ruling-winner-ar-phone")
+
+
+# ------------------------------------------------------------------ records
+
+
+def test_an_uploaded_record_with_a_divergence(server: Server, page: Page, tmp_path: Path, shots: list[Path]) -> None:
+    path, line, hand = divergent_record(tmp_path)
+    page.goto(server.url + "en/records")
+    page.set_input_files("#records_file", str(path))
+    page.click("#check-records")
+    expect(page.locator("#summary")).to_contain_text("1 divergence(s)")
+    div = page.locator("article.divergence")
+    expect(div).to_have_count(1)
+    expect(div.locator("h3")).to_contain_text(f"hand {hand} · trick 0 · line {line}")
+    expect(div).to_contain_text("tricks[0].winner")
+    expect(div).to_contain_text("play.winner")
+    shoot(page, shots, "records-divergence-en-desktop")
+    page.set_viewport_size(PHONE)
+    no_horizontal_scroll(page)
+    shoot(page, shots, "records-divergence-en-phone")
+
+
+def test_a_malformed_upload(server: Server, page: Page, tmp_path: Path, shots: list[Path]) -> None:
+    bad = tmp_path / "photo.jsonl"
+    bad.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00IHDR")
+    page.goto(server.url + "ar/records")
+    page.set_input_files("#records_file", str(bad))
+    page.click("#check-records")
+    err = page.locator("#error")
+    expect(err).to_contain_text("photo.jsonl:1")
+    expect(err).to_contain_text("spec/records/")
+    assert "Traceback" not in page.content()
+    shoot(page, shots, "records-malformed-ar-desktop")
+    status, _ = server.get("/en/")
+    assert status == 200 and server.proc.poll() is None
+    record_lines(tmp_path)  # then a good file, on the same page
+    page.set_input_files("#records_file", str(tmp_path / "games.jsonl"))
+    page.click("#check-records")
+    expect(page.locator("#summary")).to_have_class("summary clean")
+    expect(page.locator("#error")).to_have_count(0)
+
+
+def test_a_malformed_situation_upload(server: Server, page: Page, tmp_path: Path) -> None:
+    bad = tmp_path / "dispute.toml"
+    bad.write_text("ruleset = 'all'\n[question\nkind = 'winner'\n", encoding="utf-8")
+    page.goto(server.url + "en/ruling")
+    page.click("details.paste summary")
+    page.set_input_files("#situation_file", str(bad))
+    page.click("#rule-pasted")
+    expect(page.locator("#error")).to_contain_text("dispute.toml: (syntax): ")
+    assert server.get("/en/ruling")[0] == 200
+
+
+# ------------------------------------------------------------------ every page on a phone
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_main_pages_fit_a_phone(server: Server, browser: Browser, lang: str, shots: list[Path]) -> None:
+    ctx = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    pg = ctx.new_page()
+    for path in ("", "ruling", "records", "rules/", "rules/classic"):
+        pg.goto(server.url + f"{lang}/{path}")
+        no_horizontal_scroll(pg)
+        small = pg.evaluate("""() => [...document.querySelectorAll('button, select, input:not([type=radio]):not([type=checkbox])')]
+            .filter(e => e.offsetParent !== null)
+            .map(e => [e.id || e.getAttribute('data-card') || e.tagName, e.getBoundingClientRect().height])
+            .filter(([, h]) => h < 40)""")
+        assert small == [], f"{pg.url}: tap targets under 40px high: {small}"
+        if lang == "en" or path in ("ruling", "rules/classic"):
+            shoot(pg, shots, f"{(path.rstrip('/') or 'home').replace('/', '-')}-{lang}-phone")
+    ctx.close()
+
+
+def test_desktop_screenshots(server: Server, page: Page, shots: list[Path]) -> None:
+    for lang in ("en", "ar"):
+        for path in ("", "ruling", "rules/card-kings-41"):
+            page.goto(server.url + f"{lang}/{path}")
+            no_horizontal_scroll(page)
+            shoot(page, shots, f"{(path or 'home').replace('/', '-')}-{lang}-desktop")
