@@ -187,6 +187,8 @@ def leader_of_next(r: Rules, s: Situation) -> tuple[int, str, str] | None:
     not tell: the winner of the last trick of ``history`` (play.next-lead), else, when no finished trick is
     stated, the first leader (:func:`tarneeb.core.hand.hand_leader`, play.lead) from the dealer and, in the
     auction family, the contract."""
+    if len(s.history) >= 13:
+        raise s.err(["history"], "all 13 tricks are finished: no trick is left to lead")
     if s.history:
         last = s.history[-1]
         trump, _ = _trump(r, s)
@@ -393,7 +395,9 @@ def _decide_bid(r: Rules, s: Situation) -> Decision:
         bad = R.bid_violation(r, score, q.bid.n)
         lo = R.min_bid_for(r, score)
         math = f"{lo} <= {q.bid.n} <= {r.bid_max}" if q.bid.n is not None and lo <= q.bid.n <= r.bid_max else ""
-        if r.rising_min and q.bid.n is not None:
+        if q.bid.n in r.bid_excluded:
+            math = f"{q.bid.n} is among the excluded bids {sorted(r.bid_excluded)}"
+        elif r.rising_min and q.bid.n is not None:
             math = f"score {score}: lowest bid {lo}; {q.bid.n} {'>=' if q.bid.n >= lo else '<'} {lo}"
         turn_text = "" if turn is None else f", in turn (dealer {s.dealer})"
         if bad is None:
@@ -486,7 +490,8 @@ def _decide_next_dealer(r: Rules, s: Situation) -> Decision:
     result = s.hand_result
     if result is None and (s.bids is not None or s.auction is not None):
         d = _decide_redeal(r, s)
-        return Decision({"dealer": d.answer["dealer"]}, d.text, d.chain, d.math)
+        chain = d.chain if d.answer["redeal"] else (C.next_dealer_clause(None),) + d.chain
+        return Decision({"dealer": d.answer["dealer"]}, d.text, tuple(dict.fromkeys(chain)), d.math)
     if result is None:
         raise Missing("hand", "say whether the hand was played or cancelled (or give the bids)")
     if result == "played":
@@ -557,15 +562,25 @@ def _decide_score(r: Rules, s: Situation) -> Decision:
         _check_after(r, s, after)
         parts = [f"seat {k} bid {bids[k]}, took {s.tricks[k] if s.tricks else 0}: {fmt_delta(deltas[k])}"
                  for k in range(4)]
-        return Decision({"deltas": deltas, "scores": after}, "; ".join(parts) + ".", C.score_ruling_clauses(r))
+        math = ", ".join(f"{before[k]} {'+' if deltas[k] >= 0 else '-'} {abs(deltas[k])} = {after[k]}"
+                         for k in range(4)) if after else ""
+        return Decision({"deltas": deltas, "scores": after}, "; ".join(parts) + ".", C.score_ruling_clauses(r),
+                        math)
     tricks = _hand_tricks(s)
     d0, d1 = _auction_deltas(r, s, tricks)
     after2 = [before[0] + d0, before[1] + d1]
     _check_after(r, s, after2)
     assert s.contract is not None
+    bt = R.team_of(s.contract.seat)
+    took = tricks[bt] + tricks[bt + 2]
+    math = (f"team {bt} took {took} {'>=' if took >= s.contract.bid else '<'} {s.contract.bid}; "
+            f"team 0 {before[0]} {'+' if d0 >= 0 else '-'} {abs(d0)} = {after2[0]}, "
+            f"team 1 {before[1]} {'+' if d1 >= 0 else '-'} {abs(d1)} = {after2[1]}")
     return Decision({"deltas": [d0, d1, d0, d1], "scores": after2},
                     f"Contract {s.contract.bid} by seat {s.contract.seat}: team 0 {fmt_delta(d0)}, "
-                    f"team 1 {fmt_delta(d1)}.", C.score_ruling_clauses(r))
+                    f"team 1 {fmt_delta(d1)}.",
+                    tuple(dict.fromkeys((C.score_clause(r, _contract(s), tricks), *C.score_ruling_clauses(r)))),
+                    math)
 
 
 def _possible_changes(r: Rules, s: Situation) -> list[set[int]] | set[tuple[int, int]]:
@@ -638,6 +653,7 @@ def _decide_winner_individual(r: Rules, s: Situation) -> Decision:
                         f"({standing}).", chain)
     q0 = R.team_qualifies(r, after[0], after[2])
     q1 = R.team_qualifies(r, after[1], after[3])
+    math = _winner_math(r, after, q0, q1)
     if win is not None and rule == "tie.both-qualify":
         how = "combined score" if r.tie_rule == "combined" else "top score"
         text = f"Both teams qualify; {team_name(win)} wins on the higher {how} ({standing})."
@@ -649,7 +665,25 @@ def _decide_winner_individual(r: Rules, s: Situation) -> Decision:
     else:
         text = (f"No team has won: none has one partner at {r.target} or more with the other above zero "
                 f"({standing}); another hand is played.")
-    return Decision({"winner": win, "clause": rule}, text, chain)
+    return Decision({"winner": win, "clause": rule}, text, chain, math)
+
+
+def _winner_math(r: Rules, sc: Sequence[int], q0: bool, q1: bool) -> str:
+    """The comparison behind an individual-family outcome, e.g. "combined 45+10 = 55 = 42+13 = 55"."""
+    def team(t: int, q: bool) -> str:
+        a, b = sc[t], sc[t + 2]
+        hi, lo = max(a, b), min(a, b)
+        return (f"team {t}: {hi} {'>=' if hi >= r.target else '<'} {r.target} and {lo} "
+                f"{'> 0' if lo > 0 else '<= 0'}: {'qualifies' if q else 'does not qualify'}")
+    if q0 and q1:
+        if r.tie_rule == "combined":
+            a, b = sc[0] + sc[2], sc[1] + sc[3]
+            cmp = "=" if a == b else (">" if a > b else "<")
+            return f"combined {sc[0]}+{sc[2]} = {a} {cmp} {sc[1]}+{sc[3]} = {b}"
+        a, b = max(sc[0], sc[2]), max(sc[1], sc[3])
+        cmp = "=" if a == b else (">" if a > b else "<")
+        return f"top score {a} {cmp} {b}"
+    return "; ".join((team(0, q0), team(1, q1)))
 
 
 def _decide_winner(r: Rules, s: Situation) -> Decision:
@@ -676,6 +710,8 @@ def _decide_winner(r: Rules, s: Situation) -> Decision:
         bt = R.team_of(contract[0]) if contract is not None else 0
         win, rule = R.auction_outcome(r, after2, r.target, bt, False)
     chain = (rule,) + tuple(c for c in ("win.target", "tie.both-qualify", "score.bid13") if c != rule)
+    math = (f"team 0: {after2[0]} {'>=' if after2[0] >= r.target else '<'} {r.target}; "
+            f"team 1: {after2[1]} {'>=' if after2[1] >= r.target else '<'} {r.target}")
     if win is None:
         text = f"No team has reached {r.target} (team scores {list(after2)}): play goes on."
     elif rule == "score.bid13":
@@ -684,7 +720,7 @@ def _decide_winner(r: Rules, s: Situation) -> Decision:
         text = f"Both teams reached {r.target}: the bidding team, {team_name(win)}, wins."
     else:
         text = f"{team_name(win)} reached {r.target} and wins (team scores {list(after2)})."
-    return Decision({"winner": win, "clause": rule}, text, chain)
+    return Decision({"winner": win, "clause": rule}, text, chain, math)
 
 
 # ------------------------------------------------------------------ dispatch

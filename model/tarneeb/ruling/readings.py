@@ -23,7 +23,7 @@ from typing import Any
 from tarneeb.core import hand as H
 from tarneeb.core import rules as R
 from tarneeb.core.ambiguity import Ambiguity, ambiguities
-from tarneeb.core.cards import STRAINS, strain_name
+from tarneeb.core.cards import STRAINS, card_str, strain_name
 from tarneeb.core.sources import cite
 from tarneeb.core.spec import OptionValue, Rules, load_rules
 from tarneeb.ruling.decision import ClauseRef, clause_refs, decide, fmt_delta
@@ -98,6 +98,7 @@ class Report:
     question: str
     rulings: tuple[Ruling, ...]
     agreement: str
+    asked: dict[str, Any] = dataclasses.field(default_factory=dict)  # the question's seat, card, bid, irregularity
 
 
 # -------------------------------------------------------------- ambiguities
@@ -324,8 +325,12 @@ def resolve(s: Situation) -> Report:
     if s.all_rulesets and not any(x.status in ("ruled", "contradiction") for x in rulings):
         reasons = "; ".join(f"{x.label}: {x.text}" for x in rulings)
         raise s.err(["question"], f"no ruleset can rule on these facts ({reasons})")
+    q = s.question
+    asked: dict[str, Any] = {k: v for k, v in (
+        ("seat", q.seat), ("card", None if q.card is None else card_str(q.card)),
+        ("bid", None if q.bid is None else str(q.bid)), ("irregularity", q.irregularity)) if v is not None}
     return Report(s.file, s.title, s.question.kind, KIND_QUESTIONS[s.question.kind], rulings,
-                  _agreement(s.question.kind, rulings))
+                  _agreement(s.question.kind, rulings), asked)
 
 
 def resolve_file(path: str | Path) -> Report:
@@ -335,10 +340,10 @@ def resolve_file(path: str | Path) -> Report:
 def report_json(rep: Report) -> dict[str, Any]:
     return {
         "file": rep.file, "title": rep.title, "kind": rep.kind, "question": rep.question,
-        "agreement": rep.agreement,
+        "agreement": rep.agreement, "asked": rep.asked,
         "rulings": [{
             "ruleset": x.ruleset, "label": x.label, "name": x.name, "status": x.status, "answer": x.answer,
-            "ruling": x.text, "math": x.math, "fields": list(x.fields), "short": short_lines(x),
+            "ruling": x.text, "math": x.math, "fields": list(x.fields), "short": short_lines(x, rep.kind),
             "clauses": [c.to_json() for c in x.clauses],
             "ambiguities": [{
                 "id": a.id, "question": a.question, "sources": list(a.sources), "changes_ruling": a.changes_ruling,
@@ -349,7 +354,7 @@ def report_json(rep: Report) -> dict[str, Any]:
     }
 
 
-def short_lines(x: Ruling) -> list[str]:
+def short_lines(x: Ruling, kind: str = "") -> list[str]:
     """One to three lines for a ruling: the ruling; the deciding clause with its source, and the arithmetic;
     an ambiguity whose readings rule differently (or, for an irregularity, the documents' silence)."""
     lines = [x.text]
@@ -367,15 +372,22 @@ def short_lines(x: Ruling) -> list[str]:
     silent = [a for a in x.ambiguities if not a.changes_ruling and all(r.answer is None for r in a.readings)]
     if live:
         lines.append("Ambiguous: " + "; ".join(
-            f"{a.id} ({', '.join(f'{r.id}: {short_reading(r)}' for r in a.readings)})" for a in live))
+            f"{a.id} ({', '.join(f'{r.id}: {short_reading(r, kind)}' for r in a.readings)})" for a in live))
+    elif silent and kind == "irregularity":
+        for a in silent:
+            lines.append(f"The rule documents are silent on what follows ({a.id}); a club can adopt: "
+                         + " | ".join(f"{r.id}: {r.text}" for r in a.readings))
     elif silent:
-        lines.append("Documents silent: " + "; ".join(
-            f"{a.id} (readings: {', '.join(r.id for r in a.readings)})" for a in silent))
+        lines.append("The rule documents are silent: " + "; ".join(
+            f"{a.id}, a club can adopt {', '.join(r.id for r in a.readings)}" for a in silent)
+            + " (--explain words the readings)")
     return lines
 
 
-def short_reading(r: Reading) -> str:
-    return r.ruling if r.answer is None else r.ruling.rstrip(".")
+def short_reading(r: Reading, kind: str = "") -> str:
+    if r.answer is None:
+        return "not computed"
+    return short_answer(kind, r.answer) if kind in KEY_FIELDS else r.ruling.rstrip(".")
 
 
 def _explain(rep: Report) -> list[str]:
@@ -421,7 +433,7 @@ def report_text(rep: Report, explain: bool = False) -> str:
     lines = [f"{rep.question} ({rep.title})"]
     if len(rep.rulings) == 1:
         x = rep.rulings[0]
-        body = short_lines(x)
+        body = short_lines(x, rep.kind)
         lines.append(f"{x.label}: {body[0]}")
         lines += ["  " + ln for ln in body[1:]]
         return "\n".join(lines) + "\n"
@@ -438,8 +450,12 @@ def report_text(rep: Report, explain: bool = False) -> str:
             if all(rd.answer is None and not rd.taken for rd in a.readings):
                 silent[a.id] = a
     for a in silent.values():
-        lines.append(f"Documents silent on {a.id}; a club can adopt: "
-                     + "; ".join(f"{rd.id} ({rd.text})" for rd in a.readings))
+        if rep.kind == "irregularity":
+            lines.append(f"The rule documents are silent on {a.id}; a club can adopt:")
+            lines += [f"  - {rd.id}: {rd.text}" for rd in a.readings]
+        else:
+            lines.append(f"The rule documents are silent on {a.id}; a club can adopt: "
+                         + ", ".join(rd.id for rd in a.readings) + " (--explain words them)")
     if rep.agreement:
         lines.append(rep.agreement)
     return "\n".join(lines) + "\n"

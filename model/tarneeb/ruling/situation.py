@@ -308,6 +308,11 @@ def _targets(file: str, raw: dict[str, Any]) -> tuple[list[tuple[str, dict[str, 
 
 def load_situation(path: str | Path) -> Situation:
     """Read and check a situation file (``.toml`` or ``.json``)."""
+    return parse_situation(read_raw(path), str(path))
+
+
+def read_raw(path: str | Path) -> dict[str, Any]:
+    """The decoded table of a situation file (``.toml`` or ``.json``), unchecked."""
     p = Path(path)
     file = str(path)
     try:
@@ -320,7 +325,7 @@ def load_situation(path: str | Path) -> Situation:
         raise SituationError(file, ["(syntax)"], str(e)) from None
     if not isinstance(raw, dict):
         raise SituationError(file, ["(top)"], "a situation is a table of facts")
-    return parse_situation(raw, file)
+    return raw
 
 
 def parse_situation(raw: dict[str, Any], file: str = "(situation)") -> Situation:
@@ -551,5 +556,5 @@ def holds(s: Situation, seat: int, suit: int) -> bool | None:
 
 __all__ = [
     "KINDS", "KIND_QUESTIONS", "Contract", "Missing", "NotApplicable", "PastDeal", "Question", "Situation", "SituationError",
-    "TrickInProgress", "completed_tricks", "holds", "load_situation", "parse_situation", "trick_seats_unknown_step",
+    "TrickInProgress", "completed_tricks", "holds", "load_situation", "parse_situation", "read_raw", "trick_seats_unknown_step",
 ]
