@@ -193,10 +193,13 @@ def to_move_clause(r: Rules, m: Match) -> str:
 # ------------------------------------------------------------------ referee (ruling)
 
 
-def bid_legal_clauses(r: Rules) -> tuple[str, ...]:
+def bid_legal_clauses(r: Rules, forced: bool = False) -> tuple[str, ...]:
     """The clauses the referee cites on whether a bid is legal (a violated one is put first). Individual bids:
     the range, the excluded bids, the rising minimum when the ruleset has one, no passing; auction: the range,
-    raising the top bid, how the auction runs (:func:`contract_clause`), the order of speaking."""
+    raising the top bid, how the auction runs (:func:`contract_clause`), the order of speaking; ``forced``
+    (the dealer after three passes) puts auction.all-pass first under the dealer-forced rule."""
+    if forced and not r.individual and r.all_pass == "dealer-forced":
+        return ("auction.all-pass", "auction.range", "auction.order")
     if r.individual:
         return ("bid.range", "bid.excluded") + (("bid.rising-min",) if r.rising_min else ()) + ("bid.no-pass",)
     return ("auction.range", "auction.raise", contract_clause(r, False), "auction.order")

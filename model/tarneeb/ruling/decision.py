@@ -160,8 +160,11 @@ def _trump(r: Rules, s: Situation) -> tuple[int, tuple[str, ...]]:
 def _decide_trump(r: Rules, s: Situation) -> Decision:
     if s.trump is not None:
         t, chain = _trump(r, s)
-        return Decision({"trump": "N" if t == NO_TRUMP else SUITS[t]},
-                        f"Trump is {strain_name(t)}, as stated; that agrees with {r.label()}.", chain)
+        named = r.trump_source == "contract" or (r.trump_source.startswith("revealed") and s.revealed is None)
+        how = (f"{r.label()} lets the contract name it" if r.trump_source == "contract" else
+               "not checked: the turned card is not given") if named else f"that agrees with {r.label()}"
+        return Decision({"trump": "N" if t == NO_TRUMP else SUITS[t]}, f"Trump is {strain_name(t)}, as stated; {how}.",
+                        chain)
     turned, dealt = _dealt_trump(r, s)
     if dealt < 0 and (s.contract is None or s.contract.trump is None):
         who = "the winning bid's strain fixes it" if r.egyptian else "the winner of the bidding names it"
@@ -219,6 +222,32 @@ def _check_tagged(r: Rules, s: Situation, trick: TrickInProgress, fld: str) -> N
                         "[play.direction]")
 
 
+def _check_history(r: Rules, s: Situation) -> None:
+    """Finished tricks in turn: seat tags in the direction of play, each trick led by the winner of the one
+    before (play.next-lead), the first by the first leader when the dealer is known (play.lead)."""
+    for i, h in enumerate(s.history):
+        _check_tagged(r, s, h, f"history[{i}]")
+    if not s.history:
+        return
+    if s.dealer is not None and not s.played and (r.individual or s.contract is not None):
+        first = H.hand_leader(r, s.dealer, _contract(s))
+        if s.history[0].leader != first:
+            raise s.err(["history[0].leader", "dealer"],
+                        f"the first trick was led by seat {s.history[0].leader}, but under {r.label()} seat {first} "
+                        f"leads it [play.lead]")
+    try:
+        trump, _ = _trump(r, s)
+    except Missing:
+        return
+    for i in range(1, len(s.history)):
+        prev = s.history[i - 1]
+        w = H.trick_winner_seat(r, prev.leader, list(prev.cards), trump)
+        if s.history[i].leader != w:
+            raise s.err([f"history[{i}].leader", f"history[{i - 1}]"],
+                        f"seat {w} won trick {i} under {r.label()} (trump {strain_name(trump)}), so seat {w} leads "
+                        f"trick {i + 1}, not seat {s.history[i].leader} [play.next-lead]")
+
+
 def _out_of_turn(seat: int, turn: int, clause: str, what: str, why: str) -> Decision:
     return Decision({"legal": False, "seat": seat, "turn": turn, "clause": clause,
                      "irregularity": "lead-out-of-turn"},
@@ -230,8 +259,6 @@ def _decide_card(r: Rules, s: Situation) -> Decision:
     q = s.question
     if q.card is None:
         raise s.err(["question.card"], "a card-legal question names the card")
-    for i, h in enumerate(s.history):
-        _check_tagged(r, s, h, f"history[{i}]")
     if s.trick is not None:
         _check_tagged(r, s, s.trick, "trick")
     trick = s.trick
@@ -418,6 +445,8 @@ def _decide_bid(r: Rules, s: Situation) -> Decision:
                         f"{bid_text.capitalize()} by seat {q.seat} is not legal now: after {len(s.auction or [])} "
                         f"call(s) from dealer {m.dealer}'s next seat, it is seat {seat}'s turn.",
                         (C.turn_clause(r),) + checked, f"seat {q.seat} != seat {seat}")
+    checked = C.bid_legal_clauses(r, forced=m.dealer == seat and len(s.auction or []) == 3
+                                  and all(b.n is None for b in s.auction or []))
     try:
         m.apply(q.bid)
     except IllegalAction as e:
@@ -738,6 +767,8 @@ def decide(kind: str, r: Rules, s: Situation) -> Decision:
 
     if s.trump is not None:
         _check_stated_trump(r, s)
+    if s.history:
+        _check_history(r, s)
     if kind == "score" and s.question.seat is not None:
         return turns.decide_seat_score(r, s)
     if kind in ("score", "winner"):

@@ -39,7 +39,7 @@ from tarneeb.ruling.situation import (
 # The answer fields compared when deciding whether rulesets agree.
 KEY_FIELDS: dict[str, tuple[str, ...]] = {
     "card-legal": ("legal",), "trick-winner": ("winner",), "bid-legal": ("legal",),
-    "redeal": ("redeal", "dealer"), "score": ("deltas",), "winner": ("winner",),
+    "redeal": ("redeal", "dealer"), "score": ("deltas", "delta"), "winner": ("winner",),
     "next-dealer": ("dealer",), "trump": ("trump",), "who-leads": ("leader",), "whose-turn": ("seat",),
     "irregularity": ("breaks", "revoke"),
 }
@@ -281,6 +281,8 @@ def short_answer(kind: str, answer: dict[str, Any]) -> str:
             return f"redealt by seat {answer.get('dealer')}"
         return f"played (seat {answer.get('dealer')} deals next)"
     if kind == "score":
+        if "delta" in answer:
+            return f"seat {answer.get('seat')} {fmt_delta(int(answer['delta']))}"
         return "changes " + ", ".join(fmt_delta(d) for d in answer.get("deltas", []))
     if kind == "winner":
         w = answer.get("winner")
@@ -369,10 +371,17 @@ def short_lines(x: Ruling, kind: str = "") -> list[str]:
     if why:
         lines.append("; ".join(why))
     live = [a for a in x.ambiguities if a.changes_ruling]
+    open_ = [a for a in x.ambiguities if not a.changes_ruling and any(r.taken for r in a.readings)
+             and any(r.answer is None for r in a.readings)]
     silent = [a for a in x.ambiguities if not a.changes_ruling and all(r.answer is None for r in a.readings)]
     if live:
         lines.append("Ambiguous: " + "; ".join(
             f"{a.id} ({', '.join(f'{r.id}: {short_reading(r, kind)}' for r in a.readings)})" for a in live))
+    elif open_:
+        lines.append("Ambiguous: " + "; ".join(
+            f"{a.id}: this ruling takes {next(r.id for r in a.readings if r.taken)}; under "
+            + ", ".join(f"{r.id} ({r.text})" for r in a.readings if r.answer is None) + " it may differ"
+            for a in open_))
     elif silent and kind == "irregularity":
         for a in silent:
             lines.append(f"The rule documents are silent on what follows ({a.id}); a club can adopt: "
@@ -444,7 +453,8 @@ def report_text(rep: Report, explain: bool = False) -> str:
             why = f" [{x.clauses[0].id}" + (f"; {x.math}" if x.math else "") + "]"
         elif x.math:
             why = f" [{x.math}]"
-        amb = [a.id for a in x.ambiguities if a.changes_ruling]
+        amb = [a.id for a in x.ambiguities if a.changes_ruling or (
+            any(r.taken for r in a.readings) and any(r.answer is None for r in a.readings))]
         lines.append(f"{x.label}: {x.text}{why}" + (f" (ambiguous: {', '.join(amb)})" if amb else ""))
         for a in x.ambiguities:
             if all(rd.answer is None and not rd.taken for rd in a.readings):
