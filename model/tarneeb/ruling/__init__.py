@@ -43,7 +43,7 @@ the message). The keys of :func:`report_json` are only ever added to.
 Each ruling in :func:`report_json` has ``status`` (``ruled``, ``not-applicable``,
 ``undecided``, ``contradiction``: the facts contradict that ruleset alone,
 ``fields`` names them), ``answer``, ``ruling`` (one sentence), ``math`` (the
-arithmetic, e.g. ``combined 41+10 = 51 = 50+1 = 51``), ``short`` (the one to
+arithmetic, e.g. ``combined 41+10 = 51, 50+1 = 51: 51 = 51``), ``short`` (the one to
 three lines printed by default), ``clauses`` (deciding clause first) and
 ``ambiguities``.
 

@@ -79,7 +79,8 @@ def sentence(kind: str, x: Ruling, asked: dict[str, Any]) -> str:
         return _t("status", "contradiction", fields=_clauses(list(a.get("fields", []))))
     if a.get("turn") is not None and a.get("legal") is False:
         key = "bid-out-of-turn" if kind == "bid-legal" else "out-of-turn"
-        return _t("sentences", key, seat=player(a.get("seat")), turn=player(a["turn"]))
+        return _t("sentences", key, seat=player(a.get("seat")), turn=player(a["turn"]),
+                  card=ltr(asked.get("card", "?")))
     if kind == "card-legal":
         card = ltr(asked.get("card", "?"))
         key = "card-legal" if a.get("legal") else "card-not-legal"

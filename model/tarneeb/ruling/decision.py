@@ -708,10 +708,10 @@ def _winner_math(r: Rules, sc: Sequence[int], q0: bool, q1: bool) -> str:
         if r.tie_rule == "combined":
             a, b = sc[0] + sc[2], sc[1] + sc[3]
             cmp = "=" if a == b else (">" if a > b else "<")
-            return f"combined {sc[0]}+{sc[2]} = {a} {cmp} {sc[1]}+{sc[3]} = {b}"
+            return f"combined {sc[0]}+{sc[2]} = {a}, {sc[1]}+{sc[3]} = {b}: {a} {cmp} {b}"
         a, b = max(sc[0], sc[2]), max(sc[1], sc[3])
         cmp = "=" if a == b else (">" if a > b else "<")
-        return f"top score {a} {cmp} {b}"
+        return f"top score {a} (of {sc[0]}, {sc[2]}) {cmp} {b} (of {sc[1]}, {sc[3]})"
     return "; ".join((team(0, q0), team(1, q1)))
 
 
