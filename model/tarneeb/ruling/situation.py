@@ -316,7 +316,7 @@ def read_raw(path: str | Path) -> dict[str, Any]:
     p = Path(path)
     file = str(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = p.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as e:
         raise SituationError(file, ["(file)"], str(e)) from None
     try:
