@@ -172,3 +172,16 @@ def test_a_wrong_shared_builder_changes_the_diff(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(Encoding, builder, mutant)
     w = diff(*pair, [check])[0]
     assert w.status == "no difference", w.summary
+
+
+def test_witness_says_what_it_rests_on_and_avoids_the_rising_edge() -> None:
+    w = find(parse_side("bsfyi-41:rising_min_bid=true"), parse_side("bsfyi-41"), "bid-legal")
+    assert w.status == "difference" and w.engine_confirmed
+    score = w.situation["scores"][1]
+    assert score not in (30, 40), "a witness at a threshold rests on the 'from 30' reading"
+    assert any("rising-min-threshold read as at-least" in r for r in w.readings)
+    j = w.to_json()
+    assert j["readings"] == w.readings and "assumptions" in j
+    w4 = find(parse_side("bsfyi-41"), parse_side("tarneeb-400"), "bid-legal")
+    assert w4.status == "difference" and w4.engine_confirmed
+    assert any("tarneeb-400" in a and "Assumption" in a for a in w4.assumptions), w4.assumptions

@@ -37,7 +37,9 @@ def _witness_text(w: dict[str, Any]) -> str:
     rulings = "; ".join(f"{label}: {text}" for label, text in (w.get("rulings") or {}).items())
     confirmed = ("re-checked: the engine rules the same way" if w.get("engine_confirmed")
                  else "NOT confirmed by the engine")
-    return f"situation: {w.get('summary')}. Rulings: {rulings} ({confirmed})"
+    rests = "; ".join([*(w.get("assumptions") or []), *(w.get("readings") or [])])
+    return (f"situation: {w.get('summary')}. Rulings: {rulings} ({confirmed})"
+            + (f". Rests on: {rests}" if rests else ""))
 
 
 def _witnesses() -> tuple[Witnesses | None, str, dict[str, str]]:

@@ -181,13 +181,17 @@ class Comparison:
     engine_confirmed: bool | None = None
     seconds: float = 0.0
     minimal: bool = False  # True when z3.Optimize finished: smallest by the check's size measure
+    # What the witness's rulings rest on besides the documents' words: clauses marked as assumptions (numbers
+    # borrowed from another document) and the readings of the ambiguity register the rulings take.
+    assumptions: list[str] = field(default_factory=list)
+    readings: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {"check": self.check, "kind": self.kind, "title": CHECK_TITLES[self.check], "a": self.a,
                 "b": self.b, "status": self.status, "summary": self.summary, "rulings": self.rulings,
                 "predicted": self.predicted, "situation": self.situation,
                 "engine_confirmed": self.engine_confirmed, "minimal": self.minimal,
-                "seconds": round(self.seconds, 3)}
+                "seconds": round(self.seconds, 3), "assumptions": self.assumptions, "readings": self.readings}
 
 
 class _NotComparable(Exception):
@@ -248,7 +252,11 @@ def _p_bid(a: Encoding, b: Encoding, check: str) -> _Problem:
             return {"legal": _ival(m, terms[0]) == 1}
 
         la, lb = (_flag(e.legal_bid(score, bid)) for e in (a, b))
-        return _Problem(cons, [la], [lb], _abs(score) + bid, build, answer)
+        # Stay off the ambiguous edges: a score exactly at a rising-minimum threshold ("3 from 30") is ruled
+        # differently by the two readings of rising-min-threshold, so such a witness costs more.
+        edges = sorted({th for e in (a, b) if e.r.rising_min for th, _ in e.r.rising_table})
+        penalty = z3.Sum([z3.If(score == th, 1000, 0) for th in edges]) if edges else z3.IntVal(0)
+        return _Problem(cons, [la], [lb], _abs(score) + bid + penalty, build, answer)
     _same_family(a.r, b.r)
     if a.r.egyptian or b.r.egyptian:
         raise _NotComparable("Egyptian (suit-naming) bids are not encoded for this check")
@@ -518,15 +526,36 @@ _ENCODERS: dict[str, Callable[[Encoding, Encoding, str], _Problem]] = {
 # ------------------------------------------------------------------ search
 
 
-def _engine_answers(sit: dict[str, Any], a: Side, b: Side, kind: str) -> dict[str, dict[str, Any]] | None:
-    """Rulings of the engine on the witness (via the dispute resolver), by label; None if it cannot rule."""
+def _engine_answers(sit: dict[str, Any], a: Side, b: Side, kind: str) -> tuple[dict[str, dict[str, Any]], Any] | None:
+    """Rulings of the engine on the witness (via the dispute resolver), by label, and the report; None if it
+    cannot rule."""
     from tarneeb.errors import TarneebError
 
     try:
         rep = resolve(parse_situation({**sit, "ruleset": [a.entry(), b.entry()]}, "(witness)"))
     except TarneebError:
         return None
-    return {x.label: dict(x.answer, _text=x.text, _status=x.status) for x in rep.rulings}
+    return {x.label: dict(x.answer, _text=x.text, _status=x.status) for x in rep.rulings}, rep
+
+
+def rests_on(rep: Any) -> tuple[list[str], list[str]]:
+    """(assumptions, readings) the rulings of a report rest on: deciding clauses whose own wording marks them as
+    an assumption (a number borrowed from another document), and the reading each ruling takes of every
+    ambiguity that bears on it (noting when another reading would rule differently)."""
+    assumptions: list[str] = []
+    readings: list[str] = []
+    for x in rep.rulings:
+        for c in x.clauses:
+            if c.text.lower().startswith("assumption"):
+                assumptions.append(f"{x.label}: {c.id} ({c.text})")
+        for a in x.ambiguities:
+            taken = [r.id for r in a.readings if r.taken]
+            if not taken:
+                continue
+            note = ("; another reading rules differently" if a.changes_ruling else
+                    "; another reading is not computed" if any(r.answer is None for r in a.readings) else "")
+            readings.append(f"{x.label}: {a.id} read as {taken[0]}{note}")
+    return assumptions, readings
 
 
 def find(a: Side, b: Side, check: str, timeout_ms: int = 20000) -> Comparison:
@@ -563,7 +592,10 @@ def find(a: Side, b: Side, check: str, timeout_ms: int = 20000) -> Comparison:
                  **facts}
     w = Comparison(check, kind, a.label, b.label, "difference", desc, predicted={a.label: pa, b.label: pb},
                 situation=situation, minimal=minimal)
-    eng = _engine_answers(facts, a, b, situation["question"]["kind"])
+    got = _engine_answers(facts, a, b, situation["question"]["kind"])
+    eng = None if got is None else got[0]
+    if got is not None:
+        w.assumptions, w.readings = rests_on(got[1])
     if eng is not None and a.label in eng and b.label in eng:
         qk = situation["question"]["kind"]
         w.rulings = {a.label: str(eng[a.label]["_text"]), b.label: str(eng[b.label]["_text"])}
@@ -626,6 +658,8 @@ def witness_text(w: Comparison) -> str:
         lines.append(f"  {label}: {text}")
     lines.append("  checked against the engine: " + ("yes, they differ as predicted" if w.engine_confirmed
                                                      else "NO (the engine does not confirm this witness)"))
+    lines.append("  rests on: " + ("; ".join(w.assumptions + w.readings) or
+                                   "the documents' own words (no assumption, no ambiguity reading)"))
     return "\n".join(lines)
 
 

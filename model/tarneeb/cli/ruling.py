@@ -1,29 +1,143 @@
-"""``tarneeb ruling FILE [--json]``: settle a table argument from a situation file."""
+"""``tarneeb ruling``: settle a table argument from a situation file, a game record, or a few flags."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
+
+_KINDS_HELP = ("card-legal, trick-winner, bid-legal, redeal, score, winner, next-dealer, trump, who-leads, "
+               "whose-turn, irregularity")
+
+EPILOG = """\
+Which ruleset: --ruleset beats the situation's own `ruleset`, which beats the club default: $TARNEEB_RULESET
+(ids separated by commas, or "all"), else ./tarneeb.toml, else $XDG_CONFIG_HOME/tarneeb/config.toml
+(~/.config/tarneeb/config.toml), each holding e.g. `ruleset = "card-kings-41"`; with none of them, every ruleset.
+
+Seats are 0..3 in the input (partners 0+2, 1+3); the Arabic output (--lang ar) names them 1..4 as players
+count, so seat 0 is player 1. Examples:
+  tarneeb ruling winner --scores 41,50,10,1 --ruleset card-kings-41
+  tarneeb ruling card-legal --dealer 1 --seat 3 --card AS --ruleset card-kings-41
+  tarneeb ruling card-legal --trick 1:KD --seat 2 --card 3C --void 2:D --trump S
+  tarneeb ruling who-leads --dealer 1 --ruleset bsfyi-41
+  tarneeb ruling next-dealer --dealer 2 --deals cancelled,cancelled
+  tarneeb ruling irregularity --irregularity revoke
+  tarneeb ruling spec/disputes/tie-equal-combined.toml --explain
+  tarneeb ruling games.jsonl --match club-7 --hand 3 --question winner
+"""
+
+
+def _build(args: argparse.Namespace) -> Any:
+    from tarneeb.errors import SituationError
+    from tarneeb.ruling import KINDS, parse_situation
+    from tarneeb.ruling.inputs import situation_from_flags, situation_from_record, with_rulesets
+    from tarneeb.ruling.situation import read_raw
+
+    target = args.target
+    rulesets = None
+    if args.ruleset:
+        ids = [x.strip() for item in args.ruleset for x in item.split(",") if x.strip()]
+        rulesets = "all" if ids == ["all"] else ids
+    options: dict[str, dict[str, Any]] = {}
+    if args.option:
+        from tarneeb.core.spec import parse_option_args
+
+        opts = parse_option_args(list(args.option))
+        if not isinstance(rulesets, list) or len(rulesets) != 1:
+            raise SituationError("(flags)", ["--option"], "--option needs exactly one --ruleset")
+        options[rulesets[0]] = dict(opts)
+    if target in KINDS and not Path(target).exists():
+        raw = situation_from_flags(target, vars(args))
+        name = "(flags)"
+    elif args.match is not None or args.hand is not None or target.endswith((".jsonl", ".ndjson")):
+        if args.hand is None:
+            raise SituationError(target, ["--hand"], "name the hand of the record: --hand N")
+        raw = situation_from_record(target, args.match, args.hand, args.question)
+        name = target
+    else:
+        raw = read_raw(target)
+        name = target
+        if args.question:
+            raise SituationError(target, ["--question"], "a situation file states its own question")
+    return parse_situation(with_rulesets(raw, rulesets, options), name)
 
 
 def cmd_ruling(args: argparse.Namespace) -> int:
-    from tarneeb.ruling import report_json, report_text, resolve_file
+    from tarneeb.ruling import report_json, report_text, resolve
 
-    rep = resolve_file(args.file)
+    if args.target is None:
+        from tarneeb.errors import SituationError
+
+        raise SituationError("(flags)", ["TARGET"], f"give a situation file, a record file, or a question: {_KINDS_HELP}")
+    rep = resolve(_build(args))
     if args.json:
-        sys.stdout.write(json.dumps(report_json(rep), ensure_ascii=False) + "\n")
+        out = report_json(rep)
+        if args.lang == "ar":
+            from tarneeb.ruling.arabic import report_text_ar
+
+            out["text_ar"] = report_text_ar(rep, args.explain)
+        sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
+    elif args.lang == "ar":
+        from tarneeb.ruling.arabic import report_text_ar
+
+        sys.stdout.write(report_text_ar(rep, args.explain))
     else:
-        sys.stdout.write(report_text(rep))
+        sys.stdout.write(report_text(rep, args.explain))
     return 0
 
 
 def register(subparsers: Any) -> None:
     s = subparsers.add_parser(
-        "ruling", help="rule on a situation file (who wins, is it legal, ...) with the deciding clauses",
-        description="Read a situation (TOML or JSON; schema spec/disputes/schema.json) and give the ruling under "
-                    "each ruleset asked, with the clauses that decide it and any ambiguity of the documents.")
-    s.add_argument("file", help="situation file (.toml or .json)")
-    s.add_argument("--json", action="store_true", help="machine-readable output")
+        "ruling", help="rule on a situation (who wins, is it legal, whose turn, ...) with the deciding clauses",
+        description="Give the ruling under each ruleset asked, with the clause that decides it, its source, the "
+                    "arithmetic, and any ambiguity of the documents. The situation is a file (TOML or JSON; "
+                    "schema spec/disputes/schema.json), one hand of a game record (--match, --hand), or a "
+                    "question kind with flags.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    s.add_argument("target", nargs="?", metavar="TARGET",
+                   help=f"a situation file (.toml/.json), a record file (.jsonl), or a question kind: {_KINDS_HELP}")
+    s.add_argument("--json", action="store_true", help="machine-readable output (the whole report)")
+    s.add_argument("--explain", action="store_true",
+                   help="the whole chain: every deciding clause with its wording and source, every reading")
+    s.add_argument("--lang", choices=("en", "ar"), default="en",
+                   help="language of the output; ar writes Arabic, right-to-left, seats named 1..4")
+    s.add_argument("--ruleset", action="append", metavar="ID[,ID]",
+                   help="ruleset(s) to ask, or all (repeatable; beats the file's and the club default)")
+    s.add_argument("--option", action="append", metavar="NAME=VALUE",
+                   help="set an option of the one --ruleset (repeatable)")
+    rec = s.add_argument_group("a game record as the situation")
+    rec.add_argument("--match", metavar="M", help="match id in the record file (needed when it holds several)")
+    rec.add_argument("--hand", type=int, metavar="N", help="hand number within the match")
+    rec.add_argument("--question", metavar="KIND",
+                     help=f"the question about that hand (default: score, or redeal for a hand thrown in): "
+                          f"{_KINDS_HELP}")
+    q = s.add_argument_group("quick input (with a question kind as TARGET; seats 0..3)")
+    q.add_argument("--dealer", type=int, help="the dealer's seat")
+    q.add_argument("--scores", metavar="S0,S1,S2,S3",
+                   help="scores before the hand: 4 by seat ('-' unknown) or 2 team scores")
+    q.add_argument("--scores-after", dest="scores_after", metavar="S0,S1,S2,S3", help="scores after the hand")
+    q.add_argument("--bids", metavar="B0,B1,B2,B3", help="individual bids by seat, '-' for not yet bid")
+    q.add_argument("--tricks", metavar="T0,T1,T2,T3", help="tricks taken by seat, '-' for unknown")
+    q.add_argument("--contract", metavar="SEAT:BID[:TRUMP]", help="the contract (auction family), e.g. 1:8:S")
+    q.add_argument("--auction", metavar="CALL,CALL", help="calls in order from the seat after the dealer, e.g. pass,8")
+    q.add_argument("--trump", metavar="SUIT", help="trump, stated directly (C, D, H, S or N); checked against the ruleset")
+    q.add_argument("--revealed", metavar="CARD", help="the dealer's turned card, e.g. QH")
+    q.add_argument("--hand-cards", dest="hand_cards", action="append", metavar="SEAT:CARDS",
+                   help="cards a seat holds, e.g. 2:3C,5S,7H (repeatable)")
+    q.add_argument("--void", action="append", metavar="SEAT:SUITS", help="suits a seat is void in, e.g. 2:D (repeatable)")
+    q.add_argument("--trick", metavar="LEADER:CARDS", help="the trick in progress, e.g. 1:KD,2D (or 1: for none yet)")
+    q.add_argument("--led", metavar="SUIT", help="the suit led, without its card (with --trick LEADER:)")
+    q.add_argument("--history", action="append", metavar="LEADER:C1,C2,C3,C4",
+                   help="a finished trick of this hand, in order (repeatable)")
+    q.add_argument("--deals", metavar="RESULT,RESULT",
+                   help="earlier deals in order, each played or cancelled, the first by --dealer (next-dealer)")
+    q.add_argument("--result", choices=("played", "cancelled"), help="what became of the hand (next-dealer)")
+    q.add_argument("--seat", type=int, help="the seat the question is about")
+    q.add_argument("--card", help="the card asked about, e.g. AS")
+    q.add_argument("--bid", help="the bid asked about: a number, pass, or e.g. 8H")
+    q.add_argument("--irregularity",
+                   choices=("revoke", "bid-out-of-turn", "lead-out-of-turn", "exposed-card", "misdeal",
+                            "wrong-card-count"), help="the irregularity asked about")
     s.set_defaults(func=cmd_ruling)

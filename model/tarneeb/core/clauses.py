@@ -193,10 +193,13 @@ def to_move_clause(r: Rules, m: Match) -> str:
 # ------------------------------------------------------------------ referee (ruling)
 
 
-def bid_legal_clauses(r: Rules) -> tuple[str, ...]:
+def bid_legal_clauses(r: Rules, forced: bool = False) -> tuple[str, ...]:
     """The clauses the referee cites on whether a bid is legal (a violated one is put first). Individual bids:
     the range, the excluded bids, the rising minimum when the ruleset has one, no passing; auction: the range,
-    raising the top bid, how the auction runs (:func:`contract_clause`), the order of speaking."""
+    raising the top bid, how the auction runs (:func:`contract_clause`), the order of speaking; ``forced``
+    (the dealer after three passes) puts auction.all-pass first under the dealer-forced rule."""
+    if forced and not r.individual and r.all_pass == "dealer-forced":
+        return ("auction.all-pass", "auction.range", "auction.order")
     if r.individual:
         return ("bid.range", "bid.excluded") + (("bid.rising-min",) if r.rising_min else ()) + ("bid.no-pass",)
     return ("auction.range", "auction.raise", contract_clause(r, False), "auction.order")
@@ -209,3 +212,32 @@ def score_ruling_clauses(r: Rules) -> tuple[str, ...]:
     if r.individual:
         return (score_clause(r, None, (0, 0, 0, 0)), "score.values", "score.extra", "score.negative")
     return (score_clause(r, (0, 7, None), (7, 6, 0, 0)), "score.kaboot", "score.bid13")
+
+
+# ------------------------------------------------------------------ irregularities
+
+IRREGULARITIES: tuple[str, ...] = (
+    "revoke", "bid-out-of-turn", "lead-out-of-turn", "exposed-card", "misdeal", "wrong-card-count",
+)
+
+
+def irregularity_clauses(r: Rules, irregularity: str, trick_no: int = 0, must_trump: bool = False) -> tuple[str, ...]:
+    """The clauses of ``r`` that an irregularity breaks (none of them states a remedy): a revoke breaks
+    play.follow (play.must-trump when that is what was broken), a bid out of turn the bidding order
+    (:func:`turn_clause`), a lead out of turn :func:`lead_clause`, a misdeal or a wrong number of cards the
+    deal (deal.order, hand.tricks). An exposed card breaks no clause: ``()``. Ids the ruleset lacks are left
+    out."""
+    ids: tuple[str, ...]
+    if irregularity == "revoke":
+        ids = ("play.must-trump", "play.follow") if must_trump else ("play.follow",)
+    elif irregularity == "bid-out-of-turn":
+        ids = (turn_clause(r),)
+    elif irregularity == "lead-out-of-turn":
+        ids = (lead_clause(trick_no), "play.direction")
+    elif irregularity in ("misdeal", "wrong-card-count"):
+        ids = ("deal.order", "hand.tricks")
+    elif irregularity == "exposed-card":
+        ids = ()
+    else:
+        raise ValueError(f"unknown irregularity {irregularity!r}; valid: {', '.join(IRREGULARITIES)}")
+    return tuple(c for c in ids if c in r.ruleset.clauses)

@@ -8,7 +8,8 @@ the referee. No other module scores a hand, settles a match or picks the next de
 * :func:`deal_trump` -- the revealed card and trump after the deal (trump.source).
 * :func:`weak_seats` -- seats whose hand forces a redeal (deal.weak-redeal).
 * :class:`Auction`, :func:`auction_call` -- one call of the team auction and who speaks next.
-* :func:`hand_leader` -- who leads the first trick (play.lead).
+* :func:`bidding_order`, :func:`bid_turn` -- the order of the individual bids and whose bid it is (bid.turn).
+* :func:`hand_leader` -- who leads the first trick (play.lead); :func:`trick_turn` -- who plays the n-th card.
 * :func:`hand_deltas` -- the change of every seat's score for a played hand.
 * :func:`hand_outcome` -- the winning team (or none) after a played hand, with the deciding clause.
 * :func:`settle` -- the play-on target change and whether the match is over.
@@ -85,12 +86,38 @@ def auction_call(r: Rules, a: Auction, n: int | None, strain: int | None) -> tup
     return None
 
 
+# ------------------------------------------------------------------ bidding turn
+
+
+def bidding_order(r: Rules, dealer: int) -> tuple[int, int, int, int]:
+    """The seats in the order they bid: the seat after the dealer first, the dealer last (bid.turn,
+    auction.order)."""
+    return R.deal_order(r, dealer)
+
+
+def bid_turn(r: Rules, dealer: int, have_bid: Sequence[int]) -> tuple[int | None, int | None]:
+    """Individual bids: (the seat whose bid it is, None when all four have bid; the first seat in ``have_bid``
+    that bid out of turn, i.e. before a seat ahead of it in :func:`bidding_order`, or None) (bid.turn)."""
+    done = set(have_bid)
+    order = bidding_order(r, dealer)
+    nxt = next((s for s in order if s not in done), None)
+    early = None
+    if nxt is not None:
+        early = next((s for s in order[order.index(nxt):] if s in done), None)
+    return nxt, early
+
+
 # ------------------------------------------------------------------ play
 
 
 def hand_leader(r: Rules, dealer: int, contract: tuple[int, int, int | None] | None) -> int:
     """The first leader: the seat after the dealer (individual bids), the contract holder (auction) (play.lead)."""
     return R.next_seat(r, dealer) if contract is None else contract[0]
+
+
+def trick_turn(r: Rules, leader: int, n_played: int) -> int:
+    """The seat that plays the ``n_played``-th card (0-based) of a trick led by ``leader`` (play.direction)."""
+    return R.seat_order(r, leader)[n_played]
 
 
 def trick_winner_seat(r: Rules, leader: int, cards: Sequence[int], trump: int) -> int:
@@ -156,6 +183,6 @@ def next_dealer(r: Rules, dealer: int, redeal: str | None) -> int:
 
 
 __all__ = [
-    "Auction", "Settled", "auction_call", "auction_start", "deal_trump", "hand_deltas", "hand_leader",
-    "hand_outcome", "next_dealer", "settle", "trick_winner_seat", "weak_seats",
+    "Auction", "Settled", "auction_call", "auction_start", "bid_turn", "bidding_order", "deal_trump", "hand_deltas", "hand_leader",
+    "hand_outcome", "next_dealer", "settle", "trick_turn", "trick_winner_seat", "weak_seats",
 ]

@@ -51,7 +51,7 @@ def deal_hands(r: Rules, dealer: int, deck: Sequence[int]) -> list[int]:
 
 
 def revealed_card(deck: Sequence[int]) -> int:
-    """The dealer's 13th card, which is the 52nd card dealt (trump.source; ambiguity revealed-card)."""
+    """The dealer's 13th card, which is the 52nd card dealt (trump.source; deal.order gives the dealer the last card)."""
     return deck[51]
 
 

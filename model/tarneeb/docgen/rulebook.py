@@ -15,6 +15,7 @@ import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from tarneeb.core.ambiguity import ambiguities
@@ -110,7 +111,29 @@ def i18n(lang: str) -> dict[str, Any]:
         return {}
     if lang not in LANGS:
         raise SpecError(str(spec_dir() / "i18n"), lang, f"unknown language; valid: {', '.join(LANGS)}")
-    return _load_i18n(str(spec_dir() / "i18n" / f"{lang}.toml"))
+    return _merged_i18n(str(spec_dir() / "i18n"), lang)
+
+
+@cache
+def _merged_i18n(folder: str, lang: str) -> dict[str, Any]:
+    """``{lang}.toml`` with every ``{lang}-*.toml`` beside it merged in (e.g. ``ar-ruling.toml``, the
+    referee's texts); a key defined twice is a spec error."""
+    table = _load_i18n(str(Path(folder) / f"{lang}.toml"))
+    for extra in sorted(Path(folder).glob(f"{lang}-*.toml")):
+        table = _merge(table, _load_i18n(str(extra)), str(extra), "")
+    return table
+
+
+def _merge(a: dict[str, Any], b: dict[str, Any], file: str, where: str) -> dict[str, Any]:
+    out = dict(a)
+    for k, v in b.items():
+        if k in out and isinstance(out[k], dict) and isinstance(v, dict):
+            out[k] = _merge(out[k], v, file, f"{where}{k}.")
+        elif k in out:
+            raise SpecError(file, where + k, "already defined in another translation file")
+        else:
+            out[k] = v
+    return out
 
 
 def _tr(lang: str, *keys: str) -> str:

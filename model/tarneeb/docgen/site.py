@@ -316,6 +316,12 @@ def _ruling_lines(rep: dict[str, Any]) -> list[str]:
                 readings = "; ".join(f"{r.get('id')}{' (taken)' if r.get('taken') else ''}: {r.get('ruling')}"
                                      for r in a.get("readings", []))
                 amb.append(f"**ambiguous** ({a.get('id')}): {E(readings)}")
+            elif all(r.get("answer") is None and not r.get("taken") for r in a.get("readings", [])):
+                amb.append(f"{E(str(a.get('id')))}: the documents are silent; a club can adopt "
+                           + E(", ".join(str(r.get("id")) for r in a.get("readings", []))))
+            elif any(r.get("answer") is None for r in a.get("readings", [])):
+                amb.append(f"{E(str(a.get('id')))}: not computed under "
+                           + E(", ".join(str(r.get("id")) for r in a.get("readings", []) if r.get("answer") is None)))
             else:
                 amb.append(f"{E(str(a.get('id')))}: every reading rules the same")
         rows.append([f"``{x.get('label', rid)}``", E(str(x.get("ruling", ""))), chain, " | ".join(amb)])

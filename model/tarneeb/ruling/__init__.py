@@ -17,7 +17,35 @@ the question under each ruleset asked, with
 * with several rulesets, a line saying where they disagree.
 
 Question kinds (``question.kind``): ``card-legal``, ``trick-winner``,
-``bid-legal``, ``redeal``, ``score``, ``winner``, ``next-dealer``, ``trump``.
+``bid-legal``, ``redeal``, ``score``, ``winner``, ``next-dealer``, ``trump``,
+``who-leads``, ``whose-turn``, ``irregularity`` (revoke, bid or lead out of
+turn, exposed card, misdeal, wrong card count: the clause broken, then the
+readings a club can adopt, since no rule document states a remedy).
+
+Turn order is checked everywhere: a lead by the wrong seat (``play.lead`` /
+``play.next-lead``), a card out of the direction of play, a bid out of the
+bidding order (``bid.turn``, ``auction.order``) are ruled not legal, citing the
+clause.
+
+**Stable entry point for programs** (the web page, other tools)::
+
+    rule_dict(situation: dict, rulesets: list[str] | str | None = None,
+              lang: str = "en", explain: bool = False) -> dict
+
+``situation`` is a situation table as in a file (``ruleset`` may be left out);
+``rulesets`` overrides it (``"all"`` or a list of ids; ``None`` keeps the
+situation's, else the club default, else all). The result is
+:func:`report_json`'s dictionary plus ``"text"`` (the report for people in
+``lang``, ``"en"`` or ``"ar"``; short, or the whole chain with ``explain``). Bad
+or contradictory input raises :class:`SituationError` (``.file``, ``.fields``,
+the message). The keys of :func:`report_json` are only ever added to.
+
+Each ruling in :func:`report_json` has ``status`` (``ruled``, ``not-applicable``,
+``undecided``, ``contradiction``: the facts contradict that ruleset alone,
+``fields`` names them), ``answer``, ``ruling`` (one sentence), ``math`` (the
+arithmetic, e.g. ``combined 41+10 = 51, 50+1 = 51: 51 = 51``), ``short`` (the one to
+three lines printed by default), ``clauses`` (deciding clause first) and
+``ambiguities``.
 
 Contradictory facts (a card in two hands, too many cards, a trick holding a
 card already played, a score change the ruleset's values cannot produce, ...)
@@ -31,10 +59,15 @@ The package is split by concern:
 
 * :mod:`tarneeb.ruling.situation` -- the situation file: parsing, checking, :class:`Situation`, the errors;
 * :mod:`tarneeb.ruling.decision` -- deciding each question kind under one ruleset (:func:`decide`);
-* :mod:`tarneeb.ruling.readings` -- the ambiguity readings, the ruling per ruleset, the report.
+* :mod:`tarneeb.ruling.turns` -- turn order, sequences of deals, one seat's score, irregularities;
+* :mod:`tarneeb.ruling.readings` -- the ambiguity readings, the ruling per ruleset, the report;
+* :mod:`tarneeb.ruling.inputs` -- situations from flags, from a game record, and the club default ruleset;
+* :mod:`tarneeb.ruling.arabic` -- the report in Arabic.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from tarneeb.ruling.decision import ClauseRef, Decision, decide
 from tarneeb.ruling.readings import (
@@ -51,6 +84,7 @@ from tarneeb.ruling.readings import (
     resolve_file,
     rule_one,
     short_answer,
+    short_lines,
 )
 from tarneeb.ruling.situation import (
     KIND_QUESTIONS,
@@ -68,5 +102,24 @@ __all__ = [
     "AMBIGUITY_READINGS", "AmbiguityFlag", "ClauseRef", "Contract", "Decision", "KEY_FIELDS", "KINDS",
     "KIND_QUESTIONS", "Question", "Reading", "Report", "Ruling", "Situation", "SituationError", "TrickInProgress",
     "decide", "load_situation", "matches_expected", "parse_situation", "report_json", "report_text", "resolve",
-    "resolve_file", "rule_one", "short_answer",
+    "resolve_file", "rule_dict", "rule_one", "short_answer", "short_lines",
 ]
+
+
+def rule_dict(situation: dict[str, Any], rulesets: list[str] | str | None = None, lang: str = "en",
+              explain: bool = False) -> dict[str, Any]:
+    """Rule on a situation table; JSON-ready (see the module docstring). Raises :class:`SituationError`."""
+    from tarneeb.ruling.inputs import with_rulesets
+
+    if lang not in ("en", "ar"):
+        raise SituationError("(situation)", ["lang"], f"{lang!r}; valid: en, ar")
+    rep = resolve(parse_situation(with_rulesets(situation, rulesets), "(situation)"))
+    out = report_json(rep)
+    if lang == "ar":
+        from tarneeb.ruling.arabic import report_text_ar
+
+        out["text"] = report_text_ar(rep, explain)
+    else:
+        out["text"] = report_text(rep, explain)
+    out["lang"] = lang
+    return out

@@ -12,7 +12,6 @@ wording of the ruling.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -25,7 +24,7 @@ from tarneeb.core.cards import NO_TRUMP, SUIT_NAMES, SUITS, card_str, mask_of, s
 from tarneeb.core.match import Match, Phase
 from tarneeb.core.spec import Rules
 from tarneeb.errors import IllegalAction
-from tarneeb.ruling.situation import Missing, NotApplicable, Situation, TrickInProgress, holds
+from tarneeb.ruling.situation import Missing, NotApplicable, Situation, TrickInProgress, completed_tricks, holds
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +32,7 @@ class Decision:
     answer: dict[str, Any]
     text: str
     chain: tuple[str, ...]  # deciding clause first
+    math: str = ""  # the arithmetic or the comparison that decides, e.g. "combined 55 = 55"
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,8 +127,28 @@ def _trump_chain(r: Rules) -> tuple[str, ...]:
     return tuple(dict.fromkeys(("trump.source", C.trump_clause(r))))
 
 
+def _check_stated_trump(r: Rules, s: Situation) -> None:
+    """A trump stated directly must be the one the ruleset gives (a contradiction for this ruleset otherwise)."""
+    if s.trump is None:
+        return
+    if r.trump_source == "fixed" or (r.trump_source.startswith("revealed") and s.revealed is not None):
+        turned, dealt = H.deal_trump(r, _deck_turning(s.revealed))
+        if dealt != s.trump:
+            why = f"the turned card {card_str(turned)} makes it {strain_name(dealt)}" if turned is not None else \
+                f"{strain_name(dealt)} is always trump"
+            raise s.err(["trump"] + (["revealed"] if turned is not None else []),
+                        f"trump is stated as {strain_name(s.trump)}, but under {r.label()} {why} "
+                        f"[{C.trump_clause(r)}]")
+    elif s.trump == NO_TRUMP and not r.egyptian:
+        raise s.err(["trump"], f"no trump is stated, but under {r.label()} a hand always has a trump suit "
+                               "[trump.source]")
+
+
 def _trump(r: Rules, s: Situation) -> tuple[int, tuple[str, ...]]:
     """(trump 0..3 / 4 no trump, clauses) under ``r`` for the situation."""
+    if s.trump is not None:
+        _check_stated_trump(r, s)
+        return s.trump, _trump_chain(r)
     _, trump = _dealt_trump(r, s)
     if trump < 0:
         if s.contract is None or s.contract.trump is None:
@@ -138,6 +158,13 @@ def _trump(r: Rules, s: Situation) -> tuple[int, tuple[str, ...]]:
 
 
 def _decide_trump(r: Rules, s: Situation) -> Decision:
+    if s.trump is not None:
+        t, chain = _trump(r, s)
+        named = r.trump_source == "contract" or (r.trump_source.startswith("revealed") and s.revealed is None)
+        how = (f"{r.label()} lets the contract name it" if r.trump_source == "contract" else
+               "not checked: the turned card is not given") if named else f"that agrees with {r.label()}"
+        return Decision({"trump": "N" if t == NO_TRUMP else SUITS[t]}, f"Trump is {strain_name(t)}, as stated; {how}.",
+                        chain)
     turned, dealt = _dealt_trump(r, s)
     if dealt < 0 and (s.contract is None or s.contract.trump is None):
         who = "the winning bid's strain fixes it" if r.egyptian else "the winner of the bidding names it"
@@ -149,83 +176,181 @@ def _decide_trump(r: Rules, s: Situation) -> Decision:
         why = f" (the dealer's turned card is {card_str(turned)})"
     elif dealt >= 0:
         why = " whatever card is turned"
-    return Decision({"trump": "N" if t == NO_TRUMP else SUITS[t]}, f"Trump is {strain_name(t)}{why}.", chain)
+    math = ""
+    if turned is not None:
+        math = f"turned {card_str(turned)} ({SUIT_NAMES[turned // 13]}) -> trump {strain_name(t)}"
+    return Decision({"trump": "N" if t == NO_TRUMP else SUITS[t]}, f"Trump is {strain_name(t)}{why}.", chain, math)
 
 
 # ------------------------------------------------------------------ play
 
 
-def _to_move(r: Rules, trick: TrickInProgress) -> int:
-    seat = trick.leader
-    for _ in trick.cards:
-        seat = R.next_seat(r, seat)
-    return seat
+def leader_of_next(r: Rules, s: Situation) -> tuple[int, str, str] | None:
+    """(seat, clause, why) of the seat that leads the trick after the finished ones, or None when the facts do
+    not tell: the winner of the last trick of ``history`` (play.next-lead), else, when no finished trick is
+    stated, the first leader (:func:`tarneeb.core.hand.hand_leader`, play.lead) from the dealer and, in the
+    auction family, the contract."""
+    if len(s.history) >= 13:
+        raise s.err(["history"], "all 13 tricks are finished: no trick is left to lead")
+    if s.history:
+        last = s.history[-1]
+        trump, _ = _trump(r, s)
+        w = H.trick_winner_seat(r, last.leader, list(last.cards), trump)
+        return w, C.lead_clause(len(s.history)), f"seat {w} won the last trick ({len(s.history)})"
+    done = completed_tricks(s)
+    if done:
+        return None
+    if s.dealer is None:
+        return None
+    if r.individual:
+        seat = H.hand_leader(r, s.dealer, None)
+        return seat, C.lead_clause(0), f"the first bidder, after dealer {s.dealer}, leads the first trick"
+    if s.contract is None:
+        raise Missing("contract", "the contract holder leads the first trick under this ruleset")
+    seat = H.hand_leader(r, s.dealer, (s.contract.seat, s.contract.bid, s.contract.trump))
+    return seat, C.lead_clause(0), f"the contract holder (seat {seat}) leads the first trick"
+
+
+def _check_tagged(r: Rules, s: Situation, trick: TrickInProgress, fld: str) -> None:
+    """Seat-tagged cards must follow the direction of play from the leader (play.direction)."""
+    for i, st in enumerate(trick.seats):
+        want = H.trick_turn(r, trick.leader, i)
+        if st is not None and st != want:
+            raise s.err([f"{fld}.cards[{i}].seat", f"{fld}.leader"],
+                        f"card {i + 1} of the trick led by seat {trick.leader} is seat {want}'s under {r.label()} "
+                        f"({'counter-clockwise' if r.step == 1 else 'clockwise'}), not seat {st}'s "
+                        "[play.direction]")
+
+
+def _check_history(r: Rules, s: Situation) -> None:
+    """Finished tricks in turn: seat tags in the direction of play, each trick led by the winner of the one
+    before (play.next-lead), the first by the first leader when the dealer is known (play.lead)."""
+    for i, h in enumerate(s.history):
+        _check_tagged(r, s, h, f"history[{i}]")
+    if not s.history:
+        return
+    if s.dealer is not None and not s.played and (r.individual or s.contract is not None):
+        first = H.hand_leader(r, s.dealer, _contract(s))
+        if s.history[0].leader != first:
+            raise s.err(["history[0].leader", "dealer"],
+                        f"the first trick was led by seat {s.history[0].leader}, but under {r.label()} seat {first} "
+                        f"leads it [play.lead]")
+    try:
+        trump, _ = _trump(r, s)
+    except Missing:
+        return
+    for i in range(1, len(s.history)):
+        prev = s.history[i - 1]
+        w = H.trick_winner_seat(r, prev.leader, list(prev.cards), trump)
+        if s.history[i].leader != w:
+            raise s.err([f"history[{i}].leader", f"history[{i - 1}]"],
+                        f"seat {w} won trick {i} under {r.label()} (trump {strain_name(trump)}), so seat {w} leads "
+                        f"trick {i + 1}, not seat {s.history[i].leader} [play.next-lead]")
+
+
+def _out_of_turn(seat: int, turn: int, clause: str, what: str, why: str) -> Decision:
+    return Decision({"legal": False, "seat": seat, "turn": turn, "clause": clause,
+                     "irregularity": "lead-out-of-turn"},
+                    f"Seat {seat} may not {what}: it is seat {turn}'s turn ({why}).", (clause, "play.direction"),
+                    f"seat {seat} != seat {turn}")
 
 
 def _decide_card(r: Rules, s: Situation) -> Decision:
     q = s.question
     if q.card is None:
         raise s.err(["question.card"], "a card-legal question names the card")
-    trick = s.trick or TrickInProgress(q.seat if q.seat is not None else -1, ())
-    if trick.leader < 0:
-        raise Missing("trick.leader", "say who leads the trick (or the seat asking)")
+    if s.trick is not None:
+        _check_tagged(r, s, s.trick, "trick")
+    trick = s.trick
+    leading = trick is None or (not trick.cards and trick.led is None)
+    name = card_str(q.card)
+    if leading:
+        seat = q.seat if q.seat is not None else (trick.leader if trick is not None else None)
+        if seat is None:
+            raise Missing("question.seat", "say which seat plays the card")
+        expected = leader_of_next(r, s)
+        if expected is not None and expected[0] != seat:
+            return _out_of_turn(seat, expected[0], expected[1], "lead", expected[2])
+        if trick is not None and trick.leader != seat:
+            return _out_of_turn(seat, trick.leader, "play.direction", "lead", f"seat {trick.leader} leads")
+        if expected is None:
+            if trick is None and s.dealer is None:
+                raise Missing("dealer", "the dealer (and in the auction family the contract) decides who leads")
+            if trick is None:
+                raise Missing("history", "who won the last trick decides who leads; give the finished tricks")
+            expected = (trick.leader, C.lead_clause(completed_tricks(s) or 0), "as stated")
+        hand = mask_of(s.hands.get(seat, [])) | (1 << q.card)
+        legal = bool(R.legal_play_mask(r, hand, -1, -1) >> q.card & 1)
+        assert legal
+        return Decision({"legal": True, "seat": seat},
+                        f"Seat {seat} leads ({expected[2]}), and a leader may play any card: {name} is legal.",
+                        (expected[1], "play.follow"), f"leader = seat {seat}")
+    assert trick is not None
     if len(trick.cards) >= 4:
         raise s.err(["trick.cards", "question"], "the trick in progress already has four cards")
-    s2 = dataclasses.replace(s, trick=trick)
-    seat = _to_move(r, trick)
-    if q.seat is not None and q.seat != seat:
-        raise s.err(["question.seat", "trick"],
-                    f"after {len(trick.cards)} card(s) led by seat {trick.leader} it is seat {seat}'s turn under "
-                    f"{r.id} ({'counter-clockwise' if r.step == 1 else 'clockwise'}), not seat {q.seat}'s")
+    if trick.cards:
+        seat = H.trick_turn(r, trick.leader, len(trick.cards))
+        if q.seat is not None and q.seat != seat:
+            return _out_of_turn(q.seat, seat, "play.direction", "play now",
+                                f"after {len(trick.cards)} card(s) led by seat {trick.leader}, "
+                                f"{'counter-clockwise' if r.step == 1 else 'clockwise'}")
+    else:  # the led suit is stated without its card
+        if q.seat is None:
+            raise Missing("question.seat", "with only the led suit stated, say which seat plays")
+        if q.seat == trick.leader:
+            raise s.err(["question.seat", "trick.leader"], "the leader has already led this trick")
+        seat = q.seat
     for other in range(4):
         if other != seat and q.card in s.hands.get(other, []):
             raise s.err(["question.card", f"hands.{other}"],
                         f"{card_str(q.card)} is in seat {other}'s hand, but it is seat {seat}'s turn")
-    led = trick.cards[0] // 13 if trick.cards else -1
+    led = trick.led_suit()
     trump = -1
     chain: tuple[str, ...] = ("play.follow",)
-    name = card_str(q.card)
-    if led >= 0 and q.card // 13 != led:
-        h = holds(s2, seat, led)
-        if h is None:
+    if q.card // 13 != led:
+        has_led = holds(s, seat, led)
+        if has_led is None:
             raise Missing(f"hands.{seat}",
                           f"whether seat {seat} holds a {SUIT_NAMES[led][:-1]} decides it; list the seat's whole "
                           f"hand or add voids.{seat}")
-        if not h and r.must_trump:
-            trump, _ = _trump(r, s2)
+        if not has_led and r.must_trump:
+            trump, _ = _trump(r, s)
             chain = ("play.must-trump", "play.follow", "trump.source")
-            if trump < 4 and q.card // 13 != trump and holds(s2, seat, trump) is None:
+            if trump < 4 and q.card // 13 != trump and holds(s, seat, trump) is None:
                 raise Missing(f"hands.{seat}", f"whether seat {seat} holds a trump ({SUIT_NAMES[trump]}) decides "
                                                f"it under must-trump; list the hand or add voids.{seat}")
     hand = mask_of(s.hands.get(seat, [])) | (1 << q.card)
     legal = bool(R.legal_play_mask(r, hand, led, trump) >> q.card & 1)
     if legal:
-        if led < 0:
-            text = f"Seat {seat} leads, and a leader may play any card: {name} is legal."
-            chain = ("play.follow", C.lead_clause(0), C.lead_clause(1))
-        elif q.card // 13 == led:
+        if q.card // 13 == led:
             text = f"{name} follows the led suit ({SUIT_NAMES[led]}): legal."
+            math = f"{name} is a {SUIT_NAMES[led][:-1]}, the led suit"
         else:
             text = (f"Seat {seat} holds no {SUIT_NAMES[led]}, so may play any card"
                     f"{', trump or not' if not r.must_trump else ''}: {name} is legal.")
-        return Decision({"legal": True, "seat": seat}, text, chain)
+            math = f"seat {seat} is void in {SUIT_NAMES[led]}"
+        return Decision({"legal": True, "seat": seat}, text, chain, math)
     bad = R.play_violation(r, hand, led, trump, q.card)
     assert bad is not None
-    return Decision({"legal": False, "seat": seat, "clause": bad[0]},
-                    f"{name} is not legal: {bad[1]}.", (bad[0],) + tuple(c for c in chain if c != bad[0]))
+    math = (f"seat {seat} holds a {SUIT_NAMES[led][:-1]}" if bad[0] == "play.follow"
+            else f"seat {seat} is void in {SUIT_NAMES[led]} and holds a trump")
+    return Decision({"legal": False, "seat": seat, "clause": bad[0], "irregularity": "revoke"},
+                    f"{name} is not legal: {bad[1]}.", (bad[0],) + tuple(c for c in chain if c != bad[0]), math)
 
 
 def _decide_trick(r: Rules, s: Situation) -> Decision:
     if s.trick is None or len(s.trick.cards) != 4:
         raise s.err(["trick.cards"], "a trick-winner question needs the four cards of the trick, in play order")
+    _check_tagged(r, s, s.trick, "trick")
     trump, chain = _trump(r, s)
     cards = list(s.trick.cards)
     seat = H.trick_winner_seat(r, s.trick.leader, cards, trump)
     c = cards[R.trick_winner(cards, trump)]
     by = "the highest trump" if c // 13 == trump else f"the highest {SUIT_NAMES[cards[0] // 13][:-1]}"
+    order = " ".join(f"{card_str(x)}(seat {H.trick_turn(r, s.trick.leader, i)})" for i, x in enumerate(cards))
     return Decision({"winner": seat, "card": card_str(c), "trump": "N" if trump == NO_TRUMP else SUITS[trump]},
                     f"Seat {seat} wins with {card_str(c)}, {by} (trump {strain_name(trump)}).",
-                    ("play.winner",) + chain + ("play.direction",))
+                    ("play.winner",) + chain + ("play.direction",), f"{order}: {card_str(c)} wins")
 
 
 # ------------------------------------------------------------------ bidding
@@ -278,6 +403,15 @@ def _decide_bid(r: Rules, s: Situation) -> Decision:
             raise s.err(["question.seat", f"bids.{seat}"], f"seat {seat} has already bid ({s.bids[seat]}); "
                                                            "each player bids once")
         _bid_facts_individual(r, s)
+        turn = _individual_turn(r, s)
+        if turn is not None and turn != seat:
+            assert s.dealer is not None
+            order = " -> ".join(str(x) for x in H.bidding_order(r, s.dealer))
+            return Decision({"legal": False, "seat": seat, "turn": turn, "clause": C.turn_clause(r),
+                             "irregularity": "bid-out-of-turn"},
+                            f"{bid_text.capitalize()} by seat {seat} is not legal now: it is seat {turn}'s turn to "
+                            f"bid (dealer {s.dealer}; order {order}).", (C.turn_clause(r),) + checked,
+                            f"seat {seat} != seat {turn}")
         if r.rising_min and s.scores is None:
             raise Missing("scores", "the bidder's score sets the lowest bid under this ruleset")
         score = s.scores[seat] if s.scores is not None else 0
@@ -286,21 +420,33 @@ def _decide_bid(r: Rules, s: Situation) -> Decision:
                             f"{bid_text} is not legal: a bid here is a number of tricks with no suit.",
                             ("bid.meaning",))
         bad = R.bid_violation(r, score, q.bid.n)
+        lo = R.min_bid_for(r, score)
+        math = f"{lo} <= {q.bid.n} <= {r.bid_max}" if q.bid.n is not None and lo <= q.bid.n <= r.bid_max else ""
+        if q.bid.n in r.bid_excluded:
+            math = f"{q.bid.n} is among the excluded bids {sorted(r.bid_excluded)}"
+        elif r.rising_min and q.bid.n is not None:
+            math = f"score {score}: lowest bid {lo}; {q.bid.n} {'>=' if q.bid.n >= lo else '<'} {lo}"
+        turn_text = "" if turn is None else f", in turn (dealer {s.dealer})"
         if bad is None:
-            lo = R.min_bid_for(r, score)
             extra = f" (a player on {score} may bid {lo} or more)" if r.rising_min else ""
-            return Decision({"legal": True}, f"{bid_text.capitalize()} by seat {seat} is legal{extra}.", checked)
+            chain = checked if turn is None else checked + (C.turn_clause(r),)
+            return Decision({"legal": True}, f"{bid_text.capitalize()} by seat {seat} is legal{extra}{turn_text}.",
+                            chain, math)
         return Decision({"legal": False, "clause": bad[0]},
                         f"{bid_text.capitalize()} by seat {seat} is not legal: {bad[1]}.",
-                        (bad[0],) + tuple(c for c in checked if c != bad[0]))
+                        (bad[0],) + tuple(c for c in checked if c != bad[0]), math)
     m = _auction_match(r, s)
     if m.phase is not Phase.BIDDING:
         raise s.err(["auction", "question"], "the auction is over: no further call can be made")
     seat = m.to_move
     if q.seat is not None and q.seat != seat:
-        raise s.err(["question.seat", "auction"],
-                    f"after {len(s.auction or [])} call(s) it is seat {seat}'s turn under {r.label()}, "
-                    f"not seat {q.seat}'s")
+        return Decision({"legal": False, "seat": q.seat, "turn": seat, "clause": C.turn_clause(r),
+                         "irregularity": "bid-out-of-turn"},
+                        f"{bid_text.capitalize()} by seat {q.seat} is not legal now: after {len(s.auction or [])} "
+                        f"call(s) from dealer {m.dealer}'s next seat, it is seat {seat}'s turn.",
+                        (C.turn_clause(r),) + checked, f"seat {q.seat} != seat {seat}")
+    checked = C.bid_legal_clauses(r, forced=m.dealer == seat and len(s.auction or []) == 3
+                                  and all(b.n is None for b in s.auction or []))
     try:
         m.apply(q.bid)
     except IllegalAction as e:
@@ -308,6 +454,22 @@ def _decide_bid(r: Rules, s: Situation) -> Decision:
                         f"{bid_text.capitalize()} by seat {seat} is not legal: {e.reason}.",
                         (e.rule,) + tuple(c for c in checked if c != e.rule))
     return Decision({"legal": True}, f"{bid_text.capitalize()} by seat {seat} is legal.", checked)
+
+
+def _individual_turn(r: Rules, s: Situation) -> int | None:
+    """Whose bid it is from the dealer and the bids made (None without a dealer); stated bids that skip a seat
+    are a contradiction (bid.turn)."""
+    if s.dealer is None:
+        return None
+    have = [k for k in range(4) if s.bids is not None and s.bids[k] is not None]
+    nxt, early = H.bid_turn(r, s.dealer, have)
+    if early is not None:
+        raise s.err([f"bids.{early}", "dealer"],
+                    f"seat {early} has bid, but seat {nxt} bids before it (dealer {s.dealer}) under {r.label()} "
+                    f"[{C.turn_clause(r)}]")
+    if nxt is None:
+        raise s.err(["bids", "question"], "all four have bid: no bid is left to make")
+    return nxt
 
 
 def _all_bids(s: Situation) -> list[int]:
@@ -324,16 +486,19 @@ def _decide_redeal(r: Rules, s: Situation) -> Decision:
         bids = _all_bids(s)
         _bid_facts_individual(r, s)
         total = sum(bids)
+        sums = "+".join(str(b) for b in bids) + f" = {total}"
         if R.hand_is_played(r, bids):
             nxt = H.next_dealer(r, dealer, None)
             return Decision({"redeal": False, "dealer": nxt},
                             f"The bids total {total}, at least {r.total_min}: the hand is played, and seat {nxt} "
-                            f"deals the next one.", (cancel, C.next_dealer_clause(None)))
+                            f"deals the next one.", (cancel, C.next_dealer_clause(None)),
+                            f"{sums} >= {r.total_min}")
         nd = H.next_dealer(r, dealer, cancel)
         who = "the same dealer" if nd == dealer else "the next dealer"
         return Decision({"redeal": True, "dealer": nd},
                         f"The bids total {total}, below {r.total_min}: the hand is cancelled and {who}, "
-                        f"seat {nd}, deals again.", (cancel, C.next_dealer_clause(cancel)))
+                        f"seat {nd}, deals again.", (cancel, C.next_dealer_clause(cancel)),
+                        f"{sums} < {r.total_min}")
     if s.auction is None:
         raise Missing("auction", "the calls of the auction decide it")
     m = _auction_match(r, s)
@@ -354,7 +519,8 @@ def _decide_next_dealer(r: Rules, s: Situation) -> Decision:
     result = s.hand_result
     if result is None and (s.bids is not None or s.auction is not None):
         d = _decide_redeal(r, s)
-        return Decision({"dealer": d.answer["dealer"]}, d.text, d.chain)
+        chain = d.chain if d.answer["redeal"] else (C.next_dealer_clause(None),) + d.chain
+        return Decision({"dealer": d.answer["dealer"]}, d.text, tuple(dict.fromkeys(chain)), d.math)
     if result is None:
         raise Missing("hand", "say whether the hand was played or cancelled (or give the bids)")
     if result == "played":
@@ -425,15 +591,25 @@ def _decide_score(r: Rules, s: Situation) -> Decision:
         _check_after(r, s, after)
         parts = [f"seat {k} bid {bids[k]}, took {s.tricks[k] if s.tricks else 0}: {fmt_delta(deltas[k])}"
                  for k in range(4)]
-        return Decision({"deltas": deltas, "scores": after}, "; ".join(parts) + ".", C.score_ruling_clauses(r))
+        math = ", ".join(f"{before[k]} {'+' if deltas[k] >= 0 else '-'} {abs(deltas[k])} = {after[k]}"
+                         for k in range(4)) if after else ""
+        return Decision({"deltas": deltas, "scores": after}, "; ".join(parts) + ".", C.score_ruling_clauses(r),
+                        math)
     tricks = _hand_tricks(s)
     d0, d1 = _auction_deltas(r, s, tricks)
     after2 = [before[0] + d0, before[1] + d1]
     _check_after(r, s, after2)
     assert s.contract is not None
+    bt = R.team_of(s.contract.seat)
+    took = tricks[bt] + tricks[bt + 2]
+    math = (f"team {bt} took {took} {'>=' if took >= s.contract.bid else '<'} {s.contract.bid}; "
+            f"team 0 {before[0]} {'+' if d0 >= 0 else '-'} {abs(d0)} = {after2[0]}, "
+            f"team 1 {before[1]} {'+' if d1 >= 0 else '-'} {abs(d1)} = {after2[1]}")
     return Decision({"deltas": [d0, d1, d0, d1], "scores": after2},
                     f"Contract {s.contract.bid} by seat {s.contract.seat}: team 0 {fmt_delta(d0)}, "
-                    f"team 1 {fmt_delta(d1)}.", C.score_ruling_clauses(r))
+                    f"team 1 {fmt_delta(d1)}.",
+                    tuple(dict.fromkeys((C.score_clause(r, _contract(s), tricks), *C.score_ruling_clauses(r)))),
+                    math)
 
 
 def _possible_changes(r: Rules, s: Situation) -> list[set[int]] | set[tuple[int, int]]:
@@ -506,6 +682,7 @@ def _decide_winner_individual(r: Rules, s: Situation) -> Decision:
                         f"({standing}).", chain)
     q0 = R.team_qualifies(r, after[0], after[2])
     q1 = R.team_qualifies(r, after[1], after[3])
+    math = _winner_math(r, after, q0, q1)
     if win is not None and rule == "tie.both-qualify":
         how = "combined score" if r.tie_rule == "combined" else "top score"
         text = f"Both teams qualify; {team_name(win)} wins on the higher {how} ({standing})."
@@ -517,7 +694,25 @@ def _decide_winner_individual(r: Rules, s: Situation) -> Decision:
     else:
         text = (f"No team has won: none has one partner at {r.target} or more with the other above zero "
                 f"({standing}); another hand is played.")
-    return Decision({"winner": win, "clause": rule}, text, chain)
+    return Decision({"winner": win, "clause": rule}, text, chain, math)
+
+
+def _winner_math(r: Rules, sc: Sequence[int], q0: bool, q1: bool) -> str:
+    """The comparison behind an individual-family outcome, e.g. "combined 45+10 = 55 = 42+13 = 55"."""
+    def team(t: int, q: bool) -> str:
+        a, b = sc[t], sc[t + 2]
+        hi, lo = max(a, b), min(a, b)
+        return (f"team {t}: {hi} {'>=' if hi >= r.target else '<'} {r.target} and {lo} "
+                f"{'> 0' if lo > 0 else '<= 0'}: {'qualifies' if q else 'does not qualify'}")
+    if q0 and q1:
+        if r.tie_rule == "combined":
+            a, b = sc[0] + sc[2], sc[1] + sc[3]
+            cmp = "=" if a == b else (">" if a > b else "<")
+            return f"combined {sc[0]}+{sc[2]} = {a}, {sc[1]}+{sc[3]} = {b}: {a} {cmp} {b}"
+        a, b = max(sc[0], sc[2]), max(sc[1], sc[3])
+        cmp = "=" if a == b else (">" if a > b else "<")
+        return f"top score {a} (of {sc[0]}, {sc[2]}) {cmp} {b} (of {sc[1]}, {sc[3]})"
+    return "; ".join((team(0, q0), team(1, q1)))
 
 
 def _decide_winner(r: Rules, s: Situation) -> Decision:
@@ -544,6 +739,8 @@ def _decide_winner(r: Rules, s: Situation) -> Decision:
         bt = R.team_of(contract[0]) if contract is not None else 0
         win, rule = R.auction_outcome(r, after2, r.target, bt, False)
     chain = (rule,) + tuple(c for c in ("win.target", "tie.both-qualify", "score.bid13") if c != rule)
+    math = (f"team 0: {after2[0]} {'>=' if after2[0] >= r.target else '<'} {r.target}; "
+            f"team 1: {after2[1]} {'>=' if after2[1] >= r.target else '<'} {r.target}")
     if win is None:
         text = f"No team has reached {r.target} (team scores {list(after2)}): play goes on."
     elif rule == "score.bid13":
@@ -552,7 +749,7 @@ def _decide_winner(r: Rules, s: Situation) -> Decision:
         text = f"Both teams reached {r.target}: the bidding team, {team_name(win)}, wins."
     else:
         text = f"{team_name(win)} reached {r.target} and wins (team scores {list(after2)})."
-    return Decision({"winner": win, "clause": rule}, text, chain)
+    return Decision({"winner": win, "clause": rule}, text, chain, math)
 
 
 # ------------------------------------------------------------------ dispatch
@@ -566,9 +763,21 @@ _DECIDERS: dict[str, Callable[[Rules, Situation], Decision]] = {
 
 def decide(kind: str, r: Rules, s: Situation) -> Decision:
     """The engine's ruling on question ``kind`` under ``r`` (raises on missing or contradictory facts)."""
+    from tarneeb.ruling import turns
+
+    if s.trump is not None:
+        _check_stated_trump(r, s)
+    if s.history:
+        _check_history(r, s)
+    if kind == "score" and s.question.seat is not None:
+        return turns.decide_seat_score(r, s)
     if kind in ("score", "winner"):
         _family_check(r, s, uses_bids=True)
         _check_score_change(r, s)
+    if kind == "next-dealer" and s.deals:
+        return turns.decide_deal_sequence(r, s)
+    if kind in turns.DECIDERS:
+        return turns.DECIDERS[kind](r, s)
     return _DECIDERS[kind](r, s)
 
 

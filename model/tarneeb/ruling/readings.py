@@ -23,7 +23,7 @@ from typing import Any
 from tarneeb.core import hand as H
 from tarneeb.core import rules as R
 from tarneeb.core.ambiguity import Ambiguity, ambiguities
-from tarneeb.core.cards import STRAINS, strain_name
+from tarneeb.core.cards import STRAINS, card_str, strain_name
 from tarneeb.core.sources import cite
 from tarneeb.core.spec import OptionValue, Rules, load_rules
 from tarneeb.ruling.decision import ClauseRef, clause_refs, decide, fmt_delta
@@ -39,8 +39,15 @@ from tarneeb.ruling.situation import (
 # The answer fields compared when deciding whether rulesets agree.
 KEY_FIELDS: dict[str, tuple[str, ...]] = {
     "card-legal": ("legal",), "trick-winner": ("winner",), "bid-legal": ("legal",),
-    "redeal": ("redeal", "dealer"), "score": ("deltas",), "winner": ("winner",),
-    "next-dealer": ("dealer",), "trump": ("trump",),
+    "redeal": ("redeal", "dealer"), "score": ("deltas", "delta"), "winner": ("winner",),
+    "next-dealer": ("dealer",), "trump": ("trump",), "who-leads": ("leader",), "whose-turn": ("seat",),
+    "irregularity": ("breaks", "revoke"),
+}
+# An irregularity (a question kind, or found by a card-legal / bid-legal ruling) -> the register entry whose
+# readings say what a club can do about it (the rule documents are silent on every remedy).
+IRREGULARITY_AMBIGUITY: dict[str, str] = {
+    "revoke": "revoke-remedy", "bid-out-of-turn": "bid-out-of-turn", "lead-out-of-turn": "lead-out-of-turn",
+    "exposed-card": "exposed-card", "misdeal": "misdeal", "wrong-card-count": "wrong-card-count",
 }
 
 
@@ -71,11 +78,13 @@ class Ruling:
     ruleset: str
     label: str
     name: str
-    status: str  # "ruled", "not-applicable", "undecided"
+    status: str  # "ruled", "not-applicable", "undecided", "contradiction" (the facts contradict this ruleset)
     answer: dict[str, Any]
     text: str
     clauses: tuple[ClauseRef, ...] = ()
     ambiguities: tuple[AmbiguityFlag, ...] = ()
+    math: str = ""  # the arithmetic or comparison that decides
+    fields: tuple[str, ...] = ()  # for a contradiction: the fields in conflict
 
     def key(self, kind: str) -> str:
         return json.dumps({k: self.answer.get(k) for k in KEY_FIELDS[kind]}, sort_keys=True)
@@ -89,6 +98,7 @@ class Report:
     question: str
     rulings: tuple[Ruling, ...]
     agreement: str
+    asked: dict[str, Any] = dataclasses.field(default_factory=dict)  # the question's seat, card, bid, irregularity
 
 
 # -------------------------------------------------------------- ambiguities
@@ -147,8 +157,6 @@ AMBIGUITY_READINGS: dict[str, tuple[tuple[str, ...], _Live, dict[str, Variant]]]
         ("trump", "trick-winner"), lambda r, s: r.trump_source.startswith("revealed"),
         {"own-suit": _replace(trump_source="revealed-suit"),
          "same-colour": _replace(trump_source="revealed-same-colour")}),
-    "revealed-card": (
-        ("trump", "trick-winner"), lambda r, s: r.trump_source.startswith("revealed"), {"dealer-13th": _same}),
     "raised-total": (
         ("redeal", "next-dealer"), lambda r, s: r.total_min != 11, {"fixed": _same, "rising": _not_modelled}),
     "rising-min-threshold": (
@@ -175,13 +183,26 @@ AMBIGUITY_READINGS: dict[str, tuple[tuple[str, ...], _Live, dict[str, Variant]]]
     "egyptian-dealer-match": (
         ("bid-legal",), lambda r, s: r.egyptian and r.auction_style == "dealer-privilege",
         {"exact-bid": _same, "same-number-any-strain": _not_modelled}),
-    "classic-target-reach": (("winner",), lambda r, s: True, {"at-least": _same}),
+    "forced-dealer-minimum": (
+        ("bid-legal",), lambda r, s: _forced_dealer_turn(r, s), {"at-least": _same, "exactly": _not_modelled}),
 }
 
 
-def _flags(kind: str, r: Rules, s: Situation) -> tuple[AmbiguityFlag, ...]:
+def _forced_dealer_turn(r: Rules, s: Situation) -> bool:
+    """The dealer speaks after three passes under the dealer-forced all-pass rule, with a bid above the minimum."""
+    q = s.question.bid
+    return (r.all_pass == "dealer-forced" and s.auction is not None and len(s.auction) == 3
+            and all(b.n is None for b in s.auction) and q is not None and q.n is not None and q.n > r.min_bid)
+
+
+def _flags(kind: str, r: Rules, s: Situation, answer: dict[str, Any] | None = None) -> tuple[AmbiguityFlag, ...]:
     out: list[AmbiguityFlag] = []
+    irr = s.question.irregularity if kind == "irregularity" else (answer or {}).get("irregularity")
+    remedy = IRREGULARITY_AMBIGUITY.get(str(irr))
     for a in ambiguities():
+        if a.id == remedy:
+            out.append(_silent_flag(a))
+            continue
         if r.id not in a.taken or a.id not in AMBIGUITY_READINGS:
             continue
         kinds, live, variants = AMBIGUITY_READINGS[a.id]
@@ -189,6 +210,12 @@ def _flags(kind: str, r: Rules, s: Situation) -> tuple[AmbiguityFlag, ...]:
             continue
         out.append(_flag(a, kind, r, s, variants))
     return tuple(out)
+
+
+def _silent_flag(a: Ambiguity) -> AmbiguityFlag:
+    """The readings a club can adopt where every document is silent (no ruleset takes one)."""
+    return AmbiguityFlag(a.id, a.question, a.sources, tuple(
+        Reading(rid, text, False, None, "a club's choice: no rule document says") for rid, text in a.readings))
 
 
 def _flag(a: Ambiguity, kind: str, r: Rules, s: Situation, variants: dict[str, Variant]) -> AmbiguityFlag:
@@ -224,7 +251,7 @@ def rule_one(s: Situation, rid: str, options: dict[str, OptionValue]) -> Ruling:
         return Ruling(rid, r.label(), r.ruleset.name, "undecided", {"missing": e.field},
                       f"Undecided: {e.field} is not given ({e.why}).")
     return Ruling(rid, r.label(), r.ruleset.name, "ruled", d.answer, d.text, clause_refs(r, d.chain),
-                  _flags(kind, r, s))
+                  _flags(kind, r, s, d.answer), d.math)
 
 
 def _agreement(kind: str, rulings: Sequence[Ruling]) -> str:
@@ -254,24 +281,58 @@ def short_answer(kind: str, answer: dict[str, Any]) -> str:
             return f"redealt by seat {answer.get('dealer')}"
         return f"played (seat {answer.get('dealer')} deals next)"
     if kind == "score":
+        if "delta" in answer:
+            return f"seat {answer.get('seat')} {fmt_delta(int(answer['delta']))}"
         return "changes " + ", ".join(fmt_delta(d) for d in answer.get("deltas", []))
     if kind == "winner":
         w = answer.get("winner")
         return "no winner yet" if w is None else f"team {w} wins"
     if kind == "next-dealer":
         return f"seat {answer.get('dealer')} deals"
+    if kind == "who-leads":
+        return f"seat {answer.get('leader')} leads"
+    if kind == "whose-turn":
+        return f"seat {answer.get('seat')}'s turn"
+    if kind == "irregularity":
+        broken = ", ".join(answer.get("breaks") or []) or "no clause"
+        return ("a revoke, " if answer.get("revoke") else "") + f"breaks {broken}"
     t = answer.get("trump")
     return "trump named at the auction" if t is None else f"trump {strain_name(STRAINS.index(t))}"
 
 
+def _contradiction(s: Situation, rid: str, options: dict[str, OptionValue], e: SituationError) -> Ruling:
+    r = load_rules(rid, options)
+    msg = str(e).removeprefix(f"{e.file}: ").removeprefix(" / ".join(e.fields) + ": ")
+    return Ruling(rid, r.label(), r.ruleset.name, "contradiction", {"fields": list(e.fields)},
+                  f"Contradiction: {msg}.", fields=e.fields)
+
+
 def resolve(s: Situation) -> Report:
-    """Rule on the situation under every ruleset it names."""
-    rulings = tuple(rule_one(s, rid, o) for rid, o in s.targets)
-    if s.all_rulesets and not any(x.status == "ruled" for x in rulings):
+    """Rule on the situation under every ruleset it names. With several rulesets, facts that contradict one
+    ruleset are reported for it alone (status ``contradiction``) and the others still rule; the error is raised
+    when only one ruleset was asked or the facts contradict them all."""
+    out: list[Ruling] = []
+    errors: list[SituationError] = []
+    for rid, o in s.targets:
+        try:
+            out.append(rule_one(s, rid, o))
+        except SituationError as e:
+            if len(s.targets) == 1:
+                raise
+            errors.append(e)
+            out.append(_contradiction(s, rid, o, e))
+    rulings = tuple(out)
+    if errors and len(errors) == len(rulings):
+        raise errors[0]
+    if s.all_rulesets and not any(x.status in ("ruled", "contradiction") for x in rulings):
         reasons = "; ".join(f"{x.label}: {x.text}" for x in rulings)
         raise s.err(["question"], f"no ruleset can rule on these facts ({reasons})")
+    q = s.question
+    asked: dict[str, Any] = {k: v for k, v in (
+        ("seat", q.seat), ("card", None if q.card is None else card_str(q.card)),
+        ("bid", None if q.bid is None else str(q.bid)), ("irregularity", q.irregularity)) if v is not None}
     return Report(s.file, s.title, s.question.kind, KIND_QUESTIONS[s.question.kind], rulings,
-                  _agreement(s.question.kind, rulings))
+                  _agreement(s.question.kind, rulings), asked)
 
 
 def resolve_file(path: str | Path) -> Report:
@@ -281,10 +342,11 @@ def resolve_file(path: str | Path) -> Report:
 def report_json(rep: Report) -> dict[str, Any]:
     return {
         "file": rep.file, "title": rep.title, "kind": rep.kind, "question": rep.question,
-        "agreement": rep.agreement,
+        "agreement": rep.agreement, "asked": rep.asked,
         "rulings": [{
             "ruleset": x.ruleset, "label": x.label, "name": x.name, "status": x.status, "answer": x.answer,
-            "ruling": x.text, "clauses": [c.to_json() for c in x.clauses],
+            "ruling": x.text, "math": x.math, "fields": list(x.fields), "short": short_lines(x, rep.kind),
+            "clauses": [c.to_json() for c in x.clauses],
             "ambiguities": [{
                 "id": a.id, "question": a.question, "sources": list(a.sources), "changes_ruling": a.changes_ruling,
                 "readings": [{"id": rd.id, "text": rd.text, "taken": rd.taken, "answer": rd.answer,
@@ -294,17 +356,73 @@ def report_json(rep: Report) -> dict[str, Any]:
     }
 
 
-def report_text(rep: Report) -> str:
+def short_lines(x: Ruling, kind: str = "") -> list[str]:
+    """One to three lines for a ruling: the ruling; the deciding clause with its source, and the arithmetic;
+    an ambiguity whose readings rule differently (or, for an irregularity, the documents' silence)."""
+    lines = [x.text]
+    if x.status != "ruled":
+        return lines
+    why = []
+    if x.clauses:
+        c = x.clauses[0]
+        why.append(f"{c.id} ({cite(c.doc, c.heading)})")
+    if x.math:
+        why.append(x.math)
+    if why:
+        lines.append("; ".join(why))
+    live = [a for a in x.ambiguities if a.changes_ruling]
+    open_ = [a for a in x.ambiguities if not a.changes_ruling and any(r.taken for r in a.readings)
+             and any(r.answer is None for r in a.readings)]
+    silent = [a for a in x.ambiguities if not a.changes_ruling and all(r.answer is None for r in a.readings)]
+    if live:
+        lines.append("Ambiguous: " + "; ".join(
+            f"{a.id} ({', '.join(f'{r.id}: {short_reading(r, kind)}' for r in a.readings)})" for a in live))
+    elif open_:
+        lines.append("Ambiguous: " + "; ".join(
+            f"{a.id}: this ruling takes {next(r.id for r in a.readings if r.taken)}; under "
+            + ", ".join(f"{r.id} ({r.text})" for r in a.readings if r.answer is None) + " it may differ"
+            for a in open_))
+    elif silent and kind == "irregularity":
+        for a in silent:
+            lines.append(f"The rule documents are silent on what follows ({a.id}); a club can adopt: "
+                         + " | ".join(f"{r.id}: {r.text}" for r in a.readings))
+    elif silent:
+        lines.append("The rule documents are silent: " + "; ".join(
+            f"{a.id}, a club can adopt {', '.join(r.id for r in a.readings)}" for a in silent)
+            + " (--explain words the readings)")
+    return lines
+
+
+def short_reading(r: Reading, kind: str = "") -> str:
+    if r.answer is None:
+        return "not computed"
+    return short_answer(kind, r.answer) if kind in KEY_FIELDS else r.ruling.rstrip(".")
+
+
+def _explain(rep: Report) -> list[str]:
     lines = [f"{rep.title} ({rep.file})", f"Question: {rep.question}", ""]
     for x in rep.rulings:
         lines.append(f"{x.label} - {x.name}")
         lines.append(f"  Ruling: {x.text}")
+        if x.math:
+            lines.append(f"  Arithmetic: {x.math}")
         if x.clauses:
             lines.append("  Decided by:")
             for c in x.clauses:
                 lines.append(f"    {c.id}: {c.text} [{cite(c.doc, c.heading)}]")
         for a in x.ambiguities:
+            if all(rd.answer is None for rd in a.readings) and not any(rd.taken for rd in a.readings):
+                lines.append(f"  The rule documents are silent: {a.id}: {a.question}")
+                lines.append("    Readings a club can adopt:")
+                for rd in a.readings:
+                    lines.append(f"    - {rd.id}: {rd.text}")
+                continue
             if not a.changes_ruling:
+                missing = [rd for rd in a.readings if rd.answer is None]
+                if missing:
+                    lines.append(f"  Ambiguity {a.id}: {a.question} (not computed by the engine: "
+                                 + "; ".join(f"{rd.id}: {rd.text}" for rd in missing) + ")")
+                    continue
                 lines.append(f"  Ambiguity {a.id} bears on this, but every reading rules the same here.")
                 continue
             lines.append(f"  AMBIGUOUS (the readings rule differently): {a.id}: {a.question}")
@@ -313,7 +431,44 @@ def report_text(rep: Report) -> str:
         lines.append("")
     if rep.agreement:
         lines.append(rep.agreement)
-    return "\n".join(lines).rstrip() + "\n"
+    return lines
+
+
+def report_text(rep: Report, explain: bool = False) -> str:
+    """The report for people: short by default (one to three lines for one ruleset; with several, one line
+    each and where they disagree), the whole chain of clauses and every reading with ``explain``."""
+    if explain:
+        return "\n".join(_explain(rep)).rstrip() + "\n"
+    lines = [f"{rep.question} ({rep.title})"]
+    if len(rep.rulings) == 1:
+        x = rep.rulings[0]
+        body = short_lines(x, rep.kind)
+        lines.append(f"{x.label}: {body[0]}")
+        lines += ["  " + ln for ln in body[1:]]
+        return "\n".join(lines) + "\n"
+    silent: dict[str, AmbiguityFlag] = {}
+    for x in rep.rulings:
+        why = ""
+        if x.status == "ruled" and x.clauses:
+            why = f" [{x.clauses[0].id}" + (f"; {x.math}" if x.math else "") + "]"
+        elif x.math:
+            why = f" [{x.math}]"
+        amb = [a.id for a in x.ambiguities if a.changes_ruling or (
+            any(r.taken for r in a.readings) and any(r.answer is None for r in a.readings))]
+        lines.append(f"{x.label}: {x.text}{why}" + (f" (ambiguous: {', '.join(amb)})" if amb else ""))
+        for a in x.ambiguities:
+            if all(rd.answer is None and not rd.taken for rd in a.readings):
+                silent[a.id] = a
+    for a in silent.values():
+        if rep.kind == "irregularity":
+            lines.append(f"The rule documents are silent on {a.id}; a club can adopt:")
+            lines += [f"  - {rd.id}: {rd.text}" for rd in a.readings]
+        else:
+            lines.append(f"The rule documents are silent on {a.id}; a club can adopt: "
+                         + ", ".join(rd.id for rd in a.readings) + " (--explain words them)")
+    if rep.agreement:
+        lines.append(rep.agreement)
+    return "\n".join(lines) + "\n"
 
 
 def matches_expected(rep: Report, expected: dict[str, dict[str, Any]]) -> list[str]:
@@ -339,5 +494,5 @@ def matches_expected(rep: Report, expected: dict[str, dict[str, Any]]) -> list[s
 
 __all__ = [
     "AMBIGUITY_READINGS", "AmbiguityFlag", "KEY_FIELDS", "Reading", "Report", "Ruling", "matches_expected",
-    "report_json", "report_text", "resolve", "resolve_file", "rule_one", "short_answer",
+    "report_json", "report_text", "resolve", "resolve_file", "rule_one", "short_answer", "short_lines",
 ]

@@ -23,11 +23,13 @@ from typing import Any
 
 from tarneeb.core.actions import BIDS, Bid, parse_action
 from tarneeb.core.cards import NO_TRUMP, SUIT_NAMES, card_str, parse_card, parse_suit
+from tarneeb.core.clauses import IRREGULARITIES
 from tarneeb.core.spec import OptionValue, load_rules, rulesets
 from tarneeb.errors import CardError, SituationError, TarneebError
 
 KINDS: tuple[str, ...] = (
     "card-legal", "trick-winner", "bid-legal", "redeal", "score", "winner", "next-dealer", "trump",
+    "who-leads", "whose-turn", "irregularity",
 )
 KIND_QUESTIONS: dict[str, str] = {
     "card-legal": "is this card legal?",
@@ -38,12 +40,16 @@ KIND_QUESTIONS: dict[str, str] = {
     "winner": "has a team won?",
     "next-dealer": "who deals next?",
     "trump": "what is trump?",
+    "who-leads": "who leads this trick?",
+    "whose-turn": "whose turn is it?",
+    "irregularity": "what happens after this irregularity?",
 }
 _TOP_KEYS = {
     "schema", "title", "description", "ruleset", "options", "dealer", "scores", "scores_after", "hands",
     "voids", "revealed", "bids", "contract", "auction", "tricks", "played", "trick", "hand", "question",
-    "expected", "sources",
+    "expected", "sources", "trump", "history", "deals",
 }
+_QUESTION_KEYS = ("kind", "seat", "card", "bid", "irregularity")
 
 
 # ------------------------------------------------------------------ errors
@@ -71,6 +77,7 @@ class Question:
     seat: int | None = None
     card: int | None = None
     bid: Bid | None = None
+    irregularity: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +91,24 @@ class Contract:
 class TrickInProgress:
     leader: int
     cards: tuple[int, ...]
+    seats: tuple[int | None, ...] = ()  # the seat stated for each card (None: not stated); () when none is
+    led: int | None = None  # the led suit, stated without its card
+
+    def led_suit(self) -> int:
+        """The suit led (-1 while nobody has played)."""
+        if self.cards:
+            return self.cards[0] // 13
+        return -1 if self.led is None else self.led
+
+
+@dataclass(frozen=True, slots=True)
+class PastDeal:
+    """One deal of a sequence (``deals``): what became of it, or the bids that decide it."""
+
+    index: int
+    hand: str | None = None  # "played" / "cancelled"
+    bids: tuple[int, ...] | None = None
+    auction: tuple[Bid, ...] | None = None
 
 
 @dataclass(slots=True)
@@ -107,6 +132,11 @@ class Situation:
     trick: TrickInProgress | None = None
     hand_result: str | None = None
     expected: dict[str, dict[str, Any]] = field(default_factory=dict)
+    trump: int | None = None  # stated directly (0..3, 4 = no trump)
+    history: list[TrickInProgress] = field(default_factory=list)  # finished tricks of this hand, in order
+    deals: list[PastDeal] = field(default_factory=list)  # earlier deals, in order, the first by ``dealer``
+    seat_scores: dict[int, int] = field(default_factory=dict)  # personal scores stated for some seats only
+    seat_tricks: dict[int, int] = field(default_factory=dict)  # tricks stated for some seats only
 
     def err(self, fields: Sequence[str], message: str) -> SituationError:
         return SituationError(self.file, fields, message)
@@ -151,6 +181,82 @@ def _per_seat(file: str, fld: str, v: object) -> dict[int, object]:
     if isinstance(v, dict):
         return {_seat(file, f"{fld}.{k}", k): x for k, x in v.items() if x is not None}
     raise SituationError(file, [fld], "should be a list of 4 values by seat or a table seat -> value")
+
+
+def _strain(file: str, fld: str, v: object) -> int:
+    t = str(v).strip().upper()
+    try:
+        return NO_TRUMP if t in ("N", "NT", "NO TRUMP") else parse_suit(t)
+    except CardError as e:
+        raise SituationError(file, [fld], str(e)) from None
+
+
+def _trick(file: str, fld: str, t: object, finished: bool = False) -> TrickInProgress:
+    """``{ leader, cards, led }``; a card is written "KD" or, tagged with its seat, ``{ seat, card }``."""
+    if not isinstance(t, dict) or "leader" not in t:
+        raise SituationError(file, [fld], "give a table { leader, cards }")
+    for k in t:
+        if k not in ("leader", "cards", "led"):
+            raise SituationError(file, [f"{fld}.{k}"], "unknown field; valid: leader, cards, led")
+    raw = t.get("cards", [])
+    if not isinstance(raw, list):
+        raise SituationError(file, [f"{fld}.cards"], "should be a list of cards")
+    cards: list[int] = []
+    seats: list[int | None] = []
+    for i, x in enumerate(raw):
+        if isinstance(x, dict):
+            if set(x) != {"seat", "card"}:
+                raise SituationError(file, [f"{fld}.cards[{i}]"], "a seat-tagged card is { seat, card }")
+            seats.append(_seat(file, f"{fld}.cards[{i}].seat", x["seat"]))
+            cards.append(_card(file, f"{fld}.cards[{i}].card", x["card"]))
+        else:
+            seats.append(None)
+            cards.append(_card(file, f"{fld}.cards[{i}]", x))
+    if finished and len(cards) != 4:
+        raise SituationError(file, [f"{fld}.cards"], f"a finished trick has 4 cards, got {len(cards)}")
+    led = None
+    if "led" in t:
+        try:
+            led = parse_suit(str(t["led"]))
+        except CardError as e:
+            raise SituationError(file, [f"{fld}.led"], str(e)) from None
+        if cards and cards[0] // 13 != led:
+            raise SituationError(file, [f"{fld}.led", f"{fld}.cards[0]"],
+                                 f"the first card {card_str(cards[0])} is not a {SUIT_NAMES[led][:-1]}")
+    return TrickInProgress(_seat(file, f"{fld}.leader", t["leader"]), tuple(cards),
+                           tuple(seats) if any(x is not None for x in seats) else (), led)
+
+
+def _deals(file: str, v: object) -> list[PastDeal]:
+    if not isinstance(v, list):
+        raise SituationError(file, ["deals"], "should be a list of deals in order, e.g. [{ hand = \"cancelled\" }]")
+    out = []
+    for i, d in enumerate(v):
+        fld = f"deals[{i}]"
+        if not isinstance(d, dict):
+            raise SituationError(file, [fld], "a deal is a table { hand, bids, auction }")
+        for k in d:
+            if k not in ("hand", "bids", "auction"):
+                raise SituationError(file, [f"{fld}.{k}"], "unknown field; valid: hand, bids, auction")
+        hand = d.get("hand")
+        if hand is not None and hand not in ("played", "cancelled"):
+            raise SituationError(file, [f"{fld}.hand"], f"{hand!r}; valid: played, cancelled")
+        bids = None
+        if "bids" in d:
+            per = _per_seat(file, f"{fld}.bids", d["bids"])
+            if len(per) != 4:
+                raise SituationError(file, [f"{fld}.bids"], "give all four bids")
+            bids = tuple(_int(file, f"{fld}.bids.{k}", per[k]) for k in range(4))
+        auction = None
+        if "auction" in d:
+            if not isinstance(d["auction"], list):
+                raise SituationError(file, [f"{fld}.auction"], "should be the list of calls in order")
+            auction = tuple(_parse_bid(file, f"{fld}.auction[{j}]", x) for j, x in enumerate(d["auction"]))
+        if hand is None and bids is None and auction is None:
+            raise SituationError(file, [fld], "say what became of the deal (hand = played / cancelled) or give "
+                                              "its bids or auction")
+        out.append(PastDeal(i, hand, bids, auction))
+    return out
 
 
 def _parse_bid(file: str, fld: str, v: object) -> Bid:
@@ -202,6 +308,11 @@ def _targets(file: str, raw: dict[str, Any]) -> tuple[list[tuple[str, dict[str, 
 
 def load_situation(path: str | Path) -> Situation:
     """Read and check a situation file (``.toml`` or ``.json``)."""
+    return parse_situation(read_raw(path), str(path))
+
+
+def read_raw(path: str | Path) -> dict[str, Any]:
+    """The decoded table of a situation file (``.toml`` or ``.json``), unchecked."""
     p = Path(path)
     file = str(path)
     try:
@@ -214,7 +325,7 @@ def load_situation(path: str | Path) -> Situation:
         raise SituationError(file, ["(syntax)"], str(e)) from None
     if not isinstance(raw, dict):
         raise SituationError(file, ["(top)"], "a situation is a table of facts")
-    return parse_situation(raw, file)
+    return raw
 
 
 def parse_situation(raw: dict[str, Any], file: str = "(situation)") -> Situation:
@@ -231,20 +342,31 @@ def parse_situation(raw: dict[str, Any], file: str = "(situation)") -> Situation
     if q["kind"] not in KINDS:
         raise SituationError(file, ["question.kind"], f"{q['kind']!r}; valid: {', '.join(KINDS)}")
     for k in q:
-        if k not in ("kind", "seat", "card", "bid"):
-            raise SituationError(file, [f"question.{k}"], "unknown field; valid: kind, seat, card, bid")
+        if k not in _QUESTION_KEYS:
+            raise SituationError(file, [f"question.{k}"], f"unknown field; valid: {', '.join(_QUESTION_KEYS)}")
+    irr = q.get("irregularity")
+    if q["kind"] == "irregularity" and irr not in IRREGULARITIES:
+        raise SituationError(file, ["question.irregularity"], f"{irr!r}; valid: {', '.join(IRREGULARITIES)}")
+    if irr is not None and q["kind"] != "irregularity":
+        raise SituationError(file, ["question.irregularity"], "only an irregularity question names one")
     question = Question(
         kind=q["kind"],
         seat=_seat(file, "question.seat", q["seat"]) if "seat" in q else None,
         card=_card(file, "question.card", q["card"]) if "card" in q else None,
         bid=_parse_bid(file, "question.bid", q["bid"]) if "bid" in q else None,
+        irregularity=irr,
     )
     s = Situation(file=file, title=str(raw.get("title", Path(file).stem)), targets=targets,
                   all_rulesets=everything, question=question)
     if "dealer" in raw:
         s.dealer = _seat(file, "dealer", raw["dealer"])
+    if isinstance(raw.get("scores"), dict):  # some seats' personal scores only
+        per = _per_seat(file, "scores", raw["scores"])
+        s.seat_scores = {k: _int(file, f"scores.{k}", x) for k, x in per.items()}
+        if len(per) == 4:
+            s.scores = [s.seat_scores[k] for k in range(4)]
     for key in ("scores", "scores_after"):
-        if key in raw:
+        if key in raw and not isinstance(raw[key], dict):
             v = raw[key]
             if not isinstance(v, list) or len(v) not in (2, 4):
                 raise SituationError(file, [key], "give 4 personal scores by seat (or 2 team scores)")
@@ -272,13 +394,7 @@ def parse_situation(raw: dict[str, Any], file: str = "(situation)") -> Situation
         c = raw["contract"]
         if not isinstance(c, dict) or "seat" not in c or "bid" not in c:
             raise SituationError(file, ["contract"], "give a table { seat, bid, trump }")
-        trump: int | None = None
-        if "trump" in c:
-            t = str(c["trump"]).strip().upper()
-            try:
-                trump = NO_TRUMP if t in ("N", "NT", "NO TRUMP") else parse_suit(t)
-            except CardError as e:
-                raise SituationError(file, ["contract.trump"], str(e)) from None
+        trump = _strain(file, "contract.trump", c["trump"]) if "trump" in c else None
         s.contract = Contract(_seat(file, "contract.seat", c["seat"]), _int(file, "contract.bid", c["bid"]), trump)
     if "auction" in raw:
         a = raw["auction"]
@@ -287,16 +403,26 @@ def parse_situation(raw: dict[str, Any], file: str = "(situation)") -> Situation
         s.auction = [_parse_bid(file, f"auction[{i}]", x) for i, x in enumerate(a)]
     if "tricks" in raw:
         per = _per_seat(file, "tricks", raw["tricks"])
-        if len(per) != 4:
-            raise SituationError(file, ["tricks"], "give the tricks taken by each of the 4 seats")
-        s.tricks = [_int(file, f"tricks.{k}", per[k]) for k in range(4)]
+        s.seat_tricks = {k: _int(file, f"tricks.{k}", x) for k, x in per.items()}
+        if len(per) == 4:
+            s.tricks = [s.seat_tricks[k] for k in range(4)]
+        elif question.kind != "score" or question.seat is None:
+            raise SituationError(file, ["tricks"], "give the tricks taken by each of the 4 seats (a score question "
+                                                   "about one seat needs only that seat's)")
     s.played = _cards(file, "played", raw.get("played", []))
     if "trick" in raw:
-        t = raw["trick"]
-        if not isinstance(t, dict) or "leader" not in t:
-            raise SituationError(file, ["trick"], "give a table { leader, cards }")
-        s.trick = TrickInProgress(_seat(file, "trick.leader", t["leader"]),
-                                  tuple(_cards(file, "trick.cards", t.get("cards", []))))
+        s.trick = _trick(file, "trick", raw["trick"])
+    if "trump" in raw:
+        s.trump = _strain(file, "trump", raw["trump"])
+        if s.contract is not None and s.contract.trump is not None and s.contract.trump != s.trump:
+            raise SituationError(file, ["trump", "contract.trump"], "the stated trump and the contract's differ")
+    if "history" in raw:
+        h = raw["history"]
+        if not isinstance(h, list):
+            raise SituationError(file, ["history"], "should be the finished tricks in order, each { leader, cards }")
+        s.history = [_trick(file, f"history[{i}]", x, finished=True) for i, x in enumerate(h)]
+    if "deals" in raw:
+        s.deals = _deals(file, raw["deals"])
     if "hand" in raw:
         if raw["hand"] not in ("played", "cancelled"):
             raise SituationError(file, ["hand"], f"{raw['hand']!r}; valid: played, cancelled")
@@ -312,8 +438,8 @@ def parse_situation(raw: dict[str, Any], file: str = "(situation)") -> Situation
 def completed_tricks(s: Situation) -> int | None:
     if s.tricks is not None:
         return sum(s.tricks)
-    if s.played:
-        return len(s.played) // 4
+    if s.played or s.history:
+        return len(s.played) // 4 + len(s.history)
     return None
 
 
@@ -328,6 +454,9 @@ def _check_cards(s: Situation) -> None:
 
     for i, c in enumerate(s.played):
         place(c, f"played[{i}]")
+    for k, h in enumerate(s.history):
+        for i, c in enumerate(h.cards):
+            place(c, f"history[{k}].cards[{i}]")
     if s.trick is not None:
         if len(s.trick.cards) > 4:
             raise s.err(["trick.cards"], f"a trick has at most 4 cards, got {len(s.trick.cards)}")
@@ -342,10 +471,13 @@ def _check_cards(s: Situation) -> None:
                 raise s.err([f"tricks.{seat}"], f"{t} tricks: a seat takes 0 to 13")
         if sum(s.tricks) > 13:
             raise s.err(["tricks"], f"the seats took {sum(s.tricks)} tricks in all; a hand has 13")
-        if s.played and len(s.played) != 4 * sum(s.tricks):
-            raise s.err(["played", "tricks"],
-                        f"{len(s.played)} cards played in finished tricks, but {sum(s.tricks)} tricks were taken "
+        n_done = len(s.played) + 4 * len(s.history)
+        if n_done and n_done != 4 * sum(s.tricks):
+            raise s.err(["played" if s.played else "history", "tricks"],
+                        f"{n_done} cards played in finished tricks, but {sum(s.tricks)} tricks were taken "
                         f"({4 * sum(s.tricks)} cards)")
+    if len(s.played) // 4 + len(s.history) > 13:
+        raise s.err(["history"], "a hand has 13 tricks")
     if s.played and len(s.played) % 4:
         raise s.err(["played"], f"{len(s.played)} cards: finished tricks hold a multiple of 4")
     done = completed_tricks(s)
@@ -423,6 +555,6 @@ def holds(s: Situation, seat: int, suit: int) -> bool | None:
 
 
 __all__ = [
-    "KINDS", "KIND_QUESTIONS", "Contract", "Missing", "NotApplicable", "Question", "Situation", "SituationError",
-    "TrickInProgress", "completed_tricks", "holds", "load_situation", "parse_situation", "trick_seats_unknown_step",
+    "KINDS", "KIND_QUESTIONS", "Contract", "Missing", "NotApplicable", "PastDeal", "Question", "Situation", "SituationError",
+    "TrickInProgress", "completed_tricks", "holds", "load_situation", "parse_situation", "read_raw", "trick_seats_unknown_step",
 ]

@@ -106,6 +106,9 @@ EN: dict[str, str] = {
     "kind_winner": "Has a team won?",
     "kind_next-dealer": "Who deals next?",
     "kind_trump": "What is trump?",
+    "kind_who-leads": "Who leads?",
+    "kind_whose-turn": "Whose turn is it?",
+    "kind_irregularity": "An irregularity (revoke, out of turn, exposed card, misdeal)",
     "needs_card-legal": "Give: the seat asked and the card, the trick in progress (who led, its cards), the cards that "
                         "seat holds or the suits it has none of, and the trump (contract, or dealer and turned card).",
     "needs_trick-winner": "Give: who led the trick and its four cards in play order, and the trump (contract, or "
@@ -117,6 +120,10 @@ EN: dict[str, str] = {
     "needs_winner": "Give: the scores; with the bids and all 13 tricks, the scores before the hand.",
     "needs_next-dealer": "Give: the dealer, and whether the hand was played or cancelled (or the bids).",
     "needs_trump": "Give: the dealer and the turned card (or the contract's trump).",
+    "needs_who-leads": "Give: the dealer, and for a later trick the tricks played so far (or the contract).",
+    "needs_whose-turn": "Give: the dealer and the bids so far, or the trick in progress (who led, its cards).",
+    "needs_irregularity": "Paste or upload a situation file naming the irregularity (see spec/disputes/README.md): "
+                          "the form has no fields for it.",
 }
 
 AR: dict[str, str] = {
@@ -214,6 +221,9 @@ AR: dict[str, str] = {
     "kind_winner": "هل فاز فريق؟",
     "kind_next-dealer": "من يوزِّع التالي؟",
     "kind_trump": "ما الطرنيب؟",
+    "kind_who-leads": "من يبدأ اللعب؟",
+    "kind_whose-turn": "على من الدور؟",
+    "kind_irregularity": "مخالفة (قطع خاطئ، لعب أو طلب في غير الدور، ورقة مكشوفة، خطأ في التوزيع)",
     "needs_card-legal": "أعطِ: المقعد المسؤول عنه والورقة، واللمّة الجارية (من بدأها وأوراقها)، وأوراق ذلك المقعد أو "
                         "النقوش التي ليست معه، والطرنيب (العقد، أو الموزِّع والورقة المكشوفة).",
     "needs_trick-winner": "أعطِ: من بدأ اللمّة وأوراقها الأربع بترتيب اللعب، والطرنيب (العقد، أو الموزِّع والورقة المكشوفة).",
@@ -224,6 +234,9 @@ AR: dict[str, str] = {
     "needs_winner": "أعطِ: النقاط؛ ومع الطلبات واللمّات الثلاث عشرة كلها، النقاط قبل اليد.",
     "needs_next-dealer": "أعطِ: الموزِّع، وهل لُعبت اليد أم أُلغيت (أو الطلبات).",
     "needs_trump": "أعطِ: الموزِّع والورقة المكشوفة (أو طرنيب العقد).",
+    "needs_who-leads": "أعطِ: الموزِّع، وللّمّات اللاحقة اللمّات التي لُعبت (أو العقد).",
+    "needs_whose-turn": "أعطِ: الموزِّع والطلبات حتى الآن، أو اللمّة الجارية (من بدأها وأوراقها).",
+    "needs_irregularity": "الصق أو ارفع ملف حالة يسمّي المخالفة (انظر spec/disputes/README.md): لا حقول لها في النموذج.",
 }
 
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "ar": AR}

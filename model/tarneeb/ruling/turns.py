@@ -1,0 +1,251 @@
+"""Turn order, sequences of deals, one seat's score and irregularities: the question kinds added to
+:mod:`tarneeb.ruling.decision`.
+
+As there, every rule is the core's: who leads (:func:`tarneeb.core.hand.hand_leader`, the trick winner),
+whose turn (:func:`tarneeb.core.hand.bid_turn`, :func:`tarneeb.core.hand.trick_turn`, the auction of a
+:class:`~tarneeb.core.match.Match`), the next dealer (:func:`tarneeb.core.hand.next_dealer`), a seat's score
+(:func:`tarneeb.core.rules.individual_delta`), whether a play broke a clause
+(:func:`tarneeb.core.rules.play_violation`) and the clauses an irregularity breaks
+(:func:`tarneeb.core.clauses.irregularity_clauses`). No rule document says what happens *after* an
+irregularity: that is answered by the readings of the ambiguity register (:mod:`tarneeb.ruling.readings`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+
+from tarneeb.core import clauses as C
+from tarneeb.core import hand as H
+from tarneeb.core import rules as R
+from tarneeb.core.cards import SUIT_NAMES, card_str
+from tarneeb.core.match import Phase
+from tarneeb.core.spec import Rules
+from tarneeb.ruling.decision import (
+    Decision,
+    _auction_match,
+    _decide_next_dealer,
+    _family_check,
+    _individual_turn,
+    _need_dealer,
+    _trump,
+    fmt_delta,
+    leader_of_next,
+)
+from tarneeb.ruling.situation import Missing, Situation, TrickInProgress
+
+IRREGULARITY_NAMES: dict[str, str] = {
+    "revoke": "A revoke (not following suit, or not trumping under must-trump, when able)",
+    "bid-out-of-turn": "A bid out of turn",
+    "lead-out-of-turn": "A lead or play out of turn",
+    "exposed-card": "An exposed card (shown or dropped face up outside play)",
+    "misdeal": "A misdeal (cards dealt in the wrong order or by the wrong seat)",
+    "wrong-card-count": "A wrong number of cards in a hand",
+}
+
+
+# ------------------------------------------------------------------ who leads, whose turn
+
+
+def _decide_who_leads(r: Rules, s: Situation) -> Decision:
+    if s.trick is not None and len(s.trick.cards) == 4:
+        trump, chain = _trump(r, s)
+        w = H.trick_winner_seat(r, s.trick.leader, list(s.trick.cards), trump)
+        return Decision({"leader": w}, f"Seat {w} won the trick and leads the next one.",
+                        ("play.next-lead", "play.winner") + chain, f"winner of the trick = seat {w}")
+    got = leader_of_next(r, s)
+    if got is None:
+        if s.dealer is None:
+            raise Missing("dealer", "the dealer (and in the auction family the contract) decides who leads")
+        raise Missing("history", "who won the last trick decides who leads; give the finished tricks in order")
+    seat, clause, why = got
+    n = len(s.history) + 1
+    chain = (clause, "play.winner") if clause != "play.lead" else (clause, C.turn_clause(r))
+    return Decision({"leader": seat, "trick": n}, f"Seat {seat} leads trick {n}: {why}.", chain,
+                    f"trick {n}: leader = seat {seat}")
+
+
+def _trick_turn(r: Rules, trick: TrickInProgress) -> Decision:
+    n = len(trick.cards)
+    seat = H.trick_turn(r, trick.leader, n)
+    way = "counter-clockwise" if r.step == 1 else "clockwise"
+    return Decision({"seat": seat, "phase": "play"},
+                    f"Seat {seat} plays next: card {n + 1} of the trick led by seat {trick.leader}, going {way}.",
+                    ("play.direction",), " -> ".join(str(x) for x in R.seat_order(r, trick.leader)[:n + 1]))
+
+
+def _decide_whose_turn(r: Rules, s: Situation) -> Decision:
+    if s.trick is not None and s.trick.cards and len(s.trick.cards) < 4:
+        return _trick_turn(r, s.trick)
+    if s.trick is not None and (len(s.trick.cards) == 4 or s.history or s.played):
+        d = _decide_who_leads(r, s)
+        return Decision({"seat": d.answer["leader"], "phase": "play"}, d.text, d.chain, d.math)
+    _family_check(r, s, uses_bids=True)
+    dealer = _need_dealer(s)
+    clause = C.turn_clause(r)
+    order = " -> ".join(str(x) for x in H.bidding_order(r, dealer))
+    if r.individual:
+        done = s.bids is not None and all(b is not None for b in s.bids)
+        if not done:
+            seat = _individual_turn(r, s)
+            assert seat is not None
+            made = sum(b is not None for b in s.bids or [])
+            return Decision({"seat": seat, "phase": "bidding"},
+                            f"Seat {seat} bids next ({made} bid(s) made; dealer {dealer} bids last).", (clause,),
+                            f"order {order}")
+    elif s.auction is not None or s.contract is None:
+        m = _auction_match(r, s)
+        if m.phase is Phase.BIDDING:
+            return Decision({"seat": m.to_move, "phase": "bidding"},
+                            f"Seat {m.to_move} calls next ({len(s.auction or [])} call(s) made).", (clause,),
+                            f"order {order}")
+        if m.phase is Phase.DEAL:
+            return Decision({"seat": m.dealer, "phase": "deal"}, f"All passed: seat {m.dealer} deals again.",
+                            (C.redeal_clause(r),))
+        if s.contract is None:
+            raise Missing("contract", "the auction is over; the contract holder names trump and leads")
+    d = _decide_who_leads(r, s)
+    return Decision({"seat": d.answer["leader"], "phase": "play"}, d.text, d.chain, d.math)
+
+
+# ------------------------------------------------------------------ a sequence of deals
+
+
+def decide_deal_sequence(r: Rules, s: Situation) -> Decision:
+    """Who deals after the deals of ``s.deals`` (the first dealt by ``s.dealer``), each played or cancelled."""
+    dealer = _need_dealer(s)
+    steps: list[str] = []
+    chain: list[str] = []
+    for d in s.deals:
+        sub = dataclasses.replace(s, dealer=dealer, hand_result=d.hand, deals=[],
+                                  bids=None if d.bids is None else list(d.bids),
+                                  auction=None if d.auction is None else list(d.auction))
+        try:
+            one = _decide_next_dealer(r, sub)
+        except Missing as e:
+            raise Missing(f"deals[{d.index}].{e.field}", e.why) from None
+        nxt = one.answer["dealer"]
+        how = "played" if nxt != dealer and d.hand == "played" else ("cancelled" if d.hand == "cancelled" else "")
+        steps.append(f"deal {d.index + 1} by seat {dealer}{' ' + how if how else ''} -> seat {nxt}")
+        chain += [c for c in one.chain if c not in chain]
+        dealer = nxt
+    return Decision({"dealer": dealer, "deals": len(s.deals)},
+                    f"After {len(s.deals)} deal(s), seat {dealer} deals.", tuple(chain), "; ".join(steps))
+
+
+# ------------------------------------------------------------------ one seat's score
+
+
+def decide_seat_score(r: Rules, s: Situation) -> Decision:
+    """The score change of the question's seat from that seat's bid and tricks (individual bids)."""
+    seat = s.question.seat
+    assert seat is not None
+    _family_check(r, s, uses_bids=True)
+    if not r.individual:
+        raise Missing("question.seat", "in the auction family a team is scored: ask without a seat, with the "
+                                       "contract and the tricks")
+    bid = s.bids[seat] if s.bids is not None else None
+    if bid is None:
+        raise Missing(f"bids.{seat}", f"seat {seat}'s bid is needed")
+    took = s.seat_tricks.get(seat)
+    if took is None:
+        raise Missing(f"tricks.{seat}", f"the tricks seat {seat} took are needed")
+    if not 0 <= took <= 13:
+        raise s.err([f"tricks.{seat}"], f"{took} tricks: a seat takes 0 to 13")
+    before = s.seat_scores.get(seat)
+    bad = R.bid_violation(r, before or 0, bid)
+    if bad is not None and (bad[0] != "bid.rising-min" or before is not None):
+        raise s.err([f"bids.{seat}"], f"a bid of {bid} cannot have been made under {r.label()}: {bad[1]} [{bad[0]}]")
+    d = R.individual_delta(r, bid, took)
+    made = took >= bid
+    math = f"took {took} {'>=' if made else '<'} bid {bid}: {fmt_delta(d)}"
+    if r.values[bid] != bid:
+        math += f" (a bid of {bid} is worth {r.values[bid]})"
+    answer: dict[str, object] = {"seat": seat, "delta": d}
+    text = f"Seat {seat} bid {bid} and took {took}: {'made' if made else 'failed'}, {fmt_delta(d)}."
+    if before is not None:
+        answer["score"] = before + d
+        math += f"; {before} {'+' if d >= 0 else '-'} {abs(d)} = {before + d}"
+        text = text[:-1] + f", from {before} to {before + d}."
+    return Decision(answer, text, C.score_ruling_clauses(r), math)
+
+
+# ------------------------------------------------------------------ irregularities
+
+
+def _seat_index(r: Rules, t: TrickInProgress, seat: int) -> int:
+    return R.seat_order(r, t.leader).index(seat)
+
+
+def _find_revoke(r: Rules, s: Situation, seat: int) -> tuple[int, int, int, str] | None:
+    """(trick index, card played, later card that proves the seat held the suit, clause) of the first proven
+    revoke by ``seat`` in ``s.history`` (and the trick in progress), or None."""
+    tricks = list(s.history) + ([s.trick] if s.trick is not None else [])
+    trump = -1
+    if r.must_trump:
+        try:
+            trump, _ = _trump(r, s)
+        except Missing:
+            trump = -1
+    later_cards: list[list[int]] = []
+    for i in range(len(tricks)):
+        out = []
+        for t in tricks[i + 1:]:
+            k = _seat_index(r, t, seat)
+            if k < len(t.cards):
+                out.append(t.cards[k])
+        out += s.hands.get(seat, [])
+        later_cards.append(out)
+    for i, t in enumerate(tricks):
+        k = _seat_index(r, t, seat)
+        if k == 0 or k >= len(t.cards):
+            continue
+        card, led = t.cards[k], t.cards[0] // 13
+        for later in later_cards[i]:
+            hand = (1 << card) | (1 << later)
+            bad = R.play_violation(r, hand, led, trump, card)
+            if bad is not None:
+                return i, card, later, bad[0]
+    return None
+
+
+def _decide_irregularity(r: Rules, s: Situation) -> Decision:
+    irr = s.question.irregularity
+    assert irr is not None
+    trick_no = len(s.history) + (len(s.played) // 4)
+    name = IRREGULARITY_NAMES[irr]
+    answer: dict[str, object] = {"irregularity": irr, "remedy": None, "documents": "silent"}
+    math = ""
+    must = False
+    if irr == "revoke" and s.question.seat is not None and (s.history or s.trick is not None):
+        seat = s.question.seat
+        found = _find_revoke(r, s, seat)
+        if found is None:
+            answer.update(revoke=False, breaks=[])
+            return Decision(answer, f"No revoke by seat {seat} is shown: every card it played is legal as far as "
+                                    "its later plays and hand tell.", ("play.follow",) + (
+                                        ("play.must-trump",) if r.must_trump else ()))
+        i, card, later, clause = found
+        t = (list(s.history) + ([s.trick] if s.trick is not None else []))[i]
+        must = clause == "play.must-trump"
+        led = SUIT_NAMES[t.cards[0] // 13][:-1]
+        what = f"a trump ({card_str(later)})" if must else f"a {led} ({card_str(later)})"
+        math = f"trick {i + 1}: {led} led, seat {seat} played {card_str(card)} while holding {what}"
+        answer.update(revoke=True, trick=i + 1, card=card_str(card), proof=card_str(later))
+    breaks = C.irregularity_clauses(r, irr, trick_no, must)
+    answer["breaks"] = list(breaks)
+    if breaks:
+        head = f"{name} breaks {', '.join(breaks)} of {r.label()}."
+    else:
+        head = f"{name}: no clause of {r.label()} deals with it."
+    if answer.get("revoke"):
+        head = f"Seat {s.question.seat} revoked in trick {answer['trick']}. " + head
+    text = head + " The rule documents are silent on what happens next; a club picks one of the readings below."
+    return Decision(answer, text, breaks, math)
+
+
+DECIDERS: dict[str, Callable[[Rules, Situation], Decision]] = {
+    "who-leads": _decide_who_leads, "whose-turn": _decide_whose_turn, "irregularity": _decide_irregularity,
+}
+
+__all__ = ["DECIDERS", "IRREGULARITY_NAMES", "decide_deal_sequence", "decide_seat_score"]
