@@ -35,8 +35,10 @@ _LATIN = re.compile(r"[A-Za-z]")
 _TRAIL = " .,;:"
 
 
-def _runs(text: str) -> Iterator[tuple[int, int]]:
-    """Spans of the left-to-right runs of ``text`` that hold a Latin letter."""
+_SIGNED = re.compile(r"(?<![0-9A-Za-z])[+\-]\d+")  # +10, -7: the sign stays on the left of the number
+
+
+def _letter_runs(text: str) -> Iterator[tuple[int, int]]:
     i = 0
     while True:
         m = _RUN.search(text, i)
@@ -49,6 +51,16 @@ def _runs(text: str) -> Iterator[tuple[int, int]]:
         if _LATIN.search(text, start, end) and (start == 0 or not text[start - 1].isalnum()):
             yield start, end
         i = max(m.end(), start + 1)
+
+
+def _runs(text: str) -> Iterator[tuple[int, int]]:
+    """Spans of the left-to-right runs of ``text``: those holding a Latin letter, and signed numbers."""
+    last = 0
+    spans = sorted([*_letter_runs(text), *(m.span() for m in _SIGNED.finditer(text))])
+    for start, end in spans:
+        if start >= last:
+            yield start, end
+            last = end
 
 
 def isolate(text: str, wrap: Callable[[str], str] | None = None) -> str:
