@@ -369,13 +369,19 @@ def rst_ltr(text: str) -> str:
 
 RST_LTR_ROLE = [".. role:: ltr", ".. role:: ltrw", ""]
 WJ = "\u2060"
+NBSP = "\u00a0"
 LTR_NOWRAP = 32  # runs up to this long (ids, option values, publishers) are kept on one line
 
 
 def rst_title(text: str) -> str:
     """Arabic text for an rst title: Unicode isolates (titles are also shown as plain text, in the navigation)."""
-    # a word joiner after each hyphen of a run keeps ids such as bsfyi-41 whole in narrow navigation columns
-    return rst_escape(AR.isolate(AR.arabic_punct(text), lambda s: f"{AR.LRI}{s.replace('-', '-' + WJ)}{AR.PDI}"))
+    # a word joiner after each hyphen keeps ids such as bsfyi-41 whole in narrow navigation columns, and a short
+    # run (Card Kings, Tarneeb 41) keeps its words together, so its brackets never land on different lines
+    def keep(s: str) -> str:
+        s = s.replace("-", "-" + WJ)
+        return f"{AR.LRI}{s.replace(' ', NBSP) if len(s) <= LTR_NOWRAP else s}{AR.PDI}"
+
+    return rst_escape(AR.isolate(AR.arabic_punct(text), keep))
 
 
 class _Fmt:
