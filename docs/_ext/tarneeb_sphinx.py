@@ -110,14 +110,27 @@ def rtl_html_tag(html: str) -> str:
     return _HTML_TAG.sub(repl, html, count=1)
 
 
+def theme_words_ar(html: str, words: dict[str, str]) -> str:
+    """The theme's own words (Previous, Next, Search, ...) in Arabic: as text, placeholder, title or label."""
+    for en, ar in words.items():
+        html = html.replace(f">{en}<", f">{ar}<")
+        for attr in ("placeholder", "title", "aria-label"):
+            html = html.replace(f'{attr}="{en}"', f'{attr}="{ar}"')
+    return html
+
+
 def _rtl_pages(app: Sphinx, exception: Exception | None) -> None:
-    """After an html build: every page under ``generated/ar/`` gets ``lang="ar" dir="rtl"`` on ``<html>``."""
+    """After an html build: every page under ``generated/ar/`` gets ``lang="ar" dir="rtl"`` on ``<html>``
+    and the theme's words in Arabic (``[theme]`` of ``spec/i18n/ar_pages.toml``)."""
     if exception is not None or app.builder.format != "html":
         return
+    from tarneeb.docgen.pages_i18n import pages_table
+
+    words = {str(k): str(v) for k, v in pages_table().get("theme", {}).items()}
     folder = Path(app.outdir) / RTL_PREFIX
     for page in folder.rglob("*.html") if folder.is_dir() else []:
         text = page.read_text(encoding="utf-8")
-        marked = rtl_html_tag(text)
+        marked = theme_words_ar(rtl_html_tag(text), words)
         if marked != text:
             page.write_text(marked, encoding="utf-8")
 

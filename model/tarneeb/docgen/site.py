@@ -454,7 +454,7 @@ def cli_page() -> str:
 
 API_MODULES = ("core.cards", "core.spec", "core.rules", "core.hand", "core.clauses", "core.actions", "core.match",
                "play.bots", "play.simulate", "errors", "core.ambiguity", "conformance.examples", "docgen.rulebook",
-               "docgen.site")
+               "docgen.site", "docgen.arabic", "docgen.compare_ar", "docgen.site_ar")
 
 
 def api_page() -> str:
