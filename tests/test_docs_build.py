@@ -169,3 +169,33 @@ def test_a_wrong_example_fails_the_build(tmp_path: Path) -> None:
     proc = _sphinx(src, tmp_path / "html", {"TARNEEB_SPEC_DIR": str(spec), "TARNEEB_DOCS_WITNESSES": "off"})
     assert proc.returncode != 0
     assert "000-trump-hearts" in proc.stdout + proc.stderr
+
+
+def test_arabic_pages_are_whole_page_rtl(site: Path) -> None:
+    """Every Arabic page is right-to-left as a whole (navigation too): ``lang="ar" dir="rtl"`` on ``<html>``;
+    ids and codes inside keep their own left-to-right order; English pages stay left-to-right."""
+    from tarneeb.docgen.site import AR_PAGES
+
+    ar_pages = sorted((site / "generated" / "ar").glob("*.html"))
+    names = {p.stem for p in ar_pages}
+    assert names >= {"index", *rulesets(), *AR_PAGES}
+    for p in ar_pages:
+        page = p.read_text(encoding="utf-8")
+        tag = re.search(r"<html\b[^>]*>", page)
+        assert tag, p.name
+        assert 'lang="ar"' in tag.group(0) and 'dir="rtl"' in tag.group(0), (p.name, tag.group(0))
+        assert tag.group(0).count("lang=") == 1, tag.group(0)
+        body = page.split('<div class="tarneeb-rtl" dir="rtl" lang="ar">', 1)
+        assert len(body) == 2, f"{p.name}: body not wrapped right-to-left"
+        assert '<code class="docutils literal' not in body[1], f"{p.name}: a code span without dir=ltr"
+        assert not re.search(r'<span class="ltrw?">', body[1]), f"{p.name}: an ltr span without dir=ltr"
+    classic = (site / "generated" / "ar" / "classic.html").read_text(encoding="utf-8")
+    assert '<code dir="ltr" class="docutils literal' in classic
+    assert '<span class="ltr" dir="ltr">' in classic
+    for p in (site / "generated" / "en").glob("*.html"):
+        tag = re.search(r"<html\b[^>]*>", p.read_text(encoding="utf-8"))
+        assert tag and 'dir="rtl"' not in tag.group(0) and 'lang="en"' in tag.group(0), p.name
+    comparison = _page(site, "generated/ar/comparison.html")
+    assert 'class="tarneeb-wide' in comparison  # scrolls sideways with the first column kept in view
+    for _key, title in docgen.SECTIONS[:1]:
+        assert title not in _text(classic.split('<div class="tarneeb-rtl"', 1)[1]), "English section title"

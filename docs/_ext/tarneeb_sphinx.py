@@ -5,13 +5,15 @@ On ``builder-inited`` it calls :func:`tarneeb.docgen.site.generate_site`, which 
 there (a missing translation, an example the engine contradicts) fails the build.
 The comparison page gets the ``tarneeb diff`` witnesses of every pair of rulesets
 when ``tarneeb_proofs`` (z3) is installed; ``TARNEEB_DOCS_WITNESSES=off`` skips
-that search. Pages under ``generated/ar/`` get ``dir="rtl" lang="ar"`` around their body.
+that search. Pages under ``generated/ar/`` are Arabic: ``lang="ar" dir="rtl"`` on their ``<html>``
+element and around their body, with ids and codes isolated left-to-right.
 """
 
 from __future__ import annotations
 
 import itertools
 import os
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -85,12 +87,58 @@ def _generate(app: Sphinx) -> None:
     logger.info("tarneeb: generated pages in %.2fs (%d rewritten)", time.perf_counter() - t0, len(changed))
 
 
+_HTML_TAG = re.compile(r"<html\b([^>]*)>")
+_ATTR = re.compile(r'\s(?:lang|dir)="[^"]*"')
+
+
+def _ltr_isolates(body: str) -> str:
+    """Ids, option values and codes in an Arabic body keep their own left-to-right order (``dir="ltr"``)."""
+    for cls in ("ltr", "ltrw"):
+        body = body.replace(f'<span class="{cls}">', f'<span class="{cls}" dir="ltr">')
+    return body.replace('<code class="docutils literal', '<code dir="ltr" class="docutils literal')
+
+
 def _rtl(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any) -> None:
     if pagename.startswith(RTL_PREFIX) and "body" in context:
-        context["body"] = f'<div class="tarneeb-rtl" dir="rtl" lang="ar">\n{context["body"]}\n</div>'
+        context["language"] = "ar"
+        context["body"] = f'<div class="tarneeb-rtl" dir="rtl" lang="ar">\n{_ltr_isolates(context["body"])}\n</div>'
+
+
+def rtl_html_tag(html: str) -> str:
+    """The page's ``<html>`` element marked Arabic and right-to-left, so the whole page (navigation too) flips."""
+    def repl(m: re.Match[str]) -> str:
+        return f'<html{_ATTR.sub("", m.group(1))} lang="ar" dir="rtl">'
+
+    return _HTML_TAG.sub(repl, html, count=1)
+
+
+def theme_words_ar(html: str, words: dict[str, str]) -> str:
+    """The theme's own words (Previous, Next, Search, ...) in Arabic: as text, placeholder, title or label."""
+    for en, ar in words.items():
+        html = html.replace(f">{en}<", f">{ar}<")
+        for attr in ("placeholder", "title", "aria-label"):
+            html = html.replace(f'{attr}="{en}"', f'{attr}="{ar}"')
+    return html
+
+
+def _rtl_pages(app: Sphinx, exception: Exception | None) -> None:
+    """After an html build: every page under ``generated/ar/`` gets ``lang="ar" dir="rtl"`` on ``<html>``
+    and the theme's words in Arabic (``[theme]`` of ``spec/i18n/ar_pages.toml``)."""
+    if exception is not None or app.builder.format != "html":
+        return
+    from tarneeb.docgen.pages_i18n import pages_table
+
+    words = {str(k): str(v) for k, v in pages_table().get("theme", {}).items()}
+    folder = Path(app.outdir) / RTL_PREFIX
+    for page in folder.rglob("*.html") if folder.is_dir() else []:
+        text = page.read_text(encoding="utf-8")
+        marked = theme_words_ar(rtl_html_tag(text), words)
+        if marked != text:
+            page.write_text(marked, encoding="utf-8")
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("builder-inited", _generate)
     app.connect("html-page-context", _rtl)
+    app.connect("build-finished", _rtl_pages)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

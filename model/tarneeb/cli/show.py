@@ -4,22 +4,32 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from tarneeb.cli.common import console, print_json
 from tarneeb.core.sources import cite
 from tarneeb.core.spec import get_ruleset
+from tarneeb.docgen.rulebook import LANGS, label, ruleset_doc
 
 
 def register(subparsers: Any) -> None:
     s = subparsers.add_parser("show", help="clauses, options and ambiguities of a ruleset")
     s.add_argument("ruleset", help="the ruleset id (see `tarneeb rulesets`)")
+    s.add_argument("--lang", choices=LANGS, default="en",
+                   help="language of the texts (default en; ar is Arabic, printed right-to-left)")
     s.add_argument("--json", action="store_true", help="the ruleset as one JSON object")
     s.set_defaults(func=cmd_show)
 
 
-def show_data(rid: str) -> dict[str, Any]:
-    """What ``tarneeb show RID --json`` prints."""
+def show_data(rid: str, lang: str = "en") -> dict[str, Any]:
+    """What ``tarneeb show RID --json`` prints; with ``lang="ar"`` the texts are the Arabic ones.
+
+    The keys are the same in every language; ``lang`` says which one the texts are in, and in Arabic each
+    clause and option also has ``citation`` (the Arabic citation) beside ``source`` (the English one).
+    """
+    if lang != "en":
+        return _show_data_lang(rid, lang)
     from tarneeb.core.ambiguity import ambiguities
 
     rs = get_ruleset(rid)
@@ -35,10 +45,61 @@ def show_data(rid: str) -> dict[str, Any]:
     }
 
 
+def _show_data_lang(rid: str, lang: str) -> dict[str, Any]:
+    d = ruleset_doc(rid, lang)  # a missing translation is a located SpecError
+    rs = get_ruleset(rid)
+    by_id = {c.id: c for s in d.sections for c in s.clauses}
+    return {
+        "id": rs.id, "lang": lang, "name": d.name, "document": rs.document, "publisher": rs.publisher,
+        "summary": d.summary,
+        "clauses": [{"id": c.id, "text": by_id[c.id].text, "doc": c.doc, "heading": c.heading,
+                     "source": cite(c.doc, c.heading), "citation": cite(c.doc, c.heading, lang)}
+                    for c in rs.clauses.values()],
+        "options": [{"name": o.name, "type": o.type, "default": o.default, "valid": item.allowed,
+                     "meaning": item.meaning, "citation": cite(o.doc, o.heading, lang)}
+                    for o, item in zip(rs.options, d.options, strict=True)],
+        "ambiguities": [{"id": a.id, "question": a.question, "reading": a.reading, "reading_text": a.reading_text}
+                        for a in d.ambiguities],
+        "default_text": {o.name: item.default for o, item in zip(rs.options, d.options,
+                                                                                      strict=True)},
+    }
+
+
+def show_lines_rtl(data: dict[str, Any], width: int = 100) -> list[str]:
+    """The Arabic ``show`` as plain lines: right-to-left, ids and codes isolated, Arabic punctuation."""
+    from tarneeb.docgen.arabic import seat_convention
+    from tarneeb.docgen.rulebook import _txt_line, _wrap_at
+
+    L = {k: label(data["lang"], k) for k in ("document", "rules", "source", "options", "allowed", "ambiguities",
+                                             "reading")}
+
+    def wrap(text: str, indent: str = "") -> list[str]:
+        return _wrap_at(text, indent, width, keep_runs=True)
+
+    lines = wrap(f"{data['name']} ({data['id']})، {L['document']}: {cite(data['document'], '', data['lang'])}")
+    lines += wrap(data["summary"]) + wrap(seat_convention(data["lang"])) + ["", L["rules"]]
+    for c in data["clauses"]:
+        lines += [f"[{c['id']}]", *wrap(c["text"], "    "), *wrap(f"({L['source']}: {c['citation']})", "    ")]
+    if data["options"]:
+        lines += ["", L["options"]]
+        for o in data["options"]:
+            lines += wrap(f"{o['name']} = {data['default_text'][o['name']]}   ({L['allowed']}: {o['valid']})")
+            lines += wrap(o["meaning"], "    ")
+    lines += ["", L["ambiguities"]]
+    for a in data["ambiguities"]:
+        lines += [a["id"], *wrap(a["question"], "    "), *wrap(f"{L['reading']}: {a['reading']}: {a['reading_text']}",
+                                                              "    ")]
+    return [_txt_line(ln) for ln in lines]
+
+
 def cmd_show(args: argparse.Namespace) -> int:
-    data = show_data(args.ruleset)
+    data = show_data(args.ruleset, args.lang)
     if args.json:
         print_json(data)
+        return 0
+    if args.lang != "en":
+        # rich tables lay cells out left to right; Arabic gets lines a bidi-aware terminal shows right-to-left
+        sys.stdout.write("\n".join(show_lines_rtl(data)) + "\n")
         return 0
     from rich.table import Table
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from tarneeb.core.spec import spec_dir
 from tarneeb.errors import SpecError
@@ -61,15 +62,54 @@ def source(doc: str) -> Source:
     return found
 
 
-def cite(doc: str, heading: str) -> str:
-    """``Card Kings, ... , section "Bidding"``: a citation a reader can follow."""
-    name = source(doc).name
-    return f'{name}, section "{heading}"' if heading else name
+@cache
+def _translations(lang: str) -> dict[str, Any]:
+    """The ``source``/``heading`` tables of ``spec/i18n/LANG.toml`` (``{}`` when absent)."""
+    path = spec_dir() / "i18n" / f"{lang}.toml"
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8-sig"))
+    except OSError:
+        return {}
+    except tomllib.TOMLDecodeError as exc:
+        raise SpecError(str(path), "(file)", f"not valid TOML: {exc}") from None
+    return {"source": raw.get("source", {}), "heading": raw.get("heading", {})}
 
 
-def cite_ref(ref: str) -> str:
+def heading_text(heading: str, lang: str = "en") -> str:
+    """A document's section heading rendered in ``lang`` (``""`` when there is no rendering)."""
+    if lang == "en":
+        return heading
+    return str(_translations(lang).get("heading", {}).get(heading, ""))
+
+
+def cite(doc: str, heading: str, lang: str = "en") -> str:
+    """``Card Kings, ... , section "Bidding"``: a citation a reader can follow.
+
+    With ``lang="ar"``: the publisher and the document's own title as written, what the document is in Arabic,
+    and the section heading in Arabic with the document's heading beside it, e.g.
+    ``bs.fyi، «How to Play Tarneeb 41»، قسم «الطلب» (Bidding)``.
+    """
+    src = source(doc)
+    if lang == "en":
+        name = src.name
+        return f'{name}, section "{heading}"' if heading else name
+    tr = _translations(lang).get("source", {}).get(doc, {})
+    publisher = str(tr.get("publisher", src.publisher))
+    if src.title:
+        name = f"{publisher}، «{src.title}»"
+    else:
+        name = f"{publisher}، {tr.get('described_as', src.described_as)} (بلا عنوان)"
+    if not heading:
+        return name
+    rendered = heading_text(heading, lang)
+    if not rendered:
+        raise SpecError(f"i18n/{lang}.toml", f"heading.{heading!r}", f"no {lang} rendering of this section heading")
+    return f"{name}، قسم «{rendered}» ({heading})"
+
+
+def cite_ref(ref: str, lang: str = "en") -> str:
     """A ``"file: heading"`` reference (ambiguities, disputes) as :func:`cite` words it."""
     doc, sep, heading = ref.partition(": ")
     if not sep or doc not in sources():
         return ref
-    return cite(doc, heading)
+    return cite(doc, heading, lang)

@@ -11,7 +11,9 @@ Arabic texts from ``spec/i18n/ar.toml`` (or a clause's ``text_ar``).
 
 from __future__ import annotations
 
+import re
 import tomllib
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -22,6 +24,7 @@ from tarneeb.core.ambiguity import ambiguities
 from tarneeb.core.cards import SUIT_NAMES
 from tarneeb.core.sources import cite, cite_ref
 from tarneeb.core.spec import Rules, Ruleset, get_ruleset, load_rules, rulesets, spec_dir
+from tarneeb.docgen import arabic as AR
 from tarneeb.errors import SpecError
 
 LANGS = ("en", "ar")
@@ -265,10 +268,12 @@ class RulesetDoc:
             "id": self.id, "lang": self.lang, "name": self.name, "summary": self.summary,
             "document": self.document, "publisher": self.publisher,
             "sections": [{"key": s.key, "title": s.title, "clauses": [
-                {"id": c.id, "text": c.text, "doc": c.doc, "source": cite(c.doc, c.heading)} for c in s.clauses]}
+                {"id": c.id, "text": c.text, "doc": c.doc, "source": cite(c.doc, c.heading),
+                 "citation": cite(c.doc, c.heading, self.lang)} for c in s.clauses]}
                 for s in self.sections],
             "options": [{"name": o.name, "default": o.default, "allowed": o.allowed, "meaning": o.meaning,
-                         "doc": o.doc, "source": cite(o.doc, o.heading)} for o in self.options],
+                         "doc": o.doc, "source": cite(o.doc, o.heading),
+                         "citation": cite(o.doc, o.heading, self.lang)} for o in self.options],
             "ambiguities": [{"id": a.id, "question": a.question, "reading": a.reading,
                              "reading_text": a.reading_text, "other_readings": dict(a.others),
                              "option": a.option, "sources": list(a.sources)} for a in self.ambiguities],
@@ -279,6 +284,17 @@ def _fmt_value(v: object) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
     return str(v)
+
+
+def value_text(v: object, lang: str) -> str:
+    """An option value as typed (``fixed``), with its rendering in ``lang`` beside it: ``fixed (ثابت)``."""
+    raw = _fmt_value(v)
+    if lang == "en" or raw.lstrip("-").isdigit():
+        return raw
+    rendered = _tr(lang, "values", raw)
+    if not rendered:
+        raise SpecError(str(spec_dir() / "i18n" / f"{lang}.toml"), f"values.{raw}", f"no {lang} rendering of this value")
+    return f"{raw} ({rendered})"
 
 
 def ruleset_doc(rid: str, lang: str = "en") -> RulesetDoc:
@@ -300,9 +316,12 @@ def ruleset_doc(rid: str, lang: str = "en") -> RulesetDoc:
         if not meaning.strip():
             raise SpecError(i18n_file, f"option.{rs.id}.{o.name}", f"no {lang} meaning for this option")
         allowed = o.valid_text()
-        if o.range is not None and lang != "en":
-            allowed = label(lang, "int_range").format(lo=o.range[0], hi=o.range[1])
-        options.append(OptionItem(o.name, _fmt_value(o.default), allowed, meaning, o.doc, o.heading))
+        default = _fmt_value(o.default)
+        if lang != "en":
+            allowed = (label(lang, "int_range").format(lo=o.range[0], hi=o.range[1]) if o.range is not None
+                       else "، ".join(value_text(v, lang) for v in o.allowed))
+            default = value_text(o.default, lang)
+        options.append(OptionItem(o.name, default, allowed, meaning, o.doc, o.heading))
     ambs = []
     for a in ambiguities():
         if rs.id not in a.taken:
@@ -351,14 +370,84 @@ def clause_anchor(rid: str, cid: str, lang: str = "en") -> str:
     return f"rule-{lang}-{rid}-{cid.replace('.', '-')}"
 
 
+def rst_ltr(text: str) -> str:
+    """Arabic text for reStructuredText: escaped, with every left-to-right run in the ``ltr`` role.
+
+    Pages using it start with :data:`RST_LTR_ROLE`; the html gets ``<span class="ltr">`` (or ``ltrw`` for a
+    long run that may wrap), isolated left-to-right by the site's CSS and the sphinx extension.
+    """
+    out: list[str] = []
+    last = 0
+    for start, end in AR._runs(text):
+        before = text[start - 1] if start else " "
+        after = text[end] if end < len(text) else " "
+        pre = "" if before.isspace() or unicodedata.category(before)[0] == "P" else "\\ "
+        post = "" if after.isspace() or unicodedata.category(after)[0] == "P" else "\\ "
+        role = "ltr" if end - start <= LTR_NOWRAP else "ltrw"  # short runs never wrap (no break at hyphens)
+        out += [rst_escape(text[last:start]), f"{pre}:{role}:`{text[start:end]}`{post}"]
+        last = end
+    out.append(rst_escape(text[last:]))
+    return "".join(out)
+
+
+RST_LTR_ROLE = [".. role:: ltr", ".. role:: ltrw", ""]
+WJ = "\u2060"
+NBSP = "\u00a0"
+LTR_NOWRAP = 32  # runs up to this long (ids, option values, publishers) are kept on one line
+
+
+def rst_title(text: str) -> str:
+    """Arabic text for an rst title: Unicode isolates (titles are also shown as plain text, in the navigation)."""
+    # a word joiner after each hyphen keeps ids such as bsfyi-41 whole in narrow navigation columns, and a short
+    # run (Card Kings, Tarneeb 41) keeps its words together, so its brackets never land on different lines
+    def keep(s: str) -> str:
+        s = s.replace("-", "-" + WJ)
+        return f"{AR.LRI}{s.replace(' ', NBSP) if len(s) <= LTR_NOWRAP else s}{AR.PDI}"
+
+    return rst_escape(AR.isolate(AR.arabic_punct(text), keep))
+
+
+class _Fmt:
+    """How a renderer writes running text of the document's language in one format."""
+
+    def __init__(self, lang: str, fmt: str) -> None:
+        self.ar = lang != "en"
+        self.fmt = fmt
+
+    def __call__(self, text: str) -> str:
+        if not self.ar:
+            return rst_escape(text) if self.fmt == "rst" else text
+        text = AR.arabic_punct(text)
+        if self.fmt == "rst":
+            return rst_ltr(text)
+        if self.fmt == "md":
+            return AR.isolate(text)
+        return text  # txt: isolated after wrapping, line by line
+
+    def code(self, ident: str) -> str:
+        """An id or option value as code, isolated left-to-right in Arabic Markdown."""
+        if self.fmt == "rst":
+            return f"``{ident}``"
+        if self.fmt == "md":
+            return f"{AR.LRI}`{ident}`{AR.PDI}" if self.ar else f"`{ident}`"
+        return ident
+
+    @property
+    def sep(self) -> str:
+        return "؛ " if self.ar else "; "
+
+
 def _render_rst(d: RulesetDoc) -> str:
     L = d.labels
-    lines: list[str] = []
+    f = _Fmt(d.lang, "rst")
+    lines: list[str] = RST_LTR_ROLE.copy() if f.ar else []
     lines += [f".. _ruleset-{d.lang}-{d.id}:", ""]
-    lines += rst_heading(f"{d.name} ({d.id})", "=", over=True)
-    lines += [rst_escape(d.summary), ""]
-    lines += [f":{L['document']}: {rst_escape(cite(d.document, ''))}", ""]
-    lines += [f"*{rst_escape(L['generated'])}*", ""]
+    lines += rst_heading(rst_title(f"{d.name} ({d.id})") if f.ar else f(f"{d.name} ({d.id})"), "=", over=True)
+    lines += [f(d.summary), ""]
+    lines += [f":{L['document']}: {f(cite(d.document, '', d.lang))}", ""]
+    if f.ar:
+        lines += [f(AR.seat_convention('ar')), ""]
+    lines += [f"*{f(L['generated'])}*", ""]
     lines += rst_heading(L["rules"], "-")
     for s in d.sections:
         lines += rst_heading(s.title, "~")
@@ -367,9 +456,9 @@ def _render_rst(d: RulesetDoc) -> str:
                 ".. container:: tarneeb-clause",
                 f"   :name: {clause_anchor(d.id, c.id, d.lang)}",
                 "",
-                f"   ``{c.id}`` — {rst_escape(c.text)}",
+                f"   ``{c.id}`` — {f(c.text)}",
                 "",
-                f"   *{L['source']}:* {rst_escape(cite(c.doc, c.heading))}",
+                f"   *{L['source']}:* {f(cite(c.doc, c.heading, d.lang))}",
                 "",
             ]
     lines += rst_heading(L["options"], "-")
@@ -379,71 +468,112 @@ def _render_rst(d: RulesetDoc) -> str:
         lines += [".. list-table::", "   :header-rows: 1", "   :widths: 15 12 20 53", "",
                   f"   * - {L['option']}", f"     - {L['default']}", f"     - {L['allowed']}", f"     - {L['meaning']}"]
         for o in d.options:
-            lines += [f"   * - ``{o.name}``", f"     - ``{o.default}``", f"     - {rst_escape(o.allowed)}",
-                      f"     - {rst_escape(o.meaning)} ({L['source']}: {rst_escape(cite(o.doc, o.heading))})"]
+            lines += [f"   * - ``{o.name}``", f"     - {f(o.default)}", f"     - {f(o.allowed)}",
+                      f"     - {f(o.meaning)} ({L['source']}: {f(cite(o.doc, o.heading, d.lang))})"]
         lines += [""]
     lines += rst_heading(L["ambiguities"], "-")
     if not d.ambiguities:
         lines += [L["no_ambiguities"], ""]
     for a in d.ambiguities:
-        lines += [".. container:: tarneeb-ambiguity", "", f"   **{a.id}** — {rst_escape(a.question)}", ""]
-        lines += [f"   - {L['reading']}: ``{a.reading}`` — {rst_escape(a.reading_text)}"]
+        lines += [".. container:: tarneeb-ambiguity", "", f"   **{a.id}** — {f(a.question)}", ""]
+        lines += [f"   - {L['reading']}: ``{a.reading}`` — {f(a.reading_text)}"]
         for r, t in a.others:
-            lines += [f"   - {L['other_readings']}: ``{r}`` — {rst_escape(t)}"]
+            lines += [f"   - {L['other_readings']}: ``{r}`` — {f(t)}"]
         if a.option:
             lines += [f"   - {L['selectable']}: ``{a.option}``"]
-        lines += [f"   - {L['sources']}: " + "; ".join(rst_escape(cite_ref(s)) for s in a.sources), ""]
+        lines += [f"   - {L['sources']}: " + f.sep.join(f(cite_ref(s, d.lang)) for s in a.sources), ""]
     return "\n".join(lines)
+
+
+def _md_line(line: str) -> str:
+    """An Arabic Markdown line whose text starts right-to-left (after any list or heading marker)."""
+    m = re.match(r"^(\s*(?:#+ |- |\| )?)(.*)$", line)
+    assert m is not None
+    head, rest = m.groups()
+    if not rest.strip() or AR.paragraph_direction(rest) == "R" or rest.startswith("<"):
+        return line
+    return head + AR.RLM + rest
 
 
 def _render_md(d: RulesetDoc) -> str:
     L = d.labels
-    lines = [f"# {d.name} ({d.id})", "", d.summary, "",
-             f"{L['document']}: {cite(d.document, '')}", "", f"## {L['rules']}", ""]
+    f = _Fmt(d.lang, "md")
+    lines = [f"# {f(d.name)} ({f.code(d.id)})", "", f(d.summary), "",
+             f"{L['document']}: {f(cite(d.document, '', d.lang))}", ""]
+    if f.ar:
+        lines += [f(AR.seat_convention("ar")), ""]
+    lines += [f"## {L['rules']}", ""]
     for s in d.sections:
         lines += [f"### {s.title}", ""]
         for c in s.clauses:
-            lines += [f"- **`{c.id}`** {c.text}  ", f"  {L['source']}: {cite(c.doc, c.heading)}"]
+            lines += [f"- **{f.code(c.id)}** {f(c.text)}  ", f"  {L['source']}: {f(cite(c.doc, c.heading, d.lang))}"]
         lines += [""]
     lines += [f"## {L['options']}", ""]
     if not d.options:
         lines += [L["no_options"], ""]
     else:
         lines += [f"| {L['option']} | {L['default']} | {L['allowed']} | {L['meaning']} |", "|---|---|---|---|"]
-        lines += [f"| `{o.name}` | `{o.default}` | {o.allowed} | {o.meaning.replace('|', '/')} |" for o in d.options]
+        lines += [f"| {f.code(o.name)} | {f(o.default)} | {f(o.allowed)} | {f(o.meaning).replace('|', '/')} |"
+                  for o in d.options]
         lines += [""]
     lines += [f"## {L['ambiguities']}", ""]
     if not d.ambiguities:
         lines += [L["no_ambiguities"], ""]
     for a in d.ambiguities:
-        lines += [f"- **{a.id}**: {a.question}", f"  - {L['reading']}: `{a.reading}`: {a.reading_text}"]
-        lines += [f"  - {L['other_readings']}: `{r}`: {t}" for r, t in a.others]
+        lines += [f"- **{f.code(a.id)}**: {f(a.question)}",
+                  f"  - {L['reading']}: {f.code(a.reading)}: {f(a.reading_text)}"]
+        lines += [f"  - {L['other_readings']}: {f.code(r)}: {f(t)}" for r, t in a.others]
         if a.option:
-            lines += [f"  - {L['selectable']}: `{a.option}`"]
-        lines += [f"  - {L['sources']}: " + "; ".join(cite_ref(s) for s in a.sources)]
-    return "\n".join(lines) + "\n"
+            lines += [f"  - {L['selectable']}: {f.code(a.option)}"]
+        lines += [f"  - {L['sources']}: " + f.sep.join(f(cite_ref(s, d.lang)) for s in a.sources)]
+    if not f.ar:
+        return "\n".join(lines) + "\n"
+    # GitHub and most Markdown viewers honour dir on a block; the RLM keeps plain viewers right-to-left.
+    return "\n".join([f'<div dir="rtl" lang="{d.lang}">', "", *(_md_line(ln) for ln in lines), "", "</div>"]) + "\n"
 
 
-def _wrap(text: str, indent: str, width: int = 100) -> list[str]:
+def _wrap_at(text: str, indent: str, width: int = 100, keep_runs: bool = False) -> list[str]:
+    """Lines of at most ``width``; ids such as ``auction.dealer-privilege`` are never split at their hyphens.
+
+    With ``keep_runs`` (Arabic), a left-to-right run (``What you need``) is not split across lines either.
+    """
     import textwrap
 
-    return textwrap.wrap(text, width=width, initial_indent=indent, subsequent_indent=indent) or [indent]
+    if keep_runs:
+        text = AR.isolate(text, lambda s: s.replace(" ", "\xa0"))
+    lines = textwrap.wrap(text, width=width, initial_indent=indent, subsequent_indent=indent,
+                          break_on_hyphens=False, break_long_words=False) or [indent]
+    return [ln.replace("\xa0", " ") for ln in lines] if keep_runs else lines
+
+
+def _txt_line(line: str) -> str:
+    """A wrapped Arabic text line: Arabic punctuation, left-to-right runs isolated, right-to-left start."""
+    return AR.rtl_line(AR.isolate(AR.arabic_punct(line)))
 
 
 def _render_txt(d: RulesetDoc) -> str:
     L = d.labels
+    ar = d.lang != "en"
+
+    def _wrap(text: str, indent: str) -> list[str]:
+        return _wrap_at(text, indent, keep_runs=ar)
+
     title = f"{d.name} ({d.id})"
-    lines = [title, "=" * len(title), *_wrap(d.summary, ""), f"{L['document']}: {cite(d.document, '')}", "", L["rules"].upper(), ""]
+    lines = [title, "=" * len(title), *_wrap(d.summary, ""), f"{L['document']}: {cite(d.document, '', d.lang)}"]
+    if ar:
+        lines += _wrap(AR.seat_convention("ar"), "")
+    lines += ["", L["rules"].upper(), ""]
     for s in d.sections:
         lines += [s.title, "-" * len(s.title)]
         for c in s.clauses:
-            lines += [f"[{c.id}]", *_wrap(c.text, "    "), f"    ({L['source']}: {cite(c.doc, c.heading)})"]
+            lines += [f"[{c.id}]", *_wrap(c.text, "    "),
+                      *_wrap(f"({L['source']}: {cite(c.doc, c.heading, d.lang)})", "    ")]
         lines += [""]
     lines += [L["options"].upper(), ""]
     if not d.options:
         lines += ["  " + L["no_options"]]
     for o in d.options:
-        lines += [f"{o.name} = {o.default}   ({L['allowed']}: {o.allowed})", *_wrap(o.meaning, "    ")]
+        lines += [*_wrap(f"{o.name} = {o.default}   ({L['allowed']}: {o.allowed})", ""), *_wrap(o.meaning, "    ")]
     lines += ["", L["ambiguities"].upper(), ""]
     if not d.ambiguities:
         lines += ["  " + L["no_ambiguities"]]
@@ -451,6 +581,8 @@ def _render_txt(d: RulesetDoc) -> str:
         lines += [f"{a.id}", *_wrap(a.question, "    "), *_wrap(f"{L['reading']}: {a.reading}: {a.reading_text}", "    ")]
         if a.option:
             lines += [f"    {L['selectable']}: {a.option}"]
+    if ar:
+        lines = [_txt_line(ln) for ln in lines]
     return "\n".join(lines) + "\n"
 
 

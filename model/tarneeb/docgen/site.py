@@ -29,8 +29,10 @@ E = docgen.rst_escape
 H = docgen.rst_heading
 
 
-def _table(header: list[str], rows: Iterable[list[str]], widths: list[int] | None = None) -> list[str]:
-    out = [".. list-table::", "   :header-rows: 1"]
+def _table(header: list[str], rows: Iterable[list[str]], widths: list[int] | None = None,
+           wide: bool = False) -> list[str]:
+    """A list-table; ``wide`` ones scroll sideways inside the page with their first column kept in view."""
+    out = [".. list-table::", "   :header-rows: 1"] + (["   :class: tarneeb-wide"] if wide else [])
     if widths:
         out.append("   :widths: " + " ".join(str(w) for w in widths))
     out.append("")
@@ -49,12 +51,17 @@ def ruleset_page(rid: str, lang: str) -> str:
     return docgen.render(d, "rst") + "\n" + link + "\n"
 
 
+AR_PAGES = ("comparison", "examples", "disputes", "glossary")  # beside the ruleset pages under generated/ar/
+
+
 def lang_index(lang: str) -> str:
     title = "Rulesets" if lang == "en" else docgen._tr("ar", "labels", "rulesets_title") or "Rulesets"
     intro = ("One page per ruleset, generated from the spec files." if lang == "en"
              else docgen._tr("ar", "labels", "rulesets_intro") or "")
     lines = H(title, "=", over=True) + [E(intro), "", ".. toctree::", "   :maxdepth: 1", ""]
     lines += [f"   {rid}" for rid in rulesets()]
+    if lang != "en":
+        lines += [f"   {page}" for page in AR_PAGES]
     return "\n".join(lines) + "\n"
 
 
@@ -88,6 +95,7 @@ def comparison_page(witnesses: dict[str, dict[str, str]] | None = None, witness_
     rows = docgen.comparison(ids)
     witnesses = {k: v for k, v in (witnesses or {}).items() if v}
     lines = [".. _comparison:", ""] + H("Comparison of the rulesets", "=", over=True)
+    lines += [":doc:`النسخة العربية (Arabic version) </generated/ar/comparison>`", ""]
     lines += ["Every variation point is a row and every ruleset a column, at its default options. "
               "The values are computed from the resolved rules the engine runs (``tarneeb.core.spec.load_rules``), "
               "not written by hand. Where an option can change a value, the option and its allowed values "
@@ -99,7 +107,7 @@ def comparison_page(witnesses: dict[str, dict[str, str]] | None = None, witness_
         links = ", ".join(f":ref:`{k} <witness-{k}>`" for k in dict.fromkeys(kinds))
         title = f"**{E(r.title)}**" + (f" (witness: {links})" if links else "")
         body.append([title] + [E(r.values[rid]) for rid in ids])
-    lines += _table(header, body, [14] + [86 // len(ids)] * len(ids))
+    lines += _table(header, body, [14] + [86 // len(ids)] * len(ids), wide=True)
     lines += H("Witnesses of the differences", "-")
     if witness_note:
         lines += [E(witness_note), ""]
@@ -129,6 +137,7 @@ def examples_page() -> str:
     from tarneeb.conformance.examples import check_example, load_examples
 
     lines = [".. _examples:", ""] + H("Worked examples", "=", over=True)
+    lines += [":doc:`النسخة العربية (Arabic version) </generated/ar/examples>`", ""]
     lines += ["The examples the rule documents give, as data in ``spec/examples.toml``. The column *engine* is "
               "computed by the engine while these pages are built; if it disagreed with the document the build "
               "would stop with the example's id.", ""]
@@ -148,7 +157,8 @@ def examples_page() -> str:
             note = f" {E(ex.note)}" if ex.note else ""
             rows.append([f"``{ex.id}``", ex.kind, E(_kv(ex.input) + opts), E(_kv(ex.expect)),
                          E(_kv(got)) + (" ✓" if c.ok else " ✗"), f"{E(cite(ex.doc, ex.heading))}.{note}"])
-        lines += _table(["id", "kind", "input", "document says", "engine", "source"], rows, [14, 8, 24, 18, 18, 18])
+        lines += _table(["id", "kind", "input", "document says", "engine", "source"], rows, [14, 8, 24, 18, 18, 18],
+                        wide=True)
     if bad:
         raise DocsBuildError("worked examples the engine contradicts: " + " | ".join(bad))
     return "\n".join(lines) + "\n"
@@ -250,17 +260,45 @@ def hands_page(seed: str = HAND_SEED) -> str:
 
 # ---------------------------------------------------------------- glossary
 
-def glossary_page() -> str:
+def glossary_data() -> dict[str, Any]:
+    """``spec/i18n/glossary.toml``: the terms, their meanings in English and Arabic, their regional words."""
     path = spec_dir() / "i18n" / "glossary.toml"
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        raw: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as e:
         raise SpecError(str(path), "(file)", str(e)) from None
+    regions = raw.get("regions", [])
+    for i, t in enumerate(raw.get("term", [])):
+        for key in ("latin", "arabic", "meaning", "meaning_ar"):
+            if not str(t.get(key, "")).strip():
+                raise SpecError(str(path), f"term[{i}].{key}", "missing")
+        unknown = set(t.get("variants", {})) - set(regions)
+        if unknown:
+            raise SpecError(str(path), f"term[{i}].variants", f"unknown region {sorted(unknown)}; valid: {regions}")
+    return raw
+
+
+def glossary_page() -> str:
+    raw = glossary_data()
+    regions = list(raw.get("regions", []))
+    names = raw.get("region_names", {})
     lines = [".. _glossary-page:", ""] + H("Glossary of Arabic terms", "=", over=True)
-    lines += [E(raw.get("intro", "")), "", ".. glossary::", ""]
+    lines += [E(raw.get("intro", "")), "", ":doc:`النسخة العربية (Arabic version) </generated/ar/glossary>`", "",
+              ".. glossary::", ""]
     for t in raw.get("term", []):
-        lines += [f"   {E(t['latin'])} ({t['arabic']})", f"      {E(t['meaning'])}", "",
-                  f"      *Found in* {E(cite(t['doc'], t['heading']))}.", ""]
+        lines += [f"   {E(t['latin'])} ({t['arabic']})", f"      {E(t['meaning'])}", ""]
+        if t.get("doc"):
+            lines += [f"      *Found in* {E(cite(t['doc'], t['heading']))}.", ""]
+        else:
+            lines += ["      *A word of our Arabic pages* (``spec/i18n/terms.toml``), not of the documents.", ""]
+        if t.get("variants"):
+            said = "; ".join(f"{names[r]['en']}: {t['variants'][r]}" for r in regions if r in t["variants"])
+            lines += [f"      *Said at the table:* {E(said)}.", ""]
+    lines += H("Regional words", "-")
+    lines += [E(raw.get("regions_note", "")), ""]
+    rows = [[f"{E(t['latin'])} ({t['arabic']})"] + [E(t["variants"].get(r, "")) for r in regions]
+            for t in raw.get("term", []) if t.get("variants")]
+    lines += _table(["term"] + [E(names[r]["en"]) for r in regions], rows, [24] + [76 // len(regions)] * len(regions))
     return "\n".join(lines) + "\n"
 
 
@@ -341,6 +379,7 @@ def disputes_page() -> str:
     folder = _disputes_dir()
     ruling = _ruling_module()
     lines = [".. _disputes:", ""] + H("Disputes", "=", over=True)
+    lines += [":doc:`النسخة العربية (Arabic version) </generated/ar/disputes>`", ""]
     files = sorted(p for p in folder.glob("*") if p.suffix in (".toml", ".json") and p.stem != "schema") \
         if folder.is_dir() else []
     lines += ["Classic table arguments as situation files (``spec/disputes/``): what the players agree on, the "
@@ -421,7 +460,7 @@ def cli_page() -> str:
 
 API_MODULES = ("core.cards", "core.spec", "core.rules", "core.hand", "core.clauses", "core.actions", "core.match",
                "play.bots", "play.simulate", "errors", "core.ambiguity", "conformance.examples", "docgen.rulebook",
-               "docgen.site")
+               "docgen.site", "docgen.arabic", "docgen.compare_ar", "docgen.site_ar")
 
 
 def api_page() -> str:
@@ -453,6 +492,12 @@ def site_pages(witnesses: dict[str, dict[str, str]] | None = None, witness_note:
     pages["examples.rst"] = examples_page()
     pages["hands.rst"] = hands_page()
     pages["glossary.rst"] = glossary_page()
+    from tarneeb.docgen import site_ar
+
+    pages["ar/comparison.rst"] = site_ar.comparison_page()
+    pages["ar/examples.rst"] = site_ar.examples_page()
+    pages["ar/disputes.rst"] = site_ar.disputes_page()
+    pages["ar/glossary.rst"] = site_ar.glossary_page(glossary_data())
     pages["disputes.rst"] = disputes_page()
     pages["cli.rst"] = cli_page()
     pages["api.rst"] = api_page()

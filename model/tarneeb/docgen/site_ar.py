@@ -1,0 +1,238 @@
+"""The Arabic pages of the site beyond the rulesets: comparison, worked examples, disputes, glossary.
+
+Written under ``docs/generated/ar/`` beside the ruleset pages, so the sphinx extension makes them
+right-to-left as whole pages. Every fact comes from the same place as on the English pages (the
+resolved rules, the engine's answers to the examples, the referee's rulings); only the wording
+is Arabic, from ``spec/i18n/ar_pages.toml``, ``spec/i18n/ar.toml`` and ``spec/i18n/glossary.toml``.
+Players are named as players count them (:func:`tarneeb.docgen.arabic.player_name`: seat 0 is
+اللاعب 1).
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import re
+from typing import Any
+
+from tarneeb.core.sources import cite, cite_ref, heading_text
+from tarneeb.core.spec import get_ruleset, rulesets
+from tarneeb.docgen import arabic as AR
+from tarneeb.docgen import rulebook as docgen
+from tarneeb.docgen.compare_ar import comparison_ar
+from tarneeb.docgen.pages_i18n import need, need_list, page_text
+
+H = docgen.rst_heading
+T = docgen.rst_ltr  # Arabic running text for rst: escaped, left-to-right runs isolated
+
+RANKS_AR = {"A": "آس", "K": "شايب", "Q": "بنت", "J": "ولد", "T": "عشرة", "10": "عشرة"}
+SUITS_AR = {"C": "سباتي", "D": "ديناري", "H": "كبّة", "S": "بستوني"}
+
+
+def _t(text: str) -> str:
+    return T(AR.arabic_punct(text))
+
+
+_th = docgen.rst_title  # titles: Unicode isolates, since the navigation shows them as plain text
+
+
+def _head(anchor: str, title: str, english: str) -> list[str]:
+    lines = docgen.RST_LTR_ROLE + [f".. _{anchor}:", ""] + H(_th(title), "=", over=True)
+    return lines + [f":doc:`{need('pages', 'other_lang')} </generated/{english}>`", ""]
+
+
+def _table(header: list[str], rows: list[list[str]], widths: list[int], wide: bool = True) -> list[str]:
+    out = [".. list-table::", "   :header-rows: 1"] + (["   :class: tarneeb-wide"] if wide else [])
+    out += ["   :widths: " + " ".join(str(w) for w in widths), ""]
+    for row in [header, *rows]:
+        out.append(f"   * - {row[0] or '..'}")
+        out += [f"     - {c or '..'}" for c in row[1:]]
+    return out + [""]
+
+
+def card_ar(code: str) -> str:
+    """``AH`` -> ``آس كبّة (AH)``: a card as players say it, with its code beside it."""
+    rank, suit = code[:-1], code[-1:]
+    name = RANKS_AR.get(rank, rank)
+    return f"{name} {SUITS_AR.get(suit, suit)} ({code})"
+
+
+# ---------------------------------------------------------------- comparison
+
+def comparison_page() -> str:
+    ids = list(rulesets())
+    rows = comparison_ar(ids)
+    lines = _head("comparison-ar", need("pages", "comparison_title"), "comparison")
+    lines += [_t(need("pages", "comparison_intro")), "", _t(need("pages", "comparison_witnesses")), ""]
+    header = [need("pages", "comparison_corner")] + [f":doc:`{rid} </generated/ar/{rid}>`" for rid in ids]
+    body = [[f"**{_t(r.title)}**"] + [_t(r.values[rid]) for rid in ids] for r in rows]
+    lines += _table(header, body, [14] + [86 // len(ids)] * len(ids))
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- worked examples
+
+def _kv(d: dict[str, Any]) -> str:
+    return "; ".join(f"{k} = {json.dumps(v, ensure_ascii=False)}" for k, v in d.items())
+
+
+def examples_page() -> str:
+    from tarneeb.conformance.examples import check_example, load_examples
+
+    lines = _head("examples-ar", need("pages", "examples_title"), "examples")
+    lines += [_t(need("pages", "examples_intro")), ""]
+    header = need_list("examples_header", 6)
+    by_rs: dict[str, list[Any]] = {}
+    for ex in load_examples():
+        by_rs.setdefault(ex.ruleset, []).append(ex)
+    for rid, exs in by_rs.items():
+        name = docgen._tr("ar", "ruleset", rid, "name") or get_ruleset(rid).name
+        lines += H(_th(f"{name} ({rid})"), "-")
+        home = get_ruleset(rid).document
+        lines += [need("pages", "examples_document") + ": " + _t(cite(home, "", "ar")), ""]
+
+        def where(ex: Any, home: str = home) -> str:
+            if ex.doc != home:
+                return cite(ex.doc, ex.heading, "ar")
+            return f"قسم «{heading_text(ex.heading, 'ar')}» ({ex.heading})"
+
+        rows = []
+        for ex in exs:
+            c = check_example(ex)
+            got = {k: c.got.get(k) for k in ex.expect}
+            opts = f" (options {_kv(ex.options)})" if ex.options else ""
+            note = page_text("example_note", ex.id) if ex.note else ""
+            if ex.note and not note:
+                need("example_note", ex.id)
+            verdict = need("pages", "engine_ok") + " ✓" if c.ok else need("pages", "engine_bad") + " ✗"
+            rows.append([f"``{ex.id}``", _t(need("kinds", ex.kind)), f"``{_kv(ex.input) + opts}``",
+                         f"``{_kv(ex.expect)}``", f"``{_kv(got)}`` {verdict}",
+                         _t(where(ex) + (f". {note}" if note else ""))])
+        lines += _table(header, rows, [14, 8, 24, 18, 18, 18])
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- disputes
+
+def answer_ar(kind: str, status: str, answer: dict[str, Any]) -> str:
+    """The referee's answer (computed by :mod:`tarneeb.ruling`) said in Arabic."""
+    if status == "not-applicable":
+        return "لا ينطبق السؤال على هذه القواعد"
+    if "missing" in answer:
+        return f"لا يُحسم دون {answer['missing']}"
+    if status != "ruled" or not answer:
+        return f"لا حكم ({status})"
+    rule = f" (القاعدة {answer['clause']})" if answer.get("clause") else ""
+    if kind == "bid-legal":
+        return ("الطلب مسموح" if answer.get("legal") else "الطلب ممنوع") + rule
+    if kind == "card-legal":
+        return ("الورقة مسموحة" if answer.get("legal") else "الورقة ممنوعة") + rule
+    if kind == "winner":
+        w = answer.get("winner")
+        return ("لم يربح أحد بعد" if w is None else f"يربح {AR.team_name(int(w))}") + rule
+    if kind == "redeal":
+        if not answer.get("redeal"):
+            return "لا تُلغى اليد"
+        return f"تُلغى اليد ويوزّع {AR.player_name(int(answer['dealer']))}"
+    if kind == "trick-winner":
+        return f"يأخذ اللمّة {AR.player_name(int(answer['winner']))} بورقة {card_ar(str(answer['card']))}"
+    if kind == "trump":
+        t = answer.get("trump")
+        return "لا تحدد أي ورقة الطرنيب" if t is None else f"الطرنيب {SUITS_AR.get(str(t), str(t))}"
+    if kind == "score":
+        deltas = answer.get("deltas") or []
+        scores = answer.get("scores") or []
+        out = "، ".join(f"{AR.player_name(s)}: {d:+d}" for s, d in enumerate(deltas))
+        if len(scores) == 2:
+            out += "؛ النتيجة: " + "، ".join(f"{AR.team_name(t)} {v}" for t, v in enumerate(scores))
+        elif scores:
+            out += "؛ النتيجة: " + "، ".join(f"{AR.player_name(s)} {v}" for s, v in enumerate(scores))
+        return out
+    return json.dumps(answer, ensure_ascii=False)
+
+
+def _ruling_ar(ruling: Any, rep: Any) -> dict[str, Any]:
+    """The report as JSON, in Arabic when the referee can word it so (``report_json(rep, lang="ar")``)."""
+    if "lang" in inspect.signature(ruling.report_json).parameters:
+        data: dict[str, Any] = ruling.report_json(rep, lang="ar")
+        data["_worded"] = True
+        return data
+    data = ruling.report_json(rep)
+    data["_worded"] = False
+    return data
+
+
+def disputes_page() -> str:
+    from tarneeb.docgen.site import _disputes_dir, _load_situation, _ruling_module
+
+    lines = _head("disputes-ar", need("pages", "disputes_title"), "disputes")
+    lines += [_t(need("pages", "disputes_intro")), ""]
+    ruling = _ruling_module()
+    if ruling is None:
+        lines += [_t(need("pages", "disputes_no_resolver")), ""]
+    folder = _disputes_dir()
+    files = sorted(p for p in folder.glob("*") if p.suffix in (".toml", ".json") and p.stem != "schema") \
+        if folder.is_dir() else []
+    for p in files:
+        data = _load_situation(p)
+        lines += [f".. _dispute-ar-{p.stem}:", ""] + H(_th(need("dispute", p.stem, "title")), "-")
+        lines += [_t(need("dispute", p.stem, "description")), ""]
+        lines += [f"{need('pages', 'disputes_file')}: ``spec/disputes/{p.name}``", ""]
+        if data.get("sources"):
+            lines += [need("pages", "disputes_sources") + ": "
+                      + "؛ ".join(_t(cite_ref(str(x), "ar")) for x in data["sources"]), ""]
+        if ruling is None:
+            continue
+        rep = _ruling_ar(ruling, ruling.resolve_file(p))
+        rows = []
+        for x in rep.get("rulings", []):
+            rid = str(x.get("ruleset", ""))
+            said = (str(x.get("ruling", "")) if rep["_worded"]
+                    else answer_ar(str(rep.get("kind")), str(x.get("status")), dict(x.get("answer") or {})))
+            rs = rulesets().get(rid)
+            chain = "؛ ".join(
+                f":ref:`{c['id']} <{docgen.clause_anchor(rid, c['id'], 'ar')}>`" if rs and c["id"] in rs.clauses
+                else f"``{c['id']}``" for c in x.get("clauses", []))
+            amb = []
+            for a in x.get("ambiguities", []):
+                if a.get("changes_ruling"):
+                    taken = [r["id"] for r in a.get("readings", []) if r.get("taken")]
+                    amb.append(f"**{need('pages', 'disputes_differ')}** ``{a.get('id')}`` "
+                               f"({need('pages', 'disputes_taken')}: ``{', '.join(taken)}``)")
+                else:
+                    amb.append(f"``{a.get('id')}``: {need('pages', 'disputes_same')}")
+            rows.append([f"``{x.get('label', rid)}``", _t(said), chain, " | ".join(amb)])
+        lines += _table(need_list("disputes_header", 4), rows, [16, 44, 20, 20], wide=False)
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- glossary
+
+def glossary_page(raw: dict[str, Any]) -> str:
+    regions = list(raw.get("regions", []))
+    names = raw.get("region_names", {})
+    lines = _head("glossary-ar", need("pages", "glossary_title"), "glossary")
+    lines += [_t(str(raw.get("intro_ar", ""))), ""]
+    for t in raw.get("term", []):
+        lines += H(_th(f"{t['arabic']} ({t['latin']})"), "-")
+        lines += [_t(str(t["meaning_ar"])), ""]
+        if t.get("doc"):
+            lines += [f"*{need('pages', 'glossary_found')}:* {_t(cite(t['doc'], t['heading'], 'ar'))}", ""]
+    lines += H(_th(need("pages", "glossary_regions_title")), "-")
+    lines += [_t(str(raw.get("regions_note_ar", ""))), ""]
+    header = [need("pages", "glossary_term")] + [names[r]["ar"] for r in regions]
+    rows = [[t["arabic"]] + [_t(t.get("variants", {}).get(r, "")) for r in regions]
+            for t in raw.get("term", []) if t.get("variants")]
+    lines += _table(header, rows, [20] + [80 // len(regions)] * len(regions), wide=False)
+    lines += H(_th(need("pages", "glossary_words_title")), "-")
+    lines += [_t(need("pages", "glossary_words_intro")), ""]
+    for w in AR.words():
+        if w.definition:
+            lines += [f"- {_t(w.definition)}"]
+    lines += [""] + H(_th(need("pages", "glossary_avoid_title")), "-")
+    rows = [[_t(b.term or re.sub(r"\(\?<?[!=][^)]*\)", "", b.pattern.pattern if b.pattern else "")), _t(b.use),
+             _t(b.why)] for b in AR.banned()]
+    lines += _table(need_list("glossary_avoid_header", 3), rows, [25, 40, 35], wide=False)
+    lines += H(_th(need("pages", "glossary_seats_title")), "-")
+    lines += [_t(AR.seat_convention("ar")), ""]
+    return "\n".join(lines) + "\n"

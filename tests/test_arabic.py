@@ -1,0 +1,247 @@
+"""Arabic as a first language: every text present, the vocabulary of spec/i18n/terms.toml kept,
+and every generated Arabic line laid out right-to-left.
+
+The right-to-left check follows the Unicode bidirectional algorithm's rule P2: a line's direction
+is that of its first strong character, skipping isolated runs (LRI ... PDI). A line with no strong
+character (a rule of dashes, a Markdown table separator) has no direction of its own.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tarneeb.cli import main
+from tarneeb.cli.show import show_data, show_lines_rtl
+from tarneeb.core.ambiguity import ambiguities
+from tarneeb.core.sources import cite, cite_ref
+from tarneeb.core.spec import rulesets, spec_dir
+from tarneeb.docgen import arabic as AR
+from tarneeb.docgen import rulebook as docgen
+from tarneeb.docgen import site as docsite
+from tarneeb.docgen import site_ar
+from tarneeb.errors import SpecError
+
+RIDS = list(rulesets())
+
+
+def _pairs() -> Iterator[tuple[str, str, str]]:
+    """(where, English, Arabic) for every translated text of ar.toml."""
+    for rs in rulesets().values():
+        for cid, c in rs.clauses.items():
+            yield f"clause.{rs.id}.{cid}", c.text, docgen.clause_text(rs, cid, "ar")
+        for o in rs.options:
+            yield f"option.{rs.id}.{o.name}", o.meaning, docgen._tr("ar", "option", rs.id, o.name)
+        yield f"ruleset.{rs.id}.summary", rs.summary, docgen._tr("ar", "ruleset", rs.id, "summary")
+    for a in ambiguities():
+        yield f"ambiguity.{a.id}.question", a.question, docgen._tr("ar", "ambiguity", a.id, "question")
+        for r, t in a.readings:
+            yield f"ambiguity.{a.id}.{r}", t, docgen._tr("ar", "ambiguity", a.id, r)
+
+
+def _all_arabic_strings() -> Iterator[tuple[str, str]]:
+    """Every Arabic string we write: ar.toml, ar_pages.toml, the glossary's Arabic meanings."""
+    def walk(node: object, where: str) -> Iterator[tuple[str, str]]:
+        if isinstance(node, dict):
+            for k, v in node.items():
+                yield from walk(v, f"{where}.{k}")
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                yield from walk(v, f"{where}[{i}]")
+        elif isinstance(node, str) and re.search(r"[\u0600-\u06FF]", node):
+            yield where, node
+
+    for name in ("ar.toml", "ar_pages.toml"):
+        with open(spec_dir() / "i18n" / name, "rb") as f:
+            yield from walk(tomllib.load(f), name)
+    for i, t in enumerate(docsite.glossary_data()["term"]):
+        yield f"glossary.term[{i}].meaning_ar", t["meaning_ar"]
+
+
+# ---------------------------------------------------------------- 1. nothing missing
+
+def test_every_arabic_output_has_its_texts() -> None:
+    """Each Arabic output is built; a missing text (clause, option value, heading, page text) raises."""
+    assert docgen.missing_texts("ar") == []
+    for rid in RIDS:
+        d = docgen.ruleset_doc(rid, "ar")
+        for fmt in docgen.FORMATS:
+            docgen.render(d, fmt)
+        show_lines_rtl(show_data(rid, "ar"))
+    for page in (site_ar.comparison_page(), site_ar.examples_page(), site_ar.disputes_page(),
+                 site_ar.glossary_page(docsite.glossary_data())):
+        assert page.strip()
+
+
+def test_every_cited_heading_has_an_arabic_rendering() -> None:
+    refs = [(c.doc, c.heading) for rs in rulesets().values() for c in rs.clauses.values()]
+    refs += [(o.doc, o.heading) for rs in rulesets().values() for o in rs.options]
+    for doc, heading in refs:
+        ar = cite(doc, heading, "ar")
+        assert heading in ar and "قسم «" in ar, ar
+    for a in ambiguities():
+        for s in a.sources:
+            assert "قسم «" in cite_ref(s, "ar"), s
+
+
+@pytest.mark.parametrize(("table", "line_start"), [
+    ("ar_pages.toml", "[dispute.void-discard]"),
+    ("ar.toml", 'lowest-rank = "أدنى رتبة"'),
+    ("ar.toml", '"Scoring a hand" ='),
+    ("ar_pages.toml", '"002-egyptian-order" ='),
+])
+def test_a_missing_arabic_text_is_a_located_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                  table: str, line_start: str) -> None:
+    spec = tmp_path / "spec"
+    shutil.copytree(spec_dir(), spec)
+    path = spec / "i18n" / table
+    lines = path.read_text(encoding="utf-8").splitlines()
+    i = next(n for n, ln in enumerate(lines) if ln.startswith(line_start))
+    drop = [i] if not line_start.startswith("[") else [i, i + 1, i + 2]
+    path.write_text("\n".join(ln for n, ln in enumerate(lines) if n not in drop) + "\n", encoding="utf-8")
+    monkeypatch.setenv("TARNEEB_SPEC_DIR", str(spec))
+    docgen._load_i18n.cache_clear()
+    from tarneeb.core import sources
+
+    sources._translations.cache_clear()
+    try:
+        with pytest.raises(SpecError):
+            test_every_arabic_output_has_its_texts()
+    finally:
+        docgen._load_i18n.cache_clear()
+        sources._translations.cache_clear()
+
+
+# ---------------------------------------------------------------- 2. one vocabulary, no banned word
+
+def test_no_banned_term_in_any_arabic_text() -> None:
+    hits = [f"{where}: {h}" for where, text in _all_arabic_strings() for h in AR.banned_hits(text)]
+    assert hits == []
+
+
+def test_one_word_per_idea() -> None:
+    problems = [f"{where}: {p}" for where, en, ar in _pairs() for p in AR.vocabulary_problems(en, ar)]
+    assert problems == []
+
+
+@pytest.mark.parametrize(("text", "term"), [
+    ("ومن ليس معه يلعب أي ورقة، ولا يُلزم أبدًا بالتطريب.", "تطريب"),
+    ("فلهم أن يطرّبوا أو يرموا أي ورقة", "طرّب"),
+    ("قاعدة منزلية (الخيار rising_min_bid)", "منزلية"),
+    ("آخذ اللمّة يبدأ اللمّة التي تليها.", "آخذ اللمّة"),
+    ("الطرنيب هو النقش الآخر من لونها", "لونها"),
+    ("المقعدان 0 و2 في مواجهة المقعدين 1 و3", "في مواجهة"),
+    ("وبلا طرنيب تفوز أعلى ورقة", "بلا طرنيب"),
+])
+def test_banned_terms_are_caught(text: str, term: str) -> None:
+    assert any(term in h for h in AR.banned_hits(text))
+
+
+def test_game_and_match_are_kept_apart() -> None:
+    en = "A bid of 13 made wins the game at once by default."
+    assert AR.vocabulary_problems(en, "طلب 13 إذا تحقّق يربح اللعبة فورًا افتراضيًا.") == []
+    wrong = AR.vocabulary_problems(en, "طلب 13 إذا تحقّق يربح المباراة فورًا افتراضيًا.")
+    assert any("game" in p for p in wrong) and any("match" in p for p in wrong)
+    assert AR.vocabulary_problems("No player may pass.", "لا يجوز لأي لاعب أن يمرّر.")
+
+
+# ---------------------------------------------------------------- 3. right-to-left layout
+
+def _bad_lines(text: str, fmt: str) -> list[str]:
+    out = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or re.fullmatch(r"\s*</?div[^>]*>\s*", line) or re.fullmatch(r"[|\-\s]+", line):
+            continue
+        if fmt == "md":
+            line = re.sub(r"^\s*(#+ |- |\| )", "", line)
+        direction = AR.paragraph_direction(line)
+        if direction == "L":
+            out.append(f"{n}: renders left-to-right: {line!r}")
+        elif direction is None and any(AR.paragraph_direction(ch) for ch in line):
+            # only isolated left-to-right text (an id on its own line): a viewer's default direction decides
+            out.append(f"{n}: no right-to-left mark: {line!r}")
+        if AR.unclosed_isolates(line):
+            out.append(f"{n}: isolate not closed on its line: {line!r}")
+        if AR.latin_punct_outside_runs(line):
+            out.append(f"{n}: Latin punctuation in Arabic: {line!r}")
+    return out
+
+
+@pytest.mark.parametrize("rid", RIDS)
+@pytest.mark.parametrize("fmt", ["txt", "md"])
+def test_generated_arabic_lines_render_right_to_left(rid: str, fmt: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", rid, "--lang", "ar", "--format", fmt]) == 0
+    out = capsys.readouterr().out
+    assert _bad_lines(out, fmt) == []
+    if fmt == "md":
+        assert out.startswith('<div dir="rtl" lang="ar">\n\n') and out.rstrip().endswith("</div>")
+    for cid in rulesets()[rid].clauses:  # ids isolated left-to-right
+        assert f"{AR.LRI}{cid}{AR.PDI}" in out or f"{AR.LRI}`{cid}`{AR.PDI}" in out, cid
+
+
+@pytest.mark.parametrize("rid", RIDS)
+def test_show_in_arabic_renders_right_to_left(rid: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["show", rid, "--lang", "ar"]) == 0
+    out = capsys.readouterr().out
+    assert _bad_lines(out, "txt") == []
+    rs = rulesets()[rid]
+    plain = re.sub(r"\s+", " ", re.sub("[\u200f\u2066-\u2069]", "", out))
+    for cid in rs.clauses:
+        assert " ".join(docgen.clause_text(rs, cid, "ar").split()[:4]) in plain, cid
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_text_output_never_splits_an_id_at_a_hyphen(lang: str, capsys: pytest.CaptureFixture[str]) -> None:
+    ids = {a.id for a in ambiguities()} | {c for rs in rulesets().values() for c in rs.clauses}
+    hyphenated = {i for i in ids if "-" in i}
+    for rid in RIDS:
+        assert main(["rules", rid, "--lang", lang]) == 0
+        lines = capsys.readouterr().out.splitlines()
+        for a, b in zip(lines, lines[1:], strict=False):
+            tail = re.search(r"([A-Za-z0-9.]+-)\W*$", a)
+            head = re.match(r"[\s\u200f\u2066]*([A-Za-z0-9][A-Za-z0-9.\-]*)", b)
+            if tail and head:
+                assert tail.group(1) + head.group(1) not in hyphenated, (a, b)
+    # and at a narrow width too, through the wrapper itself
+    text = "(انظر الالتباس classic-deal-order) " * 6
+    for width in range(20, 60):
+        for ln in docgen._wrap_at(text, "", width, keep_runs=True):
+            assert not ln.rstrip().endswith(("classic-", "classic-deal-")), (width, ln)
+
+
+def test_the_direction_check_sees_what_a_viewer_sees() -> None:
+    assert AR.paragraph_direction("[play.follow] من معه ورقة") == "L"
+    assert AR.paragraph_direction(AR.RLM + "[play.follow] من معه ورقة") == "R"
+    assert AR.paragraph_direction(f"{AR.LRI}play.follow{AR.PDI} من معه ورقة") == "R"
+    assert AR.paragraph_direction("-----") is None
+    assert AR.unclosed_isolates(f"{AR.LRI}What you")
+    assert AR.latin_punct_outside_runs("الطلب من 2 إلى 13; قيمة الطلب") == [";"]
+    assert AR.latin_punct_outside_runs(f"{AR.LRI}How to Play Tarneeb: Rules, Bidding{AR.PDI}") == []
+    assert AR.arabic_punct("الطلب من 2 إلى 13; قيمة الطلب, رقمه?") == "الطلب من 2 إلى 13؛ قيمة الطلب، رقمه؟"
+    assert AR.isolate("القاعدة bid.total، و-5") == f"القاعدة {AR.LRI}bid.total{AR.PDI}، و{AR.LRI}-5{AR.PDI}"
+
+
+def test_players_are_counted_from_one() -> None:
+    assert [AR.player_name(s) for s in range(4)] == ["اللاعب 1", "اللاعب 2", "اللاعب 3", "اللاعب 4"]
+    assert "اللاعب 1 هو المقعد 0" in AR.seat_convention("ar")
+    for rid in RIDS:
+        text = docgen.clause_text(rulesets()[rid], "seats.partners", "ar")
+        assert "اللاعبان 1 و3" in text and "0" not in text, text
+
+
+def test_glossary_has_the_regional_words() -> None:
+    raw = docsite.glossary_data()
+    by_word = {t["arabic"]: t.get("variants", {}) for t in raw["term"]}
+    assert "أكلة" in by_word["لمّة"].get("gulf", "")
+    assert by_word["سباتي"].get("gulf") == "سنك"
+    assert by_word["طرنيب"].get("gulf") == "حكم"
+    en = docsite.glossary_page()
+    ar = site_ar.glossary_page(raw)
+    for region in raw["regions"]:
+        assert raw["region_names"][region]["en"] in en and raw["region_names"][region]["ar"] in ar
+    assert "سنك" in en and "سنك" in ar
