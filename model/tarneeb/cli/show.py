@@ -20,7 +20,7 @@ def register(subparsers: Any) -> None:
 
 def show_data(rid: str) -> dict[str, Any]:
     """What ``tarneeb show RID --json`` prints."""
-    from tarneeb.core.ambiguity import ambiguities
+    from tarneeb.core.ambiguity import ambiguities, taken_for
 
     rs = get_ruleset(rid)
     return {
@@ -29,9 +29,9 @@ def show_data(rid: str) -> dict[str, Any]:
                      "source": cite(c.doc, c.heading)} for c in rs.clauses.values()],
         "options": [{"name": o.name, "type": o.type, "default": o.default, "valid": o.valid_text(),
                      "meaning": o.meaning} for o in rs.options],
-        "ambiguities": [{"id": a.id, "question": a.question, "reading": a.taken[rs.id],
-                         "reading_text": a.reading_text(a.taken[rs.id])}
-                        for a in ambiguities() if rs.id in a.taken],
+        "ambiguities": [{"id": a.id, "question": a.question, "reading": taken,
+                         "reading_text": a.reading_text(taken)}
+                        for a in ambiguities() if (taken := taken_for(a, rs)) is not None],
     }
 
 

@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from tarneeb.core.ambiguity import ambiguities
+from tarneeb.core.ambiguity import ambiguities, taken_for
 from tarneeb.core.cards import SUIT_NAMES
+from tarneeb.core.prose import render_clause
 from tarneeb.core.sources import cite, cite_ref
 from tarneeb.core.spec import Rules, Ruleset, get_ruleset, load_rules, rulesets, spec_dir
 from tarneeb.errors import SpecError
@@ -131,11 +132,22 @@ def section_title(lang: str, key: str) -> str:
 
 
 def clause_text(rs: Ruleset, cid: str, lang: str) -> str:
-    """A clause statement in ``lang``; ``""`` when that language lacks it."""
+    """A clause statement in ``lang``, rendered from its template; ``""`` when that language lacks it."""
     c = rs.clauses[cid]
     if lang == "en":
         return c.text
-    return _tr(lang, "clause", rs.id, cid) or (c.text_ar if lang == "ar" else "")
+    origin = c.origin or rs.id
+    template = _tr(lang, "clause", origin, cid) or (c.text_ar if lang == "ar" else "")
+    return render_clause(rs, cid, template, lang, str(spec_dir() / "i18n" / f"{lang}.toml"), f"clause.{origin}.{cid}")
+
+
+def _tr_rs(lang: str, kind: str, rs: Ruleset, key: str) -> str:
+    """A translation of a ruleset's entry, or of the ruleset it extends (a house ruleset inherits them)."""
+    for rid in rs.lineage or (rs.id,):
+        text = _tr(lang, kind, rid, key)
+        if text:
+            return text
+    return ""
 
 
 def missing_texts(lang: str) -> list[str]:
@@ -273,7 +285,7 @@ def ruleset_doc(rid: str, lang: str = "en") -> RulesetDoc:
     sections = tuple(SectionItem(k, section_title(lang, k), tuple(groups[k])) for k, _ in SECTIONS if groups[k])
     options = []
     for o in rs.options:
-        meaning = o.meaning if lang == "en" else _tr(lang, "option", rs.id, o.name)
+        meaning = o.meaning if lang == "en" else _tr_rs(lang, "option", rs, o.name)
         if not meaning.strip():
             raise SpecError(i18n_file, f"option.{rs.id}.{o.name}", f"no {lang} meaning for this option")
         allowed = o.valid_text()
@@ -282,9 +294,10 @@ def ruleset_doc(rid: str, lang: str = "en") -> RulesetDoc:
         options.append(OptionItem(o.name, _fmt_value(o.default), allowed, meaning, o.doc, o.heading))
     ambs = []
     for a in ambiguities():
-        if rs.id not in a.taken:
+        taken_ = taken_for(a, rs)
+        if taken_ is None:
             continue
-        taken = a.taken[rs.id]
+        taken = taken_
 
         def amb_tr(key: str, default: str, _a_id: str = a.id) -> str:
             return (_tr(lang, "ambiguity", _a_id, key) if lang != "en" else "") or default
@@ -295,8 +308,8 @@ def ruleset_doc(rid: str, lang: str = "en") -> RulesetDoc:
             others=tuple((r, amb_tr(r, t)) for r, t in a.readings if r != taken),
             option=a.option, sources=a.sources,
         ))
-    name = (_tr(lang, "ruleset", rs.id, "name") if lang != "en" else "") or rs.name
-    summary = (_tr(lang, "ruleset", rs.id, "summary") if lang != "en" else "") or rs.summary
+    name = (_tr(lang, "ruleset", rs.id, "name") or rs.name_ar if lang == "ar" else "") or rs.name
+    summary = (_tr(lang, "ruleset", rs.id, "summary") or rs.summary_ar if lang == "ar" else "") or rs.summary
     return RulesetDoc(
         id=rs.id, lang=lang, name=name, summary=summary, document=rs.document, publisher=rs.publisher,
         sections=sections, options=tuple(options), ambiguities=tuple(ambs),
