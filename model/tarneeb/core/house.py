@@ -19,7 +19,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from tarneeb.core.prose import check_template, stale_clauses, stale_message
+from tarneeb.core.prose import check_template, render, stale_clauses, stale_message
 from tarneeb.core.spec import (
     _AUCTION,
     _COMMON,
@@ -230,6 +230,9 @@ def _load_house(file: str, path: Path, ref: str, raw: dict[str, Any]) -> Ruleset
         if stale:
             raise SpecError(file, f"clause {cid}", stale_message(cid, stale, changed, base.id))
     rs = with_rendered_clauses(rs)
+    rs = replace(rs, name=render(rs.name, after, file, "name"), summary=render(rs.summary, after, file, "summary"),
+                 name_ar=render(rs.name_ar, after, file, "name_ar", "ar"),
+                 summary_ar=render(rs.summary_ar, after, file, "summary_ar", "ar"))
     _check_sound(file, rs)
     return rs
 
@@ -241,5 +244,6 @@ def _check_sound(file: str, rs: Ruleset) -> None:
     except ConfigError as e:
         opt = next((o.name for o in rs.options if o.param == e.key or o.name == e.key), None)
         key = f"params.{e.key}" if e.key in rs.params else (f"defaults.{opt}" if opt else e.key)
-        raise SpecError(file, key, e.reason) from None
+        note = "" if e.key in rs.changed or not rs.changed else f" [this file changes {', '.join(rs.changed)}]"
+        raise SpecError(file, key, e.reason + note) from None
     assert not config_problems(r)

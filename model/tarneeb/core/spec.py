@@ -555,10 +555,11 @@ def config_problems(r: Rules) -> list[tuple[str, str]]:
             legal = [b for b in range(lo, r.bid_max + 1) if b not in r.bid_excluded]
             at = max(threshold, 0)
             if not legal:
+                why = (f"the minimum {lo} is above the highest bid {r.bid_max}" if lo > r.bid_max else
+                       f"every bid from {lo} to {r.bid_max} is excluded ({_fmt_list(sorted(r.bid_excluded))})")
                 out.append(("bid.rising_min", f"a player with score >= {threshold} would have no legal bid "
-                                              f"(witness: scores [{at}, 0, 0, 0], the first bidder may bid none "
-                                              f"of {lo}..{r.bid_max} but {_fmt_list(sorted(r.bid_excluded))}, "
-                                              "excluded: the auction is stuck)"))
+                                              f"(witness: scores [{at}, 0, 0, 0] with seat 0 to bid: {why}; "
+                                              "the auction is stuck)"))
             elif 4 * legal[-1] < r.total_min:
                 h = legal[-1]
                 out.append(("bid.total_min", f"total {r.total_min} can never be reached (four bids of at most {h}; "

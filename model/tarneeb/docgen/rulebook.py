@@ -25,7 +25,7 @@ from tarneeb.core.spec import Rules, Ruleset, get_ruleset, load_rules, rulesets,
 from tarneeb.errors import SpecError
 
 LANGS = ("en", "ar")
-FORMATS = ("rst", "md", "txt")
+FORMATS = ("rst", "md", "txt", "html")
 
 # The order a hand is played; each clause goes to the first section whose test accepts its id.
 SECTIONS: tuple[tuple[str, str], ...] = (
@@ -444,11 +444,53 @@ def _render_txt(d: RulesetDoc) -> str:
     return "\n".join(lines) + "\n"
 
 
-_RENDERERS: dict[str, Callable[[RulesetDoc], str]] = {"rst": _render_rst, "md": _render_md, "txt": _render_txt}
+def _render_html(d: RulesetDoc) -> str:
+    """A standalone page (a club can print it or put it on its site); Arabic is right to left."""
+    from html import escape as e
+
+    L = d.labels
+    rtl = ' dir="rtl"' if d.lang == "ar" else ""
+    out = [f'<!DOCTYPE html>\n<html lang="{d.lang}"{rtl}><head><meta charset="utf-8">',
+           f"<title>{e(d.name)} ({e(d.id)})</title></head><body>",
+           f"<h1>{e(d.name)} ({e(d.id)})</h1>", f"<p>{e(d.summary)}</p>",
+           f"<p>{e(L['document'])}: {e(cite(d.document, ''))}</p>", f"<p><em>{e(L['generated'])}</em></p>",
+           f"<h2>{e(L['rules'])}</h2>"]
+    for s in d.sections:
+        out += [f"<h3>{e(s.title)}</h3>", "<dl>"]
+        for c in s.clauses:
+            out += [f'<dt id="{e(clause_anchor(d.id, c.id, d.lang))}"><code>{e(c.id)}</code></dt>',
+                    f"<dd>{e(c.text)}<br><small>{e(L['source'])}: {e(cite(c.doc, c.heading))}</small></dd>"]
+        out += ["</dl>"]
+    out += [f"<h2>{e(L['options'])}</h2>"]
+    if not d.options:
+        out += [f"<p>{e(L['no_options'])}</p>"]
+    else:
+        out += ["<table>", "<tr>" + "".join(f"<th>{e(L[k])}</th>" for k in ("option", "default", "allowed", "meaning"))
+                + "</tr>"]
+        out += [f"<tr><td><code>{e(o.name)}</code></td><td><code>{e(o.default)}</code></td><td>{e(o.allowed)}</td>"
+                f"<td>{e(o.meaning)} ({e(L['source'])}: {e(cite(o.doc, o.heading))})</td></tr>" for o in d.options]
+        out += ["</table>"]
+    out += [f"<h2>{e(L['ambiguities'])}</h2>"]
+    if not d.ambiguities:
+        out += [f"<p>{e(L['no_ambiguities'])}</p>"]
+    out += ["<ul>"] if d.ambiguities else []
+    for a in d.ambiguities:
+        out += [f"<li><strong>{e(a.id)}</strong>: {e(a.question)}<ul>",
+                f"<li>{e(L['reading'])}: <code>{e(a.reading)}</code>: {e(a.reading_text)}</li>"]
+        out += [f"<li>{e(L['other_readings'])}: <code>{e(r)}</code>: {e(t)}</li>" for r, t in a.others]
+        if a.option:
+            out += [f"<li>{e(L['selectable'])}: <code>{e(a.option)}</code></li>"]
+        out += [f"<li>{e(L['sources'])}: " + "; ".join(e(cite_ref(s)) for s in a.sources) + "</li></ul></li>"]
+    out += ["</ul>"] if d.ambiguities else []
+    return "\n".join(out + ["</body></html>"]) + "\n"
+
+
+_RENDERERS: dict[str, Callable[[RulesetDoc], str]] = {"rst": _render_rst, "md": _render_md, "txt": _render_txt,
+                                                      "html": _render_html}
 
 
 def render(d: RulesetDoc, fmt: str) -> str:
-    """The ruleset document as ``rst``, ``md`` or ``txt``."""
+    """The ruleset document as ``rst``, ``md``, ``txt`` or ``html``."""
     return _RENDERERS[fmt](d)
 
 
