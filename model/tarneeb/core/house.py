@@ -123,7 +123,7 @@ def _load_house(file: str, path: Path, ref: str, raw: dict[str, Any]) -> Ruleset
                 raise SpecError(file, f"{where}.{k}", f"unknown key; valid: {', '.join(SOURCE_KEYS)}")
         sid = _str(file, s, "id", where)
         known = sources().get(sid)
-        if known is not None and known.origin != file:
+        if known is not None and not known.origin:  # a document of spec/sources.toml (a file's may be reloaded)
             raise SpecError(file, f"{where}.id", f"{sid!r} is already a source ({known.name}); choose another id")
         own.append(Source(sid, _str(file, s, "publisher", where), _str(file, s, "title", where, ""),
                           _str(file, s, "described_as", where, "house rules"), _str(file, s, "published", where),

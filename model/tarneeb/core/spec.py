@@ -446,8 +446,10 @@ def resolve_ruleset(ref: str, relative_to: str | Path | None = None) -> Ruleset:
         candidates.append(Path(relative_to) / ref)
     for path in candidates:
         key = str(path.resolve())
-        if key in _LOADED:
-            return _LOADED[key]
+        if key in _LOADED:  # loaded before under another name: known by this one too (e.g. in a record header)
+            found = _LOADED[key]
+            _LOADED[ref] = found if found.ref == ref else replace(found, ref=ref)
+            return _LOADED[ref]
         if path.is_file():
             from tarneeb.core.house import load_file
 
