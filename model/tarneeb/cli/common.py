@@ -42,7 +42,7 @@ def count_arg(lowest: int) -> Callable[[str], int]:
 
 def add_selfplay_args(s: argparse.ArgumentParser) -> None:
     """The arguments shared by every command that plays seeded matches (simulate, record)."""
-    s.add_argument("--ruleset", required=True)
+    s.add_argument("--ruleset", required=True, help="ruleset id (see `tarneeb rulesets`) or the path of a ruleset file (house rules)")
     s.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a ruleset option (repeatable)")
     s.add_argument("--matches", type=count_arg(1), default=10)
     s.add_argument("--seed", default="0")

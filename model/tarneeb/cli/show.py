@@ -13,7 +13,7 @@ from tarneeb.core.spec import get_ruleset
 
 def register(subparsers: Any) -> None:
     s = subparsers.add_parser("show", help="clauses, options and ambiguities of a ruleset")
-    s.add_argument("ruleset")
+    s.add_argument("ruleset", help="ruleset id (see `tarneeb rulesets`) or the path of a ruleset file (house rules)")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_show)
 
