@@ -208,6 +208,15 @@ def test_bad_files_are_refused_with_file_key_and_reason(tmp_path: Path, body: st
     assert why in str(e.value)
 
 
+def test_a_house_clause_without_its_arabic_statement_names_the_file(tmp_path: Path) -> None:
+    p = write(tmp_path, "n.toml", HEAD.format(id="n1", base="card-kings-41")
+              + '[[clause]]\nid = "x.note"\nheading = "h"\ntext = "No table talk."\n')
+    assert "No table talk." in render_doc(ruleset_doc(str(p), "en"), "md")
+    with pytest.raises(SpecError) as e:
+        ruleset_doc(str(p), "ar")
+    assert (e.value.file, e.value.key) == (str(p), "clause x.note.text_ar")
+
+
 def test_bad_option_default_names_the_valid_choices(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     p = write(tmp_path, "bad.toml", HEAD.format(id="bad2", base="classic") + "[defaults]\ntarget = 50\n")
     rc, out, err = run(capsys, "simulate", "--ruleset", str(p))

@@ -569,7 +569,8 @@ def config_problems(r: Rules) -> list[tuple[str, str]]:
                                              f"{h}, {h}, {h}, {h} sum to {4 * h} < {r.total_min}: every hand is "
                                              "void and redealt forever)"))
         if r.total_min > 52:
-            out.append(("bid.total_min", f"total {r.total_min} exceeds 4 x 13"))
+            out.append(("bid.total_min", f"total {r.total_min} exceeds 4 x 13 (witness: scores [0, 0, 0, 0], "
+                                         f"bids [13, 13, 13, 13] sum to 52 < {r.total_min}: every hand is void)"))
         for b in range(r.bid_min, r.bid_max + 1):
             if b not in r.bid_excluded and r.values[b] <= 0:
                 out.append(("score.values", f"a made bid of {b} scores {r.values[b]}: scores could never rise to the target "

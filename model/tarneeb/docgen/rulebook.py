@@ -280,6 +280,9 @@ def ruleset_doc(rid: str, lang: str = "en") -> RulesetDoc:
     for cid, c in rs.clauses.items():
         text = clause_text(rs, cid, lang)
         if not text.strip():
+            if rs.extends and (c.origin or rs.id) == rs.id:  # a house file's own clause: its text_ar is missing
+                raise SpecError(rs.path, f"clause {cid}.text_{lang}", f"missing: the {lang} sheet needs this "
+                                                                     "clause's statement (a template may name parameters)")
             raise SpecError(i18n_file, f"clause.{rs.id}.{cid}", f"no {lang} text for this clause")
         groups[section_of(cid)].append(ClauseItem(cid, text, c.doc, c.heading))
     sections = tuple(SectionItem(k, section_title(lang, k), tuple(groups[k])) for k, _ in SECTIONS if groups[k])
