@@ -9,7 +9,7 @@ from __future__ import annotations
 from tarneeb.core.actions import Action, Bid, Deal, NameTrump, Play, parse_action
 from tarneeb.core.cards import card_str, parse_card
 from tarneeb.core.match import HandRecord, Match, Phase, SeatView, random_deck
-from tarneeb.core.spec import Rules, Ruleset, get_ruleset, load_rules, rulesets
+from tarneeb.core.spec import Rules, Ruleset, get_ruleset, load_rules, resolve_ruleset, rulesets
 from tarneeb.errors import (
     CardError,
     ConfigError,
@@ -29,5 +29,5 @@ __all__ = [
     "Action", "Bid", "CardError", "ConfigError", "Deal", "HandRecord", "IllegalAction", "IllegalBid",
     "IllegalDeal", "IllegalPlay", "IllegalTrump", "Match", "NameTrump", "Phase", "Play", "Rules", "Ruleset",
     "SeatView", "SpecError", "TarneebError", "WrongPhase", "card_str", "get_ruleset", "load_rules",
-    "parse_action", "parse_card", "random_deck", "rulesets",
+    "parse_action", "parse_card", "random_deck", "resolve_ruleset", "rulesets",
 ]

@@ -53,6 +53,7 @@ class SpecError(BadInput):
     def __init__(self, file: str, key: str, message: str) -> None:
         self.file = file
         self.key = key
+        self.reason = message
         super().__init__(f"{file}: {key}: {message}")
 
 
@@ -62,6 +63,7 @@ class ConfigError(BadInput):
     def __init__(self, ruleset: str, key: str, message: str) -> None:
         self.ruleset = ruleset
         self.key = key
+        self.reason = message
         super().__init__(f"ruleset {ruleset}: {key}: {message}")
 
 

@@ -650,15 +650,17 @@ def _vars(terms: Sequence[Term]) -> list[Term]:
     return list(seen.values())[:12]
 
 
-def engine_checks() -> list[Any]:
-    """Every engine stage x ruleset x option variant, and the engine mutants of the manifest."""
-    from tarneeb.core.spec import rulesets
+def engine_checks(refs: list[str] | None = None) -> list[Any]:
+    """Every engine stage x ruleset x option variant, and the engine mutants of the manifest (``refs``: these
+    rulesets only, also ruleset files; a file gets the mutants of its family kind, not a built-in's own)."""
+    from tarneeb.core.spec import get_ruleset, rulesets
 
     from .bridge_mutants import ENGINE_MUTANTS
     from .checks import Check, variants
 
     out = []
-    for rid, rs in rulesets().items():
+    for rid in refs if refs is not None else list(rulesets()):
+        rs = get_ruleset(rid)
         individual = rs.params.get("family") == "individual"
         clauses = tuple(c for c in CLAUSES if c in rs.clauses)
         for stage, (_, ind_opts, auc_opts) in STAGES.items():

@@ -27,6 +27,7 @@ from typing import Any
 import z3
 
 from tarneeb.core.spec import OptionValue, Rules, get_ruleset, load_rules, rulesets
+from tarneeb.errors import ConfigError
 
 from .encode import (
     NO_LED,
@@ -269,6 +270,18 @@ DOC_TABLES: dict[str, tuple[tuple[int, int, int], ...]] = {
 }
 
 
+def doc_values(r: Rules) -> dict[int, int]:
+    """Bid -> value as its score.values clause states it: the document's table (a house ruleset that keeps the
+    values inherits it); a house ruleset that sets its own values states them in its own clause, so the
+    obligation then checks the encoding against the file's list (no document to compare with)."""
+    rs = r.ruleset
+    if "score.values" not in rs.changed:
+        for rid in rs.lineage or (rs.id,):
+            if rid in DOC_TABLES:
+                return {b: b * mult for lo, hi, mult in DOC_TABLES[rid] for b in range(lo, hi + 1)}
+    return {b: r.values[b] for b in range(r.bid_min, r.bid_max + 1)}
+
+
 def _scoring_individual(enc: Encoding) -> list[Obligation]:
     r = enc.r
     bid, t, t2 = z3.Int("bid"), z3.Int("tricks"), z3.Int("tricks2")
@@ -276,8 +289,8 @@ def _scoring_individual(enc: Encoding) -> list[Obligation]:
     tr = [t >= 0, t <= 13, t2 >= 0, t2 <= 13]
     d = enc.individual_delta(bid, t)
     doc: Term = z3.IntVal(-1)
-    for lo, hi, mult in DOC_TABLES[r.id]:
-        doc = z3.If(z3.And(bid >= lo, bid <= hi), bid * mult, doc)
+    for b, value in doc_values(r).items():
+        doc = z3.If(bid == b, value, doc)
     claim_t = z3.And(z3.Implies(t >= bid, d == doc), z3.Implies(t < bid, d == -doc))
     claim_m = z3.And(z3.Implies(t >= bid, d > 0), z3.Implies(t < bid, d < 0))
     claim_x = z3.Implies(z3.And(t >= bid, t2 >= bid), d == enc.individual_delta(bid, t2))
@@ -594,34 +607,69 @@ def all_checks() -> list[Check]:
     from .bridge import engine_checks
 
     out: list[Check] = []
-    for rid, rs in rulesets().items():
-        individual = rs.params.get("family") == "individual"
-        present = set(rs.clauses)
-        for inv in INVARIANTS:
-            if inv not in CLAUSES:  # a family with its own module (references, engine)
-                continue
-            clauses = tuple(c for c in CLAUSES[inv] if c in present)
-            fam = _family(inv, individual)
-            for stage, build, names in fam:
-                names_all = [o.name for o in rs.options] if names == ("*",) else list(names)
-                vs = variants(rid, names_all)
-                for v in vs:
-                    out.append(Check(inv, rid, v, None, clauses, build, stage))
-                first_stage = stage == fam[0][0]
-                plan = list(MUTANT_PLAN[(inv, individual)]) if first_stage else []
-                plan += [(mu, o) for f, mu, o in EXTRA_MUTANTS.get(rid, []) if f == inv and first_stage]
-                if inv == "config" and not individual:
-                    plan = [(mu, o) for f, mu, o in EXTRA_MUTANTS.get(rid, []) if f == inv
-                            and ((stage == "auction") == (mu == "passed-may-reenter"))]
-                for mu, opts in plan:
-                    base = dict(vs[0])
-                    base.update({k: v for k, v in opts.items() if k in base or k in names_all})
-                    v = tuple(sorted(base.items()))
-                    out.append(Check(inv, rid, v, mu, clauses, build, stage))
+    for rid in rulesets():
+        out += family_checks(rid)
     from .references import reference_checks  # family 7: its own module (it imports this one)
 
     out += reference_checks()
     return out + engine_checks()
+
+
+def ruleset_checks(ref: str) -> list[Check]:
+    """Every check of families 1-6 and 8 for one ruleset, also a ruleset file (``tarneeb prove --ruleset FILE``).
+
+    A house ruleset gets the mutants of its family kind (not its base's own extra mutants: the file may have
+    changed what they break); family 7 (the documents' worked examples) concerns the built-ins only.
+    """
+    from .bridge import engine_checks
+
+    rs = get_ruleset(ref)
+    if rs.id in rulesets():
+        return [c for c in all_checks() if c.ruleset == rs.id and c.invariant != "references"]
+    return family_checks(rs.name_ref) + engine_checks([rs.name_ref])
+
+
+def refused_variants(checks: Sequence[Check]) -> list[str]:
+    """The option variants of ``checks`` that the engine refuses to load (a stuck combination), with its reason."""
+    out: dict[str, str] = {}
+    for c in checks:
+        if c.variant in out:
+            continue
+        try:
+            c.rules()
+        except ConfigError as e:
+            out[c.variant] = f"option variant {c.variant}: {e.key}: {e.reason}"
+    return list(out.values())
+
+
+def family_checks(rid: str) -> list[Check]:
+    """The checks of families 1-6 for one ruleset (a built-in id or a ruleset file's path)."""
+    out: list[Check] = []
+    rs = get_ruleset(rid)
+    individual = rs.params.get("family") == "individual"
+    present = set(rs.clauses)
+    for inv in INVARIANTS:
+        if inv not in CLAUSES:  # a family with its own module (references, engine)
+            continue
+        clauses = tuple(c for c in CLAUSES[inv] if c in present)
+        fam = _family(inv, individual)
+        for stage, build, names in fam:
+            names_all = [o.name for o in rs.options] if names == ("*",) else list(names)
+            vs = variants(rid, names_all)
+            for v in vs:
+                out.append(Check(inv, rid, v, None, clauses, build, stage))
+            first_stage = stage == fam[0][0]
+            plan = list(MUTANT_PLAN[(inv, individual)]) if first_stage else []
+            plan += [(mu, o) for f, mu, o in EXTRA_MUTANTS.get(rid, []) if f == inv and first_stage]
+            if inv == "config" and not individual:
+                plan = [(mu, o) for f, mu, o in EXTRA_MUTANTS.get(rid, []) if f == inv
+                        and ((stage == "auction") == (mu == "passed-may-reenter"))]
+            for mu, opts in plan:
+                base = dict(vs[0])
+                base.update({k: v for k, v in opts.items() if k in base or k in names_all})
+                v = tuple(sorted(base.items()))
+                out.append(Check(inv, rid, v, mu, clauses, build, stage))
+    return out
 
 
 def select(checks: Sequence[Check], ruleset: str | None = None, invariant: str | None = None) -> list[Check]:

@@ -103,7 +103,8 @@ class Side:
         return self.rules.label()
 
     def entry(self) -> dict[str, Any] | str:
-        return {"id": self.rules.id, "options": dict(self.options)} if self.options else self.rules.id
+        ref = self.rules.ruleset.name_ref  # a ruleset file by its path, so the witness situation loads it
+        return {"id": ref, "options": dict(self.options)} if self.options else ref
 
 
 def parse_side(spec: str) -> Side:

@@ -49,7 +49,8 @@ def count_arg(lowest: int) -> Callable[[str], int]:
 
 def add_selfplay_args(s: argparse.ArgumentParser) -> None:
     """The arguments shared by every command that plays seeded matches (simulate, record)."""
-    s.add_argument("--ruleset", required=True, help="the ruleset id (see `tarneeb rulesets`)")
+    s.add_argument("--ruleset", required=True,
+                   help="ruleset id (see `tarneeb rulesets`) or the path of a ruleset file (house rules)")
     s.add_argument("--option", action="append", metavar="NAME=VALUE",
                    help="set a ruleset option (repeatable, once per option; see `tarneeb show RULESET`)")
     s.add_argument("--matches", type=count_arg(1), default=10, help="how many matches to play (default 10)")

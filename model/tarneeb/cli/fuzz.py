@@ -21,7 +21,8 @@ from tarneeb.errors import BadInput
 def register(subparsers: Any) -> None:
     f = subparsers.add_parser("fuzz", help="differential fuzzing of an external engine against ours, in lockstep")
     f.add_argument("--engine", required=True, metavar="CMD", help="command line that starts the engine (spec/protocol)")
-    f.add_argument("--ruleset", required=True, help="the ruleset id to fuzz under")
+    f.add_argument("--ruleset", required=True,
+                   help="ruleset id (see `tarneeb rulesets`) or the path of a ruleset file (house rules)")
     f.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a ruleset option (repeatable, once each)")
     f.add_argument("--hands", type=int, default=200, help="deals to play (cancelled deals count)")
     f.add_argument("--seed", default="0", help="seed text; the same seed plays the same deals (default 0)")

@@ -28,8 +28,8 @@ def register(subparsers: Any) -> None:
         description="Print the rules of RULESET generated from spec/: clauses by phase of the hand "
                     "with their sources, the options and the ambiguities with the reading taken.",
     )
-    s.add_argument("ruleset", help="ruleset id (see `tarneeb rulesets`)")
-    s.add_argument("--format", choices=("md", "txt", "rst"), default="txt", help="output format (default txt)")
+    s.add_argument("ruleset", help="ruleset id (see `tarneeb rulesets`) or the path of a ruleset file (house rules)")
+    s.add_argument("--format", choices=("md", "txt", "rst", "html"), default="txt", help="output format (default txt)")
     s.add_argument("--lang", choices=LANGS, default="en", help="language (default en; ar is Arabic)")
     s.add_argument("--json", action="store_true", help="the structured document as JSON")
     s.set_defaults(func=cmd_rules)

@@ -15,7 +15,7 @@ from tarneeb.docgen.rulebook import LANGS, label, ruleset_doc
 
 def register(subparsers: Any) -> None:
     s = subparsers.add_parser("show", help="clauses, options and ambiguities of a ruleset")
-    s.add_argument("ruleset", help="the ruleset id (see `tarneeb rulesets`)")
+    s.add_argument("ruleset", help="ruleset id (see `tarneeb rulesets`) or the path of a ruleset file (house rules)")
     s.add_argument("--lang", choices=LANGS, default="en",
                    help="language of the texts (default en; ar is Arabic, printed right-to-left)")
     s.add_argument("--json", action="store_true", help="the ruleset as one JSON object")
@@ -30,7 +30,7 @@ def show_data(rid: str, lang: str = "en") -> dict[str, Any]:
     """
     if lang != "en":
         return _show_data_lang(rid, lang)
-    from tarneeb.core.ambiguity import ambiguities
+    from tarneeb.core.ambiguity import ambiguities, taken_for
 
     rs = get_ruleset(rid)
     return {
@@ -39,9 +39,9 @@ def show_data(rid: str, lang: str = "en") -> dict[str, Any]:
                      "source": cite(c.doc, c.heading)} for c in rs.clauses.values()],
         "options": [{"name": o.name, "type": o.type, "default": o.default, "valid": o.valid_text(),
                      "meaning": o.meaning} for o in rs.options],
-        "ambiguities": [{"id": a.id, "question": a.question, "reading": a.taken[rs.id],
-                         "reading_text": a.reading_text(a.taken[rs.id])}
-                        for a in ambiguities() if rs.id in a.taken],
+        "ambiguities": [{"id": a.id, "question": a.question, "reading": taken,
+                         "reading_text": a.reading_text(taken)}
+                        for a in ambiguities() if (taken := taken_for(a, rs)) is not None],
     }
 
 

@@ -20,7 +20,9 @@ def register(subparsers: Any) -> None:
     vs = v.add_subparsers(dest="vectors_command", required=True)
     s = vs.add_parser("generate", help="write spec/vectors/ from the engine")
     s.add_argument("--out", default=None, help="folder (default: spec/vectors)")
-    s.add_argument("--json", action="store_true", help="print what was written as JSON")
+    s.add_argument("--ruleset", default=None,
+                   help="only this ruleset: a built-in id or the path of a ruleset file (house rules)")
+    s.add_argument("--json", action="store_true", help="the counts as one JSON object")
     s.set_defaults(func=cmd_generate)
     s = vs.add_parser("check", help="exit 1 when the committed vectors differ from a fresh generate")
     s.add_argument("--dir", default=None, help="the vectors folder to compare (default: spec/vectors)")
@@ -47,7 +49,7 @@ def _dir(arg: str | None) -> Path:
 def cmd_generate(args: argparse.Namespace) -> int:
     from tarneeb.conformance.vectors import write_all
 
-    counts = write_all(_dir(args.out))
+    counts = write_all(_dir(args.out), args.ruleset)
     if args.json:
         print(json.dumps({"counts": counts, "total": sum(counts.values())}))
     else:

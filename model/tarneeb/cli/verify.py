@@ -22,7 +22,8 @@ from tarneeb.records import Report, Summary, verify_paths
 def register(subparsers: Any) -> None:
     s = subparsers.add_parser("verify", help="replay game records through the engine and report every divergence")
     s.add_argument("files", nargs="+", metavar="FILE", help="record files (JSON Lines, spec/records/)")
-    s.add_argument("--ruleset", help="check every match under this ruleset (default: the one its header names)")
+    s.add_argument("--ruleset", help="check every match under this ruleset, an id or a ruleset file "
+                                     "(default: the one its header names, an id or a file)")
     s.add_argument("--option", action="append", metavar="NAME=VALUE", help="override a ruleset option (repeatable)")
     s.add_argument("--jobs", "-j", type=jobs_arg, default=None, help="worker processes, at least 1 (default: all cores)")
     s.add_argument("--json", action="store_true", help="one JSON object per report, then a summary object")

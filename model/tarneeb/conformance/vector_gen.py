@@ -576,10 +576,30 @@ def _opt_label(options: dict[str, Any]) -> str:
     return ", ".join(f"{k}={json.dumps(v)}" for k, v in options.items()) or "default options"
 
 
+def house_variants(ref: str) -> list[tuple[dict[str, Any], dict[str, int]]]:
+    """A ruleset file (house rules): the full set at its defaults, then its base's option variants that it
+    still accepts (a variant setting an option to the file's own default is dropped)."""
+    from tarneeb.core.spec import get_ruleset
+    from tarneeb.errors import ConfigError
+
+    rs = get_ruleset(ref)
+    base = next((VARIANTS[rid] for rid in rs.lineage if rid in VARIANTS), [])
+    out: list[tuple[dict[str, Any], dict[str, int]]] = [({}, FULL)]
+    for options, counts in base[1:]:
+        if all(rs.option(k).default == v for k, v in options.items()):
+            continue
+        try:
+            load_rules(rs, options)
+        except ConfigError:
+            continue
+        out.append((options, counts))
+    return out
+
+
 def generate(ruleset: str) -> dict[str, list[dict[str, Any]]]:
     """All groups of one ruleset, by category."""
     out: dict[str, list[dict[str, Any]]] = {c: [] for c in CATEGORIES}
-    for options, counts in VARIANTS[ruleset]:
+    for options, counts in VARIANTS.get(ruleset) or house_variants(ruleset):
         r = load_rules(ruleset, options)
         for cat in CATEGORIES:
             n = counts.get(cat, 0)
@@ -612,8 +632,16 @@ def dumps(groups: list[dict[str, Any]]) -> str:
     return "\n".join(parts) + "\n"
 
 
-def generated_files() -> Iterator[tuple[str, str]]:
-    """(relative path, text) of every vector file, in a stable order."""
+def generated_files(ruleset: str | None = None) -> Iterator[tuple[str, str]]:
+    """(relative path, text) of every vector file, in a stable order (``ruleset``: that one only, also a
+    ruleset file, written under its id)."""
+    if ruleset is not None:
+        from tarneeb.core.spec import get_ruleset
+
+        rs = get_ruleset(ruleset)
+        for cat, groups in generate(rs.name_ref).items():
+            yield f"{rs.id}/{cat}.json", dumps(groups)
+        return
     for rid in rulesets():
         if rid not in VARIANTS:
             continue
@@ -621,9 +649,9 @@ def generated_files() -> Iterator[tuple[str, str]]:
             yield f"{rid}/{cat}.json", dumps(groups)
 
 
-def write_all(out: Path) -> dict[str, int]:
+def write_all(out: Path, ruleset: str | None = None) -> dict[str, int]:
     counts: dict[str, int] = {}
-    for rel, text in generated_files():
+    for rel, text in generated_files(ruleset):
         p = out / rel
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text(text, encoding="utf-8")

@@ -6,7 +6,7 @@ import tomllib
 from dataclasses import dataclass
 from functools import cache
 
-from tarneeb.core.spec import rulesets, spec_dir
+from tarneeb.core.spec import Ruleset, rulesets, spec_dir
 from tarneeb.errors import SpecError
 
 
@@ -50,3 +50,11 @@ def _load(path: str) -> tuple[Ambiguity, ...]:
 
 def ambiguities() -> tuple[Ambiguity, ...]:
     return _load(str(spec_dir() / "ambiguities.toml"))
+
+
+def taken_for(a: Ambiguity, rs: Ruleset) -> str | None:
+    """The reading ``rs`` takes (a house ruleset takes its base's), or ``None`` when it is not concerned."""
+    for rid in rs.lineage or (rs.id,):
+        if rid in a.taken:
+            return a.taken[rid]
+    return None

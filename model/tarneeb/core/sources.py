@@ -24,6 +24,7 @@ class Source:
     title: str  # the document's own title; "" when it has none
     described_as: str
     published: str
+    origin: str = ""  # the ruleset file that declared it ("" for spec/sources.toml)
 
     @property
     def name(self) -> str:
@@ -33,8 +34,22 @@ class Source:
         return f"{self.publisher}, {self.described_as} (untitled)"
 
 
-@cache
+_DECLARED: dict[str, Source] = {}  # sources declared by ruleset files loaded in this process (a club's sheet)
+
+
+def register_sources(found: list[Source]) -> None:
+    """Add the sources a ruleset file declares (its own rule sheet) to the table :func:`cite` reads."""
+    for s in found:
+        _DECLARED[s.id] = s
+
+
 def sources() -> dict[str, Source]:
+    """The document table: ``spec/sources.toml`` and the sources declared by ruleset files loaded so far."""
+    return {**_table(), **_DECLARED} if _DECLARED else _table()
+
+
+@cache
+def _table() -> dict[str, Source]:
     path = spec_dir() / "sources.toml"
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8-sig"))
@@ -102,6 +117,9 @@ def cite(doc: str, heading: str, lang: str = "en") -> str:
     if not heading:
         return name
     rendered = heading_text(heading, lang)
+    if not rendered and doc not in _table():
+        # a club's own rule sheet (declared by a ruleset file): its headings are cited as the club wrote them
+        return f"{name}، قسم «{heading}»"
     if not rendered:
         raise SpecError(f"i18n/{lang}.toml", f"heading.{heading!r}", f"no {lang} rendering of this section heading")
     return f"{name}، قسم «{rendered}» ({heading})"

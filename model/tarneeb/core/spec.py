@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
@@ -109,6 +109,8 @@ class Clause:
     doc: str
     heading: str
     text_ar: str = ""
+    template: str = ""  # the text as written, before its {param} placeholders are filled in (tarneeb.core.prose)
+    origin: str = ""  # the ruleset whose translation entries (spec/i18n) hold this clause's other statements
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,6 +185,22 @@ class Ruleset:
     params: dict[str, Any]
     options: tuple[Option, ...]
     clauses: dict[str, Clause]
+    # a house ruleset (a file that ``extends`` another): how it was named, its base, and what it changes
+    ref: str = ""  # the name it was loaded by: its id for a built-in, the file path for a ruleset file
+    extends: str = ""  # the id of the ruleset it extends ("" for a built-in)
+    lineage: tuple[str, ...] = ()  # its own id, then its base's lineage
+    changed: dict[str, tuple[Any, Any]] = field(default_factory=dict)  # param -> (base value, own value)
+    name_ar: str = ""
+    summary_ar: str = ""
+
+    @property
+    def name_ref(self) -> str:
+        """The name a record header or a situation file uses for this ruleset (its id, or its file)."""
+        return self.ref or self.id
+
+    def effective_params(self) -> dict[str, Any]:
+        """Every parameter at the option defaults: what the clause templates are rendered with."""
+        return {**self.params, **{o.param: o.default for o in self.options}}
 
     def option(self, name: str) -> Option:
         for o in self.options:
@@ -362,9 +380,10 @@ def load_ruleset_file(path: Path) -> Ruleset:
         cid = _req(file, c, "id", where)
         if cid in clauses:
             raise SpecError(file, f"{where}.id", f"duplicate clause id {cid}")
+        template = _req(file, c, "text", where)
         clauses[cid] = Clause(
-            id=cid, text=_req(file, c, "text", where), doc=c.get("doc", document),
-            heading=_req(file, c, "heading", where), text_ar=c.get("text_ar", ""),
+            id=cid, text=template, doc=c.get("doc", document),
+            heading=_req(file, c, "heading", where), text_ar=c.get("text_ar", ""), template=template, origin=rid,
         )
     family = params.get("family")
     required_params = set(_COMMON) | (set(_INDIVIDUAL) if family == "individual" else set(_AUCTION))
@@ -377,11 +396,24 @@ def load_ruleset_file(path: Path) -> Ruleset:
     for cid in needed:
         if cid not in clauses:
             raise SpecError(file, f"clause {cid}", "missing: the engine cites this clause")
-    return Ruleset(
+    rs = Ruleset(
         id=rid, name=_req(file, raw, "name", "(top)"), document=document,
         publisher=_req(file, raw, "publisher", "(top)"), summary=_req(file, raw, "summary", "(top)"),
-        path=file, params=params, options=tuple(options), clauses=clauses,
+        path=file, params=params, options=tuple(options), clauses=clauses, lineage=(rid,),
     )
+    return with_rendered_clauses(rs)
+
+
+def with_rendered_clauses(rs: Ruleset) -> Ruleset:
+    """``rs`` with every clause text rendered from its template at the option defaults."""
+    from tarneeb.core.prose import render
+
+    p = rs.effective_params()
+    for cid, c in rs.clauses.items():
+        text = render(c.template or c.text, p, rs.path, f"clause {cid}.text")
+        if text != c.text:
+            rs.clauses[cid] = replace(c, text=text)
+    return rs
 
 
 @cache
@@ -404,10 +436,46 @@ def rulesets() -> dict[str, Ruleset]:
 
 
 def get_ruleset(rid: str) -> Ruleset:
+    """A built-in ruleset by id, or a ruleset file by path (see :func:`resolve_ruleset`)."""
+    return resolve_ruleset(rid)
+
+
+_LOADED: dict[str, Ruleset] = {}  # ruleset files loaded in this process: by id, by path as given, by absolute path
+
+
+def resolve_ruleset(ref: str, relative_to: str | Path | None = None) -> Ruleset:
+    """The one lookup of a ruleset name: a built-in id, the id of a ruleset file loaded before in this
+    process, or the path of a ruleset file (``.toml``; tried as given, then inside ``relative_to``).
+
+    A file with ``extends = ...`` is a house ruleset (:mod:`tarneeb.core.house`); it is validated as the
+    built-ins are, and its errors name the file, the key, the reason and the valid choices.
+    """
     all_rs = rulesets()
-    if rid not in all_rs:
-        raise ConfigError(rid, "ruleset", f"unknown ruleset; valid: {', '.join(all_rs)}")
-    return all_rs[rid]
+    if ref in all_rs:
+        return all_rs[ref]
+    if ref in _LOADED:
+        return _LOADED[ref]
+    looks_like_path = ref.endswith(".toml") or "/" in ref or os.sep in ref
+    candidates = [Path(ref)]
+    if relative_to is not None and not Path(ref).is_absolute():
+        candidates.append(Path(relative_to) / ref)
+    for path in candidates:
+        key = str(path.resolve())
+        if key in _LOADED:  # loaded before under another name: known by this one too (e.g. in a record header)
+            found = _LOADED[key]
+            _LOADED[ref] = found if found.ref == ref else replace(found, ref=ref)
+            return _LOADED[ref]
+        if path.is_file():
+            from tarneeb.core.house import load_file
+
+            rs = load_file(path, ref)
+            for k in (rs.id, ref, key):
+                _LOADED[k] = rs
+            return rs
+    if looks_like_path:
+        raise ConfigError(ref, "ruleset", "no such ruleset file; give a built-in id ("
+                          + ", ".join(all_rs) + ") or the path of a ruleset file")
+    raise ConfigError(ref, "ruleset", f"unknown ruleset; valid: {', '.join(all_rs)}, or the path of a ruleset file")
 
 
 def parse_option_args(items: list[str]) -> dict[str, str]:
@@ -480,6 +548,15 @@ def min_levels(r: Rules) -> list[tuple[int, int]]:
     return levels
 
 
+def _fmt_list(xs: list[int]) -> str:
+    return ", ".join(str(x) for x in xs) or "none"
+
+
+def legal_bids(r: Rules) -> list[int]:
+    """The bids allowed at score 0 (individual family)."""
+    return [b for b in range(r.bid_min, r.bid_max + 1) if b not in r.bid_excluded]
+
+
 def config_problems(r: Rules) -> list[tuple[str, str]]:
     """Reasons a configuration could get stuck or contradict itself; empty when sound."""
     out: list[tuple[str, str]] = []
@@ -496,21 +573,36 @@ def config_problems(r: Rules) -> list[tuple[str, str]]:
             out.append(("bid.range", f"bid range {r.bid_min}..{r.bid_max} is not inside 1..13"))
         for threshold, lo in min_levels(r):
             legal = [b for b in range(lo, r.bid_max + 1) if b not in r.bid_excluded]
+            at = max(threshold, 0)
             if not legal:
-                out.append(("bid.rising_min", f"a player with score >= {threshold} would have no legal bid"))
+                why = (f"the minimum {lo} is above the highest bid {r.bid_max}" if lo > r.bid_max else
+                       f"every bid from {lo} to {r.bid_max} is excluded ({_fmt_list(sorted(r.bid_excluded))})")
+                out.append(("bid.rising_min", f"a player with score >= {threshold} would have no legal bid "
+                                              f"(witness: scores [{at}, 0, 0, 0] with seat 0 to bid: {why}; "
+                                              "the auction is stuck)"))
             elif 4 * legal[-1] < r.total_min:
-                out.append(("bid.total_min", f"total {r.total_min} can never be reached (four bids of at most {legal[-1]})"))
+                h = legal[-1]
+                out.append(("bid.total_min", f"total {r.total_min} can never be reached (four bids of at most {h}; "
+                                             f"witness: scores [{at}, {at}, {at}, {at}], the highest legal bids "
+                                             f"{h}, {h}, {h}, {h} sum to {4 * h} < {r.total_min}: every hand is "
+                                             "void and redealt forever)"))
         if r.total_min > 52:
-            out.append(("bid.total_min", f"total {r.total_min} exceeds 4 x 13"))
+            out.append(("bid.total_min", f"total {r.total_min} exceeds 4 x 13 (witness: scores [0, 0, 0, 0], "
+                                         f"bids [13, 13, 13, 13] sum to 52 < {r.total_min}: every hand is void)"))
         for b in range(r.bid_min, r.bid_max + 1):
             if b not in r.bid_excluded and r.values[b] <= 0:
-                out.append(("score.values", f"a made bid of {b} scores {r.values[b]}: scores could never rise to the target"))
+                out.append(("score.values", f"a made bid of {b} scores {r.values[b]}: scores could never rise to the target "
+                                            f"(witness: scores [0, 0, 0, 0], bids [{b}, {b}, {b}, {b}], every bid made: "
+                                            f"scores stay at or below [0, 0, 0, 0])"))
         if r.made_bid_wins and (r.made_bid_wins not in range(r.bid_min, r.bid_max + 1) or r.made_bid_wins in r.bid_excluded):
-            out.append(("win.made_bid_wins", f"bid {r.made_bid_wins} can never be made: it is not a legal bid"))
+            out.append(("win.made_bid_wins", f"bid {r.made_bid_wins} can never be made: it is not a legal bid "
+                                             f"(legal bids: {_fmt_list(legal_bids(r))})"))
         if r.auto_bid:
             for threshold, lo in min_levels(r):
                 if r.auto_bid < lo or r.auto_bid in r.bid_excluded:
-                    out.append(("timer.auto_bid", f"the timer's bid {r.auto_bid} is illegal for a player with score >= {threshold}"))
+                    out.append(("timer.auto_bid", f"the timer's bid {r.auto_bid} is illegal for a player with score >= {threshold} "
+                                                  f"(witness: scores [{max(threshold, 0)}, 0, 0, 0], the first bidder's "
+                                                  "timer runs out: the automatic bid is refused)"))
     else:
         if r.trump_source != "contract":
             out.append(("trump.source", "an auction ruleset takes trump from the contract"))

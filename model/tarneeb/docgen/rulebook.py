@@ -20,15 +20,16 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from tarneeb.core.ambiguity import ambiguities
+from tarneeb.core.ambiguity import ambiguities, taken_for
 from tarneeb.core.cards import SUIT_NAMES
+from tarneeb.core.prose import render_clause
 from tarneeb.core.sources import cite, cite_ref
 from tarneeb.core.spec import Rules, Ruleset, get_ruleset, load_rules, rulesets, spec_dir
 from tarneeb.docgen import arabic as AR
 from tarneeb.errors import SpecError
 
 LANGS = ("en", "ar")
-FORMATS = ("rst", "md", "txt")
+FORMATS = ("rst", "md", "txt", "html")
 
 # The order a hand is played; each clause goes to the first section whose test accepts its id.
 SECTIONS: tuple[tuple[str, str], ...] = (
@@ -157,11 +158,22 @@ def section_title(lang: str, key: str) -> str:
 
 
 def clause_text(rs: Ruleset, cid: str, lang: str) -> str:
-    """A clause statement in ``lang``; ``""`` when that language lacks it."""
+    """A clause statement in ``lang``, rendered from its template; ``""`` when that language lacks it."""
     c = rs.clauses[cid]
     if lang == "en":
         return c.text
-    return _tr(lang, "clause", rs.id, cid) or (c.text_ar if lang == "ar" else "")
+    origin = c.origin or rs.id
+    template = _tr(lang, "clause", origin, cid) or (c.text_ar if lang == "ar" else "")
+    return render_clause(rs, cid, template, lang, str(spec_dir() / "i18n" / f"{lang}.toml"), f"clause.{origin}.{cid}")
+
+
+def _tr_rs(lang: str, kind: str, rs: Ruleset, key: str) -> str:
+    """A translation of a ruleset's entry, or of the ruleset it extends (a house ruleset inherits them)."""
+    for rid in rs.lineage or (rs.id,):
+        text = _tr(lang, kind, rid, key)
+        if text:
+            return text
+    return ""
 
 
 def missing_texts(lang: str) -> list[str]:
@@ -307,12 +319,15 @@ def ruleset_doc(rid: str, lang: str = "en") -> RulesetDoc:
     for cid, c in rs.clauses.items():
         text = clause_text(rs, cid, lang)
         if not text.strip():
+            if rs.extends and (c.origin or rs.id) == rs.id:  # a house file's own clause: its text_ar is missing
+                raise SpecError(rs.path, f"clause {cid}.text_{lang}", f"missing: the {lang} sheet needs this "
+                                                                     "clause's statement (a template may name parameters)")
             raise SpecError(i18n_file, f"clause.{rs.id}.{cid}", f"no {lang} text for this clause")
         groups[section_of(cid)].append(ClauseItem(cid, text, c.doc, c.heading))
     sections = tuple(SectionItem(k, section_title(lang, k), tuple(groups[k])) for k, _ in SECTIONS if groups[k])
     options = []
     for o in rs.options:
-        meaning = o.meaning if lang == "en" else _tr(lang, "option", rs.id, o.name)
+        meaning = o.meaning if lang == "en" else _tr_rs(lang, "option", rs, o.name)
         if not meaning.strip():
             raise SpecError(i18n_file, f"option.{rs.id}.{o.name}", f"no {lang} meaning for this option")
         allowed = o.valid_text()
@@ -324,9 +339,10 @@ def ruleset_doc(rid: str, lang: str = "en") -> RulesetDoc:
         options.append(OptionItem(o.name, default, allowed, meaning, o.doc, o.heading))
     ambs = []
     for a in ambiguities():
-        if rs.id not in a.taken:
+        taken_ = taken_for(a, rs)
+        if taken_ is None:
             continue
-        taken = a.taken[rs.id]
+        taken = taken_
 
         def amb_tr(key: str, default: str, _a_id: str = a.id) -> str:
             return (_tr(lang, "ambiguity", _a_id, key) if lang != "en" else "") or default
@@ -337,8 +353,8 @@ def ruleset_doc(rid: str, lang: str = "en") -> RulesetDoc:
             others=tuple((r, amb_tr(r, t)) for r, t in a.readings if r != taken),
             option=a.option, sources=a.sources,
         ))
-    name = (_tr(lang, "ruleset", rs.id, "name") if lang != "en" else "") or rs.name
-    summary = (_tr(lang, "ruleset", rs.id, "summary") if lang != "en" else "") or rs.summary
+    name = (_tr(lang, "ruleset", rs.id, "name") or rs.name_ar if lang == "ar" else "") or rs.name
+    summary = (_tr(lang, "ruleset", rs.id, "summary") or rs.summary_ar if lang == "ar" else "") or rs.summary
     return RulesetDoc(
         id=rs.id, lang=lang, name=name, summary=summary, document=rs.document, publisher=rs.publisher,
         sections=sections, options=tuple(options), ambiguities=tuple(ambs),
@@ -586,11 +602,53 @@ def _render_txt(d: RulesetDoc) -> str:
     return "\n".join(lines) + "\n"
 
 
-_RENDERERS: dict[str, Callable[[RulesetDoc], str]] = {"rst": _render_rst, "md": _render_md, "txt": _render_txt}
+def _render_html(d: RulesetDoc) -> str:
+    """A standalone page (a club can print it or put it on its site); Arabic is right to left."""
+    from html import escape as e
+
+    L = d.labels
+    rtl = ' dir="rtl"' if d.lang == "ar" else ""
+    out = [f'<!DOCTYPE html>\n<html lang="{d.lang}"{rtl}><head><meta charset="utf-8">',
+           f"<title>{e(d.name)} ({e(d.id)})</title></head><body>",
+           f"<h1>{e(d.name)} ({e(d.id)})</h1>", f"<p>{e(d.summary)}</p>",
+           f"<p>{e(L['document'])}: {e(cite(d.document, ''))}</p>", f"<p><em>{e(L['generated'])}</em></p>",
+           f"<h2>{e(L['rules'])}</h2>"]
+    for s in d.sections:
+        out += [f"<h3>{e(s.title)}</h3>", "<dl>"]
+        for c in s.clauses:
+            out += [f'<dt id="{e(clause_anchor(d.id, c.id, d.lang))}"><code>{e(c.id)}</code></dt>',
+                    f"<dd>{e(c.text)}<br><small>{e(L['source'])}: {e(cite(c.doc, c.heading))}</small></dd>"]
+        out += ["</dl>"]
+    out += [f"<h2>{e(L['options'])}</h2>"]
+    if not d.options:
+        out += [f"<p>{e(L['no_options'])}</p>"]
+    else:
+        out += ["<table>", "<tr>" + "".join(f"<th>{e(L[k])}</th>" for k in ("option", "default", "allowed", "meaning"))
+                + "</tr>"]
+        out += [f"<tr><td><code>{e(o.name)}</code></td><td><code>{e(o.default)}</code></td><td>{e(o.allowed)}</td>"
+                f"<td>{e(o.meaning)} ({e(L['source'])}: {e(cite(o.doc, o.heading))})</td></tr>" for o in d.options]
+        out += ["</table>"]
+    out += [f"<h2>{e(L['ambiguities'])}</h2>"]
+    if not d.ambiguities:
+        out += [f"<p>{e(L['no_ambiguities'])}</p>"]
+    out += ["<ul>"] if d.ambiguities else []
+    for a in d.ambiguities:
+        out += [f"<li><strong>{e(a.id)}</strong>: {e(a.question)}<ul>",
+                f"<li>{e(L['reading'])}: <code>{e(a.reading)}</code>: {e(a.reading_text)}</li>"]
+        out += [f"<li>{e(L['other_readings'])}: <code>{e(r)}</code>: {e(t)}</li>" for r, t in a.others]
+        if a.option:
+            out += [f"<li>{e(L['selectable'])}: <code>{e(a.option)}</code></li>"]
+        out += [f"<li>{e(L['sources'])}: " + "; ".join(e(cite_ref(s)) for s in a.sources) + "</li></ul></li>"]
+    out += ["</ul>"] if d.ambiguities else []
+    return "\n".join(out + ["</body></html>"]) + "\n"
+
+
+_RENDERERS: dict[str, Callable[[RulesetDoc], str]] = {"rst": _render_rst, "md": _render_md, "txt": _render_txt,
+                                                      "html": _render_html}
 
 
 def render(d: RulesetDoc, fmt: str) -> str:
-    """The ruleset document as ``rst``, ``md`` or ``txt``."""
+    """The ruleset document as ``rst``, ``md``, ``txt`` or ``html``."""
     return _RENDERERS[fmt](d)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -15,7 +16,7 @@ from tarneeb.core import rules as R
 from tarneeb.core.actions import Bid, Deal, NameTrump
 from tarneeb.core.cards import FULL_DECK, NO_TRUMP, strain_text
 from tarneeb.core.match import HandRecord, Match, Phase
-from tarneeb.core.spec import Rules, load_rules
+from tarneeb.core.spec import Rules, load_rules, resolve_ruleset
 from tarneeb.errors import ConfigError, IllegalAction, TarneebError
 from tarneeb.records.fastpath import MatchState, fast_hand
 from tarneeb.records.format import _CARD_TEXT, MAX_LINE, Divergence, HandLine, Item, MatchHeader, RecordProblem, bid_text
@@ -128,7 +129,7 @@ class Verifier:
         r = self._rules_cache.get(key)
         if r is None:
             try:
-                r = load_rules(rid, opts)
+                r = load_rules(resolve_ruleset(rid, Path(h.file).parent), opts)  # a file: beside the record too
             except ConfigError as e:
                 fld = "ruleset" if e.key == "ruleset" else f"options.{e.key}"
                 return RecordProblem(h.file, h.line, fld, str(e), h.match)

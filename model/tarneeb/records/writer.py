@@ -24,7 +24,7 @@ def header_dict(rules: Rules, first_dealer: int, match_id: str, *, seats: Sequen
     scores before its first hand line. Omitted when ``None`` or all zero.
     """
     d: dict[str, Any] = {
-        "type": "match", "format": FORMAT, "version": VERSION, "match": match_id, "ruleset": rules.id,
+        "type": "match", "format": FORMAT, "version": VERSION, "match": match_id, "ruleset": rules.ruleset.name_ref,
         "options": dict(rules.options), "first_dealer": first_dealer,
     }
     if start_scores is not None and any(start_scores):

@@ -22,7 +22,7 @@ from typing import Any
 
 from tarneeb.core import hand as H
 from tarneeb.core import rules as R
-from tarneeb.core.ambiguity import Ambiguity, ambiguities
+from tarneeb.core.ambiguity import Ambiguity, ambiguities, taken_for
 from tarneeb.core.cards import STRAINS, card_str, strain_name
 from tarneeb.core.sources import cite
 from tarneeb.core.spec import OptionValue, Rules, load_rules
@@ -203,7 +203,7 @@ def _flags(kind: str, r: Rules, s: Situation, answer: dict[str, Any] | None = No
         if a.id == remedy:
             out.append(_silent_flag(a))
             continue
-        if r.id not in a.taken or a.id not in AMBIGUITY_READINGS:
+        if taken_for(a, r.ruleset) is None or a.id not in AMBIGUITY_READINGS:
             continue
         kinds, live, variants = AMBIGUITY_READINGS[a.id]
         if kind not in kinds or not live(r, s):
@@ -223,14 +223,14 @@ def _flag(a: Ambiguity, kind: str, r: Rules, s: Situation, variants: dict[str, V
     for rid, text in a.readings:
         variant = variants.get(rid, _not_modelled)(r, s)
         if variant is None:
-            readings.append(Reading(rid, text, a.taken[r.id] == rid, None,
+            readings.append(Reading(rid, text, taken_for(a, r.ruleset) == rid, None,
                                     "not computed: the engine has no parameter for this reading"))
             continue
         try:
             d = decide(kind, variant, s)
-            readings.append(Reading(rid, text, a.taken[r.id] == rid, d.answer, d.text))
+            readings.append(Reading(rid, text, taken_for(a, r.ruleset) == rid, d.answer, d.text))
         except (Missing, SituationError, NotApplicable) as e:
-            readings.append(Reading(rid, text, a.taken[r.id] == rid, None, f"no ruling: {e}"))
+            readings.append(Reading(rid, text, taken_for(a, r.ruleset) == rid, None, f"no ruling: {e}"))
     return AmbiguityFlag(a.id, a.question, a.sources, tuple(readings))
 
 

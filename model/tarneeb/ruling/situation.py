@@ -24,7 +24,7 @@ from typing import Any
 from tarneeb.core.actions import BIDS, Bid, parse_action
 from tarneeb.core.cards import NO_TRUMP, SUIT_NAMES, card_str, parse_card, parse_suit
 from tarneeb.core.clauses import IRREGULARITIES
-from tarneeb.core.spec import OptionValue, load_rules, rulesets
+from tarneeb.core.spec import OptionValue, load_rules, resolve_ruleset, rulesets
 from tarneeb.errors import CardError, SituationError, TarneebError
 
 KINDS: tuple[str, ...] = (
@@ -280,8 +280,16 @@ def _targets(file: str, raw: dict[str, Any]) -> tuple[list[tuple[str, dict[str, 
     if not isinstance(opts, dict) or any(not isinstance(v, dict) for v in opts.values()):
         raise SituationError(file, ["options"], "should be a table: ruleset id -> table of option values")
     known = rulesets()
+
+    def unknown(rid: str) -> bool:  # a built-in id, or a ruleset file (a path relative to the situation file)
+        try:
+            resolve_ruleset(rid, Path(file).parent)
+        except TarneebError:
+            return True
+        return False
+
     for rid in opts:
-        if rid not in known:
+        if unknown(rid):
             raise SituationError(file, [f"options.{rid}"], f"unknown ruleset; valid: {', '.join(known)}")
     everything = spec == "all"
     entries: list[object] = list(known) if everything else (spec if isinstance(spec, list) else [spec])
@@ -294,8 +302,9 @@ def _targets(file: str, raw: dict[str, Any]) -> tuple[list[tuple[str, dict[str, 
             rid, o = e["id"], {**opts.get(e["id"], {}), **e.get("options", {})}
         else:
             raise SituationError(file, [where], f"{e!r}: give a ruleset id or a table {{ id, options }}")
-        if rid not in known:
-            raise SituationError(file, [where], f"unknown ruleset {rid!r}; valid: all, {', '.join(known)}")
+        if unknown(rid):
+            raise SituationError(file, [where], f"unknown ruleset {rid!r}; valid: all, {', '.join(known)}, "
+                                                "or the path of a ruleset file")
         try:
             load_rules(rid, o)
         except TarneebError as err:

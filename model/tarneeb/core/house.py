@@ -1,0 +1,249 @@
+"""House rulesets: a club's own ruleset file that ``extends`` a published one.
+
+A house file names its base (a built-in id or another file), may override
+parameters (``[params]``) and option defaults (``[defaults]``), add or replace
+clauses (``[[clause]]``), drop clauses the engine does not cite
+(``remove_clauses``), and cite its own rule sheet (``[[source]]``: publisher,
+title, where published). It is validated as the built-ins are: every error
+names the file, the key, the reason and the valid choices; a configuration
+that could get stuck is refused with a witness (:func:`tarneeb.core.spec.config_problems`).
+An inherited clause whose wording depends on a parameter the file changes must
+be a template naming it (:mod:`tarneeb.core.prose`), else the file is refused.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from tarneeb.core.prose import check_template, render, stale_clauses, stale_message
+from tarneeb.core.spec import (
+    _AUCTION,
+    _COMMON,
+    _INDIVIDUAL,
+    CLAUSES_AUCTION,
+    CLAUSES_COMMON,
+    CLAUSES_INDIVIDUAL,
+    Clause,
+    Ruleset,
+    _check_param,
+    _flatten,
+    _req,
+    config_problems,
+    load_rules,
+    load_ruleset_file,
+    resolve_ruleset,
+    rulesets,
+    with_rendered_clauses,
+)
+from tarneeb.errors import ConfigError, SpecError
+
+HOUSE_KEYS = ("schema", "id", "extends", "name", "summary", "name_ar", "summary_ar", "publisher", "document",
+              "source", "params", "defaults", "clause", "remove_clauses")
+SOURCE_KEYS = ("id", "publisher", "title", "described_as", "published")
+CLAUSE_KEYS = ("id", "text", "text_ar", "heading", "doc")
+_ID = re.compile(r"[a-z0-9][a-z0-9-]*$")
+# a parameter that switches a rule on, and the clause that must state it (the engine cites it)
+FEATURE_CLAUSES = {"win.made_bid_wins": "win.made-bid", "bid.rising_min": "bid.rising-min",
+                   "bid.excluded": "bid.excluded", "timer.auto_bid": "timer.auto-bid",
+                   "timer.auto_play": "timer.auto-play", "win.play_on_raise": "win.play-on"}
+_LOADING: list[str] = []  # files being loaded (an extends cycle is refused)
+
+
+def load_file(path: Path, ref: str) -> Ruleset:
+    """Load a ruleset file: a house ruleset (``extends``) or a whole ruleset of the built-in form."""
+    file = str(path)
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as e:
+        raise SpecError(file, "(toml)", str(e)) from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise SpecError(file, "(file)", str(e)) from None
+    if "extends" not in raw:
+        rs = load_ruleset_file(path)
+        builtin = rulesets().get(rs.id)
+        if builtin is not None:
+            if Path(builtin.path).resolve() == path.resolve():
+                return builtin
+            raise SpecError(file, "id", f"{rs.id!r} is a built-in ruleset; a file of your own needs its own id")
+        _check_sound(file, rs)
+        return replace(rs, ref=ref)
+    key = str(path.resolve())
+    if key in _LOADING:
+        raise SpecError(file, "extends", "extends itself (through " + " -> ".join(_LOADING) + ")")
+    _LOADING.append(key)
+    try:
+        return _load_house(file, path, ref, raw)
+    finally:
+        _LOADING.pop()
+
+
+def _str(file: str, table: dict[str, Any], key: str, where: str, default: str | None = None) -> str:
+    if key not in table and default is not None:
+        return default
+    v = _req(file, table, key, where)
+    assert isinstance(v, str)
+    return v
+
+
+def _load_house(file: str, path: Path, ref: str, raw: dict[str, Any]) -> Ruleset:
+    for k in raw:
+        if k not in HOUSE_KEYS:
+            raise SpecError(file, k, f"unknown key; valid: {', '.join(HOUSE_KEYS)}")
+    if raw.get("schema") != 1:
+        raise SpecError(file, "schema", f"{raw.get('schema')!r}: only schema 1 is understood")
+    rid = _str(file, raw, "id", "(top)")
+    if not _ID.match(rid):
+        raise SpecError(file, "id", f"{rid!r}: an id is lower-case letters, digits and hyphens")
+    if rid in rulesets():
+        raise SpecError(file, "id", f"{rid!r} is a built-in ruleset; a house ruleset needs its own id")
+    ext = raw.get("extends")
+    if not isinstance(ext, str):
+        raise SpecError(file, "extends", f"{ext!r}: give a built-in id ({', '.join(rulesets())}) or a file path")
+    try:
+        base = resolve_ruleset(ext, path.parent)
+    except ConfigError as e:
+        raise SpecError(file, "extends", e.reason) from None
+    if rid in base.lineage:
+        raise SpecError(file, "id", f"{rid!r} is already the id of a ruleset it extends")
+
+    # -- its own sources: the club's rule sheet
+    from tarneeb.core.sources import Source, register_sources, sources
+
+    own: list[Source] = []
+    for i, s in enumerate(raw.get("source", [])):
+        where = f"source[{i}]"
+        if not isinstance(s, dict):
+            raise SpecError(file, where, "a [[source]] table with " + ", ".join(SOURCE_KEYS))
+        for k in s:
+            if k not in SOURCE_KEYS:
+                raise SpecError(file, f"{where}.{k}", f"unknown key; valid: {', '.join(SOURCE_KEYS)}")
+        sid = _str(file, s, "id", where)
+        known = sources().get(sid)
+        if known is not None and not known.origin:  # a document of spec/sources.toml (a file's may be reloaded)
+            raise SpecError(file, f"{where}.id", f"{sid!r} is already a source ({known.name}); choose another id")
+        own.append(Source(sid, _str(file, s, "publisher", where), _str(file, s, "title", where, ""),
+                          _str(file, s, "described_as", where, "house rules"), _str(file, s, "published", where),
+                          origin=file))
+    register_sources(own)
+    valid_docs = sorted(sources())
+    document = _str(file, raw, "document", "(top)", own[0].id if own else base.document)
+
+    def doc_ok(doc: str, key: str) -> str:
+        if doc not in sources():
+            raise SpecError(file, key, f"{doc!r} is not a known source; valid: {', '.join(valid_docs)} "
+                                       "(or declare it in a [[source]] table)")
+        return doc
+
+    doc_ok(document, "document")
+
+    # -- parameters and option defaults
+    family = base.params["family"]
+    family_params = set(_COMMON) | set(_INDIVIDUAL if family == "individual" else _AUCTION)
+    by_param = {o.param: o for o in base.options}
+    params = dict(base.params)
+    overrides = raw.get("params", {})
+    if not isinstance(overrides, dict):
+        raise SpecError(file, "params", "a [params] table")
+    for k, v in _flatten(overrides).items():
+        _check_param(file, k, v)
+        if k == "family":
+            raise SpecError(file, "params.family", f"a house ruleset keeps its base's family ({family})")
+        if k not in family_params:
+            raise SpecError(file, f"params.{k}", f"not a parameter of family {family}; valid: "
+                                                 + ", ".join(sorted(family_params - {"family"})))
+        if k in by_param:
+            o = by_param[k]
+            raise SpecError(file, f"params.{k}", f"set by option {o.name} in {base.id}: change its default under "
+                                                 f"[defaults] ({o.name} = ...; valid: {o.valid_text()})")
+        params[k] = v
+    options = list(base.options)
+    defaults = raw.get("defaults", {})
+    if not isinstance(defaults, dict):
+        raise SpecError(file, "defaults", "a [defaults] table: option name = value")
+    for name, v in defaults.items():
+        idx = next((i for i, o in enumerate(options) if o.name == name), None)
+        if idx is None:
+            valid = ", ".join(o.name for o in options) or f"{base.id} has no options"
+            raise SpecError(file, f"defaults.{name}", f"unknown option; valid: {valid}")
+        try:
+            value = options[idx].coerce(rid, v)
+        except ConfigError as e:
+            raise SpecError(file, f"defaults.{name}", e.reason) from None
+        options[idx] = replace(options[idx], default=value)
+
+    # -- clauses: inherited, replaced, added, removed
+    clauses: dict[str, Clause] = dict(base.clauses)
+    cited = set(CLAUSES_COMMON) | set(CLAUSES_INDIVIDUAL if family == "individual" else CLAUSES_AUCTION)
+    removed = raw.get("remove_clauses", [])
+    if not isinstance(removed, list) or not all(isinstance(x, str) for x in removed):
+        raise SpecError(file, "remove_clauses", "a list of clause ids")
+    for cid in removed:
+        if cid not in clauses:
+            raise SpecError(file, "remove_clauses", f"{cid!r} is not a clause of {base.id}; valid: "
+                                                    + ", ".join(clauses))
+        if cid in cited:
+            raise SpecError(file, "remove_clauses", f"{cid!r} is cited by the engine; replace it instead")
+        del clauses[cid]
+    own_ids: set[str] = set()
+    for i, c in enumerate(raw.get("clause", [])):
+        where = f"clause[{i}]"
+        if not isinstance(c, dict):
+            raise SpecError(file, where, "a [[clause]] table with " + ", ".join(CLAUSE_KEYS))
+        for k in c:
+            if k not in CLAUSE_KEYS:
+                raise SpecError(file, f"{where}.{k}", f"unknown key; valid: {', '.join(CLAUSE_KEYS)}")
+        cid = _str(file, c, "id", where)
+        if cid in own_ids:
+            raise SpecError(file, f"{where}.id", f"duplicate clause id {cid}")
+        own_ids.add(cid)
+        template = _str(file, c, "text", where)
+        clauses[cid] = Clause(id=cid, text=template, doc=doc_ok(_str(file, c, "doc", where, document), f"{where}.doc"),
+                              heading=_str(file, c, "heading", where), text_ar=_str(file, c, "text_ar", where, ""),
+                              template=template, origin=rid)
+
+    rs = Ruleset(
+        id=rid, name=_str(file, raw, "name", "(top)"), document=document,
+        publisher=_str(file, raw, "publisher", "(top)", own[0].publisher if own else base.publisher),
+        summary=_str(file, raw, "summary", "(top)"), path=file, params=params, options=tuple(options),
+        clauses=clauses, ref=ref, extends=base.id, lineage=(rid, *base.lineage),
+        name_ar=_str(file, raw, "name_ar", "(top)", ""), summary_ar=_str(file, raw, "summary_ar", "(top)", ""),
+    )
+    before, after = base.effective_params(), rs.effective_params()
+    changed = {p: (before[p], after[p]) for p in after if after[p] != before.get(p)}
+    rs = replace(rs, changed=changed)
+    for p, cid in FEATURE_CLAUSES.items():
+        if p in changed and after[p] and cid not in rs.clauses:
+            raise SpecError(file, f"params.{p}", f"{p} = {after[p]!r} is a rule the sheet must state: add a "
+                                                 f"[[clause]] with id = \"{cid}\" (a template may name {{{p}}})")
+    for cid, c in rs.clauses.items():
+        key = f"clause {cid}"
+        check_template(c.template, after, file, key + ".text")
+        if c.text_ar:
+            check_template(c.text_ar, after, file, key + ".text_ar")
+        if cid in own_ids:
+            continue
+        stale = stale_clauses(c.template, cid, changed)
+        if stale:
+            raise SpecError(file, f"clause {cid}", stale_message(cid, stale, changed, base.id))
+    rs = with_rendered_clauses(rs)
+    rs = replace(rs, name=render(rs.name, after, file, "name"), summary=render(rs.summary, after, file, "summary"),
+                 name_ar=render(rs.name_ar, after, file, "name_ar", "ar"),
+                 summary_ar=render(rs.summary_ar, after, file, "summary_ar", "ar"))
+    _check_sound(file, rs)
+    return rs
+
+
+def _check_sound(file: str, rs: Ruleset) -> None:
+    """Refuse a configuration that could get stuck (at the option defaults), as ``load_rules`` would."""
+    try:
+        r = load_rules(rs)
+    except ConfigError as e:
+        opt = next((o.name for o in rs.options if o.param == e.key or o.name == e.key), None)
+        key = f"params.{e.key}" if e.key in rs.params else (f"defaults.{opt}" if opt else e.key)
+        note = "" if e.key in rs.changed or not rs.changed else f" [this file changes {', '.join(rs.changed)}]"
+        raise SpecError(file, key, e.reason + note) from None
+    assert not config_problems(r)
