@@ -89,4 +89,11 @@ def summary_text(s: Summary) -> str:
         lines.append("divergences by clause:")
         for clause, n in s.by_clause.most_common():
             lines.append(f"  {clause}: {n}")
+    if s.by_cause:
+        follow = s.divergences - s.independent
+        lines.append(f"divergences by cause ({s.independent} independent" +
+                     (f", {follow} following from an earlier one" if follow else "") + "):")
+        for c in s.causes():
+            what = c["cause"] if c["cause"] == c["clause"] else f"{c['cause']} [clause {c['clause']}]"
+            lines.append(f"  {what}: {c['count']}, first at {c['first']}")
     return "\n".join(lines)

@@ -168,6 +168,9 @@ class MatchHeader:
     version: int = VERSION
     named: bool = True  # False when the header gave no match id (hand lines' ids are then not compared)
     start_scores: list[int] | None = None  # scores before the first hand line (a match recorded part-way)
+    bids_by_seat: bool = False  # declared form: each hand's bids are listed by seat 0..3, not in calling order
+    team_tricks: bool = False  # declared form: tricks_won gives two team counts (individual rulesets)
+    deal_blocks: bool = False  # declared form: the deck is dealt in blocks of 13, not one card at a time
     warnings: list[tuple[str, str]] = field(default_factory=list)  # (field, message)
 
 
@@ -233,7 +236,13 @@ class RecordProblem:
 
 @dataclass(slots=True)
 class Divergence:
-    """A point where a record disagrees with the rules."""
+    """A point where a record disagrees with the rules.
+
+    The first eleven fields are the original report. Added since: ``follows_line`` / ``follows_field`` name the
+    earlier divergence this one follows from (None: an independent one); ``cause`` and ``explanation`` name a
+    recognised bug pattern (:mod:`tarneeb.records.diagnose`; empty when none fits); ``table`` is the per-seat
+    table of a scoring divergence (seat, bid, tricks, claimed, rules).
+    """
 
     file: str
     line: int
@@ -246,19 +255,44 @@ class Divergence:
     clause: str
     source: str
     reason: str = ""
+    follows_line: int | None = None
+    follows_field: str | None = None
+    cause: str = ""
+    explanation: str = ""
+    table: list[dict[str, Any]] | None = None
+
+    @property
+    def independent(self) -> bool:
+        return self.follows_line is None
 
     def text(self) -> str:
         where = f"{self.file}:{self.line}: match {self.match} hand {self.hand}"
         if self.trick is not None:
             where += f" trick {self.trick}"
         why = f" ({self.reason})" if self.reason else ""
-        return (f"{where}: {self.field}: record claims {self.claimed}, the rules give {self.expected}{why} "
-                f"[clause {self.source}]")
+        out = (f"{where}: {self.field}: record claims {self.claimed}, the rules give {self.expected}{why} "
+               f"[clause {self.source}]")
+        if self.cause:
+            out += f"\n  cause: {self.cause}: {self.explanation}"
+        if self.follows_line is not None:
+            out += f"\n  follows from the divergence at line {self.follows_line} ({self.follows_field})"
+        if self.table:
+            out += "\n" + table_text(self.table)
+        return out
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
         d["kind"] = "divergence"
+        d["independent"] = self.follows_line is None
         return d
+
+
+def table_text(rows: list[dict[str, Any]]) -> str:
+    """The per-seat table of a scoring divergence, indented under its report."""
+    cols = ("seat", "bid", "tricks", "claimed", "rules")
+    cells = [[str(c) for c in cols]] + [["-" if row.get(c) is None else str(row[c]) for c in cols] for row in rows]
+    width = [max(len(r[i]) for r in cells) for i in range(len(cols))]
+    return "\n".join("    " + "  ".join(r[i].rjust(width[i]) for i in range(len(cols))).rstrip() for r in cells)
 
 
 Item = MatchHeader | HandLine | RecordProblem

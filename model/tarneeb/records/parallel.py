@@ -11,7 +11,7 @@ from typing import IO, Any
 from tarneeb.core.match import Match
 from tarneeb.core.spec import rulesets
 from tarneeb.errors import TarneebError
-from tarneeb.records.format import MAX_LINE, Item, MatchHeader, RecordProblem
+from tarneeb.records.format import MAX_LINE, Divergence, Item, MatchHeader, RecordProblem
 from tarneeb.records.reader import _read_lines, parse_line
 from tarneeb.records.verify import Report, Summary, Verifier
 from tarneeb.records.writer import match_lines
@@ -236,10 +236,12 @@ def _verify_parallel(pool: Any, path: str, size: int, jobs: int, chunk_bytes: in
         for rep in reps:
             if rep.line > 0:
                 rep.line += offset
+            if isinstance(rep, Divergence) and rep.follows_line is not None:
+                rep.follows_line += offset
             sink(rep)
-        offset += n
         s.files = 0
-        summary.merge(s)
+        summary.merge(s, offset)
+        offset += n
         if progress is not None:
             progress(min(upto, size))
     return summary
