@@ -15,6 +15,7 @@ import orjson
 
 from tarneeb.cli.common import option_args
 from tarneeb.core.spec import load_rules
+from tarneeb.errors import BadInput
 from tarneeb.records import Report, Summary, verify_paths
 
 
@@ -26,6 +27,11 @@ def register(subparsers: Any) -> None:
     s.add_argument("--jobs", "-j", type=int, default=0, help="worker processes (default: all cores)")
     s.add_argument("--json", action="store_true", help="one JSON object per report, then a summary object")
     s.add_argument("--max-reports", type=int, default=0, help="print at most this many reports (0: all)")
+    s.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run on a Dask cluster (scheduler address, e.g. tcp://host:8786; needs the 'dask' extra); "
+                        "FILE may then be a glob or an fsspec URL such as s3://bucket/logs/*.jsonl")
+    s.add_argument("--unit-bytes", type=int, default=0, metavar="N",
+                   help="with --scheduler or URLs: bytes per unit of work (default 4 MiB)")
     s.set_defaults(func=cmd_verify)
 
 
@@ -63,20 +69,52 @@ def cmd_verify(args: argparse.Namespace) -> int:
         if progress is not None:
             progress.update(task, completed=done, total=total, refresh=True)
 
-    if progress is not None:
+    from tarneeb.records.parallel import is_url
+
+    if args.scheduler or any(is_url(f) for f in args.files):
+        s = _run_units(args, options, jobs, on_report)
+    elif progress is not None:
         with progress:
             s = verify_paths(args.files, ruleset=args.ruleset, options=options, jobs=jobs, on_report=on_report,
                              on_progress=on_progress)
     else:
         s = verify_paths(args.files, ruleset=args.ruleset, options=options, jobs=jobs, on_report=on_report)
+    code = s.exit_code()
+    if s.hands == 0 and code == 0:  # an empty file, or one with no hand line: nothing was checked
+        code = 2
+        sys.stderr.write(f"{', '.join(args.files)}: no hand records\n")
     if args.json:
-        sys.stdout.buffer.write(orjson.dumps(s.to_json(), option=orjson.OPT_APPEND_NEWLINE))
+        sys.stdout.buffer.write(orjson.dumps({**s.to_json(), "exit": code}, option=orjson.OPT_APPEND_NEWLINE))
     else:
         if limit and printed > limit:
             write(f"... {printed - limit} more reports not shown (--max-reports {limit})\n")
         write(summary_text(s) + "\n")
     sys.stdout.flush()
-    return s.exit_code()
+    return code
+
+
+def _run_units(args: argparse.Namespace, options: dict[str, Any] | None, jobs: int, on_report: Any) -> Summary:
+    """Verify through the units API (tarneeb.records.units): on a Dask cluster, or in local processes."""
+    from tarneeb.records.units import DEFAULT_UNIT_BYTES, dask_mapper, plan_units, verify_units
+
+    units = plan_units(args.files, unit_bytes=args.unit_bytes or DEFAULT_UNIT_BYTES, ruleset=args.ruleset,
+                       options=options)
+    if args.scheduler:
+        try:
+            mapper = dask_mapper(args.scheduler)
+            return verify_units(units, on_report=on_report, mapper=mapper)
+        except OSError as e:
+            raise BadInput(f"--scheduler {args.scheduler}: {e}") from None
+    if jobs <= 1:
+        return verify_units(units, on_report=on_report)
+    from tarneeb.records.parallel import _make_pool
+
+    pool = _make_pool(jobs)
+    try:
+        return verify_units(units, on_report=on_report, mapper=pool.imap)
+    finally:
+        pool.terminate()
+        pool.join()
 
 
 def summary_text(s: Summary) -> str:
