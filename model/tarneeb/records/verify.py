@@ -150,7 +150,7 @@ class Verifier:
         """Read and check one raw line (``None``: a line over the size limit of ``n`` bytes)."""
         st = self.state
         if (self.fast and data is not None and st is not None and st.over_rule is None and st.dealer is not None
-                and st.scores_known):
+                and st.scores_known and not st.header.deal_blocks and not st.header.bids_by_seat):
             try:
                 obj = orjson.loads(data)
             except orjson.JSONDecodeError:
@@ -202,10 +202,27 @@ class Verifier:
                 self._skipping = (f"its match header (line {h.line}) could not be used", h.line)
                 return out + [RecordProblem(h.file, h.line, "start_scores", why, h.match)]
         self.state = MatchState(h, r, h.first_dealer, "deal.first-dealer", start, r.target, [])
+        return out + self._lenient(h.lenient, h.file, h.line, h.match, None)
+
+    def _lenient(self, found: list[tuple[str, str, str]], file: str, line: int, match: str | None,
+                 hand: int | None) -> list[Report]:
+        """Warnings for what the reader took beyond the schema: each kind once per match (at its first line)."""
+        st = self.state
+        out: list[Report] = []
+        for kind, fld, msg in found:
+            key = "lenient:" + kind
+            if st is not None:
+                if key in st.said:
+                    continue
+                st.said.add(key)
+                msg += " (said once per match)"
+            out.append(RecordProblem(file, line, fld, msg, match, hand, "warning"))
         return out
 
     def _hand(self, h: HandLine) -> list[Report]:
         out: list[Report] = [RecordProblem(h.file, h.line, f, msg, h.match, h.hand, "warning") for f, msg in h.warnings]
+        if h.lenient:
+            out += self._lenient(h.lenient, h.file, h.line, h.match, h.hand)
         st = self.state
         if st is None:
             if self._skipping is None:
@@ -276,6 +293,8 @@ class Verifier:
                 st.scores = before
                 st.scores_known = True
         deck = h.deck
+        if deck is not None and st.header.deal_blocks:  # declared: 13 cards to each seat in turn
+            deck = [deck[13 * k + i] for i in range(13) for k in range(4)]
         if deck is None:
             assert h.hands is not None
             deck = self._deck_from_hands(r, dealer, h, div, err)
