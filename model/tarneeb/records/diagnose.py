@@ -55,12 +55,24 @@ def _other_value_tables(rid: str) -> tuple[tuple[str, tuple[int, ...]], ...]:
 # ------------------------------------------------------------------ scoring
 
 
+_VARIANTS: dict[tuple[int, str, object], tuple[Rules, Rules]] = {}  # (id of rules, parameter, value) -> (rules, variant)
+
+
+def _variant(r: Rules, attr: str, v: object) -> Rules:
+    """``r`` with one parameter changed (a bug hypothesis), made once per rules object."""
+    key = (id(r), attr, v)
+    hit = _VARIANTS.get(key)
+    if hit is not None and hit[0] is r:
+        return hit[1]
+    rr = replace(r, **{attr: v})  # type: ignore[arg-type]
+    if len(_VARIANTS) > 4096:
+        _VARIANTS.clear()
+    _VARIANTS[key] = (r, rr)
+    return rr
+
+
 def _with(r: Rules, attr: str, v: str) -> Rules:
-    if attr == "score_style":
-        return replace(r, score_style=v)
-    if attr == "kaboot":
-        return replace(r, kaboot=v)
-    return replace(r, bid13=v)
+    return _variant(r, attr, v)
 
 
 def _deltas_under(r: Rules, bids: Sequence[int], contract: Contract, tricks: Sequence[int]) -> Callable[[], object]:
@@ -144,7 +156,7 @@ def _individual_deltas_cause(r: Rules, bids: Sequence[int], tricks: Sequence[int
                        "bidder's score", "score.individual")),
     ]
     for other, values in _other_value_tables(r.id):
-        tries.append((_deltas_under(replace(r, values=values), bids, None, tricks),
+        tries.append((_deltas_under(_variant(r, "values", values), bids, None, tricks),
                       ("values-of-another-ruleset", f"the bid values are those of {other}, not of {r.id}",
                        "score.values")))
     return _first(tries, want)
@@ -157,7 +169,7 @@ def outcome_cause(r: Rules, scores: Sequence[int], target: int, bids: Sequence[i
                   tricks: Sequence[int], claimed: int | None) -> Cause | None:
     """Why the claimed winner after a hand (team, None: no winner yet) differs from the rules'."""
     win, rule = H.hand_outcome(r, scores, target, bids, contract, tricks)
-    rt = replace(r, target=target)
+    rt = _variant(r, "target", target)
     tries: list[tuple[Callable[[], object], Cause]] = []
     if contract is None:
         def team_sum() -> int | None:
@@ -176,7 +188,7 @@ def outcome_cause(r: Rules, scores: Sequence[int], target: int, bids: Sequence[i
                         "win.qualify")),
             (partner_at_zero, ("partner-at-zero-qualifies", "a partner at exactly 0 is taken as qualifying; the "
                                "partner must be above zero", "win.qualify")),
-            (lambda: R.individual_outcome(replace(rt, tie_rule=other_tie), scores, bids, tricks)[0],
+            (lambda: R.individual_outcome(_variant(rt, "tie_rule", other_tie), scores, bids, tricks)[0],
              ("tie-rule-of-another-ruleset", f"when both teams qualify the record compares the {other_tie} score; "
               f"this ruleset compares the {r.tie_rule} score", "tie.both-qualify")),
         ]
@@ -203,13 +215,13 @@ def dealer_cause(r: Rules, last_dealer: int | None, redeal: str | None, claimed:
         return None
     tries: list[tuple[Callable[[], object], Cause]] = []
     if redeal == "bid.total":
-        swapped = replace(r, redeal_same_dealer=not r.redeal_same_dealer)
+        swapped = _variant(r, "redeal_same_dealer", not r.redeal_same_dealer)
         record_does, rules_do = (("passes the deal on", "keeps it with the same dealer") if r.redeal_same_dealer
                                  else ("keeps the same dealer", "passes it on"))
         tries.append((lambda: H.next_dealer(swapped, last_dealer, redeal),
                       ("wrong-redeal-dealer", f"after a low bid total the record {record_does}; this ruleset "
                        f"{rules_do}", "redeal.dealer")))
-    tries.append((lambda: H.next_dealer(replace(r, step=4 - r.step), last_dealer, redeal),
+    tries.append((lambda: H.next_dealer(_variant(r, "step", 4 - r.step), last_dealer, redeal),
                   ("rotation-reversed", "the deal passes the other way round the table", clause)))
     tries.append((lambda: last_dealer, ("dealer-not-rotated", "the same player deals again", clause)))
     return _first(tries, claimed)
@@ -246,7 +258,7 @@ def winner_cause(r: Rules, leader: int, cards: Sequence[int], trump: int, claime
                                                              "play.winner")),
         (last_trump, ("later-trump-wins", "a later trump takes the trick even when lower than an earlier one",
                       "play.winner")),
-        (lambda: R.seat_order(replace(r, step=4 - r.step), leader)[R.trick_winner(cards, trump)],
+        (lambda: R.seat_order(_variant(r, "step", 4 - r.step), leader)[R.trick_winner(cards, trump)],
          ("direction-reversed", "the cards are taken as played the other way round the table", "play.direction")),
         (lambda: R.seat_order(r, leader)[max(range(4), key=lambda i: cards[i] % 13 * 4 + i)],
          ("highest-rank-wins", "the trick goes to the highest rank whatever its suit", "play.winner")),

@@ -55,10 +55,13 @@ def _name(k: str) -> str:
     return k if k and k.replace("_", "").replace("-", "").isalnum() and len(k) <= 40 else orjson.dumps(k[:40]).decode()
 
 
-def parse_line(data: bytes | str, file: str = "<input>", line: int = 0) -> Item:
-    """Read one line; never raises: unreadable input becomes a :class:`RecordProblem`."""
+def parse_line(data: bytes | str, file: str = "<input>", line: int = 0, obj: dict[str, Any] | None = None) -> Item:
+    """Read one line; never raises: unreadable input becomes a :class:`RecordProblem`.
+
+    ``obj``: the line already decoded from JSON (by a caller that tried it first), not decoded again."""
     try:
-        obj = orjson.loads(data)
+        if obj is None:
+            obj = orjson.loads(data)
     except orjson.JSONDecodeError as e:
         msg = str(e)
         if isinstance(data, bytes):
@@ -348,9 +351,12 @@ def read_records(source: str | os.PathLike[str] | IO[bytes], *, name: str | None
             yield it
 
 
-def _item(data: bytes | None, n: int, fname: str, lineno: int, max_line: int) -> Item | None:
+def _item(data: bytes | None, n: int, fname: str, lineno: int, max_line: int,
+          obj: dict[str, Any] | None = None) -> Item | None:
     if data is None:
         return RecordProblem(fname, lineno, "(line)", f"line of {n} bytes is longer than the limit of {max_line}")
+    if obj is not None:
+        return parse_line(data, fname, lineno, obj)
     if not data.strip():
         return None
     if not data.endswith(b"\n"):
