@@ -139,3 +139,48 @@ def test_a_wrong_winner_does_not_hide_a_later_revoke() -> None:
     divs = [d for d in reps if isinstance(d, Divergence) and d.line == i + 1 and d.independent]
     fields = [d.field for d in divs]
     assert fields[0] == "tricks[2].winner" and f"tricks[{k}].cards[{j}]" in fields, fields
+
+
+# mini engine mutant -> (ruleset, self-play matches, share started part-way, causes any of which names it)
+MINI_CAUSES: dict[str, tuple[str, int, float, tuple[str, ...]]] = {
+    "team-tricks": ("eram-41", 3, 0.5, ("team-tricks-to-each-partner",)),
+    "failed-pays": ("bsfyi-41", 3, 0.5, ("failed-bid-paid-to-opponents",)),
+    "team-sum-wins": ("card-kings-41", 20, 1.0, ("team-sum-instead-of-qualification",)),
+    "partner-nonneg": ("card-kings-41", 40, 1.0, ("partner-at-zero-qualifies",)),
+    "tie-team0": ("card-kings-41", 40, 1.0, ("tie-to-fixed-team", "tie-rule-of-another-ruleset")),
+    "sorted-reveal": ("eram-41", 3, 0.0, ("sorted-hand-reveal",)),
+    "redeal-dealer": ("card-kings-41", 3, 0.0, ("wrong-redeal-dealer",)),
+}
+
+
+@pytest.mark.parametrize("mutant", list(MINI_CAUSES))
+def test_mini_engine_bugs_are_named(mutant: str, tmp_path: Path) -> None:
+    rid, matches, part_way, names = MINI_CAUSES[mutant]
+    out = tmp_path / "m.jsonl"
+    _selfplay(mutant, rid, matches, "1", part_way, out)
+    causes = Counter(d.cause for d in _divs(out) if d.independent)
+    assert any(causes[n] for n in names), causes
+    # most reports of the bug carry its name (the rest: a hand where another hypothesis fits as well)
+    assert sum(causes[n] for n in names) >= sum(causes.values()) // 2, causes
+
+
+def _extra_tricks_delta(r: Any, bid: int, tricks: int) -> int:
+    v = r.values[bid]
+    return v + (tricks - bid) if tricks >= bid else -v  # a point per extra trick
+
+
+def test_extra_tricks_scored_is_named() -> None:
+    import tarneeb.core.rules as R
+
+    found: Counter[str] = Counter()
+    orig = R.individual_delta
+    for seed in range(6):
+        R.individual_delta = _extra_tricks_delta
+        try:
+            m = play_match(load_rules("card-kings-41"), "extra", seed, "random", 40).match
+            lines = [orjson.dumps(d) for d in match_dicts(m, f"x:{seed}")]
+        finally:
+            R.individual_delta = orig
+        _, reps = verify_lines(lines)
+        found.update((d.cause, d.clause) for d in reps if isinstance(d, Divergence) and d.field == "deltas")
+    assert found[("extra-tricks-scored", "score.extra")] > 0 and len(found) == 1, found

@@ -174,20 +174,21 @@ def outcome_cause(r: Rules, scores: Sequence[int], target: int, bids: Sequence[i
     if contract is None:
         def team_sum() -> int | None:
             q = [scores[0] + scores[2] >= target, scores[1] + scores[3] >= target]
-            if q[0] and q[1]:
-                raise ValueError("both")
+            if q[0] and q[1]:  # both: the rules' tie comparison, on scores all raised alike (every partner in)
+                lift = 10 * abs(target) + 100
+                return R.individual_outcome(rt, [x + lift for x in scores], bids, tricks)[0]
             return 0 if q[0] else (1 if q[1] else None)
 
         def partner_at_zero() -> int | None:  # a partner at exactly 0 taken as above zero
             return R.individual_outcome(rt, [x if x != 0 else 1 for x in scores], bids, tricks)[0]
 
         other_tie = "top" if r.tie_rule == "combined" else "combined"
-        tries += [
+        tries += [  # the narrowest slip first: a partner at exactly 0 also fits a team sum at the target
+            (partner_at_zero, ("partner-at-zero-qualifies", "a partner at exactly 0 is taken as qualifying; the "
+                               "partner must be above zero", "win.qualify")),
             (team_sum, ("team-sum-instead-of-qualification", f"a team is taken to win when its two scores add up to "
                         f"{target}; the rules need one partner at {target} or more and the other above zero",
                         "win.qualify")),
-            (partner_at_zero, ("partner-at-zero-qualifies", "a partner at exactly 0 is taken as qualifying; the "
-                               "partner must be above zero", "win.qualify")),
             (lambda: R.individual_outcome(_variant(rt, "tie_rule", other_tie), scores, bids, tricks)[0],
              ("tie-rule-of-another-ruleset", f"when both teams qualify the record compares the {other_tie} score; "
               f"this ruleset compares the {r.tie_rule} score", "tie.both-qualify")),
