@@ -165,14 +165,14 @@ def test_mini_engine_bugs_are_named(mutant: str, tmp_path: Path) -> None:
 
 
 def _extra_tricks_delta(r: Any, bid: int, tricks: int) -> int:
-    v = r.values[bid]
+    v: int = r.values[bid]
     return v + (tricks - bid) if tricks >= bid else -v  # a point per extra trick
 
 
 def test_extra_tricks_scored_is_named() -> None:
     import tarneeb.core.rules as R
 
-    found: Counter[str] = Counter()
+    found: Counter[tuple[str, str]] = Counter()
     orig = R.individual_delta
     for seed in range(6):
         R.individual_delta = _extra_tricks_delta
