@@ -437,8 +437,8 @@ class Hand:
         return []
 
     # ---- moves
-    def apply(self, action: str) -> dict[str, Any]:
-        if not isinstance(action, str) or action not in self.legal():
+    def apply(self, action: str, legal: list[str] | None = None) -> dict[str, Any]:
+        if not isinstance(action, str) or action not in (self.legal() if legal is None else legal):
             raise EngineError(f"illegal action {action!r}")
         info: dict[str, Any] = {}
         if self.phase == "bidding":
@@ -634,6 +634,24 @@ class Server:
                     "rulesets": list(BASE)}
         if cmd == "quit":
             return {"ok": True}
+        if cmd == "deal":  # batched: start a deal and apply every action, answering with each step's claims
+            start = self.handle({**req, "cmd": "start"})
+            steps: list[dict[str, Any]] = []
+            actions = req.get("actions")
+            if not isinstance(actions, list):
+                raise EngineError("actions: a list of actions")
+            for a in actions:
+                h = self.hand
+                assert h is not None
+                acts = h.legal()
+                legal = {"seat": h.to_move, "actions": acts}
+                try:
+                    info = h.apply(a, acts)
+                except EngineError as e:
+                    return {"ok": True, "start": start, "steps": steps,
+                            "refused": {"step": len(steps), "legal": legal, "error": str(e)}}
+                steps.append({"legal": legal, "after": {"ok": True, **info, **h.state()}})
+            return {"ok": True, "start": start, "steps": steps}
         if cmd == "start":
             cfg = make_config(req.get("ruleset"), req.get("options"))
             deck = _cards(req.get("deck"), 52)
