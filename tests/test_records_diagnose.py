@@ -184,3 +184,10 @@ def test_extra_tricks_scored_is_named() -> None:
         _, reps = verify_lines(lines)
         found.update((d.cause, d.clause) for d in reps if isinstance(d, Divergence) and d.field == "deltas")
     assert found[("extra-tricks-scored", "score.extra")] > 0 and len(found) == 1, found
+
+
+def test_two_scoring_bugs_in_the_same_hand_are_named_together(tmp_path: Path) -> None:
+    out = tmp_path / "two.jsonl"
+    _selfplay("team-tricks,failed-pays", "eram-41", 4, "2", 0.0, out)
+    causes = Counter(d.cause for d in _divs(out) if d.field == "deltas")
+    assert causes["team-tricks-to-each-partner+failed-bid-paid-to-opponents"] > 0 and "" not in causes, causes

@@ -111,19 +111,12 @@ def deltas_cause(r: Rules, bids: Sequence[int], contract: Contract, tricks: Sequ
 
 
 def _individual_deltas_cause(r: Rules, bids: Sequence[int], tricks: Sequence[int], want: list[int]) -> Cause | None:
+    """Individual bids: a slip in computing each seat's change (a *base*), a slip in settling a failed bid (a
+    *post* step), or one of each at once (two bugs in the same hand are named together)."""
     d = R.individual_delta
 
     def rules() -> list[int]:
         return H.hand_deltas(r, bids, None, tricks)
-
-    def failed_paid() -> list[int]:
-        out = rules()
-        base = list(out)
-        for s in range(4):
-            if base[s] < 0:
-                out[(s + 1) % 4] -= base[s]
-                out[(s + 3) % 4] -= base[s]
-        return out
 
     def team_tricks() -> list[int]:
         t = [tricks[0] + tricks[2], tricks[1] + tricks[3]]
@@ -138,12 +131,19 @@ def _individual_deltas_cause(r: Rules, bids: Sequence[int], tricks: Sequence[int
     def exactly_fails() -> list[int]:
         return [d(r, bids[s], tricks[s]) if tricks[s] != bids[s] else -d(r, bids[s], tricks[s]) for s in range(4)]
 
-    def failed_free() -> list[int]:
-        return [max(0, x) for x in rules()]
+    def failed_paid(base: list[int]) -> list[int]:
+        out = list(base)
+        for s in range(4):
+            if base[s] < 0:
+                out[(s + 1) % 4] -= base[s]
+                out[(s + 3) % 4] -= base[s]
+        return out
 
-    tries: list[tuple[Callable[[], object], Cause]] = [
-        (failed_paid, ("failed-bid-paid-to-opponents", "a failed bid's value is also added to each opponent's "
-                       "score; only the bidder loses it", "score.individual")),
+    def failed_free(base: list[int]) -> list[int]:
+        return [max(0, x) for x in base]
+
+    bases: list[tuple[Callable[[], list[int]], Cause | None]] = [
+        (rules, None),
         (team_tricks, ("team-tricks-to-each-partner", "each player is scored on the tricks of the whole team, "
                        "not on the tricks they took themselves", "score.individual")),
         (extra_counted, ("extra-tricks-scored", "a made bid scores the tricks taken instead of the bid; extra "
@@ -152,14 +152,38 @@ def _individual_deltas_cause(r: Rules, bids: Sequence[int], tricks: Sequence[int
                           "earn nothing", "score.extra")),
         (exactly_fails, ("made-exactly-counts-as-failed", "a bid made exactly is scored as failed; taking the "
                          "number bid is enough", "score.individual")),
+    ]
+    for other, values in _other_value_tables(r.id):
+        rv = _variant(r, "values", values)
+        bases.append((lambda rv=rv: H.hand_deltas(rv, bids, None, tricks),  # type: ignore[misc]
+                      ("values-of-another-ruleset", f"the bid values are those of {other}, not of {r.id}",
+                       "score.values")))
+    posts: list[tuple[Callable[[list[int]], list[int]] | None, Cause | None]] = [
+        (None, None),
+        (failed_paid, ("failed-bid-paid-to-opponents", "a failed bid's value is also added to each opponent's "
+                       "score; only the bidder loses it", "score.individual")),
         (failed_free, ("failed-bid-not-deducted", "a failed bid costs nothing; its value is taken off the "
                        "bidder's score", "score.individual")),
     ]
-    for other, values in _other_value_tables(r.id):
-        tries.append((_deltas_under(_variant(r, "values", values), bids, None, tricks),
-                      ("values-of-another-ruleset", f"the bid values are those of {other}, not of {r.id}",
-                       "score.values")))
-    return _first(tries, want)
+    computed: list[tuple[list[int], Cause | None]] = []
+    for fn, cause in bases:
+        try:
+            computed.append((fn(), cause))
+        except (IndexError, KeyError, ValueError):  # a hypothesis that cannot be computed for this hand
+            continue
+    # one slip first (a base alone, then a post step on the rules' changes), then two at once
+    for deltas, cause in computed[1:]:
+        if deltas == want:
+            return cause
+    rules_d = computed[0][0]
+    for post, pcause in posts[1:]:
+        if post is not None and post(rules_d) == want:
+            return pcause
+    for deltas, cause in computed[1:]:
+        for post, pcause in posts[1:]:
+            if post is not None and cause is not None and pcause is not None and post(deltas) == want:
+                return (f"{cause[0]}+{pcause[0]}", f"two slips at once: {cause[1]}; and {pcause[1]}", cause[2])
+    return None
 
 
 # ------------------------------------------------------------------ outcome
