@@ -58,7 +58,14 @@ def _name(k: str) -> str:
 def parse_line(data: bytes | str, file: str = "<input>", line: int = 0, obj: dict[str, Any] | None = None) -> Item:
     """Read one line; never raises: unreadable input becomes a :class:`RecordProblem`.
 
-    ``obj``: the line already decoded from JSON (by a caller that tried it first), not decoded again."""
+    A UTF-8 byte-order mark opening the file (line 1, as some Windows editors write it) is skipped.
+    ``obj``: the line already decoded from JSON (by a caller that tried it first), not decoded again.
+    """
+    if line <= 1:
+        if isinstance(data, bytes) and data.startswith(b"\xef\xbb\xbf"):
+            data = data[3:]
+        elif isinstance(data, str) and data.startswith("\ufeff"):
+            data = data[1:]
     try:
         if obj is None:
             obj = orjson.loads(data)
