@@ -12,6 +12,8 @@ target from issue 4 is 20,000 hands per second per core.
     .venv/bin/python bench/verify.py --file big.jsonl --no-engine
     .venv/bin/python bench/verify.py --per-ruleset --matches 300 --jobs 1 2   # one file per ruleset
     .venv/bin/python bench/verify.py --baseline e700a1b --jobs 1 --no-engine   # ratio against an older commit
+    .venv/bin/python bench/verify.py --jobs 1 --dask-workers 1 2 --no-engine  # hands/s against Dask workers
+    .venv/bin/python bench/verify.py --diverge --jobs 1                       # every hand diverges
 
 ``--baseline REF`` checks out the commit REF of this repository (``git worktree``, under the system's temporary
 folder) and verifies the same file with that commit's ``tarneeb`` package in a child process, alternating with
@@ -40,22 +42,52 @@ from typing import Any
 
 from tarneeb import load_rules
 from tarneeb.play.simulate import simulate
-from tarneeb.records import verify_paths, write_match
+from tarneeb.records import match_dicts, verify_paths, write_match
 
 MIX = [("classic", {}), ("bsfyi-41", {}), ("card-kings-41", {}), ("eram-41", {}), ("tarneeb-400", {}),
        ("classic", {"egyptian": True})]
 
 
-def generate(path: str, matches: int, seed: str, rulesets: list[tuple[str, dict[str, Any]]]) -> int:
+def generate(path: str, matches: int, seed: str, rulesets: list[tuple[str, dict[str, Any]]],
+             diverge: bool = False) -> int:
+    """Write seeded self-play records; ``diverge``: every hand line gets a wrong score (a played deal: its first
+    seat's delta and running score; a cancelled one: its first running score), so that every hand diverges."""
     hands = 0
     with open(path, "wb") as f:
         for k, (rid, opts) in enumerate(rulesets):
             rules = load_rules(rid, opts)
             n = matches // len(rulesets) + (1 if k < matches % len(rulesets) else 0)
             for res in simulate(rules, n, f"{seed}:{k}", "heuristic", 200):
-                write_match(f, res.match, f"{rid}:{res.seed}")
+                if not diverge:
+                    write_match(f, res.match, f"{rid}:{res.seed}")
+                else:
+                    for d in match_dicts(res.match, f"{rid}:{res.seed}"):
+                        if d.get("type") == "hand":
+                            d["scores"][0] += 1
+                            if "deltas" in d:
+                                d["deltas"][0] += 1
+                        f.write(json.dumps(d).encode() + b"\n")
                 hands += len(res.match.records)
     return hands
+
+
+def run_dask(path: str, workers: int, unit_bytes: int) -> dict[str, Any]:
+    """Wall-clock hands per second on a local Dask cluster of ``workers`` single-threaded worker processes
+    (``tarneeb verify --scheduler``); the cluster's start is not timed."""
+    from distributed import Client, LocalCluster
+
+    from tarneeb.records.units import dask_mapper, plan_units, verify_units
+
+    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,  # type: ignore[no-untyped-call]
+                      dashboard_address=None) as cluster:
+        with Client(cluster) as client:  # type: ignore[no-untyped-call]
+            units = plan_units([path], unit_bytes=unit_bytes)
+            verify_units(units[:1], mapper=dask_mapper(client=client))  # warm the workers (rulesets parsed)
+            t0 = time.perf_counter()
+            s = verify_units(units, mapper=dask_mapper(client=client))
+            wall = time.perf_counter() - t0
+    return {"dask_workers": workers, "units": len(units), "hands": s.hands, "wall_s": round(wall, 3),
+            "hands_per_s": round(s.hands / wall)}
 
 
 def _cpu() -> float:
@@ -177,6 +209,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-engine", action="store_true", help="skip the run without the fast path")
     p.add_argument("--per-ruleset", action="store_true", help="one generated file and one table per ruleset")
     p.add_argument("--baseline", metavar="REF", help="also verify the same file with commit REF; print the ratio")
+    p.add_argument("--diverge", action="store_true", help="generated records: every hand line diverges (a score)")
+    p.add_argument("--dask-workers", type=int, nargs="*", default=[], metavar="N",
+                   help="also time a local Dask cluster of N worker processes each (hands/s against workers; "
+                        "the ratio is against --jobs 1 of the same run)")
+    p.add_argument("--unit-bytes", type=int, default=1 << 20, help="bytes per unit of work with --dask-workers")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
     info = {"cpus": os.cpu_count(), "load_avg_before": os.getloadavg(), "python": sys.version.split()[0],
@@ -199,13 +236,20 @@ def main(argv: list[str] | None = None) -> int:
             tmp.close()
             path = tmp.name
             t = time.perf_counter()
-            hands = generate(path, args.matches, args.seed, mix)
+            hands = generate(path, args.matches, args.seed, mix, args.diverge)
             print(f"{name}: generated {hands} hand records ({os.path.getsize(path) / 1e6:.1f} MB) in "
                   f"{time.perf_counter() - t:.1f} s", file=sys.stderr)
         try:
             results[name] = measure(path, args.jobs, args.repeat, not args.no_engine)
             if args.baseline:
                 results[name].append(compare_baseline(path, args.baseline, args.repeat))
+            base = next((r for r in results[name] if r.get("jobs") == 1 and r.get("fast_path")), None)
+            for n in args.dask_workers:
+                row = max((run_dask(path, n, args.unit_bytes) for _ in range(args.repeat)),
+                          key=lambda r: r["hands_per_s"])
+                if base is not None:
+                    row["ratio_vs_jobs_1"] = round(row["hands_per_s"] / base["hands_per_s"], 2)
+                results[name].append(row)
         finally:
             if tmp is not None:
                 os.unlink(path)

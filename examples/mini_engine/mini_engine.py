@@ -140,6 +140,11 @@ def mutant() -> str:
     return MUTANT
 
 
+def on(name: str) -> bool:
+    """Is the bug ``name`` switched on? ``--mutant`` takes one name or several separated by commas."""
+    return name in MUTANT.split(",")
+
+
 MUTANT = ""
 
 
@@ -153,7 +158,7 @@ def follow_ok(cfg: dict[str, Any], hand: list[str], trick: list[str], trump: int
     has_led = any(c_suit(c) == led for c in hand)
     if cfg["family"] == "auction" and cfg["must_trump"] and trump is not None and trump < 4:
         has_trump = any(c_suit(c) == trump for c in hand)
-        if MUTANT == "no-follow-void-trump" and not has_trump:
+        if on("no-follow-void-trump") and not has_trump:
             return True
         if not has_led and has_trump:
             return c_suit(card) == trump
@@ -186,13 +191,13 @@ def lowest_bid(cfg: dict[str, Any], score: int) -> int:
 def score_41(cfg: dict[str, Any], bids: list[int], tricks: list[int]) -> list[int]:
     out = [0, 0, 0, 0]
     for s in range(4):
-        took = tricks[s] + tricks[(s + 2) % 4] if MUTANT == "team-tricks" else tricks[s]
+        took = tricks[s] + tricks[(s + 2) % 4] if on("team-tricks") else tricks[s]
         v = cfg["values"][bids[s]] if bids[s] in cfg["values"] else 0
         if took >= bids[s]:
             out[s] += v
         else:
             out[s] -= v
-            if MUTANT == "failed-pays":
+            if on("failed-pays"):
                 out[(s + 1) % 4] += v
                 out[(s + 3) % 4] += v
     return out
@@ -238,15 +243,15 @@ def winner_41(cfg: dict[str, Any], scores: list[int], bids: list[int] | None,
 
     def qualifies(t: int) -> bool:
         a, b = scores[t], scores[t + 2]
-        if MUTANT == "team-sum-wins":
+        if on("team-sum-wins"):
             return bool(a + b >= target)
-        if MUTANT == "partner-nonneg":
+        if on("partner-nonneg"):
             return (a >= target and b >= 0) or (b >= target and a >= 0)
         return (a >= target and b > 0) or (b >= target and a > 0)
 
     q = [qualifies(0), qualifies(1)]
     if q[0] and q[1]:
-        if MUTANT == "tie-team0":
+        if on("tie-team0"):
             return 0
         if cfg["tie"] == "sum":
             v = [scores[0] + scores[2], scores[1] + scores[3]]
@@ -374,7 +379,7 @@ class Hand:
             if cfg["trump"] == "hearts":
                 self.trump = SUITS.index("H")
             else:
-                if MUTANT == "sorted-reveal":
+                if on("sorted-reveal"):
                     self.revealed = max(self.hands[self.dealer], key=c_key)
                 else:
                     self.revealed = self.deck[51]
@@ -401,7 +406,7 @@ class Hand:
             if b.strain is not None:
                 return False
             if b.n is None:
-                return MUTANT == "pass-41"
+                return on("pass-41")
             return b.n in cfg["bids"] and b.n >= lowest_bid(cfg, self.scores[seat])
         if b.n is None:
             return not self.pass_forbidden()
@@ -432,8 +437,8 @@ class Hand:
         return []
 
     # ---- moves
-    def apply(self, action: str) -> dict[str, Any]:
-        if not isinstance(action, str) or action not in self.legal():
+    def apply(self, action: str, legal: list[str] | None = None) -> dict[str, Any]:
+        if not isinstance(action, str) or action not in (self.legal() if legal is None else legal):
             raise EngineError(f"illegal action {action!r}")
         info: dict[str, Any] = {}
         if self.phase == "bidding":
@@ -460,7 +465,7 @@ class Hand:
             total = sum(x.n or 0 for _, x in self.said)
             if total < cfg["total"]:
                 same = cfg["redeal_same"]
-                if MUTANT == "redeal-dealer":
+                if on("redeal-dealer"):
                     same = not same
                 self.finish_redeal(self.dealer if same else self.nxt(self.dealer))
                 return
@@ -629,6 +634,24 @@ class Server:
                     "rulesets": list(BASE)}
         if cmd == "quit":
             return {"ok": True}
+        if cmd == "deal":  # batched: start a deal and apply every action, answering with each step's claims
+            start = self.handle({**req, "cmd": "start"})
+            steps: list[dict[str, Any]] = []
+            actions = req.get("actions")
+            if not isinstance(actions, list):
+                raise EngineError("actions: a list of actions")
+            for a in actions:
+                h = self.hand
+                assert h is not None
+                acts = h.legal()
+                legal = {"seat": h.to_move, "actions": acts}
+                try:
+                    info = h.apply(a, acts)
+                except EngineError as e:
+                    return {"ok": True, "start": start, "steps": steps,
+                            "refused": {"step": len(steps), "legal": legal, "error": str(e)}}
+                steps.append({"legal": legal, "after": {"ok": True, **info, **h.state()}})
+            return {"ok": True, "start": start, "steps": steps}
         if cmd == "start":
             cfg = make_config(req.get("ruleset"), req.get("options"))
             deck = _cards(req.get("deck"), 52)
@@ -840,8 +863,9 @@ def main(argv: list[str] | None = None) -> int:
         for k, v in MUTANTS.items():
             print(f"{k}: {v}")
         return 0
-    if args.mutant and args.mutant not in MUTANTS:
-        print(f"mini_engine: unknown mutant {args.mutant!r}; valid: {', '.join(MUTANTS)}", file=sys.stderr)
+    unknown = [m for m in args.mutant.split(",") if m and m not in MUTANTS]
+    if unknown:
+        print(f"mini_engine: unknown mutant {unknown[0]!r}; valid: {', '.join(MUTANTS)}", file=sys.stderr)
         return 2
     MUTANT = args.mutant
     if args.cmd == "selfplay":

@@ -31,18 +31,25 @@ def register(subparsers: Any) -> None:
                         "(default 0.5; 0: every match from zero)")
     f.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for each answer (default 5)")
     f.add_argument("--out", default=None, help="also write the reproducer (game record) to this file")
+    f.add_argument("--batch", action="store_true",
+                   help="one exchange per deal (protocol command 'deal') instead of one per action; the same "
+                        "deals, divergence and reproducer, much faster")
     f.add_argument("--json", action="store_true", help="the result (and any divergence) as one JSON object")
     f.set_defaults(func=cmd_fuzz)
 
 
 def cmd_fuzz(args: argparse.Namespace) -> int:
-    from tarneeb.conformance.fuzz import fuzz
+    from tarneeb.conformance.fuzz import NoBatch, fuzz
 
     if args.hands < 1:
         raise BadInput(f"--hands: {args.hands} must be at least 1")
     rules = load_rules(args.ruleset, option_args(args.option))
     with Engine(args.engine, timeout=args.timeout) as eng:
-        res = fuzz(eng, rules, args.hands, str(args.seed), part_way=args.part_way)
+        try:
+            res = fuzz(eng, rules, args.hands, str(args.seed), part_way=args.part_way, batch=args.batch)
+        except NoBatch as e:
+            raise BadInput(f"--batch: the engine does not serve the batched 'deal' command ({e}); see "
+                           "spec/protocol/README.md, or run without --batch") from None
     if args.out and res.reproducer:
         try:
             with open(args.out, "wb") as f:

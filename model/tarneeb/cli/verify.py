@@ -28,6 +28,11 @@ def register(subparsers: Any) -> None:
     s.add_argument("--jobs", "-j", type=jobs_arg, default=None, help="worker processes, at least 1 (default: all cores)")
     s.add_argument("--json", action="store_true", help="one JSON object per report, then a summary object")
     s.add_argument("--max-reports", type=count_arg(0), default=0, help="print at most this many reports (0: all)")
+    s.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run on a Dask cluster (scheduler address, e.g. tcp://host:8786; needs the 'dask' extra); "
+                        "FILE may then be a glob or an fsspec URL such as s3://bucket/logs/*.jsonl")
+    s.add_argument("--unit-bytes", type=count_arg(0), default=0, metavar="N",
+                   help="with --scheduler or URLs: bytes per unit of work (default 4 MiB)")
     s.set_defaults(func=cmd_verify)
 
 
@@ -65,7 +70,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
         if progress is not None:
             progress.update(task, completed=done, total=total, refresh=True)
 
-    if progress is not None:
+    from tarneeb.records.parallel import is_url
+
+    if args.scheduler or any(is_url(f) for f in args.files):
+        s = _run_units(args, options, jobs, on_report)
+    elif progress is not None:
         with progress:
             s = verify_paths(args.files, ruleset=args.ruleset, options=options, jobs=jobs, on_report=on_report,
                              on_progress=on_progress)
@@ -74,6 +83,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if s.hands == 0 and s.exit_code() == 0:
         # an empty file, or one with headers only, has checked nothing: it is not "clean"
         raise BadInput(f"{', '.join(args.files)}: no hand records (nothing was checked)")
+    code = s.exit_code()
     if args.json:
         sys.stdout.buffer.write(orjson.dumps(s.to_json(), option=orjson.OPT_APPEND_NEWLINE))
     else:
@@ -81,7 +91,31 @@ def cmd_verify(args: argparse.Namespace) -> int:
             write(f"... {printed - limit} more reports not shown (--max-reports {limit})\n")
         write(summary_text(s) + "\n")
     sys.stdout.flush()
-    return s.exit_code()
+    return code
+
+
+def _run_units(args: argparse.Namespace, options: dict[str, Any] | None, jobs: int, on_report: Any) -> Summary:
+    """Verify through the units API (tarneeb.records.units): on a Dask cluster, or in local processes."""
+    from tarneeb.records.units import DEFAULT_UNIT_BYTES, dask_mapper, plan_units, verify_units
+
+    units = plan_units(args.files, unit_bytes=args.unit_bytes or DEFAULT_UNIT_BYTES, ruleset=args.ruleset,
+                       options=options)
+    if args.scheduler:
+        try:
+            mapper = dask_mapper(args.scheduler)
+            return verify_units(units, on_report=on_report, mapper=mapper)
+        except OSError as e:
+            raise BadInput(f"--scheduler {args.scheduler}: {e}") from None
+    if jobs <= 1:
+        return verify_units(units, on_report=on_report)
+    from tarneeb.records.parallel import _make_pool
+
+    pool = _make_pool(jobs)
+    try:
+        return verify_units(units, on_report=on_report, mapper=pool.imap)
+    finally:
+        pool.terminate()
+        pool.join()
 
 
 def summary_text(s: Summary) -> str:
@@ -94,4 +128,11 @@ def summary_text(s: Summary) -> str:
         lines.append("divergences by clause:")
         for clause, n in s.by_clause.most_common():
             lines.append(f"  {clause}: {n}")
+    if s.by_cause:
+        follow = s.divergences - s.independent
+        lines.append(f"divergences by cause ({s.independent} independent" +
+                     (f", {follow} following from an earlier one" if follow else "") + "):")
+        for c in s.causes():
+            what = c["cause"] if c["cause"] == c["clause"] else f"{c['cause']} [clause {c['clause']}]"
+            lines.append(f"  {what}: {c['count']}, first at {c['first']}")
     return "\n".join(lines)

@@ -245,6 +245,92 @@ class _Abandon(Exception):
     """A scripted deal whose next action is no longer legal."""
 
 
+# ------------------------------------------------------------------ one deal, batched
+
+class NoBatch(Exception):
+    """The engine does not serve the batched ``deal`` command."""
+
+
+class _Answers:
+    """The answers of one batched ``deal`` exchange, served one by one as the lockstep driver asks for them."""
+
+    def __init__(self, ans: dict[str, Any]) -> None:
+        self.start: dict[str, Any] = ans.get("start") or {}
+        self.steps: list[dict[str, Any]] = [x for x in ans.get("steps") or [] if isinstance(x, dict)]
+        self.refused: dict[str, Any] | None = ans.get("refused") if isinstance(ans.get("refused"), dict) else None
+        self.i = 0
+        self.last: dict[str, Any] = self.start
+
+    def _legal(self) -> dict[str, Any]:
+        if self.i < len(self.steps):
+            v = self.steps[self.i].get("legal")
+        elif self.refused is not None:
+            v = self.refused.get("legal")
+        else:
+            v = {"ok": True, "seat": None, "actions": []}
+        return v if isinstance(v, dict) else {}
+
+    def call(self, req: dict[str, Any], timeout: float | None = None) -> dict[str, Any]:
+        cmd = req.get("cmd")
+        if cmd == "start":
+            if not self.start.get("ok", False):
+                raise EngineRejected(req, str(self.start.get("error", "refused")))
+            return self.start
+        if cmd == "legal":
+            return self._legal()
+        return self.last  # state
+
+    def request(self, req: dict[str, Any], timeout: float | None = None) -> dict[str, Any]:
+        if self.i < len(self.steps):
+            after = self.steps[self.i].get("after")
+            self.i += 1
+            self.last = after if isinstance(after, dict) else {}
+            return {"ok": True, **self.last}
+        err = self.refused.get("error") if self.refused is not None else "no answer for this action"
+        return {"ok": False, "error": str(err)}
+
+
+def batched_deal(eng: Engine, r: Rules, m: Match, deck: tuple[int, ...], choose: Chooser, seed: str,
+                 trace: DealTrace) -> tuple[FuzzDivergence | None, Match]:
+    """One deal in one exchange: our engine plays it (the chooser as in lockstep), the external engine gets every
+    action at once (protocol command ``deal``) and answers with what it would have said at each step; those
+    answers are checked by :func:`lockstep_deal` itself. On a difference the deal is driven again in lockstep
+    from the same state with the same actions, so the report (and the engine's own finish, for a reproducer)
+    are exactly those of a lockstep run. Returns the divergence and the match to go on with."""
+    n_hist = len(m.history)
+    # our side of the deal, on a match at the same state (no history to copy: the choosers look at the state only)
+    probe = Match.at(r, m.dealer, m.scores, m.target, m.games, partners_agree=False)
+    probe.apply(Deal(deck))
+    texts: list[str] = []
+    step = 0
+    while not probe.records:
+        a = choose(probe, list(probe.legal_actions()), step)
+        if a is None:
+            raise _Abandon()
+        texts.append(str(a))
+        probe.apply(a)
+        step += 1
+    req = {"cmd": "deal", "ruleset": r.id, "options": dict(r.options), "dealer": m.dealer,
+           "scores": list(m.scores), "target": m.target, "deck": [card_str(c) for c in deck], "actions": texts}
+    try:
+        ans = eng.call(req)
+    except EngineRejected as e:
+        if "deal" in e.error and ("unknown" in e.error or "command" in e.error):
+            raise NoBatch(e.error) from None
+        ans = {"start": {"ok": False, "error": e.error}, "steps": []}
+    d = lockstep_deal(_Answers(ans), r, m, deck, scripted_chooser(texts), seed, trace)  # type: ignore[arg-type]
+    if d is None:
+        return None, m
+    snapshot = Match.at(m.rules, m.first_dealer, m.start_scores, None, m.start_games, partners_agree=False)
+    for a in m.history[:n_hist]:  # the match as it was before this deal
+        snapshot.apply(a)
+    again = DealTrace(trace.dealer, list(trace.scores), trace.target, trace.deck)
+    d = lockstep_deal(eng, r, snapshot, deck, scripted_chooser(texts), seed, again)
+    trace.actions, trace.seats, trace.start, trace.winners, trace.final = (again.actions, again.seats, again.start,
+                                                                          again.winners, again.final)
+    return d, snapshot
+
+
 def _finish_theirs(eng: Engine, trace: DealTrace, first: str) -> None:
     """Let the external engine play ``first`` (an action we refuse) and finish the deal its own way."""
     rng = random.Random(first)
@@ -347,7 +433,7 @@ class MatchRun:
 
 def run_match(eng: Engine, r: Rules, seed: str, choosers: Callable[[int], Chooser], first_dealer: int,
               decks: Callable[[int], tuple[int, ...]] | None, max_deals: int,
-              start_scores: Sequence[int] | None = None) -> MatchRun:
+              start_scores: Sequence[int] | None = None, batch: bool = False) -> MatchRun:
     m = Match(r, first_dealer, start_scores)
     start = list(m.scores)
     rng = random.Random(seed + ":deck")
@@ -358,7 +444,10 @@ def run_match(eng: Engine, r: Rules, seed: str, choosers: Callable[[int], Choose
         t = DealTrace(m.dealer, list(m.scores), m.target, deck)
         traces.append(t)
         try:
-            d = lockstep_deal(eng, r, m, deck, choosers(i), seed, t)
+            if batch:
+                d, m = batched_deal(eng, r, m, deck, choosers(i), seed, t)
+            else:
+                d = lockstep_deal(eng, r, m, deck, choosers(i), seed, t)
         except _Abandon:
             return MatchRun(seed, first_dealer, traces[:-1], m, None, start)
         if d is not None:
@@ -516,13 +605,17 @@ class FuzzResult:
 
 
 def fuzz(eng: Engine, r: Rules, hands: int, seed: str, max_deals: int = 200,
-         on_progress: Callable[[int], None] | None = None, part_way: float = 0.5) -> FuzzResult:
+         on_progress: Callable[[int], None] | None = None, part_way: float = 0.5, batch: bool = False) -> FuzzResult:
     """Play seeded matches in lockstep until ``hands`` deals were played or a divergence is found.
 
     About a share ``part_way`` (0..1) of the deals are played in matches started part-way, from
     :func:`interesting_scores` (a seeded kind of state for each such match), the rest in matches
     started from zero. A match started part-way is cut after :data:`PART_WAY_DEALS` deals (its scores
     have left the interesting region by then), a match from zero after ``max_deals``.
+
+    ``batch``: one exchange per deal (:func:`batched_deal`) instead of one per action; the same deals, choices,
+    divergence, shrinking and reproducer as lockstep. An engine without the ``deal`` command raises
+    :class:`NoBatch` on the first deal.
     """
     if not 0.0 <= part_way <= 1.0:
         raise BadInput(f"part_way: {part_way} is not a share between 0 and 1")
@@ -540,7 +633,7 @@ def fuzz(eng: Engine, r: Rules, hands: int, seed: str, max_deals: int = 200,
             return c
 
         limit = max_deals if start is None else min(max_deals, PART_WAY_DEALS)
-        run = run_match(eng, r, ms, choosers, first, None, min(limit, hands - deals), start)
+        run = run_match(eng, r, ms, choosers, first, None, min(limit, hands - deals), start, batch)
         deals += len(run.traces)
         if start is not None:
             part_deals += len(run.traces)

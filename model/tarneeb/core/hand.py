@@ -66,14 +66,16 @@ def auction_start(r: Rules, dealer: int) -> Auction:
     return Auction(dealer, R.next_seat(r, dealer))
 
 
-def auction_call(r: Rules, a: Auction, n: int | None, strain: int | None) -> tuple[str, str] | None:
+def auction_call(r: Rules, a: Auction, n: int | None, strain: int | None, *,
+                 force: bool = False) -> tuple[str, str] | None:
     """Apply a call (``n`` None: a pass) by the seat to speak; None when legal (``a`` is then advanced),
-    else (clause id, reason) and ``a`` is unchanged."""
+    else (clause id, reason) and ``a`` is unchanged -- unless ``force``: then an illegal call is applied all
+    the same (the verifier goes on from what a record claims) and its (clause id, reason) still returned."""
     seat = a.to_speak
     if seat is None:
         return "auction.order", "the auction is over"
     bad = R.auction_bid_violation(r, a.dealer, seat, a.top, a.passes, n, strain)
-    if bad is not None:
+    if bad is not None and not force:
         return bad
     a.spoken += 1
     if n is None:
@@ -83,7 +85,7 @@ def auction_call(r: Rules, a: Auction, n: int | None, strain: int | None) -> tup
         a.top = (n, strain)
         a.holder = seat
     a.to_speak = R.auction_next(r, seat, a.spoken, a.active, a.top is not None, a.holder)
-    return None
+    return bad
 
 
 # ------------------------------------------------------------------ bidding turn

@@ -28,7 +28,13 @@ In short::
     summary.exit_code(), summary.by_clause        # 0 / 1 / 2; Counter of clause ids
 
 Each report is a :class:`Divergence` (``clause``, ``field``, ``claimed``,
-``expected``, ``line`` ...) or a :class:`RecordProblem` (unreadable input).
+``expected``, ``line`` ...; ``follows_line`` when it follows from an earlier
+one, ``cause`` when a bug pattern of :mod:`tarneeb.records.diagnose` fits,
+``table`` per seat for scores) or a :class:`RecordProblem` (unreadable input).
+The replay goes on after a divergence from the record's own claims
+(:mod:`tarneeb.records.replay`). :mod:`tarneeb.records.units` cuts files into
+units of work and merges their results, for Dask (``verify --scheduler``) or any
+other scheduler.
 """
 
 from __future__ import annotations

@@ -39,6 +39,9 @@ class MatchState:
     over_reported: bool = False
     scores_known: bool = True  # False after an unreadable line: the next hand's own claims give its scores
     lost: list[tuple[str, int, int | None]] = field(default_factory=list)  # unreadable (file, line, deal number)
+    last_dealer: int | None = None  # dealer of the previous deal (to name a wrong next dealer's cause)
+    last_redeal: str | None = None  # the clause that cancelled the previous deal, None when it was played
+    said: set[str] = field(default_factory=set)  # warnings given once per match
 
 
 # two cards written together -> their codes (2,704 entries): the deck is read four characters at a time
@@ -163,6 +166,7 @@ def fast_hand(st: MatchState, obj: dict[str, Any]) -> bool:
     st.scores = after
     st.dealer = H.next_dealer(r, dealer, None)
     st.dealer_clause = C.next_dealer_clause(None)
+    st.last_dealer, st.last_redeal = dealer, None
     st.next_hand += 1
     if over:
         st.over_rule = rule
@@ -228,6 +232,7 @@ def _cancelled(st: MatchState, obj: dict[str, Any], dealer: int, clause: str, bi
         return False
     st.dealer = H.next_dealer(r, dealer, clause)
     st.dealer_clause = C.next_dealer_clause(clause)
+    st.last_dealer, st.last_redeal = dealer, clause
     st.next_hand += 1
     return True
 

@@ -5,6 +5,7 @@ See ``spec/records/README.md`` and ``spec/records/schema-v1.json``.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -38,6 +39,16 @@ for _e in EGYPTIAN.values():
     _BID_CODE[bid_text(_e).lower()] = _e
 
 
+_LENIENT = threading.local()  # (kind, field, message) of what the reader took beyond the schema, per line
+
+
+def lenient(kind: str, fld: str, message: str) -> None:
+    """Note that the reader accepted something the JSON Schema does not (a located warning, once per kind)."""
+    seen: list[tuple[str, str, str]] | None = getattr(_LENIENT, "seen", None)
+    if seen is not None and all(k != kind for k, _, _ in seen):
+        seen.append((kind, fld, "beyond the schema: " + message))
+
+
 class _Bad(Exception):
     """A field that cannot be read; turned into a :class:`RecordProblem` by the reader."""
 
@@ -53,9 +64,12 @@ def _card(v: object, fld: str) -> int:
         if c is not None:
             return c
         try:
-            return parse_card(v)
+            c = parse_card(v)
         except CardError as e:
             raise _Bad(fld, str(e)) from None
+        if v != "10" + _CARD_TEXT[c][1]:
+            lenient("card", fld, f"card {v!r} read as {_CARD_TEXT[c]} (the schema takes AS, TH or 10H)")
+        return c
     raise _Bad(fld, f"a card is a string such as 'AS' or '10H', not {_short(v)}")
 
 
@@ -64,6 +78,8 @@ def _cards(v: object, fld: str) -> list[int]:
     if isinstance(v, list):
         return [_card(x, f"{fld}[{i}]") for i, x in enumerate(v)]
     if isinstance(v, str):
+        if " " in v or "," in v:
+            lenient("card-run", fld, "cards written together with spaces or commas between them")
         t = v.replace(" ", "").replace(",", "").replace("10", "T")
         if len(t) % 2:
             raise _Bad(fld, f"cards written together take two characters each; got {len(t)} characters")
@@ -123,10 +139,14 @@ def _bid(v: object, fld: str) -> Bid:
     if isinstance(v, str):
         b = _BID_CODE.get(v) or _BID_CODE.get(v.strip().upper())
         if b is not None:
+            if v != bid_text(b):
+                lenient("bid-spelling", fld, f"bid {v!r} read as {bid_text(b)!r} (the schema takes pass, 7, 8H)")
             return b
     if type(v) is int and 0 <= v <= 13:
+        lenient("bid-number", fld, f"a bid written as the number {v}; the schema takes text ({str(v)!r})")
         return BIDS[v]
     if v is None:
+        lenient("bid-null", fld, "a bid written as null, read as a pass (the schema takes 'pass')")
         return PASS
     raise _Bad(fld, f"a bid is 'pass', a number such as '7', or a number and strain such as '8H'; not {_short(v)}")
 
@@ -137,6 +157,8 @@ def _strain(v: object, fld: str) -> int:
         return -1
     if isinstance(v, str):
         t = v.strip().upper()
+        if t != v or t not in STRAINS:
+            lenient("trump-spelling", fld, f"trump {v!r} read as a strain (the schema takes C, D, H, S or N)")
         if t in ("N", "NT", "NO TRUMP", "NOTRUMP"):
             return NO_TRUMP
         if len(t) == 1 and t in SUITS:
@@ -168,6 +190,10 @@ class MatchHeader:
     version: int = VERSION
     named: bool = True  # False when the header gave no match id (hand lines' ids are then not compared)
     start_scores: list[int] | None = None  # scores before the first hand line (a match recorded part-way)
+    lenient: list[tuple[str, str, str]] = field(default_factory=list)  # (kind, field, message) beyond the schema
+    bids_by_seat: bool = False  # declared form: each hand's bids are listed by seat 0..3, not in calling order
+    team_tricks: bool = False  # declared form: tricks_won gives two team counts (individual rulesets)
+    deal_blocks: bool = False  # declared form: the deck is dealt in blocks of 13, not one card at a time
     warnings: list[tuple[str, str]] = field(default_factory=list)  # (field, message)
 
 
@@ -203,6 +229,7 @@ class HandLine:
     outcome_clause: str | None = None
     match_over: bool | None = None
     warnings: list[tuple[str, str]] = field(default_factory=list)  # (field, message)
+    lenient: list[tuple[str, str, str]] = field(default_factory=list)  # (kind, field, message) beyond the schema
 
 
 @dataclass(slots=True)
@@ -233,7 +260,13 @@ class RecordProblem:
 
 @dataclass(slots=True)
 class Divergence:
-    """A point where a record disagrees with the rules."""
+    """A point where a record disagrees with the rules.
+
+    The first eleven fields are the original report. Added since: ``follows_line`` / ``follows_field`` name the
+    earlier divergence this one follows from (None: an independent one); ``cause`` and ``explanation`` name a
+    recognised bug pattern (:mod:`tarneeb.records.diagnose`; empty when none fits); ``table`` is the per-seat
+    table of a scoring divergence (seat, bid, tricks, claimed, rules).
+    """
 
     file: str
     line: int
@@ -246,19 +279,44 @@ class Divergence:
     clause: str
     source: str
     reason: str = ""
+    follows_line: int | None = None
+    follows_field: str | None = None
+    cause: str = ""
+    explanation: str = ""
+    table: list[dict[str, Any]] | None = None
+
+    @property
+    def independent(self) -> bool:
+        return self.follows_line is None
 
     def text(self) -> str:
         where = f"{self.file}:{self.line}: match {self.match} hand {self.hand}"
         if self.trick is not None:
             where += f" trick {self.trick}"
         why = f" ({self.reason})" if self.reason else ""
-        return (f"{where}: {self.field}: record claims {self.claimed}, the rules give {self.expected}{why} "
-                f"[clause {self.source}]")
+        out = (f"{where}: {self.field}: record claims {self.claimed}, the rules give {self.expected}{why} "
+               f"[clause {self.source}]")
+        if self.cause:
+            out += f"\n  cause: {self.cause}: {self.explanation}"
+        if self.follows_line is not None:
+            out += f"\n  follows from the divergence at line {self.follows_line} ({self.follows_field})"
+        if self.table:
+            out += "\n" + table_text(self.table)
+        return out
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
         d["kind"] = "divergence"
+        d["independent"] = self.follows_line is None
         return d
+
+
+def table_text(rows: list[dict[str, Any]]) -> str:
+    """The per-seat table of a scoring divergence, indented under its report."""
+    cols = ("seat", "bid", "tricks", "claimed", "rules")
+    cells = [[str(c) for c in cols]] + [["-" if row.get(c) is None else str(row[c]) for c in cols] for row in rows]
+    width = [max(len(r[i]) for r in cells) for i in range(len(cols))]
+    return "\n".join("    " + "  ".join(r[i].rjust(width[i]) for i in range(len(cols))).rstrip() for r in cells)
 
 
 Item = MatchHeader | HandLine | RecordProblem

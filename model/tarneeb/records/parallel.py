@@ -11,7 +11,7 @@ from typing import IO, Any
 from tarneeb.core.match import Match
 from tarneeb.core.spec import rulesets
 from tarneeb.errors import TarneebError
-from tarneeb.records.format import MAX_LINE, Item, MatchHeader, RecordProblem
+from tarneeb.records.format import MAX_LINE, Divergence, Item, MatchHeader, RecordProblem
 from tarneeb.records.reader import _read_lines, parse_line
 from tarneeb.records.verify import Report, Summary, Verifier
 from tarneeb.records.writer import match_lines
@@ -67,7 +67,7 @@ def _verify_range(path: str, start: int, end: int | None, ruleset: str | None, o
     """
     v = Verifier(ruleset, options, fast)
     lines = 0
-    with open(path, "rb") as f:
+    with open_source(path) as f:
         pos = start
         if start > 0:
             f.seek(start - 1)
@@ -92,6 +92,23 @@ def _verify_range(path: str, start: int, end: int | None, ruleset: str | None, o
             for rep in v.feed_line(data, n, path, lines):
                 on_report(rep)
     return v.summary, lines
+
+
+def is_url(path: str) -> bool:
+    """A path with a protocol (``s3://``, ``gs://``, ``file://``, ``memory://`` ...): opened through fsspec."""
+    return "://" in path
+
+
+def open_source(path: str) -> IO[bytes]:
+    """Open a local path, or a URL through fsspec (an optional dependency: the ``dask`` extra brings it)."""
+    if not is_url(path):
+        return open(path, "rb")
+    try:
+        import fsspec
+    except ImportError:  # pragma: no cover - the dask extra is not installed
+        raise OSError(f"{path}: reading URLs needs fsspec (pip install 'tarneeb[dask]')") from None
+    f: IO[bytes] = fsspec.open(path, "rb").open()
+    return f
 
 
 def _is_header(data: bytes) -> bool:
@@ -236,10 +253,12 @@ def _verify_parallel(pool: Any, path: str, size: int, jobs: int, chunk_bytes: in
         for rep in reps:
             if rep.line > 0:
                 rep.line += offset
+            if isinstance(rep, Divergence) and rep.follows_line is not None:
+                rep.follows_line += offset
             sink(rep)
-        offset += n
         s.files = 0
-        summary.merge(s)
+        summary.merge(s, offset)
+        offset += n
         if progress is not None:
             progress(min(upto, size))
     return summary

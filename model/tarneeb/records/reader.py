@@ -10,6 +10,7 @@ import orjson
 
 from tarneeb.core.actions import Bid
 from tarneeb.records.format import (
+    _LENIENT,
     EXTENSION_PREFIX,
     FORMAT,
     MAX_LINE,
@@ -29,12 +30,14 @@ from tarneeb.records.format import (
     _seat,
     _short,
     _strain,
+    lenient,
 )
 
 # ------------------------------------------------------------------ reader
 
 _HEADER_FIELDS = frozenset({"type", "format", "version", "match", "ruleset", "options", "first_dealer", "seats",
-                            "meta", "start_scores"})
+                            "meta", "start_scores", "bids_by_seat", "tricks_won_by_team", "deal_order"})
+_NULLABLE = frozenset({"revealed", "trump", "redeal", "contract"})  # hand fields the schema lets be null
 _HAND_FIELDS = frozenset({"type", "match", "hand", "dealer", "deck", "hands", "revealed", "trump", "bids", "redeal",
                           "contract", "tricks", "play", "tricks_won", "deltas", "scores", "outcome", "meta"})
 
@@ -52,10 +55,11 @@ def _name(k: str) -> str:
     return k if k and k.replace("_", "").replace("-", "").isalnum() and len(k) <= 40 else orjson.dumps(k[:40]).decode()
 
 
-def parse_line(data: bytes | str, file: str = "<input>", line: int = 0) -> Item:
+def parse_line(data: bytes | str, file: str = "<input>", line: int = 0, obj: dict[str, Any] | None = None) -> Item:
     """Read one line; never raises: unreadable input becomes a :class:`RecordProblem`.
 
     A UTF-8 byte-order mark opening the file (line 1, as some Windows editors write it) is skipped.
+    ``obj``: the line already decoded from JSON (by a caller that tried it first), not decoded again.
     """
     if line <= 1:
         if isinstance(data, bytes) and data.startswith(b"\xef\xbb\xbf"):
@@ -63,7 +67,8 @@ def parse_line(data: bytes | str, file: str = "<input>", line: int = 0) -> Item:
         elif isinstance(data, str) and data.startswith("\ufeff"):
             data = data[1:]
     try:
-        obj = orjson.loads(data)
+        if obj is None:
+            obj = orjson.loads(data)
     except orjson.JSONDecodeError as e:
         msg = str(e)
         if isinstance(data, bytes):
@@ -79,17 +84,27 @@ def parse_line(data: bytes | str, file: str = "<input>", line: int = 0) -> Item:
     if not isinstance(obj, dict):
         return RecordProblem(file, line, "(line)", f"a record line is a JSON object, not {_short(obj)}")
     kind = obj.get("type")
-    if kind is None:
-        kind = "hand" if ("deck" in obj or "hands" in obj) else ("match" if "ruleset" in obj else None)
+    seen: list[tuple[str, str, str]] = []
+    _LENIENT.seen = seen
     try:
+        if kind is None:
+            kind = "hand" if ("deck" in obj or "hands" in obj) else ("match" if "ruleset" in obj else None)
+            if kind is not None:
+                lenient("type-missing", "type", f"no type; taken as {kind!r} (the schema needs \"type\")")
         if kind == "match":
-            return _parse_header(obj, file, line)
+            hd = _parse_header(obj, file, line)
+            hd.lenient = seen
+            return hd
         if kind == "hand":
-            return _parse_hand(obj, file, line)
+            hl = _parse_hand(obj, file, line)
+            hl.lenient = seen
+            return hl
     except _Bad as b:
         return RecordProblem(file, line, b.field, b.message, _match_of(obj), _hand_of(obj))
     except (RecursionError, MemoryError):  # pragma: no cover - absurd nesting the JSON parser let through
         return RecordProblem(file, line, "(line)", "record too large or nested too deeply")
+    finally:
+        _LENIENT.seen = None
     return RecordProblem(file, line, "type", f"{_short(kind)}: a record line has type 'match' or 'hand'")
 
 
@@ -113,11 +128,14 @@ def _parse_header(obj: dict[str, Any], file: str, line: int) -> MatchHeader:
     mid = _match_of(obj)
     if "match" in obj and mid is None:
         raise _Bad("match", f"a match id is a string, not {_short(obj['match'])}")
+    if type(obj.get("match")) is int:
+        lenient("match-number", "match", "a match id written as a number; the schema takes a string")
     rs = obj.get("ruleset")
     if rs is not None and not isinstance(rs, str):
         raise _Bad("ruleset", f"a ruleset id is a string, not {_short(rs)}")
     options = obj.get("options", {})
     if options is None:
+        lenient("null-field", "options", "options given as null, taken as absent")
         options = {}
     if not isinstance(options, dict):
         raise _Bad("options", f"options are an object of name: value, not {_short(options)}")
@@ -135,13 +153,30 @@ def _parse_header(obj: dict[str, Any], file: str, line: int) -> MatchHeader:
         raise _Bad("meta", f"meta is an object, not {_short(meta)}")
     ss = obj.get("start_scores")
     start = None if ss is None else list(_ints(ss, "start_scores", (4, 2)))
+    forms = {}
+    for k in ("bids_by_seat", "tricks_won_by_team"):
+        v = obj.get(k, False)
+        if not isinstance(v, bool):
+            raise _Bad(k, f"{k} is true or false, not {_short(v)}")
+        forms[k] = v
+    do = obj.get("deal_order", "rotation")
+    if do not in ("rotation", "blocks"):
+        raise _Bad("deal_order", f"{_short(do)}: the deal order is 'rotation' (one card at a time, the default) or "
+                                 "'blocks' (13 cards to each seat in turn)")
     return MatchHeader(file, line, mid if mid is not None else f"line-{line}", rs, options, first_dealer, seats, meta,
-                       named=mid is not None, start_scores=start, warnings=_unknown(obj, _HEADER_FIELDS))
+                       named=mid is not None, start_scores=start, warnings=_unknown(obj, _HEADER_FIELDS),
+                       bids_by_seat=forms["bids_by_seat"], team_tricks=forms["tricks_won_by_team"],
+                       deal_blocks=do == "blocks")
 
 
 def _parse_hand(obj: dict[str, Any], file: str, line: int) -> HandLine:
     h = HandLine(file, line)
     g = obj.get
+    for k, v in obj.items():
+        if v is None and k not in _NULLABLE and k in _HAND_FIELDS:
+            lenient("null-field", k, f"{k} given as null, taken as absent (the schema leaves it out)")
+    if type(obj.get("match")) is int:
+        lenient("match-number", "match", "a match id written as a number; the schema takes a string")
     v = g("match")
     if v is not None:
         h.match = _match_of(obj)
@@ -184,13 +219,18 @@ def _parse_hand(obj: dict[str, Any], file: str, line: int) -> HandLine:
                 s = x.get("seat")
                 bids.append((None if s is None else _seat(s, f"bids[{i}].seat"), _bid(x.get("bid"), f"bids[{i}].bid")))
             else:
+                lenient("bid-bare", f"bids[{i}]", "a bid without its seat; the schema takes [seat, bid]")
                 bids.append((None, _bid(x, f"bids[{i}]")))
         h.bids = bids
     if "redeal" in obj:
         v = obj["redeal"]
         if v is None or v is False:
+            if v is False:
+                lenient("redeal-bool", "redeal", "redeal false read as null (the schema takes null or a clause id)")
             h.redeal = ""
         elif v is True:
+            lenient("redeal-bool", "redeal", "redeal true: a redeal without its clause (the schema takes null or a "
+                    "clause id such as bid.total)")
             h.redeal = "*"
         elif isinstance(v, str) and v:
             h.redeal = v
@@ -217,11 +257,15 @@ def _parse_hand(obj: dict[str, Any], file: str, line: int) -> HandLine:
             if isinstance(t, dict):
                 cards = _cards(t.get("cards"), f + ".cards")
                 ld, wn = t.get("leader"), t.get("winner")
+                if (ld is None and "leader" in t) or (wn is None and "winner" in t):
+                    lenient("null-field", f, "a trick's leader or winner given as null, taken as absent")
                 tl = TrickLine(cards, None if ld is None else _seat(ld, f + ".leader"),
                                None if wn is None else _seat(wn, f + ".winner"))
                 if not _TRICK_FIELDS.issuperset(t):
                     h.warnings.extend((f"{f}.{k}", m) for k, m in _unknown(t, _TRICK_FIELDS))
             else:
+                lenient("trick-list", f, "a trick written as its cards alone; the schema takes "
+                        "{\"leader\", \"cards\", \"winner\"}")
                 tl = TrickLine(_cards(t, f))
             if len(tl.cards) != 4:
                 raise _Bad(f + ".cards", f"a trick has 4 cards; got {len(tl.cards)}")
@@ -314,9 +358,12 @@ def read_records(source: str | os.PathLike[str] | IO[bytes], *, name: str | None
             yield it
 
 
-def _item(data: bytes | None, n: int, fname: str, lineno: int, max_line: int) -> Item | None:
+def _item(data: bytes | None, n: int, fname: str, lineno: int, max_line: int,
+          obj: dict[str, Any] | None = None) -> Item | None:
     if data is None:
         return RecordProblem(fname, lineno, "(line)", f"line of {n} bytes is longer than the limit of {max_line}")
+    if obj is not None:
+        return parse_line(data, fname, lineno, obj)
     if not data.strip():
         return None
     if not data.endswith(b"\n"):

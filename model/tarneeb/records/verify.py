@@ -3,24 +3,23 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import orjson
 
-from tarneeb.core import clauses as C
-from tarneeb.core import hand as H
 from tarneeb.core import rules as R
-from tarneeb.core.actions import Bid, Deal, NameTrump
-from tarneeb.core.cards import FULL_DECK, NO_TRUMP, strain_text
-from tarneeb.core.match import HandRecord, Match, Phase
+from tarneeb.core.cards import FULL_DECK
+from tarneeb.core.match import Match
 from tarneeb.core.spec import Rules, load_rules, resolve_ruleset
 from tarneeb.errors import ConfigError, IllegalAction, TarneebError
+from tarneeb.records import diagnose as D
 from tarneeb.records.fastpath import MatchState, fast_hand
-from tarneeb.records.format import _CARD_TEXT, MAX_LINE, Divergence, HandLine, Item, MatchHeader, RecordProblem, bid_text
+from tarneeb.records.format import _CARD_TEXT, MAX_LINE, Divergence, HandLine, Item, MatchHeader, RecordProblem
 from tarneeb.records.reader import _item
+from tarneeb.records.replay import HandReplay, fmt_list, team_list
 
 # ------------------------------------------------------------------ verifier
 
@@ -41,12 +40,38 @@ class Summary:
     errors: int = 0
     warnings: int = 0
     by_clause: Counter[str] = field(default_factory=Counter)
+    independent: int = 0  # divergences that follow from no earlier one
+    by_cause: Counter[str] = field(default_factory=Counter)  # a recognised cause's name, else the clause id
+    first_at: dict[str, tuple[str, int, str]] = field(default_factory=dict)  # cause -> (file, line, clause)
 
-    def merge(self, other: Summary) -> None:
+    def merge(self, other: Summary, line_offset: int = 0) -> None:
+        """Add ``other``'s counts; ``line_offset`` shifts its first locations (a byte range merged after the
+        lines before it)."""
         for k in ("files", "unreadable_files", "lines", "matches", "hands", "clean_hands", "divergences", "errors",
-                  "warnings"):
+                  "warnings", "independent"):
             setattr(self, k, getattr(self, k) + getattr(other, k))
         self.by_clause.update(other.by_clause)
+        self.by_cause.update(other.by_cause)
+        for key, (f, ln, clause) in other.first_at.items():
+            if key not in self.first_at:
+                self.first_at[key] = (f, ln + line_offset if ln > 0 else ln, clause)
+
+    def count(self, d: Divergence) -> None:
+        self.divergences += 1
+        self.by_clause[d.clause] += 1
+        if d.follows_line is None:
+            self.independent += 1
+        key = d.cause or d.clause
+        if d.follows_line is not None:
+            key = f"follow-on ({key})"
+        self.by_cause[key] += 1
+        if key not in self.first_at:
+            self.first_at[key] = (d.file, d.line, d.clause)
+
+    def causes(self) -> list[dict[str, Any]]:
+        """Divergences grouped by cause (a recognised pattern's name, else the clause id), most frequent first."""
+        return [{"cause": k, "count": n, "clause": self.first_at[k][2], "first": f"{self.first_at[k][0]}:"
+                 f"{self.first_at[k][1]}"} for k, n in self.by_cause.most_common()]
 
     def exit_code(self) -> int:
         """2 when some input could not be read, else 1 when divergences were found, else 0."""
@@ -58,24 +83,8 @@ class Summary:
         return {"kind": "summary", "files": self.files, "unreadable_files": self.unreadable_files,
                 "lines": self.lines, "matches": self.matches, "hands": self.hands, "clean_hands": self.clean_hands,
                 "divergences": self.divergences, "errors": self.errors, "warnings": self.warnings,
-                "by_clause": dict(self.by_clause.most_common()), "exit": self.exit_code()}
-
-
-def _fmt_list(v: Sequence[int]) -> str:
-    return "[" + ", ".join(str(x) for x in v) + "]"
-
-
-def _fmt_cards(cards: Iterable[int]) -> str:
-    return " ".join(_CARD_TEXT[c] for c in cards)
-
-
-def _team_list(r: Rules, v: list[int]) -> list[int] | None:
-    """A claimed per-seat list; team form [a, b] is accepted in the auction family."""
-    if len(v) == 4:
-        return v
-    if not r.individual:
-        return [v[0], v[1], v[0], v[1]]
-    return None
+                "by_clause": dict(self.by_clause.most_common()), "independent": self.independent,
+                "by_cause": self.causes(), "exit": self.exit_code()}
 
 
 class Verifier:
@@ -95,6 +104,8 @@ class Verifier:
         self._skipping: tuple[str, int] | None = None  # (reason, first line) of lines skipped
         self._cites: dict[tuple[str, str], str] = {}
         self._rules_cache: dict[tuple[str, str], Rules] = {}
+        self._fast_misses = 0  # fast path misses in a row
+        self._fast_skip = 0  # lines for which the fast path is not tried
 
     # -------------------------------------------------------------- helpers
     def cite(self, r: Rules, clause: str) -> str:
@@ -109,8 +120,7 @@ class Verifier:
         s = self.summary
         for rep in reports:
             if isinstance(rep, Divergence):
-                s.divergences += 1
-                s.by_clause[rep.clause] += 1
+                s.count(rep)
             elif rep.severity == "error":
                 s.errors += 1
             else:
@@ -140,21 +150,34 @@ class Verifier:
 
     # ----------------------------------------------------------------- feed
     def feed_line(self, data: bytes | None, n: int, file: str, line: int) -> list[Report]:
-        """Read and check one raw line (``None``: a line over the size limit of ``n`` bytes)."""
+        """Read and check one raw line (``None``: a line over the size limit of ``n`` bytes).
+
+        A canonical clean line is taken by the fast path. When it keeps missing (a record that diverges on
+        nearly every line), it is not tried for a while: the reports are the same either way.
+        """
         st = self.state
+        obj: Any = None
         if (self.fast and data is not None and st is not None and st.over_rule is None and st.dealer is not None
-                and st.scores_known):
-            try:
-                obj = orjson.loads(data)
-            except orjson.JSONDecodeError:
-                obj = None
-            if type(obj) is dict and obj.get("type") == "hand" and fast_hand(st, obj):
-                sm = self.summary
-                sm.lines += 1
-                sm.hands += 1
-                sm.clean_hands += 1
-                return []
-        it = _item(data, n, file, line, MAX_LINE)
+                and st.scores_known and not st.header.deal_blocks and not st.header.bids_by_seat):
+            if self._fast_skip > 0:
+                self._fast_skip -= 1
+            else:
+                try:
+                    obj = orjson.loads(data)
+                except orjson.JSONDecodeError:
+                    obj = None
+                if type(obj) is dict and obj.get("type") == "hand":
+                    if fast_hand(st, obj):
+                        self._fast_misses = 0
+                        sm = self.summary
+                        sm.lines += 1
+                        sm.hands += 1
+                        sm.clean_hands += 1
+                        return []
+                    self._fast_misses += 1
+                    if self._fast_misses >= 8:
+                        self._fast_misses, self._fast_skip = 0, 56
+        it = _item(data, n, file, line, MAX_LINE, obj if type(obj) is dict else None)
         return [] if it is None else self.feed(it)
 
     def feed(self, item: Item) -> list[Report]:
@@ -181,7 +204,7 @@ class Verifier:
                                    f"{self.ruleset} as asked", h.match, severity="warning"))
         start = [0, 0, 0, 0]
         if h.start_scores is not None:
-            sc = _team_list(r, h.start_scores)
+            sc = team_list(r, h.start_scores)
             why = None
             if sc is None:
                 why = "an individual ruleset needs four scores"
@@ -189,16 +212,33 @@ class Verifier:
                 try:
                     start = list(Match.at(r, 0, sc).scores)  # the engine's own check of a part-way start
                 except IllegalAction as e:
-                    why = f"{_fmt_list(sc)}: {e.reason}"
+                    why = f"{fmt_list(sc)}: {e.reason}"
             if why is not None:
                 self.state = None
                 self._skipping = (f"its match header (line {h.line}) could not be used", h.line)
                 return out + [RecordProblem(h.file, h.line, "start_scores", why, h.match)]
         self.state = MatchState(h, r, h.first_dealer, "deal.first-dealer", start, r.target, [])
+        return out + self._lenient(h.lenient, h.file, h.line, h.match, None)
+
+    def _lenient(self, found: list[tuple[str, str, str]], file: str, line: int, match: str | None,
+                 hand: int | None) -> list[Report]:
+        """Warnings for what the reader took beyond the schema: each kind once per match (at its first line)."""
+        st = self.state
+        out: list[Report] = []
+        for kind, fld, msg in found:
+            key = "lenient:" + kind
+            if st is not None:
+                if key in st.said:
+                    continue
+                st.said.add(key)
+                msg += " (said once per match)"
+            out.append(RecordProblem(file, line, fld, msg, match, hand, "warning"))
         return out
 
     def _hand(self, h: HandLine) -> list[Report]:
         out: list[Report] = [RecordProblem(h.file, h.line, f, msg, h.match, h.hand, "warning") for f, msg in h.warnings]
+        if h.lenient:
+            out += self._lenient(h.lenient, h.file, h.line, h.match, h.hand)
         st = self.state
         if st is None:
             if self._skipping is None:
@@ -233,9 +273,12 @@ class Verifier:
         mid = st.header.match
 
         def div(fld: str, claimed: object, expected: object, clause: str, trick: int | None = None,
-                reason: str = "") -> None:
+                reason: str = "", cause: D.Cause | None = None) -> None:
+            if cause is not None and cause[2] in r.ruleset.clauses:
+                clause = cause[2]
             out.append(Divergence(h.file, h.line, mid, hand_no, trick, fld, str(claimed), str(expected), clause,
-                                  self.cite(r, clause), reason))
+                                  self.cite(r, clause), reason, cause="" if cause is None else cause[0],
+                                  explanation="" if cause is None else cause[1]))
 
         def err(fld: str, msg: str, severity: str = "error") -> None:
             out.append(RecordProblem(h.file, h.line, fld, msg, mid, hand_no, severity))
@@ -253,7 +296,8 @@ class Verifier:
         dealer = st.dealer
         if h.dealer is not None:
             if dealer is not None and h.dealer != dealer:
-                div("dealer", h.dealer, dealer, st.dealer_clause)
+                div("dealer", h.dealer, dealer, st.dealer_clause,
+                    cause=D.dealer_cause(r, st.last_dealer, st.last_redeal, h.dealer, st.dealer_clause))
             dealer = h.dealer
         elif dealer is None:
             err("dealer", "missing, and the previous deal did not settle who deals next: hand not checked")
@@ -265,210 +309,23 @@ class Verifier:
                 st.scores = before
                 st.scores_known = True
         deck = h.deck
+        if deck is not None and st.header.deal_blocks:  # declared: 13 cards to each seat in turn
+            deck = [deck[13 * k + i] for i in range(13) for k in range(4)]
         if deck is None:
             assert h.hands is not None
             deck = self._deck_from_hands(r, dealer, h, div, err)
             if deck is None:
                 self._resync(st, h)
                 return out
-        m = Match.at(r, dealer, st.scores, st.target, st.games, partners_agree=False)
-        try:
-            m.apply(Deal(tuple(deck)))
-        except IllegalAction as e:
-            div("deck", f"a deal of {len(set(deck))} distinct cards", "52 distinct cards", e.rule, reason=e.reason)
+        if not HandReplay(self, st, h, hand_no, out).run(dealer, deck):
             self._resync(st, h)
-            return out
-        rec = m.record if m.record is not None else m.records[-1]
-        if h.revealed is not None:
-            exp = -1 if rec.revealed is None else rec.revealed
-            if h.revealed != exp:
-                div("revealed", "none" if h.revealed < 0 else _CARD_TEXT[h.revealed],
-                    "none" if exp < 0 else f"{_CARD_TEXT[exp]} (the dealer's last card)", "trump.source")
-        ok = True
-        if m.phase is Phase.BIDDING:
-            ok = self._bids(st, h, m, div, err)
-        if ok and m.phase is Phase.TRUMP_CHOICE:
-            if h.trump is None:
-                err("trump", "missing: the contract holder names trump, so the record must say which")
-                ok = False
-            else:
-                try:
-                    m.apply(NameTrump(h.trump if h.trump >= 0 else NO_TRUMP))
-                except IllegalAction as e:
-                    div("trump", strain_text(h.trump) or "null", "one of the four suits", e.rule, reason=e.reason)
-                    ok = False
-        if not ok:
-            self._resync(st, h)
-            return out
-        if h.trump is not None:
-            exp_t = -1 if rec.trump is None else rec.trump
-            if h.trump != exp_t:
-                clause = C.trump_clause(r)
-                div("trump", strain_text(h.trump) or "null", strain_text(exp_t) or "null (not yet known)", clause)
-        if not r.individual and (h.contract is not None or h.no_contract):
-            exp_c = rec.contract
-            claim = "null" if h.contract is None else f"seat {h.contract[0]} bids {bid_text(h.contract[1])}"
-            want = "null" if exp_c is None else f"seat {exp_c[0]} bids {bid_text(Bid(exp_c[1], exp_c[2]))}"
-            if claim != want:
-                clause = C.contract_clause(r, exp_c is None or h.contract is None)
-                div("contract", claim, want, clause)
-        # ---- redeal
-        if m.phase is Phase.DEAL:  # the engine cancelled the deal
-            rule = rec.redeal or ""
-            if h.redeal is not None and h.redeal not in ("*", rule):
-                div("redeal", h.redeal or "null (the deal is played)", rule, rule)
-                if not h.redeal:
-                    self._resync(st, h)
-                    return out
-            if h.scores is not None:
-                sc = _team_list(r, h.scores)
-                if sc is None:
-                    err("scores", "an individual ruleset needs four scores")
-                else:
-                    if st.scores_known and sc != st.scores:
-                        div("scores", _fmt_list(sc), f"{_fmt_list(st.scores)} (unchanged by a cancelled deal)",
-                            rule)
-                    st.scores = list(sc)  # the next deal starts from what the record claims
-                    st.scores_known = True
-            st.dealer = m.dealer
-            st.dealer_clause = C.next_dealer_clause(rule)
-            return out
-        if h.redeal:
-            clause = C.known(r, h.redeal, C.redeal_clause(r))
-            div("redeal", h.redeal, "null: the deal is played", clause)
-            self._resync(st, h)
-            return out
-        # ---- play
-        if h.tricks is None:
-            err("tricks", "missing: a played deal needs its cards in play order")
-            self._resync(st, h)
-            return out
-        if not self._play(h, m, div):
-            self._resync(st, h)
-            return out
-        if m.phase is Phase.PLAY:
-            err("tricks", f"only {len(h.tricks)} of 13 tricks: the deal is incomplete")
-            self._resync(st, h)
-            return out
-        self._scoring(st, h, m, rec, div, err)
         return out
-
-    def _bids(self, st: MatchState, h: HandLine, m: Match, div: Callable[..., None],
-              err: Callable[..., None]) -> bool:
-        r = st.rules
-        turn = C.turn_clause(r)
-        if h.bids is None:
-            err("bids", "missing: the bids decide the hand, so they must be given")
-            return False
-        for i, (seat, bid) in enumerate(h.bids):
-            if m.phase is not Phase.BIDDING:
-                div(f"bids[{i}]", f"seat {seat} bids {bid_text(bid)}", "no further bid: the bidding is over", turn)
-                return False
-            if seat is not None and seat != m.to_move:
-                div(f"bids[{i}].seat", seat, m.to_move, turn)
-            try:
-                m.apply(bid)
-            except IllegalAction as e:
-                div(f"bids[{i}]", f"seat {m.to_move} bids {bid_text(bid)}", f"a legal bid ({e.reason})", e.rule)
-                return False
-        if m.phase is Phase.BIDDING:
-            if h.redeal:
-                return True  # reported as a redeal divergence by the caller
-            div("bids", f"{len(h.bids)} bids, then the bidding ends", f"seat {m.to_move} still to bid", turn)
-            return False
-        return True
-
-    def _play(self, h: HandLine, m: Match, div: Callable[..., None]) -> bool:
-        assert h.tricks is not None
-        records = m.records
-        for k, t in enumerate(h.tricks):
-            if m.phase is not Phase.PLAY:
-                div("tricks", f"{len(h.tricks)} tricks", "13 tricks", "hand.tricks", k)
-                return False
-            if t.leader is not None and t.leader != m.to_move:
-                div(f"tricks[{k}].leader", t.leader, m.to_move, C.lead_clause(k), k)
-                return False
-            for j, c in enumerate(t.cards):
-                seat = m.to_move
-                try:
-                    m.play_card(c)
-                except IllegalAction as e:
-                    div(f"tricks[{k}].cards[{j}]", f"seat {seat} plays {_CARD_TEXT[c]}", f"a legal card ({e.reason})",
-                        e.rule, k)
-                    return False
-            rec = m.record if m.record is not None else records[-1]
-            won = rec.tricks[k].winner
-            if t.winner is not None and t.winner != won:
-                div(f"tricks[{k}].winner", t.winner, won, "play.winner", k,
-                    f"cards {_fmt_cards(t.cards)} led by seat {rec.tricks[k].leader}")
-                return False
-        return True
-
-    def _scoring(self, st: MatchState, h: HandLine, m: Match, rec: HandRecord, div: Callable[..., None],
-                 err: Callable[..., None]) -> None:
-        r = st.rules
-        if h.tricks_won is not None:
-            tw = _team_list(r, h.tricks_won) if len(h.tricks_won) == 4 else None
-            if tw is None and not r.individual:
-                team = [rec.tricks_won[0] + rec.tricks_won[2], rec.tricks_won[1] + rec.tricks_won[3]]
-                if h.tricks_won != team:
-                    div("tricks_won", _fmt_list(h.tricks_won), f"{_fmt_list(team)} (by team)", "play.winner")
-            elif tw is None:
-                err("tricks_won", "an individual ruleset needs the tricks of all four seats")
-            elif tw != rec.tricks_won:
-                div("tricks_won", _fmt_list(tw), _fmt_list(rec.tricks_won), "play.winner")
-        sclause = C.score_clause(r, rec.contract, rec.tricks_won)
-        if h.deltas is not None:
-            dl = _team_list(r, h.deltas)
-            if dl is None:
-                err("deltas", "an individual ruleset needs the change of all four scores")
-            elif dl != rec.deltas:
-                clause = sclause
-                if r.individual:
-                    bad = next(s for s in range(4) if dl[s] != rec.deltas[s])
-                    clause = C.individual_delta_clause(dl[bad], rec.deltas[bad])
-                div("deltas", _fmt_list(dl), _fmt_list(rec.deltas), clause)
-        claimed_scores: list[int] | None = None
-        if h.scores is not None:
-            claimed_scores = _team_list(r, h.scores)
-            if claimed_scores is None:
-                err("scores", "an individual ruleset needs four scores")
-            elif st.scores_known and claimed_scores != rec.scores_after:
-                div("scores", _fmt_list(claimed_scores), _fmt_list(rec.scores_after), sclause,
-                    reason=f"scores before the deal {_fmt_list(st.scores)}")
-        # outcome, judged on the record's own scores when they differ from ours (no cascade)
-        win, rule = rec.outcome, rec.outcome_rule
-        basis = rec.scores_after
-        judged = st.scores_known or claimed_scores is not None  # else the scores are not known: outcome unchecked
-        if claimed_scores is not None and claimed_scores != rec.scores_after:
-            basis = claimed_scores
-            win, rule = H.hand_outcome(r, basis, st.target, m.bids, rec.contract, rec.tricks_won)
-        settled = H.settle(r, win, st.target, st.games)
-        over = settled.winner is not None
-        if judged and h.outcome_winner is not None:
-            claim_w = None if h.outcome_winner < 0 else h.outcome_winner
-            if claim_w != win:
-                div("outcome.winner", "none" if claim_w is None else f"team {claim_w}",
-                    "none" if win is None else f"team {win}", rule, reason=f"scores {_fmt_list(basis)}")
-            elif win is not None and h.outcome_clause is not None and h.outcome_clause != rule:
-                div("outcome.clause", h.outcome_clause, rule, rule)
-        if judged and h.match_over is not None and h.match_over != over:
-            clause = C.match_over_clause(r, rule)
-            div("outcome.match_over", str(h.match_over).lower(), str(over).lower(), clause)
-        st.scores = claimed_scores if claimed_scores is not None else list(rec.scores_after)
-        st.scores_known = st.scores_known or claimed_scores is not None
-        st.games = list(settled.games)
-        st.target = settled.target
-        st.dealer = H.next_dealer(r, rec.dealer, None)
-        st.dealer_clause = C.next_dealer_clause(None)
-        if over:
-            st.over_rule = rule
 
     def _resync(self, st: MatchState, h: HandLine) -> None:
         """After a hand that could not be replayed: trust the record's own claims for what follows."""
         st.dealer = None
         if h.scores is not None:
-            sc = _team_list(st.rules, h.scores)
+            sc = team_list(st.rules, h.scores)
             if sc is not None:
                 st.scores = sc
                 st.scores_known = True
@@ -551,10 +408,10 @@ def _claimed_before(r: Rules, h: HandLine) -> list[int] | None:
     scores); None when the line does not say."""
     if h.scores is None:
         return None
-    sc = _team_list(r, h.scores)
+    sc = team_list(r, h.scores)
     if sc is None:
         return None
     if h.deltas is None:
         return list(sc) if h.redeal else None
-    dl = _team_list(r, h.deltas)
+    dl = team_list(r, h.deltas)
     return None if dl is None else [sc[s] - dl[s] for s in range(4)]

@@ -1,0 +1,294 @@
+"""Naming the cause of a divergence: common implementation bugs, each recognised by re-computing the claim.
+
+Each recogniser takes what a record claims and the facts of the hand, and tries a short list of bug
+hypotheses. A hypothesis is a way of computing the value wrongly, built from the rule core itself
+(:mod:`tarneeb.core.hand`, :mod:`tarneeb.core.rules`): the same function with another parameter
+(``dataclasses.replace`` of :class:`~tarneeb.core.spec.Rules`), or with its inputs bent the way the bug bends
+them (the team's tricks given to each partner, a failed bid's value added to the opponents). A pattern is
+named only when its hypothesis gives exactly the claimed value and the rules do not; text is never matched.
+
+Each recogniser returns a :data:`Cause` ``(name, explanation, clause)`` or None. ``clause`` is the clause that
+explains the difference (the verifier cites it through ``Ruleset.cite``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from functools import cache
+
+from tarneeb.core import hand as H
+from tarneeb.core import rules as R
+from tarneeb.core.cards import card_str
+from tarneeb.core.spec import Rules, load_rules, rulesets
+from tarneeb.errors import TarneebError
+
+Cause = tuple[str, str, str]
+Contract = tuple[int, int, int | None] | None
+
+
+def _first(tries: Sequence[tuple[Callable[[], object], Cause]], claimed: object) -> Cause | None:
+    for hyp, cause in tries:
+        try:
+            if hyp() == claimed:
+                return cause
+        except (IndexError, KeyError, ValueError):  # a hypothesis that cannot be computed for this hand
+            continue
+    return None
+
+
+@cache
+def _other_value_tables(rid: str) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """The individual-bid value tables of the other rulesets (a table copied from another document)."""
+    out: list[tuple[str, tuple[int, ...]]] = []
+    mine = load_rules(rid).values
+    for other in rulesets():
+        try:
+            r = load_rules(other)
+        except TarneebError:  # pragma: no cover - the shipped rulesets load
+            continue
+        if r.individual and r.values != mine and all(v != r.values for _, v in out):
+            out.append((other, r.values))
+    return tuple(out)
+
+
+# ------------------------------------------------------------------ scoring
+
+
+_VARIANTS: dict[tuple[int, str, object], tuple[Rules, Rules]] = {}  # (id of rules, parameter, value) -> (rules, variant)
+
+
+def _variant(r: Rules, attr: str, v: object) -> Rules:
+    """``r`` with one parameter changed (a bug hypothesis), made once per rules object."""
+    key = (id(r), attr, v)
+    hit = _VARIANTS.get(key)
+    if hit is not None and hit[0] is r:
+        return hit[1]
+    rr = replace(r, **{attr: v})  # type: ignore[arg-type]
+    if len(_VARIANTS) > 4096:
+        _VARIANTS.clear()
+    _VARIANTS[key] = (r, rr)
+    return rr
+
+
+def _with(r: Rules, attr: str, v: str) -> Rules:
+    return _variant(r, attr, v)
+
+
+def _deltas_under(r: Rules, bids: Sequence[int], contract: Contract, tricks: Sequence[int]) -> Callable[[], object]:
+    return lambda: H.hand_deltas(r, bids, contract, tricks)
+
+
+def deltas_cause(r: Rules, bids: Sequence[int], contract: Contract, tricks: Sequence[int],
+                 claimed: Sequence[int]) -> Cause | None:
+    """Why the claimed score changes of a played hand differ from the rules' (``bids``, ``tricks`` by seat)."""
+    want = list(claimed)
+    if contract is None:
+        return _individual_deltas_cause(r, bids, tricks, want)
+    tries: list[tuple[Callable[[], object], Cause]] = []
+    for name, values, clause in (("scoring", ("standard", "bid-only"), "score.standard"),
+                                 ("kaboot", ("16", "26", "double", "none"), "score.kaboot"),
+                                 ("bid13", ("win", "26", "normal"), "score.bid13")):
+        attr = "score_style" if name == "scoring" else name
+        for v in values:
+            if v == getattr(r, attr):
+                continue
+            rr = _with(r, attr, v)
+            clause_here = clause if clause in r.ruleset.clauses else "score.standard"
+            tries.append((_deltas_under(rr, bids, contract, tricks),
+                          (f"scored-as-{name}-{v}", f"the claimed changes are what {name} = {v} gives; this "
+                           f"ruleset scores with {name} = {getattr(r, attr)}", clause_here)))
+    bt = contract[0] & 1
+    team = (tricks[0] + tricks[2], tricks[1] + tricks[3])
+
+    def defenders_unscored() -> list[int]:
+        d = H.hand_deltas(r, bids, contract, tricks)
+        return [d[s] if s & 1 == bt else 0 for s in range(4)]
+
+    tries.append((defenders_unscored, ("defenders-not-scored", f"the defending team's {team[1 - bt]} tricks are "
+                                       "not scored", "score.standard")))
+    return _first(tries, want)
+
+
+def _individual_deltas_cause(r: Rules, bids: Sequence[int], tricks: Sequence[int], want: list[int]) -> Cause | None:
+    """Individual bids: a slip in computing each seat's change (a *base*), a slip in settling a failed bid (a
+    *post* step), or one of each at once (two bugs in the same hand are named together)."""
+    d = R.individual_delta
+
+    def rules() -> list[int]:
+        return H.hand_deltas(r, bids, None, tricks)
+
+    def team_tricks() -> list[int]:
+        t = [tricks[0] + tricks[2], tricks[1] + tricks[3]]
+        return H.hand_deltas(r, bids, None, [t[0], t[1], t[0], t[1]])
+
+    def extra_counted() -> list[int]:  # a made bid scores the tricks taken, not the bid
+        return [d(r, tricks[s], tricks[s]) if tricks[s] >= bids[s] else d(r, bids[s], tricks[s]) for s in range(4)]
+
+    def extra_plus_one() -> list[int]:  # a made bid earns one more point per extra trick
+        return [d(r, bids[s], tricks[s]) + (tricks[s] - bids[s] if tricks[s] >= bids[s] else 0) for s in range(4)]
+
+    def exactly_fails() -> list[int]:
+        return [d(r, bids[s], tricks[s]) if tricks[s] != bids[s] else -d(r, bids[s], tricks[s]) for s in range(4)]
+
+    def failed_paid(base: list[int]) -> list[int]:
+        out = list(base)
+        for s in range(4):
+            if base[s] < 0:
+                out[(s + 1) % 4] -= base[s]
+                out[(s + 3) % 4] -= base[s]
+        return out
+
+    def failed_free(base: list[int]) -> list[int]:
+        return [max(0, x) for x in base]
+
+    bases: list[tuple[Callable[[], list[int]], Cause | None]] = [
+        (rules, None),
+        (team_tricks, ("team-tricks-to-each-partner", "each player is scored on the tricks of the whole team, "
+                       "not on the tricks they took themselves", "score.individual")),
+        (extra_counted, ("extra-tricks-scored", "a made bid scores the tricks taken instead of the bid; extra "
+                         "tricks earn nothing", "score.extra")),
+        (extra_plus_one, ("extra-tricks-scored", "each extra trick over a made bid earns a point; extra tricks "
+                          "earn nothing", "score.extra")),
+        (exactly_fails, ("made-exactly-counts-as-failed", "a bid made exactly is scored as failed; taking the "
+                         "number bid is enough", "score.individual")),
+    ]
+    for other, values in _other_value_tables(r.id):
+        rv = _variant(r, "values", values)
+        bases.append((lambda rv=rv: H.hand_deltas(rv, bids, None, tricks),  # type: ignore[misc]
+                      ("values-of-another-ruleset", f"the bid values are those of {other}, not of {r.id}",
+                       "score.values")))
+    posts: list[tuple[Callable[[list[int]], list[int]] | None, Cause | None]] = [
+        (None, None),
+        (failed_paid, ("failed-bid-paid-to-opponents", "a failed bid's value is also added to each opponent's "
+                       "score; only the bidder loses it", "score.individual")),
+        (failed_free, ("failed-bid-not-deducted", "a failed bid costs nothing; its value is taken off the "
+                       "bidder's score", "score.individual")),
+    ]
+    computed: list[tuple[list[int], Cause | None]] = []
+    for fn, cause in bases:
+        try:
+            computed.append((fn(), cause))
+        except (IndexError, KeyError, ValueError):  # a hypothesis that cannot be computed for this hand
+            continue
+    # one slip first (a base alone, then a post step on the rules' changes), then two at once
+    for deltas, cause in computed[1:]:
+        if deltas == want:
+            return cause
+    rules_d = computed[0][0]
+    for post, pcause in posts[1:]:
+        if post is not None and post(rules_d) == want:
+            return pcause
+    for deltas, cause in computed[1:]:
+        for post, pcause in posts[1:]:
+            if post is not None and cause is not None and pcause is not None and post(deltas) == want:
+                return (f"{cause[0]}+{pcause[0]}", f"two slips at once: {cause[1]}; and {pcause[1]}", cause[2])
+    return None
+
+
+# ------------------------------------------------------------------ outcome
+
+
+def outcome_cause(r: Rules, scores: Sequence[int], target: int, bids: Sequence[int], contract: Contract,
+                  tricks: Sequence[int], claimed: int | None) -> Cause | None:
+    """Why the claimed winner after a hand (team, None: no winner yet) differs from the rules'."""
+    win, rule = H.hand_outcome(r, scores, target, bids, contract, tricks)
+    rt = _variant(r, "target", target)
+    tries: list[tuple[Callable[[], object], Cause]] = []
+    if contract is None:
+        def team_sum() -> int | None:
+            q = [scores[0] + scores[2] >= target, scores[1] + scores[3] >= target]
+            if q[0] and q[1]:  # both: the rules' tie comparison, on scores all raised alike (every partner in)
+                lift = 10 * abs(target) + 100
+                return R.individual_outcome(rt, [x + lift for x in scores], bids, tricks)[0]
+            return 0 if q[0] else (1 if q[1] else None)
+
+        def partner_at_zero() -> int | None:  # a partner at exactly 0 taken as above zero
+            return R.individual_outcome(rt, [x if x != 0 else 1 for x in scores], bids, tricks)[0]
+
+        other_tie = "top" if r.tie_rule == "combined" else "combined"
+        tries += [  # the narrowest slip first: a partner at exactly 0 also fits a team sum at the target
+            (partner_at_zero, ("partner-at-zero-qualifies", "a partner at exactly 0 is taken as qualifying; the "
+                               "partner must be above zero", "win.qualify")),
+            (team_sum, ("team-sum-instead-of-qualification", f"a team is taken to win when its two scores add up to "
+                        f"{target}; the rules need one partner at {target} or more and the other above zero",
+                        "win.qualify")),
+            (lambda: R.individual_outcome(_variant(rt, "tie_rule", other_tie), scores, bids, tricks)[0],
+             ("tie-rule-of-another-ruleset", f"when both teams qualify the record compares the {other_tie} score; "
+              f"this ruleset compares the {r.tie_rule} score", "tie.both-qualify")),
+        ]
+    else:
+        bt = contract[0] & 1
+        tries.append((lambda: R.auction_outcome(r, (scores[0], scores[1]), target + 1, bt, False)[0],
+                      ("target-must-be-passed", f"a team is taken to win only above {target}; reaching it is enough",
+                       "win.target")))
+    found = _first(tries, claimed)
+    if found is None and rule == "tie.both-qualify" and claimed is not None and claimed != win:
+        found = ("tie-to-fixed-team", f"both teams qualify and the record gives the match to team {claimed} "
+                 "without the comparison the tie rule makes", "tie.both-qualify")
+    return found
+
+
+# ------------------------------------------------------------------ dealer, revealed card, trick winner
+
+
+def dealer_cause(r: Rules, last_dealer: int | None, redeal: str | None, claimed: int,
+                 clause: str = "deal.rotation") -> Cause | None:
+    """Why the claimed dealer differs from the rules' next dealer after a deal by ``last_dealer`` (``clause``:
+    the clause that names that dealer)."""
+    if last_dealer is None:
+        return None
+    tries: list[tuple[Callable[[], object], Cause]] = []
+    if redeal == "bid.total":
+        swapped = _variant(r, "redeal_same_dealer", not r.redeal_same_dealer)
+        record_does, rules_do = (("passes the deal on", "keeps it with the same dealer") if r.redeal_same_dealer
+                                 else ("keeps the same dealer", "passes it on"))
+        tries.append((lambda: H.next_dealer(swapped, last_dealer, redeal),
+                      ("wrong-redeal-dealer", f"after a low bid total the record {record_does}; this ruleset "
+                       f"{rules_do}", "redeal.dealer")))
+    tries.append((lambda: H.next_dealer(_variant(r, "step", 4 - r.step), last_dealer, redeal),
+                  ("rotation-reversed", "the deal passes the other way round the table", clause)))
+    tries.append((lambda: last_dealer, ("dealer-not-rotated", "the same player deals again", clause)))
+    return _first(tries, claimed)
+
+
+def reveal_cause(r: Rules, deck: Sequence[int], dealer: int, claimed: int) -> Cause | None:
+    """Why the claimed revealed card differs from the dealer's last card dealt."""
+    mask = R.deal_hands(r, dealer, deck)[dealer]
+    last = R.revealed_card(deck)
+    tries: list[tuple[Callable[[], object], Cause]] = [
+        (lambda: mask.bit_length() - 1, ("sorted-hand-reveal", "the card shown is the highest of the dealer's "
+                                         f"sorted hand, not the last card dealt ({card_str(last)})", "trump.source")),
+        (lambda: (mask & -mask).bit_length() - 1, ("sorted-hand-reveal", "the card shown is the lowest of the "
+                                                   f"dealer's sorted hand, not the last card dealt ({card_str(last)})",
+                                                   "trump.source")),
+        (lambda: deck[R.deal_order(r, dealer).index(dealer)], (
+            "first-card-revealed", f"the card shown is the dealer's first card, not the last card dealt "
+                                   f"({card_str(last)})", "trump.source")),
+    ]
+    return _first(tries, claimed)
+
+
+def winner_cause(r: Rules, leader: int, cards: Sequence[int], trump: int, claimed: int) -> Cause | None:
+    """Why the claimed winner of a trick differs from the rules'."""
+    def last_trump() -> int:
+        idx = [i for i, c in enumerate(cards) if c // 13 == trump]
+        if not idx:
+            raise ValueError("no trump")
+        return R.seat_order(r, leader)[idx[-1]]
+
+    tries: list[tuple[Callable[[], object], Cause]] = [
+        (lambda: H.trick_winner_seat(r, leader, cards, -1), ("trump-ignored", "the trick is given to the highest "
+                                                             "card of the suit led, as if there were no trump",
+                                                             "play.winner")),
+        (last_trump, ("later-trump-wins", "a later trump takes the trick even when lower than an earlier one",
+                      "play.winner")),
+        (lambda: R.seat_order(_variant(r, "step", 4 - r.step), leader)[R.trick_winner(cards, trump)],
+         ("direction-reversed", "the cards are taken as played the other way round the table", "play.direction")),
+        (lambda: R.seat_order(r, leader)[max(range(4), key=lambda i: cards[i] % 13 * 4 + i)],
+         ("highest-rank-wins", "the trick goes to the highest rank whatever its suit", "play.winner")),
+    ]
+    return _first(tries, claimed)
+
+
+__all__ = ["Cause", "deltas_cause", "dealer_cause", "outcome_cause", "reveal_cause", "winner_cause"]

@@ -1,0 +1,439 @@
+"""Replaying one hand line on the record's own claims, so that one divergence does not hide the next.
+
+The replay runs the hand through the rule core's steps (:mod:`tarneeb.core.hand` and :mod:`tarneeb.core.rules`,
+the functions :class:`~tarneeb.core.match.Match` calls). Where the record disagrees with the rules it is
+reported, and the replay goes on from what the record claims: an illegal bid or card is taken as made, the
+claimed trick winner leads the next trick, the claimed tricks are scored. A later check passes when the claim
+agrees with the rules applied to the record's earlier claims, or with the rules alone (the record then only
+mislabelled the earlier fact). A divergence that an earlier one makes unavoidable names it (``follows_line``,
+``follows_field``); the others are independent.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from tarneeb.core import clauses as C
+from tarneeb.core import hand as H
+from tarneeb.core import rules as R
+from tarneeb.core.actions import Bid
+from tarneeb.core.cards import FULL_DECK, NO_TRUMP, strain_text
+from tarneeb.core.spec import Rules
+from tarneeb.records import diagnose as D
+from tarneeb.records.fastpath import MatchState
+from tarneeb.records.format import _CARD_TEXT, Divergence, HandLine, RecordProblem, bid_text
+
+if TYPE_CHECKING:
+    from tarneeb.records.verify import Report, Verifier
+
+Contract = tuple[int, int, int | None] | None
+
+
+def fmt_list(v: list[int | None] | list[int]) -> str:
+    return "[" + ", ".join("?" if x is None else str(x) for x in v) + "]"
+
+
+def team_list(r: Rules, v: list[int]) -> list[int] | None:
+    """A claimed per-seat list; team form [a, b] is accepted in the auction family."""
+    if len(v) == 4:
+        return v
+    if not r.individual:
+        return [v[0], v[1], v[0], v[1]]
+    return None
+
+
+class HandReplay:
+    """One hand line replayed from the match state; reports go to ``out``."""
+
+    def __init__(self, v: Verifier, st: MatchState, h: HandLine, hand_no: int, out: list[Report]) -> None:
+        self.v, self.st, self.h, self.hand_no, self.out = v, st, h, hand_no, out
+        self.r = st.rules
+        self.mid = st.header.match
+        self.won_rules = [0, 0, 0, 0]
+
+    # -------------------------------------------------------------- reports
+    def div(self, fld: str, claimed: object, expected: object, clause: str, trick: int | None = None,
+            reason: str = "", follows: Divergence | None = None, cause: D.Cause | None = None,
+            table: list[dict[str, Any]] | None = None) -> Divergence:
+        h = self.h
+        if cause is not None:
+            clause = cause[2] if cause[2] in self.r.ruleset.clauses else clause
+        d = Divergence(h.file, h.line, self.mid, self.hand_no, trick, fld, str(claimed), str(expected), clause,
+                       self.v.cite(self.r, clause), reason,
+                       None if follows is None else follows.line, None if follows is None else follows.field,
+                       "" if cause is None else cause[0], "" if cause is None else cause[1], table)
+        self.out.append(d)
+        return d
+
+    def err(self, fld: str, msg: str, severity: str = "error") -> None:
+        self.out.append(RecordProblem(self.h.file, self.h.line, fld, msg, self.mid, self.hand_no, severity))
+
+    def once(self, key: str, fld: str, msg: str) -> None:
+        """A warning given once per match (the first place it applies)."""
+        if key not in self.st.said:
+            self.st.said.add(key)
+            self.err(fld, msg + " (said once per match)", "warning")
+
+    # -------------------------------------------------------------- the hand
+    def run(self, dealer: int, deck: list[int]) -> bool:
+        """Replay the hand; False when it could not be replayed (the caller then resynchronises)."""
+        r, h, st = self.r, self.h, self.st
+        hands = R.deal_hands(r, dealer, deck)
+        if len(set(deck)) != 52 or hands[0] | hands[1] | hands[2] | hands[3] != FULL_DECK:
+            self.div("deck", f"a deal of {len(set(deck))} distinct cards", "52 distinct cards", "deal.deck",
+                     reason="a deal must order all 52 distinct cards 0..51")
+            return False
+        revealed, trump_rules = H.deal_trump(r, deck)
+        trump_claim = trump_rules
+        t_div: Divergence | None = None  # the divergence that puts the record's trump apart from the rules'
+        if h.revealed is not None:
+            if revealed is None:
+                if h.revealed >= 0:
+                    what = ("trump is fixed" if r.trump_source == "fixed" else "the contract names trump")
+                    self.once("revealed", "revealed", f"{_CARD_TEXT[h.revealed]}: no card is shown under {r.id} "
+                              f"({what}); the field is ignored")
+            elif h.revealed != revealed:
+                t_div = self.div("revealed", "none" if h.revealed < 0 else _CARD_TEXT[h.revealed],
+                                 f"{_CARD_TEXT[revealed]} (the dealer's last card)", "trump.source",
+                                 cause=None if h.revealed < 0 else D.reveal_cause(r, deck, dealer, h.revealed))
+                if h.revealed >= 0:
+                    trump_claim = R.trump_from_reveal(r, h.revealed)
+        if H.weak_seats(r, hands):
+            self._trump_check(-1, -1, None)
+            return self._cancelled(dealer, "deal.weak-redeal", None)
+        # ---- bidding
+        bids: list[int | None] = [None, None, None, None]
+        bid_div: list[Divergence | None] = [None, None, None, None]
+        contract: Contract = None
+        if h.bids is None:
+            self.err("bids", "missing: the bids decide the hand, so they must be given")
+            return False
+        calls = self._calls(dealer)
+        turn = C.turn_clause(r)
+        if r.individual:
+            order = R.seat_order(r, R.next_seat(r, dealer))
+            for i, (seat, bid) in enumerate(calls):
+                if i >= 4:
+                    self.div(f"bids[{i}]", f"seat {seat} bids {bid_text(bid)}", "no further bid: the bidding is over",
+                             turn)
+                    break
+                to_move = order[i]
+                if seat is not None and seat != to_move:
+                    self.div(f"bids[{i}].seat", seat, to_move, turn)
+                bad = (("bid.meaning", "a bid here is a number of tricks without a suit") if bid.strain is not None
+                       else R.bid_violation(r, st.scores[to_move], bid.n))
+                if bad is not None:
+                    bid_div[to_move] = self.div(f"bids[{i}]", f"seat {to_move} bids {bid_text(bid)}",
+                                                f"a legal bid ({bad[1]})", bad[0])
+                bids[to_move] = bid.n
+            if len(calls) < 4:
+                if h.redeal:
+                    return self._claimed_cancel_of_unfinished(dealer)
+                self.div("bids", f"{len(calls)} bids, then the bidding ends", f"seat {order[len(calls)]} still to bid",
+                         turn)
+                return False
+            if not R.hand_is_played(r, [b or 0 for b in bids]):
+                follows = next((d for d in bid_div if d is not None), None)
+                if h.redeal == "" and h.tricks is not None:  # the record plays it: go on from its claim
+                    self.div("redeal", "null (the deal is played)", "bid.total", "bid.total", follows=follows)
+                else:
+                    self._trump_check(trump_claim, trump_rules, t_div)
+                    return self._cancelled(dealer, "bid.total", follows)
+        else:
+            a = H.auction_start(r, dealer)
+            for i, (seat, bid) in enumerate(calls):
+                if a.to_speak is None:
+                    self.div(f"bids[{i}]", f"seat {seat} bids {bid_text(bid)}", "no further bid: the bidding is over",
+                             turn)
+                    break
+                to_move = a.to_speak
+                if seat is not None and seat != to_move:
+                    self.div(f"bids[{i}].seat", seat, to_move, turn)
+                bad = H.auction_call(r, a, bid.n, bid.strain, force=True)
+                if bad is not None:
+                    bid_div[to_move] = self.div(f"bids[{i}]", f"seat {to_move} bids {bid_text(bid)}",
+                                                f"a legal bid ({bad[1]})", bad[0])
+            if a.to_speak is not None:
+                if h.redeal:
+                    return self._claimed_cancel_of_unfinished(dealer)
+                self.div("bids", f"{len(calls)} bids, then the bidding ends", f"seat {a.to_speak} still to bid", turn)
+                return False
+            if a.top is None:
+                self._trump_check(-1, -1, None)
+                self._contract_check(None, bid_div)
+                return self._cancelled(dealer, "auction.all-pass", next((d for d in bid_div if d), None))
+            contract = (a.holder, a.top[0], a.top[1])
+            if r.egyptian and a.top[1] is not None:
+                trump_rules = trump_claim = a.top[1]
+            elif h.trump is None:
+                self.err("trump", "missing: the contract holder names trump, so the record must say which")
+                return False
+            elif not 0 <= h.trump < 4:
+                if r.egyptian:
+                    trump_rules = trump_claim = h.trump if h.trump >= 0 else NO_TRUMP
+                else:
+                    self.div("trump", strain_text(h.trump) or "null", "one of the four suits", "trump.source",
+                             reason="the contract holder names one of the four suits")
+                    return False
+            else:
+                trump_rules = trump_claim = h.trump
+        trump_claim = self._trump_check(trump_claim, trump_rules, t_div)
+        c_div, contract = self._contract_check(contract, bid_div)
+        if h.redeal:
+            clause = C.known(r, h.redeal, C.redeal_clause(r))
+            self.div("redeal", h.redeal, "null: the deal is played", clause)
+            return False
+        # ---- play
+        if h.tricks is None:
+            self.err("tricks", "missing: a played deal needs its cards in play order")
+            return False
+        won = self._play(hands, H.hand_leader(r, dealer, contract), trump_claim, trump_rules, c_div or t_div)
+        if won is None:
+            return False
+        self._scoring(dealer, bids, bid_div, contract, won)
+        return True
+
+    def _trump_check(self, trump_claim: int, trump_rules: int, t_div: Divergence | None) -> int:
+        """Compare the claimed trump; the trump the play goes on with (the record's, when it names one)."""
+        h = self.h
+        if h.trump is None:
+            return trump_claim
+        if h.trump != trump_claim and h.trump != trump_rules:
+            self.div("trump", strain_text(h.trump) or "null", strain_text(trump_rules) or "null (not yet known)",
+                     C.trump_clause(self.r), follows=t_div if trump_claim != trump_rules else None)
+        return h.trump if h.trump >= 0 else trump_claim
+
+    def _contract_check(self, contract: Contract, bid_div: list[Divergence | None]
+                        ) -> tuple[Divergence | None, Contract]:
+        """Compare the claimed contract; (its divergence, the contract the hand goes on with)."""
+        r, h = self.r, self.h
+        if r.individual or (h.contract is None and not h.no_contract):
+            return None, contract
+        claim = "null" if h.contract is None else f"seat {h.contract[0]} bids {bid_text(h.contract[1])}"
+        want = "null" if contract is None else f"seat {contract[0]} bids {bid_text(Bid(contract[1], contract[2]))}"
+        if claim == want:
+            return None, contract
+        d = self.div("contract", claim, want, C.contract_clause(r, contract is None or h.contract is None),
+                     follows=next((x for x in bid_div if x), None))
+        if h.contract is not None and contract is not None:
+            contract = (h.contract[0], h.contract[1].n or 0, h.contract[1].strain)
+        return d, contract
+
+    def _calls(self, dealer: int) -> list[tuple[int | None, Bid]]:
+        """The calls in calling order: bids listed by seat are put in calling order (declared, or seen)."""
+        r, h, st = self.r, self.h, self.st
+        calls = list(h.bids or [])
+        if len(calls) != 4:
+            return calls
+        order = R.seat_order(r, R.next_seat(r, dealer))
+        if st.header.bids_by_seat:
+            return [(s, calls[s][1]) for s in order]
+        seats = [s for s, _ in calls]
+        if (seats == [0, 1, 2, 3] and list(order) != seats
+                and (r.individual or r.auction_style == "dealer-privilege")):
+            self.once("bids_by_seat", "bids", "the bids are listed by seat (0, 1, 2, 3), not in calling order "
+                      f"(here {', '.join(map(str, order))}); read in calling order. Declare \"bids_by_seat\": true "
+                      "in the match header to say so")
+            return [calls[s] for s in order]
+        return calls
+
+    def _claimed_cancel_of_unfinished(self, dealer: int) -> bool:
+        clause = C.known(self.r, self.h.redeal or "", C.redeal_clause(self.r))
+        self.div("redeal", self.h.redeal, "no cancellation: the bidding is not over", clause)
+        return False
+
+    def _cancelled(self, dealer: int, rule: str, follows: Divergence | None) -> bool:
+        """The rules cancel the deal (``rule``); the record should say so and leave the scores alone."""
+        r, h, st = self.r, self.h, self.st
+        if h.redeal is not None and h.redeal not in ("*", rule):
+            self.div("redeal", h.redeal or "null (the deal is played)", rule, rule, follows=follows)
+            if not h.redeal:
+                return False
+        if h.scores is not None:
+            sc = team_list(r, h.scores)
+            if sc is None:
+                self.err("scores", "an individual ruleset needs four scores")
+            else:
+                if st.scores_known and sc != st.scores:
+                    self.div("scores", fmt_list(sc), f"{fmt_list(st.scores)} (unchanged by a cancelled deal)", rule)
+                st.scores = list(sc)  # the next deal starts from what the record claims
+                st.scores_known = True
+        st.dealer = H.next_dealer(r, dealer, rule)
+        st.dealer_clause = C.next_dealer_clause(rule)
+        st.last_dealer, st.last_redeal = dealer, rule
+        return True
+
+    def _play(self, hands: list[int], leader: int, trump: int, trump_rules: int,
+              taint: Divergence | None) -> list[int] | None:
+        """Tricks won by seat as the record claims them, or None when the play is incomplete."""
+        r, h = self.r, self.h
+        assert h.tricks is not None
+        hands = list(hands)
+        played: dict[int, Divergence | None] = {}  # card -> the divergence at its (first) play, if any
+        won = [0, 0, 0, 0]
+        self.won_rules = [0, 0, 0, 0]  # by the rules' winner of each trick (as the record played it)
+        alt_leader = -1
+        wrong_by: list[Divergence | None] = [None, None, None, None]  # each seat's first illegal card
+        lead_div: Divergence | None = None
+        for k, t in enumerate(h.tricks):
+            if k >= 13:
+                self.div("tricks", f"{len(h.tricks)} tricks", "13 tricks", "hand.tricks", k)
+                break
+            if t.leader is not None and t.leader != leader and t.leader == alt_leader:
+                leader = t.leader  # the rules' winner of the trick before leads: the record mislabelled its winner
+            elif t.leader is not None and t.leader != leader:
+                lead_div = self.div(f"tricks[{k}].leader", t.leader, leader, C.lead_clause(k), k,
+                                    follows=taint if k == 0 else None)
+                leader = t.leader  # the record's leader plays first
+            order = R.seat_order(r, leader)
+            led = -1
+            lead_taint = wrong_by[order[0]]  # the suit led comes from a seat already playing other cards
+            trick_taint: Divergence | None = lead_taint
+            for j, c in enumerate(t.cards):
+                seat = order[j]
+                hand = hands[seat]
+                if not (R.legal_play_mask(r, hand, led, trump) >> c) & 1 and not (
+                        trump_rules != trump and (R.legal_play_mask(r, hand, led, trump_rules) >> c) & 1):
+                    bad = R.play_violation(r, hand, led, trump, c)
+                    assert bad is not None
+                    # a seat that played a wrong card before holds other cards now: this one follows from it
+                    d = self.div(f"tricks[{k}].cards[{j}]", f"seat {seat} plays {_CARD_TEXT[c]}",
+                                 f"a legal card ({bad[1]})", bad[0], k,
+                                 follows=played.get(c) or wrong_by[seat] or lead_taint or lead_div)
+                    played.setdefault(c, d)
+                    wrong_by[seat] = wrong_by[seat] or d
+                    trick_taint = trick_taint or d
+                    if j == 0:
+                        lead_taint = lead_taint or d
+                else:
+                    played.setdefault(c, None)
+                hands[seat] = hand & ~(1 << c)
+                if j == 0:
+                    led = c // 13
+            w = H.trick_winner_seat(r, leader, t.cards, trump)
+            w_rules = H.trick_winner_seat(r, leader, t.cards, trump_rules) if trump_rules != trump else w
+            self.won_rules[w] += 1
+            alt_leader = w
+            if t.winner is not None and t.winner != w:
+                if t.winner != w_rules:
+                    self.div(f"tricks[{k}].winner", t.winner, w, "play.winner", k,
+                             f"cards {' '.join(_CARD_TEXT[x] for x in t.cards)} led by seat {leader}",
+                             follows=trick_taint,
+                             cause=None if trick_taint else D.winner_cause(r, leader, t.cards, trump, t.winner))
+                w = t.winner  # the record's winner leads next
+            won[w] += 1
+            leader = w
+        if len(h.tricks) < 13:
+            self.err("tricks", f"only {len(h.tricks)} of 13 tricks: the deal is incomplete")
+            return None
+        return won
+
+    def _scoring(self, dealer: int, bids: list[int | None], bid_div: list[Divergence | None], contract: Contract,
+                 won: list[int]) -> None:
+        r, h, st = self.r, self.h, self.st
+        tricks = won
+        if h.tricks_won is not None:
+            tw = team_list(r, h.tricks_won) if len(h.tricks_won) == 4 else None
+            if tw is None and not r.individual:
+                team = [won[0] + won[2], won[1] + won[3]]
+                if h.tricks_won != team:
+                    self.div("tricks_won", fmt_list(h.tricks_won), f"{fmt_list(team)} (by team)", "play.winner")
+            elif tw is None:
+                team = [won[0] + won[2], won[1] + won[3]]
+                if st.header.team_tricks:
+                    if h.tricks_won != team:
+                        self.div("tricks_won", fmt_list(h.tricks_won), f"{fmt_list(team)} (by team)", "play.winner")
+                else:
+                    self.err("tricks_won", "an individual ruleset needs the tricks of all four seats (declare "
+                             "\"tricks_won_by_team\": true in the match header to give two team counts)")
+            elif tw != won and tw != self.won_rules:
+                self.div("tricks_won", fmt_list(tw), fmt_list(won), "play.winner")
+                if sum(tw) == 13:
+                    tricks = list(tw)  # scored on the record's own counts
+            elif tw != won:
+                tricks = list(tw)
+        # the rules' change of each seat's score, on the record's bids, contract and tricks
+        sclause = C.score_clause(r, contract, tricks)
+        ok_bids = [b if b is not None and 0 <= b < len(r.values) else None for b in bids] if r.individual else bids
+        if r.individual:
+            rules_d: list[int | None] = [None if ok_bids[s] is None else R.individual_delta(r, ok_bids[s] or 0,
+                                                                                           tricks[s])
+                                         for s in range(4)]
+        else:
+            rules_d = list(H.hand_deltas(r, [0, 0, 0, 0], contract, tricks))
+        full = None if None in rules_d else [x or 0 for x in rules_d]
+        claimed_d: list[int] | None = None
+        if h.deltas is not None:
+            claimed_d = team_list(r, h.deltas)
+            if claimed_d is None:
+                self.err("deltas", "an individual ruleset needs the change of all four scores")
+            else:
+                bad = [s for s in range(4) if rules_d[s] is not None and claimed_d[s] != rules_d[s]]
+                if bad:
+                    clause = sclause
+                    if r.individual:
+                        clause = C.individual_delta_clause(claimed_d[bad[0]], rules_d[bad[0]] or 0)
+                    cause = None if full is None else D.deltas_cause(r, [b or 0 for b in bids], contract, tricks,
+                                                                     claimed_d)
+                    table = [{"seat": s, "bid": self._bid_of(s, bids, contract), "tricks": tricks[s],
+                              "claimed": claimed_d[s], "rules": rules_d[s]} for s in range(4)]
+                    self.div("deltas", fmt_list(claimed_d), fmt_list(rules_d), clause, cause=cause, table=table)
+                elif full is None:  # a seat whose bid the rules refuse: its change cannot be checked
+                    pass
+        before = list(st.scores)
+        basis_d = claimed_d if claimed_d is not None else full
+        claimed_scores: list[int] | None = None
+        if h.scores is not None:
+            claimed_scores = team_list(r, h.scores)
+            if claimed_scores is None:
+                self.err("scores", "an individual ruleset needs four scores")
+            elif st.scores_known:
+                want = [before[s] + basis_d[s] for s in range(4)] if basis_d is not None else None
+                by_rules = [before[s] + full[s] for s in range(4)] if full is not None else None
+                if want is not None and claimed_scores not in (want, by_rules):
+                    self.div("scores", fmt_list(claimed_scores), fmt_list(want), sclause,
+                             reason=f"scores before the deal {fmt_list(before)}"
+                                    + (", with the record's own deltas" if claimed_d is not None else ""))
+        # outcome, judged on the record's own scores (no cascade)
+        if claimed_scores is not None:
+            basis = claimed_scores
+        elif basis_d is not None:
+            basis = [before[s] + basis_d[s] for s in range(4)]
+        else:
+            basis = before
+        judged = st.scores_known or claimed_scores is not None
+        bids0 = [b or 0 for b in bids]
+        win, rule = H.hand_outcome(r, basis, st.target, bids0, contract, tricks)
+        settled = H.settle(r, win, st.target, st.games)
+        over = settled.winner is not None
+        w_div: Divergence | None = None
+        if judged and h.outcome_winner is not None:
+            claim_w = None if h.outcome_winner < 0 else h.outcome_winner
+            if claim_w != win:
+                w_div = self.div("outcome.winner", "none" if claim_w is None else f"team {claim_w}",
+                         "none" if win is None else f"team {win}", rule, reason=f"scores {fmt_list(basis)}",
+                         cause=D.outcome_cause(r, basis, st.target, bids0, contract, tricks, claim_w))
+            elif win is not None and h.outcome_clause is not None and h.outcome_clause != rule:
+                self.div("outcome.clause", h.outcome_clause, rule, rule)
+        if judged and h.match_over is not None and h.match_over != over:
+            self.div("outcome.match_over", str(h.match_over).lower(), str(over).lower(), C.match_over_clause(r, rule),
+                     follows=w_div)
+        st.scores = list(basis)
+        st.scores_known = st.scores_known or claimed_scores is not None
+        st.games = list(settled.games)
+        st.target = settled.target
+        st.dealer = H.next_dealer(r, dealer, None)
+        st.dealer_clause = C.next_dealer_clause(None)
+        st.last_dealer, st.last_redeal = dealer, None
+        if over:
+            st.over_rule = rule
+
+    def _bid_of(self, seat: int, bids: list[int | None], contract: Contract) -> str | None:
+        if contract is None:
+            b = bids[seat]
+            return "pass" if b is None else str(b)
+        return bid_text(Bid(contract[1], contract[2])) + (" (contract)" if seat == contract[0] else
+                                                          " (partner)" if seat & 1 == contract[0] & 1 else "")
+
+
+__all__ = ["HandReplay", "fmt_list", "team_list"]

@@ -1,0 +1,204 @@
+"""Verification as independent units of work, for any scheduler: Dask here, Spark or Ray by the same three calls.
+
+A **unit** is a byte range ``[start, end)`` of one record file (a local path or an fsspec URL). It stands for
+the matches whose header line starts inside the range: a worker reads from the first match header at or
+after ``start`` to the first header at or after ``end``, so a match is never split and every line is read
+by exactly one unit. Units are independent: each starts with a fresh :class:`~tarneeb.records.Verifier`.
+
+A unit's result numbers its lines from 1 within the unit. :class:`Merger` takes the results of a file's units
+in unit order and renumbers them (adding the lines of the units before), so the reports, line numbers,
+order, summary and exit code are those of one process reading the files one after the other::
+
+    units = plan_units(["logs/*.jsonl", "s3://bucket/day=1/*.jsonl"])   # globs and URLs expanded, sorted
+    merger = Merger(on_report=print)
+    for result in map(run_unit, units):    # or: client.map(run_unit, units) (Dask), rdd.map(...) (Spark) ...
+        merger.add(result)                 # results must be added in the order of ``units``
+    summary = merger.summary               # exit code: summary.exit_code()
+
+``run_unit`` and the objects it takes and returns are picklable and have no state outside them. A scheduler
+may run units anywhere, in any order, as long as ``Merger.add`` sees them in plan order.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from tarneeb.records.format import Divergence, RecordProblem
+from tarneeb.records.parallel import _verify_range, is_url
+from tarneeb.records.verify import Report, Summary
+
+DEFAULT_UNIT_BYTES = 4 << 20
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """A byte range of one record file: the matches whose header starts in ``[start, end)`` (``end`` None: to
+    the end of the file). ``file_index`` and ``index`` place it in the plan (file, then range)."""
+
+    path: str
+    file_index: int
+    index: int
+    start: int
+    end: int | None
+    ruleset: str | None = None
+    options: tuple[tuple[str, Any], ...] = ()
+    fast: bool = True
+    missing: str = ""  # the reason the path could not be planned (a unit that reports it)
+
+
+@dataclass(slots=True)
+class UnitResult:
+    """What a unit found: its summary, its reports (lines numbered within the unit) and how many lines it read."""
+
+    unit: Unit
+    summary: Summary
+    reports: list[Report] = field(default_factory=list)
+    lines: int = 0
+
+
+def _expand(path: str) -> list[str] | str:
+    """A path, glob or URL to the files it names (sorted), or the reason it names none."""
+    if is_url(path):
+        try:
+            import fsspec
+        except ImportError:
+            return "reading URLs needs fsspec (pip install 'tarneeb[dask]')"
+        fs, _, paths = fsspec.get_fs_token_paths(path)
+        if not paths:
+            return "no file matches"
+        return sorted(p if "://" in p else fs.unstrip_protocol(p) for p in paths)
+    if glob.has_magic(path) and not os.path.exists(path):
+        found = sorted(glob.glob(path))
+        return found if found else "no file matches"
+    return [path]
+
+
+def _size(path: str) -> int | None:
+    if is_url(path):
+        import fsspec
+
+        fs, _, (p,) = fsspec.get_fs_token_paths(path)
+        return int(fs.size(p))
+    return os.stat(path).st_size
+
+
+def plan_units(paths: Sequence[str], *, unit_bytes: int = DEFAULT_UNIT_BYTES, ruleset: str | None = None,
+               options: dict[str, Any] | None = None, fast: bool = True) -> list[Unit]:
+    """The units of work for ``paths`` (local paths, globs, fsspec URLs and URL globs), in file and byte order.
+
+    Each file is cut every ``unit_bytes`` bytes (at least 4 KiB); a file that cannot be listed or sized becomes
+    one unit that reports it. Planning reads no record: only names and sizes.
+    """
+    opts = tuple(sorted((options or {}).items()))
+    out: list[Unit] = []
+    step = max(1 << 12, unit_bytes)
+    fi = 0
+    for p in paths:
+        files = _expand(p)
+        if isinstance(files, str):
+            out.append(Unit(p, fi, 0, 0, None, ruleset, opts, fast, files))
+            fi += 1
+            continue
+        for f in files:
+            try:
+                size = _size(f)
+            except (OSError, ValueError) as e:
+                out.append(Unit(f, fi, 0, 0, None, ruleset, opts, fast, f"cannot read: {getattr(e, 'strerror', None) or e}"))
+                fi += 1
+                continue
+            starts = list(range(0, size or 1, step))
+            for i, a in enumerate(starts):
+                out.append(Unit(f, fi, i, a, starts[i + 1] if i + 1 < len(starts) else None, ruleset, opts, fast))
+            fi += 1
+    return out
+
+
+def run_unit(unit: Unit) -> UnitResult:
+    """Verify one unit (in any process or machine that has ``tarneeb`` installed); never raises on bad input."""
+    if unit.missing:
+        return UnitResult(unit, Summary(unreadable_files=1), [RecordProblem(unit.path, 0, "(file)", unit.missing)])
+    reps: list[Report] = []
+    try:
+        s, n = _verify_range(unit.path, unit.start, unit.end, unit.ruleset, dict(unit.options) or None, reps.append,
+                             fast=unit.fast)
+    except OSError as e:
+        return UnitResult(unit, Summary(unreadable_files=1),
+                          [RecordProblem(unit.path, 0, "(file)", f"cannot read: {e.strerror or e}")])
+    return UnitResult(unit, s, reps, n)
+
+
+class Merger:
+    """Merges unit results, given in plan order, into one run's reports and summary."""
+
+    def __init__(self, on_report: Callable[[Report], None] | None = None) -> None:
+        self.summary = Summary()
+        self._sink = on_report or (lambda _r: None)
+        self._file: int | None = None
+        self._offset = 0
+        self._failed = False
+
+    def add(self, res: UnitResult) -> None:
+        u = res.unit
+        if u.file_index != self._file:
+            self._file, self._offset, self._failed = u.file_index, 0, False
+            self.summary.files += 1
+        if res.summary.unreadable_files:
+            if self._failed:
+                return  # a file that cannot be read is reported once, by its first unit
+            self._failed = True
+        for rep in res.reports:
+            if rep.line > 0:
+                rep.line += self._offset
+            if isinstance(rep, Divergence) and rep.follows_line is not None:
+                rep.follows_line += self._offset
+            self._sink(rep)
+        res.summary.files = 0
+        self.summary.merge(res.summary, self._offset)
+        self._offset += res.lines
+
+
+def verify_units(units: Sequence[Unit], *, on_report: Callable[[Report], None] | None = None,
+                 mapper: Callable[[Callable[[Unit], UnitResult], Sequence[Unit]], Iterable[UnitResult]] | None = None
+                 ) -> Summary:
+    """Run ``units`` with ``mapper`` (default: the built-in ``map``, in this process) and merge the results."""
+    merger = Merger(on_report)
+    for res in (mapper or map)(run_unit, units):
+        merger.add(res)
+    return merger.summary
+
+
+def dask_mapper(address: str | None = None, client: Any = None) -> Callable[[Callable[[Unit], UnitResult],
+                                                                          Sequence[Unit]], Iterator[UnitResult]]:
+    """A mapper for :func:`verify_units` running units on a Dask cluster (``address``: its scheduler, or an
+    existing ``distributed.Client``). Results are yielded in plan order; at most a few hundred units are in
+    flight at once so that memory stays bounded on big inputs."""
+    try:
+        from distributed import Client
+    except ImportError:  # pragma: no cover - the dask extra is not installed
+        raise OSError("--scheduler needs dask.distributed (pip install 'tarneeb[dask]')") from None
+
+    def mapper(fn: Callable[[Unit], UnitResult], units: Sequence[Unit]) -> Iterator[UnitResult]:
+        c = client if client is not None else Client(address)  # type: ignore[no-untyped-call]
+        window = 256
+        try:
+            pending: list[Any] = []
+            it = iter(units)
+            for u in it:
+                pending.append(c.submit(fn, u, pure=False))
+                if len(pending) >= window:
+                    yield pending.pop(0).result()
+            for f in pending:
+                yield f.result()
+        finally:
+            if client is None:
+                c.close()
+
+    return mapper
+
+
+__all__ = ["DEFAULT_UNIT_BYTES", "Merger", "Unit", "UnitResult", "dask_mapper", "plan_units", "run_unit",
+           "verify_units"]

@@ -1,0 +1,193 @@
+"""No masking and named causes: records from engines with planted bugs, several at once in the same hands."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from tests.engine_mutants import patched
+
+from tarneeb import load_rules
+from tarneeb.play.simulate import play_match
+from tarneeb.records import Divergence, match_dicts, verify_lines, verify_paths
+
+ENGINE = Path(__file__).resolve().parents[1] / "examples/mini_engine/mini_engine.py"
+
+
+def _selfplay(mutants: str, rid: str, matches: int, seed: str, part_way: float, out: Path) -> None:
+    subprocess.run([sys.executable, str(ENGINE), "--mutant", mutants, "selfplay", "--ruleset", rid, "--matches",
+                    str(matches), "--seed", seed, "--part-way", str(part_way), "--out", str(out)],
+                   check=True, timeout=120)
+
+
+def _divs(path: Path) -> list[Divergence]:
+    reps: list[Any] = []
+    s = verify_paths([str(path)], jobs=1, on_report=reps.append)
+    assert s.errors == 0, s.to_json()
+    return [r for r in reps if isinstance(r, Divergence)]
+
+
+def test_several_bugs_in_the_same_hands_are_each_reported_once_with_their_cause(tmp_path: Path) -> None:
+    out = tmp_path / "multi.jsonl"
+    _selfplay("sorted-reveal,failed-pays,redeal-dealer,tie-team0", "card-kings-41", 30, "1", 1.0, out)
+    divs = _divs(out)
+    lines = out.read_bytes().splitlines()
+    r = load_rules("card-kings-41")
+    per_line = Counter((d.line, d.cause) for d in divs)
+    assert max(per_line.values()) == 1  # one report per cause per hand
+    causes = Counter(d.cause for d in divs)
+    for name in ("sorted-hand-reveal", "failed-bid-paid-to-opponents", "wrong-redeal-dealer"):
+        assert causes[name] > 0, causes
+    assert causes["tie-to-fixed-team"] + causes["tie-rule-of-another-ruleset"] > 0, causes
+    # no masking: every played hand where a bid failed carries the scoring report, whatever came before it
+    by_line: dict[int, set[str]] = {}
+    for d in divs:
+        by_line.setdefault(d.line, set()).add(d.cause)
+    failed = highest = 0
+    for n, raw in enumerate(lines, start=1):
+        obj = orjson.loads(raw)
+        if obj.get("type") != "hand" or obj.get("redeal") is not None:
+            continue
+        bids = {s: int(b) for s, b in obj["bids"]}
+        if any(bids[s] > obj["tricks_won"][s] for s in range(4)):
+            failed += 1
+            assert "failed-bid-paid-to-opponents" in by_line.get(n, set()), (n, by_line.get(n))
+        deck = obj["deck"]
+        if r.trump_source.startswith("revealed") and obj["revealed"] != deck[-2:]:
+            highest += 1
+            assert "sorted-hand-reveal" in by_line.get(n, set()), n
+    assert failed > 5 and highest > 5
+    # the correct engine's records give nothing
+    clean = tmp_path / "clean.jsonl"
+    _selfplay("", "card-kings-41", 5, "1", 1.0, clean)
+    assert _divs(clean) == []
+
+
+def _record(rid: str, mutant: str, seed: int, opts: dict[str, Any] | None = None,
+            policy: str = "random") -> list[bytes]:
+    with patched(mutant):
+        m = play_match(load_rules(rid, opts or {}), "diag", seed, policy, 60).match
+        return [orjson.dumps(d) for d in match_dicts(m, f"{mutant}:{seed}")]
+
+
+@pytest.mark.parametrize(("rid", "opts", "mutant", "cause"), [
+    ("eram-41", {}, "made-exactly-fails", "made-exactly-counts-as-failed"),
+    ("classic", {"kaboot": "26"}, "kaboot-ignored", "scored-as-kaboot-none"),
+    ("card-kings-41", {}, "redeal-dealer-swapped", "wrong-redeal-dealer"),
+    ("bsfyi-41", {}, "lower-trump-overtakes", "later-trump-wins"),
+])
+def test_engine_mutants_are_named(rid: str, opts: dict[str, Any], mutant: str, cause: str) -> None:
+    """Records written by our own engine with one bug patched in: the verifier names the bug."""
+    found: Counter[str] = Counter()
+    for seed in range(12):
+        _, reps = verify_lines(_record(rid, mutant, seed, opts, "heuristic" if seed % 2 else "random"))
+        found.update(d.cause for d in reps if isinstance(d, Divergence) and d.independent)
+        if found[cause]:
+            break
+    assert found[cause] > 0, found
+
+
+def test_an_illegal_bid_no_longer_hides_the_scoring_bug_after_it() -> None:
+    ds = [orjson.loads(x) for x in _record("bsfyi-41", "total-min-strict", 0)]  # a clean record (bug unused here)
+    i = next(k for k, d in enumerate(ds) if k and d.get("redeal") is None and d["outcome"]["winner"] is None)
+    h = ds[i]
+    seat_passing = h["bids"][1][0]
+    h["bids"][1][1] = "pass"  # an illegal pass by the second bidder
+    other = (seat_passing + 1) % 4
+    h["deltas"][other] += 7  # and an unrelated slip in another seat's score
+    for later in ds[i:]:
+        later["scores"][other] += 7
+    _, reps = verify_lines([orjson.dumps(d) for d in ds])
+    divs = [d for d in reps if isinstance(d, Divergence) and d.line == i + 1]
+    fields = [d.field for d in divs]
+    assert "bids[1]" in fields and "deltas" in fields, [d.text() for d in divs]
+    d = next(d for d in divs if d.field == "deltas")
+    assert d.independent and d.table is not None
+    row = d.table[other]
+    assert row["claimed"] == row["rules"] + 7
+    assert d.table[seat_passing]["rules"] is None  # the passing seat's change cannot be judged
+
+
+def test_a_wrong_winner_does_not_hide_a_later_revoke() -> None:
+    ds = [orjson.loads(x) for x in _record("classic", "total-min-strict", 1)]
+    i = next(k for k, d in enumerate(ds) if k and d.get("redeal") is None)
+    tricks = ds[i]["tricks"]
+    tricks[2]["winner"] = (tricks[2]["winner"] + 2) % 4  # wrong, and the next trick still led by the true winner
+    # a revoke in a later trick: a seat plays a card of another suit while holding the led suit
+    for k in range(5, 13):
+        t = tricks[k]
+        led = t["cards"][0][1]
+        for j in range(1, 4):
+            seat = (t["leader"] + j) % 4
+            later = [(k2, j2) for k2 in range(k + 1, 13) for j2 in range(4)
+                     if (tricks[k2]["leader"] + j2) % 4 == seat and tricks[k2]["cards"][j2][1] != led]
+            if t["cards"][j][1] == led and later:
+                k2, j2 = later[0]
+                t["cards"][j], tricks[k2]["cards"][j2] = tricks[k2]["cards"][j2], t["cards"][j]
+                break
+        else:
+            continue
+        break
+    else:
+        pytest.skip("no revoke to plant")
+    _, reps = verify_lines([orjson.dumps(d) for d in ds])
+    divs = [d for d in reps if isinstance(d, Divergence) and d.line == i + 1 and d.independent]
+    fields = [d.field for d in divs]
+    assert fields[0] == "tricks[2].winner" and f"tricks[{k}].cards[{j}]" in fields, fields
+
+
+# mini engine mutant -> (ruleset, self-play matches, share started part-way, causes any of which names it)
+MINI_CAUSES: dict[str, tuple[str, int, float, tuple[str, ...]]] = {
+    "team-tricks": ("eram-41", 3, 0.5, ("team-tricks-to-each-partner",)),
+    "failed-pays": ("bsfyi-41", 3, 0.5, ("failed-bid-paid-to-opponents",)),
+    "team-sum-wins": ("card-kings-41", 20, 1.0, ("team-sum-instead-of-qualification",)),
+    "partner-nonneg": ("card-kings-41", 40, 1.0, ("partner-at-zero-qualifies",)),
+    "tie-team0": ("card-kings-41", 40, 1.0, ("tie-to-fixed-team", "tie-rule-of-another-ruleset")),
+    "sorted-reveal": ("eram-41", 3, 0.0, ("sorted-hand-reveal",)),
+    "redeal-dealer": ("card-kings-41", 3, 0.0, ("wrong-redeal-dealer",)),
+}
+
+
+@pytest.mark.parametrize("mutant", list(MINI_CAUSES))
+def test_mini_engine_bugs_are_named(mutant: str, tmp_path: Path) -> None:
+    rid, matches, part_way, names = MINI_CAUSES[mutant]
+    out = tmp_path / "m.jsonl"
+    _selfplay(mutant, rid, matches, "1", part_way, out)
+    causes = Counter(d.cause for d in _divs(out) if d.independent)
+    assert any(causes[n] for n in names), causes
+    # most reports of the bug carry its name (the rest: a hand where another hypothesis fits as well)
+    assert sum(causes[n] for n in names) >= sum(causes.values()) // 2, causes
+
+
+def _extra_tricks_delta(r: Any, bid: int, tricks: int) -> int:
+    v: int = r.values[bid]
+    return v + (tricks - bid) if tricks >= bid else -v  # a point per extra trick
+
+
+def test_extra_tricks_scored_is_named() -> None:
+    import tarneeb.core.rules as R
+
+    found: Counter[tuple[str, str]] = Counter()
+    orig = R.individual_delta
+    for seed in range(6):
+        R.individual_delta = _extra_tricks_delta
+        try:
+            m = play_match(load_rules("card-kings-41"), "extra", seed, "random", 40).match
+            lines = [orjson.dumps(d) for d in match_dicts(m, f"x:{seed}")]
+        finally:
+            R.individual_delta = orig
+        _, reps = verify_lines(lines)
+        found.update((d.cause, d.clause) for d in reps if isinstance(d, Divergence) and d.field == "deltas")
+    assert found[("extra-tricks-scored", "score.extra")] > 0 and len(found) == 1, found
+
+
+def test_two_scoring_bugs_in_the_same_hand_are_named_together(tmp_path: Path) -> None:
+    out = tmp_path / "two.jsonl"
+    _selfplay("team-tricks,failed-pays", "eram-41", 4, "2", 0.0, out)
+    causes = Counter(d.cause for d in _divs(out) if d.field == "deltas")
+    assert causes["team-tricks-to-each-partner+failed-bid-paid-to-opponents"] > 0 and "" not in causes, causes
