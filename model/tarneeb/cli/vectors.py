@@ -21,7 +21,7 @@ from tarneeb.errors import BadInput
 def register(subparsers: Any) -> None:
     v = subparsers.add_parser("vectors", help="conformance vectors: generate them, or run them against an engine")
     vs = v.add_subparsers(dest="vectors_command", required=True)
-    s = vs.add_parser("generate", help="write spec/vectors/ from the engine")
+    s = vs.add_parser("generate", help="write spec/vectors/ (and spec/protocol/quickstart.md) from the engine")
     s.add_argument("--out", default=None, help="folder (default: spec/vectors)")
     s.add_argument("--json", action="store_true", help="one JSON object instead of text")
     s.set_defaults(func=cmd_generate)
@@ -55,6 +55,11 @@ def cmd_generate(args: argparse.Namespace) -> int:
     from tarneeb.conformance.vectors import write_all
 
     counts = write_all(_dir(args.out))
+    if args.out is None:  # the quickstart transcript of spec/protocol/ comes from the same engine
+        from tarneeb.conformance.vectors import quickstart_file
+
+        path, text = quickstart_file()
+        path.write_text(text, encoding="utf-8")
     if args.json:
         print(json.dumps({"counts": counts, "total": sum(counts.values())}))
     else:
@@ -77,6 +82,16 @@ def cmd_check(args: argparse.Namespace) -> int:
             same = False
         if not same:
             stale.append(rel)
+    if args.dir is None:
+        from tarneeb.conformance.vectors import quickstart_file
+
+        path, text = quickstart_file()
+        try:
+            same = path.read_text(encoding="utf-8") == text
+        except OSError:
+            same = False
+        if not same:
+            stale.append(str(path))
     if args.json:
         print(json.dumps({"stale": stale}))
     else:

@@ -584,11 +584,11 @@ def _perft_edges(g: Gen) -> None:
 
     add("perft during bidding (no card to play): 1", actions[:1], 3)
     add("perft depth 0 at the first lead: 1", actions, 0)
-    for _ in range(49):
+    for _ in range(40):
         a = rng.choice(m.legal_actions())
         actions.append(str(a))
         m.apply(a)
-    add("perft depth 5 with 3 cards left: a sequence ends with the deal", actions, 5)
+    add("perft depth 14 with 12 cards left: each sequence ends with the deal", actions, 14)
     while m.phase is Phase.PLAY:
         a = rng.choice(m.legal_actions())
         actions.append(str(a))

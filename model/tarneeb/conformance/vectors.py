@@ -40,6 +40,13 @@ def default_dir() -> Path:
     return spec_dir() / "vectors"
 
 
+def quickstart_file() -> tuple[Path, str]:
+    """Where the quickstart transcript of the protocol lives, and its text from the reference engine."""
+    from tarneeb.conformance.transcript import quickstart_text
+
+    return spec_dir() / "protocol" / "quickstart.md", quickstart_text()
+
+
 # ------------------------------------------------------------------ running against an engine
 
 @dataclass
