@@ -11,6 +11,7 @@ import pytest
 
 from tarneeb.cli import main
 from tarneeb.conformance import vectors as V
+from tarneeb.conformance.protocol import Engine
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed (CI installs Node 20)")
 
@@ -53,6 +54,12 @@ def test_vectors_run_catches_the_planted_bug(mutant: str, capsys: pytest.Capture
     if f["category"] in ("hand", "match"):
         assert "bids (seat:bid)" in f["story"] and "tricks (leader:cards>winner)" in f["story"]
         assert "scores before" in f["story"]
+    # pasting its request lines into the engine reproduces what the engine gave
+    with Engine(f"{JS} --mutant {mutant}") as eng:
+        answers = [eng.request(json.loads(x)) for x in f["requests"]]
+    key = f["field"].split(".")[-1]
+    if key in answers[-1]:
+        assert answers[-1][key] == f["got"], (answers[-1], f)
     # the selector reruns that test alone
     code, one = _run(capsys, "--engine", f"{JS} --mutant {mutant}", "--only", f["selector"])
     assert code == 1 and one["passed"] == 0 and one["failed"] == 1

@@ -20,17 +20,17 @@ from tarneeb.errors import BadInput
 
 def register(subparsers: Any) -> None:
     f = subparsers.add_parser("fuzz", help="differential fuzzing of an external engine against ours, in lockstep")
-    f.add_argument("--engine", required=True, metavar="CMD")
-    f.add_argument("--ruleset", required=True)
-    f.add_argument("--option", action="append", metavar="NAME=VALUE")
+    f.add_argument("--engine", required=True, metavar="CMD", help="command line that starts the engine (spec/protocol)")
+    f.add_argument("--ruleset", required=True, help="ruleset id (tarneeb rulesets lists them)")
+    f.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a ruleset option (repeatable)")
     f.add_argument("--hands", type=int, default=200, help="deals to play (cancelled deals count)")
-    f.add_argument("--seed", default="0")
+    f.add_argument("--seed", default="0", help="seed of the matches (the same seed plays the same matches)")
     f.add_argument("--part-way", type=float, default=0.5, metavar="SHARE",
                    help="share of the deals played in matches started part-way, from near-target score states "
-                        "(default 0.5; 0: every match from zero)")
-    f.add_argument("--timeout", type=float, default=5.0)
+                        "(default 0.5: the end-of-game rules only decide near the target; 0: every match from zero)")
+    f.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for each answer")
     f.add_argument("--out", default=None, help="also write the reproducer (game record) to this file")
-    f.add_argument("--json", action="store_true")
+    f.add_argument("--json", action="store_true", help="one JSON object instead of text")
     f.set_defaults(func=cmd_fuzz)
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from dataclasses import field as _field
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +66,7 @@ class Failure:
     line: int | None = None  # line of the test in that file (one test per line)
     request: str = ""  # the request line(s) to send to reproduce it
     story: str = ""  # what the rules decided from (bids, tricks, scores), for start-based vectors
+    requests: list[str] = _field(default_factory=list)  # every request line of the test (of the failing deal), in order
 
     @property
     def selector(self) -> str:
@@ -75,7 +77,8 @@ class Failure:
         return {"ruleset": self.ruleset, "options": self.options, "category": self.category, "test": self.index,
                 "description": self.description, "clause": self.clause, "source": self.source,
                 "field": self.field, "expected": self.expected, "got": self.got, "file": self.file,
-                "line": self.line, "selector": self.selector, "request": self.request, "story": self.story}
+                "line": self.line, "selector": self.selector, "request": self.request, "story": self.story,
+                "requests": self.requests}
 
     def text(self) -> str:
         head = f"{self.selector}: {self.category} under {self.ruleset} {json.dumps(self.options)} ({self.description})"
@@ -194,6 +197,27 @@ def _first_difference(expected: dict[str, Any], got: dict[str, Any], prefix: str
         if gv != v:
             return prefix + k, v, gv
     return None
+
+
+def _deal_lines(req: dict[str, Any], actions: Sequence[str], depth: int | None = None) -> list[str]:
+    """The request lines of a deal: start, one apply per action, then perft when asked."""
+    lines = [_line(req)] + [_line({"cmd": "apply", "action": a}) for a in actions]
+    return lines + ([_line({"cmd": "perft", "depth": depth})] if depth is not None else [])
+
+
+def _failure_lines(cat: str, grp: dict[str, Any], base: dict[str, Any], t: dict[str, Any], fld: str) -> list[str]:
+    """Every request line of a failed test (of its failing deal, for a match), ready to paste."""
+    inp = t["input"]
+    if cat not in START_CATEGORIES:
+        return [_line({"cmd": grp.get("command", COMMAND[cat]), **base, **inp})]
+    if cat != "match":
+        req = _start_req(base, inp["dealer"], inp["scores"], inp["target"], inp["deck"])
+        return _deal_lines(req, inp.get("actions", []), inp.get("depth") if cat == "perft" else None)
+    k = int(fld[len("deals["):fld.index("]")]) if fld.startswith("deals[") else 0
+    prev = t["expected"]["deals"][k - 1] if k else None
+    dealer, scores = (prev["next_dealer"], prev["scores"]) if prev else (inp["dealer"], inp["scores"])
+    deal = inp["deals"][k]
+    return _deal_lines(_start_req(base, dealer, scores, inp["target"], deal["deck"]), deal["actions"])
 
 
 def _run_test(eng: Engine, cat: str, grp: dict[str, Any], base: dict[str, Any], t: dict[str, Any],
@@ -350,7 +374,8 @@ def run_vectors(eng: Engine, paths: Sequence[Path], on_progress: Callable[[int],
                 stats[1] += 1
                 rep.by_clause[cid] = rep.by_clause.get(cid, 0) + 1
                 rep.failures.append(Failure(rid, base["options"], cat, first + i, t.get("description", ""),
-                                            cid, fld, ev, gv, _cite(rid, cid), rel, line, request, story))
+                                            cid, fld, ev, gv, _cite(rid, cid), rel, line, request, story,
+                                            _failure_lines(cat, grp, base, t, fld)))
             if on_progress:
                 on_progress(len(grp["tests"]))
     if sel and not rep.passed + rep.failed and not rep.skipped:
