@@ -21,6 +21,7 @@ from tarneeb.conformance import examples as examples_mod  # noqa: E402
 from tarneeb.conformance.examples import KINDS, load_examples  # noqa: E402
 from tarneeb.core import ambiguity, spec  # noqa: E402
 from tarneeb.core import rules as R  # noqa: E402
+from tarneeb.core.sources import cite, source
 from tarneeb.core.spec import load_rules, rulesets, spec_dir  # noqa: E402
 from tarneeb.errors import TarneebError  # noqa: E402
 from tarneeb_proofs.checks import INVARIANTS, Result, run_check  # noqa: E402
@@ -158,12 +159,12 @@ def test_a_wrong_number_fails_naming_example_and_document(edit_spec: Edit, rules
     for eid in must_fail:
         r = failed[eid]
         assert r.status == "counterexample"
-        assert eid in r.obligation and DOCS[doc] in r.obligation  # the failure line names example and document
+        assert eid in r.obligation and source(DOCS[doc]).name in r.obligation  # names example and document (as cited)
         assert r.witness is not None
         facts = dict(r.witness.rows)
         text = r.witness.text()
         ex = next(e for e in load_examples() if e.id == eid)
-        assert facts["document"] == f"{ex.doc}: {ex.heading}" and ex.heading in text
+        assert facts["document"] == cite(ex.doc, ex.heading) and ex.heading in text
         assert facts["document says"] and facts["encoding gives"] and facts["engine gives"]
         # the number flows into both: each side is reported as differing from the document
         assert facts["encoding"].startswith("differs"), text
@@ -177,7 +178,7 @@ def test_a_wrong_number_fails_tarneeb_prove(edit_spec: Edit, capsys: pytest.Capt
     edit_spec("card-kings-41", "bid.total_min = 11", "bid.total_min = 10")
     assert main(["prove", "--invariant", "references", "--ruleset", "card-kings-41"]) == 1
     out = capsys.readouterr().out
-    assert "000-total-10-same-dealer" in out and DOCS["000"] in out and "document says" in out
+    assert "000-total-10-same-dealer" in out and source(DOCS["000"]).name in out and "document says" in out
     assert main(["prove", "--invariant", "references", "--ruleset", "card-kings-41", "--json"]) == 1
     data = json.loads(capsys.readouterr().out)
     bad = [r for r in data["results"] if r["result"] != r["expected"] and not r["mutant"]]

@@ -1,4 +1,4 @@
-"""The proofs against ``proofs/manifest.json``: every check run once per session, results equal to the manifest."""
+"""The proofs against ``proofs/tarneeb_proofs/manifest.json``: every check run once per session, results equal to the manifest."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ def results() -> list[Result]:
 
 def test_every_result_matches_the_manifest(results: list[Result]) -> None:
     entries = manifest.load()
-    assert entries, "proofs/manifest.json is missing or empty"
+    assert entries, "proofs/tarneeb_proofs/manifest.json is missing or empty"
     checks = [r.check for r in results]
     assert manifest.problems(checks, results, entries, complete=True) == []
     assert {c.id for c in checks} == set(entries)

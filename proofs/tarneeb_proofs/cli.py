@@ -1,4 +1,4 @@
-"""``tarneeb prove``: run the Z3 proofs and mutants and compare with ``proofs/manifest.json``."""
+"""``tarneeb prove``: run the Z3 proofs and mutants and compare with ``proofs/tarneeb_proofs/manifest.json``."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import sys
 import time
 from typing import Any
 
+from tarneeb.cli.common import jobs_arg
 from tarneeb.errors import ConfigError
 
 from . import manifest
@@ -19,10 +20,10 @@ def register(sub: Any) -> None:
     p.add_argument("--ruleset", help="only this ruleset")
     p.add_argument("--invariant", choices=INVARIANTS, help="only this invariant family")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
-    p.add_argument("--jobs", type=int, default=1, help="run the checks in this many processes (default 1)")
+    p.add_argument("--jobs", type=jobs_arg, default=1, help="run the checks in this many processes (default 1)")
     p.add_argument("--witnesses", action="store_true", help="print every mutant's counterexample, not one per family")
     p.add_argument("--write-manifest", action="store_true",
-                   help="record this run's runtimes in proofs/manifest.json (whole runs only)")
+                   help="record this run's runtimes in proofs/tarneeb_proofs/manifest.json (whole runs only)")
     p.add_argument("--accept", action="store_true",
                    help="with --write-manifest: also record results that differ from the manifest's expectation")
     p.set_defaults(func=cmd_prove)
@@ -45,7 +46,7 @@ def cmd_prove(args: argparse.Namespace) -> int:
     t0, c0 = time.perf_counter(), _cpu()
     results = []
     try:
-        for res in run_all(chosen, max(1, args.jobs)):
+        for res in run_all(chosen, args.jobs):
             results.append(res)
     except KeyboardInterrupt:  # a partial run is never compared with (or written to) the manifest
         print(f"interrupted after {len(results)} of {len(chosen)} checks (manifest not compared)", file=sys.stderr)
@@ -116,13 +117,19 @@ def cmd_prove(args: argparse.Namespace) -> int:
             continue
         shown.add(r.check.invariant)
         c = r.check
-        con.print(f"\n[bold]{escape(c.invariant)}[/] / {escape(c.ruleset)} / {escape(c.variant)} / mutant "
-                  f"[bold]{escape(c.mutant or '')}[/]: counterexample to {escape(r.obligation)}", highlight=False)
+        con.print(f"\n[bold]{escape(c.invariant)}[/] / {escape(c.ruleset)} / {escape(c.variant)}: the mutant "
+                  f"[bold]{escape(c.mutant or '')}[/] (a rule broken on purpose) was caught, as expected, by this "
+                  f"counterexample to {escape(r.obligation)}", highlight=False)
         con.print(escape(r.witness.text() if r.witness else ""), highlight=False)
     if not args.witnesses and len(witnessed) > len(shown):
         con.print(f"\n({len(witnessed) - len(shown)} more counterexamples: tarneeb prove --witnesses)")
-    con.print(f"{summary['proved']}/{summary['proofs']} proofs proved, {summary['mutants_caught']}/{summary['mutants']} "
-              f"mutants caught, wall {wall:.1f} s, CPU {cpu:.1f} s")
+    con.print(f"[bold]proved:[/] {summary['proved']}/{summary['proofs']} proofs proved: each property holds for every "
+              "input (Z3 found no counterexample)")
+    con.print(f"[bold]mutants:[/] {summary['mutants_caught']}/{summary['mutants']} mutants caught, as expected: each "
+              "is a rule broken on purpose, and the proofs must find a counterexample to it")
     for p in probs:
         con.print("[red]manifest mismatch:[/] " + escape(p))
+    if not probs:
+        con.print(f"[bold]manifest:[/] every result is the one tarneeb_proofs/manifest.json expects "
+                  f"(wall {wall:.1f} s, CPU {cpu:.1f} s)")
     return 0 if not probs else 1

@@ -38,11 +38,11 @@ def register(subparsers: Any) -> None:
         description="For each question kind, search with Z3 for a concrete situation that rulesets A and B rule "
                     "differently; print the smallest witness found (checked against the engine) or 'no "
                     "difference' (proved). A ruleset is ID or ID:option=value,option=value.")
-    s.add_argument("a", metavar="A")
-    s.add_argument("b", metavar="B")
+    s.add_argument("a", metavar="A", help="the first ruleset: ID or ID:option=value,...")
+    s.add_argument("b", metavar="B", help="the second ruleset: ID or ID:option=value,...")
     s.add_argument("--question", action="append", metavar="KIND",
                    help="a question kind (trump, bid-legal, score, redeal, winner, card-legal, trick-winner, "
                         "next-dealer) or a check (redeal-dealer, tie-rule); repeatable; default: all")
     s.add_argument("--timeout", type=int, default=20, help="seconds per check (default 20)")
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--json", action="store_true", help="one JSON object per question kind")
     s.set_defaults(func=cmd_diff)

@@ -1,4 +1,4 @@
-"""``proofs/manifest.json``: the expected result and last runtime of every check.
+"""``proofs/tarneeb_proofs/manifest.json``: the expected result and last runtime of every check.
 
 A run matches the manifest when every check in code has an entry, every entry
 is a check in code, and every result equals the entry's expected result.
@@ -11,15 +11,24 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from tarneeb.errors import SpecError
+
 from .checks import Check, Result
 
-MANIFEST = Path(__file__).resolve().parents[1] / "manifest.json"
+MANIFEST = Path(__file__).resolve().parent / "manifest.json"  # package data: shipped in the wheel
 
 
-def load(path: Path = MANIFEST) -> dict[str, dict[str, Any]]:
+def load(path: Path = MANIFEST, missing_ok: bool = False) -> dict[str, dict[str, Any]]:
+    """The manifest's entries; a missing or unreadable manifest is a :class:`SpecError` saying so."""
     if not path.exists():
-        return {}
-    data = json.loads(path.read_text(encoding="utf-8"))
+        if missing_ok:
+            return {}
+        raise SpecError(str(path), "(file)", "the proofs manifest is missing (it ships inside tarneeb_proofs; "
+                        "reinstall the package, or run `tarneeb prove --write-manifest` to create one)")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise SpecError(str(path), "(file)", f"cannot read the proofs manifest: {exc}") from None
     entries: dict[str, dict[str, Any]] = data["checks"]
     return entries
 
@@ -32,7 +41,7 @@ def save(results: Sequence[Result], path: Path = MANIFEST, accept: bool = False)
     know whose result is not the kind's default) is refused unless ``accept``:
     flipping an expectation must be a deliberate edit.
     """
-    old = load(path)
+    old = load(path, missing_ok=True)
     refused = []
     for r in results:
         e = old.get(r.check.id)

@@ -35,6 +35,7 @@ import z3
 
 from tarneeb.conformance.examples import Checked, Example, check_example, load_examples
 from tarneeb.core.cards import STRAINS, SUITS, parse_card
+from tarneeb.core.sources import cite
 from tarneeb.core.spec import Rules, get_ruleset, load_rules
 from tarneeb.errors import TarneebError
 
@@ -177,7 +178,7 @@ def _fmt(d: dict[str, Any]) -> str:
 
 # ------------------------------------------------------------------ the obligation
 def _build(ex: Example, enc: Encoding) -> list[Obligation]:
-    name = f"{ex.id} ({ex.doc}: {ex.heading})"
+    name = f"{ex.id} ({cite(ex.doc, ex.heading)})"
     problem = ""
     try:
         load_rules(ex.ruleset, ex.options)
@@ -200,9 +201,9 @@ def _build(ex: Example, enc: Encoding) -> list[Obligation]:
     claim = z3.And([_same(k, outs.get(k), v) for k, v in ex.expect.items()] + [z3.BoolVal(engine_ok and not problem)])
 
     def witness(m: Any) -> Witness:
-        w = Witness(f"worked example {ex.id} ({ex.doc}, heading \"{ex.heading}\") does not hold")
+        w = Witness(f"worked example {ex.id} ({cite(ex.doc, ex.heading)}) does not hold")
         w.add("example", ex.id)
-        w.add("document", f"{ex.doc}: {ex.heading}")
+        w.add("document", cite(ex.doc, ex.heading))
         w.add("ruleset", ex.ruleset + (f" [{_fmt(ex.options)}]" if ex.options else ""))
         w.add("input", _fmt(ex.input))
         w.add("document says", _fmt(ex.expect))

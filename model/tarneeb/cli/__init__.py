@@ -21,9 +21,19 @@ def build_parser() -> argparse.ArgumentParser:
     from tarneeb.cli.registry import register_all
 
     p = argparse.ArgumentParser(prog="tarneeb", description="Reference model of the Tarneeb card games.")
+    p.add_argument("--version", action="version", version=f"tarneeb {_version()}", help="print the version and exit")
     sub = p.add_subparsers(dest="command", required=True)
     register_all(sub)
     return p
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("tarneeb")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "(not installed)"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

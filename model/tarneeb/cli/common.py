@@ -18,11 +18,18 @@ def print_json(obj: Any) -> None:
     sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
 
 
-def console() -> Any:
-    """A rich console on standard output (imported late: rich is slow to import)."""
+def console(stderr: bool = False) -> Any:
+    """A rich console (imported late: rich is slow to import).
+
+    On a terminal it wraps to the terminal's width; piped to a file or another
+    program it does not wrap at all (rich would otherwise assume 80 columns).
+    """
     from rich.console import Console
 
-    return Console()
+    stream = sys.stderr if stderr else sys.stdout
+    if stream.isatty():
+        return Console(stderr=stderr)
+    return Console(stderr=stderr, width=100_000, soft_wrap=True)
 
 
 def count_arg(lowest: int) -> Callable[[str], int]:
@@ -42,11 +49,13 @@ def count_arg(lowest: int) -> Callable[[str], int]:
 
 def add_selfplay_args(s: argparse.ArgumentParser) -> None:
     """The arguments shared by every command that plays seeded matches (simulate, record)."""
-    s.add_argument("--ruleset", required=True)
-    s.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a ruleset option (repeatable)")
-    s.add_argument("--matches", type=count_arg(1), default=10)
-    s.add_argument("--seed", default="0")
-    s.add_argument("--policy", choices=("heuristic", "random"), default="heuristic")
+    s.add_argument("--ruleset", required=True, help="the ruleset id (see `tarneeb rulesets`)")
+    s.add_argument("--option", action="append", metavar="NAME=VALUE",
+                   help="set a ruleset option (repeatable, once per option; see `tarneeb show RULESET`)")
+    s.add_argument("--matches", type=count_arg(1), default=10, help="how many matches to play (default 10)")
+    s.add_argument("--seed", default="0", help="seed text; the same seed gives the same matches (default 0)")
+    s.add_argument("--policy", choices=("heuristic", "random"), default="heuristic",
+                   help="how the four bots choose: the documented heuristic or uniformly at random among legal actions")
     s.add_argument("--max-hands", type=count_arg(1), default=200, help="stop a match unfinished after this many played hands")
 
 
@@ -60,12 +69,18 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
     return load_rules(args.ruleset, option_args(args.option))
 
 
+def jobs_arg(text: str) -> int:
+    """An argparse type for ``--jobs``: a whole number of worker processes, at least 1."""
+    return count_arg(1)(text)
+
+
 def print_summary(label: str, policy: str, s: dict[str, Any], results: Sequence[Any]) -> None:
     """The human summary of a batch of self-play matches (simulate, demo), with each match when few."""
     from rich.markup import escape
 
     con = console()
-    con.print(f"[bold]{escape(label)}[/bold] ({policy} policy): {s['matches']} matches, "
+    head = "[bold yellow]interrupted[/bold yellow] after " if s.get("interrupted") else ""
+    con.print(f"{head}[bold]{escape(label)}[/bold] ({policy} policy): {s['matches']} matches, "
               f"team 0 won {s['team0_wins']}, team 1 won {s['team1_wins']}, unfinished {s['unfinished']}; "
               f"{s['hands']} hands played ({s['mean_hands']} per match), {s['redeals']} redeals; "
               f"decided by {s['decided_by']}")

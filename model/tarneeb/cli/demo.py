@@ -6,36 +6,61 @@ import argparse
 from typing import Any
 
 from tarneeb.cli.common import console, count_arg, print_json, print_summary
+from tarneeb.core.sources import cite
 from tarneeb.core.spec import load_rules, rulesets
 
 
 def register(subparsers: Any) -> None:
     s = subparsers.add_parser("demo", help="one seeded match per ruleset")
-    s.add_argument("--seed", default="demo")
-    s.add_argument("--max-hands", type=count_arg(1), default=200)
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--seed", default="demo", help="seed text; the same seed gives the same matches (default demo)")
+    s.add_argument("--max-hands", type=count_arg(1), default=200,
+                   help="stop a match unfinished after this many played hands (default 200)")
+    s.add_argument("--json", action="store_true", help="one JSON object per match instead of the human output")
     s.set_defaults(func=cmd_demo)
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    """The main job: one seeded match per ruleset with a hand-by-hand summary of the first hand."""
+    """The main job: one seeded match per ruleset (each its own deals), its cancelled deals and first played hand."""
     from tarneeb.play.simulate import play_match
 
+    con = console()
     for rid in rulesets():
         rules = load_rules(rid)
-        res = play_match(rules, args.seed, 0, "heuristic", args.max_hands)
+        res = play_match(rules, f"{args.seed}-{rid}", 0, "heuristic", args.max_hands)
         if args.json:
             print_json(res.to_json())
-        else:
-            played = [r for r in res.match.records if r.redeal is None]
-            if played:
-                console().print(hand_text(rules, played[0]), highlight=False)
-            print_summary(rules.label(), "heuristic", {
-                "matches": 1, "team0_wins": int(res.winner == 0), "team1_wins": int(res.winner == 1),
-                "unfinished": int(res.winner is None), "hands": res.hands, "redeals": res.redeals,
-                "mean_hands": res.hands, "decided_by": {res.winner_rule: 1} if res.winner_rule else {},
-            }, [res])
+            continue
+        rs = rules.ruleset
+        con.print(f"\n[bold]{rs.name}[/bold] ({rid}), from {cite(rs.document, '')}", highlight=False)
+        con.print(f"  {rs.summary}", highlight=False)
+        records = res.match.records
+        cancelled = [r for r in records if r.redeal is not None]
+        for rec in cancelled[:3]:
+            con.print("  " + cancelled_text(rules, rec, records), highlight=False)
+        if len(cancelled) > 3:
+            con.print(f"  ... and {len(cancelled) - 3} more cancelled deal(s)")
+        played = [r for r in records if r.redeal is None]
+        if played:
+            con.print(hand_text(rules, played[0]), highlight=False)
+        print_summary(rules.label(), "heuristic", {
+            "matches": 1, "team0_wins": int(res.winner == 0), "team1_wins": int(res.winner == 1),
+            "unfinished": int(res.winner is None), "hands": res.hands, "redeals": res.redeals,
+            "mean_hands": res.hands, "decided_by": {res.winner_rule: 1} if res.winner_rule else {},
+        }, [res])
     return 0
+
+
+def cancelled_text(rules: Any, rec: Any, records: Any) -> str:
+    """One cancelled deal: its bids, the clause that cancelled it, and who deals next (and by which clause)."""
+    from tarneeb.core.clauses import next_dealer_clause
+
+    bids = ", ".join(f"seat {s} {str(b).removeprefix('bid:')}" for s, b in rec.bids) or "none"
+    if rules.family == "individual" and rec.bids:
+        bids += f" (total {sum(int(str(b).removeprefix('bid:')) for _, b in rec.bids)})"
+    later = [r for r in records if r.deal_no == rec.deal_no + 1]
+    nxt = f"; seat {later[0].dealer} deals next ({next_dealer_clause(rec.redeal)})" if later else ""
+    return (f"deal {rec.deal_no + 1} (dealer seat {rec.dealer}) was cancelled by {rec.redeal}: "
+            f"{rules.ruleset.clauses[rec.redeal].text} Bids: {bids}{nxt}.")
 
 
 def hand_text(rules: Any, rec: Any) -> str:
@@ -45,7 +70,7 @@ def hand_text(rules: Any, rec: Any) -> str:
 
     hands = deal_hands(rules, rec.dealer, rec.deck)
     trump = strain_name(rec.trump, letter=True) if rec.trump is not None else "-"
-    lines = [f"  first hand of {rules.id}: dealer seat {rec.dealer}"
+    lines = [f"  the first played hand (deal {rec.deal_no + 1}): dealer seat {rec.dealer}"
              + (f", revealed {card_str(rec.revealed)}" if rec.revealed is not None else "") + f", trump {trump}"]
     for s in range(4):
         lines.append(f"    seat {s}: {hand_str(hands[s])}")

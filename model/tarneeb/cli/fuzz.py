@@ -22,7 +22,7 @@ def register(subparsers: Any) -> None:
     f = subparsers.add_parser("fuzz", help="differential fuzzing of an external engine against ours, in lockstep")
     f.add_argument("--engine", required=True, metavar="CMD", help="command line that starts the engine (spec/protocol)")
     f.add_argument("--ruleset", required=True, help="ruleset id (tarneeb rulesets lists them)")
-    f.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a ruleset option (repeatable)")
+    f.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a ruleset option (repeatable, once each)")
     f.add_argument("--hands", type=int, default=200, help="deals to play (cancelled deals count)")
     f.add_argument("--seed", default="0", help="seed of the matches (the same seed plays the same matches)")
     f.add_argument("--part-way", type=float, default=0.5, metavar="SHARE",

@@ -1,45 +1,76 @@
-"""``tarneeb record``: write game records (JSON Lines, spec/records/) of seeded self-play matches."""
+"""``tarneeb record``: write game records (JSON Lines, spec/records/) of seeded self-play matches.
+
+Each match is written whole, in one write, so a file cut short by Ctrl-C
+still holds only whole matches (a valid record file); the interrupt then
+goes on to ``main`` (one line, exit 130).
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from typing import IO, Any
 
-from tarneeb.cli.common import add_selfplay_args, rules_from_args
+from tarneeb.cli.common import add_selfplay_args, print_json, rules_from_args
 from tarneeb.errors import BadInput
-from tarneeb.records import write_match
+from tarneeb.records import match_lines
 
 
 def register(subparsers: Any) -> None:
     s = subparsers.add_parser("record", help="write game records (JSON Lines) of seeded self-play matches")
     add_selfplay_args(s)
     s.add_argument("--out", "-o", metavar="FILE", help="output file (default: standard output)")
+    s.add_argument("--json", action="store_true",
+                   help="print what was written as one JSON object (on standard error when the records go to "
+                        "standard output)")
     s.set_defaults(func=cmd_record)
 
 
 def cmd_record(args: argparse.Namespace) -> int:
     from tarneeb.play.simulate import simulate
 
-    if args.matches < 0:
-        raise BadInput(f"--matches: {args.matches} is negative")
     rules = rules_from_args(args)
     out: IO[bytes]
-    close = False
-    if args.out and args.out != "-":
+    to_file = bool(args.out and args.out != "-")
+    if to_file:
         try:
             out = open(args.out, "wb")
         except OSError as e:
             raise BadInput(f"--out {args.out}: cannot write: {e.strerror or e}") from None
-        close = True
     else:
         out = sys.stdout.buffer
+    matches = lines = hands = 0
+    interrupted = False
     try:
         for res in simulate(rules, args.matches, args.seed, args.policy, args.max_hands):
-            write_match(out, res.match, res.seed, meta={"seed": res.seed, "policy": args.policy,
-                                                        "generator": "tarneeb record"})
-        out.flush()
+            chunk = list(match_lines(res.match, res.seed, meta={"seed": res.seed, "policy": args.policy,
+                                                                 "generator": "tarneeb record"}))
+            out.write(b"".join(chunk))  # one write per match: an interrupt never leaves half a match
+            matches += 1
+            lines += len(chunk)
+            hands += res.hands + res.redeals
+    except KeyboardInterrupt:
+        interrupted = True
+        raise
     finally:
-        if close:
+        out.flush()
+        if to_file:
             out.close()
+        _report(args, matches, lines, hands, interrupted)
     return 0
+
+
+def _report(args: argparse.Namespace, matches: int, lines: int, hands: int, interrupted: bool) -> None:
+    where = args.out if args.out and args.out != "-" else "standard output"
+    if args.json:
+        obj = {"summary": True, "out": where, "matches": matches, "lines": lines, "hand_records": hands,
+               "interrupted": interrupted}
+        if where == "standard output":
+            sys.stderr.write(json.dumps(obj) + "\n")
+        else:
+            print_json(obj)
+    elif where != "standard output" or interrupted:
+        note = "interrupted: " if interrupted else ""
+        sys.stderr.write(f"record: {note}wrote {matches} whole match(es), {hands} hand record(s), {lines} lines "
+                         f"to {where}\n")

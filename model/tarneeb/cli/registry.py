@@ -6,7 +6,7 @@ the ``tarneeb.commands`` entry point group: each entry point names a
 ``register(subparsers)`` function (pyproject.toml declares ``prove`` and
 ``diff`` from ``tarneeb_proofs``), so the engine never imports the proofs
 package by name. A plug-in that cannot load because a dependency is missing
-(z3 without the ``proofs`` extra) still appears in ``tarneeb --help``; running
+(z3 uninstalled, or the package installed without its dependencies) still appears in ``tarneeb --help``; running
 it prints one line saying what to install and exits 2.
 """
 
@@ -35,16 +35,18 @@ BUILTIN: dict[str, Register] = {
 
 @dataclass(frozen=True)
 class Plugin:
-    """A plug-in command the engine expects: the extra that installs what it needs, and its one-line help."""
+    """A plug-in command the engine expects: the module it needs, how to install that, and its one-line help."""
 
-    extra: str
+    needs: str
+    install: str
     help: str
 
 
 # listed in `tarneeb --help` even when they cannot load (their help text is the plug-in's own; a test keeps them equal)
 KNOWN_PLUGINS: dict[str, Plugin] = {
-    "prove": Plugin("proofs", "run the Z3 proofs of the invariants (and their mutants) against the manifest"),
-    "diff": Plugin("proofs", "find situations where two rulesets rule differently (Z3), with the smallest witness"),
+    "prove": Plugin("z3", "pip install z3-solver", "run the Z3 proofs of the invariants (and their mutants) against the manifest"),
+    "diff": Plugin("z3", "pip install z3-solver",
+                   "find situations where two rulesets rule differently (Z3), with the smallest witness"),
 }
 
 # the order of `tarneeb --help` (and of the generated CLI page); plug-ins not named here follow, by name
@@ -76,7 +78,8 @@ def register_plugin(subparsers: Any, name: str, ep: EntryPoint | None) -> None:
     known = KNOWN_PLUGINS.get(name)
     if ep is None:
         if known is not None:
-            _stand_in(subparsers, name, known.help, _needs(name, known, f"no {GROUP!r} entry point provides it"))
+            _stand_in(subparsers, name, known.help, _needs(name, known, f"no {GROUP!r} entry point provides it",
+                                                             "reinstall tarneeb: pip install --force-reinstall tarneeb"))
         return
     try:
         register: Register = ep.load()
@@ -90,8 +93,8 @@ def register_plugin(subparsers: Any, name: str, ep: EntryPoint | None) -> None:
     register(subparsers)
 
 
-def _needs(name: str, plugin: Plugin, reason: str) -> str:
-    return f"{name!r} needs the {plugin.extra} extra ({reason}): pip install 'tarneeb[{plugin.extra}]'"
+def _needs(name: str, plugin: Plugin, reason: str, fix: str = "") -> str:
+    return f"{name!r} needs {plugin.needs} ({reason}): {fix or plugin.install}"
 
 
 def _is_missing_dependency(e: ModuleNotFoundError, module: str) -> bool:

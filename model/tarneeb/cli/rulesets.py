@@ -12,7 +12,7 @@ from tarneeb.core.spec import rulesets
 
 def register(subparsers: Any) -> None:
     s = subparsers.add_parser("rulesets", help="list the rulesets")
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--json", action="store_true", help="the rulesets as a JSON list")
     s.set_defaults(func=cmd_rulesets)
 
 

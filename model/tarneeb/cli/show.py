@@ -13,8 +13,8 @@ from tarneeb.core.spec import get_ruleset
 
 def register(subparsers: Any) -> None:
     s = subparsers.add_parser("show", help="clauses, options and ambiguities of a ruleset")
-    s.add_argument("ruleset")
-    s.add_argument("--json", action="store_true")
+    s.add_argument("ruleset", help="the ruleset id (see `tarneeb rulesets`)")
+    s.add_argument("--json", action="store_true", help="the ruleset as one JSON object")
     s.set_defaults(func=cmd_show)
 
 

@@ -12,28 +12,45 @@ from tarneeb.cli.common import add_selfplay_args, print_json, print_summary, rul
 def register(subparsers: Any) -> None:
     s = subparsers.add_parser("simulate", help="seeded self-play of whole matches")
     add_selfplay_args(s)
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--json", action="store_true",
+                   help="one JSON object per match as it finishes, then a summary object (marked interrupted on Ctrl-C)")
     s.set_defaults(func=cmd_simulate)
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from tarneeb.play.simulate import simulate, summarize
+    """Play the matches one by one, counting each into a running tally and then dropping it (flat memory).
+
+    On Ctrl-C the summary of the matches finished so far is printed, marked
+    interrupted, and the interrupt goes on to ``main`` (one line, exit 130).
+    """
+    from tarneeb.play.simulate import Tally, simulate
 
     rules = rules_from_args(args)
-    results = []
+    tally = Tally()
+    shown: list[Any] = []  # the human summary lists each match when there are at most five
     gen = simulate(rules, args.matches, args.seed, args.policy, args.max_hands)
     if args.json:
-        for res in gen:
-            results.append(res)
-            print_json(res.to_json())
-        print_json(summarize(results))
+        try:
+            for res in gen:
+                tally.add(res)
+                print_json(res.to_json())
+        except KeyboardInterrupt:
+            print_json(tally.summary(interrupted=True))
+            raise
+        print_json(tally.summary())
         return 0
     from rich.progress import Progress
 
-    with Progress(transient=True, disable=not sys.stderr.isatty()) as prog:
-        task = prog.add_task(f"simulating {rules.label()}", total=args.matches)
-        for res in gen:
-            results.append(res)
-            prog.advance(task)
-    print_summary(rules.label(), args.policy, summarize(results), results)
+    try:
+        with Progress(transient=True, disable=not sys.stderr.isatty()) as prog:
+            task = prog.add_task(f"simulating {rules.label()}", total=args.matches)
+            for res in gen:
+                tally.add(res)
+                if args.matches <= 5:
+                    shown.append(res)
+                prog.advance(task)
+    except KeyboardInterrupt:
+        print_summary(rules.label(), args.policy, tally.summary(interrupted=True), shown)
+        raise
+    print_summary(rules.label(), args.policy, tally.summary(), shown)
     return 0

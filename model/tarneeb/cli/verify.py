@@ -13,19 +13,20 @@ from typing import Any
 
 import orjson
 
-from tarneeb.cli.common import option_args
+from tarneeb.cli.common import count_arg, jobs_arg, option_args
 from tarneeb.core.spec import load_rules
+from tarneeb.errors import BadInput
 from tarneeb.records import Report, Summary, verify_paths
 
 
 def register(subparsers: Any) -> None:
     s = subparsers.add_parser("verify", help="replay game records through the engine and report every divergence")
-    s.add_argument("files", nargs="+", metavar="FILE")
+    s.add_argument("files", nargs="+", metavar="FILE", help="record files (JSON Lines, spec/records/)")
     s.add_argument("--ruleset", help="check every match under this ruleset (default: the one its header names)")
     s.add_argument("--option", action="append", metavar="NAME=VALUE", help="override a ruleset option (repeatable)")
-    s.add_argument("--jobs", "-j", type=int, default=0, help="worker processes (default: all cores)")
+    s.add_argument("--jobs", "-j", type=jobs_arg, default=None, help="worker processes, at least 1 (default: all cores)")
     s.add_argument("--json", action="store_true", help="one JSON object per report, then a summary object")
-    s.add_argument("--max-reports", type=int, default=0, help="print at most this many reports (0: all)")
+    s.add_argument("--max-reports", type=count_arg(0), default=0, help="print at most this many reports (0: all)")
     s.set_defaults(func=cmd_verify)
 
 
@@ -33,7 +34,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     options = option_args(args.option) or None
     if args.ruleset:
         load_rules(args.ruleset, options)  # a bad --ruleset or --option is a usage error (exit 2)
-    jobs = args.jobs if args.jobs and args.jobs > 0 else (os.cpu_count() or 1)
+    jobs = args.jobs or (os.cpu_count() or 1)
     printed = 0
     limit = args.max_reports
     write = sys.stdout.write
@@ -69,6 +70,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
                              on_progress=on_progress)
     else:
         s = verify_paths(args.files, ruleset=args.ruleset, options=options, jobs=jobs, on_report=on_report)
+    if s.hands == 0 and s.exit_code() == 0:
+        # an empty file, or one with headers only, has checked nothing: it is not "clean"
+        raise BadInput(f"{', '.join(args.files)}: no hand records (nothing was checked)")
     if args.json:
         sys.stdout.buffer.write(orjson.dumps(s.to_json(), option=orjson.OPT_APPEND_NEWLINE))
     else:

@@ -13,6 +13,7 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
@@ -23,10 +24,24 @@ OptionValue = bool | int | str
 
 
 def spec_dir() -> Path:
-    """The ``spec/`` folder: ``$TARNEEB_SPEC_DIR`` or the repository's own."""
+    """The ``spec/`` folder the engine reads.
+
+    In order: ``$TARNEEB_SPEC_DIR`` (an override); the copy a wheel carries as
+    package data (``tarneeb/specdata``: the build maps the repository's
+    top-level ``spec/`` there, see ``pyproject.toml``); the repository's own
+    ``spec/`` (a source tree or an editable install).
+    """
     env = os.environ.get("TARNEEB_SPEC_DIR")
     if env:
         return Path(env)
+    return _default_spec_dir()
+
+
+@cache
+def _default_spec_dir() -> Path:
+    packaged = files("tarneeb") / "specdata"
+    if packaged.is_dir():
+        return Path(str(packaged))
     return Path(__file__).resolve().parents[3] / "spec"
 
 
@@ -286,7 +301,7 @@ def _req(file: str, table: dict[str, Any], key: str, where: str, kind: type = st
 def load_ruleset_file(path: Path) -> Ruleset:
     file = str(path)
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        raw = tomllib.loads(path.read_text(encoding="utf-8-sig"))
     except tomllib.TOMLDecodeError as e:
         raise SpecError(file, "(toml)", str(e)) from None
     except (OSError, UnicodeDecodeError) as e:
@@ -402,7 +417,10 @@ def parse_option_args(items: list[str]) -> dict[str, str]:
         if "=" not in item:
             raise ConfigError("(command line)", item, "an option is written name=value")
         k, v = item.split("=", 1)
-        out[k.strip()] = v.strip()
+        k = k.strip()
+        if k in out:
+            raise ConfigError("(command line)", k, f"--option {k} is given twice ({out[k]!r} and {v.strip()!r}); give it once")
+        out[k] = v.strip()
     return out
 
 

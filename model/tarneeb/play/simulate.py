@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from tarneeb.core.actions import Deal
@@ -68,18 +68,40 @@ def simulate(rules: Rules, matches: int, seed: int | str, policy: str = "heurist
         yield play_match(rules, seed, i, policy, max_hands)
 
 
-def summarize(results: list[MatchResult]) -> dict[str, Any]:
-    n = len(results)
-    wins = [sum(1 for r in results if r.winner == t) for t in (0, 1)]
-    unfinished = sum(1 for r in results if r.winner is None)
-    hands = sum(r.hands for r in results)
-    redeals = sum(r.redeals for r in results)
-    rules_count: dict[str, int] = {}
-    for r in results:
+@dataclass(slots=True)
+class Tally:
+    """A running summary of self-play matches: :meth:`add` each finished match, then drop it.
+
+    Memory stays flat however many matches are played (``simulate`` keeps no
+    match once it is counted).
+    """
+
+    matches: int = 0
+    wins: list[int] = field(default_factory=lambda: [0, 0])
+    unfinished: int = 0
+    hands: int = 0
+    redeals: int = 0
+    decided_by: dict[str, int] = field(default_factory=dict)
+
+    def add(self, r: MatchResult) -> None:
+        self.matches += 1
+        if r.winner is None:
+            self.unfinished += 1
+        else:
+            self.wins[r.winner] += 1
+        self.hands += r.hands
+        self.redeals += r.redeals
         if r.winner_rule:
-            rules_count[r.winner_rule] = rules_count.get(r.winner_rule, 0) + 1
-    return {
-        "summary": True, "matches": n, "team0_wins": wins[0], "team1_wins": wins[1], "unfinished": unfinished,
-        "hands": hands, "redeals": redeals, "mean_hands": round(hands / n, 2) if n else 0.0,
-        "decided_by": rules_count,
-    }
+            self.decided_by[r.winner_rule] = self.decided_by.get(r.winner_rule, 0) + 1
+
+    def summary(self, interrupted: bool = False) -> dict[str, Any]:
+        n = self.matches
+        out: dict[str, Any] = {
+            "summary": True, "matches": n, "team0_wins": self.wins[0], "team1_wins": self.wins[1],
+            "unfinished": self.unfinished, "hands": self.hands, "redeals": self.redeals,
+            "mean_hands": round(self.hands / n, 2) if n else 0.0, "decided_by": dict(self.decided_by),
+        }
+        if interrupted:
+            out["interrupted"] = True
+        return out
+

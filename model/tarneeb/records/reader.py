@@ -53,7 +53,15 @@ def _name(k: str) -> str:
 
 
 def parse_line(data: bytes | str, file: str = "<input>", line: int = 0) -> Item:
-    """Read one line; never raises: unreadable input becomes a :class:`RecordProblem`."""
+    """Read one line; never raises: unreadable input becomes a :class:`RecordProblem`.
+
+    A UTF-8 byte-order mark opening the file (line 1, as some Windows editors write it) is skipped.
+    """
+    if line <= 1:
+        if isinstance(data, bytes) and data.startswith(b"\xef\xbb\xbf"):
+            data = data[3:]
+        elif isinstance(data, str) and data.startswith("\ufeff"):
+            data = data[1:]
     try:
         obj = orjson.loads(data)
     except orjson.JSONDecodeError as e:

@@ -205,7 +205,7 @@ def load_situation(path: str | Path) -> Situation:
     p = Path(path)
     file = str(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = p.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as e:
         raise SituationError(file, ["(file)"], str(e)) from None
     try:

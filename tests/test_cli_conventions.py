@@ -1,0 +1,151 @@
+"""CLI conventions every command keeps (issue 10): help text on every option, --version, a refused repeated
+--option and --jobs below 1, no wrapping when piped, a UTF-8 byte-order mark accepted, empty record files not
+"clean", Ctrl-C as one line with exit 130 and a partial summary where one exists."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tarneeb.cli import build_parser, main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _subparsers(p: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    out: dict[str, argparse.ArgumentParser] = {}
+    for a in p._actions:
+        if isinstance(a, argparse._SubParsersAction):
+            for name, sp in a.choices.items():
+                out[name] = sp
+                out.update({f"{name} {k}": v for k, v in _subparsers(sp).items()})
+    return out
+
+
+def test_every_option_and_command_has_help() -> None:
+    missing = []
+    for name, sp in {"(top)": build_parser(), **_subparsers(build_parser())}.items():
+        for a in sp._actions:
+            if isinstance(a, argparse._HelpAction | argparse._SubParsersAction):
+                continue
+            if not a.help or a.help == argparse.SUPPRESS:
+                missing.append(f"{name}: {'/'.join(a.option_strings) or a.dest}")
+    assert not missing, "options without help text: " + ", ".join(missing)
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as e:
+        main(["--version"])
+    assert e.value.code == 0
+    assert capsys.readouterr().out.startswith("tarneeb ")
+
+
+def test_repeated_option_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    rc = main(["simulate", "--ruleset", "classic", "--option", "egyptian=true", "--option", "egyptian=false",
+               "--matches", "1"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "given twice" in err and "egyptian" in err
+
+
+@pytest.mark.parametrize("argv", [["verify", "x.jsonl", "--jobs", "0"], ["verify", "x.jsonl", "--jobs", "-1"],
+                                  ["simulate", "--ruleset", "classic", "--matches", "0"]])
+def test_counts_below_one_refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    assert e.value.code == 2
+    assert "below the lowest allowed value" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("headers_only", [False, True])
+def test_no_hand_records_is_not_clean(tmp_path: Path, headers_only: bool, capsys: pytest.CaptureFixture[str]) -> None:
+    f = tmp_path / "empty.jsonl"
+    content = ""
+    if headers_only:
+        g = tmp_path / "g.jsonl"
+        assert main(["record", "--ruleset", "classic", "--matches", "2", "--out", str(g)]) == 0
+        content = "".join(x for x in g.read_text(encoding="utf-8").splitlines(keepends=True) if '"type":"match"' in x)
+        assert content.count("\n") == 2
+    f.write_text(content, encoding="utf-8")
+    rc = main(["verify", str(f), "--jobs", "1"])
+    cap = capsys.readouterr()
+    assert rc == 2 and "no hand records" in cap.err
+    assert "clean" not in cap.out
+
+
+def test_byte_order_mark_accepted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    plain = tmp_path / "g.jsonl"
+    assert main(["record", "--ruleset", "card-kings-41", "--matches", "1", "--seed", "bom", "--out", str(plain)]) == 0
+    bom = tmp_path / "bom.jsonl"
+    bom.write_bytes(b"\xef\xbb\xbf" + plain.read_bytes())
+    capsys.readouterr()
+    assert main(["verify", str(bom), "--jobs", "1"]) == 0, capsys.readouterr()
+    sit = tmp_path / "s.toml"
+    sit.write_bytes(b"\xef\xbb\xbf" + (ROOT / "spec/disputes/partner-negative.toml").read_bytes())
+    assert main(["ruling", str(sit)]) == 0
+
+
+def test_piped_output_is_not_wrapped() -> None:
+    out = subprocess.run([sys.executable, "-m", "tarneeb.cli", "show", "classic"], capture_output=True, text=True,
+                         check=True).stdout
+    summary = next(line for line in out.splitlines() if line.startswith("Team auction"))
+    assert len(summary) > 100  # one line, as written in the ruleset, not cut at 80 columns
+
+
+def _interrupt(argv: list[str], wait_for: bytes, cwd: Path) -> tuple[int, str, str]:
+    # its own process group, signalled as a whole: what Ctrl-C in a terminal does (engines started by the
+    # command get the signal too, and must not print a traceback of their own either)
+    p = subprocess.Popen([sys.executable, "-m", "tarneeb.cli", *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         cwd=cwd, start_new_session=True)
+    assert p.stdout is not None
+    first = p.stdout.readline() if wait_for else b""
+    if not wait_for:
+        time.sleep(3)
+    os.killpg(p.pid, signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    return p.returncode, (first + out).decode(), err.decode()
+
+
+def test_ctrl_c_in_simulate_json_ends_with_an_interrupted_summary(tmp_path: Path) -> None:
+    rc, out, err = _interrupt(["simulate", "--ruleset", "classic", "--matches", "100000", "--json"], b"{", tmp_path)
+    assert rc == 130 and err.strip() == "interrupted", err
+    last = json.loads(out.strip().splitlines()[-1])
+    assert last["summary"] and last["interrupted"] and last["matches"] >= 1
+
+
+def test_ctrl_c_in_record_keeps_a_valid_file(tmp_path: Path) -> None:
+    out = tmp_path / "g.jsonl"
+    rc, _, err = _interrupt(["record", "--ruleset", "eram-41", "--matches", "100000", "--out", str(out)], b"",
+                            tmp_path)
+    assert rc == 130 and "Traceback" not in err and err.strip().endswith("interrupted"), err
+    assert "interrupted: wrote" in err
+    capture = subprocess.run([sys.executable, "-m", "tarneeb.cli", "verify", str(out), "--jobs", "1", "--json"],
+                             capture_output=True, text=True)
+    assert capture.returncode == 0, capture.stdout[-2000:] + capture.stderr
+    assert json.loads(capture.stdout.splitlines()[-1])["matches"] >= 1
+
+
+@pytest.mark.parametrize("argv", [
+    ["simulate", "--ruleset", "card-kings-41", "--matches", "100000"],
+    ["vectors", "run", "--engine", f"{sys.executable} {ROOT / 'examples/mini_engine/mini_engine.py'}"],
+    ["fuzz", "--engine", f"{sys.executable} {ROOT / 'examples/mini_engine/mini_engine.py'}", "--ruleset", "classic",
+     "--hands", "100000"],
+])
+def test_ctrl_c_is_one_line_everywhere(argv: list[str], tmp_path: Path) -> None:
+    rc, _, err = _interrupt(argv, b"", tmp_path)
+    assert rc == 130, err
+    assert "Traceback" not in err and err.strip().splitlines()[-1] == "interrupted", err
+
+
+def test_ctrl_c_in_prove_says_so_and_compares_nothing(tmp_path: Path) -> None:
+    rc, out, err = _interrupt(["prove", "--ruleset", "classic"], b"", tmp_path)
+    assert rc == 130 and "Traceback" not in err, err
+    assert "interrupted after" in err and "manifest not compared" in err
+    assert "mismatch" not in out + err
