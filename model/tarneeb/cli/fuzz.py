@@ -25,16 +25,16 @@ def register(subparsers: Any) -> None:
                    help="ruleset id (see `tarneeb rulesets`) or the path of a ruleset file (house rules)")
     f.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a ruleset option (repeatable, once each)")
     f.add_argument("--hands", type=int, default=200, help="deals to play (cancelled deals count)")
-    f.add_argument("--seed", default="0", help="seed text; the same seed plays the same deals (default 0)")
+    f.add_argument("--seed", default="0", help="seed of the matches (the same seed plays the same matches)")
     f.add_argument("--part-way", type=float, default=0.5, metavar="SHARE",
                    help="share of the deals played in matches started part-way, from near-target score states "
-                        "(default 0.5; 0: every match from zero)")
-    f.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for each answer (default 5)")
+                        "(default 0.5: the end-of-game rules only decide near the target; 0: every match from zero)")
+    f.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for each answer")
     f.add_argument("--out", default=None, help="also write the reproducer (game record) to this file")
     f.add_argument("--batch", action="store_true",
                    help="one exchange per deal (protocol command 'deal') instead of one per action; the same "
                         "deals, divergence and reproducer, much faster")
-    f.add_argument("--json", action="store_true", help="the result (and any divergence) as one JSON object")
+    f.add_argument("--json", action="store_true", help="one JSON object instead of text")
     f.set_defaults(func=cmd_fuzz)
 
 

@@ -1,42 +1,49 @@
 """``tarneeb vectors generate|check|run``: the conformance vectors (spec/vectors/), and running them against an engine.
 
 Exit codes: 0 all passed (vectors up to date); 1 some vector failed (or the
-committed vectors are stale); 2 bad input or an engine that timed out,
-crashed, went silent or wrote garbage.
+committed vectors are stale); 2 bad input, nothing to run (the engine lists
+none of the selected rulesets in its hello answer), or an engine that timed
+out, crashed, went silent or wrote garbage.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shlex
 from pathlib import Path
 from typing import Any
 
 from tarneeb.conformance.protocol import Engine
+from tarneeb.errors import BadInput
 
 
 def register(subparsers: Any) -> None:
     v = subparsers.add_parser("vectors", help="conformance vectors: generate them, or run them against an engine")
     vs = v.add_subparsers(dest="vectors_command", required=True)
-    s = vs.add_parser("generate", help="write spec/vectors/ from the engine")
+    s = vs.add_parser("generate", help="write spec/vectors/ (and spec/protocol/quickstart.md) from the engine")
     s.add_argument("--out", default=None, help="folder (default: spec/vectors)")
     s.add_argument("--ruleset", default=None,
                    help="only this ruleset: a built-in id or the path of a ruleset file (house rules)")
-    s.add_argument("--json", action="store_true", help="the counts as one JSON object")
+    s.add_argument("--json", action="store_true", help="one JSON object instead of text")
     s.set_defaults(func=cmd_generate)
     s = vs.add_parser("check", help="exit 1 when the committed vectors differ from a fresh generate")
-    s.add_argument("--dir", default=None, help="the vectors folder to compare (default: spec/vectors)")
-    s.add_argument("--json", action="store_true", help="print the differences as JSON")
+    s.add_argument("--dir", default=None, help="vector folder (default: spec/vectors)")
+    s.add_argument("--json", action="store_true", help="one JSON object instead of text")
     s.set_defaults(func=cmd_check)
     s = vs.add_parser("run", help="run the vectors against an external engine (spec/protocol)")
     s.add_argument("--engine", required=True, metavar="CMD", help="command line that starts the engine")
-    s.add_argument("--ruleset", default=None, help="run only this ruleset's vectors (default: every ruleset)")
+    s.add_argument("--ruleset", default=None, help="only this ruleset's vectors (default: every ruleset the "
+                   "engine lists in its hello answer's rulesets; the others are skipped and reported)")
     s.add_argument("--category", action="append", default=None,
-                   help="run only this category of vectors (repeatable; default: all)")
-    s.add_argument("--dir", default=None, help="the vectors folder (default: spec/vectors)")
+                   help="only this category (play-legality, ..., hand, match, perft); repeatable")
+    s.add_argument("--only", action="append", default=None, metavar="FILE:LINE",
+                   help="only the test on this line of this vector file, as a failure prints it "
+                        "(e.g. card-kings-41/hand.json:12); repeatable")
+    s.add_argument("--dir", default=None, help="vector folder (default: spec/vectors)")
     s.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for each answer")
     s.add_argument("--max-failures", type=int, default=20, help="failures to print")
-    s.add_argument("--json", action="store_true", help="one JSON object per failure, then a summary object")
+    s.add_argument("--json", action="store_true", help="one JSON object instead of text")
     s.set_defaults(func=cmd_run)
 
 
@@ -50,6 +57,11 @@ def cmd_generate(args: argparse.Namespace) -> int:
     from tarneeb.conformance.vectors import write_all
 
     counts = write_all(_dir(args.out), args.ruleset)
+    if args.out is None and args.ruleset is None:  # the quickstart transcript of spec/protocol/ comes from the same engine
+        from tarneeb.conformance.vectors import quickstart_file
+
+        path, text = quickstart_file()
+        path.write_text(text, encoding="utf-8")
     if args.json:
         print(json.dumps({"counts": counts, "total": sum(counts.values())}))
     else:
@@ -72,6 +84,16 @@ def cmd_check(args: argparse.Namespace) -> int:
             same = False
         if not same:
             stale.append(rel)
+    if args.dir is None:
+        from tarneeb.conformance.vectors import quickstart_file
+
+        path, text = quickstart_file()
+        try:
+            same = path.read_text(encoding="utf-8") == text
+        except OSError:
+            same = False
+        if not same:
+            stale.append(str(path))
     if args.json:
         print(json.dumps({"stale": stale}))
     else:
@@ -80,19 +102,37 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from tarneeb.conformance.vectors import run_vectors, vector_paths
+    from tarneeb.conformance.vectors import parse_selector, run_vectors, vector_paths
 
-    paths = vector_paths(_dir(args.dir), args.ruleset, args.category)
+    only = list(args.only or [])
+    cats = args.category
+    rid = args.ruleset
+    if only:  # the files named by the selectors (each FILE is RULESET/CATEGORY.json)
+        files = {parse_selector(x)[0] for x in only}
+        paths = [p for p in vector_paths(_dir(args.dir), rid, cats) if "/".join(p.parts[-2:]) in files]
+        if not paths:
+            raise BadInput(f"--only {', '.join(only)}: no such vector file under {_dir(args.dir)} "
+                           "(FILE is RULESET/CATEGORY.json, as a failure prints it)")
+    else:
+        paths = vector_paths(_dir(args.dir), rid, cats)
     with Engine(args.engine, timeout=args.timeout) as eng:
-        rep = run_vectors(eng, paths)
+        rep = run_vectors(eng, paths, only=only)
+        listed = eng.hello.get("rulesets")
     if args.json:
         print(json.dumps(rep.to_json(args.max_failures)))
     else:
         print(f"{rep.passed} passed, {rep.failed} failed")
+        for r, n in rep.skipped.items():
+            print(f"  {n:5d} skipped: ruleset {r} is not in the engine's hello rulesets {json.dumps(listed)}")
         for clause, n in sorted(rep.by_clause.items(), key=lambda kv: -kv[1]):
             print(f"  {n:5d} failures on clause {clause}")
         for f in rep.failures[:args.max_failures]:
-            print(f"{f.ruleset}/{f.category}.json {json.dumps(f.options)} test {f.index} ({f.description}): "
-                  f"{f.field}: expected {json.dumps(f.expected)}, engine gave {json.dumps(f.got)} "
-                  f"[clause {f.source}]")
+            print(f.text())
+            print(f"  rerun: tarneeb vectors run --engine {shlex.quote(args.engine)} --only {f.selector}")
+        if len(rep.failures) > args.max_failures:
+            print(f"({len(rep.failures) - args.max_failures} more failures; --max-failures N shows more)")
+    if not rep.passed + rep.failed and rep.skipped:
+        if not args.json:
+            print("nothing was run: the engine supports none of the selected rulesets")
+        return 2
     return 1 if rep.failed else 0

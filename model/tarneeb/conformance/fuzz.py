@@ -33,6 +33,7 @@ from typing import Any
 
 import orjson
 
+from tarneeb.conformance.explain import deal_story
 from tarneeb.conformance.protocol import Engine
 from tarneeb.conformance.vector_ref import hand_result
 from tarneeb.core import clauses as C
@@ -235,7 +236,9 @@ def lockstep_deal(eng: Engine, r: Rules, m: Match, deck: tuple[int, ...], choose
             if k in ("deltas", "winner") and ours_res["redeal"]:
                 continue
             if fin.get(k) != ours_res[k]:
-                stop(k, ours_res[k], fin.get(k), cl.get(k, "hand.tricks"))
+                stop(k, ours_res[k], fin.get(k), cl.get(k, "hand.tricks"),
+                     "the deal: " + deal_story(m.records[-1], trace.scores) + "; the engine answered "
+                     + ", ".join(f"{f} {_show(fin.get(f))}" for f in ("tricks_won", "deltas", "scores", "winner")))
         return None
     except _Stop as s:
         return s.d

@@ -26,6 +26,7 @@ from tarneeb.conformance.vector_ref import (
     ref_bidding_end,
     ref_deal,
     ref_hand,
+    ref_match,
     ref_outcome,
     ref_perft,
     ref_play_legal,
@@ -38,9 +39,13 @@ from tarneeb.core.cards import STRAINS, SUITS, card_str, parse_card
 from tarneeb.core.match import Match, Phase
 from tarneeb.core.spec import Rules, load_rules, rulesets
 
+# The live path (start/apply from running scores; whole matches from part-way scores): how many per ruleset.
+HAND_LIVE = 150
+MATCH_LIVE = 80
+MATCH_DEALS = 5  # deals of a match vector at most (it starts close to the target, so most end sooner)
 # (options, {category: count}) per ruleset; the first entry is the defaults and gets the full suite.
 FULL = {"play-legality": 300, "trick-winner": 150, "bid-legality": 150, "bidding-end": 80, "hand-scoring": 150,
-        "outcome": 150, "deal": 30, "hand": 30, "perft": 4}
+        "outcome": 150, "deal": 30, "hand": HAND_LIVE, "match": MATCH_LIVE, "perft": 4}
 VARIANTS: dict[str, list[tuple[dict[str, Any], dict[str, int]]]] = {
     "card-kings-41": [({}, FULL)],
     "eram-41": [({}, FULL)],
@@ -524,8 +529,76 @@ def gen_hand(g: Gen, n: int) -> None:
         add("a random hand" + (" from running scores" if any(scores) else ""), dealer, scores, deck, actions)
 
 
+def gen_match(g: Gen, n: int) -> None:
+    """Whole matches started part-way, from the near-target score states of ``tarneeb fuzz``, played by
+    the heuristic bot (with some random actions) until a team wins or :data:`MATCH_DEALS` deals."""
+    from tarneeb.conformance.fuzz import SCORE_STATES, interesting_scores, random_chooser
+
+    r, rng = g.rules, g.rng
+    while len(g.tests) < n:
+        kind = SCORE_STATES[len(g.tests) % len(SCORE_STATES)]
+        scores = interesting_scores(r, rng, kind)
+        dealer = rng.randrange(4)
+        choose = random_chooser(rng)
+        m = Match.at(r, dealer, scores, r.target)
+        deals: list[dict[str, Any]] = []
+        while m.phase is not Phase.OVER and len(deals) < MATCH_DEALS:
+            deck = _deck(rng)
+            n0 = len(m.records)
+            m.apply(Deal(tuple(deck)))
+            actions: list[str] = []
+            while len(m.records) == n0:
+                a = choose(m, list(m.legal_actions()), len(actions))
+                assert a is not None
+                actions.append(str(a))
+                m.apply(a)
+            deals.append({"deck": cs(deck), "actions": actions})
+        inp = {"dealer": dealer, "scores": scores, "target": r.target, "deals": deals}
+        exp, cid = ref_match(r, inp)
+        won = exp["deals"][-1]["winner"]
+        g.add(f"a match from {kind} scores {scores}: {len(deals)} deal(s), "
+              + ("no winner yet" if won is None else f"team {won} wins"), inp, exp, cid)
+
+
+def _perft_edges(g: Gen) -> None:
+    """Edge cases of perft: depth 0, during bidding, a few cards before the end, after the deal is over."""
+    r = g.rules
+    rng = random.Random(f"{r.id}|{json.dumps(dict(r.options), sort_keys=True)}|perft-edges")
+    while True:  # a deal whose bidding is played out by random calls
+        dealer, deck = rng.randrange(4), _deck(rng)
+        m = Match.at(r, dealer, [0, 0, 0, 0], r.target)
+        m.apply(Deal(tuple(deck)))
+        actions: list[str] = []
+        while m.phase in (Phase.BIDDING, Phase.TRUMP_CHOICE):
+            a = rng.choice(m.legal_actions())
+            actions.append(str(a))
+            m.apply(a)
+        if m.phase is Phase.PLAY and actions:
+            break
+    base = {"dealer": dealer, "scores": [0, 0, 0, 0], "target": r.target, "deck": cs(deck)}
+
+    def add(desc: str, acts: list[str], depth: int) -> None:
+        inp = {**base, "actions": list(acts), "depth": depth}
+        exp, cid = ref_perft(r, inp)
+        g.add(desc, inp, exp, cid)
+
+    add("perft during bidding (no card to play): 1", actions[:1], 3)
+    add("perft depth 0 at the first lead: 1", actions, 0)
+    for _ in range(40):
+        a = rng.choice(m.legal_actions())
+        actions.append(str(a))
+        m.apply(a)
+    add("perft depth 14 with 12 cards left: each sequence ends with the deal", actions, 14)
+    while m.phase is Phase.PLAY:
+        a = rng.choice(m.legal_actions())
+        actions.append(str(a))
+        m.apply(a)
+    add("perft depth 2 after the last card (the deal is over): 1", actions, 2)
+
+
 def gen_perft(g: Gen, n: int) -> None:
     r, rng = g.rules, g.rng
+    _perft_edges(g)
     made = 0
     while made < n:
         dealer = rng.randrange(4)
@@ -568,7 +641,7 @@ def gen_perft(g: Gen, n: int) -> None:
 GENERATORS: dict[str, Callable[[Gen, int], None]] = {
     "play-legality": gen_play_legality, "trick-winner": gen_trick_winner, "bid-legality": gen_bid_legality,
     "bidding-end": gen_bidding_end, "hand-scoring": gen_hand_scoring, "outcome": gen_outcome, "deal": gen_deal,
-    "hand": gen_hand, "perft": gen_perft,
+    "hand": gen_hand, "match": gen_match, "perft": gen_perft,
 }
 
 

@@ -24,10 +24,12 @@ from tarneeb.core.spec import Rules
 from tarneeb.errors import IllegalAction
 
 CATEGORIES = ("play-legality", "trick-winner", "bid-legality", "bidding-end", "hand-scoring", "outcome",
-              "deal", "hand", "perft")
+              "deal", "hand", "match", "perft")
 COMMAND = {"play-legality": "play_legal", "trick-winner": "trick_winner", "bid-legality": "bid_legal",
            "bidding-end": "bidding_end", "hand-scoring": "score_hand", "outcome": "outcome", "deal": "start",
-           "hand": "start", "perft": "start"}
+           "hand": "start", "match": "start", "perft": "start"}
+# Categories whose tests drive a deal through start/apply (the others are one rule query each).
+START_CATEGORIES = ("deal", "hand", "match", "perft")
 # Field of an answer -> clause it tests, per category (tests may override per field).
 FIELD_CLAUSES: dict[str, dict[str, str]] = {
     "play-legality": {"legal": "play.follow"},
@@ -40,6 +42,7 @@ FIELD_CLAUSES: dict[str, dict[str, str]] = {
              "redeal": "deal.weak-redeal"},
     "hand": {"hands": "deal.order", "trump": "trump.source", "trick_winners": "play.winner",
              "tricks_won": "hand.tricks", "scores": "score.negative"},
+    "match": {},
     "perft": {"nodes": "play.follow"},
 }
 
@@ -192,10 +195,28 @@ def perft_count(r: Rules, hands: list[int], leader: int, trump: int, trick: list
 
 
 def ref_perft(r: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """Card sequences of ``depth`` from the position; a position with no card to play (bidding, naming trump,
+    the deal over) and depth 0 count 1, and a sequence that reaches the end of the deal is one leaf."""
     m = Match.at(r, inp["dealer"], inp["scores"], inp["target"])
     m.apply(Deal(tuple(parse_card(c) for c in inp["deck"])))
     for a in inp["actions"]:
         m.apply(parse_action(a))
-    assert m.phase is Phase.PLAY
+    if m.phase is not Phase.PLAY:
+        return {"nodes": 1}, C.perft_clause(r)
     n = perft_count(r, list(m.hands), m.trick_leader, m.trump, list(m.trick), m.to_move, inp["depth"])
     return {"nodes": n}, C.perft_clause(r)
+
+
+def ref_match(r: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """Deals one after the other from part-way scores, each started from the dealer and scores the previous one
+    left; the result of each deal as :func:`hand_result` gives it."""
+    m = Match.at(r, inp["dealer"], inp["scores"], inp["target"])
+    out = []
+    for deal in inp["deals"]:
+        m.apply(Deal(tuple(parse_card(c) for c in deal["deck"])))
+        for a in deal["actions"]:
+            m.apply(parse_action(a))
+        assert m.phase is not Phase.PLAY
+        out.append(hand_result(m))
+    cl = C.result_clauses(r, m.records[-1])
+    return {"deals": out}, cl.get("winner", cl["redeal"])

@@ -20,21 +20,32 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from dataclasses import field as _field
 from pathlib import Path
 from typing import Any
 
+from tarneeb.conformance.explain import replay_story
 from tarneeb.conformance.protocol import Engine
 from tarneeb.conformance.vector_gen import generate, generated_files, write_all
-from tarneeb.conformance.vector_ref import CATEGORIES, COMMAND, hand_result
-from tarneeb.core.actions import Play
+from tarneeb.conformance.vector_ref import CATEGORIES, COMMAND, START_CATEGORIES, hand_result
+from tarneeb.core import clauses as C
+from tarneeb.core.actions import Deal, Play, parse_action
 from tarneeb.core.cards import parse_card
 from tarneeb.core.clauses import cite
-from tarneeb.core.spec import rulesets, spec_dir
-from tarneeb.errors import BadInput, EngineFailure, EngineRejected
+from tarneeb.core.match import Match
+from tarneeb.core.spec import load_rules, rulesets, spec_dir
+from tarneeb.errors import BadInput, EngineFailure, EngineRejected, TarneebError
 
 
 def default_dir() -> Path:
     return spec_dir() / "vectors"
+
+
+def quickstart_file() -> tuple[Path, str]:
+    """Where the quickstart transcript of the protocol lives, and its text from the reference engine."""
+    from tarneeb.conformance.transcript import quickstart_text
+
+    return spec_dir() / "protocol" / "quickstart.md", quickstart_text()
 
 
 # ------------------------------------------------------------------ running against an engine
@@ -51,11 +62,34 @@ class Failure:
     expected: Any
     got: Any
     source: str
+    file: str = ""  # vector file relative to the vector folder, e.g. card-kings-41/hand.json
+    line: int | None = None  # line of the test in that file (one test per line)
+    request: str = ""  # the request line(s) to send to reproduce it
+    story: str = ""  # what the rules decided from (bids, tricks, scores), for start-based vectors
+    requests: list[str] = _field(default_factory=list)  # every request line of the test (of the failing deal), in order
+
+    @property
+    def selector(self) -> str:
+        """``FILE:LINE`` (or ``FILE:#N``, the N-th test of the file, for a file not one test a line) for ``--only``."""
+        return f"{self.file}:{self.line}" if self.line is not None else f"{self.file}:#{self.index + 1}"
 
     def to_json(self) -> dict[str, Any]:
         return {"ruleset": self.ruleset, "options": self.options, "category": self.category, "test": self.index,
                 "description": self.description, "clause": self.clause, "source": self.source,
-                "field": self.field, "expected": self.expected, "got": self.got}
+                "field": self.field, "expected": self.expected, "got": self.got, "file": self.file,
+                "line": self.line, "selector": self.selector, "request": self.request, "story": self.story,
+                "requests": self.requests}
+
+    def text(self) -> str:
+        head = f"{self.selector}: {self.category} under {self.ruleset} {json.dumps(self.options)} ({self.description})"
+        if self.field == "(refused)":
+            what = f"the engine refused the request ({self.got}); the rules give {json.dumps(self.expected)}"
+        else:
+            what = f"{self.field}: expected {json.dumps(self.expected)}, engine gave {json.dumps(self.got)}"
+        lines = [f"{head}: {what} [clause {self.source}]", f"  request: {self.request}"]
+        if self.story:
+            lines.append(f"  deal: {self.story}")
+        return "\n".join(lines)
 
 
 @dataclass
@@ -65,24 +99,33 @@ class RunReport:
     by_category: dict[str, list[int]] = field(default_factory=dict)  # [passed, failed]
     by_clause: dict[str, int] = field(default_factory=dict)
     failures: list[Failure] = field(default_factory=list)
+    skipped: dict[str, int] = field(default_factory=dict)  # ruleset -> tests not run (not in hello.rulesets)
 
     def to_json(self, limit: int = 50) -> dict[str, Any]:
         return {"passed": self.passed, "failed": self.failed, "by_category": self.by_category,
                 "failures_by_clause": dict(sorted(self.by_clause.items(), key=lambda kv: -kv[1])),
-                "failures": [f.to_json() for f in self.failures[:limit]]}
+                "failures": [f.to_json() for f in self.failures[:limit]], "skipped": self.skipped}
 
 
 def load_vector_file(path: Path) -> list[dict[str, Any]]:
+    return _load(path)[0]
+
+
+def _load(path: Path) -> tuple[list[dict[str, Any]], list[int] | None]:
+    """The groups of a vector file, and the line (from 1) of each of its tests when it has one test a line."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         raise BadInput(f"{path}: cannot read: {e}") from None
+    try:
+        data = json.loads(text)
     except json.JSONDecodeError as e:
         raise BadInput(f"{path}: line {e.lineno}: not JSON: {e.msg}") from None
     if not isinstance(data, list) or not all(isinstance(g, dict) and isinstance(g.get("tests"), list)
                                              for g in data):
         raise BadInput(f"{path}: a vector file is a list of groups, each with a 'tests' list")
-    return data
+    lines = [i + 1 for i, ln in enumerate(text.splitlines()) if ln.startswith("    {")]
+    return data, lines if len(lines) == sum(len(g["tests"]) for g in data) else None
 
 
 def _cite(ruleset: str, cid: str) -> str:
@@ -90,23 +133,50 @@ def _cite(ruleset: str, cid: str) -> str:
     return cid if rs is None else cite(rs, cid)
 
 
-def _run_hand(eng: Engine, base: dict[str, Any], inp: dict[str, Any], perft_depth: int | None
-              ) -> dict[str, Any]:
-    """Start a hand, apply its actions, and collect the answer fields a hand or perft vector compares."""
-    req = {"cmd": "start", **base, **{k: inp[k] for k in ("dealer", "scores", "target", "deck")}}
-    st = eng.call(req)
-    got: dict[str, Any] = {"hands": st.get("hands"), "trump": st.get("trump")}
+def _line(req: dict[str, Any]) -> str:
+    return json.dumps(req, separators=(",", ":"))
+
+
+class _Refused(Exception):
+    """The engine refused a request of a deal (``step``: the index of the refused action), or answered
+    ``start`` with a trump other than the deal's (a wrong trump makes later actions look illegal)."""
+
+    def __init__(self, fld: str, expected: Any, got: Any, step: int | None = None) -> None:
+        self.fld, self.expected, self.got, self.step = fld, expected, got, step
+
+
+def _start_req(base: dict[str, Any], dealer: Any, scores: Any, target: Any, deck: Any) -> dict[str, Any]:
+    return {"cmd": "start", **base, "dealer": dealer, "scores": scores, "target": target, "deck": deck}
+
+
+def _play_deal(eng: Engine, req: dict[str, Any], actions: Sequence[str], perft_depth: int | None = None,
+               trump: str | None = None) -> dict[str, Any]:
+    """Start a deal, apply its actions, and collect the answer fields a deal, hand or perft vector compares.
+
+    ``hands`` and ``trump`` come from the answer to ``start``; ``trick_winners`` from the answers to
+    ``apply`` that carry a ``trick_winner``; the rest from the last answer (``trump`` from it too when
+    it is known there)."""
+    try:
+        st = eng.call(req)
+    except EngineRejected as e:
+        raise _Refused("(refused)", None, f"start: {e.error}") from None
+    got: dict[str, Any] = {"hands": st.get("hands"), "trump": st.get("trump"), "revealed": st.get("revealed"),
+                           "redeal_at_start": st.get("phase") == "over" and bool(st.get("redeal"))}
+    if trump is not None and st.get("trump") not in (None, trump):
+        raise _Refused("trump", trump, st.get("trump"))
     winners: list[Any] = []
-    for a in inp.get("actions", []):
+    for i, a in enumerate(actions):
         ans = eng.request({"cmd": "apply", "action": a})
         if not ans["ok"]:
-            got["refused"] = {"action": a, "error": ans.get("error")}
-            return got
+            raise _Refused(f"apply {a} (action {i})", f"{a} accepted", f"refused: {ans.get('error')}", i)
         st = ans
         if "trick_winner" in ans:
             winners.append(ans["trick_winner"])
     if perft_depth is not None:
-        got["nodes"] = eng.call({"cmd": "perft", "depth": perft_depth}).get("nodes")
+        try:
+            got["nodes"] = eng.call({"cmd": "perft", "depth": perft_depth}).get("nodes")
+        except EngineRejected as e:
+            raise _Refused("(refused)", None, f"perft: {e.error}") from None
         return got
     got["trick_winners"] = winners
     for k in ("redeal", "tricks_won", "deltas", "scores", "winner", "next_dealer"):
@@ -116,57 +186,200 @@ def _run_hand(eng: Engine, base: dict[str, Any], inp: dict[str, Any], perft_dept
     return got
 
 
-def run_vectors(eng: Engine, paths: Sequence[Path], on_progress: Callable[[int], None] | None = None
-                ) -> RunReport:
+def _first_difference(expected: dict[str, Any], got: dict[str, Any], prefix: str = "") -> tuple[str, Any, Any] | None:
+    for k, v in expected.items():
+        gv = got.get(k)
+        if k == "hands" and isinstance(gv, list):  # hands are compared order-free
+            try:
+                gv = [sorted(h, key=parse_card) for h in gv]
+            except (TarneebError, TypeError, AttributeError):
+                pass
+        if gv != v:
+            return prefix + k, v, gv
+    return None
+
+
+def _deal_lines(req: dict[str, Any], actions: Sequence[str], depth: int | None = None) -> list[str]:
+    """The request lines of a deal: start, one apply per action, then perft when asked."""
+    lines = [_line(req)] + [_line({"cmd": "apply", "action": a}) for a in actions]
+    return lines + ([_line({"cmd": "perft", "depth": depth})] if depth is not None else [])
+
+
+def _failure_lines(cat: str, grp: dict[str, Any], base: dict[str, Any], t: dict[str, Any], fld: str) -> list[str]:
+    """Every request line of a failed test (of its failing deal, for a match), ready to paste."""
+    inp = t["input"]
+    if cat not in START_CATEGORIES:
+        return [_line({"cmd": grp.get("command", COMMAND[cat]), **base, **inp})]
+    if cat != "match":
+        req = _start_req(base, inp["dealer"], inp["scores"], inp["target"], inp["deck"])
+        return _deal_lines(req, inp.get("actions", []), inp.get("depth") if cat == "perft" else None)
+    k = int(fld[len("deals["):fld.index("]")]) if fld.startswith("deals[") else 0
+    prev = t["expected"]["deals"][k - 1] if k else None
+    dealer, scores = (prev["next_dealer"], prev["scores"]) if prev else (inp["dealer"], inp["scores"])
+    deal = inp["deals"][k]
+    return _deal_lines(_start_req(base, dealer, scores, inp["target"], deal["deck"]), deal["actions"])
+
+
+def _run_test(eng: Engine, cat: str, grp: dict[str, Any], base: dict[str, Any], t: dict[str, Any],
+              ) -> tuple[tuple[str, Any, Any] | None, str, str, dict[str, str]]:
+    """Run one test: (first difference or None, request text, deal story, extra clauses by field)."""
+    inp, exp = t["input"], t["expected"]
+    cmd = grp.get("command", COMMAND[cat])
+    if cat not in START_CATEGORIES:
+        req = {"cmd": cmd, **base, **inp}
+        try:
+            got = eng.call(req)
+        except EngineRejected as e:
+            return ("(refused)", exp, e.error), _line(req), "", {}
+        return _first_difference(exp, got), _line(req), "", {}
+    if cat == "match":
+        return _run_match(eng, base, inp, exp)
+    req = _start_req(base, inp["dealer"], inp["scores"], inp["target"], inp["deck"])
+    actions = inp.get("actions", [])
+    text = _line(req) + ("" if not actions else " then apply, one per line: " + " ".join(actions))
+    if cat == "perft":
+        text += f' then {{"cmd":"perft","depth":{inp["depth"]}}}'
+    try:
+        got = _play_deal(eng, req, actions, inp.get("depth") if cat == "perft" else None, exp.get("trump"))
+    except _Refused as r:
+        diff: tuple[str, Any, Any] = (r.fld, exp if r.expected is None else r.expected, r.got)
+        return diff, text, _story(base, inp, actions), _refusal_clause(base, inp, actions, r)
+    if cat == "deal":
+        got["redeal"] = got.pop("redeal_at_start")
+    d = _first_difference(exp, got)
+    return d, text, ("" if d is None or cat == "deal" else _story(base, inp, actions)), {}
+
+
+def _story(base: dict[str, Any], inp: dict[str, Any], actions: Sequence[str]) -> str:
+    try:
+        r = load_rules(str(base["ruleset"]), base["options"])
+    except TarneebError:
+        return ""
+    return replay_story(r, inp["dealer"], inp["scores"], inp.get("target"), inp["deck"], actions)
+
+
+def _run_match(eng: Engine, base: dict[str, Any], inp: dict[str, Any], exp: dict[str, Any]
+               ) -> tuple[tuple[str, Any, Any] | None, str, str, dict[str, str]]:
+    """A whole match from part-way scores: each deal starts from the dealer and scores the engine
+    answered at the end of the previous one (the driver carries them, as in a real match)."""
+    dealer, scores, target = inp["dealer"], inp["scores"], inp["target"]
+    text = ""
+    for k, (deal, want) in enumerate(zip(inp["deals"], exp["deals"], strict=True)):
+        req = _start_req(base, dealer, scores, target, deal["deck"])
+        text = f"deal {k}: " + _line(req) + " then apply, one per line: " + " ".join(deal["actions"])
+        d: tuple[str, Any, Any] | None
+        here = {**inp, "dealer": dealer, "scores": scores, "deck": deal["deck"]}
+        extra: dict[str, str] = {}
+        try:
+            got = _play_deal(eng, req, deal["actions"], None, want.get("trump"))
+            d = _first_difference(want, got, f"deals[{k}].")
+        except _Refused as r:
+            d = (f"deals[{k}].{r.fld}", want if r.expected is None else r.expected, r.got)
+            extra = {f"deals[{k}].{f}": c for f, c in _refusal_clause(base, here, deal["actions"], r).items()}
+        if d is not None:
+            story = _story(base, here, deal["actions"])
+            return d, text, story, {**_match_clauses(base, inp, k), **extra}
+        dealer, scores = got["next_dealer"], got["scores"]
+    return None, text, "", {}
+
+
+def _refusal_clause(base: dict[str, Any], inp: dict[str, Any], actions: Sequence[str], r: _Refused
+                    ) -> dict[str, str]:
+    """The clause of a refused action (the rule that makes it legal) or of a wrong trump at ``start``."""
+    try:
+        rules = load_rules(str(base["ruleset"]), base["options"])
+        if r.step is None:
+            return {r.fld: C.trump_clause(rules)} if r.fld == "trump" else {}
+        m = Match.at(rules, inp["dealer"], inp["scores"], inp.get("target"))
+        m.apply(Deal(tuple(parse_card(c) for c in inp["deck"])))
+        for a in actions[:r.step]:
+            m.apply(parse_action(a))
+        return {r.fld: C.legal_clause(rules, m, [], [actions[r.step]])}
+    except TarneebError:
+        return {}
+
+
+def _match_clauses(base: dict[str, Any], inp: dict[str, Any], k: int) -> dict[str, str]:
+    """Clauses of the fields of deal ``k`` of a match vector, from the reference replay."""
+    try:
+        r = load_rules(str(base["ruleset"]), base["options"])
+        m = Match.at(r, inp["dealer"], inp["scores"], inp["target"])
+        for deal in inp["deals"][:k + 1]:
+            m.apply(Deal(tuple(parse_card(c) for c in deal["deck"])))
+            for a in deal["actions"]:
+                m.apply(parse_action(a))
+    except TarneebError:
+        return {}
+    cl = C.result_clauses(r, m.records[-1])
+    out = {f"deals[{k}].{f}": c for f, c in cl.items()}
+    out[f"deals[{k}].trick_winners"] = "play.winner"
+    out[f"deals[{k}].tricks_won"] = "hand.tricks"
+    return out
+
+
+def parse_selector(sel: str) -> tuple[str, int | None, int | None]:
+    """``FILE:LINE`` or ``FILE:#N`` -> (FILE as ruleset/category.json, line, ordinal); FILE may be a longer path."""
+    path, sep, where = sel.rpartition(":")
+    if not sep or not path:
+        raise BadInput(f"--only {sel}: expected FILE:LINE (e.g. card-kings-41/hand.json:12) or FILE:#N")
+    rel = "/".join(Path(path).parts[-2:])
+    try:
+        if where.startswith("#"):
+            return rel, None, int(where[1:])
+        return rel, int(where), None
+    except ValueError:
+        raise BadInput(f"--only {sel}: {where!r} is not a line number (FILE:LINE) or #N") from None
+
+
+def run_vectors(eng: Engine, paths: Sequence[Path], on_progress: Callable[[int], None] | None = None,
+                only: Sequence[str] | None = None) -> RunReport:
+    """Run the tests of ``paths`` against ``eng``.
+
+    Groups of a ruleset the engine does not list in its ``hello`` answer's ``rulesets`` are skipped and
+    counted in :attr:`RunReport.skipped` (an engine that lists none is given every group). ``only``
+    holds selectors (:func:`parse_selector`): then just those tests run.
+    """
     rep = RunReport()
+    supported = eng.hello.get("rulesets")
+    sel = [parse_selector(s) for s in only or []]
     for path in paths:
         cat = path.stem
-        groups = load_vector_file(path)
+        rel = "/".join(path.parts[-2:])
+        groups, lines = _load(path)
+        ordinal = 0
         for grp in groups:
             base = {"ruleset": grp.get("ruleset"), "options": grp.get("options", {})}
+            rid = str(grp.get("ruleset"))
             gcl: dict[str, str] = grp.get("clauses", {})
-            stats = rep.by_category.setdefault(f"{grp.get('ruleset')}/{cat}", [0, 0])
+            first = ordinal
+            ordinal += len(grp["tests"])
+            if isinstance(supported, list) and rid not in supported:
+                rep.skipped[rid] = rep.skipped.get(rid, 0) + len(grp["tests"])
+                continue
+            stats = rep.by_category.setdefault(f"{rid}/{cat}", [0, 0])
             for i, t in enumerate(grp["tests"]):
-                inp, exp = t["input"], t["expected"]
-                try:
-                    if cat in ("hand", "perft", "deal"):
-                        got = _run_hand(eng, base, {**inp, "actions": inp.get("actions", [])} if cat != "deal"
-                                        else inp, inp.get("depth") if cat == "perft" else None)
-                        if cat == "deal":
-                            st = got
-                            got = {"hands": st.get("hands"), "trump": st.get("trump")}
-                            ans = eng.call({"cmd": "state"})
-                            got["revealed"] = ans.get("revealed")
-                            got["redeal"] = ans.get("phase") == "over" and bool(ans.get("redeal"))
-                    else:
-                        got = eng.call({"cmd": grp.get("command", COMMAND[cat]), **base, **inp})
-                except EngineRejected as e:
-                    got = {"refused": {"error": e.error}}
-                bad = None
-                if "refused" in got:
-                    bad = ("(refused)", None, got["refused"])
-                else:
-                    for k, v in exp.items():
-                        if cat == "deal" and k == "hands" and got.get(k) is not None:
-                            gv = [sorted(h, key=parse_card) for h in got[k]] if isinstance(got[k], list) else got[k]
-                        else:
-                            gv = got.get(k)
-                        if gv != v:
-                            bad = (k, v, gv)
-                            break
+                line = lines[first + i] if lines else None
+                if sel and not any(f == rel and (ln == line if ln is not None else n == first + i + 1)
+                                   for f, ln, n in sel):
+                    continue
+                bad, request, story, extra = _run_test(eng, cat, grp, base, t)
                 if bad is None:
                     rep.passed += 1
                     stats[0] += 1
                     continue
                 fld, ev, gv = bad
-                cid = t.get("clauses", {}).get(fld) or gcl.get(fld) or t.get("clause", "")
+                cid = (extra.get(fld) or t.get("clauses", {}).get(fld) or gcl.get(fld.split(".")[-1])
+                       or gcl.get(fld) or t.get("clause", ""))
                 rep.failed += 1
                 stats[1] += 1
                 rep.by_clause[cid] = rep.by_clause.get(cid, 0) + 1
-                rep.failures.append(Failure(str(grp.get("ruleset")), base["options"], cat, i, t.get("description", ""),
-                                            cid, fld, ev, gv, _cite(str(grp.get("ruleset")), cid)))
+                rep.failures.append(Failure(rid, base["options"], cat, first + i, t.get("description", ""),
+                                            cid, fld, ev, gv, _cite(rid, cid), rel, line, request, story,
+                                            _failure_lines(cat, grp, base, t, fld)))
             if on_progress:
                 on_progress(len(grp["tests"]))
+    if sel and not rep.passed + rep.failed and not rep.skipped:
+        raise BadInput(f"--only {', '.join(only or [])}: no such test (FILE:LINE of a test line of a vector file)")
     return rep
 
 
