@@ -110,10 +110,14 @@ def run_oh_hell(seconds: float, seed: int) -> dict[str, float] | None:
 
 
 def run_minimal(ruleset: str, seconds: float, seed: int) -> dict[str, float]:
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    import minimal
+    import importlib
 
-    return minimal.bench(ruleset, seconds, seed, MAX_HANDS)
+    here = os.path.dirname(os.path.abspath(__file__))
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    minimal = importlib.import_module("minimal")
+    row: dict[str, float] = minimal.bench(ruleset, seconds, seed, MAX_HANDS)
+    return row
 
 
 # ------------------------------------------------------------------ baseline commit in a child process

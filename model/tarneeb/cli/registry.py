@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
-from tarneeb.cli import demo, fuzz, record, rules, rulesets, ruling, show, simulate, vectors, verify
+from tarneeb.cli import demo, fuzz, record, rules, rulesets, ruling, show, simulate, stats, vectors, verify
 from tarneeb.errors import BadInput
 
 GROUP = "tarneeb.commands"
@@ -29,7 +29,7 @@ Register = Callable[[Any], None]
 BUILTIN: dict[str, Register] = {
     "rulesets": rulesets.register, "show": show.register, "simulate": simulate.register, "demo": demo.register,
     "record": record.register, "verify": verify.register, "vectors": vectors.register, "fuzz": fuzz.register,
-    "rules": rules.register, "ruling": ruling.register,
+    "rules": rules.register, "ruling": ruling.register, "stats": stats.register,
 }
 
 
@@ -50,7 +50,7 @@ KNOWN_PLUGINS: dict[str, Plugin] = {
 }
 
 # the order of `tarneeb --help` (and of the generated CLI page); plug-ins not named here follow, by name
-ORDER = ("rulesets", "show", "simulate", "demo", "prove", "record", "verify", "vectors", "fuzz", "rules", "ruling", "diff")
+ORDER = ("rulesets", "show", "simulate", "stats", "demo", "prove", "record", "verify", "vectors", "fuzz", "rules", "ruling", "diff")
 
 
 class CommandUnavailable(BadInput):
