@@ -129,8 +129,8 @@ def collect_batch(rules: Rules, matches: int, seed: int = 0, max_hands: int = 20
     fin = res.winner >= 0
     st.finished = int(fin.sum())
     st.length.update(int(h) for h in res.hands_played[fin])
-    st.bids.update(res.bids)
-    st.contracts.update(res.contracts)
+    st.bids.update({k: int(v) for k, v in enumerate(res.bids) if v})
+    st.contracts.update({k: int(v) for k, v in enumerate(res.contracts) if v})
     st.made, st.tried = res.made, res.tried
     st.dealer_team_hands = res.dealer_team_hands
     st.first_dealer_team_wins = int((fin & (res.winner == (res.first_dealer & 1))).sum())

@@ -48,7 +48,10 @@ def cmd_stats(args: argparse.Namespace) -> int:
         except ImportError:
             raise BadInput("--plot needs matplotlib: pip install 'tarneeb[stats]'") from None
     if args.batch:
-        from tarneeb.play.batch import supported
+        try:
+            from tarneeb.play.batch import supported
+        except ImportError:
+            raise BadInput("--batch needs numpy 2: pip install 'tarneeb[stats]'") from None
 
         if args.policy != "random":
             raise BadInput("--batch plays the random policy only: add --policy random")

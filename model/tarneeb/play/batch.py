@@ -54,8 +54,10 @@ class BatchResult:
     scores: np.ndarray[Any, Any]
     first_dealer: np.ndarray[Any, Any]
     # per played hand, flat
-    bids: list[int] = field(default_factory=list)  # individual: every bid; auction: every call (0 = pass)
-    contracts: list[int] = field(default_factory=list)
+    # counts by number of tricks: individual, every bid; auction, every call (0 = pass)
+    bids: np.ndarray[Any, Any] = field(default_factory=lambda: np.zeros(14, np.int64))
+    # individual: the total of the four bids (0..52); auction: the contract
+    contracts: np.ndarray[Any, Any] = field(default_factory=lambda: np.zeros(53, np.int64))
     made: int = 0
     tried: int = 0
     dealer_team_hands: int = 0
@@ -98,6 +100,11 @@ class _Tables:
                         self.calls[(is_dealer, top, passes)] = [
                             n or 0 for n in [None, *range(r.min_bid, 14)]
                             if R.auction_bid_violation(r, dealer, seat, tb, passes, n, None) is None]
+            self.call_table = np.zeros((2, 14, 4, 9), np.int64)
+            self.call_count = np.zeros((2, 14, 4), np.int64)
+            for (isd, top, passes), lst in self.calls.items():
+                self.call_table[isd, top, passes, :len(lst)] = lst
+                self.call_count[isd, top, passes] = len(lst)
             self.r = r
 
     def legal_bids(self, score: int) -> list[int]:
@@ -138,9 +145,14 @@ def trick_winner(cards: np.ndarray[Any, Any], trump: np.ndarray[Any, Any]) -> np
 
 def _pick(rng: np.random.Generator, mask: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     """A uniformly random card of each mask."""
-    bits = (mask[:, None] >> np.arange(52, dtype=np.int64)) & 1
-    k = (rng.random(len(mask)) * bits.sum(1)).astype(np.int64)
-    out: np.ndarray[Any, Any] = np.argmax(np.cumsum(bits, 1) > k[:, None], axis=1).astype(np.int64)
+    k = (rng.random(len(mask)) * np.bitwise_count(mask)).astype(np.int64)  # the k-th legal card, ascending
+    while True:  # drop the lowest card while k > 0 (at most 12 rounds: a hand has 13 cards)
+        more = k > 0
+        if not more.any():
+            break
+        mask = np.where(more, mask & (mask - 1), mask)
+        k -= more
+    out: np.ndarray[Any, Any] = np.bitwise_count((mask & -mask) - 1).astype(np.int64)
     return out
 
 
@@ -188,14 +200,17 @@ def run(r: Rules, n: int, seed: int = 0, max_hands: int = 200, log_games: int = 
         if r.individual:
             for i in range(4):
                 seat = (d + step * (i + 1)) % 4
-                sc = scores[idx, seat]
-                lists = [T.legal_bids(int(s)) for s in sc]
-                k = (rng.random(m) * np.array([len(x) for x in lists])).astype(np.int64)
-                chosen = np.array([lst[kk] for lst, kk in zip(lists, k, strict=True)])
+                uniq, inv = np.unique(scores[idx, seat], return_inverse=True)
+                lists = [T.legal_bids(int(u)) for u in uniq]  # the core's legal bids, per distinct score
+                table = np.zeros((len(uniq), 14), np.int64)
+                for u, lst in enumerate(lists):
+                    table[u, :len(lst)] = lst
+                counts = np.array([len(lst) for lst in lists])[inv]
+                chosen = table[inv, (rng.random(m) * counts).astype(np.int64)]
                 bids[np.arange(m), seat] = chosen
                 for j, _ in logs:
                     entries[j]["actions"].append(("bid", int(chosen[j])))
-                res.bids.extend(int(b) for b in chosen[~cancel])
+                res.bids += np.bincount(chosen[~cancel], minlength=14)
             low = ~T.played_if_total[bids.sum(1)] & ~cancel
             cancel_rule[low] = "bid.total"
             cancel |= low
@@ -205,13 +220,12 @@ def run(r: Rules, n: int, seed: int = 0, max_hands: int = 200, log_games: int = 
             for i in range(4):
                 seat = (d + step * (i + 1)) % 4
                 isd = (seat == d).astype(np.int64)
-                lists = [T.calls[(int(a), int(b), int(c))] for a, b, c in zip(isd, top, passes, strict=True)]
-                k = (rng.random(m) * np.array([len(x) for x in lists])).astype(np.int64)
-                call = np.array([lst[kk] for lst, kk in zip(lists, k, strict=True)])
+                counts = T.call_count[isd, top, passes]
+                call = T.call_table[isd, top, passes, (rng.random(m) * counts).astype(np.int64)]
                 for j, _ in logs:
                     if not cancel[j]:
                         entries[j]["actions"].append(("call", int(call[j])))
-                res.bids.extend(int(c) for c in call[~cancel])
+                res.bids += np.bincount(call[~cancel], minlength=14)
                 raised = call > 0
                 top = np.where(raised, call, top)
                 holder = np.where(raised, seat, holder)
@@ -253,14 +267,14 @@ def run(r: Rules, n: int, seed: int = 0, max_hands: int = 200, log_games: int = 
             t0 = np.where(bt == 0, pair[:, 0], pair[:, 1])
             t1 = np.where(bt == 0, pair[:, 1], pair[:, 0])
             delta = np.stack([t0, t1, t0, t1], axis=1)
-            res.contracts.extend(int(c) for c in top[played])
+            res.contracts += np.bincount(top[played], minlength=53)
             made = tb >= top
             res.made += int(made[played].sum())
             res.tried += int(played.sum())
         delta = np.where(played[:, None], delta, 0)
         scores[idx] += delta
         if r.individual:
-            res.contracts.extend(int(t) for t in bids.sum(1)[played])
+            res.contracts += np.bincount(bids.sum(1)[played], minlength=53)
             res.made += int((won >= bids)[played].sum())
             res.tried += 4 * int(played.sum())
         team_gain = (delta[:, 0] + delta[:, 2], delta[:, 1] + delta[:, 3]) if r.individual else (delta[:, 0],
@@ -278,8 +292,11 @@ def run(r: Rules, n: int, seed: int = 0, max_hands: int = 200, log_games: int = 
             if c:
                 res.cancelled[rule] = res.cancelled.get(rule, 0) + c
         # outcomes: only games that may have been decided are asked of the core
-        cand = played & ((scores[idx].max(1) >= target[idx]) | bool(r.made_bid_wins) |
-                         (np.zeros(m, bool) if r.individual else (top == 13)))
+        # (a pre-filter only: a seat or team at a target, a made-bid win possible, or all 13 tricks on a bid of 13)
+        if r.individual:
+            cand = played & ((scores[idx].max(1) >= target[idx]) | bool(r.made_bid_wins))
+        else:
+            cand = played & ((scores[idx].max(1) >= target[idx]) | ((top == 13) & (tb == 13)))
         for jj in np.flatnonzero(cand):
             j = int(jj)
             g = int(idx[j])
