@@ -69,3 +69,15 @@ def test_auction_table_follows_a_patched_rule(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(R, "auction_bid_violation", lambda *a: ("x", "all refused") if a[5] is not None else None)
     after = m.legal_actions()
     assert len(before) > 1 and [str(a) for a in after] == ["bid:pass"]
+
+
+def test_bid_table_follows_a_patched_rule(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The individual legal-bid table is rebuilt when legal_bids is replaced, and is kept per score."""
+    rules = load_rules("tarneeb-400")
+    m = Match(rules, first_dealer=0)
+    m.apply(Deal(tuple(range(52))))
+    assert [str(a) for a in m.legal_actions()][:2] == ["bid:2", "bid:3"]
+    m.scores[m.to_move] = 45  # rising minimum: 4 from 40 points
+    assert str(m.legal_actions()[0]) == "bid:4"
+    monkeypatch.setattr(R, "legal_bids", lambda r, score: [13])
+    assert [str(a) for a in m.legal_actions()] == ["bid:13"]

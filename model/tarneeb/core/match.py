@@ -34,6 +34,7 @@ _PLAYS_OF_SUIT: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
 # Legal auction calls per Rules object (kept alive beside its id) and auction state; see _legal_auction_bids.
 _AuctionKey = tuple[int, int, tuple[int, int | None] | None, int]
 _AUCTION_TABLES: dict[int, tuple[Rules, object, dict[_AuctionKey, tuple[Bid, ...]]]] = {}
+_BID_TABLES: dict[int, tuple[Rules, object, dict[int, tuple[Bid, ...]]]] = {}  # individual bids by score
 
 
 class Phase(Enum):
@@ -265,7 +266,7 @@ class Match:
             return out
         if ph is Phase.BIDDING:
             if self.rules.individual:
-                return [BIDS[b] for b in R.legal_bids(self.rules, self.scores[self.to_move])]
+                return self._legal_individual_bids()
             return self._legal_auction_bids()
         if ph is Phase.TRUMP_CHOICE:
             return [NameTrump(s) for s in range(4)]
@@ -276,6 +277,19 @@ class Match:
         mask = R.legal_play_mask(self.rules, hand, self.led, self.trump)
         self._mhand, self._mled, self._mmask = hand, self.led, mask
         return mask
+
+    def _legal_individual_bids(self) -> list[Action]:
+        """R.legal_bids for the bidder's score, kept per rules and score (rebuilt if the rule is patched)."""
+        r = self.rules
+        rid = id(r)
+        entry = _BID_TABLES.get(rid)
+        if entry is None or entry[0] is not r or entry[1] is not R.legal_bids:
+            entry = _BID_TABLES[rid] = (r, R.legal_bids, {})
+        score = self.scores[self.to_move]
+        got = entry[2].get(score)
+        if got is None:
+            got = entry[2][score] = tuple(BIDS[b] for b in R.legal_bids(r, score))
+        return list(got)
 
     def _legal_auction_bids(self) -> list[Action]:
         r = self.rules
