@@ -41,7 +41,7 @@ def _commands(parser_help: str) -> list[str]:
 
 
 # the order of `tarneeb --help` and of the generated CLI page (docs): changing it changes the docs
-DOCUMENTED_ORDER = ["rulesets", "show", "simulate", "demo", "prove", "record", "verify", "vectors", "fuzz", "rules",
+DOCUMENTED_ORDER = ["rulesets", "show", "simulate", "stats", "demo", "prove", "record", "verify", "vectors", "fuzz", "rules",
                     "ruling", "diff"]
 
 

@@ -169,3 +169,15 @@ def test_a_wrong_example_fails_the_build(tmp_path: Path) -> None:
     proc = _sphinx(src, tmp_path / "html", {"TARNEEB_SPEC_DIR": str(spec), "TARNEEB_DOCS_WITNESSES": "off"})
     assert proc.returncode != 0
     assert "000-trump-hearts" in proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("rid", list(rulesets()))
+def test_every_ruleset_page_shows_its_stats_figure(site: Path, rid: str) -> None:
+    """The statistics section (tarneeb.docgen.stats_figures) with its PNG, in both languages."""
+    pytest.importorskip("matplotlib")
+    for lang in ("en", "ar"):
+        page = _page(site, f"generated/{lang}/{rid}.html")
+        assert f'src="../../_images/{rid}.png"' in page, lang
+        assert "heuristic policy" in _text(page), lang
+    png = site / "_images" / f"{rid}.png"
+    assert png.read_bytes()[:4] == b"\x89PNG" and png.stat().st_size > 10_000
