@@ -121,3 +121,25 @@ def test_mcts_example_plays_a_hand() -> None:
     mcts_hand: Any = importlib.import_module("mcts_hand")
     returns = mcts_hand.play("classic", "", 4, 2, out=False)
     assert sorted(returns) in ([-1.0, -1.0, 1.0, 1.0], [0.0] * 4)
+
+
+def test_match_information_state_recalls_earlier_deals_but_not_hidden_cards() -> None:
+    game = pyspiel.load_game("python_tarneeb", {"ruleset": "classic", "episode": "match", "max_hands": 4})
+    rng = random.Random(4)
+    s = game.new_initial_state()
+    while not s.is_terminal() and not (s.match is not None and len(s.match.records) >= 1 and
+                                       s.match.phase.value == "bidding"):
+        if s.is_chance_node():
+            outs = s.chance_outcomes()
+            s.apply_action(outs[rng.randrange(len(outs))][0])
+        else:
+            s.apply_action(rng.choice(s.legal_actions()))
+    m = s.match
+    first = m.records[0]
+    from tarneeb.core import rules as R
+
+    dealt = R.deal_hands(m.rules, first.dealer, first.deck)
+    text = s.information_state_string(1)
+    earlier = text.split("earlier ", 1)[1]
+    assert " ".join(og.card_str(c) for c in og.cards_of(dealt[1])) in earlier
+    assert earlier.count("dealt ") == len(m.records)  # one hand per earlier deal: this seat's own

@@ -25,7 +25,8 @@ Returns: +1 for each player of the winning team, -1 for the others, 0 for both t
 episode the team that gained more points in the hand wins it; in a ``match`` episode the match winner.
 
 Observers: the information state (perfect recall) of a seat holds its own cards as dealt, the revealed card, every
-call, every card played with its seat, the scores; the observation holds its current cards, the current trick,
+call, every card played with its seat, the scores, and in its string the same for every earlier deal of the match
+(the tensor covers the deal in progress, with the scores); the observation holds its current cards, the current trick,
 every seat's last call, the trump, the tricks won and the scores. Neither ever holds another seat's hidden cards.
 """
 
@@ -36,9 +37,10 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from tarneeb.core import rules as R
 from tarneeb.core.actions import BIDS, EGYPTIAN, PASS, PLAYS, Action, Bid, Deal, NameTrump, Play
 from tarneeb.core.cards import card_str, cards_of
-from tarneeb.core.match import Match, Phase
+from tarneeb.core.match import HandRecord, Match, Phase
 from tarneeb.core.spec import Rules, load_rules, parse_option_args
 
 SHORT_NAME = "python_tarneeb"
@@ -322,7 +324,24 @@ class TarneebObserver:
             parts.append(f"won {m.tricks_won}")
         if self.perfect_recall and state.deck:
             parts.append(f"{len(state.deck)} cards drawn")
+        if self.perfect_recall and m.records:  # earlier deals of a match: what this seat saw of them
+            parts.append("earlier " + " || ".join(self._earlier(m, rec, player) for rec in m.records))
         return "; ".join(parts)
+
+    def _earlier(self, m: Match, rec: HandRecord, player: int) -> str:
+        bits = [f"dealer {rec.dealer}"]
+        if self.private:
+            own = R.deal_hands(m.rules, rec.dealer, rec.deck)[player]
+            bits.append("dealt " + " ".join(card_str(c) for c in cards_of(own)))
+        if rec.revealed is not None:
+            bits.append(f"revealed {card_str(rec.revealed)}")
+        bits.append("calls " + " ".join(f"{s}:{b}" for s, b in rec.bids))
+        if rec.redeal:
+            bits.append(f"cancelled {rec.redeal}")
+        else:
+            bits.append("tricks " + " | ".join(f"{t.leader}:" + " ".join(card_str(c) for c in t.cards)
+                                                for t in rec.tricks))
+        return ", ".join(bits)
 
 
 def _dealt(m: Match, seat: int) -> list[int]:
