@@ -1,8 +1,10 @@
-"""Benchmark: random self-play hands per second, our engine against OpenSpiel's oh_hell.
+"""Benchmark (superseded by ``bench/fair.py``): random self-play hands per second, ours against OpenSpiel's oh_hell.
 
-Both engines are driven from Python the same way in the same run: at a chance
-node draw the chance outcome, else ask for the legal actions and apply a
-uniformly random one; every action applied is legality-checked by the engine.
+Not a fair comparison, kept for earlier figures: oh_hell deals through 51 chance nodes that each build a list of
+outcomes while our deal is one action, and its plain ``apply_action`` does not check follow-suit or the bid range
+(ours checks every action); hands are not normalised for 13 tricks against 12. ``bench/fair.py`` fixes all three.
+Both engines are driven from Python: at a chance node draw the chance outcome, else ask for the legal actions and
+apply a uniformly random one.
 oh_hell runs with ``players=4, num_tricks_fixed=12`` (13 tricks leave no card
 to turn for its trump). Prints hands/s for each and the ratio ours / oh_hell.
 

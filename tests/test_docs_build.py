@@ -199,3 +199,14 @@ def test_arabic_pages_are_whole_page_rtl(site: Path) -> None:
     assert 'class="tarneeb-wide' in comparison  # scrolls sideways with the first column kept in view
     for _key, title in docgen.SECTIONS[:1]:
         assert title not in _text(classic.split('<div class="tarneeb-rtl"', 1)[1]), "English section title"
+
+@pytest.mark.parametrize("rid", list(rulesets()))
+def test_every_ruleset_page_shows_its_stats_figure(site: Path, rid: str) -> None:
+    """The statistics section (tarneeb.docgen.stats_figures) with its PNG, in both languages."""
+    pytest.importorskip("matplotlib")
+    for lang in ("en", "ar"):
+        page = _page(site, f"generated/{lang}/{rid}.html")
+        assert f'src="../../_images/{rid}.png"' in page, lang
+        assert "heuristic policy" in _text(page), lang
+    png = site / "_images" / f"{rid}.png"
+    assert png.read_bytes()[:4] == b"\x89PNG" and png.stat().st_size > 10_000

@@ -19,7 +19,21 @@ from dataclasses import dataclass
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
-from tarneeb.cli import demo, fuzz, new_ruleset, record, rules, rulesets, ruling, serve, show, simulate, vectors, verify
+from tarneeb.cli import (
+    demo,
+    fuzz,
+    new_ruleset,
+    record,
+    rules,
+    rulesets,
+    ruling,
+    serve,
+    show,
+    simulate,
+    stats,
+    vectors,
+    verify,
+)
 from tarneeb.errors import BadInput
 
 GROUP = "tarneeb.commands"
@@ -30,6 +44,7 @@ BUILTIN: dict[str, Register] = {
     "rulesets": rulesets.register, "show": show.register, "simulate": simulate.register, "demo": demo.register,
     "record": record.register, "verify": verify.register, "vectors": vectors.register, "fuzz": fuzz.register,
     "rules": rules.register, "ruling": ruling.register, "new-ruleset": new_ruleset.register, "serve": serve.register,
+    "stats": stats.register,
 }
 
 
@@ -50,8 +65,8 @@ KNOWN_PLUGINS: dict[str, Plugin] = {
 }
 
 # the order of `tarneeb --help` (and of the generated CLI page); plug-ins not named here follow, by name
-ORDER = ("rulesets", "show", "simulate", "demo", "prove", "record", "verify", "vectors", "fuzz", "rules", "ruling", "diff",
-         "new-ruleset", "serve")
+ORDER = ("rulesets", "show", "simulate", "stats", "demo", "prove", "record", "verify", "vectors", "fuzz", "rules", "ruling",
+         "diff", "new-ruleset", "serve")
 
 
 class CommandUnavailable(BadInput):

@@ -31,6 +31,12 @@ _PLAYS_OF_SUIT: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
 )
 
 
+# Legal auction calls per Rules object (kept alive beside its id) and auction state; see _legal_auction_bids.
+_AuctionKey = tuple[int, int, tuple[int, int | None] | None, int]
+_AUCTION_TABLES: dict[int, tuple[Rules, object, dict[_AuctionKey, tuple[Bid, ...]]]] = {}
+_BID_TABLES: dict[int, tuple[Rules, object, dict[int, tuple[Bid, ...]]]] = {}  # individual bids by score
+
+
 class Phase(Enum):
     DEAL = "deal"
     TRUMP_REVEAL = "trump-reveal"
@@ -94,7 +100,7 @@ class Match:
         "rules", "first_dealer", "phase", "dealer", "scores", "hands", "to_move", "trump", "led",
         "trick", "trick_leader", "tricks_won", "bids", "auction_top", "auction", "spoken", "record", "records",
         "history", "winner", "winner_rule", "target", "start_games",
-        "games", "hands_played", "redeals", "start_scores",
+        "games", "hands_played", "redeals", "start_scores", "_mhand", "_mled", "_mmask", "_next",
     )
 
     def __init__(self, rules: Rules, first_dealer: int = 0, scores: Sequence[int] | None = None) -> None:
@@ -108,6 +114,7 @@ class Match:
                               "four seat scores are needed, and partners share a team score in this ruleset",
                               "new match")
         self.rules = rules
+        self._next = tuple(R.next_seat(rules, s) for s in range(4))  # play.direction, decided once per match
         self.first_dealer = first_dealer
         self.dealer = first_dealer
         self.scores = start
@@ -138,6 +145,9 @@ class Match:
         self.auction = H.Auction(-1, None)
         self.spoken = 0
         self.record: HandRecord | None = None
+        self._mhand = -1  # the legal-play mask last computed, for this hand and led suit (-1: none)
+        self._mled = -1
+        self._mmask = 0
 
     @classmethod
     def at(cls, rules: Rules, dealer: int, scores: Sequence[int] | None = None, target: int | None = None,
@@ -241,7 +251,9 @@ class Match:
         ph = self.phase
         if ph is _PLAY:
             led = self.led
-            mask = R.legal_play_mask(self.rules, self.hands[self.to_move], led, self.trump)
+            hand = self.hands[self.to_move]
+            mask = R.legal_play_mask(self.rules, hand, led, self.trump)
+            self._mhand, self._mled, self._mmask = hand, led, mask  # _phase_play need not compute it again
             if led >= 0:
                 p = (mask >> (13 * led)) & 0x1FFF
                 if p << (13 * led) == mask:  # following suit: one precomputed tuple
@@ -254,24 +266,51 @@ class Match:
             return out
         if ph is Phase.BIDDING:
             if self.rules.individual:
-                return [BIDS[b] for b in R.legal_bids(self.rules, self.scores[self.to_move])]
+                return self._legal_individual_bids()
             return self._legal_auction_bids()
         if ph is Phase.TRUMP_CHOICE:
             return [NameTrump(s) for s in range(4)]
         return []
 
     def legal_play_mask(self) -> int:
-        return R.legal_play_mask(self.rules, self.hands[self.to_move], self.led, self.trump)
+        hand = self.hands[self.to_move]
+        mask = R.legal_play_mask(self.rules, hand, self.led, self.trump)
+        self._mhand, self._mled, self._mmask = hand, self.led, mask
+        return mask
+
+    def _legal_individual_bids(self) -> list[Action]:
+        """R.legal_bids for the bidder's score, kept per rules and score (rebuilt if the rule is patched)."""
+        r = self.rules
+        rid = id(r)
+        entry = _BID_TABLES.get(rid)
+        if entry is None or entry[0] is not r or entry[1] is not R.legal_bids:
+            entry = _BID_TABLES[rid] = (r, R.legal_bids, {})
+        score = self.scores[self.to_move]
+        got = entry[2].get(score)
+        if got is None:
+            got = entry[2][score] = tuple(BIDS[b] for b in R.legal_bids(r, score))
+        return list(got)
 
     def _legal_auction_bids(self) -> list[Action]:
         r = self.rules
         top = self.auction_top
         top_t = None if top is None or top.n is None else (top.n, top.strain)
-        strains = range(5) if r.egyptian else (None,)
-        candidates: list[Bid] = [PASS] + [BIDS[n] if s is None else EGYPTIAN[(n, s)]
-                                          for n in range(r.min_bid, 14) for s in strains]
-        return [b for b in candidates
-                if R.auction_bid_violation(r, self.dealer, self.to_move, top_t, self.passes, b.n, b.strain) is None]
+        # The legal calls depend only on (rules, dealer, seat, top bid, passes): the rules decide them once per
+        # such state (auction_bid_violation) and the list is kept for the next time the same state comes up.
+        rid = id(r)
+        entry = _AUCTION_TABLES.get(rid)
+        if entry is None or entry[0] is not r or entry[1] is not R.auction_bid_violation:
+            entry = _AUCTION_TABLES[rid] = (r, R.auction_bid_violation, {})  # rebuilt if the rule is patched
+        key = (self.dealer, self.to_move, top_t, self.passes)
+        got = entry[2].get(key)
+        if got is None:
+            strains = range(5) if r.egyptian else (None,)
+            candidates: list[Bid] = [PASS] + [BIDS[n] if s is None else EGYPTIAN[(n, s)]
+                                              for n in range(r.min_bid, 14) for s in strains]
+            got = entry[2][key] = tuple(
+                b for b in candidates
+                if R.auction_bid_violation(r, self.dealer, self.to_move, top_t, self.passes, b.n, b.strain) is None)
+        return list(got)
 
     # -------------------------------------------------------------- apply
     def apply(self, action: Action) -> None:
@@ -426,6 +465,7 @@ class Match:
         self.to_move = -1
 
     def _start_play(self, leader: int) -> None:
+        self._mhand = -1
         self.phase = Phase.PLAY
         self.to_move = leader
         self.trick_leader = leader
@@ -436,7 +476,12 @@ class Match:
         seat = self.to_move
         hands = self.hands
         hand = hands[seat]
-        if not (R.legal_play_mask(self.rules, hand, self.led, self.trump) >> card) & 1:
+        if hand == self._mhand and self.led == self._mled:  # computed by legal_actions for this very state
+            mask = self._mmask
+        else:
+            mask = R.legal_play_mask(self.rules, hand, self.led, self.trump)
+        self._mhand = -1
+        if not (mask >> card) & 1:
             bad = R.play_violation(self.rules, hand, self.led, self.trump, card)
             assert bad is not None
             raise IllegalPlay(str(PLAYS[card]), seat, bad[0], bad[1], self.state_text())
@@ -447,7 +492,7 @@ class Match:
         if n < 4:
             if n == 1:
                 self.led = card // 13
-            self.to_move = R.next_seat(self.rules, seat)  # play.direction
+            self.to_move = self._next[seat]  # play.direction (R.next_seat, tabled in __init__)
             return
         winner = H.trick_winner_seat(self.rules, self.trick_leader, trick, self.trump)
         self.tricks_won[winner] += 1

@@ -23,6 +23,7 @@ from tarneeb.core.match import HandRecord
 from tarneeb.core.sources import cite, cite_ref
 from tarneeb.core.spec import Rules, get_ruleset, load_rules, rulesets, spec_dir
 from tarneeb.docgen import rulebook as docgen
+from tarneeb.docgen import stats_figures
 from tarneeb.errors import DocsBuildError, SpecError
 
 E = docgen.rst_escape
@@ -48,7 +49,7 @@ def ruleset_page(rid: str, lang: str) -> str:
     d = docgen.ruleset_doc(rid, lang)
     other = "ar" if lang == "en" else "en"
     link = f":doc:`{docgen.label(lang, 'other_lang')} </generated/{other}/{rid}>`"
-    return docgen.render(d, "rst") + "\n" + link + "\n"
+    return docgen.render(d, "rst") + "\n" + link + "\n" + stats_figures.section(rid, lang)
 
 
 AR_PAGES = ("comparison", "examples", "disputes", "glossary")  # beside the ruleset pages under generated/ar/
@@ -508,6 +509,7 @@ def generate_site(outdir: Path, witnesses: dict[str, dict[str, str]] | None = No
                   witness_titles: dict[str, str] | None = None) -> list[Path]:
     """Write the generated pages under ``outdir``; remove stale ones. Returns the files rewritten."""
     pages = site_pages(witnesses, witness_note, witness_titles)
+    stats_figures.write_figures(outdir, list(rulesets()))  # the figures the ruleset pages show
     changed = []
     for rel, text in pages.items():
         p = outdir / rel

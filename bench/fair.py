@@ -1,0 +1,228 @@
+"""A fair benchmark: random self-play of our engine against OpenSpiel's ``oh_hell``, per trick and per decision.
+
+Both sides run the same loop in the same process, in alternating bursts (so machine load falls on both alike),
+from the same seeds, with the same policy: at a decision, ask the engine for its legal actions and apply
+``legal[rng.randrange(len(legal))]``.
+
+What each side does and checks, per deal:
+
+* **ours** (``tarneeb.Match``): ``rng.shuffle`` of a 52-card list, then one ``Deal(deck)`` action; the engine
+  checks it is 52 distinct cards covering the pack, deals the four hands, applies the weak-hand redeal and trump
+  reveal of the ruleset. Every bid is checked by :mod:`tarneeb.core.rules` (range, excluded bids, rising
+  minimum; in the auction family raise, dealer's privilege, all-pass, Egyptian strains), every card by
+  ``legal_play_mask`` (in hand, follow suit, must-trump); tricks, scores, the match outcome and play-on are
+  computed. Whole matches are played (capped at 50 played hands), so cancelled deals are counted as work.
+* **oh_hell** (``players=4, num_tricks_fixed=12``; 13 tricks leave no card to turn for its trump): the same
+  ``rng.shuffle`` of a 52-card list; its first two chance nodes (the number of tricks, fixed, and the dealer)
+  take an outcome drawn from ``chance_outcomes()``; then its 49 deal chance nodes (48 cards and the trump card)
+  take ``deck[0], deck[1], ...`` in order. Every action, chance or not, goes through
+  ``apply_action_with_legality_check`` (which checks it is among ``legal_actions()``; plain ``apply_action`` in
+  oh_hell does not check follow-suit or the bid range). One hand is an episode.
+
+Work is normalised: per trick (our hands have 13, theirs 12; our cancelled deals and bidding are charged to our
+tricks) and per decision (bids, trump choices and cards chosen by the policy). The ratio printed per ruleset is
+ours / oh_hell in tricks per second; the last line is ``min ratio: X.XX`` over the rulesets run.
+
+    python bench/fair.py [--seconds 4] [--rulesets classic bsfyi-41 ...] [--baseline REF] [--json]
+
+``--baseline REF`` also runs our side with the ``tarneeb`` package of commit REF (a ``git worktree`` under the
+system's temporary folder, in a child process per burst, timing only its own loop), so before/after figures come
+from the same run. ``bench/minimal.py`` is also run (a bitmask engine doing the same checks, the practical limit)
+and our fraction of it printed. OpenSpiel is optional (the ``bench`` or ``openspiel`` extra).
+Not a test: it prints figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any
+
+RULESETS = ["card-kings-41", "bsfyi-41", "eram-41", "tarneeb-400", "classic"]
+MAX_HANDS = 50
+
+
+def run_ours(ruleset: str, seconds: float, seed: int) -> dict[str, float]:
+    """Random self-play of whole matches for ``seconds``; counts deals, played hands, tricks, decisions."""
+    from tarneeb import Deal, Match, Phase, load_rules
+
+    rules = load_rules(ruleset)
+    rng = random.Random(seed)
+    deck = list(range(52))
+    deals = hands = decisions = 0
+    deal_phase, over = Phase.DEAL, Phase.OVER
+    t0 = time.perf_counter()
+    deadline = t0 + seconds
+    while time.perf_counter() < deadline:
+        m = Match(rules, first_dealer=rng.randrange(4))
+        while m.hands_played < MAX_HANDS:
+            ph = m.phase
+            if ph is deal_phase:
+                rng.shuffle(deck)
+                m.apply(Deal(tuple(deck)))
+                deals += 1
+            elif ph is over:
+                break
+            else:
+                legal = m.legal_actions()
+                m.apply(legal[rng.randrange(len(legal))])
+                decisions += 1
+        hands += m.hands_played
+    elapsed = time.perf_counter() - t0
+    return {"seconds": elapsed, "deals": deals, "hands": hands, "tricks": 13 * hands, "decisions": decisions}
+
+
+def run_oh_hell(seconds: float, seed: int) -> dict[str, float] | None:
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("oh_hell", {"players": 4, "num_tricks_fixed": 12})
+    rng = random.Random(seed)
+    deck = list(range(52))
+    hands = decisions = 0
+    t0 = time.perf_counter()
+    deadline = t0 + seconds
+    while time.perf_counter() < deadline:
+        s = game.new_initial_state()
+        rng.shuffle(deck)
+        dealt = 0
+        # number of tricks (fixed: one outcome) and dealer: drawn from the chance outcomes
+        for _ in range(2):
+            outcomes = s.chance_outcomes()
+            s.apply_action_with_legality_check(outcomes[rng.randrange(len(outcomes))][0])
+        while s.is_chance_node():  # 48 cards then the trump card, from the shuffled deck
+            s.apply_action_with_legality_check(deck[dealt])
+            dealt += 1
+        while not s.is_terminal():
+            legal = s.legal_actions()
+            s.apply_action_with_legality_check(legal[rng.randrange(len(legal))])
+            decisions += 1
+        hands += 1
+    elapsed = time.perf_counter() - t0
+    return {"seconds": elapsed, "deals": hands, "hands": hands, "tricks": 12 * hands, "decisions": decisions}
+
+
+def run_minimal(ruleset: str, seconds: float, seed: int) -> dict[str, float]:
+    import importlib
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    minimal = importlib.import_module("minimal")
+    row: dict[str, float] = minimal.bench(ruleset, seconds, seed, MAX_HANDS)
+    return row
+
+
+# ------------------------------------------------------------------ baseline commit in a child process
+
+def baseline_tree(ref: str) -> str:
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    sha = subprocess.run(["git", "-C", root, "rev-parse", ref], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    tree = os.path.join(tempfile.gettempdir(), f"tarneeb-baseline-{sha[:12]}")
+    if not os.path.isdir(tree):
+        subprocess.run(["git", "-C", root, "worktree", "add", "--detach", "-f", tree, sha], check=True,
+                       capture_output=True)
+    return tree
+
+
+def run_baseline(tree: str, ruleset: str, seconds: float, seed: int) -> dict[str, float]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.path.join(tree, "model") + os.pathsep + env.get("PYTHONPATH", "")
+    env["TARNEEB_SPEC_DIR"] = os.path.join(tree, "spec")
+    code = ("import sys, json; sys.path.insert(0, sys.argv[1]); import fair, tarneeb; "
+            "assert tarneeb.__file__.startswith(sys.argv[2]), tarneeb.__file__; "
+            "print(json.dumps(fair.run_ours(sys.argv[3], float(sys.argv[4]), int(sys.argv[5]))))")
+    out = subprocess.run([sys.executable, "-c", code, os.path.dirname(os.path.abspath(__file__)), tree, ruleset,
+                          str(seconds), str(seed)], capture_output=True, text=True, env=env, check=True).stdout
+    row: dict[str, float] = json.loads(out)
+    return row
+
+
+# ------------------------------------------------------------------ driver
+
+def _add(acc: dict[str, float], row: dict[str, float]) -> None:
+    for k, v in row.items():
+        acc[k] = acc.get(k, 0) + v
+
+
+def _rates(acc: dict[str, float]) -> dict[str, float]:
+    t = acc.get("seconds", 0) or 1e-9
+    return {"hands_per_s": acc.get("hands", 0) / t, "tricks_per_s": acc.get("tricks", 0) / t,
+            "decisions_per_s": acc.get("decisions", 0) / t, "hands": acc.get("hands", 0), "deals": acc.get("deals", 0)}
+
+
+def bench_ruleset(ruleset: str, seconds: float, rounds: int, tree: str | None) -> dict[str, Any]:
+    per = seconds / rounds
+    sides: dict[str, dict[str, float]] = {"ours": {}, "oh_hell": {}, "minimal": {}}
+    if tree:
+        sides["baseline"] = {}
+    have_peer = True
+    for i in range(rounds):
+        _add(sides["ours"], run_ours(ruleset, per, i))
+        if have_peer:
+            p = run_oh_hell(per, i)
+            if p is None:
+                have_peer = False
+            else:
+                _add(sides["oh_hell"], p)
+        _add(sides["minimal"], run_minimal(ruleset, per, i))
+        if tree:
+            _add(sides["baseline"], run_baseline(tree, ruleset, per, i))
+    out: dict[str, Any] = {"ruleset": ruleset, **{k: _rates(v) for k, v in sides.items() if v}}
+    ours = out["ours"]
+    if have_peer:
+        out["ratio"] = ours["tricks_per_s"] / out["oh_hell"]["tricks_per_s"]
+        out["ratio_decisions"] = ours["decisions_per_s"] / out["oh_hell"]["decisions_per_s"]
+    out["fraction_of_minimal"] = ours["tricks_per_s"] / out["minimal"]["tricks_per_s"]
+    if tree:
+        out["speedup_vs_baseline"] = ours["tricks_per_s"] / out["baseline"]["tricks_per_s"]
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seconds", type=float, default=4.0, help="per engine and ruleset, in --rounds bursts")
+    ap.add_argument("--rounds", type=int, default=8, help="alternating bursts per ruleset")
+    ap.add_argument("--rulesets", nargs="+", default=RULESETS, help="ruleset ids (default: all five)")
+    ap.add_argument("--baseline", metavar="REF", help="also run our side at commit REF; print the speed-up")
+    ap.add_argument("--json", action="store_true", help="one JSON object per ruleset, then a summary")
+    a = ap.parse_args(argv)
+    tree = baseline_tree(a.baseline) if a.baseline else None
+    ratios: list[float] = []
+    for rid in a.rulesets:
+        row = bench_ruleset(rid, a.seconds, a.rounds, tree)
+        if a.json:
+            print(json.dumps(row))
+        else:
+            o = row["ours"]
+            line = (f"{rid:14s} ours {o['tricks_per_s']:9,.0f} tricks/s {o['decisions_per_s']:9,.0f} decisions/s"
+                    f" ({o['hands_per_s']:,.0f} hands/s)")
+            if "oh_hell" in row:
+                p = row["oh_hell"]
+                line += (f" | oh_hell {p['tricks_per_s']:9,.0f} tricks/s {p['decisions_per_s']:9,.0f} decisions/s"
+                         f" | ratio {row['ratio']:.2f} (per decision {row['ratio_decisions']:.2f})")
+            line += f" | {100 * row['fraction_of_minimal']:.0f}% of minimal"
+            if tree:
+                line += f" | x{row['speedup_vs_baseline']:.2f} vs {a.baseline}"
+            print(line)
+        if "ratio" in row:
+            ratios.append(row["ratio"])
+    if a.json:
+        print(json.dumps({"summary": True, "min_ratio": round(min(ratios), 3) if ratios else None}))
+    elif ratios:
+        print(f"min ratio: {min(ratios):.2f}")
+    else:
+        print("min ratio: n/a (open-spiel not installed: pip install open-spiel)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

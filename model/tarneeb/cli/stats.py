@@ -1,0 +1,106 @@
+"""``tarneeb stats RULESET``: what a ruleset (and a changed option) does to the game, from seeded self-play."""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from tarneeb.cli.common import console, count_arg, option_args, print_json
+from tarneeb.core.spec import load_rules
+from tarneeb.errors import BadInput
+
+
+def register(subparsers: Any) -> None:
+    s = subparsers.add_parser("stats", help="statistics of seeded self-play: match length, cancelled deals, bids, "
+                                            "contracts, the dealer's team; how an option changes them; plots")
+    s.add_argument("ruleset", help="the ruleset id (see `tarneeb rulesets`)")
+    s.add_argument("--option", action="append", metavar="NAME=VALUE",
+                   help="set a ruleset option for both configurations (repeatable, once per option)")
+    s.add_argument("--compare", action="append", metavar="NAME=VALUE",
+                   help="also play the same seeds with this option changed and show the difference (repeatable)")
+    s.add_argument("--matches", type=count_arg(1), default=200, help="matches per configuration (default 200)")
+    s.add_argument("--seed", default="0", help="seed text; the same seed gives the same figures (default 0)")
+    s.add_argument("--policy", choices=("heuristic", "random"), default="heuristic",
+                   help="the bots' policy the figures assume (default: the documented heuristic of tarneeb.play.bots)")
+    s.add_argument("--max-hands", type=count_arg(1), default=200, help="stop a match unfinished after this many hands")
+    s.add_argument("--batch", action="store_true",
+                   help="play the matches in lock-step with numpy (tarneeb.play.batch; random policy only, "
+                        "about 10x faster; configurations it does not cover are refused)")
+    s.add_argument("--plot", metavar="FILE.png", help="save the figures there (needs matplotlib: the stats extra)")
+    s.add_argument("--json", action="store_true", help="one JSON object: each configuration's summary and the change")
+    s.set_defaults(func=cmd_stats)
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    from tarneeb.stats import collect, collect_batch, compare, plot, text_bars
+
+    opts = option_args(args.option)
+    rules = load_rules(args.ruleset, opts)
+    configs = [rules]
+    if args.compare:
+        changed = option_args(args.compare)
+        configs.append(load_rules(args.ruleset, {**opts, **changed}))
+    if args.plot:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise BadInput("--plot needs matplotlib: pip install 'tarneeb[stats]'") from None
+    if args.batch:
+        try:
+            from tarneeb.play.batch import supported
+        except ImportError:
+            raise BadInput("--batch needs numpy 2: pip install 'tarneeb[stats]'") from None
+
+        if args.policy != "random":
+            raise BadInput("--batch plays the random policy only: add --policy random")
+        for r in configs:
+            if not supported(r):
+                raise BadInput(f"--batch does not cover {r.label()} (Egyptian bids, the continuous auction or the "
+                               "dealer forced to bid); run without --batch")
+        seed = int.from_bytes(str(args.seed).encode()[:8].ljust(8, b"\0"), "little")
+        results = [collect_batch(r, args.matches, seed, args.max_hands) for r in configs]
+    else:
+        results = [collect(r, args.matches, args.seed, args.policy, args.max_hands) for r in configs]
+    out: dict[str, Any] = {"ruleset": args.ruleset, "policy": args.policy, "matches": args.matches,
+                           "seed": args.seed, "configurations": [s.summary() for s in results]}
+    if len(results) == 2:
+        out["change"] = compare(results[0], results[1])
+    if args.plot:
+        out["plot"] = str(plot(results, Path(args.plot)))
+    if args.json:
+        print_json(out)
+        return 0
+    from rich.markup import escape
+
+    con = console()
+    other = results[1] if len(results) == 2 else None
+    for s in results:
+        sm = s.summary()
+        con.print(f"[bold]{escape(sm['label'])}[/bold] ({sm['policy']} policy): {sm['matches']} matches, "
+                  f"{sm['finished']} finished, {sm['hands']} hands played, {sm['deals']} deals")
+        con.print(f"  mean match length {sm['mean_match_hands']} hands; cancelled deals {_pct(sm['cancelled_rate'])} "
+                  f"{escape(str(sm['cancelled_by'] or ''))}; made {_pct(sm['made_rate'])}; dealer's team wins the hand "
+                  f"{_pct(sm['dealer_team_hand_rate'])}; first dealer's team wins the match "
+                  f"{_pct(sm['first_dealer_team_match_rate'])}", highlight=False)
+
+    def chart(title: str, a: Counter[int], b: Counter[int] | None) -> None:
+        legend = escape(f" (# {results[0].label}, = {results[1].label})") if b is not None else ""
+        con.print(f"[bold]{title}[/bold]{legend}", highlight=False)
+        for line in text_bars(a, other=b):
+            con.print("  " + line, highlight=False, markup=False)
+
+    base = results[0]
+    chart("match length (hands)", base.length, other.length if other else None)
+    chart("bids" if base.individual else "calls (0 = pass)", base.bids, other.bids if other else None)
+    chart("total of the bids" if base.individual else "contracts", base.contracts, other.contracts if other else None)
+    if "change" in out:
+        con.print("change: " + ", ".join(f"{k} {v:+}" for k, v in out["change"].items()), highlight=False)
+    if args.plot:
+        con.print(f"figures: {out['plot']}", highlight=False)
+    return 0
+
+
+def _pct(x: float | None) -> str:
+    return "n/a" if x is None else f"{100 * x:.1f}%"
