@@ -15,6 +15,7 @@ import pytest
 from tarneeb.conformance.examples import load_examples
 from tarneeb.core.ambiguity import ambiguities
 from tarneeb.core.spec import rulesets, spec_dir
+from tarneeb.docgen import compare
 from tarneeb.docgen import rulebook as docgen
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -119,12 +120,12 @@ def test_comparison_page_has_every_ruleset_column(site: Path) -> None:
     header_cells = [_text(c).strip() for c in re.findall(r"<th[^>]*>(.*?)</th>", head.group(1), re.S)]
     assert header_cells[1:] == list(rulesets())
     rows = re.findall(r"<tr[^>]*>(.*?)</tr>", table.group(0), re.S)
-    assert len(rows) == len(docgen.COMPARE_ROWS) + 1
+    assert len(rows) == len(compare.ROWS) + 1
     for row in rows:
         assert len(re.findall(r"<t[hd][^>]*>", row)) == len(rulesets()) + 1
     text = _text(page)
-    for _, title, _, _ in docgen.COMPARE_ROWS:
-        assert title in text
+    for row in compare.comparison(lang="en"):
+        assert row.title in text
 
 
 def test_examples_page_shows_engine_results(site: Path) -> None:

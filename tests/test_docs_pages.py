@@ -6,14 +6,14 @@ import pytest
 
 from tarneeb.core import rules as R
 from tarneeb.core.spec import load_rules, rulesets
-from tarneeb.docgen import rulebook as docgen
+from tarneeb.docgen import compare
 from tarneeb.docgen import site as docsite
 from tarneeb.play.simulate import play_match
 
 
 def test_comparison_has_every_ruleset_and_follows_the_rules() -> None:
-    rows = {r.key: r for r in docgen.comparison()}
-    assert [k for k, *_ in docgen.COMPARE_ROWS] == list(rows)
+    rows = {r.key: r for r in compare.comparison()}
+    assert [k for k, *_ in compare.ROWS] == list(rows)
     for rid in rulesets():
         r = load_rules(rid)
         for row in rows.values():

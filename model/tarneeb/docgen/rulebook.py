@@ -14,17 +14,16 @@ from __future__ import annotations
 import re
 import tomllib
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from tarneeb.core.ambiguity import ambiguities, taken_for
-from tarneeb.core.cards import SUIT_NAMES
 from tarneeb.core.prose import render_clause
 from tarneeb.core.sources import cite, cite_ref
-from tarneeb.core.spec import Rules, Ruleset, get_ruleset, load_rules, rulesets, spec_dir
+from tarneeb.core.spec import Ruleset, get_ruleset, rulesets, spec_dir
 from tarneeb.docgen import arabic as AR
 from tarneeb.errors import SpecError
 
@@ -665,124 +664,3 @@ class CompareRow:
     title: str
     params: tuple[str, ...]  # the spec parameters behind the row (option values shown beside them)
     values: dict[str, str]
-
-
-def _trump(r: Rules) -> str:
-    if r.trump_source == "fixed":
-        return f"always {SUIT_NAMES[r.fixed_suit]}"
-    if r.trump_source == "revealed-same-colour":
-        return "other suit of the colour of the dealer's last card"
-    if r.trump_source == "revealed-suit":
-        return "suit of the dealer's last card"
-    return "named by the contract holder" + (" (the winning bid's strain)" if r.egyptian else "")
-
-
-def _bid_range(r: Rules) -> str:
-    if r.individual:
-        out = f"{r.bid_min}–{r.bid_max}, each player alone"
-        if r.bid_excluded:
-            out += ", never " + ", ".join(str(b) for b in sorted(r.bid_excluded))
-        if r.rising_min:
-            out += "; minimum rises: " + ", ".join(f"{m} from {t}" for t, m in r.rising_table)
-        return out
-    kind = "with suit or no trump" if r.egyptian else "number only"
-    return f"{r.min_bid}–13, team auction ({r.auction_style}; {kind})"
-
-
-def _bid_values(r: Rules) -> str:
-    if not r.individual:
-        return {"standard": "contract made: all tricks taken; failed: minus the bid, defenders score their tricks",
-                "bid-only": "contract made: plus the bid; failed: minus the bid; defenders never score"}[r.score_style]
-    legal = [b for b in range(r.bid_min, r.bid_max + 1) if b not in r.bid_excluded]
-    if all(r.values[b] == b for b in legal):
-        return "face value (bid n is worth n)"
-    return ", ".join(f"{b}→{r.values[b]}" for b in legal)
-
-
-def _redeal_when(r: Rules) -> str:
-    if r.individual:
-        return f"bid total below {r.total_min}"
-    out = "all four pass" if r.all_pass == "redeal-next" else "never on passes (the dealer must bid)"
-    if r.weak_redeal:
-        out += "; a player holds no card above 10"
-    return out
-
-
-def _score_extra(r: Rules) -> str:
-    if r.individual:
-        return "tricks beyond the bid: nothing; scores kept per player"
-    return f"kaboot: {r.kaboot}; bid of 13: {r.bid13}; scores kept per team"
-
-
-def _win(r: Rules) -> str:
-    if r.individual:
-        out = "one partner at or above the target and the other above zero"
-        if r.made_bid_wins:
-            out += f"; a made bid of {r.made_bid_wins} wins at once"
-        return out
-    out = "team score at or above the target"
-    if r.play_on_raise:
-        out += f"; then play on to a target {r.play_on_raise} higher"
-    return out
-
-
-def _tie(r: Rules) -> str:
-    return {"combined": "higher combined team score; equal: play another hand",
-            "top": "higher single top score; equal: play another hand",
-            "bidding-team": "the bidding team wins"}[r.tie_rule]
-
-
-def _timer(r: Rules) -> str:
-    if not r.auto_bid and not r.auto_play:
-        return "none stated"
-    parts = []
-    if r.auto_bid:
-        parts.append(f"bid {r.auto_bid}")
-    if r.auto_play:
-        parts.append(f"play the weakest legal card ({r.auto_play})")
-    return "; ".join(parts)
-
-
-# (key, title, params behind it, value function)
-COMPARE_ROWS: tuple[tuple[str, str, tuple[str, ...], Callable[[Rules], str]], ...] = (
-    ("family", "Bidding family", ("family",), lambda r: "individual bids" if r.individual else "team auction"),
-    ("direction", "Direction of play", ("direction",),
-     lambda r: "counter-clockwise (to the right)" if r.step == 1 else "clockwise"),
-    ("first-dealer", "First dealer", ("first_dealer",), lambda r: "chosen by chance"),
-    ("trump", "Trump", ("trump.source", "trump.fixed_suit", "auction.egyptian"), _trump),
-    ("bid-range", "Bid range", ("bid.min", "bid.max", "bid.excluded", "bid.rising_min", "bid.rising_table",
-                                "auction.min_bid", "auction.style", "auction.egyptian"), _bid_range),
-    ("bid-values", "Bid values", ("score.values", "score.style"), _bid_values),
-    ("redeal-threshold", "Redeal when", ("bid.total_min", "auction.all_pass", "deal.weak_redeal"), _redeal_when),
-    ("redeal-dealer", "Dealer after a redeal", ("redeal.dealer",),
-     lambda r: "the same dealer" if r.redeal_same_dealer else "the next dealer"),
-    ("first-lead", "First lead", ("family",),
-     lambda r: "the player on the dealer's right (first bidder)" if r.individual else "the contract holder"),
-    ("must-trump", "Must trump when void", ("play.must_trump",),
-     lambda r: "yes" if (not r.individual and r.must_trump) else "no"),
-    ("scoring", "Scoring", ("score.kaboot", "score.bid13", "score.style"), _score_extra),
-    ("target", "Target", ("win.target",), lambda r: str(r.target)),
-    ("win", "Win condition", ("win.made_bid_wins", "win.play_on_raise"), _win),
-    ("tie", "Both teams qualify", ("tie.rule",), _tie),
-    ("timer", "Turn timer defaults", ("timer.auto_bid", "timer.auto_play"), _timer),
-)
-
-
-def comparison(ruleset_ids: Sequence[str] | None = None) -> list[CompareRow]:
-    """Every variation point as a row, every ruleset (at its default options) as a column.
-
-    A value that an option can change is followed by ``[option name: allowed values]``.
-    """
-    ids = list(ruleset_ids) if ruleset_ids is not None else list(rulesets())
-    resolved = {rid: load_rules(rid) for rid in ids}
-    rows = []
-    for key, title, params, fn in COMPARE_ROWS:
-        values: dict[str, str] = {}
-        for rid, r in resolved.items():
-            text = fn(r)
-            opts = [o for o in r.ruleset.options if o.param in params]
-            if opts:
-                text += " [" + "; ".join(f"option {o.name}: {o.valid_text()}" for o in opts) + "]"
-            values[rid] = text
-        rows.append(CompareRow(key, title, params, values))
-    return rows

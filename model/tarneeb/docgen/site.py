@@ -24,6 +24,7 @@ from tarneeb.core.sources import cite, cite_ref
 from tarneeb.core.spec import Rules, get_ruleset, load_rules, rulesets, spec_dir
 from tarneeb.docgen import rulebook as docgen
 from tarneeb.docgen import stats_figures
+from tarneeb.docgen.compare import comparison
 from tarneeb.errors import DocsBuildError, SpecError
 
 E = docgen.rst_escape
@@ -93,7 +94,7 @@ def comparison_page(witnesses: dict[str, dict[str, str]] | None = None, witness_
     witnesses of its kinds.
     """
     ids = list(rulesets())
-    rows = docgen.comparison(ids)
+    rows = comparison(ids, "en")
     witnesses = {k: v for k, v in (witnesses or {}).items() if v}
     lines = [".. _comparison:", ""] + H("Comparison of the rulesets", "=", over=True)
     lines += [":doc:`النسخة العربية (Arabic version) </generated/ar/comparison>`", ""]
@@ -461,7 +462,7 @@ def cli_page() -> str:
 
 API_MODULES = ("core.cards", "core.spec", "core.rules", "core.hand", "core.clauses", "core.actions", "core.match",
                "play.bots", "play.simulate", "errors", "core.ambiguity", "conformance.examples", "docgen.rulebook",
-               "docgen.site", "docgen.arabic", "docgen.compare_ar", "docgen.site_ar")
+               "docgen.site", "docgen.arabic", "docgen.compare", "docgen.site_ar")
 
 
 def api_page() -> str:

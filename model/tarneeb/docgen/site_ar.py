@@ -19,7 +19,7 @@ from tarneeb.core.sources import cite, cite_ref, heading_text
 from tarneeb.core.spec import get_ruleset, rulesets
 from tarneeb.docgen import arabic as AR
 from tarneeb.docgen import rulebook as docgen
-from tarneeb.docgen.compare_ar import comparison_ar
+from tarneeb.docgen.compare import comparison
 from tarneeb.docgen.pages_i18n import need, need_list, page_text
 
 H = docgen.rst_heading
@@ -61,7 +61,7 @@ def card_ar(code: str) -> str:
 
 def comparison_page() -> str:
     ids = list(rulesets())
-    rows = comparison_ar(ids)
+    rows = comparison(ids, "ar")
     lines = _head("comparison-ar", need("pages", "comparison_title"), "comparison")
     lines += [_t(need("pages", "comparison_intro")), "", _t(need("pages", "comparison_witnesses")), ""]
     header = [need("pages", "comparison_corner")] + [f":doc:`{rid} </generated/ar/{rid}>`" for rid in ids]
