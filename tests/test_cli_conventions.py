@@ -97,6 +97,9 @@ def test_piped_output_is_not_wrapped() -> None:
                          check=True).stdout
     summary = next(line for line in out.splitlines() if line.startswith("Team auction"))
     assert len(summary) > 100  # one line, as written in the ruleset, not cut at 80 columns
+    out = subprocess.run([sys.executable, "-m", "tarneeb.cli", "prove", "--ruleset", "eram-41", "--invariant", "config"],
+                         capture_output=True, text=True, check=True).stdout
+    assert any(line.startswith("mutants:") and line.rstrip().endswith("counterexample to it") for line in out.splitlines())
 
 
 def _interrupt(argv: list[str], wait_for: bytes, cwd: Path) -> tuple[int, str, str]:
