@@ -90,6 +90,9 @@ def test_byte_order_mark_accepted(tmp_path: Path, capsys: pytest.CaptureFixture[
     sit = tmp_path / "s.toml"
     sit.write_bytes(b"\xef\xbb\xbf" + (ROOT / "spec/disputes/partner-negative.toml").read_bytes())
     assert main(["ruling", str(sit)]) == 0
+    house = tmp_path / "club.toml"  # a house ruleset written by a Windows editor
+    house.write_bytes(b"\xef\xbb\xbf" + (ROOT / "spec/house-rules/bsfyi-raised.toml").read_bytes())
+    assert main(["show", str(house)]) == 0
 
 
 def test_piped_output_is_not_wrapped() -> None:
