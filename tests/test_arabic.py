@@ -255,3 +255,13 @@ def test_glossary_has_the_regional_words() -> None:
     for region in raw["regions"]:
         assert raw["region_names"][region]["en"] in en and raw["region_names"][region]["ar"] in ar
     assert "سنك" in en and "سنك" in ar
+
+
+def test_arabic_ruling_cites_in_arabic(capsys: pytest.CaptureFixture[str]) -> None:
+    """``ruling --lang ar`` names each deciding clause's section in Arabic, with the document's heading beside it."""
+    from tarneeb.cli import main
+
+    assert main(["ruling", "winner", "--scores", "41,50,10,1", "--lang", "ar", "--explain"]) == 0
+    out = capsys.readouterr().out
+    assert "قسم «" in out and 'section "' not in out
+    assert "(of " not in out
