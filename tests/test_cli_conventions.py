@@ -41,6 +41,14 @@ def test_every_option_and_command_has_help() -> None:
     assert not missing, "options without help text: " + ", ".join(missing)
 
 
+def test_every_command_takes_json() -> None:
+    leaves = {name: sp for name, sp in _subparsers(build_parser()).items()
+              if not any(isinstance(a, argparse._SubParsersAction) for a in sp._actions)}
+    assert len(leaves) >= 15
+    missing = [name for name, sp in leaves.items() if not any("--json" in a.option_strings for a in sp._actions)]
+    assert not missing, f"commands without --json: {missing}"
+
+
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as e:
         main(["--version"])
