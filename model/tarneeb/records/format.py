@@ -75,6 +75,11 @@ def _card(v: object, fld: str) -> int:
 
 def _cards(v: object, fld: str) -> list[int]:
     """A list of card strings, or the cards written together ('AS2C10H' or 'AS2CTH')."""
+    if type(v) is list:
+        try:
+            return [_CARD_CODE[x] for x in v]  # every card written canonically ('AS', 'TH'): nothing to say
+        except (KeyError, TypeError):
+            pass
     if isinstance(v, list):
         return [_card(x, f"{fld}[{i}]") for i, x in enumerate(v)]
     if isinstance(v, str):
