@@ -88,6 +88,10 @@ def _cards(v: object, fld: str) -> list[int]:
         t = v.replace(" ", "").replace(",", "").replace("10", "T")
         if len(t) % 2:
             raise _Bad(fld, f"cards written together take two characters each; got {len(t)} characters")
+        try:
+            return [_CARD_CODE[t[i:i + 2]] for i in range(0, len(t), 2)]  # every card written canonically
+        except KeyError:
+            pass
         out = []
         for i in range(0, len(t), 2):
             c = _CARD_CODE.get(t[i:i + 2])
