@@ -45,3 +45,15 @@ def test_a_bad_trick_leader_is_located() -> None:
     tricks[4]["leader"] = 7
     it = parse_line(json.dumps(d), "f", 2)
     assert isinstance(it, RecordProblem) and it.field == "tricks[4].leader", it
+
+
+def test_a_lenient_deck_card_is_located() -> None:
+    d = _hand_line()
+    deck = d["deck"]
+    assert isinstance(deck, str)
+    d["deck"] = deck[:6] + deck[6:8].lower() + deck[8:]
+    it = parse_line(json.dumps(d), "f", 2)
+    clean = parse_line(json.dumps(_hand_line()), "f", 2)
+    assert isinstance(it, HandLine) and isinstance(clean, HandLine)
+    assert it.deck == clean.deck
+    assert [(k, f) for k, f, _ in it.lenient] == ([("card", "deck[3]")] if deck[6:8].lower() != deck[6:8] else [])
