@@ -17,14 +17,27 @@ from tarneeb.errors import TarneebError
 __all__ = ["build_parser", "main"]
 
 
-def build_parser() -> argparse.ArgumentParser:
-    from tarneeb.cli.registry import register_all
-
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command; ``command`` (a built-in command's name): only that command is registered,
+    so that running it imports nothing the other commands need (the start-up of ``tarneeb verify``)."""
     p = argparse.ArgumentParser(prog="tarneeb", description="Reference model of the Tarneeb card games.")
     p.add_argument("--version", action="version", version=f"tarneeb {_version()}", help="print the version and exit")
     sub = p.add_subparsers(dest="command", required=True)
-    register_all(sub)
+    if command is not None and command in _BUILTIN_NAMES:
+        import importlib
+
+        importlib.import_module(f"tarneeb.cli.{_BUILTIN_NAMES[command]}").register(sub)
+    else:
+        from tarneeb.cli.registry import register_all
+
+        register_all(sub)
     return p
+
+
+# the built-in commands by name -> their module in this package (tarneeb.cli.registry.BUILTIN; a test keeps them equal)
+_BUILTIN_NAMES = {"rulesets": "rulesets", "show": "show", "simulate": "simulate", "demo": "demo", "record": "record",
+                  "verify": "verify", "vectors": "vectors", "fuzz": "fuzz", "rules": "rules", "ruling": "ruling",
+                  "new-ruleset": "new_ruleset", "serve": "serve", "stats": "stats"}
 
 
 def _version() -> str:
@@ -38,7 +51,8 @@ def _version() -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
-        args = build_parser().parse_args(argv)
+        argl = list(sys.argv[1:] if argv is None else argv)
+        args = build_parser(argl[0] if argl else None).parse_args(argl)
         rc: int = args.func(args)
         return rc
     except TarneebError as e:

@@ -130,6 +130,17 @@ def scripted_chooser(actions: list[str]) -> Chooser:
     return choose
 
 
+def _replay_chooser(actions: list[Action]) -> Chooser:
+    """:func:`scripted_chooser` of ``[str(a) for a in actions]``, without reading the texts back."""
+    def choose(m: Match, legal: list[Action], step: int) -> Action | None:
+        if step >= len(actions):
+            return None
+        a = actions[step]
+        return a if a in legal else None
+
+    return choose
+
+
 # ------------------------------------------------------------------ one deal in lockstep
 
 def lockstep_deal(eng: Engine, r: Rules, m: Match, deck: tuple[int, ...], choose: Chooser, seed: str,
@@ -305,11 +316,13 @@ def batched_deal(eng: Engine, r: Rules, m: Match, deck: tuple[int, ...], choose:
     probe = Match.at(r, m.dealer, m.scores, m.target, m.games, partners_agree=False)
     probe.apply(Deal(deck))
     texts: list[str] = []
+    acts: list[Action] = []
     step = 0
     while not probe.records:
         a = choose(probe, list(probe.legal_actions()), step)
         if a is None:
             raise _Abandon()
+        acts.append(a)
         texts.append(str(a))
         probe.apply(a)
         step += 1
@@ -321,7 +334,7 @@ def batched_deal(eng: Engine, r: Rules, m: Match, deck: tuple[int, ...], choose:
         if "deal" in e.error and ("unknown" in e.error or "command" in e.error):
             raise NoBatch(e.error) from None
         ans = {"start": {"ok": False, "error": e.error}, "steps": []}
-    d = lockstep_deal(_Answers(ans), r, m, deck, scripted_chooser(texts), seed, trace)  # type: ignore[arg-type]
+    d = lockstep_deal(_Answers(ans), r, m, deck, _replay_chooser(acts), seed, trace)  # type: ignore[arg-type]
     if d is None:
         return None, m
     snapshot = Match.at(m.rules, m.first_dealer, m.start_scores, None, m.start_games, partners_agree=False)

@@ -26,6 +26,8 @@ from collections import deque
 from types import TracebackType
 from typing import Any
 
+import orjson
+
 from tarneeb.errors import EngineFailure, EngineRejected
 
 PROTOCOL_VERSION = 1
@@ -119,7 +121,10 @@ class Engine:
         assert isinstance(got, str)
         text = got.strip()
         try:
-            ans = json.loads(text)
+            try:
+                ans = orjson.loads(text)
+            except orjson.JSONDecodeError:  # not for orjson (NaN, a huge integer) or not JSON: as json reads it
+                ans = json.loads(text)
         except json.JSONDecodeError as e:
             raise EngineFailure("garbage", self.command,
                                 f"answered {text[:120]!r} to {short}: not JSON ({e.msg})") from None

@@ -55,11 +55,13 @@ class Play:
     card: int
 
     def __str__(self) -> str:
-        return "play:" + card_str(self.card)
+        c = self.card
+        return _PLAY_TEXT[c] if type(c) is int and 0 <= c < 52 else "play:" + card_str(c)
 
 
 Action = Deal | Bid | NameTrump | Play
 
+_PLAY_TEXT: tuple[str, ...] = tuple("play:" + card_str(c) for c in range(52))
 PLAYS: tuple[Play, ...] = tuple(Play(c) for c in range(52))
 BIDS: tuple[Bid, ...] = tuple(Bid(n) for n in range(14))
 PASS = Bid(None)

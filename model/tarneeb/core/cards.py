@@ -76,6 +76,10 @@ def parse_suit(text: str) -> int:
 
 def parse_card(text: str) -> int:
     """Parse ``AS``, ``10H``, ``TH``, ``qd`` or ``2♣``; raises :class:`CardError`."""
+    if type(text) is str:
+        c = _CARD_OF_TEXT.get(text)  # the short form itself: one look-up
+        if c is not None:
+            return c
     t = text.strip().upper()
     if len(t) < 2:
         raise CardError(f"unreadable card {text!r}: expected rank then suit, e.g. AS, 10H")
@@ -85,6 +89,9 @@ def parse_card(text: str) -> int:
     if len(rank_text) != 1 or rank_text not in RANKS:
         raise CardError(f"unknown rank in card {text!r}: use 2-9, T or 10, J, Q, K, A")
     return make_card(parse_suit(suit_text), RANKS.index(rank_text))
+
+
+_CARD_OF_TEXT: dict[str, int] = {card_str(c): c for c in range(52)}
 
 
 def mask_of(cards: Iterable[int]) -> int:

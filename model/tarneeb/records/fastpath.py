@@ -179,7 +179,7 @@ def _play(r: Rules, tricks: object, hands: list[int], leader: int, trump: int) -
         return None
     code = _CARD_CODE
     legal = R.legal_play_mask
-    seat_order = R.seat_order
+    orders = [R.seat_order(r, 0), R.seat_order(r, 1), R.seat_order(r, 2), R.seat_order(r, 3)]
     winner_of = R.trick_winner
     won = [0, 0, 0, 0]
     try:
@@ -188,11 +188,12 @@ def _play(r: Rules, tricks: object, hands: list[int], leader: int, trump: int) -
                 return None
             cs = t["cards"]
             ld = t["leader"]
-            if type(cs) is not list or type(ld) is not int or ld != leader:
+            if ld != leader or type(ld) is not int or type(cs) is not list:
                 return None
             a, b, c, d = cs
-            c0, c1, c2, c3 = cards = [code[a], code[b], code[c], code[d]]
-            s0, s1, s2, s3 = order = seat_order(r, leader)
+            cards = [code[a], code[b], code[c], code[d]]
+            c0, c1, c2, c3 = cards
+            s0, s1, s2, s3 = order = orders[leader]
             h = hands[s0]
             if not (legal(r, h, -1, trump) >> c0) & 1:
                 return None
@@ -210,9 +211,9 @@ def _play(r: Rules, tricks: object, hands: list[int], leader: int, trump: int) -
             if not (legal(r, h, led, trump) >> c3) & 1:
                 return None
             hands[s3] = h ^ (1 << c3)
-            leader = order[winner_of(cards, trump)]  # = hand.trick_winner_seat, with the seat order precomputed
+            leader = order[winner_of(cards, trump)]  # = hand.trick_winner_seat, with the seat orders precomputed
             wn = t["winner"]
-            if type(wn) is not int or wn != leader:
+            if wn != leader or type(wn) is not int:
                 return None
             won[leader] += 1
     except (KeyError, TypeError, ValueError):  # a missing field, not four cards, or a card not written canonically

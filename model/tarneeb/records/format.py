@@ -75,6 +75,11 @@ def _card(v: object, fld: str) -> int:
 
 def _cards(v: object, fld: str) -> list[int]:
     """A list of card strings, or the cards written together ('AS2C10H' or 'AS2CTH')."""
+    if type(v) is list:
+        try:
+            return [_CARD_CODE[x] for x in v]  # every card written canonically ('AS', 'TH'): nothing to say
+        except (KeyError, TypeError):
+            pass
     if isinstance(v, list):
         return [_card(x, f"{fld}[{i}]") for i, x in enumerate(v)]
     if isinstance(v, str):
@@ -83,6 +88,10 @@ def _cards(v: object, fld: str) -> list[int]:
         t = v.replace(" ", "").replace(",", "").replace("10", "T")
         if len(t) % 2:
             raise _Bad(fld, f"cards written together take two characters each; got {len(t)} characters")
+        try:
+            return [_CARD_CODE[t[i:i + 2]] for i in range(0, len(t), 2)]  # every card written canonically
+        except KeyError:
+            pass
         out = []
         for i in range(0, len(t), 2):
             c = _CARD_CODE.get(t[i:i + 2])

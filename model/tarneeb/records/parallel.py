@@ -198,7 +198,7 @@ def verify_paths(paths: Sequence[str], *, ruleset: str | None = None, options: d
         for p in paths:
             summary.files += 1
             prog = progress_from(done)
-            if jobs > 1 and regular[p] and sizes[p] > 0:
+            if jobs > 1 and regular[p] and sizes[p] > _step(sizes[p], jobs, chunk_bytes):  # more than one range
                 if pool is None:
                     pool = _make_pool(jobs)
                 summary.merge(_verify_parallel(pool, p, sizes[p], jobs, chunk_bytes, ruleset, options, fast, sink,
@@ -240,11 +240,17 @@ def _make_pool(jobs: int) -> Any:
     return ctx.Pool(jobs)
 
 
+def _step(size: int, jobs: int, chunk_bytes: int) -> int:
+    """Bytes per range of a file of ``size`` bytes split for ``jobs`` workers (a file no longer than one range is
+    verified in this process: no pool is started for it)."""
+    return max(1 << 16, min(chunk_bytes, size // (jobs * 4) + 1))
+
+
 def _verify_parallel(pool: Any, path: str, size: int, jobs: int, chunk_bytes: int, ruleset: str | None,
                      options: dict[str, Any] | None, fast: bool, sink: ReportFn,
                      progress: Callable[[int], None] | None) -> Summary:
     summary = Summary()
-    step = max(1 << 16, min(chunk_bytes, size // (jobs * 4) + 1))
+    step = _step(size, jobs, chunk_bytes)
     starts = list(range(0, size, step))
     chunks = [_Chunk(path, i, a, starts[i + 1] if i + 1 < len(starts) else None, ruleset, options, fast)
               for i, a in enumerate(starts)]

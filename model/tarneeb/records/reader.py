@@ -10,6 +10,7 @@ import orjson
 
 from tarneeb.core.actions import Bid
 from tarneeb.records.format import (
+    _CARD_CODE,
     _LENIENT,
     EXTENSION_PREFIX,
     FORMAT,
@@ -252,23 +253,35 @@ def _parse_hand(obj: dict[str, Any], file: str, line: int) -> HandLine:
         if not isinstance(v, list) or len(v) > 13:
             raise _Bad("tricks", "tricks are a list of at most 13 {leader, cards, winner}")
         tricks = []
+        code = _CARD_CODE
         for i, t in enumerate(v):
-            f = f"tricks[{i}]"
-            if isinstance(t, dict):
-                cards = _cards(t.get("cards"), f + ".cards")
+            if isinstance(t, dict):  # the field names (tricks[i].cards, ...) are spelled only when something is said
+                cs = t.get("cards")
+                cards = None
+                if type(cs) is list:
+                    try:
+                        cards = [code[x] for x in cs]
+                    except (KeyError, TypeError):  # a card not written canonically: _cards reads it or says why not
+                        pass
+                if cards is None:
+                    cards = _cards(cs, f"tricks[{i}].cards")
                 ld, wn = t.get("leader"), t.get("winner")
                 if (ld is None and "leader" in t) or (wn is None and "winner" in t):
-                    lenient("null-field", f, "a trick's leader or winner given as null, taken as absent")
-                tl = TrickLine(cards, None if ld is None else _seat(ld, f + ".leader"),
-                               None if wn is None else _seat(wn, f + ".winner"))
+                    lenient("null-field", f"tricks[{i}]", "a trick's leader or winner given as null, taken as absent")
+                tl = TrickLine(cards,
+                               None if ld is None else ld if type(ld) is int and 0 <= ld <= 3
+                               else _seat(ld, f"tricks[{i}].leader"),
+                               None if wn is None else wn if type(wn) is int and 0 <= wn <= 3
+                               else _seat(wn, f"tricks[{i}].winner"))
                 if not _TRICK_FIELDS.issuperset(t):
-                    h.warnings.extend((f"{f}.{k}", m) for k, m in _unknown(t, _TRICK_FIELDS))
+                    h.warnings.extend((f"tricks[{i}].{k}", m) for k, m in _unknown(t, _TRICK_FIELDS))
             else:
+                f = f"tricks[{i}]"
                 lenient("trick-list", f, "a trick written as its cards alone; the schema takes "
                         "{\"leader\", \"cards\", \"winner\"}")
                 tl = TrickLine(_cards(t, f))
             if len(tl.cards) != 4:
-                raise _Bad(f + ".cards", f"a trick has 4 cards; got {len(tl.cards)}")
+                raise _Bad(f"tricks[{i}].cards", f"a trick has 4 cards; got {len(tl.cards)}")
             tricks.append(tl)
         h.tricks = tricks
     elif g("play") is not None:

@@ -275,6 +275,8 @@ class HandReplay:
         alt_leader = -1
         wrong_by: list[Divergence | None] = [None, None, None, None]  # each seat's first illegal card
         lead_div: Divergence | None = None
+        legal = R.legal_play_mask
+        mark = played.setdefault
         for k, t in enumerate(h.tricks):
             if k >= 13:
                 self.div("tricks", f"{len(h.tricks)} tricks", "13 tricks", "hand.tricks", k)
@@ -292,8 +294,8 @@ class HandReplay:
             for j, c in enumerate(t.cards):
                 seat = order[j]
                 hand = hands[seat]
-                if not (R.legal_play_mask(r, hand, led, trump) >> c) & 1 and not (
-                        trump_rules != trump and (R.legal_play_mask(r, hand, led, trump_rules) >> c) & 1):
+                if not (legal(r, hand, led, trump) >> c) & 1 and not (
+                        trump_rules != trump and (legal(r, hand, led, trump_rules) >> c) & 1):
                     bad = R.play_violation(r, hand, led, trump, c)
                     assert bad is not None
                     # a seat that played a wrong card before holds other cards now: this one follows from it
@@ -306,12 +308,12 @@ class HandReplay:
                     if j == 0:
                         lead_taint = lead_taint or d
                 else:
-                    played.setdefault(c, None)
+                    mark(c, None)
                 hands[seat] = hand & ~(1 << c)
                 if j == 0:
                     led = c // 13
-            w = H.trick_winner_seat(r, leader, t.cards, trump)
-            w_rules = H.trick_winner_seat(r, leader, t.cards, trump_rules) if trump_rules != trump else w
+            w = order[R.trick_winner(t.cards, trump)]  # = hand.trick_winner_seat, with the seat order at hand
+            w_rules = order[R.trick_winner(t.cards, trump_rules)] if trump_rules != trump else w
             self.won_rules[w] += 1
             alt_leader = w
             if t.winner is not None and t.winner != w:
