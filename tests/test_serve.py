@@ -267,10 +267,10 @@ def test_a_record_with_a_divergence(client: TestClient, tmp_path: Path) -> None:
     path, line, hand = divergent_record(tmp_path)
     r = client.post("/en/records", files={"records_file": ("edited.jsonl", path.read_bytes(), "application/jsonl")})
     assert r.status_code == 200
-    arts = re.findall(r'<article class="divergence">(.*?)</article>', r.text, re.S)
+    arts = re.findall(r'<article class="divergence" [^>]*>(.*?)</article>', r.text, re.S)
     assert len(arts) == 1
     shown = text_of(arts[0])
-    assert f"hand {hand} · trick 0 · line {line}" in shown
+    assert f"hand {hand} · trick 1 (tricks[0]) · line {line}" in shown  # the human number, the field beside
     assert "tricks[0].winner" in shown and "play.winner" in shown
     assert 'Card Kings, Tarneeb 41 rules page (untitled), section "Play"' in shown
     assert "1 divergence(s)" in text_of(r.text)
