@@ -92,7 +92,10 @@ def rule(raw: dict[str, Any], name: str = "(form)", lang: str = "en", explain: b
         head = f"{e.file}: {' / '.join(e.fields)}: "
         msg = str(e)
         raise SituationError(name, e.fields, msg[len(head):] if msg.startswith(head) else msg) from None
-    rep["lines"] = [ln for ln in rep["text"].splitlines() if ln.strip()]
+    lines = [ln for ln in rep["text"].splitlines() if ln.strip()]
+    if lines and lines[0].endswith(f" ({_ANON})"):  # the chain's heading names the file: the page's own name
+        lines[0] = lines[0][:-len(_ANON) - 3] + ("" if name.startswith("(") else f" ({name})")
+    rep["lines"] = lines
     for r in rep["rulings"]:
         rs = get_ruleset(r["ruleset"])
         r["name_lang"] = _name(r["ruleset"], lang)
