@@ -355,7 +355,7 @@ def answer_of(page: str) -> list[str]:
     """The lines of the report for people the page shows (its short answer, or the chain)."""
     m = re.search(r'<div class="answer" id="answer"[^>]*>\s*<h3>[^<]*</h3>(.*?)</div>', page, re.S)
     assert m is not None, error_of(page)
-    return [text_of(p).strip() for p in re.findall(r"<p>(.*?)</p>", m.group(1), re.S)]
+    return [text_of(p).strip() for p in re.findall(r"<p[^>]*>(.*?)</p>", m.group(1), re.S)]
 
 
 def says(capsys: pytest.CaptureFixture[str], path: Path, *flags: str) -> list[str]:
@@ -527,7 +527,7 @@ def test_a_follow_on_divergence_names_the_one_it_follows(client: TestClient, tmp
         assert f"Seat {row['seat']} {cells}" in shown["deltas"]
     assert '<tr class="wrong"><td>Seat 1</td>' in page  # the seat whose score is wrong stands out
     summary = text_of(re.search(r'<table class="by-cause".*?</table>', page, re.S).group(0))  # type: ignore[union-attr]
-    assert f"follow-on (bid.total) 1 bid.total f.jsonl:{line}" in summary
+    assert f"follow-on (bid.total) 1 f.jsonl:{line}" in summary and f"bid.range 1 f.jsonl:{line}" in summary
     assert "2 independent divergence(s)" in text_of(page)
 
 
@@ -545,5 +545,5 @@ def test_a_named_cause_and_the_summary_by_cause(tmp_path: Path) -> None:
     by = check.summary["by_cause"]
     assert [c["cause"] for c in by] == ["made-exactly-counts-as-failed"]
     summary = text_of(re.search(r'<table class="by-cause".*?</table>', page, re.S).group(0))  # type: ignore[union-attr]
-    assert f"made-exactly-counts-as-failed {by[0]['count']} score.individual {by[0]['first']}" in summary
+    assert f"made-exactly-counts-as-failed · score.individual {by[0]['count']} {by[0]['first']}" in summary
     assert "اللاعب 1" in shown[0][1] and "اللاعب 0" not in page  # the Arabic table counts players from 1

@@ -22,12 +22,12 @@ from functools import cache
 from typing import Any
 
 from tarneeb.core.cards import RANK_NAMES, SUIT_NAMES, SUIT_SYMBOLS, SUITS, card_str
+from tarneeb.core.clauses import IRREGULARITIES
 from tarneeb.core.sources import cite, cite_ref
 from tarneeb.core.spec import get_ruleset, rulesets, spec_dir
 from tarneeb.docgen.rulebook import LANGS, RulesetDoc, clause_text, ruleset_doc
 from tarneeb.errors import SituationError, TarneebError
 from tarneeb.records import verify_lines
-from tarneeb.core.clauses import IRREGULARITIES
 from tarneeb.ruling import KIND_QUESTIONS, KINDS, rule_dict
 
 __all__ = [

@@ -126,6 +126,7 @@ EN: dict[str, str] = {
     "needs_whose-turn": "Give: the dealer and the bids so far, or the trick in progress (who led, its cards).",
     "needs_irregularity": "Choose the irregularity below; the facts it needs are listed under it.",
     "seat_name": "Seat {n}",
+    "english_note": "Below, each ruleset's ruling in the referee's own words, with its arithmetic.",
     "stated_trump": "Trump stated at the table",
     "stated_trump_hint": "What the players say trump is; each ruleset checks it (a contradiction is reported).",
     "irregularity": "Which irregularity",
@@ -280,6 +281,8 @@ AR: dict[str, str] = {
     "needs_whose-turn": "أعطِ: الموزِّع والطلبات حتى الآن، أو اللمّة الجارية (من بدأها وأوراقها).",
     "needs_irregularity": "اختر المخالفة أدناه؛ تُذكر تحتها الوقائع التي تحتاجها.",
     "seat_name": "اللاعب {n}",
+    "english_note": "فيما يلي حكم كل مجموعة بنص الحَكَم الإنجليزي مع الحساب؛ المقاعد فيه مرقّمة من 0 (المقعد 0 هو "
+                    "اللاعب 1).",
     "stated_trump": "الطرنيب المعلن على الطاولة",
     "stated_trump_hint": "ما يقول اللاعبون إنه الطرنيب؛ تتحقق منه كل مجموعة قواعد (ويُذكر التناقض إن وُجد).",
     "irregularity": "أي مخالفة",
