@@ -56,7 +56,7 @@ def _trick_cards(text: str, fld: str, first: int) -> list[str | dict[str, Any]]:
 
 def _history(form: Mapping[str, str], first: int) -> list[dict[str, Any]]:
     """The finished tricks of the rows filled in (leader and cards), in row order."""
-    out = []
+    out: list[dict[str, Any]] = []
     for i in range(HISTORY_ROWS):
         leader, text = _text(form, f"history_leader{i}"), _text(form, f"history_cards{i}")
         if not leader and not text:
