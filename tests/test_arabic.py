@@ -45,7 +45,8 @@ def _pairs() -> Iterator[tuple[str, str, str]]:
 
 
 def _all_arabic_strings() -> Iterator[tuple[str, str]]:
-    """Every Arabic string we write: ar.toml, ar_pages.toml, the glossary's Arabic meanings."""
+    """Every Arabic string we write: ar.toml, ar_pages.toml, ar-ruling.toml (the referee), the example house
+    rulesets, the web referee's own words, the glossary's Arabic meanings."""
     def walk(node: object, where: str) -> Iterator[tuple[str, str]]:
         if isinstance(node, dict):
             for k, v in node.items():
@@ -56,9 +57,18 @@ def _all_arabic_strings() -> Iterator[tuple[str, str]]:
         elif isinstance(node, str) and re.search(r"[\u0600-\u06FF]", node):
             yield where, node
 
-    for name in ("ar.toml", "ar_pages.toml"):
+    for name in ("ar.toml", "ar_pages.toml", "ar-ruling.toml"):
         with open(spec_dir() / "i18n" / name, "rb") as f:
             yield from walk(tomllib.load(f), name)
+    for path in sorted((spec_dir() / "house-rules").glob("*.toml")):
+        with open(path, "rb") as f:
+            yield from walk(tomllib.load(f), path.name)
+    try:
+        from tarneeb.serve.strings import STRINGS
+    except ImportError:  # the serve extra is not installed
+        pass
+    else:
+        yield from walk(STRINGS["ar"], "serve.strings.ar")
     for i, t in enumerate(docsite.glossary_data()["term"]):
         yield f"glossary.term[{i}].meaning_ar", t["meaning_ar"]
 
@@ -245,3 +255,13 @@ def test_glossary_has_the_regional_words() -> None:
     for region in raw["regions"]:
         assert raw["region_names"][region]["en"] in en and raw["region_names"][region]["ar"] in ar
     assert "سنك" in en and "سنك" in ar
+
+
+def test_arabic_ruling_cites_in_arabic(capsys: pytest.CaptureFixture[str]) -> None:
+    """``ruling --lang ar`` names each deciding clause's section in Arabic, with the document's heading beside it."""
+    from tarneeb.cli import main
+
+    assert main(["ruling", "winner", "--scores", "41,50,10,1", "--lang", "ar", "--explain"]) == 0
+    out = capsys.readouterr().out
+    assert "قسم «" in out and 'section "' not in out
+    assert "(of " not in out

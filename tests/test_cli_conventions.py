@@ -41,6 +41,14 @@ def test_every_option_and_command_has_help() -> None:
     assert not missing, "options without help text: " + ", ".join(missing)
 
 
+def test_every_command_takes_json() -> None:
+    leaves = {name: sp for name, sp in _subparsers(build_parser()).items()
+              if not any(isinstance(a, argparse._SubParsersAction) for a in sp._actions)}
+    assert len(leaves) >= 15
+    missing = [name for name, sp in leaves.items() if not any("--json" in a.option_strings for a in sp._actions)]
+    assert not missing, f"commands without --json: {missing}"
+
+
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as e:
         main(["--version"])
@@ -90,6 +98,9 @@ def test_byte_order_mark_accepted(tmp_path: Path, capsys: pytest.CaptureFixture[
     sit = tmp_path / "s.toml"
     sit.write_bytes(b"\xef\xbb\xbf" + (ROOT / "spec/disputes/partner-negative.toml").read_bytes())
     assert main(["ruling", str(sit)]) == 0
+    house = tmp_path / "club.toml"  # a house ruleset written by a Windows editor
+    house.write_bytes(b"\xef\xbb\xbf" + (ROOT / "spec/house-rules/bsfyi-raised.toml").read_bytes())
+    assert main(["show", str(house)]) == 0
 
 
 def test_piped_output_is_not_wrapped() -> None:
@@ -97,6 +108,9 @@ def test_piped_output_is_not_wrapped() -> None:
                          check=True).stdout
     summary = next(line for line in out.splitlines() if line.startswith("Team auction"))
     assert len(summary) > 100  # one line, as written in the ruleset, not cut at 80 columns
+    out = subprocess.run([sys.executable, "-m", "tarneeb.cli", "prove", "--ruleset", "eram-41", "--invariant", "config"],
+                         capture_output=True, text=True, check=True).stdout
+    assert any(line.startswith("mutants:") and line.rstrip().endswith("counterexample to it") for line in out.splitlines())
 
 
 def _interrupt(argv: list[str], wait_for: bytes, cwd: Path) -> tuple[int, str, str]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -343,3 +344,19 @@ def test_example_rulings_differ_where_the_house_rule_bites(tmp_path: Path) -> No
 def test_builtin_clause_params_table_names_real_clauses() -> None:
     ids = {cid for rs in rulesets().values() for cid in rs.clauses}
     assert set(CLAUSE_PARAMS) <= ids
+
+
+def test_fuzz_tells_an_outside_engine_a_house_file_as_its_base_with_options() -> None:
+    """A house file that only sets option defaults is sent as the built-in it extends with those options (the
+    protocol names rules by id and options); one that changes what no option says is refused, naming it."""
+    from tarneeb.conformance.fuzz import fuzz, wire_rules
+    from tarneeb.conformance.protocol import Engine
+
+    raised = load_rules(str(ROOT / "spec/house-rules/bsfyi-raised.toml"))
+    assert wire_rules(raised) == {"ruleset": "bsfyi-41", "options": dict(raised.options)}
+    assert dict(raised.options)["bid_total_min"] == 12
+    with Engine(f"{sys.executable} {ROOT / 'examples/mini_engine/mini_engine.py'}", timeout=10) as eng:
+        res = fuzz(eng, raised, 60, "house", part_way=0.5)
+    assert res.divergence is None and res.deals >= 60  # with the base's defaults (total 11) it diverges
+    with pytest.raises(ConfigError, match="bid.total_min"):
+        wire_rules(load_rules(str(ROOT / "spec/house-rules/card-kings-total-13.toml")))

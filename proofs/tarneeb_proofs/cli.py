@@ -86,11 +86,12 @@ def cmd_prove(args: argparse.Namespace) -> int:
                 for r in results]
         sys.stdout.write(json.dumps({"summary": summary, "results": rows}) + "\n")
         return 0 if not probs else 1
-    from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
 
-    con = Console()
+    from tarneeb.cli.common import console
+
+    con = console()  # not wrapped at 80 columns when piped
     # one row per invariant family, one column per ruleset: proofs proved / mutants caught, and the time spent
     rulesets = sorted({r.check.ruleset for r in results})
     t = Table(title="tarneeb prove: invariant x ruleset (proofs proved, mutants caught, seconds)")

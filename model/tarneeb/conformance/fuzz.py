@@ -41,8 +41,8 @@ from tarneeb.core import rules as R
 from tarneeb.core.actions import Action, Bid, Deal, NameTrump, Play, parse_action
 from tarneeb.core.cards import STRAINS, card_str, cards_of, parse_card, strain_text
 from tarneeb.core.match import HandRecord, Match, Phase, Trick, random_deck
-from tarneeb.core.spec import Rules
-from tarneeb.errors import BadInput, EngineRejected, IllegalDeal, TarneebError
+from tarneeb.core.spec import Rules, load_rules, rulesets
+from tarneeb.errors import BadInput, ConfigError, EngineRejected, IllegalDeal, TarneebError
 from tarneeb.play.bots import heuristic_policy
 from tarneeb.records import hand_dict, header_dict
 
@@ -142,7 +142,7 @@ def lockstep_deal(eng: Engine, r: Rules, m: Match, deck: tuple[int, ...], choose
         raise _Stop(FuzzDivergence(seed, deal_no, state["step"], state["trick"], fld, ours, theirs, clause,
                                    C.cite(r, clause), detail))
 
-    req = {"cmd": "start", "ruleset": r.id, "options": dict(r.options), "dealer": m.dealer,
+    req = {"cmd": "start", **wire_rules(r), "dealer": m.dealer,
            "scores": list(m.scores), "target": m.target, "deck": [card_str(c) for c in deck]}
     try:
         try:
@@ -313,7 +313,7 @@ def batched_deal(eng: Engine, r: Rules, m: Match, deck: tuple[int, ...], choose:
         texts.append(str(a))
         probe.apply(a)
         step += 1
-    req = {"cmd": "deal", "ruleset": r.id, "options": dict(r.options), "dealer": m.dealer,
+    req = {"cmd": "deal", **wire_rules(r), "dealer": m.dealer,
            "scores": list(m.scores), "target": m.target, "deck": [card_str(c) for c in deck], "actions": texts}
     try:
         ans = eng.call(req)
@@ -532,7 +532,7 @@ def _their_deal(eng: Engine | None, r: Rules, t: DealTrace) -> bool:
     if eng is None:
         return False
     try:
-        t.start = eng.call({"cmd": "start", "ruleset": r.id, "options": dict(r.options), "dealer": t.dealer,
+        t.start = eng.call({"cmd": "start", **wire_rules(r), "dealer": t.dealer,
                             "scores": t.scores, "target": t.target, "deck": [card_str(c) for c in t.deck]})
         if t.start.get("phase") == "over":
             t.final = t.start
@@ -605,6 +605,33 @@ class FuzzResult:
                 "shrunk": None if self.shrunk is None else self.shrunk.to_json(),
                 "reproducer_deals": self.reproducer_deals,
                 "reproducer": [orjson.loads(x) for x in self.reproducer]}
+
+
+
+def wire_rules(r: Rules) -> dict[str, Any]:
+    """The ``ruleset`` and ``options`` an outside engine is told (the protocol names rules by id and options).
+
+    A built-in ruleset goes by its id. A house ruleset file goes as the built-in it extends with the
+    file's option values, when those say exactly the same rules (every resolved field equal); a file that
+    changes what no option of its base can say (a parameter, a clause the engine decides by) cannot be told
+    to an outside engine, and is refused with the parameters it changes.
+    """
+    rs = r.ruleset
+    if rs.id in rulesets():
+        return {"ruleset": r.id, "options": dict(r.options)}
+    root = rs.lineage[-1] if rs.lineage else rs.id
+    try:
+        base = load_rules(root, dict(r.options))
+    except TarneebError:
+        base = None
+    same = base is not None and all(getattr(base, f) == getattr(r, f) for f in r.__dataclass_fields__
+                                    if f not in ("ruleset", "options"))
+    if not same:
+        changed = ", ".join(rs.changed) or "its parameters"
+        raise ConfigError(rs.name_ref, "ruleset", f"the protocol names rules by a built-in id and options, and "
+                          f"this file changes what no option of {root} can say ({changed}): an outside engine "
+                          f"cannot be fuzzed under it (check its records with `tarneeb verify`)")
+    return {"ruleset": root, "options": dict(r.options)}
 
 
 def fuzz(eng: Engine, r: Rules, hands: int, seed: str, max_deals: int = 200,

@@ -14,7 +14,6 @@ be a template naming it (:mod:`tarneeb.core.prose`), else the file is refused.
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -35,6 +34,7 @@ from tarneeb.core.spec import (
     config_problems,
     load_rules,
     load_ruleset_file,
+    read_toml,
     resolve_ruleset,
     rulesets,
     with_rendered_clauses,
@@ -56,12 +56,7 @@ _LOADING: list[str] = []  # files being loaded (an extends cycle is refused)
 def load_file(path: Path, ref: str) -> Ruleset:
     """Load a ruleset file: a house ruleset (``extends``) or a whole ruleset of the built-in form."""
     file = str(path)
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as e:
-        raise SpecError(file, "(toml)", str(e)) from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise SpecError(file, "(file)", str(e)) from None
+    raw = read_toml(path)
     if "extends" not in raw:
         rs = load_ruleset_file(path)
         builtin = rulesets().get(rs.id)

@@ -316,14 +316,19 @@ def _req(file: str, table: dict[str, Any], key: str, where: str, kind: type = st
     return v
 
 
+def read_toml(path: Path) -> dict[str, Any]:
+    """A TOML file (a UTF-8 byte-order mark is accepted); an unreadable or malformed one is a located SpecError."""
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8-sig"))
+    except tomllib.TOMLDecodeError as e:
+        raise SpecError(str(path), "(toml)", str(e)) from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise SpecError(str(path), "(file)", str(e)) from None
+
+
 def load_ruleset_file(path: Path) -> Ruleset:
     file = str(path)
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8-sig"))
-    except tomllib.TOMLDecodeError as e:
-        raise SpecError(file, "(toml)", str(e)) from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise SpecError(file, "(file)", str(e)) from None
+    raw = read_toml(path)
     known_top = {"schema", "id", "name", "document", "publisher", "summary", "params", "option", "clause"}
     for k in raw:
         if k not in known_top:

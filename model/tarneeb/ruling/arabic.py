@@ -17,6 +17,7 @@ from typing import Any
 
 from tarneeb.core.sources import cite
 from tarneeb.core.spec import rulesets
+from tarneeb.docgen.arabic import isolate
 from tarneeb.ruling.readings import KEY_FIELDS, AmbiguityFlag, Report, Ruling
 
 LRI, RLI, PDI = "\u2066", "\u2067", "\u2069"
@@ -149,7 +150,7 @@ def _clause_line(x: Ruling) -> str:
     c = x.clauses[0]
     rs = rulesets().get(x.ruleset)
     text = clause_text(rs, c.id, "ar") if rs is not None else c.text
-    return f"{_t('labels', 'clause')} {ltr(c.id)}: {text} ({ltr(cite(c.doc, c.heading))})"
+    return f"{_t('labels', 'clause')} {ltr(c.id)}: {text} ({isolate(cite(c.doc, c.heading, 'ar'))})"
 
 
 def _readings_ar(a: AmbiguityFlag) -> list[str]:
@@ -175,7 +176,7 @@ def _ruling_lines(kind: str, x: Ruling, asked: dict[str, Any], explain: bool) ->
         rs = rulesets().get(x.ruleset)
         for c in x.clauses[1:]:
             text = clause_text(rs, c.id, "ar") if rs is not None else c.text
-            lines.append(f"  {ltr(c.id)}: {text} ({ltr(cite(c.doc, c.heading))})")
+            lines.append(f"  {ltr(c.id)}: {text} ({isolate(cite(c.doc, c.heading, 'ar'))})")
     math = arithmetic(x)
     if math:
         lines.append(f"{_t('labels', 'arithmetic')}: {ltr(math)}")
