@@ -100,3 +100,35 @@ def divergent_record(tmp: Path) -> tuple[Path, int, int]:
             path.write_text("\n".join(lines) + "\n", encoding="utf-8")
             return path, i + 1, int(h["hand"])
     raise AssertionError("the record has no played hand")
+
+
+def follow_on_record(tmp: Path) -> tuple[Path, int]:
+    """The record with one bid changed to 0 (out of range): the bid divergence, the redeal that follows from it
+    (the bids no longer reach the total) and the scoring it changes, with its per-seat table. (file, line)."""
+    lines = record_lines(tmp)
+    for i, ln in enumerate(lines):
+        h = json.loads(ln)
+        if h.get("type") == "hand" and h.get("tricks") and i > 2:
+            h["bids"][0][1] = "0"
+            lines[i] = json.dumps(h)
+            path = tmp / "follow-on.jsonl"
+            path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+            return path, i + 1
+    raise AssertionError("the record has no played hand")
+
+
+def mutant_record(tmp: Path) -> Path:
+    """An ERAM match played by our engine with a planted bug (a bid made exactly scored as failed)."""
+    import orjson
+    from tests.engine_mutants import patched
+
+    from tarneeb import load_rules
+    from tarneeb.play.simulate import play_match
+    from tarneeb.records import match_dicts
+
+    with patched("made-exactly-fails"):
+        m = play_match(load_rules("eram-41"), "diag", 0, "random", 60).match
+        lines = [orjson.dumps(d) for d in match_dicts(m, "m:0")]
+    path = tmp / "mutant.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    return path

@@ -19,7 +19,7 @@ import pytest
 pytest.importorskip("starlette", reason="the serve extra is not installed (pip install -e '.[serve]')")
 
 import markupsafe  # noqa: E402  (comes with jinja2)
-from tests.serve_support import ROOT, divergent_record, running, stop  # noqa: E402
+from tests.serve_support import ROOT, divergent_record, follow_on_record, mutant_record, running, stop  # noqa: E402
 
 from tarneeb.core.spec import rulesets  # noqa: E402
 from tarneeb.docgen.rulebook import ruleset_doc  # noqa: E402
@@ -267,10 +267,10 @@ def test_a_record_with_a_divergence(client: TestClient, tmp_path: Path) -> None:
     path, line, hand = divergent_record(tmp_path)
     r = client.post("/en/records", files={"records_file": ("edited.jsonl", path.read_bytes(), "application/jsonl")})
     assert r.status_code == 200
-    arts = re.findall(r'<article class="divergence">(.*?)</article>', r.text, re.S)
+    arts = re.findall(r'<article class="divergence" [^>]*>(.*?)</article>', r.text, re.S)
     assert len(arts) == 1
     shown = text_of(arts[0])
-    assert f"hand {hand} · trick 0 · line {line}" in shown
+    assert f"hand {hand} · trick 1 (tricks[0]) · line {line}" in shown  # the human number, the field beside
     assert "tricks[0].winner" in shown and "play.winner" in shown
     assert 'Card Kings, Tarneeb 41 rules page (untitled), section "Play"' in shown
     assert "1 divergence(s)" in text_of(r.text)
@@ -346,3 +346,207 @@ def test_both_languages_have_every_word_of_the_pages() -> None:
     templates = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "model/tarneeb/serve/templates").glob("*.html"))
     for key in re.findall(r"\bt\.(\w+)", templates):
         assert key in EN, key
+
+
+# ------------------------------------------------------------------ the new question kinds, from the form
+
+
+def answer_of(page: str) -> list[str]:
+    """The lines of the report for people the page shows (its short answer, or the chain)."""
+    m = re.search(r'<div class="answer" id="answer"[^>]*>\s*<h3>[^<]*</h3>(.*?)</div>', page, re.S)
+    assert m is not None, error_of(page)
+    return [text_of(p).strip() for p in re.findall(r"<p[^>]*>(.*?)</p>", m.group(1), re.S)]
+
+
+def says(capsys: pytest.CaptureFixture[str], path: Path, *flags: str) -> list[str]:
+    """What ``tarneeb ruling PATH FLAGS`` prints, line by line (whitespace squeezed as the page's text is)."""
+    from tarneeb.cli import main
+
+    capsys.readouterr()
+    assert main(["ruling", str(path), *flags]) in (0, 1)
+    return [re.sub(r"\s+", " ", ln).strip() for ln in capsys.readouterr().out.splitlines() if ln.strip()]
+
+
+def same_ruling(page: str, cli: list[str], explain: bool = False) -> None:
+    """The page's answer is the command's, line for line; but the first line, which names the situation's title
+    (a form has its own) and, explained, the file."""
+    shown = answer_of(page)
+    assert len(shown) == len(cli), (shown, cli)
+    if explain:
+        assert shown[0] == "Situation from the form"
+    else:
+        assert re.sub(r" \(.*\)$", "", shown[0]) == re.sub(r" \(.*\)$", "", cli[0])
+    assert shown[1:] == cli[1:]
+
+
+def situation_file(tmp_path: Path, text: str) -> Path:
+    p = tmp_path / "situation.toml"
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+REVOKE_FORM = {"ruleset": ["card-kings-41", "eram-41", "classic"], "kind": "irregularity", "irregularity": "revoke",
+               "q_seat": "2", "dealer": "0", "revealed": "2S", "contract_seat": "1", "contract_bid": "7",
+               "contract_trump": "S", "history_leader0": "1", "history_cards0": "KD 3H 4D 5D",
+               "history_leader1": "1", "history_cards1": "AH 4H 5H 6H", "history_leader2": "1",
+               "history_cards2": "QD 7D@2 8D 9D"}
+
+
+def test_whose_turn_from_the_form(client: TestClient, capsys: pytest.CaptureFixture[str]) -> None:
+    page = client.post("/en/ruling", data={"ruleset": ALL, "kind": "whose-turn", "dealer": "0", "bid1": "3",
+                                           "bid2": "4"}).text
+    same_ruling(page, says(capsys, ROOT / "spec/disputes/whose-turn-bidding.toml"))
+    assert "Seat 3 bids next" in text_of(page)
+
+
+def test_whose_turn_in_a_trick_from_the_form(client: TestClient, capsys: pytest.CaptureFixture[str],
+                                             tmp_path: Path) -> None:
+    form = {"ruleset": ["card-kings-41", "classic"], "kind": "whose-turn", "dealer": "0", "contract_seat": "1",
+            "contract_bid": "7", "contract_trump": "S", "trick_leader": "1", "trick_cards": "KD 3D@2"}
+    page = client.post("/en/ruling", data=form).text
+    path = situation_file(tmp_path, 'schema = 1\nruleset = ["card-kings-41", "classic"]\ndealer = 0\n'
+                          'contract = { seat = 1, bid = 7, trump = "S" }\n'
+                          'trick = { leader = 1, cards = ["KD", { seat = 2, card = "3D" }] }\n'
+                          '[question]\nkind = "whose-turn"\n')
+    same_ruling(page, says(capsys, path))
+
+
+def test_who_leads_from_the_form(client: TestClient, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    form = {"ruleset": ALL, "kind": "who-leads", "dealer": "1", "contract_seat": "3", "contract_bid": "7",
+            "contract_trump": "S"}
+    page = client.post("/en/ruling", data=form).text
+    path = situation_file(tmp_path, 'schema = 1\nruleset = "all"\ndealer = 1\n'
+                          'contract = { seat = 3, bid = 7, trump = "S" }\n[question]\nkind = "who-leads"\n')
+    same_ruling(page, says(capsys, path))
+    # after finished tricks, the winner of the last one leads
+    form.update(history_leader0="3", history_cards0="KD 3D 4D 5D")
+    page = client.post("/en/ruling", data=form).text
+    path = situation_file(tmp_path, 'schema = 1\nruleset = "all"\ndealer = 1\n'
+                          'contract = { seat = 3, bid = 7, trump = "S" }\n'
+                          'history = [{ leader = 3, cards = ["KD", "3D", "4D", "5D"] }]\n'
+                          '[question]\nkind = "who-leads"\n')
+    same_ruling(page, says(capsys, path))
+
+
+def test_a_revoke_from_the_form(client: TestClient, capsys: pytest.CaptureFixture[str]) -> None:
+    page = client.post("/en/ruling", data=REVOKE_FORM).text
+    same_ruling(page, says(capsys, ROOT / "spec/disputes/revoke-found-later.toml"))
+    assert "Seat 2 revoked in trick 1" in text_of(page)
+    math = re.findall(r'data-ruleset="([^"]+)">.*?<p class="math">(.*?)</p>', page, re.S)  # each ruling's arithmetic
+    assert [(rid, text_of(m).strip()) for rid, m in math] == [
+        (rid, "Arithmetic: trick 1: diamond led, seat 2 played 3H while holding a diamond (7D)")
+        for rid in ("card-kings-41", "eram-41", "classic")]
+
+
+def test_explain_gives_the_whole_chain(client: TestClient, capsys: pytest.CaptureFixture[str]) -> None:
+    page = client.post("/en/ruling", data={**REVOKE_FORM, "explain": "1"}).text
+    chain = says(capsys, ROOT / "spec/disputes/revoke-found-later.toml", "--explain")
+    same_ruling(page, chain, explain=True)
+    assert len(chain) > len(says(capsys, ROOT / "spec/disputes/revoke-found-later.toml"))
+    assert 'name="explain" value="1" checked' in page  # the toggle stays on
+
+
+def test_the_arabic_revoke_numbers_players_from_one(client: TestClient, capsys: pytest.CaptureFixture[str]) -> None:
+    """On the Arabic page a typed seat tag is a player number (1..4), as the Arabic report counts."""
+    page = client.post("/ar/ruling", data={**REVOKE_FORM, "history_cards2": "QD 7D@3 8D 9D"}).text
+    same_ruling(page, says(capsys, ROOT / "spec/disputes/revoke-found-later.toml", "--lang", "ar"))
+    assert "خالف اللاعب 3 في اللمّة 1" in text_of(page)
+    assert '<option value="2" selected>اللاعب 3</option>' in page  # the seat asked, shown as player 3
+
+
+@pytest.mark.parametrize(("fields", "toml"), [
+    ({"irregularity": "bid-out-of-turn", "dealer": "0", "bid1": "3", "q_seat": "3", "q_bid": "4"},
+     'dealer = 0\nbids = { 1 = 3 }\n[question]\nkind = "irregularity"\nirregularity = "bid-out-of-turn"\nseat = 3\n'
+     'bid = 4\n'),
+    ({"irregularity": "lead-out-of-turn", "dealer": "1", "contract_seat": "3", "contract_bid": "7",
+      "contract_trump": "S", "q_seat": "3", "q_card": "AS"},
+     'dealer = 1\ncontract = { seat = 3, bid = 7, trump = "S" }\n[question]\nkind = "irregularity"\n'
+     'irregularity = "lead-out-of-turn"\nseat = 3\ncard = "AS"\n'),
+    ({"irregularity": "exposed-card", "q_seat": "1", "q_card": "AS"},
+     '[question]\nkind = "irregularity"\nirregularity = "exposed-card"\nseat = 1\ncard = "AS"\n'),
+    ({"irregularity": "misdeal", "dealer": "2"},
+     'dealer = 2\n[question]\nkind = "irregularity"\nirregularity = "misdeal"\n'),
+    ({"irregularity": "wrong-card-count", "dealer": "2", "q_seat": "0"},
+     'dealer = 2\n[question]\nkind = "irregularity"\nirregularity = "wrong-card-count"\nseat = 0\n'),
+], ids=lambda x: x["irregularity"] if isinstance(x, dict) else "")
+def test_each_irregularity_from_the_form(client: TestClient, capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                         fields: dict[str, str], toml: str) -> None:
+    page = client.post("/en/ruling", data={"ruleset": ALL, "kind": "irregularity", **fields}).text
+    same_ruling(page, says(capsys, situation_file(tmp_path, 'schema = 1\nruleset = "all"\n' + toml)))
+    assert "silent" in text_of(page)
+
+
+def test_a_stated_trump_from_the_form(client: TestClient, capsys: pytest.CaptureFixture[str]) -> None:
+    page = client.post("/en/ruling", data={"ruleset": ALL, "kind": "trump", "dealer": "0", "revealed": "QH",
+                                           "trump": "D"}).text
+    same_ruling(page, says(capsys, ROOT / "spec/disputes/stated-trump.toml"))
+    assert re.search(r'class="ruling status-contradiction" data-ruleset="bsfyi-41"', page)
+
+
+def test_one_seats_score_from_the_form(client: TestClient, capsys: pytest.CaptureFixture[str]) -> None:
+    page = client.post("/en/ruling", data={"ruleset": ALL, "kind": "score", "q_seat": "2", "score2": "20",
+                                           "bid2": "5", "tricks2": "6"}).text
+    same_ruling(page, says(capsys, ROOT / "spec/disputes/one-seat-score.toml"))
+    assert "20 + 5 = 25" in text_of(page) and "20 + 10 = 30" in text_of(page)
+    # without a seat asked, the other three seats are still needed
+    r = client.post("/en/ruling", data={"ruleset": ALL, "kind": "score", "score2": "20", "bid2": "5", "tricks2": "6"})
+    assert r.status_code == 400 and "(form): scores[0] / scores[1] / scores[3]" in (error_of(r.text) or "")
+
+
+@pytest.mark.parametrize(("fields", "message"), [
+    ({"history_cards0": "KD 3H 4D 5D"}, "(form): history[0].leader: say which seat led this finished trick"),
+    ({"history_leader0": "1", "history_cards0": "KD 3H@7 4D 5D"}, "(form): history[0].cards[1]: '3H@7'"),
+    ({"history_leader0": "1", "history_cards0": "KD 3H@1 4D 5D"}, "(form): history[0].cards[1].seat"),
+])
+def test_bad_finished_tricks_get_a_located_line(client: TestClient, fields: dict[str, str], message: str) -> None:
+    r = client.post("/en/ruling", data={"ruleset": ["card-kings-41"], "kind": "irregularity",
+                                        "irregularity": "revoke", "q_seat": "2", **fields})
+    err = error_of(r.text)
+    assert r.status_code == 400 and err is not None and message in err, err
+
+
+# ------------------------------------------------------------------ records: causes, follow-ons, seat tables
+
+
+def divergences_of(page: str) -> list[tuple[str, str]]:
+    """(field, text) of each divergence shown, in page order."""
+    return [(f, text_of(body)) for f, body in
+            re.findall(r'<article class="divergence[^"]*" data-line="\d+" data-field="([^"]+)">(.*?)</article>',
+                       page, re.S)]
+
+
+def test_a_follow_on_divergence_names_the_one_it_follows(client: TestClient, tmp_path: Path) -> None:
+    path, line = follow_on_record(tmp_path)
+    want = [d for d in engine.check_records(path.read_bytes(), "f.jsonl").divergences]
+    page = client.post("/en/records", files={"records_file": ("f.jsonl", path.read_bytes(), "text/plain")}).text
+    shown = dict(divergences_of(page))
+    assert sorted(shown) == sorted(d["field"] for d in want) == ["bids[0]", "deltas", "redeal"]
+    assert f"Follows from the divergence at line {line}: bids[0]" in shown["redeal"]
+    assert "Independent" in shown["bids[0]"] and "Follows" not in shown["bids[0]"]
+    # the per-seat table of the scoring divergence: each seat's bid, tricks, the claim and the rules' number
+    table = next(d["table"] for d in want if d["field"] == "deltas")
+    for row in table:
+        cells = " ".join("–" if row[c] is None else str(row[c]) for c in ("bid", "tricks", "claimed", "rules"))
+        assert f"Seat {row['seat']} {cells}" in shown["deltas"]
+    assert '<tr class="wrong"><td>Seat 1</td>' in page  # the seat whose score is wrong stands out
+    summary = text_of(re.search(r'<table class="by-cause".*?</table>', page, re.S).group(0))  # type: ignore[union-attr]
+    assert f"follow-on (bid.total) 1 f.jsonl:{line}" in summary and f"bid.range 1 f.jsonl:{line}" in summary
+    assert "2 independent divergence(s)" in text_of(page)
+
+
+def test_a_named_cause_and_the_summary_by_cause(tmp_path: Path) -> None:
+    path = mutant_record(tmp_path)
+    check = engine.check_records(path.read_bytes(), "m.jsonl")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with TestClient(create_app()) as big:  # the default upload limit: the record is over the fixture's 64 KiB
+            page = big.post("/ar/records", files={"records_file": ("m.jsonl", path.read_bytes(), "text/plain")}).text
+    shown = divergences_of(page)
+    assert len(shown) == len(check.divergences) > 0
+    for (_, text), d in zip(shown, check.divergences, strict=True):
+        assert f"السبب {d['cause']} {d['explanation']}" in text
+    by = check.summary["by_cause"]
+    assert [c["cause"] for c in by] == ["made-exactly-counts-as-failed"]
+    summary = text_of(re.search(r'<table class="by-cause".*?</table>', page, re.S).group(0))  # type: ignore[union-attr]
+    assert f"made-exactly-counts-as-failed · score.individual {by[0]['count']} {by[0]['first']}" in summary
+    assert "اللاعب 1" in shown[0][1] and "اللاعب 0" not in page  # the Arabic table counts players from 1

@@ -25,6 +25,7 @@ pytest.importorskip("playwright", reason="playwright is not installed (pip insta
 from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright  # noqa: E402
 from tests.serve_support import ROOT, Server, divergent_record, record_lines, running  # noqa: E402
 
+from tarneeb.core.spec import rulesets  # noqa: E402
 from tarneeb.docgen.rulebook import ruleset_doc  # noqa: E402
 
 CHROMIUM = os.environ.get("TARNEEB_CHROMIUM", "/usr/bin/chromium")
@@ -75,6 +76,13 @@ def shots() -> Iterator[list[Path]]:
 def shoot(pg: Page, shots: list[Path], name: str) -> None:
     path = ARTIFACTS / f"{name}.png"
     pg.screenshot(path=str(path), full_page=True)
+    shots.append(path)
+
+
+def shoot_part(pg: Page, selector: str, shots: list[Path], name: str) -> None:
+    """One part of a long page (a phone's full page is too tall to look at)."""
+    path = ARTIFACTS / f"{name}.png"
+    pg.locator(selector).screenshot(path=str(path))
     shots.append(path)
 
 
@@ -210,6 +218,91 @@ def test_an_arabic_ruling(server: Server, page: Page, shots: list[Path]) -> None
     shoot(page, shots, "ruling-winner-ar-phone")
 
 
+def cli_lines(path: Path, lang: str = "en", rulesets: list[str] | None = None) -> list[str]:
+    """The lines ``tarneeb ruling PATH --lang LANG`` prints (the same report: rule_dict's text), the rulesets
+    asked in the order given."""
+    import tomllib
+
+    from tarneeb.ruling import rule_dict
+
+    raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    return [" ".join(ln.split()) for ln in rule_dict(raw, rulesets, lang)["text"].splitlines() if ln.strip()]
+
+
+def answer_lines(pg: Page) -> list[str]:
+    return [" ".join(t.split()) for t in pg.locator("#answer p").all_inner_texts()]
+
+
+def test_a_revoke_from_the_form_on_a_phone(server: Server, browser: Browser, shots: list[Path]) -> None:
+    """spec/disputes/revoke-found-later.toml entered on a phone: the irregularity chosen, the finished tricks
+    tapped in with the card picker, the later card typed with its seat."""
+    ctx = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    page.goto(server.url + "en/ruling")
+    expect(page.locator("#irregularity-box")).to_be_hidden()  # shown only for an irregularity
+    tick_only(page, ["card-kings-41", "eram-41", "classic"])
+    page.select_option("#kind", "irregularity")
+    expect(page.locator("#irregularity-box")).to_be_visible()
+    page.select_option("#irregularity", "misdeal")
+    expect(page.locator("#irregularity-hint")).to_have_text("Give: the dealer.")
+    page.select_option("#irregularity", "revoke")
+    expect(page.locator("#irregularity-hint")).to_contain_text("the seat that revoked")
+    page.select_option("#q_seat", "2")
+    page.select_option("#dealer", "0")
+    page.select_option("#contract_seat", "1")
+    page.fill("#contract_bid", "7")
+    page.select_option("#contract_trump", "S")
+    pick(page, "revealed", "2S")
+    for i, cards in enumerate((("KD", "3H", "4D", "5D"), ("AH", "4H", "5H", "6H"), ("QD",))):
+        page.select_option(f"#history_leader{i}", "1")
+        pick(page, f"history_cards{i}", *cards)
+    page.fill("#history_cards2", "QD 7D@2 8D 9D")  # typed, the revoking seat's later card tagged with its seat
+    pick(page, "history_cards2", "9D")  # a tap takes 9D out again and keeps the tag
+    expect(page.locator("#history_cards2")).to_have_value("QD 7D@2 8D")
+    pick(page, "history_cards2", "9D")
+    expect(page.locator("#history_cards0")).to_have_value("KD 3H 4D 5D")
+    page.click("#get-ruling")
+    expect(page.locator("#error")).to_have_count(0)
+    want = cli_lines(ROOT / "spec/disputes/revoke-found-later.toml",  # the rulesets in the page's order
+                     rulesets=[r for r in rulesets() if r in ("card-kings-41", "eram-41", "classic")])
+    shown = answer_lines(page)
+    assert shown[0].split(" (")[0] == want[0].split(" (")[0] and shown[1:] == want[1:], (shown, want)
+    art = page.locator('article[data-ruleset="classic"]')
+    expect(art.locator(".verdict")).to_contain_text("Seat 2 revoked in trick 1.")
+    expect(art.locator(".math")).to_contain_text("seat 2 played 3H while holding a diamond (7D)")
+    no_horizontal_scroll(page)
+    shoot(page, shots, "ruling-revoke-en-phone")
+    shoot_part(page, "#result", shots, "ruling-revoke-en-phone-result")
+    shoot_part(page, "fieldset:has(#history_leader0)", shots, "ruling-revoke-en-phone-tricks")
+    ctx.close()
+
+
+def test_an_arabic_ruling_text(server: Server, browser: Browser, shots: list[Path]) -> None:
+    """The Arabic page answers in Arabic (tarneeb ruling --lang ar), right to left, players counted from 1."""
+    ctx = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    page.goto(server.url + "ar/ruling")
+    page.select_option("#kind", "score")
+    page.select_option("#q_seat", "2")
+    expect(page.locator("#q_seat option:checked")).to_have_text("اللاعب 3")
+    page.fill("#score2", "20")
+    page.fill("#bid2", "5")
+    page.fill("#tricks2", "6")
+    page.click("#get-ruling")
+    expect(page.locator("#error")).to_have_count(0)
+    answer = page.locator("#answer")
+    expect(answer).to_contain_text("اللاعب 3")
+    assert answer.evaluate("e => getComputedStyle(e).direction") == "rtl"
+    want = cli_lines(ROOT / "spec/disputes/one-seat-score.toml", "ar")
+    shown = answer_lines(page)
+    assert shown == want, (shown, want)
+    expect(page.locator('article[data-ruleset="card-kings-41"] .math')).to_contain_text("20 + 5 = 25")
+    no_horizontal_scroll(page)
+    shoot(page, shots, "ruling-score-ar-phone")
+    shoot_part(page, "#result", shots, "ruling-score-ar-phone-result")
+    ctx.close()
+
+
 # ------------------------------------------------------------------ records
 
 
@@ -221,7 +314,7 @@ def test_an_uploaded_record_with_a_divergence(server: Server, page: Page, tmp_pa
     expect(page.locator("#summary")).to_contain_text("1 divergence(s)")
     div = page.locator("article.divergence")
     expect(div).to_have_count(1)
-    expect(div.locator("h3")).to_contain_text(f"hand {hand} · trick 0 · line {line}")
+    expect(div.locator("h3")).to_contain_text(f"hand {hand} · trick 1 (tricks[0]) · line {line}")
     expect(div).to_contain_text("tricks[0].winner")
     expect(div).to_contain_text("play.winner")
     shoot(page, shots, "records-divergence-en-desktop")

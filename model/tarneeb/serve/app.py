@@ -26,7 +26,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tarneeb.serve import engine
-from tarneeb.serve.form import situation_from_form
+from tarneeb.serve.form import FIRST_SEAT, HISTORY_ROWS, situation_from_form
 from tarneeb.serve.strings import STRINGS, kind_label
 
 HERE = Path(__file__).parent
@@ -61,6 +61,7 @@ def page(request: Request, template: str, code: int = 200, **ctx: Any) -> HTMLRe
     strings = STRINGS[lang]
     rest = request.url.path.split("/", 2)[2] if request.url.path.count("/") >= 2 else ""
     ctx.update(lang=lang, dir="rtl" if lang == "ar" else "ltr", t=strings, kind_label=lambda k: kind_label(lang, k),
+               seat_name=lambda s: strings["seat_name"].format(n=int(s) + FIRST_SEAT[lang]),
                other_lang=_other(lang), other_url=f"/{_other(lang)}/{quote(rest)}", path=request.url.path)
     return HTMLResponse(ENV.get_template(template).render(**ctx), status_code=code)
 
@@ -116,7 +117,8 @@ async def home(request: Request) -> Response:
 def _ruling_ctx(lang: str, fields: dict[str, str] | None = None, chosen: list[str] | None = None) -> dict[str, Any]:
     ids = [rid for rid, _ in engine.ruleset_list()]
     return {"rulesets": engine.ruleset_list(lang), "chosen": ids if chosen is None else chosen, "kinds": engine.KINDS,
-            "deck": engine.DECK, "f": fields or {}, "examples": engine.examples()}
+            "irregularities": engine.IRREGULARITIES, "history_rows": HISTORY_ROWS, "deck": engine.DECK,
+            "f": fields or {}, "examples": engine.examples()}
 
 
 async def ruling_get(request: Request) -> Response:
@@ -142,6 +144,7 @@ async def ruling_post(request: Request) -> Response:
     ids = [rid for rid, _ in engine.ruleset_list()]
     chosen = [str(v) for v in form.getlist("ruleset") if v in ids]
     ctx = _ruling_ctx(lang, fields, chosen)
+    explain = bool(fields.get("explain"))
     try:
         upload = await _upload(form, "situation_file")
         if upload is not None or fields.get("situation_text", "").strip():
@@ -151,13 +154,13 @@ async def ruling_post(request: Request) -> Response:
             else:
                 text, name = fields["situation_text"], "(pasted)"
             raw = engine.parse_situation_text(text, name)
-            report = await run_in_threadpool(engine.rule, raw, name, lang)
+            report = await run_in_threadpool(engine.rule, raw, name, lang, explain)
         else:
-            raw = situation_from_form(fields, chosen, ids)
-            report = await run_in_threadpool(engine.rule, raw, "(form)", lang)
+            raw = situation_from_form(fields, chosen, ids, lang)
+            report = await run_in_threadpool(engine.rule, raw, "(form)", lang, explain)
     except engine.TarneebError as e:
         return page(request, "ruling.html", 400, error=str(e), **ctx)
-    return page(request, "ruling.html", report=report, **ctx)
+    return page(request, "ruling.html", report=report, explain=explain, **ctx)
 
 
 def _decode(data: bytes, name: str) -> str:

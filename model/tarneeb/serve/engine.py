@@ -2,9 +2,10 @@
 
 The web code never decides a rule. This module calls, and only calls:
 
-* the referee (:mod:`tarneeb.ruling`): a situation (the schema of ``spec/disputes/schema.json``) is parsed
-  and checked by :func:`tarneeb.ruling.parse_situation` and answered by :func:`tarneeb.ruling.resolve`; the
-  answer is the referee's own JSON (:func:`tarneeb.ruling.report_json`) with each citation worded by
+* the referee's stable entry point :func:`tarneeb.ruling.rule_dict`: a situation (the schema of
+  ``spec/disputes/schema.json``) is checked and answered in the page's language; the answer is the referee's
+  own JSON (each ruling's sentence, ``math`` and ``short`` lines) plus ``text``, the report for people
+  (English or Arabic; short, or the whole chain when asked to explain), with each citation worded by
   :func:`tarneeb.core.sources.cite`;
 * the verifier (:func:`tarneeb.records.verify_lines`) for record files;
 * the rule-page generator (:func:`tarneeb.docgen.rulebook.ruleset_doc`).
@@ -21,15 +22,16 @@ from functools import cache
 from typing import Any
 
 from tarneeb.core.cards import RANK_NAMES, SUIT_NAMES, SUIT_SYMBOLS, SUITS, card_str
+from tarneeb.core.clauses import IRREGULARITIES
 from tarneeb.core.sources import cite, cite_ref
 from tarneeb.core.spec import get_ruleset, rulesets, spec_dir
 from tarneeb.docgen.rulebook import LANGS, RulesetDoc, clause_text, ruleset_doc
 from tarneeb.errors import SituationError, TarneebError
 from tarneeb.records import verify_lines
-from tarneeb.ruling import KIND_QUESTIONS, KINDS, parse_situation, report_json, resolve
+from tarneeb.ruling import KIND_QUESTIONS, KINDS, rule_dict
 
 __all__ = [
-    "DECK", "KINDS", "KIND_QUESTIONS", "LANGS", "Example", "RecordCheck", "SituationError", "Suit", "TarneebError",
+    "DECK", "IRREGULARITIES", "KINDS", "KIND_QUESTIONS", "LANGS", "Example", "RecordCheck", "SituationError", "Suit", "TarneebError",
     "check_records", "cite", "cite_ref", "examples", "parse_situation_text", "rule", "rule_page", "ruleset_list",
 ]
 
@@ -76,11 +78,24 @@ def parse_situation_text(text: str, name: str) -> dict[str, Any]:
     return raw
 
 
-def rule(raw: dict[str, Any], name: str = "(form)", lang: str = "en") -> dict[str, Any]:
-    """The referee's report (its JSON) on a decoded situation; each clause gains ``source`` (the human citation)
-    and, in Arabic, ``text_lang`` (the clause in ``lang`` from the rule pages' texts), each ambiguity
-    ``sources_cited``. Raises :class:`TarneebError` (a located one-line message) on bad or contradictory facts."""
-    rep = report_json(resolve(parse_situation(raw, name)))
+def rule(raw: dict[str, Any], name: str = "(form)", lang: str = "en", explain: bool = False) -> dict[str, Any]:
+    """The referee's report on a decoded situation (:func:`tarneeb.ruling.rule_dict`, in ``lang``, the chain
+    when ``explain``); each clause gains ``source`` (the human citation) and ``text_lang`` (the clause in
+    ``lang`` from the rule pages' texts), each ambiguity ``sources_cited``; ``lines`` is ``text`` split into
+    its lines. Raises :class:`TarneebError` (a located one-line message, located in ``name``) on bad or
+    contradictory facts."""
+    try:
+        rep = rule_dict(raw, None, lang, explain)
+    except SituationError as e:
+        if e.file != _ANON:
+            raise
+        head = f"{e.file}: {' / '.join(e.fields)}: "
+        msg = str(e)
+        raise SituationError(name, e.fields, msg[len(head):] if msg.startswith(head) else msg) from None
+    lines = [ln for ln in rep["text"].splitlines() if ln.strip()]
+    if lines and lines[0].endswith(f" ({_ANON})"):  # the chain's heading names the file: the page's own name
+        lines[0] = lines[0][:-len(_ANON) - 3] + ("" if name.startswith("(") else f" ({name})")
+    rep["lines"] = lines
     for r in rep["rulings"]:
         rs = get_ruleset(r["ruleset"])
         r["name_lang"] = _name(r["ruleset"], lang)
@@ -90,6 +105,9 @@ def rule(raw: dict[str, Any], name: str = "(form)", lang: str = "en") -> dict[st
         for a in r["ambiguities"]:
             a["sources_cited"] = [cite_ref(s) for s in a["sources"]]
     return rep
+
+
+_ANON = "(situation)"  # the name rule_dict gives the situation in its messages
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,6 +16,8 @@ from tarneeb.errors import SituationError
 FORM = "(form)"
 SEATS = (0, 1, 2, 3)
 SUIT_LETTERS = ("S", "H", "D", "C")
+HISTORY_ROWS = 4  # finished tricks the form has rows for (a revoke found two tricks later needs three)
+FIRST_SEAT = {"en": 0, "ar": 1}  # how a page numbers seats in typed tags: seat 0..3, or player 1..4
 
 
 def _text(form: Mapping[str, str], key: str) -> str:
@@ -35,8 +37,41 @@ def _per_seat(form: Mapping[str, str], prefix: str) -> dict[str, int | str]:
     return {str(seat): _number(v) for seat in SEATS if (v := _text(form, f"{prefix}{seat}"))}
 
 
-def situation_from_form(form: Mapping[str, str], chosen: Sequence[str], all_ids: Sequence[str]) -> dict[str, Any]:
-    """The situation table the form describes. ``chosen``: the ruleset ids ticked (all of them: ``"all"``)."""
+def _trick_cards(text: str, fld: str, first: int) -> list[str | dict[str, Any]]:
+    """A trick's cards in play order; a card may carry its seat, ``7D@2`` (numbered as the page numbers
+    seats: from ``first``), which becomes the situation's ``{ seat, card }``."""
+    out: list[str | dict[str, Any]] = []
+    for i, c in enumerate(_cards(text)):
+        card, at, seat = c.partition("@")
+        if not at:
+            out.append(card)
+            continue
+        n = _number(seat)
+        if not card or not isinstance(n, int) or not first <= n < first + 4:
+            raise SituationError(FORM, [f"{fld}[{i}]"], f"{c!r}: write a card with its seat as CARD@SEAT, e.g. "
+                                                       f"7D@{first + 2} (seats {first}..{first + 3})")
+        out.append({"seat": n - first, "card": card})
+    return out
+
+
+def _history(form: Mapping[str, str], first: int) -> list[dict[str, Any]]:
+    """The finished tricks of the rows filled in (leader and cards), in row order."""
+    out: list[dict[str, Any]] = []
+    for i in range(HISTORY_ROWS):
+        leader, text = _text(form, f"history_leader{i}"), _text(form, f"history_cards{i}")
+        if not leader and not text:
+            continue
+        if not leader:
+            raise SituationError(FORM, [f"history[{len(out)}].leader"], "say which seat led this finished trick")
+        out.append({"leader": _number(leader), "cards": _trick_cards(text, f"history[{len(out)}].cards", first)})
+    return out
+
+
+def situation_from_form(form: Mapping[str, str], chosen: Sequence[str], all_ids: Sequence[str],
+                        lang: str = "en") -> dict[str, Any]:
+    """The situation table the form describes. ``chosen``: the ruleset ids ticked (all of them: ``"all"``);
+    ``lang``: the page's language, which says how typed seat tags are numbered (:data:`FIRST_SEAT`)."""
+    first = FIRST_SEAT.get(lang, 0)
     if not chosen:
         raise SituationError(FORM, ["ruleset"], "tick at least one ruleset")
     raw: dict[str, Any] = {"schema": 1, "title": "Situation from the form"}
@@ -50,7 +85,10 @@ def situation_from_form(form: Mapping[str, str], chosen: Sequence[str], all_ids:
         q["card"] = card[0]
     if bid := _text(form, "q_bid"):
         q["bid"] = _number(bid)
+    if q["kind"] == "irregularity":
+        q["irregularity"] = _text(form, "irregularity")
     raw["question"] = q
+    one_seat = q["kind"] == "score" and "seat" in q  # one seat's score: that seat's facts alone
     if dealer := _text(form, "dealer"):
         raw["dealer"] = _number(dealer)
     scores = _per_seat(form, "score")
@@ -59,6 +97,8 @@ def situation_from_form(form: Mapping[str, str], chosen: Sequence[str], all_ids:
             raw["scores"] = [scores["0"], scores["1"]]  # two team scores
         elif len(scores) == 4:
             raw["scores"] = [scores[str(s)] for s in SEATS]
+        elif one_seat:
+            raw["scores"] = scores
         else:
             missing = [f"scores[{s}]" for s in SEATS if str(s) not in scores]
             raise SituationError(FORM, missing, "give all 4 scores by seat, or the 2 team scores in seats 0 and 1")
@@ -66,7 +106,7 @@ def situation_from_form(form: Mapping[str, str], chosen: Sequence[str], all_ids:
         raw["bids"] = bids
     tricks = _per_seat(form, "tricks")
     if tricks:
-        if len(tricks) != 4:
+        if len(tricks) != 4 and not one_seat:
             raise SituationError(FORM, [f"tricks.{s}" for s in SEATS if str(s) not in tricks],
                                  "give the tricks taken by each of the 4 seats (0 where none)")
         raw["tricks"] = tricks
@@ -78,6 +118,8 @@ def situation_from_form(form: Mapping[str, str], chosen: Sequence[str], all_ids:
         if c_trump:
             contract["trump"] = c_trump
         raw["contract"] = contract
+    if trump := _text(form, "trump"):
+        raw["trump"] = trump
     if auction := [a for a in re.split(r"[\s,;]+", _text(form, "auction")) if a]:
         raw["auction"] = [_number(a) for a in auction]
     if revealed := _cards(_text(form, "revealed")):
@@ -90,7 +132,10 @@ def situation_from_form(form: Mapping[str, str], chosen: Sequence[str], all_ids:
     if leader or trick_cards:
         if not leader:
             raise SituationError(FORM, ["trick.leader"], "say which seat led the trick in progress")
-        raw["trick"] = {"leader": _number(leader), "cards": trick_cards}
+        raw["trick"] = {"leader": _number(leader), "cards": _trick_cards(_text(form, "trick_cards"), "trick.cards",
+                                                                         first)}
+    if history := _history(form, first):
+        raw["history"] = history
     held = _cards(_text(form, "held"))
     voids = [s for s in SUIT_LETTERS if form.get(f"void_{s}")]
     if held or voids:

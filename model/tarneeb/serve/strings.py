@@ -3,8 +3,9 @@
 In the Arabic texts, file paths, commands and option examples sit between U+2066 and U+2069 (left-to-right
 isolates), so they read left to right inside a right-to-left sentence. Rule texts are not here: clause
 wordings, rule pages and citations come from the spec through the engine (:mod:`tarneeb.serve.engine`). The
-referee's ruling sentences and error messages are English only for now; the Arabic pages show them as
-left-to-right English blocks.
+referee's report comes in the page's language (``tarneeb ruling --lang ar`` on the Arabic pages); its per-ruleset
+sentences, clause ids and error messages stay English and are shown as left-to-right blocks. The Arabic pages
+number the players 1 to 4 as players count (seat 0 of a situation is player 1), as the Arabic report does.
 """
 
 from __future__ import annotations
@@ -116,14 +117,55 @@ EN: dict[str, str] = {
     "needs_bid-legal": "Give: the seat asked and the bid, the dealer, the bids or auction calls so far, and the scores "
                        "where the lowest bid depends on them.",
     "needs_redeal": "Give: the dealer and the four bids (or the auction calls).",
-    "needs_score": "Give: the bids (or the contract), the tricks each seat took, and the scores before the hand.",
+    "needs_score": "Give: the bids (or the contract), the tricks each seat took, and the scores before the hand. For one "
+                   "seat's score: the seat asked, and that seat's bid, tricks and score only.",
     "needs_winner": "Give: the scores; with the bids and all 13 tricks, the scores before the hand.",
     "needs_next-dealer": "Give: the dealer, and whether the hand was played or cancelled (or the bids).",
     "needs_trump": "Give: the dealer and the turned card (or the contract's trump).",
     "needs_who-leads": "Give: the dealer, and for a later trick the tricks played so far (or the contract).",
     "needs_whose-turn": "Give: the dealer and the bids so far, or the trick in progress (who led, its cards).",
-    "needs_irregularity": "Paste or upload a situation file naming the irregularity (see spec/disputes/README.md): "
-                          "the form has no fields for it.",
+    "needs_irregularity": "Choose the irregularity below; the facts it needs are listed under it.",
+    "seat_name": "Seat {n}",
+    "english_note": "Below, each ruleset's ruling in the referee's own words, with its arithmetic.",
+    "stated_trump": "Trump stated at the table",
+    "stated_trump_hint": "What the players say trump is; each ruleset checks it (a contradiction is reported).",
+    "irregularity": "Which irregularity",
+    "irr_revoke": "Revoke (did not follow suit or trump when able)",
+    "irr_bid-out-of-turn": "Bid out of turn",
+    "irr_lead-out-of-turn": "Lead or play out of turn",
+    "irr_exposed-card": "Exposed card",
+    "irr_misdeal": "Misdeal",
+    "irr_wrong-card-count": "Wrong number of cards",
+    "irrneeds_revoke": "Give: the seat that revoked (seat asked about), the finished tricks from the one with the revoke "
+                       "to the one that proves it (who led, the cards in play order; tag a card with its seat, 7D@2), "
+                       "and the trump (contract, or dealer and turned card).",
+    "irrneeds_bid-out-of-turn": "Give: the dealer, the bids so far, and the seat that bid out of turn with its bid.",
+    "irrneeds_lead-out-of-turn": "Give: the dealer (the contract in the classic game), the seat that led and its card, "
+                                 "and the finished tricks for a later trick.",
+    "irrneeds_exposed-card": "Give: the seat whose card was exposed and the card.",
+    "irrneeds_misdeal": "Give: the dealer.",
+    "irrneeds_wrong-card-count": "Give: the dealer and the seat with the wrong number of cards.",
+    "history": "Finished tricks, in order",
+    "history_hint": "One row per finished trick: who led it and its four cards in play order. A card may carry its "
+                    "seat: 7D@2.",
+    "history_leader": "Trick {n} led by",
+    "history_cards": "Cards of trick {n}",
+    "target_history_cards": "finished trick {n}",
+    "explain": "Explain: show the whole chain of clauses",
+    "short_answer": "The answer",
+    "chain": "The whole chain",
+    "arithmetic": "Arithmetic",
+    "cause": "Cause",
+    "follows": "Follows from the divergence at line {line}:",
+    "independent": "Independent (follows from no earlier divergence)",
+    "by_cause": "By cause",
+    "by_cause_first": "first at",
+    "independent_count": "{n} independent divergence(s); the others follow from an earlier one.",
+    "col_seat": "Seat",
+    "col_bid": "Bid",
+    "col_tricks": "Tricks",
+    "col_claimed": "Record claims",
+    "col_rules": "Rules give",
 }
 
 AR: dict[str, str] = {
@@ -158,10 +200,10 @@ AR: dict[str, str] = {
     "options": "خيارات الطاولة (اختياري)",
     "options_hint": "خيارات مجموعة القواعد كما تسردها صفحات القواعد، مثل \u2066classic: must_trump=true, target=61\u2069.",
     "question_kind": "ما المسؤول عنه",
-    "q_seat": "المقعد المسؤول عنه",
+    "q_seat": "اللاعب المسؤول عنه",
     "q_card": "الورقة المسؤول عنها",
     "q_bid": "الطلب المسؤول عنه",
-    "seat": "المقعد",
+    "seat": "اللاعب",
     "table": "الطاولة",
     "dealer": "الموزِّع",
     "scores": "النقاط قبل اليد",
@@ -169,21 +211,21 @@ AR: dict[str, str] = {
                     "ونقاط الفريق الثاني في الخانة الثانية."),
     "bidding": "الطلب",
     "bids": "الطلبات الفردية",
-    "contract_hint": "مزاد الفرق (الكلاسيكي): العقد، أو النداءات بالترتيب بدءًا من المقعد الذي بعد الموزِّع.",
-    "contract_seat": "مقعد العقد",
+    "contract_hint": "مزاد الفرق (الكلاسيكي): العقد، أو النداءات بالترتيب بدءًا من اللاعب الذي بعد الموزِّع.",
+    "contract_seat": "صاحب الطلب الفائز",
     "contract_bid": "طلب العقد",
     "contract_trump": "طرنيب العقد",
     "no_trump": "«بلا طرنيب»",
-    "auction": "نداءات المزاد",
+    "auction": "نداءات المزاد (رقم، أو ⁦pass⁩ لـ«باص»)",
     "cards": "الأوراق",
     "picker_target": "النقر على ورقة يضعها في:",
     "picker_hint": "انقر الورقة مرة أخرى لإخراجها. ويمكن أيضًا الكتابة في الحقول أدناه (AS، 10H، 2C).",
     "target_q_card": "الورقة المسؤول عنها",
-    "target_held": "أوراق المقعد المسؤول عنه",
+    "target_held": "أوراق اللاعب المسؤول عنه",
     "target_trick_cards": "اللمّة الجارية، بترتيب اللعب",
     "target_revealed": "الورقة التي كشفها الموزِّع",
     "target_played": "أوراق اللمّات المنتهية",
-    "voids": "ليس مع المقعد المسؤول عنه أي ورقة من",
+    "voids": "ليس مع اللاعب المسؤول عنه أي ورقة من",
     "trick_leader": "بدأ اللمّة",
     "tricks": "اللمّات المأخوذة",
     "hand_result": "كانت اليد",
@@ -224,20 +266,63 @@ AR: dict[str, str] = {
     "kind_trump": "ما الطرنيب؟",
     "kind_who-leads": "من يبدأ اللعب؟",
     "kind_whose-turn": "على من الدور؟",
-    "kind_irregularity": "مخالفة (قطع خاطئ، لعب أو طلب في غير الدور، ورقة مكشوفة، خطأ في التوزيع)",
-    "needs_card-legal": "أعطِ: المقعد المسؤول عنه والورقة، واللمّة الجارية (من بدأها وأوراقها)، وأوراق ذلك المقعد أو "
+    "kind_irregularity": "مخالفة في اللعب أو الطلب أو التوزيع",
+    "needs_card-legal": "أعطِ: اللاعب المسؤول عنه والورقة، واللمّة الجارية (من بدأها وأوراقها)، وأوراق ذلك اللاعب أو "
                         "النقوش التي ليست معه، والطرنيب (العقد، أو الموزِّع والورقة المكشوفة).",
     "needs_trick-winner": "أعطِ: من بدأ اللمّة وأوراقها الأربع بترتيب اللعب، والطرنيب (العقد، أو الموزِّع والورقة المكشوفة).",
-    "needs_bid-legal": "أعطِ: المقعد المسؤول عنه والطلب، والموزِّع، والطلبات أو نداءات المزاد حتى الآن، والنقاط حين "
+    "needs_bid-legal": "أعطِ: اللاعب المسؤول عنه والطلب، والموزِّع، والطلبات أو نداءات المزاد حتى الآن، والنقاط حين "
                        "يتوقف عليها أقل طلب.",
     "needs_redeal": "أعطِ: الموزِّع والطلبات الأربعة (أو نداءات المزاد).",
-    "needs_score": "أعطِ: الطلبات (أو العقد)، واللمّات التي أخذها كل مقعد، والنقاط قبل اليد.",
+    "needs_score": "أعطِ: الطلبات (أو العقد)، واللمّات التي أخذها كل لاعب، والنقاط قبل اليد. ولنقاط لاعب واحد: اللاعب "
+                   "المسؤول عنه، وطلبه ولمّاته ونقاطه فقط.",
     "needs_winner": "أعطِ: النقاط؛ ومع الطلبات واللمّات الثلاث عشرة كلها، النقاط قبل اليد.",
     "needs_next-dealer": "أعطِ: الموزِّع، وهل لُعبت اليد أم أُلغيت (أو الطلبات).",
     "needs_trump": "أعطِ: الموزِّع والورقة المكشوفة (أو طرنيب العقد).",
     "needs_who-leads": "أعطِ: الموزِّع، وللّمّات اللاحقة اللمّات التي لُعبت (أو العقد).",
     "needs_whose-turn": "أعطِ: الموزِّع والطلبات حتى الآن، أو اللمّة الجارية (من بدأها وأوراقها).",
-    "needs_irregularity": "الصق أو ارفع ملف حالة يسمّي المخالفة (انظر spec/disputes/README.md): لا حقول لها في النموذج.",
+    "needs_irregularity": "اختر المخالفة أدناه؛ تُذكر تحتها الوقائع التي تحتاجها.",
+    "seat_name": "اللاعب {n}",
+    "english_note": "فيما يلي حكم كل مجموعة بنص الحَكَم الإنجليزي مع الحساب؛ المقاعد فيه مرقّمة من 0 (المقعد 0 هو "
+                    "اللاعب 1).",
+    "stated_trump": "الطرنيب المعلن على الطاولة",
+    "stated_trump_hint": "ما يقول اللاعبون إنه الطرنيب؛ تتحقق منه كل مجموعة قواعد (ويُذكر التناقض إن وُجد).",
+    "irregularity": "أي مخالفة",
+    "irr_revoke": "عدم اتباع النقش أو القطع مع القدرة",
+    "irr_bid-out-of-turn": "طلب في غير الدور",
+    "irr_lead-out-of-turn": "افتتاح أو لعب في غير الدور",
+    "irr_exposed-card": "ورقة مكشوفة",
+    "irr_misdeal": "توزيع خاطئ",
+    "irr_wrong-card-count": "عدد أوراق خاطئ",
+    "irrneeds_revoke": "أعطِ: اللاعب المخالف (اللاعب المسؤول عنه)، واللمّات المنتهية من لمّة المخالفة إلى اللمّة التي "
+                       "تثبتها (من بدأها وأوراقها بترتيب اللعب؛ ويمكن وسم الورقة بلاعبها، ⁦7D@3⁩)، والطرنيب "
+                       "(العقد، أو الموزِّع والورقة المكشوفة).",
+    "irrneeds_bid-out-of-turn": "أعطِ: الموزِّع، والطلبات حتى الآن، واللاعب الذي طلب في غير دوره وطلبه.",
+    "irrneeds_lead-out-of-turn": "أعطِ: الموزِّع (والعقد في اللعبة الكلاسيكية)، واللاعب الذي افتتح وورقته، واللمّات "
+                                 "المنتهية إن كانت لمّة لاحقة.",
+    "irrneeds_exposed-card": "أعطِ: اللاعب الذي انكشفت ورقته والورقة.",
+    "irrneeds_misdeal": "أعطِ: الموزِّع.",
+    "irrneeds_wrong-card-count": "أعطِ: الموزِّع واللاعب الذي معه عدد أوراق خاطئ.",
+    "history": "اللمّات المنتهية، بالترتيب",
+    "history_hint": "صف لكل لمّة منتهية: من بدأها وأوراقها الأربع بترتيب اللعب. ويمكن وسم الورقة بلاعبها: "
+                    "⁦7D@3⁩ (اللاعبون من 1 إلى 4).",
+    "history_leader": "بدأ اللمّة {n}",
+    "history_cards": "أوراق اللمّة {n}",
+    "target_history_cards": "اللمّة المنتهية {n}",
+    "explain": "اشرح: اعرض سلسلة البنود كاملة",
+    "short_answer": "الجواب",
+    "chain": "السلسلة كاملة",
+    "arithmetic": "الحساب",
+    "cause": "السبب",
+    "follows": "ينتج عن الاختلاف في السطر {line}:",
+    "independent": "مستقل (لا ينتج عن اختلاف سابق)",
+    "by_cause": "حسب السبب",
+    "by_cause_first": "أول مرة في",
+    "independent_count": "{n} اختلاف مستقل؛ والباقي ينتج عن اختلاف سابق.",
+    "col_seat": "اللاعب",
+    "col_bid": "الطلب",
+    "col_tricks": "اللمّات",
+    "col_claimed": "يقول السجل",
+    "col_rules": "تعطي القواعد",
 }
 
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "ar": AR}

@@ -4,20 +4,33 @@
   "use strict";
   var kind = document.getElementById("kind");
   var hint = document.getElementById("kind-hint");
+  var irrBox = document.getElementById("irregularity-box");
+  var irr = document.getElementById("irregularity");
+  var irrHint = document.getElementById("irregularity-hint");
+  function showIrregularity() {
+    if (irrBox && kind) { irrBox.hidden = kind.value !== "irregularity"; }
+  }
   if (kind && hint) {
     kind.addEventListener("change", function () {
       hint.textContent = kind.options[kind.selectedIndex].getAttribute("data-needs") || "";
+      showIrregularity();
     });
   }
+  if (irr && irrHint) {
+    irr.addEventListener("change", function () {
+      irrHint.textContent = irr.options[irr.selectedIndex].getAttribute("data-needs") || "";
+    });
+  }
+  showIrregularity();
   var picker = document.getElementById("picker");
   if (!picker) { return; }
   picker.hidden = false;
   var buttons = picker.querySelectorAll("button.card");
   var radios = picker.querySelectorAll('input[name="_target"]');
-  var fields = ["q_card", "held", "trick_cards", "revealed", "played"];
+  var fields = Array.prototype.map.call(radios, function (r) { return r.value; });
 
   function norm(code) {
-    code = code.toUpperCase();
+    code = code.toUpperCase().split("@")[0];  // a seat tag (7D@2) names the same card
     return code.indexOf("10") === 0 ? "T" + code.slice(2) : code;
   }
   function cardsOf(id) {
@@ -45,8 +58,8 @@
       var id = target();
       var el = document.getElementById(id);
       var c = b.getAttribute("data-card");
-      var cards = cardsOf(id);
-      var at = cards.indexOf(c);
+      var cards = el.value.split(/[\s,;]+/).filter(Boolean);  // as typed: seat tags (7D@2) are kept
+      var at = cards.map(norm).indexOf(c);
       if (at >= 0) { cards.splice(at, 1); }
       else if (el.hasAttribute("data-single")) { cards = [c]; }
       else { cards.push(c); }
