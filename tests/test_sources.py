@@ -18,8 +18,9 @@ HASHED = re.compile(r"\d{3}_[0-9a-f]{16}\.txt")
 
 
 def test_every_cited_document_is_in_the_table() -> None:
-    known = set(sources())
-    assert len(known) == 4
+    # the table itself (house ruleset files loaded earlier in the session register their own sheets beside it)
+    known = {s["id"] for s in tomllib.loads((spec_dir() / "sources.toml").read_text(encoding="utf-8"))["source"]}
+    assert len(known) == 4 and known <= set(sources())
     for rs in rulesets().values():
         assert rs.document in known, rs.id
         assert {c.doc for c in rs.clauses.values()} <= known, rs.id
