@@ -31,6 +31,7 @@ from tarneeb.core.spec import (
     _check_param,
     _flatten,
     _req,
+    check_top,
     config_problems,
     load_rules,
     load_ruleset_file,
@@ -85,11 +86,7 @@ def _str(file: str, table: dict[str, Any], key: str, where: str, default: str | 
 
 
 def _load_house(file: str, path: Path, ref: str, raw: dict[str, Any]) -> Ruleset:
-    for k in raw:
-        if k not in HOUSE_KEYS:
-            raise SpecError(file, k, f"unknown key; valid: {', '.join(HOUSE_KEYS)}")
-    if raw.get("schema") != 1:
-        raise SpecError(file, "schema", f"{raw.get('schema')!r}: only schema 1 is understood")
+    check_top(file, raw, HOUSE_KEYS)
     rid = _str(file, raw, "id", "(top)")
     if not _ID.match(rid):
         raise SpecError(file, "id", f"{rid!r}: an id is lower-case letters, digits and hyphens")

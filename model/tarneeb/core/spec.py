@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib.resources import files
@@ -326,15 +326,19 @@ def read_toml(path: Path) -> dict[str, Any]:
         raise SpecError(str(path), "(file)", str(e)) from None
 
 
+def check_top(file: str, raw: dict[str, Any], known: Sequence[str]) -> None:
+    """The top level of a ruleset file: only ``known`` keys, and schema 1."""
+    for k in raw:
+        if k not in known:
+            raise SpecError(file, k, f"unknown key; valid: {', '.join(sorted(known))}")
+    if raw.get("schema") != 1:
+        raise SpecError(file, "schema", f"{raw.get('schema')!r}: only schema 1 is understood")
+
+
 def load_ruleset_file(path: Path) -> Ruleset:
     file = str(path)
     raw = read_toml(path)
-    known_top = {"schema", "id", "name", "document", "publisher", "summary", "params", "option", "clause"}
-    for k in raw:
-        if k not in known_top:
-            raise SpecError(file, k, f"unknown key; valid: {', '.join(sorted(known_top))}")
-    if raw.get("schema") != 1:
-        raise SpecError(file, "schema", f"{raw.get('schema')!r}: only schema 1 is understood")
+    check_top(file, raw, ("schema", "id", "name", "document", "publisher", "summary", "params", "option", "clause"))
     rid = _req(file, raw, "id", "(top)")
     document = _req(file, raw, "document", "(top)")
     params = _flatten(_req(file, raw, "params", "(top)", dict))
