@@ -31,6 +31,7 @@ from tarneeb.core.spec import (
     _check_param,
     _flatten,
     _req,
+    check_keys,
     check_top,
     config_problems,
     load_rules,
@@ -110,9 +111,7 @@ def _load_house(file: str, path: Path, ref: str, raw: dict[str, Any]) -> Ruleset
         where = f"source[{i}]"
         if not isinstance(s, dict):
             raise SpecError(file, where, "a [[source]] table with " + ", ".join(SOURCE_KEYS))
-        for k in s:
-            if k not in SOURCE_KEYS:
-                raise SpecError(file, f"{where}.{k}", f"unknown key; valid: {', '.join(SOURCE_KEYS)}")
+        check_keys(file, s, SOURCE_KEYS, where)
         sid = _str(file, s, "id", where)
         known = sources().get(sid)
         if known is not None and not known.origin:  # a document of spec/sources.toml (a file's may be reloaded)
@@ -185,9 +184,7 @@ def _load_house(file: str, path: Path, ref: str, raw: dict[str, Any]) -> Ruleset
         where = f"clause[{i}]"
         if not isinstance(c, dict):
             raise SpecError(file, where, "a [[clause]] table with " + ", ".join(CLAUSE_KEYS))
-        for k in c:
-            if k not in CLAUSE_KEYS:
-                raise SpecError(file, f"{where}.{k}", f"unknown key; valid: {', '.join(CLAUSE_KEYS)}")
+        check_keys(file, c, CLAUSE_KEYS, where)
         cid = _str(file, c, "id", where)
         if cid in own_ids:
             raise SpecError(file, f"{where}.id", f"duplicate clause id {cid}")

@@ -326,11 +326,16 @@ def read_toml(path: Path) -> dict[str, Any]:
         raise SpecError(str(path), "(file)", str(e)) from None
 
 
+def check_keys(file: str, table: dict[str, Any], known: Sequence[str], where: str = "") -> None:
+    """Only ``known`` keys in ``table`` (a ruleset file's top level, or the table at ``where``)."""
+    for k in table:
+        if k not in known:
+            raise SpecError(file, f"{where}.{k}" if where else k, f"unknown key; valid: {', '.join(sorted(known))}")
+
+
 def check_top(file: str, raw: dict[str, Any], known: Sequence[str]) -> None:
     """The top level of a ruleset file: only ``known`` keys, and schema 1."""
-    for k in raw:
-        if k not in known:
-            raise SpecError(file, k, f"unknown key; valid: {', '.join(sorted(known))}")
+    check_keys(file, raw, known)
     if raw.get("schema") != 1:
         raise SpecError(file, "schema", f"{raw.get('schema')!r}: only schema 1 is understood")
 
@@ -347,10 +352,7 @@ def load_ruleset_file(path: Path) -> Ruleset:
     options: list[Option] = []
     for i, o in enumerate(raw.get("option", [])):
         where = f"option[{i}]"
-        known = {"name", "param", "type", "default", "allowed", "range", "meaning", "heading", "doc"}
-        for k in o:
-            if k not in known:
-                raise SpecError(file, f"{where}.{k}", f"unknown key; valid: {', '.join(sorted(known))}")
+        check_keys(file, o, ("name", "param", "type", "default", "allowed", "range", "meaning", "heading", "doc"), where)
         name = _req(file, o, "name", where)
         param = _req(file, o, "param", where)
         if param not in PARAMS:
@@ -382,10 +384,7 @@ def load_ruleset_file(path: Path) -> Ruleset:
     clauses: dict[str, Clause] = {}
     for i, c in enumerate(raw.get("clause", [])):
         where = f"clause[{i}]"
-        known = {"id", "text", "text_ar", "heading", "doc"}
-        for k in c:
-            if k not in known:
-                raise SpecError(file, f"{where}.{k}", f"unknown key; valid: {', '.join(sorted(known))}")
+        check_keys(file, c, ("id", "text", "text_ar", "heading", "doc"), where)
         cid = _req(file, c, "id", where)
         if cid in clauses:
             raise SpecError(file, f"{where}.id", f"duplicate clause id {cid}")
