@@ -47,13 +47,17 @@ def count_arg(lowest: int) -> Callable[[str], int]:
     return parse
 
 
-def add_selfplay_args(s: argparse.ArgumentParser) -> None:
-    """The arguments shared by every command that plays seeded matches (simulate, record)."""
-    s.add_argument("--ruleset", required=True,
-                   help="ruleset id (see `tarneeb rulesets`) or the path of a ruleset file (house rules)")
+def add_selfplay_args(s: argparse.ArgumentParser, *, positional: bool = False, matches: int = 10) -> None:
+    """The arguments shared by every command that plays seeded matches (simulate, record, stats: ``positional``
+    takes the ruleset as the first argument instead of ``--ruleset``)."""
+    ruleset_help = "ruleset id (see `tarneeb rulesets`) or the path of a ruleset file (house rules)"
+    if positional:
+        s.add_argument("ruleset", help=ruleset_help)
+    else:
+        s.add_argument("--ruleset", required=True, help=ruleset_help)
     s.add_argument("--option", action="append", metavar="NAME=VALUE",
                    help="set a ruleset option (repeatable, once per option; see `tarneeb show RULESET`)")
-    s.add_argument("--matches", type=count_arg(1), default=10, help="how many matches to play (default 10)")
+    s.add_argument("--matches", type=count_arg(1), default=matches, help=f"how many matches to play (default {matches})")
     s.add_argument("--seed", default="0", help="seed text; the same seed gives the same matches (default 0)")
     s.add_argument("--policy", choices=("heuristic", "random"), default="heuristic",
                    help="how the four bots choose: the documented heuristic or uniformly at random among legal actions")

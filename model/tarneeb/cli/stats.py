@@ -7,7 +7,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from tarneeb.cli.common import console, count_arg, option_args, print_json
+from tarneeb.cli.common import add_selfplay_args, console, option_args, print_json
 from tarneeb.core.spec import load_rules
 from tarneeb.errors import BadInput
 
@@ -15,16 +15,9 @@ from tarneeb.errors import BadInput
 def register(subparsers: Any) -> None:
     s = subparsers.add_parser("stats", help="statistics of seeded self-play: match length, cancelled deals, bids, "
                                             "contracts, the dealer's team; how an option changes them; plots")
-    s.add_argument("ruleset", help="the ruleset id (see `tarneeb rulesets`)")
-    s.add_argument("--option", action="append", metavar="NAME=VALUE",
-                   help="set a ruleset option for both configurations (repeatable, once per option)")
+    add_selfplay_args(s, positional=True, matches=200)
     s.add_argument("--compare", action="append", metavar="NAME=VALUE",
                    help="also play the same seeds with this option changed and show the difference (repeatable)")
-    s.add_argument("--matches", type=count_arg(1), default=200, help="matches per configuration (default 200)")
-    s.add_argument("--seed", default="0", help="seed text; the same seed gives the same figures (default 0)")
-    s.add_argument("--policy", choices=("heuristic", "random"), default="heuristic",
-                   help="the bots' policy the figures assume (default: the documented heuristic of tarneeb.play.bots)")
-    s.add_argument("--max-hands", type=count_arg(1), default=200, help="stop a match unfinished after this many hands")
     s.add_argument("--batch", action="store_true",
                    help="play the matches in lock-step with numpy (tarneeb.play.batch; random policy only, "
                         "about 10x faster; configurations it does not cover are refused)")
