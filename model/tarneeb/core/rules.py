@@ -186,10 +186,15 @@ def trick_winner(cards: Sequence[int], trump: int) -> int:
 # ----------------------------------------------------------------- scoring
 
 
+def bid_made(bid: int, tricks: int) -> bool:
+    """A bid (or a contract) is made when at least that many tricks are taken; extra tricks change nothing here."""
+    return tricks >= bid
+
+
 def individual_delta(r: Rules, bid: int, tricks: int) -> int:
     """score.individual / score.values / score.extra."""
     v = r.values[bid]
-    return v if tricks >= bid else -v
+    return v if bid_made(bid, tricks) else -v
 
 
 def bid13_wins(r: Rules, contract: int, team_tricks: int) -> bool:
@@ -204,7 +209,7 @@ def team_deltas(r: Rules, contract: int, bidding_team: int, tricks: tuple[int, i
     (ambiguity bid13-vs-kaboot: the bid-13 option decides a bid of 13).
     """
     bt, dt = bidding_team, 1 - bidding_team
-    made = tricks[bt] >= contract
+    made = bid_made(contract, tricks[bt])
     if r.score_style == "standard":
         d_bt = tricks[bt] if made else -contract
         d_dt = 0 if made else tricks[dt]
@@ -245,7 +250,7 @@ def individual_outcome(r: Rules, scores: Sequence[int], bids: Sequence[int] | No
     """(winning team or None, deciding clause id) after a scored hand."""
     if r.made_bid_wins and bids is not None and tricks is not None:
         for seat in range(4):
-            if bids[seat] == r.made_bid_wins and tricks[seat] >= bids[seat]:
+            if bids[seat] == r.made_bid_wins and bid_made(bids[seat], tricks[seat]):
                 return team_of(seat), "win.made-bid"
     q0 = team_qualifies(r, scores[0], scores[2])
     q1 = team_qualifies(r, scores[1], scores[3])
@@ -294,6 +299,11 @@ def bid_key(n: int | None, strain: int | None) -> int:
     return -1 if n is None else n * 5 + (strain or 0)
 
 
+def dealer_forced(r: Rules, dealer: int, seat: int, top: tuple[int, int | None] | None, passes: int) -> bool:
+    """auction.all-pass under the dealer-forced option: the dealer speaks after three passes and may not pass."""
+    return r.all_pass == "dealer-forced" and seat == dealer and top is None and passes == 3
+
+
 def auction_bid_violation(r: Rules, dealer: int, seat: int, top: tuple[int, int | None] | None, passes: int,
                           n: int | None, strain: int | None) -> tuple[str, str] | None:
     """None when ``seat`` may make bid ``(n, strain)`` (``n`` None: a pass) over ``top``, else (clause id, reason).
@@ -302,7 +312,7 @@ def auction_bid_violation(r: Rules, dealer: int, seat: int, top: tuple[int, int 
     auction.egyptian (ambiguity egyptian-dealer-match: the dealer may take exactly the top bid).
     """
     if n is None:
-        if r.all_pass == "dealer-forced" and seat == dealer and top is None and passes == 3:
+        if dealer_forced(r, dealer, seat, top, passes):
             return "auction.all-pass", "the dealer must bid the minimum after three passes"
         return None
     if (strain is None) == r.egyptian or (strain is not None and not 0 <= strain <= 4):

@@ -445,8 +445,9 @@ def _decide_bid(r: Rules, s: Situation) -> Decision:
                         f"{bid_text.capitalize()} by seat {q.seat} is not legal now: after {len(s.auction or [])} "
                         f"call(s) from dealer {m.dealer}'s next seat, it is seat {seat}'s turn.",
                         (C.turn_clause(r),) + checked, f"seat {q.seat} != seat {seat}")
-    checked = C.bid_legal_clauses(r, forced=m.dealer == seat and len(s.auction or []) == 3
-                                  and all(b.n is None for b in s.auction or []))
+    top = m.auction_top
+    checked = C.bid_legal_clauses(r, forced=R.dealer_forced(r, m.dealer, seat, None if top is None or top.n is None
+                                                           else (top.n, top.strain), m.passes))
     try:
         m.apply(q.bid)
     except IllegalAction as e:
@@ -602,7 +603,7 @@ def _decide_score(r: Rules, s: Situation) -> Decision:
     assert s.contract is not None
     bt = R.team_of(s.contract.seat)
     took = tricks[bt] + tricks[bt + 2]
-    math = (f"team {bt} took {took} {'>=' if took >= s.contract.bid else '<'} {s.contract.bid}; "
+    math = (f"team {bt} took {took} {'>=' if R.bid_made(s.contract.bid, took) else '<'} {s.contract.bid}; "
             f"team 0 {before[0]} {'+' if d0 >= 0 else '-'} {abs(d0)} = {after2[0]}, "
             f"team 1 {before[1]} {'+' if d1 >= 0 else '-'} {abs(d1)} = {after2[1]}")
     return Decision({"deltas": [d0, d1, d0, d1], "scores": after2},

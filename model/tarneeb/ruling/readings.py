@@ -190,9 +190,12 @@ AMBIGUITY_READINGS: dict[str, tuple[tuple[str, ...], _Live, dict[str, Variant]]]
 
 def _forced_dealer_turn(r: Rules, s: Situation) -> bool:
     """The dealer speaks after three passes under the dealer-forced all-pass rule, with a bid above the minimum."""
-    q = s.question.bid
-    return (r.all_pass == "dealer-forced" and s.auction is not None and len(s.auction) == 3
-            and all(b.n is None for b in s.auction) and q is not None and q.n is not None and q.n > r.min_bid)
+    q, calls = s.question.bid, s.auction or []
+    if s.dealer is None or len(calls) != 3 or q is None or q.n is None or q.n <= r.min_bid:
+        return False
+    top = next(((b.n, b.strain) for b in reversed(calls) if b.n is not None), None)
+    seat = H.bidding_order(r, s.dealer)[len(calls)]
+    return R.dealer_forced(r, s.dealer, seat, top, sum(b.n is None for b in calls))
 
 
 def _flags(kind: str, r: Rules, s: Situation, answer: dict[str, Any] | None = None) -> tuple[AmbiguityFlag, ...]:

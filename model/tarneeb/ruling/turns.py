@@ -157,7 +157,7 @@ def decide_seat_score(r: Rules, s: Situation) -> Decision:
     if bad is not None and (bad[0] != "bid.rising-min" or before is not None):
         raise s.err([f"bids.{seat}"], f"a bid of {bid} cannot have been made under {r.label()}: {bad[1]} [{bad[0]}]")
     d = R.individual_delta(r, bid, took)
-    made = took >= bid
+    made = R.bid_made(bid, took)
     math = f"took {took} {'>=' if made else '<'} bid {bid}: {fmt_delta(d)}"
     if r.values[bid] != bid:
         math += f" (a bid of {bid} is worth {r.values[bid]})"
