@@ -66,7 +66,7 @@ def dicts_of(rid: str, opts: dict[str, Any] | None = None, i: int = 0) -> list[d
 def verify_dicts(ds: list[dict[str, Any]]) -> tuple[list[Divergence], list[RecordProblem]]:
     raw = [orjson.dumps(d) for d in ds]
     s, reps = verify_lines(raw)
-    s_slow, reps_slow = verify_lines(raw, fast=False)  # the engine replay alone reports the same
+    s_slow, reps_slow = verify_lines(raw, fast=False)  # the step-by-step replay alone reports the same
     assert reps == reps_slow and s.to_json() == s_slow.to_json()
     divs = [r for r in reps if isinstance(r, Divergence)]
     errs = [r for r in reps if isinstance(r, RecordProblem)]

@@ -12,9 +12,8 @@ import json
 import sys
 from typing import Any
 
-from tarneeb.cli.common import option_args
+from tarneeb.cli.common import rules_from_args
 from tarneeb.conformance.protocol import Engine
-from tarneeb.core.spec import load_rules
 from tarneeb.errors import BadInput
 
 
@@ -43,7 +42,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
 
     if args.hands < 1:
         raise BadInput(f"--hands: {args.hands} must be at least 1")
-    rules = load_rules(args.ruleset, option_args(args.option))
+    rules = rules_from_args(args)
     with Engine(args.engine, timeout=args.timeout) as eng:
         try:
             res = fuzz(eng, rules, args.hands, str(args.seed), part_way=args.part_way, batch=args.batch)

@@ -632,6 +632,9 @@ def wire_rules(r: Rules) -> dict[str, Any]:
     rs = r.ruleset
     if rs.id in rulesets():
         return {"ruleset": r.id, "options": dict(r.options)}
+    known = _WIRE.get(id(r))
+    if known is not None and known[0] is r:  # a house file is resolved once per run, not once per deal
+        return dict(known[1])
     root = rs.lineage[-1] if rs.lineage else rs.id
     try:
         base = load_rules(root, dict(r.options))
@@ -644,7 +647,11 @@ def wire_rules(r: Rules) -> dict[str, Any]:
         raise ConfigError(rs.name_ref, "ruleset", f"the protocol names rules by a built-in id and options, and "
                           f"this file changes what no option of {root} can say ({changed}): an outside engine "
                           f"cannot be fuzzed under it (check its records with `tarneeb verify`)")
-    return {"ruleset": root, "options": dict(r.options)}
+    _WIRE[id(r)] = (r, {"ruleset": root, "options": dict(r.options)})
+    return dict(_WIRE[id(r)][1])
+
+
+_WIRE: dict[int, tuple[Rules, dict[str, Any]]] = {}
 
 
 def fuzz(eng: Engine, r: Rules, hands: int, seed: str, max_deals: int = 200,

@@ -560,9 +560,10 @@ def _fmt_list(xs: list[int]) -> str:
     return ", ".join(str(x) for x in xs) or "none"
 
 
-def legal_bids(r: Rules) -> list[int]:
-    """The bids allowed at score 0 (individual family)."""
-    return [b for b in range(r.bid_min, r.bid_max + 1) if b not in r.bid_excluded]
+def _legal_bids_at_zero(r: Rules) -> list[int]:
+    from tarneeb.core.rules import legal_bids  # the rules module reads Rules from this one
+
+    return legal_bids(r, 0)
 
 
 def config_problems(r: Rules) -> list[tuple[str, str]]:
@@ -604,7 +605,7 @@ def config_problems(r: Rules) -> list[tuple[str, str]]:
                                             f"scores stay at or below [0, 0, 0, 0])"))
         if r.made_bid_wins and (r.made_bid_wins not in range(r.bid_min, r.bid_max + 1) or r.made_bid_wins in r.bid_excluded):
             out.append(("win.made_bid_wins", f"bid {r.made_bid_wins} can never be made: it is not a legal bid "
-                                             f"(legal bids: {_fmt_list(legal_bids(r))})"))
+                                             f"(legal bids: {_fmt_list(_legal_bids_at_zero(r))})"))
         if r.auto_bid:
             for threshold, lo in min_levels(r):
                 if r.auto_bid < lo or r.auto_bid in r.bid_excluded:

@@ -5,8 +5,8 @@ replayer: it only decodes the canonical spelling of a line (a 104-character deck
 tricks of four card strings) and asks the rule core (:mod:`tarneeb.core.rules` for each decision,
 :mod:`tarneeb.core.hand` for each step of the hand) what the rules give, then compares. It returns True only
 for a clean line, and then advances the match state; on anything unusual or any disagreement it returns False
-with the state untouched, and the verifier replays the line through :class:`~tarneeb.core.match.Match`, which
-reports. The tests compare both paths on every line.
+with the state untouched, and the verifier replays the line step by step (:mod:`tarneeb.records.replay`, also
+built on the rule core), which reports and goes on past a divergence. The tests compare both paths on every line.
 """
 
 from __future__ import annotations
@@ -101,7 +101,7 @@ def fast_hand(st: MatchState, obj: dict[str, Any]) -> bool:
     if r.individual:
         if len(bids_obj) != 4 or obj.get("trump") != STRAINS[trump]:
             return False
-        for seat, x in zip(R.seat_order(r, R.next_seat(r, dealer)), bids_obj, strict=True):  # bid.turn
+        for seat, x in zip(H.bidding_order(r, dealer), bids_obj, strict=True):  # bid.turn
             if type(x) is not list or len(x) != 2 or type(x[0]) is not int or x[0] != seat:
                 return False
             b = _BID_CODE.get(x[1]) if type(x[1]) is str else None

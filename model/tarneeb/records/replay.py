@@ -111,7 +111,7 @@ class HandReplay:
         calls = self._calls(dealer)
         turn = C.turn_clause(r)
         if r.individual:
-            order = R.seat_order(r, R.next_seat(r, dealer))
+            order = H.bidding_order(r, dealer)
             for i, (seat, bid) in enumerate(calls):
                 if i >= 4:
                     self.div(f"bids[{i}]", f"seat {seat} bids {bid_text(bid)}", "no further bid: the bidding is over",
@@ -225,7 +225,7 @@ class HandReplay:
         calls = list(h.bids or [])
         if len(calls) != 4:
             return calls
-        order = R.seat_order(r, R.next_seat(r, dealer))
+        order = H.bidding_order(r, dealer)
         if st.header.bids_by_seat:
             return [(s, calls[s][1]) for s in order]
         seats = [s for s, _ in calls]

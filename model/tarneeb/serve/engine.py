@@ -19,6 +19,7 @@ import json
 import tomllib
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from tarneeb.core.cards import RANK_NAMES, SUIT_NAMES, SUIT_SYMBOLS, SUITS, card_str
@@ -143,13 +144,18 @@ class Example:
 
 
 def examples() -> list[Example]:
-    """The table arguments of ``spec/disputes/`` (starting points for the paste box)."""
+    """The table arguments of ``spec/disputes/`` (starting points for the paste box), read once per spec folder."""
+    return list(_examples(str(spec_dir())))
+
+
+@cache
+def _examples(folder: str) -> tuple[Example, ...]:
     out = []
-    for p in sorted((spec_dir() / "disputes").glob("*.toml")):
+    for p in sorted((Path(folder) / "disputes").glob("*.toml")):
         text = p.read_text(encoding="utf-8")
         try:
             title = str(tomllib.loads(text).get("title", p.stem))
         except tomllib.TOMLDecodeError:
             continue
         out.append(Example(p.stem, title, text))
-    return out
+    return tuple(out)
