@@ -218,8 +218,8 @@ def outcome_cause(r: Rules, scores: Sequence[int], target: int, bids: Sequence[i
               f"this ruleset compares the {r.tie_rule} score", "tie.both-qualify")),
         ]
     else:
-        bt = contract[0] & 1
-        tries.append((lambda: R.auction_outcome(r, (scores[0], scores[1]), target + 1, bt, False)[0],
+        # the whole hand outcome at a target one higher (a made bid of 13 still wins where the rules say so)
+        tries.append((lambda: H.hand_outcome(r, scores, target + 1, bids, contract, tricks)[0],
                       ("target-must-be-passed", f"a team is taken to win only above {target}; reaching it is enough",
                        "win.target")))
     found = _first(tries, claimed)
@@ -283,7 +283,7 @@ def winner_cause(r: Rules, leader: int, cards: Sequence[int], trump: int, claime
                                                              "play.winner")),
         (last_trump, ("later-trump-wins", "a later trump takes the trick even when lower than an earlier one",
                       "play.winner")),
-        (lambda: R.seat_order(_variant(r, "step", 4 - r.step), leader)[R.trick_winner(cards, trump)],
+        (lambda: H.trick_winner_seat(_variant(r, "step", 4 - r.step), leader, cards, trump),
          ("direction-reversed", "the cards are taken as played the other way round the table", "play.direction")),
         (lambda: R.seat_order(r, leader)[max(range(4), key=lambda i: cards[i] % 13 * 4 + i)],
          ("highest-rank-wins", "the trick goes to the highest rank whatever its suit", "play.winner")),
