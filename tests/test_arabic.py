@@ -265,3 +265,19 @@ def test_arabic_ruling_cites_in_arabic(capsys: pytest.CaptureFixture[str]) -> No
     out = capsys.readouterr().out
     assert "قسم «" in out and 'section "' not in out
     assert "(of " not in out
+
+
+def test_arabic_disputes_page_words_rulings_as_the_referee_does() -> None:
+    """The Arabic disputes page says each ruling in the referee's own Arabic (tarneeb.ruling.arabic), not a wording
+    of its own: one source for how a ruling reads in Arabic."""
+    import re as _re
+
+    from tarneeb.ruling import resolve_file
+    from tarneeb.ruling.arabic import sentence
+
+    page = site_ar.disputes_page()
+    rep = resolve_file(spec_dir() / "disputes" / "trick-winner-trump.toml")
+    said = [_re.sub("[\u2066-\u2069\u200f]", "", sentence(rep.kind, x, rep.asked)) for x in rep.rulings]
+    for s in said:
+        plain = _re.split(r"[A-Za-z0-9]{2}", s)[0]  # Latin runs (card codes, field names) are marked up on the page
+        assert len(plain) > 10 and plain in page, plain

@@ -10,7 +10,6 @@ Players are named as players count them (:func:`tarneeb.docgen.arabic.player_nam
 
 from __future__ import annotations
 
-import inspect
 import json
 import re
 from typing import Any
@@ -24,9 +23,6 @@ from tarneeb.docgen.pages_i18n import need, need_list, page_text
 
 H = docgen.rst_heading
 T = docgen.rst_ltr  # Arabic running text for rst: escaped, left-to-right runs isolated
-
-RANKS_AR = {"A": "آس", "K": "شايب", "Q": "بنت", "J": "ولد", "T": "عشرة", "10": "عشرة"}
-SUITS_AR = {"C": "سباتي", "D": "ديناري", "H": "كبّة", "S": "بستوني"}
 
 
 def _t(text: str) -> str:
@@ -48,13 +44,6 @@ def _table(header: list[str], rows: list[list[str]], widths: list[int], wide: bo
         out.append(f"   * - {row[0] or '..'}")
         out += [f"     - {c or '..'}" for c in row[1:]]
     return out + [""]
-
-
-def card_ar(code: str) -> str:
-    """``AH`` -> ``آس كبّة (AH)``: a card as players say it, with its code beside it."""
-    rank, suit = code[:-1], code[-1:]
-    name = RANKS_AR.get(rank, rank)
-    return f"{name} {SUITS_AR.get(suit, suit)} ({code})"
 
 
 # ---------------------------------------------------------------- comparison
@@ -114,56 +103,9 @@ def examples_page() -> str:
 
 # ---------------------------------------------------------------- disputes
 
-def answer_ar(kind: str, status: str, answer: dict[str, Any]) -> str:
-    """The referee's answer (computed by :mod:`tarneeb.ruling`) said in Arabic."""
-    if status == "not-applicable":
-        return "لا ينطبق السؤال على هذه القواعد"
-    if "missing" in answer:
-        return f"لا يُحسم دون {answer['missing']}"
-    if status != "ruled" or not answer:
-        return f"لا حكم ({status})"
-    rule = f" (القاعدة {answer['clause']})" if answer.get("clause") else ""
-    if kind == "bid-legal":
-        return ("الطلب مسموح" if answer.get("legal") else "الطلب ممنوع") + rule
-    if kind == "card-legal":
-        return ("الورقة مسموحة" if answer.get("legal") else "الورقة ممنوعة") + rule
-    if kind == "winner":
-        w = answer.get("winner")
-        return ("لم يربح أحد بعد" if w is None else f"يربح {AR.team_name(int(w))}") + rule
-    if kind == "redeal":
-        if not answer.get("redeal"):
-            return "لا تُلغى اليد"
-        return f"تُلغى اليد ويوزّع {AR.player_name(int(answer['dealer']))}"
-    if kind == "trick-winner":
-        return f"يأخذ اللمّة {AR.player_name(int(answer['winner']))} بورقة {card_ar(str(answer['card']))}"
-    if kind == "trump":
-        t = answer.get("trump")
-        return "لا تحدد أي ورقة الطرنيب" if t is None else f"الطرنيب {SUITS_AR.get(str(t), str(t))}"
-    if kind == "score":
-        deltas = answer.get("deltas") or []
-        scores = answer.get("scores") or []
-        out = "، ".join(f"{AR.player_name(s)}: {d:+d}" for s, d in enumerate(deltas))
-        if len(scores) == 2:
-            out += "؛ النتيجة: " + "، ".join(f"{AR.team_name(t)} {v}" for t, v in enumerate(scores))
-        elif scores:
-            out += "؛ النتيجة: " + "، ".join(f"{AR.player_name(s)} {v}" for s, v in enumerate(scores))
-        return out
-    return json.dumps(answer, ensure_ascii=False)
-
-
-def _ruling_ar(ruling: Any, rep: Any) -> dict[str, Any]:
-    """The report as JSON, in Arabic when the referee can word it so (``report_json(rep, lang="ar")``)."""
-    if "lang" in inspect.signature(ruling.report_json).parameters:
-        data: dict[str, Any] = ruling.report_json(rep, lang="ar")
-        data["_worded"] = True
-        return data
-    data = ruling.report_json(rep)
-    data["_worded"] = False
-    return data
-
-
 def disputes_page() -> str:
     from tarneeb.docgen.site import _disputes_dir, _load_situation, _ruling_module
+    from tarneeb.ruling.arabic import sentence
 
     lines = _head("disputes-ar", need("pages", "disputes_title"), "disputes")
     lines += [_t(need("pages", "disputes_intro")), ""]
@@ -183,12 +125,13 @@ def disputes_page() -> str:
                       + "؛ ".join(_t(cite_ref(str(x), "ar")) for x in data["sources"]), ""]
         if ruling is None:
             continue
-        rep = _ruling_ar(ruling, ruling.resolve_file(p))
+        report = ruling.resolve_file(p)
+        rep = ruling.report_json(report)
         rows = []
-        for x in rep.get("rulings", []):
+        for x, ruled in zip(rep.get("rulings", []), report.rulings, strict=True):
             rid = str(x.get("ruleset", ""))
-            said = (str(x.get("ruling", "")) if rep["_worded"]
-                    else answer_ar(str(rep.get("kind")), str(x.get("status")), dict(x.get("answer") or {})))
+            # the referee's own Arabic wording, its terminal isolates dropped (the page isolates Latin runs itself)
+            said = re.sub("[\u2066-\u2069\u200f]", "", sentence(report.kind, ruled, report.asked))
             rs = rulesets().get(rid)
             chain = "؛ ".join(
                 f":ref:`{c['id']} <{docgen.clause_anchor(rid, c['id'], 'ar')}>`" if rs and c["id"] in rs.clauses
