@@ -17,10 +17,8 @@ from typing import Any
 
 from tarneeb.core.sources import cite
 from tarneeb.core.spec import rulesets
-from tarneeb.docgen.arabic import isolate
+from tarneeb.docgen.arabic import LRI, PDI, RLI, isolate
 from tarneeb.ruling.readings import KEY_FIELDS, AmbiguityFlag, Report, Ruling
-
-LRI, RLI, PDI = "\u2066", "\u2067", "\u2069"
 
 
 def ltr(text: object) -> str:
@@ -28,8 +26,9 @@ def ltr(text: object) -> str:
     return f"{LRI}{text}{PDI}"
 
 
-def rtl_line(text: str) -> str:
-    """One line of Arabic in a right-to-left isolate."""
+def rtl_isolated(text: str) -> str:
+    """One terminal line of Arabic in a right-to-left isolate (``docgen.arabic.rtl_line`` marks a line of a
+    text file with RLM instead)."""
     return f"{RLI}{text}{PDI}"
 
 
@@ -223,7 +222,7 @@ def report_text_ar(rep: Report, explain: bool = False) -> str:
     if agreement:
         lines.append(agreement)
     lines.append(_t("labels", "seats_note"))
-    return "\n".join(rtl_line(ln) for ln in lines) + "\n"
+    return "\n".join(rtl_isolated(ln) for ln in lines) + "\n"
 
 
-__all__ = ["LRI", "PDI", "RLI", "arithmetic", "ltr", "player", "report_text_ar", "rtl_line", "sentence"]
+__all__ = ["LRI", "PDI", "RLI", "arithmetic", "ltr", "player", "report_text_ar", "rtl_isolated", "sentence"]
