@@ -107,13 +107,14 @@ __all__ = [
 
 
 def rule_dict(situation: dict[str, Any], rulesets: list[str] | str | None = None, lang: str = "en",
-              explain: bool = False) -> dict[str, Any]:
-    """Rule on a situation table; JSON-ready (see the module docstring). Raises :class:`SituationError`."""
+              explain: bool = False, name: str = "(situation)") -> dict[str, Any]:
+    """Rule on a situation table; JSON-ready (see the module docstring). Raises :class:`SituationError` located in
+    ``name`` (the file or form the table came from)."""
     from tarneeb.ruling.inputs import with_rulesets
 
     if lang not in ("en", "ar"):
-        raise SituationError("(situation)", ["lang"], f"{lang!r}; valid: en, ar")
-    rep = resolve(parse_situation(with_rulesets(situation, rulesets), "(situation)"))
+        raise SituationError(name, ["lang"], f"{lang!r}; valid: en, ar")
+    rep = resolve(parse_situation(with_rulesets(situation, rulesets), name))
     out = report_json(rep)
     if lang == "ar":
         from tarneeb.ruling.arabic import report_text_ar

@@ -85,17 +85,10 @@ def rule(raw: dict[str, Any], name: str = "(form)", lang: str = "en", explain: b
     ``lang`` from the rule pages' texts), each ambiguity ``sources_cited``; ``lines`` is ``text`` split into
     its lines. Raises :class:`TarneebError` (a located one-line message, located in ``name``) on bad or
     contradictory facts."""
-    try:
-        rep = rule_dict(raw, None, lang, explain)
-    except SituationError as e:
-        if e.file != _ANON:
-            raise
-        head = f"{e.file}: {' / '.join(e.fields)}: "
-        msg = str(e)
-        raise SituationError(name, e.fields, msg[len(head):] if msg.startswith(head) else msg) from None
+    rep = rule_dict(raw, None, lang, explain, name=name)
     lines = [ln for ln in rep["text"].splitlines() if ln.strip()]
-    if lines and lines[0].endswith(f" ({_ANON})"):  # the chain's heading names the file: the page's own name
-        lines[0] = lines[0][:-len(_ANON) - 3] + ("" if name.startswith("(") else f" ({name})")
+    if name.startswith("(") and lines and lines[0].endswith(f" ({name})"):  # "(form)", "(pasted)": not a file
+        lines[0] = lines[0][:-len(name) - 3]
     rep["lines"] = lines
     for r in rep["rulings"]:
         rs = get_ruleset(r["ruleset"])
@@ -108,7 +101,6 @@ def rule(raw: dict[str, Any], name: str = "(form)", lang: str = "en", explain: b
     return rep
 
 
-_ANON = "(situation)"  # the name rule_dict gives the situation in its messages
 
 
 @dataclass(frozen=True, slots=True)
