@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from tarneeb.core import hand as H
 from tarneeb.core import rules as R
 from tarneeb.core.actions import BIDS, EGYPTIAN, PASS, PLAYS, Action, Bid, Deal, NameTrump, Play
 from tarneeb.core.cards import card_str, cards_of
@@ -284,11 +285,11 @@ class TarneebObserver:
                 for k, c in enumerate(t.cards):
                     d["played"][c] = 1
                     if "play_seat" in d:
-                        d["play_seat"][c, (t.leader + k * m.rules.step) % 4] = 1
+                        d["play_seat"][c, H.trick_turn(m.rules, t.leader, k)] = 1
             for k, c in enumerate(m.trick):
                 d["trick"][k, c] = 1
                 if "play_seat" in d:
-                    d["play_seat"][c, (m.trick_leader + k * m.rules.step) % 4] = 1
+                    d["play_seat"][c, H.trick_turn(m.rules, m.trick_leader, k)] = 1
             if "hand" in d:
                 for c in cards_of(m.hands[player]):
                     d["hand"][c] = 1
@@ -351,10 +352,10 @@ def _dealt(m: Match, seat: int) -> list[int]:
     mask = m.hands[seat]
     for t in rec.tricks:
         for k, c in enumerate(t.cards):
-            if (t.leader + k * m.rules.step) % 4 == seat:
+            if H.trick_turn(m.rules, t.leader, k) == seat:
                 mask |= 1 << c
     for k, c in enumerate(m.trick):
-        if (m.trick_leader + k * m.rules.step) % 4 == seat:
+        if H.trick_turn(m.rules, m.trick_leader, k) == seat:
             mask |= 1 << c
     return cards_of(mask)
 

@@ -69,8 +69,6 @@ class _Tables:
     """Rule tables built once from the core's functions."""
 
     def __init__(self, r: Rules) -> None:
-        self.step = r.step
-        self.next_seat = np.array([R.next_seat(r, s) for s in range(4)])
         self.next_dealer_played = np.array([H.next_dealer(r, d, None) for d in range(4)])
         self.next_dealer_by = {c: np.array([H.next_dealer(r, d, c) for d in range(4)])
                                for c in ("bid.total", "auction.all-pass", "deal.weak-redeal")}

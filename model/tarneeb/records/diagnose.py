@@ -71,10 +71,6 @@ def _variant(r: Rules, attr: str, v: object) -> Rules:
     return rr
 
 
-def _with(r: Rules, attr: str, v: str) -> Rules:
-    return _variant(r, attr, v)
-
-
 def _deltas_under(r: Rules, bids: Sequence[int], contract: Contract, tricks: Sequence[int]) -> Callable[[], object]:
     return lambda: H.hand_deltas(r, bids, contract, tricks)
 
@@ -93,7 +89,7 @@ def deltas_cause(r: Rules, bids: Sequence[int], contract: Contract, tricks: Sequ
         for v in values:
             if v == getattr(r, attr):
                 continue
-            rr = _with(r, attr, v)
+            rr = _variant(r, attr, v)
             clause_here = clause if clause in r.ruleset.clauses else "score.standard"
             tries.append((_deltas_under(rr, bids, contract, tricks),
                           (f"scored-as-{name}-{v}", f"the claimed changes are what {name} = {v} gives; this "

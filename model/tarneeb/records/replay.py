@@ -380,8 +380,6 @@ class HandReplay:
                     table = [{"seat": s, "bid": self._bid_of(s, bids, contract), "tricks": tricks[s],
                               "claimed": claimed_d[s], "rules": rules_d[s]} for s in range(4)]
                     self.div("deltas", fmt_list(claimed_d), fmt_list(rules_d), clause, cause=cause, table=table)
-                elif full is None:  # a seat whose bid the rules refuse: its change cannot be checked
-                    pass
         before = list(st.scores)
         basis_d = claimed_d if claimed_d is not None else full
         claimed_scores: list[int] | None = None
