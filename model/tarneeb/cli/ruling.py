@@ -42,9 +42,9 @@ def _build(args: argparse.Namespace) -> Any:
         rulesets = "all" if ids == ["all"] else ids
     options: dict[str, dict[str, Any]] = {}
     if args.option:
-        from tarneeb.core.spec import parse_option_args
+        from tarneeb.cli.common import option_args
 
-        opts = parse_option_args(list(args.option))
+        opts = option_args(args.option)
         if not isinstance(rulesets, list) or len(rulesets) != 1:
             raise SituationError("(flags)", ["--option"], "--option needs exactly one --ruleset")
         options[rulesets[0]] = dict(opts)
