@@ -115,15 +115,15 @@ def _min_bid_strict(orig: Fn) -> Fn:
 
 
 def _bid_violation_below_min(orig: Fn) -> Fn:
-    def f(r: Rules, score: int, bid: int | None) -> tuple[str, str] | None:
-        if bid is not None and bid == R.min_bid_for(r, score) - 1 and bid >= 0:
+    def f(r: Rules, score: int, bid: int | None, strain: int | None = None) -> tuple[str, str] | None:
+        if strain is None and bid is not None and bid == R.min_bid_for(r, score) - 1 and bid >= 0:
             return None
-        return orig(r, score, bid)  # type: ignore[no-any-return]
+        return orig(r, score, bid, strain)  # type: ignore[no-any-return]
     return f
 
 
 def _bid_violation_pass(orig: Fn) -> Fn:
-    return lambda r, score, bid: None if bid is None else orig(r, score, bid)
+    return lambda r, score, bid, strain=None: None if bid is None and strain is None else orig(r, score, bid, strain)
 
 
 def _legal_bids_no_13(orig: Fn) -> Fn:

@@ -381,10 +381,7 @@ class Match:
         rec = self.record
         assert rec is not None
         if r.individual:
-            if bid.strain is not None:
-                bad: tuple[str, str] | None = ("bid.meaning", "a bid here is a number of tricks without a suit")
-            else:
-                bad = R.bid_violation(r, self.scores[seat], bid.n)
+            bad = R.bid_violation(r, self.scores[seat], bid.n, bid.strain)
             if bad is not None:
                 raise IllegalBid(str(bid), seat, bad[0], bad[1], self.state_text())
             assert bid.n is not None

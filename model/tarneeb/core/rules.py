@@ -91,8 +91,10 @@ def legal_bids(r: Rules, score: int) -> list[int]:
     return [b for b in range(lo, r.bid_max + 1) if b not in r.bid_excluded]
 
 
-def bid_violation(r: Rules, score: int, bid: int | None) -> tuple[str, str] | None:
-    """None when ``bid`` is legal, else (clause id, reason)."""
+def bid_violation(r: Rules, score: int, bid: int | None, strain: int | None = None) -> tuple[str, str] | None:
+    """None when ``bid`` is legal, else (clause id, reason); an individual bid names no suit (bid.meaning)."""
+    if strain is not None:
+        return "bid.meaning", "a bid here is a number of tricks without a suit"
     if bid is None:
         return "bid.no-pass", "passing is not allowed"
     if not r.bid_min <= bid <= r.bid_max:

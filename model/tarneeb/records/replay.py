@@ -120,8 +120,7 @@ class HandReplay:
                 to_move = order[i]
                 if seat is not None and seat != to_move:
                     self.div(f"bids[{i}].seat", seat, to_move, turn)
-                bad = (("bid.meaning", "a bid here is a number of tricks without a suit") if bid.strain is not None
-                       else R.bid_violation(r, st.scores[to_move], bid.n))
+                bad = R.bid_violation(r, st.scores[to_move], bid.n, bid.strain)
                 if bad is not None:
                     bid_div[to_move] = self.div(f"bids[{i}]", f"seat {to_move} bids {bid_text(bid)}",
                                                 f"a legal bid ({bad[1]})", bad[0])

@@ -415,7 +415,8 @@ def _decide_bid(r: Rules, s: Situation) -> Decision:
         if r.rising_min and s.scores is None:
             raise Missing("scores", "the bidder's score sets the lowest bid under this ruleset")
         score = s.scores[seat] if s.scores is not None else 0
-        if q.bid.strain is not None:
+        bad = R.bid_violation(r, score, q.bid.n, q.bid.strain)
+        if bad is not None and bad[0] == "bid.meaning":
             return Decision({"legal": False, "clause": "bid.meaning"},
                             f"{bid_text} is not legal: a bid here is a number of tricks with no suit.",
                             ("bid.meaning",))
