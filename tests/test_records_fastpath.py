@@ -166,3 +166,77 @@ def test_unknown_fields_inside_tricks_and_contracts_warn() -> None:
     s, reps = verify_lines(lines)
     assert sorted(r.field for r in reps) == ["contract.by", "tricks[3].note"]
     assert s.warnings == 2 and s.divergences == 0 and s.clean_hands == len(dicts) - 1
+
+
+def _deck_texts(deck: str) -> list[str]:
+    """Wrong decks made from a canonical one: a card given twice (in the same hand: its bit would carry into the
+    next card's; in another hand) and another missing, cards out of the pack, not canonical, not ASCII."""
+    cards = [deck[i:i + 2] for i in range(0, 104, 2)]
+    out = []
+    for j in (4, 5, 51):  # card 0 again in the same hand (4), in another (5), as the dealer's last card (51)
+        bad = list(cards)
+        bad[j] = cards[0]
+        out.append("".join(bad))
+    for i, c in enumerate(cards):  # the card one up in the same suit, twice: a carry would make it look dealt
+        up = "23456789TJQKA"["23456789TJQKA".index(c[0]) + 1] + c[1] if c[0] != "A" else None
+        if up in cards and cards.index(up) % 4 == i % 4:
+            bad = list(cards)
+            bad[i] = up
+            out.append("".join(bad))
+            break
+    return out + [deck[1] + deck[0] + deck[2:], "\u00c4" + deck[1:], "1" + deck[1:], deck[:-2] + "XS",
+                  deck[:50] + "  " + deck[52:]]
+
+
+def _lenient_decks(deck: str) -> list[str]:
+    """Decks the reader reads with a warning: not canonical, so not for the fast path."""
+    sym = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
+    return [deck[:2].lower() + deck[2:], deck[:-1] + sym[deck[-1]], deck.lower()]
+
+
+def test_wrong_decks_are_refused_by_both_paths() -> None:
+    """A deck that repeats a card and misses another, or writes a card that is none, is never taken as clean:
+    the fast path refuses it and the replay reports it (deal.deck or the unreadable card), as Match refuses it."""
+    cases = []
+    for rid, opts in [("classic", {}), ("card-kings-41", {}), ("classic", AUCTION_SETS[5]), ("bsfyi-41", {})]:
+        for seed in (1, 2):
+            dicts = [orjson.loads(x) for x in records(rid, _key(opts), None, seed)]
+            played = next(i for i, d in enumerate(dicts) if "tricks" in d)
+            cases.append((dicts, played))
+            cancelled = next((i for i, d in enumerate(dicts) if d.get("redeal")), None)  # no play to catch it
+            if cancelled is not None:
+                cases.append((dicts, cancelled))
+    assert len(cases) > 8  # a weak hand's redeal, bid.total
+    for dicts, k in cases:
+        wrong = _deck_texts(dicts[k]["deck"])
+        for text in wrong + _lenient_decks(dicts[k]["deck"]):
+            bad = [dict(d) for d in dicts]
+            bad[k]["deck"] = text
+            v = Verifier()
+            for ln in bad[:k]:
+                v.feed_line(orjson.dumps(ln), 0, "f", 1)
+            assert v.state is not None and not fast_hand(v.state, bad[k]), text
+            lines = [orjson.dumps(x) for x in bad]
+            s, reps = verify_lines(lines)
+            if text in wrong:
+                assert s.clean_hands < len(lines) - 1, text
+            else:
+                assert s.clean_hands == len(lines) - 1 and s.warnings == len(reps) == 1, text
+            _agree(lines)
+
+
+def test_match_refuses_a_deck_with_a_card_twice() -> None:
+    """The sum of a hand's card bits carries on a repeated card; the check after the deal still refuses it."""
+    from tarneeb.errors import IllegalDeal
+
+    deck = list(range(52))
+    for bad in ([0, 1, 2, 3, 0, *range(5, 52)],  # card 0 twice in one hand, card 4 missing: 2**0 + 2**0 = 2**1
+                [1, 0, 2, 3, 1, *range(5, 52)],  # card 1 twice in one hand (2**2), card 4 missing
+                [*deck[:51], 0], [-60, *deck[1:]], [300, *deck[1:]], [3.0, *deck[1:]], [52, *deck[1:]]):
+        m = Match(load_rules("classic"), first_dealer=0)
+        try:
+            m.apply(Deal(tuple(bad)))  # type: ignore[arg-type]
+        except IllegalDeal as e:
+            assert e.rule == "deal.deck"
+        else:
+            raise AssertionError(f"deal accepted: {bad[:6]}")

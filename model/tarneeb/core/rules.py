@@ -40,14 +40,23 @@ def deal_order(r: Rules, dealer: int) -> tuple[int, int, int, int]:
 
 
 def deal_hands(r: Rules, dealer: int, deck: Sequence[int]) -> list[int]:
-    """Masks of the four hands: card i goes to the (i mod 4 + 1)-th seat after the dealer (deal.order)."""
+    """Masks of the four hands: card i goes to the (i mod 4 + 1)-th seat after the dealer (deal.order).
+
+    A card outside 0..51 gives a hand a bit outside the pack (a number over 255, a negative number or a
+    non-integer raises ValueError or TypeError). Each hand's mask is the sum of its cards' bits, so a card given
+    twice carries into another bit; a hand of 13 cards still has 13 bits only when they are distinct, so the four
+    masks cover the 52 bits of the pack (``hands[0] | hands[1] | hands[2] | hands[3] == FULL_DECK``) exactly
+    when the deck holds each of the 52 cards once.
+    """
+    cards = bytes(deck)  # range-checked (0..255) and integers only, as ``1 << c`` was; a no-op on bytes
+    bit = _CARD_BITS.__getitem__
     hands = [0, 0, 0, 0]
     for k, seat in enumerate(deal_order(r, dealer)):
-        m = 0
-        for c in deck[k::4]:
-            m |= 1 << c
-        hands[seat] = m
+        hands[seat] = sum(map(bit, cards[k::4]))
     return hands
+
+
+_CARD_BITS = [1 << c for c in range(52)] + [1 << 52] * 204  # card -> its bit; 52..255 outside the pack
 
 
 def revealed_card(deck: Sequence[int]) -> int:

@@ -12,12 +12,12 @@ built on the rule core), which reports and goes on past a divergence. The tests 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import add
 from typing import Any
 
 from tarneeb.core import clauses as C
 from tarneeb.core import hand as H
 from tarneeb.core import rules as R
-from tarneeb.core.actions import Bid
 from tarneeb.core.cards import FULL_DECK, STRAINS, SUITS
 from tarneeb.core.spec import Rules
 from tarneeb.records.format import _BID_CODE, _CARD_CODE, _CARD_TEXT, MatchHeader, bid_text
@@ -44,11 +44,27 @@ class MatchState:
     said: set[str] = field(default_factory=set)  # warnings given once per match
 
 
-# two cards written together -> their codes (2,704 entries): the deck is read four characters at a time
-_CARD_PAIRS: dict[str, tuple[int, int]] = {a + b: (ca, cb) for a, ca in _CARD_CODE.items() for b, cb in _CARD_CODE.items()}
+
+
+def _deck_tables() -> tuple[bytes, bytes]:
+    """Byte translation tables of the canonical card text (``AS``): rank character -> code % 13, suit character
+    -> the suit's first code; 255 for any other byte. A deck of 104 characters is read with two translations."""
+    rank, suit = bytearray(b"\xff" * 256), bytearray(b"\xff" * 256)
+    for t, c in _CARD_CODE.items():
+        rank[ord(t[0])], suit[ord(t[1])] = c % 13, c - c % 13
+    # every pair of a rank and a suit character is a canonical card, and reads as its code
+    ranks = [chr(i) for i in range(256) if rank[i] != 255]
+    suits = [chr(i) for i in range(256) if suit[i] != 255]
+    assert len(ranks) * len(suits) == len(_CARD_CODE) == 52
+    assert all(rank[ord(a)] + suit[ord(b)] == _CARD_CODE[a + b] for a in ranks for b in suits)
+    return bytes(rank), bytes(suit)
+
+
+_RANK_BYTE, _SUIT_BYTE = _deck_tables()
 CANONICAL_KEYS = frozenset({"type", "match", "hand", "dealer", "deck", "revealed", "trump", "bids", "redeal",
                             "contract", "tricks", "tricks_won", "deltas", "scores", "outcome"})
 _OUTCOME_KEYS = frozenset({"winner", "clause", "match_over"})
+_BID_TEXT: dict[tuple[int | None, int | None], str] = {(b.n, b.strain): bid_text(b) for b in _BID_CODE.values()}
 
 
 def _is(v: object, n: int) -> bool:
@@ -75,13 +91,15 @@ def fast_hand(st: MatchState, obj: dict[str, Any]) -> bool:
     bids_obj = obj.get("bids")
     if type(text) is not str or len(text) != 104 or type(bids_obj) is not list:
         return False
-    deck: list[int] = []
-    pairs = _CARD_PAIRS
     try:
-        for i in range(0, 104, 4):
-            deck += pairs[text[i:i + 4]]
-    except KeyError:
+        raw = text.encode("ascii")
+    except UnicodeEncodeError:
         return False
+    ranks = raw[0::2].translate(_RANK_BYTE)
+    suits = raw[1::2].translate(_SUIT_BYTE)
+    if 255 in ranks or 255 in suits:  # a character that is no rank (suit) where a rank (suit) is written
+        return False
+    deck = bytes(map(add, ranks, suits))  # the card codes in deal order
     hands = R.deal_hands(r, dealer, deck)
     if hands[0] | hands[1] | hands[2] | hands[3] != FULL_DECK:  # 52 cards covering the pack: 13 each, no repeat
         return False
@@ -135,7 +153,7 @@ def fast_hand(st: MatchState, obj: dict[str, Any]) -> bool:
             trump = SUITS.index(t)
         cobj = obj.get("contract")
         if (type(cobj) is not dict or not _is(cobj.get("seat"), a.holder) or len(cobj) != 2
-                or cobj.get("bid") != bid_text(Bid(contract[1], contract[2])) or obj.get("trump") != STRAINS[trump]):
+                or cobj.get("bid") != _BID_TEXT[a.top] or obj.get("trump") != STRAINS[trump]):
             return False
     if obj.get("redeal") is not None:
         return False
@@ -179,41 +197,40 @@ def _play(r: Rules, tricks: object, hands: list[int], leader: int, trump: int) -
         return None
     code = _CARD_CODE
     legal = R.legal_play_mask
-    orders = [R.seat_order(r, 0), R.seat_order(r, 1), R.seat_order(r, 2), R.seat_order(r, 3)]
+    so = R.seat_order
+    orders = (so(r, 0), so(r, 1), so(r, 2), so(r, 3))
     winner_of = R.trick_winner
     won = [0, 0, 0, 0]
     try:
         for t in tricks:  # unrolled over the four cards; each card checked by the core's legality function
             if type(t) is not dict or len(t) != 3:  # leader, cards, winner: nothing unknown to warn about
                 return None
-            cs = t["cards"]
             ld = t["leader"]
-            if ld != leader or type(ld) is not int or type(cs) is not list:
+            if ld != leader or type(ld) is not int:
                 return None
-            a, b, c, d = cs
-            cards = [code[a], code[b], code[c], code[d]]
-            c0, c1, c2, c3 = cards
+            a, b, c, d = t["cards"]  # a list (not a string of four characters): checked below
+            cards = c0, c1, c2, c3 = code[a], code[b], code[c], code[d]
             s0, s1, s2, s3 = order = orders[leader]
             h = hands[s0]
-            if not (legal(r, h, -1, trump) >> c0) & 1:
+            if not legal(r, h, -1, trump) >> c0 & 1:
                 return None
-            hands[s0] = h ^ (1 << c0)
+            hands[s0] = h ^ 1 << c0
             led = c0 // 13
             h = hands[s1]
-            if not (legal(r, h, led, trump) >> c1) & 1:
+            if not legal(r, h, led, trump) >> c1 & 1:
                 return None
-            hands[s1] = h ^ (1 << c1)
+            hands[s1] = h ^ 1 << c1
             h = hands[s2]
-            if not (legal(r, h, led, trump) >> c2) & 1:
+            if not legal(r, h, led, trump) >> c2 & 1:
                 return None
-            hands[s2] = h ^ (1 << c2)
+            hands[s2] = h ^ 1 << c2
             h = hands[s3]
-            if not (legal(r, h, led, trump) >> c3) & 1:
+            if not legal(r, h, led, trump) >> c3 & 1:
                 return None
-            hands[s3] = h ^ (1 << c3)
+            hands[s3] = h ^ 1 << c3
             leader = order[winner_of(cards, trump)]  # = hand.trick_winner_seat, with the seat orders precomputed
             wn = t["winner"]
-            if wn != leader or type(wn) is not int:
+            if wn != leader or type(wn) is not int or type(t["cards"]) is not list:
                 return None
             won[leader] += 1
     except (KeyError, TypeError, ValueError):  # a missing field, not four cards, or a card not written canonically
