@@ -12,7 +12,6 @@ built on the rule core), which reports and goes on past a divergence. The tests 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from operator import add
 from typing import Any
 
 from tarneeb.core import clauses as C
@@ -20,7 +19,7 @@ from tarneeb.core import hand as H
 from tarneeb.core import rules as R
 from tarneeb.core.cards import FULL_DECK, STRAINS, SUITS
 from tarneeb.core.spec import Rules
-from tarneeb.records.format import _BID_CODE, _CARD_CODE, _CARD_TEXT, MatchHeader, bid_text
+from tarneeb.records.format import _BID_CODE, _CARD_CODE, _CARD_TEXT, MatchHeader, bid_text, text_codes
 
 
 @dataclass(slots=True)
@@ -45,22 +44,6 @@ class MatchState:
 
 
 
-
-def _deck_tables() -> tuple[bytes, bytes]:
-    """Byte translation tables of the canonical card text (``AS``): rank character -> code % 13, suit character
-    -> the suit's first code; 255 for any other byte. A deck of 104 characters is read with two translations."""
-    rank, suit = bytearray(b"\xff" * 256), bytearray(b"\xff" * 256)
-    for t, c in _CARD_CODE.items():
-        rank[ord(t[0])], suit[ord(t[1])] = c % 13, c - c % 13
-    # every pair of a rank and a suit character is a canonical card, and reads as its code
-    ranks = [chr(i) for i in range(256) if rank[i] != 255]
-    suits = [chr(i) for i in range(256) if suit[i] != 255]
-    assert len(ranks) * len(suits) == len(_CARD_CODE) == 52
-    assert all(rank[ord(a)] + suit[ord(b)] == _CARD_CODE[a + b] for a in ranks for b in suits)
-    return bytes(rank), bytes(suit)
-
-
-_RANK_BYTE, _SUIT_BYTE = _deck_tables()
 CANONICAL_KEYS = frozenset({"type", "match", "hand", "dealer", "deck", "revealed", "trump", "bids", "redeal",
                             "contract", "tricks", "tricks_won", "deltas", "scores", "outcome"})
 _OUTCOME_KEYS = frozenset({"winner", "clause", "match_over"})
@@ -91,15 +74,9 @@ def fast_hand(st: MatchState, obj: dict[str, Any]) -> bool:
     bids_obj = obj.get("bids")
     if type(text) is not str or len(text) != 104 or type(bids_obj) is not list:
         return False
-    try:
-        raw = text.encode("ascii")
-    except UnicodeEncodeError:
+    deck = text_codes(text)  # the card codes in deal order
+    if deck is None:
         return False
-    ranks = raw[0::2].translate(_RANK_BYTE)
-    suits = raw[1::2].translate(_SUIT_BYTE)
-    if 255 in ranks or 255 in suits:  # a character that is no rank (suit) where a rank (suit) is written
-        return False
-    deck = bytes(map(add, ranks, suits))  # the card codes in deal order
     hands = R.deal_hands(r, dealer, deck)
     if hands[0] | hands[1] | hands[2] | hands[3] != FULL_DECK:  # 52 cards covering the pack: 13 each, no repeat
         return False

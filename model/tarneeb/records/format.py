@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import asdict, dataclass, field
+from operator import add
 from typing import Any
 
 from tarneeb.core.actions import BIDS, EGYPTIAN, PASS, Bid
@@ -22,6 +23,37 @@ EXTENSION_PREFIX = "x-"  # fields starting with this are the writer's own and ar
 
 _CARD_CODE: dict[str, int] = {card_str(c): c for c in range(52)}
 _CARD_TEXT: tuple[str, ...] = tuple(card_str(c) for c in range(52))
+
+
+def _text_tables() -> tuple[bytes, bytes]:
+    """Byte translation tables of the canonical card text (``AS``): rank character -> code % 13, suit character
+    -> the suit's first code; 255 for any other byte."""
+    rank, suit = bytearray(b"\xff" * 256), bytearray(b"\xff" * 256)
+    for t, c in _CARD_CODE.items():
+        rank[ord(t[0])], suit[ord(t[1])] = c % 13, c - c % 13
+    # every pair of a rank and a suit character is a canonical card, and reads as its code
+    ranks = [chr(i) for i in range(256) if rank[i] != 255]
+    suits = [chr(i) for i in range(256) if suit[i] != 255]
+    assert len(ranks) * len(suits) == len(_CARD_CODE) == 52
+    assert all(rank[ord(a)] + suit[ord(b)] == _CARD_CODE[a + b] for a in ranks for b in suits)
+    return bytes(rank), bytes(suit)
+
+
+_RANK_BYTE, _SUIT_BYTE = _text_tables()
+
+
+def text_codes(text: str) -> bytes | None:
+    """The codes of cards written together canonically (``AS2CTH``: two characters each, as ``_CARD_CODE``
+    spells them), read by two byte translations; None when any character is not so written."""
+    try:
+        raw = text.encode("ascii")
+    except UnicodeEncodeError:
+        return None
+    ranks = raw[0::2].translate(_RANK_BYTE)
+    suits = raw[1::2].translate(_SUIT_BYTE)
+    if len(ranks) != len(suits) or 255 in ranks or 255 in suits:  # an odd length, or no rank (suit) where one is
+        return None
+    return bytes(map(add, ranks, suits))
 
 
 def bid_text(b: Bid) -> str:
@@ -83,6 +115,9 @@ def _cards(v: object, fld: str) -> list[int]:
     if isinstance(v, list):
         return [_card(x, f"{fld}[{i}]") for i, x in enumerate(v)]
     if isinstance(v, str):
+        fast = text_codes(v)
+        if fast is not None:  # every card written canonically ('AS2CTH'): nothing to say
+            return list(fast)
         if " " in v or "," in v:
             lenient("card-run", fld, "cards written together with spaces or commas between them")
         t = v.replace(" ", "").replace(",", "").replace("10", "T")

@@ -255,6 +255,16 @@ def _parse_hand(obj: dict[str, Any], file: str, line: int) -> HandLine:
         tricks = []
         code = _CARD_CODE
         for i, t in enumerate(v):
+            if type(t) is dict and len(t) == 3:  # the usual trick: {leader, cards, winner}, seats and four cards
+                cs, ld, wn = t.get("cards"), t.get("leader"), t.get("winner")
+                if (type(cs) is list and len(cs) == 4 and type(ld) is int and 0 <= ld <= 3 and type(wn) is int
+                        and 0 <= wn <= 3):
+                    try:
+                        a, b, c, d = cs
+                        tricks.append(TrickLine([code[a], code[b], code[c], code[d]], ld, wn))
+                        continue
+                    except (KeyError, TypeError):  # a card not written canonically: read below
+                        pass
             if isinstance(t, dict):  # the field names (tricks[i].cards, ...) are spelled only when something is said
                 cs = t.get("cards")
                 cards = None

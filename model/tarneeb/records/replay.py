@@ -11,6 +11,7 @@ mislabelled the earlier fact). A divergence that an earlier one makes unavoidabl
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tarneeb.core import clauses as C
@@ -40,6 +41,16 @@ def team_list(r: Rules, v: list[int]) -> list[int] | None:
     if not r.individual:
         return [v[0], v[1], v[0], v[1]]
     return None
+
+
+def _all_legal(r: Rules, legal: Callable[[Rules, int, int, int], int], hands: list[int],
+               order: tuple[int, int, int, int], cards: list[int], trump: int) -> bool:
+    """Each of the four cards of a trick is legal for its seat, by the rules' ``legal`` (play.follow)."""
+    c0, c1, c2, c3 = cards
+    s0, s1, s2, s3 = order
+    led = c0 // 13
+    return bool(legal(r, hands[s0], -1, trump) >> c0 & 1 and legal(r, hands[s1], led, trump) >> c1 & 1
+                and legal(r, hands[s2], led, trump) >> c2 & 1 and legal(r, hands[s3], led, trump) >> c3 & 1)
 
 
 class HandReplay:
@@ -268,14 +279,17 @@ class HandReplay:
         r, h = self.r, self.h
         assert h.tricks is not None
         hands = list(hands)
-        played: dict[int, Divergence | None] = {}  # card -> the divergence at its (first) play, if any
+        played: dict[int, Divergence] = {}  # card -> the divergence at its first play, when that was illegal
+        seen = 0  # the cards played so far (a card first played legally maps to no divergence)
         won = [0, 0, 0, 0]
-        self.won_rules = [0, 0, 0, 0]  # by the rules' winner of each trick (as the record played it)
+        self.won_rules = won_rules = [0, 0, 0, 0]  # by the rules' winner of each trick (as the record played it)
         alt_leader = -1
         wrong_by: list[Divergence | None] = [None, None, None, None]  # each seat's first illegal card
         lead_div: Divergence | None = None
         legal = R.legal_play_mask
-        mark = played.setdefault
+        winner_of = R.trick_winner
+        so = R.seat_order
+        orders = (so(r, 0), so(r, 1), so(r, 2), so(r, 3))
         for k, t in enumerate(h.tricks):
             if k >= 13:
                 self.div("tricks", f"{len(h.tricks)} tricks", "13 tricks", "hand.tricks", k)
@@ -286,34 +300,45 @@ class HandReplay:
                 lead_div = self.div(f"tricks[{k}].leader", t.leader, leader, C.lead_clause(k), k,
                                     follows=taint if k == 0 else None)
                 leader = t.leader  # the record's leader plays first
-            order = R.seat_order(r, leader)
-            led = -1
+            order = orders[leader]
             lead_taint = wrong_by[order[0]]  # the suit led comes from a seat already playing other cards
             trick_taint: Divergence | None = lead_taint
-            for j, c in enumerate(t.cards):
-                seat = order[j]
-                hand = hands[seat]
-                if not (legal(r, hand, led, trump) >> c) & 1 and not (
-                        trump_rules != trump and (legal(r, hand, led, trump_rules) >> c) & 1):
-                    bad = R.play_violation(r, hand, led, trump, c)
-                    assert bad is not None
-                    # a seat that played a wrong card before holds other cards now: this one follows from it
-                    d = self.div(f"tricks[{k}].cards[{j}]", f"seat {seat} plays {_CARD_TEXT[c]}",
-                                 f"a legal card ({bad[1]})", bad[0], k,
-                                 follows=played.get(c) or wrong_by[seat] or lead_taint or lead_div)
-                    played.setdefault(c, d)
-                    wrong_by[seat] = wrong_by[seat] or d
-                    trick_taint = trick_taint or d
+            cards = t.cards
+            if len(cards) == 4 and _all_legal(r, legal, hands, order, cards, trump):
+                # four legal cards (the usual case), each decided by the rules as in the loop below
+                c0, c1, c2, c3 = cards
+                s0, s1, s2, s3 = order
+                hands[s0] &= ~(1 << c0)
+                hands[s1] &= ~(1 << c1)
+                hands[s2] &= ~(1 << c2)
+                hands[s3] &= ~(1 << c3)
+                seen |= 1 << c0 | 1 << c1 | 1 << c2 | 1 << c3
+            else:
+                led = -1
+                for j, c in enumerate(cards):
+                    seat = order[j]
+                    hand = hands[seat]
+                    if not (legal(r, hand, led, trump) >> c) & 1 and not (
+                            trump_rules != trump and (legal(r, hand, led, trump_rules) >> c) & 1):
+                        bad = R.play_violation(r, hand, led, trump, c)
+                        assert bad is not None
+                        # a seat that played a wrong card before holds other cards now: this one follows from it
+                        d = self.div(f"tricks[{k}].cards[{j}]", f"seat {seat} plays {_CARD_TEXT[c]}",
+                                     f"a legal card ({bad[1]})", bad[0], k,
+                                     follows=played.get(c) or wrong_by[seat] or lead_taint or lead_div)
+                        if not seen >> c & 1:
+                            played[c] = d
+                        wrong_by[seat] = wrong_by[seat] or d
+                        trick_taint = trick_taint or d
+                        if j == 0:
+                            lead_taint = lead_taint or d
+                    seen |= 1 << c
+                    hands[seat] = hand & ~(1 << c)
                     if j == 0:
-                        lead_taint = lead_taint or d
-                else:
-                    mark(c, None)
-                hands[seat] = hand & ~(1 << c)
-                if j == 0:
-                    led = c // 13
-            w = order[R.trick_winner(t.cards, trump)]  # = hand.trick_winner_seat, with the seat order at hand
-            w_rules = order[R.trick_winner(t.cards, trump_rules)] if trump_rules != trump else w
-            self.won_rules[w] += 1
+                        led = c // 13
+            w = order[winner_of(cards, trump)]  # = hand.trick_winner_seat, with the seat orders at hand
+            w_rules = order[winner_of(cards, trump_rules)] if trump_rules != trump else w
+            won_rules[w] += 1
             alt_leader = w
             if t.winner is not None and t.winner != w:
                 if t.winner != w_rules:
@@ -376,7 +401,8 @@ class HandReplay:
                         clause = C.individual_delta_clause(claimed_d[bad[0]], rules_d[bad[0]] or 0)
                     cause = None if full is None else D.deltas_cause(r, [b or 0 for b in bids], contract, tricks,
                                                                      claimed_d)
-                    table = [{"seat": s, "bid": self._bid_of(s, bids, contract), "tricks": tricks[s],
+                    contract_text = None if contract is None else bid_text(Bid(contract[1], contract[2]))
+                    table = [{"seat": s, "bid": self._bid_of(s, bids, contract, contract_text), "tricks": tricks[s],
                               "claimed": claimed_d[s], "rules": rules_d[s]} for s in range(4)]
                     self.div("deltas", fmt_list(claimed_d), fmt_list(rules_d), clause, cause=cause, table=table)
         before = list(st.scores)
@@ -427,12 +453,12 @@ class HandReplay:
         if over:
             st.over_rule = rule
 
-    def _bid_of(self, seat: int, bids: list[int | None], contract: Contract) -> str | None:
+    def _bid_of(self, seat: int, bids: list[int | None], contract: Contract, contract_text: str | None) -> str | None:
         if contract is None:
             b = bids[seat]
             return "pass" if b is None else str(b)
-        return bid_text(Bid(contract[1], contract[2])) + (" (contract)" if seat == contract[0] else
-                                                          " (partner)" if seat & 1 == contract[0] & 1 else "")
+        return f"{contract_text}" + (" (contract)" if seat == contract[0] else
+                                     " (partner)" if seat & 1 == contract[0] & 1 else "")
 
 
 __all__ = ["HandReplay", "fmt_list", "team_list"]

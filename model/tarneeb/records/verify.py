@@ -106,6 +106,7 @@ class Verifier:
         self._rules_cache: dict[tuple[str, str], Rules] = {}
         self._fast_misses = 0  # fast path misses in a row
         self._fast_skip = 0  # lines for which the fast path is not tried
+        self._fast_backoff = 56  # lines not tried after the next miss (doubled at each miss that follows a pause)
 
     # -------------------------------------------------------------- helpers
     def cite(self, r: Rules, clause: str) -> str:
@@ -153,7 +154,8 @@ class Verifier:
         """Read and check one raw line (``None``: a line over the size limit of ``n`` bytes).
 
         A canonical clean line is taken by the fast path. When it keeps missing (a record that diverges on
-        nearly every line), it is not tried for a while: the reports are the same either way.
+        nearly every line), it is not tried for a while, longer each time it misses again (up to 1,024 lines),
+        until it takes a line: the reports are the same either way.
         """
         st = self.state
         obj: Any = None
@@ -168,15 +170,16 @@ class Verifier:
                     obj = None
                 if type(obj) is dict and obj.get("type") == "hand":
                     if fast_hand(st, obj):
-                        self._fast_misses = 0
+                        self._fast_misses, self._fast_backoff = 0, 56
                         sm = self.summary
                         sm.lines += 1
                         sm.hands += 1
                         sm.clean_hands += 1
                         return []
                     self._fast_misses += 1
-                    if self._fast_misses >= 8:
-                        self._fast_misses, self._fast_skip = 0, 56
+                    if self._fast_misses >= 8:  # not tried for a while; one more miss after it, twice as long
+                        self._fast_misses, self._fast_skip = 7, self._fast_backoff
+                        self._fast_backoff = min(2 * self._fast_backoff, 1024)
         it = _item(data, n, file, line, MAX_LINE, obj if type(obj) is dict else None)
         return [] if it is None else self.feed(it)
 
