@@ -15,6 +15,7 @@ from functools import cache
 from typing import Any
 
 import orjson
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -240,3 +241,58 @@ def test_match_refuses_a_deck_with_a_card_twice() -> None:
             assert e.rule == "deal.deck"
         else:
             raise AssertionError(f"deal accepted: {bad[:6]}")
+
+
+def test_bids_not_written_canonically_go_to_the_replay() -> None:
+    """'PASS', 'p', '8h' are read by the reader with a warning: the fast path does not take them silently."""
+    for rid, opts, alias in [("classic", {}, {"pass": "PASS", "7": " 7"}), ("classic", {"egyptian": True},
+                                                                          {"pass": "p"}),
+                             ("card-kings-41", {}, {"7": " 7", "8": "8 "})]:
+        dicts = [orjson.loads(x) for x in records(rid, _key(opts), None, 1)]
+        changed = 0
+        for d in dicts[1:]:
+            for x in d.get("bids", []):
+                if x[1] in alias:
+                    x[1] = alias[x[1]]
+                    changed += 1
+                    break
+        if opts.get("egyptian"):
+            for d in dicts[1:4]:  # a suit written in lower case
+                for x in d.get("bids", []):
+                    if x[1][-1:] in "CDHSN" and x[1] != "pass":
+                        x[1] = x[1].lower()
+                        changed += 1
+        assert changed
+        lines = [orjson.dumps(x) for x in dicts]
+        assert not all(_fast_takes(tuple(lines)))
+        s, reps = verify_lines(lines)
+        assert s.warnings > 0 and s.divergences == 0
+        _agree(lines)
+
+
+@pytest.mark.parametrize("fn", ["auction_bid_violation", "auction_next", "next_seat"])
+def test_the_fast_paths_auction_table_follows_a_patched_rule(monkeypatch: pytest.MonkeyPatch, fn: str) -> None:
+    """The fast path keeps each auction's outcome; a decider replaced afterwards (as a proof's mutant is) is used."""
+    from tarneeb.core import rules as R
+
+    lines = records("classic", _key({}), None, 1)
+    v = Verifier()
+
+    def fast_takes() -> list[bool]:  # the same verifier (its rules object), the match read again from its header
+        assert v.feed_line(lines[0], len(lines[0]), "f", 1) == [] and v.state is not None
+        return [fast_hand(v.state, orjson.loads(ln)) for ln in lines[1:]]
+
+    assert all(fast_takes())  # the table is filled
+    orig = getattr(R, fn)
+    if fn == "auction_bid_violation":
+        def bent(*a: Any) -> Any:
+            return ("auction.raise", "bent") if a[-2] == 7 else orig(*a)
+    elif fn == "auction_next":
+        def bent(*a: Any) -> Any:
+            return None
+    else:
+        def bent(*a: Any) -> Any:
+            return (a[1] + 3) % 4
+    monkeypatch.setattr(R, fn, bent)
+    assert not all(fast_takes())
+    _agree(list(lines))

@@ -48,6 +48,7 @@ CANONICAL_KEYS = frozenset({"type", "match", "hand", "dealer", "deck", "revealed
                             "contract", "tricks", "tricks_won", "deltas", "scores", "outcome"})
 _OUTCOME_KEYS = frozenset({"winner", "clause", "match_over"})
 _BID_TEXT: dict[tuple[int | None, int | None], str] = {(b.n, b.strain): bid_text(b) for b in _BID_CODE.values()}
+_CANONICAL_BID = {bid_text(b): b for b in _BID_CODE.values()}  # 'pass', '7', '8H' (not the reader's 'P', '8h')
 
 
 def _is(v: object, n: int) -> bool:
@@ -99,26 +100,23 @@ def fast_hand(st: MatchState, obj: dict[str, Any]) -> bool:
         for seat, x in zip(H.bidding_order(r, dealer), bids_obj, strict=True):  # bid.turn
             if type(x) is not list or len(x) != 2 or type(x[0]) is not int or x[0] != seat:
                 return False
-            b = _BID_CODE.get(x[1]) if type(x[1]) is str else None
+            b = _CANONICAL_BID.get(x[1]) if type(x[1]) is str else None
             if b is None or b.n is None or b.strain is not None or R.bid_violation(r, scores[seat], b.n):
                 return False
             bids[seat] = b.n
         if not R.hand_is_played(r, bids):
             return _cancelled(st, obj, dealer, "bid.total", bids_obj, None)
     else:
-        a = H.auction_start(r, dealer)
+        calls: list[object] = [dealer]
         for x in bids_obj:
-            bidder = a.to_speak
-            if bidder is None or type(x) is not list or len(x) != 2 or type(x[0]) is not int or x[0] != bidder:
+            if type(x) is not list or len(x) != 2 or type(x[0]) is not int or type(x[1]) is not str:
                 return False
-            b = _BID_CODE.get(x[1]) if type(x[1]) is str else None
-            if b is None or H.auction_call(r, a, b.n, b.strain) is not None:
-                return False
-        if a.to_speak is not None:  # the auction is not over
+            calls += x
+        contract = _auction(r, tuple(calls))
+        if contract is None:  # an illegal call, a call out of turn, or an auction not over
             return False
-        if a.top is None:  # all passed
+        if contract[0] < 0:  # all passed
             return _cancelled(st, obj, dealer, "auction.all-pass", bids_obj, None)
-        contract = (a.holder, a.top[0], a.top[1])
         if r.egyptian:
             if contract[2] is None:
                 return False
@@ -129,8 +127,8 @@ def fast_hand(st: MatchState, obj: dict[str, Any]) -> bool:
                 return False
             trump = SUITS.index(t)
         cobj = obj.get("contract")
-        if (type(cobj) is not dict or not _is(cobj.get("seat"), a.holder) or len(cobj) != 2
-                or cobj.get("bid") != _BID_TEXT[a.top] or obj.get("trump") != STRAINS[trump]):
+        if (type(cobj) is not dict or not _is(cobj.get("seat"), contract[0]) or len(cobj) != 2
+                or cobj.get("bid") != _BID_TEXT[contract[1:]] or obj.get("trump") != STRAINS[trump]):
             return False
     if obj.get("redeal") is not None:
         return False
@@ -166,6 +164,51 @@ def fast_hand(st: MatchState, obj: dict[str, Any]) -> bool:
     if over:
         st.over_rule = rule
     return True
+
+
+_Contract = tuple[int, int, int | None]
+# The outcome of an auction is decided by the rules alone from the dealer and the calls (seat, text): it is kept
+# per rules object, as Match keeps its tables of legal calls, and the table is emptied when one of the functions
+# that decide an auction is replaced (a proof's mutant patches them by name).
+_AUCTIONS: dict[int, tuple[Rules, tuple[object, ...], dict[tuple[object, ...], _Contract | None]]] = {}
+
+
+def _auction_deciders() -> tuple[object, ...]:
+    return (H.auction_start, H.auction_call, R.auction_bid_violation, R.auction_next, R.next_seat, R.dealer_forced,
+            R.bid_key)
+
+
+def _auction(r: Rules, calls: tuple[object, ...]) -> _Contract | None:
+    """The contract (holder, tricks, strain) of the auction ``calls`` = (dealer, seat, text, seat, text, ...) with
+    every seat an int: (-1, 0, None) when all passed; None when a call is illegal, out of turn (auction.order) or
+    not written canonically, or the auction is not over."""
+    entry = _AUCTIONS.get(id(r))
+    fns = _auction_deciders()
+    if entry is None or entry[0] is not r or entry[1] != fns:
+        entry = _AUCTIONS[id(r)] = (r, fns, {})
+    table = entry[2]
+    if calls in table:
+        return table[calls]
+    if len(table) > 50_000:
+        table.clear()
+    got = table[calls] = _run_auction(r, calls)
+    return got
+
+
+def _run_auction(r: Rules, calls: tuple[object, ...]) -> _Contract | None:
+    dealer = calls[0]
+    assert type(dealer) is int
+    a = H.auction_start(r, dealer)
+    for i in range(1, len(calls), 2):
+        seat, text = calls[i], calls[i + 1]
+        b = _CANONICAL_BID.get(text) if type(text) is str else None
+        if a.to_speak is None or seat != a.to_speak or b is None or H.auction_call(r, a, b.n, b.strain) is not None:
+            return None
+    if a.to_speak is not None:  # the auction is not over
+        return None
+    if a.top is None:  # all passed
+        return (-1, 0, None)
+    return (a.holder, a.top[0], a.top[1])
 
 
 def _play(r: Rules, tricks: object, hands: list[int], leader: int, trump: int) -> list[int] | None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import threading
 from dataclasses import asdict, dataclass, field
-from operator import add
 from typing import Any
 
 from tarneeb.core.actions import BIDS, EGYPTIAN, PASS, Bid
@@ -51,9 +50,11 @@ def text_codes(text: str) -> bytes | None:
         return None
     ranks = raw[0::2].translate(_RANK_BYTE)
     suits = raw[1::2].translate(_SUIT_BYTE)
-    if len(ranks) != len(suits) or 255 in ranks or 255 in suits:  # an odd length, or no rank (suit) where one is
+    n = len(ranks)
+    if n != len(suits) or 255 in ranks or 255 in suits:  # an odd length, or no rank (suit) where one is
         return None
-    return bytes(map(add, ranks, suits))
+    # rank + suit byte by byte, as one addition of two big numbers: each sum is at most 51, so nothing carries
+    return (int.from_bytes(ranks) + int.from_bytes(suits)).to_bytes(n)
 
 
 def bid_text(b: Bid) -> str:
