@@ -48,16 +48,21 @@ RANKS = "23456789TJQKA"
 STRAINS = "CDHSN"
 
 
+_SUIT_OF = {s: i for i, s in enumerate(SUITS)}
+_RANK_OF = {r: i for i, r in enumerate(RANKS)}
+_KEY_OF = {r + s: i * 13 + j for i, s in enumerate(SUITS) for j, r in enumerate(RANKS)}  # "AS" -> 51
+
+
 def c_suit(card: str) -> int:
-    return SUITS.index(card[1])
+    return _SUIT_OF[card[1]]
 
 
 def c_rank(card: str) -> int:
-    return RANKS.index(card[0])
+    return _RANK_OF[card[0]]
 
 
 def c_key(card: str) -> int:
-    return c_suit(card) * 13 + c_rank(card)
+    return _KEY_OF[card]
 
 
 def valid_card(card: Any) -> bool:
@@ -150,21 +155,25 @@ MUTANT = ""
 
 def follow_ok(cfg: dict[str, Any], hand: list[str], trick: list[str], trump: int | None, card: str) -> bool:
     """Follow suit when you can; with must_trump, cut when void and holding trump."""
-    if card not in hand:
-        return False
+    return card in playable(cfg, hand, trick, trump)
+
+
+def playable(cfg: dict[str, Any], hand: list[str], trick: list[str], trump: int | None) -> list[str]:
+    """The cards of ``hand`` that may be played on ``trick`` (see :func:`follow_ok`), in the hand's order."""
     if not trick:
-        return True
-    led = c_suit(trick[0])
-    has_led = any(c_suit(c) == led for c in hand)
+        return list(hand)
+    suits = [_SUIT_OF[c[1]] for c in hand]
+    led = _SUIT_OF[trick[0][1]]
+    has_led = led in suits
     if cfg["family"] == "auction" and cfg["must_trump"] and trump is not None and trump < 4:
-        has_trump = any(c_suit(c) == trump for c in hand)
+        has_trump = trump in suits
         if on("no-follow-void-trump") and not has_trump:
-            return True
+            return list(hand)
         if not has_led and has_trump:
-            return c_suit(card) == trump
+            return [c for c, s in zip(hand, suits, strict=True) if s == trump]
     if has_led:
-        return c_suit(card) == led
-    return True
+        return [c for c, s in zip(hand, suits, strict=True) if s == led]
+    return list(hand)
 
 
 def best_index(trick: list[str], trump: int | None) -> int:
@@ -433,7 +442,7 @@ class Hand:
         if self.phase == "play":
             assert self.to_move is not None
             h = self.hands[self.to_move]
-            return ["play:" + c for c in sorted(h, key=c_key) if follow_ok(self.cfg, h, self.trick, self.trump, c)]
+            return ["play:" + c for c in sorted(playable(self.cfg, h, self.trick, self.trump), key=_KEY_OF.__getitem__)]
         return []
 
     # ---- moves
