@@ -177,7 +177,12 @@ def _individual_deltas_cause(r: Rules, bids: Sequence[int], tricks: Sequence[int
     for post, pcause in posts[1:]:
         if post is not None and post(rules_d) == want:
             return pcause
+    tried = {tuple(rules_d)}  # changes whose post steps were all tried already: the same again gives nothing new
     for deltas, cause in computed[1:]:
+        key = tuple(deltas)
+        if key in tried:
+            continue
+        tried.add(key)
         for post, pcause in posts[1:]:
             if post is not None and cause is not None and pcause is not None and post(deltas) == want:
                 return (f"{cause[0]}+{pcause[0]}", f"two slips at once: {cause[1]}; and {pcause[1]}", cause[2])

@@ -223,7 +223,7 @@ def _play(r: Rules, tricks: object, hands: list[int], leader: int, trump: int) -
     won = [0, 0, 0, 0]
     try:
         for t in tricks:  # unrolled over the four cards; each card checked by the core's legality function
-            if type(t) is not dict or len(t) != 3:  # leader, cards, winner: nothing unknown to warn about
+            if len(t) != 3:  # leader, cards, winner: nothing unknown to warn about (not a dict: TypeError below)
                 return None
             ld = t["leader"]
             if ld != leader or type(ld) is not int:
