@@ -30,6 +30,7 @@ _PLAYS_OF_SUIT: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
     tuple(tuple(PLAYS[c] for c in cards) for cards in CARDS_OF_SUIT[s]) for s in range(4)
 )
 _P0, _P1, _P2, _P3 = _PLAYS_OF_SUIT  # the Play actions of a 13-bit suit mask, per suit
+_NAME_TRUMP = tuple(NameTrump(s) for s in range(4))  # the contract holder's choices (trump.source)
 
 
 # Legal auction calls per Rules object (kept alive beside its id) and auction state; see _legal_auction_bids.
@@ -268,7 +269,7 @@ class Match:
                 return self._legal_individual_bids()
             return self._legal_auction_bids()
         if ph is Phase.TRUMP_CHOICE:
-            return [NameTrump(s) for s in range(4)]
+            return _NAME_TRUMP
         return []
 
     def legal_play_mask(self) -> int:
@@ -277,7 +278,7 @@ class Match:
         self._mhand, self._mmask = hand, mask
         return mask
 
-    def _legal_individual_bids(self) -> list[Action]:
+    def _legal_individual_bids(self) -> Sequence[Action]:
         """R.legal_bids for the bidder's score, kept per rules and score (rebuilt if the rule is patched)."""
         r = self.rules
         rid = id(r)
@@ -288,9 +289,9 @@ class Match:
         got = entry[2].get(score)
         if got is None:
             got = entry[2][score] = tuple(BIDS[b] for b in R.legal_bids(r, score))
-        return list(got)
+        return got
 
-    def _legal_auction_bids(self) -> list[Action]:
+    def _legal_auction_bids(self) -> Sequence[Action]:
         r = self.rules
         top = self.auction_top
         top_t = None if top is None or top.n is None else (top.n, top.strain)
@@ -309,7 +310,7 @@ class Match:
             got = entry[2][key] = tuple(
                 b for b in candidates
                 if R.auction_bid_violation(r, self.dealer, self.to_move, top_t, self.passes, b.n, b.strain) is None)
-        return list(got)
+        return got
 
     # -------------------------------------------------------------- apply
     def apply(self, action: Action) -> None:
@@ -358,7 +359,7 @@ class Match:
             return
         self._phase_trump_reveal(deck)
         self.phase = Phase.BIDDING
-        self.to_move = R.next_seat(r, self.dealer)
+        self.to_move = self._next[self.dealer]  # bid.turn, auction.order: the seat after the dealer
         if not r.individual:
             self.auction = H.auction_start(r, self.dealer)
 
