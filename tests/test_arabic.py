@@ -281,3 +281,9 @@ def test_arabic_disputes_page_words_rulings_as_the_referee_does() -> None:
     for s in said:
         plain = _re.split(r"[A-Za-z0-9]{2}", s)[0]  # Latin runs (card codes, field names) are marked up on the page
         assert len(plain) > 10 and plain in page, plain
+
+
+def test_command_line_option_stays_whole_in_an_arabic_line() -> None:
+    """``--ruleset FILE`` is one left-to-right run: its dashes must not be left outside, on the Arabic side."""
+    text = "والأوامر تأخذ --ruleset FILE، والرقم -7 وكلمة non-trump"
+    assert [text[a:b] for a, b in AR._runs(text)] == ["--ruleset FILE", "-7", "non-trump"]

@@ -50,3 +50,27 @@ def test_witnesses_are_linked_from_their_rows() -> None:
     assert ".. _witness-bid-legal:" in page
     assert "witness-trump" not in page  # an empty witness set is not linked
     assert "No witness data" in docsite.comparison_page(None)
+
+
+def test_house_page_shows_what_each_house_file_changes() -> None:
+    """Every example house file, its base, every changed parameter with both values, and every clause whose
+    statement differs from its base's (here: the file's own clause and the base clause its total rewords)."""
+    from tarneeb.core.spec import get_ruleset
+    from tarneeb.docgen import house_page
+
+    files = house_page.house_files()
+    assert len(files) >= 3
+    for lang in ("en", "ar"):
+        page = house_page.house_page(lang)
+        for p in files:
+            rs = get_ruleset(str(p))
+            assert rs.id in page and f"/generated/{lang}/{rs.extends}>" in page
+            assert rs.changed
+            for k in rs.changed:
+                assert k in page, (lang, rs.id, k)
+            for cid, text, _src in house_page.changed_clauses(rs, lang):
+                assert cid in page and text.split()[0] in page, (lang, rs.id, cid)
+    ck = get_ruleset(str(next(p for p in files if p.stem == "card-kings-total-13")))
+    got = {cid for cid, *_ in house_page.changed_clauses(ck, "en")}
+    assert got == {"bid.total", "win.made-bid"}  # bid.total: "less than 13" where Card Kings says 11
+    assert "house" in docsite.AR_PAGES and "house.rst" in docsite.site_pages() and "ar/house.rst" in docsite.site_pages()

@@ -29,6 +29,8 @@ from tarneeb.errors import IllegalBid, IllegalDeal, IllegalPlay, IllegalTrump, W
 _PLAYS_OF_SUIT: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
     tuple(tuple(PLAYS[c] for c in cards) for cards in CARDS_OF_SUIT[s]) for s in range(4)
 )
+_P0, _P1, _P2, _P3 = _PLAYS_OF_SUIT  # the Play actions of a 13-bit suit mask, per suit
+_NAME_TRUMP = tuple(NameTrump(s) for s in range(4))  # the contract holder's choices (trump.source)
 
 
 # Legal auction calls per Rules object (kept alive beside its id) and auction state; see _legal_auction_bids.
@@ -100,7 +102,7 @@ class Match:
         "rules", "first_dealer", "phase", "dealer", "scores", "hands", "to_move", "trump", "led",
         "trick", "trick_leader", "tricks_won", "bids", "auction_top", "auction", "spoken", "record", "records",
         "history", "winner", "winner_rule", "target", "start_games",
-        "games", "hands_played", "redeals", "start_scores", "_mhand", "_mled", "_mmask", "_next",
+        "games", "hands_played", "redeals", "start_scores", "_mhand", "_mmask", "_next", "_order",
     )
 
     def __init__(self, rules: Rules, first_dealer: int = 0, scores: Sequence[int] | None = None) -> None:
@@ -115,6 +117,7 @@ class Match:
                               "new match")
         self.rules = rules
         self._next = tuple(R.next_seat(rules, s) for s in range(4))  # play.direction, decided once per match
+        self._order = tuple(R.seat_order(rules, s) for s in range(4))  # the seats of a trick, by its leader
         self.first_dealer = first_dealer
         self.dealer = first_dealer
         self.scores = start
@@ -145,8 +148,9 @@ class Match:
         self.auction = H.Auction(-1, None)
         self.spoken = 0
         self.record: HandRecord | None = None
-        self._mhand = -1  # the legal-play mask last computed, for this hand and led suit (-1: none)
-        self._mled = -1
+        # The legal-play mask last computed by legal_actions and the hand it is for (-1: none). Only _phase_play
+        # changes a hand or the led suit during play, and it clears _mhand: the mask is then always for this state.
+        self._mhand = -1
         self._mmask = 0
 
     @classmethod
@@ -253,32 +257,28 @@ class Match:
             led = self.led
             hand = self.hands[self.to_move]
             mask = R.legal_play_mask(self.rules, hand, led, self.trump)
-            self._mhand, self._mled, self._mmask = hand, led, mask  # _phase_play need not compute it again
+            self._mhand = hand  # _phase_play need not compute the mask again
+            self._mmask = mask
             if led >= 0:
                 p = (mask >> (13 * led)) & 0x1FFF
                 if p << (13 * led) == mask:  # following suit: one precomputed tuple
                     return _PLAYS_OF_SUIT[led][p]
-            out: tuple[Play, ...] = ()
-            for s in range(4):
-                p = (mask >> (13 * s)) & 0x1FFF
-                if p:
-                    out += _PLAYS_OF_SUIT[s][p]
-            return out
+            return _P0[mask & 0x1FFF] + _P1[(mask >> 13) & 0x1FFF] + _P2[(mask >> 26) & 0x1FFF] + _P3[mask >> 39]
         if ph is Phase.BIDDING:
             if self.rules.individual:
                 return self._legal_individual_bids()
             return self._legal_auction_bids()
         if ph is Phase.TRUMP_CHOICE:
-            return [NameTrump(s) for s in range(4)]
+            return _NAME_TRUMP
         return []
 
     def legal_play_mask(self) -> int:
         hand = self.hands[self.to_move]
         mask = R.legal_play_mask(self.rules, hand, self.led, self.trump)
-        self._mhand, self._mled, self._mmask = hand, self.led, mask
+        self._mhand, self._mmask = hand, mask
         return mask
 
-    def _legal_individual_bids(self) -> list[Action]:
+    def _legal_individual_bids(self) -> Sequence[Action]:
         """R.legal_bids for the bidder's score, kept per rules and score (rebuilt if the rule is patched)."""
         r = self.rules
         rid = id(r)
@@ -289,9 +289,9 @@ class Match:
         got = entry[2].get(score)
         if got is None:
             got = entry[2][score] = tuple(BIDS[b] for b in R.legal_bids(r, score))
-        return list(got)
+        return got
 
-    def _legal_auction_bids(self) -> list[Action]:
+    def _legal_auction_bids(self) -> Sequence[Action]:
         r = self.rules
         top = self.auction_top
         top_t = None if top is None or top.n is None else (top.n, top.strain)
@@ -310,7 +310,7 @@ class Match:
             got = entry[2][key] = tuple(
                 b for b in candidates
                 if R.auction_bid_violation(r, self.dealer, self.to_move, top_t, self.passes, b.n, b.strain) is None)
-        return list(got)
+        return got
 
     # -------------------------------------------------------------- apply
     def apply(self, action: Action) -> None:
@@ -359,7 +359,7 @@ class Match:
             return
         self._phase_trump_reveal(deck)
         self.phase = Phase.BIDDING
-        self.to_move = R.next_seat(r, self.dealer)
+        self.to_move = self._next[self.dealer]  # bid.turn, auction.order: the seat after the dealer
         if not r.individual:
             self.auction = H.auction_start(r, self.dealer)
 
@@ -389,7 +389,7 @@ class Match:
             rec.bids.append((seat, bid))
             self.spoken += 1
             if self.spoken < 4:
-                self.to_move = R.next_seat(r, seat)  # bid.turn
+                self.to_move = self._next[seat]  # bid.turn (R.next_seat, tabled in __init__)
                 return
             if not R.hand_is_played(r, self.bids):
                 self._phase_redeal("bid.total", f"bids total {sum(self.bids)}, below {r.total_min}")
@@ -473,7 +473,7 @@ class Match:
         seat = self.to_move
         hands = self.hands
         hand = hands[seat]
-        if hand == self._mhand and self.led == self._mled:  # computed by legal_actions for this very state
+        if hand == self._mhand:  # computed by legal_actions for this very state (see _reset_hand)
             mask = self._mmask
         else:
             mask = R.legal_play_mask(self.rules, hand, self.led, self.trump)
@@ -491,11 +491,13 @@ class Match:
                 self.led = card // 13
             self.to_move = self._next[seat]  # play.direction (R.next_seat, tabled in __init__)
             return
-        winner = H.trick_winner_seat(self.rules, self.trick_leader, trick, self.trump)
+        leader = self.trick_leader
+        # hand.trick_winner_seat, with the seat orders tabled in __init__
+        winner = self._order[leader][R.trick_winner(trick, self.trump)]
         self.tricks_won[winner] += 1
         rec = self.record
         assert rec is not None
-        rec.tricks.append(Trick(self.trick_leader, trick, winner))
+        rec.tricks.append(Trick(leader, trick, winner))
         self.trick = []
         self.led = -1
         self.trick_leader = winner

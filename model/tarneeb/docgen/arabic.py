@@ -28,9 +28,10 @@ LRI, RLI, FSI, PDI = "\u2066", "\u2067", "\u2068", "\u2069"
 RLM, LRM = "\u200f", "\u200e"
 _ISOLATE_OPEN = (LRI, RLI, FSI)
 
-# A left-to-right run: starts with a Latin letter or a digit, contains no Arabic letter,
-# no Arabic punctuation, no guillemet, bracket or newline, and holds a Latin letter.
-_RUN = re.compile(r"[A-Za-z0-9][^\u0600-\u06FF«»()\[\]\n\u2066-\u2069\u200e\u200f`*|]*")
+# A left-to-right run: starts with a Latin letter or a digit (or with the dashes of a command-line option,
+# --ruleset), contains no Arabic letter, no Arabic punctuation, no guillemet, bracket or newline, and holds a
+# Latin letter.
+_RUN = re.compile(r"(?:--?(?=[A-Za-z]))?[A-Za-z0-9][^\u0600-\u06FF«»()\[\]\n\u2066-\u2069\u200e\u200f`*|]*")
 _LATIN = re.compile(r"[A-Za-z]")
 _TRAIL = " .,;:"
 

@@ -53,7 +53,7 @@ def ruleset_page(rid: str, lang: str) -> str:
     return docgen.render(d, "rst") + "\n" + link + "\n" + stats_figures.section(rid, lang)
 
 
-AR_PAGES = ("comparison", "examples", "disputes", "glossary")  # beside the ruleset pages under generated/ar/
+AR_PAGES = ("comparison", "examples", "disputes", "glossary", "house")  # beside the ruleset pages under generated/ar/
 
 
 def lang_index(lang: str) -> str:
@@ -494,8 +494,10 @@ def site_pages(witnesses: dict[str, dict[str, str]] | None = None, witness_note:
     pages["examples.rst"] = examples_page()
     pages["hands.rst"] = hands_page()
     pages["glossary.rst"] = glossary_page()
-    from tarneeb.docgen import site_ar
+    from tarneeb.docgen import house_page, site_ar
 
+    pages["house.rst"] = house_page.house_page("en")
+    pages["ar/house.rst"] = house_page.house_page("ar")
     pages["ar/comparison.rst"] = site_ar.comparison_page()
     pages["ar/examples.rst"] = site_ar.examples_page()
     pages["ar/disputes.rst"] = site_ar.disputes_page()

@@ -44,8 +44,11 @@ def have_matplotlib() -> bool:
 
 
 def section(rid: str, lang: str) -> str:
-    """The figure block for ``rid``'s page (English wording on both languages' pages: the figures are English)."""
-    title = "Statistics of self-play" if lang == "en" else "Statistics of self-play (إحصاءات اللعب الذاتي)"
+    """The figure block for ``rid``'s page; on the Arabic page the text is Arabic (``spec/i18n/ar_pages.toml``) and
+    says that the labels inside the figures are English."""
+    if lang != "en":
+        return _section_ar(rid)
+    title = "Statistics of self-play"
     lines = ["", title, "-" * len(title), ""]
     if not have_matplotlib():
         lines += ["The figures need matplotlib (``pip install 'tarneeb[stats]'``); this build had none.", ""]
@@ -55,9 +58,31 @@ def section(rid: str, lang: str) -> str:
     lines += [f"{MATCHES} seeded matches (seed ``{SEED}``) of four bots with the documented heuristic policy "
               f"(``tarneeb.play.bots``), under the ruleset as published{change}: match length, the calls or bids, "
               "the contracts, and the rates of cancelled deals, made bids and wins of the dealer's team. "
-              f"``tarneeb stats {rid}" + (f" --compare {v[0]}={_fmt(v[1])}" if v else "") + "`` prints the same "
-              "for any sample.", "",
+              f"``{_command(rid)}`` prints the same for any sample.", "",
               f".. image:: /generated/stats/{rid}.png", f"   :alt: statistics of self-play under {rid}", ""]
+    return "\n".join(lines)
+
+
+def _command(rid: str) -> str:
+    v = variant(rid)
+    return f"tarneeb stats {rid}" + (f" --compare {v[0]}={_fmt(v[1])}" if v else "")
+
+
+def _section_ar(rid: str) -> str:
+    from tarneeb.docgen.arabic import arabic_punct
+    from tarneeb.docgen.pages_i18n import need
+    from tarneeb.docgen.rulebook import rst_ltr, rst_title
+
+    title = rst_title(need("pages", "stats_title"))
+    lines = ["", title, "-" * (2 * len(title)), ""]
+    if not have_matplotlib():
+        return "\n".join(lines + [rst_ltr(arabic_punct(need("pages", "stats_needs_matplotlib"))), ""])
+    v = variant(rid)
+    change = need("pages", "stats_change").format(option=f"{v[0]}={_fmt(v[1])}") if v else ""
+    intro = need("pages", "stats_intro").format(matches=MATCHES, seed=SEED, change=change, command=_command(rid))
+    alt = need("pages", "stats_alt").format(ruleset=rid)
+    lines += [rst_ltr(arabic_punct(intro)), "", rst_ltr(arabic_punct(need("pages", "stats_labels"))), "",
+              f".. image:: /generated/stats/{rid}.png", f"   :alt: {alt}", ""]
     return "\n".join(lines)
 
 
