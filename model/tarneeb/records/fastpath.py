@@ -19,7 +19,7 @@ from tarneeb.core import hand as H
 from tarneeb.core import rules as R
 from tarneeb.core.cards import FULL_DECK, STRAINS, SUITS
 from tarneeb.core.spec import Rules
-from tarneeb.records.format import _BID_CODE, _CARD_CODE, _CARD_TEXT, MatchHeader, bid_text, text_codes
+from tarneeb.records.format import _BID_TEXT, _CANONICAL_BID, _CARD_CODE, _CARD_TEXT, MatchHeader, text_codes
 
 
 @dataclass(slots=True)
@@ -47,8 +47,6 @@ class MatchState:
 CANONICAL_KEYS = frozenset({"type", "match", "hand", "dealer", "deck", "revealed", "trump", "bids", "redeal",
                             "contract", "tricks", "tricks_won", "deltas", "scores", "outcome"})
 _OUTCOME_KEYS = frozenset({"winner", "clause", "match_over"})
-_BID_TEXT: dict[tuple[int | None, int | None], str] = {(b.n, b.strain): bid_text(b) for b in _BID_CODE.values()}
-_CANONICAL_BID = {bid_text(b): b for b in _BID_CODE.values()}  # 'pass', '7', '8H' (not the reader's 'P', '8h')
 
 
 def _is(v: object, n: int) -> bool:

@@ -72,6 +72,9 @@ for _e in EGYPTIAN.values():
     _BID_CODE[bid_text(_e).lower()] = _e
 
 
+_CANONICAL_BID: dict[str, Bid] = {bid_text(b): b for b in _BID_CODE.values()}  # 'pass', '7', '8H' (not 'P', '8h')
+_BID_TEXT: dict[tuple[int | None, int | None], str] = {(b.n, b.strain): t for t, b in _CANONICAL_BID.items()}
+
 _LENIENT = threading.local()  # (kind, field, message) of what the reader took beyond the schema, per line
 
 
@@ -181,6 +184,10 @@ def _ints(v: object, fld: str, lengths: tuple[int, ...]) -> list[int]:
 
 
 def _bid(v: object, fld: str) -> Bid:
+    if type(v) is str:
+        c = _CANONICAL_BID.get(v)
+        if c is not None:  # written canonically: nothing to say
+            return c
     if isinstance(v, str):
         b = _BID_CODE.get(v) or _BID_CODE.get(v.strip().upper())
         if b is not None:

@@ -331,7 +331,8 @@ def _parse_hand(obj: dict[str, Any], file: str, line: int) -> HandLine:
         for k in v:
             if k not in ("winner", "clause", "match_over") and not str(k).startswith(EXTENSION_PREFIX):
                 h.warnings.append((f"outcome.{_name(k)}", "unknown field, ignored"))
-    h.warnings.extend(_unknown(obj, _HAND_FIELDS))
+    if not _HAND_FIELDS.issuperset(obj):
+        h.warnings.extend(_unknown(obj, _HAND_FIELDS))
     return h
 
 

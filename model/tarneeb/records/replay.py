@@ -22,7 +22,7 @@ from tarneeb.core.cards import FULL_DECK, NO_TRUMP, strain_text
 from tarneeb.core.spec import Rules
 from tarneeb.records import diagnose as D
 from tarneeb.records.fastpath import MatchState
-from tarneeb.records.format import _CARD_TEXT, Divergence, HandLine, RecordProblem, bid_text
+from tarneeb.records.format import _BID_TEXT, _CARD_TEXT, Divergence, HandLine, RecordProblem, bid_text
 
 if TYPE_CHECKING:
     from tarneeb.records.verify import Report, Verifier
@@ -32,6 +32,11 @@ Contract = tuple[int, int, int | None] | None
 
 def fmt_list(v: list[int | None] | list[int]) -> str:
     return "[" + ", ".join("?" if x is None else str(x) for x in v) + "]"
+
+
+def _bid_text(contract: tuple[int, int, int | None]) -> str:
+    """The canonical text of a contract's bid (a table look-up; :func:`bid_text` for anything not in it)."""
+    return _BID_TEXT.get(contract[1:]) or bid_text(Bid(contract[1], contract[2]))
 
 
 def team_list(r: Rules, v: list[int]) -> list[int] | None:
@@ -220,7 +225,7 @@ class HandReplay:
         if r.individual or (h.contract is None and not h.no_contract):
             return None, contract
         claim = "null" if h.contract is None else f"seat {h.contract[0]} bids {bid_text(h.contract[1])}"
-        want = "null" if contract is None else f"seat {contract[0]} bids {bid_text(Bid(contract[1], contract[2]))}"
+        want = "null" if contract is None else f"seat {contract[0]} bids {_bid_text(contract)}"
         if claim == want:
             return None, contract
         d = self.div("contract", claim, want, C.contract_clause(r, contract is None or h.contract is None),
@@ -401,7 +406,7 @@ class HandReplay:
                         clause = C.individual_delta_clause(claimed_d[bad[0]], rules_d[bad[0]] or 0)
                     cause = None if full is None else D.deltas_cause(r, [b or 0 for b in bids], contract, tricks,
                                                                      claimed_d)
-                    contract_text = None if contract is None else bid_text(Bid(contract[1], contract[2]))
+                    contract_text = None if contract is None else _bid_text(contract)
                     table = [{"seat": s, "bid": self._bid_of(s, bids, contract, contract_text), "tricks": tricks[s],
                               "claimed": claimed_d[s], "rules": rules_d[s]} for s in range(4)]
                     self.div("deltas", fmt_list(claimed_d), fmt_list(rules_d), clause, cause=cause, table=table)
