@@ -296,3 +296,21 @@ def test_the_fast_paths_auction_table_follows_a_patched_rule(monkeypatch: pytest
     monkeypatch.setattr(R, fn, bent)
     assert not all(fast_takes())
     _agree(list(lines))
+
+
+def test_deal_hands_reads_any_sequence_of_card_numbers() -> None:
+    """rules.deal_hands sums card bits from the card numbers, whatever sequence holds them (a list, a tuple, bytes,
+    an array of 4-byte integers: its numbers, not its raw bytes); the same masks as one bit set per card."""
+    import array
+
+    from tarneeb.core import rules as R
+
+    r = load_rules("card-kings-41")
+    rng = random.Random(4)
+    for dealer in range(4):
+        deck = list(random_deck(rng))
+        want = [0, 0, 0, 0]
+        for i, c in enumerate(deck):
+            want[R.deal_order(r, dealer)[i % 4]] |= 1 << c
+        for seq in (deck, tuple(deck), bytes(deck), bytearray(deck), array.array("i", deck), array.array("q", deck)):
+            assert R.deal_hands(r, dealer, seq) == want, type(seq)

@@ -44,11 +44,12 @@ def deal_hands(r: Rules, dealer: int, deck: Sequence[int]) -> list[int]:
 
     A card outside 0..51 gives a hand a bit outside the pack (a number over 255, a negative number or a
     non-integer raises ValueError or TypeError). Each hand's mask is the sum of its cards' bits, so a card given
-    twice carries into another bit; a hand of 13 cards still has 13 bits only when they are distinct, so the four
-    masks cover the 52 bits of the pack (``hands[0] | hands[1] | hands[2] | hands[3] == FULL_DECK``) exactly
-    when the deck holds each of the 52 cards once.
+    twice carries into another bit; a hand of 13 cards still has 13 bits only when they are distinct, so for a
+    deck of 52 the four masks cover the 52 bits of the pack (``hands[0] | hands[1] | hands[2] | hands[3] ==
+    FULL_DECK``) exactly when it holds each of the 52 cards once.
     """
-    cards = bytes(deck)  # range-checked (0..255) and integers only, as ``1 << c`` was; a no-op on bytes
+    # card by card, range-checked (0..255) and integers only, as ``1 << c`` was (iter: not an array's raw buffer)
+    cards = deck if type(deck) is bytes else bytes(deck if type(deck) in (list, tuple) else iter(deck))
     bit = _CARD_BITS.__getitem__
     hands = [0, 0, 0, 0]
     for k, seat in enumerate(deal_order(r, dealer)):
