@@ -51,9 +51,12 @@ def deal_hands(r: Rules, dealer: int, deck: Sequence[int]) -> list[int]:
     # card by card, range-checked (0..255) and integers only, as ``1 << c`` was (iter: not an array's raw buffer)
     cards = deck if type(deck) is bytes else bytes(deck if type(deck) in (list, tuple) else iter(deck))
     bit = _CARD_BITS.__getitem__
+    s0, s1, s2, s3 = deal_order(r, dealer)
     hands = [0, 0, 0, 0]
-    for k, seat in enumerate(deal_order(r, dealer)):
-        hands[seat] = sum(map(bit, cards[k::4]))
+    hands[s0] = sum(map(bit, cards[0::4]))
+    hands[s1] = sum(map(bit, cards[1::4]))
+    hands[s2] = sum(map(bit, cards[2::4]))
+    hands[s3] = sum(map(bit, cards[3::4]))
     return hands
 
 

@@ -66,8 +66,9 @@ def fast_hand(st: MatchState, obj: dict[str, Any]) -> bool:
         return False
     r = st.rules
     dealer = st.dealer
-    if (dealer is None or not _is(obj.get("hand"), st.next_hand) or obj.get("match") != st.header.match
-            or not _is(obj.get("dealer"), dealer)):
+    n, d = obj.get("hand"), obj.get("dealer")
+    if (dealer is None or type(n) is not int or n != st.next_hand or obj.get("match") != st.header.match
+            or type(d) is not int or d != dealer):
         return False
     text = obj.get("deck")
     bids_obj = obj.get("bids")
