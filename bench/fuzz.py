@@ -17,6 +17,7 @@ prints the ratios ours / baseline. Both sides play the same deals (their counts 
 
     .venv/bin/python bench/fuzz.py                                  # mini engine, eram-41, 1000 deals, batched
     .venv/bin/python bench/fuzz.py --baseline main --repeat 5
+    .venv/bin/python bench/fuzz.py --baseline main --cli          # also the whole command, start-up included
     .venv/bin/python bench/fuzz.py --lockstep --hands 200          # one exchange per action, for comparison
     .venv/bin/python bench/fuzz.py --engine "node examples/js_engine/engine.js" --ruleset card-kings-41
 
@@ -88,6 +89,33 @@ def run_once(engine: str, ruleset: str, hands: int, seed: str, batch: bool) -> d
     return row
 
 
+def run_cli(engine: str, ruleset: str, hands: int, seed: str, batch: bool, model: str | None) -> dict[str, Any]:
+    """The whole command ``tarneeb fuzz ... [--batch]`` as a user runs it: wall clock from start to exit (the
+    interpreter's and the engine's start included), CPU of both processes."""
+    env = dict(os.environ)
+    if model is not None:
+        env["PYTHONPATH"] = model + os.pathsep + env.get("PYTHONPATH", "")
+        env.pop("TARNEEB_SPEC_DIR", None)
+    cmd = [sys.executable, "-m", "tarneeb.cli", "fuzz", "--engine", engine, "--ruleset", ruleset, "--hands", str(hands),
+           "--seed", seed, "--json"] + (["--batch"] if batch else [])
+    k0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    p0, t0 = _proc_stat(), time.perf_counter()
+    out = subprocess.run(cmd, capture_output=True, text=True, env=env, check=True).stdout
+    wall, p1 = time.perf_counter() - t0, _proc_stat()
+    k1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (k1.ru_utime + k1.ru_stime) - (k0.ru_utime + k0.ru_stime)  # the CLI and the engine it started
+    res = json.loads(out)
+    row: dict[str, Any] = {"deals": res["deals"], "matches": res["matches"],
+                           "divergence": res["divergence"] is not None, "wall_s": round(wall, 3),
+                           "deals_per_s": round(res["deals"] / wall, 1), "cpu_s": round(cpu, 3),
+                           "deals_per_cpu_s": round(res["deals"] / max(1e-9, cpu), 1)}
+    if p0 is not None and p1 is not None and p1[1] > p0[1]:
+        busy = (p1[0] - p0[0]) / (p1[1] - p0[1])
+        row["machine_busy"] = round(busy, 2)
+        row["others_busy_cpus"] = round(max(0.0, busy * (os.cpu_count() or 1) - cpu / wall), 2)
+    return row
+
+
 def _child(engine: str, ruleset: str, hands: int, seed: str, batch: bool, model: str | None) -> dict[str, Any]:
     """One run in a child process; ``model``: the folder holding the ``tarneeb`` package to use."""
     env = dict(os.environ)
@@ -108,8 +136,9 @@ def best(runs: list[dict[str, Any]]) -> dict[str, Any]:
     top = dict(max(runs, key=lambda r: r["deals_per_s"]))
     if all("deals_per_cpu_s" in r for r in runs):
         cheap = max(runs, key=lambda r: r["deals_per_cpu_s"])
-        for k in ("ours_cpu_s", "engine_cpu_s", "deals_per_cpu_s"):
-            top[k] = cheap[k]
+        for k in ("ours_cpu_s", "engine_cpu_s", "cpu_s", "deals_per_cpu_s"):
+            if k in cheap:
+                top[k] = cheap[k]
     if all("machine_busy" in r for r in runs):
         top["machine_busy"] = round(sum(r["machine_busy"] for r in runs) / len(runs), 2)
         top["others_busy_cpus"] = round(sum(r["others_busy_cpus"] for r in runs) / len(runs), 2)
@@ -126,6 +155,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", default="0", help="fuzz seed (the same seed plays the same deals)")
     p.add_argument("--repeat", type=int, default=3, help="best of this many runs (each side)")
     p.add_argument("--lockstep", action="store_true", help="one exchange per action (fuzz without --batch)")
+    p.add_argument("--cli", action="store_true",
+                   help="also time the whole command 'python -m tarneeb.cli fuzz ...' (start-up included)")
     p.add_argument("--baseline", metavar="REF", help="also run commit REF's package and engine; print the ratios")
     p.add_argument("--json", action="store_true", help="one JSON object")
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
@@ -150,7 +181,16 @@ def main(argv: list[str] | None = None) -> int:
         if tree is not None:
             theirs.append(_child(engine_in(tree), args.ruleset, args.hands, args.seed, batch,
                                  os.path.join(tree, "model")))
+    cli_ours: list[dict[str, Any]] = []
+    cli_theirs: list[dict[str, Any]] = []
+    for _ in range(args.repeat if args.cli else 0):
+        cli_ours.append(run_cli(engine_in(ROOT), args.ruleset, args.hands, args.seed, batch, None))
+        if tree is not None:
+            cli_theirs.append(run_cli(engine_in(tree), args.ruleset, args.hands, args.seed, batch,
+                                      os.path.join(tree, "model")))
     result: dict[str, Any] = {"ours": best(ours)}
+    if cli_ours:
+        result["ours_cli"] = best(cli_ours)
     if tree is not None:
         b = best(theirs)
         if (b["deals"], b["matches"], b["divergence"]) != (result["ours"]["deals"], result["ours"]["matches"],
@@ -160,6 +200,10 @@ def main(argv: list[str] | None = None) -> int:
         result["ratio_deals_per_s"] = round(result["ours"]["deals_per_s"] / b["deals_per_s"], 3)
         if "deals_per_cpu_s" in b and "deals_per_cpu_s" in result["ours"]:
             result["ratio_deals_per_cpu_s"] = round(result["ours"]["deals_per_cpu_s"] / b["deals_per_cpu_s"], 3)
+        if cli_theirs:
+            result["baseline_cli"] = dict(best(cli_theirs), ref=args.baseline)
+            result["ratio_cli_deals_per_s"] = round(result["ours_cli"]["deals_per_s"]
+                                                    / result["baseline_cli"]["deals_per_s"], 3)
     info["load_avg_after"] = os.getloadavg()
     if args.json:
         print(json.dumps({"machine": info, **result}))

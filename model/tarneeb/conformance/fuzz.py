@@ -143,6 +143,23 @@ def _replay_chooser(actions: list[Action]) -> Chooser:
 
 # ------------------------------------------------------------------ one deal in lockstep
 
+_TEXT: tuple[str, ...] = tuple(card_str(c) for c in range(52))  # card -> its short form ('AS')
+
+
+def _same_hands(theirs: list[Any], ours: list[list[str]]) -> bool:
+    """The engine's hands are ours written canonically, in any order within a hand (each card once): then
+    reading them card by card gives ours; anything else is read card by card (and may differ)."""
+    if len(theirs) != 4:
+        return False
+    try:
+        for h, mine in zip(theirs, ours, strict=True):
+            if type(h) is not list or len(h) != len(mine) or set(h) != set(mine):
+                return False
+    except TypeError:  # a card that is no string (unhashable)
+        return False
+    return True
+
+
 def lockstep_deal(eng: Engine, r: Rules, m: Match, deck: tuple[int, ...], choose: Chooser, seed: str,
                   trace: DealTrace) -> FuzzDivergence | None:
     """Drive one deal on both engines. ``m`` waits in DEAL; on return it has finished the deal."""
@@ -154,7 +171,7 @@ def lockstep_deal(eng: Engine, r: Rules, m: Match, deck: tuple[int, ...], choose
                                    C.cite(r, clause), detail))
 
     req = {"cmd": "start", **wire_rules(r), "dealer": m.dealer,
-           "scores": list(m.scores), "target": m.target, "deck": [card_str(c) for c in deck]}
+           "scores": list(m.scores), "target": m.target, "deck": [_TEXT[c] for c in deck]}
     try:
         try:
             st = eng.call(req)
@@ -163,13 +180,15 @@ def lockstep_deal(eng: Engine, r: Rules, m: Match, deck: tuple[int, ...], choose
         trace.start = st
         m.apply(Deal(deck))
         rec = m.record if m.record is not None else m.records[-1]
-        ours_hands = [[card_str(c) for c in cards_of(h)] for h in R.deal_hands(r, trace.dealer, deck)]
+        ours_hands = [[_TEXT[c] for c in cards_of(h)] for h in R.deal_hands(r, trace.dealer, deck)]
         theirs_hands = st.get("hands")
-        if isinstance(theirs_hands, list):
+        if isinstance(theirs_hands, list) and not _same_hands(theirs_hands, ours_hands):
             try:
                 theirs_hands = [[card_str(c) for c in sorted(parse_card(x) for x in h)] for h in theirs_hands]
             except (TarneebError, TypeError, AttributeError):
                 pass
+        elif isinstance(theirs_hands, list):
+            theirs_hands = ours_hands
         if theirs_hands != ours_hands:
             stop("hands", ours_hands, st.get("hands"), "deal.order")
         rev = None if rec.revealed is None else card_str(rec.revealed)
@@ -187,7 +206,7 @@ def lockstep_deal(eng: Engine, r: Rules, m: Match, deck: tuple[int, ...], choose
             if theirs_st.get("seat") != m.to_move:
                 stop("to_move", m.to_move, theirs_st.get("seat"), C.to_move_clause(r, m))
             legal = m.legal_actions()
-            ours = [str(a) for a in legal]
+            ours = list(map(str, legal))
             theirs = theirs_st.get("actions")
             if not isinstance(theirs, list) or set(map(str, theirs)) != set(ours):
                 th = [str(x) for x in theirs] if isinstance(theirs, list) else []
@@ -327,7 +346,7 @@ def batched_deal(eng: Engine, r: Rules, m: Match, deck: tuple[int, ...], choose:
         probe.apply(a)
         step += 1
     req = {"cmd": "deal", **wire_rules(r), "dealer": m.dealer,
-           "scores": list(m.scores), "target": m.target, "deck": [card_str(c) for c in deck], "actions": texts}
+           "scores": list(m.scores), "target": m.target, "deck": [_TEXT[c] for c in deck], "actions": texts}
     try:
         ans = eng.call(req)
     except EngineRejected as e:
