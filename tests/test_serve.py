@@ -175,6 +175,29 @@ def test_the_arabic_page_gives_clauses_in_arabic(client: TestClient) -> None:
     assert '<bdi lang="en" dir="ltr">' in page  # the ruling sentence, English, isolated
 
 
+@pytest.mark.parametrize("path", [ROOT / "spec/disputes/cancelled-hand-dealer.toml",
+                                  ROOT / "spec/disputes/tie-equal-combined.toml",
+                                  ROOT / "spec/disputes/first-lead-out-of-turn.toml"], ids=lambda p: p.stem)
+def test_each_rulesets_card_gives_its_verdict_in_arabic(client: TestClient, path: Path) -> None:
+    """On the Arabic page every ruleset's card leads with the referee's Arabic sentence (players 1-4), the
+    English original below it; the English page has no Arabic verdict."""
+    from tarneeb.ruling.arabic import sentence
+
+    rep = resolve(load_situation(path))
+    page = client.post("/ar/ruling", data={"situation_text": path.read_text(encoding="utf-8")}).text
+    assert error_of(page) is None
+    articles = dict(re.findall(r'<article class="ruling status-[\w-]+" data-ruleset="([^"]+)">(.*?)</article>', page,
+                               re.S))
+    assert sorted(articles) == sorted(x.label for x in rep.rulings)
+    for x in rep.rulings:
+        body = articles[x.label]
+        want = sentence(rep.kind, x, rep.asked)
+        assert f'<p class="verdict" lang="ar" dir="rtl">{esc(want)}</p>' in body, x.label
+        assert f'<p class="verdict-en" lang="en" dir="ltr">{esc(x.text)}</p>' in body, x.label
+    english = client.post("/en/ruling", data={"situation_text": path.read_text(encoding="utf-8")}).text
+    assert 'lang="ar" dir="rtl">' not in english.split('id="result"')[1]
+
+
 # ------------------------------------------------------------------ bad input
 
 

@@ -213,7 +213,10 @@ def test_an_arabic_ruling(server: Server, page: Page, shots: list[Path]) -> None
     qualify = {c.id: c.text for s in ruleset_doc("card-kings-41", "ar").sections for c in s.clauses}["win.qualify"]
     expect(art.locator("li", has_text="win.qualify")).to_contain_text(qualify)
     assert art.evaluate("e => getComputedStyle(e).direction") == "rtl"
-    assert art.locator(".verdict").evaluate("e => getComputedStyle(e).direction") == "ltr"
+    # the verdict in Arabic, right to left; the referee's English sentence below it, left to right
+    assert art.locator(".verdict").evaluate("e => getComputedStyle(e).direction") == "rtl"
+    expect(art.locator(".verdict")).to_contain_text("لم يفز أي فريق بعد")
+    assert art.locator(".verdict-en").evaluate("e => getComputedStyle(e).direction") == "ltr"
     no_horizontal_scroll(page)
     shoot(page, shots, "ruling-winner-ar-phone")
 

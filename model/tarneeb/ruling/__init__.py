@@ -117,9 +117,11 @@ def rule_dict(situation: dict[str, Any], rulesets: list[str] | str | None = None
     rep = resolve(parse_situation(with_rulesets(situation, rulesets), name))
     out = report_json(rep)
     if lang == "ar":
-        from tarneeb.ruling.arabic import report_text_ar
+        from tarneeb.ruling.arabic import report_text_ar, sentence
 
         out["text"] = report_text_ar(rep, explain)
+        for r, x in zip(out["rulings"], rep.rulings, strict=True):  # each ruling's sentence in Arabic too
+            r["ruling_ar"] = sentence(rep.kind, x, rep.asked)
     else:
         out["text"] = report_text(rep, explain)
     out["lang"] = lang
