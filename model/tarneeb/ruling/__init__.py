@@ -45,7 +45,8 @@ Each ruling in :func:`report_json` has ``status`` (``ruled``, ``not-applicable``
 ``fields`` names them), ``answer``, ``ruling`` (one sentence), ``math`` (the
 arithmetic, e.g. ``combined 41+10 = 51, 50+1 = 51: 51 = 51``), ``short`` (the one to
 three lines printed by default), ``clauses`` (deciding clause first) and
-``ambiguities``.
+``ambiguities``; with ``lang="ar"``, :func:`rule_dict` adds ``ruling_ar`` (the same
+ruling as one Arabic sentence, players counted 1 to 4).
 
 Contradictory facts (a card in two hands, too many cards, a trick holding a
 card already played, a score change the ruleset's values cannot produce, ...)
