@@ -22,7 +22,7 @@ from tarneeb.core.actions import BIDS, Deal
 from tarneeb.core.ambiguity import ambiguities
 from tarneeb.core.cards import card_str
 from tarneeb.core.match import Phase
-from tarneeb.ruling import SituationError, parse_situation, report_json, report_text, resolve, rule_dict
+from tarneeb.ruling import SituationError, load_situation, parse_situation, report_json, report_text, resolve, rule_dict
 from tarneeb.ruling.arabic import LRI, PDI, RLI
 from tarneeb.ruling.inputs import club_default
 
@@ -352,6 +352,25 @@ def test_arabic_output_is_isolated_and_counts_seats_from_one(capsys: pytest.Capt
         assert not re.search(r"[A-Za-z]", outside), line
     assert "للاعب 4" in out and "للاعب 3" in out  # seat 3 leads out of turn, seat 2's turn: players 4 and 3
     assert f"{LRI}play.lead{PDI}" in out and "AS" in out
+
+
+def test_arabic_json_gives_each_rulings_arabic_sentence(capsys: pytest.CaptureFixture[str]) -> None:
+    """``ruling --lang ar --json`` and ``rule_dict(lang="ar")`` (the web page) give every ruling the referee's Arabic
+    sentence, ``ruling_ar``; the English JSON has none."""
+    from tarneeb.ruling.arabic import sentence
+
+    path = str(DISPUTES / "cancelled-hand-dealer.toml")
+    rep = resolve(load_situation(path))
+    want = [sentence(rep.kind, x, rep.asked) for x in rep.rulings]
+    assert main(["ruling", path, "--lang", "ar", "--json"]) == 0
+    assert [r["ruling_ar"] for r in json.loads(capsys.readouterr().out)["rulings"]] == want
+    import tomllib
+
+    raw = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    assert [r["ruling_ar"] for r in rule_dict(raw, lang="ar")["rulings"]] == want
+    assert main(["ruling", path, "--json"]) == 0
+    assert all("ruling_ar" not in r for r in json.loads(capsys.readouterr().out)["rulings"])
+    assert "تُلغى اليد" in want[0]
 
 
 def test_rule_dict_is_a_superset_of_report_json() -> None:

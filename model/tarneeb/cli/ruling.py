@@ -75,9 +75,10 @@ def cmd_ruling(args: argparse.Namespace) -> int:
     if args.json:
         out = report_json(rep)
         if args.lang == "ar":
-            from tarneeb.ruling.arabic import report_text_ar
+            from tarneeb.ruling.arabic import add_sentences, report_text_ar
 
             out["text_ar"] = report_text_ar(rep, args.explain)
+            add_sentences(out, rep)
         sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
     elif args.lang == "ar":
         from tarneeb.ruling.arabic import report_text_ar

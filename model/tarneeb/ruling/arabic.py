@@ -129,6 +129,13 @@ def sentence(kind: str, x: Ruling, asked: dict[str, Any]) -> str:
     return head + _t("sentences", "irregularity-no-clause", name=name)
 
 
+def add_sentences(out: dict[str, Any], rep: Report) -> None:
+    """Give each ruling of ``out`` (:func:`~tarneeb.ruling.readings.report_json` of ``rep``) its Arabic sentence,
+    ``ruling_ar``."""
+    for r, x in zip(out["rulings"], rep.rulings, strict=True):
+        r["ruling_ar"] = sentence(rep.kind, x, rep.asked)
+
+
 _WORDY = re.compile(r"[A-Za-z]{3,}")
 
 
@@ -225,4 +232,4 @@ def report_text_ar(rep: Report, explain: bool = False) -> str:
     return "\n".join(rtl_isolated(ln) for ln in lines) + "\n"
 
 
-__all__ = ["LRI", "PDI", "RLI", "arithmetic", "ltr", "player", "report_text_ar", "rtl_isolated", "sentence"]
+__all__ = ["LRI", "PDI", "RLI", "add_sentences", "arithmetic", "ltr", "player", "report_text_ar", "rtl_isolated", "sentence"]
