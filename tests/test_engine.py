@@ -436,3 +436,29 @@ def test_copy_of_a_match_built_part_way_keeps_its_target_and_games() -> None:
     c = m.copy()
     assert (c.target, c.games, c.scores, c.dealer, c.phase) == (m.target, m.games, m.scores, m.dealer, m.phase)
     assert c.history == m.history and c.legal_actions() == m.legal_actions()
+
+
+@pytest.mark.parametrize("fn", ["legal_bids", "min_bid_for"])
+def test_legal_bids_follow_a_patched_rule(monkeypatch: pytest.MonkeyPatch, fn: str) -> None:
+    """Match keeps the legal bids per rules object and score; a rule replaced afterwards (as a proof's engine
+    mutant is, e.g. engine-rising-min-strict on min_bid_for) gives its own answer, not the kept one."""
+    r = load_rules("tarneeb-400")
+
+    def at_bidding() -> Match:
+        m = Match.at(r, 0, [30, 0, 0, 0])  # seat 1 bids first
+        for seed in range(100):
+            m2 = m.copy()
+            m2.apply(Deal(random_deck(random.Random(seed))))
+            if m2.phase is Phase.BIDDING:
+                return m2
+        raise AssertionError("no deal reached the bidding")
+
+    m = at_bidding()
+    before = list(m.legal_actions())  # the table is filled
+    orig = getattr(R, fn)
+    if fn == "min_bid_for":
+        monkeypatch.setattr(R, fn, lambda rr, score: orig(rr, score) + 1)
+    else:
+        monkeypatch.setattr(R, fn, lambda rr, score: orig(rr, score)[1:])
+    after = list(at_bidding().legal_actions())
+    assert after == before[1:]

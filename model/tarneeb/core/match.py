@@ -24,6 +24,7 @@ from tarneeb.core import rules as R
 from tarneeb.core.actions import BIDS, EGYPTIAN, PASS, PLAYS, Action, Bid, Deal, NameTrump, Play
 from tarneeb.core.cards import CARDS_OF_SUIT, FULL_DECK, card_str, cards_of, hand_str, strain_name
 from tarneeb.core.spec import Rules
+from tarneeb.core.tables import bid_deciders, call_deciders, rules_table
 from tarneeb.errors import IllegalBid, IllegalDeal, IllegalPlay, IllegalTrump, WrongPhase
 
 _PLAYS_OF_SUIT: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
@@ -33,10 +34,10 @@ _P0, _P1, _P2, _P3 = _PLAYS_OF_SUIT  # the Play actions of a 13-bit suit mask, p
 _NAME_TRUMP = tuple(NameTrump(s) for s in range(4))  # the contract holder's choices (trump.source)
 
 
-# Legal auction calls per Rules object (kept alive beside its id) and auction state; see _legal_auction_bids.
+# Legal calls by auction state and legal individual bids by score, per Rules object (tarneeb.core.tables)
 _AuctionKey = tuple[int, int, tuple[int, int | None] | None, int]
-_AUCTION_TABLES: dict[int, tuple[Rules, object, dict[_AuctionKey, tuple[Bid, ...]]]] = {}
-_BID_TABLES: dict[int, tuple[Rules, object, dict[int, tuple[Bid, ...]]]] = {}  # individual bids by score
+_AUCTION_TABLES: dict[int, tuple[Rules, tuple[object, ...], dict[_AuctionKey, tuple[Bid, ...]]]] = {}
+_BID_TABLES: dict[int, tuple[Rules, tuple[object, ...], dict[int, tuple[Bid, ...]]]] = {}
 
 
 class Phase(Enum):
@@ -279,16 +280,13 @@ class Match:
         return mask
 
     def _legal_individual_bids(self) -> Sequence[Action]:
-        """R.legal_bids for the bidder's score, kept per rules and score (rebuilt if the rule is patched)."""
+        """R.legal_bids for the bidder's score, kept per rules and score (rebuilt if a deciding rule is patched)."""
         r = self.rules
-        rid = id(r)
-        entry = _BID_TABLES.get(rid)
-        if entry is None or entry[0] is not r or entry[1] is not R.legal_bids:
-            entry = _BID_TABLES[rid] = (r, R.legal_bids, {})
+        table = rules_table(_BID_TABLES, r, bid_deciders())
         score = self.scores[self.to_move]
-        got = entry[2].get(score)
+        got = table.get(score)
         if got is None:
-            got = entry[2][score] = tuple(BIDS[b] for b in R.legal_bids(r, score))
+            got = table[score] = tuple(BIDS[b] for b in R.legal_bids(r, score))
         return got
 
     def _legal_auction_bids(self) -> Sequence[Action]:
@@ -297,17 +295,14 @@ class Match:
         top_t = None if top is None or top.n is None else (top.n, top.strain)
         # The legal calls depend only on (rules, dealer, seat, top bid, passes): the rules decide them once per
         # such state (auction_bid_violation) and the list is kept for the next time the same state comes up.
-        rid = id(r)
-        entry = _AUCTION_TABLES.get(rid)
-        if entry is None or entry[0] is not r or entry[1] is not R.auction_bid_violation:
-            entry = _AUCTION_TABLES[rid] = (r, R.auction_bid_violation, {})  # rebuilt if the rule is patched
+        table = rules_table(_AUCTION_TABLES, r, call_deciders())  # rebuilt if a deciding rule is patched
         key = (self.dealer, self.to_move, top_t, self.passes)
-        got = entry[2].get(key)
+        got = table.get(key)
         if got is None:
             strains = range(5) if r.egyptian else (None,)
             candidates: list[Bid] = [PASS] + [BIDS[n] if s is None else EGYPTIAN[(n, s)]
                                               for n in range(r.min_bid, 14) for s in strains]
-            got = entry[2][key] = tuple(
+            got = table[key] = tuple(
                 b for b in candidates
                 if R.auction_bid_violation(r, self.dealer, self.to_move, top_t, self.passes, b.n, b.strain) is None)
         return got

@@ -19,6 +19,7 @@ from tarneeb.core import hand as H
 from tarneeb.core import rules as R
 from tarneeb.core.cards import FULL_DECK, STRAINS, SUITS
 from tarneeb.core.spec import Rules
+from tarneeb.core.tables import auction_deciders, rules_table
 from tarneeb.records.format import _BID_TEXT, _CANONICAL_BID, _CARD_CODE, _CARD_TEXT, MatchHeader, text_codes
 
 
@@ -41,7 +42,6 @@ class MatchState:
     last_dealer: int | None = None  # dealer of the previous deal (to name a wrong next dealer's cause)
     last_redeal: str | None = None  # the clause that cancelled the previous deal, None when it was played
     said: set[str] = field(default_factory=set)  # warnings given once per match
-
 
 
 CANONICAL_KEYS = frozenset({"type", "match", "hand", "dealer", "deck", "revealed", "trump", "bids", "redeal",
@@ -167,27 +167,15 @@ def fast_hand(st: MatchState, obj: dict[str, Any]) -> bool:
 
 _Contract = tuple[int, int, int | None]
 # The outcome of an auction is decided by the rules alone from the dealer and the calls (seat, text): it is kept
-# per rules object, as Match keeps its tables of legal calls, and the table is emptied when one of the functions
-# that decide an auction is replaced (a proof's mutant patches them by name).
+# per rules object (tarneeb.core.tables), as Match keeps its legal calls.
 _AUCTIONS: dict[int, tuple[Rules, tuple[object, ...], dict[tuple[object, ...], _Contract | None]]] = {}
-
-
-def _auction_deciders() -> tuple[object, ...]:
-    return (H.auction_start, H.auction_call, R.auction_bid_violation, R.auction_next, R.next_seat, R.dealer_forced,
-            R.bid_key)
 
 
 def _auction(r: Rules, calls: tuple[object, ...]) -> _Contract | None:
     """The contract (holder, tricks, strain) of the auction ``calls`` = (dealer, seat, text, seat, text, ...) with
     every seat an int: (-1, 0, None) when all passed; None when a call is illegal, out of turn (auction.order) or
     not written canonically, or the auction is not over."""
-    entry = _AUCTIONS.get(id(r))
-    fns = _auction_deciders()
-    if entry is None or entry[0] is not r or entry[1] != fns:
-        if len(_AUCTIONS) >= 16:  # a verify run loads its rules afresh: tables of earlier runs are let go
-            _AUCTIONS.clear()
-        entry = _AUCTIONS[id(r)] = (r, fns, {})
-    table = entry[2]
+    table = rules_table(_AUCTIONS, r, auction_deciders())
     if calls in table:
         return table[calls]
     if len(table) > 50_000:

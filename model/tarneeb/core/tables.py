@@ -1,0 +1,50 @@
+"""Answers of the rule functions kept per rules object, for hot paths that ask the same question again: the
+engine's legal bids and legal auction calls, the verifier's auctions.
+
+A table belongs to one :class:`~tarneeb.core.spec.Rules` object and to the functions that decide its entries. When
+one of those functions is replaced (the proofs' engine mutants patch :mod:`tarneeb.core.rules` by name), the table
+starts empty again, so no answer of the old function is given after it. At most :data:`LIMIT` rules objects keep
+tables (a long run loads rules afresh; the oldest tables are let go).
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from tarneeb.core import hand as H
+from tarneeb.core import rules as R
+from tarneeb.core.spec import Rules
+
+K = TypeVar("K")
+V = TypeVar("V")
+LIMIT = 16
+
+
+def rules_table(store: dict[int, tuple[Rules, tuple[object, ...], dict[K, V]]], r: Rules,
+                deciders: tuple[object, ...]) -> dict[K, V]:
+    """The table of ``store`` for ``r`` (a new, empty one when ``deciders``, the functions deciding its entries,
+    are not those it was filled with)."""
+    entry = store.get(id(r))
+    if entry is None or entry[0] is not r or entry[1] != deciders:
+        if len(store) >= LIMIT:
+            store.clear()
+        entry = store[id(r)] = (r, deciders, {})
+    return entry[2]
+
+
+def bid_deciders() -> tuple[object, ...]:
+    """What decides the legal individual bids (bid.range, bid.excluded, bid.rising-min)."""
+    return (R.legal_bids, R.min_bid_for)
+
+
+def call_deciders() -> tuple[object, ...]:
+    """What decides whether one auction call is legal (auction.*)."""
+    return (R.auction_bid_violation, R.dealer_forced, R.bid_key)
+
+
+def auction_deciders() -> tuple[object, ...]:
+    """What decides a whole auction: its calls, whose turn it is, when it ends (auction.order)."""
+    return (*call_deciders(), H.auction_start, H.auction_call, R.auction_next, R.next_seat)
+
+
+__all__ = ["LIMIT", "auction_deciders", "bid_deciders", "call_deciders", "rules_table"]
