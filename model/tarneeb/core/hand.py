@@ -9,7 +9,8 @@ the referee. No other module scores a hand, settles a match or picks the next de
 * :func:`weak_seats` -- seats whose hand forces a redeal (deal.weak-redeal).
 * :class:`Auction`, :func:`auction_call` -- one call of the team auction and who speaks next.
 * :func:`bidding_order`, :func:`bid_turn` -- the order of the individual bids and whose bid it is (bid.turn).
-* :func:`hand_leader` -- who leads the first trick (play.lead); :func:`trick_turn` -- who plays the n-th card.
+* :func:`hand_leader` -- who leads the first trick (play.lead); :func:`trick_turn` -- who plays the n-th card;
+  :func:`trick_legal` -- whether a trick's four cards are all legal.
 * :func:`hand_deltas` -- the change of every seat's score for a played hand.
 * :func:`hand_outcome` -- the winning team (or none) after a played hand, with the deciding clause.
 * :func:`settle` -- the play-on target change and whether the match is over.
@@ -117,6 +118,18 @@ def hand_leader(r: Rules, dealer: int, contract: tuple[int, int, int | None] | N
     return R.next_seat(r, dealer) if contract is None else contract[0]
 
 
+def trick_legal(r: Rules, hands: Sequence[int], leader: int, cards: Sequence[int], trump: int) -> bool:
+    """Each of a trick's four ``cards``, led by ``leader``, is legal for its seat holding ``hands[seat]`` before the
+    trick (play.follow, play.must-trump; play.direction): each seat plays one card, so the earlier cards of the
+    trick do not change a later seat's hand."""
+    c0, c1, c2, c3 = cards
+    s0, s1, s2, s3 = R.seat_order(r, leader)
+    legal = R.legal_play_mask
+    led = c0 // 13
+    return bool(legal(r, hands[s0], -1, trump) >> c0 & 1 and legal(r, hands[s1], led, trump) >> c1 & 1
+                and legal(r, hands[s2], led, trump) >> c2 & 1 and legal(r, hands[s3], led, trump) >> c3 & 1)
+
+
 def trick_turn(r: Rules, leader: int, n_played: int) -> int:
     """The seat that plays the ``n_played``-th card (0-based) of a trick led by ``leader`` (play.direction)."""
     return R.seat_order(r, leader)[n_played]
@@ -186,5 +199,5 @@ def next_dealer(r: Rules, dealer: int, redeal: str | None) -> int:
 
 __all__ = [
     "Auction", "Settled", "auction_call", "auction_start", "bid_turn", "bidding_order", "deal_trump", "hand_deltas", "hand_leader",
-    "hand_outcome", "next_dealer", "settle", "trick_turn", "trick_winner_seat", "weak_seats",
+    "hand_outcome", "next_dealer", "settle", "trick_legal", "trick_turn", "trick_winner_seat", "weak_seats",
 ]

@@ -20,7 +20,7 @@ from tarneeb.core import rules as R
 from tarneeb.core.cards import FULL_DECK, STRAINS, SUITS
 from tarneeb.core.spec import Rules
 from tarneeb.core.tables import auction_deciders, rules_table
-from tarneeb.records.format import _BID_TEXT, _CANONICAL_BID, _CARD_CODE, _CARD_TEXT, MatchHeader, text_codes
+from tarneeb.records.format import _CANONICAL_BID, _CARD_CODE, _CARD_TEXT, MatchHeader, contract_text, text_codes
 
 
 @dataclass(slots=True)
@@ -127,7 +127,7 @@ def fast_hand(st: MatchState, obj: dict[str, Any]) -> bool:
             trump = SUITS.index(t)
         cobj = obj.get("contract")
         if (type(cobj) is not dict or not _is(cobj.get("seat"), contract[0]) or len(cobj) != 2
-                or cobj.get("bid") != _BID_TEXT[contract[1:]] or obj.get("trump") != STRAINS[trump]):
+                or cobj.get("bid") != contract_text(contract) or obj.get("trump") != STRAINS[trump]):
             return False
     if obj.get("redeal") is not None:
         return False
@@ -211,7 +211,7 @@ def _play(r: Rules, tricks: object, hands: list[int], leader: int, trump: int) -
     winner_of = R.trick_winner
     won = [0, 0, 0, 0]
     try:
-        for t in tricks:  # unrolled over the four cards; each card checked by the core's legality function
+        for t in tricks:  # = hand.trick_legal, unrolled and taking the cards out of the hands as it goes
             if len(t) != 3:  # leader, cards, winner: nothing unknown to warn about (not a dict: TypeError below)
                 return None
             ld = t["leader"]

@@ -75,6 +75,11 @@ for _e in EGYPTIAN.values():
 _CANONICAL_BID: dict[str, Bid] = {bid_text(b): b for b in _BID_CODE.values()}  # 'pass', '7', '8H' (not 'P', '8h')
 _BID_TEXT: dict[tuple[int | None, int | None], str] = {(b.n, b.strain): t for t, b in _CANONICAL_BID.items()}
 
+def contract_text(contract: tuple[int, int, int | None]) -> str:
+    """The canonical text of a contract's (seat, tricks, strain) bid: :func:`bid_text`, from a table."""
+    return _BID_TEXT.get(contract[1:]) or bid_text(Bid(contract[1], contract[2]))
+
+
 _LENIENT = threading.local()  # (kind, field, message) of what the reader took beyond the schema, per line
 
 

@@ -11,7 +11,6 @@ mislabelled the earlier fact). A divergence that an earlier one makes unavoidabl
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tarneeb.core import clauses as C
@@ -22,7 +21,7 @@ from tarneeb.core.cards import FULL_DECK, NO_TRUMP, strain_text
 from tarneeb.core.spec import Rules
 from tarneeb.records import diagnose as D
 from tarneeb.records.fastpath import MatchState
-from tarneeb.records.format import _BID_TEXT, _CARD_TEXT, Divergence, HandLine, RecordProblem, bid_text
+from tarneeb.records.format import _CARD_TEXT, Divergence, HandLine, RecordProblem, bid_text, contract_text
 
 if TYPE_CHECKING:
     from tarneeb.records.verify import Report, Verifier
@@ -34,11 +33,6 @@ def fmt_list(v: list[int | None] | list[int]) -> str:
     return "[" + ", ".join("?" if x is None else str(x) for x in v) + "]"
 
 
-def _bid_text(contract: tuple[int, int, int | None]) -> str:
-    """The canonical text of a contract's bid (a table look-up; :func:`bid_text` for anything not in it)."""
-    return _BID_TEXT.get(contract[1:]) or bid_text(Bid(contract[1], contract[2]))
-
-
 def team_list(r: Rules, v: list[int]) -> list[int] | None:
     """A claimed per-seat list; team form [a, b] is accepted in the auction family."""
     if len(v) == 4:
@@ -46,16 +40,6 @@ def team_list(r: Rules, v: list[int]) -> list[int] | None:
     if not r.individual:
         return [v[0], v[1], v[0], v[1]]
     return None
-
-
-def _all_legal(r: Rules, legal: Callable[[Rules, int, int, int], int], hands: list[int],
-               order: tuple[int, int, int, int], cards: list[int], trump: int) -> bool:
-    """Each of the four cards of a trick is legal for its seat, by the rules' ``legal`` (play.follow)."""
-    c0, c1, c2, c3 = cards
-    s0, s1, s2, s3 = order
-    led = c0 // 13
-    return bool(legal(r, hands[s0], -1, trump) >> c0 & 1 and legal(r, hands[s1], led, trump) >> c1 & 1
-                and legal(r, hands[s2], led, trump) >> c2 & 1 and legal(r, hands[s3], led, trump) >> c3 & 1)
 
 
 class HandReplay:
@@ -225,7 +209,7 @@ class HandReplay:
         if r.individual or (h.contract is None and not h.no_contract):
             return None, contract
         claim = "null" if h.contract is None else f"seat {h.contract[0]} bids {bid_text(h.contract[1])}"
-        want = "null" if contract is None else f"seat {contract[0]} bids {_bid_text(contract)}"
+        want = "null" if contract is None else f"seat {contract[0]} bids {contract_text(contract)}"
         if claim == want:
             return None, contract
         d = self.div("contract", claim, want, C.contract_clause(r, contract is None or h.contract is None),
@@ -309,7 +293,7 @@ class HandReplay:
             lead_taint = wrong_by[order[0]]  # the suit led comes from a seat already playing other cards
             trick_taint: Divergence | None = lead_taint
             cards = t.cards
-            if len(cards) == 4 and _all_legal(r, legal, hands, order, cards, trump):
+            if len(cards) == 4 and H.trick_legal(r, hands, leader, cards, trump):
                 # four legal cards (the usual case), each decided by the rules as in the loop below
                 c0, c1, c2, c3 = cards
                 s0, s1, s2, s3 = order
@@ -406,8 +390,7 @@ class HandReplay:
                         clause = C.individual_delta_clause(claimed_d[bad[0]], rules_d[bad[0]] or 0)
                     cause = None if full is None else D.deltas_cause(r, [b or 0 for b in bids], contract, tricks,
                                                                      claimed_d)
-                    contract_text = None if contract is None else _bid_text(contract)
-                    table = [{"seat": s, "bid": self._bid_of(s, bids, contract, contract_text), "tricks": tricks[s],
+                    table = [{"seat": s, "bid": self._bid_of(s, bids, contract), "tricks": tricks[s],
                               "claimed": claimed_d[s], "rules": rules_d[s]} for s in range(4)]
                     self.div("deltas", fmt_list(claimed_d), fmt_list(rules_d), clause, cause=cause, table=table)
         before = list(st.scores)
@@ -458,12 +441,12 @@ class HandReplay:
         if over:
             st.over_rule = rule
 
-    def _bid_of(self, seat: int, bids: list[int | None], contract: Contract, contract_text: str | None) -> str | None:
+    def _bid_of(self, seat: int, bids: list[int | None], contract: Contract) -> str | None:
         if contract is None:
             b = bids[seat]
             return "pass" if b is None else str(b)
-        return f"{contract_text}" + (" (contract)" if seat == contract[0] else
-                                     " (partner)" if seat & 1 == contract[0] & 1 else "")
+        return contract_text(contract) + (" (contract)" if seat == contract[0] else
+                                          " (partner)" if seat & 1 == contract[0] & 1 else "")
 
 
 __all__ = ["HandReplay", "fmt_list", "team_list"]

@@ -87,6 +87,12 @@ class Summary:
                 "by_cause": self.causes(), "exit": self.exit_code()}
 
 
+# After 8 fast-path misses in a row the fast path is not tried for FAST_PAUSE lines, then for twice as many after
+# each further miss, up to FAST_PAUSE_MAX, until it takes a line (the reports are the same either way).
+FAST_PAUSE = 56
+FAST_PAUSE_MAX = 1024
+
+
 class Verifier:
     """Replays records through the engine and reports divergences.
 
@@ -106,7 +112,7 @@ class Verifier:
         self._rules_cache: dict[tuple[str, str], Rules] = {}
         self._fast_misses = 0  # fast path misses in a row
         self._fast_skip = 0  # lines for which the fast path is not tried
-        self._fast_backoff = 56  # lines not tried after the next miss (doubled at each miss that follows a pause)
+        self._fast_backoff = FAST_PAUSE  # lines not tried after the next miss (doubled at each miss after a pause)
 
     # -------------------------------------------------------------- helpers
     def cite(self, r: Rules, clause: str) -> str:
@@ -170,7 +176,7 @@ class Verifier:
                     obj = None
                 if type(obj) is dict and obj.get("type") == "hand":
                     if fast_hand(st, obj):
-                        self._fast_misses, self._fast_backoff = 0, 56
+                        self._fast_misses, self._fast_backoff = 0, FAST_PAUSE
                         sm = self.summary
                         sm.lines += 1
                         sm.hands += 1
@@ -179,7 +185,7 @@ class Verifier:
                     self._fast_misses += 1
                     if self._fast_misses >= 8:  # not tried for a while; one more miss after it, twice as long
                         self._fast_misses, self._fast_skip = 7, self._fast_backoff
-                        self._fast_backoff = min(2 * self._fast_backoff, 1024)
+                        self._fast_backoff = min(2 * self._fast_backoff, FAST_PAUSE_MAX)
         it = _item(data, n, file, line, MAX_LINE, obj if type(obj) is dict else None)
         return [] if it is None else self.feed(it)
 
