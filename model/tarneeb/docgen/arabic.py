@@ -102,8 +102,8 @@ def _strong(ch: str) -> str | None:
     return None
 
 
-def paragraph_direction(line: str) -> str | None:
-    """``"R"``, ``"L"`` or ``None``: the first strong character, skipping isolated runs (UBA P2)."""
+def _outside_isolates(line: str) -> Iterator[str]:
+    """The characters of ``line`` outside its directional isolates (and not the isolates' own marks)."""
     depth = 0
     for ch in line:
         if ch in _ISOLATE_OPEN:
@@ -111,9 +111,15 @@ def paragraph_direction(line: str) -> str | None:
         elif ch == PDI:
             depth = max(0, depth - 1)
         elif depth == 0:
-            d = _strong(ch)
-            if d:
-                return d
+            yield ch
+
+
+def paragraph_direction(line: str) -> str | None:
+    """``"R"``, ``"L"`` or ``None``: the first strong character, skipping isolated runs (UBA P2)."""
+    for ch in _outside_isolates(line):
+        d = _strong(ch)
+        if d:
+            return d
     return None
 
 
@@ -132,16 +138,7 @@ def unclosed_isolates(line: str) -> bool:
 
 def latin_punct_outside_runs(line: str) -> list[str]:
     """Latin ``; , ?`` in the Arabic (non-isolated, non-run) parts of ``line``."""
-    depth = 0
-    plain = []
-    for ch in line:
-        if ch in _ISOLATE_OPEN:
-            depth += 1
-        elif ch == PDI:
-            depth = max(0, depth - 1)
-        elif depth == 0:
-            plain.append(ch)
-    text = "".join(plain)
+    text = "".join(_outside_isolates(line))
     bad: list[str] = []
     last = 0
     for start, end in _runs(text):
