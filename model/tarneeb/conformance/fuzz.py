@@ -39,7 +39,7 @@ from tarneeb.conformance.vector_ref import hand_result
 from tarneeb.core import clauses as C
 from tarneeb.core import rules as R
 from tarneeb.core.actions import Action, Bid, Deal, NameTrump, Play, parse_action
-from tarneeb.core.cards import STRAINS, card_str, cards_of, parse_card, strain_text
+from tarneeb.core.cards import CARD_TEXT, STRAINS, card_str, cards_of, parse_card, strain_text
 from tarneeb.core.match import HandRecord, Match, Phase, Trick, random_deck
 from tarneeb.core.spec import Rules, load_rules, rulesets
 from tarneeb.errors import BadInput, ConfigError, EngineRejected, IllegalDeal, TarneebError
@@ -143,9 +143,6 @@ def _replay_chooser(actions: list[Action]) -> Chooser:
 
 # ------------------------------------------------------------------ one deal in lockstep
 
-_TEXT: tuple[str, ...] = tuple(card_str(c) for c in range(52))  # card -> its short form ('AS')
-
-
 def _same_hands(theirs: list[Any], ours: list[list[str]]) -> bool:
     """The engine's hands are ours written canonically, in any order within a hand (each card once): then
     reading them card by card gives ours; anything else is read card by card (and may differ)."""
@@ -171,7 +168,7 @@ def lockstep_deal(eng: Engine, r: Rules, m: Match, deck: tuple[int, ...], choose
                                    C.cite(r, clause), detail))
 
     req = {"cmd": "start", **wire_rules(r), "dealer": m.dealer,
-           "scores": list(m.scores), "target": m.target, "deck": [_TEXT[c] for c in deck]}
+           "scores": list(m.scores), "target": m.target, "deck": [CARD_TEXT[c] for c in deck]}
     try:
         try:
             st = eng.call(req)
@@ -180,7 +177,7 @@ def lockstep_deal(eng: Engine, r: Rules, m: Match, deck: tuple[int, ...], choose
         trace.start = st
         m.apply(Deal(deck))
         rec = m.record if m.record is not None else m.records[-1]
-        ours_hands = [[_TEXT[c] for c in cards_of(h)] for h in R.deal_hands(r, trace.dealer, deck)]
+        ours_hands = [[CARD_TEXT[c] for c in cards_of(h)] for h in R.deal_hands(r, trace.dealer, deck)]
         theirs_hands = st.get("hands")
         if isinstance(theirs_hands, list) and not _same_hands(theirs_hands, ours_hands):
             try:
@@ -346,7 +343,7 @@ def batched_deal(eng: Engine, r: Rules, m: Match, deck: tuple[int, ...], choose:
         probe.apply(a)
         step += 1
     req = {"cmd": "deal", **wire_rules(r), "dealer": m.dealer,
-           "scores": list(m.scores), "target": m.target, "deck": [_TEXT[c] for c in deck], "actions": texts}
+           "scores": list(m.scores), "target": m.target, "deck": [CARD_TEXT[c] for c in deck], "actions": texts}
     try:
         ans = eng.call(req)
     except EngineRejected as e:

@@ -48,6 +48,9 @@ def card_str(card: int) -> str:
     return RANKS[card % 13] + SUITS[card // 13]
 
 
+CARD_TEXT: tuple[str, ...] = tuple(card_str(c) for c in range(52))  # card_str of every card, by its number
+
+
 def card_name(card: int) -> str:
     """Readable form, e.g. ``10 of hearts``."""
     return f"{RANK_NAMES[card % 13]} of {SUIT_NAMES[card // 13]}"

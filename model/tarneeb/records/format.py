@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from tarneeb.core.actions import BIDS, EGYPTIAN, PASS, Bid
-from tarneeb.core.cards import NO_TRUMP, RANKS, STRAINS, SUITS, card_str, parse_card
+from tarneeb.core.cards import CARD_TEXT, NO_TRUMP, RANKS, STRAINS, SUITS, card_str, parse_card
 from tarneeb.errors import CardError
 
 FORMAT = "tarneeb-record"
@@ -21,7 +21,7 @@ EXTENSION_PREFIX = "x-"  # fields starting with this are the writer's own and ar
 # ------------------------------------------------------------------ text forms
 
 _CARD_CODE: dict[str, int] = {card_str(c): c for c in range(52)}
-_CARD_TEXT: tuple[str, ...] = tuple(card_str(c) for c in range(52))
+_CARD_TEXT = CARD_TEXT
 
 
 def _text_tables() -> tuple[bytes, bytes]:
