@@ -40,7 +40,7 @@ from tarneeb.core import clauses as C
 from tarneeb.core import rules as R
 from tarneeb.core.actions import Action, Bid, Deal, NameTrump, Play, parse_action
 from tarneeb.core.cards import CARD_TEXT, STRAINS, card_str, cards_of, parse_card, strain_text
-from tarneeb.core.match import HandRecord, Match, Phase, Trick, random_deck
+from tarneeb.core.match import HandRecord, Match, Phase, random_deck
 from tarneeb.core.spec import Rules, load_rules, rulesets
 from tarneeb.errors import BadInput, ConfigError, EngineRejected, IllegalDeal, TarneebError
 from tarneeb.play.bots import heuristic_policy
@@ -198,7 +198,7 @@ def lockstep_deal(eng: Engine, r: Rules, m: Match, deck: tuple[int, ...], choose
         while len(m.records) == deal_no:
             state["step"] = step
             if m.phase is Phase.PLAY:
-                state["trick"] = len(m.record.tricks) if m.record is not None else None
+                state["trick"] = len(m.record.winners) if m.record is not None else None
             theirs_st = eng.call({"cmd": "legal"})
             if theirs_st.get("seat") != m.to_move:
                 stop("to_move", m.to_move, theirs_st.get("seat"), C.to_move_clause(r, m))
@@ -221,7 +221,7 @@ def lockstep_deal(eng: Engine, r: Rules, m: Match, deck: tuple[int, ...], choose
                 raise _Abandon()
             text = str(a)
             seat = m.to_move
-            ntricks = len(m.record.tricks) if m.record is not None else 0
+            ntricks = len(m.record.winners) if m.record is not None else 0
             ans = eng.request({"cmd": "apply", "action": text})
             if not ans["ok"]:
                 stop("apply", f"{text} accepted", f"refused: {ans.get('error')}",
@@ -232,15 +232,15 @@ def lockstep_deal(eng: Engine, r: Rules, m: Match, deck: tuple[int, ...], choose
             step += 1
             done = len(m.records) > deal_no
             rec = m.record if m.record is not None else m.records[-1]
-            if len(rec.tricks) > ntricks:
-                w = rec.tricks[-1].winner
+            if len(rec.winners) > ntricks:
+                w = rec.winners[-1]
                 tw = ans.get("trick_winner")
                 if isinstance(tw, int):
                     trace.winners.append(tw)
                 if tw != w:
                     state["trick"] = ntricks
                     stop("trick winner", w, tw, "play.winner",
-                         "cards " + " ".join(card_str(c) for c in rec.tricks[-1].cards))
+                         "cards " + " ".join(card_str(c) for c in rec.plays[-4:]))
             elif "trick_winner" in ans:
                 stop("trick winner", None, ans.get("trick_winner"), "hand.tricks")
             if done:
@@ -598,12 +598,11 @@ def _their_record(r: Rules, deal_no: int, t: DealTrace, m: Match | None) -> Hand
     if fin.get("redeal"):
         ours = m.records[deal_no].redeal if m is not None and len(m.records) > deal_no else None
         rec.redeal = ours or C.redeal_clause(r)
-    leader = None
+    if len(plays) >= 4:
+        rec.leader = t.seats[len(t.seats) - len(plays)] if t.seats else 0
     for i in range(0, len(plays) - len(plays) % 4, 4):
-        w = t.winners[i // 4] if i // 4 < len(t.winners) else -1
-        lead = leader if leader is not None else (t.seats[len(t.seats) - len(plays)] if t.seats else 0)
-        rec.tricks.append(Trick(lead, plays[i:i + 4], w))
-        leader = w
+        rec.plays += plays[i:i + 4]
+        rec.winners.append(t.winners[i // 4] if i // 4 < len(t.winners) else -1)
     for k, attr in (("tricks_won", "tricks_won"), ("deltas", "deltas"), ("scores", "scores_after")):
         v = fin.get(k)
         if isinstance(v, list) and len(v) == 4 and all(isinstance(x, int) for x in v):

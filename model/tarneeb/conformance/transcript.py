@@ -75,12 +75,12 @@ class RefSession:
             return {"ok": True, "seat": self.m.to_move, "actions": [str(a) for a in self.m.legal_actions()]}
         if cmd == "apply":
             rec = self.m.record
-            before = len(rec.tricks) if rec is not None else 0
+            before = len(rec.winners) if rec is not None else 0
             self.m.apply(parse_action(req["action"]))
             rec = self.m.record if self.m.record is not None else self.m.records[-1]
             out: dict[str, Any] = {"ok": True}
-            if len(rec.tricks) > before:
-                out["trick_winner"] = rec.tricks[-1].winner
+            if len(rec.winners) > before:
+                out["trick_winner"] = rec.winners[-1]
             return {**out, **self.state()}
         if cmd == "state":
             return {"ok": True, **self.state()}

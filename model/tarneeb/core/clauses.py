@@ -186,7 +186,7 @@ def to_move_clause(r: Rules, m: Match) -> str:
     if m.phase is Phase.PLAY:
         if m.trick:
             return "play.direction"
-        return lead_clause(len(m.records[-1].tricks if m.record is None else m.record.tricks))
+        return lead_clause(len(m.records[-1].winners if m.record is None else m.record.winners))
     return "hand.tricks"
 
 

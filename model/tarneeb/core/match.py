@@ -76,13 +76,27 @@ class HandRecord:
     bids: list[tuple[int, Bid]] = field(default_factory=list)  # (seat, bid) in order
     contract: tuple[int, int, int | None] | None = None  # (seat, n, strain)
     redeal: str | None = None  # clause id that cancelled the hand
-    tricks: list[Trick] = field(default_factory=list)
+    leader: int = -1  # the seat leading the first trick (play.lead); -1 before play
+    plays: list[int] = field(default_factory=list)  # the cards of the completed tricks, in play order, 4 a trick
+    winners: list[int] = field(default_factory=list)  # the seat winning each completed trick
     tricks_won: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     deltas: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     scores_after: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     outcome: int | None = None  # winning team after this hand, if any
     outcome_rule: str = ""
     events: list[str] = field(default_factory=list)
+
+    @property
+    def tricks(self) -> list[Trick]:
+        """The completed tricks, built afresh from ``leader``, ``plays`` and ``winners`` at each call (each trick
+        after the first is led by the previous one's winner, play.next-lead). ``len(rec.winners)`` counts them."""
+        out = []
+        lead = self.leader
+        plays = self.plays
+        for i, w in enumerate(self.winners):
+            out.append(Trick(lead, plays[4 * i:4 * i + 4], w))
+            lead = w
+        return out
 
 
 def random_deck(rng: random.Random) -> tuple[int, ...]:
@@ -457,6 +471,9 @@ class Match:
         self.to_move = -1
 
     def _start_play(self, leader: int) -> None:
+        rec = self.record
+        assert rec is not None
+        rec.leader = leader
         self._mhand = -1
         self.phase = Phase.PLAY
         self.to_move = leader
@@ -486,18 +503,19 @@ class Match:
                 self.led = card // 13
             self.to_move = self._next[seat]  # play.direction (R.next_seat, tabled in __init__)
             return
-        leader = self.trick_leader
         # hand.trick_winner_seat, with the seat orders tabled in __init__
-        winner = self._order[leader][R.trick_winner(trick, self.trump)]
+        winner = self._order[self.trick_leader][R.trick_winner(trick, self.trump)]
         self.tricks_won[winner] += 1
         rec = self.record
         assert rec is not None
-        rec.tricks.append(Trick(leader, trick, winner))
-        self.trick = []
+        rec.plays += trick  # the record keeps the cards flat: no object per trick
+        winners = rec.winners
+        winners.append(winner)
+        trick.clear()
         self.led = -1
         self.trick_leader = winner
         self.to_move = winner
-        if len(rec.tricks) == 13:
+        if len(winners) == 13:
             self._phase_hand_scoring()
 
     def _phase_hand_scoring(self) -> None:
