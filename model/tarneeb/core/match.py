@@ -31,6 +31,9 @@ _PLAYS_OF_SUIT: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
     tuple(tuple(PLAYS[c] for c in cards) for cards in CARDS_OF_SUIT[s]) for s in range(4)
 )
 _P0, _P1, _P2, _P3 = _PLAYS_OF_SUIT  # the Play actions of a 13-bit suit mask, per suit
+_NO_AUCTION = H.Auction(-1, None)  # the auction before a deal (never called on: auction_start replaces it)
+_OTHER_SUITS = tuple(FULL_DECK ^ (0x1FFF << (13 * s)) for s in range(4))  # the cards not of suit s
+_SHIFT = (0, 13, 26, 39)
 _NAME_TRUMP = tuple(NameTrump(s) for s in range(4))  # the contract holder's choices (trump.source)
 
 
@@ -160,7 +163,7 @@ class Match:
         self.tricks_won = [0, 0, 0, 0]
         self.bids: list[int] = [0, 0, 0, 0]
         self.auction_top: Bid | None = None
-        self.auction = H.Auction(-1, None)
+        self.auction = _NO_AUCTION
         self.spoken = 0
         self.record: HandRecord | None = None
         # The legal-play mask last computed by legal_actions and the hand it is for (-1: none). Only _phase_play
@@ -274,10 +277,8 @@ class Match:
             mask = R.legal_play_mask(self.rules, hand, led, self.trump)
             self._mhand = hand  # _phase_play need not compute the mask again
             self._mmask = mask
-            if led >= 0:
-                p = (mask >> (13 * led)) & 0x1FFF
-                if p << (13 * led) == mask:  # following suit: one precomputed tuple
-                    return _PLAYS_OF_SUIT[led][p]
+            if led >= 0 and not mask & _OTHER_SUITS[led]:  # following suit: one precomputed tuple
+                return _PLAYS_OF_SUIT[led][mask >> _SHIFT[led]]
             return _P0[mask & 0x1FFF] + _P1[(mask >> 13) & 0x1FFF] + _P2[(mask >> 26) & 0x1FFF] + _P3[mask >> 39]
         if ph is Phase.BIDDING:
             if self.rules.individual:
@@ -361,7 +362,7 @@ class Match:
                               "a deal must order all 52 distinct cards 0..51", self.state_text())
         self._reset_hand()
         self.hands = hands
-        self.record = HandRecord(deal_no=len(self.records), dealer=self.dealer, deck=tuple(deck))
+        self.record = HandRecord(len(self.records), self.dealer, tuple(deck))
         weak = H.weak_seats(r, hands)
         if weak:
             self._phase_redeal("deal.weak-redeal", f"seat(s) {weak} hold no card above 10")
