@@ -26,7 +26,7 @@ from tarneeb import (
     random_deck,
 )
 from tarneeb.core import rules as R
-from tarneeb.core.cards import SUIT_MASKS, cards_of
+from tarneeb.core.cards import SUIT_MASKS, card_str, cards_of
 from tarneeb.play.bots import POLICIES
 from tarneeb.play.simulate import play_match
 
@@ -127,6 +127,24 @@ def test_threshold_exactly_met_is_played_and_first_bidder_leads() -> None:
     for b in (3, 3, 3, 2):
         m.apply(Bid(b))
     assert m.phase is Phase.PLAY and m.to_move == 0
+
+
+def test_events_word_the_shown_card_the_contract_and_the_notes() -> None:
+    """HandRecord.events is worded on demand from the record: the same sentences, in the same order."""
+    m = at_bidding("card-kings-41", dealer=1)
+    deck = deck_from(0)
+    for _ in range(4):
+        m.apply(Bid(2))
+    assert m.records[-1].events == [f"trump.source: dealer 1 shows {card_str(deck[51])}",
+                                    "bid.total: bids total 8, below 11; hand cancelled"]
+    m = at_bidding("classic", dealer=0)
+    m.apply(Bid(None))
+    m.apply(Bid(8))
+    m.apply(Bid(None))
+    m.apply(Bid(None))
+    m.apply(NameTrump(2))
+    rec = m.record
+    assert rec is not None and rec.events == ["contract bid:8 by seat 2"]
 
 
 def test_rising_minimum_in_400() -> None:

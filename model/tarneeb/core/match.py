@@ -87,7 +87,19 @@ class HandRecord:
     scores_after: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     outcome: int | None = None  # winning team after this hand, if any
     outcome_rule: str = ""
-    events: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # why a deal was cancelled; a game won before play-on
+
+    @property
+    def events(self) -> list[str]:
+        """What happened, in words and in order: the card the dealer showed (trump.source), the contract, then the
+        notes. Worded on demand from the fields above: the engine formats no text for a deal nobody reads."""
+        out = []
+        if self.revealed is not None:
+            out.append(f"trump.source: dealer {self.dealer} shows {card_str(self.revealed)}")
+        if self.contract is not None:
+            seat, n, strain = self.contract
+            out.append(f"contract {Bid(n, strain)} by seat {seat}")
+        return out + self.notes
 
     @property
     def tricks(self) -> list[Trick]:
@@ -378,8 +390,7 @@ class Match:
         assert rec is not None
         card, trump = H.deal_trump(self.rules, deck)
         if card is not None:
-            rec.revealed = card
-            rec.events.append(f"trump.source: dealer {self.dealer} shows {card_str(card)}")
+            rec.revealed = card  # worded in rec.events
         if trump < 0:
             return  # named after the auction
         self.trump = trump
@@ -437,8 +448,7 @@ class Match:
             return
         assert top.n is not None
         holder = self.auction.holder
-        rec.contract = (holder, top.n, top.strain)
-        rec.events.append(f"contract {top} by seat {holder}")
+        rec.contract = (holder, top.n, top.strain)  # worded in rec.events
         if r.egyptian:
             assert top.strain is not None
             self.trump = top.strain
@@ -462,7 +472,7 @@ class Match:
         rec = self.record
         assert rec is not None
         rec.redeal = rule
-        rec.events.append(f"{rule}: {why}; hand cancelled")
+        rec.notes.append(f"{rule}: {why}; hand cancelled")
         rec.scores_after = list(self.scores)
         self.records.append(rec)
         self.record = None
@@ -545,7 +555,7 @@ class Match:
         self.games = list(st.games)
         if st.target != self.target:
             self.target = st.target
-            rec.events.append(f"win.play-on: team {win} wins the game; target rises to {self.target}")
+            rec.notes.append(f"win.play-on: team {win} wins the game; target rises to {self.target}")
         if st.winner is not None:
             self.winner = st.winner
             self.winner_rule = rule
