@@ -132,7 +132,8 @@ class Match:
         "rules", "first_dealer", "phase", "dealer", "scores", "hands", "to_move", "trump", "led",
         "trick", "trick_leader", "tricks_won", "bids", "auction_top", "auction", "spoken", "record", "records",
         "history", "winner", "winner_rule", "target", "start_games",
-        "games", "hands_played", "redeals", "start_scores", "_mhand", "_mmask", "_next", "_order",
+        "games", "hands_played", "redeals", "start_scores", "_mhand", "_mmask", "_next", "_order", "_bidtab",
+        "_calltab",
     )
 
     def __init__(self, rules: Rules, first_dealer: int = 0, scores: Sequence[int] | None = None) -> None:
@@ -161,6 +162,9 @@ class Match:
         self.records: list[HandRecord] = []
         self.hands_played = 0
         self.redeals = 0
+        # the kept legal bids (individual) or calls (auction) of these rules, taken at each deal (_phase_deal)
+        self._bidtab: dict[int, tuple[Bid, ...]] = {}
+        self._calltab: dict[_AuctionKey, tuple[Bid, ...]] = {}
         self._reset_hand()
         self.phase = Phase.DEAL
 
@@ -307,23 +311,22 @@ class Match:
         return mask
 
     def _legal_individual_bids(self) -> Sequence[Action]:
-        """R.legal_bids for the bidder's score, kept per rules and score (rebuilt if a deciding rule is patched)."""
-        r = self.rules
-        table = rules_table(_BID_TABLES, r, bid_deciders())
+        """R.legal_bids for the bidder's score, kept per rules and score (the table is taken at each deal, see
+        _phase_deal: a new one if a deciding rule was patched)."""
+        table = self._bidtab
         score = self.scores[self.to_move]
         got = table.get(score)
         if got is None:
-            got = table[score] = tuple(BIDS[b] for b in R.legal_bids(r, score))
+            got = table[score] = tuple(BIDS[b] for b in R.legal_bids(self.rules, score))
         return got
 
     def _legal_auction_bids(self) -> Sequence[Action]:
         r = self.rules
-        top = self.auction_top
-        top_t = None if top is None or top.n is None else (top.n, top.strain)
+        a = self.auction
         # The legal calls depend only on (rules, dealer, seat, top bid, passes): the rules decide them once per
         # such state (auction_bid_violation) and the list is kept for the next time the same state comes up.
-        table = rules_table(_AUCTION_TABLES, r, call_deciders())  # rebuilt if a deciding rule is patched
-        key = (self.dealer, self.to_move, top_t, self.passes)
+        table = self._calltab
+        key = (self.dealer, self.to_move, a.top, a.passes)
         got = table.get(key)
         if got is None:
             strains = range(5) if r.egyptian else (None,)
@@ -331,7 +334,7 @@ class Match:
                                               for n in range(r.min_bid, 14) for s in strains]
             got = table[key] = tuple(
                 b for b in candidates
-                if R.auction_bid_violation(r, self.dealer, self.to_move, top_t, self.passes, b.n, b.strain) is None)
+                if R.auction_bid_violation(r, self.dealer, self.to_move, a.top, a.passes, b.n, b.strain) is None)
         return got
 
     # -------------------------------------------------------------- apply
@@ -382,7 +385,11 @@ class Match:
         self._phase_trump_reveal(deck)
         self.phase = Phase.BIDDING
         self.to_move = self._next[self.dealer]  # bid.turn, auction.order: the seat after the dealer
-        if not r.individual:
+        # the legal bids or calls kept for these rules (tarneeb.core.tables: emptied when a deciding rule is patched)
+        if r.individual:
+            self._bidtab = rules_table(_BID_TABLES, r, bid_deciders())
+        else:
+            self._calltab = rules_table(_AUCTION_TABLES, r, call_deciders())
             self.auction = H.auction_start(r, self.dealer)
 
     def _phase_trump_reveal(self, deck: Sequence[int]) -> None:
