@@ -4,7 +4,9 @@ Both sides play whole matches under the random policy, capped at 50 played hands
 process: the engine through ``Match`` (``bench/fair.py``'s loop: shuffle, ``Deal``, ``legal_actions`` and a
 uniform pick, every action legality-checked), the batch through :func:`tarneeb.play.batch.run` (``--games``
 matches per call). Before timing, a sample of the batch's games is replayed through ``Match`` and compared deal by
-deal (:func:`tarneeb.play.batch.replay_check`). Prints each ratio batch / engine and, last, ``min ratio: X.XX``.
+deal (:func:`tarneeb.play.batch.replay_check`). Both loops are warmed up first, untimed (``fair.warm_up``: CPython
+3.11 specialises a function's bytecode only on its 8th call). Prints each ratio batch / engine and, last,
+``min ratio: X.XX``.
 
     python bench/batch.py [--seconds 4] [--games 2000] [--rulesets classic ...]
 """
@@ -51,6 +53,8 @@ def main(argv: list[str] | None = None) -> int:
     for rid in a.rulesets:
         r = load_rules(rid)
         n = batch.replay_check(r, batch.run(r, 50, 99, MAX_HANDS, log_games=10))
+        fair.warm_up(run_ours, rid)
+        fair.warm_up(lambda sec, seed, rid=rid: run_batch(rid, sec, seed, 50))
         eng_t = eng_h = bat_t = bat_h = 0.0
         for i in range(a.rounds):
             row = run_ours(rid, a.seconds / a.rounds, i)

@@ -132,8 +132,7 @@ class Match:
         "rules", "first_dealer", "phase", "dealer", "scores", "hands", "to_move", "trump", "led",
         "trick", "trick_leader", "tricks_won", "bids", "auction_top", "auction", "spoken", "record", "records",
         "history", "winner", "winner_rule", "target", "start_games",
-        "games", "hands_played", "redeals", "start_scores", "_mhand", "_mmask", "_next", "_order", "_bidtab",
-        "_calltab",
+        "games", "hands_played", "redeals", "start_scores", "_mhand", "_mmask", "_next", "_order",
     )
 
     def __init__(self, rules: Rules, first_dealer: int = 0, scores: Sequence[int] | None = None) -> None:
@@ -162,9 +161,6 @@ class Match:
         self.records: list[HandRecord] = []
         self.hands_played = 0
         self.redeals = 0
-        # the kept legal bids (individual) or calls (auction) of these rules, taken at each deal (_phase_deal)
-        self._bidtab: dict[int, tuple[Bid, ...]] = {}
-        self._calltab: dict[_AuctionKey, tuple[Bid, ...]] = {}
         self._reset_hand()
         self.phase = Phase.DEAL
 
@@ -311,13 +307,13 @@ class Match:
         return mask
 
     def _legal_individual_bids(self) -> Sequence[Action]:
-        """R.legal_bids for the bidder's score, kept per rules and score (the table is taken at each deal, see
-        _phase_deal: a new one if a deciding rule was patched)."""
-        table = self._bidtab
+        """R.legal_bids for the bidder's score, kept per rules and score (rebuilt if a deciding rule is patched)."""
+        r = self.rules
+        table = rules_table(_BID_TABLES, r, bid_deciders())
         score = self.scores[self.to_move]
         got = table.get(score)
         if got is None:
-            got = table[score] = tuple(BIDS[b] for b in R.legal_bids(self.rules, score))
+            got = table[score] = tuple(BIDS[b] for b in R.legal_bids(r, score))
         return got
 
     def _legal_auction_bids(self) -> Sequence[Action]:
@@ -325,7 +321,7 @@ class Match:
         a = self.auction
         # The legal calls depend only on (rules, dealer, seat, top bid, passes): the rules decide them once per
         # such state (auction_bid_violation) and the list is kept for the next time the same state comes up.
-        table = self._calltab
+        table = rules_table(_AUCTION_TABLES, r, call_deciders())  # rebuilt if a deciding rule is patched
         key = (self.dealer, self.to_move, a.top, a.passes)
         got = table.get(key)
         if got is None:
@@ -385,11 +381,7 @@ class Match:
         self._phase_trump_reveal(deck)
         self.phase = Phase.BIDDING
         self.to_move = self._next[self.dealer]  # bid.turn, auction.order: the seat after the dealer
-        # the legal bids or calls kept for these rules (tarneeb.core.tables: emptied when a deciding rule is patched)
-        if r.individual:
-            self._bidtab = rules_table(_BID_TABLES, r, bid_deciders())
-        else:
-            self._calltab = rules_table(_AUCTION_TABLES, r, call_deciders())
+        if not r.individual:
             self.auction = H.auction_start(r, self.dealer)
 
     def _phase_trump_reveal(self, deck: Sequence[int]) -> None:
