@@ -26,6 +26,9 @@ runs unspecialised in the first seven bursts of the process (measured: our loop 
 oh_hell's 12.1k -> 12.1k, so whichever ruleset came first was under-measured on our side). The baseline's child
 process warms up its own loop the same way.
 
+Each line also gives the spread of the ratio over the rounds (ours / oh_hell in adjacent bursts): on a shared or
+virtual machine it shows how far one run's figure can move.
+
 Work is normalised: per trick (our hands have 13, theirs 12; our cancelled deals and bidding are charged to our
 tricks) and per decision (bids, trump choices and cards chosen by the policy). The ratio printed per ruleset is
 ours / oh_hell in tricks per second; the last line is ``min ratio: X.XX`` over the rulesets run.
@@ -188,12 +191,15 @@ def bench_ruleset(ruleset: str, seconds: float, rounds: int, tree: str | None,
         if have_peer:
             warm_up(run_oh_hell)
         warm_up(run_minimal, ruleset)
+    paired: list[float] = []  # ours / oh_hell per round (adjacent bursts): how much the machine moved the figure
     for i in range(rounds):
-        _add(sides["ours"], run_ours(ruleset, per, i))
+        o = run_ours(ruleset, per, i)
+        _add(sides["ours"], o)
         if have_peer:
             p = run_oh_hell(per, i)
             assert p is not None
             _add(sides["oh_hell"], p)
+            paired.append((o["tricks"] / o["seconds"]) / (p["tricks"] / p["seconds"]))
         _add(sides["minimal"], run_minimal(ruleset, per, i))
         if tree:
             _add(sides["baseline"], run_baseline(tree, ruleset, per, i, warm))
@@ -202,6 +208,7 @@ def bench_ruleset(ruleset: str, seconds: float, rounds: int, tree: str | None,
     if have_peer:
         out["ratio"] = ours["tricks_per_s"] / out["oh_hell"]["tricks_per_s"]
         out["ratio_decisions"] = ours["decisions_per_s"] / out["oh_hell"]["decisions_per_s"]
+        out["round_ratios"] = [round(x, 3) for x in paired]
     out["fraction_of_minimal"] = ours["tricks_per_s"] / out["minimal"]["tricks_per_s"]
     if tree:
         out["speedup_vs_baseline"] = ours["tricks_per_s"] / out["baseline"]["tricks_per_s"]
@@ -231,7 +238,8 @@ def main(argv: list[str] | None = None) -> int:
             if "oh_hell" in row:
                 p = row["oh_hell"]
                 line += (f" | oh_hell {p['tricks_per_s']:9,.0f} tricks/s {p['decisions_per_s']:9,.0f} decisions/s"
-                         f" | ratio {row['ratio']:.2f} (per decision {row['ratio_decisions']:.2f})")
+                         f" | ratio {row['ratio']:.2f} (per decision {row['ratio_decisions']:.2f};"
+                         f" rounds {min(row['round_ratios']):.2f}-{max(row['round_ratios']):.2f})")
             line += f" | {100 * row['fraction_of_minimal']:.0f}% of minimal"
             if tree:
                 line += f" | x{row['speedup_vs_baseline']:.2f} vs {a.baseline}"
