@@ -192,6 +192,21 @@ def test_card_not_in_hand_is_refused() -> None:
         m.apply(Play(c))
 
 
+@pytest.mark.parametrize("bad", [-1, 52, 99, "AS", 2.0])
+def test_a_play_that_is_no_card_is_an_illegal_play(bad: Any) -> None:
+    """A Play whose card is not a card number 0..51 is refused as IllegalPlay naming play.follow (it raised
+    ValueError or showed a real card's name before)."""
+    m = at_bidding("bsfyi-41", dealer=0)
+    for b in (4, 4, 4, 4):
+        m.apply(Bid(b))
+    assert phase(m) is Phase.PLAY
+    with pytest.raises(IllegalPlay, match=r"play:<card .*the card is not in the player's hand") as e:
+        m.apply(Play(bad))
+    assert e.value.rule == "play.follow"
+    with pytest.raises(IllegalPlay):
+        m.play_card(bad)
+
+
 def test_must_trump_when_void() -> None:
     r = load_rules("classic", {"must_trump": True})
     hand = (0x1FFF << 13) | 0b111  # all diamonds + 2,3,4 of clubs ... led spades: void in spades

@@ -56,7 +56,7 @@ class Play:
 
     def __str__(self) -> str:
         c = self.card
-        return _PLAY_TEXT[c] if type(c) is int and 0 <= c < 52 else "play:" + card_str(c)
+        return _PLAY_TEXT[c] if type(c) is int and 0 <= c < 52 else f"play:<card {c!r}>"
 
 
 Action = Deal | Bid | NameTrump | Play

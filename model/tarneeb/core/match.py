@@ -34,6 +34,7 @@ _P0, _P1, _P2, _P3 = _PLAYS_OF_SUIT  # the Play actions of a 13-bit suit mask, p
 _NO_AUCTION = H.Auction(-1, None)  # the auction before a deal (never called on: auction_start replaces it)
 _OTHER_SUITS = tuple(FULL_DECK ^ (0x1FFF << (13 * s)) for s in range(4))  # the cards not of suit s
 _SHIFT = (0, 13, 26, 39)
+_BIT = tuple(1 << c for c in range(52))  # a card's bit in a hand mask (a look-up is cheaper than the shift)
 _NAME_TRUMP = tuple(NameTrump(s) for s in range(4))  # the contract holder's choices (trump.source)
 
 
@@ -355,7 +356,7 @@ class Match:
     def play_card(self, card: int) -> None:
         """Fast path for :meth:`apply` with ``Play(card)`` (same checks)."""
         if self.phase is not Phase.PLAY:
-            self.apply(PLAYS[card])
+            self.apply(Play(card))
             return
         self._phase_play(card)
         self.history.append(PLAYS[card])
@@ -500,11 +501,15 @@ class Match:
         else:
             mask = R.legal_play_mask(self.rules, hand, self.led, self.trump)
         self._mhand = -1
-        if not (mask >> card) & 1:
+        try:
+            legal = (mask >> card) & 1
+        except (TypeError, ValueError):  # not a card number: a negative or non-integer card
+            legal = 0
+        if not legal:
             bad = R.play_violation(self.rules, hand, self.led, self.trump, card)
             assert bad is not None
-            raise IllegalPlay(str(PLAYS[card]), seat, bad[0], bad[1], self.state_text())
-        hands[seat] = hand ^ (1 << card)
+            raise IllegalPlay(str(Play(card)), seat, bad[0], bad[1], self.state_text())
+        hands[seat] = hand ^ _BIT[card]  # a card of the hand: 0..51
         trick = self.trick
         trick.append(card)
         n = len(trick)

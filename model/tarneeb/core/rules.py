@@ -148,7 +148,7 @@ def legal_play_mask(r: Rules, hand: int, led: int, trump: int) -> int:
 
 
 def play_violation(r: Rules, hand: int, led: int, trump: int, card: int) -> tuple[str, str] | None:
-    if not hand >> card & 1:
+    if type(card) is not int or not 0 <= card < 52 or not hand >> card & 1:
         return "play.follow", "the card is not in the player's hand"
     if legal_play_mask(r, hand, led, trump) >> card & 1:
         return None
