@@ -15,6 +15,7 @@ from tarneeb import (
     IllegalBid,
     IllegalDeal,
     IllegalPlay,
+    IllegalTrump,
     Match,
     NameTrump,
     Phase,
@@ -205,6 +206,31 @@ def test_a_play_that_is_no_card_is_an_illegal_play(bad: Any) -> None:
     assert e.value.rule == "play.follow"
     with pytest.raises(IllegalPlay):
         m.play_card(bad)
+
+
+@pytest.mark.parametrize(("rid", "opts", "bad"), [
+    ("bsfyi-41", {}, Bid(2.5)), ("bsfyi-41", {}, Bid("x")), ("bsfyi-41", {}, Bid(True)),  # type: ignore[arg-type]
+    ("classic", {}, Bid(7.5)), ("classic", {}, Bid("x")),  # type: ignore[arg-type]
+    ("classic", {"egyptian": True}, Bid(8, 2.0)), ("classic", {"egyptian": True}, Bid(8.0, 2)),  # type: ignore[arg-type]
+])
+def test_a_bid_that_is_no_whole_number_is_illegal(rid: str, opts: dict[str, object], bad: Bid) -> None:
+    """A bid of a fractional, textual or boolean number of tricks (or strain) is refused as IllegalBid (bsfyi-41
+    took 2.5 and classic 7.5 before; a text raised TypeError)."""
+    m = at_bidding(rid, 0, 0, **opts)
+    while phase(m) is Phase.DEAL:
+        m.apply(Deal(deck_from(1)))
+    with pytest.raises(IllegalBid):
+        m.apply(bad)
+
+
+@pytest.mark.parametrize("bad", [2.0, "S", -1, 4])
+def test_a_trump_that_is_no_suit_is_illegal(bad: Any) -> None:
+    m = at_bidding("classic", dealer=0)
+    for b in (Bid(None), Bid(8), Bid(None), Bid(None)):
+        m.apply(b)
+    assert phase(m) is Phase.TRUMP_CHOICE
+    with pytest.raises(IllegalTrump):
+        m.apply(NameTrump(bad))
 
 
 def test_must_trump_when_void() -> None:

@@ -35,7 +35,7 @@ class Bid:
             return "bid:pass"
         if self.strain is None:
             return f"bid:{self.n}"
-        return f"bid:{self.n}" + (STRAINS[self.strain] if 0 <= self.strain < len(STRAINS) else f"<strain {self.strain}>")
+        return f"bid:{self.n}" + _strain_text(self.strain)
 
     def key(self) -> int:
         """Auction order: more tricks, then a higher strain (see :func:`tarneeb.core.rules.bid_key`)."""
@@ -47,7 +47,12 @@ class NameTrump:
     suit: int
 
     def __str__(self) -> str:
-        return "trump:" + (STRAINS[self.suit] if 0 <= self.suit < len(STRAINS) else f"<strain {self.suit}>")
+        return "trump:" + _strain_text(self.suit)
+
+
+def _strain_text(strain: object) -> str:
+    """A strain's letter (C D H S N), or the value marked as no strain."""
+    return STRAINS[strain] if type(strain) is int and 0 <= strain < len(STRAINS) else f"<strain {strain!r}>"
 
 
 @dataclass(frozen=True, slots=True)

@@ -461,7 +461,7 @@ class Match:
     def _phase_trump_choice(self, action: NameTrump) -> None:
         rec = self.record
         assert rec is not None
-        if not 0 <= action.suit < 4:
+        if type(action.suit) is not int or not 0 <= action.suit < 4:
             raise IllegalTrump(str(action), self.to_move, "trump.source",
                                "the contract holder names one of the four suits", self.state_text())
         self.trump = action.suit

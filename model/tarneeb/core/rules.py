@@ -110,7 +110,7 @@ def bid_violation(r: Rules, score: int, bid: int | None, strain: int | None = No
         return "bid.meaning", "a bid here is a number of tricks without a suit"
     if bid is None:
         return "bid.no-pass", "passing is not allowed"
-    if not r.bid_min <= bid <= r.bid_max:
+    if type(bid) is not int or not r.bid_min <= bid <= r.bid_max:  # a whole number of tricks in the range
         return "bid.range", f"bids run from {r.bid_min} to {r.bid_max}"
     if bid in r.bid_excluded:
         return "bid.excluded", f"a bid of {bid} is not allowed"
@@ -330,9 +330,9 @@ def auction_bid_violation(r: Rules, dealer: int, seat: int, top: tuple[int, int 
         if dealer_forced(r, dealer, seat, top, passes):
             return "auction.all-pass", "the dealer must bid the minimum after three passes"
         return None
-    if (strain is None) == r.egyptian or (strain is not None and not 0 <= strain <= 4):
+    if (strain is None) == r.egyptian or (strain is not None and (type(strain) is not int or not 0 <= strain <= 4)):
         return "auction.egyptian", ("Egyptian bids name a suit or no trump" if r.egyptian else "bids here name no suit")
-    if not r.min_bid <= n <= 13:
+    if type(n) is not int or not r.min_bid <= n <= 13:  # a whole number of tricks
         return "auction.range", f"bids run from {r.min_bid} to 13"
     if top is not None:
         k, tk = bid_key(n, strain), bid_key(*top)
