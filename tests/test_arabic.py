@@ -11,8 +11,10 @@ from __future__ import annotations
 import re
 import shutil
 import tomllib
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -287,3 +289,180 @@ def test_command_line_option_stays_whole_in_an_arabic_line() -> None:
     """``--ruleset FILE`` is one left-to-right run: its dashes must not be left outside, on the Arabic side."""
     text = "والأوامر تأخذ --ruleset FILE، والرقم -7 وكلمة non-trump"
     assert [text[a:b] for a, b in AR._runs(text)] == ["--ruleset FILE", "-7", "non-trump"]
+
+
+# ---------------------------------------------------------------- 5. the Arabic verdict says what the English says
+
+_ISOLATES = re.compile("[\u2066-\u2069\u200f]")
+_CARD = re.compile(r"\b(?:10|[2-9TJQKA])[CDHS]\b")
+_SUITS_AR = {"clubs": "سباتي", "diamonds": "ديناري", "hearts": "كبّة", "spades": "بستوني"}
+
+
+def english_facts(en: str, labels: list[str]) -> list[str]:
+    """The numbers and card codes an English verdict states, seats (``seat 2``, ``dealer 0``, ``order 1 -> 2``,
+    ``team 0`` = seats 0 and 2) shifted to the players 1..4 the Arabic names; ruleset labels left out."""
+    text = en
+    for lab in sorted(labels, key=len, reverse=True):
+        text = text.replace(lab, " ")
+    want: list[str] = _CARD.findall(text)
+    text = _CARD.sub(" ", text)
+
+    def seats(m: re.Match[str]) -> str:
+        want.extend(str(int(k) + 1) for k in re.findall(r"\d+", m.group(0)))
+        return " "
+
+    text = re.sub(r"\border (\d+)( -> \d+)+", seats, text)
+    text = re.sub(r"\b[Tt]eam (\d) \(seats \d+ and \d+\)", lambda m: f"team {m[1]}", text)
+    text = re.sub(r"\bseats \d+ and \d+", seats, text)
+    def team(m: re.Match[str]) -> str:
+        want.extend([str(int(m[1]) + 1), str(int(m[1]) + 3)])
+        return " "
+
+    text = re.sub(r"\b[Tt]eam (\d)\b", team, text)
+    text = re.sub(r"\b(?:[Ss]eat|dealer) \d+\b", seats, text)
+    want += re.findall(r"[+-]?\d+", text)
+    return want
+
+
+def arabic_facts(ar: str) -> list[str]:
+    plain = _ISOLATES.sub("", ar)
+    return _CARD.findall(plain) + re.findall(r"[+-]?\d+", _CARD.sub(" ", plain))
+
+
+# (English reason, the Arabic reason it must come with), per question kind: each ruled verdict matches at least one
+# English pattern of its kind, and for each it matches, the Arabic says the reason.
+_LEADS = [(r"won the trick and leads the next", "فيبدأ اللمّة التالية"), (r"leads trick \d+", "اللمّة رقم"),
+          (r"the first bidder, after dealer", "أول من يطلب بعد الموزّع"),
+          (r"the contract holder", "الفائز بالطلب"), (r"won the last trick", "اللمّة الأخيرة")]
+REASONS: dict[str, list[tuple[str, str]]] = {
+    "winner": [(r"bid \d+ and made it", "وحقّق طلبه: يفوز"),
+               (r"Both teams qualify;", "الفريقان كلاهما مؤهَّل للفوز؛"),
+               (r"higher top score", "أعلى نتيجة فيه هي الأكبر"),
+               (r"higher combined score", "مجموع نقاطه هو الأكبر"),
+               (r"equal combined scores", "ومجموع نقاط الفريقين متساوٍ"),
+               (r"equal top scores", "وأعلى نتيجة في الفريقين متساوية"),
+               (r"qualifies and wins", "بلغ أحد الشريكين"),
+               (r"none has one partner at \d+ or more with the other above zero",
+                "ليس في أي فريق شريك بلغ"),
+               (r"No team has reached", "لم يبلغ أي فريق"), (r"reached \d+ and wins", "فيفوز باللعبة"),
+               (r"Both teams reached", "بلغ الفريقان"), (r"took every trick", "وأخذ اللمّات كلها"),
+               (r"another hand is played", "تُلعب يد أخرى")],
+    "redeal": [(r"The bids total \d+, below", "مجموع الطلبات"), (r", below \d+", "أقل من"),
+               (r"at least \d+", "أو أكثر"), (r"the next dealer", "الموزّع التالي"),
+               (r"the same dealer", "الموزّع نفسه"), (r"All four passed", "قال اللاعبون الأربعة باص"),
+               (r"A contract was reached", "انتهى الطلب إلى طلب فائز")],
+    "bid-legal": [(r"not legal now: it is seat \d+'s turn", "الدور في الطلب للاعب"),
+                  (r"order \d", "ترتيب الطلب"), (r"the lowest bid is", "أدنى طلب له"),
+                  (r"may bid \d+ or more", "فما فوق"), (r"in turn \(dealer", "وهو في دوره"),
+                  (r"bids run from", "الطلبات من"), (r"is not allowed", "لا يُسمح بطلب"),
+                  (r"must bid the minimum", "يجب على الموزّع أن يطلب الحد الأدنى"), (r"^A pass", "باص"),
+                  (r"by seat \d+ is legal\.$", "مسموح."),
+                  (r"after \d+ call\(s\) from dealer", "عدد الطلبات حتى الآن"),
+                  (r"must be higher than the top bid", "أعلى من أعلى طلب")],
+    "card-legal": [(r"holds no \w+, so may play any card", "ليس مع اللاعب"),
+                   (r"trump or not", "طرنيبًا كانت أو غيرها"),
+                   (r"may not lead", "أن يبدأ اللمّة"), (r"may not play now", "أن يلعب"),
+                   (r"the first bidder, after dealer", "أول من يطلب بعد الموزّع"),
+                   (r"the contract holder", "الفائز بالطلب"),
+                   (r"a leader may play any card", "وللبادئ أن يلعب أي ورقة"),
+                   (r"void in the led suit, holds a trump and must trump", "ومعه طرنيب، فعليه أن يقطع بطرنيب"),
+                   (r"follows the led suit", "من النقش المطلوب"),
+                   (r"holds the led suit and must follow", "فعليه أن يلعب منه")],
+    "trick-winner": [(r"the highest trump", "أعلى ورقة طرنيب"),
+                     (r"the highest (clubs?|diamonds?|hearts?|spades?)\b", "أعلى ورقة من النقش المطلوب")],
+    "trump": [(r"the dealer's turned card is", "الورقة التي كشفها الموزّع"),
+              (r"whatever card is turned", "أيًّا كانت الورقة المكشوفة"), (r"as stated", "كما ورد"),
+              (r"lets the contract name it", "يسمّيه الفائز بالطلب"),
+              (r"that agrees with", "يوافق هذه المجموعة"),
+              (r"the winner of the bidding names it", "يسمّيه الفائز بالطلب"),
+              (r"the turned card means nothing", "لا معنى للورقة المكشوفة")],
+    "next-dealer": [(r"After \d+ deal", "بعد التوزيعات المذكورة"), (r"The hand was played", "لُعبت اليد"),
+                    (r"the deal passes to", "ينتقل التوزيع"), (r"The hand was cancelled", "أُلغيت اليد"),
+                    (r"the next dealer", "الموزّع التالي"), (r"the same dealer", "الموزّع نفسه")],
+    "who-leads": _LEADS,
+    "whose-turn": [(r"bid\(s\) made", "عدد الطلبات حتى الآن"), (r"bids last", "يطلب أخيرًا"),
+                   (r"call\(s\) made", "عدد الطلبات حتى الآن"), (r"All passed", "قال الجميع باص"),
+                   (r"plays next: card \d+ of the trick led by seat", "يلعب الورقة رقم"),
+                   (r"counter-clockwise", "عكس اتجاه عقارب الساعة"),
+                   (r"(?<!counter-)clockwise", "مع اتجاه عقارب الساعة"), *_LEADS],
+    "score": [(r"bid \d+, took \d+", "وأخذ"), (r"Contract \d+ by seat", "الطلب الفائز"),
+              (r"made, [+-]", "حقّق طلبه"), (r"failed, ", "لم يحقّق طلبه"), (r"from -?\d+ to", "، من ")],
+    "irregularity": [(r"revoked in trick", "خالف اللاعب"),
+                     (r"silent on what happens next", "ولا تذكر الوثائق ما يحدث بعد ذلك")],
+}
+
+
+def verdict_problems(kind: str, rulings: list[dict[str, Any]]) -> list[str]:
+    """What an Arabic verdict (``ruling_ar``) leaves out of its English one (``ruling``): a number, a card, a suit,
+    the reason; or an action code (``bid:6``) where a player reads a number."""
+    labels = list(RIDS) + [r["label"] for r in rulings]
+    out = []
+    for r in rulings:
+        if r["status"] != "ruled":
+            continue
+        en, ar = r["ruling"], r["ruling_ar"]
+        missing = Counter(english_facts(en, labels)) - Counter(arabic_facts(ar))
+        if missing:
+            out.append(f"{r['label']}: {sorted(missing.elements())} missing from {ar!r} (English {en!r})")
+        for suit, word in _SUITS_AR.items():
+            if re.search(rf"\b{suit}\b|\bhighest {suit[:-1]}\b", en) and word not in ar:
+                out.append(f"{r['label']}: {suit} ({word}) missing from {ar!r}")
+        matched = [(pat, phrase) for pat, phrase in REASONS[kind] if re.search(pat, en)]
+        if not matched:
+            out.append(f"{r['label']}: no reason pattern of {kind} matches {en!r}")
+        out += [f"{r['label']}: the reason {pat!r} ({phrase!r}) missing from {ar!r}" for pat, phrase in matched
+                if phrase not in _ISOLATES.sub("", ar)]
+        if "bid:" in ar:
+            out.append(f"{r['label']}: an action code in {ar!r}")
+    return out
+
+
+DISPUTE_FILES = sorted((spec_dir() / "disputes").glob("*.toml"))
+
+
+@pytest.mark.parametrize("path", DISPUTE_FILES, ids=lambda p: p.stem)
+def test_arabic_verdict_states_the_english_facts_and_reason(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """For each dispute, every ruleset's Arabic verdict carries every number (scores, bids, totals, thresholds,
+    trick counts; seats as players 1..4), card and suit the English verdict states, and its reason."""
+    import json
+
+    assert main(["ruling", str(path), "--lang", "ar", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert verdict_problems(out["kind"], out["rulings"]) == []
+
+
+QUICK = [
+    ["who-leads", "--dealer", "1", "--ruleset", "bsfyi-41"],
+    ["who-leads", "--trick", "0:2H,KH,3H,4S", "--trump", "S", "--ruleset", "classic"],
+    ["whose-turn", "--trick", "2:2H,KH", "--trump", "S", "--ruleset", "all"],
+    ["whose-turn", "--dealer", "3", "--auction", "pass,8", "--ruleset", "classic"],
+    ["card-legal", "--trick", "0:2H", "--seat", "1", "--card", "5H", "--trump", "S", "--ruleset", "classic"],
+    ["card-legal", "--trick", "0:2H", "--seat", "1", "--card", "5C", "--hand-cards", "1:5C,9H", "--trump", "S",
+     "--ruleset", "classic"],
+    ["card-legal", "--trick", "0:2H", "--seat", "2", "--card", "5C", "--trump", "S", "--ruleset", "classic"],
+    ["trick-winner", "--trick", "0:2H,KH,3H,4C", "--trump", "S", "--ruleset", "classic"],
+    ["winner", "--scores", "41,50,10,1", "--ruleset", "all"],
+    ["winner", "--scores", "20,35", "--ruleset", "classic"],
+    ["winner", "--scores", "31,20", "--contract", "0:8", "--tricks", "5,1,5,2", "--ruleset", "classic"],
+    ["redeal", "--dealer", "0", "--bids", "4,3,3,3", "--ruleset", "bsfyi-41"],
+    ["redeal", "--dealer", "0", "--auction", "pass,8,pass,pass", "--ruleset", "classic"],
+    ["next-dealer", "--dealer", "2", "--result", "played", "--ruleset", "all"],
+    ["next-dealer", "--dealer", "2", "--result", "cancelled", "--ruleset", "all"],
+    ["bid-legal", "--dealer", "0", "--auction", "8", "--seat", "3", "--bid", "9", "--ruleset", "classic"],
+    ["bid-legal", "--dealer", "0", "--auction", "8", "--bid", "7", "--ruleset", "classic"],
+    ["score", "--seat", "1", "--bids=-,4,-,-", "--tricks=-,2,-,-", "--scores=-,12,-,-",
+     "--ruleset", "bsfyi-41"],
+    ["trump", "--trump", "H", "--ruleset", "bsfyi-41"],
+]
+
+
+@pytest.mark.parametrize("args", QUICK, ids=lambda a: " ".join(a[:3]))
+def test_arabic_verdict_states_the_english_facts_beyond_the_disputes(args: list[str],
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """The same check on situations the disputes do not reach: every kind, both bidding families."""
+    import json
+
+    assert main(["ruling", *args, "--lang", "ar", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert any(r["status"] == "ruled" for r in out["rulings"]), out["rulings"]
+    assert verdict_problems(out["kind"], out["rulings"]) == []

@@ -68,53 +68,221 @@ def _clauses(ids: list[str]) -> str:
     return "، ".join(ltr(c) for c in ids)
 
 
-def sentence(kind: str, x: Ruling, asked: dict[str, Any]) -> str:
-    """The ruling of ``x`` as one Arabic sentence."""
-    a = x.answer
-    if x.status == "not-applicable":
-        return _t("status", "not-applicable")
-    if x.status == "undecided":
-        return _t("status", "undecided", field=ltr(a.get("missing", "?")))
-    if x.status == "contradiction":
-        return _t("status", "contradiction", fields=_clauses(list(a.get("fields", []))))
+def _num(n: object) -> str:
+    """A number as written in a sentence; a negative one in a left-to-right isolate (its minus sign stays put)."""
+    return ltr(n) if int(str(n)) < 0 else str(n)
+
+
+def _scores(scores: list[int]) -> str:
+    """The scores an outcome is decided on: each player's (1 to 4) or each team's."""
+    if len(scores) == 4:
+        return _t("labels", "scores4", scores="، ".join(_num(v) for v in scores))
+    return _t("labels", "scores2", a=_num(scores[0]), b=_num(scores[1]), team0=team(0), team1=team(1))
+
+
+def _bid_words(code: object) -> tuple[str, str]:
+    """(the bid as a player reads it: a number or the word for a pass, the same with its noun) of an action code
+    ``bid:6`` / ``bid:7H`` / ``bid:pass``."""
+    text = str(code).removeprefix("bid:")
+    if text == "pass":
+        word = _t("labels", "pass")
+        return word, _t("labels", "a-pass", word=word)
+    m = re.fullmatch(r"(\d+)([CDHSN]?)", text)
+    n, strain = m.groups() if m is not None else (text, "")
+    plain = f"{n} {_strain(strain)}" if strain else n
+    return plain, _t("labels", "a-bid", bid=plain)
+
+
+def _lead_why(a: dict[str, Any], seat: object) -> str:
+    """Why ``seat`` leads (or plays) now, from the answer's "reason" (see decision.leader_of_next)."""
+    reason = a.get("reason")
+    if reason == "last-trick":
+        return _t("reasons", "lead-last-trick", seat=player(seat), n=a.get("tricks_done", "?"))
+    if reason == "first-bidder":
+        return _t("reasons", "lead-first-bidder", dealer=player(a.get("dealer")))
+    if reason == "contract":
+        return _t("reasons", "lead-contract", seat=player(seat))
+    if reason == "direction":
+        return _t("reasons", "direction", cards=a.get("cards", "?"), leader=player(a.get("leader")),
+                  way=_t("labels", str(a.get("direction", "counter-clockwise"))))
+    if reason == "stated":
+        return _t("reasons", "lead-stated", seat=player(seat))
+    return ""
+
+
+def _with(text: str, why: str) -> str:
+    """``text`` (ending in a full stop) with ``why`` in brackets before the stop."""
+    return f"{text[:-1]} {why}." if why else text
+
+
+def _card(a: dict[str, Any], asked: dict[str, Any]) -> str:
+    card = ltr(asked.get("card", "?"))
+    seat = player(a.get("seat"))
+    led = _strain(a.get("led")) if a.get("led") else ""
+    reason = a.get("reason")
     if a.get("turn") is not None and a.get("legal") is False:
-        key = "bid-out-of-turn" if kind == "bid-legal" else "out-of-turn"
-        return _t("sentences", key, seat=player(a.get("seat")), turn=player(a["turn"]),
-                  card=ltr(asked.get("card", "?")))
-    if kind == "card-legal":
-        card = ltr(asked.get("card", "?"))
-        key = "card-legal" if a.get("legal") else "card-not-legal"
-        text = _t("sentences", key, card=card, seat=player(a.get("seat")))
-        return text if a.get("legal") or not a.get("clause") else f"{text[:-1]} ({ltr(a['clause'])})."
-    if kind == "bid-legal":
-        bid = ltr(asked.get("bid", "?"))
-        if a.get("legal"):
-            return _t("sentences", "bid-legal", bid=bid)
-        return _t("sentences", "bid-not-legal", bid=bid)[:-1] + f" ({ltr(a.get('clause', ''))})."
-    if kind == "trick-winner":
-        return _t("sentences", "trick-winner", winner=player(a["winner"]), card=ltr(a["card"]),
-                  trump=_strain(a.get("trump")))
-    if kind == "redeal":
-        return _t("sentences", "redeal-yes" if a.get("redeal") else "redeal-no", dealer=player(a["dealer"]))
-    if kind == "score":
-        if "seat" in a:
-            key = "score-seat-after" if "score" in a else "score-seat"
-            return _t("sentences", key, seat=player(a["seat"]), delta=_delta(int(a["delta"])),
-                      score=ltr(a.get("score", "")))
-        parts = "، ".join(f"{_t('labels', 'player', n=k + 1)}: {_delta(int(d))}" for k, d in enumerate(a["deltas"]))
-        return _t("sentences", "score", parts=parts)
-    if kind == "winner":
-        w = a.get("winner")
+        key = "lead-out-of-turn" if a.get("lead") else "out-of-turn"
+        return _with(_t("sentences", key, seat=seat, turn=player(a["turn"]), card=card),
+                     _lead_why(a, a["turn"]))
+    if a.get("legal"):
+        if a.get("lead"):
+            return _t("sentences", "card-lead", seat=seat, card=card, why=_lead_why(a, a.get("seat")))
+        if reason == "follows":
+            return _t("sentences", "card-follows", seat=seat, card=card, led=led)
+        if reason == "void":
+            key = "card-void-must-trump" if a.get("must_trump") else "card-void"
+            return _t("sentences", key, seat=seat, card=card, led=led)
+        return _t("sentences", "card-legal", card=card, seat=seat)
+    clause = f" ({ltr(a['clause'])})" if a.get("clause") else ""
+    if reason in ("holds-led", "must-trump"):
+        return _t("sentences", f"card-{reason}", seat=seat, card=card, led=led, clause=clause)
+    return _t("sentences", "card-not-legal", card=card, seat=seat)[:-1] + clause + "."
+
+
+def _bid(a: dict[str, Any], asked: dict[str, Any]) -> str:
+    plain, bid = _bid_words(asked.get("bid", "?"))
+    seat = player(a.get("seat"))
+    if a.get("turn") is not None and a.get("legal") is False:
+        if "order" in a:
+            why = _t("reasons", "bid-order", dealer=player(a.get("dealer")),
+                     order=_t("labels", "then").join(player(k) for k in a["order"]))
+        elif "calls" in a:
+            why = _t("reasons", "bid-calls", calls=a["calls"], dealer=player(a.get("dealer")))
+        else:
+            why = ""
+        return _with(_t("sentences", "bid-out-of-turn", bid=bid, seat=seat, turn=player(a["turn"])), why)
+    if a.get("legal"):
+        extra = ""
+        if "lowest" in a:
+            extra += " " + _t("reasons", "bid-rising-ok", score=_num(a.get("score", 0)), lowest=a["lowest"])
+        if a.get("in_turn"):
+            extra += _t("reasons", "bid-in-turn", dealer=player(a.get("dealer")))
+        key = "bid-legal-seat" if "seat" in a else "bid-legal"
+        return _t("sentences", key, bid=bid, seat=seat)[:-1] + extra + "."
+    clause = str(a.get("clause", ""))
+    n = plain if plain.isdigit() else "?"
+    span = {"lowest": a.get("lowest"), "highest": a.get("highest")}
+    reasons: dict[str, tuple[str, dict[str, object]]] = {
+        "bid.excluded": ("bid-excluded", {"n": n}), "bid.range": ("bid-range", span),
+        "auction.range": ("bid-range", span),
+        "bid.rising-min": ("bid-rising-min", {"score": _num(a.get("score", 0)), "lowest": a.get("lowest")}),
+        "auction.all-pass": ("bid-forced", {}), "bid.no-pass": ("bid-no-pass", {}),
+        "bid.meaning": ("bid-meaning", {}), "auction.egyptian": ("bid-shape", {}),
+        "auction.raise": ("bid-raise", {}), "auction.continuous": ("bid-raise", {}),
+        "auction.dealer-privilege": ("bid-raise-dealer", {})}
+    because = reasons.get(clause)
+    key = "bid-not-legal-seat" if "seat" in a else "bid-not-legal"
+    head = _t("sentences", key, bid=bid, seat=seat)[:-1]
+    reason = f": {_t('reasons', because[0], **because[1])}" if because is not None else ""
+    return f"{head}{reason} ({ltr(clause)})."
+
+
+def _redeal(a: dict[str, Any]) -> str:
+    dealer = player(a.get("dealer"))
+    reason = a.get("reason")
+    if reason == "total":
+        if a.get("redeal"):
+            who = _t("labels", "same-dealer" if a.get("same_dealer") else "next-dealer")
+            return _t("sentences", "redeal-total", total=a["total"], minimum=a["minimum"], who=who, dealer=dealer)
+        return _t("sentences", "played-total", total=a["total"], minimum=a["minimum"], dealer=dealer)
+    if reason == "all-pass":
+        return _t("sentences", "redeal-all-pass", dealer=dealer)
+    if reason == "contract":
+        return _t("sentences", "played-contract", dealer=dealer)
+    return _t("sentences", "redeal-yes" if a.get("redeal") else "redeal-no", dealer=dealer)
+
+
+def _next_dealer(a: dict[str, Any]) -> str:
+    dealer = player(a.get("dealer"))
+    if "redeal" in a:
+        return _redeal(a)
+    if "deals" in a:
+        return _t("sentences", "after-deals", deals=a["deals"], dealer=dealer)
+    if a.get("hand") == "played":
+        return _t("sentences", "next-dealer-played", dealer=dealer)
+    if a.get("hand") == "cancelled":
+        who = _t("labels", "same-dealer" if a.get("same_dealer") else "next-dealer")
+        return _t("sentences", "next-dealer-cancelled", who=who, dealer=dealer)
+    return _t("sentences", "next-dealer", dealer=dealer)
+
+
+def _score(a: dict[str, Any]) -> str:
+    if "seat" in a:
+        if "bid" in a:
+            text = _t("sentences", "score-seat-made" if a.get("made") else "score-seat-failed",
+                      seat=player(a["seat"]), bid=a["bid"], took=a["took"], delta=_delta(int(a["delta"])))
+            if "before" in a:
+                text = text[:-1] + _t("sentences", "score-from-to", before=_num(a["before"]), score=_num(a["score"]))
+            return text
+        key = "score-seat-after" if "score" in a else "score-seat"
+        return _t("sentences", key, seat=player(a["seat"]), delta=_delta(int(a["delta"])),
+                  score=ltr(a.get("score", "")))
+    deltas = [int(d) for d in a["deltas"]]
+    if "contract" in a:
+        c = a["contract"]
+        return _t("sentences", "score-contract", bid=c["bid"], seat=player(c["seat"]), team0=team(0),
+                  team1=team(1), d0=_delta(deltas[0]), d1=_delta(deltas[1]))
+    if "bids" in a and "tricks" in a:
+        parts = "؛ ".join(_t("sentences", "score-part", seat=k + 1, bid=a["bids"][k], took=a["tricks"][k],
+                             delta=_delta(d)) for k, d in enumerate(deltas))
+        return parts + "."
+    parts = "، ".join(f"{_t('labels', 'player', n=k + 1)}: {_delta(d)}" for k, d in enumerate(deltas))
+    return _t("sentences", "score", parts=parts)
+
+
+def _winner(a: dict[str, Any]) -> str:
+    w = a.get("winner")
+    reason = a.get("reason")
+    if reason is None:
         return _t("sentences", "winner-none") if w is None else _t("sentences", "winner", team=team(w))
-    if kind == "next-dealer":
-        return _t("sentences", "next-dealer", dealer=player(a["dealer"]))
-    if kind == "trump":
-        t = a.get("trump")
-        return _t("sentences", "trump-named") if t is None else _t("sentences", "trump", trump=_strain(t))
-    if kind == "who-leads":
-        return _t("sentences", "who-leads", leader=player(a["leader"]))
-    if kind == "whose-turn":
-        return _t("sentences", f"whose-turn-{a.get('phase', 'play')}", seat=player(a["seat"]))
+    kw: dict[str, object] = {"target": a.get("target"), "scores": _scores(list(a.get("scores", [])))}
+    if w is not None:
+        kw["team"] = team(w)
+    if reason == "made-bid":
+        kw.update(bidder=player(a.get("bidder")), bid=a.get("bid"))
+    if reason in ("higher", "equal"):
+        kw["how"] = _t("labels", f"{reason}-{a.get('tie', 'top')}")
+    return _t("sentences", f"winner-{reason}", **kw)
+
+
+def _trump(a: dict[str, Any]) -> str:
+    t = a.get("trump")
+    if t is None:
+        return _t("sentences", "trump-named-strain" if a.get("named_by") == "strain" else "trump-named")
+    trump = _strain(t)
+    if a.get("stated"):
+        return _t("sentences", f"trump-stated-{a.get('check', 'agrees')}", trump=trump)
+    if "turned" in a:
+        return _t("sentences", "trump-turned", trump=trump, turned=ltr(a["turned"]))
+    if a.get("fixed"):
+        return _t("sentences", "trump-fixed", trump=trump)
+    return _t("sentences", "trump", trump=trump)
+
+
+def _leads(a: dict[str, Any], leader: object) -> str:
+    if a.get("reason") == "won-trick":
+        return _t("sentences", "leads-won-trick", leader=player(leader))
+    if "trick" in a:
+        return _t("sentences", "leads-trick", leader=player(leader), trick=a["trick"], why=_lead_why(a, leader))
+    return _t("sentences", "who-leads", leader=player(leader))
+
+
+def _whose_turn(a: dict[str, Any]) -> str:
+    seat = player(a.get("seat"))
+    phase = a.get("phase", "play")
+    if phase == "play" and a.get("reason") == "direction":
+        return _t("sentences", "turn-in-trick", seat=seat, n=int(a["cards"]) + 1, leader=player(a.get("leader")),
+                  way=_t("labels", str(a.get("direction", "counter-clockwise"))))
+    if phase == "play" and "leader" in a:
+        return _leads(a, a["leader"])
+    if phase == "bidding" and "made" in a:
+        return _t("sentences", "turn-bidding-made", seat=seat, made=a["made"], dealer=player(a.get("dealer")))
+    if phase == "bidding" and "calls" in a:
+        return _t("sentences", "turn-bidding-calls", seat=seat, calls=a["calls"])
+    return _t("sentences", f"whose-turn-{phase}", seat=seat)
+
+
+def _irregularity(a: dict[str, Any], asked: dict[str, Any]) -> str:
     irr = str(a.get("irregularity"))
     name = _t("irregularities", irr)
     head = ""
@@ -125,8 +293,46 @@ def sentence(kind: str, x: Ruling, asked: dict[str, Any]) -> str:
         return _t("sentences", "no-revoke", seat=player(asked.get("seat")))
     breaks = list(a.get("breaks", []))
     if breaks:
-        return head + _t("sentences", "irregularity", name=name, clauses=_clauses(breaks))
-    return head + _t("sentences", "irregularity-no-clause", name=name)
+        text = head + _t("sentences", "irregularity", name=name, clauses=_clauses(breaks))
+    else:
+        text = head + _t("sentences", "irregularity-no-clause", name=name)
+    return text + (" " + _t("sentences", "documents-silent") if a.get("documents") == "silent" else "")
+
+
+def sentence(kind: str, x: Ruling, asked: dict[str, Any]) -> str:
+    """The ruling of ``x`` as one Arabic sentence: the verdict and the reason the English states, from the
+    answer's fields."""
+    a = x.answer
+    if x.status == "not-applicable":
+        return _t("status", "not-applicable")
+    if x.status == "undecided":
+        return _t("status", "undecided", field=ltr(a.get("missing", "?")))
+    if x.status == "contradiction":
+        return _t("status", "contradiction", fields=_clauses(list(a.get("fields", []))))
+    if kind == "card-legal" or (kind != "bid-legal" and a.get("turn") is not None and a.get("legal") is False):
+        return _card(a, asked)
+    if kind == "bid-legal":
+        return _bid(a, asked)
+    if kind == "trick-winner":
+        key = "trick-winner-trump" if a.get("by") == "trump" else (
+            "trick-winner-led" if a.get("by") == "led" else "trick-winner")
+        return _t("sentences", key, winner=player(a["winner"]), card=ltr(a["card"]), trump=_strain(a.get("trump")),
+                  led=_strain(a.get("led")) if a.get("led") else "")
+    if kind == "redeal":
+        return _redeal(a)
+    if kind == "score":
+        return _score(a)
+    if kind == "winner":
+        return _winner(a)
+    if kind == "next-dealer":
+        return _next_dealer(a)
+    if kind == "trump":
+        return _trump(a)
+    if kind == "who-leads":
+        return _leads(a, a["leader"])
+    if kind == "whose-turn":
+        return _whose_turn(a)
+    return _irregularity(a, asked)
 
 
 def add_sentences(out: dict[str, Any], rep: Report) -> None:

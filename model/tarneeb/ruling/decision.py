@@ -163,12 +163,14 @@ def _decide_trump(r: Rules, s: Situation) -> Decision:
         named = r.trump_source == "contract" or (r.trump_source.startswith("revealed") and s.revealed is None)
         how = (f"{r.label()} lets the contract name it" if r.trump_source == "contract" else
                "not checked: the turned card is not given") if named else f"that agrees with {r.label()}"
-        return Decision({"trump": "N" if t == NO_TRUMP else SUITS[t]}, f"Trump is {strain_name(t)}, as stated; {how}.",
-                        chain)
+        check = ("contract" if r.trump_source == "contract" else "unchecked") if named else "agrees"
+        return Decision({"trump": "N" if t == NO_TRUMP else SUITS[t], "stated": True, "check": check},
+                        f"Trump is {strain_name(t)}, as stated; {how}.", chain)
     turned, dealt = _dealt_trump(r, s)
     if dealt < 0 and (s.contract is None or s.contract.trump is None):
         who = "the winning bid's strain fixes it" if r.egyptian else "the winner of the bidding names it"
-        return Decision({"trump": None}, f"No card decides trump: {who}; the turned card means nothing here.",
+        return Decision({"trump": None, "named_by": "strain" if r.egyptian else "winner"},
+                        f"No card decides trump: {who}; the turned card means nothing here.",
                         _trump_chain(r))
     t, chain = _trump(r, s)
     why = ""
@@ -179,24 +181,31 @@ def _decide_trump(r: Rules, s: Situation) -> Decision:
     math = ""
     if turned is not None:
         math = f"turned {card_str(turned)} ({SUIT_NAMES[turned // 13]}) -> trump {strain_name(t)}"
-    return Decision({"trump": "N" if t == NO_TRUMP else SUITS[t]}, f"Trump is {strain_name(t)}{why}.", chain, math)
+    answer: dict[str, Any] = {"trump": "N" if t == NO_TRUMP else SUITS[t]}
+    if turned is not None:
+        answer["turned"] = card_str(turned)
+    elif dealt >= 0:
+        answer["fixed"] = True
+    return Decision(answer, f"Trump is {strain_name(t)}{why}.", chain, math)
 
 
 # ------------------------------------------------------------------ play
 
 
-def leader_of_next(r: Rules, s: Situation) -> tuple[int, str, str] | None:
+def leader_of_next(r: Rules, s: Situation) -> tuple[int, str, str, dict[str, Any]] | None:
     """(seat, clause, why) of the seat that leads the trick after the finished ones, or None when the facts do
     not tell: the winner of the last trick of ``history`` (play.next-lead), else, when no finished trick is
     stated, the first leader (:func:`tarneeb.core.hand.hand_leader`, play.lead) from the dealer and, in the
-    auction family, the contract."""
+    auction family, the contract. The last item gives the reason as answer fields ("reason": "last-trick",
+    "first-bidder" or "contract", with the numbers the English ``why`` states)."""
     if len(s.history) >= 13:
         raise s.err(["history"], "all 13 tricks are finished: no trick is left to lead")
     if s.history:
         last = s.history[-1]
         trump, _ = _trump(r, s)
         w = H.trick_winner_seat(r, last.leader, list(last.cards), trump)
-        return w, C.lead_clause(len(s.history)), f"seat {w} won the last trick ({len(s.history)})"
+        return (w, C.lead_clause(len(s.history)), f"seat {w} won the last trick ({len(s.history)})",
+                {"reason": "last-trick", "tricks_done": len(s.history)})
     done = completed_tricks(s)
     if done:
         return None
@@ -204,11 +213,13 @@ def leader_of_next(r: Rules, s: Situation) -> tuple[int, str, str] | None:
         return None
     if r.individual:
         seat = H.hand_leader(r, s.dealer, None)
-        return seat, C.lead_clause(0), f"the first bidder, after dealer {s.dealer}, leads the first trick"
+        return (seat, C.lead_clause(0), f"the first bidder, after dealer {s.dealer}, leads the first trick",
+                {"reason": "first-bidder", "dealer": s.dealer})
     if s.contract is None:
         raise Missing("contract", "the contract holder leads the first trick under this ruleset")
     seat = H.hand_leader(r, s.dealer, (s.contract.seat, s.contract.bid, s.contract.trump))
-    return seat, C.lead_clause(0), f"the contract holder (seat {seat}) leads the first trick"
+    return (seat, C.lead_clause(0), f"the contract holder (seat {seat}) leads the first trick",
+            {"reason": "contract"})
 
 
 def _check_tagged(r: Rules, s: Situation, trick: TrickInProgress, fld: str) -> None:
@@ -248,9 +259,11 @@ def _check_history(r: Rules, s: Situation) -> None:
                         f"trick {i + 1}, not seat {s.history[i].leader} [play.next-lead]")
 
 
-def _out_of_turn(seat: int, turn: int, clause: str, what: str, why: str) -> Decision:
+def _out_of_turn(seat: int, turn: int, clause: str, what: str, why: str, facts: dict[str, Any]) -> Decision:
+    """``facts``: the reason of ``why`` as answer fields (see :func:`leader_of_next`), and "lead": True when the
+    seat would lead."""
     return Decision({"legal": False, "seat": seat, "turn": turn, "clause": clause,
-                     "irregularity": "lead-out-of-turn"},
+                     "irregularity": "lead-out-of-turn", **facts},
                     f"Seat {seat} may not {what}: it is seat {turn}'s turn ({why}).", (clause, "play.direction"),
                     f"seat {seat} != seat {turn}")
 
@@ -270,19 +283,20 @@ def _decide_card(r: Rules, s: Situation) -> Decision:
             raise Missing("question.seat", "say which seat plays the card")
         expected = leader_of_next(r, s)
         if expected is not None and expected[0] != seat:
-            return _out_of_turn(seat, expected[0], expected[1], "lead", expected[2])
+            return _out_of_turn(seat, expected[0], expected[1], "lead", expected[2], {"lead": True, **expected[3]})
         if trick is not None and trick.leader != seat:
-            return _out_of_turn(seat, trick.leader, "play.direction", "lead", f"seat {trick.leader} leads")
+            return _out_of_turn(seat, trick.leader, "play.direction", "lead", f"seat {trick.leader} leads",
+                                {"lead": True, "reason": "stated"})
         if expected is None:
             if trick is None and s.dealer is None:
                 raise Missing("dealer", "the dealer (and in the auction family the contract) decides who leads")
             if trick is None:
                 raise Missing("history", "who won the last trick decides who leads; give the finished tricks")
-            expected = (trick.leader, C.lead_clause(completed_tricks(s) or 0), "as stated")
+            expected = (trick.leader, C.lead_clause(completed_tricks(s) or 0), "as stated", {"reason": "stated"})
         hand = mask_of(s.hands.get(seat, [])) | (1 << q.card)
         legal = bool(R.legal_play_mask(r, hand, -1, -1) >> q.card & 1)
         assert legal
-        return Decision({"legal": True, "seat": seat},
+        return Decision({"legal": True, "seat": seat, "lead": True, **expected[3]},
                         f"Seat {seat} leads ({expected[2]}), and a leader may play any card: {name} is legal.",
                         (expected[1], "play.follow"), f"leader = seat {seat}")
     assert trick is not None
@@ -291,9 +305,11 @@ def _decide_card(r: Rules, s: Situation) -> Decision:
     if trick.cards:
         seat = H.trick_turn(r, trick.leader, len(trick.cards))
         if q.seat is not None and q.seat != seat:
+            way = "counter-clockwise" if r.step == 1 else "clockwise"
             return _out_of_turn(q.seat, seat, "play.direction", "play now",
-                                f"after {len(trick.cards)} card(s) led by seat {trick.leader}, "
-                                f"{'counter-clockwise' if r.step == 1 else 'clockwise'}")
+                                f"after {len(trick.cards)} card(s) led by seat {trick.leader}, {way}",
+                                {"reason": "direction", "cards": len(trick.cards), "leader": trick.leader,
+                                 "direction": way})
     else:  # the led suit is stated without its card
         if q.seat is None:
             raise Missing("question.seat", "with only the led suit stated, say which seat plays")
@@ -329,12 +345,14 @@ def _decide_card(r: Rules, s: Situation) -> Decision:
             text = (f"Seat {seat} holds no {SUIT_NAMES[led]}, so may play any card"
                     f"{', trump or not' if not r.must_trump else ''}: {name} is legal.")
             math = f"seat {seat} is void in {SUIT_NAMES[led]}"
-        return Decision({"legal": True, "seat": seat}, text, chain, math)
+        facts = {"reason": "follows"} if q.card // 13 == led else {"reason": "void", "must_trump": r.must_trump}
+        return Decision({"legal": True, "seat": seat, "led": SUITS[led], **facts}, text, chain, math)
     bad = R.play_violation(r, hand, led, trump, q.card)
     assert bad is not None
     math = (f"seat {seat} holds a {SUIT_NAMES[led][:-1]}" if bad[0] == "play.follow"
             else f"seat {seat} is void in {SUIT_NAMES[led]} and holds a trump")
-    return Decision({"legal": False, "seat": seat, "clause": bad[0], "irregularity": "revoke"},
+    return Decision({"legal": False, "seat": seat, "clause": bad[0], "irregularity": "revoke", "led": SUITS[led],
+                     "reason": "holds-led" if bad[0] == "play.follow" else "must-trump"},
                     f"{name} is not legal: {bad[1]}.", (bad[0],) + tuple(c for c in chain if c != bad[0]), math)
 
 
@@ -348,7 +366,8 @@ def _decide_trick(r: Rules, s: Situation) -> Decision:
     c = cards[R.trick_winner(cards, trump)]
     by = "the highest trump" if c // 13 == trump else f"the highest {SUIT_NAMES[cards[0] // 13][:-1]}"
     order = " ".join(f"{card_str(x)}(seat {H.trick_turn(r, s.trick.leader, i)})" for i, x in enumerate(cards))
-    return Decision({"winner": seat, "card": card_str(c), "trump": "N" if trump == NO_TRUMP else SUITS[trump]},
+    return Decision({"winner": seat, "card": card_str(c), "trump": "N" if trump == NO_TRUMP else SUITS[trump],
+                     "by": "trump" if c // 13 == trump else "led", "led": SUITS[cards[0] // 13]},
                     f"Seat {seat} wins with {card_str(c)}, {by} (trump {strain_name(trump)}).",
                     ("play.winner",) + chain + ("play.direction",), f"{order}: {card_str(c)} wins")
 
@@ -408,7 +427,8 @@ def _decide_bid(r: Rules, s: Situation) -> Decision:
             assert s.dealer is not None
             order = " -> ".join(str(x) for x in H.bidding_order(r, s.dealer))
             return Decision({"legal": False, "seat": seat, "turn": turn, "clause": C.turn_clause(r),
-                             "irregularity": "bid-out-of-turn"},
+                             "irregularity": "bid-out-of-turn", "dealer": s.dealer,
+                             "order": list(H.bidding_order(r, s.dealer))},
                             f"{bid_text.capitalize()} by seat {seat} is not legal now: it is seat {turn}'s turn to "
                             f"bid (dealer {s.dealer}; order {order}).", (C.turn_clause(r),) + checked,
                             f"seat {seat} != seat {turn}")
@@ -417,7 +437,7 @@ def _decide_bid(r: Rules, s: Situation) -> Decision:
         score = s.scores[seat] if s.scores is not None else 0
         bad = R.bid_violation(r, score, q.bid.n, q.bid.strain)
         if bad is not None and bad[0] == "bid.meaning":
-            return Decision({"legal": False, "clause": "bid.meaning"},
+            return Decision({"legal": False, "clause": "bid.meaning", "seat": seat},
                             f"{bid_text} is not legal: a bid here is a number of tricks with no suit.",
                             ("bid.meaning",))
         bad = R.bid_violation(r, score, q.bid.n)
@@ -428,12 +448,19 @@ def _decide_bid(r: Rules, s: Situation) -> Decision:
         elif r.rising_min and q.bid.n is not None:
             math = f"score {score}: lowest bid {lo}; {q.bid.n} {'>=' if q.bid.n >= lo else '<'} {lo}"
         turn_text = "" if turn is None else f", in turn (dealer {s.dealer})"
+        facts: dict[str, Any] = {"seat": seat}
+        if r.rising_min:
+            facts.update(score=score, lowest=lo)
         if bad is None:
             extra = f" (a player on {score} may bid {lo} or more)" if r.rising_min else ""
             chain = checked if turn is None else checked + (C.turn_clause(r),)
-            return Decision({"legal": True}, f"{bid_text.capitalize()} by seat {seat} is legal{extra}{turn_text}.",
-                            chain, math)
-        return Decision({"legal": False, "clause": bad[0]},
+            if turn is not None:
+                facts.update(in_turn=True, dealer=s.dealer)
+            return Decision({"legal": True, **facts},
+                            f"{bid_text.capitalize()} by seat {seat} is legal{extra}{turn_text}.", chain, math)
+        if bad[0] == "bid.range":
+            facts.update(lowest=r.bid_min, highest=r.bid_max)
+        return Decision({"legal": False, "clause": bad[0], **facts},
                         f"{bid_text.capitalize()} by seat {seat} is not legal: {bad[1]}.",
                         (bad[0],) + tuple(c for c in checked if c != bad[0]), math)
     m = _auction_match(r, s)
@@ -442,7 +469,7 @@ def _decide_bid(r: Rules, s: Situation) -> Decision:
     seat = m.to_move
     if q.seat is not None and q.seat != seat:
         return Decision({"legal": False, "seat": q.seat, "turn": seat, "clause": C.turn_clause(r),
-                         "irregularity": "bid-out-of-turn"},
+                         "irregularity": "bid-out-of-turn", "dealer": m.dealer, "calls": len(s.auction or [])},
                         f"{bid_text.capitalize()} by seat {q.seat} is not legal now: after {len(s.auction or [])} "
                         f"call(s) from dealer {m.dealer}'s next seat, it is seat {seat}'s turn.",
                         (C.turn_clause(r),) + checked, f"seat {q.seat} != seat {seat}")
@@ -452,10 +479,13 @@ def _decide_bid(r: Rules, s: Situation) -> Decision:
     try:
         m.apply(q.bid)
     except IllegalAction as e:
-        return Decision({"legal": False, "clause": e.rule},
+        facts = {"seat": seat}
+        if e.rule == "auction.range":
+            facts.update(lowest=r.min_bid, highest=13)
+        return Decision({"legal": False, "clause": e.rule, **facts},
                         f"{bid_text.capitalize()} by seat {seat} is not legal: {e.reason}.",
                         (e.rule,) + tuple(c for c in checked if c != e.rule))
-    return Decision({"legal": True}, f"{bid_text.capitalize()} by seat {seat} is legal.", checked)
+    return Decision({"legal": True, "seat": seat}, f"{bid_text.capitalize()} by seat {seat} is legal.", checked)
 
 
 def _individual_turn(r: Rules, s: Situation) -> int | None:
@@ -491,13 +521,15 @@ def _decide_redeal(r: Rules, s: Situation) -> Decision:
         sums = "+".join(str(b) for b in bids) + f" = {total}"
         if R.hand_is_played(r, bids):
             nxt = H.next_dealer(r, dealer, None)
-            return Decision({"redeal": False, "dealer": nxt},
+            return Decision({"redeal": False, "dealer": nxt, "reason": "total", "total": total,
+                             "minimum": r.total_min},
                             f"The bids total {total}, at least {r.total_min}: the hand is played, and seat {nxt} "
                             f"deals the next one.", (cancel, C.next_dealer_clause(None)),
                             f"{sums} >= {r.total_min}")
         nd = H.next_dealer(r, dealer, cancel)
         who = "the same dealer" if nd == dealer else "the next dealer"
-        return Decision({"redeal": True, "dealer": nd},
+        return Decision({"redeal": True, "dealer": nd, "reason": "total", "total": total, "minimum": r.total_min,
+                         "same_dealer": nd == dealer},
                         f"The bids total {total}, below {r.total_min}: the hand is cancelled and {who}, "
                         f"seat {nd}, deals again.", (cancel, C.next_dealer_clause(cancel)),
                         f"{sums} < {r.total_min}")
@@ -507,11 +539,11 @@ def _decide_redeal(r: Rules, s: Situation) -> Decision:
     if m.phase is Phase.BIDDING:
         raise Missing("auction", f"the auction is not over (seat {m.to_move} still to call)")
     if m.phase is Phase.DEAL:
-        return Decision({"redeal": True, "dealer": m.dealer},
+        return Decision({"redeal": True, "dealer": m.dealer, "reason": "all-pass"},
                         f"All four passed: the hand is dealt again by seat {m.dealer}.",
                         tuple(dict.fromkeys((cancel, C.next_dealer_clause(m.records[-1].redeal)))))
     nxt = H.next_dealer(r, dealer, None)
-    return Decision({"redeal": False, "dealer": nxt},
+    return Decision({"redeal": False, "dealer": nxt, "reason": "contract"},
                     f"A contract was reached: the hand is played, and seat {nxt} deals the next one.",
                     (cancel, C.next_dealer_clause(None)))
 
@@ -522,21 +554,23 @@ def _decide_next_dealer(r: Rules, s: Situation) -> Decision:
     if result is None and (s.bids is not None or s.auction is not None):
         d = _decide_redeal(r, s)
         chain = d.chain if d.answer["redeal"] else (C.next_dealer_clause(None),) + d.chain
-        return Decision({"dealer": d.answer["dealer"]}, d.text, tuple(dict.fromkeys(chain)), d.math)
+        return Decision({**d.answer, "dealer": d.answer["dealer"]}, d.text, tuple(dict.fromkeys(chain)), d.math)
     if result is None:
         raise Missing("hand", "say whether the hand was played or cancelled (or give the bids)")
     if result == "played":
         nxt = H.next_dealer(r, dealer, None)
-        return Decision({"dealer": nxt}, f"The hand was played: the deal passes to seat {nxt}.",
+        return Decision({"dealer": nxt, "hand": "played"}, f"The hand was played: the deal passes to seat {nxt}.",
                         (C.next_dealer_clause(None), "play.direction"))
     cancel = C.redeal_clause(r)
     nd = H.next_dealer(r, dealer, cancel)
     if r.individual:
         who = "the same dealer deals again" if nd == dealer else "the next dealer deals"
-        return Decision({"dealer": nd}, f"The hand was cancelled: {who}, seat {nd}.",
+        return Decision({"dealer": nd, "hand": "cancelled", "same_dealer": nd == dealer},
+                        f"The hand was cancelled: {who}, seat {nd}.",
                         (C.next_dealer_clause(cancel), cancel))
     # all passed, or a weak hand was thrown in: both pass the deal on (core.hand.next_dealer)
-    return Decision({"dealer": nd}, f"The hand was cancelled: the next dealer, seat {nd}, deals.",
+    return Decision({"dealer": nd, "hand": "cancelled", "same_dealer": False},
+                    f"The hand was cancelled: the next dealer, seat {nd}, deals.",
                     (cancel, "deal.weak-redeal", C.next_dealer_clause(None)))
 
 
@@ -595,7 +629,8 @@ def _decide_score(r: Rules, s: Situation) -> Decision:
                  for k in range(4)]
         math = ", ".join(f"{before[k]} {'+' if deltas[k] >= 0 else '-'} {abs(deltas[k])} = {after[k]}"
                          for k in range(4)) if after else ""
-        return Decision({"deltas": deltas, "scores": after}, "; ".join(parts) + ".", C.score_ruling_clauses(r),
+        return Decision({"deltas": deltas, "scores": after, "bids": bids, "tricks": list(s.tricks or [0] * 4)},
+                        "; ".join(parts) + ".", C.score_ruling_clauses(r),
                         math)
     tricks = _hand_tricks(s)
     d0, d1 = _auction_deltas(r, s, tricks)
@@ -607,7 +642,8 @@ def _decide_score(r: Rules, s: Situation) -> Decision:
     math = (f"team {bt} took {took} {'>=' if R.bid_made(s.contract.bid, took) else '<'} {s.contract.bid}; "
             f"team 0 {before[0]} {'+' if d0 >= 0 else '-'} {abs(d0)} = {after2[0]}, "
             f"team 1 {before[1]} {'+' if d1 >= 0 else '-'} {abs(d1)} = {after2[1]}")
-    return Decision({"deltas": [d0, d1, d0, d1], "scores": after2},
+    return Decision({"deltas": [d0, d1, d0, d1], "scores": after2,
+                     "contract": {"seat": s.contract.seat, "bid": s.contract.bid}, "took": took},
                     f"Contract {s.contract.bid} by seat {s.contract.seat}: team 0 {fmt_delta(d0)}, "
                     f"team 1 {fmt_delta(d1)}.",
                     tuple(dict.fromkeys((C.score_clause(r, _contract(s), tricks), *C.score_ruling_clauses(r)))),
@@ -679,24 +715,30 @@ def _decide_winner_individual(r: Rules, s: Situation) -> Decision:
     if rule == "win.made-bid":
         assert bids is not None
         seat = next(k for k in range(4) if bids[k] == r.made_bid_wins)
-        return Decision({"winner": win, "clause": rule},
+        return Decision({"winner": win, "clause": rule, "reason": "made-bid", "bidder": seat,
+                         "bid": r.made_bid_wins, "scores": list(after)},
                         f"Seat {seat} bid {r.made_bid_wins} and made it: {team_name(win or 0)} wins at once "
                         f"({standing}).", chain)
     q0 = R.team_qualifies(r, after[0], after[2])
     q1 = R.team_qualifies(r, after[1], after[3])
     math = _winner_math(r, after, q0, q1)
+    answer: dict[str, Any] = {"winner": win, "clause": rule, "scores": list(after), "target": r.target}
     if win is not None and rule == "tie.both-qualify":
         how = "combined score" if r.tie_rule == "combined" else "top score"
         text = f"Both teams qualify; {team_name(win)} wins on the higher {how} ({standing})."
+        answer.update(reason="higher", tie=r.tie_rule)
     elif win is not None:
         text = f"{team_name(win)} qualifies and wins ({standing})."
+        answer.update(reason="qualifies")
     elif q0 and q1:
         how = "combined scores" if r.tie_rule == "combined" else "top scores"
         text = f"Both teams qualify with equal {how}: no winner yet, another hand is played ({standing})."
+        answer.update(reason="equal", tie=r.tie_rule)
     else:
         text = (f"No team has won: none has one partner at {r.target} or more with the other above zero "
                 f"({standing}); another hand is played.")
-    return Decision({"winner": win, "clause": rule}, text, chain, math)
+        answer.update(reason="none-qualifies")
+    return Decision(answer, text, chain, math)
 
 
 def _winner_math(r: Rules, sc: Sequence[int], q0: bool, q1: bool) -> str:
@@ -743,15 +785,20 @@ def _decide_winner(r: Rules, s: Situation) -> Decision:
     chain = (rule,) + tuple(c for c in ("win.target", "tie.both-qualify", "score.bid13") if c != rule)
     math = (f"team 0: {after2[0]} {'>=' if after2[0] >= r.target else '<'} {r.target}; "
             f"team 1: {after2[1]} {'>=' if after2[1] >= r.target else '<'} {r.target}")
+    answer: dict[str, Any] = {"winner": win, "clause": rule, "scores": list(after2), "target": r.target}
     if win is None:
         text = f"No team has reached {r.target} (team scores {list(after2)}): play goes on."
+        answer.update(reason="none-reached")
     elif rule == "score.bid13":
         text = f"{team_name(win)} bid 13 and took every trick: it wins on the spot."
+        answer.update(reason="bid13")
     elif rule == "tie.both-qualify":
         text = f"Both teams reached {r.target}: the bidding team, {team_name(win)}, wins."
+        answer.update(reason="bidding-team")
     else:
         text = f"{team_name(win)} reached {r.target} and wins (team scores {list(after2)})."
-    return Decision({"winner": win, "clause": rule}, text, chain, math)
+        answer.update(reason="reached")
+    return Decision(answer, text, chain, math)
 
 
 # ------------------------------------------------------------------ dispatch

@@ -51,17 +51,17 @@ def _decide_who_leads(r: Rules, s: Situation) -> Decision:
     if s.trick is not None and len(s.trick.cards) == 4:
         trump, chain = _trump(r, s)
         w = H.trick_winner_seat(r, s.trick.leader, list(s.trick.cards), trump)
-        return Decision({"leader": w}, f"Seat {w} won the trick and leads the next one.",
+        return Decision({"leader": w, "reason": "won-trick"}, f"Seat {w} won the trick and leads the next one.",
                         ("play.next-lead", "play.winner") + chain, f"winner of the trick = seat {w}")
     got = leader_of_next(r, s)
     if got is None:
         if s.dealer is None:
             raise Missing("dealer", "the dealer (and in the auction family the contract) decides who leads")
         raise Missing("history", "who won the last trick decides who leads; give the finished tricks in order")
-    seat, clause, why = got
+    seat, clause, why, facts = got
     n = len(s.history) + 1
     chain = (clause, "play.winner") if clause != "play.lead" else (clause, C.turn_clause(r))
-    return Decision({"leader": seat, "trick": n}, f"Seat {seat} leads trick {n}: {why}.", chain,
+    return Decision({"leader": seat, "trick": n, **facts}, f"Seat {seat} leads trick {n}: {why}.", chain,
                     f"trick {n}: leader = seat {seat}")
 
 
@@ -69,7 +69,8 @@ def _trick_turn(r: Rules, trick: TrickInProgress) -> Decision:
     n = len(trick.cards)
     seat = H.trick_turn(r, trick.leader, n)
     way = "counter-clockwise" if r.step == 1 else "clockwise"
-    return Decision({"seat": seat, "phase": "play"},
+    return Decision({"seat": seat, "phase": "play", "reason": "direction", "cards": n, "leader": trick.leader,
+                     "direction": way},
                     f"Seat {seat} plays next: card {n + 1} of the trick led by seat {trick.leader}, going {way}.",
                     ("play.direction",), " -> ".join(str(x) for x in R.seat_order(r, trick.leader)[:n + 1]))
 
@@ -79,7 +80,7 @@ def _decide_whose_turn(r: Rules, s: Situation) -> Decision:
         return _trick_turn(r, s.trick)
     if s.trick is not None and (len(s.trick.cards) == 4 or s.history or s.played):
         d = _decide_who_leads(r, s)
-        return Decision({"seat": d.answer["leader"], "phase": "play"}, d.text, d.chain, d.math)
+        return Decision({**d.answer, "seat": d.answer["leader"], "phase": "play"}, d.text, d.chain, d.math)
     _family_check(r, s, uses_bids=True)
     dealer = _need_dealer(s)
     clause = C.turn_clause(r)
@@ -90,22 +91,22 @@ def _decide_whose_turn(r: Rules, s: Situation) -> Decision:
             seat = _individual_turn(r, s)
             assert seat is not None
             made = sum(b is not None for b in s.bids or [])
-            return Decision({"seat": seat, "phase": "bidding"},
+            return Decision({"seat": seat, "phase": "bidding", "made": made, "dealer": dealer},
                             f"Seat {seat} bids next ({made} bid(s) made; dealer {dealer} bids last).", (clause,),
                             f"order {order}")
     elif s.auction is not None or s.contract is None:
         m = _auction_match(r, s)
         if m.phase is Phase.BIDDING:
-            return Decision({"seat": m.to_move, "phase": "bidding"},
+            return Decision({"seat": m.to_move, "phase": "bidding", "calls": len(s.auction or [])},
                             f"Seat {m.to_move} calls next ({len(s.auction or [])} call(s) made).", (clause,),
                             f"order {order}")
         if m.phase is Phase.DEAL:
-            return Decision({"seat": m.dealer, "phase": "deal"}, f"All passed: seat {m.dealer} deals again.",
+            return Decision({"seat": m.dealer, "phase": "deal", "reason": "all-pass"}, f"All passed: seat {m.dealer} deals again.",
                             (C.redeal_clause(r),))
         if s.contract is None:
             raise Missing("contract", "the auction is over; the contract holder names trump and leads")
     d = _decide_who_leads(r, s)
-    return Decision({"seat": d.answer["leader"], "phase": "play"}, d.text, d.chain, d.math)
+    return Decision({**d.answer, "seat": d.answer["leader"], "phase": "play"}, d.text, d.chain, d.math)
 
 
 # ------------------------------------------------------------------ a sequence of deals
@@ -161,10 +162,11 @@ def decide_seat_score(r: Rules, s: Situation) -> Decision:
     math = f"took {took} {'>=' if made else '<'} bid {bid}: {fmt_delta(d)}"
     if r.values[bid] != bid:
         math += f" (a bid of {bid} is worth {r.values[bid]})"
-    answer: dict[str, object] = {"seat": seat, "delta": d}
+    answer: dict[str, object] = {"seat": seat, "delta": d, "bid": bid, "took": took, "made": made}
     text = f"Seat {seat} bid {bid} and took {took}: {'made' if made else 'failed'}, {fmt_delta(d)}."
     if before is not None:
         answer["score"] = before + d
+        answer["before"] = before
         math += f"; {before} {'+' if d >= 0 else '-'} {abs(d)} = {before + d}"
         text = text[:-1] + f", from {before} to {before + d}."
     return Decision(answer, text, C.score_ruling_clauses(r), math)
