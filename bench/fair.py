@@ -61,7 +61,7 @@ WARMUP_SECONDS = 0.01
 
 
 def warm_up(run: Any, *args: Any) -> None:
-    """Call a loop function ``WARMUP_CALLS`` times, briefly and untimed (``run(*args[:-2], seconds, seed)``)."""
+    """Call a loop function ``WARMUP_CALLS`` times, briefly and untimed: ``run(*args, WARMUP_SECONDS, seed)``."""
     for _ in range(WARMUP_CALLS):
         run(*args, WARMUP_SECONDS, 10_000)
 

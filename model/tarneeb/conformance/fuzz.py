@@ -598,11 +598,13 @@ def _their_record(r: Rules, deal_no: int, t: DealTrace, m: Match | None) -> Hand
     if fin.get("redeal"):
         ours = m.records[deal_no].redeal if m is not None and len(m.records) > deal_no else None
         rec.redeal = ours or C.redeal_clause(r)
-    if len(plays) >= 4:
-        rec.leader = t.seats[len(t.seats) - len(plays)] if t.seats else 0
-    for i in range(0, len(plays) - len(plays) % 4, 4):
+    lead = t.seats[len(t.seats) - len(plays)] if t.seats and plays else 0  # their first leader
+    for i in range(0, len(plays) - len(plays) % 4, 4):  # each later trick led by the winner they reported
+        w = t.winners[i // 4] if i // 4 < len(t.winners) else -1
         rec.plays += plays[i:i + 4]
-        rec.winners.append(t.winners[i // 4] if i // 4 < len(t.winners) else -1)
+        rec.leaders.append(lead)
+        rec.winners.append(w)
+        lead = w
     for k, attr in (("tricks_won", "tricks_won"), ("deltas", "deltas"), ("scores", "scores_after")):
         v = fin.get(k)
         if isinstance(v, list) and len(v) == 4 and all(isinstance(x, int) for x in v):

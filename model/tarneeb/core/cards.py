@@ -22,6 +22,7 @@ STRAINS = "CDHSN"
 
 SUIT_MASKS: tuple[int, ...] = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
 FULL_DECK = (1 << 52) - 1
+CARD_BITS: tuple[int, ...] = tuple(1 << c for c in range(52))  # a card's bit in a hand mask
 
 # For every 13-bit pattern, the ranks it holds (ascending). 8192 small tuples.
 _RANKS_OF: tuple[tuple[int, ...], ...] = tuple(

@@ -22,7 +22,7 @@ from enum import Enum
 from tarneeb.core import hand as H
 from tarneeb.core import rules as R
 from tarneeb.core.actions import BIDS, EGYPTIAN, PASS, PLAYS, Action, Bid, Deal, NameTrump, Play
-from tarneeb.core.cards import CARDS_OF_SUIT, FULL_DECK, card_str, cards_of, hand_str, strain_name
+from tarneeb.core.cards import CARD_BITS, CARDS_OF_SUIT, FULL_DECK, SUIT_MASKS, card_str, cards_of, hand_str, strain_name
 from tarneeb.core.spec import Rules
 from tarneeb.core.tables import bid_deciders, call_deciders, rules_table
 from tarneeb.errors import IllegalBid, IllegalDeal, IllegalPlay, IllegalTrump, WrongPhase
@@ -32,9 +32,8 @@ _PLAYS_OF_SUIT: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
 )
 _P0, _P1, _P2, _P3 = _PLAYS_OF_SUIT  # the Play actions of a 13-bit suit mask, per suit
 _NO_AUCTION = H.Auction(-1, None)  # the auction before a deal (never called on: auction_start replaces it)
-_OTHER_SUITS = tuple(FULL_DECK ^ (0x1FFF << (13 * s)) for s in range(4))  # the cards not of suit s
+_OTHER_SUITS = tuple(FULL_DECK ^ m for m in SUIT_MASKS)  # the cards not of suit s
 _SHIFT = (0, 13, 26, 39)
-_BIT = tuple(1 << c for c in range(52))  # a card's bit in a hand mask (a look-up is cheaper than the shift)
 _NAME_TRUMP = tuple(NameTrump(s) for s in range(4))  # the contract holder's choices (trump.source)
 
 
@@ -80,8 +79,8 @@ class HandRecord:
     bids: list[tuple[int, Bid]] = field(default_factory=list)  # (seat, bid) in order
     contract: tuple[int, int, int | None] | None = None  # (seat, n, strain)
     redeal: str | None = None  # clause id that cancelled the hand
-    leader: int = -1  # the seat leading the first trick (play.lead); -1 before play
     plays: list[int] = field(default_factory=list)  # the cards of the completed tricks, in play order, 4 a trick
+    leaders: list[int] = field(default_factory=list)  # the seat leading each completed trick
     winners: list[int] = field(default_factory=list)  # the seat winning each completed trick
     tricks_won: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     deltas: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
@@ -104,15 +103,11 @@ class HandRecord:
 
     @property
     def tricks(self) -> list[Trick]:
-        """The completed tricks, built afresh from ``leader``, ``plays`` and ``winners`` at each call (each trick
-        after the first is led by the previous one's winner, play.next-lead). ``len(rec.winners)`` counts them."""
-        out = []
-        lead = self.leader
+        """The completed tricks, built afresh from ``plays``, ``leaders`` and ``winners`` at each call.
+        ``len(rec.winners)`` counts them."""
         plays = self.plays
-        for i, w in enumerate(self.winners):
-            out.append(Trick(lead, plays[4 * i:4 * i + 4], w))
-            lead = w
-        return out
+        return [Trick(lead, plays[4 * i:4 * i + 4], w)
+                for i, (lead, w) in enumerate(zip(self.leaders, self.winners, strict=True))]
 
 
 def random_deck(rng: random.Random) -> tuple[int, ...]:
@@ -482,9 +477,6 @@ class Match:
         self.to_move = -1
 
     def _start_play(self, leader: int) -> None:
-        rec = self.record
-        assert rec is not None
-        rec.leader = leader
         self._mhand = -1
         self.phase = Phase.PLAY
         self.to_move = leader
@@ -509,7 +501,7 @@ class Match:
             bad = R.play_violation(self.rules, hand, self.led, self.trump, card)
             assert bad is not None
             raise IllegalPlay(str(Play(card)), seat, bad[0], bad[1], self.state_text())
-        hands[seat] = hand ^ _BIT[card]  # a card of the hand: 0..51
+        hands[seat] = hand ^ CARD_BITS[card]  # a card of the hand: 0..51 (a look-up, not a shift)
         trick = self.trick
         trick.append(card)
         n = len(trick)
@@ -524,6 +516,7 @@ class Match:
         rec = self.record
         assert rec is not None
         rec.plays += trick  # the record keeps the cards flat: no object per trick
+        rec.leaders.append(self.trick_leader)
         winners = rec.winners
         winners.append(winner)
         trick.clear()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tarneeb.core.cards import SAME_COLOUR, SUIT_MASKS
+from tarneeb.core.cards import CARD_BITS, SAME_COLOUR, SUIT_MASKS
 from tarneeb.core.spec import Rules
 
 # ------------------------------------------------------------------ seats
@@ -60,7 +60,7 @@ def deal_hands(r: Rules, dealer: int, deck: Sequence[int]) -> list[int]:
     return hands
 
 
-_CARD_BITS = [1 << c for c in range(52)] + [1 << 52] * 204  # card -> its bit; 52..255 outside the pack
+_CARD_BITS = [*CARD_BITS] + [1 << 52] * 204  # card -> its bit; 52..255 outside the pack
 
 
 def revealed_card(deck: Sequence[int]) -> int:
