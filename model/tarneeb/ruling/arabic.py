@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from tarneeb.core.actions import ActionError, Bid, parse_action
+from tarneeb.core.cards import STRAINS
 from tarneeb.core.sources import cite
 from tarneeb.core.spec import rulesets
 from tarneeb.docgen.arabic import LRI, PDI, RLI, isolate
@@ -83,13 +85,17 @@ def _scores(scores: list[int]) -> str:
 def _bid_words(code: object) -> tuple[str, str]:
     """(the bid as a player reads it: a number or the word for a pass, the same with its noun) of an action code
     ``bid:6`` / ``bid:7H`` / ``bid:pass``."""
-    text = str(code).removeprefix("bid:")
-    if text == "pass":
+    try:
+        bid = parse_action(str(code))
+    except ActionError:
+        bid = None
+    if not isinstance(bid, Bid):
+        plain = str(code).removeprefix("bid:")
+    elif bid.n is None:
         word = _t("labels", "pass")
         return word, _t("labels", "a-pass", word=word)
-    m = re.fullmatch(r"(\d+)([CDHSN]?)", text)
-    n, strain = m.groups() if m is not None else (text, "")
-    plain = f"{n} {_strain(strain)}" if strain else n
+    else:
+        plain = str(bid.n) if bid.strain is None else f"{bid.n} {_strain(STRAINS[bid.strain])}"
     return plain, _t("labels", "a-bid", bid=plain)
 
 

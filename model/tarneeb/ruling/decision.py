@@ -222,6 +222,11 @@ def leader_of_next(r: Rules, s: Situation) -> tuple[int, str, str, dict[str, Any
             {"reason": "contract"})
 
 
+def direction_word(r: Rules) -> str:
+    """The direction of play (play.direction) as the verdicts word it."""
+    return "counter-clockwise" if r.step == 1 else "clockwise"
+
+
 def _check_tagged(r: Rules, s: Situation, trick: TrickInProgress, fld: str) -> None:
     """Seat-tagged cards must follow the direction of play from the leader (play.direction)."""
     for i, st in enumerate(trick.seats):
@@ -229,7 +234,7 @@ def _check_tagged(r: Rules, s: Situation, trick: TrickInProgress, fld: str) -> N
         if st is not None and st != want:
             raise s.err([f"{fld}.cards[{i}].seat", f"{fld}.leader"],
                         f"card {i + 1} of the trick led by seat {trick.leader} is seat {want}'s under {r.label()} "
-                        f"({'counter-clockwise' if r.step == 1 else 'clockwise'}), not seat {st}'s "
+                        f"({direction_word(r)}), not seat {st}'s "
                         "[play.direction]")
 
 
@@ -305,7 +310,7 @@ def _decide_card(r: Rules, s: Situation) -> Decision:
     if trick.cards:
         seat = H.trick_turn(r, trick.leader, len(trick.cards))
         if q.seat is not None and q.seat != seat:
-            way = "counter-clockwise" if r.step == 1 else "clockwise"
+            way = direction_word(r)
             return _out_of_turn(q.seat, seat, "play.direction", "play now",
                                 f"after {len(trick.cards)} card(s) led by seat {trick.leader}, {way}",
                                 {"reason": "direction", "cards": len(trick.cards), "leader": trick.leader,
@@ -554,7 +559,7 @@ def _decide_next_dealer(r: Rules, s: Situation) -> Decision:
     if result is None and (s.bids is not None or s.auction is not None):
         d = _decide_redeal(r, s)
         chain = d.chain if d.answer["redeal"] else (C.next_dealer_clause(None),) + d.chain
-        return Decision({**d.answer, "dealer": d.answer["dealer"]}, d.text, tuple(dict.fromkeys(chain)), d.math)
+        return Decision(dict(d.answer), d.text, tuple(dict.fromkeys(chain)), d.math)
     if result is None:
         raise Missing("hand", "say whether the hand was played or cancelled (or give the bids)")
     if result == "played":

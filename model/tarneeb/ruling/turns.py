@@ -29,6 +29,7 @@ from tarneeb.ruling.decision import (
     _individual_turn,
     _need_dealer,
     _trump,
+    direction_word,
     fmt_delta,
     leader_of_next,
 )
@@ -68,7 +69,7 @@ def _decide_who_leads(r: Rules, s: Situation) -> Decision:
 def _trick_turn(r: Rules, trick: TrickInProgress) -> Decision:
     n = len(trick.cards)
     seat = H.trick_turn(r, trick.leader, n)
-    way = "counter-clockwise" if r.step == 1 else "clockwise"
+    way = direction_word(r)
     return Decision({"seat": seat, "phase": "play", "reason": "direction", "cards": n, "leader": trick.leader,
                      "direction": way},
                     f"Seat {seat} plays next: card {n + 1} of the trick led by seat {trick.leader}, going {way}.",
