@@ -16,7 +16,7 @@ import pytest
 from tarneeb.cli import build_parser, main
 from tarneeb.cli import registry as reg
 
-PLUGIN_MODULES = ("tarneeb_proofs.cli", "tarneeb_proofs.diff_cli", "tarneeb_proofs.checks", "tarneeb_proofs.diff",
+PLUGIN_MODULES = ("tarneeb_proofs.cli", "tarneeb_proofs.diff_cli", "tarneeb_proofs.registry", "tarneeb_proofs.diff",
                   "tarneeb_proofs.encode", "tarneeb_proofs.manifest")
 
 
@@ -66,7 +66,7 @@ def test_without_z3_the_help_is_unchanged(monkeypatch: pytest.MonkeyPatch) -> No
     with_z3 = build_parser().format_help()
     hide_z3(monkeypatch)
     with pytest.raises(ModuleNotFoundError):
-        import tarneeb_proofs.checks  # noqa: F401  (z3 really is missing now)
+        import tarneeb_proofs.registry  # noqa: F401  (z3 really is missing now)
     without = build_parser().format_help()
     # the same commands, order and one-line help: KNOWN_PLUGINS says what the plug-ins say
     assert without == with_z3

@@ -19,11 +19,12 @@ pytest.importorskip("z3")
 from tarneeb.cli import main  # noqa: E402
 from tarneeb.core import rules as R  # noqa: E402
 from tarneeb.core.spec import OptionValue, get_ruleset, load_rules, rulesets  # noqa: E402
-from tarneeb_proofs import bridge  # noqa: E402
+from tarneeb_proofs import engine_family  # noqa: E402
 from tarneeb_proofs.bridge_match import Replay  # noqa: E402
 from tarneeb_proofs.bridge_mutants import ENGINE_MUTANTS, EngineMutant  # noqa: E402
-from tarneeb_proofs.checks import Check, Result, all_checks, run_check  # noqa: E402
 from tarneeb_proofs.encode import Encoding  # noqa: E402
+from tarneeb_proofs.obligations import Check, Result, run_check  # noqa: E402
+from tarneeb_proofs.registry import all_checks  # noqa: E402
 
 # the rule decisions of the engine the family must reach (issue 9)
 ENGINE_FUNCTIONS = {
@@ -57,7 +58,7 @@ def test_the_family_reaches_every_engine_rule_function() -> None:
     compared: set[str] = set()
     for c in all_checks():
         if c.invariant == "engine" and not c.mutant:
-            compared |= {cmp.fn for cmp in bridge.STAGES[c.stage][0](Encoding(c.rules()))[1]}
+            compared |= {cmp.fn for cmp in engine_family.STAGES[c.stage][0](Encoding(c.rules()))[1]}
     assert compared == ENGINE_FUNCTIONS | {"Match"}  # Match: the match stage's replays
     assert {m.fn for m in ENGINE_MUTANTS.values() if m.module == "tarneeb.core.rules"} == ENGINE_FUNCTIONS
     for fn in ENGINE_FUNCTIONS:
@@ -152,7 +153,7 @@ def test_match_replays_refine_the_encoded_steps(rid: str, opts: dict[str, Option
 
 def test_ctrl_c_prints_interrupted_and_no_manifest_mismatch(monkeypatch: pytest.MonkeyPatch,
                                                           capsys: pytest.CaptureFixture[str]) -> None:
-    import tarneeb_proofs.checks as checks_mod
+    import tarneeb_proofs.obligations as checks_mod
 
     calls = []
 

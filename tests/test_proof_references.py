@@ -24,8 +24,9 @@ from tarneeb.core import rules as R  # noqa: E402
 from tarneeb.core.sources import cite, source
 from tarneeb.core.spec import load_rules, rulesets, spec_dir  # noqa: E402
 from tarneeb.errors import TarneebError  # noqa: E402
-from tarneeb_proofs.checks import INVARIANTS, Result, run_check  # noqa: E402
+from tarneeb_proofs.obligations import Result, run_check  # noqa: E402
 from tarneeb_proofs.references import FAMILY, MUTANTS, reference_checks  # noqa: E402
+from tarneeb_proofs.registry import INVARIANTS  # noqa: E402
 
 DOCS = {"000": "000_2bd9936ea71faec4.txt", "001": "001_ca76ade5eedc2a7c.txt", "002": "002_c70a79d442a05d28.txt",
         "003": "003_d3b0f84db4710d16.txt"}

@@ -13,8 +13,9 @@ z3 = pytest.importorskip("z3")
 from tarneeb.core.cards import card_str  # noqa: E402
 from tarneeb.core.spec import rulesets  # noqa: E402
 from tarneeb_proofs import manifest  # noqa: E402
-from tarneeb_proofs.checks import INVARIANTS, Check, Obligation, Result, all_checks, formula_key, run_check  # noqa: E402
 from tarneeb_proofs.encode import Encoding, holds, suit_mask, suit_of  # noqa: E402
+from tarneeb_proofs.obligations import Check, Obligation, Result, formula_key, run_check  # noqa: E402
+from tarneeb_proofs.registry import INVARIANTS, all_checks  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -126,8 +126,8 @@ DESELECT = [
 
 def _engine_family() -> str | None:
     """The engine proof family's engine-running obligations under the true rules; the failing check id, or None."""
-    from tarneeb_proofs.bridge import engine_checks
     from tarneeb_proofs.encode import Encoding
+    from tarneeb_proofs.engine_family import engine_checks
 
     by_ruleset: dict[str, list[Any]] = {}
     for check in engine_checks():

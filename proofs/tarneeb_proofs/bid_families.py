@@ -1,7 +1,7 @@
 """Family 3 of the proofs: bids and the redeal (``bids``): individual bids, the dealer's-privilege and the continuous auction.
 
 The builders take an :class:`~tarneeb_proofs.encode.Encoding` and return the
-obligations; :mod:`tarneeb_proofs.checks` registers them (and runs them). What
+obligations; :mod:`tarneeb_proofs.registry` registers them (and runs them). What
 the family proves is written in ``proofs/README.md``.
 """
 
@@ -11,13 +11,13 @@ from typing import Any
 
 import z3
 
-from .checks import Obligation, bval, ival
 from .encode import (
     AuctionState,
     Encoding,
     Term,
     zmax,
 )
+from .obligations import Obligation, bval, ival
 from .witness import Witness, bids_text, seat_text
 
 

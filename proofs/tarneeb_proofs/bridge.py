@@ -36,53 +36,10 @@ import z3
 from tarneeb.core import rules as R
 from tarneeb.core.spec import Rules
 
-from .encode import NO_LED, SUIT_MASKS, Encoding, Term, bv6, suit_mask, suit_of
+from .encode import NO_LED, SUIT_MASKS, AuctionState, Encoding, Term, bv6, suit_mask, suit_of
+from .evaluate import Ev
+from .obligations import solve
 from .witness import Witness, card_text, hand_text
-
-# ------------------------------------------------------------------ evaluation
-_MEMO: dict[tuple[int, ...], tuple[list[Term], dict[tuple[Any, ...], tuple[Any, ...]]]] = {}
-
-
-def _py(v: Term) -> Any:
-    if z3.is_true(v):
-        return True
-    if z3.is_false(v):
-        return False
-    if z3.is_int_value(v) or z3.is_bv_value(v):
-        return int(v.as_long())
-    if z3.is_string_value(v):
-        return str(v.as_string())
-    raise ValueError(f"the encoding did not reduce to a value: {v}")
-
-
-def _val(var: Term, x: Any) -> Term:
-    if z3.is_bv(var):
-        return z3.BitVecVal(int(x), var.size())
-    if z3.is_bool(var):
-        return z3.BoolVal(bool(x))
-    return z3.IntVal(int(x))
-
-
-class Ev:
-    """The value of the terms ``outs`` (over the variables ``xs``) at concrete points, memoised by term."""
-
-    def __init__(self, xs: Sequence[Term], outs: Sequence[Term]) -> None:
-        self.xs = list(xs)
-        key = tuple(t.get_id() for t in [*self.xs, *outs])
-        hit = _MEMO.get(key)
-        if hit is None:  # the terms are kept alive with the memo, so their ids stay theirs
-            hit = ([*self.xs, *outs], {})
-            _MEMO[key] = hit
-        self.outs = list(outs)
-        self.memo = hit[1]
-
-    def __call__(self, *vals: Any) -> tuple[Any, ...]:
-        got = self.memo.get(vals)
-        if got is None:
-            pairs = [(x, _val(x, v)) for x, v in zip(self.xs, vals, strict=True)]
-            got = tuple(_py(z3.simplify(z3.substitute(o, *pairs))) for o in self.outs)
-            self.memo[vals] = got
-        return got
 
 
 # ------------------------------------------------------------------ results
@@ -172,8 +129,6 @@ def region_lemmas(fn: str, xs: Sequence[Term], ys: Sequence[Term], domain: Calla
         s = z3.Solver()
         s.add(*domain(xs))
         s.add(*[z3.Not(region(vec)) for vec in seen])
-        from .checks import solve
-
         while solve(s) == z3.sat:
             m = s.model()
             p = tuple(int(m.eval(x, model_completion=True).as_long()) for x in xs)
@@ -449,7 +404,6 @@ def seat_compares(enc: Encoding) -> list[Compare]:
 # ================================================================ auction (classic)
 def _state(top: Term, passes: Term, to_move: Term, holder: Term = None, active: Sequence[Term] | None = None,
            spoken: Term = None) -> Any:
-    from .encode import AuctionState
     return AuctionState(z3.BoolVal(False), top, holder if holder is not None else z3.IntVal(-1),
                         list(active) if active is not None else [z3.BoolVal(True)] * 4, passes,
                         spoken if spoken is not None else z3.IntVal(0), to_move)
@@ -567,119 +521,3 @@ def turn_parts(enc: Encoding) -> tuple[list[tuple[str, list[Term], Term]], list[
     return [], seat_compares(enc) + [Compare("auction_next", pts, engine, want, lambda p, g: cl, show)]
 
 
-# ================================================================ the family
-Part = Callable[[Encoding], tuple[list[tuple[str, list[Term], Term]], list[Any]]]  # lemmas, Compare / Replay
-# stage -> (builder, option names enumerated for individual rulesets, for auction rulesets); None: not that kind
-STAGES: dict[str, tuple[Part, tuple[str, ...] | None, tuple[str, ...] | None]] = {
-    "play": (play_parts, ("must_trump", "egyptian", "trump_source"), ("must_trump", "egyptian", "trump_source")),
-    "bids": (bids_parts, ("rising_min_bid", "bid_total_min"), None),
-    "auction": (auction_parts, None, ("auction", "all_pass", "egyptian", "min_bid")),
-    "turn": (turn_parts, None, ("auction", "direction")),
-    "scoring": (lambda enc: _scoring_parts(enc), (), ("scoring", "kaboot", "bid13", "min_bid")),
-    "outcome": (lambda enc: _outcome_parts(enc), ("target", "made_bid_wins"), ("target", "play_on")),
-    "match": (lambda enc: _match_parts(enc), (), ()),
-}
-
-
-def _scoring_parts(enc: Encoding) -> tuple[list[tuple[str, list[Term], Term]], list[Any]]:
-    from .bridge_scores import scoring_parts
-    return scoring_parts(enc)
-
-
-def _outcome_parts(enc: Encoding) -> tuple[list[tuple[str, list[Term], Term]], list[Any]]:
-    from .bridge_scores import outcome_parts
-    return outcome_parts(enc)
-
-
-def _match_parts(enc: Encoding) -> tuple[list[tuple[str, list[Term], Term]], list[Any]]:
-    from .bridge_match import match_parts
-    return match_parts(enc)
-CLAUSES = ("play.winner", "play.follow", "play.must-trump", "play.direction", "trump.source", "deal.weak-redeal",
-           "bid.range", "bid.excluded", "bid.rising-min", "bid.no-pass", "bid.total", "redeal.dealer",
-           "auction.order", "auction.range", "auction.raise", "auction.dealer-privilege", "auction.continuous",
-           "auction.all-pass", "auction.egyptian", "score.individual", "score.standard", "score.bid-only",
-           "score.kaboot", "score.bid13", "win.qualify", "tie.both-qualify", "win.made-bid", "win.target",
-           "win.play-on")
-
-
-
-
-def _lemma_witness(terms: Sequence[Term]) -> Callable[[Any], Witness]:
-    def w(m: Any) -> Witness:
-        x = Witness(title="inputs where the encoding's reduction fails")
-        for v in sorted(_vars(terms), key=str):
-            x.add(str(v), str(m.eval(v, model_completion=True)))
-        return x
-    return w
-
-
-def build(stage: str, mutant: str | None, enc: Encoding) -> list[Any]:
-    """The stage's obligations: the engine runs first (a mismatch is a counterexample), then the reductions."""
-    from .bridge_mutants import applied
-    from .checks import Obligation
-
-    lemmas, cmps = STAGES[stage][0](enc)
-    out = []
-    for c in cmps:
-        def run(c: Any = c) -> Witness | None:
-            with applied(mutant):
-                bad = c.run()
-            return None if bad is None else bad.witness(enc.r)
-        what = ("replays its matches through the encoded steps" if c.fn == "Match"
-                else "equals the encoding at every enumerated input")
-        out.append(Obligation(f"engine {c.fn} {what}", [], z3.BoolVal(True), run=run))
-    for name, hyp, claim in lemmas:
-        # shared: proved once per process for the same formula (checks.formula_key hashes its SMT-LIB text)
-        out.append(Obligation(name, hyp, claim, _lemma_witness([*hyp, claim]), share=True))
-    return out
-
-
-def _vars(terms: Sequence[Term]) -> list[Term]:
-    seen: dict[int, Term] = {}
-    done: set[int] = set()
-    todo = list(terms)
-    while todo:
-        t = todo.pop()
-        if t.get_id() in done:
-            continue
-        done.add(t.get_id())
-        if z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-            seen[t.get_id()] = t
-        elif z3.is_app(t):
-            todo.extend(t.children())
-    return list(seen.values())[:12]
-
-
-def engine_checks(refs: list[str] | None = None) -> list[Any]:
-    """Every engine stage x ruleset x option variant, and the engine mutants of the manifest (``refs``: these
-    rulesets only, also ruleset files; a file gets the mutants of its family kind, not a built-in's own)."""
-    from tarneeb.core.spec import get_ruleset, rulesets
-
-    from .bridge_mutants import ENGINE_MUTANTS
-    from .checks import Check, variants
-
-    out = []
-    for rid in refs if refs is not None else list(rulesets()):
-        rs = get_ruleset(rid)
-        individual = rs.params.get("family") == "individual"
-        clauses = tuple(c for c in CLAUSES if c in rs.clauses)
-        for stage, (_, ind_opts, auc_opts) in STAGES.items():
-            names = ind_opts if individual else auc_opts
-            if names is None:
-                continue
-            vs = variants(rid, names)
-            if "play_on" in names:  # an integer option: the default and a raise
-                vs = vs + [tuple(sorted((*v, ("play_on", 10)))) for v in vs]
-            for v in vs:
-                out.append(Check("engine", rid, v, None, clauses, functools.partial(build, stage, None), stage))
-            for mname, m in ENGINE_MUTANTS.items():
-                if m.stage != stage or not m.in_manifest:
-                    continue
-                same_kind = (rulesets()[m.ruleset].params.get("family") == "individual") == individual
-                if not {"all": True, "kind": same_kind, "own": m.ruleset == rid}[m.in_manifest]:
-                    continue
-                base = dict(vs[0])
-                base.update({k: x for k, x in m.options.items() if k in names})
-                out.append(Check("engine", rid, tuple(sorted(base.items())), mname, clauses,
-                                 functools.partial(build, stage, mname), stage))
-    return out

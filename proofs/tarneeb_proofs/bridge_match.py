@@ -24,8 +24,9 @@ from tarneeb.core.actions import Deal
 from tarneeb.core.match import HandRecord, Match, Phase
 from tarneeb.core.spec import Rules
 
-from .bridge import Ev, Mismatch, cite
+from .bridge import Mismatch, cite
 from .encode import Encoding
+from .evaluate import Ev
 from .witness import card_text
 
 MOD = "tarneeb.core.match"

@@ -13,8 +13,9 @@ import z3
 
 from tarneeb.core import rules as R
 
-from .bridge import Compare, Ev, band, bor, cite, ints, mx, region_lemmas
+from .bridge import Compare, band, bor, cite, ints, mx, region_lemmas
 from .encode import Encoding, Term
+from .evaluate import Ev
 
 
 # ================================================================ scoring

@@ -13,7 +13,8 @@ from tarneeb.core.spec import rulesets as builtin_rulesets
 from tarneeb.errors import ConfigError
 
 from . import manifest
-from .checks import INVARIANTS, all_checks, refused_variants, ruleset_checks, run_all, select
+from .obligations import run_all
+from .registry import INVARIANTS, all_checks, refused_variants, ruleset_checks, select
 
 
 def register(sub: Any) -> None:

@@ -14,7 +14,7 @@ Two worlds, two sorts:
   ``NO_LED`` (63) for "nothing led yet" and 4 for no trump.
 * **bidding, scoring, outcome**: unbounded integers (``z3.Int``).
 
-Public API (used by the proofs in :mod:`tarneeb_proofs.checks`, the
+Public API (used by the proofs in :mod:`tarneeb_proofs.registry`, the
 differential tests and ``tarneeb diff``):
 
 ``Encoding(rules, mutant=None)``

@@ -13,7 +13,7 @@ from typing import Any
 
 from tarneeb.errors import SpecError
 
-from .checks import Check, Result
+from .obligations import Check, Result
 
 MANIFEST = Path(__file__).resolve().parent / "manifest.json"  # package data: shipped in the wheel
 

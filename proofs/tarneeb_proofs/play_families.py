@@ -1,7 +1,7 @@
 """Families 1 and 2 of the proofs: a hand is 13 tricks (``tricks``), follow-suit and the trick winner (``follow``).
 
 The builders take an :class:`~tarneeb_proofs.encode.Encoding` and return the
-obligations; :mod:`tarneeb_proofs.checks` registers them (and runs them). What
+obligations; :mod:`tarneeb_proofs.registry` registers them (and runs them). What
 each family proves is written in ``proofs/README.md``.
 """
 
@@ -14,7 +14,6 @@ from typing import Any
 
 import z3
 
-from .checks import Obligation, bval, exactly_one, ival
 from .encode import (
     FULL,
     NO_LED,
@@ -27,6 +26,7 @@ from .encode import (
     suit_mask,
     suit_of,
 )
+from .obligations import Obligation, bval, exactly_one, ival
 from .witness import Witness, card_text, hand_text, seat_text
 
 

@@ -39,8 +39,8 @@ from tarneeb.core.sources import cite
 from tarneeb.core.spec import Rules, get_ruleset, load_rules
 from tarneeb.errors import TarneebError
 
-from .checks import Check, Obligation
 from .encode import Encoding, Term
+from .obligations import Check, Obligation
 from .witness import Witness
 
 FAMILY = "references"

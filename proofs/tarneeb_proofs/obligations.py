@@ -1,0 +1,258 @@
+"""Obligations and checks: what a proof is, and how one is run.
+
+A :class:`Check` is a list of :class:`Obligation` (hypotheses, claim). A check
+is *proved* when, for every obligation, the hypotheses are satisfiable (the
+proof is not vacuous), so is each guard of a guarded conjunct with them
+(:func:`guards`), and hypotheses + not(claim) is unsat. It ends with a
+*counterexample* at the first obligation whose negation is satisfiable; the
+model is printed as a game situation. A mutant check runs the same
+obligations on an :class:`~tarneeb_proofs.encode.Encoding` with one rule
+deliberately broken, and must end with a counterexample. An obligation may
+instead be discharged by running code (:attr:`Obligation.run`: the engine family).
+
+This module is the bottom of the proof layers above :mod:`tarneeb_proofs.encode`: the families import it,
+:mod:`tarneeb_proofs.registry` assembles them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+import z3
+
+from tarneeb.core.spec import OptionValue, Rules, get_ruleset, load_rules
+
+from .encode import Encoding, Term
+from .witness import Witness
+
+
+@dataclass
+class Obligation:
+    name: str
+    hyp: list[Term]
+    claim: Term
+    witness: Callable[[Any], Witness] = field(default=lambda m: Witness())
+    # truthy: proved once per process and reused by a later obligation with the same formula key
+    # (:func:`formula_key`, the sha256 of the exact SMT-LIB text); a string is only a label
+    share: bool | str = False
+    # whose guarded conjuncts (``Implies(g, c)``) must have a satisfiable guard: "claim+hyp" (default),
+    # "claim" when a hypothesis is an invariant or lemma instance whose guards speak of other states (k = 13
+    # while k < 13; removing a card from the played set), "off" for an invariant claimed at one state (the deal)
+    guards: str = "claim+hyp"
+    # an obligation discharged by running code (the engine family): returns a counterexample or None
+    run: Callable[[], Witness | None] | None = None
+
+
+@dataclass(frozen=True)
+class Check:
+    invariant: str
+    ruleset: str
+    options: tuple[tuple[str, OptionValue], ...]
+    mutant: str | None
+    clauses: tuple[str, ...]
+    build: Callable[[Encoding], list[Obligation]]
+    stage: str = ""  # a sub-part of a family (config soundness stages)
+
+    @property
+    def variant(self) -> str:
+        return ",".join(f"{k}={_fmt(v)}" for k, v in self.options) or "default"
+
+    @property
+    def id(self) -> str:
+        base = f"{self.invariant}{'.' + self.stage if self.stage else ''}:{self.ruleset}:{self.variant}"
+        return base + (f":mutant={self.mutant}" if self.mutant else "")
+
+    @property
+    def expected(self) -> str:
+        return "counterexample" if self.mutant else "proved"
+
+    def rules(self) -> Rules:
+        return load_rules(self.ruleset, dict(self.options))
+
+
+@dataclass
+class Result:
+    check: Check
+    status: str  # proved | counterexample | vacuous | unknown
+    runtime: float
+    obligation: str = ""
+    witness: Witness | None = None
+    detail: str = ""
+    shared: int = 0  # obligations already proved by an earlier check in this process (same share key)
+
+    @property
+    def ok(self) -> bool:
+        return self.status == self.check.expected
+
+
+def _fmt(v: object) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+_SHARED_PROVED: set[str] = set()  # formula keys of shared obligations already proved in this process
+_KEYS: dict[tuple[tuple[int, ...], int], tuple[str, list[Term]]] = {}  # z3 AST ids -> (key, the terms kept alive)
+
+
+def formula_key(hyp: Sequence[Term], claim: Term) -> str:
+    """The sha256 of the SMT-LIB text (declarations, hypotheses, claim) of an obligation.
+
+    Two obligations get the same key only when they state exactly the same
+    fact. z3 hash-conses its terms, so the text is printed once per distinct
+    formula (memoised on the term ids, whose terms are kept alive here).
+    """
+    ids = (tuple(h.get_id() for h in hyp), claim.get_id())
+    hit = _KEYS.get(ids)
+    if hit is None:
+        hs, cs = z3.Solver(), z3.Solver()
+        hs.add(*hyp)
+        cs.add(claim)
+        text = hs.sexpr() + "\n; claim\n" + cs.sexpr()
+        hit = (hashlib.sha256(text.encode()).hexdigest(), [*hyp, claim])
+        _KEYS[ids] = hit
+    return hit[0]
+
+
+def guards(hyp: Sequence[Term], claim: Term, where: str = "claim+hyp") -> list[tuple[str, Term]]:
+    """The guards of the guarded conjuncts: ``g`` of every ``Implies(g, c)`` in a (nested) conjunction.
+
+    ``where``: "claim" (the claim's), "claim+hyp" (the hypotheses' too), "off" (none).
+    """
+    out: list[tuple[str, Term]] = []
+
+    def walk(t: Term, where: str, n: list[int]) -> None:
+        if z3.is_and(t):
+            for ch in t.children():
+                walk(ch, where, n)
+            return
+        n[0] += 1
+        if z3.is_implies(t):
+            out.append((f"{where} conjunct {n[0]}", t.arg(0)))
+
+    if where != "off":
+        walk(claim, "claim", [0])
+    if where == "claim+hyp":
+        for i, h in enumerate(hyp):
+            walk(h, f"hypothesis {i + 1}", [0])
+    return out
+
+
+def _guard_text(g: Term) -> str:
+    text = " ".join(g.sexpr().split())
+    return text if len(text) <= 160 else text[:157] + "..."
+
+
+def solve(s: Any) -> Any:
+    """``s.check()``; a query cancelled anyway (answer unknown, "canceled") is re-raised as KeyboardInterrupt, so an
+    interrupted run never reports a false ``unknown``. (Z3's own Ctrl-C handling is off, see ``__init__``.)"""
+    r = s.check()
+    if r == z3.unknown and "cancel" in str(s.reason_unknown()):
+        raise KeyboardInterrupt
+    return r
+
+
+def run_check(check: Check, timeout_ms: int = 60_000) -> Result:
+    """Run every obligation of a check; a solver timeout is a visible ``unknown``, never a pass.
+
+    Per obligation: the hypotheses are satisfiable, every guard of a guarded
+    conjunct (``Implies(g, c)``, in the claim or the hypotheses) is
+    satisfiable with them (else ``vacuous``, naming the conjunct; see
+    :attr:`Obligation.guards`), and
+    hypotheses + not(claim) is unsat.
+    """
+    t0 = time.perf_counter()
+    # the engine family's mutants are engine bugs (tarneeb_proofs.bridge_mutants), its encoding is the true one
+    enc = Encoding(check.rules(), None if check.invariant == "engine" else check.mutant)
+    shared = 0
+    for ob in check.build(enc):
+        if ob.run is not None:
+            w = ob.run()
+            if w is not None:
+                return Result(check, "counterexample", time.perf_counter() - t0, ob.name, w, shared=shared)
+            continue
+        key = formula_key(ob.hyp, ob.claim) if ob.share else ""
+        if key and key in _SHARED_PROVED:
+            shared += 1
+            continue
+        s = z3.Solver()
+        s.set("timeout", timeout_ms)
+        s.add(*ob.hyp)
+        r = solve(s)
+        if r != z3.sat:
+            status = "vacuous" if r == z3.unsat else "unknown"
+            return Result(check, status, time.perf_counter() - t0, ob.name, detail=f"hypotheses are {r}", shared=shared)
+        models = [s.model()]
+        for where, g in guards(ob.hyp, ob.claim, ob.guards):
+            if any(z3.is_true(md.eval(g, model_completion=True)) for md in models):
+                continue
+            r = s.check(g)
+            if r == z3.sat:
+                models.append(s.model())
+                continue
+            status = "vacuous" if r == z3.unsat else "unknown"
+            return Result(check, status, time.perf_counter() - t0, ob.name,
+                          detail=f"the guard of {where} is {r} with the hypotheses: {_guard_text(g)}", shared=shared)
+        s.add(z3.Not(ob.claim))
+        r = solve(s)
+        if r == z3.sat:
+            w = ob.witness(s.model())
+            w.clauses = list(check.clauses)
+            return Result(check, "counterexample", time.perf_counter() - t0, ob.name, w, shared=shared)
+        if r != z3.unsat:
+            return Result(check, "unknown", time.perf_counter() - t0, ob.name, detail=str(s.reason_unknown()),
+                          shared=shared)
+        if key and check.mutant is None:  # only a proof under the true rules may stand for a later check
+            _SHARED_PROVED.add(key)
+    return Result(check, "proved", time.perf_counter() - t0, shared=shared)
+
+
+# ------------------------------------------------------------------ helpers
+def ival(m: Any, t: Term) -> int:
+    return int(m.eval(t, model_completion=True).as_long())
+
+
+def bval(m: Any, t: Term) -> bool:
+    return bool(z3.is_true(m.eval(t, model_completion=True)))
+
+
+def exactly_one(bs: Sequence[Term]) -> Term:
+    return z3.And(z3.Or(list(bs)), *[z3.Not(z3.And(a, b)) for a, b in itertools.combinations(bs, 2)])
+
+
+def variants(rid: str, names: Sequence[str]) -> list[tuple[tuple[str, OptionValue], ...]]:
+    """Every combination of the allowed values of the named options (those the ruleset has).
+
+    An option given by a range (``play_on``) has no list of allowed values: it is left out here (else the
+    product would be empty and drop every other option); a family that needs it adds its values itself.
+    """
+    rs = get_ruleset(rid)
+    opts = [o for o in rs.options if o.name in names and o.allowed]
+    out = []
+    for combo in itertools.product(*[o.allowed for o in opts]):
+        out.append(tuple(sorted(zip([o.name for o in opts], combo, strict=True))))
+    return out or [()]
+
+
+def run_all(checks: Sequence[Check], jobs: int = 1) -> Iterator[Result]:
+    """The results in the order of ``checks``; ``jobs`` > 1 runs them in that many worker processes.
+
+    Neighbouring checks go to the same worker (chunks), so most shared obligations are still proved once per
+    worker; a worker never takes a proof from another.
+    """
+    if jobs <= 1:
+        for c in checks:
+            yield run_check(c)
+        return
+    ex = ProcessPoolExecutor(max_workers=jobs)
+    try:
+        yield from ex.map(run_check, checks, chunksize=max(1, len(checks) // (4 * jobs)))
+    finally:
+        ex.shutdown(wait=True, cancel_futures=True)
+
