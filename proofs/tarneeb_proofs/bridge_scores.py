@@ -1,191 +1,287 @@
-"""Family ``engine``, stages ``scoring`` and ``outcome``: the score tables and the match outcome.
+"""Family ``engine``, stages ``scoring`` and ``outcome``: the score tables, the match outcome and the play-on.
 
-See :mod:`tarneeb_proofs.bridge` for the method (enumeration, regions proved in Z3).
+Rule functions (:mod:`tarneeb.core.rules`): ``bid_made``, ``individual_delta``, ``team_deltas``, ``bid13_wins``,
+``team_qualifies``, ``individual_outcome``, ``auction_outcome``, ``target_in_force``; hand steps
+(:mod:`tarneeb.core.hand`): ``hand_deltas``, ``hand_outcome``, ``settle``. Method: :mod:`tarneeb_proofs.bridge`.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import z3
 
-from tarneeb.core import rules as R
+from .bridge import HAND, Case, Summary, Target, Var, as_int, between, builds, cite, eq, in_range, ivar, same, summarises, value
+from .encode import Encoding, Outcome, Term
 
-from .bridge import Compare, band, bor, cite, ints, mx, region_lemmas
-from .encode import Encoding, Term
-from .evaluate import Ev
+
+def _legal_bid(r: Any, b: Term) -> Term:
+    """A bid the range allows and the ruleset does not exclude (the domain of the score table)."""
+    return z3.And(b >= r.bid_min, b <= r.bid_max, *[b != x for x in sorted(r.bid_excluded)])
+
+
+def _tricks(names: Sequence[str]) -> tuple[list[Var], list[Term]]:
+    """Tricks won by each seat: 0..13 each, 13 in all."""
+    vs = [ivar(n) for n in names]
+    ts = [v.term for v in vs]
+    return vs, [*(between(t, 0, 13) for t in ts), z3.Sum(ts) == 13]
+
+
+# ================================================================ summaries
+@summarises("scoring", "outcome")
+def score_summaries(enc: Encoding) -> list[Summary]:
+    """individual_delta, team_deltas, bid13_wins, team_qualifies and individual_outcome as their encodings, for the
+    hand steps that call them (hand_deltas, hand_outcome), on the domains their own targets prove."""
+    r = enc.r
+
+    def legal(b: Any) -> Term:
+        t = as_int(b)
+        return z3.And(t >= r.bid_min, t <= r.bid_max, *[t != x for x in sorted(r.bid_excluded)])
+
+    out = [
+        Summary("individual_delta", lambda rr, b, t: z3.And(legal(b), in_range(t, 0, 13)) if rr is r else None,
+                lambda rr, b, t: value(enc.individual_delta(as_int(b), as_int(t)))),
+        Summary("bid13_wins", lambda rr, c, t: z3.And(in_range(c, r.min_bid, 13), in_range(t, 0, 13))
+                if rr is r and not r.individual else None,
+                lambda rr, c, t: value(enc.bid13_wins(as_int(c), as_int(t)))),
+        Summary("team_qualifies", lambda rr, a, b: z3.BoolVal(True) if rr is r else None,
+                lambda rr, a, b: value(enc.team_qualifies(as_int(a), as_int(b)))),
+    ]
+    if not r.individual:
+        def td_applies(rr: Any, c: Any, bt: Any, tricks: Any) -> Term | None:
+            if rr is not r or not isinstance(tricks, tuple) or len(tricks) != 2:
+                return None
+            return z3.And(in_range(c, r.min_bid, 13), in_range(bt, 0, 1), in_range(tricks[0], 0, 13),
+                          as_int(tricks[0]) + as_int(tricks[1]) == 13)
+
+        def td_value(rr: Any, c: Any, bt: Any, tricks: Any) -> Any:
+            b = as_int(bt)
+            d0, d1 = enc.team_deltas(as_int(c), b, z3.If(b == 0, as_int(tricks[0]), as_int(tricks[1])))
+            return value(d0), value(d1)
+
+        out.append(Summary("team_deltas", td_applies, td_value))
+    else:
+        def io_applies(rr: Any, scores: Any, bids: Any = None, tricks: Any = None) -> Term | None:
+            if rr is not r or len(scores) != 4 or (bids is None) != (tricks is None):
+                return None
+            if bids is None:
+                return z3.BoolVal(True)
+            ts = [as_int(t) for t in tricks]
+            return z3.And(*[legal(b) for b in bids], *[z3.And(t >= 0, t <= 13) for t in ts], z3.Sum(ts) == 13)
+
+        def io_value(rr: Any, scores: Any, bids: Any = None, tricks: Any = None) -> Any:
+            o = enc.individual_outcome([as_int(x) for x in scores], None if bids is None else
+                                       [as_int(b) for b in bids], None if tricks is None else
+                                       [as_int(t) for t in tricks])
+            w = 0 if value(o.team0) else 1 if value(o.team1) else None  # a fork where the winner is open
+            for clause in ("win.made-bid", "tie.both-qualify", "win.qualify"):
+                if value(o.clause == z3.StringVal(clause)):
+                    return w, clause
+            raise AssertionError("the encoding's outcome clause is none of its three")
+
+        out.append(Summary("individual_outcome", io_applies, io_value))
+    return out
 
 
 # ================================================================ scoring
-def scoring_parts(enc: Encoding) -> tuple[list[tuple[str, list[Term], Term]], list[Compare]]:
+@builds("scoring", "bid_made", "individual_delta", "team_deltas", "bid13_wins", "hand_deltas")
+def _scoring(enc: Encoding) -> list[Target]:
     r = enc.r
+    out: list[Target] = []
+    bv, tv = ivar("bid"), ivar("tricks")
+    made = tv.term >= bv.term  # score.individual / score.standard: made with at least the tricks bid
+    out.append(Target("bid_made", [Case("", [bv, tv], [], lambda f, v: f(v[0], v[1]), lambda res: eq(res, made),
+                                        lambda ev: ev(made), cite(r, "score.individual", "score.standard"))],
+                      domain_text="every integer bid x every integer number of tricks"))
     if r.individual:
-        b, t = z3.Int("bid"), z3.Int("tricks")
-        ev = Ev([b, t], [enc.individual_delta(b, t)])
-        ipts = [(x, k) for x in range(r.bid_min, r.bid_max + 1) for k in range(14)]
-        return [], [Compare("individual_delta", ipts, lambda x, k: R.individual_delta(r, x, k), lambda x, k: ev(x, k)[0],
-                            lambda p, g: "score.individual", lambda x, k: f"bid {x}, tricks taken {k}")]
-    c, bt, tb = z3.Int("contract"), z3.Int("bidding_team"), z3.Int("bt_tricks")
-    d0, d1 = enc.team_deltas(c, bt, tb)
-    ev = Ev([c, bt, tb], [d0, d1, enc.bid13_wins(c, tb)])
-    pts = [(x, team, k) for x in range(r.min_bid, 14) for team in (0, 1) for k in range(14)]
-
-    def tricks(team: int, k: int) -> tuple[int, int]:
-        return (k, 13 - k) if team == 0 else (13 - k, k)
-
-    def clause(p: Sequence[Any], g: Any) -> str:
-        x, _, k = p
-        if x == 13 and "score.bid13" in r.ruleset.clauses:
-            return "score.bid13"
-        if k in (0, 13):
-            return "score.kaboot"
-        return cite(r, "score.standard" if r.score_style == "standard" else "score.bid-only", "score.standard")
-
-    def show(x: int, team: int, k: int) -> str:
-        return f"contract {x} by team {team}, tricks (team 0, team 1) {tricks(team, k)}"
-
-    return [], [Compare("team_deltas", pts, lambda x, team, k: R.team_deltas(r, x, team, tricks(team, k)),
-                        lambda x, team, k: tuple(ev(x, team, k)[:2]), clause, show),
-                Compare("bid13_wins", [(x, k) for x in range(r.min_bid, 14) for k in range(14)],
-                        lambda x, k: R.bid13_wins(r, x, k), lambda x, k: ev(x, 0, k)[2],
-                        lambda p, g: cite(r, "score.bid13", "score.standard"),
-                        lambda x, k: f"contract {x}, bidding team's tricks {k}")]
+        d = enc.individual_delta(bv.term, tv.term)
+        dom = [_legal_bid(r, bv.term), between(tv.term, 0, 13)]
+        out.append(Target("individual_delta", [Case("", [bv, tv], dom, lambda f, v: f(r, v[0], v[1]),
+                                                    lambda res: eq(res, d), lambda ev: ev(d),
+                                                    cite(r, "score.values", "score.individual"))],
+                          domain_text="every legal bid x 0-13 tricks"))
+        bids = [ivar(f"bid of seat {s}") for s in range(4)]
+        tvs, tdom = _tricks([f"tricks of seat {s}" for s in range(4)])
+        ds = [enc.individual_delta(b.term, t) for b, t in zip(bids, (v.term for v in tvs), strict=True)]
+        out.append(Target("hand_deltas", [Case("individual bids", [*bids, *tvs],
+                                               [_legal_bid(r, b.term) for b in bids] + tdom,
+                                               lambda f, v: f(r, list(v[:4]), None, list(v[4:])),
+                                               lambda res: same(list(res), ds) if isinstance(res, list)
+                                               else z3.BoolVal(False), lambda ev: [ev(x) for x in ds],
+                                               cite(r, "score.values", "score.individual"))], HAND,
+                          "every four legal bids x every split of the 13 tricks", uses=("individual_delta",)))
+        return out
+    cv, btv = ivar("contract"), ivar("bidding team")
+    t0v, t1v = ivar("tricks of team 0"), ivar("tricks of team 1")
+    c, bt, t0, t1 = cv.term, btv.term, t0v.term, t1v.term
+    bt_tricks = z3.If(bt == 0, t0, t1)
+    d0, d1 = enc.team_deltas(c, bt, bt_tricks)
+    dom = [between(c, r.min_bid, 13), between(bt, 0, 1), between(t0, 0, 13), t0 + t1 == 13]
+    style = cite(r, "score.standard" if r.score_style == "standard" else "score.bid-only", "score.standard")
+    out.append(Target("team_deltas", [Case("", [cv, btv, t0v, t1v], dom, lambda f, v: f(r, v[0], v[1], (v[2], v[3])),
+                                           lambda res: same(list(res), [d0, d1]) if isinstance(res, tuple)
+                                           else z3.BoolVal(False), lambda ev: (ev(d0), ev(d1)), style)],
+                      domain_text="every contract x bidding team x split of the 13 tricks"))
+    ttv = ivar("bidding team's tricks")
+    w13 = enc.bid13_wins(c, ttv.term)
+    out.append(Target("bid13_wins", [Case("", [cv, ttv], [between(c, r.min_bid, 13), between(ttv.term, 0, 13)],
+                                          lambda f, v: f(r, v[0], v[1]), lambda res: eq(res, w13), lambda ev: ev(w13),
+                                          cite(r, "score.bid13", "score.standard"))],
+                      domain_text="every contract x 0-13 tricks"))
+    # hand.hand_deltas: the holder's team is the bidding team; partners get their team's change
+    hv = ivar("contract holder")
+    tvs, tdom = _tricks([f"tricks of seat {s}" for s in range(4)])
+    ts = [v.term for v in tvs]
+    team = hv.term % 2
+    tt = z3.If(team == 0, ts[0] + ts[2], ts[1] + ts[3])
+    e0, e1 = enc.team_deltas(c, team, tt)
+    out.append(Target("hand_deltas", [Case("a contract", [hv, cv, *tvs], [between(hv.term, 0, 3),
+                                                                           between(c, r.min_bid, 13)] + tdom,
+                                           lambda f, v: f(r, [0, 0, 0, 0], (v[0], v[1], 0), list(v[2:])),
+                                           lambda res: same(list(res), [e0, e1, e0, e1]) if isinstance(res, list)
+                                           else z3.BoolVal(False), lambda ev: [ev(e0), ev(e1), ev(e0), ev(e1)],
+                                           style)], HAND,
+                      "every holder x contract x split of the 13 tricks"))
+    return out
 
 
 # ================================================================ outcome
-def _win(o: Any) -> list[Term]:
-    return [o.winner(), o.clause]
+def _outcome_claim(o: Outcome) -> Any:
+    def claim(res: Any) -> Term:
+        if not isinstance(res, tuple) or len(res) != 2 or not isinstance(res[1], str):
+            return z3.BoolVal(False)
+        w, clause = res
+        if w is None:
+            who = o.play_on
+        elif type(w) is int:
+            who = o.team0 if w == 0 else o.team1 if w == 1 else z3.BoolVal(False)
+        else:  # a symbolic team number
+            who = z3.Or(z3.And(eq(w, z3.IntVal(0)), o.team0), z3.And(eq(w, z3.IntVal(1)), o.team1))
+        return z3.And(who, o.clause == z3.StringVal(clause))
+    return claim
 
 
-def outcome_parts(enc: Encoding) -> tuple[list[tuple[str, list[Term], Term]], list[Compare]]:
+def _outcome_want(o: Outcome) -> Any:
+    def want(ev: Any) -> Any:
+        w = 0 if ev(o.team0) else 1 if ev(o.team1) else None
+        return w, ev(o.clause)
+    return want
+
+
+@builds("outcome", "target_in_force", "settle")
+def _play_on(enc: Encoding) -> list[Target]:
     r = enc.r
-    T = r.target
-    vals = [-1, 0, 1, T - 1, T, T + 1, T + 2, 2 * T]
+    gv = ivar("games won")
+    tf = enc.target_in_force(gv.term)
+    return [Target("target_in_force", [Case("", [gv], [gv.term >= 0], lambda f, v: f(r, v[0]),
+                                            lambda res: eq(res, tf), lambda ev: ev(tf),
+                                            cite(r, "win.play-on", "win.target"))],
+                   domain_text="every number of games won >= 0"), _settle(enc)]
+
+
+@builds("outcome", "team_qualifies", "individual_outcome", "auction_outcome", "hand_outcome")
+def _outcomes(enc: Encoding) -> list[Target]:
+    r = enc.r
+    out: list[Target] = []
     if not r.individual:
-        return _auction_outcome_parts(enc)
-    lemmas: list[tuple[str, list[Term], Term]] = []
-    # team_qualifies: each partner against the target and against 0
-    xs, ys = ints(2, "q"), ints(2, "p")
-
-    def q_atoms(v: Sequence[Any]) -> list[Any]:
-        return [v[0] >= T, v[0] > 0, v[1] >= T, v[1] > 0]
-
-    qpts = list(itertools.product(vals, repeat=2))
-    lemmas += region_lemmas("team_qualifies", xs, ys, lambda v: [], q_atoms, lambda v: [enc.team_qualifies(*v)], qpts,
-                            extend=True)
-    tq = Ev(xs, [enc.team_qualifies(*xs)])
-    cmp = [Compare("team_qualifies", qpts, lambda a, b: R.team_qualifies(r, a, b), lambda a, b: tq(a, b)[0],
-                   lambda p, g: "win.qualify", lambda a, b: f"partners' scores {a} and {b}",
-                   lambda a, b: tuple(q_atoms((a, b))))]
-    # individual_outcome: the qualification atoms of all four, and the tie keys against each other
-    sx, sy = ints(4, "s"), ints(4, "u")
-
-    def tie(v: Sequence[Any]) -> tuple[Any, Any]:
-        if r.tie_rule == "combined":
-            return v[0] + v[2], v[1] + v[3]
-        return mx(v[0], v[2]), mx(v[1], v[3])
-
-    def q(a: Any, b: Any) -> Any:
-        return bor(band(a >= T, b > 0), band(b >= T, a > 0))
-
-    def o_atoms(v: Sequence[Any]) -> list[Any]:
-        k0, k1 = tie(v)
-        both = band(q(v[0], v[2]), q(v[1], v[3]))
-        return [a for i in range(4) for a in (v[i] >= T, v[i] > 0)] + [band(both, k0 > k1), band(both, k0 == k1)]
-
-    opts = list(itertools.product(vals, repeat=4))
-    lemmas += region_lemmas("individual_outcome", sx, sy, lambda v: [], o_atoms,
-                            lambda v: _win(enc.individual_outcome(v)), opts, extend=True)
-    io = Ev(sx, _win(enc.individual_outcome(sx)))
-
-    def io_want(*s: int) -> tuple[int | None, str]:
-        w, c = io(*s)
-        return (None if w < 0 else w), c
-
-    cmp.append(Compare("individual_outcome", opts, lambda *s: R.individual_outcome(r, list(s)), io_want,
-                       lambda p, g: g[1] if g[1] in r.ruleset.clauses else "win.qualify",
-                       lambda *s: f"scores {list(s)}", lambda *s: tuple(o_atoms(s))))
-    if r.made_bid_wins:
-        # with the hand's bids and tricks: per seat, bid x made / bid x failed / another bid
-        x = r.made_bid_wins
-        bx, tx = ints(4, "bb"), ints(4, "tt")
-        by, ty = ints(4, "bc"), ints(4, "tc")
-        seat_cases = [(x, x), (x, 13), (x, x - 1), (x - 1, 13), (x + 1, x)]
-        spts = [(0, 0, 0, 0), (T, 1, 1, 1), (1, T, 1, 1), (T, 1, 1, T), (T, 5, 5, T)]
-        mpts = [(*s, *[c[0] for c in cs], *[c[1] for c in cs]) for s in spts
-                for cs in itertools.product(seat_cases, repeat=4)]
-
-        def made(v: Sequence[Any]) -> list[Any]:
-            return [a for i in range(4) for a in (v[4 + i] == x, v[8 + i] >= v[4 + i])]
-
-        def any_made(v: Sequence[Any]) -> Any:
-            return bor(*[band(v[4 + i] == x, v[8 + i] >= v[4 + i]) for i in range(4)])
-
-        made_pts = [p for p in mpts if any_made(p)]
-        # a seat made the winning bid: only the made atoms count; none did: the scores alone decide
-        lemmas += region_lemmas("individual_outcome (made bid)", [*sx, *bx, *tx], [*sy, *by, *ty],
-                                lambda v: [any_made(v)], made,
-                                lambda v: _win(enc.individual_outcome(v[:4], v[4:8], v[8:])),
-                                made_pts, extend=True)
-        mpts = list(dict.fromkeys(mpts + made_pts))
-        lemmas.append(("individual_outcome: when no seat made the winning bid, the scores alone decide",
-                       [z3.Not(any_made([*sx, *bx, *tx]))],
-                       z3.And([a == b for a, b in zip(_win(enc.individual_outcome(sx, bx, tx)),
-                                                      _win(enc.individual_outcome(sx)), strict=True)])))
-        im = Ev([*sx, *bx, *tx], _win(enc.individual_outcome(sx, bx, tx)))
-
-        def im_want(*v: int) -> tuple[int | None, str]:
-            w, c = im(*v)
-            return (None if w < 0 else w), c
-
-        def m_key(*v: int) -> Hashable:
-            return ("made", *made(v)) if any_made(v) else ("none", *o_atoms(v[:4]))
-
-        cmp.append(Compare("individual_outcome", mpts,
-                           lambda *v: R.individual_outcome(r, list(v[:4]), list(v[4:8]), list(v[8:])), im_want,
-                           lambda p, g: g[1] if g[1] in r.ruleset.clauses else "win.made-bid",
-                           lambda *v: f"scores {list(v[:4])}, bids {list(v[4:8])}, tricks {list(v[8:])}",
-                           m_key))
-    return lemmas, cmp
+        return _auction_outcomes(enc)
+    av, bv = ivar("partner a"), ivar("partner b")
+    q = enc.team_qualifies(av.term, bv.term)
+    out.append(Target("team_qualifies", [Case("", [av, bv], [], lambda f, v: f(r, v[0], v[1]), lambda res: eq(res, q),
+                                              lambda ev: ev(q), "win.qualify")],
+                      domain_text="every two integer scores"))
+    sv = [ivar(f"score of seat {s}") for s in range(4)]
+    ss = [v.term for v in sv]
+    o = enc.individual_outcome(ss)
+    cl = lambda res: res[1] if isinstance(res, tuple) and res[1] in r.ruleset.clauses else "win.qualify"  # noqa: E731
+    cases = [Case("scores only", sv, [], lambda f, v: f(r, list(v)), _outcome_claim(o), _outcome_want(o), cl)]
+    bids = [ivar(f"bid of seat {s}") for s in range(4)]
+    tvs, tdom = _tricks([f"tricks of seat {s}" for s in range(4)])
+    bdom = [_legal_bid(r, b.term) for b in bids] + tdom
+    om = enc.individual_outcome(ss, [b.term for b in bids], [t.term for t in tvs])
+    cases.append(Case("scores, bids and tricks", [*sv, *bids, *tvs], bdom,
+                      lambda f, v: f(r, list(v[:4]), list(v[4:8]), list(v[8:])), _outcome_claim(om),
+                      _outcome_want(om), cl))
+    out.append(Target("individual_outcome", cases,
+                      domain_text="every four integer scores (x every four legal bids x split of the tricks)"))
+    # hand.hand_outcome at each target in force
+    hcases = []
+    for target in _targets_in_force(enc):
+        save = enc.target
+        enc.target = z3.IntVal(target)
+        oh = enc.individual_outcome(ss, [b.term for b in bids], [t.term for t in tvs])
+        enc.target = save
+        hcases.append(Case(f"target {target}", [*sv, *bids, *tvs], bdom,
+                           lambda f, v, target=target: f(r, list(v[:4]), target, list(v[4:8]), None, list(v[8:])),
+                           _outcome_claim(oh), _outcome_want(oh), cl))
+    out.append(Target("hand_outcome", hcases, HAND,
+                      "every target in force x four integer scores x four legal bids x split of the tricks",
+                      uses=("individual_outcome",)))
+    return out
 
 
-def _auction_outcome_parts(enc: Encoding) -> tuple[list[tuple[str, list[Term], Term]], list[Compare]]:
+def _targets_in_force(enc: Encoding) -> list[int]:
+    vals = {int(z3.simplify(enc.target_in_force(z3.IntVal(k))).as_long()) for k in range(3)}
+    return sorted(vals)
+
+
+def _auction_outcomes(enc: Encoding) -> list[Target]:
     r = enc.r
-    xs, ys = ints(3, "ao"), ints(3, "ap")  # team 0, team 1, target
-    bt, b13 = z3.Int("bt"), z3.Bool("b13")
-    targets = sorted({r.target, r.target + r.play_on_raise, 1})
-    pts = [(s0, s1, t, team, won) for t in targets for s0 in (t - 1, t, t + 1, -1) for s1 in (t - 1, t, t + 1, -1)
-           for team in (0, 1) for won in (False, True)]
+    s0v, s1v, tv, btv, wv = ivar("team 0"), ivar("team 1"), ivar("target"), ivar("bidding team"), \
+        Var("bid 13 won", z3.Bool("bid_13_won"))
+    s0, s1, t, bt, won = s0v.term, s1v.term, tv.term, btv.term, wv.term
+    o = enc.auction_outcome([s0, s1], t, bt, won)
+    cl = lambda res: res[1] if isinstance(res, tuple) and res[1] in r.ruleset.clauses else "win.target"  # noqa: E731
+    out = [Target("auction_outcome", [Case("", [s0v, s1v, tv, btv, wv], [between(bt, 0, 1)],
+                                           lambda f, v: f(r, (v[0], v[1]), v[2], v[3], v[4]), _outcome_claim(o),
+                                           _outcome_want(o), cl)],
+                  domain_text="every two integer team scores x every integer target x bidding team x bid 13 won")]
+    # hand.hand_outcome: partners carry the team score; the holder's team is the bidding team
+    hcases = []
+    hv, cv = ivar("contract holder"), ivar("contract")
+    tvs, tdom = _tricks([f"tricks of seat {s}" for s in range(4)])
+    ts = [v.term for v in tvs]
+    team = hv.term % 2
+    tt = z3.If(team == 0, ts[0] + ts[2], ts[1] + ts[3])
+    for target in _targets_in_force(enc):
+        oh = enc.auction_outcome([s0, s1], z3.IntVal(target), team, enc.bid13_wins(cv.term, tt))
+        hcases.append(Case(f"target {target}", [s0v, s1v, hv, cv, *tvs],
+                           [between(hv.term, 0, 3), between(cv.term, r.min_bid, 13)] + tdom,
+                           lambda f, v, target=target: f(r, [v[0], v[1], v[0], v[1]], target, [0, 0, 0, 0],
+                                                         (v[2], v[3], 0), list(v[4:])),
+                           _outcome_claim(oh), _outcome_want(oh), cl))
+    out.append(Target("hand_outcome", hcases, HAND,
+                      "every target in force x two integer team scores x holder x contract x split of the tricks"))
+    return out
 
-    def atoms(v: Sequence[Any]) -> list[Any]:
-        return [v[0] >= v[2], v[1] >= v[2]]
 
-    lemmas = []
-    for team in (0, 1):
-        for won in (False, True):
-            def outs(v: Sequence[Term], tm: int = team, w: bool = won) -> list[Term]:
-                return _win(enc.auction_outcome(v[:2], v[2], tm, w))
+def _settle(enc: Encoding) -> Target:
+    """hand.settle: a hand's winner ends the match, unless winning this game raises the target in force
+    (win.play-on): then play goes on at the new target. Every winner x target in force x games won before."""
+    r = enc.r
+    cases = []
+    for target in _targets_in_force(enc):
+        for n_games in range(3):
+            for games in itertools.product((0, 1), repeat=n_games):
+                for win in (None, 0, 1):
+                    if win is None:
+                        want: tuple[Any, ...] = (None, target, games, None)
+                    else:
+                        new = int(z3.simplify(enc.target_in_force(z3.IntVal(n_games + 1))).as_long())
+                        want = (None, new, (*games, win), win) if new != target else \
+                            (win, target, (*games, win), win)
 
-            lemmas += region_lemmas(f"auction_outcome (bidding team {team}, bid 13 won {won})", xs, ys, lambda v: [],
-                                    atoms, outs, [p[:3] for p in pts])
-    ev = Ev([*xs, bt, b13], _win(enc.auction_outcome(xs[:2], xs[2], bt, b13)))
+                    def claim(res: Any, want: tuple[Any, ...] = want) -> Term:
+                        if not isinstance(res, tuple) or len(res) != 4:
+                            return z3.BoolVal(False)
+                        return z3.BoolVal((res[0], res[1], tuple(res[2]), res[3]) == want)
 
-    def want(s0: int, s1: int, t: int, team: int, won: bool) -> tuple[int | None, str]:
-        w, c = ev(s0, s1, t, team, won)
-        return (None if w < 0 else w), c
+                    cases.append(Case(f"winner {win}, target {target}, games {list(games)}", [], [],
+                                      lambda f, v, win=win, target=target, games=games: f(r, win, target, games),
+                                      claim, lambda ev, want=want: want, cite(r, "win.play-on", "win.target")))
+    return Target("settle", cases, HAND, "every winner x target in force x games won before (0-2)")
 
-    g = z3.Int("games")
-    tf = Ev([g], [enc.target_in_force(g)])
-    lemmas += region_lemmas("target_in_force", [g], [z3.Int("games2")], lambda v: [v[0] >= 0],
-                            lambda v: [v[0] >= 1], lambda v: [enc.target_in_force(v[0])], [(0,), (1,)])
-    return lemmas, [
-        Compare("auction_outcome", pts, lambda s0, s1, t, team, won: R.auction_outcome(r, (s0, s1), t, team, won),
-                want, lambda p, gv: gv[1] if gv[1] in r.ruleset.clauses else "win.target",
-                lambda s0, s1, t, team, won: f"team scores {s0} / {s1}, target {t}, bidding team {team}, "
-                                             f"bid 13 won {won}",
-                lambda s0, s1, t, team, won: (*atoms((s0, s1, t)), team, won)),
-        Compare("target_in_force", [(k,) for k in (0, 1, 2, 3, 50)], lambda k: R.target_in_force(r, k),
-                lambda k: tf(k)[0], lambda p, gv: cite(r, "win.play-on", "win.target"), lambda k: f"games won {k}",
-                lambda k: k >= 1)]
+
+__all__ = ["score_summaries"]

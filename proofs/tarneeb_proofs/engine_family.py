@@ -4,31 +4,33 @@ and their mutant checks. The methods are in :mod:`tarneeb_proofs.bridge` and the
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import z3
 
 from tarneeb.core.spec import get_ruleset, rulesets
 
-from .bridge import auction_parts, bids_parts, play_parts, turn_parts
+from . import bridge_bids, bridge_play, bridge_scores  # noqa: F401 - their builders register themselves
+from .bridge import BUILDERS, MEMO, SUMMARISERS, Builder, fingerprint, reads, recording
 from .bridge_match import match_parts
 from .bridge_mutants import ENGINE_MUTANTS, applied
-from .bridge_scores import outcome_parts, scoring_parts
-from .encode import Encoding, Term
+from .encode import Encoding
 from .obligations import Check, Obligation, variants
 from .witness import Witness
 
-Part = Callable[[Encoding], tuple[list[tuple[str, list[Term], Term]], list[Any]]]  # lemmas, Compare / Replay
-# stage -> (builder, option names enumerated for individual rulesets, for auction rulesets); None: not that kind
-STAGES: dict[str, tuple[Part, tuple[str, ...] | None, tuple[str, ...] | None]] = {
-    "play": (play_parts, ("must_trump", "egyptian", "trump_source"), ("must_trump", "egyptian", "trump_source")),
-    "bids": (bids_parts, ("rising_min_bid", "bid_total_min"), None),
-    "auction": (auction_parts, None, ("auction", "all_pass", "egyptian", "min_bid")),
-    "turn": (turn_parts, None, ("auction", "direction")),
-    "scoring": (scoring_parts, (), ("scoring", "kaboot", "bid13", "min_bid")),
-    "outcome": (outcome_parts, ("target", "made_bid_wins"), ("target", "play_on")),
-    "match": (match_parts, (), ()),
+Part = Callable[[Encoding], list[Any]]  # the match stage's replays
+PLAY_OPTIONS = ("must_trump", "egyptian", "trump_source", "weak_redeal", "direction")
+# stage -> (the match stage's replays or None, option names enumerated for individual rulesets, for auction
+# rulesets); None: not that kind. The other stages' targets come from the builders of bridge.BUILDERS.
+STAGES: dict[str, tuple[Part | None, tuple[str, ...] | None, tuple[str, ...] | None]] = {
+    "play": (None, PLAY_OPTIONS, PLAY_OPTIONS),
+    "bids": (None, ("rising_min_bid", "bid_total_min"), None),
+    "auction": (None, None, ("auction", "all_pass", "egyptian", "min_bid", "direction")),
+    "turn": (None, None, ("auction", "direction", "weak_redeal")),
+    "scoring": (None, (), ("scoring", "kaboot", "bid13", "min_bid")),
+    "outcome": (None, ("target", "made_bid_wins"), ("target", "play_on")),
+    "match": (lambda enc: match_parts(enc)[1], (), ()),
 }
 
 
@@ -42,47 +44,51 @@ CLAUSES = ("play.winner", "play.follow", "play.must-trump", "play.direction", "t
 
 
 
-def _lemma_witness(terms: Sequence[Term]) -> Callable[[Any], Witness]:
-    def w(m: Any) -> Witness:
-        x = Witness(title="inputs where the encoding's reduction fails")
-        for v in sorted(_vars(terms), key=str):
-            x.add(str(v), str(m.eval(v, model_completion=True)))
-        return x
-    return w
-
-
 def build(stage: str, mutant: str | None, enc: Encoding) -> list[Any]:
-    """The stage's obligations: the engine runs first (a mismatch is a counterexample), then the reductions."""
-    lemmas, cmps = STAGES[stage][0](enc)
+    """The stage's obligations, one per builder of engine-function targets (or match replay), run with the mutant
+    patched in. A builder proved in this process for the same engine code and the same values of the rule fields
+    it read is not run again (bridge.MEMO)."""
+    if stage not in BUILDERS:  # the match stage
+        out = []
+        replays = STAGES[stage][0]
+        assert replays is not None
+        for c in replays(enc):
+            def run_replay(c: Any = c) -> Witness | None:
+                with applied(mutant):
+                    bad = c.run()
+                return None if bad is None else bad.witness(enc.r)
+            out.append(Obligation(f"engine {c.fn} replays its matches through the encoded steps", [], z3.BoolVal(True),
+                                  run=run_replay))
+        return out
     out = []
-    for c in cmps:
-        def run(c: Any = c) -> Witness | None:
+    for b in BUILDERS[stage]:
+        ob = Obligation(f"engine {', '.join(b.fns)} equal the encoding for every input", [], z3.BoolVal(True))
+
+        def run(b: Builder = b, ob: Obligation = ob) -> Witness | None:
             with applied(mutant):
-                bad = c.run()
-            return None if bad is None else bad.witness(enc.r)
-        what = ("replays its matches through the encoded steps" if c.fn == "Match"
-                else "equals the encoding at every enumerated input")
-        out.append(Obligation(f"engine {c.fn} {what}", [], z3.BoolVal(True), run=run))
-    for name, hyp, claim in lemmas:
-        # shared: proved once per process for the same formula (checks.formula_key hashes its SMT-LIB text)
-        out.append(Obligation(name, hyp, claim, _lemma_witness([*hyp, claim]), share=True))
+                key = (stage, b.fns, fingerprint())
+                hit = MEMO.get(key, enc.r)
+                if hit is not None:
+                    ob.facts += [{**f, "ruleset": enc.r.id, "stage": stage, "reused": True} for f in hit]
+                    return None
+                rr = recording(enc.r)
+                with reads() as seen:
+                    e = Encoding(rr)
+                    summaries = [sm for make in SUMMARISERS.get(stage, []) for sm in make(e)]
+                    facts = []
+                    for t in b.make(e):
+                        t.summaries = summaries
+                        bad = t.run(rr)
+                        if bad is not None:
+                            return bad.witness(enc.r)
+                        facts.append(dict(t.facts))
+                MEMO.put(key, seen, facts)
+                ob.facts += [{**f, "ruleset": enc.r.id, "stage": stage} for f in facts]
+            return None
+
+        ob.run = run
+        out.append(ob)
     return out
-
-
-def _vars(terms: Sequence[Term]) -> list[Term]:
-    seen: dict[int, Term] = {}
-    done: set[int] = set()
-    todo = list(terms)
-    while todo:
-        t = todo.pop()
-        if t.get_id() in done:
-            continue
-        done.add(t.get_id())
-        if z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-            seen[t.get_id()] = t
-        elif z3.is_app(t):
-            todo.extend(t.children())
-    return list(seen.values())[:12]
 
 
 def engine_checks(refs: list[str] | None = None) -> list[Any]:

@@ -32,6 +32,15 @@ from .encode import Encoding, Term
 from .witness import Witness
 
 
+class Refused(Exception):
+    """Raised by an obligation's ``run``: the method cannot handle the code it was to prove (the witness says what
+    and where). The check's result is ``refused``: a failure, never a pass and never a fallback to sampling."""
+
+    def __init__(self, witness: Witness) -> None:
+        super().__init__(witness.title)
+        self.witness = witness
+
+
 @dataclass
 class Obligation:
     name: str
@@ -45,8 +54,10 @@ class Obligation:
     # "claim" when a hypothesis is an invariant or lemma instance whose guards speak of other states (k = 13
     # while k < 13; removing a card from the played set), "off" for an invariant claimed at one state (the deal)
     guards: str = "claim+hyp"
-    # an obligation discharged by running code (the engine family): returns a counterexample or None
+    # an obligation discharged by running code (the engine family): returns a counterexample or None, may raise
+    # Refused; ``facts`` collects what it did (the engine family: function, method, paths), copied to the Result
     run: Callable[[], Witness | None] | None = None
+    facts: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -79,12 +90,13 @@ class Check:
 @dataclass
 class Result:
     check: Check
-    status: str  # proved | counterexample | vacuous | unknown
+    status: str  # proved | counterexample | vacuous | unknown | refused
     runtime: float
     obligation: str = ""
     witness: Witness | None = None
     detail: str = ""
     shared: int = 0  # obligations already proved by an earlier check in this process (same share key)
+    facts: list[dict[str, Any]] = field(default_factory=list)  # what run-obligations did (Obligation.facts)
 
     @property
     def ok(self) -> bool:
@@ -171,11 +183,18 @@ def run_check(check: Check, timeout_ms: int = 60_000) -> Result:
     # the engine family's mutants are engine bugs (tarneeb_proofs.bridge_mutants), its encoding is the true one
     enc = Encoding(check.rules(), None if check.invariant == "engine" else check.mutant)
     shared = 0
+    facts: list[dict[str, Any]] = []
     for ob in check.build(enc):
         if ob.run is not None:
-            w = ob.run()
+            try:
+                w = ob.run()
+            except Refused as e:
+                return Result(check, "refused", time.perf_counter() - t0, ob.name, e.witness, shared=shared,
+                              facts=facts)
+            facts += ob.facts
             if w is not None:
-                return Result(check, "counterexample", time.perf_counter() - t0, ob.name, w, shared=shared)
+                return Result(check, "counterexample", time.perf_counter() - t0, ob.name, w, shared=shared,
+                              facts=facts)
             continue
         key = formula_key(ob.hyp, ob.claim) if ob.share else ""
         if key and key in _SHARED_PROVED:
@@ -210,7 +229,7 @@ def run_check(check: Check, timeout_ms: int = 60_000) -> Result:
                           shared=shared)
         if key and check.mutant is None:  # only a proof under the true rules may stand for a later check
             _SHARED_PROVED.add(key)
-    return Result(check, "proved", time.perf_counter() - t0, shared=shared)
+    return Result(check, "proved", time.perf_counter() - t0, shared=shared, facts=facts)
 
 
 # ------------------------------------------------------------------ helpers

@@ -1,0 +1,383 @@
+"""Family ``engine``, stage ``play``: the deal, trump, follow-suit, the trick winner and the seats of a trick.
+
+Rule functions (:mod:`tarneeb.core.rules`): ``trick_winner``, ``legal_play_mask``, ``play_violation``,
+``trump_from_reveal``, ``is_weak_hand``, ``revealed_card``, ``deal_hands``, ``team_of``, ``seat_order``,
+``deal_order``; hand steps (:mod:`tarneeb.core.hand`): ``deal_trump``, ``weak_seats``, ``hand_leader``,
+``trick_legal``, ``trick_turn``, ``trick_winner_seat``. Method: :mod:`tarneeb_proofs.bridge`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import z3
+
+from .bridge import (
+    HAND,
+    Case,
+    Summary,
+    Target,
+    Var,
+    as_bv,
+    as_int,
+    between,
+    builds,
+    bvar,
+    card_show,
+    cite,
+    eq,
+    in_range,
+    ivar,
+    same,
+    seat_after,
+    summarises,
+    value,
+)
+from .encode import NO_LED, Encoding, Term, bv6, card_bit, holds, seat2, suit_mask, suit_of
+from .witness import hand_text
+
+LEDS = (-1, 0, 1, 2, 3)
+
+
+def trumps(enc: Encoding) -> list[int]:
+    """The trump values the configuration produces (encoding's trump.source), 4 = no trump."""
+    return [t for t in range(6) if z3.is_true(z3.simplify(enc.trump_ok(bv6(t))))]
+
+
+def _led(led: int) -> Term:
+    return bv6(NO_LED if led < 0 else led)
+
+
+def _led_text(led: int) -> str:
+    return "none (leading)" if led < 0 else "CDHS"[led]
+
+
+def _trump_var(enc: Encoding) -> Var:
+    """The trump (6 bits; 4 = no trump), ranging over what the configuration's trump.source produces."""
+    return bvar("trump", 6, lambda t: "no trump" if t == 4 else "CDHS"[t] if 0 <= t < 4 else str(t))
+
+
+def _hand(name: str) -> Var:
+    return bvar(name, 52, lambda h: hand_text(int(h)))
+
+
+def _card(name: str) -> Var:
+    return bvar(name, 6, card_show)
+
+
+def _seat_of(hands: Sequence[Term], seat: Term) -> Term:
+    out = hands[3]
+    for j in (2, 1, 0):
+        out = z3.If(seat == j, hands[j], out)
+    return out
+
+
+def _follow_clause(r: Any) -> str:
+    return cite(r, "play.must-trump", "play.follow") if r.must_trump else "play.follow"
+
+
+@builds("play", "trick_winner")
+def _trick_winner(enc: Encoding) -> list[Target]:
+    """trick_winner: tricks of 1..4 distinct cards, every trump of the configuration."""
+    cases = []
+    for k in (4, 3, 2, 1):
+        cv = [_card(f"card {i + 1}") for i in range(k)]
+        tv = _trump_var(enc)
+        cs, t = [v.term for v in cv], tv.term
+        dom = [z3.ULT(c, 52) for c in cs] + ([z3.Distinct(*cs)] if k > 1 else []) + [enc.trump_ok(t)]
+
+        def claim(res: Any, cs: list[Term] = cs, t: Term = t) -> Term:
+            return z3.Or([z3.And(eq(res, z3.IntVal(i)), enc.is_winner(cs, t, i)) for i in range(len(cs))])
+
+        def want(ev: Any, cs: list[Term] = cs, t: Term = t) -> Any:
+            return next((i for i in range(len(cs)) if ev(enc.is_winner(cs, t, i))), None)
+
+        cases.append(Case(f"{k} cards", [*cv, tv], dom, lambda f, v: f(list(v[:-1]), v[-1]), claim, want,
+                          "play.winner"))
+    return [Target("trick_winner", cases, domain_text="tricks of 1-4 distinct cards x every trump")]
+
+
+@builds("play", "legal_play_mask", "play_violation")
+def _follow(enc: Encoding) -> list[Target]:
+    """legal_play_mask and play_violation: any 52-bit hand, every led suit (or leading) and trump."""
+    r = enc.r
+    follow_clause = _follow_clause(r)
+    out: list[Target] = []
+    hv, lv, tv = _hand("hand"), ivar("led suit", _led_text), _trump_var(enc)
+    h, led, t = hv.term, lv.term, tv.term
+    led6 = z3.If(led < 0, bv6(NO_LED), z3.Int2BV(led, 6))
+    dom = [between(led, -1, 3), enc.trump_ok(t)]
+    mask = enc.legal_mask(h, led6, t)
+    out.append(Target("legal_play_mask", [Case("", [hv, lv, tv], dom, lambda f, v: f(r, *v), lambda res: eq(res, mask),
+                                               lambda ev: ev(mask), follow_clause)],
+                      domain_text="every 52-bit hand x led suit or leading x trump"))
+    cv = ivar("card", card_show)
+    c = cv.term
+    c6 = z3.Int2BV(c, 6)
+    held = z3.And(c >= 0, c < 52, holds(h, c6))
+    legal = z3.And(held, enc.legal_play(h, led6, t, c6))
+    must = z3.And(held, led >= 0, (h & suit_mask(led6)) == 0)  # held, void in the led suit, still refused
+
+    def vclaim(res: Any) -> Term:
+        if res is None:
+            return legal
+        if not isinstance(res, tuple) or len(res) != 2 or not isinstance(res[0], str):
+            return z3.BoolVal(False)
+        want_clause = z3.If(must, z3.StringVal("play.must-trump"), z3.StringVal("play.follow"))
+        return z3.And(z3.Not(legal), want_clause == z3.StringVal(res[0]))
+
+    def vwant(ev: Any) -> Any:
+        return None if ev(legal) else ("play.must-trump" if ev(must) else "play.follow")
+
+    vcases = [Case("", [hv, lv, tv, cv], dom, lambda f, v: f(r, *v), vclaim, vwant, follow_clause)]
+    # cards that are no card number at all: refused as not held (the clause the engine cites)
+    for odd in (2.5, "AS", None, True):
+        vcases.append(Case(f"card {odd!r} (not an integer)", [hv, lv, tv], dom,
+                           lambda f, v, odd=odd: f(r, *v, odd),
+                           lambda res: z3.BoolVal(isinstance(res, tuple) and res[0] == "play.follow"),
+                           lambda ev: ("play.follow", "the card is not in the player's hand"), "play.follow"))
+    out.append(Target("play_violation", vcases,
+                      domain_text="every 52-bit hand x every integer card x led suit x trump; non-integer cards"))
+    return out
+
+
+@builds("play", "trump_from_reveal", "is_weak_hand")
+def _reveal_and_weak(enc: Encoding) -> list[Target]:
+    """trump_from_reveal (revealed-card sources) and is_weak_hand (rulesets with the weak-hand redeal)."""
+    r = enc.r
+    out: list[Target] = []
+    if r.trump_source.startswith("revealed"):
+        cv = _card("revealed card")
+        term = enc.trump_from_reveal(cv.term)
+        out.append(Target("trump_from_reveal", [Case("", [cv], [z3.ULT(cv.term, 52)], lambda f, v: f(r, v[0]),
+                                                      lambda res: eq(res, term), lambda ev: ev(term), "trump.source")],
+                          domain_text="the 52 cards"))
+    if "deal.weak-redeal" in r.ruleset.clauses:
+        hv = _hand("hand")
+        weak = enc.weak_hand(hv.term)
+        out.append(Target("is_weak_hand", [Case("", [hv], [], lambda f, v: f(v[0]), lambda res: eq(res, weak),
+                                                lambda ev: ev(weak), "deal.weak-redeal")],
+                          domain_text="every 52-bit hand"))
+    return out
+
+
+@summarises("play")
+def play_summaries(enc: Encoding) -> list[Summary]:
+    """legal_play_mask and trick_winner as their encodings, for the hand steps that call them."""
+    r = enc.r
+
+    def mask_applies(rr: Any, hand: Any, led: Any, trump: Any) -> Term | None:
+        if rr is not r:
+            return None
+        return z3.And(in_range(hand, 0, (1 << 52) - 1), in_range(led, -1, 3), in_range(trump, 0, 63),
+                      enc.trump_ok(as_bv(trump, 6)))
+
+    def mask_value(rr: Any, hand: Any, led: Any, trump: Any) -> Any:
+        ld = as_int(led)
+        led6 = z3.If(ld < 0, bv6(NO_LED), z3.Int2BV(ld, 6))
+        return value(enc.legal_mask(as_bv(hand, 52), led6, as_bv(trump, 6)))
+
+    def tw_applies(cards: Any, trump: Any) -> Term | None:
+        if not isinstance(cards, (list, tuple)) or not 1 <= len(cards) <= 4:
+            return None
+        cs = [as_bv(c, 6) for c in cards]
+        return z3.And(*[in_range(c, 0, 51) for c in cards], *([z3.Distinct(*cs)] if len(cs) > 1 else []),
+                      in_range(trump, 0, 63), enc.trump_ok(as_bv(trump, 6)))
+
+    def tw_value(cards: Any, trump: Any) -> Any:
+        cs = [as_bv(c, 6) for c in cards]
+        t = as_bv(trump, 6)
+        idx: Term = z3.IntVal(len(cs) - 1)
+        for i in range(len(cs) - 2, -1, -1):
+            idx = z3.If(enc.is_winner(cs, t, i), z3.IntVal(i), idx)
+        return value(idx)
+
+    return [Summary("legal_play_mask", mask_applies, mask_value), Summary("trick_winner", tw_applies, tw_value)]
+
+
+def _deck() -> list[Var]:
+    return [_card(f"deck[{i}]") for i in range(52)]
+
+
+def _deck_domain(deck: Sequence[Var]) -> list[Term]:
+    return [z3.ULT(v.term, 52) for v in deck]
+
+
+def _dealer_last_position(enc: Encoding, dealer: int) -> int:
+    """The position in the deck of the dealer's last card: cards go one at a time round the table from the seat
+    after the dealer (deal.order), by the encoding's next_seat."""
+    seat = dealer
+    pos = -1
+    for i in range(52):
+        seat = int(z3.simplify(enc.next_seat(z3.IntVal(seat))).as_long())
+        if seat == dealer:
+            pos = i
+    return pos
+
+
+@builds("play", "revealed_card", "deal_trump")
+def _reveal(enc: Encoding) -> list[Target]:
+    """revealed_card and hand.deal_trump: the dealer's last card (deal.order) and the trump it gives."""
+    r = enc.r
+    out: list[Target] = []
+    pos = _dealer_last_position(enc, 0)
+    deck = _deck()
+    d51 = deck[pos].term
+    out.append(Target("revealed_card", [Case("", deck, _deck_domain(deck), lambda f, v: f(list(v)),
+                                             lambda res: eq(res, d51), lambda ev: ev(d51), "trump.source")],
+                      domain_text="every deck of 52 cards"))
+    src = r.trump_source
+
+    def claim(res: Any) -> Term:
+        if not isinstance(res, tuple) or len(res) != 2:
+            return z3.BoolVal(False)
+        card, trump = res
+        if src == "fixed":
+            return z3.And(z3.BoolVal(card is None), eq(trump, z3.IntVal(r.fixed_suit)))
+        if src.startswith("revealed"):
+            if card is None:
+                return z3.BoolVal(False)
+            return z3.And(eq(card, d51), eq(trump, enc.trump_suit(d51, bv6(0))))
+        return z3.And(z3.BoolVal(card is None), eq(trump, z3.IntVal(-1)))  # named by the contract, later
+
+    def want(ev: Any) -> Any:
+        if src == "fixed":
+            return (None, r.fixed_suit)
+        if src.startswith("revealed"):
+            return (ev(d51), ev(enc.trump_suit(d51, bv6(0))))
+        return (None, -1)
+
+    out.append(Target("deal_trump", [Case("", deck, _deck_domain(deck), lambda f, v: f(r, list(v)), claim, want,
+                                          "trump.source")], HAND, "every deck of 52 cards"))
+    return out
+
+
+@builds("play", "weak_seats")
+def _weak_seats(enc: Encoding) -> list[Target]:
+    """hand.weak_seats: every four hands."""
+    r = enc.r
+    hv = [_hand(f"hand of seat {s}") for s in range(4)]
+    weak = [enc.weak_hand(v.term) for v in hv]
+
+    def wclaim(res: Any) -> Term:
+        if not isinstance(res, list) or any(type(x) is not int for x in res) or res != sorted(set(res)):
+            return z3.BoolVal(False)
+        if not r.weak_redeal:
+            return z3.BoolVal(res == [])
+        return z3.And([w == z3.BoolVal(s in res) for s, w in enumerate(weak)])
+
+    return [Target("weak_seats", [Case("", hv, [], lambda f, v: f(r, list(v)), wclaim,
+                                          lambda ev: [s for s in range(4) if r.weak_redeal and ev(weak[s])],
+                                          "deal.weak-redeal" if r.weak_redeal else "deal.order")], HAND,
+                      "every four 52-bit hands")]
+
+
+@builds("play", "deal_hands")
+def _deal_hands(enc: Encoding) -> list[Target]:
+    r = enc.r
+    # deal_hands: each card dealt to the seat whose turn it is, one at a time round the table from the seat after
+    # the dealer (deal.order); a hand is the sum of its cards' bits (the set of its cards, for a deck of distinct
+    # cards: proved for every deck of cards 0..51, distinct or not)
+    cases = []
+    for dealer in range(4):
+        deck = _deck()
+        order = [int(z3.simplify(seat_after(enc, z3.IntVal(dealer), k)).as_long()) for k in range(1, 5)]
+        bits = [z3.ZeroExt(60, card_bit(v.term)) for v in deck]
+        want_hands = []
+        for seat in range(4):  # the sum of the bits of the cards dealt to the seat
+            mine = [b for i, b in enumerate(bits) if order[i % 4] == seat]
+            want_hands.append(z3.Sum(mine))
+
+        def dclaim(res: Any, want_hands: list[Term] = want_hands) -> Term:
+            return same(res, want_hands) if isinstance(res, list) else z3.BoolVal(False)
+
+        def dparts(res: Any, want_hands: list[Term] = want_hands) -> list[tuple[Term, Term]]:
+            return [(x.t if hasattr(x, "t") else z3.BitVecVal(x, 112), w) for x, w in zip(res, want_hands, strict=True)]
+
+        cases.append(Case(f"dealer {dealer}", deck, _deck_domain(deck), lambda f, v, dealer=dealer: f(r, dealer, list(v)),
+                          dclaim, lambda ev, want_hands=want_hands: [ev(h) for h in want_hands], "deal.order",
+                          parts=dparts))
+    return [Target("deal_hands", cases, domain_text="every deck of 52 cards 0..51 x every dealer")]
+
+
+@builds("play", "team_of", "seat_order", "deal_order")
+def _seat_orders(enc: Encoding) -> list[Target]:
+    """team_of, seat_order, deal_order over the four seats."""
+    out: list[Target] = []
+    sv = ivar("seat")
+    s = sv.term
+    dom = [between(s, 0, 3)]
+    out.append(Target("team_of", [Case("", [sv], dom, lambda f, v: f(v[0]), lambda res: eq(res, enc.team_of(s)),
+                                       lambda ev: ev(enc.team_of(s)), "seats.partners")], domain_text="the 4 seats"))
+    for fn, first in (("seat_order", 0), ("deal_order", 1)):
+        order = [seat_after(enc, s, k) for k in range(first, first + 4)]
+        out.append(Target(fn, [Case("", [sv], dom, lambda f, v: f(enc.r, v[0]),
+                                    lambda res, order=order: same(list(res), order) if isinstance(res, tuple)
+                                    else z3.BoolVal(False),
+                                    lambda ev, order=order: tuple(ev(o) for o in order),
+                                    "deal.order" if first else "play.direction")], domain_text="the 4 seats"))
+    return out
+
+
+@builds("play", "hand_leader")
+def _leader(enc: Encoding) -> list[Target]:
+    """hand.hand_leader: the seat after the dealer (individual bids) or the contract holder (auction)."""
+    r = enc.r
+    out: list[Target] = []
+    # hand_leader: the seat after the dealer (individual bids) or the contract holder (auction)
+    dv = bvar("dealer", 2)
+    if r.individual:
+        lead = enc.first_leader(dv.term, seat2(0))
+        out.append(Target("hand_leader", [Case("individual bids", [dv], [], lambda f, v: f(r, v[0], None),
+                                               lambda res: eq(res, lead), lambda ev: ev(lead), "play.lead")], HAND,
+                          "the 4 dealers"))
+    else:
+        hv = bvar("contract holder", 2)
+        lead = enc.first_leader(dv.term, hv.term)
+        out.append(Target("hand_leader", [Case("a contract", [dv, hv], [],
+                                               lambda f, v: f(r, v[0], (v[1], 7, 0)), lambda res: eq(res, lead),
+                                               lambda ev: ev(lead), "play.lead")], HAND, "the 4 dealers x 4 holders"))
+    return out
+
+
+@builds("play", "trick_turn")
+def _trick_turn(enc: Encoding) -> list[Target]:
+    r = enc.r
+    # trick_turn: the seat playing the n-th card of a trick led by leader (play.direction)
+    lv, nv = bvar("leader", 2), ivar("cards already played")
+    turn = seat2(0)
+    for k in (3, 2, 1, 0):
+        turn = z3.If(nv.term == k, lv.term + seat2((k * enc.step) % 4), turn)
+    return [Target("trick_turn", [Case("", [lv, nv], [between(nv.term, 0, 3)], lambda f, v: f(r, v[0], v[1]),
+                                          lambda res: eq(res, turn), lambda ev: ev(turn), "play.direction")], HAND,
+                      "4 leaders x 0-3 cards played")]
+
+
+@builds("play", "trick_winner_seat", "trick_legal")
+def _trick_steps(enc: Encoding) -> list[Target]:
+    r = enc.r
+    # trick_winner_seat and trick_legal: four distinct cards, any leader, every trump
+    lv, tv = bvar("leader", 2), _trump_var(enc)
+    cv = [_card(f"card {i + 1}") for i in range(4)]
+    cs, t = [v.term for v in cv], tv.term
+    dom = [z3.ULT(c, 52) for c in cs] + [enc.trump_ok(t)]
+    win = enc.trick_winner_seat(cs, t, lv.term)
+    wcases = [Case("", [lv, *cv, tv], dom + [z3.Distinct(*cs)], lambda f, v: f(r, v[0], list(v[1:5]), v[5]),
+                   lambda res: eq(res, win), lambda ev: ev(win), "play.winner")]
+    hv = [_hand(f"hand of seat {s}") for s in range(4)]
+    hs = [v.term for v in hv]
+    legal = []
+    for k in range(4):
+        seat = lv.term + seat2((k * enc.step) % 4)
+        led = bv6(NO_LED) if k == 0 else suit_of(cs[0])
+        legal.append(enc.legal_play(_seat_of(hs, seat), led, t, cs[k]))
+    ok = z3.And(legal)
+    lcases = [Case("", [*hv, lv, *cv, tv], dom, lambda f, v: f(r, list(v[:4]), v[4], list(v[5:9]), v[9]),
+                   lambda res: eq(res, ok), lambda ev: ev(ok),
+                   cite(r, "play.must-trump", "play.follow") if r.must_trump else "play.follow")]
+    return [Target("trick_winner_seat", wcases, HAND, "4 leaders x tricks of 4 distinct cards x every trump"),
+            Target("trick_legal", lcases, HAND, "every four 52-bit hands x 4 leaders x 4 cards x every trump")]
+
+
+__all__ = ["play_summaries", "trumps"]
