@@ -1,15 +1,15 @@
 """Family ``engine``: a bug put into any rule function of the running engine makes the proofs fail.
 
-Each mutant of :data:`tarneeb_proofs.bridge_mutants.ENGINE_MUTANTS` is patched into
-``tarneeb.core.rules`` in this process (``monkeypatch``, no file edited); the engine
-family must then end in a counterexample naming the function, an input and the
-clause, and ``tarneeb prove`` (run in-process) must exit non-zero saying the same.
+Each ``engine.*`` entry of the mutant catalogue (:data:`tarneeb_proofs.mutants.MUTANTS`: a source edit of
+``tarneeb.core.rules``) is applied in this process (``mutants.applied``, no file edited); the engine family must
+then end in a counterexample naming the function, an input and the clause, and ``tarneeb prove`` (run
+in-process) must exit non-zero saying the same. ``tools/prove_mutants.py`` runs the real ``tarneeb prove`` on a
+patched copy of the tree for each of them (proofs/MUTANTS.md).
 """
 
 from __future__ import annotations
 
 import collections
-import importlib
 import json
 
 import pytest
@@ -21,8 +21,8 @@ from tarneeb.core import rules as R  # noqa: E402
 from tarneeb.core.spec import OptionValue, get_ruleset, load_rules, rulesets  # noqa: E402
 from tarneeb_proofs import engine_family  # noqa: E402
 from tarneeb_proofs.bridge_match import Replay  # noqa: E402
-from tarneeb_proofs.bridge_mutants import ENGINE_MUTANTS, EngineMutant  # noqa: E402
 from tarneeb_proofs.encode import Encoding  # noqa: E402
+from tarneeb_proofs.mutants import MUTANTS, Mutant, applied  # noqa: E402
 from tarneeb_proofs.obligations import Check, Result, run_check  # noqa: E402
 from tarneeb_proofs.registry import all_checks  # noqa: E402
 
@@ -35,11 +35,14 @@ ENGINE_FUNCTIONS = {
 }
 
 
-def _engine_checks(m: EngineMutant) -> list[Check]:
+ENGINE_MUTANTS: dict[str, Mutant] = {k: m for k, m in MUTANTS.items() if m.stage.startswith("engine.")}
+
+
+def _engine_checks(m: Mutant) -> list[Check]:
     """The unmutated engine checks of the mutant's stage and ruleset, in the variants carrying its options."""
     out = []
     for c in all_checks():
-        if c.invariant != "engine" or c.mutant or c.stage != m.stage or c.ruleset != m.ruleset:
+        if c.invariant != "engine" or c.mutant or f"engine.{c.stage}" != m.stage or c.ruleset != m.ruleset:
             continue
         opts = dict(c.options)
         if all(opts.get(k, v) == v for k, v in m.options.items()):
@@ -60,26 +63,33 @@ def test_the_family_reaches_every_engine_rule_function() -> None:
         if c.invariant == "engine" and not c.mutant:
             compared |= {cmp.fn for cmp in engine_family.STAGES[c.stage][0](Encoding(c.rules()))[1]}
     assert compared == ENGINE_FUNCTIONS | {"Match"}  # Match: the match stage's replays
-    assert {m.fn for m in ENGINE_MUTANTS.values() if m.module == "tarneeb.core.rules"} == ENGINE_FUNCTIONS
+    assert ENGINE_FUNCTIONS <= {m.fn for m in ENGINE_MUTANTS.values() if m.module == "tarneeb.core.rules"}
     for fn in ENGINE_FUNCTIONS:
         assert callable(getattr(R, fn))
 
 
-@pytest.mark.parametrize("name", sorted(ENGINE_MUTANTS))
-def test_engine_mutant_is_caught(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+# entries the engine family does not catch yet (strict: the test fails as soon as one is caught, to drop it here)
+NOT_CAUGHT_YET = {
+    "rules-lone-led-card-need-not-follow": "the play stage runs legal_play_mask on hands holding 6 or 7 cards of "
+                                           "every suit only (issue 22, item 1)",
+}
+
+
+@pytest.mark.parametrize("name", [pytest.param(k, marks=pytest.mark.xfail(strict=True, reason=NOT_CAUGHT_YET[k]))
+                                  if k in NOT_CAUGHT_YET else k for k in sorted(ENGINE_MUTANTS)])
+def test_engine_mutant_is_caught(name: str) -> None:
     m = ENGINE_MUTANTS[name]
     checks = _engine_checks(m)
     # the true engine passes these checks (so the failure below is the mutant's)
     assert all(run_check(c).status == "proved" for c in checks)
-    mod = importlib.import_module(m.module)
-    monkeypatch.setattr(mod, m.fn, m.make(getattr(mod, m.fn)))
-    results = [run_check(c) for c in checks]
+    with applied(name):
+        results = [run_check(c) for c in checks]
     caught = [r for r in results if r.status == "counterexample"]
     assert caught, f"{name} ({m.text}) not caught in {[c.id for c in checks]}"
     r = caught[0]
     facts = _facts(r)
-    fn = "Match" if m.stage == "match" else m.fn  # the match stage names the state machine it replays
-    module = "tarneeb.core.match" if m.stage == "match" else m.module
+    fn = "Match" if m.stage == "engine.match" else m.fn  # the match stage names the state machine it replays
+    module = "tarneeb.core.match" if m.stage == "engine.match" else m.module
     assert facts["engine function"] == f"{module}.{fn}", facts
     assert facts["input"] and facts["engine returns"] != facts["encoding gives"]
     assert r.witness is not None and len(r.witness.clauses) == 1
@@ -98,15 +108,16 @@ def test_tarneeb_prove_exits_non_zero_on_an_engine_bug(name: str, monkeypatch: p
                                                         capsys: pytest.CaptureFixture[str]) -> None:
     m = ENGINE_MUTANTS[name]
     monkeypatch.setenv("COLUMNS", "400")  # rich wraps at the terminal width
-    monkeypatch.setattr(R, m.fn, m.make(getattr(R, m.fn)))
-    rc = main(["prove", "--invariant", "engine", "--ruleset", m.ruleset])
+    with applied(name):
+        rc = main(["prove", "--invariant", "engine", "--ruleset", m.ruleset])
     out = capsys.readouterr().out
     assert rc == 1
     assert f"tarneeb.core.rules.{m.fn}" in out
     assert "input:" in out and "engine returns:" in out and "encoding gives:" in out
     assert "manifest mismatch" in out and "expects proved, got counterexample" in out
     # the same through --json: the failing check's witness names the function, the input and the clause
-    rc = main(["prove", "--invariant", "engine", "--ruleset", m.ruleset, "--json"])
+    with applied(name):
+        rc = main(["prove", "--invariant", "engine", "--ruleset", m.ruleset, "--json"])
     data = json.loads(capsys.readouterr().out)
     assert rc == 1 and not data["summary"]["matches_manifest"]
     bad = [x for x in data["results"] if x["result"] != x["expected"]]

@@ -13,9 +13,9 @@ from tarneeb.core.spec import get_ruleset, rulesets
 
 from .bridge import auction_parts, bids_parts, play_parts, turn_parts
 from .bridge_match import match_parts
-from .bridge_mutants import ENGINE_MUTANTS, applied
 from .bridge_scores import outcome_parts, scoring_parts
 from .encode import Encoding, Term
+from .mutants import MUTANTS, applied
 from .obligations import Check, Obligation, variants
 from .witness import Witness
 
@@ -102,8 +102,8 @@ def engine_checks(refs: list[str] | None = None) -> list[Any]:
                 vs = vs + [tuple(sorted((*v, ("play_on", 10)))) for v in vs]
             for v in vs:
                 out.append(Check("engine", rid, v, None, clauses, functools.partial(build, stage, None), stage))
-            for mname, m in ENGINE_MUTANTS.items():
-                if m.stage != stage or not m.in_manifest:
+            for mname, m in MUTANTS.items():
+                if m.stage != f"engine.{stage}" or not m.in_manifest:
                     continue
                 same_kind = (rulesets()[m.ruleset].params.get("family") == "individual") == individual
                 if not {"all": True, "kind": same_kind, "own": m.ruleset == rid}[m.in_manifest]:

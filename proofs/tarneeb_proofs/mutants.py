@@ -167,4 +167,261 @@ _ALL: list[Mutant] = [
        "classic"),
 ]
 
+# ------------------------------------------------------------------ the rule functions (tarneeb.core.rules)
+# The engine family's mutants (formerly function replacements in bridge_mutants.py, same ids: the manifest's check
+# ids carry them) and the differential tests' boundary bugs (formerly tests/engine_mutants.py; where one was the
+# same bug as an engine mutant, that entry serves both), each now a few-line edit of the function it breaks.
+_R_W4 = """        c0, c1, c2, c3 = cards
+        best, best_card, best_suit = 0, c0, c0 // 13
+        s = c1 // 13
+        if s == best_suit:
+            if c1 > best_card:
+                best, best_card = 1, c1
+        elif s == trump:
+            best, best_card, best_suit = 1, c1, s
+        s = c2 // 13
+        if s == best_suit:
+            if c2 > best_card:
+                best, best_card = 2, c2
+        elif s == trump:
+            best, best_card, best_suit = 2, c2, s
+        s = c3 // 13
+        if (s == best_suit and c3 > best_card) or (s != best_suit and s == trump):
+            best = 3
+"""  # trick_winner's unrolled four-card path, the one the engine, the verifier and the prove stages call
+_R_W4_NO_TRUMP = """        c0, c1, c2, c3 = cards
+        best, best_card, best_suit = 0, c0, c0 // 13
+        s = c1 // 13
+        if s == best_suit:
+            if c1 > best_card:
+                best, best_card = 1, c1
+        s = c2 // 13
+        if s == best_suit:
+            if c2 > best_card:
+                best, best_card = 2, c2
+        s = c3 // 13
+        if s == best_suit and c3 > best_card:
+            best = 3
+"""
+_R_FOLLOW = "    if follow:\n        return follow\n"
+_R_PRIVILEGE = '        dealer_privilege = seat == dealer and r.auction_style == "dealer-privilege"\n'
+_R_NEXT = "    return (seat + r.step) % 4\n"
+_R_REDEAL = "    return dealer if r.redeal_same_dealer else next_seat(r, dealer)\n"
+_R_REDEAL_SWAPPED = "    return next_seat(r, dealer) if r.redeal_same_dealer else dealer\n"
+_R_RAISED = "    if r.play_on_raise > 0 and games_won >= 1:\n        return r.target + r.play_on_raise\n"
+_R_C = "classic"
+
+_RULES: list[Mutant] = [
+    # ---- play
+    _m("engine-trick-winner-ignores-trump", RULES, _R_W4, _R_W4_NO_TRUMP,
+       "the four-card path of trick_winner leaves out the trump tests: a trump never beats the led suit",
+       "engine.play", "special-case", "bsfyi-41", {}, "all"),
+    _m("engine-trick-winner-no-overtrump", RULES, _R_W4, _R_W4.replace(
+        "            if c1 > best_card:", "            if c1 > best_card and best_suit != trump:").replace(
+        "            if c2 > best_card:", "            if c2 > best_card and best_suit != trump:").replace(
+        "(s == best_suit and c3 > best_card)", "(s == best_suit and c3 > best_card and s != trump)"),
+       "a higher trump does not overtrump: once a trump is best (or trump was led) no later card beats it",
+       "engine.play", "special-case", _R_C),
+    _m("engine-trick-winner-highest-rank", RULES, _R_W4, _R_W4.replace(
+        "        if s == best_suit:\n            if c1 > best_card:",
+        "        if s == best_suit or (s != trump and best_suit != trump):\n            if c1 % 13 > best_card % 13:").replace(
+        "        if s == best_suit:\n            if c2 > best_card:",
+        "        if s == best_suit or (s != trump and best_suit != trump):\n            if c2 % 13 > best_card % 13:").replace(
+        "(s == best_suit and c3 > best_card)",
+        "((s == best_suit or (s != trump and best_suit != trump)) and c3 % 13 > best_card % 13)"),
+       "cards compare by rank across suits: the highest rank wins the trick whatever its suit (trumps aside)",
+       "engine.play", "special-case", "eram-41"),
+    _m("engine-follow-not-enforced", RULES, "    if led < 0:\n        return hand\n    follow",
+       "    if led < 4:\n        return hand\n    follow",
+       "'nothing led yet' is tested against 4 (the no-trump value), not 0: every card of the hand is legal",
+       "engine.play", "boundary", _R_C),
+    _m("engine-must-trump-ignored", RULES, "        trumps = hand & SUIT_MASKS[trump]\n",
+       "        trumps = hand & SUIT_MASKS[led]\n",
+       "the must-trump test reads the led suit's mask (the player is void in it): a void player may discard "
+       "holding a trump", "engine.play", "special-case", _R_C, {"must_trump": True}, "own"),
+    _m("engine-must-trump-over-follow", RULES, _R_FOLLOW,
+       "    if follow:\n        return follow | (hand & SUIT_MASKS[trump] if r.must_trump and 0 <= trump < 4 else 0)\n",
+       "under must-trump a trump may be played while holding the led suit", "engine.play", "special-case", _R_C,
+       {"must_trump": True}),
+    _m("engine-violation-void-free", RULES,
+       "    if legal_play_mask(r, hand, led, trump) >> card & 1:\n",
+       "    if legal_play_mask(r, hand, led, trump) >> card & 1 or not hand & SUIT_MASKS[led]:\n",
+       "play_violation never refuses a held card from a player void in the led suit (must-trump not enforced "
+       "there)", "engine.play", "special-case", _R_C, {"must_trump": True}),
+    _m("engine-violation-lead-any-card", RULES,
+       "    if type(card) is not int or not 0 <= card < 52 or not hand >> card & 1:\n",
+       "    if led < 0:\n        return None  # any card may be led\n"
+       "    if type(card) is not int or not 0 <= card < 52 or not hand >> card & 1:\n",
+       "a lead is accepted before the card is looked up in the hand: a leader may lead a card not held",
+       "engine.play", "special-case", "card-kings-41"),
+    _m("engine-reveal-suit", RULES, "        return SAME_COLOUR[suit]\n", "        return suit\n",
+       "under revealed-same-colour the revealed card's own suit is trump", "engine.play", "special-case",
+       "card-kings-41", {}, "own"),
+    _m("engine-weak-counts-ten", RULES,
+       "    return mask & _HIGH_CARDS == 0\n\n\n_HIGH_CARDS = sum(0b1111000000000 << (13 * s) for s in range(4))",
+       "    return mask & _HIGH_CARDS == 0\n\n\n_HIGH_CARDS = sum(0b1111100000000 << (13 * s) for s in range(4))",
+       "is_weak_hand's table of high cards starts at the 10: a hand whose best card is a 10 is not weak",
+       "engine.play", "boundary", _R_C, {}, "own"),
+    _m("engine-weak-ignores-aces", RULES,
+       "    return mask & _HIGH_CARDS == 0\n\n\n_HIGH_CARDS = sum(0b1111000000000 << (13 * s) for s in range(4))",
+       "    return mask & _HIGH_CARDS == 0\n\n\n_HIGH_CARDS = sum(0b0111000000000 << (13 * s) for s in range(4))",
+       "is_weak_hand's table of high cards leaves out the aces: a hand whose only high cards are aces is weak",
+       "engine.play", "special-case", _R_C),
+    _m("engine-lower-trump-overtakes-last", RULES,
+       "        if (s == best_suit and c3 > best_card) or (s != best_suit and s == trump):\n",
+       "        if (s == best_suit and c3 > best_card) or s == trump:\n",
+       "a trump played fourth always wins: a later lower trump beats an earlier higher one",
+       "engine.play", "special-case", "bsfyi-41"),
+    # ---- individual bids
+    _m("engine-next-seat-backwards", RULES, _R_NEXT, "    return (seat - r.step) % 4\n",
+       "the turn passes the wrong way", "engine.bids", "transition", "tarneeb-400"),
+    _m("engine-rising-min-strict", RULES, "            if score >= threshold:\n",
+       "            if score > threshold:\n",
+       "the rising minimum applies above its threshold, not at it ('>' for '>=')", "engine.bids", "boundary",
+       "tarneeb-400", {}, "own"),
+    _m("engine-bid-below-min", RULES,
+       "    if type(bid) is not int or not r.bid_min <= bid <= r.bid_max:  # a whole number of tricks in the range\n"
+       "        return \"bid.range\", f\"bids run from {r.bid_min} to {r.bid_max}\"\n"
+       "    if bid in r.bid_excluded:\n"
+       "        return \"bid.excluded\", f\"a bid of {bid} is not allowed\"\n"
+       "    lo = min_bid_for(r, score)\n"
+       "    if bid < lo:\n",
+       "    if type(bid) is not int or not r.bid_min <= bid + 1 <= r.bid_max:  # a whole number of tricks in the range\n"
+       "        return \"bid.range\", f\"bids run from {r.bid_min} to {r.bid_max}\"\n"
+       "    if bid in r.bid_excluded:\n"
+       "        return \"bid.excluded\", f\"a bid of {bid} is not allowed\"\n"
+       "    lo = min_bid_for(r, score)\n"
+       "    if bid + 1 < lo:\n",
+       "bid_violation compares bid + 1 with the minimum: a bid one below the minimum is accepted", "engine.bids",
+       "boundary", "eram-41", {}, "kind"),
+    _m("engine-bid-pass-allowed", RULES, "        return \"bid.no-pass\", \"passing is not allowed\"\n",
+       "        return None  # a pass\n", "a pass is accepted where the rules allow none", "engine.bids",
+       "special-case", "bsfyi-41"),
+    _m("engine-legal-bids-no-13", RULES, "    return [b for b in range(lo, r.bid_max + 1) if b not in r.bid_excluded]\n",
+       "    return [b for b in range(lo, r.bid_max) if b not in r.bid_excluded]\n",
+       "the range of legal bids stops one short: 13 is missing", "engine.bids", "boundary", "eram-41"),
+    _m("engine-legal-bids-excluded", RULES,
+       "    return [b for b in range(lo, r.bid_max + 1) if b not in r.bid_excluded]\n",
+       "    return list(range(lo, r.bid_max + 1))\n", "the excluded bid is listed among the legal bids",
+       "engine.bids", "special-case", "card-kings-41", {}, "own"),
+    _m("engine-hand-played-strict", RULES, "    return sum(bids) >= r.total_min\n",
+       "    return sum(bids) > r.total_min\n",
+       "the bids must exceed the threshold total, not reach it ('>' for '>=')", "engine.bids", "boundary",
+       "bsfyi-41"),
+    _m("engine-hand-played-three-bids", RULES, "    return sum(bids) >= r.total_min\n",
+       "    return sum(bids[:3]) >= r.total_min\n", "the fourth bid is left out of the total", "engine.bids",
+       "special-case", "eram-41"),
+    _m("engine-redeal-dealer-swapped", RULES, _R_REDEAL, _R_REDEAL_SWAPPED,
+       "after a cancelled deal the same and the next dealer are swapped", "engine.bids", "transition",
+       "card-kings-41"),
+    # ---- the team auction
+    _m("engine-redeal-dealer-swapped-auction", RULES, _R_REDEAL, _R_REDEAL_SWAPPED,
+       "after a cancelled deal the same and the next dealer are swapped", "engine.turn", "transition", _R_C),
+    _m("engine-anyone-may-match", RULES, _R_PRIVILEGE, '        dealer_privilege = r.auction_style == "dealer-privilege"\n',
+       "the dealer's privilege is given to every seat: any seat may match the top bid", "engine.auction",
+       "special-case", _R_C, {}, "own"),
+    _m("engine-dealer-may-pass-forced", RULES,
+       "    if n is None:\n        if dealer_forced(r, dealer, seat, top, passes):\n"
+       "            return \"auction.all-pass\", \"the dealer must bid the minimum after three passes\"\n"
+       "        return None\n",
+       "    if n is None:\n        return None\n",
+       "a pass is always accepted: under dealer-forced the dealer may pass after three passes",
+       "engine.auction", "special-case", _R_C, {"all_pass": "dealer-forced"}),
+    _m("engine-strain-before-tricks", RULES, "        k, tk = bid_key(n, strain), bid_key(*top)\n",
+       "        k, tk = (strain, n), (top[1], top[0])\n",
+       "bids compare strain first, then tricks: a higher strain beats more tricks", "engine.auction",
+       "special-case", _R_C, {"egyptian": True}),
+    _m("engine-auction-min-off-by-one", RULES, "    if type(n) is not int or not r.min_bid <= n <= 13:",
+       "    if type(n) is not int or not r.min_bid - 1 <= n <= 13:",
+       "the auction's range starts one below the minimum: an opening bid one below it is accepted",
+       "engine.auction", "boundary", _R_C),
+    _m("engine-dealer-may-not-match", RULES, "        if k < tk or (k == tk and not dealer_privilege):\n",
+       "        if k <= tk:\n", "the dealer may not take the top bid at the same number (no dealer's privilege)",
+       "engine.auction", "special-case", _R_C),
+    _m("engine-passed-may-reenter", RULES, "    while not active[nxt]:\n        nxt = next_seat(r, nxt)\n", "",
+       "the continuous auction does not skip the seats that passed: a seat that passed speaks again",
+       "engine.turn", "transition", _R_C, {"auction": "continuous"}, "own"),
+    _m("engine-round-of-five", RULES, "        return None if spoken >= 4 else next_seat(r, seat)\n",
+       "        return None if spoken >= 5 else next_seat(r, seat)\n", "the one-round auction takes five calls",
+       "engine.turn", "boundary", _R_C),
+    _m("engine-next-seat-backwards-auction", RULES, _R_NEXT, "    return (seat - r.step) % 4\n",
+       "the turn passes the wrong way", "engine.turn", "transition", _R_C),
+    _m("engine-continuous-ends-early", RULES,
+       "    if (not has_top and n_active == 0) or (has_top and n_active == 1 and active[holder]):\n",
+       "    if (not has_top and n_active == 0) or (has_top and n_active <= 2 and active[holder]):\n",
+       "the continuous auction is over while one opponent of the holder is still in", "engine.turn", "boundary",
+       _R_C, {"auction": "continuous"}),
+    # ---- scoring
+    _m("engine-extra-tricks-count", RULES, "    return v if bid_made(bid, tricks) else -v\n",
+       "    return v + tricks - bid if bid_made(bid, tricks) else -v\n", "each trick above the bid scores one",
+       "engine.scoring", "special-case", "bsfyi-41", {}, "kind"),
+    _m("engine-failed-bid-scores", RULES, "    return v if bid_made(bid, tricks) else -v\n",
+       "    return v if bid_made(bid, tricks) else v\n", "a failed bid earns its value (the minus sign lost)",
+       "engine.scoring", "special-case", "eram-41"),
+    _m("engine-made-exactly-fails", RULES, "    return v if bid_made(bid, tricks) else -v\n",
+       "    return v if tricks > bid else -v\n", "a bid made exactly counts as failed ('>' for '>=')",
+       "engine.scoring", "boundary", "eram-41"),
+    _m("engine-kaboot-ignored", RULES,
+       "    elif tricks[bt] == 13:\n        d_bt = _kaboot(r, d_bt)\n"
+       "    if tricks[dt] == 13 and r.score_style == \"standard\":\n        d_dt = _kaboot(r, d_dt)\n", "",
+       "team_deltas leaves out the kaboot rule: all 13 tricks score as usual", "engine.scoring", "special-case",
+       _R_C, {}, "own"),
+    _m("engine-defenders-score-on-made", RULES, "        d_dt = 0 if made else tricks[dt]\n",
+       "        d_dt = tricks[dt]\n", "the defenders score their tricks on a made contract", "engine.scoring",
+       "special-case", _R_C),
+    _m("engine-deltas-team1-swapped", RULES, "    return (d_bt, d_dt) if bt == 0 else (d_dt, d_bt)\n",
+       "    return (d_bt, d_dt) if bt == 0 or made else (d_dt, d_bt)\n",
+       "team 1's made contract is credited to team 0", "engine.scoring", "special-case", _R_C),
+    _m("engine-bid13-twelve", RULES, "    return r.bid13 == \"win\" and contract == 13 and team_tricks == 13\n",
+       "    return r.bid13 == \"win\" and contract == 13 and team_tricks >= 12\n",
+       "a bid of 13 wins the game with 12 tricks", "engine.scoring", "boundary", _R_C),
+    # ---- outcome
+    _m("engine-partner-at-zero", RULES, "    return (a >= r.target and b > 0) or (b >= r.target and a > 0)\n",
+       "    return (a >= r.target and b >= 0) or (b >= r.target and a >= 0)\n",
+       "a partner at exactly 0 qualifies ('>=' for '>')", "engine.outcome", "boundary", "eram-41", {}, "kind"),
+    _m("engine-target-strict", RULES, "    return (a >= r.target and b > 0) or (b >= r.target and a > 0)\n",
+       "    return (a > r.target and b > 0) or (b > r.target and a > 0)\n",
+       "the target must be passed, not reached ('>' for '>=')", "engine.outcome", "boundary", "bsfyi-41"),
+    _m("engine-tie-to-team-0", RULES,
+       "        if a == b:\n            return None, \"tie.both-qualify\"\n"
+       "        return (0 if a > b else 1), \"tie.both-qualify\"\n",
+       "        return (0 if a >= b else 1), \"tie.both-qualify\"\n",
+       "an exact tie of the keys goes to team 0", "engine.outcome", "special-case", "tarneeb-400", {}, "kind"),
+    _m("engine-tie-always-combined", RULES,
+       "            a, b = max(scores[0], scores[2]), max(scores[1], scores[3])\n",
+       "            a, b = scores[0] + scores[2], scores[1] + scores[3]\n",
+       "the tie is decided by the combined score under the top-score rule", "engine.outcome", "special-case",
+       "bsfyi-41"),
+    _m("engine-made-bid-unmade", RULES,
+       "            if bids[seat] == r.made_bid_wins and bid_made(bids[seat], tricks[seat]):\n",
+       "            if bids[seat] == r.made_bid_wins:\n", "bidding the winning bid wins, made or not",
+       "engine.outcome", "special-case", "bsfyi-41", {"made_bid_wins": 10}),
+    _m("engine-tie-to-defenders", RULES, "        return bidding_team, \"tie.both-qualify\"\n",
+       "        return 1 - bidding_team, \"tie.both-qualify\"\n",
+       "both teams at the target: the defenders win", "engine.outcome", "special-case", _R_C, {}, "own"),
+    _m("engine-auction-tie-to-team-0", RULES, "        return bidding_team, \"tie.both-qualify\"\n",
+       "        return 0, \"tie.both-qualify\"\n",
+       "both teams at the target: team 0 wins, not the bidders", "engine.outcome", "special-case", _R_C),
+    _m("engine-auction-target-strict", RULES,
+       "    reach = [team_scores[0] >= target, team_scores[1] >= target]\n",
+       "    reach = [team_scores[0] > target, team_scores[1] > target]\n",
+       "the target must be passed, not reached ('>' for '>=')", "engine.outcome", "boundary", _R_C),
+    _m("engine-play-on-not-raised", RULES, _R_RAISED,
+       "    if r.play_on_raise > 0 and games_won >= 1:\n        return r.target\n",
+       "the target never rises: the raise is not added", "engine.outcome", "transition", _R_C, {"play_on": 10}),
+    _m("engine-play-on-raised-twice", RULES, _R_RAISED,
+       "    if r.play_on_raise > 0 and games_won >= 1:\n        return r.target + r.play_on_raise * games_won\n",
+       "the target rises again after every game", "engine.outcome", "transition", _R_C, {"play_on": 10}),
+    _m("engine-play-on-late", RULES, _R_RAISED, _R_RAISED.replace("games_won >= 1", "games_won >= 2"),
+       "the target rises only after the second game won", "engine.outcome", "boundary", _R_C, {"play_on": 10}),
+    # ---- whole matches (the match stage replays them through the encoded steps)
+    _m("engine-match-winner-ignores-trump", RULES, _R_W4, _R_W4_NO_TRUMP,
+       "the four-card path of trick_winner leaves out the trump tests (seen in whole matches)", "engine.match",
+       "special-case", "eram-41", {}, "all"),
+    _m("engine-match-turn-backwards", RULES, _R_NEXT, "    return (seat - r.step) % 4\n",
+       "the deal and the bidding turn pass the wrong way (seen in whole matches)", "engine.match", "transition",
+       "card-kings-41"),
+]
+_ALL += _RULES
+
 MUTANTS: dict[str, Mutant] = {m.id: m for m in _ALL}

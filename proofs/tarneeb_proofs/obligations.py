@@ -168,7 +168,7 @@ def run_check(check: Check, timeout_ms: int = 60_000) -> Result:
     hypotheses + not(claim) is unsat.
     """
     t0 = time.perf_counter()
-    # the engine family's mutants are engine bugs (tarneeb_proofs.bridge_mutants), its encoding is the true one
+    # the engine family's mutants are engine bugs (tarneeb_proofs.mutants), its encoding is the true one
     enc = Encoding(check.rules(), None if check.invariant == "engine" else check.mutant)
     shared = 0
     for ob in check.build(enc):
