@@ -15,7 +15,7 @@ from .bridge import auction_parts, bids_parts, play_parts, turn_parts
 from .bridge_match import match_parts
 from .bridge_scores import outcome_parts, scoring_parts
 from .encode import Encoding, Term
-from .mutants import MUTANTS, applied
+from .mutants import MUTANTS, MutantError, applied, mutated_source
 from .obligations import Check, Obligation, variants
 from .witness import Witness
 
@@ -53,6 +53,11 @@ def _lemma_witness(terms: Sequence[Term]) -> Callable[[Any], Witness]:
 
 def build(stage: str, mutant: str | None, enc: Encoding) -> list[Any]:
     """The stage's obligations: the engine runs first (a mismatch is a counterexample), then the reductions."""
+    if mutant is not None:
+        try:
+            mutated_source(MUTANTS[mutant])
+        except MutantError as e:  # a stale entry (its text edited away) fails its check as vacuous: no crash, no catch
+            return [Obligation(f"stale mutant, it no longer applies: {e}", [z3.BoolVal(False)], z3.BoolVal(True))]
     lemmas, cmps = STAGES[stage][0](enc)
     out = []
     for c in cmps:
