@@ -286,13 +286,14 @@ _RULES: list[Mutant] = [
        "        return \"bid.excluded\", f\"a bid of {bid} is not allowed\"\n"
        "    lo = min_bid_for(r, score)\n"
        "    if bid < lo:\n",
-       "    if type(bid) is not int or not r.bid_min <= bid + 1 <= r.bid_max:  # a whole number of tricks in the range\n"
+       "    if type(bid) is not int or not r.bid_min - 1 <= bid <= r.bid_max:  # a whole number of tricks in the range\n"
        "        return \"bid.range\", f\"bids run from {r.bid_min} to {r.bid_max}\"\n"
        "    if bid in r.bid_excluded:\n"
        "        return \"bid.excluded\", f\"a bid of {bid} is not allowed\"\n"
        "    lo = min_bid_for(r, score)\n"
-       "    if bid + 1 < lo:\n",
-       "bid_violation compares bid + 1 with the minimum: a bid one below the minimum is accepted", "engine.bids",
+       "    if bid < lo - 1:\n",
+       "bid_violation's lower bounds (the range's and the rising minimum's) are one too low: a bid one below the "
+       "minimum is accepted", "engine.bids",
        "boundary", "eram-41", {}, "kind"),
     _m("engine-bid-pass-allowed", RULES, "        return \"bid.no-pass\", \"passing is not allowed\"\n",
        "        return None  # a pass\n", "a pass is accepted where the rules allow none", "engine.bids",
