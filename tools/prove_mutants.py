@@ -117,7 +117,8 @@ def judge(m: Mutant, rc: int, out: str, err: str) -> dict[str, Any]:
     if rc == 1 and proofs:
         first = proofs[0]
         row.update(status="caught", first_failing_check=first["id"],
-                   in_stage=first["id"].split(":", 1)[0] == m.stage, **_facts(first))
+                   in_stage=first["id"].split(":", 1)[0] == m.stage,
+                   stage_too=any(r["id"].split(":", 1)[0] == m.stage for r in proofs), **_facts(first))
     else:
         row.update(status="not caught", first_failing_check=failing[0]["id"] if failing else "")
     return row
@@ -209,7 +210,8 @@ def git_head() -> str:
     try:
         head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
                               text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--", "model", "proofs", "spec"],
+        dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--", "model", "proofs", "spec",
+                                f":!{RESULTS.relative_to(ROOT)}", f":!{REPORT.relative_to(ROOT)}"],
                                capture_output=True, text=True, check=True).stdout.strip()
         return head + ("+dirty" if dirty else "")
     except (OSError, subprocess.CalledProcessError):
@@ -293,8 +295,8 @@ def report() -> None:
         "",
         f"Last run: {meta['date']} on commit {meta['commit']} (Python {meta['python']}, {meta['jobs']} at a time, "
         f"{meta['wall_s']:.0f} s wall for the {meta['ran']} mutants of that run). "
-        f"**{meta['caught']} of {meta['mutants']} caught**, {meta['not caught']} not caught, {meta['stale']} stale, "
-        f"{meta['error']} errors.",
+        f"**{meta['caught']} of {meta['mutants']} caught**; not caught: {meta['not caught']}; stale: {meta['stale']}; "
+        f"error: {meta['error']}.",
         "",
         "| stage | mutants | caught | not caught | stale | error |",
         "|---|---|---|---|---|---|",
@@ -307,7 +309,8 @@ def report() -> None:
         mod = r["module"].removeprefix("tarneeb.")
         where = f"`{mod}:{r['fn']}`" if r["fn"] else f"`{mod}`"
         if r["status"] == "caught":
-            res = "caught" + ("" if r.get("in_stage", True) else f" (not by its stage {r['stage']})")
+            res = "caught" + ("" if r.get("in_stage", True) else f" (first by another stage; by its stage {r['stage']} "
+                                                                  f"{'too' if r.get('stage_too') else 'not'})")
             by, named, inp, clause = f"`{r['first_failing_check']}`", r["named"], r["input"], r["clause"]
         elif r["status"] == "not caught":
             res = f"**not caught** (stage {r['stage']})"
