@@ -3,10 +3,12 @@
 ``Ev(xs, outs)`` compiles the terms ``outs`` (over the z3 constants ``xs``) once into a Python function of the
 inputs: one statement per node of the terms' DAG, with z3's own semantics: unbounded integers, Euclidean ``div``
 and ``mod``, bit-vectors reduced to their width (wrap-around, unsigned and signed comparisons, shifts past the
-width give 0), ``ite``, strings (the clause ids) as Python strings. ``Ev(...)(*point)`` is then a plain call (a few
-microseconds, about a hundred times faster than substituting the point and asking ``z3.simplify``, which was the
-previous mechanism; measured in the commit that made this one). The compiled function is memoised by term, so
-variants and checks sharing a term compile it once.
+width give 0), ``ite``, strings (the clause ids) as Python strings. ``Ev(...)(*point)`` is then a plain call.
+Chosen by measurement over the engine family's own evaluations (16 814 distinct points of 89 term sets, every
+engine check of ``tarneeb prove``): substituting the point and asking ``z3.simplify`` (the previous ``Ev``) took
+305 us a point, asserting the point and solving (the previous ``Encoding.eval_*``) 5-90 ms a call, the
+compiled terms 2.5 us a point (compiling all 89 sets: 0.42 s), with the same values everywhere. The compiled
+function is memoised by term, so variants and checks sharing a term compile it once.
 
 Values: an integer or bit-vector input takes any Python integer (a bit-vector input is reduced to its width, as
 ``BitVecVal`` does), a Boolean input any truth value; results are ``int`` (bit-vectors unsigned), ``bool`` or
