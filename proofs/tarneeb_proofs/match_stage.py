@@ -1700,6 +1700,9 @@ class SteerVariant:
         except _Bad as b:
             self.points = drv.points
             return b.cx
+        except PlanError as e:  # the stage could not steer here (a house ruleset it was not written for): a failure
+            return Counterexample(f"steering: the scenario '{names[-1] if names else '?'}' cannot be built under "
+                                  f"{r.ruleset.id}/{self.label}", drv.where(), "no match steered", str(e), "hand.tricks")
         self.points = drv.points
         self.coverage = {k: drv.cov.get(k, 0) for k in KIND_IDS}
         na = {k: why for k in KIND_IDS if (why := not_applicable(k, r)) is not None}

@@ -195,8 +195,9 @@ _MATCH: list[Mutant] = [
        "engine.match", "special-case", "classic"),
     _m("match-follow-drops-lowest", MATCH,
        "                return _PLAYS_OF_SUIT[led][mask >> _SHIFT[led]]\n",
-       "                return _PLAYS_OF_SUIT[led][mask >> _SHIFT[led]][1:]\n",
-       "legal_actions drops the lowest card when following suit", "engine.match", "special-case", "eram-41"),
+       "                held = mask >> _SHIFT[led]\n                return _PLAYS_OF_SUIT[led][held & (held - 1) or held]\n",
+       "legal_actions drops the lowest card when following suit (but a lone card)", "engine.match", "special-case",
+       "eram-41"),
     _m("match-fourth-bid-unchecked-at-total", MATCH,
        "            bad = R.bid_violation(r, self.scores[seat], bid.n, bid.strain)\n",
        "            exact = self.spoken == 3 and type(bid.n) is int and sum(self.bids) + bid.n == r.total_min\n"
