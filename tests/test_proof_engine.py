@@ -16,12 +16,13 @@ import pytest
 
 pytest.importorskip("z3")
 
+from tarneeb import Match  # noqa: E402
 from tarneeb.cli import main  # noqa: E402
 from tarneeb.core import rules as R  # noqa: E402
 from tarneeb.core.spec import OptionValue, get_ruleset, load_rules, rulesets  # noqa: E402
 from tarneeb_proofs import engine_family  # noqa: E402
-from tarneeb_proofs.bridge_match import Replay  # noqa: E402
 from tarneeb_proofs.encode import Encoding  # noqa: E402
+from tarneeb_proofs.match_stage import SteerVariant, steered_matches  # noqa: E402
 from tarneeb_proofs.mutants import MUTANTS, Mutant, applied  # noqa: E402
 from tarneeb_proofs.obligations import Check, Result, run_check  # noqa: E402
 from tarneeb_proofs.registry import all_checks  # noqa: E402
@@ -146,8 +147,8 @@ def test_every_stage_and_ruleset_has_an_engine_mutant_in_the_manifest() -> None:
     assert stages and all(mutated[rid] for rid in stages)
 
 
-# a larger replay of the state machine than the prove run's 3 matches per ruleset
-REPLAY_CONFIGS: list[tuple[str, dict[str, OptionValue]]] = [(rid, {}) for rid in rulesets()] + [
+# the match stage's steered matches under a few configurations beyond its own variants' defaults
+STEER_CONFIGS: list[tuple[str, dict[str, OptionValue]]] = [(rid, {}) for rid in rulesets()] + [
     ("classic", {"auction": "continuous", "egyptian": True, "must_trump": True, "direction": "cw"}),
     ("classic", {"all_pass": "dealer-forced", "kaboot": "double", "bid13": "26", "scoring": "bid-only",
                  "play_on": 10}),
@@ -155,11 +156,19 @@ REPLAY_CONFIGS: list[tuple[str, dict[str, OptionValue]]] = [(rid, {}) for rid in
 ]
 
 
-@pytest.mark.parametrize("rid,opts", REPLAY_CONFIGS)
-def test_match_replays_refine_the_encoded_steps(rid: str, opts: dict[str, OptionValue]) -> None:
-    replay = Replay(Encoding(load_rules(rid, opts)), 12, seed=7)
-    assert replay.run() is None
-    assert replay.points > 12 * 13  # tricks and deals compared
+@pytest.mark.parametrize("rid,opts", STEER_CONFIGS)
+def test_steered_matches_refine_the_encoded_steps(rid: str, opts: dict[str, OptionValue]) -> None:
+    r = load_rules(rid, opts)
+    got = steered_matches(r, seed=7)  # raises MatchMismatch on a disagreement
+    assert len(got) >= 7
+    for s in got:  # every match ends at a deal boundary and replays from its start and history
+        assert s.match.phase.value in ("deal", "over")
+        again = Match.at(r, *s.start)
+        for a in s.match.history:
+            again.apply(a)
+        assert [x.scores_after for x in again.records] == [x.scores_after for x in s.match.records]
+    run = SteerVariant(r, "this configuration", seed=7)  # every step compared, and no zero where a transition can occur
+    assert run.run() is None and run.points > 1000
 
 
 def test_ctrl_c_prints_interrupted_and_no_manifest_mismatch(monkeypatch: pytest.MonkeyPatch,

@@ -12,9 +12,9 @@ import z3
 from tarneeb.core.spec import get_ruleset, rulesets
 
 from .bridge import auction_parts, bids_parts, play_parts, turn_parts
-from .bridge_match import match_parts
 from .bridge_scores import outcome_parts, scoring_parts
 from .encode import Encoding, Term
+from .match_stage import match_parts
 from .mutants import MUTANTS, MutantError, applied, mutated_source
 from .obligations import Check, Obligation, variants
 from .witness import Witness

@@ -85,6 +85,9 @@ class Result:
     witness: Witness | None = None
     detail: str = ""
     shared: int = 0  # obligations already proved by an earlier check in this process (same share key)
+    # what the check's obligations reported beside their verdict (:func:`report`): plain data, so it comes back from
+    # a worker process (``--jobs``); e.g. the match stage's coverage table under "coverage"
+    data: dict[str, list[Any]] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -158,7 +161,26 @@ def solve(s: Any) -> Any:
     return r
 
 
+_REPORTS: dict[str, list[Any]] = {}  # what the obligations of the running check reported (see :func:`report`)
+
+
+def report(key: str, item: Any) -> None:
+    """Add ``item`` (plain, picklable data) to the list ``key`` of the running check's :attr:`Result.data`."""
+    _REPORTS.setdefault(key, []).append(item)
+
+
 def run_check(check: Check, timeout_ms: int = 60_000) -> Result:
+    """:func:`_run_check`, with what its obligations reported (:func:`report`) in the result's ``data``."""
+    _REPORTS.clear()
+    try:
+        res = _run_check(check, timeout_ms)
+        res.data = {k: list(v) for k, v in _REPORTS.items()}
+        return res
+    finally:
+        _REPORTS.clear()
+
+
+def _run_check(check: Check, timeout_ms: int = 60_000) -> Result:
     """Run every obligation of a check; a solver timeout is a visible ``unknown``, never a pass.
 
     Per obligation: the hypotheses are satisfiable, every guard of a guarded
