@@ -34,7 +34,8 @@ def test_bit_vector_operators_wrap_and_compare_as_z3_does() -> None:
     w = z3.BitVec("w", 52)
     outs = [x + y, x - y, x * y, -x, ~x, x & y, x | y, x ^ y, x << y, z3.LShR(x, y), z3.ULT(x, y), z3.ULE(x, y),
             z3.UGT(x, y), z3.UGE(x, y), x < y, x <= y, x > y, x >= y, z3.Concat(x, y), z3.Extract(4, 1, x),
-            z3.ZeroExt(3, x), z3.SignExt(3, x), (w >> 13) & 63, z3.Extract(5, 0, w) == x]
+            z3.ZeroExt(3, x), z3.SignExt(3, x), (w >> 13) & 63, z3.Extract(5, 0, w) == x,
+            z3.BV2Int(x) - 40, z3.Int2BV(z3.BV2Int(x) - 40, 6), z3.Int2BV(z3.BV2Int(w) * 3, 8)]
     ev = Ev([x, y, w], outs)
     for vx in (0, 1, 31, 32, 63):
         for vy in (0, 1, 5, 6, 40, 63):

@@ -50,7 +50,7 @@ def _snapshot(modname: str) -> dict[tuple[str, ...], Any]:
     live = importlib.import_module(modname)
     snap: dict[tuple[str, ...], Any] = {}
     for name, v in vars(live).items():
-        if isinstance(v, types.FunctionType):
+        if isinstance(v, types.FunctionType) and v.__module__ == modname:  # its own (not one it imported)
             snap[(modname, name)] = v
         elif isinstance(v, type) and v.__module__ == modname:
             for attr, x in vars(v).items():

@@ -213,8 +213,10 @@ def _expr(node: Term, a: list[str]) -> str:  # noqa: C901 - one case per operato
     if k == z3.Z3_OP_EXTRACT:
         hi, lo = node.params()
         return f"(({a[0]} >> {lo}) & {(1 << (hi - lo + 1)) - 1})"
-    if k == z3.Z3_OP_ZERO_EXT:
+    if k == z3.Z3_OP_ZERO_EXT or k == z3.Z3_OP_BV2INT:  # an unsigned value as it is
         return a[0]
+    if k == z3.Z3_OP_INT2BV:  # an integer modulo 2**width (Python's & of a negative number does it)
+        return f"({a[0]} & {mask})"
     if k == z3.Z3_OP_SIGN_EXT:
         wa = node.children()[0].size()
         return f"({a[0]} | {mask ^ ((1 << wa) - 1)} if {a[0]} >> {wa - 1} & 1 else {a[0]})"
