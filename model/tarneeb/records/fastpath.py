@@ -205,41 +205,19 @@ def _play(r: Rules, tricks: object, hands: list[int], leader: int, trump: int) -
     if type(tricks) is not list or len(tricks) != 13:
         return None
     code = _CARD_CODE
-    legal = R.legal_play_mask
-    so = R.seat_order
-    orders = (so(r, 0), so(r, 1), so(r, 2), so(r, 3))
-    winner_of = R.trick_winner
+    play = H.trick_play
     won = [0, 0, 0, 0]
     try:
-        for t in tricks:  # = hand.trick_legal, unrolled and taking the cards out of the hands as it goes
+        for t in tricks:
             if len(t) != 3:  # leader, cards, winner: nothing unknown to warn about (not a dict: TypeError below)
                 return None
             ld = t["leader"]
             if ld != leader or type(ld) is not int:
                 return None
             a, b, c, d = t["cards"]  # a list (not a string of four characters): checked below
-            cards = c0, c1, c2, c3 = code[a], code[b], code[c], code[d]
-            s0, s1, s2, s3 = order = orders[leader]
-            h = hands[s0]
-            if not legal(r, h, -1, trump) >> c0 & 1:
-                return None
-            hands[s0] = h ^ 1 << c0
-            led = c0 // 13
-            h = hands[s1]
-            if not legal(r, h, led, trump) >> c1 & 1:
-                return None
-            hands[s1] = h ^ 1 << c1
-            h = hands[s2]
-            if not legal(r, h, led, trump) >> c2 & 1:
-                return None
-            hands[s2] = h ^ 1 << c2
-            h = hands[s3]
-            if not legal(r, h, led, trump) >> c3 & 1:
-                return None
-            hands[s3] = h ^ 1 << c3
-            leader = order[winner_of(cards, trump)]  # = hand.trick_winner_seat, with the seat orders precomputed
+            leader = play(r, hands, leader, (code[a], code[b], code[c], code[d]), trump)  # the core's hand step
             wn = t["winner"]
-            if wn != leader or type(wn) is not int or type(t["cards"]) is not list:
+            if leader < 0 or wn != leader or type(wn) is not int or type(t["cards"]) is not list:
                 return None
             won[leader] += 1
     except (KeyError, TypeError, ValueError):  # a missing field, not four cards, or a card not written canonically

@@ -38,7 +38,7 @@ def team_list(r: Rules, v: list[int]) -> list[int] | None:
     if len(v) == 4:
         return v
     if not r.individual:
-        return [v[0], v[1], v[0], v[1]]
+        return [v[R.team_of(0)], v[R.team_of(1)], v[R.team_of(2)], v[R.team_of(3)]]
     return None
 
 
@@ -276,7 +276,7 @@ class HandReplay:
         wrong_by: list[Divergence | None] = [None, None, None, None]  # each seat's first illegal card
         lead_div: Divergence | None = None
         legal = R.legal_play_mask
-        winner_of = R.trick_winner
+        winner_of = H.trick_winner_seat
         so = R.seat_order
         orders = (so(r, 0), so(r, 1), so(r, 2), so(r, 3))
         for k, t in enumerate(h.tricks):
@@ -325,8 +325,8 @@ class HandReplay:
                     hands[seat] = hand & ~(1 << c)
                     if j == 0:
                         led = c // 13
-            w = order[winner_of(cards, trump)]  # = hand.trick_winner_seat, with the seat orders at hand
-            w_rules = order[winner_of(cards, trump_rules)] if trump_rules != trump else w
+            w = winner_of(r, leader, cards, trump)
+            w_rules = winner_of(r, leader, cards, trump_rules) if trump_rules != trump else w
             won_rules[w] += 1
             alt_leader = w
             if t.winner is not None and t.winner != w:
@@ -350,11 +350,11 @@ class HandReplay:
         if h.tricks_won is not None:
             tw = team_list(r, h.tricks_won) if len(h.tricks_won) == 4 else None
             if tw is None and not r.individual:
-                team = [won[0] + won[2], won[1] + won[3]]
+                team = list(R.team_tricks(won))
                 if h.tricks_won != team:
                     self.div("tricks_won", fmt_list(h.tricks_won), f"{fmt_list(team)} (by team)", "play.winner")
             elif tw is None:
-                team = [won[0] + won[2], won[1] + won[3]]
+                team = list(R.team_tricks(won))
                 if st.header.team_tricks:
                     if h.tricks_won != team:
                         self.div("tricks_won", fmt_list(h.tricks_won), f"{fmt_list(team)} (by team)", "play.winner")
@@ -446,7 +446,7 @@ class HandReplay:
             b = bids[seat]
             return "pass" if b is None else str(b)
         return contract_text(contract) + (" (contract)" if seat == contract[0] else
-                                          " (partner)" if seat & 1 == contract[0] & 1 else "")
+                                          " (partner)" if seat == R.partner(contract[0]) else "")
 
 
 __all__ = ["HandReplay", "fmt_list", "team_list"]

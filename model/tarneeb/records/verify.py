@@ -226,7 +226,7 @@ class Verifier:
                 self.state = None
                 self._skipping = (f"its match header (line {h.line}) could not be used", h.line)
                 return out + [RecordProblem(h.file, h.line, "start_scores", why, h.match)]
-        self.state = MatchState(h, r, h.first_dealer, "deal.first-dealer", start, r.target, [])
+        self.state = MatchState(h, r, h.first_dealer, "deal.first-dealer", start, R.target_in_force(r, 0), [])
         return out + self._lenient(h.lenient, h.file, h.line, h.match, None)
 
     def _lenient(self, found: list[tuple[str, str, str]], file: str, line: int, match: str | None,
@@ -388,7 +388,6 @@ class Verifier:
         if masks[0] | masks[1] | masks[2] | masks[3] != FULL_DECK:
             div("hands", "hands sharing a card", "the 52 cards of the pack, each once", "deal.deck")
             return None
-        order = R.deal_order(r, dealer)
         dcards = list(h.hands[dealer])
         if r.trump_source.startswith("revealed"):
             rv = h.revealed
@@ -403,13 +402,8 @@ class Verifier:
                 div("revealed", _CARD_TEXT[rv], "a card of the dealer's hand (the last card dealt)", "trump.source")
                 return None
             dcards.remove(rv)
-            dcards.append(rv)
-        deck = [0] * 52
-        for k, seat in enumerate(order):
-            cards = dcards if seat == dealer else h.hands[seat]
-            for i, c in enumerate(cards):
-                deck[4 * i + k] = c
-        return deck
+            dcards.append(rv)  # the dealer's last card dealt is the one shown (R.revealed_card)
+        return R.deck_of_hands(r, dealer, [dcards if seat == dealer else h.hands[seat] for seat in range(4)])
 
 
 def _claimed_before(r: Rules, h: HandLine) -> list[int] | None:
