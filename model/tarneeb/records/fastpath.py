@@ -41,6 +41,10 @@ class MatchState:
     lost: list[tuple[str, int, int | None]] = field(default_factory=list)  # unreadable (file, line, deal number)
     last_dealer: int | None = None  # dealer of the previous deal (to name a wrong next dealer's cause)
     last_redeal: str | None = None  # the clause that cancelled the previous deal, None when it was played
+    # where the previous line claimed another dealer or other scores than the rules gave: what the rules gave (the
+    # next dealer from the rules' dealer, the scores by the rules), which the next line may go on from instead
+    alt_dealer: int | None = None
+    alt_scores: list[int] | None = None
     said: set[str] = field(default_factory=set)  # warnings given once per match
 
 
@@ -62,7 +66,7 @@ def _ints_are(v: object, want: list[int]) -> bool:
 
 def fast_hand(st: MatchState, obj: dict[str, Any]) -> bool:
     """Check a canonical hand line ``obj`` against the state ``st``; True (``st`` advanced) only when clean."""
-    if not CANONICAL_KEYS.issuperset(obj):
+    if not CANONICAL_KEYS.issuperset(obj) or st.alt_dealer is not None or st.alt_scores is not None:
         return False
     r = st.rules
     dealer = st.dealer
