@@ -25,8 +25,9 @@ from tarneeb.core.cards import card_str
 from tarneeb.core.spec import Rules
 from tarneeb.records import Divergence, RecordProblem, Verifier, match_dicts, verify_lines
 from tarneeb.records.fastpath import fast_hand
-from tarneeb.ruling import parse_situation
+from tarneeb.ruling import SituationError, parse_situation
 from tarneeb.ruling.decision import Decision, decide
+from tarneeb_proofs.mutants import MUTANTS, applied
 
 
 def _match(r: Rules, seed: int, scores: list[int] | None = None, hands: int = 30) -> Match:
@@ -201,6 +202,9 @@ def test_the_bid_total_stated_is_the_cores(monkeypatch: pytest.MonkeyPatch) -> N
     assert d.answer == {"redeal": True, "dealer": 1, "reason": "total", "total": 11, "minimum": 12,
                         "same_dealer": False}
     assert "below 12" in d.text and d.math == "3+3+3+2 = 11 < 12"
+    with pytest.raises(SituationError, match="the bids total 11, below 12"):  # a score asked of a cancelled deal
+        _ruling("eram-41", {"scores": [0, 0, 0, 0], "bids": [3, 3, 3, 2], "tricks": [3, 3, 3, 4],
+                            "question": {"kind": "score"}})
 
 
 def test_a_bids_value_stated_is_the_cores(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -279,3 +283,22 @@ def test_the_deck_of_hands_is_the_cores(monkeypatch: pytest.MonkeyPatch) -> None
 
     monkeypatch.setattr(R, "deck_of_hands", spy)
     assert _divergences(lines, False) and calls == [rec.dealer for rec in m.records]
+
+
+# ------------------------------------------------------------------ the referee restating a rule (mutants)
+
+RESTATED = {"ruling-restates-qualification": test_the_qualification_stated_is_the_cores,
+            "ruling-restates-bid-total": test_the_bid_total_stated_is_the_cores,
+            "ruling-restates-tie-keys": test_the_tie_keys_stated_are_the_cores}
+
+
+def test_every_restating_mutant_is_listed() -> None:
+    assert set(RESTATED) == {m.id for m in MUTANTS.values() if m.stage == "ruling"}
+
+
+@pytest.mark.parametrize("mid", sorted(RESTATED))
+def test_a_referee_restating_a_rule_is_caught(mid: str) -> None:
+    """The referee worked out the rule itself (tarneeb_proofs.mutants, stage "ruling"): its words are the same
+    until the rule changes in core; then the test of that rule fails."""
+    with applied(mid), pytest.MonkeyPatch.context() as mp, pytest.raises(AssertionError):
+        RESTATED[mid](mp)

@@ -47,9 +47,9 @@ from tarneeb.core.match import HandRecord, Match, Phase
 from tarneeb.core.spec import OptionValue, Rules, get_ruleset, load_rules, rulesets
 from tarneeb.errors import IllegalAction
 from tarneeb.records import Divergence, RecordProblem, Verifier, match_dicts
-from tarneeb.records.fastpath import fast_hand
+from tarneeb.records import fastpath as FP
+from tarneeb.ruling import decision as DEC
 from tarneeb.ruling import parse_situation
-from tarneeb.ruling.decision import decide
 from tarneeb.ruling.situation import Missing, NotApplicable
 
 from .encode import Encoding
@@ -92,33 +92,42 @@ def match_records(r: Rules, n: int, seed: int) -> list[Match]:
     The seam for the match stage (``tarneeb_proofs.match_stage``), which steers matches into every kind of
     transition; until it is used here, this generator steers some deals simply: a run of cancelled deals at the
     start of a match (one, two or three in a row: every seat makes its lowest call, which cancels the deal when
-    the ruleset allows it), a weak hand (under ``weak_redeal``: a deck whose every fourth card is a ten or lower),
-    and otherwise random calls; under play-on the match goes on past the first game won.
+    the ruleset allows it), a bid of 13 as the first call of the next deal, a weak hand after it (under
+    ``weak_redeal``: a deck whose every fourth card is a ten or lower), and otherwise random calls that lean low;
+    under play-on the match goes on past the first game won.
     """
     out = []
     for i in range(n):
         rng = random.Random(seed * 1000 + i)
         dealer = rng.randrange(4)
         lo, hi = r.target - 8, r.target - 1
-        if r.individual:
+        if i % 3 == 2:  # low scores (the lowest bids, which a rising minimum raises, can cancel a deal)
+            scores = [rng.randint(-4, 12) for _ in range(4)]
+            if not r.individual:
+                scores[2:] = scores[:2]
+        elif r.individual:
             scores = [rng.randint(lo, hi) if s % 2 == i % 2 else rng.randint(-4, 12) for s in range(4)]
         else:
             a, b = rng.randint(r.target - 14, r.target - 3), rng.randint(r.target - 14, r.target - 3)
             scores = [a, b, a, b]
         m = Match(r, dealer, scores)
-        cancel_run = (2, 3, 1)[i % 3]
+        cancel_run = (2, 1, 3)[i % 3]
         deals = 0
         plan = "cancel"
         while not m.is_over() and deals < MAX_DEALS:
             if m.phase is Phase.DEAL:
                 deals += 1
                 k = len(m.records)
-                plan = "cancel" if k < cancel_run else ("weak" if r.weak_redeal and k == cancel_run + 1 else "play")
+                plan = "cancel" if k < cancel_run else ("weak" if r.weak_redeal and k == cancel_run + 1 else
+                                                        "bid13" if k == cancel_run else "play")
                 m.apply(Deal(_deck(rng, plan == "weak")))
                 continue
             legal = list(m.legal_actions())
             if m.phase is Phase.BIDDING and plan == "cancel":
                 m.apply(legal[0])  # the lowest bid, or a pass
+            elif m.phase is Phase.BIDDING and plan == "bid13":
+                m.apply(legal[-1])  # the first call of the first played deal: 13 (Egyptian: 13 no trump)
+                plan = "play"
             else:
                 m.apply(_choose(m, legal, rng))
         out.append(m)
@@ -220,9 +229,13 @@ def _div_text(d: Divergence) -> str:
     return f"line {d.line} {d.field}: claims {d.claimed}, expects {d.expected} [{d.clause}{f}]"
 
 
+_CHECK_HAND = ("tarneeb.records.verify.Verifier.check_hand (the dealer and the end of the match, as the line before "
+               "left them: tarneeb.records.replay.HandReplay)")
+
+
 def _report_fn(d: Divergence | RecordProblem) -> str:
     if isinstance(d, Divergence) and d.field in ("dealer", "hand"):
-        return "tarneeb.records.verify.Verifier.check_hand"
+        return _CHECK_HAND
     return "tarneeb.records.replay.HandReplay"
 
 
@@ -235,7 +248,7 @@ def _fast_clean(r: Rules, recs: Sequence[Recorded]) -> Failure | None:
         v.feed_line(rec.lines[0], len(rec.lines[0]), "record", 1)
         for i, obj in enumerate(rec.objs[1:], start=2):
             st = v.state
-            if st is None or not fast_hand(st, dict(obj)):
+            if st is None or not FP.fast_hand(st, dict(obj)):  # (by the module: a mutant patches it there)
                 kind = _kind(rec.m.records[i - 2])
                 return Failure("tarneeb.records.fastpath.fast_hand",
                                f"{_where(r, rec)}, line {i} (deal {i - 2}, {kind}) of a clean record",
@@ -304,14 +317,15 @@ class Line:
     header: dict[str, Any] = dataclasses.field(default_factory=dict)  # the match header line
 
 
-Change = Callable[[Line], tuple[dict[str, Any], str] | None]  # the corrupted line and what was changed, or None
+# the corrupted line and what was changed (None: not this line), and the exact field reported when not ``report``
+Change = Callable[[Line], tuple[dict[str, Any], str] | None]
 Expect = Callable[[Line], tuple[str, ...]]  # the clause ids the verifier may cite
 
 
 @dataclass(frozen=True)
 class Corruption:
     name: str
-    report: str  # the field the divergence is expected on (a prefix for tricks[k].*)
+    report: str  # the field the divergence is expected on ("tricks[": the one the change names first)
     change: Change
     clauses: Expect
     same_line: frozenset[str] = frozenset()  # fields that may also diverge independently on the line (by design)
@@ -467,18 +481,26 @@ def _tricks(x: Line) -> list[dict[str, Any]] | None:
 
 
 def _ch_leader(x: Line) -> tuple[dict[str, Any], str] | None:
+    """The first trick's leader moved one seat on (odd deals: a later trick, given the leader of the trick before
+    it, as a writer that records the leader before the winner would)."""
     t = _tricks(x)
     if t is None:
         return None
-    k = 7 if x.k % 2 else 0
+    k = _later_lead(t) if x.k % 2 else 0
     old = t[k]["leader"]
-    t[k]["leader"] = (old + 1) % 4
+    t[k]["leader"] = t[k - 1]["leader"] if k else (old + 1) % 4
     return _set(x, tricks=t), f"tricks[{k}].leader {old} -> {t[k]['leader']}"
+
+
+def _later_lead(t: list[dict[str, Any]]) -> int:
+    """A trick from the 8th on (else any) whose leader is not the previous trick's (0: none is)."""
+    return next((k for k in (*range(7, 13), *range(1, 7)) if t[k]["leader"] != t[k - 1]["leader"]), 0)
 
 
 def _leader_clause(x: Line) -> tuple[str, ...]:
     """The first trick's leader: play.lead; a later one: play.next-lead (the winner of the trick before)."""
-    return ("play.next-lead",) if x.k % 2 else ("play.lead",)
+    t = x.obj.get("tricks") or []
+    return ("play.next-lead",) if x.k % 2 and t and _later_lead(t) else ("play.lead",)
 
 
 def _ch_revoke(x: Line) -> tuple[dict[str, Any], str] | None:
@@ -731,12 +753,12 @@ def _corruption(r: Rules, enc: Encoding, recs: Sequence[Recorded]) -> Failure | 
                 return _verify([orjson.dumps(obj), *rec.lines[k + 2:k + 3]], fast, v, k + 2)
 
             for fast in (True, False):
-                bad = _judge(r, cor, x, line, reports(fast))
+                bad = _judge(r, cor, x, line, what, reports(fast))
                 if bad is not None:
                     tool, want, clause = bad
                     # the fast path's fault when the replay alone reports the corruption as the table says
-                    fn = "tarneeb.records.fastpath.fast_hand" if fast and _judge(r, cor, x, line, reports(False)) \
-                        is None else _report_fn_for(cor)
+                    fn = "tarneeb.records.fastpath.fast_hand" if fast and _judge(
+                        r, cor, x, line, what, reports(False)) is None else _report_fn_for(cor)
                     return Failure(fn, f"{_where(r, rec)}, line {line} (deal {k}, {_kind(hr)}): {what}"
                                    f"{'' if fast else ' (fast path off)'}", tool, want, clause,
                                    "verify does not report a corrupted field as the table says")
@@ -744,19 +766,18 @@ def _corruption(r: Rules, enc: Encoding, recs: Sequence[Recorded]) -> Failure | 
 
 
 def _report_fn_for(cor: Corruption) -> str:
-    return "tarneeb.records.verify.Verifier.check_hand" if cor.report == "dealer" else \
-        "tarneeb.records.replay.HandReplay"
+    return _CHECK_HAND if cor.report == "dealer" else "tarneeb.records.replay.HandReplay"
 
 
-def _judge(r: Rules, cor: Corruption, x: Line, line: int, reps: Sequence[Divergence | RecordProblem]
+def _judge(r: Rules, cor: Corruption, x: Line, line: int, what: str, reps: Sequence[Divergence | RecordProblem]
            ) -> tuple[str, str, str] | None:
     """None when the reports are as the table says, else (what verify says, what the table says, the clause)."""
     want = cor.clauses(x)
     here = [d for d in reps if isinstance(d, Divergence) and d.line == line]
     shown = "; ".join(_rep_text(d) for d in reps[:4]) or "no report"
-    hit = [d for d in here if d.field.startswith(cor.report) and d.clause in want]
-    expect = f"a divergence on line {line} at {cor.report}{'...' if cor.report.endswith('[') else ''}, clause " \
-             f"{' or '.join(want)}"
+    fld = what.split(" ", 1)[0] if cor.report == "tricks[" else cor.report  # "tricks[3].leader 1 -> 2": tricks[3]...
+    hit = [d for d in here if d.field == fld and d.clause in want]
+    expect = f"a divergence on line {line} at {fld}, clause {' or '.join(want)}"
     if not hit:
         return shown, expect, want[0]
     first = hit[0]
@@ -923,8 +944,9 @@ def _vectors_one(r: Rules, rec: Recorded) -> Failure | None:
                     got_p, _ = V.ref_play_legal(r, inp)
                     if got_p != {"legal": c in playable}:
                         return _vf("ref_play_legal", r, rec, k, inp, got_p, {"legal": c in playable}, "play.follow")
-            # perft: at the bidding (no card to play), in the middle of the play, and near the end of the deal
-            for n, depth in ((0, 2), (first_play + 9, 2), (len(rec.actions[k]) - 3, 3)):
+            # perft: at the bidding (no card to play), in the middle of the play, and from the last trick to past
+            # the end of the deal
+            for n, depth in ((0, 2), (first_play + 9, 2), (len(rec.actions[k]) - 3, 4)):
                 inp = {**base, "actions": _texts(rec.actions[k][:n]), "depth": depth}
                 got_n, _ = V.ref_perft(r, inp)
                 want_n = _engine_perft(r, rec, k, n, depth)
@@ -987,7 +1009,7 @@ def _referee(r: Rules, recs: Sequence[Recorded]) -> Failure | None:
             for raw, want, clause in asks:
                 try:
                     s = parse_situation({"ruleset": r.id, **({"options": {r.id: opts}} if opts else {}), **raw})
-                    d = decide(s.question.kind, r, s)
+                    d = DEC.decide(s.question.kind, r, s)
                 except (Missing, NotApplicable) as e:
                     got: Any = f"{type(e).__name__}: {e}"
                 else:

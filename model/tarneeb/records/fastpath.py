@@ -45,6 +45,7 @@ class MatchState:
     # next dealer from the rules' dealer, the scores by the rules), which the next line may go on from instead
     alt_dealer: int | None = None
     alt_scores: list[int] | None = None
+    alt_target: tuple[int, list[int]] | None = None  # (target, games won) as the rules' winner left them
     said: set[str] = field(default_factory=set)  # warnings given once per match
 
 
@@ -66,7 +67,8 @@ def _ints_are(v: object, want: list[int]) -> bool:
 
 def fast_hand(st: MatchState, obj: dict[str, Any]) -> bool:
     """Check a canonical hand line ``obj`` against the state ``st``; True (``st`` advanced) only when clean."""
-    if not CANONICAL_KEYS.issuperset(obj) or st.alt_dealer is not None or st.alt_scores is not None:
+    if (not CANONICAL_KEYS.issuperset(obj) or st.alt_dealer is not None or st.alt_scores is not None
+            or st.alt_target is not None):
         return False
     r = st.rules
     dealer = st.dealer

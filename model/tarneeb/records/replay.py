@@ -190,7 +190,8 @@ class HandReplay:
                     return False
             else:
                 trump_rules = trump_claim = h.trump
-        trump_claim = self._trump_check(trump_claim, trump_rules, t_div)
+        trump_claim = self._trump_check(trump_claim, trump_rules, t_div,
+                                        next((d for d in bid_div if d), None) if r.egyptian else None)
         rules_contract = contract
         c_div, contract = self._contract_check(contract, bid_div)
         if h.redeal:
@@ -208,14 +209,16 @@ class HandReplay:
         self._scoring(dealer, bids, bid_div, contract, won, rules_contract, c_div)
         return True
 
-    def _trump_check(self, trump_claim: int, trump_rules: int, t_div: Divergence | None) -> int:
-        """Compare the claimed trump; the trump the play goes on with (the record's, when it names one)."""
+    def _trump_check(self, trump_claim: int, trump_rules: int, t_div: Divergence | None,
+                     cause: Divergence | None = None) -> int:
+        """Compare the claimed trump; the trump the play goes on with (the record's, when it names one).
+        ``cause``: the divergence the rules' trump comes from (an illegal call that made the Egyptian contract)."""
         h = self.h
         if h.trump is None:
             return trump_claim
         if h.trump != trump_claim and h.trump != trump_rules:
             self.div("trump", strain_text(h.trump) or "null", strain_text(trump_rules) or "null (not yet known)",
-                     C.trump_clause(self.r), follows=t_div if trump_claim != trump_rules else None)
+                     C.trump_clause(self.r), follows=t_div if trump_claim != trump_rules else cause)
         return h.trump if h.trump >= 0 else trump_claim
 
     def _contract_check(self, contract: Contract, bid_div: list[Divergence | None]
@@ -448,25 +451,41 @@ class HandReplay:
             basis = before
         judged = st.scores_known or claimed_scores is not None
         bids0 = [b or 0 for b in bids]
-        win, rule = H.hand_outcome(r, basis, st.target, bids0, contract, tricks)
-        if judged and h.outcome_winner is not None and (None if h.outcome_winner < 0 else h.outcome_winner) != win:
-            for c, t in own:  # the claimed winner is the rules' on their own contract and tricks: go on from it
-                got = H.hand_outcome(r, basis, st.target, bids0, c, t)
-                if got[0] == (None if h.outcome_winner < 0 else h.outcome_winner):
-                    win, rule = got
-                    break
-        settled = H.settle(r, win, st.target, st.games)
-        over = settled.winner is not None
+        given = judged and h.outcome_winner is not None
+        claim_w = None if h.outcome_winner is None or h.outcome_winner < 0 else h.outcome_winner
+        # the target in force (and the games won): as the record's claims left them, or, where the line before
+        # claimed another winner, as the rules left them; the first the line's claims agree with is gone on from
+        options = [(st.target, st.games)] + ([st.alt_target] if st.alt_target is not None else [])
+        st.alt_target = None
+        for target, games in options:
+            win, rule = H.hand_outcome(r, basis, target, bids0, contract, tricks)
+            if given and claim_w != win:
+                for c, t in own:  # the claimed winner is the rules' on their own contract and tricks: go on from it
+                    got = H.hand_outcome(r, basis, target, bids0, c, t)
+                    if got[0] == claim_w:
+                        win, rule = got
+                        break
+            over = H.settle(r, claim_w if given else win, target, games).winner is not None
+            if (not given or claim_w == win) and (not judged or h.match_over is None or h.match_over == over):
+                break
+        else:
+            target, games = options[0]
+            win, rule = H.hand_outcome(r, basis, target, bids0, contract, tricks)
         w_div: Divergence | None = None
-        if judged and h.outcome_winner is not None:
-            claim_w = None if h.outcome_winner < 0 else h.outcome_winner
+        settle_w = win
+        if given:
             if claim_w != win:
                 w_div = self.div("outcome.winner", "none" if claim_w is None else f"team {claim_w}",
                          "none" if win is None else f"team {win}", rule, reason=f"scores {fmt_list(basis)}",
-                         cause=D.outcome_cause(r, basis, st.target, bids0, contract, tricks, claim_w),
+                         cause=D.outcome_cause(r, basis, target, bids0, contract, tricks, claim_w),
                          follows=prior)
+                settle_w = claim_w  # the match goes on from the record's winner (a game won: its target) ...
+                ruled = H.settle(r, win, target, games)
+                st.alt_target = (ruled.target, list(ruled.games))  # ... or from the rules' (the next line's choice)
             elif win is not None and h.outcome_clause is not None and h.outcome_clause != rule:
                 self.div("outcome.clause", h.outcome_clause, rule, rule)
+        settled = H.settle(r, settle_w, target, games)
+        over = settled.winner is not None
         if judged and h.match_over is not None and h.match_over != over:
             self.div("outcome.match_over", str(h.match_over).lower(), str(over).lower(), C.match_over_clause(r, rule),
                      follows=w_div)
@@ -477,7 +496,7 @@ class HandReplay:
         st.dealer = H.next_dealer(r, dealer, None)
         st.dealer_clause = C.next_dealer_clause(None)
         st.last_dealer, st.last_redeal = dealer, None
-        if over:
+        if over and h.match_over is not False:  # a record that goes on says the match is not over: it is judged on
             st.over_rule = rule
 
     def _deltas_on(self, ok_bids: list[int | None], contract: Contract, tricks: list[int]) -> list[int] | None:

@@ -343,7 +343,7 @@ class Verifier:
         """After a hand that could not be replayed: trust the record's own claims for what follows (its scores;
         a game it says was won, which raises the target under play-on)."""
         st.dealer = None
-        st.alt_dealer = st.alt_scores = None
+        st.alt_dealer = st.alt_scores = st.alt_target = None
         if h.outcome_winner is not None and h.outcome_winner in (0, 1):
             settled = H.settle(st.rules, h.outcome_winner, st.target, st.games)
             if settled.winner is None:  # a game won before play-on: the next deal is played to the raised target
