@@ -225,11 +225,12 @@ def test_a_bids_value_stated_is_the_cores(monkeypatch: pytest.MonkeyPatch) -> No
 
 def test_the_trick_steps_are_the_cores(monkeypatch: pytest.MonkeyPatch) -> None:
     """play.winner changed in the core's hand steps (the leader always wins): the replay reports the trick
-    winners of a clean record (hand.trick_winner_seat), and the fast path refuses its lines (hand.trick_play)."""
+    winners of a clean record (hand.trick_winner_seat), and the fast path refuses its lines
+    (hand.legal_trick_winner)."""
     r = load_rules("bsfyi-41")
     lines = _lines(_match(r, 5, hands=6))
     assert all(_fast_takes(lines))
-    old_seat, old_play = H.trick_winner_seat, H.trick_play
+    old_seat, old_play = H.trick_winner_seat, H.legal_trick_winner
     monkeypatch.setattr(H, "trick_winner_seat", lambda r, leader, cards, trump: leader)
     divs = _divergences(lines, False)
     assert divs and divs[0].field.endswith(".winner") and divs[0].clause == "play.winner"
@@ -238,7 +239,7 @@ def test_the_trick_steps_are_the_cores(monkeypatch: pytest.MonkeyPatch) -> None:
     def leader_wins(r: Rules, hands: list[int], leader: int, cards: Any, trump: int) -> int:
         return leader if old_play(r, hands, leader, cards, trump) >= 0 else -1
 
-    monkeypatch.setattr(H, "trick_play", leader_wins)
+    monkeypatch.setattr(H, "legal_trick_winner", leader_wins)
     assert not any(_fast_takes(lines))  # every played deal has a trick its leader does not win
     assert not _divergences(lines, True)  # the replay (unpatched winner) still finds the record clean
 

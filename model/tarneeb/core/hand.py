@@ -10,8 +10,8 @@ the referee. No other module scores a hand, settles a match or picks the next de
 * :class:`Auction`, :func:`auction_call` -- one call of the team auction and who speaks next.
 * :func:`bidding_order`, :func:`bid_turn` -- the order of the individual bids and whose bid it is (bid.turn).
 * :func:`hand_leader` -- who leads the first trick (play.lead); :func:`trick_turn` -- who plays the n-th card;
-  :func:`trick_legal` -- whether a trick's four cards are all legal; :func:`trick_play` -- a trick played out of
-  the hands, and the seat that wins it and leads next.
+  :func:`trick_legal` -- whether a trick's four cards are all legal; :func:`legal_trick_winner` -- both at once:
+  the seat that wins a trick, or -1 when a card of it is not legal.
 * :func:`hand_deltas` -- the change of every seat's score for a played hand.
 * :func:`hand_outcome` -- the winning team (or none) after a played hand, with the deciding clause.
 * :func:`settle` -- the play-on target change and whether the match is over.
@@ -131,21 +131,18 @@ def trick_legal(r: Rules, hands: Sequence[int], leader: int, cards: Sequence[int
                 and legal(r, hands[s2], led, trump) >> c2 & 1 and legal(r, hands[s3], led, trump) >> c3 & 1)
 
 
-def trick_play(r: Rules, hands: list[int], leader: int, cards: Sequence[int], trump: int) -> int:
-    """Play a trick of four ``cards`` led by ``leader``: -1 when a card is not legal for its seat (as
-    :func:`trick_legal`; ``hands`` unchanged), else the four cards are taken out of ``hands`` and the seat that
-    wins the trick is returned, the leader of the next one (play.follow, play.must-trump, play.winner,
-    play.direction, play.next-lead; as :func:`trick_winner_seat`)."""
+def legal_trick_winner(r: Rules, hands: Sequence[int], leader: int, cards: Sequence[int], trump: int) -> int:
+    """The seat that wins a trick of four ``cards`` led by ``leader`` (as :func:`trick_winner_seat`), or -1 when a
+    card is not legal for its seat holding ``hands[seat]`` before the trick (as :func:`trick_legal`) (play.follow,
+    play.must-trump, play.winner, play.direction)."""
     c0, c1, c2, c3 = cards
     order = R.seat_order(r, leader)
     s0, s1, s2, s3 = order
     legal = R.legal_play_mask
-    h0, h1, h2, h3 = hands[s0], hands[s1], hands[s2], hands[s3]
     led = c0 // 13
-    if not (legal(r, h0, -1, trump) >> c0 & 1 and legal(r, h1, led, trump) >> c1 & 1
-            and legal(r, h2, led, trump) >> c2 & 1 and legal(r, h3, led, trump) >> c3 & 1):
+    if not (legal(r, hands[s0], -1, trump) >> c0 & 1 and legal(r, hands[s1], led, trump) >> c1 & 1
+            and legal(r, hands[s2], led, trump) >> c2 & 1 and legal(r, hands[s3], led, trump) >> c3 & 1):
         return -1
-    hands[s0], hands[s1], hands[s2], hands[s3] = h0 ^ 1 << c0, h1 ^ 1 << c1, h2 ^ 1 << c2, h3 ^ 1 << c3
     return order[R.trick_winner(cards, trump)]
 
 
@@ -215,5 +212,5 @@ def next_dealer(r: Rules, dealer: int, redeal: str | None) -> int:
 
 __all__ = [
     "Auction", "Settled", "auction_call", "auction_start", "bid_turn", "bidding_order", "deal_trump", "hand_deltas", "hand_leader",
-    "hand_outcome", "next_dealer", "settle", "trick_legal", "trick_play", "trick_turn", "trick_winner_seat", "weak_seats",
+    "hand_outcome", "next_dealer", "settle", "trick_legal", "legal_trick_winner", "trick_turn", "trick_winner_seat", "weak_seats",
 ]

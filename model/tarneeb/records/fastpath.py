@@ -211,7 +211,9 @@ def _play(r: Rules, tricks: object, hands: list[int], leader: int, trump: int) -
     if type(tricks) is not list or len(tricks) != 13:
         return None
     code = _CARD_CODE
-    play = H.trick_play
+    winner = H.legal_trick_winner
+    so = R.seat_order
+    orders = (so(r, 0), so(r, 1), so(r, 2), so(r, 3))
     won = [0, 0, 0, 0]
     try:
         for t in tricks:
@@ -221,11 +223,18 @@ def _play(r: Rules, tricks: object, hands: list[int], leader: int, trump: int) -
             if ld != leader or type(ld) is not int:
                 return None
             a, b, c, d = t["cards"]  # a list (not a string of four characters): checked below
-            leader = play(r, hands, leader, (code[a], code[b], code[c], code[d]), trump)  # the core's hand step
+            cards = c0, c1, c2, c3 = code[a], code[b], code[c], code[d]
+            w = winner(r, hands, leader, cards, trump)  # the core's hand step: legality and the winning seat
             wn = t["winner"]
-            if leader < 0 or wn != leader or type(wn) is not int or type(t["cards"]) is not list:
+            if w < 0 or wn != w or type(wn) is not int or type(t["cards"]) is not list:
                 return None
-            won[leader] += 1
+            s0, s1, s2, s3 = orders[leader]  # the cards leave the hands of the seats that played them
+            hands[s0] ^= 1 << c0
+            hands[s1] ^= 1 << c1
+            hands[s2] ^= 1 << c2
+            hands[s3] ^= 1 << c3
+            leader = w
+            won[w] += 1
     except (KeyError, TypeError, ValueError):  # a missing field, not four cards, or a card not written canonically
         return None
     return won
