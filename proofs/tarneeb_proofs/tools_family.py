@@ -173,6 +173,8 @@ def _recorded(rid: str, opts: tuple[tuple[str, OptionValue], ...]) -> tuple[Reco
     r = load_rules(rid, dict(opts))
     out = []
     for i, m in enumerate(match_records(r, MATCHES, SEED)):
+        # a record starts at the first game (its header can give start scores, not games already won)
+        assert not m.start_games, "match_records gives matches from the first game"
         objs = list(match_dicts(m, f"{rid}-{i}"))
         before: list[tuple[list[int], int]] = []
         scores, target = list(m.start_scores), r.target
