@@ -31,6 +31,8 @@ from tarneeb.core.spec import OptionValue, Rules, get_ruleset, load_rules
 from .encode import Encoding, Term
 from .witness import Witness
 
+SOURCE_MUTANT_FAMILIES = ("engine", "tools")  # families whose mutants edit the code, not the encoding
+
 
 @dataclass
 class Obligation:
@@ -190,8 +192,9 @@ def _run_check(check: Check, timeout_ms: int = 60_000) -> Result:
     hypotheses + not(claim) is unsat.
     """
     t0 = time.perf_counter()
-    # the engine family's mutants are engine bugs (tarneeb_proofs.mutants), its encoding is the true one
-    enc = Encoding(check.rules(), None if check.invariant == "engine" else check.mutant)
+    # the engine and tools families' mutants are bugs in the code (tarneeb_proofs.mutants): their
+    # encoding is the true one
+    enc = Encoding(check.rules(), None if check.invariant in SOURCE_MUTANT_FAMILIES else check.mutant)
     shared = 0
     for ob in check.build(enc):
         if ob.run is not None:
