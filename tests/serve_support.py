@@ -120,13 +120,13 @@ def follow_on_record(tmp: Path) -> tuple[Path, int]:
 def mutant_record(tmp: Path) -> Path:
     """An ERAM match played by our engine with a planted bug (a bid made exactly scored as failed)."""
     import orjson
-    from tests.engine_mutants import patched
 
     from tarneeb import load_rules
     from tarneeb.play.simulate import play_match
     from tarneeb.records import match_dicts
+    from tarneeb_proofs.mutants import applied
 
-    with patched("made-exactly-fails"):
+    with applied("engine-made-exactly-fails"):
         m = play_match(load_rules("eram-41"), "diag", 0, "random", 60).match
         lines = [orjson.dumps(d) for d in match_dicts(m, "m:0")]
     path = tmp / "mutant.jsonl"

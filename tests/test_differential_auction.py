@@ -15,12 +15,12 @@ from hypothesis import strategies as st
 
 z3 = pytest.importorskip("z3")
 
-from tests.encoding_eval import Fast  # noqa: E402
 from tests.strategies import Opts, call_picks, configs, pick_call, rules_of, volume  # noqa: E402
 
 from tarneeb.core import rules as R  # noqa: E402
 from tarneeb.core.spec import Rules, load_rules  # noqa: E402
-from tarneeb_proofs.encode import Encoding, evaluate  # noqa: E402
+from tarneeb_proofs.encode import Encoding  # noqa: E402
+from tarneeb_proofs.evaluate import Ev  # noqa: E402
 
 AUCTIONS = configs("auction", "all_pass", "egyptian", "direction", "min_bid")
 AUCTIONS = [c for c in AUCTIONS if not rules_of(*c).individual]
@@ -28,9 +28,9 @@ TRICKS = configs("must_trump", "direction")
 
 
 @cache
-def fast(rid: str, opts: Opts) -> tuple[Rules, Fast]:
+def fast(rid: str, opts: Opts) -> tuple[Rules, Encoding]:
     r = rules_of(rid, opts)
-    return r, Fast(Encoding(r))
+    return r, Encoding(r)
 
 
 def auction_calls(r: Rules) -> list[tuple[int | None, int | None]]:
@@ -45,16 +45,16 @@ def test_auction_call_by_call(data: st.DataObject) -> None:
     r, f = fast(*data.draw(st.sampled_from(AUCTIONS)))
     dealer, picks = data.draw(st.integers(0, 3)), data.draw(call_picks())
     calls = auction_calls(r)
-    state = f.auction_start(dealer)
+    state = f.eval_auction_start(dealer)
     seat, spoken, passes, active, top, holder = R.next_seat(r, dealer), 0, 0, [True] * 4, None, -1
     for kind, k in picks + [("pass", 0)] * 60:  # then passes until the auction ends
         ended, _, _, _, _, _, _, _, _, to_move = state
         assert not ended
         assert to_move == seat
         legal = [c for c in calls if R.auction_bid_violation(r, dealer, seat, top, passes, c[0], c[1]) is None]
-        assert legal == [c for c in calls if f.call_ok(state, dealer, c[0] or 0, c[1] or 0)]
+        assert legal == [c for c in calls if f.eval_call_ok(state, dealer, c[0] or 0, c[1] or 0)]
         n, s = pick_call(kind, k, legal, -1 if top is None else R.bid_key(*top))
-        state = f.auction_step(state, n or 0, s or 0)
+        state = f.eval_auction_step(state, n or 0, s or 0)
         spoken += 1
         if n is None:
             passes += 1
@@ -67,7 +67,7 @@ def test_auction_call_by_call(data: st.DataObject) -> None:
         assert list(state[3:7]) == active
         if top is not None:
             assert eholder == holder
-            assert etop == f.key(top[0], top[1] or 0)
+            assert etop == f.eval_key(top[0], top[1] or 0)
         else:
             assert etop == -1
         if nxt is None:
@@ -93,7 +93,7 @@ def test_trick_relation(data: st.DataObject) -> None:
         cur[seat] &= ~(1 << c)
         led = c // 13 if led < 0 else led
         seat = R.next_seat(r, seat)
-    ok, after, seats, win = f.play_trick(hands, leader, trump, cards)
+    ok, after, seats, win = f.eval_play_trick(hands, leader, trump, cards)
     assert ok
     idx = R.trick_winner(cards, trump)
     assert win == (leader + r.step * idx) % 4
@@ -101,7 +101,7 @@ def test_trick_relation(data: st.DataObject) -> None:
     assert seats == [(leader + r.step * i) % 4 for i in range(4)]
     # an illegal card (one not held, when the hand holds the led suit) is refused by the relation
     other = next(x for x in range(52) if not hands[leader] >> x & 1)
-    assert not f.play_trick(hands, leader, trump, [other, *cards[1:]])[0]
+    assert not f.eval_play_trick(hands, leader, trump, [other, *cards[1:]])[0]
 
 
 def test_trick_relation_is_the_proofs_play_step() -> None:
@@ -113,16 +113,15 @@ def test_trick_relation_is_the_proofs_play_step() -> None:
     want = (leader + r.step * R.trick_winner(cards, trump)) % 4
     H = [z3.BitVec(f"H{j}", 52) for j in range(4)]
     C = [z3.BitVec(f"c{i}", 6) for i in range(4)]
-    eqs = [h == v for h, v in zip(H, hands, strict=True)] + [x == v for x, v in zip(C, cards, strict=True)]
     for mutant, same in ((None, True), ("next-lead-after-winner", False), ("winner-ignores-trump", False)):
         e = Encoding(r, mutant)
         ok, _, _, nxt, _ = e.play_trick(H, z3.BitVecVal(leader, 2), z3.BitVecVal(trump, 6), C)
-        vals = evaluate(eqs, [ok, nxt])
-        assert z3.is_true(vals[0])
-        assert (vals[1].as_long() == want) == same, mutant
         # the proofs' single step, fourth card: the same next leader
         st = e.play_step(H, z3.BitVecVal(leader, 2), z3.BitVecVal(3, 2), C[:3], z3.BitVecVal(trump, 6), C[3])
-        assert evaluate(eqs, [st.leader])[0].as_long() == vals[1].as_long()
+        legal, lead, step_lead = Ev([*H, *C], [ok, nxt, st.leader])(*hands, *cards)
+        assert legal is True
+        assert (lead == want) == same, mutant
+        assert step_lead == lead
 
 
 @pytest.mark.parametrize("rid,opts", [("classic", {"direction": "ccw"}), ("classic", {"direction": "cw"}),
@@ -137,7 +136,6 @@ def test_first_leader(rid: str, opts: dict[str, object]) -> None:
         got = []
         for dealer in range(4):
             for holder in range(4):
-                lead = evaluate([], [e.first_leader(z3.BitVecVal(dealer, 2), z3.BitVecVal(holder, 2))])[0]
                 want = hand_leader(r, dealer, None if r.individual else (holder, 7, None))
-                got.append(lead.as_long() == want)
+                got.append(e.eval_first_leader(dealer, holder) == want)
         assert all(got) if same else not all(got)

@@ -1,6 +1,6 @@
 """Whole matches through :class:`tarneeb.Match` against the Z3 encodings, at every action.
 
-A shadow of the match is kept from the encodings alone (``tests/encoding_eval.Fast``): the dealer, the
+A shadow of the match is kept from the encodings alone (``Encoding.eval_*``): the dealer, the
 seat to move, the auction state (``auction_start`` / ``auction_step``), the hands after each trick and the
 trick winner (``play_trick``), the tricks won, the scores (``team_deltas`` / ``individual_delta`` carried
 from hand to hand), the outcome, the target in force (``target_in_force``) and whether the match is over.
@@ -29,7 +29,6 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 pytest.importorskip("z3")
 
-from tests.encoding_eval import Fast  # noqa: E402
 from tests.strategies import CALL_KINDS, examples, pick_call, seat_scores, team_score_pair  # noqa: E402
 
 from tarneeb import Match  # noqa: E402
@@ -53,10 +52,10 @@ LOW = [c for c in range(52) if c % 13 < 9]  # no jack, queen, king or ace
 
 
 @cache
-def config(i: int) -> tuple[Rules, Fast]:
+def config(i: int) -> tuple[Rules, Encoding]:
     rid, opts = CONFIGS[i]
     r = load_rules(rid, dict(opts))
-    return r, Fast(Encoding(r))
+    return r, Encoding(r)
 
 
 class MatchMachine(RuleBasedStateMachine):
@@ -83,7 +82,7 @@ class MatchMachine(RuleBasedStateMachine):
         self.m = Match(r, dealer, scores)
         # the shadow, from the encodings only
         self.dealer, self.scores = dealer, list(scores)
-        self.games, self.target, self.over = 0, f.target_in_force(0), False
+        self.games, self.target, self.over = 0, f.eval_target_in_force(0), False
         self.winner: int | None = None
 
     # ------------------------------------------------------------ one action
@@ -122,13 +121,13 @@ class MatchMachine(RuleBasedStateMachine):
         assert rec is not None
         if rec.redeal is not None:  # deal.weak-redeal: the next seat deals (ambiguity weak-hand)
             assert rec.redeal == "deal.weak-redeal" and r.weak_redeal
-            self.redealt(f.next_seat(self.dealer))
+            self.redealt(f.eval_next_seat(self.dealer))
             return
         assert m.phase is Phase.BIDDING
         if r.trump_source.startswith("revealed"):
-            assert m.trump == f.trump_from_reveal(deck[51])
+            assert m.trump == f.eval_trump_from_reveal(deck[51])
         elif r.trump_source == "fixed":
-            assert f.trump_ok(m.trump)
+            assert f.eval_trump_ok(m.trump)
         self.hands = list(m.hands)
         self.bids, self.tricks_won = [0, 0, 0, 0], [0, 0, 0, 0]
         self.cards: list[int] = []
@@ -136,9 +135,9 @@ class MatchMachine(RuleBasedStateMachine):
         self.steer = self.rng.random() < 0.6
         self.mode = self.rng.choice(["pass", "edge", "edge", "free"])
         if r.individual:
-            self.seat = f.next_seat(self.dealer)
+            self.seat = f.eval_next_seat(self.dealer)
         else:
-            self.auc = f.auction_start(self.dealer)
+            self.auc = f.eval_auction_start(self.dealer)
             self.seat = self.auc[-1]
         assert m.to_move == self.seat
 
@@ -156,7 +155,7 @@ class MatchMachine(RuleBasedStateMachine):
         seat = self.seat
         legal = [a.n for a in m.legal_actions() if isinstance(a, Bid)]
         assert len(legal) == len(m.legal_actions())
-        assert legal == f.legal_bids(self.scores[seat])
+        assert legal == f.eval_legal_bids(self.scores[seat])
         spoken = sum(1 for b in self.bids if b)
         n = self.rng.choice(legal)
         if self.steer:  # towards a total of total_min -1, 0 or +1: low bids first, then the one that lands there
@@ -170,15 +169,15 @@ class MatchMachine(RuleBasedStateMachine):
         m.apply(Bid(n))
         self.bids[seat] = n
         if spoken < 3:
-            self.seat = f.next_seat(seat)
+            self.seat = f.eval_next_seat(seat)
             assert m.phase is Phase.BIDDING and m.to_move == self.seat
             return
         event(f"bid total - total_min = {max(-2, min(2, sum(self.bids) - r.total_min))}")
-        if f.hand_played(self.bids):
-            self.start_play(f.first_leader(self.dealer, 0))
+        if f.eval_hand_played(self.bids):
+            self.start_play(f.eval_first_leader(self.dealer, 0))
         else:
             assert m.records[-1].redeal == "bid.total"
-            self.redealt(f.dealer_after_redeal(self.dealer))
+            self.redealt(f.eval_dealer_after_redeal(self.dealer))
 
     def call(self) -> None:
         """auction.*: the legal calls (call_ok), the next seat, the end, the contract, the all-pass redeal."""
@@ -190,25 +189,25 @@ class MatchMachine(RuleBasedStateMachine):
         calls = [(None, None)] + [(n, s) for n in range(r.min_bid, 14) for s in strains]
         legal = [(a.n, a.strain) for a in m.legal_actions() if isinstance(a, Bid)]
         assert len(legal) == len(m.legal_actions())
-        assert legal == [c for c in calls if f.call_ok(self.auc, self.dealer, c[0] or 0, c[1] or 0)]
+        assert legal == [c for c in calls if f.eval_call_ok(self.auc, self.dealer, c[0] or 0, c[1] or 0)]
         kinds = {"pass": ("pass",), "edge": ("match", "one-above", "pass", "thirteen")}.get(self.mode, CALL_KINDS)
         n, s = pick_call(self.rng.choice(kinds), self.rng.randrange(10**6), legal, top)
         m.apply(Bid(n, s))
-        self.auc = f.auction_step(self.auc, n or 0, s or 0)
+        self.auc = f.eval_auction_step(self.auc, n or 0, s or 0)
         ended, top, holder = self.auc[0], self.auc[1], self.auc[2]
         if not ended:
             assert m.phase is Phase.BIDDING and m.to_move == self.auc[-1]
         elif top < 0:  # auction.all-pass: the next seat deals
             assert m.records[-1].redeal == "auction.all-pass"
-            self.redealt(f.next_seat(self.dealer))
+            self.redealt(f.eval_next_seat(self.dealer))
         else:
             rec = m.record
             assert rec is not None and rec.contract is not None
-            assert rec.contract[0] == holder and f.key(rec.contract[1], rec.contract[2] or 0) == top
+            assert rec.contract[0] == holder and f.eval_key(rec.contract[1], rec.contract[2] or 0) == top
             self.holder, self.contract = holder, rec.contract[1]
             if r.egyptian:
                 assert m.trump == top % 5
-                self.start_play(f.first_leader(self.dealer, holder))
+                self.start_play(f.eval_first_leader(self.dealer, holder))
             else:
                 assert m.phase is Phase.TRUMP_CHOICE and m.to_move == holder
 
@@ -216,11 +215,11 @@ class MatchMachine(RuleBasedStateMachine):
         m, f = self.m, self.f
         assert m is not None
         legal = [a.suit for a in m.legal_actions() if isinstance(a, NameTrump)]
-        assert legal == [t for t in range(5) if f.trump_ok(t)]
+        assert legal == [t for t in range(5) if f.eval_trump_ok(t)]
         t = self.rng.choice(legal)
         m.apply(NameTrump(t))
         assert m.trump == t
-        self.start_play(f.first_leader(self.dealer, self.holder))
+        self.start_play(f.eval_first_leader(self.dealer, self.holder))
 
     def start_play(self, leader: int) -> None:
         m = self.m
@@ -240,7 +239,7 @@ class MatchMachine(RuleBasedStateMachine):
         for a in m.legal_actions():
             assert isinstance(a, Play)
             mask |= 1 << a.card
-        assert mask == f.legal_mask(self.hands[seat], led, m.trump)
+        assert mask == f.eval_legal_mask(self.hands[seat], led, m.trump)
         cards = [c for c in range(52) if mask >> c & 1]
         card = self.rng.choice(cards)
         if self.strong >= 0:  # the strong team plays its highest card, the other its lowest
@@ -248,10 +247,10 @@ class MatchMachine(RuleBasedStateMachine):
         m.apply(Play(card))
         self.cards.append(card)
         if len(self.cards) < 4:
-            self.seat = f.next_seat(seat)
+            self.seat = f.eval_next_seat(seat)
             assert m.to_move == self.seat
             return
-        ok, after, seats, win = f.play_trick(self.hands, self.leader, m.trump, self.cards)
+        ok, after, seats, win = f.eval_play_trick(self.hands, self.leader, m.trump, self.cards)
         assert ok
         rec = m.records[-1] if m.record is None else m.record
         t = rec.tricks[-1]
@@ -271,20 +270,20 @@ class MatchMachine(RuleBasedStateMachine):
         tw = self.tricks_won
         assert tricks_won == tw and sum(tw) == 13
         if r.individual:
-            want = [f.individual_delta(self.bids[s], tw[s]) for s in range(4)]
+            want = [f.eval_individual_delta(self.bids[s], tw[s]) for s in range(4)]
         else:
             bt = self.holder % 2
             tt = (tw[0] + tw[2], tw[1] + tw[3])
-            d0, d1 = f.team_deltas(self.contract, bt, tt)
+            d0, d1 = f.eval_team_deltas(self.contract, bt, tt)
             want = [d0, d1, d0, d1]
         assert deltas == want
         self.scores = [a + d for a, d in zip(self.scores, want, strict=True)]
         assert m.scores == self.scores
         if r.individual:
-            got = f.individual_outcome(self.scores, self.bids, tw)
+            got = f.eval_individual_outcome(self.scores, self.bids, tw)
         else:
-            b13 = f.bid13_wins(self.contract, tt[bt])
-            got = f.auction_outcome((self.scores[0], self.scores[1]), self.target, bt, b13)
+            b13 = f.eval_bid13_wins(self.contract, tt[bt])
+            got = f.eval_auction_outcome((self.scores[0], self.scores[1]), self.target, bt, b13)
         assert outcome == got
         event(f"outcome {got[1]} {'none' if got[0] is None else 'team'}")
         if max(tw[0] + tw[2], tw[1] + tw[3]) == 13:
@@ -292,7 +291,7 @@ class MatchMachine(RuleBasedStateMachine):
         win = got[0]
         if win is not None:
             self.games += 1
-            nxt = f.target_in_force(self.games)
+            nxt = f.eval_target_in_force(self.games)
             if nxt == self.target:
                 self.over, self.winner = True, win
             else:
@@ -300,7 +299,7 @@ class MatchMachine(RuleBasedStateMachine):
             self.target = nxt
         assert (m.is_over(), m.winner, m.target) == (self.over, self.winner, self.target)
         if not self.over:
-            self.dealer = f.next_seat(self.dealer)
+            self.dealer = f.eval_next_seat(self.dealer)
             assert m.phase is Phase.DEAL and m.dealer == self.dealer
 
     @invariant()

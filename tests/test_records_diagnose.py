@@ -10,11 +10,11 @@ from typing import Any
 
 import orjson
 import pytest
-from tests.engine_mutants import patched
 
 from tarneeb import load_rules
 from tarneeb.play.simulate import play_match
 from tarneeb.records import Divergence, match_dicts, verify_lines, verify_paths
+from tarneeb_proofs.mutants import applied
 
 ENGINE = Path(__file__).resolve().parents[1] / "examples/mini_engine/mini_engine.py"
 
@@ -70,16 +70,16 @@ def test_several_bugs_in_the_same_hands_are_each_reported_once_with_their_cause(
 
 def _record(rid: str, mutant: str, seed: int, opts: dict[str, Any] | None = None,
             policy: str = "random") -> list[bytes]:
-    with patched(mutant):
+    with applied(mutant):
         m = play_match(load_rules(rid, opts or {}), "diag", seed, policy, 60).match
         return [orjson.dumps(d) for d in match_dicts(m, f"{mutant}:{seed}")]
 
 
 @pytest.mark.parametrize(("rid", "opts", "mutant", "cause"), [
-    ("eram-41", {}, "made-exactly-fails", "made-exactly-counts-as-failed"),
-    ("classic", {"kaboot": "26"}, "kaboot-ignored", "scored-as-kaboot-none"),
-    ("card-kings-41", {}, "redeal-dealer-swapped", "wrong-redeal-dealer"),
-    ("bsfyi-41", {}, "lower-trump-overtakes", "later-trump-wins"),
+    ("eram-41", {}, "engine-made-exactly-fails", "made-exactly-counts-as-failed"),
+    ("classic", {"kaboot": "26"}, "engine-kaboot-ignored", "scored-as-kaboot-none"),
+    ("card-kings-41", {}, "engine-redeal-dealer-swapped", "wrong-redeal-dealer"),
+    ("bsfyi-41", {}, "engine-lower-trump-overtakes-last", "later-trump-wins"),
 ])
 def test_engine_mutants_are_named(rid: str, opts: dict[str, Any], mutant: str, cause: str) -> None:
     """Records written by our own engine with one bug patched in: the verifier names the bug."""
@@ -93,7 +93,8 @@ def test_engine_mutants_are_named(rid: str, opts: dict[str, Any], mutant: str, c
 
 
 def test_an_illegal_bid_no_longer_hides_the_scoring_bug_after_it() -> None:
-    ds = [orjson.loads(x) for x in _record("bsfyi-41", "total-min-strict", 0)]  # a clean record (bug unused here)
+    # a clean record (the bug is not reached here)
+    ds = [orjson.loads(x) for x in _record("bsfyi-41", "engine-hand-played-strict", 0)]
     i = next(k for k, d in enumerate(ds) if k and d.get("redeal") is None and d["outcome"]["winner"] is None)
     h = ds[i]
     seat_passing = h["bids"][1][0]
@@ -114,7 +115,7 @@ def test_an_illegal_bid_no_longer_hides_the_scoring_bug_after_it() -> None:
 
 
 def test_a_wrong_winner_does_not_hide_a_later_revoke() -> None:
-    ds = [orjson.loads(x) for x in _record("classic", "total-min-strict", 1)]
+    ds = [orjson.loads(x) for x in _record("classic", "engine-hand-played-strict", 1)]
     i = next(k for k, d in enumerate(ds) if k and d.get("redeal") is None)
     tricks = ds[i]["tricks"]
     tricks[2]["winner"] = (tricks[2]["winner"] + 2) % 4  # wrong, and the next trick still led by the true winner

@@ -20,6 +20,7 @@ into the running process (:mod:`tarneeb_proofs.mutants`) is the one proved.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -79,7 +80,7 @@ def _recording_class(base: type) -> type:
     names = frozenset(f.name for f in dataclasses.fields(base))
 
     def getattribute(self: Any, name: str) -> Any:
-        v = base.__getattribute__(self, name)  # type: ignore[attr-defined]
+        v = object.__getattribute__(self, name)
         if _READS and name in names:
             for log in _READS:
                 log[name] = v
@@ -96,7 +97,7 @@ def recording(r: Rules) -> Rules:
     cls = _RECORDING.get(type(r))
     if cls is None:
         cls = _RECORDING[type(r)] = _recording_class(type(r))
-    obj = object.__new__(cls)
+    obj: Any = object.__new__(cls)
     for f in dataclasses.fields(r):
         object.__setattr__(obj, f.name, getattr(r, f.name))
     return obj  # type: ignore[no-any-return]
@@ -236,14 +237,15 @@ class Case:
     label: str
     vars: list[Var]
     domain: list[Term]
-    call: Callable[[Callable[..., Any], list[Any]], Any]
-    claim: Callable[[Any], Term]
-    want: Callable[[Callable[[Term], Any]], Any]
-    clause: str | Callable[[Any], str]
+    # (these take extra keyword defaults where a loop binds them: typed loosely)
+    call: Callable[..., Any]  # (engine function, values) -> result
+    claim: Callable[..., Term]  # result -> Bool
+    want: Callable[..., Any]  # ev -> the encoding's value
+    clause: str | Callable[..., str]
     claim_error: Callable[[BaseException], Term] | None = None
     # the claim as pairs (engine term, encoding term) that must be equal, for the proof by parts of sums
     # (:func:`sum_parts`) when Z3 cannot decide the claim whole (a sum of table look-ups against a sum of shifts)
-    parts: Callable[[Any], list[tuple[Term, Term]]] | None = None
+    parts: Callable[..., list[tuple[Term, Term]]] | None = None
 
 
 @dataclass
@@ -336,7 +338,7 @@ class Target:
             ex = Explorer(case.domain)
             try:
                 with summarised([sm for sm in self.summaries if sm.fn in self.uses], self.fn):
-                    found = ex.explore(lambda f=f, syms=syms, case=case: case.call(f, syms))
+                    found = ex.explore(functools.partial(case.call, f, syms))
             except Unsupported as e:
                 raise Refused(self._refusal(r, case, str(e))) from None
             paths += len(found)

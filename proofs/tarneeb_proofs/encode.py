@@ -35,14 +35,17 @@ Term builders (inputs are z3 terms; results are z3 terms):
     ``target_in_force(games_won)``, ``auction(dealer, n_steps)`` -> :class:`AuctionRun`, and its steps
     ``auction_start(dealer)``, ``call_ok(state, dealer, n, strain)``, ``auction_step(state, n, strain)``.
 
-Concrete evaluation (assert the inputs as constants, solve, read the model):
-    ``eval_legal_mask``, ``eval_trick_winner``, ``eval_legal_bids``, ``eval_hand_played``,
+Concrete evaluation (the terms above at a point, through the one evaluator :class:`tarneeb_proofs.evaluate.Ev`:
+each term set is built once per encoding and compiled once):
+    ``eval_legal_mask``, ``eval_trick_winner``, ``eval_play_trick``, ``eval_next_seat``, ``eval_first_leader``,
+    ``eval_trump_from_reveal``, ``eval_trump_ok``, ``eval_legal_bids``, ``eval_hand_played``,
     ``eval_dealer_after_redeal``, ``eval_individual_delta``, ``eval_team_deltas``,
     ``eval_bid13_wins``, ``eval_individual_outcome``, ``eval_auction_outcome``,
-    ``eval_target_in_force``, ``eval_auction``. Each mirrors the function of the
-    same name in :mod:`tarneeb.core.rules` (or, for ``eval_auction``, a whole
-    auction driven through :class:`tarneeb.Match`), with the same argument and
-    result conventions, so a test can compare them directly.
+    ``eval_target_in_force``, the auction call by call (``eval_auction_start``, ``eval_call_ok``,
+    ``eval_auction_step``, ``eval_key``) and ``eval_auction`` (given calls through :meth:`auction`). Each
+    mirrors the function of the same name in :mod:`tarneeb.core.rules` (or, for ``eval_auction``, a whole
+    auction driven through :class:`tarneeb.Match`), with the same argument and result conventions, so a test
+    can compare them directly.
 """
 
 from __future__ import annotations
@@ -54,6 +57,8 @@ from typing import Any
 import z3
 
 from tarneeb.core.spec import Rules
+
+from .evaluate import Ev
 
 Term = Any  # a z3 expression (z3 ships without type information)
 
@@ -230,6 +235,7 @@ class Encoding:
         self.target: Term = z3.IntVal(rules.target)
         self.play_on_raise: Term = z3.IntVal(rules.play_on_raise)
         self._suits: dict[int, tuple[Term, Term]] = {}  # AST id -> (card, suit_of(card)): built once per card
+        self._evs: dict[str, tuple[Ev, Term, Term]] = {}  # eval_*'s evaluators, with the parameters they were built at
 
     def _suit(self, card: Term) -> Term:
         """``suit_of(card)``, the same term, built once (a trick's terms ask for it many times)."""
@@ -665,125 +671,208 @@ class Encoding:
                           dealer, made, call_ok)
 
     # ------------------------------------------------ concrete evaluation
+    def _ev(self, name: str, build: Callable[[], tuple[list[Term], list[Term]]]) -> Ev:
+        """The evaluator of one term set (inputs, outputs), built once per encoding (and per value of the
+        parameters a check may make symbolic) and compiled once per term (:class:`tarneeb_proofs.evaluate.Ev`)."""
+        hit = self._evs.get(name)
+        if hit is None or hit[1] is not self.target or hit[2] is not self.play_on_raise:
+            xs, outs = build()
+            hit = self._evs[name] = (Ev(xs, outs), self.target, self.play_on_raise)
+        return hit[0]
+
+    # play
     def eval_legal_mask(self, hand: int, led: int, trump: int) -> int:
         """Mirror of ``rules.legal_play_mask`` (led -1 when leading; trump -1 or 4 when none)."""
-        h, ld, t = z3.BitVec("h", 52), z3.BitVec("led", 6), z3.BitVec("t", 6)
-        eqs = [h == hand, ld == (NO_LED if led < 0 else led), t == (NO_TRUMP if trump < 0 else trump)]
-        return int(_solve_value(eqs, self.legal_mask(h, ld, t)).as_long())
+        def b() -> tuple[list[Term], list[Term]]:
+            h, ld, t = z3.BitVec("h", 52), z3.BitVec("led", 6), z3.BitVec("t", 6)
+            return [h, ld, t], [self.legal_mask(h, ld, t)]
+        return int(self._ev("legal_mask", b)(hand, NO_LED if led < 0 else led, _trump(trump))[0])
 
     def eval_trick_winner(self, cards: Sequence[int], trump: int) -> int:
         """Mirror of ``rules.trick_winner``: index in play order."""
-        cs = [z3.BitVec(f"c{i}", 6) for i in range(4)]
-        t = z3.BitVec("t", 6)
-        eqs = [c == v for c, v in zip(cs, cards, strict=True)] + [t == (NO_TRUMP if trump < 0 else trump)]
-        return int(_solve_value(eqs, self.trick_winner(cs, t)).as_long())
+        def b() -> tuple[list[Term], list[Term]]:
+            cs = [z3.BitVec(f"c{i}", 6) for i in range(4)]
+            t = z3.BitVec("t", 6)
+            return [*cs, t], [self.trick_winner(cs, t)]
+        return int(self._ev("trick_winner", b)(*cards, _trump(trump))[0])
 
+    def eval_play_trick(self, hands: Sequence[int], leader: int, trump: int,
+                        cards: Sequence[int]) -> tuple[bool, list[int], list[int], int]:
+        """The trick relation (:meth:`play_trick`): (all four plays legal, hands after, seat of each play, winner)."""
+        def b() -> tuple[list[Term], list[Term]]:
+            hs = [z3.BitVec(f"H{j}", 52) for j in range(4)]
+            cs = [z3.BitVec(f"c{i}", 6) for i in range(4)]
+            ld, t = z3.BitVec("L", 2), z3.BitVec("t", 6)
+            ok, hist, seats, win, _ = self.play_trick(hs, ld, t, cs)
+            return [*hs, ld, t, *cs], [ok, *hist[4], *seats, win]
+        v = self._ev("play_trick", b)(*hands, leader, _trump(trump), *cards)
+        return bool(v[0]), [int(x) for x in v[1:5]], [int(x) for x in v[5:9]], int(v[9])
+
+    def eval_next_seat(self, seat: int) -> int:
+        def b() -> tuple[list[Term], list[Term]]:
+            s = z3.Int("s")
+            return [s], [self.next_seat(s)]
+        return int(self._ev("next_seat", b)(seat)[0])
+
+    def eval_first_leader(self, dealer: int, holder: int) -> int:
+        """play.lead: the first leader of a hand (``holder``: the contract holder, ignored for individual bids)."""
+        def b() -> tuple[list[Term], list[Term]]:
+            d, h = z3.BitVec("d", 2), z3.BitVec("h", 2)
+            return [d, h], [self.first_leader(d, h)]
+        return int(self._ev("first_leader", b)(dealer, holder)[0])
+
+    def eval_trump_from_reveal(self, card: int) -> int:
+        def b() -> tuple[list[Term], list[Term]]:
+            c = z3.BitVec("c", 6)
+            return [c], [self.trump_from_reveal(c)]
+        return int(self._ev("trump_from_reveal", b)(card)[0])
+
+    def eval_trump_ok(self, trump: int) -> bool:
+        def b() -> tuple[list[Term], list[Term]]:
+            t = z3.BitVec("t", 6)
+            return [t], [self.trump_ok(t)]
+        return bool(self._ev("trump_ok", b)(trump)[0])
+
+    # individual bids
     def eval_legal_bids(self, score: int) -> list[int]:
         """Mirror of ``rules.legal_bids``: every legal bid from 0 to 13."""
-        s = z3.Int("score")
-        b = [z3.Int(f"b{i}") for i in range(14)]
-        eqs = [s == score] + [b[i] == i for i in range(14)]
-        vals = _solve_values(eqs, [self.legal_bid(s, b[i]) for i in range(14)])
-        return [i for i, v in enumerate(vals) if z3.is_true(v)]
+        def b() -> tuple[list[Term], list[Term]]:
+            s = z3.Int("score")
+            return [s], [self.legal_bid(s, z3.IntVal(i)) for i in range(14)]
+        return [i for i, ok in enumerate(self._ev("legal_bids", b)(score)) if ok]
 
     def eval_hand_played(self, bids: Sequence[int]) -> bool:
-        b = [z3.Int(f"b{i}") for i in range(4)]
-        return bool(z3.is_true(_solve_value([x == v for x, v in zip(b, bids, strict=True)], self.hand_played(b))))
+        def b() -> tuple[list[Term], list[Term]]:
+            bs = [z3.Int(f"b{i}") for i in range(4)]
+            return bs, [self.hand_played(bs)]
+        return bool(self._ev("hand_played", b)(*bids)[0])
 
     def eval_dealer_after_redeal(self, dealer: int) -> int:
-        d = z3.Int("d")
-        return int(_solve_value([d == dealer], self.dealer_after_redeal(d)).as_long())
+        def b() -> tuple[list[Term], list[Term]]:
+            d = z3.Int("d")
+            return [d], [self.dealer_after_redeal(d)]
+        return int(self._ev("dealer_after_redeal", b)(dealer)[0])
 
+    # scoring and outcome
     def eval_individual_delta(self, bid: int, tricks: int) -> int:
-        b, t = z3.Int("b"), z3.Int("t")
-        return int(_solve_value([b == bid, t == tricks], self.individual_delta(b, t)).as_long())
+        def b() -> tuple[list[Term], list[Term]]:
+            x, t = z3.Int("b"), z3.Int("t")
+            return [x, t], [self.individual_delta(x, t)]
+        return int(self._ev("individual_delta", b)(bid, tricks)[0])
 
     def eval_team_deltas(self, contract: int, bidding_team: int, tricks: tuple[int, int]) -> tuple[int, int]:
         """Mirror of ``rules.team_deltas`` (tricks by team, summing to 13)."""
-        c, bt, tb = z3.Int("c"), z3.Int("bt"), z3.Int("tb")
-        d0, d1 = self.team_deltas(c, bt, tb)
-        vals = _solve_values([c == contract, bt == bidding_team, tb == tricks[bidding_team]], [d0, d1])
-        return int(vals[0].as_long()), int(vals[1].as_long())
+        def b() -> tuple[list[Term], list[Term]]:
+            c, bt, tb = z3.Int("c"), z3.Int("bt"), z3.Int("tb")
+            return [c, bt, tb], list(self.team_deltas(c, bt, tb))
+        d0, d1 = self._ev("team_deltas", b)(contract, bidding_team, tricks[bidding_team])
+        return int(d0), int(d1)
 
     def eval_bid13_wins(self, contract: int, team_tricks: int) -> bool:
-        c, t = z3.Int("c"), z3.Int("t")
-        return bool(z3.is_true(_solve_value([c == contract, t == team_tricks], self.bid13_wins(c, t))))
+        def b() -> tuple[list[Term], list[Term]]:
+            c, t = z3.Int("c"), z3.Int("t")
+            return [c, t], [self.bid13_wins(c, t)]
+        return bool(self._ev("bid13_wins", b)(contract, team_tricks)[0])
 
     def eval_individual_outcome(self, scores: Sequence[int], bids: Sequence[int] | None = None,
                                 tricks: Sequence[int] | None = None) -> tuple[int | None, str]:
         """Mirror of ``rules.individual_outcome``: (winning team or None, clause id)."""
-        s = [z3.Int(f"s{i}") for i in range(4)]
-        eqs = [x == v for x, v in zip(s, scores, strict=True)]
-        b = t = None
-        if bids is not None and tricks is not None:
-            b = [z3.Int(f"b{i}") for i in range(4)]
-            t = [z3.Int(f"t{i}") for i in range(4)]
-            eqs += [x == v for x, v in zip(b, bids, strict=True)] + [x == v for x, v in zip(t, tricks, strict=True)]
-        o = self.individual_outcome(s, b, t)
-        w, clause = _solve_values(eqs, [o.winner(), o.clause])
-        wi = int(w.as_long())
-        return (None if wi < 0 else wi), str(clause.as_string())
+        with_bids = bids is not None and tricks is not None
+
+        def b() -> tuple[list[Term], list[Term]]:
+            s = [z3.Int(f"s{i}") for i in range(4)]
+            if not with_bids:
+                o = self.individual_outcome(s)
+                return s, [o.winner(), o.clause]
+            bs = [z3.Int(f"b{i}") for i in range(4)]
+            ts = [z3.Int(f"t{i}") for i in range(4)]
+            o = self.individual_outcome(s, bs, ts)
+            return [*s, *bs, *ts], [o.winner(), o.clause]
+        args = [*scores, *(bids or []), *(tricks or [])] if with_bids else list(scores)
+        w, clause = self._ev("individual_outcome" + ("+bids" if with_bids else ""), b)(*args)
+        return (None if w < 0 else int(w)), str(clause)
 
     def eval_auction_outcome(self, team_scores: tuple[int, int], target: int, bidding_team: int,
                              bid13_won: bool) -> tuple[int | None, str]:
-        s = [z3.Int("s0"), z3.Int("s1")]
-        t, bt, b13 = z3.Int("T"), z3.Int("bt"), z3.Bool("b13")
-        o = self.auction_outcome(s, t, bt, b13)
-        eqs = [s[0] == team_scores[0], s[1] == team_scores[1], t == target, bt == bidding_team, b13 == bid13_won]
-        w, clause = _solve_values(eqs, [o.winner(), o.clause])
-        wi = int(w.as_long())
-        return (None if wi < 0 else wi), str(clause.as_string())
+        def b() -> tuple[list[Term], list[Term]]:
+            s = [z3.Int("s0"), z3.Int("s1")]
+            t, bt, b13 = z3.Int("T"), z3.Int("bt"), z3.Bool("b13")
+            o = self.auction_outcome(s, t, bt, b13)
+            return [*s, t, bt, b13], [o.winner(), o.clause]
+        w, clause = self._ev("auction_outcome", b)(team_scores[0], team_scores[1], target, bidding_team, bid13_won)
+        return (None if w < 0 else int(w)), str(clause)
 
     def eval_target_in_force(self, games_won: int) -> int:
-        g = z3.Int("g")
-        return int(_solve_value([g == games_won], self.target_in_force(g)).as_long())
+        def b() -> tuple[list[Term], list[Term]]:
+            g = z3.Int("g")
+            return [g], [self.target_in_force(g)]
+        return int(self._ev("target_in_force", b)(games_won)[0])
+
+    # team auction, call by call
+    def eval_auction_start(self, dealer: int) -> tuple[Any, ...]:
+        """The auction state as a tuple (ended, top, holder, active0..3, passes, spoken, to_move)."""
+        def b() -> tuple[list[Term], list[Term]]:
+            d = z3.Int("d")
+            return [d], _state_terms(self.auction_start(d))
+        return tuple(self._ev("auction_start", b)(dealer))
+
+    def eval_call_ok(self, state: tuple[Any, ...], dealer: int, n: int, s: int) -> bool:
+        """May the seat to speak in ``state`` call (n, s) (n = 0: a pass)?"""
+        def b() -> tuple[list[Term], list[Term]]:
+            st, ins = _state_vars()
+            d, n_, s_ = z3.Int("d"), z3.Int("n"), z3.Int("s")
+            return [*ins, d, n_, s_], [self.call_ok(st, d, n_, s_)]
+        return bool(self._ev("call_ok", b)(*state, dealer, n, s)[0])
+
+    def eval_auction_step(self, state: tuple[Any, ...], n: int, s: int) -> tuple[Any, ...]:
+        """The state after the seat to speak calls (n, s)."""
+        def b() -> tuple[list[Term], list[Term]]:
+            st, ins = _state_vars()
+            n_, s_ = z3.Int("n"), z3.Int("s")
+            return [*ins, n_, s_], _state_terms(self.auction_step(st, n_, s_))
+        return tuple(self._ev("auction_step", b)(*state, n, s))
+
+    def eval_key(self, n: int, s: int) -> int:
+        def b() -> tuple[list[Term], list[Term]]:
+            n_, s_ = z3.Int("n"), z3.Int("s")
+            return [n_, s_], [self.key(n_, s_)]
+        return int(self._ev("key", b)(n, s)[0])
 
     def eval_auction(self, dealer: int, calls: Sequence[tuple[int, int]]) -> dict[str, Any]:
-        """Run given calls ((0, 0) = pass, else (n, strain)) through the symbolic auction.
+        """Run given calls ((0, 0) = pass, else (n, strain)) through the symbolic auction (:meth:`auction`).
 
         Returns ``{"legal": bool, "ended": bool, "contract": (seat, n, strain) | None, "calls_used": k}``
         where ``calls_used`` counts the calls made before the auction ended.
         """
-        run = self.auction(z3.IntVal(dealer), max(len(calls), 1), prefix="e")
-        eqs = []
-        for i in range(len(run.calls_n)):
-            n, s = calls[i] if i < len(calls) else (0, 0)
-            eqs += [run.calls_n[i] == n, run.calls_s[i] == s]
-        if not calls:
-            eqs = [run.calls_n[0] == 0, run.calls_s[0] == 0]
         k = len(calls)
-        outs = [z3.And(run.legal[:k]) if k else z3.BoolVal(True), run.ended[k], run.top[k], run.holder[k],
-                z3.Sum([z3.If(x, 1, 0) for x in run.made[:k]]) if k else z3.IntVal(0)]
-        legal, ended, top, holder, used = _solve_values(eqs, outs)
-        topv = int(top.as_long())
+
+        def b() -> tuple[list[Term], list[Term]]:
+            d = z3.Int("ed")
+            run = self.auction(d, max(k, 1), prefix="e")
+            outs = [z3.And(run.legal[:k]) if k else z3.BoolVal(True), run.ended[k], run.top[k], run.holder[k],
+                    z3.Sum([z3.If(x, 1, 0) for x in run.made[:k]]) if k else z3.IntVal(0)]
+            return [d, *run.calls_n, *run.calls_s], outs
+        padded = list(calls) if calls else [(0, 0)]
+        legal, ended, top, holder, used = self._ev(f"auction/{k}", b)(
+            dealer, *(n for n, _ in padded), *(s for _, s in padded))
         contract = None
-        if topv >= 0:
-            if self.r.egyptian:
-                contract = (int(holder.as_long()), topv // 5, topv % 5)
-            else:
-                contract = (int(holder.as_long()), topv // 5, -1)
-        return {"legal": z3.is_true(legal), "ended": z3.is_true(ended), "contract": contract,
-                "calls_used": int(used.as_long())}
+        if top >= 0:
+            contract = (int(holder), top // 5, top % 5 if self.r.egyptian else -1)
+        return {"legal": bool(legal), "ended": bool(ended), "contract": contract, "calls_used": int(used)}
 
 
-def _solve_values(eqs: Sequence[Term], outs: Sequence[Term]) -> list[Term]:
-    """Assert the inputs as constants, solve, and read each output from the model."""
-    s = z3.Solver()
-    s.add(*eqs)
-    res = s.check()
-    if res != z3.sat:
-        raise RuntimeError(f"encoding has no value for these inputs ({res})")
-    mdl = s.model()
-    return [mdl.eval(o, model_completion=True) for o in outs]
+def _trump(trump: int) -> int:
+    return NO_TRUMP if trump < 0 else trump
 
 
-def _solve_value(eqs: Sequence[Term], out: Term) -> Term:
-    return _solve_values(eqs, [out])[0]
+def _state_vars() -> tuple[AuctionState, list[Term]]:
+    ins = [z3.Bool("ended"), z3.Int("top"), z3.Int("holder"), *(z3.Bool(f"act{j}") for j in range(4)),
+           z3.Int("passes"), z3.Int("spoken"), z3.Int("to_move")]
+    return AuctionState(ins[0], ins[1], ins[2], ins[3:7], ins[7], ins[8], ins[9]), ins
 
 
-def evaluate(eqs: Sequence[Term], outs: Sequence[Term]) -> list[Term]:
-    """Public form of the concrete evaluation used by the ``eval_*`` methods."""
-    return _solve_values(eqs, outs)
+def _state_terms(st: AuctionState) -> list[Term]:
+    return [st.ended, st.top, st.holder, *st.active, st.passes, st.spoken, st.to_move]
 
 
 Builder = Callable[[Encoding], Term]

@@ -13,10 +13,10 @@ from tarneeb.core.spec import get_ruleset, rulesets
 
 from . import bridge_bids, bridge_play, bridge_scores  # noqa: F401 - their builders register themselves
 from .bridge import BUILDERS, MEMO, SUMMARISERS, Builder, fingerprint, reads, recording
-from .bridge_match import match_parts
-from .bridge_mutants import ENGINE_MUTANTS, applied
 from .encode import Encoding
-from .obligations import Check, Obligation, variants
+from .match_stage import match_parts
+from .mutants import MUTANTS, MutantError, applied, mutated_source
+from .obligations import Check, Obligation, report, variants
 from .witness import Witness
 
 Part = Callable[[Encoding], list[Any]]  # the match stage's replays
@@ -48,6 +48,11 @@ def build(stage: str, mutant: str | None, enc: Encoding) -> list[Any]:
     """The stage's obligations, one per builder of engine-function targets (or match replay), run with the mutant
     patched in. A builder proved in this process for the same engine code and the same values of the rule fields
     it read is not run again (bridge.MEMO)."""
+    if mutant is not None:
+        try:
+            mutated_source(MUTANTS[mutant])
+        except MutantError as e:  # a stale entry (its text edited away) fails its check as vacuous: no crash, no catch
+            return [Obligation(f"stale mutant, it no longer applies: {e}", [z3.BoolVal(False)], z3.BoolVal(True))]
     if stage not in BUILDERS:  # the match stage
         out = []
         replays = STAGES[stage][0]
@@ -61,15 +66,17 @@ def build(stage: str, mutant: str | None, enc: Encoding) -> list[Any]:
                                   run=run_replay))
         return out
     out = []
+    variant = ",".join(f"{k}={v}" for k, v in enc.r.options) or "default"
     for b in BUILDERS[stage]:
         ob = Obligation(f"engine {', '.join(b.fns)} equal the encoding for every input", [], z3.BoolVal(True))
 
-        def run(b: Builder = b, ob: Obligation = ob) -> Witness | None:
+        def run(b: Builder = b) -> Witness | None:
             with applied(mutant):
                 key = (stage, b.fns, fingerprint())
                 hit = MEMO.get(key, enc.r)
                 if hit is not None:
-                    ob.facts += [{**f, "ruleset": enc.r.id, "stage": stage, "reused": True} for f in hit]
+                    for f in hit:
+                        report("engine-functions", {**f, "ruleset": enc.r.id, "variant": variant, "reused": True})
                     return None
                 rr = recording(enc.r)
                 with reads() as seen:
@@ -83,7 +90,8 @@ def build(stage: str, mutant: str | None, enc: Encoding) -> list[Any]:
                             return bad.witness(enc.r)
                         facts.append(dict(t.facts))
                 MEMO.put(key, seen, facts)
-                ob.facts += [{**f, "ruleset": enc.r.id, "stage": stage} for f in facts]
+                for f in facts:
+                    report("engine-functions", {**f, "ruleset": enc.r.id, "variant": variant, "reused": False})
             return None
 
         ob.run = run
@@ -108,8 +116,8 @@ def engine_checks(refs: list[str] | None = None) -> list[Any]:
                 vs = vs + [tuple(sorted((*v, ("play_on", 10)))) for v in vs]
             for v in vs:
                 out.append(Check("engine", rid, v, None, clauses, functools.partial(build, stage, None), stage))
-            for mname, m in ENGINE_MUTANTS.items():
-                if m.stage != stage or not m.in_manifest:
+            for mname, m in MUTANTS.items():
+                if m.stage != f"engine.{stage}" or not m.in_manifest:
                     continue
                 same_kind = (rulesets()[m.ruleset].params.get("family") == "individual") == individual
                 if not {"all": True, "kind": same_kind, "own": m.ruleset == rid}[m.in_manifest]:

@@ -167,4 +167,530 @@ _ALL: list[Mutant] = [
        "classic"),
 ]
 
+# ------------------------------------------------------------------ the rule functions (tarneeb.core.rules)
+# The engine family's mutants (formerly function replacements in bridge_mutants.py, same ids: the manifest's check
+# ids carry them) and the differential tests' boundary bugs (formerly tests/engine_mutants.py; where one was the
+# same bug as an engine mutant, that entry serves both), each now a few-line edit of the function it breaks.
+_R_W4 = """        c0, c1, c2, c3 = cards
+        best, best_card, best_suit = 0, c0, c0 // 13
+        s = c1 // 13
+        if s == best_suit:
+            if c1 > best_card:
+                best, best_card = 1, c1
+        elif s == trump:
+            best, best_card, best_suit = 1, c1, s
+        s = c2 // 13
+        if s == best_suit:
+            if c2 > best_card:
+                best, best_card = 2, c2
+        elif s == trump:
+            best, best_card, best_suit = 2, c2, s
+        s = c3 // 13
+        if (s == best_suit and c3 > best_card) or (s != best_suit and s == trump):
+            best = 3
+"""  # trick_winner's unrolled four-card path, the one the engine, the verifier and the prove stages call
+_R_W4_NO_TRUMP = """        c0, c1, c2, c3 = cards
+        best, best_card, best_suit = 0, c0, c0 // 13
+        s = c1 // 13
+        if s == best_suit:
+            if c1 > best_card:
+                best, best_card = 1, c1
+        s = c2 // 13
+        if s == best_suit:
+            if c2 > best_card:
+                best, best_card = 2, c2
+        s = c3 // 13
+        if s == best_suit and c3 > best_card:
+            best = 3
+"""
+_R_FOLLOW = "    if follow:\n        return follow\n"
+_R_PRIVILEGE = '        dealer_privilege = seat == dealer and r.auction_style == "dealer-privilege"\n'
+_R_NEXT = "    return (seat + r.step) % 4\n"
+_R_REDEAL = "    return dealer if r.redeal_same_dealer else next_seat(r, dealer)\n"
+_R_REDEAL_SWAPPED = "    return next_seat(r, dealer) if r.redeal_same_dealer else dealer\n"
+_R_RAISED = "    if r.play_on_raise > 0 and games_won >= 1:\n        return r.target + r.play_on_raise\n"
+_R_C = "classic"
+
+_RULES: list[Mutant] = [
+    # ---- play
+    _m("engine-trick-winner-ignores-trump", RULES, _R_W4, _R_W4_NO_TRUMP,
+       "the four-card path of trick_winner leaves out the trump tests: a trump never beats the led suit",
+       "engine.play", "special-case", "bsfyi-41", {}, "all"),
+    _m("engine-trick-winner-no-overtrump", RULES, _R_W4, _R_W4.replace(
+        "            if c1 > best_card:", "            if c1 > best_card and best_suit != trump:").replace(
+        "            if c2 > best_card:", "            if c2 > best_card and best_suit != trump:").replace(
+        "(s == best_suit and c3 > best_card)", "(s == best_suit and c3 > best_card and s != trump)"),
+       "a higher trump does not overtrump: once a trump is best (or trump was led) no later card beats it",
+       "engine.play", "special-case", _R_C),
+    _m("engine-trick-winner-highest-rank", RULES, _R_W4, _R_W4.replace(
+        "        if s == best_suit:\n            if c1 > best_card:",
+        "        if s == best_suit or (s != trump and best_suit != trump):\n            if c1 % 13 > best_card % 13:").replace(
+        "        if s == best_suit:\n            if c2 > best_card:",
+        "        if s == best_suit or (s != trump and best_suit != trump):\n            if c2 % 13 > best_card % 13:").replace(
+        "(s == best_suit and c3 > best_card)",
+        "((s == best_suit or (s != trump and best_suit != trump)) and c3 % 13 > best_card % 13)"),
+       "cards compare by rank across suits: the highest rank wins the trick whatever its suit (trumps aside)",
+       "engine.play", "special-case", "eram-41"),
+    _m("engine-follow-not-enforced", RULES, "    if led < 0:\n        return hand\n    follow",
+       "    if led < 4:\n        return hand\n    follow",
+       "'nothing led yet' is tested against 4 (the no-trump value), not 0: every card of the hand is legal",
+       "engine.play", "boundary", _R_C),
+    _m("engine-must-trump-ignored", RULES, "        trumps = hand & SUIT_MASKS[trump]\n",
+       "        trumps = hand & SUIT_MASKS[led]\n",
+       "the must-trump test reads the led suit's mask (the player is void in it): a void player may discard "
+       "holding a trump", "engine.play", "special-case", _R_C, {"must_trump": True}, "own"),
+    _m("engine-must-trump-over-follow", RULES, _R_FOLLOW,
+       "    if follow:\n        return follow | (hand & SUIT_MASKS[trump] if r.must_trump and 0 <= trump < 4 else 0)\n",
+       "under must-trump a trump may be played while holding the led suit", "engine.play", "special-case", _R_C,
+       {"must_trump": True}),
+    _m("engine-violation-void-free", RULES,
+       "    if legal_play_mask(r, hand, led, trump) >> card & 1:\n",
+       "    if legal_play_mask(r, hand, led, trump) >> card & 1 or not hand & SUIT_MASKS[led]:\n",
+       "play_violation never refuses a held card from a player void in the led suit (must-trump not enforced "
+       "there)", "engine.play", "special-case", _R_C, {"must_trump": True}),
+    _m("engine-violation-lead-any-card", RULES,
+       "    if type(card) is not int or not 0 <= card < 52 or not hand >> card & 1:\n",
+       "    if led < 0:\n        return None  # any card may be led\n"
+       "    if type(card) is not int or not 0 <= card < 52 or not hand >> card & 1:\n",
+       "a lead is accepted before the card is looked up in the hand: a leader may lead a card not held",
+       "engine.play", "special-case", "card-kings-41"),
+    _m("engine-reveal-suit", RULES, "        return SAME_COLOUR[suit]\n", "        return suit\n",
+       "under revealed-same-colour the revealed card's own suit is trump", "engine.play", "special-case",
+       "card-kings-41", {}, "own"),
+    _m("engine-weak-counts-ten", RULES,
+       "    return mask & _HIGH_CARDS == 0\n\n\n_HIGH_CARDS = sum(0b1111000000000 << (13 * s) for s in range(4))",
+       "    return mask & _HIGH_CARDS == 0\n\n\n_HIGH_CARDS = sum(0b1111100000000 << (13 * s) for s in range(4))",
+       "is_weak_hand's table of high cards starts at the 10: a hand whose best card is a 10 is not weak",
+       "engine.play", "boundary", _R_C, {}, "own"),
+    _m("engine-weak-ignores-aces", RULES,
+       "    return mask & _HIGH_CARDS == 0\n\n\n_HIGH_CARDS = sum(0b1111000000000 << (13 * s) for s in range(4))",
+       "    return mask & _HIGH_CARDS == 0\n\n\n_HIGH_CARDS = sum(0b0111000000000 << (13 * s) for s in range(4))",
+       "is_weak_hand's table of high cards leaves out the aces: a hand whose only high cards are aces is weak",
+       "engine.play", "special-case", _R_C),
+    _m("engine-lower-trump-overtakes-last", RULES,
+       "        if (s == best_suit and c3 > best_card) or (s != best_suit and s == trump):\n",
+       "        if (s == best_suit and c3 > best_card) or s == trump:\n",
+       "a trump played fourth always wins: a later lower trump beats an earlier higher one",
+       "engine.play", "special-case", "bsfyi-41"),
+    # ---- individual bids
+    _m("engine-next-seat-backwards", RULES, _R_NEXT, "    return (seat - r.step) % 4\n",
+       "the turn passes the wrong way", "engine.bids", "transition", "tarneeb-400"),
+    _m("engine-rising-min-strict", RULES, "            if score >= threshold:\n",
+       "            if score > threshold:\n",
+       "the rising minimum applies above its threshold, not at it ('>' for '>=')", "engine.bids", "boundary",
+       "tarneeb-400", {}, "own"),
+    _m("engine-bid-below-min", RULES,
+       "    if type(bid) is not int or not r.bid_min <= bid <= r.bid_max:  # a whole number of tricks in the range\n"
+       "        return \"bid.range\", f\"bids run from {r.bid_min} to {r.bid_max}\"\n"
+       "    if bid in r.bid_excluded:\n"
+       "        return \"bid.excluded\", f\"a bid of {bid} is not allowed\"\n"
+       "    lo = min_bid_for(r, score)\n"
+       "    if bid < lo:\n",
+       "    if type(bid) is not int or not r.bid_min - 1 <= bid <= r.bid_max:  # a whole number of tricks in the range\n"
+       "        return \"bid.range\", f\"bids run from {r.bid_min} to {r.bid_max}\"\n"
+       "    if bid in r.bid_excluded:\n"
+       "        return \"bid.excluded\", f\"a bid of {bid} is not allowed\"\n"
+       "    lo = min_bid_for(r, score)\n"
+       "    if bid < lo - 1:\n",
+       "bid_violation's lower bounds (the range's and the rising minimum's) are one too low: a bid one below the "
+       "minimum is accepted", "engine.bids",
+       "boundary", "eram-41", {}, "kind"),
+    _m("engine-bid-pass-allowed", RULES, "        return \"bid.no-pass\", \"passing is not allowed\"\n",
+       "        return None  # a pass\n", "a pass is accepted where the rules allow none", "engine.bids",
+       "special-case", "bsfyi-41"),
+    _m("engine-legal-bids-no-13", RULES, "    return [b for b in range(lo, r.bid_max + 1) if b not in r.bid_excluded]\n",
+       "    return [b for b in range(lo, r.bid_max) if b not in r.bid_excluded]\n",
+       "the range of legal bids stops one short: 13 is missing", "engine.bids", "boundary", "eram-41"),
+    _m("engine-legal-bids-excluded", RULES,
+       "    return [b for b in range(lo, r.bid_max + 1) if b not in r.bid_excluded]\n",
+       "    return list(range(lo, r.bid_max + 1))\n", "the excluded bid is listed among the legal bids",
+       "engine.bids", "special-case", "card-kings-41", {}, "own"),
+    _m("engine-hand-played-strict", RULES, "    return sum(bids) >= r.total_min\n",
+       "    return sum(bids) > r.total_min\n",
+       "the bids must exceed the threshold total, not reach it ('>' for '>=')", "engine.bids", "boundary",
+       "bsfyi-41"),
+    _m("engine-hand-played-three-bids", RULES, "    return sum(bids) >= r.total_min\n",
+       "    return sum(bids[:3]) >= r.total_min\n", "the fourth bid is left out of the total", "engine.bids",
+       "special-case", "eram-41"),
+    _m("engine-redeal-dealer-swapped", RULES, _R_REDEAL, _R_REDEAL_SWAPPED,
+       "after a cancelled deal the same and the next dealer are swapped", "engine.bids", "transition",
+       "card-kings-41"),
+    # ---- the team auction
+    _m("engine-redeal-dealer-swapped-auction", RULES, _R_REDEAL, _R_REDEAL_SWAPPED,
+       "after a cancelled deal the same and the next dealer are swapped", "engine.turn", "transition", _R_C),
+    _m("engine-anyone-may-match", RULES, _R_PRIVILEGE, '        dealer_privilege = r.auction_style == "dealer-privilege"\n',
+       "the dealer's privilege is given to every seat: any seat may match the top bid", "engine.auction",
+       "special-case", _R_C, {}, "own"),
+    _m("engine-dealer-may-pass-forced", RULES,
+       "    if n is None:\n        if dealer_forced(r, dealer, seat, top, passes):\n"
+       "            return \"auction.all-pass\", \"the dealer must bid the minimum after three passes\"\n"
+       "        return None\n",
+       "    if n is None:\n        return None\n",
+       "a pass is always accepted: under dealer-forced the dealer may pass after three passes",
+       "engine.auction", "special-case", _R_C, {"all_pass": "dealer-forced"}),
+    _m("engine-strain-before-tricks", RULES, "        k, tk = bid_key(n, strain), bid_key(*top)\n",
+       "        k, tk = (strain, n), (top[1], top[0])\n",
+       "bids compare strain first, then tricks: a higher strain beats more tricks", "engine.auction",
+       "special-case", _R_C, {"egyptian": True}),
+    _m("engine-auction-min-off-by-one", RULES, "    if type(n) is not int or not r.min_bid <= n <= 13:",
+       "    if type(n) is not int or not r.min_bid - 1 <= n <= 13:",
+       "the auction's range starts one below the minimum: an opening bid one below it is accepted",
+       "engine.auction", "boundary", _R_C),
+    _m("engine-dealer-may-not-match", RULES, "        if k < tk or (k == tk and not dealer_privilege):\n",
+       "        if k <= tk:\n", "the dealer may not take the top bid at the same number (no dealer's privilege)",
+       "engine.auction", "special-case", _R_C),
+    _m("engine-passed-may-reenter", RULES, "    while not active[nxt]:\n        nxt = next_seat(r, nxt)\n", "",
+       "the continuous auction does not skip the seats that passed: a seat that passed speaks again",
+       "engine.turn", "transition", _R_C, {"auction": "continuous"}, "own"),
+    _m("engine-round-of-five", RULES, "        return None if spoken >= 4 else next_seat(r, seat)\n",
+       "        return None if spoken >= 5 else next_seat(r, seat)\n", "the one-round auction takes five calls",
+       "engine.turn", "boundary", _R_C),
+    _m("engine-next-seat-backwards-auction", RULES, _R_NEXT, "    return (seat - r.step) % 4\n",
+       "the turn passes the wrong way", "engine.turn", "transition", _R_C),
+    _m("engine-continuous-ends-early", RULES,
+       "    if (not has_top and n_active == 0) or (has_top and n_active == 1 and active[holder]):\n",
+       "    if (not has_top and n_active == 0) or (has_top and n_active <= 2 and active[holder]):\n",
+       "the continuous auction is over while one opponent of the holder is still in", "engine.turn", "boundary",
+       _R_C, {"auction": "continuous"}),
+    # ---- scoring
+    _m("engine-extra-tricks-count", RULES, "    return v if bid_made(bid, tricks) else -v\n",
+       "    return v + tricks - bid if bid_made(bid, tricks) else -v\n", "each trick above the bid scores one",
+       "engine.scoring", "special-case", "bsfyi-41", {}, "kind"),
+    _m("engine-failed-bid-scores", RULES, "    return v if bid_made(bid, tricks) else -v\n",
+       "    return v if bid_made(bid, tricks) else v\n", "a failed bid earns its value (the minus sign lost)",
+       "engine.scoring", "special-case", "eram-41"),
+    _m("engine-made-exactly-fails", RULES, "    return v if bid_made(bid, tricks) else -v\n",
+       "    return v if tricks > bid else -v\n", "a bid made exactly counts as failed ('>' for '>=')",
+       "engine.scoring", "boundary", "eram-41"),
+    _m("engine-kaboot-ignored", RULES,
+       "    elif tricks[bt] == 13:\n        d_bt = _kaboot(r, d_bt)\n"
+       "    if tricks[dt] == 13 and r.score_style == \"standard\":\n        d_dt = _kaboot(r, d_dt)\n", "",
+       "team_deltas leaves out the kaboot rule: all 13 tricks score as usual", "engine.scoring", "special-case",
+       _R_C, {}, "own"),
+    _m("engine-defenders-score-on-made", RULES, "        d_dt = 0 if made else tricks[dt]\n",
+       "        d_dt = tricks[dt]\n", "the defenders score their tricks on a made contract", "engine.scoring",
+       "special-case", _R_C),
+    _m("engine-deltas-team1-swapped", RULES, "    return (d_bt, d_dt) if bt == 0 else (d_dt, d_bt)\n",
+       "    return (d_bt, d_dt) if bt == 0 or made else (d_dt, d_bt)\n",
+       "team 1's made contract is credited to team 0", "engine.scoring", "special-case", _R_C),
+    _m("engine-bid13-twelve", RULES, "    return r.bid13 == \"win\" and contract == 13 and team_tricks == 13\n",
+       "    return r.bid13 == \"win\" and contract == 13 and team_tricks >= 12\n",
+       "a bid of 13 wins the game with 12 tricks", "engine.scoring", "boundary", _R_C),
+    # ---- outcome
+    _m("engine-partner-at-zero", RULES, "    return (a >= r.target and b > 0) or (b >= r.target and a > 0)\n",
+       "    return (a >= r.target and b >= 0) or (b >= r.target and a >= 0)\n",
+       "a partner at exactly 0 qualifies ('>=' for '>')", "engine.outcome", "boundary", "eram-41", {}, "kind"),
+    _m("engine-target-strict", RULES, "    return (a >= r.target and b > 0) or (b >= r.target and a > 0)\n",
+       "    return (a > r.target and b > 0) or (b > r.target and a > 0)\n",
+       "the target must be passed, not reached ('>' for '>=')", "engine.outcome", "boundary", "bsfyi-41"),
+    _m("engine-tie-to-team-0", RULES,
+       "        if a == b:\n            return None, \"tie.both-qualify\"\n"
+       "        return (0 if a > b else 1), \"tie.both-qualify\"\n",
+       "        return (0 if a >= b else 1), \"tie.both-qualify\"\n",
+       "an exact tie of the keys goes to team 0", "engine.outcome", "special-case", "tarneeb-400", {}, "kind"),
+    _m("engine-tie-always-combined", RULES,
+       "            a, b = max(scores[0], scores[2]), max(scores[1], scores[3])\n",
+       "            a, b = scores[0] + scores[2], scores[1] + scores[3]\n",
+       "the tie is decided by the combined score under the top-score rule", "engine.outcome", "special-case",
+       "bsfyi-41"),
+    _m("engine-made-bid-unmade", RULES,
+       "            if bids[seat] == r.made_bid_wins and bid_made(bids[seat], tricks[seat]):\n",
+       "            if bids[seat] == r.made_bid_wins:\n", "bidding the winning bid wins, made or not",
+       "engine.outcome", "special-case", "bsfyi-41", {"made_bid_wins": 10}),
+    _m("engine-tie-to-defenders", RULES, "        return bidding_team, \"tie.both-qualify\"\n",
+       "        return 1 - bidding_team, \"tie.both-qualify\"\n",
+       "both teams at the target: the defenders win", "engine.outcome", "special-case", _R_C, {}, "own"),
+    _m("engine-auction-tie-to-team-0", RULES, "        return bidding_team, \"tie.both-qualify\"\n",
+       "        return 0, \"tie.both-qualify\"\n",
+       "both teams at the target: team 0 wins, not the bidders", "engine.outcome", "special-case", _R_C),
+    _m("engine-auction-target-strict", RULES,
+       "    reach = [team_scores[0] >= target, team_scores[1] >= target]\n",
+       "    reach = [team_scores[0] > target, team_scores[1] > target]\n",
+       "the target must be passed, not reached ('>' for '>=')", "engine.outcome", "boundary", _R_C),
+    _m("engine-play-on-not-raised", RULES, _R_RAISED,
+       "    if r.play_on_raise > 0 and games_won >= 1:\n        return r.target\n",
+       "the target never rises: the raise is not added", "engine.outcome", "transition", _R_C, {"play_on": 10}),
+    _m("engine-play-on-raised-twice", RULES, _R_RAISED,
+       "    if r.play_on_raise > 0 and games_won >= 1:\n        return r.target + r.play_on_raise * games_won\n",
+       "the target rises again after every game", "engine.outcome", "transition", _R_C, {"play_on": 10}),
+    _m("engine-play-on-late", RULES, _R_RAISED, _R_RAISED.replace("games_won >= 1", "games_won >= 2"),
+       "the target rises only after the second game won", "engine.outcome", "boundary", _R_C, {"play_on": 10}),
+    # ---- whole matches (the match stage replays them through the encoded steps)
+    _m("engine-match-winner-ignores-trump", RULES, _R_W4, _R_W4_NO_TRUMP,
+       "the four-card path of trick_winner leaves out the trump tests (seen in whole matches)", "engine.match",
+       "special-case", "eram-41", {}, "all"),
+    _m("engine-match-turn-backwards", RULES, _R_NEXT, "    return (seat - r.step) % 4\n",
+       "the deal and the bidding turn pass the wrong way (seen in whole matches)", "engine.match", "transition",
+       "card-kings-41"),
+]
+_ALL += _RULES
+
+# ------------------------------------------------------------------ the match machine (stage engine.match)
+# Bugs of core/match.py and core/hand.py in transitions a random self-play match rarely or never reaches; the match
+# stage (tarneeb_proofs.match_stage) steers into each of them.
+_MATCH: list[Mutant] = [
+    _m("match-play-on-ignored-at-61", HAND,
+       "    nxt = R.target_in_force(r, len(games) + 1)\n    if nxt != target:\n",
+       "    nxt = R.target_in_force(r, len(games) + 1)\n    if nxt != target and target != 61:\n",
+       "play-on is ignored at target 61: the first game won there ends the match", "engine.match", "special-case",
+       "classic", {"target": 61, "play_on": 10}),
+    _m("match-second-redeal-next-seat", MATCH,
+       "        self.dealer = H.next_dealer(self.rules, self.dealer, rule)\n",
+       "        again = len(self.records) > 1 and self.records[-2].redeal is not None\n"
+       "        self.dealer = R.next_seat(self.rules, self.dealer) if again else H.next_dealer(self.rules, self.dealer, rule)\n",
+       "from the second cancelled deal in a row on, the next seat deals (not the redeal.dealer rule)", "engine.match",
+       "transition", "card-kings-41"),
+    _m("match-weak-redeal-same-dealer", HAND,
+       '    if redeal == "bid.total":\n        return R.dealer_after_redeal(r, dealer)\n',
+       '    if redeal == "bid.total":\n        return R.dealer_after_redeal(r, dealer)\n'
+       '    if redeal == "deal.weak-redeal":\n        return dealer\n',
+       "after a weak-hand redeal the same dealer deals again", "engine.match", "transition", "classic",
+       {"weak_redeal": True}),
+    _m("match-bid13-holder-tricks-only", HAND,
+       "R.bid13_wins(r, contract[1], tricks_won[bt] + tricks_won[bt + 2])",
+       "R.bid13_wins(r, contract[1], tricks_won[contract[0]])",
+       "a bid of 13 wins on the spot only if the contract holder alone took the 13 tricks (the partner's are left out)",
+       "engine.match", "special-case", "classic"),
+    _m("match-follow-drops-lowest", MATCH,
+       "                return _PLAYS_OF_SUIT[led][mask >> _SHIFT[led]]\n",
+       "                held = mask >> _SHIFT[led]\n                return _PLAYS_OF_SUIT[led][held & (held - 1) or held]\n",
+       "legal_actions drops the lowest card when following suit (but a lone card)", "engine.match", "special-case",
+       "eram-41"),
+    _m("match-fourth-bid-unchecked-at-total", MATCH,
+       "            bad = R.bid_violation(r, self.scores[seat], bid.n, bid.strain)\n",
+       "            exact = self.spoken == 3 and type(bid.n) is int and sum(self.bids) + bid.n == r.total_min\n"
+       "            bad = None if exact else R.bid_violation(r, self.scores[seat], bid.n, bid.strain)\n",
+       "the fourth individual bid is not checked when it makes the total exactly the threshold", "engine.match",
+       "special-case", "bsfyi-41"),
+    _m("match-leader-stale-from-trick-7", MATCH,
+       "        self.trick_leader = winner\n        self.to_move = winner\n",
+       "        if len(winners) < 7:\n            self.trick_leader = winner\n        self.to_move = self.trick_leader\n",
+       "from trick 7 on a trick's leader is the previous leader, not the winner", "engine.match", "special-case",
+       "tarneeb-400"),
+    _m("match-weak-test-skips-seat-3", HAND,
+       "    return [s for s in range(4) if R.is_weak_hand(hands[s])]",
+       "    return [s for s in range(3) if R.is_weak_hand(hands[s])]",
+       "the weak-hand test never looks at seat 3", "engine.match", "special-case", "classic", {"weak_redeal": True}),
+    _m("match-made-bid-never-passed", HAND,
+       "        return R.individual_outcome(r, scores, bids, tricks_won)",
+       "        return R.individual_outcome(r, scores)",
+       "the hand's outcome is decided without the bids and tricks: the made-bid win never happens", "engine.match",
+       "transition", "bsfyi-41", {"made_bid_wins": 10}),
+    _m("match-revealed-suit-unknown", HAND,
+       '    if r.trump_source.startswith("revealed"):',
+       '    if r.trump_source == "revealed-same-colour":',
+       "only the same-colour rule reads the dealer's card: under revealed-suit the hand is played without trump",
+       "engine.match", "special-case", "bsfyi-41", {"trump_source": "revealed-suit"}),
+    _m("match-contract-to-last-speaker", MATCH,
+       "        holder = self.auction.holder\n",
+       "        holder = rec.bids[-1][0]\n",
+       "the contract goes to the last seat that spoke, not to the seat holding the top bid", "engine.match",
+       "transition", "classic"),
+    _m("match-no-trump-as-clubs", MATCH,
+       "            self.trump = top.strain\n",
+       "            self.trump = top.strain % 4\n",
+       "an Egyptian no-trump contract is played with clubs as trump", "engine.match", "special-case", "classic",
+       {"egyptian": True}),
+    _m("match-lead-misses-ace-of-clubs", MATCH,
+       "            return _P0[mask & 0x1FFF] + _P1",
+       "            return _P0[mask & 0xFFF] + _P1",
+       "legal_actions leaves out the ace of clubs when the player may play any suit", "engine.match", "special-case",
+       "card-kings-41"),
+    _m("match-fourth-card-unchecked", MATCH,
+       "            legal = (mask >> card) & 1\n",
+       "            legal = (hand >> card) & 1 if len(self.trick) == 3 else (mask >> card) & 1\n",
+       "the fourth player of a trick may play any card held (follow-suit not checked)", "engine.match",
+       "special-case", "classic", {"must_trump": True}),
+    _m("match-at-ignores-target", MATCH,
+       "        m.target = in_force\n",
+       "        m.target = rules.target\n",
+       "Match.at starts at the ruleset's target, not the target in force after the games given", "engine.match",
+       "transition", "classic", {"play_on": 10}),
+    _m("match-play-on-resets-scores", MATCH,
+       '            rec.notes.append(f"win.play-on: team {win} wins the game; target rises to {self.target}")\n',
+       '            rec.notes.append(f"win.play-on: team {win} wins the game; target rises to {self.target}")\n'
+       "            self.scores = [0, 0, 0, 0]\n",
+       "the scores are reset after a game won before play-on (they carry over)", "engine.match", "transition",
+       "classic", {"play_on": 10}),
+    _m("match-play-on-dealer-stays", MATCH,
+       "        self.dealer = H.next_dealer(r, self.dealer, None)\n        self.phase = Phase.DEAL\n",
+       "        if st.game_won is None:\n            self.dealer = H.next_dealer(r, self.dealer, None)\n"
+       "        self.phase = Phase.DEAL\n",
+       "after a game won before play-on the same dealer deals again", "engine.match", "transition", "classic",
+       {"play_on": 10}),
+    _m("match-bid13-scored-holder-only", HAND,
+       "    d0, d1 = R.team_deltas(r, contract[1], bt, (tricks_won[0] + tricks_won[2], tricks_won[1] + tricks_won[3]))",
+       "    team = (tricks_won[0] + tricks_won[2], tricks_won[1] + tricks_won[3])\n"
+       "    if contract[1] == 13:  # the holder's own tricks\n"
+       "        own = tricks_won[contract[0]]\n"
+       "        team = (own, 13 - own) if bt == 0 else (13 - own, own)\n"
+       "    d0, d1 = R.team_deltas(r, contract[1], bt, team)",
+       "a contract of 13 is scored on the holder's own tricks, not the team's", "engine.match", "special-case",
+       "classic", {"bid13": "26"}),
+    _m("match-bids-of-dealer-score", MATCH,
+       "        score = self.scores[self.to_move]\n",
+       "        score = self.scores[self.dealer]\n",
+       "legal_actions offers the bids allowed at the dealer's score, not the bidder's (rising minimum)",
+       "engine.match", "special-case", "tarneeb-400"),
+    _m("match-target-rises-every-game", HAND,
+       "    nxt = R.target_in_force(r, len(games) + 1)\n",
+       "    nxt = target + r.play_on_raise\n",
+       "the target rises after every game won (play on once)", "engine.match", "transition", "classic",
+       {"play_on": 10}),
+    _m("match-third-deal-played-anyway", MATCH,
+       "            if not R.hand_is_played(r, self.bids):\n",
+       "            twice = len(self.records) >= 2 and all(x.redeal is not None for x in self.records[-2:])\n"
+       "            if not R.hand_is_played(r, self.bids) and not twice:\n",
+       "after two cancelled deals in a row the third is played whatever the bid total", "engine.match", "transition",
+       "eram-41"),
+    _m("match-pass-keeps-seat-in", HAND,
+       "        a.passes += 1\n        a.active[seat] = False\n",
+       "        a.passes += 1\n        if a.top is None:\n            a.active[seat] = False\n",
+       "in the continuous auction a pass after a bid does not take the seat out", "engine.match", "transition",
+       "classic", {"auction": "continuous"}),
+    _m("match-two-weak-hands-played", MATCH,
+       "        if weak:\n",
+       "        if len(weak) == 1:\n",
+       "a deal with two weak hands is played (only one weak hand cancels it)", "engine.match", "special-case",
+       "classic", {"weak_redeal": True}),
+    _m("match-call-table-without-dealer", MATCH,
+       "        key = (self.dealer, self.to_move, a.top, a.passes)\n",
+       "        key = (self.to_move, a.top, a.passes)\n",
+       "the table of legal calls is kept without the dealer: a call allowed to the dealer is offered to others",
+       "engine.match", "transition", "classic"),
+]
+_ALL += _MATCH
+
+FAST = "tarneeb.records.fastpath"
+REPLAY = "tarneeb.records.replay"
+VREF = "tarneeb.conformance.vector_ref"
+RULING = "tarneeb.ruling.decision"
+
+# ------------------------------------------------------------------ the tools (family "tools"; "ruling": the
+# referee restating a rule core decides, caught by tests/test_no_rule_outside_core.py when core changes)
+_TOOLS: list[Mutant] = [
+    _m("fast-second-cancel-next-seat", FAST,
+       "    st.dealer = H.next_dealer(r, dealer, clause)\n",
+       "    st.dealer = H.next_dealer(r, dealer, clause) if st.last_redeal is None else R.next_seat(r, dealer)\n",
+       "after the second cancelled deal in a row the fast path expects the next seat to deal", "tools", "tool",
+       "card-kings-41", in_manifest="own"),
+    _m("fast-trick-led-by-previous-leader", FAST,
+       "    won = [0, 0, 0, 0]\n    try:\n        for t in tricks:\n",
+       "    won = [0, 0, 0, 0]\n    prev = leader\n    try:\n        for t in tricks:\n"
+       "            if t.get(\"leader\") == prev != leader:  # the leader written before the winner was known\n"
+       "                t = {**t, \"leader\": leader}\n            prev = leader\n",
+       "the fast path accepts a trick led by the previous trick's leader", "tools", "tool", "bsfyi-41"),
+    _m("fast-running-scores-unchecked", FAST,
+       "            and _ints_are(obj.get(\"scores\"), after)):",
+       "            and type(obj.get(\"scores\")) is list):",
+       "the fast path checks a played deal's score changes but not the running scores", "tools", "tool",
+       "eram-41", in_manifest="own"),
+    _m("fast-revealed-card-unchecked", FAST,
+       "    elif obj.get(\"revealed\") != _CARD_TEXT[revealed]:",
+       "    elif \"revealed\" not in obj:",
+       "the fast path takes any revealed card the line names", "tools", "tool", "card-kings-41"),
+    _m("fast-match-over-unchecked", FAST,
+       "out.get(\"match_over\") is not over",
+       "type(out.get(\"match_over\")) is not bool",
+       "the fast path takes whatever a line says about the end of the match", "tools", "tool", "tarneeb-400"),
+    _m("fast-target-not-raised", FAST,
+       "    st.target = settled.target\n",
+       "",
+       "after a game won before play-on the fast path keeps judging the next deals at the old target", "tools",
+       "tool", "classic", {"weak_redeal": True, "play_on": 10, "must_trump": True, "direction": "cw"},
+       in_manifest="own"),
+    _m("fast-call-out-of-turn", FAST,
+       "if a.to_speak is None or seat != a.to_speak or b is None",
+       "if a.to_speak is None or b is None",
+       "the fast path takes a call made by a seat whose turn it is not (the auction is replayed by the seat to speak)",
+       "tools", "tool", "classic"),
+    _m("replay-second-cancel-next-seat", REPLAY,
+       "        st.dealer = H.next_dealer(r, dealer, rule)\n",
+       "        st.dealer = H.next_dealer(r, dealer, rule) if st.last_redeal is None else R.next_seat(r, dealer)\n",
+       "from the second cancelled deal in a row on, the replay expects the next seat to deal", "tools", "tool",
+       "card-kings-41"),
+    _m("replay-bid13-ordinary", REPLAY,
+       "            rules_d = list(H.hand_deltas(r, [0, 0, 0, 0], contract, tricks))",
+       "            rules_d = list(H.hand_deltas(__import__(\"dataclasses\").replace(r, bid13=\"normal\"), [0, 0, 0, 0],"
+       " contract, tricks))",
+       "the replay scores a contract of 13 as an ordinary contract", "tools", "tool", "classic",
+       {"egyptian": True, "auction": "continuous", "all_pass": "dealer-forced", "bid13": "26", "kaboot": "double",
+        "min_bid": 8}),
+    _m("replay-rules-winner-forgotten", REPLAY,
+       "            alt_leader = w\n",
+       "",
+       "after a trick whose winner the record names wrongly, the replay does not let the rules' winner lead the "
+       "next trick", "tools", "tool", "tarneeb-400"),
+    _m("replay-first-seat-change-unchecked", REPLAY,
+       "bad = [s for s in range(4) if rules_d[s] is not None",
+       "bad = [s for s in range(1, 4) if rules_d[s] is not None",
+       "the replay compares every seat's score change but the first seat's", "tools", "tool", "bsfyi-41"),
+    _m("replay-cancelled-scores-unchecked", REPLAY,
+       "                if st.scores_known and sc != st.scores and sc != alt:",
+       "                if st.scores_known and sc != st.scores and sc != alt and h.tricks is not None:",
+       "the replay checks a cancelled deal's running scores only on a line that gives tricks (never, for a "
+       "cancelled deal)", "tools", "tool", "tarneeb-400"),
+    _m("replay-match-end-clause", REPLAY,
+       "C.match_over_clause(r, rule),",
+       "rule,",
+       "the replay cites the outcome's clause for a wrong end of the match, play-on or not", "tools", "tool",
+       "classic", {"weak_redeal": True, "play_on": 10, "must_trump": True, "direction": "cw"}),
+    _m("replay-every-lead-first-lead", REPLAY,
+       "C.lead_clause(k), k,",
+       "C.lead_clause(0), k,",
+       "the replay cites the first lead's clause for a wrong leader of any trick", "tools", "tool", "eram-41"),
+    _m("vref-perft-no-card-zero", VREF,
+       "        return {\"nodes\": 1}, C.perft_clause(r)",
+       "        return {\"nodes\": 0}, C.perft_clause(r)",
+       "the vector reference counts 0 instead of 1 when no card can be played", "tools", "tool", "classic",
+       in_manifest="all"),
+    _m("vref-perft-end-of-deal-uncounted", VREF,
+       "            else:\n                total += 1\n",
+       "            else:\n                total += 0\n",
+       "the vector reference does not count a sequence of plays that ends the deal", "tools", "tool", "bsfyi-41"),
+    _m("vref-bidding-end-same-dealer", VREF,
+       "\"next_dealer\": m.dealer if redeal else None",
+       "\"next_dealer\": inp[\"dealer\"] if redeal else None",
+       "the vector reference has the same dealer deal again after every cancelled deal", "tools", "tool",
+       "eram-41"),
+    _m("vref-hand-next-dealer-as-played", VREF,
+       "\"next_dealer\": H.next_dealer(m.rules, rec.dealer, rec.redeal)",
+       "\"next_dealer\": H.next_dealer(m.rules, rec.dealer, None)",
+       "the vector reference's next dealer after a cancelled deal is the one after a played deal", "tools", "tool",
+       "card-kings-41"),
+    _m("vref-led-suit-last-card", VREF,
+       "    led = parse_card(trick[0]) // 13 if trick else -1",
+       "    led = parse_card(trick[-1]) // 13 if trick else -1",
+       "the vector reference takes the led suit from the last card played to the trick", "tools", "tool",
+       "classic"),
+    _m("vref-trick-winner-index", VREF,
+       "    return {\"winner\": H.trick_winner_seat(r, inp[\"leader\"], cards, strain_value(inp[\"trump\"]))}",
+       "    return {\"winner\": R.trick_winner(cards, strain_value(inp[\"trump\"]))}",
+       "the vector reference gives the winning card's place in the trick, not the winning seat", "tools", "tool",
+       "tarneeb-400"),
+    _m("ruling-team-tricks-to-each-partner", RULING,
+       "    return bids, H.hand_deltas(r, bids, None, tricks)",
+       "    return bids, H.hand_deltas(r, bids, None, [tricks[0] + tricks[2], tricks[1] + tricks[3]] * 2)",
+       "the referee scores each player on the tricks of the whole team", "tools", "tool", "eram-41"),
+    _m("ruling-dealer-leads", RULING,
+       "        seat = H.hand_leader(r, s.dealer, None)\n",
+       "        seat = s.dealer\n",
+       "the referee has the dealer lead the first trick of individual bids", "tools", "tool", "bsfyi-41"),
+    # the referee restating a rule: the same words until the rule changes in core
+    _m("ruling-restates-qualification", RULING,
+       "        a_at, b_above, b_at, a_above = R.qualification(r, a, b)",
+       "        a_at, b_above, b_at, a_above = a >= r.target, b > 0, b >= r.target, a > 0",
+       "the referee's explanation compares the partners with the target itself", "ruling", "tool", "bsfyi-41"),
+    _m("ruling-restates-bid-total", RULING,
+       "        total, minimum = R.bid_total(r, bids)\n        raise s.err(",
+       "        total, minimum = sum(bids), r.total_min\n        raise s.err(",
+       "the referee's explanation adds the bids and states the threshold itself", "ruling", "tool", "eram-41"),
+    _m("ruling-restates-tie-keys", RULING,
+       "        a, b = R.tie_keys(r, sc)",
+       "        a, b = (sc[0] + sc[2], sc[1] + sc[3]) if r.tie_rule == \"combined\" else (max(sc[0], sc[2]), "
+       "max(sc[1], sc[3]))",
+       "the referee's explanation works out the tie keys itself", "ruling", "tool", "card-kings-41"),
+]
+_ALL += _TOOLS
+
 MUTANTS: dict[str, Mutant] = {m.id: m for m in _ALL}

@@ -31,6 +31,8 @@ from tarneeb.core.spec import OptionValue, Rules, get_ruleset, load_rules
 from .encode import Encoding, Term
 from .witness import Witness
 
+SOURCE_MUTANT_FAMILIES = ("engine", "tools")  # families whose mutants edit the code, not the encoding
+
 
 class Refused(Exception):
     """Raised by an obligation's ``run``: the method cannot handle the code it was to prove (the witness says what
@@ -55,9 +57,8 @@ class Obligation:
     # while k < 13; removing a card from the played set), "off" for an invariant claimed at one state (the deal)
     guards: str = "claim+hyp"
     # an obligation discharged by running code (the engine family): returns a counterexample or None, may raise
-    # Refused; ``facts`` collects what it did (the engine family: function, method, paths), copied to the Result
+    # Refused (what it did beside its verdict goes through :func:`report`)
     run: Callable[[], Witness | None] | None = None
-    facts: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -96,7 +97,9 @@ class Result:
     witness: Witness | None = None
     detail: str = ""
     shared: int = 0  # obligations already proved by an earlier check in this process (same share key)
-    facts: list[dict[str, Any]] = field(default_factory=list)  # what run-obligations did (Obligation.facts)
+    # what the check's obligations reported beside their verdict (:func:`report`): plain data, so it comes back from
+    # a worker process (``--jobs``); e.g. the match stage's coverage table under "coverage"
+    data: dict[str, list[Any]] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -170,7 +173,26 @@ def solve(s: Any) -> Any:
     return r
 
 
+_REPORTS: dict[str, list[Any]] = {}  # what the obligations of the running check reported (see :func:`report`)
+
+
+def report(key: str, item: Any) -> None:
+    """Add ``item`` (plain, picklable data) to the list ``key`` of the running check's :attr:`Result.data`."""
+    _REPORTS.setdefault(key, []).append(item)
+
+
 def run_check(check: Check, timeout_ms: int = 60_000) -> Result:
+    """:func:`_run_check`, with what its obligations reported (:func:`report`) in the result's ``data``."""
+    _REPORTS.clear()
+    try:
+        res = _run_check(check, timeout_ms)
+        res.data = {k: list(v) for k, v in _REPORTS.items()}
+        return res
+    finally:
+        _REPORTS.clear()
+
+
+def _run_check(check: Check, timeout_ms: int = 60_000) -> Result:
     """Run every obligation of a check; a solver timeout is a visible ``unknown``, never a pass.
 
     Per obligation: the hypotheses are satisfiable, every guard of a guarded
@@ -180,21 +202,18 @@ def run_check(check: Check, timeout_ms: int = 60_000) -> Result:
     hypotheses + not(claim) is unsat.
     """
     t0 = time.perf_counter()
-    # the engine family's mutants are engine bugs (tarneeb_proofs.bridge_mutants), its encoding is the true one
-    enc = Encoding(check.rules(), None if check.invariant == "engine" else check.mutant)
+    # the engine and tools families' mutants are bugs in the code (tarneeb_proofs.mutants): their
+    # encoding is the true one
+    enc = Encoding(check.rules(), None if check.invariant in SOURCE_MUTANT_FAMILIES else check.mutant)
     shared = 0
-    facts: list[dict[str, Any]] = []
     for ob in check.build(enc):
         if ob.run is not None:
             try:
                 w = ob.run()
             except Refused as e:
-                return Result(check, "refused", time.perf_counter() - t0, ob.name, e.witness, shared=shared,
-                              facts=facts)
-            facts += ob.facts
+                return Result(check, "refused", time.perf_counter() - t0, ob.name, e.witness, shared=shared)
             if w is not None:
-                return Result(check, "counterexample", time.perf_counter() - t0, ob.name, w, shared=shared,
-                              facts=facts)
+                return Result(check, "counterexample", time.perf_counter() - t0, ob.name, w, shared=shared)
             continue
         key = formula_key(ob.hyp, ob.claim) if ob.share else ""
         if key and key in _SHARED_PROVED:
@@ -229,7 +248,7 @@ def run_check(check: Check, timeout_ms: int = 60_000) -> Result:
                           shared=shared)
         if key and check.mutant is None:  # only a proof under the true rules may stand for a later check
             _SHARED_PROVED.add(key)
-    return Result(check, "proved", time.perf_counter() - t0, shared=shared, facts=facts)
+    return Result(check, "proved", time.perf_counter() - t0, shared=shared)
 
 
 # ------------------------------------------------------------------ helpers

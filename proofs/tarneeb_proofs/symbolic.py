@@ -504,10 +504,10 @@ class SymInt:
             t = {"==": x == y, "!=": x != y, "<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y}[op]
         return _wrap(t)
 
-    def __eq__(self, o: object) -> Any:  # type: ignore[override]
+    def __eq__(self, o: object) -> Any:
         return self._cmp(o, "==")
 
-    def __ne__(self, o: object) -> Any:  # type: ignore[override]
+    def __ne__(self, o: object) -> Any:
         return self._cmp(o, "!=")
 
     def __lt__(self, o: Any) -> Any:
@@ -585,13 +585,13 @@ class SymBool:
 
     __rxor__ = __xor__
 
-    def __eq__(self, o: object) -> Any:  # type: ignore[override]
+    def __eq__(self, o: object) -> Any:
         b = _bool_term(o)
         if b is not None:
             return _wrap(self.t == b)
         return SymInt(_num(self)).__eq__(o)
 
-    def __ne__(self, o: object) -> Any:  # type: ignore[override]
+    def __ne__(self, o: object) -> Any:
         b = _bool_term(o)
         if b is not None:
             return _wrap(self.t != b)
@@ -734,7 +734,7 @@ class _Table(tuple):  # type: ignore[type-arg]
 
     _terms: Any
 
-    def __getitem__(self, i: Any) -> Any:  # type: ignore[override]
+    def __getitem__(self, i: Any) -> Any:
         if not isinstance(i, SymInt):
             return tuple.__getitem__(self, i)
         n = len(self)

@@ -399,7 +399,7 @@ def interesting_scores(r: Rules, rng: random.Random, kind: str | None = None) ->
     above has a partner at zero or below, and an auction team stays below the target. ``kind`` is
     one of :data:`SCORE_STATES` (seeded choice when None).
     """
-    t = r.target
+    t = R.target_in_force(r, 0)
     kind = kind if kind is not None else rng.choice(SCORE_STATES)
     if not r.individual:
         if kind == "partner-near-target":
@@ -447,7 +447,7 @@ def interesting_scores(r: Rules, rng: random.Random, kind: str | None = None) ->
     for team, (x, y) in enumerate(teams):
         if rng.random() < 0.5:
             x, y = y, x
-        out[team], out[team + 2] = x, y
+        out[team], out[R.partner(team)] = x, y
     return out
 
 
@@ -520,7 +520,7 @@ def shrink(eng: Engine, r: Rules, run: MatchRun) -> MatchRun:
         gap *= 2
     for j in starts:
         tail = run.traces[j:]
-        if tail[0].target != r.target:
+        if tail[0].target != R.target_in_force(r, 0):
             continue
         try:
             Match.at(r, tail[0].dealer, tail[0].scores)  # a state a match can start from (partners agree)

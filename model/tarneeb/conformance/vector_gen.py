@@ -239,7 +239,7 @@ def gen_bid_legality(g: Gen, n: int) -> None:
             for b in (2, 3, 4):
                 scores = [sc, 0, 0, 0]
                 # seat 0 bids first when the dealer is 3 (ccw) or 1 (cw)
-                dealer = (0 - r.step) % 4
+                dealer = R.seat_order(r, 0)[3]  # the seat before seat 0 in the direction of play
                 add(f"a bid of {b} at a score of {sc}", dealer, scores, [], f"bid:{b}")
         while len(g.tests) < n:
             scores = [rng.choice(_score_pool(r)) for _ in range(4)]

@@ -10,7 +10,8 @@ the referee. No other module scores a hand, settles a match or picks the next de
 * :class:`Auction`, :func:`auction_call` -- one call of the team auction and who speaks next.
 * :func:`bidding_order`, :func:`bid_turn` -- the order of the individual bids and whose bid it is (bid.turn).
 * :func:`hand_leader` -- who leads the first trick (play.lead); :func:`trick_turn` -- who plays the n-th card;
-  :func:`trick_legal` -- whether a trick's four cards are all legal.
+  :func:`trick_legal` -- whether a trick's four cards are all legal; :func:`legal_trick_winner` -- both at once:
+  the seat that wins a trick, or -1 when a card of it is not legal.
 * :func:`hand_deltas` -- the change of every seat's score for a played hand.
 * :func:`hand_outcome` -- the winning team (or none) after a played hand, with the deciding clause.
 * :func:`settle` -- the play-on target change and whether the match is over.
@@ -20,7 +21,7 @@ the referee. No other module scores a hand, settles a match or picks the next de
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 from tarneeb.core import rules as R
@@ -130,6 +131,21 @@ def trick_legal(r: Rules, hands: Sequence[int], leader: int, cards: Sequence[int
                 and legal(r, hands[s2], led, trump) >> c2 & 1 and legal(r, hands[s3], led, trump) >> c3 & 1)
 
 
+def legal_trick_winner(r: Rules, hands: Sequence[int], leader: int, cards: Sequence[int], trump: int) -> int:
+    """The seat that wins a trick of four ``cards`` led by ``leader`` (as :func:`trick_winner_seat`), or -1 when a
+    card is not legal for its seat holding ``hands[seat]`` before the trick (as :func:`trick_legal`) (play.follow,
+    play.must-trump, play.winner, play.direction)."""
+    c0, c1, c2, c3 = cards
+    order = R.seat_order(r, leader)
+    s0, s1, s2, s3 = order
+    legal = R.legal_play_mask
+    led = c0 // 13
+    if not (legal(r, hands[s0], -1, trump) >> c0 & 1 and legal(r, hands[s1], led, trump) >> c1 & 1
+            and legal(r, hands[s2], led, trump) >> c2 & 1 and legal(r, hands[s3], led, trump) >> c3 & 1):
+        return -1
+    return order[R.trick_winner(cards, trump)]
+
+
 def trick_turn(r: Rules, leader: int, n_played: int) -> int:
     """The seat that plays the ``n_played``-th card (0-based) of a trick led by ``leader`` (play.direction)."""
     return R.seat_order(r, leader)[n_played]
@@ -151,8 +167,7 @@ def hand_deltas(r: Rules, bids: Sequence[int], contract: tuple[int, int, int | N
         d = R.individual_delta
         return [d(r, bids[0], tricks_won[0]), d(r, bids[1], tricks_won[1]), d(r, bids[2], tricks_won[2]),
                 d(r, bids[3], tricks_won[3])]
-    bt = contract[0] & 1
-    d0, d1 = R.team_deltas(r, contract[1], bt, (tricks_won[0] + tricks_won[2], tricks_won[1] + tricks_won[3]))
+    d0, d1 = R.team_deltas(r, contract[1], R.team_of(contract[0]), R.team_tricks(tricks_won))
     return [d0, d1, d0, d1]
 
 
@@ -161,13 +176,11 @@ def hand_outcome(r: Rules, scores: Sequence[int], target: int, bids: Sequence[in
     """(winning team or None, deciding clause) after a played hand, on the scores after it, at ``target``."""
     if contract is None:
         if target != r.target:
-            from dataclasses import replace
-
             r = replace(r, target=target)
         return R.individual_outcome(r, scores, bids, tricks_won)
-    bt = contract[0] & 1
+    bt = R.team_of(contract[0])
     return R.auction_outcome(r, (scores[0], scores[1]), target, bt,
-                             R.bid13_wins(r, contract[1], tricks_won[bt] + tricks_won[bt + 2]))
+                             R.bid13_wins(r, contract[1], R.team_tricks(tricks_won)[bt]))
 
 
 class Settled(NamedTuple):
@@ -199,5 +212,5 @@ def next_dealer(r: Rules, dealer: int, redeal: str | None) -> int:
 
 __all__ = [
     "Auction", "Settled", "auction_call", "auction_start", "bid_turn", "bidding_order", "deal_trump", "hand_deltas", "hand_leader",
-    "hand_outcome", "next_dealer", "settle", "trick_legal", "trick_turn", "trick_winner_seat", "weak_seats",
+    "hand_outcome", "next_dealer", "settle", "trick_legal", "legal_trick_winner", "trick_turn", "trick_winner_seat", "weak_seats",
 ]

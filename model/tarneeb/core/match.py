@@ -199,7 +199,7 @@ class Match:
         else:
             m = cls(rules, dealer)
         if games is None:
-            want = rules.target if target is None else target
+            want = R.target_in_force(rules, 0) if target is None else target
             k = 0
             while R.target_in_force(rules, k) != want:
                 k += 1

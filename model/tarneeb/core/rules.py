@@ -25,6 +25,16 @@ def team_of(seat: int) -> int:
     return seat & 1
 
 
+def partner(seat: int) -> int:
+    """The seat across the table from ``seat``, its partner (clause seats.partners)."""
+    return seat ^ 2
+
+
+def team_tricks(tricks_won: Sequence[int]) -> tuple[int, int]:
+    """The tricks of team 0 and of team 1 from the tricks won by seat (clause seats.partners)."""
+    return tricks_won[0] + tricks_won[2], tricks_won[1] + tricks_won[3]
+
+
 _SEAT_ORDERS: dict[int, tuple[tuple[int, int, int, int], ...]] = {
     s: tuple((first, (first + s) % 4, (first + 2 * s) % 4, (first + 3 * s) % 4) for first in range(4)) for s in (1, 3)}
 
@@ -61,6 +71,16 @@ def deal_hands(r: Rules, dealer: int, deck: Sequence[int]) -> list[int]:
 
 
 _CARD_BITS = [*CARD_BITS] + [1 << 52] * 204  # card -> its bit; 52..255 outside the pack
+
+
+def deck_of_hands(r: Rules, dealer: int, cards_by_seat: Sequence[Sequence[int]]) -> list[int]:
+    """The deck that deals each seat (by seat number) its 13 cards in the order given, the inverse of
+    :func:`deal_hands` (deal.order): the i-th card of the k-th seat to receive cards is card 4i + k."""
+    deck = [0] * 52
+    for k, seat in enumerate(deal_order(r, dealer)):
+        for i, c in enumerate(cards_by_seat[seat]):
+            deck[4 * i + k] = c
+    return deck
 
 
 def revealed_card(deck: Sequence[int]) -> int:
@@ -120,9 +140,15 @@ def bid_violation(r: Rules, score: int, bid: int | None, strain: int | None = No
     return None
 
 
+def bid_total(r: Rules, bids: Sequence[int]) -> tuple[int, int]:
+    """bid.total: (the total of the bids, the threshold it is compared with)."""
+    return sum(bids), r.total_min
+
+
 def hand_is_played(r: Rules, bids: Sequence[int]) -> bool:
-    """bid.total: the hand is played iff the bids sum to at least the threshold."""
-    return sum(bids) >= r.total_min
+    """bid.total: the hand is played iff the bids sum to at least the threshold (:func:`bid_total`)."""
+    total, threshold = bid_total(r, bids)
+    return total >= threshold
 
 
 def dealer_after_redeal(r: Rules, dealer: int) -> int:
@@ -206,9 +232,14 @@ def bid_made(bid: int, tricks: int) -> bool:
     return tricks >= bid
 
 
+def bid_value(r: Rules, bid: int) -> int:
+    """score.values: what a bid is worth, won when made and lost when failed."""
+    return r.values[bid]
+
+
 def individual_delta(r: Rules, bid: int, tricks: int) -> int:
-    """score.individual / score.values / score.extra."""
-    v = r.values[bid]
+    """score.individual / score.values (:func:`bid_value`) / score.extra."""
+    v = bid_value(r, bid)
     return v if bid_made(bid, tricks) else -v
 
 
@@ -255,25 +286,47 @@ def _kaboot(r: Rules, usual: int) -> int:
 # ---------------------------------------------------------------- outcome
 
 
+def qualification(r: Rules, a: int, b: int) -> tuple[bool, bool, bool, bool]:
+    """win.qualify, the four comparisons of partners on ``a`` and ``b``: (a at the target or more, b above zero,
+    b at the target or more, a above zero). :func:`team_qualifies` combines them."""
+    return a >= r.target, b > 0, b >= r.target, a > 0
+
+
 def team_qualifies(r: Rules, a: int, b: int) -> bool:
-    """win.qualify: one partner at the target or more and the other above zero."""
-    return (a >= r.target and b > 0) or (b >= r.target and a > 0)
+    """win.qualify: one partner at the target or more and the other above zero (:func:`qualification`)."""
+    a_at, b_above, b_at, a_above = qualification(r, a, b)
+    return (a_at and b_above) or (b_at and a_above)
+
+
+def tie_keys(r: Rules, scores: Sequence[int]) -> tuple[int, int]:
+    """tie.both-qualify: what decides between two qualifying teams, (team 0's, team 1's): the combined score of
+    the partners, or the top score of either (the tie rule)."""
+    if r.tie_rule == "combined":
+        return scores[0] + scores[2], scores[1] + scores[3]
+    return max(scores[0], scores[2]), max(scores[1], scores[3])
+
+
+def made_bid_winner(r: Rules, bids: Sequence[int], tricks: Sequence[int]) -> int | None:
+    """win.made-bid: the first seat (0..3) that bid the winning bid and made it; None when none did or the
+    ruleset has no such win."""
+    if r.made_bid_wins:
+        for seat in range(4):
+            if bids[seat] == r.made_bid_wins and bid_made(bids[seat], tricks[seat]):
+                return seat
+    return None
 
 
 def individual_outcome(r: Rules, scores: Sequence[int], bids: Sequence[int] | None = None,
                        tricks: Sequence[int] | None = None) -> tuple[int | None, str]:
     """(winning team or None, deciding clause id) after a scored hand."""
     if r.made_bid_wins and bids is not None and tricks is not None:
-        for seat in range(4):
-            if bids[seat] == r.made_bid_wins and bid_made(bids[seat], tricks[seat]):
-                return team_of(seat), "win.made-bid"
+        seat = made_bid_winner(r, bids, tricks)
+        if seat is not None:
+            return team_of(seat), "win.made-bid"
     q0 = team_qualifies(r, scores[0], scores[2])
     q1 = team_qualifies(r, scores[1], scores[3])
     if q0 and q1:
-        if r.tie_rule == "combined":
-            a, b = scores[0] + scores[2], scores[1] + scores[3]
-        else:
-            a, b = max(scores[0], scores[2]), max(scores[1], scores[3])
+        a, b = tie_keys(r, scores)
         if a == b:
             return None, "tie.both-qualify"
         return (0 if a > b else 1), "tie.both-qualify"
@@ -284,12 +337,17 @@ def individual_outcome(r: Rules, scores: Sequence[int], bids: Sequence[int] | No
     return None, "win.qualify"
 
 
+def target_reached(team_scores: Sequence[int], target: int) -> tuple[bool, bool]:
+    """win.target: whether team 0 and team 1 have reached ``target`` (the score at the target or more)."""
+    return team_scores[0] >= target, team_scores[1] >= target
+
+
 def auction_outcome(r: Rules, team_scores: tuple[int, int], target: int, bidding_team: int,
                     bid13_won: bool) -> tuple[int | None, str]:
     """(winning team or None, clause id) for the auction family at ``target``."""
     if bid13_won:
         return bidding_team, "score.bid13"
-    reach = [team_scores[0] >= target, team_scores[1] >= target]
+    reach = target_reached(team_scores, target)
     if reach[0] and reach[1]:
         return bidding_team, "tie.both-qualify"
     if reach[0]:

@@ -91,13 +91,13 @@ def deltas_cause(r: Rules, bids: Sequence[int], contract: Contract, tricks: Sequ
                 continue
             return (f"scored-as-{name}-{v}", f"the claimed changes are what {name} = {v} gives; this ruleset "
                     f"scores with {name} = {mine}", clause if clause in r.ruleset.clauses else "score.standard")
-    bt = contract[0] & 1
+    bt = R.team_of(contract[0])
     try:
         d = deltas(r, bids, contract, tricks)
     except (IndexError, KeyError, ValueError):  # pragma: no cover - the rules' own changes were computed before
         return None
-    if [d[s] if s & 1 == bt else 0 for s in range(4)] == want:
-        team = (tricks[0] + tricks[2], tricks[1] + tricks[3])
+    if [d[s] if R.team_of(s) == bt else 0 for s in range(4)] == want:
+        team = R.team_tricks(tricks)
         return ("defenders-not-scored", f"the defending team's {team[1 - bt]} tricks are not scored", "score.standard")
     return None
 
@@ -116,8 +116,8 @@ def _individual_deltas_cause(r: Rules, bids: Sequence[int], tricks: Sequence[int
         return H.hand_deltas(r, bids, None, tricks)
 
     def team_tricks() -> list[int]:
-        t = [tricks[0] + tricks[2], tricks[1] + tricks[3]]
-        return H.hand_deltas(r, bids, None, [t[0], t[1], t[0], t[1]])
+        t = R.team_tricks(tricks)
+        return H.hand_deltas(r, bids, None, [t[R.team_of(s)] for s in range(4)])
 
     def extra_counted() -> list[int]:  # a made bid scores the tricks taken, not the bid
         return [d(r, tricks[s], tricks[s]) if tricks[s] >= bids[s] else d(r, bids[s], tricks[s]) for s in range(4)]
@@ -132,8 +132,9 @@ def _individual_deltas_cause(r: Rules, bids: Sequence[int], tricks: Sequence[int
         out = list(base)
         for s in range(4):
             if base[s] < 0:
-                out[(s + 1) % 4] -= base[s]
-                out[(s + 3) % 4] -= base[s]
+                for o in range(4):
+                    if R.team_of(o) != R.team_of(s):  # each opponent
+                        out[o] -= base[s]
         return out
 
     def failed_free(base: list[int]) -> list[int]:

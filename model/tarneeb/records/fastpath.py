@@ -41,6 +41,11 @@ class MatchState:
     lost: list[tuple[str, int, int | None]] = field(default_factory=list)  # unreadable (file, line, deal number)
     last_dealer: int | None = None  # dealer of the previous deal (to name a wrong next dealer's cause)
     last_redeal: str | None = None  # the clause that cancelled the previous deal, None when it was played
+    # where the previous line claimed another dealer or other scores than the rules gave: what the rules gave (the
+    # next dealer from the rules' dealer, the scores by the rules), which the next line may go on from instead
+    alt_dealer: int | None = None
+    alt_scores: list[int] | None = None
+    alt_target: tuple[int, list[int]] | None = None  # (target, games won) as the rules' winner left them
     said: set[str] = field(default_factory=set)  # warnings given once per match
 
 
@@ -62,7 +67,8 @@ def _ints_are(v: object, want: list[int]) -> bool:
 
 def fast_hand(st: MatchState, obj: dict[str, Any]) -> bool:
     """Check a canonical hand line ``obj`` against the state ``st``; True (``st`` advanced) only when clean."""
-    if not CANONICAL_KEYS.issuperset(obj):
+    if (not CANONICAL_KEYS.issuperset(obj) or st.alt_dealer is not None or st.alt_scores is not None
+            or st.alt_target is not None):
         return False
     r = st.rules
     dealer = st.dealer
@@ -205,13 +211,12 @@ def _play(r: Rules, tricks: object, hands: list[int], leader: int, trump: int) -
     if type(tricks) is not list or len(tricks) != 13:
         return None
     code = _CARD_CODE
-    legal = R.legal_play_mask
+    winner = H.legal_trick_winner
     so = R.seat_order
     orders = (so(r, 0), so(r, 1), so(r, 2), so(r, 3))
-    winner_of = R.trick_winner
     won = [0, 0, 0, 0]
     try:
-        for t in tricks:  # = hand.trick_legal, unrolled and taking the cards out of the hands as it goes
+        for t in tricks:
             if len(t) != 3:  # leader, cards, winner: nothing unknown to warn about (not a dict: TypeError below)
                 return None
             ld = t["leader"]
@@ -219,29 +224,17 @@ def _play(r: Rules, tricks: object, hands: list[int], leader: int, trump: int) -
                 return None
             a, b, c, d = t["cards"]  # a list (not a string of four characters): checked below
             cards = c0, c1, c2, c3 = code[a], code[b], code[c], code[d]
-            s0, s1, s2, s3 = order = orders[leader]
-            h = hands[s0]
-            if not legal(r, h, -1, trump) >> c0 & 1:
-                return None
-            hands[s0] = h ^ 1 << c0
-            led = c0 // 13
-            h = hands[s1]
-            if not legal(r, h, led, trump) >> c1 & 1:
-                return None
-            hands[s1] = h ^ 1 << c1
-            h = hands[s2]
-            if not legal(r, h, led, trump) >> c2 & 1:
-                return None
-            hands[s2] = h ^ 1 << c2
-            h = hands[s3]
-            if not legal(r, h, led, trump) >> c3 & 1:
-                return None
-            hands[s3] = h ^ 1 << c3
-            leader = order[winner_of(cards, trump)]  # = hand.trick_winner_seat, with the seat orders precomputed
+            w = winner(r, hands, leader, cards, trump)  # the core's hand step: legality and the winning seat
             wn = t["winner"]
-            if wn != leader or type(wn) is not int or type(t["cards"]) is not list:
+            if w < 0 or wn != w or type(wn) is not int or type(t["cards"]) is not list:
                 return None
-            won[leader] += 1
+            s0, s1, s2, s3 = orders[leader]  # the cards leave the hands of the seats that played them
+            hands[s0] ^= 1 << c0
+            hands[s1] ^= 1 << c1
+            hands[s2] ^= 1 << c2
+            hands[s3] ^= 1 << c3
+            leader = w
+            won[w] += 1
     except (KeyError, TypeError, ValueError):  # a missing field, not four cards, or a card not written canonically
         return None
     return won

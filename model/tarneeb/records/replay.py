@@ -38,15 +38,19 @@ def team_list(r: Rules, v: list[int]) -> list[int] | None:
     if len(v) == 4:
         return v
     if not r.individual:
-        return [v[0], v[1], v[0], v[1]]
+        return [v[R.team_of(0)], v[R.team_of(1)], v[R.team_of(2)], v[R.team_of(3)]]
     return None
 
 
 class HandReplay:
     """One hand line replayed from the match state; reports go to ``out``."""
 
-    def __init__(self, v: Verifier, st: MatchState, h: HandLine, hand_no: int, out: list[Report]) -> None:
+    def __init__(self, v: Verifier, st: MatchState, h: HandLine, hand_no: int, out: list[Report],
+                 taint: Divergence | None = None) -> None:
+        """``taint``: a divergence every report of this line follows from when it names no other (a wrong dealer:
+        the cards and the turns all come from it)."""
         self.v, self.st, self.h, self.hand_no, self.out = v, st, h, hand_no, out
+        self.taint = taint
         self.r = st.rules
         self.mid = st.header.match
         self.won_rules = [0, 0, 0, 0]
@@ -58,6 +62,7 @@ class HandReplay:
         h = self.h
         if cause is not None:
             clause = cause[2] if cause[2] in self.r.ruleset.clauses else clause
+        follows = follows or self.taint
         d = Divergence(h.file, h.line, self.mid, self.hand_no, trick, fld, str(claimed), str(expected), clause,
                        self.v.cite(self.r, clause), reason,
                        None if follows is None else follows.line, None if follows is None else follows.field,
@@ -100,6 +105,12 @@ class HandReplay:
                     trump_claim = R.trump_from_reveal(r, h.revealed)
         if H.weak_seats(r, hands):
             self._trump_check(-1, -1, None)
+            if h.bids:  # thrown in before the bidding: no call was made
+                self.div("bids", f"{len(h.bids)} calls", "none: the deal is thrown in before the bidding",
+                         "deal.weak-redeal")
+            if h.contract is not None:
+                self.div("contract", f"seat {h.contract[0]} bids {bid_text(h.contract[1])}",
+                         "null: the deal is thrown in before the bidding", "deal.weak-redeal")
             return self._cancelled(dealer, "deal.weak-redeal", None)
         # ---- bidding
         bids: list[int | None] = [None, None, None, None]
@@ -140,22 +151,25 @@ class HandReplay:
                     return self._cancelled(dealer, "bid.total", follows)
         else:
             a = H.auction_start(r, dealer)
+            first_bad: Divergence | None = None  # an illegal call, taken as made, changes who speaks after it
             for i, (seat, bid) in enumerate(calls):
                 if a.to_speak is None:
                     self.div(f"bids[{i}]", f"seat {seat} bids {bid_text(bid)}", "no further bid: the bidding is over",
-                             turn)
+                             turn, follows=first_bad)
                     break
                 to_move = a.to_speak
                 if seat is not None and seat != to_move:
-                    self.div(f"bids[{i}].seat", seat, to_move, turn)
+                    self.div(f"bids[{i}].seat", seat, to_move, turn, follows=first_bad)
                 bad = H.auction_call(r, a, bid.n, bid.strain, force=True)
                 if bad is not None:
                     bid_div[to_move] = self.div(f"bids[{i}]", f"seat {to_move} bids {bid_text(bid)}",
                                                 f"a legal bid ({bad[1]})", bad[0])
+                    first_bad = first_bad or bid_div[to_move]
             if a.to_speak is not None:
                 if h.redeal:
-                    return self._claimed_cancel_of_unfinished(dealer)
-                self.div("bids", f"{len(calls)} bids, then the bidding ends", f"seat {a.to_speak} still to bid", turn)
+                    return self._claimed_cancel_of_unfinished(dealer, first_bad)
+                self.div("bids", f"{len(calls)} bids, then the bidding ends", f"seat {a.to_speak} still to bid", turn,
+                         follows=first_bad)
                 return False
             if a.top is None:
                 self._trump_check(-1, -1, None)
@@ -172,15 +186,18 @@ class HandReplay:
                     trump_rules = trump_claim = h.trump if h.trump >= 0 else NO_TRUMP
                 else:
                     self.div("trump", strain_text(h.trump) or "null", "one of the four suits", "trump.source",
-                             reason="the contract holder names one of the four suits")
+                             reason="the contract holder names one of the four suits", follows=first_bad)
                     return False
             else:
                 trump_rules = trump_claim = h.trump
-        trump_claim = self._trump_check(trump_claim, trump_rules, t_div)
+        trump_claim = self._trump_check(trump_claim, trump_rules, t_div,
+                                        next((d for d in bid_div if d), None) if r.egyptian else None)
+        rules_contract = contract
         c_div, contract = self._contract_check(contract, bid_div)
         if h.redeal:
             clause = C.known(r, h.redeal, C.redeal_clause(r))
-            self.div("redeal", h.redeal, "null: the deal is played", clause)
+            self.div("redeal", h.redeal, "null: the deal is played", clause,
+                     follows=c_div or next((d for d in bid_div if d), None))
             return False
         # ---- play
         if h.tricks is None:
@@ -189,17 +206,19 @@ class HandReplay:
         won = self._play(hands, H.hand_leader(r, dealer, contract), trump_claim, trump_rules, c_div or t_div)
         if won is None:
             return False
-        self._scoring(dealer, bids, bid_div, contract, won)
+        self._scoring(dealer, bids, bid_div, contract, won, rules_contract, c_div)
         return True
 
-    def _trump_check(self, trump_claim: int, trump_rules: int, t_div: Divergence | None) -> int:
-        """Compare the claimed trump; the trump the play goes on with (the record's, when it names one)."""
+    def _trump_check(self, trump_claim: int, trump_rules: int, t_div: Divergence | None,
+                     cause: Divergence | None = None) -> int:
+        """Compare the claimed trump; the trump the play goes on with (the record's, when it names one).
+        ``cause``: the divergence the rules' trump comes from (an illegal call that made the Egyptian contract)."""
         h = self.h
         if h.trump is None:
             return trump_claim
         if h.trump != trump_claim and h.trump != trump_rules:
             self.div("trump", strain_text(h.trump) or "null", strain_text(trump_rules) or "null (not yet known)",
-                     C.trump_clause(self.r), follows=t_div if trump_claim != trump_rules else None)
+                     C.trump_clause(self.r), follows=t_div if trump_claim != trump_rules else cause)
         return h.trump if h.trump >= 0 else trump_claim
 
     def _contract_check(self, contract: Contract, bid_div: list[Divergence | None]
@@ -236,9 +255,9 @@ class HandReplay:
             return [calls[s] for s in order]
         return calls
 
-    def _claimed_cancel_of_unfinished(self, dealer: int) -> bool:
+    def _claimed_cancel_of_unfinished(self, dealer: int, follows: Divergence | None = None) -> bool:
         clause = C.known(self.r, self.h.redeal or "", C.redeal_clause(self.r))
-        self.div("redeal", self.h.redeal, "no cancellation: the bidding is not over", clause)
+        self.div("redeal", self.h.redeal, "no cancellation: the bidding is not over", clause, follows=follows)
         return False
 
     def _cancelled(self, dealer: int, rule: str, follows: Divergence | None) -> bool:
@@ -248,13 +267,15 @@ class HandReplay:
             self.div("redeal", h.redeal or "null (the deal is played)", rule, rule, follows=follows)
             if not h.redeal:
                 return False
+        alt, st.alt_scores = st.alt_scores, None
         if h.scores is not None:
             sc = team_list(r, h.scores)
             if sc is None:
                 self.err("scores", "an individual ruleset needs four scores")
             else:
-                if st.scores_known and sc != st.scores:
+                if st.scores_known and sc != st.scores and sc != alt:  # (alt: the rules' scores of the line before)
                     self.div("scores", fmt_list(sc), f"{fmt_list(st.scores)} (unchanged by a cancelled deal)", rule)
+                    st.alt_scores = list(st.scores)
                 st.scores = list(sc)  # the next deal starts from what the record claims
                 st.scores_known = True
         st.dealer = H.next_dealer(r, dealer, rule)
@@ -276,7 +297,7 @@ class HandReplay:
         wrong_by: list[Divergence | None] = [None, None, None, None]  # each seat's first illegal card
         lead_div: Divergence | None = None
         legal = R.legal_play_mask
-        winner_of = R.trick_winner
+        winner_of = H.trick_winner_seat
         so = R.seat_order
         orders = (so(r, 0), so(r, 1), so(r, 2), so(r, 3))
         for k, t in enumerate(h.tricks):
@@ -325,8 +346,8 @@ class HandReplay:
                     hands[seat] = hand & ~(1 << c)
                     if j == 0:
                         led = c // 13
-            w = order[winner_of(cards, trump)]  # = hand.trick_winner_seat, with the seat orders at hand
-            w_rules = order[winner_of(cards, trump_rules)] if trump_rules != trump else w
+            w = winner_of(r, leader, cards, trump)
+            w_rules = winner_of(r, leader, cards, trump_rules) if trump_rules != trump else w
             won_rules[w] += 1
             alt_leader = w
             if t.winner is not None and t.winner != w:
@@ -344,17 +365,21 @@ class HandReplay:
         return won
 
     def _scoring(self, dealer: int, bids: list[int | None], bid_div: list[Divergence | None], contract: Contract,
-                 won: list[int]) -> None:
+                 won: list[int], rules_contract: Contract = None, prior: Divergence | None = None) -> None:
+        """Score the hand on the record's claims (``contract``, its tricks); ``rules_contract``: the contract the
+        rules gave, ``prior``: the divergence that put the claimed contract apart from it. A claimed change or
+        winner passes too when it is what the rules give on their own contract and tricks (the record only
+        mislabelled the earlier fact), and otherwise follows from that earlier divergence."""
         r, h, st = self.r, self.h, self.st
         tricks = won
         if h.tricks_won is not None:
             tw = team_list(r, h.tricks_won) if len(h.tricks_won) == 4 else None
             if tw is None and not r.individual:
-                team = [won[0] + won[2], won[1] + won[3]]
+                team = list(R.team_tricks(won))
                 if h.tricks_won != team:
                     self.div("tricks_won", fmt_list(h.tricks_won), f"{fmt_list(team)} (by team)", "play.winner")
             elif tw is None:
-                team = [won[0] + won[2], won[1] + won[3]]
+                team = list(R.team_tricks(won))
                 if st.header.team_tricks:
                     if h.tricks_won != team:
                         self.div("tricks_won", fmt_list(h.tricks_won), f"{fmt_list(team)} (by team)", "play.winner")
@@ -362,7 +387,7 @@ class HandReplay:
                     self.err("tricks_won", "an individual ruleset needs the tricks of all four seats (declare "
                              "\"tricks_won_by_team\": true in the match header to give two team counts)")
             elif tw != won and tw != self.won_rules:
-                self.div("tricks_won", fmt_list(tw), fmt_list(won), "play.winner")
+                prior = prior or self.div("tricks_won", fmt_list(tw), fmt_list(won), "play.winner")
                 if sum(tw) == 13:
                     tricks = list(tw)  # scored on the record's own counts
             elif tw != won:
@@ -377,6 +402,10 @@ class HandReplay:
         else:
             rules_d = list(H.hand_deltas(r, [0, 0, 0, 0], contract, tricks))
         full = None if None in rules_d else [x or 0 for x in rules_d]
+        # the rules' changes on their own contract and trick counts, where the record claimed others
+        own = [(c, t) for c in dict.fromkeys((rules_contract, contract)) for t in (won, self.won_rules)
+               if (c, t) != (contract, tricks)] if prior is not None else []
+        alts = [self._deltas_on(ok_bids, c, t) for c, t in own]
         claimed_d: list[int] | None = None
         if h.deltas is not None:
             claimed_d = team_list(r, h.deltas)
@@ -384,7 +413,7 @@ class HandReplay:
                 self.err("deltas", "an individual ruleset needs the change of all four scores")
             else:
                 bad = [s for s in range(4) if rules_d[s] is not None and claimed_d[s] != rules_d[s]]
-                if bad:
+                if bad and claimed_d not in alts:
                     clause = sclause
                     if r.individual:
                         clause = C.individual_delta_clause(claimed_d[bad[0]], rules_d[bad[0]] or 0)
@@ -392,8 +421,10 @@ class HandReplay:
                                                                      claimed_d)
                     table = [{"seat": s, "bid": self._bid_of(s, bids, contract), "tricks": tricks[s],
                               "claimed": claimed_d[s], "rules": rules_d[s]} for s in range(4)]
-                    self.div("deltas", fmt_list(claimed_d), fmt_list(rules_d), clause, cause=cause, table=table)
+                    self.div("deltas", fmt_list(claimed_d), fmt_list(rules_d), clause, cause=cause, table=table,
+                             follows=prior)
         before = list(st.scores)
+        alt, st.alt_scores = st.alt_scores, None  # the rules' scores where the line before claimed others
         basis_d = claimed_d if claimed_d is not None else full
         claimed_scores: list[int] | None = None
         if h.scores is not None:
@@ -403,10 +434,14 @@ class HandReplay:
             elif st.scores_known:
                 want = [before[s] + basis_d[s] for s in range(4)] if basis_d is not None else None
                 by_rules = [before[s] + full[s] for s in range(4)] if full is not None else None
-                if want is not None and claimed_scores not in (want, by_rules):
+                ok = [want, by_rules]
+                if alt is not None:  # the line goes on from the scores the rules gave the line before
+                    ok += [[alt[s] + x[s] for s in range(4)] for x in (basis_d, full) if x is not None]
+                if want is not None and claimed_scores not in ok:
                     self.div("scores", fmt_list(claimed_scores), fmt_list(want), sclause,
                              reason=f"scores before the deal {fmt_list(before)}"
                                     + (", with the record's own deltas" if claimed_d is not None else ""))
+                    st.alt_scores = by_rules if by_rules is not None else want
         # outcome, judged on the record's own scores (no cascade)
         if claimed_scores is not None:
             basis = claimed_scores
@@ -416,18 +451,41 @@ class HandReplay:
             basis = before
         judged = st.scores_known or claimed_scores is not None
         bids0 = [b or 0 for b in bids]
-        win, rule = H.hand_outcome(r, basis, st.target, bids0, contract, tricks)
-        settled = H.settle(r, win, st.target, st.games)
-        over = settled.winner is not None
+        given = judged and h.outcome_winner is not None
+        claim_w = None if h.outcome_winner is None or h.outcome_winner < 0 else h.outcome_winner
+        # the target in force (and the games won): as the record's claims left them, or, where the line before
+        # claimed another winner, as the rules left them; the first the line's claims agree with is gone on from
+        options = [(st.target, st.games)] + ([st.alt_target] if st.alt_target is not None else [])
+        st.alt_target = None
+        for target, games in options:
+            win, rule = H.hand_outcome(r, basis, target, bids0, contract, tricks)
+            if given and claim_w != win:
+                for c, t in own:  # the claimed winner is the rules' on their own contract and tricks: go on from it
+                    got = H.hand_outcome(r, basis, target, bids0, c, t)
+                    if got[0] == claim_w:
+                        win, rule = got
+                        break
+            over = H.settle(r, claim_w if given else win, target, games).winner is not None
+            if (not given or claim_w == win) and (not judged or h.match_over is None or h.match_over == over):
+                break
+        else:
+            target, games = options[0]
+            win, rule = H.hand_outcome(r, basis, target, bids0, contract, tricks)
         w_div: Divergence | None = None
-        if judged and h.outcome_winner is not None:
-            claim_w = None if h.outcome_winner < 0 else h.outcome_winner
+        settle_w = win
+        if given:
             if claim_w != win:
                 w_div = self.div("outcome.winner", "none" if claim_w is None else f"team {claim_w}",
                          "none" if win is None else f"team {win}", rule, reason=f"scores {fmt_list(basis)}",
-                         cause=D.outcome_cause(r, basis, st.target, bids0, contract, tricks, claim_w))
+                         cause=D.outcome_cause(r, basis, target, bids0, contract, tricks, claim_w),
+                         follows=prior)
+                settle_w = claim_w  # the match goes on from the record's winner (a game won: its target) ...
+                ruled = H.settle(r, win, target, games)
+                st.alt_target = (ruled.target, list(ruled.games))  # ... or from the rules' (the next line's choice)
             elif win is not None and h.outcome_clause is not None and h.outcome_clause != rule:
                 self.div("outcome.clause", h.outcome_clause, rule, rule)
+        settled = H.settle(r, settle_w, target, games)
+        over = settled.winner is not None
         if judged and h.match_over is not None and h.match_over != over:
             self.div("outcome.match_over", str(h.match_over).lower(), str(over).lower(), C.match_over_clause(r, rule),
                      follows=w_div)
@@ -438,15 +496,23 @@ class HandReplay:
         st.dealer = H.next_dealer(r, dealer, None)
         st.dealer_clause = C.next_dealer_clause(None)
         st.last_dealer, st.last_redeal = dealer, None
-        if over:
+        if over and h.match_over is not False:  # a record that goes on says the match is not over: it is judged on
             st.over_rule = rule
+
+    def _deltas_on(self, ok_bids: list[int | None], contract: Contract, tricks: list[int]) -> list[int] | None:
+        """The rules' change of every seat's score on these bids, contract and tricks (None: a bid is not legal)."""
+        if not self.r.individual:
+            return list(H.hand_deltas(self.r, [0, 0, 0, 0], contract, tricks))
+        if None in ok_bids:
+            return None
+        return list(H.hand_deltas(self.r, [b or 0 for b in ok_bids], None, tricks))
 
     def _bid_of(self, seat: int, bids: list[int | None], contract: Contract) -> str | None:
         if contract is None:
             b = bids[seat]
             return "pass" if b is None else str(b)
         return contract_text(contract) + (" (contract)" if seat == contract[0] else
-                                          " (partner)" if seat & 1 == contract[0] & 1 else "")
+                                          " (partner)" if seat == R.partner(contract[0]) else "")
 
 
 __all__ = ["HandReplay", "fmt_list", "team_list"]

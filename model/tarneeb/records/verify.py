@@ -10,6 +10,7 @@ from typing import Any
 
 import orjson
 
+from tarneeb.core import hand as H
 from tarneeb.core import rules as R
 from tarneeb.core.cards import FULL_DECK
 from tarneeb.core.match import Match
@@ -226,7 +227,7 @@ class Verifier:
                 self.state = None
                 self._skipping = (f"its match header (line {h.line}) could not be used", h.line)
                 return out + [RecordProblem(h.file, h.line, "start_scores", why, h.match)]
-        self.state = MatchState(h, r, h.first_dealer, "deal.first-dealer", start, r.target, [])
+        self.state = MatchState(h, r, h.first_dealer, "deal.first-dealer", start, R.target_in_force(r, 0), [])
         return out + self._lenient(h.lenient, h.file, h.line, h.match, None)
 
     def _lenient(self, found: list[tuple[str, str, str]], file: str, line: int, match: str | None,
@@ -282,12 +283,14 @@ class Verifier:
         mid = st.header.match
 
         def div(fld: str, claimed: object, expected: object, clause: str, trick: int | None = None,
-                reason: str = "", cause: D.Cause | None = None) -> None:
+                reason: str = "", cause: D.Cause | None = None) -> Divergence:
             if cause is not None and cause[2] in r.ruleset.clauses:
                 clause = cause[2]
-            out.append(Divergence(h.file, h.line, mid, hand_no, trick, fld, str(claimed), str(expected), clause,
-                                  self.cite(r, clause), reason, cause="" if cause is None else cause[0],
-                                  explanation="" if cause is None else cause[1]))
+            d = Divergence(h.file, h.line, mid, hand_no, trick, fld, str(claimed), str(expected), clause,
+                           self.cite(r, clause), reason, cause="" if cause is None else cause[0],
+                           explanation="" if cause is None else cause[1])
+            out.append(d)
+            return d
 
         def err(fld: str, msg: str, severity: str = "error") -> None:
             out.append(RecordProblem(h.file, h.line, fld, msg, mid, hand_no, severity))
@@ -302,11 +305,14 @@ class Verifier:
                 st.over_reported = True
                 div("hand", "a further deal", "none: the match was already over", st.over_rule)
             return out
-        dealer = st.dealer
+        dealer = rules_dealer = st.dealer
+        alt_dealer, st.alt_dealer = st.alt_dealer, None
+        dealer_div: Divergence | None = None
         if h.dealer is not None:
-            if dealer is not None and h.dealer != dealer:
-                div("dealer", h.dealer, dealer, st.dealer_clause,
-                    cause=D.dealer_cause(r, st.last_dealer, st.last_redeal, h.dealer, st.dealer_clause))
+            # a line that goes on from the rules' dealer where the line before claimed another is not wrong again
+            if dealer is not None and h.dealer != dealer and h.dealer != alt_dealer:
+                dealer_div = div("dealer", h.dealer, dealer, st.dealer_clause,
+                                 cause=D.dealer_cause(r, st.last_dealer, st.last_redeal, h.dealer, st.dealer_clause))
             dealer = h.dealer
         elif dealer is None:
             err("dealer", "missing, and the previous deal did not settle who deals next: hand not checked")
@@ -326,13 +332,22 @@ class Verifier:
             if deck is None:
                 self._resync(st, h)
                 return out
-        if not HandReplay(self, st, h, hand_no, out).run(dealer, deck):
+        # with another dealer every seat holds other cards and speaks at another turn: the rest of the line follows
+        if not HandReplay(self, st, h, hand_no, out, dealer_div).run(dealer, deck):
             self._resync(st, h)
+        elif dealer_div is not None and rules_dealer is not None:
+            st.alt_dealer = H.next_dealer(r, rules_dealer, st.last_redeal)  # where the rules' dealer leads
         return out
 
     def _resync(self, st: MatchState, h: HandLine) -> None:
-        """After a hand that could not be replayed: trust the record's own claims for what follows."""
+        """After a hand that could not be replayed: trust the record's own claims for what follows (its scores;
+        a game it says was won, which raises the target under play-on)."""
         st.dealer = None
+        st.alt_dealer = st.alt_scores = st.alt_target = None
+        if h.outcome_winner is not None and h.outcome_winner in (0, 1):
+            settled = H.settle(st.rules, h.outcome_winner, st.target, st.games)
+            if settled.winner is None:  # a game won before play-on: the next deal is played to the raised target
+                st.games, st.target = list(settled.games), settled.target
         if h.scores is not None:
             sc = team_list(st.rules, h.scores)
             if sc is not None:
@@ -372,7 +387,7 @@ class Verifier:
                             f"to {first + len(lost)} after {len(lost)} unreadable line(s) before it", mid, h.hand,
                             "warning")]
 
-    def _deck_from_hands(self, r: Rules, dealer: int, h: HandLine, div: Callable[..., None],
+    def _deck_from_hands(self, r: Rules, dealer: int, h: HandLine, div: Callable[..., object],
                          err: Callable[..., None]) -> list[int] | None:
         assert h.hands is not None
         masks = []
@@ -388,7 +403,6 @@ class Verifier:
         if masks[0] | masks[1] | masks[2] | masks[3] != FULL_DECK:
             div("hands", "hands sharing a card", "the 52 cards of the pack, each once", "deal.deck")
             return None
-        order = R.deal_order(r, dealer)
         dcards = list(h.hands[dealer])
         if r.trump_source.startswith("revealed"):
             rv = h.revealed
@@ -403,13 +417,8 @@ class Verifier:
                 div("revealed", _CARD_TEXT[rv], "a card of the dealer's hand (the last card dealt)", "trump.source")
                 return None
             dcards.remove(rv)
-            dcards.append(rv)
-        deck = [0] * 52
-        for k, seat in enumerate(order):
-            cards = dcards if seat == dealer else h.hands[seat]
-            for i, c in enumerate(cards):
-                deck[4 * i + k] = c
-        return deck
+            dcards.append(rv)  # the dealer's last card dealt is the one shown (R.revealed_card)
+        return R.deck_of_hands(r, dealer, [dcards if seat == dealer else h.hands[seat] for seat in range(4)])
 
 
 def _claimed_before(r: Rules, h: HandLine) -> list[int] | None:

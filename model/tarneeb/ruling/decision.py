@@ -12,6 +12,7 @@ wording of the ruling.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -522,22 +523,22 @@ def _decide_redeal(r: Rules, s: Situation) -> Decision:
     if r.individual:
         bids = _all_bids(s)
         _bid_facts_individual(r, s)
-        total = sum(bids)
+        total, minimum = R.bid_total(r, bids)  # the numbers R.hand_is_played compares
         sums = "+".join(str(b) for b in bids) + f" = {total}"
         if R.hand_is_played(r, bids):
             nxt = H.next_dealer(r, dealer, None)
             return Decision({"redeal": False, "dealer": nxt, "reason": "total", "total": total,
-                             "minimum": r.total_min},
-                            f"The bids total {total}, at least {r.total_min}: the hand is played, and seat {nxt} "
+                             "minimum": minimum},
+                            f"The bids total {total}, at least {minimum}: the hand is played, and seat {nxt} "
                             f"deals the next one.", (cancel, C.next_dealer_clause(None)),
-                            f"{sums} >= {r.total_min}")
+                            f"{sums} >= {minimum}")
         nd = H.next_dealer(r, dealer, cancel)
         who = "the same dealer" if nd == dealer else "the next dealer"
-        return Decision({"redeal": True, "dealer": nd, "reason": "total", "total": total, "minimum": r.total_min,
+        return Decision({"redeal": True, "dealer": nd, "reason": "total", "total": total, "minimum": minimum,
                          "same_dealer": nd == dealer},
-                        f"The bids total {total}, below {r.total_min}: the hand is cancelled and {who}, "
+                        f"The bids total {total}, below {minimum}: the hand is cancelled and {who}, "
                         f"seat {nd}, deals again.", (cancel, C.next_dealer_clause(cancel)),
-                        f"{sums} < {r.total_min}")
+                        f"{sums} < {minimum}")
     if s.auction is None:
         raise Missing("auction", "the calls of the auction decide it")
     m = _auction_match(r, s)
@@ -595,18 +596,26 @@ def _auction_deltas(r: Rules, s: Situation, tricks: list[int]) -> tuple[int, int
     contract = _contract(s)
     if contract is None:
         raise Missing("contract", "the contract (seat and bid) decides the score")
-    if not r.min_bid <= contract[1] <= 13:
+    bad = _contract_range(r, contract[1])
+    if bad is not None:
         raise s.err(["contract.bid"], f"{contract[1]} is not a possible contract under {r.label()} "
-                                      f"(bids run from {r.min_bid} to 13) [auction.range]")
+                                      f"({bad[1]}) [{bad[0]}]")
     deltas = H.hand_deltas(r, [0, 0, 0, 0], contract, tricks)
     return deltas[0], deltas[1]
+
+
+def _contract_range(r: Rules, n: int) -> tuple[str, str] | None:
+    """The core's objection to a contract of ``n`` tricks as an opening bid (auction.range), None when it is in
+    range; the strain is left aside (the contract's trump may be the suit named after the auction)."""
+    return R.auction_bid_violation(r, 0, 1, None, 0, n, 0 if r.egyptian else None)
 
 
 def _individual_deltas(r: Rules, s: Situation) -> tuple[list[int], list[int]]:
     bids = _all_bids(s)
     _bid_facts_individual(r, s)
     if not R.hand_is_played(r, bids):
-        raise s.err(["bids", "tricks"], f"the bids total {sum(bids)}, below {r.total_min}: under {r.label()} the "
+        total, minimum = R.bid_total(r, bids)
+        raise s.err(["bids", "tricks"], f"the bids total {total}, below {minimum}: under {r.label()} the "
                                         f"hand is not played, so no tricks are taken [bid.total]")
     tricks = _hand_tricks(s)
     return bids, H.hand_deltas(r, bids, None, tricks)
@@ -643,7 +652,7 @@ def _decide_score(r: Rules, s: Situation) -> Decision:
     _check_after(r, s, after2)
     assert s.contract is not None
     bt = R.team_of(s.contract.seat)
-    took = tricks[bt] + tricks[bt + 2]
+    took = R.team_tricks(tricks)[bt]
     math = (f"team {bt} took {took} {'>=' if R.bid_made(s.contract.bid, took) else '<'} {s.contract.bid}; "
             f"team 0 {before[0]} {'+' if d0 >= 0 else '-'} {abs(d0)} = {after2[0]}, "
             f"team 1 {before[1]} {'+' if d1 >= 0 else '-'} {abs(d1)} = {after2[1]}")
@@ -668,7 +677,9 @@ def _possible_changes(r: Rules, s: Situation) -> list[set[int]] | set[tuple[int,
             out.append({R.individual_delta(r, b, t) for b in bids for t in range(14)})
         return out
     pairs: set[tuple[int, int]] = set()
-    for n in range(r.min_bid, 14):
+    for n in range(14):
+        if _contract_range(r, n) is not None:
+            continue
         for bt in (0, 1):
             for t in range(14):
                 pairs.add(R.team_deltas(r, n, bt, (t, 13 - t) if bt == 0 else (13 - t, t)))
@@ -701,6 +712,8 @@ def _check_score_change(r: Rules, s: Situation) -> None:
 
 
 def _decide_winner_individual(r: Rules, s: Situation) -> Decision:
+    target = R.target_in_force(r, 0)  # the situation is of a first game
+    rt = r if target == r.target else dataclasses.replace(r, target=target)  # as H.hand_outcome judges at a target
     bids: list[int] | None = None
     if s.bids is not None and s.tricks is not None:
         bids, deltas = _individual_deltas(r, s)
@@ -708,26 +721,27 @@ def _decide_winner_individual(r: Rules, s: Situation) -> Decision:
             raise Missing("scores", "the scores before the hand are needed")
         after = [s.scores[k] + deltas[k] for k in range(4)]
         _check_after(r, s, after)
-        win, rule = H.hand_outcome(r, after, r.target, bids, None, s.tricks)
+        win, rule = H.hand_outcome(r, after, target, bids, None, s.tricks)
     else:
         after = s.scores_after or s.scores or []
         if len(after) != 4:
             raise Missing("scores", "each player's score is needed")
-        win, rule = R.individual_outcome(r, after)
+        win, rule = R.individual_outcome(rt, after)
     standing = f"scores {after}"
     chain: tuple[str, ...] = (rule,) + tuple(c for c in ("win.target", "win.qualify", "tie.both-qualify")
                                              if c != rule)
     if rule == "win.made-bid":
-        assert bids is not None
-        seat = next(k for k in range(4) if bids[k] == r.made_bid_wins)
+        assert bids is not None and s.tricks is not None
+        seat = R.made_bid_winner(r, bids, s.tricks)
+        assert seat is not None
         return Decision({"winner": win, "clause": rule, "reason": "made-bid", "bidder": seat,
-                         "bid": r.made_bid_wins, "scores": list(after)},
-                        f"Seat {seat} bid {r.made_bid_wins} and made it: {team_name(win or 0)} wins at once "
+                         "bid": bids[seat], "scores": list(after)},
+                        f"Seat {seat} bid {bids[seat]} and made it: {team_name(win or 0)} wins at once "
                         f"({standing}).", chain)
-    q0 = R.team_qualifies(r, after[0], after[2])
-    q1 = R.team_qualifies(r, after[1], after[3])
-    math = _winner_math(r, after, q0, q1)
-    answer: dict[str, Any] = {"winner": win, "clause": rule, "scores": list(after), "target": r.target}
+    q0 = R.team_qualifies(rt, after[0], after[2])
+    q1 = R.team_qualifies(rt, after[1], after[3])
+    math = _winner_math(rt, after, q0, q1)
+    answer: dict[str, Any] = {"winner": win, "clause": rule, "scores": list(after), "target": target}
     if win is not None and rule == "tie.both-qualify":
         how = "combined score" if r.tie_rule == "combined" else "top score"
         text = f"Both teams qualify; {team_name(win)} wins on the higher {how} ({standing})."
@@ -740,26 +754,27 @@ def _decide_winner_individual(r: Rules, s: Situation) -> Decision:
         text = f"Both teams qualify with equal {how}: no winner yet, another hand is played ({standing})."
         answer.update(reason="equal", tie=r.tie_rule)
     else:
-        text = (f"No team has won: none has one partner at {r.target} or more with the other above zero "
+        text = (f"No team has won: none has one partner at {target} or more with the other above zero "
                 f"({standing}); another hand is played.")
         answer.update(reason="none-qualifies")
     return Decision(answer, text, chain, math)
 
 
 def _winner_math(r: Rules, sc: Sequence[int], q0: bool, q1: bool) -> str:
-    """The comparison behind an individual-family outcome, e.g. "combined 45+10 = 55 = 42+13 = 55"."""
+    """The comparison behind an individual-family outcome, e.g. "combined 45+10 = 55 = 42+13 = 55": the
+    comparisons :func:`tarneeb.core.rules.qualification` makes (those of the higher partner: one partner at the
+    target, the other above zero) and the keys of :func:`tarneeb.core.rules.tie_keys`."""
     def team(t: int, q: bool) -> str:
-        a, b = sc[t], sc[t + 2]
-        hi, lo = max(a, b), min(a, b)
-        return (f"team {t}: {hi} {'>=' if hi >= r.target else '<'} {r.target} and {lo} "
-                f"{'> 0' if lo > 0 else '<= 0'}: {'qualifies' if q else 'does not qualify'}")
+        a, b = sc[t], sc[R.partner(t)]
+        a_at, b_above, b_at, a_above = R.qualification(r, a, b)
+        hi, lo, at, above = (a, b, a_at, b_above) if a >= b else (b, a, b_at, a_above)
+        return (f"team {t}: {hi} {'>=' if at else '<'} {r.target} and {lo} "
+                f"{'> 0' if above else '<= 0'}: {'qualifies' if q else 'does not qualify'}")
     if q0 and q1:
-        if r.tie_rule == "combined":
-            a, b = sc[0] + sc[2], sc[1] + sc[3]
-            cmp = "=" if a == b else (">" if a > b else "<")
-            return f"combined {sc[0]}+{sc[2]} = {a}, {sc[1]}+{sc[3]} = {b}: {a} {cmp} {b}"
-        a, b = max(sc[0], sc[2]), max(sc[1], sc[3])
+        a, b = R.tie_keys(r, sc)
         cmp = "=" if a == b else (">" if a > b else "<")
+        if r.tie_rule == "combined":
+            return f"combined {sc[0]}+{sc[2]} = {a}, {sc[1]}+{sc[3]} = {b}: {a} {cmp} {b}"
         return f"top score {a} (of {sc[0]}, {sc[2]}) {cmp} {b} (of {sc[1]}, {sc[3]})"
     return "; ".join((team(0, q0), team(1, q1)))
 
@@ -768,6 +783,7 @@ def _decide_winner(r: Rules, s: Situation) -> Decision:
     _family_check(r, s, uses_bids=s.bids is not None or s.contract is not None)
     if r.individual:
         return _decide_winner_individual(r, s)
+    target = R.target_in_force(r, 0)  # the situation is of a first game
     contract = _contract(s)
     if contract is not None and s.tricks is not None:
         tricks = _hand_tricks(s)
@@ -776,32 +792,33 @@ def _decide_winner(r: Rules, s: Situation) -> Decision:
             raise Missing("scores", "the team scores before the hand are needed")
         after2 = (s.scores[0] + d0, s.scores[1] + d1)
         _check_after(r, s, list(after2))
-        win, rule = H.hand_outcome(r, [after2[0], after2[1], after2[0], after2[1]], r.target, [0, 0, 0, 0],
+        win, rule = H.hand_outcome(r, [after2[0], after2[1], after2[0], after2[1]], target, [0, 0, 0, 0],
                                    contract, tricks)
     else:
         sc = s.scores_after or s.scores
         if sc is None:
             raise Missing("scores", "the team scores are needed")
         after2 = (sc[0], sc[1])
-        if contract is None and min(after2) >= r.target:
+        if contract is None and all(R.target_reached(after2, target)):
             raise Missing("contract", "both teams reached the target; the bidding team decides")
         bt = R.team_of(contract[0]) if contract is not None else 0
-        win, rule = R.auction_outcome(r, after2, r.target, bt, False)
+        win, rule = R.auction_outcome(r, after2, target, bt, False)
     chain = (rule,) + tuple(c for c in ("win.target", "tie.both-qualify", "score.bid13") if c != rule)
-    math = (f"team 0: {after2[0]} {'>=' if after2[0] >= r.target else '<'} {r.target}; "
-            f"team 1: {after2[1]} {'>=' if after2[1] >= r.target else '<'} {r.target}")
-    answer: dict[str, Any] = {"winner": win, "clause": rule, "scores": list(after2), "target": r.target}
+    reached = R.target_reached(after2, target)  # the comparisons R.auction_outcome makes
+    math = (f"team 0: {after2[0]} {'>=' if reached[0] else '<'} {target}; "
+            f"team 1: {after2[1]} {'>=' if reached[1] else '<'} {target}")
+    answer: dict[str, Any] = {"winner": win, "clause": rule, "scores": list(after2), "target": target}
     if win is None:
-        text = f"No team has reached {r.target} (team scores {list(after2)}): play goes on."
+        text = f"No team has reached {target} (team scores {list(after2)}): play goes on."
         answer.update(reason="none-reached")
     elif rule == "score.bid13":
         text = f"{team_name(win)} bid 13 and took every trick: it wins on the spot."
         answer.update(reason="bid13")
     elif rule == "tie.both-qualify":
-        text = f"Both teams reached {r.target}: the bidding team, {team_name(win)}, wins."
+        text = f"Both teams reached {target}: the bidding team, {team_name(win)}, wins."
         answer.update(reason="bidding-team")
     else:
-        text = f"{team_name(win)} reached {r.target} and wins (team scores {list(after2)})."
+        text = f"{team_name(win)} reached {target} and wins (team scores {list(after2)})."
         answer.update(reason="reached")
     return Decision(answer, text, chain, math)
 

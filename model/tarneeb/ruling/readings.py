@@ -134,21 +134,20 @@ def _bid10_partner_positive(r: Rules, s: Situation) -> Rules:
     bids = [b or 0 for b in s.bids]
     deltas = H.hand_deltas(r, bids, None, s.tricks)
     after = [s.scores[k] + deltas[k] for k in range(4)]
-    for seat in range(4):
-        if bids[seat] == r.made_bid_wins and s.tricks[seat] >= bids[seat] and after[(seat + 2) % 4] <= 0:
-            return dataclasses.replace(r, made_bid_wins=0)
+    seat = R.made_bid_winner(r, bids, s.tricks)  # the seat whose made bid wins under the rules
+    if seat is not None and after[R.partner(seat)] <= 0:
+        return dataclasses.replace(r, made_bid_wins=0)
     return r
 
 
 def _team13(s: Situation) -> bool:
-    return s.tricks is not None and any(s.tricks[t] + s.tricks[t + 2] == 13 for t in (0, 1))
+    return s.tricks is not None and 13 in R.team_tricks(s.tricks)
 
 
 def _defenders13(s: Situation) -> bool:
     if s.contract is None or s.tricks is None:
         return False
-    dt = 1 - R.team_of(s.contract.seat)
-    return s.tricks[dt] + s.tricks[dt + 2] == 13
+    return R.team_tricks(s.tricks)[1 - R.team_of(s.contract.seat)] == 13
 
 
 _Live = Callable[[Rules, Situation], bool]

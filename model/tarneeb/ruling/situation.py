@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tarneeb.core import rules as R
 from tarneeb.core.actions import BIDS, Bid, parse_action
 from tarneeb.core.cards import NO_TRUMP, SUIT_NAMES, card_str, parse_card, parse_suit
 from tarneeb.core.clauses import IRREGULARITIES
@@ -544,7 +545,7 @@ def trick_seats_unknown_step(s: Situation) -> set[int]:
         return {s.trick.leader} if n == 1 else {0, 1, 2, 3}
     if n == 2:
         return {s.trick.leader}
-    return {s.trick.leader, (s.trick.leader + 2) % 4}
+    return {s.trick.leader, R.partner(s.trick.leader)}
 
 
 def holds(s: Situation, seat: int, suit: int) -> bool | None:

@@ -161,8 +161,8 @@ def decide_seat_score(r: Rules, s: Situation) -> Decision:
     d = R.individual_delta(r, bid, took)
     made = R.bid_made(bid, took)
     math = f"took {took} {'>=' if made else '<'} bid {bid}: {fmt_delta(d)}"
-    if r.values[bid] != bid:
-        math += f" (a bid of {bid} is worth {r.values[bid]})"
+    if R.bid_value(r, bid) != bid:
+        math += f" (a bid of {bid} is worth {R.bid_value(r, bid)})"
     answer: dict[str, object] = {"seat": seat, "delta": d, "bid": bid, "took": took, "made": made}
     text = f"Seat {seat} bid {bid} and took {took}: {'made' if made else 'failed'}, {fmt_delta(d)}."
     if before is not None:

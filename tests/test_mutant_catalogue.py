@@ -1,0 +1,182 @@
+"""The one mutant catalogue (``tarneeb_proofs.mutants``) is sound as a catalogue: each edit applies exactly once,
+``applied`` puts the engine back exactly as it was, ``patched_tree`` changes one file, a stale entry is reported
+stale (by ``tarneeb prove`` and by ``tools/prove_mutants.py``), never skipped nor counted as caught. Fast: no proof
+is run but one engine check."""
+
+from __future__ import annotations
+
+import dataclasses
+import filecmp
+import importlib
+import importlib.util
+import json
+import sys
+import types
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tarneeb_proofs import mutants as M
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _file(m: M.Mutant) -> Path:
+    return ROOT / Path("model", *m.module.split(".")).with_suffix(".py")
+
+
+@pytest.mark.parametrize("mid", sorted(M.MUTANTS))
+def test_the_old_text_occurs_exactly_once_in_its_module(mid: str) -> None:
+    m = M.MUTANTS[mid]
+    text = _file(m).read_text(encoding="utf-8")
+    assert text.count(m.old) == 1, f"{mid}: {text.count(m.old)} occurrences in {_file(m)}"
+    assert m.old != m.new
+    assert M.source_of(m.module) == text  # the in-process source is the file itself
+    compile(M.mutated_source(m), str(_file(m)), "exec")  # the edit leaves valid Python
+
+
+def test_ids_are_unique_and_fields_are_known() -> None:
+    assert len(M.MUTANTS) == len(M._ALL)
+    for m in M._ALL:
+        assert m.kind in {"special-case", "boundary", "transition", "tool"}, m.id
+        assert m.in_manifest in {"all", "kind", "own", ""}, m.id
+        assert m.text and m.stage and m.ruleset, m.id
+
+
+def _snapshot(modname: str) -> dict[tuple[str, ...], Any]:
+    """Every function of the module, every attribute of its classes, and every binding of one of its functions
+    in another loaded ``tarneeb`` module."""
+    live = importlib.import_module(modname)
+    snap: dict[tuple[str, ...], Any] = {}
+    for name, v in vars(live).items():
+        if isinstance(v, types.FunctionType) and v.__module__ == modname:  # its own (not one it imported)
+            snap[(modname, name)] = v
+        elif isinstance(v, type) and v.__module__ == modname:
+            for attr, x in vars(v).items():
+                snap[(modname, name, attr)] = x
+    for mn, mod in list(sys.modules.items()):
+        if mod is not None and mn.startswith("tarneeb") and mod is not live:
+            for name, v in vars(mod).items():
+                if isinstance(v, types.FunctionType) and v.__module__ == modname:
+                    snap[(mn, name)] = v
+    return snap
+
+
+def _resolve(module: Any, dotted: str) -> Any:
+    obj = module
+    for part in dotted.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+@pytest.mark.parametrize("mid", sorted(M.MUTANTS))
+def test_applied_changes_the_function_and_restores_the_module_exactly(mid: str) -> None:
+    m = M.MUTANTS[mid]
+    import tarneeb.core.match  # noqa: F401 - loaded, so its own bindings of the rule functions are swapped too
+    import tarneeb.records  # noqa: F401
+
+    mod = importlib.import_module(m.module)
+    before = _snapshot(m.module)
+    orig = _resolve(mod, m.fn)
+    with M.applied(mid):
+        inside = _snapshot(m.module)
+        new = _resolve(mod, m.fn)
+        assert new is not orig and new.__code__ is not orig.__code__
+        assert set(inside) == set(before)
+        # every other module that bound one of its functions now holds the re-executed one
+        assert all(inside[k] is not v for k, v in before.items() if len(k) == 2 and isinstance(v, types.FunctionType))
+    after = _snapshot(m.module)
+    assert after.keys() == before.keys()
+    assert all(after[k] is before[k] for k in before), [k for k in before if after[k] is not before[k]]
+
+
+def test_applied_restores_after_an_exception() -> None:
+    m = next(iter(M.MUTANTS.values()))
+    before = _snapshot(m.module)
+    with pytest.raises(RuntimeError), M.applied(m.id):
+        raise RuntimeError("inside the block")
+    after = _snapshot(m.module)
+    assert all(after[k] is before[k] for k in before)
+
+
+@pytest.mark.parametrize("mid", sorted({m.module: m.id for m in reversed(M._ALL)}.values()))
+def test_a_patched_tree_differs_from_the_source_in_that_one_file(mid: str, tmp_path: Path) -> None:
+    m = M.MUTANTS[mid]
+    dest = M.patched_tree(m, ROOT, tmp_path / "tree")
+    changed = []
+    for part in ("model", "proofs", "spec"):
+        cmp = filecmp.dircmp(ROOT / part, dest / part, ignore=["__pycache__"])
+        todo = [(cmp, Path(part))]
+        while todo:
+            c, rel = todo.pop()
+            assert not c.left_only and not c.right_only, (rel, c.left_only, c.right_only)
+            _, mismatch, errors = filecmp.cmpfiles(ROOT / rel, dest / rel, c.common_files, shallow=False)
+            assert not errors
+            changed += [rel / f for f in mismatch]
+            todo += [(sub, rel / name) for name, sub in c.subdirs.items()]
+    assert changed == [_file(m).relative_to(ROOT)]
+    assert (dest / changed[0]).read_text(encoding="utf-8") == M.mutated_source(m)
+
+
+# ------------------------------------------------------------------ a stale entry
+def _stale(m: M.Mutant) -> M.Mutant:
+    return dataclasses.replace(m, old=m.old + "# a line that is not in the source\n")
+
+
+def _harness() -> types.ModuleType:
+    spec = importlib.util.spec_from_file_location("prove_mutants", ROOT / "tools" / "prove_mutants.py")
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_a_stale_entry_is_refused_everywhere(tmp_path: Path) -> None:
+    m = _stale(M.MUTANTS["engine-round-of-five"])
+    with pytest.raises(M.MutantError, match="occurs 0 times"):
+        M.mutated_source(m)
+    with pytest.raises(M.MutantError, match="occurs 0 times"), M.applied(m):
+        pass
+    with pytest.raises(M.MutantError, match="occurs 0 times"):
+        M.patched_tree(m, ROOT, tmp_path / "tree")
+    h = _harness()
+    assert "occurs 0 times" in h.stale_reason(m)
+    row = h.run_one(m, None)
+    assert row["status"] == "stale" and "occurs 0 times" in row["error"]
+
+
+def test_prove_reports_a_stale_manifest_mutant_as_a_failure_not_a_catch(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tarneeb_proofs.obligations import run_check
+    from tarneeb_proofs.registry import all_checks
+
+    mid = "engine-passed-may-reenter"  # a mutant check of the manifest (classic, stage turn)
+    check = next(c for c in all_checks() if c.mutant == mid)
+    monkeypatch.setitem(M.MUTANTS, mid, _stale(M.MUTANTS[mid]))
+    r = run_check(check)
+    assert r.status == "vacuous" and not r.ok
+    assert "stale mutant" in r.obligation and "occurs 0 times" in r.obligation
+
+
+def test_the_harness_judges_prove_output() -> None:
+    h = _harness()
+    m = M.MUTANTS["engine-round-of-five"]
+    w = {"facts": {"engine function": "tarneeb.core.rules.auction_next", "input": "seat 1, 4 calls"},
+         "clauses": ["auction.order"]}
+    stale = "engine.turn:classic:default:mutant=engine-passed-may-reenter"
+    res: list[dict[str, Any]] = [{"id": stale, "mutant": "engine-passed-may-reenter",
+            "expected": "counterexample", "result": "vacuous", "obligation": "stale mutant, it no longer applies: x",
+            "witness": None},
+           {"id": "engine.turn:classic:default", "mutant": None, "expected": "proved", "result": "counterexample",
+            "obligation": "engine auction_next equals ...", "witness": w}]
+    out = json.dumps({"summary": {"cpu_s": 1.0}, "results": res})
+    row = h.judge(m, 1, out, "")
+    assert row["status"] == "caught" and row["first_failing_check"] == "engine.turn:classic:default"
+    assert row["named"] == "tarneeb.core.rules.auction_next" and row["clause"] == "auction.order"
+    assert row["in_stage"] and row["stale_manifest_mutants"] == [res[0]["id"]]
+    # prove failing only on a stale manifest mutant is not a catch
+    row = h.judge(m, 1, json.dumps({"summary": {"cpu_s": 1.0}, "results": res[:1]}), "")
+    assert row["status"] == "not caught"
+    assert h.judge(m, 0, json.dumps({"summary": {"cpu_s": 1.0}, "results": []}), "")["status"] == "not caught"
+    row = h.judge(m, 1, "", "Traceback ...\nValueError: boom\n")
+    assert row["status"] == "error" and row["error"] == "ValueError: boom"

@@ -1,0 +1,361 @@
+#!/usr/bin/env python3
+"""Run the real ``tarneeb prove`` on a patched copy of the tree, once per mutant of the catalogue (issue 22, item 6).
+
+    python tools/prove_mutants.py                          # every mutant of tarneeb_proofs.mutants, 2 at a time
+    python tools/prove_mutants.py --ids engine-round-of-five,engine-bid13-twelve
+    python tools/prove_mutants.py --stage engine.play --jobs 1
+    python tools/prove_mutants.py --report                 # rewrite proofs/MUTANTS.md from the stored results
+
+For each mutant: its edit is written into a copy of ``model/``, ``proofs/`` and ``spec/`` in a temporary folder
+(``mutants.patched_tree``), and ``python -m tarneeb.cli prove --invariant <family of its stage> --ruleset <its
+ruleset> --json`` runs there in a fresh process, ``PYTHONPATH`` on the copy's ``model`` and ``proofs`` (every
+option variant of that ruleset, so also the one carrying the mutant's options). Recorded: the exit code, the
+failing checks, the first failing proof (a check expected to be proved that ended in a counterexample) and what its
+counterexample names (the function or transition, the input, the clause), the wall and CPU time.
+
+A mutant is **caught** when prove exits 1 and a proof check ends in a counterexample; **not caught** when prove
+passes, or fails only on something else (the manifest's own mutant checks whose edit the patch overlaps: they
+report themselves as stale, and are listed per row); **stale** when its ``old`` text does not occur exactly once
+in its module any more (it is reported, never skipped); **error** when prove crashed or timed out (the last line of
+its stderr is kept).
+
+Results: ``proofs/mutants-results.json`` (one row per mutant, the rows of the mutants run replacing those of the
+same id) and ``proofs/MUTANTS.md`` (generated from it). Progress goes to stderr; Ctrl-C stops the run, ends the
+prove processes it started and writes nothing (exit 130).
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import datetime
+import json
+import os
+import platform
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT / "model"), str(ROOT / "proofs")]
+
+from tarneeb_proofs.mutants import MUTANTS, Mutant, MutantError, patched_tree  # noqa: E402
+
+RESULTS = ROOT / "proofs" / "mutants-results.json"
+REPORT = ROOT / "proofs" / "MUTANTS.md"
+TIMEOUT_S = 900
+
+_running: dict[int, subprocess.Popen[bytes]] = {}  # pid -> the prove processes this run started
+_lock = threading.Lock()
+_stop = threading.Event()
+
+
+def module_path(m: Mutant, root: Path = ROOT) -> Path:
+    return root / Path("model", *m.module.split(".")).with_suffix(".py")
+
+
+def stale_reason(m: Mutant, root: Path = ROOT) -> str:
+    """Why ``m`` no longer applies to the tree at ``root`` ("" when its old text occurs exactly once)."""
+    path = module_path(m, root)
+    if not path.is_file():
+        return f"{path.relative_to(root)} does not exist"
+    n = path.read_text(encoding="utf-8").count(m.old)
+    return "" if n == 1 else f"the text to replace occurs {n} times in {path.relative_to(root)}, not once"
+
+
+def family(stage: str) -> str:
+    return stage.split(".", 1)[0]
+
+
+def command(m: Mutant) -> list[str]:
+    return ["python", "-m", "tarneeb.cli", "prove", "--invariant", family(m.stage), "--ruleset", m.ruleset, "--json"]
+
+
+def base_row(m: Mutant) -> dict[str, Any]:
+    try:
+        fn = m.fn
+    except ValueError:  # the old text is gone: no place to name
+        fn = ""
+    return {"id": m.id, "module": m.module, "fn": fn, "kind": m.kind, "stage": m.stage, "ruleset": m.ruleset,
+            "options": dict(m.options), "in_manifest": m.in_manifest, "text": m.text,
+            "command": " ".join(command(m))}
+
+
+def _facts(res: dict[str, Any]) -> dict[str, Any]:
+    w = res.get("witness") or {}
+    facts = dict(w.get("facts") or {})
+    named = next((facts[k] for k in ("engine function", "function", "transition") if k in facts), "")
+    return {"named": named, "input": facts.get("input", ""), "clause": ", ".join(w.get("clauses") or []),
+            "clause_text": facts.get("clause", ""), "engine_returns": facts.get("engine returns", ""),
+            "encoding_gives": facts.get("encoding gives", ""), "obligation": res.get("obligation", "")}
+
+
+def judge(m: Mutant, rc: int, out: str, err: str) -> dict[str, Any]:
+    """The row's verdict from prove's exit code and JSON output."""
+    row: dict[str, Any] = {"exit_code": rc}
+    try:
+        data = json.loads(out.strip().splitlines()[-1]) if out.strip() else None
+    except (json.JSONDecodeError, IndexError):
+        data = None
+    if rc not in (0, 1) or data is None:
+        tail = [ln for ln in err.strip().splitlines() if ln.strip()]
+        row.update(status="error", error=tail[-1] if tail else f"exit code {rc} and no JSON on stdout")
+        return row
+    results = data["results"]
+    failing = [r for r in results if r["result"] != r["expected"]]
+    row["failing_checks"] = [r["id"] for r in failing]
+    row["stale_manifest_mutants"] = [r["id"] for r in failing if r["mutant"] and "stale mutant" in r["obligation"]]
+    row["checks_run"] = len(results)
+    row["cpu_s"] = data["summary"]["cpu_s"]
+    proofs = [r for r in failing if r["mutant"] is None and r["result"] == "counterexample"]
+    if rc == 1 and proofs:
+        first = proofs[0]
+        row.update(status="caught", first_failing_check=first["id"],
+                   in_stage=first["id"].split(":", 1)[0] == m.stage,
+                   stage_too=any(r["id"].split(":", 1)[0] == m.stage for r in proofs), **_facts(first))
+    else:
+        row.update(status="not caught", first_failing_check=failing[0]["id"] if failing else "")
+    return row
+
+
+def run_one(m: Mutant, keep: Path | None) -> dict[str, Any]:
+    row = base_row(m)
+    reason = stale_reason(m)
+    if reason:
+        row.update(status="stale", error=reason, wall_s=0.0)
+        return row
+    tmp = Path(tempfile.mkdtemp(prefix=f"prove-mutant-{m.id}-"))
+    t0 = time.perf_counter()
+    try:
+        tree = tmp / "tree"
+        try:
+            patched_tree(m, ROOT, tree)
+        except MutantError as e:
+            row.update(status="stale", error=str(e), wall_s=0.0)
+            return row
+        env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "COLUMNS")}
+        env["PYTHONPATH"] = f"{tree / 'model'}{os.pathsep}{tree / 'proofs'}"
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        out_path, err_path = tmp / "stdout.json", tmp / "stderr.txt"
+        with out_path.open("wb") as out, err_path.open("wb") as err:
+            if _stop.is_set():
+                raise KeyboardInterrupt
+            proc = subprocess.Popen([sys.executable, *command(m)[1:]], cwd=tree, env=env, stdout=out, stderr=err,
+                                    stdin=subprocess.DEVNULL, start_new_session=True)
+            with _lock:
+                _running[proc.pid] = proc
+            try:
+                rc = proc.wait(timeout=TIMEOUT_S)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+                rc = -1
+            finally:
+                with _lock:
+                    _running.pop(proc.pid, None)
+        if _stop.is_set():
+            raise KeyboardInterrupt
+        stdout = out_path.read_text(encoding="utf-8", errors="replace")
+        stderr = err_path.read_text(encoding="utf-8", errors="replace")
+        row.update(judge(m, rc, stdout, stderr))
+        if rc == -1:
+            row.update(status="error", error=f"timed out after {TIMEOUT_S} s")
+        if keep is not None:
+            dest = keep / m.id
+            shutil.rmtree(dest, ignore_errors=True)
+            shutil.copytree(tmp, dest)
+    finally:
+        row["wall_s"] = round(time.perf_counter() - t0, 2)
+        shutil.rmtree(tmp, ignore_errors=True)
+    return row
+
+
+def _stop_children() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not leave prove processes behind
+    _stop.set()
+    with _lock:
+        procs = list(_running.values())
+    for p in procs:  # only the prove processes this run started, each by its own process group
+        try:
+            os.killpg(p.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+    for p in procs:
+        try:
+            p.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+
+
+def _terminate(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt  # SIGTERM: stopped like Ctrl-C (the prove processes ended, nothing written)
+
+
+def progress(i: int, n: int, row: dict[str, Any]) -> None:
+    what = {"caught": lambda: f"caught by {row['first_failing_check']} ({row['named']}; {row['clause']})",
+            "not caught": lambda: "NOT caught" + (f" (fails only {row['first_failing_check']})"
+                                                  if row.get("first_failing_check") else ""),
+            "stale": lambda: f"STALE: {row['error']}",
+            "error": lambda: f"ERROR: {row['error']}"}[row["status"]]()
+    print(f"[{i}/{n}] {row['id']}: {what} ({row['wall_s']:.1f} s)", file=sys.stderr, flush=True)
+
+
+def git_head() -> str:
+    try:
+        head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--", "model", "proofs", "spec",
+                                f":!{RESULTS.relative_to(ROOT)}", f":!{REPORT.relative_to(ROOT)}"],
+                               capture_output=True, text=True, check=True).stdout.strip()
+        return head + ("+dirty" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def select(ids: str | None, stage: str | None) -> list[Mutant]:
+    chosen = list(MUTANTS.values())
+    if ids:
+        want = [x.strip() for x in ids.split(",") if x.strip()]
+        unknown = [x for x in want if x not in MUTANTS]
+        if unknown:
+            raise SystemExit(f"prove_mutants: unknown mutant id(s): {', '.join(unknown)}")
+        chosen = [MUTANTS[x] for x in want]
+    if stage:
+        chosen = [m for m in chosen if m.stage == stage]
+        if not chosen:
+            stages = sorted({m.stage for m in MUTANTS.values()})
+            raise SystemExit(f"prove_mutants: no mutant of stage {stage!r}; stages: {', '.join(stages)}")
+    return chosen
+
+
+def run(chosen: list[Mutant], jobs: int, keep: Path | None) -> list[dict[str, Any]] | None:
+    rows: dict[str, dict[str, Any]] = {}
+    n = len(chosen)
+    print(f"prove_mutants: {n} mutants, {jobs} at a time", file=sys.stderr, flush=True)
+    ex = concurrent.futures.ThreadPoolExecutor(max_workers=jobs)
+    futs = {ex.submit(run_one, m, keep): m for m in chosen}
+    try:
+        for i, f in enumerate(concurrent.futures.as_completed(futs), start=1):
+            row = f.result()
+            rows[row["id"]] = row
+            progress(i, n, row)
+    except KeyboardInterrupt:
+        _stop_children()
+        ex.shutdown(wait=True, cancel_futures=True)
+        print(f"interrupted after {len(rows)} of {n} mutants (nothing written)", file=sys.stderr)
+        return None
+    ex.shutdown(wait=True)
+    return [rows[m.id] for m in chosen]
+
+
+def save(new: list[dict[str, Any]], meta: dict[str, Any]) -> list[dict[str, Any]]:
+    """Merge the rows run now into the stored ones (catalogue order; rows of ids no longer in it dropped)."""
+    old: dict[str, dict[str, Any]] = {}
+    if RESULTS.is_file():
+        old = {r["id"]: r for r in json.loads(RESULTS.read_text(encoding="utf-8"))["mutants"]}
+    for r in new:
+        r["run"] = meta["commit"]
+        old[r["id"]] = r
+    rows = [old[k] for k in MUTANTS if k in old]
+    counts = {s: sum(r["status"] == s for r in rows) for s in ("caught", "not caught", "stale", "error")}
+    meta = {**meta, "mutants": len(rows), **counts}
+    RESULTS.write_text(json.dumps({"meta": meta, "mutants": rows}, indent=1) + "\n", encoding="utf-8")
+    return rows
+
+
+def _cell(x: Any) -> str:
+    return str(x).replace("|", "\\|").replace("\n", " ")
+
+
+def report() -> None:
+    data = json.loads(RESULTS.read_text(encoding="utf-8"))
+    meta, rows = data["meta"], data["mutants"]
+    by_stage: dict[str, dict[str, int]] = {}
+    for r in rows:
+        d = by_stage.setdefault(r["stage"], {"mutants": 0, "caught": 0, "not caught": 0, "stale": 0, "error": 0})
+        d["mutants"] += 1
+        d[r["status"]] += 1
+    lines = [
+        "<!-- generated by tools/prove_mutants.py from proofs/mutants-results.json: do not edit by hand -->",
+        "# Mutants through the real `tarneeb prove`",
+        "",
+        "This file is generated (`python tools/prove_mutants.py`, or `--report` to rewrite it from the stored results).",
+        "Each mutant of the one catalogue (`proofs/tarneeb_proofs/mutants.py`) was written into a copy of the tree",
+        "and `python -m tarneeb.cli prove --invariant <family of its stage> --ruleset <its ruleset> --json` was run",
+        "there in a fresh process. *Caught*: prove exited 1 and a proof check ended in a counterexample (the first",
+        "one is shown, with what its counterexample names); *not caught*: prove passed, or failed only on the",
+        "manifest's own mutant checks that the patch makes stale; *stale*: the mutant's text no longer occurs once in",
+        "its module; *error*: prove crashed or timed out.",
+        "",
+        f"Last run: {meta['date']} on commit {meta['commit']} (Python {meta['python']}, {meta['jobs']} at a time, "
+        f"{meta['wall_s']:.0f} s wall for the {meta['ran']} mutants of that run). "
+        f"**{meta['caught']} of {meta['mutants']} caught**; not caught: {meta['not caught']}; stale: {meta['stale']}; "
+        f"error: {meta['error']}.",
+        "",
+        "| stage | mutants | caught | not caught | stale | error |",
+        "|---|---|---|---|---|---|",
+    ]
+    for st, d in sorted(by_stage.items()):
+        lines.append(f"| {st} | {d['mutants']} | {d['caught']} | {d['not caught']} | {d['stale']} | {d['error']} |")
+    lines += ["", "| id | module:function | kind | the bug | result | by check | the counterexample names: function "
+              "| input | clause | s |", "|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        mod = r["module"].removeprefix("tarneeb.")
+        where = f"`{mod}:{r['fn']}`" if r["fn"] else f"`{mod}`"
+        if r["status"] == "caught":
+            res = "caught" + ("" if r.get("in_stage", True) else f" (first by another stage; by its stage {r['stage']} "
+                                                                  f"{'too' if r.get('stage_too') else 'not'})")
+            by, named, inp, clause = f"`{r['first_failing_check']}`", r["named"], r["input"], r["clause"]
+        elif r["status"] == "not caught":
+            res = f"**not caught** (stage {r['stage']})"
+            by = f"only `{r['first_failing_check']}`" if r.get("first_failing_check") else "-"
+            named = inp = clause = "-"
+        else:
+            res, by, named, inp, clause = f"**{r['status']}**: {r.get('error', '')}", "-", "-", "-", "-"
+        lines.append("| " + " | ".join(_cell(x) for x in (f"`{r['id']}`", where, r["kind"], r["text"], res, by,
+                                                             named, inp, clause, f"{r.get('wall_s', 0):.1f}")) + " |")
+    stale = sorted({x for r in rows for x in r.get("stale_manifest_mutants", [])})
+    if stale:
+        lines += ["", "Manifest mutant checks that reported themselves stale in some patched copy (their edit overlaps "
+                  "the mutant's; expected, and not counted as a catch): " + ", ".join(f"`{x}`" for x in stale) + "."]
+    REPORT.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--ids", help="only these mutants (comma-separated ids)")
+    ap.add_argument("--stage", help="only the mutants of this stage (e.g. engine.play)")
+    ap.add_argument("--jobs", type=int, default=2, help="prove processes at a time (default 2)")
+    ap.add_argument("--keep", type=Path, help="keep each patched copy and its prove output under this folder")
+    ap.add_argument("--report", action="store_true", help="only rewrite proofs/MUTANTS.md from the stored results")
+    args = ap.parse_args(argv)
+    if args.report:
+        report()
+        return 0
+    if args.jobs < 1:
+        raise SystemExit("prove_mutants: --jobs must be at least 1")
+    chosen = select(args.ids, args.stage)
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C, also when started with SIGINT ignored
+    signal.signal(signal.SIGTERM, _terminate)
+    t0 = time.perf_counter()
+    rows = run(chosen, args.jobs, args.keep)
+    if rows is None:
+        return 130
+    meta = {"date": datetime.date.today().isoformat(), "commit": git_head(), "python": platform.python_version(),
+            "jobs": args.jobs, "ran": len(rows), "wall_s": round(time.perf_counter() - t0, 1)}
+    stored = save(rows, meta)
+    report()
+    caught = sum(r["status"] == "caught" for r in rows)
+    print(f"prove_mutants: {caught} of {len(rows)} caught; results in {RESULTS.relative_to(ROOT)}, "
+          f"{REPORT.relative_to(ROOT)} ({len(stored)} rows)", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
