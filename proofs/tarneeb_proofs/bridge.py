@@ -265,6 +265,9 @@ class Summary:
     value: Callable[..., Any]
     module: str = RULES
     used: bool = False  # the stand-in answered at least once (for the report)
+    # where ``value`` is not the encoding's term itself but a lighter one: (hypotheses, claim) proving it equal to
+    # the encoding on the domain; proved (once per process) before a proof that used the stand-in may stand
+    lemma: Callable[[], tuple[list[Term], Term]] | None = None
 
 
 @contextmanager
@@ -294,6 +297,23 @@ def summarised(summaries: Sequence[Summary], skip: str) -> Iterator[None]:
             setattr(mod, name, real)
 
 
+_LEMMAS: dict[tuple[int, ...], tuple[list[Term], bool]] = {}
+
+
+def _lemma_holds(sm: Summary) -> bool:
+    assert sm.lemma is not None
+    hyp, claim = sm.lemma()
+    key = (*[h.get_id() for h in hyp], claim.get_id())
+    hit = _LEMMAS.get(key)
+    if hit is None:
+        s = z3.Solver()
+        s.set("timeout", 60_000)
+        s.add(*hyp)
+        s.add(z3.Not(claim))
+        hit = _LEMMAS[key] = ([*hyp, claim], s.check() == z3.unsat)
+    return hit[1]
+
+
 def _explorer_proves(cond: Term) -> bool:
     ex = current()
     return ex is not None and ex.proves(cond)
@@ -320,6 +340,7 @@ class Target:
     facts: dict[str, Any] = field(default_factory=dict)
     summaries: list[Summary] = field(default_factory=list)  # callees proved in the same stage (set by the family)
     uses: tuple[str, ...] = ()  # the callees whose summaries its proof uses (where exploring them would explode)
+    executed: dict[int, Any] = field(default_factory=dict)  # the engine code its explorations ran (for the cache)
 
     def engine(self) -> Callable[..., Any]:
         obj: Any = importlib.import_module(self.module)
@@ -343,6 +364,7 @@ class Target:
                 raise Refused(self._refusal(r, case, str(e))) from None
             paths += len(found)
             forks += ex.forks
+            self.executed.update(ex.executed)
             if case.parts is not None and all(
                     p.error is None and all(sum_parts(case.domain + p.conds, a, b) for a, b in case.parts(p.result))
                     for p in found):
@@ -367,6 +389,10 @@ class Target:
             if res != z3.sat:
                 raise Refused(self._refusal(r, case, f"Z3 could not decide the claim ({s.reason_unknown()})"))
             return self._mismatch(r, case, s.model())
+        for sm in self.summaries:
+            if sm.used and sm.lemma is not None and not _lemma_holds(sm):
+                raise Refused(self._refusal(r, self.cases[0], f"the summary of {sm.fn} is not proved equal to its "
+                                                              "encoding (a fault of the bridge)"))
         self.facts = {"function": f"{self.module}.{self.fn}", "domain": self.domain_text,
                       "method": "symbolic" if symbolic else "enumerated", "cases": len(self.cases),
                       "paths": paths, "forks": forks,
@@ -550,6 +576,8 @@ def as_int(x: Any) -> Term:
 def term_of(x: Any) -> Term:
     if isinstance(x, (SymInt, SymBool)):
         return x.t
+    if z3.is_expr(x):
+        return x
     if x is True or x is False:
         return z3.BoolVal(x)
     if type(x) is int:

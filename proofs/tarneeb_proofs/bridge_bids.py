@@ -127,7 +127,7 @@ def bids_summaries(enc: Encoding) -> list[Summary]:
                     lambda rr, score: value(enc.min_bid_for(as_int(score))))]
 
 
-@builds("bids", "min_bid_for", "legal_bids", "bid_violation", "hand_is_played")
+@builds("bids", "min_bid_for", "legal_bids", "bid_violation", "bid_total", "hand_is_played")
 def _individual_bids(enc: Encoding) -> list[Target]:
     r = enc.r
     out: list[Target] = []
@@ -182,6 +182,11 @@ def _individual_bids(enc: Encoding) -> list[Target]:
     out.append(Target("bid_violation", cases,
                       domain_text="every integer score x every integer bid, a pass, a strain; non-integer bids"))
     bs = [ivar(f"bid of seat {i}") for i in range(4)]
+    total = (z3.Sum([v.term for v in bs]), z3.IntVal(enc.total_min()))
+    out.append(Target("bid_total", [Case("", bs, [], lambda f, v: f(r, list(v)),
+                                         lambda res: same(list(res), list(total)) if isinstance(res, tuple)
+                                         else z3.BoolVal(False), lambda ev: (ev(total[0]), ev(total[1])),
+                                         "bid.total")], domain_text="every four integer bids"))
     played = enc.hand_played([v.term for v in bs])
     out.append(Target("hand_is_played", [Case("", bs, [], lambda f, v: f(r, list(v)), lambda res: eq(res, played),
                                               lambda ev: ev(played), "bid.total")],
@@ -345,7 +350,7 @@ def _auction_call_targets(enc: Encoding) -> list[Target]:
             terms = [v.term for v in vs]
             dealer, seat, top, passes, _, _ = _unpack(enc, shape, terms[:len(vs0)])
             holder, spoken, active = hv.term, spv.term, [a.term for a in act]
-            dom = dom0 + [spoken >= 0]
+            dom = dom0 + [spoken >= 0, z3.Or([z3.And(seat == j, active[j]) for j in range(4)])]  # the speaker is in
             if has_top:  # the holder of the top bid is a seat, still in
                 dom += [between(holder, 0, 3), z3.Or([z3.And(holder == j, active[j]) for j in range(4)])]
             else:

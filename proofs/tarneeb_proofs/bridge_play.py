@@ -34,7 +34,7 @@ from .bridge import (
     summarises,
     value,
 )
-from .encode import NO_LED, Encoding, Term, bv6, card_bit, holds, seat2, suit_mask, suit_of
+from .encode import NO_LED, SUIT_MASKS, Encoding, Term, bv6, card_bit, holds, seat2, suit_mask, suit_of
 from .witness import hand_text
 
 LEDS = (-1, 0, 1, 2, 3)
@@ -173,10 +173,27 @@ def play_summaries(enc: Encoding) -> list[Summary]:
         return z3.And(in_range(hand, 0, (1 << 52) - 1), in_range(led, -1, 3), in_range(trump, 0, 63),
                       enc.trump_ok(as_bv(trump, 6)))
 
+    def suit(x: Term) -> Term:  # the 52-bit mask of suit x (an integer or a 6-bit suit), empty for no suit
+        out: Term = z3.BitVecVal(0, 52)
+        for k in range(3, -1, -1):
+            out = z3.If(x == k, z3.BitVecVal(SUIT_MASKS[k], 52), out)
+        return out
+
+    def light(h: Term, ld: Term, t: Term) -> Term:
+        """The legal set of hand h, in the terms of the suits: what was led if held, else the trumps if the
+        must-trump rule asks and one is held, else the hand (proved equal to the encoding: the lemma)."""
+        f = h & suit(ld)
+        tm = h & suit(t)
+        must = z3.And(z3.BoolVal(bool(r.must_trump)), z3.ULT(t, 4), tm != 0)
+        return z3.If(ld < 0, h, z3.If(f != 0, f, z3.If(must, tm, h)))
+
     def mask_value(rr: Any, hand: Any, led: Any, trump: Any) -> Any:
-        ld = as_int(led)
+        return value(light(as_bv(hand, 52), as_int(led), as_bv(trump, 6)))
+
+    def mask_lemma() -> tuple[list[Term], Term]:
+        h, ld, t = z3.BitVec("lemma_hand", 52), z3.Int("lemma_led"), z3.BitVec("lemma_trump", 6)
         led6 = z3.If(ld < 0, bv6(NO_LED), z3.Int2BV(ld, 6))
-        return value(enc.legal_mask(as_bv(hand, 52), led6, as_bv(trump, 6)))
+        return [between(ld, -1, 3), enc.trump_ok(t)], light(h, ld, t) == enc.legal_mask(h, led6, t)
 
     def tw_applies(cards: Any, trump: Any) -> Term | None:
         if not isinstance(cards, (list, tuple)) or not 1 <= len(cards) <= 4:
@@ -193,7 +210,8 @@ def play_summaries(enc: Encoding) -> list[Summary]:
             idx = z3.If(enc.is_winner(cs, t, i), z3.IntVal(i), idx)
         return value(idx)
 
-    return [Summary("legal_play_mask", mask_applies, mask_value), Summary("trick_winner", tw_applies, tw_value)]
+    return [Summary("legal_play_mask", mask_applies, mask_value, lemma=mask_lemma),
+            Summary("trick_winner", tw_applies, tw_value)]
 
 
 def _deck() -> list[Var]:
@@ -273,7 +291,7 @@ def _weak_seats(enc: Encoding) -> list[Target]:
                       "every four 52-bit hands")]
 
 
-@builds("play", "deal_hands")
+@builds("play", "deal_hands", "deck_of_hands")
 def _deal_hands(enc: Encoding) -> list[Target]:
     r = enc.r
     # deal_hands: each card dealt to the seat whose turn it is, one at a time round the table from the seat after
@@ -298,13 +316,46 @@ def _deal_hands(enc: Encoding) -> list[Target]:
         cases.append(Case(f"dealer {dealer}", deck, _deck_domain(deck), lambda f, v, dealer=dealer: f(r, dealer, list(v)),
                           dclaim, lambda ev, want_hands=want_hands: [ev(h) for h in want_hands], "deal.order",
                           parts=dparts))
-    return [Target("deal_hands", cases, domain_text="every deck of 52 cards 0..51 x every dealer")]
+    # deck_of_hands: the deck that deals each seat its 13 cards in the order given; the i-th card of the k-th seat
+    # to receive cards is the card at position 4i + k (deal.order)
+    dv = ivar("dealer")
+    hands = [[_card(f"card {i + 1} of seat {s}") for i in range(13)] for s in range(4)]
+    order = [seat_after(enc, dv.term, k) for k in range(1, 5)]
+    want: list[Term] = []
+    for pos in range(52):
+        i, k = divmod(pos, 4)
+        w = hands[3][i].term
+        for seat in (2, 1, 0):
+            w = z3.If(order[k] == seat, hands[seat][i].term, w)
+        want.append(w)
+    flat = [v for h in hands for v in h]
+    inverse = Case("", [dv, *flat], [between(dv.term, 0, 3)],
+                   lambda f, v: f(r, v[0], [list(v[1 + 13 * s:14 + 13 * s]) for s in range(4)]),
+                   lambda res: same(list(res), want) if isinstance(res, list) else z3.BoolVal(False),
+                   lambda ev: [ev(w) for w in want], "deal.order")
+    return [Target("deal_hands", cases, domain_text="every deck of 52 cards 0..51 x every dealer"),
+            Target("deck_of_hands", [inverse], domain_text="every dealer x every four sequences of 13 cards")]
 
 
-@builds("play", "team_of", "seat_order", "deal_order")
+@builds("play", "team_of", "partner", "team_tricks", "seat_order", "deal_order")
 def _seat_orders(enc: Encoding) -> list[Target]:
-    """team_of, seat_order, deal_order over the four seats."""
+    """team_of, partner, team_tricks, seat_order, deal_order: the seats, their teams and orders (seats.partners)."""
     out: list[Target] = []
+    pv = ivar("seat")
+    p = pv.term
+
+    def pclaim(res: Any) -> Term:  # the other seat of the same team
+        return z3.And(between(as_int(res), 0, 3), as_int(res) != p, enc.team_of(as_int(res)) == enc.team_of(p))
+
+    out.append(Target("partner", [Case("", [pv], [between(p, 0, 3)], lambda f, v: f(v[0]), pclaim,
+                                       lambda ev: next(q for q in range(4) if q != ev(p) and q % 2 == ev(p) % 2),
+                                       "seats.partners")], domain_text="the 4 seats"))
+    tv = [ivar(f"tricks of seat {k}") for k in range(4)]
+    teams = [z3.Sum([z3.If(enc.team_of(z3.IntVal(k)) == team, tv[k].term, 0) for k in range(4)]) for team in (0, 1)]
+    out.append(Target("team_tricks", [Case("", tv, [], lambda f, v: f(list(v)),
+                                           lambda res: same(list(res), teams) if isinstance(res, tuple)
+                                           else z3.BoolVal(False), lambda ev: tuple(ev(t) for t in teams),
+                                           "seats.partners")], domain_text="every four integer trick counts"))
     sv = ivar("seat")
     s = sv.term
     dom = [between(s, 0, 3)]
@@ -354,7 +405,7 @@ def _trick_turn(enc: Encoding) -> list[Target]:
                       "4 leaders x 0-3 cards played")]
 
 
-@builds("play", "trick_winner_seat", "trick_legal")
+@builds("play", "trick_winner_seat", "trick_legal", "legal_trick_winner")
 def _trick_steps(enc: Encoding) -> list[Target]:
     r = enc.r
     # trick_winner_seat and trick_legal: four distinct cards, any leader, every trump
@@ -376,8 +427,14 @@ def _trick_steps(enc: Encoding) -> list[Target]:
     lcases = [Case("", [*hv, lv, *cv, tv], dom, lambda f, v: f(r, list(v[:4]), v[4], list(v[5:9]), v[9]),
                    lambda res: eq(res, ok), lambda ev: ev(ok),
                    cite(r, "play.must-trump", "play.follow") if r.must_trump else "play.follow")]
+    both = z3.If(ok, as_int(enc.trick_winner_seat(cs, t, lv.term)), z3.IntVal(-1))
+    bcases = [Case("", [*hv, lv, *cv, tv], dom + [z3.Distinct(*cs)],
+                   lambda f, v: f(r, list(v[:4]), v[4], list(v[5:9]), v[9]), lambda res: eq(res, both),
+                   lambda ev: ev(both), "play.winner")]
     return [Target("trick_winner_seat", wcases, HAND, "4 leaders x tricks of 4 distinct cards x every trump"),
-            Target("trick_legal", lcases, HAND, "every four 52-bit hands x 4 leaders x 4 cards x every trump")]
+            Target("trick_legal", lcases, HAND, "every four 52-bit hands x 4 leaders x 4 cards x every trump"),
+            Target("legal_trick_winner", bcases, HAND,
+                   "every four 52-bit hands x 4 leaders x 4 distinct cards x every trump", uses=("trick_winner",))]
 
 
 __all__ = ["play_summaries", "trumps"]

@@ -86,7 +86,7 @@ def score_summaries(enc: Encoding) -> list[Summary]:
 
 
 # ================================================================ scoring
-@builds("scoring", "bid_made", "individual_delta", "team_deltas", "bid13_wins", "hand_deltas")
+@builds("scoring", "bid_made", "bid_value", "individual_delta", "team_deltas", "bid13_wins", "hand_deltas")
 def _scoring(enc: Encoding) -> list[Target]:
     r = enc.r
     out: list[Target] = []
@@ -96,6 +96,10 @@ def _scoring(enc: Encoding) -> list[Target]:
                                         lambda ev: ev(made), cite(r, "score.individual", "score.standard"))],
                       domain_text="every integer bid x every integer number of tricks"))
     if r.individual:
+        val = enc.value_of(bv.term)
+        out.append(Target("bid_value", [Case("", [bv], [_legal_bid(r, bv.term)], lambda f, v: f(r, v[0]),
+                                             lambda res: eq(res, val), lambda ev: ev(val), "score.values")],
+                          domain_text="every legal bid"))
         d = enc.individual_delta(bv.term, tv.term)
         dom = [_legal_bid(r, bv.term), between(tv.term, 0, 13)]
         out.append(Target("individual_delta", [Case("", [bv, tv], dom, lambda f, v: f(r, v[0], v[1]),
@@ -181,19 +185,43 @@ def _play_on(enc: Encoding) -> list[Target]:
                    domain_text="every number of games won >= 0"), _settle(enc)]
 
 
-@builds("outcome", "team_qualifies", "individual_outcome", "auction_outcome", "hand_outcome")
+@builds("outcome", "qualification", "team_qualifies", "tie_keys", "made_bid_winner", "individual_outcome",
+        "target_reached", "auction_outcome", "hand_outcome")
 def _outcomes(enc: Encoding) -> list[Target]:
     r = enc.r
     out: list[Target] = []
     if not r.individual:
         return _auction_outcomes(enc)
     av, bv = ivar("partner a"), ivar("partner b")
+    a, b = av.term, bv.term
+    parts = [a >= enc.target, b > 0, b >= enc.target, a > 0]  # win.qualify's four comparisons
+    out.append(Target("qualification", [Case("", [av, bv], [], lambda f, v: f(r, v[0], v[1]),
+                                             lambda res: same(list(res), parts) if isinstance(res, tuple)
+                                             else z3.BoolVal(False), lambda ev: tuple(ev(x) for x in parts),
+                                             "win.qualify")], domain_text="every two integer scores"))
     q = enc.team_qualifies(av.term, bv.term)
     out.append(Target("team_qualifies", [Case("", [av, bv], [], lambda f, v: f(r, v[0], v[1]), lambda res: eq(res, q),
                                               lambda ev: ev(q), "win.qualify")],
                       domain_text="every two integer scores"))
     sv = [ivar(f"score of seat {s}") for s in range(4)]
     ss = [v.term for v in sv]
+    keys = [enc.tie_key(ss[0], ss[2]), enc.tie_key(ss[1], ss[3])]
+    out.append(Target("tie_keys", [Case("", sv, [], lambda f, v: f(r, list(v)),
+                                        lambda res: same(list(res), keys) if isinstance(res, tuple)
+                                        else z3.BoolVal(False), lambda ev: tuple(ev(k) for k in keys),
+                                        "tie.both-qualify")], domain_text="every four integer scores"))
+    mb = [ivar(f"bid of seat {s}") for s in range(4)]
+    mt = [ivar(f"tricks of seat {s}") for s in range(4)]
+    x = r.made_bid_wins
+    made = [z3.And(z3.BoolVal(bool(x)), mb[s].term == x, mt[s].term >= mb[s].term) for s in range(4)]
+    first: Term = z3.IntVal(-1)
+    for s_ in (3, 2, 1, 0):
+        first = z3.If(made[s_], z3.IntVal(s_), first)
+    out.append(Target("made_bid_winner", [Case("", [*mb, *mt], [], lambda f, v: f(r, list(v[:4]), list(v[4:])),
+                                               lambda res: eq(-1 if res is None else res, first),
+                                               lambda ev: None if ev(first) < 0 else ev(first),
+                                               cite(r, "win.made-bid", "win.qualify"))],
+                      domain_text="every four integer bids x four integer trick counts"))
     o = enc.individual_outcome(ss)
     cl = lambda res: res[1] if isinstance(res, tuple) and res[1] in r.ruleset.clauses else "win.qualify"  # noqa: E731
     cases = [Case("scores only", sv, [], lambda f, v: f(r, list(v)), _outcome_claim(o), _outcome_want(o), cl)]
@@ -233,8 +261,13 @@ def _auction_outcomes(enc: Encoding) -> list[Target]:
         Var("bid 13 won", z3.Bool("bid_13_won"))
     s0, s1, t, bt, won = s0v.term, s1v.term, tv.term, btv.term, wv.term
     o = enc.auction_outcome([s0, s1], t, bt, won)
+    reach = [s0 >= t, s1 >= t]  # win.target: at the target or more
+    out0 = Target("target_reached", [Case("", [s0v, s1v, tv], [], lambda f, v: f((v[0], v[1]), v[2]),
+                                          lambda res: same(list(res), reach) if isinstance(res, tuple)
+                                          else z3.BoolVal(False), lambda ev: tuple(ev(x) for x in reach),
+                                          "win.target")], domain_text="every two integer team scores x target")
     cl = lambda res: res[1] if isinstance(res, tuple) and res[1] in r.ruleset.clauses else "win.target"  # noqa: E731
-    out = [Target("auction_outcome", [Case("", [s0v, s1v, tv, btv, wv], [between(bt, 0, 1)],
+    out = [out0, Target("auction_outcome", [Case("", [s0v, s1v, tv, btv, wv], [between(bt, 0, 1)],
                                            lambda f, v: f(r, (v[0], v[1]), v[2], v[3], v[4]), _outcome_claim(o),
                                            _outcome_want(o), cl)],
                   domain_text="every two integer team scores x every integer target x bidding team x bid 13 won")]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from typing import Any
@@ -26,6 +27,9 @@ def register(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.add_argument("--jobs", type=jobs_arg, default=1, help="run the checks in this many processes (default 1)")
     p.add_argument("--witnesses", action="store_true", help="print every mutant's counterexample, not one per family")
+    p.add_argument("--no-cache", action="store_true",
+                   help="prove the engine's functions again even where the cache holds a proof of the same code "
+                        "(tarneeb_proofs.cache; the cold figure)")
     p.add_argument("--write-manifest", action="store_true",
                    help="record this run's runtimes in proofs/tarneeb_proofs/manifest.json (whole runs only)")
     p.add_argument("--accept", action="store_true",
@@ -57,6 +61,8 @@ def cmd_prove(args: argparse.Namespace) -> int:
     t0, c0 = time.perf_counter(), _cpu()
     results = []
     try:
+        if args.no_cache:
+            os.environ["TARNEEB_PROVE_CACHE"] = "off"  # read by tarneeb_proofs.cache, in the workers too
         for res in run_all(chosen, args.jobs):
             results.append(res)
     except KeyboardInterrupt:  # a partial run is never compared with (or written to) the manifest

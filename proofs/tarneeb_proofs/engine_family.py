@@ -11,7 +11,7 @@ import z3
 
 from tarneeb.core.spec import get_ruleset, rulesets
 
-from . import bridge_bids, bridge_play, bridge_scores  # noqa: F401 - their builders register themselves
+from . import bridge_bids, bridge_play, bridge_scores, cache  # noqa: F401 - bridge_*: their builders register
 from .bridge import BUILDERS, MEMO, SUMMARISERS, Builder, fingerprint, reads, recording
 from .encode import Encoding
 from .match_stage import match_parts
@@ -74,6 +74,9 @@ def build(stage: str, mutant: str | None, enc: Encoding) -> list[Any]:
             with applied(mutant):
                 key = (stage, b.fns, fingerprint())
                 hit = MEMO.get(key, enc.r)
+                dkey = (stage, b.fns) if mutant is None else None
+                if hit is None and dkey is not None:
+                    hit = cache.get(dkey, enc.r)
                 if hit is not None:
                     for f in hit:
                         report("engine-functions", {**f, "ruleset": enc.r.id, "variant": variant, "reused": True})
@@ -83,13 +86,17 @@ def build(stage: str, mutant: str | None, enc: Encoding) -> list[Any]:
                     e = Encoding(rr)
                     summaries = [sm for make in SUMMARISERS.get(stage, []) for sm in make(e)]
                     facts = []
+                    executed: dict[int, Any] = {}
                     for t in b.make(e):
                         t.summaries = summaries
                         bad = t.run(rr)
                         if bad is not None:
                             return bad.witness(enc.r)
                         facts.append(dict(t.facts))
+                        executed.update(t.executed)
                 MEMO.put(key, seen, facts)
+                if dkey is not None:
+                    cache.put(dkey, seen, cache.code_digests(executed), facts)
                 for f in facts:
                     report("engine-functions", {**f, "ruleset": enc.r.id, "variant": variant, "reused": False})
             return None

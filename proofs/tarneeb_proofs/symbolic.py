@@ -90,6 +90,7 @@ class Explorer:
         self.max_values = max_values
         self.timeout_ms = timeout_ms
         self.forks = 0  # decision points met (for the report)
+        self.executed: dict[int, tuple[types.CodeType, str]] = {}  # the engine code that ran (cache.code_digests)
         self.solver_s = 0.0  # time in fork checks
         # per prefix of choices: the feasible alternatives (condition, value) of the decision that follows it
         self._alts: dict[tuple[int, ...], list[tuple[Term, Any]]] = {}
@@ -107,7 +108,7 @@ class Explorer:
         the others."""
         paths: list[Path] = []
         work: list[list[int]] = [[]]
-        with _guards():
+        with _guards(self.executed):
             while work:
                 if len(paths) >= self.max_paths:
                     raise Unsupported(f"more than {self.max_paths} paths")
@@ -142,7 +143,7 @@ class Explorer:
     def _simplify(self, t: Term) -> Term:
         if self._fixed:
             t = z3.substitute(t, *self._fixed)
-        return z3.simplify(t)
+        return simplified(t)
 
     def _check(self, extra: Term) -> Any:
         s = self._solver
@@ -308,8 +309,21 @@ def _as_bv(a: Term | int, op: str) -> Term | int:
     raise Unsupported(f"the bit operation {op} on a number that may be negative or wider than 128 bits")
 
 
+_SIMPLE: dict[int, tuple[Term, Term]] = {}  # AST id -> (term, simplified): Z3 shares equal terms, so a re-run
+# of the function on the same inputs builds the same terms and finds their simplified forms here
+
+
+def simplified(t: Term) -> Term:
+    hit = _SIMPLE.get(t.get_id())
+    if hit is None:
+        if len(_SIMPLE) > 200_000:
+            _SIMPLE.clear()
+        hit = _SIMPLE[t.get_id()] = (t, z3.simplify(t))
+    return hit[1]
+
+
 def _wrap(t: Term) -> Any:
-    t = z3.simplify(t)
+    t = simplified(t)
     if z3.is_int_value(t) or z3.is_bv_value(t):
         return int(t.as_long())
     if z3.is_true(t):
@@ -760,6 +774,7 @@ def _is_int_table(v: Any) -> bool:
 
 _SHADOWS: dict[str, Any] = {**{n: _guarded(n, f) for n, f in _INTROSPECTION.items()}, "bytes": _bytes_model}
 _MARK = "__tarneeb_symbolic_guard__"
+HOOK = True  # the profile hook of the guards (off only to profile the explorer itself)
 
 
 def _is_engine(g: dict[str, Any]) -> bool:
@@ -768,9 +783,10 @@ def _is_engine(g: dict[str, Any]) -> bool:
 
 
 @contextmanager
-def _guards() -> Iterator[None]:
+def _guards(executed: dict[int, tuple[types.CodeType, str]] | None = None) -> Iterator[None]:
     """While exploring: engine modules see guarded introspection names, the bytes() model and symbolic tables; a
-    symbolic value passed to Python code outside the engine, or engine code reading ``__class__``, is refused."""
+    symbolic value passed to Python code outside the engine, or engine code reading ``__class__``, is refused.
+    ``executed`` collects the engine code that ran (id -> (code object, module name))."""
     installed: list[tuple[dict[str, Any], dict[str, Any]]] = []
     kinds: dict[int, int] = {}  # id(module globals) -> 1 engine, 2 prover or z3, 0 other
     seen_code: set[int] = set()
@@ -824,6 +840,8 @@ def _guards() -> Iterator[None]:
                 seen_code.add(id(code))
                 if "__class__" in code.co_names:
                     raise Unsupported(f"{code.co_name} reads an attribute __class__")
+                if executed is not None:
+                    executed[id(code)] = (code, str(frame.f_globals.get("__name__")))
             return
         back = frame.f_back
         if back is None or kinds.get(id(back.f_globals)) != 1:
@@ -834,11 +852,13 @@ def _guards() -> Iterator[None]:
                                   f"{frame.f_code.co_name}")
 
     old = sys.getprofile()
-    sys.setprofile(profile)
+    if HOOK:
+        sys.setprofile(profile)
     try:
         yield
     finally:
-        sys.setprofile(old)
+        if HOOK:
+            sys.setprofile(old)
         for g, before in reversed(installed):
             for n in (*_SHADOWS, _MARK):
                 g.pop(n, None)

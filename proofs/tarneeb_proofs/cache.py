@@ -1,0 +1,171 @@
+"""A cache of the engine family's proofs across runs, keyed by the code proved and the code that proves it.
+
+A builder of :mod:`tarneeb_proofs.bridge` proved under the true rules is remembered with
+
+* the digest of every piece of engine code its explorations ran (:func:`code_digest`: the bytecode, names and
+  constants of each function, method, nested function or comprehension, and the module-level data it reads),
+  so an edit elsewhere in the engine leaves the proof standing and an edit there runs it again;
+* the digest of the prover's code (:func:`prover_digest`: the source files of ``tarneeb_proofs`` a proof depends
+  on: encodings, bridge, symbolic executor, obligations; and the versions of Python and Z3);
+* the rule fields the proof read, with their values (a configuration with the same values gets the same proof:
+  the code that ran read nothing else of the rules).
+
+Any change to either code, or a mutant patched in, gives another digest: the proof runs again. A cache entry
+holds only proofs; counterexamples, refusals and mutant checks are never cached. ``tarneeb prove --no-cache``
+(``TARNEEB_PROVE_CACHE=off``) runs everything from scratch (the cold figure); ``TARNEEB_PROVE_CACHE`` sets the
+folder otherwise (default
+``$XDG_CACHE_HOME/tarneeb/prove`` or ``~/.cache/tarneeb/prove``). A cache that cannot be read or written is
+ignored (the proofs run), never an error.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import os
+import sys
+import tempfile
+import types
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import z3
+
+
+def enabled() -> bool:
+    """Off with ``tarneeb prove --no-cache`` (which sets ``TARNEEB_PROVE_CACHE=off`` for its worker processes)."""
+    return os.environ.get("TARNEEB_PROVE_CACHE", "") != "off"
+
+
+def folder() -> Path:
+    env = os.environ.get("TARNEEB_PROVE_CACHE")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "tarneeb" / "prove"
+
+
+@cache
+def prover_digest() -> str:
+    """The prover's source, Python's version and Z3's."""
+    h = hashlib.sha256(f"{sys.version}|{z3.get_version_string()}".encode())
+    here = Path(__file__).resolve().parent
+    for name in PROVER_MODULES:
+        h.update(name.encode() + (here / f"{name}.py").read_bytes())
+    return h.hexdigest()
+
+
+# the modules a proof of the engine family depends on (the catalogue of mutants, the registry, the other families
+# and the command are not among them: editing them leaves the cached proofs standing)
+PROVER_MODULES = ("symbolic", "bridge", "bridge_play", "bridge_bids", "bridge_scores", "encode", "evaluate",
+                  "obligations", "engine_family", "cache", "witness")
+
+
+def code_digest(code: types.CodeType, g: dict[str, Any]) -> str:
+    """What the code does, whatever line it sits on: its bytecode, names, constants (nested code by their digest)
+    and the module-level data it reads by name (a table, a mask)."""
+    h = hashlib.sha256(code.co_code)
+    h.update(repr((code.co_names, code.co_varnames, code.co_freevars, code.co_cellvars)).encode())
+    for c in code.co_consts:
+        h.update(code_digest(c, g).encode() if isinstance(c, types.CodeType) else repr(c).encode())
+    for n in code.co_names:
+        v = g.get(n)
+        if isinstance(v, (int, str, bytes, bool, float, tuple, frozenset, list)) and not isinstance(v, type):
+            h.update(f"{n}={v!r}".encode())
+    return h.hexdigest()
+
+
+def _codes_of(module: str) -> dict[str, tuple[types.CodeType, dict[str, Any]]]:
+    """Every code object of a module by qualified name (functions, methods, nested functions and comprehensions)."""
+    mod = importlib.import_module(module)
+    g = vars(mod)
+    out: dict[str, tuple[types.CodeType, dict[str, Any]]] = {}
+
+    def add(code: types.CodeType, fg: dict[str, Any]) -> None:
+        out.setdefault(code.co_qualname, (code, fg))
+        for c in code.co_consts:
+            if isinstance(c, types.CodeType):
+                add(c, fg)
+
+    def visit(v: Any) -> None:
+        if isinstance(v, types.FunctionType):
+            add(v.__code__, v.__globals__)
+        elif isinstance(v, (classmethod, staticmethod)):
+            visit(v.__func__)
+        elif isinstance(v, property):
+            for f in (v.fget, v.fset):
+                if f is not None:
+                    visit(f)
+
+    for v in list(g.values()):
+        if isinstance(v, type) and v.__module__ == module:
+            for x in vars(v).values():
+                visit(x)
+        elif getattr(v, "__module__", None) == module:
+            visit(v)
+    return out
+
+
+def code_digests(executed: dict[int, tuple[types.CodeType, str]]) -> list[list[str]]:
+    """[module, qualified name, digest] of each code object that ran."""
+    out = []
+    for code, module in executed.values():
+        g = importlib.import_module(module).__dict__
+        out.append([module, code.co_qualname, code_digest(code, g)])
+    return sorted(out)
+
+
+def _current(module: str, qualname: str) -> str | None:
+    hit = _codes_of(module).get(qualname)
+    return None if hit is None else code_digest(*hit)
+
+
+def _index(key: tuple[Any, ...]) -> Path:
+    text = json.dumps([str(x) for x in key]) + prover_digest()
+    return folder() / (hashlib.sha256(text.encode()).hexdigest()[:32] + ".json")
+
+
+def value_text(v: Any) -> str:
+    """A stable text of a rule field's value (a set sorted; a Ruleset by its digest)."""
+    if isinstance(v, (frozenset, set)):
+        return repr(sorted(v, key=repr))
+    if isinstance(v, (int, str, bool, float, tuple)) or v is None:
+        return repr(v)
+    return hashlib.sha256(repr(v).encode()).hexdigest()
+
+
+def get(key: tuple[Any, ...], r: Any) -> list[dict[str, Any]] | None:
+    """The facts of a proof of ``key`` (stage, functions) under rule values equal to ``r``'s, by engine code equal
+    to what runs now (every code object the proof ran, compared by :func:`code_digest`)."""
+    if not enabled():
+        return None
+    try:
+        entries = json.loads(_index(key).read_text(encoding="utf-8"))
+        for e in entries:
+            if all(value_text(getattr(r, k)) == v for k, v in e["reads"].items()) and \
+                    all(_current(m, q) == d for m, q, d in e["code"]):
+                return list(e["facts"])
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+    return None
+
+
+def put(key: tuple[Any, ...], reads: dict[str, Any], code: list[list[str]], facts: list[dict[str, Any]]) -> None:
+    if not enabled():
+        return
+    try:
+        path = _index(key)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            entries = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            entries = []
+        entries.append({"reads": {k: value_text(v) for k, v in reads.items()}, "code": code, "facts": facts})
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(entries, f)
+        os.replace(tmp, path)
+    except OSError:
+        pass
