@@ -265,9 +265,14 @@ class Summary:
     value: Callable[..., Any]
     module: str = RULES
     used: bool = False  # the stand-in answered at least once (for the report)
-    # where ``value`` is not the encoding's term itself but a lighter one: (hypotheses, claim) proving it equal to
-    # the encoding on the domain; proved (once per process) before a proof that used the stand-in may stand
+    # a fact about the encoding the callers' claims rely on, proved (once per process) before a proof that used
+    # the stand-in may stand: (hypotheses, claim)
     lemma: Callable[[], tuple[list[Term], Term]] | None = None
+    # ``value`` may be an application of an uninterpreted function ``uf`` (the caller is then proved for every
+    # function in the callee's place); ``definition(args)`` is the encoding's term for it, put back to look for a
+    # counterexample that holds for the callee itself
+    uf: Any = None
+    definition: Callable[..., Term] | None = None
 
 
 @contextmanager
@@ -295,6 +300,23 @@ def summarised(summaries: Sequence[Summary], skip: str) -> Iterator[None]:
     finally:
         for mod, name, real in reversed(undo):
             setattr(mod, name, real)
+
+
+def _definitions(t: Term, summaries: Sequence[Summary]) -> list[Term]:
+    """``app == definition(app's arguments)`` for every application in ``t`` of a summary's uninterpreted function."""
+    by = {sm.uf.name(): sm for sm in summaries}
+    out, done, todo = [], set(), [t]
+    while todo:
+        x = todo.pop()
+        if x.get_id() in done:
+            continue
+        done.add(x.get_id())
+        if z3.is_app(x) and x.decl().kind() == z3.Z3_OP_UNINTERPRETED and x.num_args() and x.decl().name() in by:
+            sm = by[x.decl().name()]
+            assert sm.definition is not None
+            out.append(x == sm.definition(*x.children()))
+        todo.extend(x.children())
+    return out
 
 
 _LEMMAS: dict[tuple[int, ...], tuple[list[Term], bool]] = {}
@@ -386,6 +408,13 @@ class Target:
             res = s.check()
             if res == z3.unsat:
                 continue
+            ufs = [sm for sm in self.summaries if sm.used and sm.uf is not None and sm.definition is not None]
+            if ufs:  # a counterexample for some function in the callee's place: is there one for the callee itself?
+                defs = _definitions(z3.And(bad), ufs)
+                s.add(*defs)
+                res = s.check()
+                if res == z3.unsat:
+                    continue
             if res != z3.sat:
                 raise Refused(self._refusal(r, case, f"Z3 could not decide the claim ({s.reason_unknown()})"))
             return self._mismatch(r, case, s.model())

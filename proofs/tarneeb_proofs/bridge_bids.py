@@ -351,8 +351,8 @@ def _auction_call_targets(enc: Encoding) -> list[Target]:
             dealer, seat, top, passes, _, _ = _unpack(enc, shape, terms[:len(vs0)])
             holder, spoken, active = hv.term, spv.term, [a.term for a in act]
             dom = dom0 + [spoken >= 0, z3.Or([z3.And(seat == j, active[j]) for j in range(4)])]  # the speaker is in
-            if has_top:  # the holder of the top bid is a seat, still in
-                dom += [between(holder, 0, 3), z3.Or([z3.And(holder == j, active[j]) for j in range(4)])]
+            if has_top:  # the holder of the top bid is a seat still in, and not the one to speak
+                dom += [between(holder, 0, 3), z3.Or([z3.And(holder == j, active[j]) for j in range(4)]), holder != seat]
             else:
                 dom += [holder == -1]
             st = _state(_top_key(enc, top), passes, seat, holder, active, spoken)
@@ -360,8 +360,8 @@ def _auction_call_targets(enc: Encoding) -> list[Target]:
             ok = z3.And(shape_ok, enc.call_ok(st, dealer, en, es))
             after = enc.auction_step(st, en, es)
 
-            if force:  # the verifier goes on from a record's call: well-formed calls only
-                dom = dom + [shape_ok]
+            if force:  # the verifier goes on from a record's call: well-formed, a bid of at least one trick
+                dom = dom + [shape_ok] + ([n >= 1] if n is not None else [])
 
             def claim(res: Any, ok: Term = ok, after: AuctionState = after, st: AuctionState = st,
                       force: bool = force) -> Term:

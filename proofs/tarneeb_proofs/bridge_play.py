@@ -34,7 +34,7 @@ from .bridge import (
     summarises,
     value,
 )
-from .encode import NO_LED, SUIT_MASKS, Encoding, Term, bv6, card_bit, holds, seat2, suit_mask, suit_of
+from .encode import NO_LED, Encoding, Term, bv6, card_bit, holds, seat2, suit_mask, suit_of
 from .witness import hand_text
 
 LEDS = (-1, 0, 1, 2, 3)
@@ -173,27 +173,11 @@ def play_summaries(enc: Encoding) -> list[Summary]:
         return z3.And(in_range(hand, 0, (1 << 52) - 1), in_range(led, -1, 3), in_range(trump, 0, 63),
                       enc.trump_ok(as_bv(trump, 6)))
 
-    def suit(x: Term) -> Term:  # the 52-bit mask of suit x (an integer or a 6-bit suit), empty for no suit
-        out: Term = z3.BitVecVal(0, 52)
-        for k in range(3, -1, -1):
-            out = z3.If(x == k, z3.BitVecVal(SUIT_MASKS[k], 52), out)
-        return out
-
-    def light(h: Term, ld: Term, t: Term) -> Term:
-        """The legal set of hand h, in the terms of the suits: what was led if held, else the trumps if the
-        must-trump rule asks and one is held, else the hand (proved equal to the encoding: the lemma)."""
-        f = h & suit(ld)
-        tm = h & suit(t)
-        must = z3.And(z3.BoolVal(bool(r.must_trump)), z3.ULT(t, 4), tm != 0)
-        return z3.If(ld < 0, h, z3.If(f != 0, f, z3.If(must, tm, h)))
-
     def mask_value(rr: Any, hand: Any, led: Any, trump: Any) -> Any:
-        return value(light(as_bv(hand, 52), as_int(led), as_bv(trump, 6)))
+        return value(LEGAL(as_bv(hand, 52), led6_of(led), as_bv(trump, 6)))
 
-    def mask_lemma() -> tuple[list[Term], Term]:
-        h, ld, t = z3.BitVec("lemma_hand", 52), z3.Int("lemma_led"), z3.BitVec("lemma_trump", 6)
-        led6 = z3.If(ld < 0, bv6(NO_LED), z3.Int2BV(ld, 6))
-        return [between(ld, -1, 3), enc.trump_ok(t)], light(h, ld, t) == enc.legal_mask(h, led6, t)
+    def mask_definition(h: Term, led6: Term, t: Term) -> Term:
+        return enc.legal_mask(h, led6, t)
 
     def tw_applies(cards: Any, trump: Any) -> Term | None:
         if not isinstance(cards, (list, tuple)) or not 1 <= len(cards) <= 4:
@@ -210,8 +194,45 @@ def play_summaries(enc: Encoding) -> list[Summary]:
             idx = z3.If(enc.is_winner(cs, t, i), z3.IntVal(i), idx)
         return value(idx)
 
-    return [Summary("legal_play_mask", mask_applies, mask_value, lemma=mask_lemma),
+    return [Summary("legal_play_mask", mask_applies, mask_value, uf=LEGAL, definition=mask_definition,
+                    lemma=lambda: _legal_bit_lemma(enc)),
             Summary("trick_winner", tw_applies, tw_value)]
+
+
+# legal_play_mask as an uninterpreted function (hand, led suit (-1: leading), trump) -> legal set: the hand steps
+# that call it are proved for every function in its place, so for the engine's own, which its target proves
+# equal to the encoding's legal_mask (a counterexample is then looked for with that definition put back)
+LEGAL = z3.Function("legal_play_mask", z3.BitVecSort(52), z3.BitVecSort(6), z3.BitVecSort(6), z3.BitVecSort(52))
+
+
+def led6_of(led: Any) -> Term:
+    """The engine's led suit (-1 when leading) as the encoding's 6-bit led suit (NO_LED when leading)."""
+    if type(led) is int:
+        return bv6(NO_LED if led < 0 else led)
+    t = led.t if hasattr(led, "t") else led
+    if z3.is_bv(t):
+        return as_bv(led, 6)
+    return z3.If(t < 0, bv6(NO_LED), z3.Int2BV(t, 6))
+
+
+def suit6(card: Term) -> Term:
+    """The suit of a 6-bit card as the engine computes it (card // 13), simplified as the explorer simplifies."""
+    return z3.simplify(z3.UDiv(card, z3.BitVecVal(13, 6)))
+
+
+def _bit(mask: Term, card: Term) -> Term:
+    """Whether ``card`` (6 bits) is in the 52-bit set ``mask``."""
+    return z3.Extract(0, 0, z3.LShR(mask, z3.ZeroExt(46, card))) == 1
+
+
+def _legal_bit_lemma(enc: Encoding) -> tuple[list[Term], Term]:
+    """The card is in the encoding's legal set exactly when the encoding's legal_play allows it, and a card's suit
+    (encode.suit_of) is card // 13: what the claims of trick_legal and legal_trick_winner need, with the
+    legal_play_mask in their claims replaced by its definition."""
+    h, ld, t, c = z3.BitVec("lemma_hand", 52), z3.BitVec("lemma_led", 6), z3.BitVec("lemma_trump", 6), \
+        z3.BitVec("lemma_card", 6)
+    return ([z3.Or(ld == NO_LED, z3.ULT(ld, 4)), enc.trump_ok(t), z3.ULT(c, 52)],
+            z3.And(_bit(enc.legal_mask(h, ld, t), c) == enc.legal_play(h, ld, t, c), suit_of(c) == suit6(c)))
 
 
 def _deck() -> list[Var]:
@@ -418,23 +439,28 @@ def _trick_steps(enc: Encoding) -> list[Target]:
                    lambda res: eq(res, win), lambda ev: ev(win), "play.winner")]
     hv = [_hand(f"hand of seat {s}") for s in range(4)]
     hs = [v.term for v in hv]
-    legal = []
+    legal, abstract = [], []
     for k in range(4):
         seat = lv.term + seat2((k * enc.step) % 4)
-        led = bv6(NO_LED) if k == 0 else suit_of(cs[0])
-        legal.append(enc.legal_play(_seat_of(hs, seat), led, t, cs[k]))
-    ok = z3.And(legal)
+        led6 = bv6(NO_LED) if k == 0 else suit_of(cs[0])
+        legal.append(enc.legal_play(_seat_of(hs, seat), led6, t, cs[k]))
+        # by legal_play_mask's summary (the led suit as card // 13: the lemma says it is encode.suit_of)
+        abstract.append(_bit(LEGAL(_seat_of(hs, seat), bv6(NO_LED) if k == 0 else suit6(cs[0]), t), cs[k]))
+    ok, ok_abstract = z3.And(legal), z3.And(abstract)
     lcases = [Case("", [*hv, lv, *cv, tv], dom, lambda f, v: f(r, list(v[:4]), v[4], list(v[5:9]), v[9]),
-                   lambda res: eq(res, ok), lambda ev: ev(ok),
+                   lambda res: eq(res, ok_abstract), lambda ev: ev(ok),
                    cite(r, "play.must-trump", "play.follow") if r.must_trump else "play.follow")]
-    both = z3.If(ok, as_int(enc.trick_winner_seat(cs, t, lv.term)), z3.IntVal(-1))
+    both = z3.If(ok_abstract, as_int(enc.trick_winner_seat(cs, t, lv.term)), z3.IntVal(-1))
+    both_real = z3.If(ok, as_int(enc.trick_winner_seat(cs, t, lv.term)), z3.IntVal(-1))
     bcases = [Case("", [*hv, lv, *cv, tv], dom + [z3.Distinct(*cs)],
                    lambda f, v: f(r, list(v[:4]), v[4], list(v[5:9]), v[9]), lambda res: eq(res, both),
-                   lambda ev: ev(both), "play.winner")]
+                   lambda ev: ev(both_real), "play.winner")]
     return [Target("trick_winner_seat", wcases, HAND, "4 leaders x tricks of 4 distinct cards x every trump"),
-            Target("trick_legal", lcases, HAND, "every four 52-bit hands x 4 leaders x 4 cards x every trump"),
+            Target("trick_legal", lcases, HAND, "every four 52-bit hands x 4 leaders x 4 cards x every trump",
+                   uses=("legal_play_mask",)),
             Target("legal_trick_winner", bcases, HAND,
-                   "every four 52-bit hands x 4 leaders x 4 distinct cards x every trump", uses=("trick_winner",))]
+                   "every four 52-bit hands x 4 leaders x 4 distinct cards x every trump",
+                   uses=("trick_winner", "legal_play_mask"))]
 
 
 __all__ = ["play_summaries", "trumps"]

@@ -10,8 +10,9 @@ A builder of :mod:`tarneeb_proofs.bridge` proved under the true rules is remembe
 * the rule fields the proof read, with their values (a configuration with the same values gets the same proof:
   the code that ran read nothing else of the rules).
 
-Any change to either code, or a mutant patched in, gives another digest: the proof runs again. A cache entry
-holds only proofs; counterexamples, refusals and mutant checks are never cached. ``tarneeb prove --no-cache``
+Any change to either code, or a mutant patched in where the proof runs, gives another digest: the proof runs
+again (a mutant check takes from the cache only the builders whose code the mutant did not touch). A cache entry
+holds only proofs: counterexamples and refusals are never cached. ``tarneeb prove --no-cache``
 (``TARNEEB_PROVE_CACHE=off``) runs everything from scratch (the cold figure); ``TARNEEB_PROVE_CACHE`` sets the
 folder otherwise (default
 ``$XDG_CACHE_HOME/tarneeb/prove`` or ``~/.cache/tarneeb/prove``). A cache that cannot be read or written is
@@ -63,9 +64,15 @@ PROVER_MODULES = ("symbolic", "bridge", "bridge_play", "bridge_bids", "bridge_sc
                   "obligations", "engine_family", "cache", "witness")
 
 
+_DIGESTS: dict[tuple[int, int], tuple[types.CodeType, dict[str, Any], str]] = {}
+
+
 def code_digest(code: types.CodeType, g: dict[str, Any]) -> str:
     """What the code does, whatever line it sits on: its bytecode, names, constants (nested code by their digest)
     and the module-level data it reads by name (a table, a mask)."""
+    hit = _DIGESTS.get((id(code), id(g)))
+    if hit is not None and hit[0] is code and hit[1] is g:
+        return hit[2]
     h = hashlib.sha256(code.co_code)
     h.update(repr((code.co_names, code.co_varnames, code.co_freevars, code.co_cellvars)).encode())
     for c in code.co_consts:
@@ -74,13 +81,24 @@ def code_digest(code: types.CodeType, g: dict[str, Any]) -> str:
         v = g.get(n)
         if isinstance(v, (int, str, bytes, bool, float, tuple, frozenset, list)) and not isinstance(v, type):
             h.update(f"{n}={v!r}".encode())
-    return h.hexdigest()
+    out = h.hexdigest()
+    _DIGESTS[(id(code), id(g))] = (code, g, out)
+    return out
+
+
+_CODES: dict[tuple[Any, ...], dict[str, tuple[types.CodeType, dict[str, Any]]]] = {}
 
 
 def _codes_of(module: str) -> dict[str, tuple[types.CodeType, dict[str, Any]]]:
-    """Every code object of a module by qualified name (functions, methods, nested functions and comprehensions)."""
+    """Every code object of a module by qualified name (functions, methods, nested functions and comprehensions),
+    as the module is now (a patched function is found as patched)."""
     mod = importlib.import_module(module)
     g = vars(mod)
+    now = (module, *[id(v) for v in g.values()],
+           *[id(x) for v in g.values() if isinstance(v, type) and v.__module__ == module for x in vars(v).values()])
+    hit = _CODES.get(now)
+    if hit is not None:
+        return hit
     out: dict[str, tuple[types.CodeType, dict[str, Any]]] = {}
 
     def add(code: types.CodeType, fg: dict[str, Any]) -> None:
@@ -105,15 +123,18 @@ def _codes_of(module: str) -> dict[str, tuple[types.CodeType, dict[str, Any]]]:
                 visit(x)
         elif getattr(v, "__module__", None) == module:
             visit(v)
+    if len(_CODES) > 64:
+        _CODES.clear()
+    _CODES[now] = out
     return out
 
 
-def code_digests(executed: dict[int, tuple[types.CodeType, str]]) -> list[list[str]]:
-    """[module, qualified name, digest] of each code object that ran."""
+def code_digests(executed: dict[int, tuple[types.CodeType, dict[str, Any]]]) -> list[list[str]]:
+    """[module, qualified name, digest] of each code object that ran, with the globals it ran with (a mutant patched
+    in runs with its own module's, so an edited table shows)."""
     out = []
-    for code, module in executed.values():
-        g = importlib.import_module(module).__dict__
-        out.append([module, code.co_qualname, code_digest(code, g)])
+    for code, g in executed.values():
+        out.append([str(g.get("__name__")), code.co_qualname, code_digest(code, g)])
     return sorted(out)
 
 

@@ -45,6 +45,26 @@ def _cpu() -> float:
     return time.process_time() + ch.ru_utime + ch.ru_stime
 
 
+def function_rows(results: list[Any]) -> list[dict[str, Any]]:
+    """One row per engine function the engine family proved (unmutated checks): its domain, the method, in how many
+    configurations (option variants x rulesets), how many of those were taken from the cache or an earlier check
+    of this run with the same code and rule values, the largest number of paths, the callees whose proved
+    summaries the proof used."""
+    rows: dict[str, dict[str, Any]] = {}
+    for res in results:
+        if res.check.mutant is not None:
+            continue
+        for f in res.data.get("engine-functions", []):
+            row = rows.setdefault(f["function"], {"function": f["function"], "domain": f["domain"],
+                                                  "method": f["method"], "configurations": 0, "reused": 0,
+                                                  "paths": 0, "uses": set()})
+            row["configurations"] += 1
+            row["reused"] += bool(f.get("reused"))
+            row["paths"] = max(row["paths"], int(f.get("paths", 0)))
+            row["uses"] |= set(f.get("uses", []))
+    return [{**r, "uses": sorted(r["uses"])} for _, r in sorted(rows.items())]
+
+
 def cmd_prove(args: argparse.Namespace) -> int:
     house = bool(args.ruleset) and args.ruleset not in builtin_rulesets()
     if house:  # a ruleset file: resolved (and refused with a witness if it could get stuck) like any command
@@ -92,7 +112,8 @@ def cmd_prove(args: argparse.Namespace) -> int:
                  "result": r.status, "runtime_s": round(r.runtime, 3), "obligation": r.obligation,
                  "witness": r.witness.to_json() if r.witness else None, "shared_obligations": r.shared}
                 for r in results]
-        sys.stdout.write(json.dumps({"summary": summary, "results": rows, "coverage": coverage_rows(results)}) + "\n")
+        sys.stdout.write(json.dumps({"summary": summary, "results": rows, "coverage": coverage_rows(results),
+                                     "engine_functions": function_rows(results)}) + "\n")
         return 0 if not probs else 1
     from rich.markup import escape
     from rich.table import Table
@@ -122,6 +143,18 @@ def cmd_prove(args: argparse.Namespace) -> int:
         if any(c != "-" for c in cells):
             t.add_row(inv, *cells)
     con.print(t)
+    # the engine's functions: each proved for every input of its domain (symbolic execution or every point)
+    frows = function_rows(results)
+    if frows:
+        ft = Table(title="engine functions proved equal to their encodings for every input of the domain "
+                         "(symbolic: every feasible path of the engine's own code; enumerated: every point)")
+        for col in ("function", "domain", "method", "configurations", "paths", "uses the proof of"):
+            ft.add_column(col, justify="right" if col in ("configurations", "paths") else "left")
+        for fr in frows:
+            conf = f"{fr['configurations']}" + (f" ({fr['reused']} reused)" if fr["reused"] else "")
+            ft.add_row(escape(fr["function"].removeprefix("tarneeb.core.")), escape(fr["domain"]), fr["method"],
+                       conf, str(fr["paths"]), escape(", ".join(fr["uses"])))
+        con.print(ft)
     # the match stage's coverage (bounded: what its steered matches reached), one table per family
     for ct in coverage_tables(coverage_rows(results)):
         ctab = Table(title=ct.title)

@@ -74,7 +74,7 @@ def build(stage: str, mutant: str | None, enc: Encoding) -> list[Any]:
             with applied(mutant):
                 key = (stage, b.fns, fingerprint())
                 hit = MEMO.get(key, enc.r)
-                dkey = (stage, b.fns) if mutant is None else None
+                dkey = (stage, b.fns)
                 if hit is None and dkey is not None:
                     hit = cache.get(dkey, enc.r)
                 if hit is not None:

@@ -90,7 +90,7 @@ class Explorer:
         self.max_values = max_values
         self.timeout_ms = timeout_ms
         self.forks = 0  # decision points met (for the report)
-        self.executed: dict[int, tuple[types.CodeType, str]] = {}  # the engine code that ran (cache.code_digests)
+        self.executed: dict[int, tuple[types.CodeType, dict[str, Any]]] = {}  # the engine code that ran (for the cache)
         self.solver_s = 0.0  # time in fork checks
         # per prefix of choices: the feasible alternatives (condition, value) of the decision that follows it
         self._alts: dict[tuple[int, ...], list[tuple[Term, Any]]] = {}
@@ -783,10 +783,10 @@ def _is_engine(g: dict[str, Any]) -> bool:
 
 
 @contextmanager
-def _guards(executed: dict[int, tuple[types.CodeType, str]] | None = None) -> Iterator[None]:
+def _guards(executed: dict[int, tuple[types.CodeType, dict[str, Any]]] | None = None) -> Iterator[None]:
     """While exploring: engine modules see guarded introspection names, the bytes() model and symbolic tables; a
     symbolic value passed to Python code outside the engine, or engine code reading ``__class__``, is refused.
-    ``executed`` collects the engine code that ran (id -> (code object, module name))."""
+    ``executed`` collects the engine code that ran (id -> (code object, the globals it ran with))."""
     installed: list[tuple[dict[str, Any], dict[str, Any]]] = []
     kinds: dict[int, int] = {}  # id(module globals) -> 1 engine, 2 prover or z3, 0 other
     seen_code: set[int] = set()
@@ -841,7 +841,7 @@ def _guards(executed: dict[int, tuple[types.CodeType, str]] | None = None) -> It
                 if "__class__" in code.co_names:
                     raise Unsupported(f"{code.co_name} reads an attribute __class__")
                 if executed is not None:
-                    executed[id(code)] = (code, str(frame.f_globals.get("__name__")))
+                    executed[id(code)] = (code, frame.f_globals)
             return
         back = frame.f_back
         if back is None or kinds.get(id(back.f_globals)) != 1:
