@@ -447,7 +447,8 @@ def _trick_steps(enc: Encoding) -> list[Target]:
         # by legal_play_mask's summary (the led suit as card // 13: the lemma says it is encode.suit_of)
         abstract.append(_bit(LEGAL(_seat_of(hs, seat), bv6(NO_LED) if k == 0 else suit6(cs[0]), t), cs[k]))
     ok, ok_abstract = z3.And(legal), z3.And(abstract)
-    lcases = [Case("", [*hv, lv, *cv, tv], dom, lambda f, v: f(r, list(v[:4]), v[4], list(v[5:9]), v[9]),
+    lcases = [Case("", [*hv, lv, *cv, tv], dom + [z3.Distinct(*cs)],
+                   lambda f, v: f(r, list(v[:4]), v[4], list(v[5:9]), v[9]),
                    lambda res: eq(res, ok_abstract), lambda ev: ev(ok),
                    cite(r, "play.must-trump", "play.follow") if r.must_trump else "play.follow")]
     both = z3.If(ok_abstract, as_int(enc.trick_winner_seat(cs, t, lv.term)), z3.IntVal(-1))
@@ -456,8 +457,8 @@ def _trick_steps(enc: Encoding) -> list[Target]:
                    lambda f, v: f(r, list(v[:4]), v[4], list(v[5:9]), v[9]), lambda res: eq(res, both),
                    lambda ev: ev(both_real), "play.winner")]
     return [Target("trick_winner_seat", wcases, HAND, "4 leaders x tricks of 4 distinct cards x every trump"),
-            Target("trick_legal", lcases, HAND, "every four 52-bit hands x 4 leaders x 4 cards x every trump",
-                   uses=("legal_play_mask",)),
+            Target("trick_legal", lcases, HAND, "every four 52-bit hands x 4 leaders x 4 distinct cards x every trump",
+                   uses=("legal_play_mask", "trick_winner")),
             Target("legal_trick_winner", bcases, HAND,
                    "every four 52-bit hands x 4 leaders x 4 distinct cards x every trump",
                    uses=("trick_winner", "legal_play_mask"))]

@@ -122,13 +122,8 @@ def hand_leader(r: Rules, dealer: int, contract: tuple[int, int, int | None] | N
 def trick_legal(r: Rules, hands: Sequence[int], leader: int, cards: Sequence[int], trump: int) -> bool:
     """Each of a trick's four ``cards``, led by ``leader``, is legal for its seat holding ``hands[seat]`` before the
     trick (play.follow, play.must-trump; play.direction): each seat plays one card, so the earlier cards of the
-    trick do not change a later seat's hand."""
-    c0, c1, c2, c3 = cards
-    s0, s1, s2, s3 = R.seat_order(r, leader)
-    legal = R.legal_play_mask
-    led = c0 // 13
-    return bool(legal(r, hands[s0], -1, trump) >> c0 & 1 and legal(r, hands[s1], led, trump) >> c1 & 1
-                and legal(r, hands[s2], led, trump) >> c2 & 1 and legal(r, hands[s3], led, trump) >> c3 & 1)
+    trick do not change a later seat's hand. (:func:`legal_trick_winner` decides it, once for both.)"""
+    return legal_trick_winner(r, hands, leader, cards, trump) >= 0
 
 
 def legal_trick_winner(r: Rules, hands: Sequence[int], leader: int, cards: Sequence[int], trump: int) -> int:
