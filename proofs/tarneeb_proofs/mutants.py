@@ -19,6 +19,8 @@ ruleset only, or "" (run by the tests and ``tools/prove_mutants.py`` only).
 
 from __future__ import annotations
 
+import ast
+import enum
 import importlib
 import inspect
 import shutil
@@ -70,9 +72,8 @@ def mutated_source(m: Mutant) -> str:
 
 
 def function_at(m: Mutant) -> str:
-    """The innermost def (``Class.method`` or ``function``) around the edit, read from the module's source."""
-    import ast
-
+    """The def around the edit that the module exposes (``Class.method`` or ``function``; a function nested in
+    another is named by the outer one), read from the module's source."""
     src = source_of(m.module)
     line = src[:src.index(m.old)].count("\n") + 1
     best = ""
@@ -84,9 +85,10 @@ def function_at(m: Mutant) -> str:
                 end = ch.end_lineno or ch.lineno
                 if ch.lineno <= line <= end:
                     name = prefix + ch.name
-                    if not isinstance(ch, ast.ClassDef):
+                    if isinstance(ch, ast.ClassDef):
+                        walk(ch, name + ".")
+                    else:
                         best = name
-                    walk(ch, name + ".")
 
     walk(ast.parse(src), "")
     return best or "<module>"
@@ -105,19 +107,24 @@ def applied(mutant: str | Mutant | None) -> Iterator[None]:
     code = compile(mutated_source(m), f"<mutant {m.id} of {live.__file__}>", "exec")
     exec(code, fresh.__dict__)  # noqa: S102 - the engine's own source, one edit made
     undo: list[tuple[Any, str, Any]] = []
+    todo: list[tuple[Any, str, Any]] = []  # (object, attribute, the edited module's value)
     swaps: dict[int, Any] = {}  # id(old function) -> new function
     for name, new in list(fresh.__dict__.items()):
         old = live.__dict__.get(name)
         if isinstance(new, types.FunctionType) and new.__module__ == m.module and isinstance(old, types.FunctionType):
             undo.append((live, name, old))
+            todo.append((live, name, new))
             swaps[id(old)] = new
         elif isinstance(new, type) and isinstance(old, type) and new.__module__ == m.module:
             for attr, value in vars(new).items():
                 if isinstance(value, (types.FunctionType, property, classmethod, staticmethod)):
                     undo.append((old, attr, vars(old).get(attr)))
+                    todo.append((old, attr, value))
+            fresh.__dict__[name] = old  # the edited functions use the live class (with the edited methods)
+        elif isinstance(new, enum.Enum) and isinstance(old, enum.Enum) and new.name == old.name:
+            fresh.__dict__[name] = old  # a module constant naming an enum member (``_PLAY = Phase.PLAY``)
     try:
-        for obj, name, _ in undo:
-            value = fresh.__dict__[name] if obj is live else vars(getattr(fresh, obj.__name__))[name]
+        for obj, name, value in todo:
             setattr(obj, name, value)
         # a module that took the function by name at import (``from tarneeb.core.rules import bid_key``) gets it too
         for modname, mod in list(sys.modules.items()):
