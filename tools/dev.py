@@ -72,7 +72,9 @@ def test() -> None:
     run(BIN / "mypy")
     env = dict(os.environ)
     env.setdefault("HYPOTHESIS_PROFILE", "ci")
-    run(PY, "-m", "pytest", "-q", "-p", "no:cacheprovider", env=env)
+    # two worker processes (the CI machine's 2 cores), a test file's tests in one of them (their module fixtures);
+    # the proofs' cache is one fresh folder for both (tests/conftest.py)
+    run(PY, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "2", "--dist", "loadfile", env=env)
     # the release as a user gets it: the wheel alone in a fresh venv outside the tree runs the README's commands
     run(PY, "tools/wheel_check.py")
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import importlib
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -164,6 +165,7 @@ class Mismatch:
     clause: str
     module: str = RULES
     note: str = ""
+    ran: tuple[str, ...] = ()  # the engine functions the concrete run on the input went through
 
     def witness(self, r: Rules) -> Witness:
         w = Witness(title=f"the engine's {self.fn} disagrees with the encoding")
@@ -171,6 +173,8 @@ class Mismatch:
         w.add("input", self.inputs)
         w.add("engine returns", self.engine)
         w.add("encoding gives", self.encoding)
+        if self.ran:
+            w.add("engine code run", ", ".join(self.ran))
         w.add("clause", r.ruleset.cite(self.clause))
         if self.note:
             w.add("note", self.note)
@@ -432,19 +436,30 @@ class Target:
         vals = [v.value(m) for v in case.vars]
         shown = ", ".join(f"{v.name} {v.show(x)}" for v, x in zip(case.vars, vals, strict=True))
         inputs = ", ".join(x for x in (case.label, shown) if x)
+        ran: dict[str, None] = {}  # the tarneeb.core functions called on this input, in call order
+
+        def profile(frame: Any, event: str, _arg: Any) -> None:
+            mod = frame.f_globals.get("__name__", "")
+            if event == "call" and mod.startswith("tarneeb.core."):
+                ran.setdefault(f"{mod}.{frame.f_code.co_qualname}")
+
+        old = sys.getprofile()
+        sys.setprofile(profile)
         try:
             got: Any = case.call(self.engine(), vals)
             got_text = repr(got)
             err = None
         except Exception as e:  # noqa: BLE001 - the engine's exception is its answer here
             got, got_text, err = None, f"raises {type(e).__name__}: {e}", e
+        finally:
+            sys.setprofile(old)
         want = case.want(lambda t: py_value(m.eval(t, model_completion=True)))
         clause = case.clause if isinstance(case.clause, str) else case.clause(got)
         note = ""
         if err is None and _same(got, want):
             note = ("the engine run on this input agrees with the encoding, but the symbolic run did not: a fault of "
                     "the symbolic executor (tarneeb_proofs.symbolic), reported as a failure")
-        return Mismatch(self.fn, inputs, got_text, repr(want), clause, self.module, note)
+        return Mismatch(self.fn, inputs, got_text, repr(want), clause, self.module, note, tuple(ran))
 
     def _refusal(self, r: Rules, case: Case, why: str) -> Witness:
         w = Witness(title=f"the engine's {self.fn} cannot be proved by symbolic execution: refused")

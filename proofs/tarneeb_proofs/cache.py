@@ -86,12 +86,13 @@ def code_digest(code: types.CodeType, g: dict[str, Any]) -> str:
     return out
 
 
-_CODES: dict[tuple[Any, ...], dict[str, tuple[types.CodeType, dict[str, Any]]]] = {}
+_CODES: dict[tuple[Any, ...], dict[str, list[tuple[types.CodeType, dict[str, Any]]]]] = {}
 
 
-def _codes_of(module: str) -> dict[str, tuple[types.CodeType, dict[str, Any]]]:
-    """Every code object of a module by qualified name (functions, methods, nested functions and comprehensions),
-    as the module is now (a patched function is found as patched)."""
+def _codes_of(module: str) -> dict[str, list[tuple[types.CodeType, dict[str, Any]]]]:
+    """Every code object of a module by qualified name (functions, methods, nested functions and comprehensions,
+    a dataclass field's default factory), as the module is now (a patched function is found as patched). Several
+    code objects may share a name (two lambdas of one class): each is listed."""
     mod = importlib.import_module(module)
     g = vars(mod)
     now = (module, *[id(v) for v in g.values()],
@@ -99,10 +100,14 @@ def _codes_of(module: str) -> dict[str, tuple[types.CodeType, dict[str, Any]]]:
     hit = _CODES.get(now)
     if hit is not None:
         return hit
-    out: dict[str, tuple[types.CodeType, dict[str, Any]]] = {}
+    out: dict[str, list[tuple[types.CodeType, dict[str, Any]]]] = {}
+    seen: set[int] = set()
 
     def add(code: types.CodeType, fg: dict[str, Any]) -> None:
-        out.setdefault(code.co_qualname, (code, fg))
+        if id(code) in seen:
+            return
+        seen.add(id(code))
+        out.setdefault(code.co_qualname, []).append((code, fg))
         for c in code.co_consts:
             if isinstance(c, types.CodeType):
                 add(c, fg)
@@ -121,6 +126,8 @@ def _codes_of(module: str) -> dict[str, tuple[types.CodeType, dict[str, Any]]]:
         if isinstance(v, type) and v.__module__ == module:
             for x in vars(v).values():
                 visit(x)
+            for fld in getattr(v, "__dataclass_fields__", {}).values():  # field(default_factory=lambda: ...)
+                visit(getattr(fld, "default_factory", None))
         elif getattr(v, "__module__", None) == module:
             visit(v)
     if len(_CODES) > 64:
@@ -138,9 +145,9 @@ def code_digests(executed: dict[int, tuple[types.CodeType, dict[str, Any]]]) -> 
     return sorted(out)
 
 
-def _current(module: str, qualname: str) -> str | None:
-    hit = _codes_of(module).get(qualname)
-    return None if hit is None else code_digest(*hit)
+def _current(module: str, qualname: str) -> set[str]:
+    """The digests of the module's code objects of that name as it is now (empty when none is left)."""
+    return {code_digest(code, g) for code, g in _codes_of(module).get(qualname, [])}
 
 
 def _index(key: tuple[Any, ...]) -> Path:
@@ -166,7 +173,7 @@ def get(key: tuple[Any, ...], r: Any) -> list[dict[str, Any]] | None:
         entries = json.loads(_index(key).read_text(encoding="utf-8"))
         for e in entries:
             if all(value_text(getattr(r, k)) == v for k, v in e["reads"].items()) and \
-                    all(_current(m, q) == d for m, q, d in e["code"]):
+                    all(d in _current(m, q) for m, q, d in e["code"]):
                 return list(e["facts"])
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
@@ -188,5 +195,29 @@ def put(key: tuple[Any, ...], reads: dict[str, Any], code: list[list[str]], fact
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             json.dump(entries, f)
         os.replace(tmp, path)
+    except OSError:
+        pass
+
+
+# ------------------------------------------------------------------ proved formulas (the encodings' families)
+def _formula_path(key: str) -> Path:
+    k = hashlib.sha256((prover_digest() + key).encode()).hexdigest()
+    return folder() / "formulas" / k[:2] / k
+
+
+def formula_proved(key: str) -> bool:
+    """Whether an obligation with this key (the sha256 of its exact SMT-LIB text and its vacuity mode) was proved
+    by this prover's code under this Z3 (:func:`prover_digest`) in an earlier run."""
+    return enabled() and _formula_path(key).is_file()
+
+
+def formula_put(key: str) -> None:
+    """Remember a proof (hypotheses satisfiable, every guard satisfiable with them, the claim's negation unsat)."""
+    if not enabled():
+        return
+    try:
+        path = _formula_path(key)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.touch()
     except OSError:
         pass

@@ -28,6 +28,7 @@ import z3
 
 from tarneeb.core.spec import OptionValue, Rules, get_ruleset, load_rules
 
+from . import cache
 from .encode import Encoding, Term
 from .witness import Witness
 
@@ -116,7 +117,7 @@ _SHARED_PROVED: set[str] = set()  # formula keys of shared obligations already p
 _KEYS: dict[tuple[tuple[int, ...], int], tuple[str, list[Term]]] = {}  # z3 AST ids -> (key, the terms kept alive)
 
 
-def formula_key(hyp: Sequence[Term], claim: Term) -> str:
+def formula_key(hyp: Sequence[Term], claim: Term, keep: bool = True) -> str:
     """The sha256 of the SMT-LIB text (declarations, hypotheses, claim) of an obligation.
 
     Two obligations get the same key only when they state exactly the same
@@ -131,7 +132,8 @@ def formula_key(hyp: Sequence[Term], claim: Term) -> str:
         cs.add(claim)
         text = hs.sexpr() + "\n; claim\n" + cs.sexpr()
         hit = (hashlib.sha256(text.encode()).hexdigest(), [*hyp, claim])
-        _KEYS[ids] = hit
+        if keep:  # (an obligation proved once per run is not kept: its term ids are not asked for again)
+            _KEYS[ids] = hit
     return hit[0]
 
 
@@ -219,6 +221,13 @@ def _run_check(check: Check, timeout_ms: int = 60_000) -> Result:
         if key and key in _SHARED_PROVED:
             shared += 1
             continue
+        # across runs: the same formula (exact SMT-LIB text, vacuity mode) proved by the same prover and Z3
+        stored = (f"{key or formula_key(ob.hyp, ob.claim, keep=False)}|{ob.guards}"
+                  if check.mutant is None and cache.enabled() else "")
+        if stored and cache.formula_proved(stored):
+            if key:
+                _SHARED_PROVED.add(key)
+            continue
         s = z3.Solver()
         s.set("timeout", timeout_ms)
         s.add(*ob.hyp)
@@ -248,6 +257,8 @@ def _run_check(check: Check, timeout_ms: int = 60_000) -> Result:
                           shared=shared)
         if key and check.mutant is None:  # only a proof under the true rules may stand for a later check
             _SHARED_PROVED.add(key)
+        if stored:
+            cache.formula_put(stored)
     return Result(check, "proved", time.perf_counter() - t0, shared=shared)
 
 
