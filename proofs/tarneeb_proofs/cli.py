@@ -83,9 +83,20 @@ def cmd_prove(args: argparse.Namespace) -> int:
     try:
         if args.no_cache:
             os.environ["TARNEEB_PROVE_CACHE"] = "off"  # read by tarneeb_proofs.cache, in the workers too
+        tty, last = sys.stderr.isatty(), time.perf_counter()
         for res in run_all(chosen, args.jobs):
             results.append(res)
+            now = time.perf_counter()
+            if tty or now - last >= 20:  # progress on stderr: a line kept up to date, or one every 20 s
+                line = f"prove: {len(results)} of {len(chosen)} checks, {now - t0:.0f} s ({res.check.id})"
+                print(("\r\x1b[K" + line[:150]) if tty else line, end="" if tty else "\n", file=sys.stderr,
+                      flush=True)
+                last = now
+        if tty:
+            print("\r\x1b[K", end="", file=sys.stderr, flush=True)
     except KeyboardInterrupt:  # a partial run is never compared with (or written to) the manifest
+        if sys.stderr.isatty():
+            print("\r\x1b[K", end="", file=sys.stderr)
         print(f"interrupted after {len(results)} of {len(chosen)} checks (manifest not compared)", file=sys.stderr)
         return 130
     wall, cpu = time.perf_counter() - t0, _cpu() - c0
