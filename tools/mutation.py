@@ -16,9 +16,11 @@ directory per module (cosmic-ray rewrites the module in place there), and points
 Per module one cosmic-ray session: ``init`` (every mutant of every core operator), then the operator subset and
 the excluded definitions below mark the rest SKIPPED, then ``exec`` with the kill command. The kill command:
 
-1. (``rules`` only) the engine proof family (:mod:`tarneeb_proofs.bridge`): every engine check under the true
-   rules, only its obligations that run engine code (the Z3 lemmas about the encoding do not depend on the engine);
-   the family calls nothing of ``hand`` or ``match``, so it cannot kill their mutants and is not run for them;
+1. the engine proof family (:mod:`tarneeb_proofs.engine_family`): every engine check under the true rules, only
+   its obligations that run engine code (the Z3 lemmas about the encoding do not depend on the engine): the
+   symbolic proofs of every function of ``rules`` and ``hand`` and the match stage's steered matches through
+   ``match``; with the proofs' cache (``TARNEEB_PROVE_CACHE``) warm from the unmutated tree, only the builders whose
+   code the mutant changed are proved again;
 2. pytest ``-x -p no:cacheprovider`` on the gap tests, the engine, examples and vectors tests and the differential
    tests, fastest killers first, with the Hypothesis profile ``mutation`` (the ``ci`` settings: derandomized,
    60 examples, and no example database, so every mutant sees the same examples).
@@ -153,7 +155,7 @@ def kill(module: str) -> int:
         return 3
     os.chdir(ROOT)
     sys.path.insert(0, str(ROOT))  # as `python -m pytest` does: the tests import `tests.*`
-    if module == "rules":
+    if True:  # every module: rules and hand are proved symbolically, match is run through the match stage
         t0 = time.perf_counter()
         try:
             bad = _engine_family()
@@ -434,11 +436,13 @@ def _store(sessions: list[Session], modules: list[str], old: list[dict[str, Any]
            jobs: int, notes: list[str]) -> None:
     new = [d for s in sessions for d in _collect(s)]
     fresh = {d["key"] for d in new}
-    if survivors or set(modules) != set(MODULES):
+    if survivors:  # a re-run of some mutants: their rows replaced (marked as re-run), the others kept
         mutants = [d for d in old if d["key"] not in fresh] + new
         for d in mutants:
-            if d["key"] in fresh and survivors and d["status"] != "skipped":
+            if d["key"] in fresh and d["status"] != "skipped":
                 d["rerun"] = True
+    elif set(modules) != set(MODULES):  # a whole run of some modules: their rows replaced, the other modules' kept
+        mutants = [d for d in old if d["module"] not in modules] + new
     else:
         mutants = new
     mutants.sort(key=lambda d: (list(MODULES).index(d["module"]), d["line"], d["col"], d["operator"]))
@@ -515,12 +519,15 @@ def report() -> None:
         f"- Tool: {meta['tool']} (Python {meta['python']}), the `mutation` extra; one session per module, the",
         "  developer's tree untouched (a temporary copy per module, `PYTHONPATH` on the copy).",
         "- Modules: " + ", ".join(f"`{p}`" for p in MODULES.values()) + ".",
-        "- Kill command (`python tools/mutation.py kill --module M`), stopping at the first failure: for `rules`,",
-        "  the engine proof family (`tarneeb_proofs.bridge`, every check under the true rules, the obligations that",
-        "  run the engine); then `pytest -x -p no:cacheprovider` on " + ", ".join(f"`{f[6:]}`" for f in TEST_FILES),
+        "- Kill command (`python tools/mutation.py kill --module M`), stopping at the first failure: the engine",
+        "  proof family (`tarneeb_proofs.engine_family`, every check under the true rules, the obligations that run",
+        "  the engine: the symbolic proofs of `rules` and `hand`, the match stage through `match`; the proofs'",
+        "  cache warm from the unmutated tree, so only what the mutant changed is proved again; rows of runs before",
+        "  2026-12-01 ran it for `rules` only); then `pytest -x -p no:cacheprovider` on "
+        + ", ".join(f"`{f[6:]}`" for f in TEST_FILES),
         "  (deselected, engine-independent: " + ", ".join(f"`{d.split('::')[1]}`" for d in DESELECT) + "; for `hand`",
         "  and `match` also " + ", ".join(f"`{f[6:]}`" for f in sorted(RULES_ONLY_TESTS)) + ", which call only",
-        "  `tarneeb.core.rules`, as the engine family does), under the Hypothesis profile `mutation` (= `ci`:",
+        "  `tarneeb.core.rules`), under the Hypothesis profile `mutation` (= `ci`:",
         "  60 examples, derandomized; no example database).",
         "- Timeout per mutant: 3 x the unmutated kill command's time (measured first), at least 120 s; a timeout",
         "  counts as killed (its output is kept; the ones here are listed below).",

@@ -181,6 +181,8 @@ def _stop_children() -> None:
     _stop.set()
     with _lock:
         procs = list(_running.values())
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second signal while stopping them: stop anyway, no traceback
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     for p in procs:  # only the prove processes this run started, each by its own process group
         try:
             os.killpg(p.pid, signal.SIGTERM)
