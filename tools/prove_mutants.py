@@ -39,6 +39,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -275,6 +276,14 @@ def _cell(x: Any) -> str:
     return str(x).replace("|", "\\|").replace("\n", " ")
 
 
+def _missing_line(have: set[str]) -> str:
+    missing = Counter(m.stage for k, m in MUTANTS.items() if k not in have)
+    if not missing:
+        return "Every mutant of the catalogue has a row."
+    return ("Mutants of the catalogue with no row yet (never run on the prover as it is now; `--stage S` runs them): "
+            + ", ".join(f"{st} {n}" for st, n in sorted(missing.items())) + ".")
+
+
 def report() -> None:
     data = json.loads(RESULTS.read_text(encoding="utf-8"))
     meta, rows = data["meta"], data["mutants"]
@@ -299,6 +308,11 @@ def report() -> None:
         f"{meta['wall_s']:.0f} s wall for the {meta['ran']} mutants of that run). "
         f"**{meta['caught']} of {meta['mutants']} caught**; not caught: {meta['not caught']}; stale: {meta['stale']}; "
         f"error: {meta['error']}.",
+        "",
+        "Rows by the commit of the run that made them (a row stands until its mutant is run again): "
+        + ", ".join(f"{c} ({n})" for c, n in sorted(Counter(r.get("run", "?") for r in rows).items())) + ".",
+        "",
+        _missing_line({r["id"] for r in rows}),
         "",
         "| stage | mutants | caught | not caught | stale | error |",
         "|---|---|---|---|---|---|",
