@@ -32,6 +32,7 @@ import z3
 
 from tarneeb.core.spec import Rules
 
+from . import symbolic
 from .encode import Encoding, Term, bv6, seat2
 from .evaluate import py_value
 from .obligations import Refused
@@ -618,15 +619,11 @@ def as_int(x: Any) -> Term:
 
 
 def term_of(x: Any) -> Term:
-    if isinstance(x, (SymInt, SymBool)):
-        return x.t
-    if z3.is_expr(x):
-        return x
-    if x is True or x is False:
-        return z3.BoolVal(x)
-    if type(x) is int:
-        return z3.IntVal(x)
-    raise Unsupported(f"a value the summaries do not model: {x!r}")
+    """:func:`symbolic.term_of`; a value it does not model is a refusal here (the summaries meet engine values)."""
+    try:
+        return symbolic.term_of(x)
+    except TypeError:
+        raise Unsupported(f"a value the summaries do not model: {x!r}") from None
 
 
 def value(t: Term) -> Any:
