@@ -5,6 +5,7 @@
     python tools/mutation.py run --jobs 2 --sample 0.5 --budget 3600       # the published run, within the hour
     python tools/mutation.py run --gaps                 # re-run the survivors reviewed as gaps (after new tests)
     python tools/mutation.py run --survivors            # re-run only the mutants that survived last time
+    python tools/mutation.py run --modules match --shards 2 --jobs 2   # one module's mutants on 2 cores
     python tools/mutation.py report                     # rewrite proofs/MUTATION.md from the stored results
     python tools/mutation.py kill --module rules        # the kill command cosmic-ray runs per mutant
 
@@ -225,11 +226,21 @@ class Session:
     db: Path
     timeout: float = 0.0
     baseline: float = 0.0
+    shard: tuple[int, int] = (0, 1)  # (k, n): this session runs the mutants whose key hashes to k modulo n
+
+    @property
+    def name(self) -> str:
+        return self.module if self.shard[1] == 1 else f"{self.module} (shard {self.shard[0] + 1} of {self.shard[1]})"
+
+
+def shard_of(key: str, n: int) -> int:
+    """The shard a mutant belongs to when a module's mutants are split over ``n`` sessions (deterministic)."""
+    return 0 if n <= 1 else int(hashlib.sha256(("shard:" + key).encode()).hexdigest()[:8], 16) % n
 
 
 def _prepare(module: str, workdir: Path, only: set[str] | None, timeout: float | None, limit: int | None,
-             rate: float) -> Session:
-    copy = workdir / module
+             rate: float, shard: tuple[int, int] = (0, 1)) -> Session:
+    copy = workdir / (module if shard[1] == 1 else f"{module}-{shard[0]}")
     copy.mkdir(parents=True)
     _copy_tree(copy)
     # bytecode for everything but the mutated module, written once; under PYTHONDONTWRITEBYTECODE the mutated module
@@ -256,8 +267,8 @@ def _prepare(module: str, workdir: Path, only: set[str] | None, timeout: float |
     )
     db = copy / "session.sqlite"
     _cr(copy, "init", str(cfg), str(db))
-    _skip(module, db, only, limit, rate)
-    return Session(module, copy, db, tmo, baseline)
+    _skip(module, db, only, limit, rate, shard)
+    return Session(module, copy, db, tmo, baseline, shard)
 
 
 def annotation_spans(source: str) -> list[tuple[tuple[int, int], tuple[int, int]]]:
@@ -283,9 +294,10 @@ def sampled(key: str, rate: float) -> bool:
     return rate >= 1 or int(hashlib.sha256(key.encode()).hexdigest()[:8], 16) < rate * 0x100000000
 
 
-def _skip(module: str, db: Path, only: set[str] | None, limit: int | None, rate: float = 1.0) -> None:
-    """Mark SKIPPED the mutants outside the operator subset, in an excluded definition, not in ``only``, or past
-    the first ``limit`` (a smoke test of the tool)."""
+def _skip(module: str, db: Path, only: set[str] | None, limit: int | None, rate: float = 1.0,
+          shard: tuple[int, int] = (0, 1)) -> None:
+    """Mark SKIPPED the mutants outside the operator subset, in an excluded definition, not in ``only``, in
+    another shard's session, or past the first ``limit`` (a smoke test of the tool)."""
     from cosmic_ray.work_db import WorkDB, use_db
     from cosmic_ray.work_item import WorkerOutcome, WorkResult
 
@@ -305,6 +317,9 @@ def _skip(module: str, db: Path, only: set[str] | None, limit: int | None, rate:
                 why = "outside the sample"
             elif only is not None and _key(module, m.start_pos[0], m.start_pos[1], m.operator_name, m.occurrence) not in only:
                 why = "not selected for this run"
+            elif shard_of(_key(module, m.start_pos[0], m.start_pos[1], m.operator_name, m.occurrence),
+                          shard[1]) != shard[0]:
+                why = "not selected for this run"  # another shard's session runs it
             elif limit is not None:
                 limit -= 1
                 if limit < 0:
@@ -341,11 +356,11 @@ def _exec(s: Session, deadline: float | None) -> Session:
             except ProcessLookupError:
                 pass
         proc.wait()
-        print(f"mutation: {s.module} stopped at the budget after {time.perf_counter() - t0:.0f}s", flush=True)
+        print(f"mutation: {s.name} stopped at the budget after {time.perf_counter() - t0:.0f}s", flush=True)
         return s
     if proc.returncode != 0:
-        raise SystemExit(f"mutation: cosmic-ray exec failed for {s.module} (exit {proc.returncode})")
-    print(f"mutation: {s.module} done in {time.perf_counter() - t0:.0f}s", flush=True)
+        raise SystemExit(f"mutation: cosmic-ray exec failed for {s.name} (exit {proc.returncode})")
+    print(f"mutation: {s.name} done in {time.perf_counter() - t0:.0f}s", flush=True)
     return s
 
 
@@ -400,19 +415,35 @@ def run(args: argparse.Namespace) -> int:
     workdir = Path(tempfile.mkdtemp(prefix="tarneeb-mutation-"))
     t0 = time.perf_counter()
     deadline = None if args.budget is None else t0 + args.budget
+    plan = [(m, (k, args.shards)) for m in modules for k in range(args.shards)]
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs)
+    keep = args.keep
     try:
-        with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-            sessions = list(pool.map(lambda m: _prepare(m, workdir, only.get(m) if args.survivors else None,
-                                                        args.timeout, args.limit, args.sample), modules))
-            for s in sessions:
-                print(f"mutation: {s.module}: baseline kill command {s.baseline:.0f}s, timeout {s.timeout:.0f}s",
-                      flush=True)
-            sessions = list(pool.map(lambda s: _exec(s, deadline), sessions))
+        sessions = list(pool.map(lambda ms: _prepare(ms[0], workdir, only.get(ms[0]) if args.survivors else None,
+                                                     args.timeout, args.limit, args.sample, ms[1]), plan))
+        for s in sessions:
+            print(f"mutation: {s.name}: baseline kill command {s.baseline:.0f}s, timeout {s.timeout:.0f}s",
+                  flush=True)
+        sessions = list(pool.map(lambda s: _exec(s, deadline), sessions))
+        pool.shutdown()
         _store(sessions, modules, old, args.survivors, time.perf_counter() - t0, args.jobs, [])
+    except KeyboardInterrupt:
+        # Ctrl-C: end cosmic-ray and the kill commands it started, store nothing; the sessions stay for `collect`
+        for k in _descendants(os.getpid()):
+            try:
+                os.kill(k, 15)
+            except ProcessLookupError:
+                pass
+        pool.shutdown(wait=False, cancel_futures=True)
+        keep = True
+        print(f"\nmutation: stopped (Ctrl-C) after {time.perf_counter() - t0:.0f}s; nothing stored. The sessions "
+              f"are kept in {workdir}: `python tools/mutation.py collect {workdir}` stores what they finished.",
+              file=sys.stderr, flush=True)
+        return 130
     finally:
-        if not args.keep:
+        if not keep:
             shutil.rmtree(workdir, ignore_errors=True)
-        else:
+        elif args.keep:
             print(f"mutation: sessions kept in {workdir}")
     return 0
 
@@ -423,10 +454,11 @@ def collect(args: argparse.Namespace) -> int:
     d = Path(args.dir)
     sessions = []
     for m in MODULES:
-        if (d / m / "session.sqlite").exists():
-            cfg = tomllib.loads((d / m / "cosmic-ray.toml").read_text())["cosmic-ray"]
-            sessions.append(Session(m, d / m, d / m / "session.sqlite", float(cfg["timeout"])))
-    modules = [s.module for s in sessions]
+        for copy in sorted([d / m, *d.glob(f"{m}-[0-9]*")]):  # the module's session, or its shards' sessions
+            if (copy / "session.sqlite").exists():
+                cfg = tomllib.loads((copy / "cosmic-ray.toml").read_text())["cosmic-ray"]
+                sessions.append(Session(m, copy, copy / "session.sqlite", float(cfg["timeout"])))
+    modules = sorted({s.module for s in sessions}, key=list(MODULES).index)
     old = _load_results()[1] if RESULTS.exists() else []
     _store(sessions, modules, old, False, args.seconds, args.jobs, args.note or [])
     return 0
@@ -456,7 +488,8 @@ def _store(sessions: list[Session], modules: list[str], old: list[dict[str, Any]
                                                          if a != "--note" and sys.argv[i] != "--note"),
         "modules": modules, "mutants_run": sum(d["status"] not in ("skipped", "not run") for d in new),
         "seconds": round(elapsed), "jobs": jobs, "timeouts_s": {s.module: round(s.timeout) for s in sessions},
-        "baseline_s": {s.module: round(s.baseline) for s in sessions}, "notes": notes,
+        "baseline_s": {s.module: round(max(x.baseline for x in sessions if x.module == s.module)) for s in sessions},
+        "notes": notes,
     })
     meta = {"tool": f"cosmic-ray {_cr_version()}", "python": platform.python_version(), "runs": runs}
     write_results(meta, mutants)
@@ -636,7 +669,10 @@ def main(argv: list[str] | None = None) -> int:
     sub = p.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="run the mutants (in temporary copies), store the results, write the report")
     r.add_argument("--modules", default=",".join(MODULES), help="comma-separated subset of: " + ", ".join(MODULES))
-    r.add_argument("--jobs", type=int, default=1, help="modules run at once (one process each)")
+    r.add_argument("--jobs", type=int, default=1, help="sessions run at once (one process each)")
+    r.add_argument("--shards", type=int, default=1,
+                   help="split each module's mutants over this many sessions (by a hash of the mutant), so that "
+                        "--jobs 2 runs one module on 2 cores"),
     r.add_argument("--timeout", type=float, default=None, help="seconds per mutant (default: 3 x baseline, >= 120)")
     r.add_argument("--survivors", action="store_true", help="only the mutants that survived in the stored results")
     r.add_argument("--sample", type=float, default=1.0,
@@ -656,6 +692,8 @@ def main(argv: list[str] | None = None) -> int:
     k = sub.add_parser("kill", help="the kill command (run inside a copy by cosmic-ray)")
     k.add_argument("--module", choices=list(MODULES), required=True)
     a = p.parse_args(argv)
+    if a.cmd == "run" and a.shards < 1:
+        p.error("--shards must be at least 1")
     if a.cmd == "kill":
         return kill(a.module)
     if a.cmd == "report":
