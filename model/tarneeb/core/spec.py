@@ -8,9 +8,11 @@ get stuck; we refuse them up front with the reason).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib.resources import files
@@ -449,6 +451,27 @@ def get_ruleset(rid: str) -> Ruleset:
 
 
 _LOADED: dict[str, Ruleset] = {}  # ruleset files loaded in this process: by id, by path as given, by absolute path
+# False inside builtin_rulesets_only(): no ruleset file is opened, none loaded before is seen
+_FILES_ALLOWED: ContextVar[bool] = ContextVar("tarneeb_ruleset_files", default=True)
+
+
+@contextlib.contextmanager
+def builtin_rulesets_only() -> Iterator[None]:
+    """Within the block (this thread or task), :func:`resolve_ruleset` takes the built-in ids only: it opens no
+    file whatever a name says, and neither reads nor adds to the ruleset files loaded before in this process.
+
+    For a service answering strangers (``tarneeb serve``): a request cannot make the host open one of its files,
+    learn whether one exists, or change what another request's names mean."""
+    token = _FILES_ALLOWED.set(False)
+    try:
+        yield
+    finally:
+        _FILES_ALLOWED.reset(token)
+
+
+def ruleset_files_allowed() -> bool:
+    """Whether a ruleset may be named by the path of its file here (False inside :func:`builtin_rulesets_only`)."""
+    return _FILES_ALLOWED.get()
 
 
 def resolve_ruleset(ref: str, relative_to: str | Path | None = None) -> Ruleset:
@@ -456,11 +479,14 @@ def resolve_ruleset(ref: str, relative_to: str | Path | None = None) -> Ruleset:
     process, or the path of a ruleset file (``.toml``; tried as given, then inside ``relative_to``).
 
     A file with ``extends = ...`` is a house ruleset (:mod:`tarneeb.core.house`); it is validated as the
-    built-ins are, and its errors name the file, the key, the reason and the valid choices.
+    built-ins are, and its errors name the file, the key, the reason and the valid choices. Inside
+    :func:`builtin_rulesets_only`, a built-in id only.
     """
     all_rs = rulesets()
     if ref in all_rs:
         return all_rs[ref]
+    if not _FILES_ALLOWED.get():
+        raise ConfigError(ref, "ruleset", f"unknown ruleset; valid: {', '.join(all_rs)}")
     if ref in _LOADED:
         return _LOADED[ref]
     looks_like_path = ref.endswith(".toml") or "/" in ref or os.sep in ref

@@ -15,6 +15,7 @@ bidding family).
 from __future__ import annotations
 
 import json
+import sys
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -25,7 +26,7 @@ from tarneeb.core import rules as R
 from tarneeb.core.actions import BIDS, Bid, parse_action
 from tarneeb.core.cards import NO_TRUMP, SUIT_NAMES, card_str, parse_card, parse_suit
 from tarneeb.core.clauses import IRREGULARITIES
-from tarneeb.core.spec import OptionValue, load_rules, resolve_ruleset, rulesets
+from tarneeb.core.spec import OptionValue, load_rules, resolve_ruleset, ruleset_files_allowed, rulesets
 from tarneeb.errors import CardError, SituationError, TarneebError
 
 KINDS: tuple[str, ...] = (
@@ -294,6 +295,8 @@ def _targets(file: str, raw: dict[str, Any]) -> tuple[list[tuple[str, dict[str, 
             raise SituationError(file, [f"options.{rid}"], f"unknown ruleset; valid: {', '.join(known)}")
     everything = spec == "all"
     entries: list[object] = list(known) if everything else (spec if isinstance(spec, list) else [spec])
+    if len(entries) > MAX_RULESETS:
+        raise SituationError(file, ["ruleset"], f"{len(entries)} rulesets listed; at most {MAX_RULESETS}")
     out: list[tuple[str, dict[str, OptionValue]]] = []
     for i, e in enumerate(entries):
         where = "ruleset" if not isinstance(spec, list) else f"ruleset[{i}]"
@@ -304,13 +307,14 @@ def _targets(file: str, raw: dict[str, Any]) -> tuple[list[tuple[str, dict[str, 
         else:
             raise SituationError(file, [where], f"{e!r}: give a ruleset id or a table {{ id, options }}")
         if unknown(rid):
-            raise SituationError(file, [where], f"unknown ruleset {rid!r}; valid: all, {', '.join(known)}, "
-                                                "or the path of a ruleset file")
+            raise SituationError(file, [where], f"unknown ruleset {rid!r}; valid: all, {', '.join(known)}"
+                                 + (", or the path of a ruleset file" if ruleset_files_allowed() else ""))
         try:
             load_rules(rid, o)
         except TarneebError as err:
             raise SituationError(file, [where if rid not in opts else f"options.{rid}"], str(err)) from None
-        out.append((rid, o))
+        if (rid, o) not in out:  # the same ruleset with the same options listed twice is asked once
+            out.append((rid, o))
     if not out:
         raise SituationError(file, ["ruleset"], "no ruleset given")
     return out, everything
@@ -329,17 +333,69 @@ def read_raw(path: str | Path) -> dict[str, Any]:
         text = p.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as e:
         raise SituationError(file, ["(file)"], str(e)) from None
+    return decode_situation(text, file, p.suffix.lower() == ".json")
+
+
+# what a situation may hold: a real one is a few hundred bytes, 4 levels deep, its longest list a hand's plays
+MAX_TEXT = 64 * 1024  # characters
+MAX_DEPTH = 8
+MAX_ITEMS = 5_000  # values in all
+MAX_LIST = 200
+MAX_NUMBER = 10**6
+MAX_STRING = 1_000
+MAX_RULESETS = 32
+
+
+def decode_situation(text: str, file: str, as_json: bool) -> dict[str, Any]:
+    """A situation's text (JSON when ``as_json``, else TOML) decoded and bounded (size, nesting, lengths,
+    numbers): a :class:`SituationError` located in ``file`` otherwise, in time and memory linear in the text."""
+    if len(text) > MAX_TEXT:
+        raise SituationError(file, ["(file)"], f"{len(text)} characters; a situation is at most {MAX_TEXT}")
     try:
-        raw: Any = json.loads(text) if p.suffix.lower() == ".json" else tomllib.loads(text)
+        raw: Any = json.loads(text) if as_json else tomllib.loads(text)
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as e:
         raise SituationError(file, ["(syntax)"], str(e)) from None
+    except RecursionError:
+        raise SituationError(file, ["(syntax)"], f"nested too deeply; a situation needs at most {MAX_DEPTH} "
+                                                 "levels") from None
+    except ValueError:  # an integer past Python's int_max_str_digits
+        raise SituationError(file, ["(syntax)"], f"a number of more than {sys.get_int_max_str_digits()} "
+                                                 "digits") from None
     if not isinstance(raw, dict):
         raise SituationError(file, ["(top)"], "a situation is a table of facts")
+    check_bounds(raw, file)
     return raw
 
 
+def check_bounds(raw: dict[str, Any], file: str) -> None:
+    """Refuse a decoded situation past the bounds above, naming the first field past one (no recursion)."""
+    stack: list[tuple[str, Any, int]] = [(k, v, 1) for k, v in raw.items()]
+    seen = 0
+    while stack:
+        where, v, depth = stack.pop()
+        seen += 1
+        if seen > MAX_ITEMS:
+            raise SituationError(file, ["(top)"], f"more than {MAX_ITEMS} values; a situation needs far fewer")
+        if depth > MAX_DEPTH:
+            raise SituationError(file, [where], f"nested {depth} levels deep; at most {MAX_DEPTH}")
+        if isinstance(v, bool):
+            continue
+        if isinstance(v, int | float) and abs(v) > MAX_NUMBER:
+            shown = str(v) if isinstance(v, int) else f"{v:.6g}"
+            raise SituationError(file, [where], f"{shown}: out of range (at most {MAX_NUMBER} either way)")
+        if isinstance(v, str) and len(v) > MAX_STRING:
+            raise SituationError(file, [where], f"a text of {len(v)} characters; at most {MAX_STRING}")
+        if isinstance(v, list):
+            if len(v) > MAX_LIST:
+                raise SituationError(file, [where], f"a list of {len(v)} items; at most {MAX_LIST}")
+            stack.extend((f"{where}[{i}]", x, depth + 1) for i, x in enumerate(v))
+        elif isinstance(v, dict):
+            stack.extend((f"{where}.{k}", x, depth + 1) for k, x in v.items())
+
+
 def parse_situation(raw: dict[str, Any], file: str = "(situation)") -> Situation:
-    """Build and check a :class:`Situation` from a decoded TOML/JSON table."""
+    """Build and check a :class:`Situation` from a decoded TOML/JSON table (bounded as :func:`check_bounds`)."""
+    check_bounds(raw, file)
     for k in raw:
         if k not in _TOP_KEYS:
             raise SituationError(file, [k], f"unknown field; valid: {', '.join(sorted(_TOP_KEYS))}")

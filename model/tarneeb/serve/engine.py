@@ -15,7 +15,6 @@ When the referee gains a new entry point, this is the one file to change.
 
 from __future__ import annotations
 
-import json
 import tomllib
 from dataclasses import dataclass
 from functools import cache
@@ -25,11 +24,12 @@ from typing import Any
 from tarneeb.core.cards import RANK_NAMES, SUIT_NAMES, SUIT_SYMBOLS, SUITS, card_str
 from tarneeb.core.clauses import IRREGULARITIES
 from tarneeb.core.sources import cite, cite_ref
-from tarneeb.core.spec import get_ruleset, rulesets, spec_dir
+from tarneeb.core.spec import builtin_rulesets_only, get_ruleset, rulesets, spec_dir
 from tarneeb.docgen.rulebook import LANGS, RulesetDoc, clause_text, ruleset_doc
 from tarneeb.errors import SituationError, TarneebError
 from tarneeb.records import verify_lines
 from tarneeb.ruling import KIND_QUESTIONS, KINDS, rule_dict
+from tarneeb.ruling.situation import decode_situation
 
 __all__ = [
     "DECK", "IRREGULARITIES", "KINDS", "KIND_QUESTIONS", "LANGS", "Example", "RecordCheck", "SituationError", "Suit", "TarneebError",
@@ -67,16 +67,7 @@ def _name(rid: str, lang: str) -> str:
 def parse_situation_text(text: str, name: str) -> dict[str, Any]:
     """A situation file's text (TOML, or JSON when ``name`` ends in .json or the text starts with ``{``) decoded;
     a syntax error is a :class:`SituationError` located in ``name``."""
-    try:
-        if name.lower().endswith(".json") or text.lstrip().startswith("{"):
-            raw: Any = json.loads(text)
-        else:
-            raw = tomllib.loads(text)
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as e:
-        raise SituationError(name, ["(syntax)"], str(e)) from None
-    if not isinstance(raw, dict):
-        raise SituationError(name, ["(top)"], "a situation is a table of facts")
-    return raw
+    return decode_situation(text, name, name.lower().endswith(".json") or text.lstrip().startswith("{"))
 
 
 def rule(raw: dict[str, Any], name: str = "(form)", lang: str = "en", explain: bool = False) -> dict[str, Any]:
@@ -85,7 +76,8 @@ def rule(raw: dict[str, Any], name: str = "(form)", lang: str = "en", explain: b
     ``lang`` from the rule pages' texts), each ambiguity ``sources_cited``; ``lines`` is ``text`` split into
     its lines. Raises :class:`TarneebError` (a located one-line message, located in ``name``) on bad or
     contradictory facts."""
-    rep = rule_dict(raw, None, lang, explain, name=name)
+    with builtin_rulesets_only():  # a request names no file of the host and sees nothing of another's
+        rep = rule_dict(raw, None, lang, explain, name=name)
     lines = [ln for ln in rep["text"].splitlines() if ln.strip()]
     if name.startswith("(") and lines and lines[0].endswith(f" ({name})"):  # "(form)", "(pasted)": not a file
         lines[0] = lines[0][:-len(name) - 3]
@@ -114,7 +106,8 @@ class RecordCheck:
 
 def check_records(data: bytes, name: str) -> RecordCheck:
     """Verify record lines (``spec/records/`` format, JSON lines) held in memory."""
-    summary, reports = verify_lines(data.splitlines(), file=name)
+    with builtin_rulesets_only():  # a record header naming a file of the host is an unknown ruleset
+        summary, reports = verify_lines(data.splitlines(), file=name)
     found = [r.to_json() for r in reports]
     for d in found:  # a divergence's "source" is "clause (citation)": the page shows the two apart
         src, head = d.get("source", ""), f"{d.get('clause')} ("
