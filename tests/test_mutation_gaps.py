@@ -262,3 +262,57 @@ def test_no_seat_is_to_move_after_a_redeal_or_at_the_end() -> None:
             m.apply(m.timeout_action())
         seed += 1
     assert m.is_over() and m.to_move == -1
+
+
+# ------------------------------------------------------------ gaps of the whole run of match.py (2026-12-01)
+
+
+def test_a_deal_of_more_than_52_cards_is_refused() -> None:
+    # Match._phase_deal: a deal orders exactly 52 cards (mutant: len(deck) >= 52, so a 53rd card was dealt past).
+    for rid in ("eram-41", "classic"):
+        m = Match(load_rules(rid), first_dealer=0)
+        for deck in (tuple(range(52)) + (0,), tuple(range(52)) + (51, 51)):
+            with pytest.raises(IllegalDeal) as e:
+                m.apply(Deal(deck))
+            assert e.value.rule == "deal.deck" and m.phase is Phase.DEAL and m.history == []
+
+
+def test_an_illegal_individual_bid_gives_the_rules_clause_and_reason() -> None:
+    # Match._phase_bidding: IllegalBid carries (clause, reason) of rules.bid_violation (mutant: the clause twice).
+    r = load_rules("eram-41")
+    m = Match(r, first_dealer=3)
+    m.apply(Deal(tuple(random.Random(1).sample(range(52), 52))))
+    seat = m.to_move
+    for n in (0, 14):
+        want = R.bid_violation(r, m.scores[seat], n, None)
+        assert want is not None
+        with pytest.raises(IllegalBid) as e:
+            m.apply(Bid(n))
+        assert (e.value.seat, e.value.rule, e.value.reason) == (seat, want[0], want[1]) and want[0] != want[1]
+
+
+def test_only_the_deal_is_a_chance_node() -> None:
+    # Match.is_chance: True exactly while a deal is awaited (mutant: `is not`), as OpenSpiel's adapter reads it.
+    m = Match(load_rules("classic"), first_dealer=0)
+    assert m.is_chance()
+    m.apply(Deal(tuple(range(52))))
+    assert m.phase is Phase.BIDDING and not m.is_chance()
+
+
+def test_a_wrong_phase_with_no_one_to_move_names_no_seat() -> None:
+    # Match.apply: before the first deal nobody is to move: the error names no seat (mutant: to_move >= -1, so
+    # "seat -1").
+    m = Match(load_rules("eram-41"), first_dealer=1)
+    with pytest.raises(WrongPhase) as e:
+        m.apply(Bid(7))
+    assert e.value.seat is None and "seat -1" not in str(e.value)
+
+
+def test_match_at_names_the_targets_a_ruleset_can_have() -> None:
+    # Match.at: a target no game count gives is refused with the targets the ruleset has (mutant: the search stops
+    # at a target below, and the error names only the one in force).
+    r = load_rules("classic", {"play_on": 41})
+    for bad in (r.target - 1, r.target + 1, r.target + 100):
+        with pytest.raises(IllegalDeal) as e:
+            Match.at(r, 0, target=bad)
+        assert e.value.rule == "win.play-on" and f"{r.target} and {r.target + 41}" in e.value.reason, e.value.reason
