@@ -15,7 +15,9 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -35,3 +37,42 @@ if os.environ.get("TARNEEB_PROVE_CACHE") != "off":
     else:
         _folder = Path(tempfile.mkdtemp(prefix="tarneeb-prove-cache-"))
     os.environ["TARNEEB_PROVE_CACHE"] = str(_folder)
+
+
+# A skip that hides a missing dependency is a defect: a test skipped because a module the package or its `test`
+# extra declares cannot be imported fails instead (z3 is a core dependency; the rest are in the `test` extra, which
+# the test command installs), and so does one skipped for a tool CI installs (node, Chromium) when run on CI.
+DECLARED_MODULES = {"z3", "hypothesis", "jsonschema", "starlette", "uvicorn", "jinja2", "multipart", "httpx",
+                    "playwright", "dask", "distributed", "fsspec", "matplotlib", "pyspiel", "numpy", "tarneeb",
+                    "tarneeb_proofs"}
+CI_TOOLS = ("node is not installed", "Chromium is not installed")
+
+
+def hidden_dependency(reason: str, on_ci: bool) -> bool:
+    """Whether a skip's reason is a missing declared dependency (or, on CI, a missing tool CI installs)."""
+    import re
+
+    m = re.search(r"could not import '([\w.]+)'", reason)
+    if m is not None:
+        return m.group(1).split(".")[0] in DECLARED_MODULES
+    return "is not installed (pip install" in reason or (on_ci and any(t in reason for t in CI_TOOLS))
+
+
+def _fail_hidden(rep: Any) -> None:
+    if rep.skipped and not hasattr(rep, "wasxfail") and isinstance(rep.longrepr, tuple):
+        reason = str(rep.longrepr[2])
+        if hidden_dependency(reason, bool(os.environ.get("CI"))):
+            rep.outcome = "failed"
+            rep.longrepr = f"skipped for a missing dependency, which the test command installs: {reason}"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: Any, call: Any) -> Any:
+    outcome = yield
+    _fail_hidden(outcome.get_result())
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector: Any) -> Any:
+    outcome = yield
+    _fail_hidden(outcome.get_result())

@@ -13,7 +13,7 @@ from tarneeb.cli import main
 from tarneeb.conformance import vectors as V
 from tarneeb.conformance.protocol import Engine
 
-pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed (CI installs Node 20)")
+pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed (.ci/run installs Node.js)")
 
 JS = f"node {Path(__file__).resolve().parents[1] / 'examples/js_engine/engine.js'}"
 # mutant -> the clause a failure must cite
