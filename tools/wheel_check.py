@@ -34,7 +34,8 @@ class CheckFailed(Exception):
     pass
 
 
-def sh(cmd: Sequence[str | Path], cwd: Path, env: dict[str, str], expect: int = 0, timeout: float = 600) -> str:
+def sh(cmd: Sequence[str | Path], cwd: Path, env: dict[str, str], expect: int = 0, timeout: float = 600,
+       with_stderr: bool = False) -> str:
     shown = " ".join(str(c) for c in cmd)
     t0 = time.perf_counter()
     p = subprocess.run([str(c) for c in cmd], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
@@ -44,7 +45,7 @@ def sh(cmd: Sequence[str | Path], cwd: Path, env: dict[str, str], expect: int = 
     if "Traceback" in p.stderr:
         raise CheckFailed(f"{shown}: printed a traceback\n{p.stderr[-3000:]}")
     print(f"  ok ({took:.1f} s): {shown}", flush=True)
-    return p.stdout
+    return p.stdout + (p.stderr if with_stderr else "")
 
 
 def spec_files() -> set[str]:
@@ -86,7 +87,10 @@ def run(keep: bool) -> None:
     try:
         env = {k: v for k, v in os.environ.items() if k not in ("TARNEEB_SPEC_DIR", "PYTHONPATH", "VIRTUAL_ENV")}
         print(f"building the sdist and the wheel into {tmp / 'dist'}", flush=True)
-        sh([sys.executable, "-m", "build", "--outdir", tmp / "dist", ROOT], cwd=tmp, env=env)
+        out = sh([sys.executable, "-m", "build", "--outdir", tmp / "dist", ROOT], cwd=tmp, env=env, with_stderr=True)
+        warned = sorted({ln.strip() for ln in out.splitlines() if "WARNING" in ln or "Warning:" in ln})
+        if warned:  # setuptools' warnings (a data folder missing from `packages`, a deprecated key): none allowed
+            raise CheckFailed("the build printed warnings:\n" + "\n".join(warned[:20]))
         wheel = check_archives(tmp / "dist")
         print("installing the wheel alone into a fresh venv (its dependencies from the package index)", flush=True)
         venv.EnvBuilder(with_pip=True).create(tmp / "venv")
