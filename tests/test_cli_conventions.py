@@ -206,3 +206,12 @@ def test_ctrl_c_ends_prove_at_any_point(jobs: str, tmp_path: Path) -> None:
         assert p.returncode in (130, -signal.SIGINT), f"interrupted at {d} s: exit {p.returncode}\n{text[-2000:]}"
         assert "Traceback" not in text and "Exception ignored" not in text, f"at {d} s:\n{text[-2000:]}"
         assert text.strip().splitlines()[-1].startswith("interrupted"), f"at {d} s:\n{text[-2000:]}"
+
+
+@pytest.mark.parametrize("argv", [["simulate", "--ruleset", "eram-41", "--matches", "3"],
+                                  ["stats", "eram-41", "--matches", "20"], ["stats", "classic", "--matches", "5"]])
+def test_human_output_has_no_python_reprs(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    # counts by clause were printed as a dict ("decided by {'win.target': 20}"), an empty one as "0.0% ;"
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "{'" not in out and "'}" not in out and " ;" not in out, out

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from tarneeb.core.spec import Rules, load_rules, parse_option_args
@@ -79,6 +79,11 @@ def jobs_arg(text: str) -> int:
     return count_arg(1)(text)
 
 
+def counts_text(counts: Mapping[str, int] | None) -> str:
+    """``{"win.target": 20, "win.tie": 3}`` as people read it: ``win.target 20, win.tie 3`` (``none`` when empty)."""
+    return ", ".join(f"{k} {v}" for k, v in (counts or {}).items()) or "none"
+
+
 def print_summary(label: str, policy: str, s: dict[str, Any], results: Sequence[Any]) -> None:
     """The human summary of a batch of self-play matches (simulate, demo), with each match when few."""
     from rich.markup import escape
@@ -88,7 +93,7 @@ def print_summary(label: str, policy: str, s: dict[str, Any], results: Sequence[
     con.print(f"{head}[bold]{escape(label)}[/bold] ({policy} policy): {s['matches']} matches, "
               f"team 0 won {s['team0_wins']}, team 1 won {s['team1_wins']}, unfinished {s['unfinished']}; "
               f"{s['hands']} hands played ({s['mean_hands']} per match), {s['redeals']} redeals; "
-              f"decided by {s['decided_by']}")
+              f"decided by {escape(counts_text(s['decided_by']))}")
     if len(results) <= 5:
         for r in results:
             con.print(f"  seed {r.seed}: first dealer {r.first_dealer}, {r.hands} hands, {r.redeals} redeals, "

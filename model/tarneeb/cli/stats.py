@@ -7,7 +7,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from tarneeb.cli.common import add_selfplay_args, console, option_args, print_json
+from tarneeb.cli.common import add_selfplay_args, console, counts_text, option_args, print_json
 from tarneeb.core.spec import load_rules
 from tarneeb.errors import BadInput
 
@@ -73,8 +73,9 @@ def cmd_stats(args: argparse.Namespace) -> int:
         sm = s.summary()
         con.print(f"[bold]{escape(sm['label'])}[/bold] ({sm['policy']} policy): {sm['matches']} matches, "
                   f"{sm['finished']} finished, {sm['hands']} hands played, {sm['deals']} deals")
-        con.print(f"  mean match length {sm['mean_match_hands']} hands; cancelled deals {_pct(sm['cancelled_rate'])} "
-                  f"{escape(str(sm['cancelled_by'] or ''))}; made {_pct(sm['made_rate'])}; dealer's team wins the hand "
+        why = f" ({escape(counts_text(sm['cancelled_by']))})" if sm["cancelled_by"] else ""
+        con.print(f"  mean match length {sm['mean_match_hands']} hands; cancelled deals {_pct(sm['cancelled_rate'])}"
+                  f"{why}; made {_pct(sm['made_rate'])}; dealer's team wins the hand "
                   f"{_pct(sm['dealer_team_hand_rate'])}; first dealer's team wins the match "
                   f"{_pct(sm['first_dealer_team_match_rate'])}", highlight=False)
 
