@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from pathlib import Path
 
@@ -129,3 +130,27 @@ def test_the_clause_for_whose_turn_follows_the_hand(rid: str, opts: dict[str, ob
     for _ in range(3):
         m.apply(m.legal_actions()[0])
     assert C.to_move_clause(r, m) == "play.next-lead"
+
+
+def test_fuzz_skips_a_ruleset_the_engine_does_not_list(tmp_path: Path) -> None:
+    # as `vectors run`: a ruleset missing from hello.rulesets is not fuzzed (it was: a `deal.deck` divergence on
+    # the first deal, exit 1, and a reproducer verify blamed on a third clause); one line, exit 2
+    engine = tmp_path / "classic_only.py"
+    engine.write_text(
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    req = json.loads(line)\n"
+        "    if req.get('cmd') == 'hello':\n"
+        "        print(json.dumps({'ok': True, 'protocol': 1, 'name': 'classic only', 'rulesets': ['classic']}))\n"
+        "    elif req.get('cmd') == 'quit':\n"
+        "        print(json.dumps({'ok': True})); break\n"
+        "    else:\n"
+        "        print(json.dumps({'ok': False, 'error': 'asked more than hello'}))\n"
+        "    sys.stdout.flush()\n", encoding="utf-8")
+    out = tmp_path / "repro.jsonl"
+    p = subprocess.run([sys.executable, "-m", "tarneeb.cli", "fuzz", "--engine", f"{sys.executable} {engine}",
+                        "--ruleset", "eram-41", "--hands", "5", "--out", str(out)], capture_output=True, text=True,
+                       timeout=60)
+    assert p.returncode == 2, p.stdout + p.stderr
+    assert p.stdout.splitlines()[0] == 'skipped: ruleset eram-41 is not in the engine\'s hello rulesets ["classic"]'
+    assert not out.exists() and "Traceback" not in p.stderr

@@ -1,8 +1,9 @@
 """``tarneeb fuzz``: differential fuzzing of an external engine (spec/protocol/) against ours, in lockstep.
 
 Exit codes: 0 no divergence; 1 a divergence was found (its shrunk reproducer
-is printed, and written with ``--out``); 2 bad input or an engine that timed
-out, crashed, went silent or wrote garbage.
+is printed, and written with ``--out``); 2 bad input, an engine whose ``hello``
+lists rulesets without this one (nothing is run, as ``vectors run`` skips
+them), or an engine that timed out, crashed, went silent or wrote garbage.
 """
 
 from __future__ import annotations
@@ -43,7 +44,18 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     if args.hands < 1:
         raise BadInput(f"--hands: {args.hands} must be at least 1")
     rules = rules_from_args(args)
+    from tarneeb.conformance.fuzz import wire_rules
+
+    wire = wire_rules(rules)["ruleset"]  # the built-in id the engine is told
     with Engine(args.engine, timeout=args.timeout) as eng:
+        listed = eng.hello.get("rulesets")
+        if isinstance(listed, list) and wire not in listed:  # as `vectors run` does: not run, and said so
+            if args.json:
+                print(json.dumps({"deals": 0, "divergence": None, "skipped": wire, "engine_rulesets": listed}))
+            else:
+                print(f"skipped: ruleset {wire} is not in the engine's hello rulesets {json.dumps(listed)}")
+                print("nothing was run: the engine does not support this ruleset")
+            return 2
         try:
             res = fuzz(eng, rules, args.hands, str(args.seed), part_way=args.part_way, batch=args.batch)
         except NoBatch as e:
