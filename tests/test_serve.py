@@ -325,6 +325,34 @@ def test_serve_prints_its_address_and_ctrl_c_exits_130() -> None:
     assert err.strip() == "interrupted"
 
 
+def _workers(pid: int) -> set[int]:
+    out = subprocess.run(["ps", "-o", "pid=,args=", "--ppid", str(pid)], capture_output=True, text=True).stdout
+    return {int(ln.split()[0]) for ln in out.splitlines() if "multiprocessing" in ln and "resource_tracker" not in ln}
+
+
+def test_serve_with_two_workers_answers_restarts_one_that_dies_and_stops_them_all() -> None:
+    import os
+    import signal as _signal
+    import time as _time
+
+    with running("--workers", "2") as srv:
+        deadline = _time.monotonic() + 30
+        while len(_workers(srv.proc.pid)) < 2 and _time.monotonic() < deadline:
+            _time.sleep(0.2)
+        first = _workers(srv.proc.pid)
+        assert len(first) == 2, first
+        assert all(srv.get("/healthz")[0] == 200 for _ in range(20))
+        os.kill(next(iter(first)), _signal.SIGKILL)  # a worker dies: the supervisor starts another
+        while (len(_workers(srv.proc.pid)) < 2 or _workers(srv.proc.pid) == first) and _time.monotonic() < deadline + 30:
+            _time.sleep(0.2)
+        again = _workers(srv.proc.pid)
+        assert len(again) == 2 and again != first, (first, again)
+        assert all(srv.get("/en/")[0] == 200 for _ in range(10))
+        code, err = stop(srv)
+    assert code == 130 and err.strip() == "interrupted", err
+    assert not any(Path(f"/proc/{w}").exists() for w in again)  # no worker left behind
+
+
 def test_serve_on_a_busy_port_says_so_in_one_line() -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

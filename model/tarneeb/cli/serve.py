@@ -1,13 +1,16 @@
 """``tarneeb serve``: the referee, record checks and rule pages as a local web app (needs the ``serve`` extra).
 
 Binds 127.0.0.1 by default and prints the address; ``--port 0`` takes a free port. No database: every page is
-computed from the spec files. Ctrl-C prints one line and exits 130.
+computed from the spec files. ``--workers N`` (default: one per core) answers in N processes sharing the socket
+(uvicorn's supervisor restarts one that dies); ``--workers 1`` is one process. Ctrl-C prints one line and exits
+130.
 """
 
 from __future__ import annotations
 
 import argparse
 import errno
+import os
 import socket
 import sys
 from typing import Any
@@ -54,20 +57,46 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from tarneeb.serve.app import QuietErrors, create_app
 
+    workers = args.workers or cores()
     sock = _bind(args.host, args.port)
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{port}/"
     if args.json:
-        print_json({"url": url, "host": host, "port": port, "max_upload": args.max_upload_kib * 1024})
+        print_json({"url": url, "host": host, "port": port, "max_upload": args.max_upload_kib * 1024,
+                    "workers": workers})
     else:
-        print(f"tarneeb serve: {url} (English {url}en/, Arabic {url}ar/); Ctrl-C stops", flush=True)
+        print(f"tarneeb serve: {url} (English {url}en/, Arabic {url}ar/); {workers} worker process"
+              f"{'es' if workers > 1 else ''}; Ctrl-C stops", flush=True)
     sys.stdout.flush()
-    config = uvicorn.Config(QuietErrors(create_app(max_upload=args.max_upload_kib * 1024)), log_level="warning", access_log=False,
-                            lifespan="off", timeout_graceful_shutdown=2)
-    server = uvicorn.Server(config)
-    server.run(sockets=[sock])  # on Ctrl-C uvicorn stops, then raises KeyboardInterrupt: main prints one line, 130
-    return 0
+    if workers == 1:
+        config = uvicorn.Config(QuietErrors(create_app(max_upload=args.max_upload_kib * 1024)), log_level="warning",
+                                access_log=False, lifespan="off", timeout_graceful_shutdown=2)
+        server = uvicorn.Server(config)
+        server.run(sockets=[sock])  # on Ctrl-C uvicorn stops, then raises KeyboardInterrupt: main prints one line, 130
+        return 0
+    from uvicorn.config import STARTUP_FAILURE
+    from uvicorn.supervisors import Multiprocess
+
+    from tarneeb.serve.app import MAX_UPLOAD_ENV
+
+    os.environ[MAX_UPLOAD_ENV] = str(args.max_upload_kib * 1024)  # read by each worker's app (worker_app)
+    config = uvicorn.Config("tarneeb.serve.app:worker_app", factory=True, workers=workers, log_level="warning",
+                            access_log=False, lifespan="off", timeout_graceful_shutdown=2)
+    supervisor = Multiprocess(config, sockets=[sock])
+    supervisor.run()  # until Ctrl-C (or SIGTERM): then it stops the workers and returns
+    if any(p.exitcode == STARTUP_FAILURE for p in supervisor.processes):
+        raise BadInput("a worker process failed to start; run with --workers 1 to see why")
+    print("interrupted", file=sys.stderr)
+    return 130
+
+
+def cores() -> int:
+    """The cores this process may run on (the default number of workers)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
 
 
 def register(subparsers: Any) -> None:
@@ -81,5 +110,7 @@ def register(subparsers: Any) -> None:
                    help=f"port to listen on (default {DEFAULT_PORT}; 0 picks a free one)")
     s.add_argument("--max-upload-kib", type=count_arg(1), default=2048,
                    help="largest request accepted, upload included, in KiB (default 2048)")
+    s.add_argument("--workers", type=count_arg(1), default=None,
+                   help="worker processes answering requests (default: one per core; 1: a single process)")
     s.add_argument("--json", action="store_true", help="print the address as one JSON object instead of a sentence")
     s.set_defaults(func=cmd_serve)

@@ -10,6 +10,7 @@ anything unexpected with a short page and status 500, never a traceback; the ser
 from __future__ import annotations
 
 import logging
+import os
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -275,3 +276,12 @@ class QuietErrors:
             await self.app(scope, receive, send)
         except Exception:  # noqa: BLE001  (answered and logged already)
             return
+
+
+MAX_UPLOAD_ENV = "TARNEEB_SERVE_MAX_UPLOAD"  # set by `tarneeb serve --workers N` for the worker processes it starts
+
+
+def worker_app() -> ASGIApp:
+    """The app of one worker process of ``tarneeb serve --workers N`` (uvicorn's factory: each worker builds its
+    own, with the request size limit the command passed in ``TARNEEB_SERVE_MAX_UPLOAD``)."""
+    return QuietErrors(create_app(max_upload=int(os.environ.get(MAX_UPLOAD_ENV, DEFAULT_MAX_UPLOAD))))
