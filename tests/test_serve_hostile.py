@@ -161,3 +161,25 @@ def test_the_command_line_gives_the_same_one_line_error(name: str, tmp_path: Pat
     assert p.returncode == 2, p.stderr[-2000:]
     assert "Traceback" not in p.stderr and len(p.stderr.strip().splitlines()) == 1, p.stderr[-2000:]
     assert expect in p.stderr and str(f) in p.stderr, p.stderr
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_a_request_past_the_time_limit_gets_a_clear_page(lang: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with TestClient(create_app(seconds=0.0001), raise_server_exceptions=False) as slow:
+            r = slow.post(f"/{lang}/ruling", data={"situation_text": _situation("all")})
+            rec = slow.post(f"/{lang}/records", data={"records_text": '{"type": "match"}\n'})
+    from tarneeb.serve.strings import STRINGS
+
+    want = STRINGS[lang]["too_slow"].format(seconds="0.0001")
+    assert r.status_code == 503 and want in _error_lead(r.text), r.text[-1500:]
+    assert rec.status_code == 503 and want in _error_lead(rec.text)
+
+
+def _error_lead(page: str) -> str:
+    import html
+    import re
+
+    m = re.search(r'<div class="error" role="alert" id="error">(.*?)</div>', page, re.S)
+    return html.unescape(m.group(1)) if m else ""

@@ -9,8 +9,10 @@ anything unexpected with a short page and status 500, never a traceback; the ser
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -31,6 +33,7 @@ from tarneeb.serve.form import FIRST_SEAT, HISTORY_ROWS, situation_from_form
 from tarneeb.serve.strings import STRINGS, kind_label
 
 HERE = Path(__file__).parent
+DEFAULT_SECONDS = 20.0  # the longest a request may take before its page says so (the work is bounded anyway)
 DEFAULT_MAX_UPLOAD = 2 * 1024 * 1024  # bytes of one request body (a record file of about 170 classic matches)
 log = logging.getLogger("tarneeb.serve")
 
@@ -133,6 +136,25 @@ async def ruling_get(request: Request) -> Response:
     return page(request, "ruling.html", **ctx)
 
 
+class TooSlow(Exception):
+    """A request's work outlasted the app's time limit."""
+
+
+async def bounded(request: Request, fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)`` in the thread pool, given at most the app's ``seconds``; past it :class:`TooSlow`. (A thread
+    cannot be stopped: the work goes on to its end in the background, which the bounds on every input keep
+    short; the player gets the page at once.)"""
+    try:
+        return await asyncio.wait_for(run_in_threadpool(fn, *args), request.app.state.seconds)
+    except TimeoutError:
+        raise TooSlow from None
+
+
+def _too_slow(request: Request, template: str, lang: str, **ctx: Any) -> Response:
+    seconds = f"{request.app.state.seconds:g}"
+    return page(request, template, 503, error_lead=STRINGS[lang]["too_slow"].format(seconds=seconds), **ctx)
+
+
 async def ruling_post(request: Request) -> Response:
     lang = _lang(request)
     limit = request.app.state.max_upload
@@ -155,12 +177,14 @@ async def ruling_post(request: Request) -> Response:
             else:
                 text, name = fields["situation_text"], "(pasted)"
             raw = engine.parse_situation_text(text, name)
-            report = await run_in_threadpool(engine.rule, raw, name, lang, explain)
+            report = await bounded(request, engine.rule, raw, name, lang, explain)
         else:
             raw = situation_from_form(fields, chosen, ids, lang)
-            report = await run_in_threadpool(engine.rule, raw, "(form)", lang, explain)
+            report = await bounded(request, engine.rule, raw, "(form)", lang, explain)
     except engine.TarneebError as e:
         return page(request, "ruling.html", 400, error=str(e), **ctx)
+    except TooSlow:
+        return _too_slow(request, "ruling.html", lang, **ctx)
     return page(request, "ruling.html", report=report, explain=explain, **ctx)
 
 
@@ -195,7 +219,10 @@ async def records_post(request: Request) -> Response:
         data, name = fields.get("records_text", "").encode("utf-8"), "(pasted)"
     if not data.strip():
         return page(request, "records.html", 400, error_lead=STRINGS[lang]["no_records"], f=fields)
-    check = await run_in_threadpool(engine.check_records, data, name)
+    try:
+        check = await bounded(request, engine.check_records, data, name)
+    except TooSlow:
+        return _too_slow(request, "records.html", lang, f=fields if upload is None else {})
     lead = error = None
     if check.summary["matches"] == 0 and check.summary["hands"] == 0:
         first = check.problems[0] if check.problems else None
@@ -245,8 +272,9 @@ def _safe_lang(request: Request) -> str:
     return lang if lang in engine.LANGS else "en"
 
 
-def create_app(max_upload: int = DEFAULT_MAX_UPLOAD) -> Starlette:
-    """The ASGI app; ``max_upload`` caps the bytes of one posted form (the upload included)."""
+def create_app(max_upload: int = DEFAULT_MAX_UPLOAD, seconds: float = DEFAULT_SECONDS) -> Starlette:
+    """The ASGI app; ``max_upload`` caps the bytes of one posted form (the upload included), ``seconds`` the time
+    a ruling or record check may take before its page says it was stopped (503)."""
     routes = [
         Route("/", root),
         Route("/healthz", healthz),
@@ -261,6 +289,7 @@ def create_app(max_upload: int = DEFAULT_MAX_UPLOAD) -> Starlette:
     ]
     app = Starlette(routes=routes, exception_handlers={HTTPException: http_error, Exception: server_error})
     app.state.max_upload = max_upload
+    app.state.seconds = seconds
     return app
 
 

@@ -31,6 +31,8 @@ EN: dict[str, str] = {
     "bad_request": "The request could not be read; send the form again from the page.",
     "server_error": "Something went wrong on our side while answering. The server is still running; try again.",
     "too_large": "The upload is too large: at most {limit} per request.",
+    "too_slow": "This took longer than {seconds} seconds to answer and was stopped. Ask about fewer rulesets or "
+                "a smaller file.",
     "no_records": "Give a record file: upload one or paste its lines.",
     "not_records": "This is not a record file (spec/records/ format, one JSON object per line). "
                    "The first line that could not be read:",
@@ -188,6 +190,7 @@ AR: dict[str, str] = {
     "bad_request": "تعذّرت قراءة الطلب؛ أرسل النموذج من الصفحة مرة أخرى.",
     "server_error": "حدث خطأ من جهتنا أثناء الإجابة. ما زال الخادم يعمل؛ حاول مرة أخرى.",
     "too_large": "الملف المرفوع كبير جدًا: الحد الأقصى {limit} لكل طلب.",
+    "too_slow": "استغرق الجواب أكثر من {seconds} ثانية فأُوقف. اسأل عن مجموعات قوانين أقل أو أرسل ملفًا أصغر.",
     "no_records": "أعطِ ملف سجلات: ارفعه أو الصق أسطره.",
     "not_records": "هذا ليس ملف سجلات (صيغة \u2066spec/records/\u2069، كائن JSON في كل سطر). أول سطر تعذّرت قراءته:",
     "the_ruling": "الحكم",
