@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,7 +15,7 @@ from typing import Any
 import pytest
 
 from tarneeb.conformance import vectors as V
-from tarneeb.conformance.protocol import Engine
+from tarneeb.conformance.protocol import PROTOCOL_VERSION, Engine
 from tarneeb.conformance.transcript import quickstart_text, transcript_pairs
 from tarneeb.core.spec import spec_dir
 
@@ -110,7 +111,7 @@ def test_quickstart_is_generated_from_the_reference_engine() -> None:
 def _same(req: dict[str, Any], want: dict[str, Any], got: dict[str, Any]) -> str | None:
     """Why ``got`` differs from ``want`` as the protocol compares answers, or None."""
     if req["cmd"] == "hello":
-        return None if got.get("protocol") == 1 and isinstance(got.get("rulesets"), list) else "bad hello"
+        return None if got.get("protocol") == PROTOCOL_VERSION and isinstance(got.get("rulesets"), list) else "bad hello"
     for k, v in want.items():
         g = got.get(k)
         if k == "hands" and isinstance(g, list):
@@ -166,3 +167,54 @@ def test_the_readme_examples_follow_the_schema_and_the_engines() -> None:
     if shutil.which("node"):
         _replay(JS, [(r, a) for r, a in live if r.get("ruleset", "card-kings-41") == "card-kings-41"
                      and r["cmd"] not in ("perft",)])
+
+
+def _vectors_run(*extra: str, engine: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "tarneeb.cli", "vectors", "run", "--engine", engine or MINI,
+                           "--category", "perft", *extra], capture_output=True, text=True, timeout=300)
+
+
+def test_an_engine_of_protocol_1_runs_clean_and_is_told_what_it_skipped() -> None:
+    # an engine written to the first text (perft 0 where no card can be played) failed 3 vectors per perft group,
+    # citing play.follow; now those are protocol 2's, skipped for it with what changed
+    old = _vectors_run(engine=f"{MINI} --mutant protocol-1")
+    assert old.returncode == 0, old.stdout[-3000:]
+    line = next(ln for ln in old.stdout.splitlines() if "skipped: they test protocol 2" in ln)
+    assert "perft's edge cases" in line and "hello names protocol 1" in line and "--protocol 2 runs them" in line
+    forced = _vectors_run("--protocol", "2", "--json", engine=f"{MINI} --mutant protocol-1")
+    rep = json.loads(forced.stdout)
+    groups = sum(len(json.loads(f.read_text())) for f in (spec_dir() / "vectors").glob("*/perft.json"))
+    assert forced.returncode == 1 and rep["failed"] == 3 * groups  # the three edge cases of version 2 a group
+    assert {f["clause"] for f in rep["failures"]} == {"protocol.perft"} and {f["since"] for f in rep["failures"]} == {2}
+    assert all("spec/protocol/README.md" in f["source"] for f in rep["failures"])
+    current = _vectors_run("--json")  # the engine of this version: every test run, none skipped
+    cur = json.loads(current.stdout)
+    assert current.returncode == 0 and cur["protocol"] == 2 and not cur["newer_protocol_skipped"]
+    assert cur["passed"] == rep["passed"] + rep["failed"]
+
+
+def test_an_engine_of_a_newer_protocol_is_refused(tmp_path: Path) -> None:
+    engine = tmp_path / "future.py"
+    engine.write_text("import json, sys\nfor line in sys.stdin:\n"
+                      "    print(json.dumps({'ok': True, 'protocol': 3, 'name': 'f', 'rulesets': []}), flush=True)\n")
+    p = _vectors_run(engine=f"{sys.executable} {engine}")
+    assert p.returncode == 2 and "protocol 3: newer than this tarneeb's (2)" in p.stderr, p.stderr
+
+
+def test_vectors_run_writes_a_junit_report(tmp_path: Path) -> None:
+    import xml.etree.ElementTree as ET
+
+    out = tmp_path / "conformance.xml"
+    p = _vectors_run("--protocol", "2", "--junit", str(out), engine=f"{MINI} --mutant protocol-1")
+    assert p.returncode == 1
+    root = ET.parse(out).getroot()
+    suites = root.findall("testsuite")
+    assert {s.get("name") for s in suites} == {f"{r}/perft" for r in ("bsfyi-41", "card-kings-41", "classic",
+                                                                       "eram-41", "tarneeb-400")}
+    cases = root.findall("testsuite/testcase")
+    fails = root.findall("testsuite/testcase/failure")
+    assert len(cases) == int(root.get("tests", "0")) and len(fails) == int(root.get("failures", "0")) > 0
+    f = fails[0]
+    assert "expected 1, engine gave 0" in f.get("message", "") and "protocol.perft" in f.get("message", "")
+    assert '{"cmd":"perft"' in (f.text or "") and '{"cmd":"start"' in (f.text or "")  # the requests to replay it
+    assert all(c.get("classname", "").count(":") == 1 for c in cases)  # FILE:LINE, as --only takes it

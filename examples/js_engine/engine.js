@@ -228,7 +228,7 @@ let current = null;
 function handle(req) {
   switch (req.cmd) {
     case 'hello':
-      return { protocol: 1, name: 'js-engine' + (MUTANT ? ` [${MUTANT}]` : ''), rulesets: [RULESET] };
+      return { protocol: 2, name: 'js-engine' + (MUTANT ? ` [${MUTANT}]` : ''), rulesets: [RULESET] };
     case 'quit':
       return {};
     case 'start': {

@@ -39,6 +39,8 @@ MUTANTS: dict[str, str] = {
     "pass-41": "41 family: a pass is accepted as a bid of nothing",
     "failed-pays": "41 family: a failed bid's value is also paid to each opponent",
     "no-follow-void-trump": "must-trump option: a player holding no trump is not made to follow suit",
+    "protocol-1": "written to protocol 1: hello names version 1, and perft counts only sequences of exactly "
+                  "depth cards (0 where no card can be played)",
 }
 
 # ----------------------------------------------------------------- cards
@@ -571,8 +573,10 @@ class Hand:
 
 
 def perft(h: Hand, depth: int) -> int:
-    if depth == 0 or h.phase != "play":
+    if depth == 0:
         return 1
+    if h.phase != "play":
+        return 0 if on("protocol-1") else 1  # protocol 2 counts a position with no card to play as a leaf
     total = 0
     for a in h.legal():
         seat = h.to_move
@@ -639,7 +643,8 @@ class Server:
     def handle(self, req: dict[str, Any]) -> dict[str, Any]:
         cmd = req.get("cmd")
         if cmd == "hello":
-            return {"ok": True, "protocol": 1, "name": "mini-engine" + (f" [{MUTANT}]" if MUTANT else ""),
+            return {"ok": True, "protocol": 1 if on("protocol-1") else 2,
+                    "name": "mini-engine" + (f" [{MUTANT}]" if MUTANT else ""),
                     "rulesets": list(BASE)}
         if cmd == "quit":
             return {"ok": True}

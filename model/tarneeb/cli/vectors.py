@@ -43,6 +43,11 @@ def register(subparsers: Any) -> None:
     s.add_argument("--dir", default=None, help="vector folder (default: spec/vectors)")
     s.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for each answer")
     s.add_argument("--max-failures", type=int, default=20, help="failures to print")
+    s.add_argument("--protocol", type=int, default=None, metavar="N",
+                   help="run as for an engine of protocol version N (default: the version its hello answer names; "
+                        "the tests of a newer version are skipped and reported, see spec/protocol/CHANGELOG.md)")
+    s.add_argument("--junit", default=None, metavar="FILE",
+                   help="also write a JUnit XML report (a test case per vector, a suite per ruleset and category)")
     s.add_argument("--json", action="store_true", help="one JSON object instead of text")
     s.set_defaults(func=cmd_run)
 
@@ -102,7 +107,11 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from tarneeb.conformance.vectors import parse_selector, run_vectors, vector_paths
+    from tarneeb.conformance.protocol import PROTOCOL_CHANGES, engine_protocol
+    from tarneeb.conformance.vectors import junit_xml, parse_selector, run_vectors, vector_paths
+
+    if args.protocol is not None and args.protocol < 1:
+        raise BadInput(f"--protocol {args.protocol}: a protocol version is 1 or more")
 
     only = list(args.only or [])
     cats = args.category
@@ -116,18 +125,31 @@ def cmd_run(args: argparse.Namespace) -> int:
     else:
         paths = vector_paths(_dir(args.dir), rid, cats)
     with Engine(args.engine, timeout=args.timeout) as eng:
-        rep = run_vectors(eng, paths, only=only)
+        rep = run_vectors(eng, paths, only=only, protocol=args.protocol)
         listed = eng.hello.get("rulesets")
+        said = engine_protocol(eng.hello)
+    if args.junit:
+        try:
+            Path(args.junit).write_text(junit_xml(rep, args.engine), encoding="utf-8")
+        except OSError as e:
+            raise BadInput(f"--junit {args.junit}: cannot write: {e.strerror or e}") from None
     if args.json:
         print(json.dumps(rep.to_json(args.max_failures)))
     else:
         print(f"{rep.passed} passed, {rep.failed} failed")
         for r, n in rep.skipped.items():
             print(f"  {n:5d} skipped: ruleset {r} is not in the engine's hello rulesets {json.dumps(listed)}")
+        who = f"the engine's hello names protocol {said}" if args.protocol is None else f"--protocol {rep.protocol}"
+        for v, n in sorted(rep.newer.items()):
+            print(f"  {n:5d} skipped: they test protocol {v} ({PROTOCOL_CHANGES.get(v, 'see the changelog')}); "
+                  f"{who} (spec/protocol/CHANGELOG.md; --protocol {v} runs them)")
         for clause, n in sorted(rep.by_clause.items(), key=lambda kv: -kv[1]):
             print(f"  {n:5d} failures on clause {clause}")
         for f in rep.failures[:args.max_failures]:
             print(f.text())
+            if f.since > said:
+                print(f"  this test checks protocol {f.since} ({PROTOCOL_CHANGES.get(f.since, 'see the changelog')}); "
+                      f"the engine's hello names protocol {said}")
             print(f"  rerun: tarneeb vectors run --engine {shlex.quote(args.engine)} --only {f.selector}")
         if len(rep.failures) > args.max_failures:
             print(f"({len(rep.failures) - args.max_failures} more failures; --max-failures N shows more)")

@@ -30,7 +30,20 @@ import orjson
 
 from tarneeb.errors import EngineFailure, EngineRejected
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # the version of spec/protocol/README.md this driver speaks (spec/protocol/CHANGELOG.md)
+# what each version after the first changed, as `vectors run` tells an engine of an older one
+PROTOCOL_CHANGES: dict[int, str] = {
+    2: "perft's edge cases: depth 0 and a position where no card can be played (bidding, naming trump, the deal "
+       "over) count 1, and a sequence that ends the deal before the depth is one leaf",
+}
+PERFT_CLAUSE = "protocol.perft"  # what a perft vector cites: the definition of the count, not a rule of the game
+
+
+def engine_protocol(hello: dict[str, Any]) -> int:
+    """The protocol version an engine's ``hello`` answer names (1 when it names none: the first text had the
+    field but no versions after it)."""
+    v = hello.get("protocol", 1)
+    return v if isinstance(v, int) and not isinstance(v, bool) and v >= 1 else 1
 
 
 _EOF = object()

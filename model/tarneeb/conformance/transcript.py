@@ -14,6 +14,7 @@ import json
 import random
 from typing import Any
 
+from tarneeb.conformance.protocol import PROTOCOL_VERSION
 from tarneeb.conformance.vector_ref import hand_result
 from tarneeb.core.actions import Deal, parse_action
 from tarneeb.core.cards import card_str, cards_of, parse_card, strain_text
@@ -57,7 +58,7 @@ class RefSession:
     def handle(self, req: dict[str, Any]) -> dict[str, Any]:
         cmd = req["cmd"]
         if cmd == "hello":
-            return {"ok": True, "protocol": 1, "name": "tarneeb reference", "rulesets": [QUICKSTART_RULESET]}
+            return {"ok": True, "protocol": PROTOCOL_VERSION, "name": "tarneeb reference", "rulesets": [QUICKSTART_RULESET]}
         if cmd == "start":
             r = load_rules(req["ruleset"], req.get("options", {}))
             m = Match.at(r, req["dealer"], req["scores"], req.get("target"))

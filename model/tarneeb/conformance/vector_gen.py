@@ -93,10 +93,12 @@ class Gen:
     tests: list[dict[str, Any]] = field(default_factory=list)
 
     def add(self, desc: str, inp: dict[str, Any], expected: dict[str, Any], clause: str,
-            clauses: dict[str, str] | None = None) -> None:
+            clauses: dict[str, str] | None = None, since: int = 1) -> None:
         t: dict[str, Any] = {"description": desc, "clause": clause, "input": inp, "expected": expected}
         if clauses:
             t["clauses"] = clauses
+        if since > 1:  # the protocol version whose semantics the test checks (spec/protocol/CHANGELOG.md)
+            t["since"] = since
         self.tests.append(t)
 
 
@@ -577,13 +579,14 @@ def _perft_edges(g: Gen) -> None:
             break
     base = {"dealer": dealer, "scores": [0, 0, 0, 0], "target": r.target, "deck": cs(deck)}
 
-    def add(desc: str, acts: list[str], depth: int) -> None:
+    def add(desc: str, acts: list[str], depth: int, since: int = 2) -> None:
         inp = {**base, "actions": list(acts), "depth": depth}
         exp, cid = ref_perft(r, inp)
-        g.add(desc, inp, exp, cid)
+        g.add(desc, inp, exp, cid, since=since)
 
+    # protocol 1 counted "the legal sequences of n cards from the play position": these edge cases are 2's
     add("perft during bidding (no card to play): 1", actions[:1], 3)
-    add("perft depth 0 at the first lead: 1", actions, 0)
+    add("perft depth 0 at the first lead: 1", actions, 0, since=1)  # the empty sequence, in both versions
     for _ in range(40):
         a = rng.choice(m.legal_actions())
         actions.append(str(a))
@@ -681,7 +684,7 @@ def generate(ruleset: str) -> dict[str, list[dict[str, Any]]]:
             g = Gen(r, random.Random(f"{ruleset}|{json.dumps(options, sort_keys=True)}|{cat}"))
             GENERATORS[cat](g, n)
             clauses = {k: v for k, v in FIELD_CLAUSES[cat].items()
-                       if v in r.ruleset.clauses}
+                       if v in r.ruleset.clauses or v.startswith("protocol.")}
             out[cat].append({
                 "description": f"{cat} under {ruleset} ({_opt_label(options)})",
                 "ruleset": ruleset, "options": options, "command": COMMAND[cat], "clauses": clauses,

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from tarneeb.conformance.protocol import PERFT_CLAUSE
 from tarneeb.core import clauses as C
 from tarneeb.core import hand as H
 from tarneeb.core import rules as R
@@ -43,7 +44,7 @@ FIELD_CLAUSES: dict[str, dict[str, str]] = {
     "hand": {"hands": "deal.order", "trump": "trump.source", "trick_winners": "play.winner",
              "tricks_won": "hand.tricks", "scores": "score.negative"},
     "match": {},
-    "perft": {"nodes": "play.follow"},
+    "perft": {"nodes": PERFT_CLAUSE},
 }
 
 
@@ -202,9 +203,9 @@ def ref_perft(r: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str]:
     for a in inp["actions"]:
         m.apply(parse_action(a))
     if m.phase is not Phase.PLAY:
-        return {"nodes": 1}, C.perft_clause(r)
+        return {"nodes": 1}, PERFT_CLAUSE
     n = perft_count(r, list(m.hands), m.trick_leader, m.trump, list(m.trick), m.to_move, inp["depth"])
-    return {"nodes": n}, C.perft_clause(r)
+    return {"nodes": n}, PERFT_CLAUSE
 
 
 def ref_match(r: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str]:

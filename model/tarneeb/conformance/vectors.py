@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from tarneeb.conformance.explain import replay_story
-from tarneeb.conformance.protocol import Engine
+from tarneeb.conformance.protocol import PROTOCOL_VERSION, Engine, engine_protocol
 from tarneeb.conformance.vector_gen import generate, generated_files, write_all
 from tarneeb.conformance.vector_ref import CATEGORIES, COMMAND, START_CATEGORIES, hand_result
 from tarneeb.core import clauses as C
@@ -67,6 +67,7 @@ class Failure:
     request: str = ""  # the request line(s) to send to reproduce it
     story: str = ""  # what the rules decided from (bids, tricks, scores), for start-based vectors
     requests: list[str] = _field(default_factory=list)  # every request line of the test (of the failing deal), in order
+    since: int = 1  # the protocol version whose semantics the test checks
 
     @property
     def selector(self) -> str:
@@ -78,7 +79,7 @@ class Failure:
                 "description": self.description, "clause": self.clause, "source": self.source,
                 "field": self.field, "expected": self.expected, "got": self.got, "file": self.file,
                 "line": self.line, "selector": self.selector, "request": self.request, "story": self.story,
-                "requests": self.requests}
+                "requests": self.requests, "since": self.since}
 
     def text(self) -> str:
         head = f"{self.selector}: {self.category} under {self.ruleset} {json.dumps(self.options)} ({self.description})"
@@ -100,11 +101,15 @@ class RunReport:
     by_clause: dict[str, int] = field(default_factory=dict)
     failures: list[Failure] = field(default_factory=list)
     skipped: dict[str, int] = field(default_factory=dict)  # ruleset -> tests not run (not in hello.rulesets)
+    protocol: int = PROTOCOL_VERSION  # the version the tests were run as (the engine's hello, or --protocol)
+    newer: dict[int, int] = field(default_factory=dict)  # version -> tests of a newer version than that, not run
+    results: list[tuple[str, str, str, Failure | None]] = field(default_factory=list)  # (group, name, selector, failure)
 
     def to_json(self, limit: int = 50) -> dict[str, Any]:
         return {"passed": self.passed, "failed": self.failed, "by_category": self.by_category,
                 "failures_by_clause": dict(sorted(self.by_clause.items(), key=lambda kv: -kv[1])),
-                "failures": [f.to_json() for f in self.failures[:limit]], "skipped": self.skipped}
+                "failures": [f.to_json() for f in self.failures[:limit]], "skipped": self.skipped,
+                "protocol": self.protocol, "newer_protocol_skipped": {str(k): v for k, v in self.newer.items()}}
 
 
 def load_vector_file(path: Path) -> list[dict[str, Any]]:
@@ -129,6 +134,8 @@ def _load(path: Path) -> tuple[list[dict[str, Any]], list[int] | None]:
 
 
 def _cite(ruleset: str, cid: str) -> str:
+    if cid.startswith("protocol."):  # a definition of the protocol (perft), not a rule of the game
+        return f"{cid} (spec/protocol/README.md, {cid.split('.', 1)[1]})"
     rs = rulesets().get(ruleset)
     return cid if rs is None else cite(rs, cid)
 
@@ -332,14 +339,20 @@ def parse_selector(sel: str) -> tuple[str, int | None, int | None]:
 
 
 def run_vectors(eng: Engine, paths: Sequence[Path], on_progress: Callable[[int], None] | None = None,
-                only: Sequence[str] | None = None) -> RunReport:
+                only: Sequence[str] | None = None, protocol: int | None = None) -> RunReport:
     """Run the tests of ``paths`` against ``eng``.
 
     Groups of a ruleset the engine does not list in its ``hello`` answer's ``rulesets`` are skipped and
     counted in :attr:`RunReport.skipped` (an engine that lists none is given every group). ``only``
-    holds selectors (:func:`parse_selector`): then just those tests run.
+    holds selectors (:func:`parse_selector`): then just those tests run. A test of a protocol version
+    (its ``since``) newer than ``protocol`` (default: the version the engine's ``hello`` names) is not run,
+    and counted in :attr:`RunReport.newer` by its version.
     """
-    rep = RunReport()
+    version = engine_protocol(eng.hello) if protocol is None else protocol
+    if version > PROTOCOL_VERSION:
+        raise BadInput(f"protocol {version}: newer than this tarneeb's ({PROTOCOL_VERSION}); see "
+                       "spec/protocol/CHANGELOG.md")
+    rep = RunReport(protocol=version)
     supported = eng.hello.get("rulesets")
     sel = [parse_selector(s) for s in only or []]
     for path in paths:
@@ -362,10 +375,17 @@ def run_vectors(eng: Engine, paths: Sequence[Path], on_progress: Callable[[int],
                 if sel and not any(f == rel and (ln == line if ln is not None else n == first + i + 1)
                                    for f, ln, n in sel):
                     continue
+                since = int(t.get("since", 1))
+                if since > version:
+                    rep.newer[since] = rep.newer.get(since, 0) + 1
+                    continue
                 bad, request, story, extra = _run_test(eng, cat, grp, base, t)
+                name = t.get("description", "") or f"test {first + i + 1}"
+                where = f"{rel}:{line}" if line is not None else f"{rel}:#{first + i + 1}"
                 if bad is None:
                     rep.passed += 1
                     stats[0] += 1
+                    rep.results.append((f"{rid}/{cat}", name, where, None))
                     continue
                 fld, ev, gv = bad
                 cid = (extra.get(fld) or t.get("clauses", {}).get(fld) or gcl.get(fld.split(".")[-1])
@@ -375,7 +395,8 @@ def run_vectors(eng: Engine, paths: Sequence[Path], on_progress: Callable[[int],
                 rep.by_clause[cid] = rep.by_clause.get(cid, 0) + 1
                 rep.failures.append(Failure(rid, base["options"], cat, first + i, t.get("description", ""),
                                             cid, fld, ev, gv, _cite(rid, cid), rel, line, request, story,
-                                            _failure_lines(cat, grp, base, t, fld)))
+                                            _failure_lines(cat, grp, base, t, fld), since))
+                rep.results.append((f"{rid}/{cat}", name, where, rep.failures[-1]))
             if on_progress:
                 on_progress(len(grp["tests"]))
     if sel and not rep.passed + rep.failed and not rep.skipped:
@@ -400,3 +421,35 @@ def vector_paths(root: Path, ruleset: str | None = None, categories: Sequence[st
 
 __all__ = ["CATEGORIES", "EngineFailure", "Failure", "RunReport", "default_dir", "generate", "generated_files",
            "hand_result", "load_vector_file", "run_vectors", "vector_paths", "write_all", "Play"]
+
+
+def junit_xml(rep: RunReport, engine: str) -> str:
+    """The run as a JUnit XML report: one ``testsuite`` per ruleset and category, one ``testcase`` per vector
+    (named by its description, ``classname`` its FILE:LINE), a failure's message the field, both values and the
+    clause, its text the request lines that reproduce it; tests of a newer protocol version as a suite of
+    skipped cases' count."""
+    from xml.sax.saxutils import escape, quoteattr
+
+    suites: dict[str, list[tuple[str, str, Failure | None]]] = {}
+    for group, name, where, fail in rep.results:
+        suites.setdefault(group, []).append((name, where, fail))
+    out = ['<?xml version="1.0" encoding="UTF-8"?>',
+           f'<testsuites name={quoteattr("tarneeb vectors run: " + engine)} tests="{rep.passed + rep.failed}" '
+           f'failures="{rep.failed}">']
+    for group, cases in suites.items():
+        fails = sum(f is not None for _, _, f in cases)
+        out.append(f'  <testsuite name={quoteattr(group)} tests="{len(cases)}" failures="{fails}">')
+        for name, where, fail in cases:
+            head = f'    <testcase name={quoteattr(name)} classname={quoteattr(where)}'
+            if fail is None:
+                out.append(head + "/>")
+                continue
+            msg = (f"{fail.field}: expected {json.dumps(fail.expected)}, engine gave {json.dumps(fail.got)} "
+                   f"[clause {fail.source}]")
+            body = "\n".join(fail.requests or [fail.request]) + (f"\ndeal: {fail.story}" if fail.story else "")
+            out.append(head + ">")
+            out.append(f'      <failure message={quoteattr(msg)} type="divergence">{escape(body)}</failure>')
+            out.append("    </testcase>")
+        out.append("  </testsuite>")
+    out.append("</testsuites>")
+    return "\n".join(out) + "\n"
