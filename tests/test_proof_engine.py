@@ -15,8 +15,7 @@ import json
 from typing import Any
 
 import pytest
-
-pytest.importorskip("z3")
+import z3
 
 from tarneeb import Match  # noqa: E402
 from tarneeb.cli import main  # noqa: E402
@@ -209,3 +208,26 @@ def test_prove_jobs_gives_the_same_results(capsys: pytest.CaptureFixture[str]) -
     seq = json.loads(capsys.readouterr().out)
     assert [(r["id"], r["result"]) for r in par["results"]] == [(r["id"], r["result"]) for r in seq["results"]]
     assert par["summary"]["matches_manifest"] and par["summary"]["cpu_s"] > 0
+
+
+def test_an_engine_caught_in_a_loop_is_a_counterexample_not_a_hang(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the whole mutation run of match.py found `k += 0` in Match.at's search of the target in force: prove hung
+    # on it; now an engine run past ENGINE_CPU_S of CPU ends the check as a counterexample naming the obligation
+    import time
+
+    from tarneeb_proofs import obligations as O
+
+    def forever() -> None:
+        end = time.perf_counter() + 30  # "forever" for the test; without the limit the check ends proved, failing it
+        while time.perf_counter() < end:
+            pass
+
+    check = O.Check("engine", "classic", (), None, ("win.play-on",),
+                    lambda enc: [O.Obligation("Match.at finds the target in force", [], z3.BoolVal(True),
+                                              run=forever)], "match")
+    monkeypatch.setattr(O, "ENGINE_CPU_S", 0.5)
+    t0 = time.perf_counter()
+    res = O._run_check(check)
+    assert time.perf_counter() - t0 < 10
+    assert res.status == "counterexample" and res.obligation == "Match.at finds the target in force"
+    assert res.witness is not None and "did not finish within" in res.witness.text()

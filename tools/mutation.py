@@ -136,6 +136,7 @@ def _engine_family() -> str | None:
     """The engine proof family's engine-running obligations under the true rules; the failing check id, or None."""
     from tarneeb_proofs.encode import Encoding
     from tarneeb_proofs.engine_family import engine_checks
+    from tarneeb_proofs.obligations import ENGINE_CPU_S, EngineHang, engine_cpu_limit
 
     by_ruleset: dict[str, list[Any]] = {}
     for check in engine_checks():
@@ -148,7 +149,14 @@ def _engine_family() -> str | None:
     for check in ordered:
         enc = Encoding(check.rules())
         for ob in check.build(enc):
-            if ob.run is not None and ob.run() is not None:
+            if ob.run is None:
+                continue
+            try:
+                with engine_cpu_limit(ENGINE_CPU_S):  # as prove: a hang is a counterexample, not a timeout
+                    found = ob.run()
+            except EngineHang:
+                return f"{check.id}: {ob.name}: the engine did not finish within {ENGINE_CPU_S:.0f} s of CPU"
+            if found is not None:
                 return f"{check.id}: {ob.name}"
     return None
 

@@ -16,8 +16,11 @@ This module is the bottom of the proof layers above :mod:`tarneeb_proofs.encode`
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import itertools
+import signal
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -194,6 +197,43 @@ def run_check(check: Check, timeout_ms: int = 60_000) -> Result:
         _REPORTS.clear()
 
 
+# The longest an obligation that runs engine code may take, in CPU seconds of this process (the longest one
+# cold, engine.play's symbolic proofs, takes under a minute): past it the engine is taken as caught in a loop
+# that never ends, a counterexample (a bug such as `k += 0` in a search loop made prove hang instead).
+ENGINE_CPU_S = 300.0
+
+
+class EngineHang(BaseException):
+    """An engine run outlasted :data:`ENGINE_CPU_S` (a BaseException: code under test that catches Exception
+    cannot swallow it)."""
+
+
+@contextlib.contextmanager
+def engine_cpu_limit(seconds: float) -> Iterator[None]:
+    """Raise :class:`EngineHang` in the block after ``seconds`` of the process's CPU time (SIGVTALRM; in the main
+    thread only, elsewhere no limit)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def on_limit(signum: int, frame: object) -> None:
+        raise EngineHang
+
+    old = signal.signal(signal.SIGVTALRM, on_limit)
+    signal.setitimer(signal.ITIMER_VIRTUAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_VIRTUAL, 0)
+        signal.signal(signal.SIGVTALRM, old)
+
+
+def hang_witness(name: str, seconds: float) -> Witness:
+    w = Witness(f"the engine did not finish within {seconds:.0f} s of CPU: a loop that never ends?")
+    w.add("obligation", name)
+    return w
+
+
 def _run_check(check: Check, timeout_ms: int = 60_000) -> Result:
     """Run every obligation of a check; a solver timeout is a visible ``unknown``, never a pass.
 
@@ -211,7 +251,10 @@ def _run_check(check: Check, timeout_ms: int = 60_000) -> Result:
     for ob in check.build(enc):
         if ob.run is not None:
             try:
-                w = ob.run()
+                with engine_cpu_limit(ENGINE_CPU_S):
+                    w = ob.run()
+            except EngineHang:
+                w = hang_witness(ob.name, ENGINE_CPU_S)
             except Refused as e:
                 return Result(check, "refused", time.perf_counter() - t0, ob.name, e.witness, shared=shared)
             if w is not None:
