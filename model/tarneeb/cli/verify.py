@@ -30,9 +30,12 @@ def register(subparsers: Any) -> None:
     s.add_argument("--max-reports", type=count_arg(0), default=0, help="print at most this many reports (0: all)")
     s.add_argument("--scheduler", metavar="ADDRESS",
                    help="run on a Dask cluster (scheduler address, e.g. tcp://host:8786; needs the 'dask' extra); "
-                        "FILE may then be a glob or an fsspec URL such as s3://bucket/logs/*.jsonl")
+                        "FILE may be a glob or an fsspec URL such as s3://bucket/logs/*.jsonl")
     s.add_argument("--unit-bytes", type=count_arg(0), default=0, metavar="N",
                    help="with --scheduler or URLs: bytes per unit of work (default 4 MiB)")
+    s.add_argument("--worker-wait", type=float, default=None, metavar="SECONDS",
+                   help="with --scheduler: how long the cluster may have no worker before verify stops with an "
+                        "error (default 60)")
     s.set_defaults(func=cmd_verify)
 
 
@@ -41,6 +44,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if args.ruleset:
         load_rules(args.ruleset, options)  # a bad --ruleset or --option is a usage error (exit 2)
     jobs = args.jobs or (os.cpu_count() or 1)
+    if not args.scheduler:  # a quoted glob names its files here too, as it does with --scheduler
+        args.files = _local_globs(args.files)
     printed = 0
     limit = args.max_reports
     write = sys.stdout.write
@@ -94,15 +99,34 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return code
 
 
+def _local_globs(files: list[str]) -> list[str]:
+    """Each local glob (quoted, so the shell left it) replaced by the files it matches, sorted; one that
+    matches none is a usage error. URLs and plain paths as given."""
+    from tarneeb.records.parallel import is_url
+    from tarneeb.records.units import expand_path
+
+    out: list[str] = []
+    for f in files:
+        if is_url(f):
+            out.append(f)
+            continue
+        found = expand_path(f)
+        if isinstance(found, str):
+            raise BadInput(f"{f}: {found}")
+        out.extend(found)
+    return out
+
+
 def _run_units(args: argparse.Namespace, options: dict[str, Any] | None, jobs: int, on_report: Any) -> Summary:
     """Verify through the units API (tarneeb.records.units): on a Dask cluster, or in local processes."""
-    from tarneeb.records.units import DEFAULT_UNIT_BYTES, dask_mapper, plan_units, verify_units
+    from tarneeb.records.units import DEFAULT_UNIT_BYTES, DEFAULT_WORKER_WAIT, dask_mapper, plan_units, verify_units
 
     units = plan_units(args.files, unit_bytes=args.unit_bytes or DEFAULT_UNIT_BYTES, ruleset=args.ruleset,
                        options=options)
     if args.scheduler:
         try:
-            mapper = dask_mapper(args.scheduler)
+            wait = DEFAULT_WORKER_WAIT if args.worker_wait is None else args.worker_wait
+            mapper = dask_mapper(args.scheduler, worker_wait=wait)
             return verify_units(units, on_report=on_report, mapper=mapper)
         except OSError as e:
             raise BadInput(f"--scheduler {args.scheduler}: {e}") from None

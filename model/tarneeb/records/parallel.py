@@ -107,8 +107,23 @@ def open_source(path: str) -> IO[bytes]:
         import fsspec
     except ImportError:  # pragma: no cover - the dask extra is not installed
         raise OSError(f"{path}: reading URLs needs fsspec (pip install 'tarneeb[dask]')") from None
-    f: IO[bytes] = fsspec.open(path, "rb").open()
+    try:
+        f: IO[bytes] = fsspec.open(path, "rb").open()
+    except ImportError:
+        raise OSError(f"{path}: {url_package_missing(path)}") from None
     return f
+
+
+def url_package_missing(url: str) -> str:
+    """What to install to read ``url``, when fsspec lacks the filesystem package of its protocol (s3fs, gcsfs, ...)."""
+    proto = url.split("://", 1)[0]
+    try:
+        from fsspec.registry import known_implementations
+
+        pkg = str(known_implementations[proto]["class"]).split(".")[0]
+    except (ImportError, KeyError):
+        return f"no filesystem package for {proto}:// URLs is installed"
+    return f"reading {proto}:// URLs needs the package {pkg}: pip install {pkg}"
 
 
 def _is_header(data: bytes) -> bool:

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tarneeb.records.format import Divergence, RecordProblem
-from tarneeb.records.parallel import _verify_range, is_url
+from tarneeb.records.parallel import _verify_range, is_url, url_package_missing
 from tarneeb.records.verify import Report, Summary
 
 DEFAULT_UNIT_BYTES = 4 << 20
@@ -60,14 +60,19 @@ class UnitResult:
     lines: int = 0
 
 
-def _expand(path: str) -> list[str] | str:
+def expand_path(path: str) -> list[str] | str:
     """A path, glob or URL to the files it names (sorted), or the reason it names none."""
     if is_url(path):
         try:
             import fsspec
         except ImportError:
             return "reading URLs needs fsspec (pip install 'tarneeb[dask]')"
-        fs, _, paths = fsspec.get_fs_token_paths(path)
+        try:
+            fs, _, paths = fsspec.get_fs_token_paths(path)
+        except ImportError:  # the protocol's filesystem package (s3fs for s3://, ...) is not installed
+            return url_package_missing(path)
+        except (OSError, ValueError) as e:
+            return f"cannot list: {getattr(e, 'strerror', None) or e}"
         if not paths:
             return "no file matches"
         return sorted(p if "://" in p else fs.unstrip_protocol(p) for p in paths)
@@ -98,7 +103,7 @@ def plan_units(paths: Sequence[str], *, unit_bytes: int = DEFAULT_UNIT_BYTES, ru
     step = max(1 << 12, unit_bytes)
     fi = 0
     for p in paths:
-        files = _expand(p)
+        files = expand_path(p)
         if isinstance(files, str):
             out.append(Unit(p, fi, 0, 0, None, ruleset, opts, fast, files))
             fi += 1
@@ -106,6 +111,10 @@ def plan_units(paths: Sequence[str], *, unit_bytes: int = DEFAULT_UNIT_BYTES, ru
         for f in files:
             try:
                 size = _size(f)
+            except ImportError:
+                out.append(Unit(f, fi, 0, 0, None, ruleset, opts, fast, url_package_missing(f)))
+                fi += 1
+                continue
             except (OSError, ValueError) as e:
                 out.append(Unit(f, fi, 0, 0, None, ruleset, opts, fast, f"cannot read: {getattr(e, 'strerror', None) or e}"))
                 fi += 1
@@ -171,11 +180,16 @@ def verify_units(units: Sequence[Unit], *, on_report: Callable[[Report], None] |
     return merger.summary
 
 
-def dask_mapper(address: str | None = None, client: Any = None) -> Callable[[Callable[[Unit], UnitResult],
-                                                                          Sequence[Unit]], Iterator[UnitResult]]:
+DEFAULT_WORKER_WAIT = 60.0  # seconds a Dask cluster may have no worker before verify gives up
+
+
+def dask_mapper(address: str | None = None, client: Any = None, worker_wait: float = DEFAULT_WORKER_WAIT,
+                ) -> Callable[[Callable[[Unit], UnitResult], Sequence[Unit]], Iterator[UnitResult]]:
     """A mapper for :func:`verify_units` running units on a Dask cluster (``address``: its scheduler, or an
     existing ``distributed.Client``). Results are yielded in plan order; at most a few hundred units are in
-    flight at once so that memory stays bounded on big inputs."""
+    flight at once so that memory stays bounded on big inputs. When the cluster has had no worker for
+    ``worker_wait`` seconds while results are awaited (every worker lost, none came back), it raises
+    :class:`OSError` saying so, instead of waiting for ever."""
     try:
         from distributed import Client
     except ImportError:  # pragma: no cover - the dask extra is not installed
@@ -190,9 +204,9 @@ def dask_mapper(address: str | None = None, client: Any = None) -> Callable[[Cal
             for u in it:
                 pending.append(c.submit(fn, u, pure=False))
                 if len(pending) >= window:
-                    yield pending.pop(0).result()
+                    yield _result(pending.pop(0), c, worker_wait)
             for f in pending:
-                yield f.result()
+                yield _result(f, c, worker_wait)
         finally:
             if client is None:
                 c.close()
@@ -200,5 +214,25 @@ def dask_mapper(address: str | None = None, client: Any = None) -> Callable[[Cal
     return mapper
 
 
-__all__ = ["DEFAULT_UNIT_BYTES", "Merger", "Unit", "UnitResult", "dask_mapper", "plan_units", "run_unit",
+def _result(fut: Any, c: Any, worker_wait: float) -> UnitResult:
+    """``fut.result()``, looking every 2 s whether the cluster still has a worker."""
+    import time
+
+    none_since: float | None = None
+    while True:
+        try:
+            res: UnitResult = fut.result(timeout=2)
+            return res
+        except TimeoutError:
+            if c.nthreads():
+                none_since = None
+                continue
+            now = time.monotonic()
+            none_since = none_since or now
+            if now - none_since >= worker_wait:
+                raise OSError(f"the cluster has had no worker for {worker_wait:g} s (every worker lost); "
+                              "start workers again, or raise --worker-wait to wait longer") from None
+
+
+__all__ = ["DEFAULT_UNIT_BYTES", "DEFAULT_WORKER_WAIT", "Merger", "Unit", "UnitResult", "dask_mapper", "plan_units", "run_unit",
            "verify_units"]
