@@ -390,8 +390,7 @@ def short_lines(x: Ruling, kind: str = "") -> list[str]:
                          + " | ".join(f"{r.id}: {r.text}" for r in a.readings))
     elif silent:
         lines.append("The rule documents are silent: " + "; ".join(
-            f"{a.id}, a club can adopt {', '.join(r.id for r in a.readings)}" for a in silent)
-            + " (--explain words the readings)")
+            f"{a.id}, a club can adopt " + " or ".join(f"{r.id} ({r.text})" for r in a.readings) for a in silent))
     return lines
 
 
@@ -467,7 +466,7 @@ def report_text(rep: Report, explain: bool = False) -> str:
             lines += [f"  - {rd.id}: {rd.text}" for rd in a.readings]
         else:
             lines.append(f"The rule documents are silent on {a.id}; a club can adopt: "
-                         + ", ".join(rd.id for rd in a.readings) + " (--explain words them)")
+                         + "; or ".join(f"{rd.id} ({rd.text})" for rd in a.readings))
     if rep.agreement:
         lines.append(rep.agreement)
     return "\n".join(lines) + "\n"
