@@ -147,6 +147,12 @@ def test_a_card_legality_dispute_with_the_card_picker(server: Server, page: Page
     expect(page.locator("#q_card")).to_have_value("3C")
     expect(page.locator('button.card[data-card="3C"]')).to_have_attribute("aria-pressed", "true")
     expect(page.locator('button.card[data-card="KD"]')).to_have_class("card used")
+    pick(page, "q_card", "5H")  # a red card chosen: white on the green, legible (it was red on green)
+    red = page.locator('button.card[data-card="5H"]')
+    expect(red).to_have_attribute("aria-pressed", "true")
+    expect(red).to_have_css("color", "rgb(255, 255, 255)")
+    pick(page, "q_card", "3C")
+    expect(page.locator("#q_card")).to_have_value("3C")
     page.click("#get-ruling")
     for rid in ("card-kings-41", "classic"):
         art = page.locator(f'article[data-ruleset="{rid}"]')
