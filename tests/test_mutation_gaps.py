@@ -316,3 +316,73 @@ def test_match_at_names_the_targets_a_ruleset_can_have() -> None:
         with pytest.raises(IllegalDeal) as e:
             Match.at(r, 0, target=bad)
         assert e.value.rule == "win.play-on" and f"{r.target} and {r.target + 41}" in e.value.reason, e.value.reason
+
+
+def test_the_auction_holder_is_minus_one_before_any_deal() -> None:
+    # Match: before the first deal (and in the individual family always) no auction is held: holder -1 (mutant:
+    # the placeholder auction's holder -2).
+    for rid in ("classic", "eram-41"):
+        m = Match(load_rules(rid), first_dealer=0)
+        assert m.auction_holder == -1 and m.active == [True, True, True, True] and m.passes == 0
+
+
+def test_bad_start_scores_are_named_in_the_error() -> None:
+    # Match(): the refused start scores are shown as given (mutant: `scores and []`, so "start scores []").
+    with pytest.raises(IllegalDeal) as e:
+        Match(load_rules("classic"), 0, [5, 6, 7, 8])
+    assert e.value.action == "start scores [5, 6, 7, 8]" and e.value.rule == "seats.partners"
+
+
+def test_a_wrong_phase_names_any_seat_to_move() -> None:
+    # Match.apply: the seat to move is named whichever it is (mutant: to_move == 0, so seats 1-3 -> None).
+    m = Match(load_rules("eram-41"), first_dealer=1)  # seat 2 bids first
+    m.apply(Deal(tuple(random.Random(1).sample(range(52), 52))))
+    assert m.to_move == 2
+    with pytest.raises(WrongPhase) as e:
+        m.apply(NameTrump(0))
+    assert e.value.seat == 2
+
+
+def test_a_contract_deal_has_no_trump_until_it_is_named() -> None:
+    # Match._phase_trump_reveal: a contract ruleset reveals no trump: the record's trump stays None, unknown
+    # (mutant: trump < -1, so -1 was written as if a suit).
+    m = Match(load_rules("classic"), first_dealer=0)
+    m.apply(Deal(tuple(range(52))))
+    assert m.record is not None and m.record.trump is None and m.trump == -1
+
+
+def test_the_turn_timer_bids_as_the_rules_say() -> None:
+    # Match.timeout_action, clause timer.auto-bid: the declared bid when it is legal, else the first legal call
+    # (mutants: the membership test negated; the last legal call).
+    import dataclasses
+
+    r = load_rules("eram-41")
+    assert r.auto_bid == 2
+    m = Match(r, first_dealer=0)
+    m.apply(Deal(tuple(random.Random(3).sample(range(52), 52))))
+    assert m.timeout_action() == Bid(2) and Bid(2) in m.legal_actions()
+    # a house ruleset may declare another bid (a parameter): 5 is legal here but not the first legal call
+    m = Match(dataclasses.replace(r, auto_bid=5), first_dealer=0)
+    m.apply(Deal(tuple(random.Random(3).sample(range(52), 52))))
+    assert m.timeout_action() == Bid(5) != m.legal_actions()[0]
+    low = load_rules("classic")  # no declared bid: the first legal call
+    m = Match(low, first_dealer=0)
+    m.apply(Deal(tuple(random.Random(3).sample(range(52), 52))))
+    legal = m.legal_actions()
+    assert low.auto_bid == 0 and m.timeout_action() == legal[0] != legal[-1]
+
+
+def test_the_turn_timer_names_the_first_legal_trump_and_refuses_when_no_one_is_to_move() -> None:
+    # Match.timeout_action outside bidding and play: the first legal action (naming trump), and WrongPhase when
+    # there is none (a deal awaited) (mutants: `if legal` for `if not legal`; the last legal action).
+    r = load_rules("classic")
+    m = Match(r, first_dealer=0)
+    with pytest.raises(WrongPhase):
+        m.timeout_action()
+    m.apply(Deal(tuple(random.Random(5).sample(range(52), 52))))
+    m.apply(Bid(7))
+    while m.phase is Phase.BIDDING:
+        m.apply(PASS)
+    assert m.phase is Phase.TRUMP_CHOICE
+    legal = m.legal_actions()
+    assert m.timeout_action() == legal[0] != legal[-1]
