@@ -66,3 +66,24 @@ def test_batch_statistics_look_like_the_engines() -> None:
     assert abs(a["mean_contract"] - b["mean_contract"]) < 0.5
     assert abs(a["made_rate"] - b["made_rate"]) < 0.1
     assert sum(int(v) for v in a["contracts"].values()) == a["hands"]
+
+
+@pytest.mark.parametrize("rid", ["card-kings-41", "bsfyi-41", "eram-41", "tarneeb-400", "classic"])
+def test_games_started_near_the_target_are_won_and_checked(rid: str) -> None:
+    # random play from zero never ends an individual game within the cap, so the batch path's outcome code was
+    # reached by no test of that family (a `>=` changed to `>` in its pre-filter passed them all); from near the
+    # target the games end, some exactly at the target, and every winner is compared with the engine's
+    r = load_rules(rid)
+    start = [26, 28, 26, 28] if not r.individual else [36, 38, 30, 37]
+    res = batch.run(r, 300, seed=7, max_hands=40, log_games=300, start_scores=start)
+    assert batch.replay_check(r, res) > 1000
+    won = res.winner >= 0
+    assert won.sum() >= 50
+    assert any(res.scores[g].max() == r.target for g in np.flatnonzero(won))  # the boundary itself
+
+
+def test_start_scores_must_be_four_and_partners_equal_in_a_team_ruleset() -> None:
+    with pytest.raises(ValueError, match="start scores"):
+        batch.run(load_rules("classic"), 2, start_scores=[10, 0, 0, 0])
+    with pytest.raises(ValueError, match="start scores"):
+        batch.run(load_rules("eram-41"), 2, start_scores=[10, 0, 0])

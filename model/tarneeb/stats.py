@@ -48,6 +48,7 @@ class Stats:
     tried: int = 0
     dealer_team_hands: int = 0  # played hands the dealer's team gained more than the other team
     first_dealer_team_wins: int = 0
+    max_hands: int = 0  # the cap of played hands per match (an unfinished match stopped there)
     cancel_reasons: Counter[str] = field(default_factory=Counter)
 
     def add_match(self, m: Any, first_dealer: int) -> None:
@@ -90,7 +91,8 @@ class Stats:
 
         return {
             "label": self.label, "policy": self.policy, "family": "individual" if self.individual else "auction",
-            "matches": self.matches, "finished": self.finished, "deals": self.deals, "hands": self.hands,
+            "matches": self.matches, "finished": self.finished, "stopped_at_cap": self.matches - self.finished,
+            "max_hands": self.max_hands, "deals": self.deals, "hands": self.hands,
             "mean_match_hands": mean(self.length),
             "cancelled_rate": round(self.cancelled / self.deals, 4) if self.deals else None,
             "cancelled_by": dict(self.cancel_reasons),
@@ -107,7 +109,7 @@ class Stats:
 def collect(rules: Rules, matches: int, seed: int | str = 0, policy: str = "heuristic", max_hands: int = 200,
             label: str | None = None, progress: Callable[[], None] | None = None) -> Stats:
     """Play ``matches`` seeded matches with the engine and count them."""
-    st = Stats(label or rules.label(), policy, rules.individual)
+    st = Stats(label or rules.label(), policy, rules.individual, max_hands=max_hands)
     for i in range(matches):
         res = play_match(rules, seed, i, policy, max_hands)
         st.add_match(res.match, res.first_dealer)
@@ -122,7 +124,7 @@ def collect_batch(rules: Rules, matches: int, seed: int = 0, max_hands: int = 20
     from tarneeb.play import batch
 
     res = batch.run(rules, matches, seed, max_hands)
-    st = Stats(label or rules.label(), "random", rules.individual)
+    st = Stats(label or rules.label(), "random", rules.individual, max_hands=max_hands)
     st.matches = matches
     st.deals = int(res.deals.sum())
     st.hands = int(res.hands_played.sum())

@@ -71,10 +71,15 @@ def cmd_stats(args: argparse.Namespace) -> int:
     other = results[1] if len(results) == 2 else None
     for s in results:
         sm = s.summary()
+        capped = sm["stopped_at_cap"]
+        stop = (f" ({capped} stopped at the cap of {sm['max_hands']} hands"
+                + ("; random play rarely ends an individual game: the heuristic policy without --batch plays them"
+                   " out" if capped == sm["matches"] and sm["family"] == "individual" else "") + ")") if capped else ""
         con.print(f"[bold]{escape(sm['label'])}[/bold] ({sm['policy']} policy): {sm['matches']} matches, "
-                  f"{sm['finished']} finished, {sm['hands']} hands played, {sm['deals']} deals")
+                  f"{sm['finished']} finished{stop}, {sm['hands']} hands played, {sm['deals']} deals")
         why = f" ({escape(counts_text(sm['cancelled_by']))})" if sm["cancelled_by"] else ""
-        con.print(f"  mean match length {sm['mean_match_hands']} hands; cancelled deals {_pct(sm['cancelled_rate'])}"
+        length = "n/a (no match finished)" if sm["mean_match_hands"] is None else f"{sm['mean_match_hands']} hands"
+        con.print(f"  mean match length {length}; cancelled deals {_pct(sm['cancelled_rate'])}"
                   f"{why}; made {_pct(sm['made_rate'])}; dealer's team wins the hand "
                   f"{_pct(sm['dealer_team_hand_rate'])}; first dealer's team wins the match "
                   f"{_pct(sm['first_dealer_team_match_rate'])}", highlight=False)

@@ -43,6 +43,7 @@ class GameLog:
 
     first_dealer: int
     deals: list[dict[str, Any]] = field(default_factory=list)
+    start_scores: tuple[int, ...] = (0, 0, 0, 0)
 
 
 @dataclass
@@ -155,8 +156,11 @@ def _pick(rng: np.random.Generator, mask: np.ndarray[Any, Any]) -> np.ndarray[An
 
 
 def run(r: Rules, n: int, seed: int = 0, max_hands: int = 200, log_games: int = 0,
-        winner_fn: Any = None) -> BatchResult:
-    """Play ``n`` matches in lock-step (random policy); log the first ``log_games`` for :func:`replay_check`."""
+        winner_fn: Any = None, start_scores: Any = None) -> BatchResult:
+    """Play ``n`` matches in lock-step (random policy); log the first ``log_games`` for :func:`replay_check`.
+    ``start_scores`` (four seat scores, the same for every match) starts them part-way, as ``Match(r, dealer,
+    scores)`` does: near the target, the games end, which random play from zero rarely brings about in the
+    individual family."""
     if not supported(r):
         raise ValueError(f"{r.label()}: the batch path does not cover this configuration; use the engine")
     win_fn = winner_fn or trick_winner
@@ -165,8 +169,12 @@ def run(r: Rules, n: int, seed: int = 0, max_hands: int = 200, log_games: int = 
     dealer = rng.integers(0, 4, n)
     res = BatchResult(n, np.zeros(n, np.int64), np.zeros(n, np.int64), np.full(n, -1), np.zeros((n, 4), np.int64),
                       dealer.copy())
-    res.logs = {g: GameLog(int(dealer[g])) for g in range(min(log_games, n))}
+    start = tuple(int(x) for x in (start_scores if start_scores is not None else (0, 0, 0, 0)))
+    if len(start) != 4 or (not r.individual and (start[0] != start[2] or start[1] != start[3])):
+        raise ValueError(f"start scores {list(start)}: four seat scores, partners equal in a team ruleset")
+    res.logs = {g: GameLog(int(dealer[g]), start_scores=start) for g in range(min(log_games, n))}
     scores = res.scores
+    scores[:] = np.array(start, np.int64)
     target = np.full(n, r.target)
     games_won: list[tuple[int, ...]] = [() for _ in range(n)]
     active = np.ones(n, bool)
@@ -324,7 +332,7 @@ def replay_check(r: Rules, res: BatchResult, max_hands: int = 200) -> int:
 
     compared = 0
     for g, lg in res.logs.items():
-        m = Match(r, first_dealer=lg.first_dealer)
+        m = Match(r, lg.first_dealer, list(lg.start_scores))
         for k, entry in enumerate(lg.deals):
             assert m.phase is Phase.DEAL, f"game {g} deal {k}: the engine is in {m.phase.value}, not waiting for a deal"
             m.apply(Deal(tuple(entry["deck"])))
