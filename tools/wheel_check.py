@@ -121,6 +121,9 @@ def run(keep: bool) -> None:
             ([t, "fuzz", "--engine", f"{bindir / 'python'} {ROOT / 'examples' / 'mini_engine' / 'mini_engine.py'}",
               "--ruleset", "card-kings-41", "--hands", "30", "--seed", "0"], 0, None),
             ([t, "demo"], 0, lambda o: "classic" in o),
+            # the vectors are the installed package's: regenerating them there is refused, a copy elsewhere is not
+            ([t, "vectors", "generate"], 2, None),
+            ([t, "vectors", "generate", "--out", "vec", "--ruleset", "eram-41"], 0, lambda o: "eram-41:" in o),
         ]
         (work / "situation.toml").write_text(SITUATION, encoding="utf-8")
         for cmd, rc, ok in steps:

@@ -60,6 +60,11 @@ def _dir(arg: str | None) -> Path:
 
 def cmd_generate(args: argparse.Namespace) -> int:
     from tarneeb.conformance.vectors import write_all
+    from tarneeb.core.spec import spec_is_packaged
+
+    if args.out is None and spec_is_packaged():  # an installed wheel: its vectors are what it runs, read-only
+        raise BadInput(f"the vectors ship with the installed package ({_dir(None)}); give --out DIR to write "
+                       "a fresh copy there (or run from a source tree to regenerate spec/vectors)")
 
     counts = write_all(_dir(args.out), args.ruleset)
     if args.out is None and args.ruleset is None:  # the quickstart transcript of spec/protocol/ comes from the same engine

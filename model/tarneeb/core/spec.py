@@ -47,6 +47,12 @@ def _default_spec_dir() -> Path:
     return Path(__file__).resolve().parents[3] / "spec"
 
 
+def spec_is_packaged() -> bool:
+    """Whether the spec read is the copy an installed wheel carries (``tarneeb/specdata``), not a source tree's
+    ``spec/`` or ``$TARNEEB_SPEC_DIR``: commands that write spec files refuse to write into an installation."""
+    return not os.environ.get("TARNEEB_SPEC_DIR") and _default_spec_dir().name == "specdata"
+
+
 # ---------------------------------------------------------------- schema
 # Every parameter the engine understands: name -> (kind, allowed values or None).
 # kinds: choice, int, bool, ints (list of int), pairs (list of [int, int]).
