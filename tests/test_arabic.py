@@ -466,3 +466,15 @@ def test_arabic_verdict_states_the_english_facts_beyond_the_disputes(args: list[
     out = json.loads(capsys.readouterr().out)
     assert any(r["status"] == "ruled" for r in out["rulings"]), out["rulings"]
     assert verdict_problems(out["kind"], out["rulings"]) == []
+
+
+@pytest.mark.parametrize("rid", ["bsfyi-41", "eram-41", "classic", "tarneeb-400", "card-kings-41"])
+def test_arabic_markdown_tables_stay_tables(rid: str) -> None:
+    # a right-to-left mark before the separator row (|---|) made Markdown show the option table as text
+    from tarneeb.docgen.rulebook import render, ruleset_doc
+
+    text = render(ruleset_doc(rid, "ar"), "md")
+    rows = [ln for ln in text.splitlines() if ln.lstrip("\u200f").startswith("|")]
+    seps = [ln for ln in rows if set(ln) <= set("|-: ")]
+    assert all(not ln.startswith("\u200f|") or not set(ln[1:]) <= set("|-: ") for ln in rows), rows[:4]
+    assert len(seps) >= (1 if any("|" in ln for ln in rows) else 0)

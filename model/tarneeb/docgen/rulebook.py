@@ -501,7 +501,10 @@ def _render_rst(d: RulesetDoc) -> str:
 
 
 def _md_line(line: str) -> str:
-    """An Arabic Markdown line whose text starts right-to-left (after any list or heading marker)."""
+    """An Arabic Markdown line whose text starts right-to-left (after any list or heading marker); a table's
+    separator row (``|---|---|``) is left as it is: a mark before it stops Markdown reading the table."""
+    if re.fullmatch(r"\s*\|[\s:|-]*", line):
+        return line
     m = re.match(r"^(\s*(?:#+ |- |\| )?)(.*)$", line)
     assert m is not None
     head, rest = m.groups()
