@@ -76,3 +76,26 @@ def pytest_runtest_makereport(item: Any, call: Any) -> Any:
 def pytest_make_collect_report(collector: Any) -> Any:
     outcome = yield
     _fail_hidden(outcome.get_result())
+
+
+# Modules whose tests take seconds each (proofs, symbolic execution, engines over the protocol, a browser, the
+# docs build, Dask, differential properties): marked `slow`, left out by `python3 tools/dev.py check` (the inner
+# loop); `python3 tools/dev.py test` and CI run everything.
+SLOW_MODULES = {
+    "test_proofs", "test_proof_engine", "test_proof_references", "test_symbolic", "test_match_stage",
+    "test_tools_family", "test_prove_cache", "test_mutants", "test_mutant_catalogue", "test_differential",
+    "test_differential_auction", "test_differential_mutants", "test_differential_stateful", "test_serve_browser",
+    "test_docs_build", "test_js_engine", "test_protocol", "test_vectors", "test_fuzz", "test_fuzz_batch",
+    "test_fuzz_hands", "test_records_fuzz", "test_records_units", "test_openspiel", "test_no_rule_outside_core",
+    "test_evaluate", "test_diff", "test_bench_minimal", "test_examples", "test_batch", "test_stats",
+}
+
+
+def pytest_configure(config: Any) -> None:
+    config.addinivalue_line("markers", "slow: seconds per test; left out by `tools/dev.py check`")
+
+
+def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
+    for item in items:
+        if item.module is not None and item.module.__name__.rsplit(".", 1)[-1] in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)

@@ -158,6 +158,7 @@ def test_ctrl_c_is_one_line_everywhere(argv: list[str], tmp_path: Path) -> None:
     assert "Traceback" not in err and err.strip().splitlines()[-1] == "interrupted", err
 
 
+@pytest.mark.slow
 def test_ctrl_c_in_prove_says_so_and_compares_nothing(tmp_path: Path) -> None:
     rc, out, err = _interrupt(["prove", "--ruleset", "classic"], b"", tmp_path)
     assert rc == 130 and "Traceback" not in err, err
@@ -185,6 +186,7 @@ def test_an_interrupt_inside_a_finaliser_still_ends_prove() -> None:
     assert interrupt["pending"] and not reached_after
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_ctrl_c_ends_prove_at_any_point(jobs: str, tmp_path: Path) -> None:
     # many interrupt points at once (while importing, building the checks, inside Z3, inside the symbolic

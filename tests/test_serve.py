@@ -330,6 +330,7 @@ def _workers(pid: int) -> set[int]:
     return {int(ln.split()[0]) for ln in out.splitlines() if "multiprocessing" in ln and "resource_tracker" not in ln}
 
 
+@pytest.mark.slow
 def test_serve_with_two_workers_answers_restarts_one_that_dies_and_stops_them_all() -> None:
     import os
     import signal as _signal

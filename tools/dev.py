@@ -4,6 +4,7 @@
     python3 tools/dev.py demo    # create .venv, install, run the main job
     python3 tools/dev.py test    # create .venv, install with test extras, lint, type-check, test (docs build
                                  # included), then build the wheel and run the README's commands from it
+    python3 tools/dev.py check   # the inner loop: lint, type-check and the tests not marked slow
 
 Both create ``.venv`` beside this repository on first use and reuse it after.
 """
@@ -79,8 +80,18 @@ def test() -> None:
     run(PY, "tools/wheel_check.py")
 
 
+def check() -> None:
+    """The fast inner loop: ruff, mypy and the tests not marked ``slow`` (tests/conftest.py), on 2 workers."""
+    ensure_venv("test")
+    run(BIN / "ruff", "check", "model", "proofs", "tests", "bench", "tools", "examples", "docs")
+    run(BIN / "mypy")
+    env = dict(os.environ)
+    env.setdefault("HYPOTHESIS_PROFILE", "ci")
+    run(PY, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "2", "-m", "not slow", env=env)
+
+
 def main() -> None:
-    cmds = {"demo": demo, "test": test}
+    cmds = {"demo": demo, "test": test, "check": check}
     if len(sys.argv) != 2 or sys.argv[1] not in cmds:
         print(f"usage: python3 tools/dev.py {{{'|'.join(cmds)}}}", file=sys.stderr)
         sys.exit(2)
