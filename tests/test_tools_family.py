@@ -98,3 +98,22 @@ def test_a_corruption_is_reported_on_both_paths_and_the_table_decides_the_clause
         T.CORRUPTIONS = old
     assert w is not None and "leader" in dict(w.rows)["input"] and w.clauses == ["play.winner"]
     assert T.tools_failure(r.id, {}, ("corruption",)) is None
+
+
+def test_a_stale_tools_mutant_fails_its_check_without_a_crash(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a tools mutant whose text was edited away (vref-perft-no-card-zero after the perft clause changed) crashed
+    # the whole `tarneeb prove` with a traceback; now its check fails as vacuous, naming the mutant
+    import dataclasses
+
+    from tarneeb_proofs import mutants as MU
+    from tarneeb_proofs import tools_family as TF
+    from tarneeb_proofs.encode import Encoding
+    from tarneeb_proofs.obligations import _run_check
+
+    name = "vref-perft-no-card-zero"
+    monkeypatch.setitem(MU.MUTANTS, name, dataclasses.replace(MU.MUTANTS[name], old="no such text in the module"))
+    check = next(c for c in TF.tools_checks() if c.mutant == name)
+    obs = check.build(Encoding(check.rules()))
+    assert len(obs) == 1 and obs[0].name.startswith("stale mutant, it no longer applies")
+    res = _run_check(check)
+    assert res.status == "vacuous" and not res.ok

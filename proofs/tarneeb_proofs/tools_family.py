@@ -1106,6 +1106,12 @@ def _applying(mutant: str | None) -> contextlib.AbstractContextManager[None]:
 
 def build(stages: Sequence[str], mutant: str | None, enc: Encoding) -> list[Obligation]:
     """One obligation per stage, discharged by running the tools (under ``mutant``) on the recorded matches."""
+    if mutant is not None:
+        m = MUTANTS[mutant]
+        src = source_of(m.module)
+        if src.count(m.old) != 1 and m.new not in src:  # a stale entry: its check fails as vacuous, no crash
+            return [Obligation(f"stale mutant, it no longer applies: its text occurs {src.count(m.old)} times in "
+                               f"{m.module}, not once", [z3.BoolVal(False)], z3.BoolVal(True))]
     r = enc.r
     out = []
     for stage in stages:
