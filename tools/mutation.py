@@ -428,6 +428,7 @@ def run(args: argparse.Namespace) -> int:
         modules = [m for m in modules if m in only]
         args.survivors = True
     workdir = Path(tempfile.mkdtemp(prefix="tarneeb-mutation-"))
+    commit = _commit()  # the tree the copies are made of (the checkout may move on while the run goes)
     t0 = time.perf_counter()
     deadline = None if args.budget is None else t0 + args.budget
     plan = [(m, (k, args.shards)) for m in modules for k in range(args.shards)]
@@ -441,7 +442,7 @@ def run(args: argparse.Namespace) -> int:
                   flush=True)
         sessions = list(pool.map(lambda s: _exec(s, deadline), sessions))
         pool.shutdown()
-        _store(sessions, modules, old, args.survivors, time.perf_counter() - t0, args.jobs, [])
+        _store(sessions, modules, old, args.survivors, time.perf_counter() - t0, args.jobs, [], commit)
     except KeyboardInterrupt:
         # Ctrl-C: end cosmic-ray and the kill commands it started, store nothing; the sessions stay for `collect`
         for k in _descendants(os.getpid()):
@@ -479,8 +480,12 @@ def collect(args: argparse.Namespace) -> int:
     return 0
 
 
+def _commit() -> str:
+    return _git("rev-parse", "--short", "HEAD") + ("+dirty" if _git("status", "--porcelain") else "")
+
+
 def _store(sessions: list[Session], modules: list[str], old: list[dict[str, Any]], survivors: bool, elapsed: float,
-           jobs: int, notes: list[str]) -> None:
+           jobs: int, notes: list[str], commit: str | None = None) -> None:
     new = [d for s in sessions for d in _collect(s)]
     fresh = {d["key"] for d in new}
     if survivors:  # a re-run of some mutants: their rows replaced (marked as re-run), the others kept
@@ -498,7 +503,7 @@ def _store(sessions: list[Session], modules: list[str], old: list[dict[str, Any]
     runs = list(meta.get("runs", []))
     runs.append({
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        "commit": _git("rev-parse", "--short", "HEAD") + ("+dirty" if _git("status", "--porcelain") else ""),
+        "commit": commit or _commit(),
         "command": "python tools/mutation.py " + " ".join(a for i, a in enumerate(sys.argv[1:])
                                                          if a != "--note" and sys.argv[i] != "--note"),
         "modules": modules, "mutants_run": sum(d["status"] not in ("skipped", "not run") for d in new),
