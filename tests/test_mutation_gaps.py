@@ -87,10 +87,14 @@ def test_partners_share_a_score_in_a_team_ruleset() -> None:
     # Match.__init__: in the auction family partners carry one team score (mutant: start[0] > start[2] lets a
     # lower seat-0 score through).
     r = load_rules("classic")
-    for bad in ([0, 0, 5, 0], [5, 0, 0, 0], [0, 3, 0, 1]):
+    for bad in ([0, 0, 5, 0], [5, 0, 0, 0], [0, 3, 0, 1], [0, 1, 0, 3]):  # either side of each pair (mutant: >)
         with pytest.raises(IllegalDeal):
             Match(r, 0, bad)
     assert Match(r, 0, [5, 3, 5, 3]).team_scores() == (5, 3)
+    for few in ([0, 0, 0], [5, 3, 5]):  # four scores, not three, in either family (mutant: len(start) > 4)
+        for rid in ("classic", "eram-41"):
+            with pytest.raises(IllegalDeal):
+                Match(load_rules(rid), 0, few)
 
 
 def test_match_at_wants_four_scores_even_when_partners_may_disagree() -> None:
