@@ -1206,6 +1206,8 @@ class _X:
     decided: bool = False
     winner: int | None = None
     after: str = "start"  # what led to the deal awaited: start, played, or a cancellation's clause
+    played: int = 0  # deals played in this match so far
+    cancelled: int = 0  # deals cancelled so far
 
 
 def _text_cards(cards: Iterable[int]) -> str:
@@ -1308,6 +1310,16 @@ class Driver:
                 {"bid.total": "redeal.dealer"}.get(x.after, x.after)
         self.same(what, m.dealer, x.dealer, clause)
         self.same("Match: the phase before a deal", m.phase.value, "deal", "deal.rotation")
+        self.same("Match: no seat is to move before a deal", m.to_move, -1, "deal.rotation")
+        self.same("Match: the deals played and cancelled so far", (m.hands_played, m.redeals),
+                  (x.played, x.cancelled), "deal.rotation")
+        teams = (x.scores[0] + x.scores[2], x.scores[1] + x.scores[3]) if self.r.individual else \
+            (x.scores[0], x.scores[1])
+        self.same("Match.team_scores before a deal", m.team_scores(), teams, "seats.partners")
+        if x.after == "start":
+            self.same("Match.at: no hand, trump, lead or auction before the first deal",
+                      (list(m.hands), m.trump, m.led, m.trick_leader, m.auction_holder),
+                      ([0, 0, 0, 0], -1, -1, -1, -1), "deal.rotation")
         self.same("Match: the scores carried to the deal", list(m.scores), x.scores, "score.negative")
         self.same("Match: the target in force", m.target, x.target, "win.play-on")
         self.same("Match: the games won before play-on", len(m.games), x.games, "win.play-on")
@@ -1337,6 +1349,9 @@ class Driver:
             self.cancelled(m, "deal.weak-redeal")
             return
         trump = -1
+        revealed = dz.deck[51] if r.trump_source.startswith("revealed") else None  # the dealer's last card
+        self.same("Match._phase_trump_reveal: the card turned up", None if m.record is None else m.record.revealed,
+                  revealed, "trump.source")
         if r.trump_source != "contract":
             trump = ex.trump(dz.deck[51], 0)
             self.same("Match._phase_trump_reveal: the trump", m.trump, trump, "trump.source")
@@ -1378,8 +1393,11 @@ class Driver:
         self.same("Match._phase_redeal: the phase after a cancelled deal", m.phase.value, "deal", cause)
         self.same("Match._phase_redeal: the scores after a cancelled deal",
                   (None if rec is None else list(rec.scores_after), list(m.scores)), (x.scores, x.scores), cause)
+        self.same("HandRecord of a cancelled deal: no trick taken, no score changed",
+                  None if rec is None else (list(rec.tricks_won), list(rec.deltas)), ([0] * 4, [0] * 4), cause)
         x.dealer = ex.redeal_dealer(x.dealer) if cause == "bid.total" else ex.next(x.dealer)
         x.after = cause
+        x.cancelled += 1
         self.run_causes.append(cause)
 
     def flush_run(self) -> None:
@@ -1536,6 +1554,7 @@ class Driver:
         leader = ex.lead(x.dealer, holder)
         chooser = Chooser(dz.goals, self.rng)
         won = [0, 0, 0, 0]
+        seen: list[tuple[int, list[int], int]] = []  # each trick as the stage played it: leader, cards, winner
         self.same("Match._start_play: the phase", m.phase.value, "play", "play.lead")
         for k in range(13):
             cards: list[int] = []
@@ -1571,6 +1590,7 @@ class Driver:
                 seats.append(seat)
                 seat = ex.next(seat)
             w = seats[ex.winner(cards, trump)]
+            seen.append((leader, list(cards), w))
             won[w] += 1
             chooser.won[w] += 1
             self.ctx["trick"] = functools.partial(_trick_text, k, leader, tuple(cards))
@@ -1583,6 +1603,10 @@ class Driver:
                           "play.winner")
             leader = w
         self.ctx.pop("trick", None)
+        rec = m.records[-1] if m.records else None
+        self.same("HandRecord.tricks: the record of the deal's tricks (leader, cards, winner)",
+                  None if rec is None else [(t.leader, list(t.cards), t.winner) for t in rec.tricks], seen,
+                  "hand.tricks")
         self.scored(m, bids, holder, contract, won)
 
     def _play_clause(self, hand: int, led: int, trump: int) -> str:
@@ -1660,9 +1684,12 @@ class Driver:
         self.same("Match._phase_match_outcome: the games won so far", len(m.games), x.games + x.decided, "win.play-on")
         self.same("Match._phase_match_outcome: the match over", (m.is_over(), m.winner),
                   (x.decided, x.winner if x.decided else None), cite(r, oc, "win.target"))
+        x.played += 1
         if not x.decided:
             x.dealer = ex.next(x.dealer)
             x.after = "played"
+        else:
+            self.same("Match: no seat is to move once the match is decided", m.to_move, -1, "win.target")
 
 
 def _mask_text(mask: int) -> str:
@@ -1703,6 +1730,10 @@ class SteerVariant:
         except PlanError as e:  # the stage could not steer here (a house ruleset it was not written for): a failure
             return Counterexample(f"steering: the scenario '{names[-1] if names else '?'}' cannot be built under "
                                   f"{r.ruleset.id}/{self.label}", drv.where(), "no match steered", str(e), "hand.tricks")
+        except Exception as e:  # noqa: BLE001 - the engine raised while the stage read its state: a counterexample
+            self.points = drv.points
+            return Counterexample(f"the engine raised {type(e).__name__} while its state was read", drv.where(),
+                                  f"{type(e).__name__}: {e}", "no exception", "hand.tricks")
         self.points = drv.points
         self.coverage = {k: drv.cov.get(k, 0) for k in KIND_IDS}
         na = {k: why for k in KIND_IDS if (why := not_applicable(k, r)) is not None}
