@@ -127,6 +127,7 @@ def _interrupt(argv: list[str], wait_for: bytes, cwd: Path) -> tuple[int, str, s
     return p.returncode, (first + out).decode(), err.decode()
 
 
+@pytest.mark.slow
 def test_ctrl_c_in_simulate_json_ends_with_an_interrupted_summary(tmp_path: Path) -> None:
     rc, out, err = _interrupt(["simulate", "--ruleset", "classic", "--matches", "100000", "--json"], b"{", tmp_path)
     assert rc == 130 and err.strip() == "interrupted", err
@@ -134,6 +135,7 @@ def test_ctrl_c_in_simulate_json_ends_with_an_interrupted_summary(tmp_path: Path
     assert last["summary"] and last["interrupted"] and last["matches"] >= 1
 
 
+@pytest.mark.slow
 def test_ctrl_c_in_record_keeps_a_valid_file(tmp_path: Path) -> None:
     out = tmp_path / "g.jsonl"
     rc, _, err = _interrupt(["record", "--ruleset", "eram-41", "--matches", "100000", "--out", str(out)], b"",
@@ -146,6 +148,7 @@ def test_ctrl_c_in_record_keeps_a_valid_file(tmp_path: Path) -> None:
     assert json.loads(capture.stdout.splitlines()[-1])["matches"] >= 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv", [
     ["simulate", "--ruleset", "card-kings-41", "--matches", "100000"],
     ["vectors", "run", "--engine", f"{sys.executable} {ROOT / 'examples/mini_engine/mini_engine.py'}"],

@@ -136,6 +136,7 @@ def test_club_sheets_state_the_new_numbers(club: Path, capsys: pytest.CaptureFix
     assert cite(rs.clauses["etiquette.talk"].doc, "Table manners") == 'Our club, "House rules", section "Table manners"'
 
 
+@pytest.mark.slow
 def test_club_proof_report(club: Path, capsys: pytest.CaptureFixture[str]) -> None:
     rc, out, err = run(capsys, "prove", "--ruleset", str(club), "--json")
     assert out, err
