@@ -1,19 +1,21 @@
-"""Benchmark of ``tarneeb serve --workers N``: rulings per second at a fixed concurrency, memory, /healthz while busy.
+"""Benchmark of ``tarneeb serve --workers N``: answers per second at a fixed concurrency, memory, /healthz while busy.
 
 Each side is the same command, ``tarneeb serve --port 0 --workers N`` (N = 1, then 2, ...), started fresh, given
-the same work: ``--requests`` POSTs of ``/en/ruling``, each a situation file of ``spec/disputes/`` (all of them, in
-turn), sent by ``--concurrency`` client threads (``httpx``, one keep-alive connection each). Every answer must be
-200 and carry the rulings (a page without the ruling section counts as an error, and the run fails). While the
-load runs, one more thread asks ``/healthz`` every 0.2 s and records the slowest answer. The memory figure is the
-resident size of the server's processes (the supervisor and its workers) after a warm-up of ``--requests`` / 4
-requests and again at the end.
+the same work by ``--concurrency`` client threads (``httpx``, one keep-alive connection each), ``--requests`` in
+all: ``--kind ruling`` POSTs ``/en/ruling`` with each situation of ``spec/disputes/`` in turn, the whole chain
+explained; ``--kind records`` POSTs ``/en/records`` with one record file of ``--matches`` self-play classic
+matches. Every answer must be 200 and carry its result (the ruling section; the record summary), else it counts
+as an error and the run fails. While the load runs one more thread asks ``/healthz`` every 0.2 s and records the
+slowest answer. Memory: the resident size of the server's processes (the supervisor and its workers) after a
+warm-up of ``--requests`` / 4 requests, and at the end.
 
-Printed: rulings per second for each N and their ratio to N = 1, the slowest /healthz, the memory before and
-after. The load generator runs on the same machine: on 2 cores it competes with the workers, which is the same
-for every N. Not a test: it prints figures.
+The load generator runs on the same machine: on 2 cores it takes CPU from the workers, the same for every N; a
+ruling is a few milliseconds of server work, about what the client spends on it, so its ratio says more about
+the client than about the workers, and the record check (tens of milliseconds a request) is the fairer measure
+of what a second worker adds. Not a test: it prints figures.
 
-    .venv/bin/python bench/serve_workers.py                       # workers 1 and 2, 16 clients, 600 requests
-    .venv/bin/python bench/serve_workers.py --workers 1 2 --requests 10000   # the memory over 10,000 requests
+    .venv/bin/python bench/serve_workers.py --kind records --matches 80 --requests 200
+    .venv/bin/python bench/serve_workers.py --workers 1 2 --requests 10000   # the memory over 10,000 rulings
 """
 
 from __future__ import annotations
@@ -42,14 +44,30 @@ def _rss_kib(pid: int) -> int:
     return sum(int(x) for x in out)
 
 
-def _load(url: str, n: int, concurrency: int) -> tuple[float, int]:
+RECORDS: list[str] = []  # --kind records: one record file of self-play matches, made once
+
+
+def _records_text(matches: int) -> str:
+    import tempfile
+
+    out = Path(tempfile.mkdtemp(prefix="serve-bench-")) / "games.jsonl"
+    subprocess.run([sys.executable, "-m", "tarneeb.cli", "record", "--ruleset", "classic", "--matches", str(matches),
+                    "--seed", "bench", "--out", str(out)], check=True, capture_output=True, cwd=ROOT)
+    return out.read_text(encoding="utf-8")
+
+
+def _load(url: str, n: int, concurrency: int, kind: str = "ruling") -> tuple[float, int]:
     local = threading.local()
 
     def one(i: int) -> bool:
         c = getattr(local, "client", None)
         if c is None:
             c = local.client = httpx.Client(base_url=url, timeout=60)
-        r = c.post("/en/ruling", data={"situation_text": SITUATIONS[i % len(SITUATIONS)]})
+        if kind == "records":  # the form encoded once (the client's work kept small beside the server's)
+            r = c.post("/en/records", content=RECORDS[1].encode(),
+                       headers={"content-type": "application/x-www-form-urlencoded"})
+            return r.status_code == 200 and "divergence" in r.text
+        r = c.post("/en/ruling", data={"situation_text": SITUATIONS[i % len(SITUATIONS)], "explain": "1"})
         return r.status_code == 200 and 'class="ruling' in r.text
 
     t0 = time.perf_counter()
@@ -58,7 +76,7 @@ def _load(url: str, n: int, concurrency: int) -> tuple[float, int]:
     return time.perf_counter() - t0, n - ok
 
 
-def run(workers: int, requests: int, concurrency: int) -> dict[str, Any]:
+def run(workers: int, requests: int, concurrency: int, kind: str = "ruling") -> dict[str, Any]:
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     proc = subprocess.Popen([sys.executable, "-m", "tarneeb.cli", "serve", "--port", "0", "--json", "--workers",
                              str(workers)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
@@ -75,7 +93,7 @@ def run(workers: int, requests: int, concurrency: int) -> dict[str, Any]:
             if time.monotonic() > deadline:
                 raise SystemExit(f"workers {workers}: the server did not answer within 60 s")
             time.sleep(0.2)
-        _load(url, max(requests // 4, concurrency), concurrency)  # warm-up: every worker imported and cached
+        _load(url, max(requests // 4, concurrency), concurrency, kind)  # warm-up: every worker imported and cached
         rss_before = _rss_kib(proc.pid)
         slowest = [0.0]
         stop = threading.Event()
@@ -90,10 +108,10 @@ def run(workers: int, requests: int, concurrency: int) -> dict[str, Any]:
 
         h = threading.Thread(target=health)
         h.start()
-        took, errors = _load(url, requests, concurrency)
+        took, errors = _load(url, requests, concurrency, kind)
         stop.set()
         h.join()
-        return {"workers": workers, "requests": requests, "seconds": round(took, 2),
+        return {"workers": workers, "kind": kind, "requests": requests, "seconds": round(took, 2),
                 "rulings_per_s": round(requests / took, 1), "errors": errors,
                 "healthz_slowest_ms": round(1000 * slowest[0]), "rss_kib_before": rss_before,
                 "rss_kib_after": _rss_kib(proc.pid)}
@@ -107,9 +125,18 @@ def main() -> int:
     ap.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     ap.add_argument("--requests", type=int, default=600)
     ap.add_argument("--concurrency", type=int, default=16)
+    ap.add_argument("--kind", choices=["ruling", "records"], default="ruling",
+                    help="ruling: the disputes explained (little work per request: the client on the same cores "
+                         "weighs as much as the server); records: a record file of self-play matches checked")
+    ap.add_argument("--matches", type=int, default=20, help="--kind records: matches in the record file")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
-    rows = [run(w, a.requests, a.concurrency) for w in a.workers]
+    if a.kind == "records":
+        from urllib.parse import urlencode
+
+        RECORDS.append(_records_text(a.matches))
+        RECORDS.append(urlencode({"records_text": RECORDS[0]}))
+    rows = [run(w, a.requests, a.concurrency, a.kind) for w in a.workers]
     base = rows[0]["rulings_per_s"]
     for r in rows:
         r["ratio_to_first"] = round(r["rulings_per_s"] / base, 2)
@@ -117,7 +144,7 @@ def main() -> int:
         print(json.dumps(rows))
     else:
         for r in rows:
-            print(f"workers {r['workers']}: {r['rulings_per_s']} rulings/s ({r['ratio_to_first']}x), "
+            print(f"workers {r['workers']} ({r['kind']}): {r['rulings_per_s']} answers/s ({r['ratio_to_first']}x), "
                   f"{r['errors']} errors, slowest /healthz {r['healthz_slowest_ms']} ms, "
                   f"memory {r['rss_kib_before'] // 1024} -> {r['rss_kib_after'] // 1024} MiB")
     return 1 if any(r["errors"] for r in rows) else 0
