@@ -196,3 +196,16 @@ def _error_lead(page: str) -> str:
 
     m = re.search(r'<div class="error" role="alert" id="error">(.*?)</div>', page, re.S)
     return html.unescape(m.group(1)) if m else ""
+
+
+def test_a_pasted_text_is_held_to_the_request_limit_not_one_mib() -> None:
+    # a 1.5 MB record pasted into the box was refused "Part exceeded maximum size of 1024KB" while the page says
+    # the limit is 2 MiB; a paste is held to the request's limit, as an upload is
+    big = ('{"type": "note", "x": "' + "y" * 1000 + '"}\n') * 1500  # about 1.5 MB, not records
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with TestClient(create_app(), raise_server_exceptions=False) as c:
+            r = c.post("/en/records", files={"records_file": ("", b"")}, data={"records_text": big})
+            over = c.post("/en/records", files={"records_file": ("", b"")}, data={"records_text": big * 2})
+    assert r.status_code == 400 and "1024KB" not in r.text and "not a record file" in r.text.lower(), r.text[-800:]
+    assert over.status_code == 413

@@ -93,7 +93,8 @@ async def limited_form(request: Request, limit: int) -> FormData:
         sent = True
         return {"type": "http.request", "body": body, "more_body": False}
 
-    return await Request(request.scope, replay).form(max_files=2, max_fields=200)
+    # a pasted text is a part of the form as a file is: held to the request's limit, not Starlette's 1 MiB a part
+    return await Request(request.scope, replay).form(max_files=2, max_fields=200, max_part_size=limit)
 
 
 async def _upload(form: FormData, key: str) -> tuple[bytes, str] | None:
