@@ -296,9 +296,9 @@ def test_a_record_with_a_divergence(client: TestClient, tmp_path: Path) -> None:
     assert f"hand {hand} · trick 1 (tricks[0]) · line {line}" in shown  # the human number, the field beside
     assert "tricks[0].winner" in shown and "play.winner" in shown
     assert 'Card Kings, Tarneeb 41 rules page (untitled), section "Play"' in shown
-    assert "1 divergence(s)" in text_of(r.text)
+    assert "1 divergence," in text_of(r.text) and "(s)" not in text_of(r.text)  # right plurals
     clean = client.post("/en/records", data={"records_text": (tmp_path / "games.jsonl").read_text(encoding="utf-8")})
-    assert clean.status_code == 200 and "0 divergence(s)" in text_of(clean.text) and "<article" not in clean.text
+    assert clean.status_code == 200 and "0 divergences" in text_of(clean.text) and "<article" not in clean.text
 
 
 @pytest.mark.parametrize("payload", [b"garbage {\n", b"\x89PNG\r\n\x1a\n\x00\x00", b'{"type": "hand"}\n'])
@@ -583,7 +583,7 @@ def test_a_follow_on_divergence_names_the_one_it_follows(client: TestClient, tmp
     assert '<tr class="wrong"><td>Seat 1</td>' in page  # the seat whose score is wrong stands out
     summary = text_of(re.search(r'<table class="by-cause".*?</table>', page, re.S).group(0))  # type: ignore[union-attr]
     assert f"follow-on (bid.total) 1 f.jsonl:{line}" in summary and f"bid.range 1 f.jsonl:{line}" in summary
-    assert "2 independent divergence(s)" in text_of(page)
+    assert "2 independent divergences;" in text_of(page)
 
 
 def test_a_named_cause_and_the_summary_by_cause(tmp_path: Path) -> None:
@@ -602,3 +602,11 @@ def test_a_named_cause_and_the_summary_by_cause(tmp_path: Path) -> None:
     summary = text_of(re.search(r'<table class="by-cause".*?</table>', page, re.S).group(0))  # type: ignore[union-attr]
     assert f"made-exactly-counts-as-failed · score.individual {by[0]['count']} {by[0]['first']}" in summary
     assert "اللاعب 1" in shown[0][1] and "اللاعب 0" not in page  # the Arabic table counts players from 1
+
+
+def test_counted_nouns_take_their_right_form() -> None:
+    from tarneeb.serve.strings import counted
+
+    assert [counted("en", n, "match") for n in (0, 1, 2)] == ["0 matches", "1 match", "2 matches"]
+    assert [counted("ar", n, "match") for n in (1, 2, 3, 10, 11, 100, 103)] == [
+        "مباراة واحدة", "مباراتان", "3 مباريات", "10 مباريات", "11 مباراة", "100 مباراة", "103 مباريات"]

@@ -320,7 +320,7 @@ def test_an_uploaded_record_with_a_divergence(server: Server, page: Page, tmp_pa
     page.goto(server.url + "en/records")
     page.set_input_files("#records_file", str(path))
     page.click("#check-records")
-    expect(page.locator("#summary")).to_contain_text("1 divergence(s)")
+    expect(page.locator("#summary")).to_contain_text("1 divergence,")
     div = page.locator("article.divergence")
     expect(div).to_have_count(1)
     expect(div.locator("h3")).to_contain_text(f"hand {hand} · trick 1 (tricks[0]) · line {line}")

@@ -30,7 +30,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tarneeb.serve import engine
 from tarneeb.serve.form import FIRST_SEAT, HISTORY_ROWS, situation_from_form
-from tarneeb.serve.strings import STRINGS, kind_label
+from tarneeb.serve.strings import STRINGS, counted, kind_label
 
 HERE = Path(__file__).parent
 DEFAULT_SECONDS = 20.0  # the longest a request may take before its page says so (the work is bounded anyway)
@@ -65,6 +65,7 @@ def page(request: Request, template: str, code: int = 200, **ctx: Any) -> HTMLRe
     strings = STRINGS[lang]
     rest = request.url.path.split("/", 2)[2] if request.url.path.count("/") >= 2 else ""
     ctx.update(lang=lang, dir="rtl" if lang == "ar" else "ltr", t=strings, kind_label=lambda k: kind_label(lang, k),
+               counted=lambda n, noun: counted(lang, int(n), noun),
                seat_name=lambda s: strings["seat_name"].format(n=int(s) + FIRST_SEAT[lang]),
                other_lang=_other(lang), other_url=f"/{_other(lang)}/{quote(rest)}", path=request.url.path)
     return HTMLResponse(ENV.get_template(template).render(**ctx), status_code=code)

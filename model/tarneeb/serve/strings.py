@@ -90,8 +90,7 @@ EN: dict[str, str] = {
     "records_file": "Record file",
     "records_text": "Or paste the lines",
     "check_records": "Check the records",
-    "records_summary": "{matches} match(es), {hands} hand record(s) checked, {clean} clean; {divergences} "
-                       "divergence(s), {errors} unreadable record(s), {warnings} warning(s).",
+    "records_summary": "{matches}, {hands} checked, {clean} clean; {divergences}, {errors}, {warnings}.",
     "match": "Match",
     "hand": "hand",
     "trick": "trick",
@@ -162,7 +161,7 @@ EN: dict[str, str] = {
     "independent": "Independent (follows from no earlier divergence)",
     "by_cause": "By cause",
     "by_cause_first": "first at",
-    "independent_count": "{n} independent divergence(s); the others follow from an earlier one.",
+    "independent_count": "{n}; the others follow from an earlier one.",
     "col_seat": "Seat",
     "col_bid": "Bid",
     "col_tricks": "Tricks",
@@ -248,8 +247,7 @@ AR: dict[str, str] = {
     "records_file": "ملف السجلات",
     "records_text": "أو الصق الأسطر",
     "check_records": "افحص السجلات",
-    "records_summary": "فُحصت {matches} مباراة و{hands} سجل يد، منها {clean} سليمة؛ {divergences} اختلاف، "
-                       "{errors} سجل غير مقروء، {warnings} تحذير.",
+    "records_summary": "فُحصت {matches} و{hands}، منها {clean} سليمة؛ {divergences}، {errors}، {warnings}.",
     "match": "المباراة",
     "hand": "اليد",
     "trick": "اللمّة",
@@ -320,7 +318,7 @@ AR: dict[str, str] = {
     "independent": "مستقل (لا ينتج عن اختلاف سابق)",
     "by_cause": "حسب السبب",
     "by_cause_first": "أول مرة في",
-    "independent_count": "{n} اختلاف مستقل؛ والباقي ينتج عن اختلاف سابق.",
+    "independent_count": "{n}؛ والباقي ينتج عن اختلاف سابق.",
     "col_seat": "اللاعب",
     "col_bid": "الطلب",
     "col_tricks": "اللمّات",
@@ -329,6 +327,33 @@ AR: dict[str, str] = {
 }
 
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "ar": AR}
+
+# counted nouns: English (one, many); Arabic (one, two, three to ten, eleven and more), as a number is said
+NOUNS: dict[str, dict[str, tuple[str, ...]]] = {
+    "en": {"match": ("match", "matches"), "hand": ("hand record", "hand records"),
+           "divergence": ("divergence", "divergences"), "unreadable": ("unreadable record", "unreadable records"),
+           "warning": ("warning", "warnings"), "independent": ("independent divergence", "independent divergences")},
+    "ar": {"match": ("مباراة واحدة", "مباراتان", "مباريات", "مباراة"),
+           "hand": ("سجل يد واحد", "سجلا يد", "سجلات يد", "سجل يد"),
+           "divergence": ("اختلاف واحد", "اختلافان", "اختلافات", "اختلافًا"),
+           "unreadable": ("سجل واحد غير مقروء", "سجلان غير مقروءين", "سجلات غير مقروءة", "سجلًا غير مقروء"),
+           "warning": ("تحذير واحد", "تحذيران", "تحذيرات", "تحذيرًا"),
+           "independent": ("اختلاف مستقل واحد", "اختلافان مستقلان", "اختلافات مستقلة", "اختلافًا مستقلًا")},
+}
+
+
+def counted(lang: str, n: int, noun: str) -> str:
+    """``n`` with ``noun`` in its right form: "1 match", "3 matches"; «مباراة واحدة»، «مباراتان»، «3 مباريات»، «11 مباراة»."""
+    forms = NOUNS[lang][noun]
+    if lang == "en":
+        return f"{n} {forms[0] if n == 1 else forms[1]}"
+    if n == 1:
+        return forms[0]
+    if n == 2:
+        return forms[1]
+    if n == 0:
+        return f"0 {forms[2]}"
+    return f"{n} {forms[2] if 3 <= n % 100 <= 10 else forms[3]}"
 
 
 def kind_label(lang: str, kind: str) -> str:
