@@ -12,7 +12,7 @@ import json
 import sys
 from typing import IO, Any
 
-from tarneeb.cli.common import add_selfplay_args, print_json, rules_from_args
+from tarneeb.cli.common import add_selfplay_args, n_of, print_json, rules_from_args
 from tarneeb.errors import BadInput
 from tarneeb.records import match_lines
 
@@ -72,5 +72,5 @@ def _report(args: argparse.Namespace, matches: int, lines: int, hands: int, inte
             print_json(obj)
     elif where != "standard output" or interrupted:
         note = "interrupted: " if interrupted else ""
-        sys.stderr.write(f"record: {note}wrote {matches} whole match(es), {hands} hand record(s), {lines} lines "
-                         f"to {where}\n")
+        sys.stderr.write(f"record: {note}wrote {n_of(matches, 'whole match', 'whole matches')}, "
+                         f"{n_of(hands, 'hand record')}, {n_of(lines, 'line')} to {where}\n")

@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 
-from tarneeb.cli.common import count_arg, jobs_arg, option_args
+from tarneeb.cli.common import count_arg, jobs_arg, n_of, option_args
 from tarneeb.core.spec import load_rules
 from tarneeb.errors import BadInput
 from tarneeb.records import Report, Summary, verify_paths
@@ -144,10 +144,10 @@ def _run_units(args: argparse.Namespace, options: dict[str, Any] | None, jobs: i
 
 def summary_text(s: Summary) -> str:
     verdict = {0: "clean", 1: "DIVERGENCES FOUND", 2: "INPUT NOT READABLE"}[s.exit_code()]
-    lines = [f"{verdict}: {s.files} file(s), {s.matches} match(es), {s.hands} hand record(s) checked, "
-             f"{s.clean_hands} clean; {s.divergences} divergence(s), {s.errors} unreadable record(s), "
-             f"{s.warnings} warning(s)"
-             + (f", {s.unreadable_files} unreadable file(s)" if s.unreadable_files else "")]
+    lines = [f"{verdict}: {n_of(s.files, 'file')}, {n_of(s.matches, 'match', 'matches')}, "
+             f"{n_of(s.hands, 'hand record')} checked, {s.clean_hands} clean; {n_of(s.divergences, 'divergence')}, "
+             f"{n_of(s.errors, 'unreadable record')}, {n_of(s.warnings, 'warning')}"
+             + (f", {n_of(s.unreadable_files, 'unreadable file')}" if s.unreadable_files else "")]
     if s.by_clause:
         lines.append("divergences by clause:")
         for clause, n in s.by_clause.most_common():
