@@ -610,3 +610,17 @@ def test_counted_nouns_take_their_right_form() -> None:
     assert [counted("en", n, "match") for n in (0, 1, 2)] == ["0 matches", "1 match", "2 matches"]
     assert [counted("ar", n, "match") for n in (1, 2, 3, 10, 11, 100, 103)] == [
         "مباراة واحدة", "مباراتان", "3 مباريات", "10 مباريات", "11 مباراة", "100 مباراة", "103 مباريات"]
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_each_ambiguity_is_shown_once_with_who_takes_which_reading(client: TestClient, lang: str) -> None:
+    # the ambiguity box was repeated under every ruleset's card, with reading ids and not what they mean
+    text = (ROOT / "spec/disputes/defenders-kaboot.toml").read_text(encoding="utf-8")
+    page = client.post(f"/{lang}/ruling", data={"situation_text": text}).text
+    ids = re.findall(r'<div class="ambiguity[^"]*" id="ambiguity-([a-z0-9-]+)"', page)
+    assert ids and len(ids) == len(set(ids)), ids  # once each
+    assert "defender-kaboot" in ids
+    box = page[page.index('id="ambiguity-defender-kaboot"'):]
+    box = box[:box.index("</div>")]
+    assert "either-team" in box and "bidders-only" in box and "classic" in box  # taken by classic
+    assert "Whichever team takes all 13 tricks" in html.unescape(box)  # what the reading means

@@ -148,6 +148,12 @@ def _tr(lang: str, *keys: str) -> str:
     return node if isinstance(node, str) else ""
 
 
+def ambiguity_text(lang: str, aid: str, key: str) -> str:
+    """The ``lang`` text of an ambiguity's question (``key`` "question") or of one of its readings (``key`` the
+    reading id), from ``spec/i18n``; "" when there is none (English: always "", the register is English)."""
+    return _tr(lang, "ambiguity", aid, key) if lang != "en" else ""
+
+
 def label(lang: str, key: str) -> str:
     return (_tr(lang, "labels", key) if lang != "en" else "") or LABELS_EN[key]
 

@@ -25,7 +25,7 @@ from tarneeb.core.cards import RANK_NAMES, SUIT_NAMES, SUIT_SYMBOLS, SUITS, card
 from tarneeb.core.clauses import IRREGULARITIES
 from tarneeb.core.sources import cite, cite_ref
 from tarneeb.core.spec import builtin_rulesets_only, get_ruleset, rulesets, spec_dir
-from tarneeb.docgen.rulebook import LANGS, RulesetDoc, clause_text, ruleset_doc
+from tarneeb.docgen.rulebook import LANGS, RulesetDoc, ambiguity_text, clause_text, ruleset_doc
 from tarneeb.errors import SituationError, TarneebError
 from tarneeb.records import verify_lines
 from tarneeb.ruling import KIND_QUESTIONS, KINDS, rule_dict
@@ -90,7 +90,31 @@ def rule(raw: dict[str, Any], name: str = "(form)", lang: str = "en", explain: b
             c["text_lang"] = clause_text(rs, c["id"], lang) if c["id"] in rs.clauses else c["text"]
         for a in r["ambiguities"]:
             a["sources_cited"] = [cite_ref(s) for s in a["sources"]]
+    rep["ambiguities_once"] = ambiguities_once(rep["rulings"], lang)
     return rep
+
+
+def ambiguities_once(rulings: list[dict[str, Any]], lang: str = "en") -> list[dict[str, Any]]:
+    """Each ambiguity the rulings meet, once: its question and sources, whether it changes any ruling, and each
+    reading with what it means, what it rules under each ruleset, and which rulesets take it (the referee's own
+    fields, regrouped for a page that shows it once, not under every ruleset)."""
+    out: dict[str, dict[str, Any]] = {}
+    for r in rulings:
+        for a in r["ambiguities"]:
+            q = ambiguity_text(lang, a["id"], "question")
+            one = out.setdefault(a["id"], {"id": a["id"], "question": q or a["question"], "question_lang": lang if q
+                                           else "en", "changes_ruling": False, "sources_cited": a["sources_cited"],
+                                           "readings": {}})
+            one["changes_ruling"] |= bool(a["changes_ruling"])
+            for rd in a["readings"]:
+                said = ambiguity_text(lang, a["id"], rd["id"])
+                x = one["readings"].setdefault(rd["id"], {"id": rd["id"], "text": said or rd.get("text", ""),
+                                                          "text_lang": lang if said else "en", "taken_by": [],
+                                                          "rulings": {}})
+                if rd.get("taken"):
+                    x["taken_by"].append(r["label"])
+                x["rulings"].setdefault(rd["ruling"], []).append(r["label"])
+    return [{**a, "readings": list(a["readings"].values())} for a in out.values()]
 
 
 
