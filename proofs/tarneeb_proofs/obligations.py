@@ -342,9 +342,19 @@ def run_all(checks: Sequence[Check], jobs: int = 1) -> Iterator[Result]:
         for c in checks:
             yield run_check(c)
         return
-    ex = ProcessPoolExecutor(max_workers=jobs)
+    ex = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_ignores_ctrl_c)
     try:
         yield from ex.map(run_check, checks, chunksize=max(1, len(checks) // (4 * jobs)))
-    finally:
-        ex.shutdown(wait=True, cancel_futures=True)
+    except BaseException:  # Ctrl-C (or the caller stopped reading): the workers are ended, not waited for
+        for proc in list((getattr(ex, "_processes", None) or {}).values()):
+            proc.terminate()
+        ex.shutdown(wait=False, cancel_futures=True)
+        raise
+    ex.shutdown(wait=True)
+
+
+def _worker_ignores_ctrl_c() -> None:
+    """A worker of run_all leaves Ctrl-C to the main process, which ends it (a worker that took the interrupt
+    printed its own traceback from inside multiprocessing)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
