@@ -237,3 +237,34 @@ def test_files_and_jobs(tmp_path: Path) -> None:
     assert s1.divergences == 0 and s1.errors == len(lost)
     assert [(r.line, r.severity) for r in no_divergence(one)] == [(k + 1, s) for k in lost
                                                                   for s in ("error", "warning")]
+
+
+@pytest.mark.parametrize("rid", ["card-kings-41", "tarneeb-400", "eram-41", "classic"])
+def test_one_tampered_scores_line_is_one_independent_divergence(rid: str, tmp_path: Path) -> None:
+    # a scores line pushed over the target gave a second independent divergence: the outcome judged on the wrong
+    # scores (win.qualify), or the next line's bid judged on them (bid.rising-min) though right on the rules' own
+    import json
+
+    from tarneeb.cli import main
+
+    base = tmp_path / "base.jsonl"
+    assert main(["record", "--ruleset", rid, "--matches", "2", "--seed", "3", "--out", str(base)]) == 0
+    lines = base.read_text(encoding="utf-8").splitlines()
+    cases = 0
+    for i, ln in enumerate(lines):
+        d = json.loads(ln)
+        if d.get("type") != "hand" or d.get("redeal") or i % 3:
+            continue
+        for delta in (7, 40):
+            t = json.loads(ln)
+            t["scores"][1] += delta
+            if rid == "classic":
+                t["scores"][3] += delta  # partners share a team score
+            out = tmp_path / "t.jsonl"
+            out.write_text("\n".join([*lines[:i], json.dumps(t), *lines[i + 1:]]) + "\n", encoding="utf-8")
+            reps: list[Any] = []
+            verify_paths([str(out)], jobs=1, on_report=reps.append)
+            independent = [r for r in reps if isinstance(r, Divergence) and r.follows_line is None]
+            assert len(independent) == 1 and independent[0].line == i + 1, (i + 1, delta, [r.text() for r in reps])
+            cases += 1
+    assert cases >= 10

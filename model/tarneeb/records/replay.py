@@ -132,6 +132,9 @@ class HandReplay:
                 if seat is not None and seat != to_move:
                     self.div(f"bids[{i}].seat", seat, to_move, turn)
                 bad = R.bid_violation(r, st.scores[to_move], bid.n, bid.strain)
+                if bad is not None and st.alt_scores is not None and \
+                        R.bid_violation(r, st.alt_scores[to_move], bid.n, bid.strain) is None:
+                    bad = None  # legal on the scores the rules gave the line before: its claimed ones were the slip
                 if bad is not None:
                     bid_div[to_move] = self.div(f"bids[{i}]", f"seat {to_move} bids {bid_text(bid)}",
                                                 f"a legal bid ({bad[1]})", bad[0])
@@ -427,6 +430,8 @@ class HandReplay:
         alt, st.alt_scores = st.alt_scores, None  # the rules' scores where the line before claimed others
         basis_d = claimed_d if claimed_d is not None else full
         claimed_scores: list[int] | None = None
+        s_div: Divergence | None = None  # this line's scores diverge: what the rules make them, for the outcome
+        s_rules: list[int] | None = None
         if h.scores is not None:
             claimed_scores = team_list(r, h.scores)
             if claimed_scores is None:
@@ -438,10 +443,11 @@ class HandReplay:
                 if alt is not None:  # the line goes on from the scores the rules gave the line before
                     ok += [[alt[s] + x[s] for s in range(4)] for x in (basis_d, full) if x is not None]
                 if want is not None and claimed_scores not in ok:
-                    self.div("scores", fmt_list(claimed_scores), fmt_list(want), sclause,
-                             reason=f"scores before the deal {fmt_list(before)}"
-                                    + (", with the record's own deltas" if claimed_d is not None else ""))
+                    s_div = self.div("scores", fmt_list(claimed_scores), fmt_list(want), sclause,
+                                     reason=f"scores before the deal {fmt_list(before)}"
+                                            + (", with the record's own deltas" if claimed_d is not None else ""))
                     st.alt_scores = by_rules if by_rules is not None else want
+                    s_rules = want
         # outcome, judged on the record's own scores (no cascade)
         if claimed_scores is not None:
             basis = claimed_scores
@@ -472,13 +478,18 @@ class HandReplay:
             target, games = options[0]
             win, rule = H.hand_outcome(r, basis, target, bids0, contract, tricks)
         w_div: Divergence | None = None
+        if given and claim_w != win and s_div is not None and s_rules is not None:
+            # the claimed scores are the slip, reported once: a winner right on the scores the rules give is right
+            ruled_w, ruled_rule = H.hand_outcome(r, s_rules, target, bids0, contract, tricks)
+            if ruled_w == claim_w:
+                win, rule = ruled_w, ruled_rule
         settle_w = win
         if given:
             if claim_w != win:
                 w_div = self.div("outcome.winner", "none" if claim_w is None else f"team {claim_w}",
                          "none" if win is None else f"team {win}", rule, reason=f"scores {fmt_list(basis)}",
                          cause=D.outcome_cause(r, basis, target, bids0, contract, tricks, claim_w),
-                         follows=prior)
+                         follows=prior or s_div)
                 settle_w = claim_w  # the match goes on from the record's winner (a game won: its target) ...
                 ruled = H.settle(r, win, target, games)
                 st.alt_target = (ruled.target, list(ruled.games))  # ... or from the rules' (the next line's choice)
