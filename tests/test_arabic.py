@@ -478,3 +478,14 @@ def test_arabic_markdown_tables_stay_tables(rid: str) -> None:
     seps = [ln for ln in rows if set(ln) <= set("|-: ")]
     assert all(not ln.startswith("\u200f|") or not set(ln[1:]) <= set("|-: ") for ln in rows), rows[:4]
     assert len(seps) >= (1 if any("|" in ln for ln in rows) else 0)
+
+
+def test_disagreeing_arabic_rulings_are_one_sentence() -> None:
+    # they were joined with " | ", a table's bar in the middle of prose
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "tarneeb.cli", "ruling", str(spec_dir() / "disputes" / "bid-six.toml"),
+                          "--lang", "ar"], capture_output=True, text=True, check=True).stdout
+    line = next(ln for ln in out.splitlines() if "القوانين مختلفة" in ln)
+    assert " | " not in line and "؛ و" in line, line

@@ -423,7 +423,7 @@ def _agreement(rep: Report) -> str:
         return _t("labels", "all_agree", n=len(ruled))
     parts = [f"{sentence(rep.kind, m[0], rep.asked)} {_t('labels', 'under')} "
              f"{'، '.join(ltr(y.label) for y in m)}" for m in groups.values()]
-    return _t("labels", "disagree") + " " + " | ".join(parts)
+    return _t("labels", "disagree") + " " + "؛ و".join(parts) + "."  # a sentence, not a table's bar
 
 
 def report_text_ar(rep: Report, explain: bool = False) -> str:
