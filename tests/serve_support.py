@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -132,3 +133,19 @@ def mutant_record(tmp: Path) -> Path:
     path = tmp / "mutant.jsonl"
     path.write_bytes(b"\n".join(lines) + b"\n")
     return path
+
+
+@contextmanager
+def app_client(**app_args: Any) -> Iterator[Any]:
+    """A Starlette TestClient of ``create_app(**app_args)``, server errors answered as pages (not raised), its
+    deprecation warnings silenced (starlette names httpx's successor; the client works the same)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+        from tarneeb.serve.app import create_app
+
+        with TestClient(create_app(**app_args), raise_server_exceptions=False) as c:
+            yield c

@@ -19,7 +19,7 @@ import pytest
 pytest.importorskip("starlette", reason="the serve extra is not installed (pip install -e '.[serve]')")
 
 import markupsafe  # noqa: E402  (comes with jinja2)
-from tests.serve_support import ROOT, divergent_record, follow_on_record, mutant_record, running, stop  # noqa: E402
+from tests.serve_support import ROOT, app_client, divergent_record, follow_on_record, mutant_record, running, stop  # noqa: E402
 
 from tarneeb.core.spec import rulesets  # noqa: E402
 from tarneeb.docgen.rulebook import ruleset_doc  # noqa: E402
@@ -38,10 +38,8 @@ ALL = list(rulesets())
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        with TestClient(create_app(max_upload=64 * 1024), raise_server_exceptions=False) as c:
-            yield c
+    with app_client(max_upload=64 * 1024) as c:
+        yield c
 
 
 def esc(text: str) -> str:

@@ -67,27 +67,27 @@ def _can_run(name: str) -> bool:
     return subprocess.run([str(BIN / "tarneeb"), name, "--help"], cwd=ROOT, capture_output=True).returncode == 0
 
 
-def test() -> None:
+def _lint_and_pytest(*pytest_args: str) -> None:
+    """ruff, mypy --strict, then pytest on two worker processes (the CI machine's 2 cores) with ``pytest_args``;
+    the proofs' cache is one fresh folder for both workers (tests/conftest.py)."""
     ensure_venv("test")
     run(BIN / "ruff", "check", "model", "proofs", "tests", "bench", "tools", "examples", "docs")
     run(BIN / "mypy")
     env = dict(os.environ)
     env.setdefault("HYPOTHESIS_PROFILE", "ci")
-    # two worker processes (the CI machine's 2 cores), a test file's tests in one of them (their module fixtures);
-    # the proofs' cache is one fresh folder for both (tests/conftest.py)
-    run(PY, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "2", "--dist", "loadfile", env=env)
+    run(PY, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "2", *pytest_args, env=env)
+
+
+def test() -> None:
+    # a test file's tests in one worker (their module fixtures)
+    _lint_and_pytest("--dist", "loadfile")
     # the release as a user gets it: the wheel alone in a fresh venv outside the tree runs the README's commands
     run(PY, "tools/wheel_check.py")
 
 
 def check() -> None:
-    """The fast inner loop: ruff, mypy and the tests not marked ``slow`` (tests/conftest.py), on 2 workers."""
-    ensure_venv("test")
-    run(BIN / "ruff", "check", "model", "proofs", "tests", "bench", "tools", "examples", "docs")
-    run(BIN / "mypy")
-    env = dict(os.environ)
-    env.setdefault("HYPOTHESIS_PROFILE", "ci")
-    run(PY, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "2", "-m", "not slow", env=env)
+    """The fast inner loop: ruff, mypy and the tests not marked ``slow`` (tests/conftest.py)."""
+    _lint_and_pytest("-m", "not slow")
 
 
 def main() -> None:

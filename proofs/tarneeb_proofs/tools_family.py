@@ -55,7 +55,7 @@ from tarneeb.ruling.situation import Missing, NotApplicable
 
 from .encode import Encoding
 from .evaluate import Ev
-from .mutants import MUTANTS, applied, source_of
+from .mutants import MUTANTS, MutantError, applied, mutated_source, source_of
 from .obligations import Check, Obligation
 from .witness import Witness
 
@@ -1096,22 +1096,25 @@ _WHAT = {
 def _applying(mutant: str | None) -> contextlib.AbstractContextManager[None]:
     """``applied(mutant)``; nothing to do when the source already carries that very edit (a copy of the tree with
     the mutant written into its file, where ``tarneeb prove`` runs the mutant checks of the manifest too)."""
-    if mutant is not None:
-        m = MUTANTS[mutant]
-        src = source_of(m.module)
-        if m.old not in src and m.new in src:
-            return contextlib.nullcontext()
+    if mutant is not None and _carried(mutant):
+        return contextlib.nullcontext()
     return applied(mutant)
+
+
+def _carried(mutant: str) -> bool:
+    """The source already carries the mutant's edit (a patched copy of the tree)."""
+    m = MUTANTS[mutant]
+    src = source_of(m.module)
+    return m.old not in src and m.new in src
 
 
 def build(stages: Sequence[str], mutant: str | None, enc: Encoding) -> list[Obligation]:
     """One obligation per stage, discharged by running the tools (under ``mutant``) on the recorded matches."""
-    if mutant is not None:
-        m = MUTANTS[mutant]
-        src = source_of(m.module)
-        if src.count(m.old) != 1 and m.new not in src:  # a stale entry: its check fails as vacuous, no crash
-            return [Obligation(f"stale mutant, it no longer applies: its text occurs {src.count(m.old)} times in "
-                               f"{m.module}, not once", [z3.BoolVal(False)], z3.BoolVal(True))]
+    if mutant is not None and not _carried(mutant):
+        try:
+            mutated_source(MUTANTS[mutant])
+        except MutantError as e:  # a stale entry (its text edited away) fails its check as vacuous: no crash
+            return [Obligation(f"stale mutant, it no longer applies: {e}", [z3.BoolVal(False)], z3.BoolVal(True))]
     r = enc.r
     out = []
     for stage in stages:

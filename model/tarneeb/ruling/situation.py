@@ -347,8 +347,8 @@ MAX_RULESETS = 32
 
 
 def decode_situation(text: str, file: str, as_json: bool) -> dict[str, Any]:
-    """A situation's text (JSON when ``as_json``, else TOML) decoded and bounded (size, nesting, lengths,
-    numbers): a :class:`SituationError` located in ``file`` otherwise, in time and memory linear in the text."""
+    """A situation's text (JSON when ``as_json``, else TOML) decoded, its size and its syntax bounded (nesting,
+    long numbers): a :class:`SituationError` located in ``file`` otherwise, in time and memory linear in the text."""
     if len(text) > MAX_TEXT:
         raise SituationError(file, ["(file)"], f"{len(text)} characters; a situation is at most {MAX_TEXT}")
     try:
@@ -363,8 +363,7 @@ def decode_situation(text: str, file: str, as_json: bool) -> dict[str, Any]:
                                                  "digits") from None
     if not isinstance(raw, dict):
         raise SituationError(file, ["(top)"], "a situation is a table of facts")
-    check_bounds(raw, file)
-    return raw
+    return raw  # bounded further by parse_situation (check_bounds), which every path takes next
 
 
 def check_bounds(raw: dict[str, Any], file: str) -> None:
