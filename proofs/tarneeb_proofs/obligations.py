@@ -23,7 +23,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import InvalidStateError, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -346,11 +346,28 @@ def run_all(checks: Sequence[Check], jobs: int = 1) -> Iterator[Result]:
     try:
         yield from ex.map(run_check, checks, chunksize=max(1, len(checks) // (4 * jobs)))
     except BaseException:  # Ctrl-C (or the caller stopped reading): the workers are ended, not waited for
+        threading.excepthook = _quiet_invalid_state(threading.excepthook)
         for proc in list((getattr(ex, "_processes", None) or {}).values()):
             proc.terminate()
         ex.shutdown(wait=False, cancel_futures=True)
         raise
     ex.shutdown(wait=True)
+
+
+def _quiet_invalid_state(hook: Any) -> Any:
+    """``hook`` (threading.excepthook) minus InvalidStateError: CPython 3.11's pool manager thread, finding its
+    workers ended, sets an exception on futures map() has just cancelled and dies of it, printing a traceback
+    after "interrupted". Left in place: the interrupt is ending the run."""
+    if getattr(hook, "quiet_invalid_state", False):
+        return hook
+
+    def quiet(a: threading.ExceptHookArgs) -> None:
+        if a.exc_type is not None and issubclass(a.exc_type, InvalidStateError):
+            return
+        hook(a)
+
+    quiet.quiet_invalid_state = True  # type: ignore[attr-defined]
+    return quiet
 
 
 def _worker_ignores_ctrl_c() -> None:
