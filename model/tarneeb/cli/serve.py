@@ -71,7 +71,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     sys.stdout.flush()
     if workers == 1:
         config = uvicorn.Config(QuietErrors(create_app(max_upload=args.max_upload_kib * 1024)), log_level="warning",
-                                access_log=False, lifespan="off", timeout_graceful_shutdown=2)
+                                access_log=False, lifespan="off", timeout_graceful_shutdown=2,
+                            timeout_worker_healthcheck=WORKER_HEALTHCHECK_S)
         server = uvicorn.Server(config)
         server.run(sockets=[sock])  # on Ctrl-C uvicorn stops, then raises KeyboardInterrupt: main prints one line, 130
         return 0
@@ -82,13 +83,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     os.environ[MAX_UPLOAD_ENV] = str(args.max_upload_kib * 1024)  # read by each worker's app (worker_app)
     config = uvicorn.Config("tarneeb.serve.app:worker_app", factory=True, workers=workers, log_level="warning",
-                            access_log=False, lifespan="off", timeout_graceful_shutdown=2)
+                            access_log=False, lifespan="off", timeout_graceful_shutdown=2,
+                            timeout_worker_healthcheck=WORKER_HEALTHCHECK_S)
     supervisor = Multiprocess(config, sockets=[sock])
     supervisor.run()  # until Ctrl-C (or SIGTERM): then it stops the workers and returns
     if any(p.exitcode == STARTUP_FAILURE for p in supervisor.processes):
         raise BadInput("a worker process failed to start; run with --workers 1 to see why")
     print("interrupted", file=sys.stderr)
     return 130
+
+
+# uvicorn's supervisor kills a worker that does not answer its health check within this many seconds (its default
+# is 5): a worker still importing on a loaded two-core machine took longer, and was killed and started again.
+WORKER_HEALTHCHECK_S = 30
 
 
 def cores() -> int:
