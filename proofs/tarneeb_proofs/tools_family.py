@@ -1,7 +1,8 @@
 """Family ``tools``: the tools that check other engines take every rule from the proved core (issue 22, item 4).
 
-The tools are run on records of whole matches (:func:`match_records`, written in the record format of
-``spec/records/README.md`` by :mod:`tarneeb.records.writer`) and compared with what the engine
+The tools are run on records of whole matches (:func:`_matches`: the match stage's steered matches, which reach
+every kind of transition of its coverage table, and :func:`match_records`'s random ones; written in the record
+format of ``spec/records/README.md`` by :mod:`tarneeb.records.writer`) and compared with what the engine
 (:class:`~tarneeb.core.match.Match`) did, with a table of the spec's clause ids written here, and with the
 encoding (:mod:`tarneeb_proofs.encode`) for the outcome's clause. Stages, each one check per ruleset and option
 variant:
@@ -16,11 +17,11 @@ variant:
 * ``referee``: the referee (:func:`tarneeb.ruling.decision.decide`) answers who wins, the score, whether the deal
   is played, who deals next, who wins a trick and who leads as the engine played it.
 * ``corruption``: every single-field corruption of a line (:data:`CORRUPTIONS`: the dealer, the deck, the revealed
-  card, trump, a bid's seat, an illegal bid, the redeal cause, the contract, a trick's leader, a revoke, a trick's
-  winner, the tricks won, a score change, the running scores, the outcome's winner, clause and match end; the
-  header's first dealer and start scores) is reported on that line, on the corrupted field, with the clause the
-  table gives; every other divergence on that line follows from an earlier one, and the next line (a correct one)
-  reports nothing. Both paths: ``verify`` with the fast path, and without.
+  card, trump, a bid's seat, an illegal bid, a call on a deal thrown in for a weak hand, the redeal cause, the
+  contract, a trick's leader, a revoke, a trick's winner, the tricks won, a score change, the running scores, the
+  outcome's winner, clause and match end; the header's first dealer and start scores) is reported on that line, on
+  the corrupted field, with the clause the table gives; every other divergence on that line follows from an earlier
+  one, and the next line (a correct one) reports nothing. Both paths: ``verify`` with the fast path, and without.
 
 A failure is a counterexample naming the tool's function, the input (ruleset, match and seed, line, what was
 changed), what the tool says and what the engine or the table says, and the clause with its source.
@@ -42,6 +43,7 @@ import orjson
 import z3
 
 from tarneeb.conformance import vector_ref as V
+from tarneeb.conformance.protocol import PERFT_CLAUSE
 from tarneeb.core.actions import Action, Bid, Deal, Play, parse_action
 from tarneeb.core.cards import STRAINS, SUITS, card_str, cards_of, strain_text
 from tarneeb.core.match import HandRecord, Match, Phase
@@ -55,6 +57,7 @@ from tarneeb.ruling.situation import Missing, NotApplicable
 
 from .encode import Encoding
 from .evaluate import Ev
+from .match_stage import MatchMismatch, steered_matches
 from .mutants import MUTANTS, MutantError, applied, mutated_source, source_of
 from .obligations import Check, Obligation
 from .witness import Witness
@@ -90,9 +93,8 @@ SEED = 22
 def match_records(r: Rules, n: int, seed: int) -> list[Match]:
     """``n`` seeded self-play matches under ``r``: random legal actions and decks, from scores near the target.
 
-    The seam for the match stage (``tarneeb_proofs.match_stage``), which steers matches into every kind of
-    transition; until it is used here, this generator steers some deals simply: a run of cancelled deals at the
-    start of a match (one, two or three in a row: every seat makes its lowest call, which cancels the deal when
+    Beside the match stage's steered matches (:func:`_matches`), this generator steers some deals simply: a run of
+    cancelled deals at the start of a match (one, two or three in a row: every seat makes its lowest call, which cancels the deal when
     the ruleset allows it), a bid of 13 as the first call of the next deal, a weak hand after it (under
     ``weak_redeal``: a deck whose every fourth card is a ten or lower), and otherwise random calls that lean low;
     under play-on the match goes on past the first game won.
@@ -168,13 +170,24 @@ class Recorded:
     actions: list[list[Action]]  # each deal's actions after its Deal
 
 
+def _matches(r: Rules) -> list[tuple[str, Match]]:
+    """The matches the tools are run on: the match stage's steered matches (every kind of transition of its
+    coverage table; those that start part-way into a match, with games already won or a target raised by play on,
+    are left out: a record's header gives start scores, not those), then :func:`match_records`'s random ones.
+    Raises :class:`~tarneeb_proofs.match_stage.MatchMismatch` when the engine disagrees with the encoding there."""
+    out = [(f"steered match '{s.scenario}'", s.match) for s in steered_matches(r, SEED)
+           if s.start.target is None and not s.start.games]
+    out += [(f"match {i} (seed {SEED * 1000 + i})", m) for i, m in enumerate(match_records(r, MATCHES, SEED))]
+    return out
+
+
 @functools.cache
 def _recorded(rid: str, opts: tuple[tuple[str, OptionValue], ...]) -> tuple[Recorded, ...]:
     r = load_rules(rid, dict(opts))
     out = []
-    for i, m in enumerate(match_records(r, MATCHES, SEED)):
+    for i, (name, m) in enumerate(_matches(r)):
         # a record starts at the first game (its header can give start scores, not games already won)
-        assert not m.start_games, "match_records gives matches from the first game"
+        assert not m.start_games, "the tools' matches start at the first game"
         objs = list(match_dicts(m, f"{rid}-{i}"))
         before: list[tuple[list[int], int]] = []
         scores, target = list(m.start_scores), r.target
@@ -189,8 +202,7 @@ def _recorded(rid: str, opts: tuple[tuple[str, OptionValue], ...]) -> tuple[Reco
                 acts.append([])
             else:
                 acts[-1].append(a)
-        out.append(Recorded(f"match {i} (seed {SEED * 1000 + i})", m, [orjson.dumps(o) for o in objs], objs,
-                            before, acts))
+        out.append(Recorded(name, m, [orjson.dumps(o) for o in objs], objs, before, acts))
     return tuple(out)
 
 
@@ -212,10 +224,19 @@ class Failure:
         w.add("input", self.inputs)
         w.add("tool says", self.tool)
         w.add("expected", self.want)
-        cid = self.clause if self.clause in r.ruleset.clauses else "hand.tricks"
-        w.add("clause", r.ruleset.cite(cid))
-        w.clauses = [cid]
+        w.add("clause", clause_text(r, self.clause))
+        w.clauses = [self.clause]
         return w
+
+
+def clause_text(r: Rules, cid: str) -> str:
+    """A clause with its source: a clause of the ruleset, or the protocol's definition of the perft count (what the
+    perft vectors cite: not a rule of the game)."""
+    if cid in r.ruleset.clauses:
+        return r.ruleset.cite(cid)
+    if cid == PERFT_CLAUSE:
+        return f'{PERFT_CLAUSE} (spec/protocol/README.md, section "perft")'
+    return f"{cid} (named by this family; not a clause of {r.id})"
 
 
 def _where(r: Rules, rec: Recorded) -> str:
@@ -451,6 +472,14 @@ def _bid_illegal_clause(x: Line) -> tuple[str, ...]:
     return ("bid.no-pass",) if x.r.individual else ("auction.range",)
 
 
+def _ch_weak_bids(x: Line) -> tuple[dict[str, Any], str] | None:
+    """A call written on a deal thrown in for a weak hand, before any call could be made."""
+    if x.rec.redeal != "deal.weak-redeal":
+        return None
+    seat = (x.obj["dealer"] + 1) % 4
+    return _set(x, bids=[[seat, "pass"]]), f"bids [] -> [[{seat}, \"pass\"]] (a call on a deal thrown in)"
+
+
 def _ch_redeal(x: Line) -> tuple[dict[str, Any], str] | None:
     if x.rec.redeal is None:
         claim = "bid.total" if x.r.individual else "auction.all-pass"
@@ -651,6 +680,7 @@ CORRUPTIONS: tuple[Corruption, ...] = (
     Corruption("trump", "trump", _ch_trump, lambda x: (_trump_clause(x.r),)),
     Corruption("bid seat", "bids[0].seat", _ch_bid_seat, lambda x: (_turn_clause(x.r),)),
     Corruption("illegal bid", "bids[0]", _ch_bid_illegal, _bid_illegal_clause),
+    Corruption("bids on a weak hand", "bids", _ch_weak_bids, lambda x: ("deal.weak-redeal",)),
     Corruption("redeal", "redeal", _ch_redeal, _redeal_clause),
     Corruption("redeal cause", "redeal", _ch_redeal_cause, _redeal_clause),
     Corruption("contract", "contract", _ch_contract, _contract_clause),
@@ -968,8 +998,7 @@ def _vectors_one(r: Rules, rec: Recorded) -> Failure | None:
                 got_n, _ = V.ref_perft(r, inp)
                 want_n = _engine_perft(r, rec, k, n, depth)
                 if got_n != {"nodes": want_n}:
-                    return _vf("ref_perft", r, rec, k, inp, got_n, {"nodes": want_n},
-                               "play.must-trump" if r.must_trump else "play.follow")
+                    return _vf("ref_perft", r, rec, k, inp, got_n, {"nodes": want_n}, PERFT_CLAUSE)
     # runs of deals from part-way: every window of three deals that the match finishes
     for k in range(0, max(0, len(recs) - 3) + 1):
         window = recs[k:k + 3]
@@ -1119,7 +1148,10 @@ def build(stages: Sequence[str], mutant: str | None, enc: Encoding) -> list[Obli
     out = []
     for stage in stages:
         def run(stage: str = stage) -> Witness | None:
-            recs = _recorded(r.ruleset.name_ref, r.options)
+            try:
+                recs = _recorded(r.ruleset.name_ref, r.options)
+            except MatchMismatch as e:  # the engine itself is wrong there: the match stage's counterexample
+                return e.cx.witness(r)
             with _applying(mutant):
                 bad = _RUN[stage](r, enc, recs)
             return None if bad is None else bad.witness(r)
@@ -1157,7 +1189,10 @@ def tools_failure(rid: str, options: dict[str, OptionValue], stages: Sequence[st
     """The first counterexample of the tools stages under the live code (the tests apply a mutant around it)."""
     r = load_rules(rid, dict(options))
     enc = Encoding(r)
-    recs = _recorded(rid, r.options)
+    try:
+        recs = _recorded(rid, r.options)
+    except MatchMismatch as e:
+        return e.cx.witness(r)
     for stage in stages:
         bad = _RUN[stage](r, enc, recs)
         if bad is not None:
@@ -1165,5 +1200,5 @@ def tools_failure(rid: str, options: dict[str, OptionValue], stages: Sequence[st
     return None
 
 
-__all__ = ["CORRUPTIONS", "FAMILY", "STAGES", "VARIANTS", "Corruption", "match_records", "tools_checks",
+__all__ = ["CORRUPTIONS", "FAMILY", "clause_text", "STAGES", "VARIANTS", "Corruption", "match_records", "tools_checks",
            "tools_failure"]
