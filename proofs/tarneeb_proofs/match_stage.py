@@ -1205,6 +1205,7 @@ class _X:
     games: int
     decided: bool = False
     winner: int | None = None
+    decided_by: str = ""  # the clause that decided the match (the outcome's)
     after: str = "start"  # what led to the deal awaited: start, played, or a cancellation's clause
     played: int = 0  # deals played in this match so far
     cancelled: int = 0  # deals cancelled so far
@@ -1258,11 +1259,15 @@ class Driver:
                            clause) from None
 
     def refuse(self, m: Match, action: Any, transition: str, clause: str) -> None:
-        """The engine must refuse ``action`` (illegal by the encoding) and stay as it was."""
+        """The engine must refuse ``action`` (illegal by the encoding), citing ``clause`` (the clause the action
+        breaks, by the encoding and the spec's clauses), and stay as it was."""
         self.points += 1
         try:
             m.apply(action)
-        except IllegalAction:
+        except IllegalAction as e:
+            if e.rule != clause:
+                raise self.bad(transition, f"refuses {action} citing {e.rule}", f"{action} refused citing {clause}",
+                               clause) from None
             return
         except Exception as e:  # noqa: BLE001
             raise self.bad(transition, f"{type(e).__name__}: {e}", f"{action} refused as illegal", clause) from None
@@ -1296,7 +1301,8 @@ class Driver:
         self.flush_run()
         if self.x.decided:
             self.same("Match.legal_actions: a decided match", list(m.legal_actions()), [], "win.target")
-            self.refuse(m, Deal(tuple(range(52))), "Match.apply: a deal after the match was decided", "win.target")
+            self.refuse(m, Deal(tuple(range(52))), "Match.apply: a deal after the match was decided",
+                        cite(r, self.x.decided_by, "win.target"))
         return m
 
     def wait_deal(self, m: Match) -> None:
@@ -1476,17 +1482,17 @@ class Driver:
             if eng != want:
                 diff = sorted(set(eng) ^ set(want))
                 raise self.bad(f"Match.legal_actions: the legal calls of seat {seat}", [self._call_text(c) for c in eng],
-                               [self._call_text(c) for c in want], self._call_clause(diff[0], st))
+                               [self._call_text(c) for c in want], self._call_clause(diff[0], st, seat))
             for c in self._near(st, legal):
                 self.refuse(m, self._bid_of(c), f"Match._auction_bid: an illegal call {self._call_text(c)} by seat "
-                                                f"{seat}", self._call_clause(c, st))
+                                                f"{seat}", self._call_clause(c, st, seat))
             c = dz.calls(st, legal)
             if c not in legal:
                 raise PlanError(f"the script calls {c}, not legal")
             if c != PASS_CALL and st[1] < 0 and st[7] == 3 and seat == x.dealer and r.all_pass == "dealer-forced":
                 forced = True
             self.accept(m, self._bid_of(c), f"Match._auction_bid: a legal call {self._call_text(c)} by seat {seat}",
-                        self._call_clause(c, st))
+                        self._call_clause(c, st, seat))
             said.append(f"seat {seat} {self._call_text(c)}")
             st = ex.step(st, c)
         self.ctx["calls"] = ", ".join(said)
@@ -1535,15 +1541,22 @@ class Driver:
         ns = {top_n - 1, top_n, top_n + 1, self.r.min_bid - 1, 14}
         return [c for c in ex.calls if c not in legal and (c == PASS_CALL or c[0] in ns)]
 
-    def _call_clause(self, c: Call, st: St) -> str:
+    def _call_clause(self, c: Call, st: St, seat: int) -> str:
+        """The clause a call by ``seat`` breaks when it is refused: a pass, the dealer forced to bid
+        (auction.all-pass); a number out of range (auction.range); a bid not above the top: the dealer matching it
+        where the auction is continuous (auction.continuous: "the dealer has no right to match"), the dealer
+        bidding below it under the dealer's privilege (auction.dealer-privilege: what the dealer may do), any other
+        seat (auction.raise)."""
         r = self.r
         if c == PASS_CALL:
             return cite(r, "auction.all-pass", "auction.order")
         if not r.min_bid <= c[0] <= 13:
             return cite(r, "auction.range")
-        if st[1] >= 0 and self.ex.keys.get(c) == st[1]:
-            return cite(r, "auction.dealer-privilege" if r.auction_style == "dealer-privilege" else "auction.continuous",
-                        "auction.raise")
+        if seat == self.x.dealer and st[1] >= 0:
+            if self.ex.keys.get(c) == st[1] and r.auction_style != "dealer-privilege":
+                return cite(r, "auction.continuous", "auction.raise")
+            if r.auction_style == "dealer-privilege":
+                return cite(r, "auction.dealer-privilege", "auction.raise")
         return cite(r, "auction.raise")
 
     # ------------------------------------------------------------ play
@@ -1677,6 +1690,7 @@ class Driver:
             else:
                 x.decided = True
                 x.winner = w
+                x.decided_by = oc
                 self.cov["over"] += 1
                 if x.games >= 1:
                     self.cov["won-raised"] += 1

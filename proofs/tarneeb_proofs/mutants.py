@@ -436,6 +436,24 @@ _ALL += _RULES
 # Bugs of core/match.py and core/hand.py in transitions a random self-play match rarely or never reaches; the match
 # stage (tarneeb_proofs.match_stage) steers into each of them.
 _MATCH: list[Mutant] = [
+    # the clause cited for a refused action (the engine's IllegalAction.rule, what verify and the referee name):
+    # the rule functions' proofs compare legality; the match stage compares the clause of every refusal
+    _m("match-continuous-dealer-match-cites-raise", RULES,
+       '                rule = "auction.continuous"\n',
+       '                rule = "auction.raise"\n',
+       "the dealer matching the top bid in a continuous auction is refused citing auction.raise, not the clause "
+       "that takes away the dealer's right to match", "engine.match", "special-case", "classic",
+       {"auction": "continuous"}),
+    _m("match-excluded-bid-cites-range", RULES,
+       '        return "bid.excluded", f"a bid of {bid} is not allowed"\n',
+       '        return "bid.range", f"a bid of {bid} is not allowed"\n',
+       "the excluded bid is refused citing the range of bids, not the clause that excludes it", "engine.match",
+       "special-case", "card-kings-41"),
+    _m("match-over-cites-target", MATCH,
+       '            rule = (self.winner_rule or "win.target") if ph is Phase.OVER else "hand.tricks"\n',
+       '            rule = "win.target" if ph is Phase.OVER else "hand.tricks"\n',
+       "an action after the match is over is refused citing win.target even when another clause (the made-bid "
+       "win, a tie rule, qualifying) decided it", "engine.match", "special-case", "bsfyi-41"),
     _m("match-play-on-ignored-at-61", HAND,
        "    nxt = R.target_in_force(r, len(games) + 1)\n    if nxt != target:\n",
        "    nxt = R.target_in_force(r, len(games) + 1)\n    if nxt != target and target != 61:\n",

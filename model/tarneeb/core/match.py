@@ -344,7 +344,9 @@ class Match:
         else:
             want = {Phase.DEAL: "a deal", Phase.BIDDING: "a bid", Phase.PLAY: "a card",
                     Phase.TRUMP_CHOICE: "a trump suit", Phase.OVER: "nothing: the match is over"}
-            raise WrongPhase(str(action), self.to_move if self.to_move >= 0 else None, "hand.tricks",
+            # once the match is over the clause that decided it answers every action; before, the phase's own
+            rule = (self.winner_rule or "win.target") if ph is Phase.OVER else "hand.tricks"
+            raise WrongPhase(str(action), self.to_move if self.to_move >= 0 else None, rule,
                              f"the {ph.value} phase expects {want.get(ph, ph.value)}", self.state_text())
         self.history.append(action)
 
