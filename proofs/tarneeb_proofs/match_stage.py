@@ -163,6 +163,7 @@ KINDS: tuple[Kind, ...] = (
     Kind("play-on", "a game won before play-on: the target rises", ("win.play-on",)),
     Kind("won-raised", "the match decided at the raised target", ("win.play-on",)),
     Kind("over", "the match over", ("win.target", "win.qualify")),
+    Kind("timer", "the turn timer's bid or card asked at a turn", ("timer.auto-play", "timer.auto-bid")),
 )
 KIND_IDS = tuple(k.id for k in KINDS)
 _KIND = {k.id: k for k in KINDS}
@@ -214,6 +215,8 @@ def not_applicable(kind: str, r: Rules) -> str | None:
         return f"bids stop at {r.bid_max}"
     if kind in ("tie-level", "tie-won") and "tie.both-qualify" not in cl:
         return "no tie.both-qualify clause"
+    if kind == "timer" and not ({"timer.auto-play", "timer.auto-bid"} & set(cl)):
+        return "no turn timer (no timer.auto-play or timer.auto-bid clause)"
     return None
 
 
@@ -578,6 +581,21 @@ class Expected:
         return int(self._winner(*_canon(cards, NO_TRUMP if trump < 0 else trump))[0])
 
     # ------------------------------------------------------------ individual bids
+    def timer_bid(self) -> int | None:
+        """timer.auto-bid: the bid the turn timer declares (None: the ruleset has no timer)."""
+        return self.r.auto_bid if "timer.auto-bid" in self.r.ruleset.clauses and self.r.auto_bid else None
+
+    def timer_card(self, legal: int, trump: int) -> int | None:
+        """timer.auto-play, read as the ambiguity weakest-card's reading the option names: the lowest rank among the
+        legal cards (lowest-non-trump: among those outside trump, when there is one), equal ranks in the order
+        clubs, diamonds, hearts, spades. None: the ruleset has no timer."""
+        if "timer.auto-play" not in self.r.ruleset.clauses or not self.r.auto_play:
+            return None
+        pool = legal
+        if self.r.auto_play == "lowest-non-trump" and 0 <= trump < 4 and legal & ~SUIT_MASKS[trump]:
+            pool = legal & ~SUIT_MASKS[trump]
+        return next(13 * suit + rank for rank in range(13) for suit in range(4) if pool >> (13 * suit + rank) & 1)
+
     def legal_bids(self, score: int) -> frozenset[int]:
         bits = int(self._bids(score)[0])
         return frozenset(b for b in range(15) if bits >> b & 1)
@@ -1436,6 +1454,11 @@ class Driver:
                 self.refuse(m, Bid(b), f"Match._phase_bidding: an illegal bid of {b} by seat {seat} (bid {i + 1})",
                             self._bid_clause(b))
             self.refuse(m, PASS, f"Match._phase_bidding: a pass by seat {seat}", "bid.no-pass")
+            auto = ex.timer_bid()
+            if auto is not None:
+                self.same("Match.timeout_action: the turn timer's bid", m.timeout_action(), Bid(auto),
+                          "timer.auto-bid")
+                self.cov["timer"] += 1
             b = dz.bids[i]
             if b not in legal:
                 raise PlanError(f"the design bids {b}, not legal for seat {seat}")
@@ -1596,6 +1619,11 @@ class Driver:
                 if out >= 0:
                     self.refuse(m, PLAYS[out], f"Match._phase_play: a card not held ({card_str(out)}) by seat {seat}",
                                 "play.follow")
+                auto = ex.timer_card(legal, trump)
+                if auto is not None:
+                    self.same("Match.timeout_action: the turn timer's card", m.timeout_action(), PLAYS[auto],
+                              "timer.auto-play")
+                    self.cov["timer"] += 1
                 c = chooser.choose(ex, seat, legal, cards, seats, hands, trump)
                 self.accept(m, PLAYS[c], f"Match._phase_play: a legal card {card_str(c)} by seat {seat}", "play.follow")
                 hands[seat] &= ~(1 << c)
