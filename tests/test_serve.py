@@ -27,6 +27,7 @@ from tarneeb.ruling import load_situation, parse_situation, report_json, resolve
 from tarneeb.serve import engine  # noqa: E402
 from tarneeb.serve.app import create_app  # noqa: E402
 from tarneeb.serve.form import situation_from_form  # noqa: E402
+from tarneeb.serve.strings import AR  # noqa: E402
 
 with warnings.catch_warnings():  # starlette names httpx's successor; the test client works the same
     warnings.simplefilter("ignore")
@@ -79,6 +80,10 @@ def test_root_and_unknown_paths(client: TestClient) -> None:
         r = client.get(path)
         assert r.status_code == 404, path
         assert "There is no such page." in r.text and "Traceback" not in r.text
+    for path in ("/ar/nope", "/ar/rules/no-such-ruleset", "/ar/ruling/x"):  # an Arabic path: an Arabic page
+        r = client.get(path)
+        assert r.status_code == 404 and '<html lang="ar" dir="rtl">' in r.text, path
+        assert AR["not_found"] in r.text and "There is no such page." not in r.text, path
 
 
 @pytest.mark.parametrize("lang", ["en", "ar"])

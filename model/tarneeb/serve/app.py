@@ -270,7 +270,9 @@ async def server_error(request: Request, exc: Exception) -> Response:
 
 
 def _safe_lang(request: Request) -> str:
-    lang = request.path_params.get("lang", "en")
+    """The page's language: the route's, or, where no route matched (a 404), the path's first part when it names
+    one (so /ar/nosuch answers in Arabic); English otherwise."""
+    lang = request.path_params.get("lang") or request.url.path.lstrip("/").split("/", 1)[0]
     return lang if lang in engine.LANGS else "en"
 
 
