@@ -638,3 +638,26 @@ def test_each_ambiguity_is_shown_once_with_who_takes_which_reading(client: TestC
 
     meaning = ambiguity_text(lang, "defender-kaboot", "either-team") or "Whichever team takes all 13 tricks"
     assert meaning in html.unescape(box)  # what the reading means, in the page's language where it is written
+
+
+def test_the_arabic_pages_cite_the_documents_in_arabic(client: TestClient, tmp_path: Path) -> None:
+    """A clause's source on an Arabic page is worded as the Arabic rule pages word it (core.sources.cite with
+    lang "ar": the section in Arabic, the document's own title kept), on rulings, record checks and rule pages;
+    the English pages keep the English citation."""
+    from tarneeb.core.sources import cite
+
+    text = (ROOT / "spec/disputes/revoke-found-later.toml").read_text(encoding="utf-8")
+    rs = rulesets()["card-kings-41"]
+    c = rs.clauses["play.follow"]
+    ar, en = cite(c.doc, c.heading, "ar"), cite(c.doc, c.heading)
+    page = client.post("/ar/ruling", data={"situation_text": text}).text
+    assert f'<cite lang="ar">{esc(ar)}</cite>' in page and esc(en) not in page
+    assert f'<cite lang="en">{esc(en)}</cite>' in client.post("/en/ruling", data={"situation_text": text}).text
+    rec, _, _ = divergent_record(tmp_path)
+    for lang in ("ar", "en"):
+        page = client.post(f"/{lang}/records", files={"records_file": ("g.jsonl", rec.read_bytes())}).text
+        cites = re.findall(r'<cite lang="(\w+)">([^<]*)</cite>', page)
+        assert cites and all(x == lang for x, _ in cites), cites
+        assert all(("، قسم «" in t) == (lang == "ar") for _, t in cites), cites
+    page = client.get("/ar/rules/card-kings-41").text
+    assert f'<cite lang="ar">{esc(ar)}</cite>' in page and esc(en) not in page

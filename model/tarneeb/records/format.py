@@ -322,7 +322,7 @@ class Divergence:
     The first eleven fields are the original report. Added since: ``follows_line`` / ``follows_field`` name the
     earlier divergence this one follows from (None: an independent one); ``cause`` and ``explanation`` name a
     recognised bug pattern (:mod:`tarneeb.records.diagnose`; empty when none fits); ``table`` is the per-seat
-    table of a scoring divergence (seat, bid, tricks, claimed, rules).
+    table of a scoring divergence (seat, bid, tricks, claimed, rules); ``ruleset`` the id of the ruleset judged by.
     """
 
     file: str
@@ -341,6 +341,7 @@ class Divergence:
     cause: str = ""
     explanation: str = ""
     table: list[dict[str, Any]] | None = None
+    ruleset: str = ""  # the id of the ruleset the line was judged under (its clauses are cited)
 
     @property
     def independent(self) -> bool:

@@ -66,7 +66,8 @@ class HandReplay:
         d = Divergence(h.file, h.line, self.mid, self.hand_no, trick, fld, str(claimed), str(expected), clause,
                        self.v.cite(self.r, clause), reason,
                        None if follows is None else follows.line, None if follows is None else follows.field,
-                       "" if cause is None else cause[0], "" if cause is None else cause[1], table)
+                       "" if cause is None else cause[0], "" if cause is None else cause[1], table,
+                       self.r.ruleset.id)
         self.out.append(d)
         return d
 

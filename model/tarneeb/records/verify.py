@@ -288,7 +288,7 @@ class Verifier:
                 clause = cause[2]
             d = Divergence(h.file, h.line, mid, hand_no, trick, fld, str(claimed), str(expected), clause,
                            self.cite(r, clause), reason, cause="" if cause is None else cause[0],
-                           explanation="" if cause is None else cause[1])
+                           explanation="" if cause is None else cause[1], ruleset=r.ruleset.id)
             out.append(d)
             return d
 

@@ -222,7 +222,7 @@ async def records_post(request: Request) -> Response:
     if not data.strip():
         return page(request, "records.html", 400, error_lead=STRINGS[lang]["no_records"], f=fields)
     try:
-        check = await bounded(request, engine.check_records, data, name)
+        check = await bounded(request, engine.check_records, data, name, lang)
     except TooSlow:
         return _too_slow(request, "records.html", lang, f=fields if upload is None else {})
     lead = error = None

@@ -86,10 +86,10 @@ def rule(raw: dict[str, Any], name: str = "(form)", lang: str = "en", explain: b
         rs = get_ruleset(r["ruleset"])
         r["name_lang"] = _name(r["ruleset"], lang)
         for c in r["clauses"]:
-            c["source"] = cite(c["doc"], c["heading"])
+            c["source"] = cite(c["doc"], c["heading"], lang)
             c["text_lang"] = clause_text(rs, c["id"], lang) if c["id"] in rs.clauses else c["text"]
         for a in r["ambiguities"]:
-            a["sources_cited"] = [cite_ref(s) for s in a["sources"]]
+            a["sources_cited"] = [cite_ref(s, lang) for s in a["sources"]]
     rep["ambiguities_once"] = ambiguities_once(rep["rulings"], lang)
     return rep
 
@@ -128,14 +128,20 @@ class RecordCheck:
     problems: list[dict[str, Any]]
 
 
-def check_records(data: bytes, name: str) -> RecordCheck:
-    """Verify record lines (``spec/records/`` format, JSON lines) held in memory."""
+def check_records(data: bytes, name: str, lang: str = "en") -> RecordCheck:
+    """Verify record lines (``spec/records/`` format, JSON lines) held in memory; each divergence gains
+    ``citation``: its clause's source, in ``lang``."""
     with builtin_rulesets_only():  # a record header naming a file of the host is an unknown ruleset
         summary, reports = verify_lines(data.splitlines(), file=name)
     found = [r.to_json() for r in reports]
     for d in found:  # a divergence's "source" is "clause (citation)": the page shows the two apart
-        src, head = d.get("source", ""), f"{d.get('clause')} ("
-        d["citation"] = src[len(head):-1] if src.startswith(head) and src.endswith(")") else src
+        rs = rulesets().get(d.get("ruleset", ""))
+        clause = rs.clauses.get(d.get("clause", "")) if rs is not None else None
+        if clause is not None:
+            d["citation"] = cite(clause.doc, clause.heading, lang)
+        else:
+            src, head = d.get("source", ""), f"{d.get('clause')} ("
+            d["citation"] = src[len(head):-1] if src.startswith(head) and src.endswith(")") else src
     return RecordCheck(summary.to_json(), [d for d in found if d["kind"] == "divergence"],
                        [d for d in found if d["kind"] != "divergence"])
 
