@@ -38,6 +38,7 @@ MUTANTS: dict[str, str] = {
     "redeal-dealer": "41 family: after a low bid total the dealer moves when it should stay (and the reverse)",
     "pass-41": "41 family: a pass is accepted as a bid of nothing",
     "failed-pays": "41 family: a failed bid's value is also paid to each opponent",
+    "failed-split": "41 family: a failed bid's value is split between the two opponents (half each)",
     "no-follow-void-trump": "must-trump option: a player holding no trump is not made to follow suit",
     "protocol-1": "written to protocol 1: hello names version 1, and perft counts only sequences of exactly "
                   "depth cards (0 where no card can be played)",
@@ -211,6 +212,9 @@ def score_41(cfg: dict[str, Any], bids: list[int], tricks: list[int]) -> list[in
             if on("failed-pays"):
                 out[(s + 1) % 4] += v
                 out[(s + 3) % 4] += v
+            if on("failed-split"):
+                out[(s + 1) % 4] += v // 2
+                out[(s + 3) % 4] += v // 2
     return out
 
 

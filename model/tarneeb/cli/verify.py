@@ -152,11 +152,48 @@ def summary_text(s: Summary) -> str:
         lines.append("divergences by clause:")
         for clause, n in s.by_clause.most_common():
             lines.append(f"  {clause}: {n}")
-    if s.by_cause:
+    if s.by_cause or s.evidence:
         follow = s.divergences - s.independent
         lines.append(f"divergences by cause ({s.independent} independent" +
                      (f", {follow} following from an earlier one" if follow else "") + "):")
         for c in s.causes():
             what = c["cause"] if c["cause"] == c["clause"] else f"{c['cause']} [clause {c['clause']}]"
             lines.append(f"  {what}: {c['count']}, first at {c['first']}")
+    rows = s.diagnosis()
+    if rows:
+        lines.append("diagnosis (each recognised bug tried on every diverging hand of a field):")
+        lines += [f"  {row['file']}: {diagnosis_text(row)}" for row in rows]
+        by_file = {(row["file"], row["field"]): (row["status"], row["cause"]) for row in rows}
+        odd = [row for row in s.diagnosis(per_match=True)
+               if (row["status"], row["cause"]) != by_file[(row["file"], row["field"])]]
+        if odd:
+            lines.append("matches whose own hands say otherwise:")
+            lines += [f"  {row['file']} match {row['match']}: {diagnosis_text(row)}" for row in odd[:MAX_ODD]]
+            if len(odd) > MAX_ODD:
+                lines.append(f"  ... {len(odd) - MAX_ODD} more (--json lists every match: diagnosis_by_match)")
     return "\n".join(lines)
+
+
+MAX_ODD = 10  # matches listed whose own evidence differs from their file's
+
+
+def diagnosis_text(row: dict[str, Any]) -> str:
+    """One line of the diagnosis: the cause with its evidence, or the evidence alone."""
+    n, fld = row["hands"], row["field"]
+    where = f"{'hand' if n == 1 else 'hands'} where {fld} diverges"
+    others = [f for f in row["fits"] if f["cause"] != row["cause"]]
+    also = "; also fits: " + ", ".join(f"{f['cause']} on {f['hands']} of {n}" for f in others) if others else ""
+    if row["status"] == "cause":
+        return (f"{fld}: cause {row['cause']} [clause {row['clause']}]: fits {n} of {n} {where}: "
+                f"{row['explanation']}{also}")
+    if row["status"] == "ambiguous":
+        both = [f["cause"] for f in row["fits"] if f["hands"] == n]
+        rest = [f for f in row["fits"] if f["hands"] != n]
+        more = "; also fits: " + ", ".join(f"{f['cause']} on {f['hands']} of {n}" for f in rest) if rest else ""
+        every = "the one hand" if n == 1 else f"all {n} hands"
+        return f"{fld}: no cause named: {' and '.join(both)} each fit {every} where {fld} diverges{more}"
+    if row["status"] == "partial":
+        fits = ", ".join(f"{f['cause']} on {f['hands']} of {n}" for f in row["fits"])
+        return (f"{fld}: no cause named: no recognised bug fits all {n} {where}; fits: {fits}; unexplained: "
+                f"{row['unexplained']} of {n}")
+    return f"{fld}: unexplained on {n} of {n} {where}: no recognised bug reproduces the claims"

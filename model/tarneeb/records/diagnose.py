@@ -7,8 +7,10 @@ hypotheses. A hypothesis is a way of computing the value wrongly, built from the
 them (the team's tricks given to each partner, a failed bid's value added to the opponents). A pattern is
 named only when its hypothesis gives exactly the claimed value and the rules do not; text is never matched.
 
-Each recogniser returns a :data:`Cause` ``(name, explanation, clause)`` or None. ``clause`` is the clause that
-explains the difference (the verifier cites it through ``Ruleset.cite``).
+Each recogniser returns every :data:`Cause` ``(name, explanation, clause)`` whose hypothesis reproduces the claim
+exactly ([] when none does). ``clause`` is the clause that explains the difference (the verifier cites it through
+``Ruleset.cite``). One hand may fit several hypotheses by chance: the verifier names a cause only when the
+evidence of every diverging hand agrees (:meth:`tarneeb.records.verify.Summary.diagnosis`).
 """
 
 from __future__ import annotations
@@ -27,14 +29,16 @@ Cause = tuple[str, str, str]
 Contract = tuple[int, int, int | None] | None
 
 
-def _first(tries: Sequence[tuple[Callable[[], object], Cause]], claimed: object) -> Cause | None:
+def _all(tries: Sequence[tuple[Callable[[], object], Cause]], claimed: object) -> list[Cause]:
+    """Every hypothesis of ``tries`` that gives exactly ``claimed``, in order, each name once."""
+    out: list[Cause] = []
     for hyp, cause in tries:
         try:
-            if hyp() == claimed:
-                return cause
+            if hyp() == claimed and all(c[0] != cause[0] for c in out):
+                out.append(cause)
         except (IndexError, KeyError, ValueError):  # a hypothesis that cannot be computed for this hand
             continue
-    return None
+    return out
 
 
 @cache
@@ -50,6 +54,18 @@ def _other_value_tables(rid: str) -> tuple[tuple[str, tuple[int, ...]], ...]:
         if r.individual and r.values != mine and all(v != r.values for _, v in out):
             out.append((other, r.values))
     return tuple(out)
+
+
+def clause_of(r: Rules, clause: str, causes: Sequence[Cause] | None) -> tuple[str, Cause | None]:
+    """The clause a divergence cites and the cause it names from this hand alone: the one hypothesis that fits
+    (its clause, when the ruleset has it), or none when none or several fit (then the clause they all give, if
+    they agree, else ``clause``)."""
+    if not causes:
+        return clause, None
+    clauses = {c[2] for c in causes}
+    if len(clauses) == 1 and causes[0][2] in r.ruleset.clauses:
+        clause = causes[0][2]
+    return clause, causes[0] if len(causes) == 1 else None
 
 
 # ------------------------------------------------------------------ scoring
@@ -71,14 +87,16 @@ def _variant(r: Rules, attr: str, v: object) -> Rules:
     return rr
 
 
-def deltas_cause(r: Rules, bids: Sequence[int], contract: Contract, tricks: Sequence[int],
-                 claimed: Sequence[int]) -> Cause | None:
-    """Why the claimed score changes of a played hand differ from the rules' (``bids``, ``tricks`` by seat)."""
+def deltas_causes(r: Rules, bids: Sequence[int], contract: Contract, tricks: Sequence[int],
+                  claimed: Sequence[int]) -> list[Cause]:
+    """Every hypothesis that gives exactly the claimed score changes of a played hand (``bids``, ``tricks`` by
+    seat), the narrowest first; [] when none does."""
     want = list(claimed)
     if contract is None:
-        return _individual_deltas_cause(r, bids, tricks, want)
+        return _individual_deltas_causes(r, bids, tricks, want)
     deltas = H.hand_deltas
-    for name, values, clause in _AUCTION_SCORING:  # the first hypothesis that gives the claim names the cause
+    out: list[Cause] = []
+    for name, values, clause in _AUCTION_SCORING:
         attr = "score_style" if name == "scoring" else name
         mine = getattr(r, attr)
         for v in values:
@@ -89,17 +107,18 @@ def deltas_cause(r: Rules, bids: Sequence[int], contract: Contract, tricks: Sequ
                     continue
             except (IndexError, KeyError, ValueError):  # a hypothesis that cannot be computed for this hand
                 continue
-            return (f"scored-as-{name}-{v}", f"the claimed changes are what {name} = {v} gives; this ruleset "
-                    f"scores with {name} = {mine}", clause if clause in r.ruleset.clauses else "score.standard")
+            out.append((f"scored-as-{name}-{v}", f"the claimed changes are what {name} = {v} gives; this ruleset "
+                        f"scores with {name} = {mine}", clause if clause in r.ruleset.clauses else "score.standard"))
     bt = R.team_of(contract[0])
     try:
         d = deltas(r, bids, contract, tricks)
     except (IndexError, KeyError, ValueError):  # pragma: no cover - the rules' own changes were computed before
-        return None
+        return out
     if [d[s] if R.team_of(s) == bt else 0 for s in range(4)] == want:
         team = R.team_tricks(tricks)
-        return ("defenders-not-scored", f"the defending team's {team[1 - bt]} tricks are not scored", "score.standard")
-    return None
+        out.append(("defenders-not-scored", f"the defending team's {team[1 - bt]} tricks are not scored",
+                    "score.standard"))
+    return out
 
 
 _AUCTION_SCORING = (("scoring", ("standard", "bid-only"), "score.standard"),
@@ -107,7 +126,7 @@ _AUCTION_SCORING = (("scoring", ("standard", "bid-only"), "score.standard"),
                     ("bid13", ("win", "26", "normal"), "score.bid13"))
 
 
-def _individual_deltas_cause(r: Rules, bids: Sequence[int], tricks: Sequence[int], want: list[int]) -> Cause | None:
+def _individual_deltas_causes(r: Rules, bids: Sequence[int], tricks: Sequence[int], want: list[int]) -> list[Cause]:
     """Individual bids: a slip in computing each seat's change (a *base*), a slip in settling a failed bid (a
     *post* step), or one of each at once (two bugs in the same hand are named together)."""
     d = R.individual_delta
@@ -137,6 +156,15 @@ def _individual_deltas_cause(r: Rules, bids: Sequence[int], tricks: Sequence[int
                         out[o] -= base[s]
         return out
 
+    def failed_split(base: list[int]) -> list[int]:
+        out = list(base)
+        for s in range(4):
+            if base[s] < 0:
+                for o in range(4):
+                    if R.team_of(o) != R.team_of(s):  # each opponent: half of it (rounded down)
+                        out[o] += -base[s] // 2
+        return out
+
     def failed_free(base: list[int]) -> list[int]:
         return [max(0, x) for x in base]
 
@@ -160,6 +188,8 @@ def _individual_deltas_cause(r: Rules, bids: Sequence[int], tricks: Sequence[int
         (None, None),
         (failed_paid, ("failed-bid-paid-to-opponents", "a failed bid's value is also added to each opponent's "
                        "score; only the bidder loses it", "score.individual")),
+        (failed_split, ("failed-bid-split-between-opponents", "a failed bid's value is shared between the two "
+                        "opponents (half each); only the bidder loses it", "score.individual")),
     ]
     if min(want) >= 0:  # failed_free gives no negative change: it cannot give a claim with one
         posts.append((failed_free, ("failed-bid-not-deducted", "a failed bid costs nothing; its value is taken off "
@@ -170,14 +200,22 @@ def _individual_deltas_cause(r: Rules, bids: Sequence[int], tricks: Sequence[int
             computed.append((fn(), cause))
         except (IndexError, KeyError, ValueError):  # a hypothesis that cannot be computed for this hand
             continue
-    # one slip first (a base alone, then a post step on the rules' changes), then two at once
+    # every single slip (a base alone, a post step on the rules' changes); two at once only when none fits alone
+    out: list[Cause] = []
+
+    def add(c: Cause) -> None:
+        if all(x[0] != c[0] for x in out):
+            out.append(c)
+
     for deltas, cause in computed[1:]:
-        if deltas == want:
-            return cause
+        if deltas == want and cause is not None:
+            add(cause)
     rules_d = computed[0][0]
     for post, pcause in posts[1:]:
-        if post is not None and post(rules_d) == want:
-            return pcause
+        if post is not None and pcause is not None and post(rules_d) == want:
+            add(pcause)
+    if out:
+        return out
     tried = {tuple(rules_d)}  # changes whose post steps were all tried already: the same again gives nothing new
     for deltas, cause in computed[1:]:
         key = tuple(deltas)
@@ -186,16 +224,16 @@ def _individual_deltas_cause(r: Rules, bids: Sequence[int], tricks: Sequence[int
         tried.add(key)
         for post, pcause in posts[1:]:
             if post is not None and cause is not None and pcause is not None and post(deltas) == want:
-                return (f"{cause[0]}+{pcause[0]}", f"two slips at once: {cause[1]}; and {pcause[1]}", cause[2])
-    return None
+                add((f"{cause[0]}+{pcause[0]}", f"two slips at once: {cause[1]}; and {pcause[1]}", cause[2]))
+    return out
 
 
 # ------------------------------------------------------------------ outcome
 
 
-def outcome_cause(r: Rules, scores: Sequence[int], target: int, bids: Sequence[int], contract: Contract,
-                  tricks: Sequence[int], claimed: int | None) -> Cause | None:
-    """Why the claimed winner after a hand (team, None: no winner yet) differs from the rules'."""
+def outcome_causes(r: Rules, scores: Sequence[int], target: int, bids: Sequence[int], contract: Contract,
+                   tricks: Sequence[int], claimed: int | None) -> list[Cause]:
+    """Every hypothesis that gives exactly the claimed winner after a hand (team, None: no winner yet)."""
     win, rule = H.hand_outcome(r, scores, target, bids, contract, tricks)
     rt = _variant(r, "target", target)
     tries: list[tuple[Callable[[], object], Cause]] = []
@@ -226,22 +264,22 @@ def outcome_cause(r: Rules, scores: Sequence[int], target: int, bids: Sequence[i
         tries.append((lambda: H.hand_outcome(r, scores, target + 1, bids, contract, tricks)[0],
                       ("target-must-be-passed", f"a team is taken to win only above {target}; reaching it is enough",
                        "win.target")))
-    found = _first(tries, claimed)
-    if found is None and rule == "tie.both-qualify" and claimed is not None and claimed != win:
-        found = ("tie-to-fixed-team", f"both teams qualify and the record gives the match to team {claimed} "
-                 "without the comparison the tie rule makes", "tie.both-qualify")
-    return found
+    if rule == "tie.both-qualify" and claimed is not None and claimed != win:  # named per team: team 0 or team 1
+        tries.append((lambda: claimed, (f"tie-to-team-{claimed}", f"both teams qualify and the record gives the "
+                                        f"match to team {claimed} without the comparison the tie rule makes",
+                                        "tie.both-qualify")))
+    return _all(tries, claimed)
 
 
 # ------------------------------------------------------------------ dealer, revealed card, trick winner
 
 
-def dealer_cause(r: Rules, last_dealer: int | None, redeal: str | None, claimed: int,
-                 clause: str = "deal.rotation") -> Cause | None:
+def dealer_causes(r: Rules, last_dealer: int | None, redeal: str | None, claimed: int,
+                 clause: str = "deal.rotation") -> list[Cause]:
     """Why the claimed dealer differs from the rules' next dealer after a deal by ``last_dealer`` (``clause``:
     the clause that names that dealer)."""
     if last_dealer is None:
-        return None
+        return []
     tries: list[tuple[Callable[[], object], Cause]] = []
     if redeal == "bid.total":
         swapped = _variant(r, "redeal_same_dealer", not r.redeal_same_dealer)
@@ -253,10 +291,10 @@ def dealer_cause(r: Rules, last_dealer: int | None, redeal: str | None, claimed:
     tries.append((lambda: H.next_dealer(_variant(r, "step", 4 - r.step), last_dealer, redeal),
                   ("rotation-reversed", "the deal passes the other way round the table", clause)))
     tries.append((lambda: last_dealer, ("dealer-not-rotated", "the same player deals again", clause)))
-    return _first(tries, claimed)
+    return _all(tries, claimed)
 
 
-def reveal_cause(r: Rules, deck: Sequence[int], dealer: int, claimed: int) -> Cause | None:
+def reveal_causes(r: Rules, deck: Sequence[int], dealer: int, claimed: int) -> list[Cause]:
     """Why the claimed revealed card differs from the dealer's last card dealt."""
     mask = R.deal_hands(r, dealer, deck)[dealer]
     last = R.revealed_card(deck)
@@ -270,10 +308,10 @@ def reveal_cause(r: Rules, deck: Sequence[int], dealer: int, claimed: int) -> Ca
             "first-card-revealed", f"the card shown is the dealer's first card, not the last card dealt "
                                    f"({card_str(last)})", "trump.source")),
     ]
-    return _first(tries, claimed)
+    return _all(tries, claimed)
 
 
-def winner_cause(r: Rules, leader: int, cards: Sequence[int], trump: int, claimed: int) -> Cause | None:
+def winner_causes(r: Rules, leader: int, cards: Sequence[int], trump: int, claimed: int) -> list[Cause]:
     """Why the claimed winner of a trick differs from the rules'."""
     def last_trump() -> int:
         idx = [i for i, c in enumerate(cards) if c // 13 == trump]
@@ -292,7 +330,7 @@ def winner_cause(r: Rules, leader: int, cards: Sequence[int], trump: int, claime
         (lambda: R.seat_order(r, leader)[max(range(4), key=lambda i: cards[i] % 13 * 4 + i)],
          ("highest-rank-wins", "the trick goes to the highest rank whatever its suit", "play.winner")),
     ]
-    return _first(tries, claimed)
+    return _all(tries, claimed)
 
 
-__all__ = ["Cause", "deltas_cause", "dealer_cause", "outcome_cause", "reveal_cause", "winner_cause"]
+__all__ = ["Cause", "clause_of", "dealer_causes", "deltas_causes", "outcome_causes", "reveal_causes", "winner_causes"]

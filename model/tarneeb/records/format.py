@@ -342,6 +342,9 @@ class Divergence:
     explanation: str = ""
     table: list[dict[str, Any]] | None = None
     ruleset: str = ""  # the id of the ruleset the line was judged under (its clauses are cited)
+    # every recognised bug whose hypothesis reproduces this hand's claim, (name, explanation, clause); None: the
+    # field is not one the verifier diagnoses, or the divergence follows from another
+    fits: list[tuple[str, str, str]] | None = None
 
     @property
     def independent(self) -> bool:
@@ -355,7 +358,12 @@ class Divergence:
         out = (f"{where}: {self.field}: record claims {self.claimed}, the rules give {self.expected}{why} "
                f"[clause {self.source}]")
         if self.cause:
-            out += f"\n  cause: {self.cause}: {self.explanation}"
+            out += f"\n  fits this hand: {self.cause}: {self.explanation}"
+        elif self.fits:
+            out += (f"\n  fits this hand: {', '.join(f[0] for f in self.fits)} (each reproduces the claim; the "
+                    "summary weighs every hand)")
+        elif self.fits is not None and self.follows_line is None:
+            out += "\n  unexplained: no recognised bug reproduces the claim"
         if self.follows_line is not None:
             out += f"\n  follows from the divergence at line {self.follows_line} ({self.follows_field})"
         if self.table:

@@ -57,17 +57,17 @@ class HandReplay:
 
     # -------------------------------------------------------------- reports
     def div(self, fld: str, claimed: object, expected: object, clause: str, trick: int | None = None,
-            reason: str = "", follows: Divergence | None = None, cause: D.Cause | None = None,
+            reason: str = "", follows: Divergence | None = None, causes: list[D.Cause] | None = None,
             table: list[dict[str, Any]] | None = None) -> Divergence:
+        """A divergence; ``causes``: the hypotheses that reproduce the claim of this hand (None: not diagnosed)."""
         h = self.h
-        if cause is not None:
-            clause = cause[2] if cause[2] in self.r.ruleset.clauses else clause
         follows = follows or self.taint
+        clause, cause = D.clause_of(self.r, clause, causes)
         d = Divergence(h.file, h.line, self.mid, self.hand_no, trick, fld, str(claimed), str(expected), clause,
                        self.v.cite(self.r, clause), reason,
                        None if follows is None else follows.line, None if follows is None else follows.field,
                        "" if cause is None else cause[0], "" if cause is None else cause[1], table,
-                       self.r.ruleset.id)
+                       self.r.ruleset.id, None if causes is None else list(causes))
         self.out.append(d)
         return d
 
@@ -101,7 +101,7 @@ class HandReplay:
             elif h.revealed != revealed:
                 t_div = self.div("revealed", "none" if h.revealed < 0 else _CARD_TEXT[h.revealed],
                                  f"{_CARD_TEXT[revealed]} (the dealer's last card)", "trump.source",
-                                 cause=None if h.revealed < 0 else D.reveal_cause(r, deck, dealer, h.revealed))
+                                 causes=None if h.revealed < 0 else D.reveal_causes(r, deck, dealer, h.revealed))
                 if h.revealed >= 0:
                     trump_claim = R.trump_from_reveal(r, h.revealed)
         if H.weak_seats(r, hands):
@@ -359,7 +359,7 @@ class HandReplay:
                     self.div(f"tricks[{k}].winner", t.winner, w, "play.winner", k,
                              f"cards {' '.join(_CARD_TEXT[x] for x in t.cards)} led by seat {leader}",
                              follows=trick_taint,
-                             cause=None if trick_taint else D.winner_cause(r, leader, t.cards, trump, t.winner))
+                             causes=None if trick_taint else D.winner_causes(r, leader, t.cards, trump, t.winner))
                 w = t.winner  # the record's winner leads next
             won[w] += 1
             leader = w
@@ -421,11 +421,11 @@ class HandReplay:
                     clause = sclause
                     if r.individual:
                         clause = C.individual_delta_clause(claimed_d[bad[0]], rules_d[bad[0]] or 0)
-                    cause = None if full is None else D.deltas_cause(r, [b or 0 for b in bids], contract, tricks,
-                                                                     claimed_d)
+                    causes = None if full is None else D.deltas_causes(r, [b or 0 for b in bids], contract, tricks,
+                                                                       claimed_d)
                     table = [{"seat": s, "bid": self._bid_of(s, bids, contract), "tricks": tricks[s],
                               "claimed": claimed_d[s], "rules": rules_d[s]} for s in range(4)]
-                    self.div("deltas", fmt_list(claimed_d), fmt_list(rules_d), clause, cause=cause, table=table,
+                    self.div("deltas", fmt_list(claimed_d), fmt_list(rules_d), clause, causes=causes, table=table,
                              follows=prior)
         before = list(st.scores)
         alt, st.alt_scores = st.alt_scores, None  # the rules' scores where the line before claimed others
@@ -489,7 +489,7 @@ class HandReplay:
             if claim_w != win:
                 w_div = self.div("outcome.winner", "none" if claim_w is None else f"team {claim_w}",
                          "none" if win is None else f"team {win}", rule, reason=f"scores {fmt_list(basis)}",
-                         cause=D.outcome_cause(r, basis, target, bids0, contract, tricks, claim_w),
+                         causes=D.outcome_causes(r, basis, target, bids0, contract, tricks, claim_w),
                          follows=prior or s_div)
                 settle_w = claim_w  # the match goes on from the record's winner (a game won: its target) ...
                 ruled = H.settle(r, win, target, games)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -42,8 +43,13 @@ class Summary:
     warnings: int = 0
     by_clause: Counter[str] = field(default_factory=Counter)
     independent: int = 0  # divergences that follow from no earlier one
-    by_cause: Counter[str] = field(default_factory=Counter)  # a recognised cause's name, else the clause id
+    by_cause: Counter[str] = field(default_factory=Counter)  # the clause id of each divergence not diagnosed
     first_at: dict[str, tuple[str, int, str]] = field(default_factory=dict)  # cause -> (file, line, clause)
+    # the independent divergences of the fields the verifier diagnoses: (file, match, field, clause, the names of
+    # the hypotheses that reproduce the hand's claim) -> hands; the first line of each (file, field, clause, names)
+    evidence: Counter[tuple[str, str, str, str, tuple[str, ...]]] = field(default_factory=Counter)
+    evidence_first: dict[tuple[str, str, str, tuple[str, ...]], int] = field(default_factory=dict)
+    fit_texts: dict[str, tuple[str, str]] = field(default_factory=dict)  # hypothesis -> (explanation, clause)
 
     def merge(self, other: Summary, line_offset: int = 0) -> None:
         """Add ``other``'s counts; ``line_offset`` shifts its first locations (a byte range merged after the
@@ -56,23 +62,84 @@ class Summary:
         for key, (f, ln, clause) in other.first_at.items():
             if key not in self.first_at:
                 self.first_at[key] = (f, ln + line_offset if ln > 0 else ln, clause)
+        self.evidence.update(other.evidence)
+        for ek, ln in other.evidence_first.items():
+            if ek not in self.evidence_first:
+                self.evidence_first[ek] = ln + line_offset if ln > 0 else ln
+        for name, texts in other.fit_texts.items():
+            self.fit_texts.setdefault(name, texts)
 
     def count(self, d: Divergence) -> None:
         self.divergences += 1
         self.by_clause[d.clause] += 1
         if d.follows_line is None:
             self.independent += 1
-        key = d.cause or d.clause
-        if d.follows_line is not None:
-            key = f"follow-on ({key})"
+        if d.fits is not None and d.follows_line is None:  # weighed with every other hand (diagnosis)
+            names = tuple(f[0] for f in d.fits)
+            group = field_group(d.field)
+            self.evidence[(d.file, d.match, group, d.clause, names)] += 1
+            self.evidence_first.setdefault((d.file, group, d.clause, names), d.line)
+            for name, text, clause in d.fits:
+                self.fit_texts.setdefault(name, (text, clause))
+            return
+        key = d.clause if d.follows_line is None else f"follow-on ({d.clause})"
         self.by_cause[key] += 1
         if key not in self.first_at:
             self.first_at[key] = (d.file, d.line, d.clause)
 
+    def diagnosis(self, per_match: bool = False) -> list[dict[str, Any]]:
+        """What the hands of each file (``per_match``: of each match) say about the cause of each diagnosed field's
+        divergences. A cause is named (``status`` "cause") only when its hypothesis reproduces the claim of every
+        diverging hand of that field and no other hypothesis does; "ambiguous" when several do; "partial" when
+        some hypotheses fit some hands only (the evidence: how many hands each fits); "unexplained" when none fits
+        any. Each row: file, match (per match), field, clause, hands, status, cause, explanation, fits (each
+        hypothesis with the hands it fits), unexplained (hands no hypothesis fits)."""
+        groups: dict[tuple[str, ...], dict[str, Any]] = {}
+        for (file, match, grp, clause, names), n in self.evidence.items():
+            key: tuple[str, ...] = (file, match, grp) if per_match else (file, grp)
+            g = groups.setdefault(key, {"hands": 0, "fits": Counter(), "unexplained": 0, "clause": Counter()})
+            g["hands"] += n
+            g["clause"][clause] += n
+            g["fits"].update({x: n for x in names})
+            if not names:
+                g["unexplained"] += n
+        out = []
+        for key, g in sorted(groups.items()):
+            n, fits = g["hands"], g["fits"]
+            full = sorted(x for x, c in fits.items() if c == n)
+            status = ("cause" if len(full) == 1 else "ambiguous" if full else "partial" if fits else "unexplained")
+            cause = full[0] if status == "cause" else None
+            row: dict[str, Any] = {"file": key[0], **({"match": key[1]} if per_match else {}), "field": key[-1],
+                                   "clause": g["clause"].most_common(1)[0][0], "hands": n, "status": status,
+                                   "cause": cause, "explanation": self.fit_texts[cause][0] if cause else "",
+                                   "fits": [{"cause": x, "hands": c} for x, c in
+                                            sorted(fits.items(), key=lambda kv: (-kv[1], kv[0]))],
+                                   "unexplained": g["unexplained"]}
+            if cause is not None:
+                row["clause"] = self.fit_texts[cause][1]
+            out.append(row)
+        return out
+
     def causes(self) -> list[dict[str, Any]]:
-        """Divergences grouped by cause (a recognised pattern's name, else the clause id), most frequent first."""
-        return [{"cause": k, "count": n, "clause": self.first_at[k][2], "first": f"{self.first_at[k][0]}:"
-                 f"{self.first_at[k][1]}"} for k, n in self.by_cause.most_common()]
+        """Divergences grouped by cause, most frequent first: a diagnosed field's hands under the cause the file's
+        evidence names (:meth:`diagnosis`) when they fit it, else "unexplained (field)" or its clause; every other
+        divergence under its clause (follow-ons apart)."""
+        verdict = {(row["file"], row["field"]): row for row in self.diagnosis()}
+        count: Counter[str] = Counter(self.by_cause)
+        first = {k: (f"{f}:{ln}", clause) for k, (f, ln, clause) in self.first_at.items()}
+        for (file, _, grp, clause, names), n in self.evidence.items():
+            row = verdict[(file, grp)]
+            if row["cause"] is not None and row["cause"] in names:
+                label, cl = row["cause"], row["clause"]
+            elif not names:
+                label, cl = f"unexplained ({grp})", clause
+            else:
+                label, cl = clause, clause
+            count[label] += n
+            at = f"{file}:{self.evidence_first[(file, grp, clause, names)]}"
+            if label not in first or _loc_key(at) < _loc_key(first[label][0]):
+                first[label] = (at, cl)
+        return [{"cause": k, "count": n, "clause": first[k][1], "first": first[k][0]} for k, n in count.most_common()]
 
     def exit_code(self) -> int:
         """2 when some input could not be read, else 1 when divergences were found, else 0."""
@@ -85,7 +152,19 @@ class Summary:
                 "lines": self.lines, "matches": self.matches, "hands": self.hands, "clean_hands": self.clean_hands,
                 "divergences": self.divergences, "errors": self.errors, "warnings": self.warnings,
                 "by_clause": dict(self.by_clause.most_common()), "independent": self.independent,
-                "by_cause": self.causes(), "exit": self.exit_code()}
+                "by_cause": self.causes(), "diagnosis": self.diagnosis(),
+                "diagnosis_by_match": self.diagnosis(per_match=True), "exit": self.exit_code()}
+
+
+def field_group(fld: str) -> str:
+    """A report's field with any trick number left out (``tricks[3].winner`` -> ``tricks[].winner``): the hands
+    whose divergences are weighed together."""
+    return re.sub(r"\[\d+\]", "[]", fld)
+
+
+def _loc_key(loc: str) -> tuple[str, int]:
+    file, _, line = loc.rpartition(":")
+    return (file, int(line)) if line.lstrip("-").isdigit() else (loc, 0)
 
 
 # After 8 fast-path misses in a row the fast path is not tried for FAST_PAUSE lines, then for twice as many after
@@ -283,12 +362,12 @@ class Verifier:
         mid = st.header.match
 
         def div(fld: str, claimed: object, expected: object, clause: str, trick: int | None = None,
-                reason: str = "", cause: D.Cause | None = None) -> Divergence:
-            if cause is not None and cause[2] in r.ruleset.clauses:
-                clause = cause[2]
+                reason: str = "", causes: list[D.Cause] | None = None) -> Divergence:
+            clause, cause = D.clause_of(r, clause, causes)
             d = Divergence(h.file, h.line, mid, hand_no, trick, fld, str(claimed), str(expected), clause,
                            self.cite(r, clause), reason, cause="" if cause is None else cause[0],
-                           explanation="" if cause is None else cause[1], ruleset=r.ruleset.id)
+                           explanation="" if cause is None else cause[1], ruleset=r.ruleset.id,
+                           fits=None if causes is None else list(causes))
             out.append(d)
             return d
 
@@ -312,7 +391,7 @@ class Verifier:
             # a line that goes on from the rules' dealer where the line before claimed another is not wrong again
             if dealer is not None and h.dealer != dealer and h.dealer != alt_dealer:
                 dealer_div = div("dealer", h.dealer, dealer, st.dealer_clause,
-                                 cause=D.dealer_cause(r, st.last_dealer, st.last_redeal, h.dealer, st.dealer_clause))
+                                 causes=D.dealer_causes(r, st.last_dealer, st.last_redeal, h.dealer, st.dealer_clause))
             dealer = h.dealer
         elif dealer is None:
             err("dealer", "missing, and the previous deal did not settle who deals next: hand not checked")
