@@ -263,7 +263,13 @@ def lockstep_deal(eng: Engine, r: Rules, m: Match, deck: tuple[int, ...], choose
             if k in ("deltas", "winner") and ours_res["redeal"]:
                 continue
             if fin.get(k) != ours_res[k]:
-                stop(k, ours_res[k], fin.get(k), cl.get(k, "hand.tricks"),
+                clause = cl.get(k, "hand.tricks")
+                theirs = fin.get(k)
+                if k == "deltas" and type(theirs) is list and len(theirs) == 4 and all(type(x) is int for x in theirs):
+                    rec = m.records[-1]  # the clause verify names for the same claim (core.clauses.deltas_clause)
+                    clause = C.deltas_clause(r, None if r.individual else rec.contract, rec.tricks_won, theirs,
+                                             ours_res[k])
+                stop(k, ours_res[k], theirs, clause,
                      "the deal: " + deal_story(m.records[-1], trace.scores) + "; the engine answered "
                      + ", ".join(f"{f} {_show(fin.get(f))}" for f in ("tricks_won", "deltas", "scores", "winner")))
         return None

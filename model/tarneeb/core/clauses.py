@@ -107,6 +107,17 @@ def individual_delta_clause(claimed: int, expected: int) -> str:
     return "score.individual" if abs(claimed) == abs(expected) or claimed * expected <= 0 else "score.values"
 
 
+def deltas_clause(r: Rules, contract: tuple[int, int, int | None] | None, tricks_won: Sequence[int],
+                  claimed: Sequence[int | None], expected: Sequence[int | None]) -> str:
+    """The clause a wrong set of score changes breaks, the same for ``verify`` and ``fuzz``: individual bids by
+    the first seat whose change differs (:func:`individual_delta_clause`), the auction by :func:`score_clause`."""
+    if contract is None:
+        for c, e in zip(claimed, expected, strict=True):
+            if c is not None and e is not None and c != e:
+                return individual_delta_clause(c, e)
+    return score_clause(r, contract, tricks_won)
+
+
 def match_over_clause(r: Rules, outcome_clause: str) -> str:
     """The clause that decides whether a hand ends the match: win.play-on when the ruleset plays on."""
     return "win.play-on" if r.play_on_raise > 0 else outcome_clause

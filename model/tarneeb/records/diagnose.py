@@ -57,15 +57,11 @@ def _other_value_tables(rid: str) -> tuple[tuple[str, tuple[int, ...]], ...]:
 
 
 def clause_of(r: Rules, clause: str, causes: Sequence[Cause] | None) -> tuple[str, Cause | None]:
-    """The clause a divergence cites and the cause it names from this hand alone: the one hypothesis that fits
-    (its clause, when the ruleset has it), or none when none or several fit (then the clause they all give, if
-    they agree, else ``clause``)."""
-    if not causes:
-        return clause, None
-    clauses = {c[2] for c in causes}
-    if len(clauses) == 1 and causes[0][2] in r.ruleset.clauses:
-        clause = causes[0][2]
-    return clause, causes[0] if len(causes) == 1 else None
+    """The clause a divergence cites and the hypothesis it names as fitting its hand alone (the only one that
+    does; None when none or several fit). The clause stays the rules' own (``clause``: what ``fuzz`` names for the
+    same difference too); a hypothesis's clause is cited where the evidence of every hand names it
+    (:meth:`tarneeb.records.verify.Summary.diagnosis`)."""
+    return clause, causes[0] if causes and len(causes) == 1 else None
 
 
 # ------------------------------------------------------------------ scoring

@@ -418,9 +418,7 @@ class HandReplay:
             else:
                 bad = [s for s in range(4) if rules_d[s] is not None and claimed_d[s] != rules_d[s]]
                 if bad and claimed_d not in alts:
-                    clause = sclause
-                    if r.individual:
-                        clause = C.individual_delta_clause(claimed_d[bad[0]], rules_d[bad[0]] or 0)
+                    clause = C.deltas_clause(r, None if r.individual else contract, tricks, claimed_d, rules_d)
                     causes = None if full is None else D.deltas_causes(r, [b or 0 for b in bids], contract, tricks,
                                                                        claimed_d)
                     table = [{"seat": s, "bid": self._bid_of(s, bids, contract), "tricks": tricks[s],
