@@ -607,7 +607,7 @@ def test_a_named_cause_and_the_summary_by_cause(tmp_path: Path) -> None:
     shown = divergences_of(page)
     assert len(shown) == len(check.divergences) > 0
     for (_, text), d in zip(shown, check.divergences, strict=True):
-        assert f"السبب {d['cause']} {d['explanation']}" in text
+        assert f"{AR['fits_hand']} {d['cause']} {d['explanation']}" in text  # what fits this hand (one here)
     by = check.summary["by_cause"]
     assert [c["cause"] for c in by] == ["made-exactly-counts-as-failed"]
     summary = text_of(re.search(r'<table class="by-cause".*?</table>', page, re.S).group(0))  # type: ignore[union-attr]
@@ -661,3 +661,26 @@ def test_the_arabic_pages_cite_the_documents_in_arabic(client: TestClient, tmp_p
         assert all(("، قسم «" in t) == (lang == "ar") for _, t in cites), cites
     page = client.get("/ar/rules/card-kings-41").text
     assert f'<cite lang="ar">{esc(ar)}</cite>' in page and esc(en) not in page
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_the_records_page_gives_the_diagnosis_with_its_evidence(client: TestClient, lang: str, tmp_path: Path) -> None:
+    """The file's diagnosis (records.verify.Summary.diagnosis) on the page, in the page's language: the cause the
+    evidence of every hand names, and the other hypotheses with the hands each fits."""
+    from tarneeb.records import verify_lines
+    from tarneeb.serve.strings import STRINGS
+
+    out = tmp_path / "m.jsonl"
+    subprocess.run([sys.executable, str(ROOT / "examples/mini_engine/mini_engine.py"), "--mutant", "team-sum-wins",
+                    "selfplay", "--ruleset", "card-kings-41", "--matches", "40", "--seed", "1", "--part-way", "1.0",
+                    "--out", str(out)], check=True, timeout=120)
+    summary, _ = verify_lines(out.read_bytes().splitlines(), file="g.jsonl")
+    [row] = summary.diagnosis()
+    assert row["status"] == "cause" and len(row["fits"]) == 2, row
+    page = client.post(f"/{lang}/records", files={"records_file": ("g.jsonl", out.read_bytes())}).text
+    [item] = re.findall(r'<li class="diag-cause" data-field="outcome.winner">(.*?)</li>', page, re.S)
+    t = STRINGS[lang]
+    text = html.unescape(re.sub(r"<[^>]+>", "", item))
+    assert t["diag_cause"].split("{")[0] in text and f"\u2068{row['cause']}\u2069" in text
+    other = row["fits"][1]
+    assert f"\u2068{other['cause']}\u2069 ({t['diag_of'].format(k=other['hands'], n=row['hands'])})" in text

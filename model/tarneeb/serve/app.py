@@ -44,6 +44,7 @@ class TooLarge(Exception):
 
 ENV = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]),
                   trim_blocks=True, lstrip_blocks=True)
+ENV.filters["bidi"] = lambda text: _isolated(str(text))
 
 
 def _lang(request: Request) -> str:
@@ -67,8 +68,19 @@ def page(request: Request, template: str, code: int = 200, **ctx: Any) -> HTMLRe
     ctx.update(lang=lang, dir="rtl" if lang == "ar" else "ltr", t=strings, kind_label=lambda k: kind_label(lang, k),
                counted=lambda n, noun: counted(lang, int(n), noun),
                seat_name=lambda s: strings["seat_name"].format(n=int(s) + FIRST_SEAT[lang]),
-               other_lang=_other(lang), other_url=f"/{_other(lang)}/{quote(rest)}", path=request.url.path)
+               other_lang=_other(lang), other_url=f"/{_other(lang)}/{quote(rest)}", path=request.url.path,
+               fits_of=lambda fits, n: _fits_of(strings, fits, int(n)))
     return HTMLResponse(ENV.get_template(template).render(**ctx), status_code=code)
+
+
+def _isolated(text: str) -> str:
+    """``text`` (an id written in Latin letters) isolated from the sentence's direction (FSI ... PDI)."""
+    return f"\u2068{text}\u2069"
+
+
+def _fits_of(strings: dict[str, str], fits: list[dict[str, Any]], n: int) -> str:
+    """The hypotheses of a diagnosis row with the hands each fits: "x (3 of 12), y (1 of 12)"."""
+    return ", ".join(f"{_isolated(f['cause'])} ({strings['diag_of'].format(k=f['hands'], n=n)})" for f in fits)
 
 
 async def limited_form(request: Request, limit: int) -> FormData:

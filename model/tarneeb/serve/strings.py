@@ -168,6 +168,17 @@ EN: dict[str, str] = {
     "col_tricks": "Tricks",
     "col_claimed": "Record claims",
     "col_rules": "Rules give",
+    "diag_title": "What the hands say about the cause",
+    "diag_cause": "cause {cause}: it reproduces what the record claims on every one of the {hands} where this field "
+                  "diverges, and no other recognised bug does.",
+    "diag_also": "Also fits some of them: {fits}.",
+    "diag_ambiguous": "no cause named: {causes} each reproduce all {hands}; the records cannot tell them apart.",
+    "diag_partial": "no cause named: no recognised bug reproduces all {hands}. Fits: {fits}. Unexplained: {u}.",
+    "diag_unexplained": "unexplained: no recognised bug reproduces what the record claims on any of the {hands}.",
+    "diag_of": "{k} of {n}",
+    "diag_and": " and ",
+    "fits_hand": "Fits this hand",
+    "unexplained_hand": "no recognised bug reproduces what the record claims (unexplained)",
 }
 
 AR: dict[str, str] = {
@@ -326,6 +337,17 @@ AR: dict[str, str] = {
     "col_tricks": "اللمّات",
     "col_claimed": "يقول السجل",
     "col_rules": "تعطي القواعد",
+    "diag_title": "ما تقوله الأيدي عن السبب",
+    "diag_cause": "السبب {cause}: يعيد ما يقوله السجل في كل {hands} اختلف فيها هذا الحقل، ولا يفعل ذلك أيّ خطأ معروف "
+                  "آخر.",
+    "diag_also": "ويطابق بعضها أيضًا: {fits}.",
+    "diag_ambiguous": "لا سبب مسمّى: كلٌّ من {causes} يعيد كل {hands}؛ لا تكفي السجلات للتمييز بينها.",
+    "diag_partial": "لا سبب مسمّى: لا خطأ معروف يعيد كل {hands}. يطابق: {fits}. بلا تفسير: {u}.",
+    "diag_unexplained": "بلا تفسير: لا خطأ معروف يعيد ما يقوله السجل في أيٍّ من {hands}.",
+    "diag_of": "{k} من {n}",
+    "diag_and": " و",
+    "fits_hand": "يطابق هذه اليد",
+    "unexplained_hand": "لا خطأ معروف يعيد ما يقوله السجل (بلا تفسير)",
 }
 
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "ar": AR}
