@@ -164,6 +164,7 @@ KINDS: tuple[Kind, ...] = (
     Kind("won-raised", "the match decided at the raised target", ("win.play-on",)),
     Kind("over", "the match over", ("win.target", "win.qualify")),
     Kind("timer", "the turn timer's bid or card asked at a turn", ("timer.auto-play", "timer.auto-bid")),
+    Kind("starts", "part-way starts, possible and impossible, tried", ("deal.first-dealer", "seats.partners")),
 )
 KIND_IDS = tuple(k.id for k in KINDS)
 _KIND = {k.id: k for k in KINDS}
@@ -1323,6 +1324,70 @@ class Driver:
                         cite(r, self.x.decided_by, "win.target"))
         return m
 
+    # ------------------------------------------------------------ part-way starts
+    def starts(self) -> None:
+        """``Match(rules, dealer, scores)`` and ``Match.at`` accept every start the spec allows and refuse the
+        others citing the clause they break: a first dealer outside the four seats (deal.first-dealer); scores
+        that are not four integers, or partners' scores that differ in the auction family (seats.partners); a
+        target no number of games won can leave in force, or a game won by no team 0 or 1 (win.play-on). An
+        accepted start waits for a deal by that dealer, at the scores given, with the target the encoding gives
+        for the games won."""
+        r, ex = self.r, self.ex
+        self.ctx = {"": f"{r.ruleset.id} [{self.label}]", "scenario": "part-way starts",
+                    "deal": "none yet (the match is being built)"}
+        ok = [5, 9, 5, 9] if not r.individual else [5, 9, -3, 0]
+        base = ex.target(0)
+        raised = ex.target(1)
+        refused: list[tuple[str, Callable[[], Match], str]] = [
+            (f"Match(dealer {d})", lambda d=d: Match(r, d), "deal.first-dealer") for d in (-1, 4)]
+        refused += [(f"Match.at(dealer {d})", lambda d=d: Match.at(r, d, ok), "deal.first-dealer") for d in (-1, 4)]
+        for sc in ([1, 2, 3], [1, 2, 1, 2, 0], [1.5, 2, 1.5, 2]):
+            refused.append((f"Match.at(scores {sc})", lambda sc=sc: Match.at(r, 0, sc), "seats.partners"))
+        if not r.individual:
+            for sc in ([1, 2, 3, 2], [1, 2, 1, 3]):  # team 0's partners differ; team 1's
+                refused.append((f"Match.at(partners' scores differ {sc})", lambda sc=sc: Match.at(r, 0, sc),
+                                "seats.partners"))
+                refused.append((f"Match(partners' scores differ {sc})", lambda sc=sc: Match(r, 0, sc),
+                                "seats.partners"))
+        for t in sorted({base - 1, base + 1, raised + 1} - {base, raised}):
+            refused.append((f"Match.at(target {t})", lambda t=t: Match.at(r, 0, ok, t), "win.play-on"))
+        refused.append(("Match.at(games [2])", lambda: Match.at(r, 0, ok, None, [2]), "win.play-on"))
+        if raised != base:
+            refused.append((f"Match.at(target {base}, games [1])", lambda: Match.at(r, 0, ok, base, [1]),
+                            "win.play-on"))
+            refused.append((f"Match.at(target {raised}, games [])", lambda: Match.at(r, 0, ok, raised, []),
+                            "win.play-on"))
+        for what, build, clause in refused:
+            self.points += 1
+            try:
+                build()
+            except IllegalAction as e:
+                if e.rule != clause:
+                    raise self.bad(f"{what}: an impossible start", f"refused citing {e.rule}",
+                                   f"refused citing {clause}", clause) from None
+                continue
+            except Exception as e:  # noqa: BLE001
+                raise self.bad(f"{what}: an impossible start", f"{type(e).__name__}: {e}", "refused as illegal",
+                               clause) from None
+            raise self.bad(f"{what}: an impossible start", "accepted", "refused as illegal", clause)
+        accepted: list[tuple[str, Callable[[], Match], int, list[int], int, int]] = [
+            ("Match(dealer 3, scores)", lambda: Match(r, 3, ok), 3, ok, base, 0),
+            ("Match.at(dealer 2, scores)", lambda: Match.at(r, 2, ok), 2, ok, base, 0),
+            ("Match.at(target in force)", lambda: Match.at(r, 1, ok, base), 1, ok, base, 0)]
+        if raised != base:
+            accepted += [("Match.at(the raised target)", lambda: Match.at(r, 0, ok, raised), 0, ok, raised, 1),
+                         ("Match.at(games [1])", lambda: Match.at(r, 0, ok, None, [1]), 0, ok, raised, 1)]
+        for what, build, dealer, scores, target, games in accepted:
+            try:
+                m = build()
+            except Exception as e:  # noqa: BLE001
+                raise self.bad(f"{what}: a possible start", f"refuses it: {type(e).__name__}: {e}", "accepted",
+                               "win.play-on" if games else "deal.first-dealer") from None
+            self.same(f"{what}: the state it waits in", (m.phase.value, m.dealer, list(m.scores), m.to_move),
+                      ("deal", dealer, scores, -1), "deal.first-dealer")
+            self.same(f"{what}: the target and the games", (m.target, len(m.games)), (target, games), "win.play-on")
+        self.cov["starts"] += 1
+
     def wait_deal(self, m: Match) -> None:
         x = self.x
         if x.after == "start":
@@ -1763,6 +1828,7 @@ class SteerVariant:
         drv = Driver(r, ex, self.label, self.seed)
         names: list[str] = []
         try:
+            drv.starts()
             for sc in scenarios(r, ex):
                 names.append(sc.name)
                 drv.run(sc)
