@@ -1339,18 +1339,20 @@ class Driver:
         base = ex.target(0)
         raised = ex.target(1)
         refused: list[tuple[str, Callable[[], Match], str]] = [
-            (f"Match(dealer {d})", lambda d=d: Match(r, d), "deal.first-dealer") for d in (-1, 4)]
-        refused += [(f"Match.at(dealer {d})", lambda d=d: Match.at(r, d, ok), "deal.first-dealer") for d in (-1, 4)]
-        for sc in ([1, 2, 3], [1, 2, 1, 2, 0], [1.5, 2, 1.5, 2]):
-            refused.append((f"Match.at(scores {sc})", lambda sc=sc: Match.at(r, 0, sc), "seats.partners"))
+            (f"Match(dealer {d})", functools.partial(Match, r, d), "deal.first-dealer") for d in (-1, 4)]
+        refused += [(f"Match.at(dealer {d})", functools.partial(Match.at, r, d, ok), "deal.first-dealer")
+                    for d in (-1, 4)]
+        bad_scores: list[list[Any]] = [[1, 2, 3], [1, 2, 1, 2, 0], [1.5, 2, 1.5, 2]]
+        for sc in bad_scores:
+            refused.append((f"Match.at(scores {sc})", functools.partial(Match.at, r, 0, sc), "seats.partners"))
         if not r.individual:
             for sc in ([1, 2, 3, 2], [1, 2, 1, 3]):  # team 0's partners differ; team 1's
-                refused.append((f"Match.at(partners' scores differ {sc})", lambda sc=sc: Match.at(r, 0, sc),
+                refused.append((f"Match.at(partners' scores differ {sc})", functools.partial(Match.at, r, 0, sc),
                                 "seats.partners"))
-                refused.append((f"Match(partners' scores differ {sc})", lambda sc=sc: Match(r, 0, sc),
+                refused.append((f"Match(partners' scores differ {sc})", functools.partial(Match, r, 0, sc),
                                 "seats.partners"))
         for t in sorted({base - 1, base + 1, raised + 1} - {base, raised}):
-            refused.append((f"Match.at(target {t})", lambda t=t: Match.at(r, 0, ok, t), "win.play-on"))
+            refused.append((f"Match.at(target {t})", functools.partial(Match.at, r, 0, ok, t), "win.play-on"))
         refused.append(("Match.at(games [2])", lambda: Match.at(r, 0, ok, None, [2]), "win.play-on"))
         if raised != base:
             refused.append((f"Match.at(target {base}, games [1])", lambda: Match.at(r, 0, ok, base, [1]),
