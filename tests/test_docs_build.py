@@ -111,21 +111,22 @@ def test_comparison_rows_link_to_witnesses(site: Path) -> None:
     assert text.count("re-checked: the engine rules the same way") > 0
 
 
-def test_comparison_page_has_every_ruleset_column(site: Path) -> None:
-    page = _page(site, "generated/comparison.html")
-    table = re.search(r"<table.*?</table>", page, re.S)
-    assert table
-    head = re.search(r"<thead>(.*?)</thead>", table.group(0), re.S)
-    assert head
-    header_cells = [_text(c).strip() for c in re.findall(r"<th[^>]*>(.*?)</th>", head.group(1), re.S)]
-    assert header_cells[1:] == list(rulesets())
-    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", table.group(0), re.S)
-    assert len(rows) == len(compare.ROWS) + 1
-    for row in rows:
-        assert len(re.findall(r"<t[hd][^>]*>", row)) == len(rulesets()) + 1
-    text = _text(page)
-    for row in compare.comparison(lang="en"):
-        assert row.title in text
+def test_comparison_page_shows_every_ruleset_under_every_point(site: Path) -> None:
+    """No table wider than a phone: each variation point is a heading with a list, every ruleset named once under
+    it (those that agree on one line), in both languages."""
+    for lang, page in (("en", "generated/comparison.html"), ("ar", "generated/ar/comparison.html")):
+        doc = _page(site, page)
+        assert "<table" not in doc.split('role="main"', 1)[1].split('class="sphinxsidebar"', 1)[0], lang
+        points = re.split(r'<p class="tarneeb-point rubric">', doc)[1:]
+        rows = compare.comparison(lang=lang)
+        assert len(points) == len(rows) == len(compare.ROWS), lang
+        for row, part in zip(rows, points, strict=True):
+            part = part.split("</ul>", 1)[0]
+            assert _text(part.split("</p>", 1)[0]).strip() == row.title, (lang, row.title)
+            named = re.findall(r'<span class="doc">([\w-]+)</span>', part)
+            assert sorted(named) == sorted(rulesets()), (lang, row.title, named)
+            for _rids, value in compare.grouped(row.values, list(rulesets())):
+                assert value.split("[")[0].strip()[:20] in _text(part), (lang, row.title, value)
 
 
 def test_examples_page_shows_engine_results(site: Path) -> None:
@@ -196,8 +197,6 @@ def test_arabic_pages_are_whole_page_rtl(site: Path) -> None:
     for p in (site / "generated" / "en").glob("*.html"):
         tag = re.search(r"<html\b[^>]*>", p.read_text(encoding="utf-8"))
         assert tag and 'dir="rtl"' not in tag.group(0) and 'lang="en"' in tag.group(0), p.name
-    comparison = _page(site, "generated/ar/comparison.html")
-    assert 'class="tarneeb-wide' in comparison  # scrolls sideways with the first column kept in view
     for _key, title in docgen.SECTIONS[:1]:
         assert title not in _text(classic.split('<div class="tarneeb-rtl"', 1)[1]), "English section title"
 
@@ -211,3 +210,57 @@ def test_every_ruleset_page_shows_its_stats_figure(site: Path, rid: str) -> None
         assert ("heuristic policy" if lang == "en" else "بالسياسة الإرشادية") in _text(page), lang  # the bots' policy
     png = site / "_images" / f"{rid}.png"
     assert png.read_bytes()[:4] == b"\x89PNG" and png.stat().st_size > 10_000
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_a_source_is_cited_once_above_the_clauses_that_share_it(site: Path, lang: str) -> None:
+    from tarneeb.core.sources import cite
+
+    for rid in rulesets():
+        page = _page(site, f"generated/{lang}/{rid}.html")
+        doc = docgen.ruleset_doc(rid, lang)
+        blocks = re.findall(r'<div class="(tarneeb-source|tarneeb-clause)[^"]*"[^>]*>(.*?)</div>', page, re.S)
+        shown = [_text(b).strip() for kind, b in blocks if kind == "tarneeb-source"]
+        runs = []
+        for s in doc.sections:
+            for i, c in enumerate(s.clauses):
+                src = cite(c.doc, c.heading, lang)
+                if i == 0 or src != cite(s.clauses[i - 1].doc, s.clauses[i - 1].heading, lang):
+                    runs.append(src)
+        assert len(shown) == len(runs) < sum(len(s.clauses) for s in doc.sections), rid
+        assert all(src in text for src, text in zip(runs, shown, strict=True)), rid
+        assert not any("tarneeb-source" in b for kind, b in blocks if kind == "tarneeb-clause")
+
+
+def test_a_dispute_shows_its_facts_as_its_file_writes_them(site: Path) -> None:
+    import tomllib
+
+    page = _page(site, "generated/disputes.html")
+    blocks = re.findall(r'<div class="highlight-toml notranslate"><div class="highlight"><pre>(.*?)</pre>', page, re.S)
+    files = sorted((ROOT / "spec/disputes").glob("*.toml"))
+    assert len(blocks) == len(files) > 10
+    for text, path in zip(blocks, files, strict=True):
+        facts = tomllib.loads(_text(text))
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        assert facts == {k: v for k, v in data.items() if k not in ("title", "description", "expected", "schema",
+                                                                       "sources")}, path.name
+    assert '"0": 5' not in _text(page)  # no TOML table shown as JSON
+
+
+def test_arabic_pages_keep_the_arabic_navigation_and_title(site: Path) -> None:
+    for p in (site / "generated" / "ar").glob("*.html"):
+        page = p.read_text(encoding="utf-8")
+        captions = re.findall(r'<span class="caption-text">([^<]*)</span>', page)
+        assert captions == ["العربية (Arabic)"], (p.name, captions)
+        assert "Tarneeb reference model" not in page, p.name
+        assert "نموذج الطرنيب المرجعي" in page
+    english = _page(site, "generated/en/classic.html")
+    assert re.findall(r'<span class="caption-text">([^<]*)</span>', english) == ["Rules", "العربية (Arabic)",
+                                                                                 "Reference"]
+
+
+def test_the_index_lists_the_pages_not_every_section(site: Path) -> None:
+    body = _page(site, "index.html").split('role="main"', 1)[1].split('class="related', 1)[0]
+    main = body.split("<footer", 1)[0]
+    links = re.findall(r'<a class="reference internal" href="[^"]+">', main.split("toctree-wrapper", 1)[1])
+    assert 8 <= len(links) <= 14, len(links)

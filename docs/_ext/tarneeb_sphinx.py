@@ -121,6 +121,40 @@ def theme_words_ar(html: str, words: dict[str, str]) -> str:
     return html
 
 
+_CAPTION = re.compile(r'<p class="caption" role="heading"><span class="caption-text">([^<]*)</span></p>\s*')
+
+
+def arabic_sidebar(html: str, keep: str, title: str, authors: str = "") -> str:
+    """An Arabic page's chrome: the navigation keeps only the toctree captioned ``keep`` (the Arabic pages; the
+    English groups lead to English pages), the site's title is ``title`` and its authors ``authors``."""
+    if authors:
+        html = html.replace("the Tarneeb reference model authors", authors)
+    out, pos = [], 0
+    for m in _CAPTION.finditer(html):
+        if m.start() < pos:
+            continue
+        if m.group(1) == keep:
+            continue
+        out.append(html[pos:m.start()])
+        pos = _end_of_list(html, m.end())  # the caption and its list, nested lists included
+    html = "".join(out) + html[pos:]
+    return html.replace(">Tarneeb reference model<", f">{title}<").replace(" - Tarneeb reference model</title>",
+                                                                          f" - {title}</title>")
+
+
+def _end_of_list(html: str, at: int) -> int:
+    """The index just after the ``<ul>`` that starts at ``at`` (its nested lists included); ``at`` when none does."""
+    if not html.startswith("<ul", at):
+        return at
+    depth, i = 0, at
+    for m in re.compile(r"<(/?)ul\b[^>]*>").finditer(html, at):
+        depth += -1 if m.group(1) else 1
+        if depth == 0:
+            return m.end()
+        i = m.end()
+    return i
+
+
 def _rtl_pages(app: Sphinx, exception: Exception | None) -> None:
     """After an html build: every page under ``generated/ar/`` gets ``lang="ar" dir="rtl"`` on ``<html>``
     and the theme's words in Arabic (``[theme]`` of ``spec/i18n/ar_pages.toml``)."""
@@ -128,11 +162,15 @@ def _rtl_pages(app: Sphinx, exception: Exception | None) -> None:
         return
     from tarneeb.docgen.pages_i18n import pages_table
 
-    words = {str(k): str(v) for k, v in pages_table().get("theme", {}).items()}
+    table = pages_table()
+    words = {str(k): str(v) for k, v in table.get("theme", {}).items()}
+    chrome = table.get("chrome", {})
     folder = Path(app.outdir) / RTL_PREFIX
     for page in folder.rglob("*.html") if folder.is_dir() else []:
         text = page.read_text(encoding="utf-8")
         marked = theme_words_ar(rtl_html_tag(text), words)
+        marked = arabic_sidebar(marked, str(chrome["arabic_caption"]), str(chrome["site_title"]),
+                                str(chrome["authors"]))
         if marked != text:
             page.write_text(marked, encoding="utf-8")
 

@@ -227,3 +227,12 @@ def comparison(ruleset_ids: Sequence[str] | None = None, lang: str = "en") -> li
             values[rid] = text
         rows.append(CompareRow(key, _title(key, lang), params, values))
     return rows
+
+
+def grouped(values: dict[str, str], ids: Sequence[str]) -> list[tuple[list[str], str]]:
+    """The rulesets of one row grouped by value, in the order of ``ids`` (a value's group where it first occurs):
+    the comparison pages show every ruleset under each variation point, those that agree on one line."""
+    out: dict[str, list[str]] = {}
+    for rid in ids:
+        out.setdefault(values[rid], []).append(rid)
+    return [(rids, v) for v, rids in out.items()]

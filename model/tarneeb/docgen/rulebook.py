@@ -472,14 +472,17 @@ def _render_rst(d: RulesetDoc) -> str:
     lines += rst_heading(L["rules"], "-")
     for s in d.sections:
         lines += rst_heading(s.title, "~")
+        cited = None  # a source is cited once, above the run of clauses that share it
         for c in s.clauses:
+            source = cite(c.doc, c.heading, d.lang)
+            if source != cited:
+                lines += [".. container:: tarneeb-source", "", f"   *{L['source']}:* {f(source)}", ""]
+                cited = source
             lines += [
                 ".. container:: tarneeb-clause",
                 f"   :name: {clause_anchor(d.id, c.id, d.lang)}",
                 "",
                 f"   ``{c.id}`` — {f(c.text)}",
-                "",
-                f"   *{L['source']}:* {f(cite(c.doc, c.heading, d.lang))}",
                 "",
             ]
     lines += rst_heading(L["options"], "-")

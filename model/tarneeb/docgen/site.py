@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import tomllib
 from collections.abc import Iterable
 from pathlib import Path
@@ -24,7 +25,7 @@ from tarneeb.core.sources import cite, cite_ref
 from tarneeb.core.spec import Rules, get_ruleset, load_rules, rulesets, spec_dir
 from tarneeb.docgen import rulebook as docgen
 from tarneeb.docgen import stats_figures
-from tarneeb.docgen.compare import comparison
+from tarneeb.docgen.compare import comparison, grouped
 from tarneeb.errors import DocsBuildError, SpecError
 
 E = docgen.rst_escape
@@ -98,18 +99,18 @@ def comparison_page(witnesses: dict[str, dict[str, str]] | None = None, witness_
     witnesses = {k: v for k, v in (witnesses or {}).items() if v}
     lines = [".. _comparison:", ""] + H("Comparison of the rulesets", "=", over=True)
     lines += [":doc:`النسخة العربية (Arabic version) </generated/ar/comparison>`", ""]
-    lines += ["Every variation point is a row and every ruleset a column, at its default options. "
-              "The values are computed from the resolved rules the engine runs (``tarneeb.core.spec.load_rules``), "
-              "not written by hand. Where an option can change a value, the option and its allowed values "
-              "follow in brackets.", ""]
-    header = ["Variation point"] + [f":doc:`{rid} </generated/en/{rid}>`" for rid in ids]
-    body = []
+    lines += ["Each variation point gives the value of every ruleset at its default options; rulesets that agree "
+              "share a line. The values are computed from the resolved rules the engine runs "
+              "(``tarneeb.core.spec.load_rules``), not written by hand. Where an option can change a value, the "
+              "option and its allowed values follow in brackets.", ""]
     for r in rows:
         kinds = [k for k in (r.key, *WITNESS_ROWS.get(r.key, ())) if k in witnesses]
         links = ", ".join(f":ref:`{k} <witness-{k}>`" for k in dict.fromkeys(kinds))
-        title = f"**{E(r.title)}**" + (f" (witness: {links})" if links else "")
-        body.append([title] + [E(r.values[rid]) for rid in ids])
-    lines += _table(header, body, [14] + [86 // len(ids)] * len(ids), wide=True)
+        lines += [f".. rubric:: {E(r.title)}", "   :class: tarneeb-point", ""]
+        if links:
+            lines += [f"Witness: {links}.", ""]
+        lines += [f"- {', '.join(f':doc:`{rid} </generated/en/{rid}>`' for rid in rids)}: {E(v)}"
+                  for rids, v in grouped(r.values, ids)] + [""]
     lines += H("Witnesses of the differences", "-")
     if witness_note:
         lines += [E(witness_note), ""]
@@ -127,6 +128,31 @@ def comparison_page(witnesses: dict[str, dict[str, str]] | None = None, witness_
                 lines += [f"- **{E(pair)}**: {E(text)}"]
             lines += [""]
     return "\n".join(lines) + "\n"
+
+
+SHOWN_APART = ("title", "description", "expected", "schema", "sources")  # a dispute's keys the page shows itself
+
+
+def facts_block(path: Path, data: dict[str, Any]) -> list[str]:
+    """A dispute's facts and question as its own file writes them (TOML stays TOML, JSON stays JSON), without the
+    keys the page shows apart (title, description, sources, the expected rulings) and without comments. The text
+    shown is read back and must give the file's facts exactly (a build error otherwise)."""
+    facts = {k: v for k, v in data.items() if k not in SHOWN_APART}
+    if path.suffix == ".json":
+        return [".. code-block:: json", ""] + _block(facts)
+    kept: list[str] = []
+    skipping = False
+    for line in path.read_text(encoding="utf-8").splitlines():
+        bare = line.strip()
+        if bare.startswith("["):
+            skipping = bare.strip("[]").strip() in SHOWN_APART
+        if skipping or bare.startswith("#") or bare.split("=", 1)[0].strip() in SHOWN_APART:
+            continue
+        kept.append(line)
+    text = re.sub(r"\n{3,}", "\n\n", "\n".join(ln.rstrip() for ln in kept).strip("\n"))
+    if tomllib.loads(text) != facts:
+        raise DocsBuildError(f"{path.name}: the facts shown do not read back as the file's facts")
+    return [".. code-block:: toml", ""] + ["   " + ln if ln else "" for ln in text.splitlines()]
 
 
 # ---------------------------------------------------------------- worked examples
@@ -402,10 +428,7 @@ def disputes_page() -> str:
         lines += [f"File: ``spec/disputes/{p.name}``", ""]
         if data.get("sources"):
             lines += ["Sources: " + "; ".join(E(cite_ref(str(x))) for x in data["sources"]), ""]
-        situation = {k: v for k, v in data.items()
-                     if k not in ("title", "description", "question", "expected", "schema", "sources")}
-        lines += ["Facts and question:", "", ".. code-block:: json", ""]
-        lines += _block({**situation, "question": data.get("question")}) + [""]
+        lines += ["Facts and question:", ""] + facts_block(p, data) + [""]
         expected = data.get("expected")
         if ruling is not None:
             rep = ruling.resolve_file(p)

@@ -18,7 +18,7 @@ from tarneeb.core.sources import cite, cite_ref, heading_text
 from tarneeb.core.spec import get_ruleset, rulesets
 from tarneeb.docgen import arabic as AR
 from tarneeb.docgen import rulebook as docgen
-from tarneeb.docgen.compare import comparison
+from tarneeb.docgen.compare import comparison, grouped
 from tarneeb.docgen.pages_i18n import need, need_list, page_text
 
 H = docgen.rst_heading
@@ -53,9 +53,10 @@ def comparison_page() -> str:
     rows = comparison(ids, "ar")
     lines = _head("comparison-ar", need("pages", "comparison_title"), "comparison")
     lines += [_t(need("pages", "comparison_intro")), "", _t(need("pages", "comparison_witnesses")), ""]
-    header = [need("pages", "comparison_corner")] + [f":doc:`{rid} </generated/ar/{rid}>`" for rid in ids]
-    body = [[f"**{_t(r.title)}**"] + [_t(r.values[rid]) for rid in ids] for r in rows]
-    lines += _table(header, body, [14] + [86 // len(ids)] * len(ids))
+    for r in rows:
+        lines += [f".. rubric:: {_t(r.title)}", "   :class: tarneeb-point", ""]
+        lines += [f"- {'، '.join(f':doc:`{rid} </generated/ar/{rid}>`' for rid in rids)}: {_t(v)}"
+                  for rids, v in grouped(r.values, ids)] + [""]
     return "\n".join(lines) + "\n"
 
 
