@@ -1373,6 +1373,8 @@ class Driver:
                                clause) from None
             raise self.bad(f"{what}: an impossible start", "accepted", "refused as illegal", clause)
         accepted: list[tuple[str, Callable[[], Match], int, list[int], int, int]] = [
+            ("Match(rules): the defaults", lambda: Match(r), 0, [0, 0, 0, 0], base, 0),
+            ("Match.at(dealer 1): no scores given", lambda: Match.at(r, 1), 1, [0, 0, 0, 0], base, 0),
             ("Match(dealer 3, scores)", lambda: Match(r, 3, ok), 3, ok, base, 0),
             ("Match.at(dealer 2, scores)", lambda: Match.at(r, 2, ok), 2, ok, base, 0),
             ("Match.at(target in force)", lambda: Match.at(r, 1, ok, base), 1, ok, base, 0)]
