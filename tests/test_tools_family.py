@@ -135,3 +135,16 @@ def test_the_tools_run_on_the_match_stage_s_steered_matches(rid: str) -> None:
         for s in want:
             rec = recs[f"steered match '{s.scenario}'"]
             assert len(rec.m.records) == len(s.match.records) > 0 and len(rec.lines) == 1 + len(s.match.records)
+
+
+def test_an_engine_bug_in_the_steered_matches_is_the_match_stage_s_counterexample_not_a_crash() -> None:
+    """The tools run on the match stage's steered matches: where the engine itself disagrees with the encoding
+    there (an engine mutant), the tools checks end in the match stage's counterexample instead of raising."""
+    T._recorded.cache_clear()
+    try:
+        with applied("match-second-redeal-next-seat"):
+            w = T.tools_failure("card-kings-41", {})
+    finally:
+        T._recorded.cache_clear()
+    assert w is not None and "match machine disagrees with the encoding" in w.title
+    assert dict(w.rows)["engine function"] == "tarneeb.core.match.Match"
