@@ -1324,6 +1324,11 @@ class Driver:
                         cite(r, self.x.decided_by, "win.target"))
         return m
 
+    def other_phases(self, m: Match, phase: str, actions: Sequence[Any]) -> None:
+        """Actions of another phase are refused as such (WrongPhase, citing hand.tricks) and change nothing."""
+        for act in actions:
+            self.refuse(m, act, f"Match.apply: {act} during {phase}", "hand.tricks")
+
     # ------------------------------------------------------------ part-way starts
     def starts(self) -> None:
         """``Match(rules, dealer, scores)`` and ``Match.at`` accept every start the spec allows and refuse the
@@ -1427,6 +1432,13 @@ class Driver:
         self.ctx["target"] = str(x.target)
         dz = design_fn(self)
         self.ctx["deck"] = "deal:" + "".join(card_str(c) for c in dz.deck) + (f" ({dz.note})" if dz.note else "")
+        if x.played + x.cancelled == 0:  # the first deal of a scenario: decks that are not one pack are refused
+            d = list(dz.deck)
+            for what, bad in (("a card twice", (d[1], *d[1:])), ("51 cards", tuple(d[:51])),
+                              ("53 cards", (*d, d[0])), ("a card 52", (52, *d[1:])), ("a card -1", (-1, *d[1:]))):
+                self.refuse(m, Deal(bad), f"Match._phase_deal: a deck with {what}", "deal.deck")
+            for act in (PLAYS[d[0]], Bid(7), PASS, NameTrump(0)):  # an action of another phase
+                self.refuse(m, act, f"Match.apply: {act} while waiting for a deal", "hand.tricks")
         self.accept(m, Deal(dz.deck), "Match._phase_deal: a deal of all 52 cards", "deal.deck")
         self.cov["deal"] += 1
         hands = ex.hands(x.dealer, dz.deck)
@@ -1523,6 +1535,8 @@ class Driver:
                 self.refuse(m, Bid(b), f"Match._phase_bidding: an illegal bid of {b} by seat {seat} (bid {i + 1})",
                             self._bid_clause(b))
             self.refuse(m, PASS, f"Match._phase_bidding: a pass by seat {seat}", "bid.no-pass")
+            if i == 0:
+                self.other_phases(m, "the bidding", (PLAYS[0], Deal(tuple(range(52))), NameTrump(0)))
             auto = ex.timer_bid()
             if auto is not None:
                 self.same("Match.timeout_action: the turn timer's bid", m.timeout_action(), Bid(auto),
@@ -1575,6 +1589,8 @@ class Driver:
                 diff = sorted(set(eng) ^ set(want))
                 raise self.bad(f"Match.legal_actions: the legal calls of seat {seat}", [self._call_text(c) for c in eng],
                                [self._call_text(c) for c in want], self._call_clause(diff[0], st, seat))
+            if not said:
+                self.other_phases(m, "the auction", (PLAYS[0], Deal(tuple(range(52))), NameTrump(0)))
             for c in self._near(st, legal):
                 self.refuse(m, self._bid_of(c), f"Match._auction_bid: an illegal call {self._call_text(c)} by seat "
                                                 f"{seat}", self._call_clause(c, st, seat))
@@ -1682,6 +1698,8 @@ class Driver:
                 for c in _cards(hands[seat] & ~legal):
                     self.refuse(m, PLAYS[c], f"Match._phase_play: an illegal card {card_str(c)} by seat {seat}",
                                 self._play_clause(hands[seat], led, trump))
+                if k == 0 and j == 0:
+                    self.other_phases(m, "the play", (Bid(7), PASS, Deal(tuple(range(52))), NameTrump(0)))
                 away = _FULL & ~hands[seat] & ~_played_mask(hands)
                 away = (away & SUIT_MASKS[led] if led >= 0 and away & SUIT_MASKS[led] else away) if j in (0, 3) else 0
                 out = away.bit_length() - 1  # at the lead and the fourth card: a card another seat holds (led suit)
