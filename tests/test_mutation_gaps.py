@@ -390,3 +390,46 @@ def test_the_turn_timer_names_the_first_legal_trump_and_refuses_when_no_one_is_t
     assert m.phase is Phase.TRUMP_CHOICE
     legal = m.legal_actions()
     assert m.timeout_action() == legal[0] != legal[-1]
+
+
+# ------------------------------------------------------------------ rules.py (the whole run of 2026-12-01)
+
+
+def test_deal_hands_refuses_a_card_no_byte_can_hold() -> None:
+    # rules.deal_hands reads a list deck through bytes(): a negative card or one over 255 raises ValueError, as
+    # its docstring says (mutant: the list taken as it is, where card -1 indexes the last bit and 256 is an
+    # IndexError)
+    r = load_rules("classic")
+    deck = list(range(52))
+    for bad in (-1, 256):
+        with pytest.raises(ValueError):
+            R.deal_hands(r, 0, [bad, *deck[1:]])
+
+
+def test_a_card_outside_the_pack_gives_bit_52_whatever_its_number() -> None:
+    # rules._CARD_BITS: every card 52..255 gives the one bit outside the pack (so the four masks no longer cover
+    # the 52 cards); mutants: another bit (51, a card of the pack; 53), no bit at all, or a table one short
+    r = load_rules("classic")
+    for out in (52, 200, 255):
+        hands = R.deal_hands(r, 0, [out, *range(51)])  # card 51 left out: bit 51 must stay empty
+        assert sum(hands) & (1 << 52) and not sum(hands) >> 53, out
+        assert hands[0] | hands[1] | hands[2] | hands[3] != (1 << 52) - 1
+
+
+def test_must_trump_forces_nothing_before_trump_is_known() -> None:
+    # rules.legal_play_mask with trump -1 (none known yet, as the referee may ask): a player void in the led suit
+    # may play any card (mutant: -1 <= trump, where SUIT_MASKS[-1] forces a spade)
+    r = load_rules("classic", {"must_trump": True})
+    hand = (1 << 13 * 3) | (1 << 13 * 2)  # the two of spades and the two of hearts; clubs led
+    assert R.legal_play_mask(r, hand, 0, -1) == hand
+    assert R.legal_play_mask(r, hand, 0, 3) == 1 << 13 * 3  # with spades trump: the spade only
+
+
+def test_the_refused_call_s_reason_says_the_dealer_may_match_only_to_the_dealer() -> None:
+    # rules.auction_bid_violation: "(the dealer may match it)" is said to the dealer under the privilege, not to
+    # another seat (mutant: the words negated)
+    r = load_rules("classic")
+    low = R.auction_bid_violation(r, 0, 0, (8, None), 0, 7, None)  # the dealer, below the top
+    other = R.auction_bid_violation(r, 0, 1, (8, None), 0, 8, None)  # another seat, matching
+    assert low is not None and low[1].endswith("(the dealer may match it)")
+    assert other is not None and "dealer" not in other[1]
