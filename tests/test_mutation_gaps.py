@@ -417,8 +417,8 @@ def test_a_card_outside_the_pack_gives_bit_52_whatever_its_number() -> None:
 
 
 def test_must_trump_forces_nothing_before_trump_is_known() -> None:
-    # rules.legal_play_mask with trump -1 (none known yet, as the referee may ask): a player void in the led suit
-    # may play any card (mutant: -1 <= trump, where SUIT_MASKS[-1] forces a spade)
+    # rules.legal_play_mask with trump -1 (none known yet, as the referee may ask): a seat holding none of the suit led
+    # is free to discard anything (mutant: -1 <= trump, where SUIT_MASKS[-1] forces a spade)
     r = load_rules("classic", {"must_trump": True})
     hand = (1 << 13 * 3) | (1 << 13 * 2)  # the two of spades and the two of hearts; clubs led
     assert R.legal_play_mask(r, hand, 0, -1) == hand

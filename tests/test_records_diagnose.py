@@ -228,7 +228,7 @@ def test_one_hand_that_fits_two_bugs_names_neither_and_the_match_decides() -> No
     r = load_rules("card-kings-41")
     both = D.deltas_causes(r, [3, 2, 5, 2], None, [4, 2, 6, 1], [4, 2, 6, -2])
     assert {c[0] for c in both} == {"failed-bid-split-between-opponents", "extra-tricks-scored"}
-    assert D.clause_of(r, "score.individual", both)[1] is None  # no cause from this hand alone
+    assert D.named_cause(both) is None  # no cause from this hand alone
     only = D.deltas_causes(r, [3, 2, 5, 2], None, [3, 2, 7, 1], [4, 2, 6, -2])  # seat 2 took 7: 7 is worth more
     assert [c[0] for c in only] == ["failed-bid-split-between-opponents"]
     s = Summary()

@@ -72,7 +72,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if workers == 1:
         config = uvicorn.Config(QuietErrors(create_app(max_upload=args.max_upload_kib * 1024)), log_level="warning",
                                 access_log=False, lifespan="off", timeout_graceful_shutdown=2,
-                            timeout_worker_healthcheck=WORKER_HEALTHCHECK_S)
+                                timeout_worker_healthcheck=WORKER_HEALTHCHECK_S)
         server = uvicorn.Server(config)
         server.run(sockets=[sock])  # on Ctrl-C uvicorn stops, then raises KeyboardInterrupt: main prints one line, 130
         return 0

@@ -152,14 +152,14 @@ def summary_text(s: Summary) -> str:
         lines.append("divergences by clause:")
         for clause, n in s.by_clause.most_common():
             lines.append(f"  {clause}: {n}")
+    rows = s.diagnosis()
     if s.by_cause or s.evidence:
         follow = s.divergences - s.independent
         lines.append(f"divergences by cause ({s.independent} independent" +
                      (f", {follow} following from an earlier one" if follow else "") + "):")
-        for c in s.causes():
+        for c in s.causes(rows):
             what = c["cause"] if c["cause"] == c["clause"] else f"{c['cause']} [clause {c['clause']}]"
             lines.append(f"  {what}: {c['count']}, first at {c['first']}")
-    rows = s.diagnosis()
     if rows:
         lines.append("diagnosis (each recognised bug tried on every diverging hand of a field):")
         lines += [f"  {row['file']}: {diagnosis_text(row)}" for row in rows]
@@ -181,19 +181,21 @@ def diagnosis_text(row: dict[str, Any]) -> str:
     """One line of the diagnosis: the cause with its evidence, or the evidence alone."""
     n, fld = row["hands"], row["field"]
     where = f"{'hand' if n == 1 else 'hands'} where {fld} diverges"
-    others = [f for f in row["fits"] if f["cause"] != row["cause"]]
-    also = "; also fits: " + ", ".join(f"{f['cause']} on {f['hands']} of {n}" for f in others) if others else ""
+
+    def fits_text(fits: list[dict[str, Any]]) -> str:
+        return ", ".join(f"{f['cause']} on {f['hands']} of {n}" for f in fits)
+
     if row["status"] == "cause":
+        others = [f for f in row["fits"] if f["cause"] != row["cause"]]
         return (f"{fld}: cause {row['cause']} [clause {row['clause']}]: fits {n} of {n} {where}: "
-                f"{row['explanation']}{also}")
+                f"{row['explanation']}" + (f"; also fits: {fits_text(others)}" if others else ""))
     if row["status"] == "ambiguous":
         both = [f["cause"] for f in row["fits"] if f["hands"] == n]
         rest = [f for f in row["fits"] if f["hands"] != n]
-        more = "; also fits: " + ", ".join(f"{f['cause']} on {f['hands']} of {n}" for f in rest) if rest else ""
         every = "the one hand" if n == 1 else f"all {n} hands"
-        return f"{fld}: no cause named: {' and '.join(both)} each fit {every} where {fld} diverges{more}"
+        return (f"{fld}: no cause named: {' and '.join(both)} each fit {every} where {fld} diverges"
+                + (f"; also fits: {fits_text(rest)}" if rest else ""))
     if row["status"] == "partial":
-        fits = ", ".join(f"{f['cause']} on {f['hands']} of {n}" for f in row["fits"])
-        return (f"{fld}: no cause named: no recognised bug fits all {n} {where}; fits: {fits}; unexplained: "
-                f"{row['unexplained']} of {n}")
+        return (f"{fld}: no cause named: no recognised bug fits all {n} {where}; fits: {fits_text(row['fits'])}; "
+                f"unexplained: {row['unexplained']} of {n}")
     return f"{fld}: unexplained on {n} of {n} {where}: no recognised bug reproduces the claims"

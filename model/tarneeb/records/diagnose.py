@@ -56,12 +56,12 @@ def _other_value_tables(rid: str) -> tuple[tuple[str, tuple[int, ...]], ...]:
     return tuple(out)
 
 
-def clause_of(r: Rules, clause: str, causes: Sequence[Cause] | None) -> tuple[str, Cause | None]:
-    """The clause a divergence cites and the hypothesis it names as fitting its hand alone (the only one that
-    does; None when none or several fit). The clause stays the rules' own (``clause``: what ``fuzz`` names for the
-    same difference too); a hypothesis's clause is cited where the evidence of every hand names it
+def named_cause(causes: Sequence[Cause] | None) -> Cause | None:
+    """The hypothesis a divergence names as fitting its hand alone: the only one that does (None when none or
+    several fit). The divergence still cites the rules' own clause (what ``fuzz`` names for the same difference);
+    a hypothesis's clause is cited where the evidence of every hand names it
     (:meth:`tarneeb.records.verify.Summary.diagnosis`)."""
-    return clause, causes[0] if causes and len(causes) == 1 else None
+    return causes[0] if causes and len(causes) == 1 else None
 
 
 # ------------------------------------------------------------------ scoring
@@ -329,4 +329,5 @@ def winner_causes(r: Rules, leader: int, cards: Sequence[int], trump: int, claim
     return _all(tries, claimed)
 
 
-__all__ = ["Cause", "clause_of", "dealer_causes", "deltas_causes", "outcome_causes", "reveal_causes", "winner_causes"]
+__all__ = ["Cause", "dealer_causes", "deltas_causes", "named_cause", "outcome_causes", "reveal_causes",
+           "winner_causes"]

@@ -343,7 +343,7 @@ class Divergence:
     table: list[dict[str, Any]] | None = None
     ruleset: str = ""  # the id of the ruleset the line was judged under (its clauses are cited)
     # every recognised bug whose hypothesis reproduces this hand's claim, (name, explanation, clause); None: the
-    # field is not one the verifier diagnoses, or the divergence follows from another
+    # field is not one the verifier diagnoses (``cause`` is the one fit, when there is exactly one)
     fits: list[tuple[str, str, str]] | None = None
 
     @property

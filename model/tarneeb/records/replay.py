@@ -62,7 +62,7 @@ class HandReplay:
         """A divergence; ``causes``: the hypotheses that reproduce the claim of this hand (None: not diagnosed)."""
         h = self.h
         follows = follows or self.taint
-        clause, cause = D.clause_of(self.r, clause, causes)
+        cause = D.named_cause(causes)
         d = Divergence(h.file, h.line, self.mid, self.hand_no, trick, fld, str(claimed), str(expected), clause,
                        self.v.cite(self.r, clause), reason,
                        None if follows is None else follows.line, None if follows is None else follows.field,

@@ -120,11 +120,11 @@ class Summary:
             out.append(row)
         return out
 
-    def causes(self) -> list[dict[str, Any]]:
+    def causes(self, diagnosis: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
         """Divergences grouped by cause, most frequent first: a diagnosed field's hands under the cause the file's
         evidence names (:meth:`diagnosis`) when they fit it, else "unexplained (field)" or its clause; every other
         divergence under its clause (follow-ons apart)."""
-        verdict = {(row["file"], row["field"]): row for row in self.diagnosis()}
+        verdict = {(row["file"], row["field"]): row for row in (self.diagnosis() if diagnosis is None else diagnosis)}
         count: Counter[str] = Counter(self.by_cause)
         first = {k: (f"{f}:{ln}", clause) for k, (f, ln, clause) in self.first_at.items()}
         for (file, _, grp, clause, names), n in self.evidence.items():
@@ -148,11 +148,12 @@ class Summary:
         return 1 if self.divergences else 0
 
     def to_json(self) -> dict[str, Any]:
+        rows = self.diagnosis()
         return {"kind": "summary", "files": self.files, "unreadable_files": self.unreadable_files,
                 "lines": self.lines, "matches": self.matches, "hands": self.hands, "clean_hands": self.clean_hands,
                 "divergences": self.divergences, "errors": self.errors, "warnings": self.warnings,
                 "by_clause": dict(self.by_clause.most_common()), "independent": self.independent,
-                "by_cause": self.causes(), "diagnosis": self.diagnosis(),
+                "by_cause": self.causes(rows), "diagnosis": rows,
                 "diagnosis_by_match": self.diagnosis(per_match=True), "exit": self.exit_code()}
 
 
@@ -363,7 +364,7 @@ class Verifier:
 
         def div(fld: str, claimed: object, expected: object, clause: str, trick: int | None = None,
                 reason: str = "", causes: list[D.Cause] | None = None) -> Divergence:
-            clause, cause = D.clause_of(r, clause, causes)
+            cause = D.named_cause(causes)
             d = Divergence(h.file, h.line, mid, hand_no, trick, fld, str(claimed), str(expected), clause,
                            self.cite(r, clause), reason, cause="" if cause is None else cause[0],
                            explanation="" if cause is None else cause[1], ruleset=r.ruleset.id,
