@@ -44,6 +44,7 @@ import z3
 
 from tarneeb.conformance import vector_ref as V
 from tarneeb.conformance.protocol import PERFT_CLAUSE
+from tarneeb.conformance.vectors import cite_clause as V_cite
 from tarneeb.core.actions import Action, Bid, Deal, Play, parse_action
 from tarneeb.core.cards import STRAINS, SUITS, card_str, cards_of, strain_text
 from tarneeb.core.match import HandRecord, Match, Phase
@@ -230,12 +231,10 @@ class Failure:
 
 
 def clause_text(r: Rules, cid: str) -> str:
-    """A clause with its source: a clause of the ruleset, or the protocol's definition of the perft count (what the
-    perft vectors cite: not a rule of the game)."""
-    if cid in r.ruleset.clauses:
-        return r.ruleset.cite(cid)
-    if cid == PERFT_CLAUSE:
-        return f'{PERFT_CLAUSE} (spec/protocol/README.md, section "perft")'
+    """A clause with its source, as the conformance vectors cite it (a clause of the ruleset, or the protocol's
+    definition of the perft count); one this family names that the ruleset lacks is said so."""
+    if cid in r.ruleset.clauses or cid.startswith("protocol."):
+        return V_cite(r.ruleset.id, cid)
     return f"{cid} (named by this family; not a clause of {r.id})"
 
 

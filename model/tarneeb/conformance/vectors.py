@@ -133,7 +133,8 @@ def _load(path: Path) -> tuple[list[dict[str, Any]], list[int] | None]:
     return data, lines if len(lines) == sum(len(g["tests"]) for g in data) else None
 
 
-def _cite(ruleset: str, cid: str) -> str:
+def cite_clause(ruleset: str, cid: str) -> str:
+    """A clause a vector cites, with its source: a rule of the ruleset, or a definition of the protocol."""
     if cid.startswith("protocol."):  # a definition of the protocol (perft), not a rule of the game
         return f"{cid} (spec/protocol/README.md, {cid.split('.', 1)[1]})"
     rs = rulesets().get(ruleset)
@@ -394,7 +395,7 @@ def run_vectors(eng: Engine, paths: Sequence[Path], on_progress: Callable[[int],
                 stats[1] += 1
                 rep.by_clause[cid] = rep.by_clause.get(cid, 0) + 1
                 rep.failures.append(Failure(rid, base["options"], cat, first + i, t.get("description", ""),
-                                            cid, fld, ev, gv, _cite(rid, cid), rel, line, request, story,
+                                            cid, fld, ev, gv, cite_clause(rid, cid), rel, line, request, story,
                                             _failure_lines(cat, grp, base, t, fld), since))
                 rep.results.append((f"{rid}/{cat}", name, where, rep.failures[-1]))
             if on_progress:
