@@ -329,8 +329,22 @@ def test_serve_prints_its_address_and_ctrl_c_exits_130() -> None:
 
 
 def _workers(pid: int) -> set[int]:
-    out = subprocess.run(["ps", "-o", "pid=,args=", "--ppid", str(pid)], capture_output=True, text=True).stdout
-    return {int(ln.split()[0]) for ln in out.splitlines() if "multiprocessing" in ln and "resource_tracker" not in ln}
+    """The worker processes of the supervisor ``pid``: its children started by multiprocessing's spawn, read from
+    /proc in full (``ps`` cuts its lines at 80 columns when piped, which in a longer checkout path cut
+    "resource_tracker" off the tracker's command line and counted it as a third worker)."""
+    found = set()
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            status = (proc / "status").read_text()
+            cmdline = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue  # it ended meanwhile
+        ppid = re.search(r"^PPid:\s*(\d+)", status, re.M)
+        if ppid and int(ppid.group(1)) == pid and "spawn_main" in cmdline:
+            found.add(int(proc.name))
+    return found
 
 
 def _steady_workers(pid: int, wanted: Callable[[set[int]], bool], within: float = 60) -> set[int]:
