@@ -14,6 +14,7 @@ import pytest
 from tarneeb import load_rules
 from tarneeb.play.simulate import play_match
 from tarneeb.records import Divergence, match_dicts, verify_lines, verify_paths
+from tarneeb.records import diagnose as D
 from tarneeb.records.verify import Summary
 from tarneeb_proofs.mutants import applied
 
@@ -91,16 +92,35 @@ def _record(rid: str, mutant: str, seed: int, opts: dict[str, Any] | None = None
         return [orjson.dumps(d) for d in match_dicts(m, f"{mutant}:{seed}")]
 
 
+def test_a_kaboot_ignored_is_ambiguous_with_the_bidders_only_reading_until_a_bidders_kaboot_diverges() -> None:
+    """An engine that ignores kaboot scores the defenders' 13 tricks as the reading bidders-only of
+    defender-kaboot would: until one of its own kaboots diverges the hands cannot tell the two apart, and the
+    verifier says so instead of naming one; such a hand (a record whose bidders took 13, scored as usual) then
+    names kaboot = none."""
+    total = Summary()
+    for seed in range(12):
+        s, _ = verify_lines(_record("classic", "engine-kaboot-ignored", seed, {"kaboot": "26"},
+                                    "heuristic" if seed % 2 else "random"))
+        total.merge(s)
+    (row,) = total.diagnosis()
+    assert row["status"] == "ambiguous" and row["hands"] >= 1, row
+    assert {f["cause"] for f in row["fits"] if f["hands"] == row["hands"]} == {
+        "scored-as-kaboot-none", "reading-bidders-only-of-defender-kaboot"}, row
+    # the bidders take all 13 tricks of a 7 and are scored 13, not 26: only kaboot = none fits that hand
+    fits = D.deltas_causes(load_rules("classic", {"kaboot": "26"}), [0, 0, 0, 0], (0, 7, 0),
+                           [7, 0, 6, 0], [13, 0, 13, 0])
+    assert [c[0] for c in fits] == ["scored-as-kaboot-none"], fits
+
+
 @pytest.mark.parametrize(("rid", "opts", "mutant", "cause"), [
     ("eram-41", {}, "engine-made-exactly-fails", "made-exactly-counts-as-failed"),
-    ("classic", {"kaboot": "26"}, "engine-kaboot-ignored", "scored-as-kaboot-none"),
     ("card-kings-41", {}, "engine-redeal-dealer-swapped", "wrong-redeal-dealer"),
     ("bsfyi-41", {}, "engine-lower-trump-overtakes-last", "later-trump-wins"),
 ])
 def test_engine_mutants_are_named(rid: str, opts: dict[str, Any], mutant: str, cause: str) -> None:
     """Records written by our own engine with one bug patched in: the verifier names the bug."""
     total = Summary()
-    for seed in range(12):
+    for seed in range(60):  # until the hands tell the cause apart (a defenders' 13 alone fits a reading as well)
         s, _ = verify_lines(_record(rid, mutant, seed, opts, "heuristic" if seed % 2 else "random"))
         total.merge(s)
         if cause in _named(total).values():

@@ -479,7 +479,10 @@ class Encoding:
         """(team 0 change, team 1 change) for an auction hand; the defenders take 13 - bt_tricks.
 
         score.standard / score.bid-only, score.kaboot (all 13 tricks replace the
-        usual points; defenders too under standard), score.bid13.
+        usual points; defenders too under standard unless the reading is bidders-only, and under kaboot
+        double their usual points unless the reading is usual), score.bid13 (which decides a bid of 13
+        unless the reading is kaboot-first and the kaboot applies); a failed 13 may pay the defenders double
+        (a variant no document names).
         """
         r = self.r
         dt_tricks = 13 - bt_tricks
@@ -487,18 +490,27 @@ class Encoding:
         if r.score_style == "standard":
             d_bt = z3.If(made, bt_tricks, -contract)
             d_dt = z3.If(made, dt_tricks if self.m("defenders-score-on-made") else z3.IntVal(0), dt_tricks)
+            if r.failed13_defenders == "double":
+                d_dt = z3.If(z3.And(contract == 13, z3.Not(made)), 2 * dt_tricks, d_dt)
         else:
             d_bt = z3.If(made, contract, -contract)
             d_dt = z3.IntVal(0)
+        bidders_kaboot = z3.And(bt_tricks == 13, z3.BoolVal(r.score_style == "standard"
+                                                            or r.bid_only_kaboot == "bidders-replace"))
+        kaboot_bt = z3.If(bidders_kaboot, self._kaboot(d_bt), d_bt)
+        # a made 13 whose kaboot the reading kaboot-first puts before the bid-13 rule
+        kaboot_first = z3.And(made, bidders_kaboot, z3.BoolVal(r.bid13_kaboot == "kaboot-first"))
         if r.bid13 == "26":
             b26 = z3.If(made, z3.IntVal(-16), z3.IntVal(26)) if self.m("bid13-26-swapped") else \
                 z3.If(made, z3.IntVal(26), z3.IntVal(-16))
-            d_bt = z3.If(contract == 13, b26, z3.If(bt_tricks == 13, self._kaboot(d_bt), d_bt))
+            d_bt = z3.If(z3.And(contract == 13, z3.Not(kaboot_first)), b26, kaboot_bt)
         elif r.bid13 == "win":
-            d_bt = z3.If(z3.And(contract == 13, made), d_bt, z3.If(bt_tricks == 13, self._kaboot(d_bt), d_bt))
+            d_bt = z3.If(z3.And(contract == 13, made, z3.Not(kaboot_first)), d_bt, kaboot_bt)
         else:
-            d_bt = z3.If(bt_tricks == 13, self._kaboot(d_bt), d_bt)
-        if r.score_style == "standard":
+            d_bt = kaboot_bt
+        defenders_kaboot = r.score_style == "standard" and r.defender_kaboot == "either-team" and not (
+            r.kaboot == "double" and r.kaboot_double_defenders == "usual")
+        if defenders_kaboot:
             d_dt = z3.If(dt_tricks == 13, self._kaboot(d_dt), d_dt)
         return z3.If(bidding_team == 0, d_bt, d_dt), z3.If(bidding_team == 0, d_dt, d_bt)
 

@@ -78,18 +78,27 @@ def _scoring_auction(enc: Encoding) -> list[Obligation]:
 
     usual_bt = z3.If(made, tb, -c) if r.score_style == "standard" else z3.If(made, c, -c)
     usual_dt = z3.If(made, z3.IntVal(0), td) if r.score_style == "standard" else z3.IntVal(0)
-    special13 = z3.And(c == 13, z3.BoolVal(r.bid13 == "26"))
+    if r.score_style == "standard" and r.failed13_defenders == "double":  # a variant no document names
+        usual_dt = z3.If(z3.And(c == 13, z3.Not(made)), 2 * td, usual_dt)
+    # the bidders' kaboot: all 13 tricks, unless bid-only scoring is read as having no kaboot (kaboot-bid-only)
+    bk = z3.And(tb == 13, z3.BoolVal(r.score_style == "standard" or r.bid_only_kaboot == "bidders-replace"))
+    # a made 13 scored by its kaboot before the bid-13 rule (reading kaboot-first of bid13-vs-kaboot)
+    kf = z3.And(made, bk, z3.BoolVal(r.bid13_kaboot == "kaboot-first"))
+    special13 = z3.And(c == 13, z3.BoolVal(r.bid13 == "26"), z3.Not(kf))
+    won13 = z3.And(c == 13, made, z3.BoolVal(r.bid13 == "win"), z3.Not(kf))
     # (a conjunct whose guard the options rule out is left out: its guard could never hold)
     claims = [z3.Implies(special13, d_bt == z3.If(made, z3.IntVal(26), z3.IntVal(-16)))] if r.bid13 == "26" else []
     claims += [
-        z3.Implies(z3.And(z3.Not(special13), tb == 13, z3.Not(z3.And(c == 13, z3.BoolVal(r.bid13 == "win")))),
-                   d_bt == kab(usual_bt)),
-        z3.Implies(z3.And(z3.Not(special13), z3.Or(tb < 13, z3.And(c == 13, z3.BoolVal(r.bid13 == "win")))),
-                   d_bt == usual_bt),
-        z3.Implies(z3.Not(z3.And(td == 13, z3.BoolVal(r.score_style == "standard"))), d_dt == usual_dt),
+        z3.Implies(z3.And(z3.Not(special13), bk, z3.Not(won13)), d_bt == kab(usual_bt)),
+        z3.Implies(z3.And(z3.Not(special13), z3.Or(z3.Not(bk), won13)), d_bt == usual_bt),
         enc.bid13_wins(c, tb) == z3.And(z3.BoolVal(r.bid13 == "win"), c == 13, made),
     ]
-    if r.score_style == "standard":
+    # the defenders' kaboot: under standard scoring, unless read as the bidders' only (defender-kaboot) or, under
+    # kaboot double, as their usual points (kaboot-double-defenders)
+    dk = r.score_style == "standard" and r.defender_kaboot == "either-team" and not (
+        r.kaboot == "double" and r.kaboot_double_defenders == "usual")
+    claims.append(z3.Implies(z3.Not(z3.And(td == 13, z3.BoolVal(dk))), d_dt == usual_dt))
+    if dk:
         claims.append(z3.Implies(td == 13, d_dt == kab(usual_dt)))
     claim_m = z3.And(z3.Implies(made, z3.And(d_bt > 0, d_dt == 0)), z3.Implies(z3.Not(made), d_bt < 0))
 

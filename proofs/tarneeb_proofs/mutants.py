@@ -370,8 +370,10 @@ _RULES: list[Mutant] = [
        "    return v if tricks > bid else -v\n", "a bid made exactly counts as failed ('>' for '>=')",
        "engine.scoring", "boundary", "eram-41"),
     _m("engine-kaboot-ignored", RULES,
-       "    elif tricks[bt] == 13:\n        d_bt = _kaboot(r, d_bt)\n"
-       "    if tricks[dt] == 13 and r.score_style == \"standard\":\n        d_dt = _kaboot(r, d_dt)\n", "",
+       "    elif kaboot_bt:\n        d_bt = _kaboot(r, d_bt)\n"
+       "    if tricks[dt] == 13 and r.score_style == \"standard\" and r.defender_kaboot == \"either-team\" \\\n"
+       "            and not (r.kaboot == \"double\" and r.kaboot_double_defenders == \"usual\"):\n"
+       "        d_dt = _kaboot(r, d_dt)\n", "",
        "team_deltas leaves out the kaboot rule: all 13 tricks score as usual", "engine.scoring", "special-case",
        _R_C, {}, "own"),
     _m("engine-defenders-score-on-made", RULES, "        d_dt = 0 if made else tricks[dt]\n",

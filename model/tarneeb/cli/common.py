@@ -8,7 +8,9 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from tarneeb.core.spec import Rules, load_rules, parse_option_args
+from tarneeb.core.ambiguity import with_readings
+from tarneeb.core.spec import Rules, get_ruleset, load_rules, parse_option_args
+from tarneeb.errors import ConfigError
 
 CommandFn = Callable[[argparse.Namespace], int]
 
@@ -57,11 +59,32 @@ def add_selfplay_args(s: argparse.ArgumentParser, *, positional: bool = False, m
         s.add_argument("--ruleset", required=True, help=ruleset_help)
     s.add_argument("--option", action="append", metavar="NAME=VALUE",
                    help="set a ruleset option (repeatable, once per option; see `tarneeb show RULESET`)")
+    add_reading_arg(s)
     s.add_argument("--matches", type=count_arg(1), default=matches, help=f"how many matches to play (default {matches})")
     s.add_argument("--seed", default="0", help="seed text; the same seed gives the same matches (default 0)")
     s.add_argument("--policy", choices=("heuristic", "random"), default="heuristic",
                    help="how the four bots choose: the documented heuristic or uniformly at random among legal actions")
     s.add_argument("--max-hands", type=count_arg(1), default=200, help="stop a match unfinished after this many played hands")
+
+
+def add_reading_arg(s: argparse.ArgumentParser) -> None:
+    """``--reading AMBIGUITY=READING`` (repeatable): follow another reading of the ambiguity register."""
+    s.add_argument("--reading", action="append", metavar="AMBIGUITY=READING",
+                   help="follow this reading of an ambiguity of spec/ambiguities.toml instead of the ruleset's "
+                        "(repeatable; `tarneeb show RULESET` lists the selectable ones)")
+
+
+def reading_args(items: Sequence[str] | None) -> dict[str, str]:
+    """Repeated ``--reading AMBIGUITY=READING`` arguments (or none) as a dict; a malformed one is a ConfigError."""
+    out: dict[str, str] = {}
+    for item in items or []:
+        if "=" not in item:
+            raise ConfigError("(command line)", f"--reading {item}", "a reading is written AMBIGUITY=READING")
+        k, v = (x.strip() for x in item.split("=", 1))
+        if k in out:
+            raise ConfigError("(command line)", f"--reading {k}", f"given twice ({out[k]!r} and {v!r}); give it once")
+        out[k] = v
+    return out
 
 
 def option_args(items: Sequence[str] | None) -> dict[str, str]:
@@ -70,8 +93,9 @@ def option_args(items: Sequence[str] | None) -> dict[str, str]:
 
 
 def rules_from_args(args: argparse.Namespace) -> Rules:
-    """The validated rules named by ``args.ruleset`` with ``args.option`` applied."""
-    return load_rules(args.ruleset, option_args(args.option))
+    """The validated rules named by ``args.ruleset`` with ``args.option`` and ``args.reading`` applied."""
+    rs = with_readings(get_ruleset(args.ruleset), reading_args(getattr(args, "reading", None)))
+    return load_rules(rs, option_args(args.option))
 
 
 def jobs_arg(text: str) -> int:

@@ -13,7 +13,7 @@ import json
 import sys
 from typing import Any
 
-from tarneeb.cli.common import rules_from_args
+from tarneeb.cli.common import add_reading_arg, rules_from_args
 from tarneeb.conformance.protocol import Engine
 from tarneeb.errors import BadInput
 
@@ -24,6 +24,7 @@ def register(subparsers: Any) -> None:
     f.add_argument("--ruleset", required=True,
                    help="ruleset id (see `tarneeb rulesets`) or the path of a ruleset file (house rules)")
     f.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a ruleset option (repeatable, once each)")
+    add_reading_arg(f)
     f.add_argument("--hands", type=int, default=200, help="deals to play (cancelled deals count)")
     f.add_argument("--seed", default="0", help="seed of the matches (the same seed plays the same matches)")
     f.add_argument("--part-way", type=float, default=0.5, metavar="SHARE",

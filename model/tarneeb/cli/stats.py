@@ -7,8 +7,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from tarneeb.cli.common import add_selfplay_args, console, counts_text, option_args, print_json
-from tarneeb.core.spec import load_rules
+from tarneeb.cli.common import add_selfplay_args, console, counts_text, option_args, print_json, reading_args
+from tarneeb.core.ambiguity import with_readings
+from tarneeb.core.spec import get_ruleset, load_rules
 from tarneeb.errors import BadInput
 
 
@@ -30,11 +31,12 @@ def cmd_stats(args: argparse.Namespace) -> int:
     from tarneeb.stats import collect, collect_batch, compare, plot, text_bars
 
     opts = option_args(args.option)
-    rules = load_rules(args.ruleset, opts)
+    rs = with_readings(get_ruleset(args.ruleset), reading_args(args.reading))
+    rules = load_rules(rs, opts)
     configs = [rules]
     if args.compare:
         changed = option_args(args.compare)
-        configs.append(load_rules(args.ruleset, {**opts, **changed}))
+        configs.append(load_rules(rs, {**opts, **changed}))
     if args.plot:
         try:
             import matplotlib  # noqa: F401

@@ -13,8 +13,9 @@ from typing import Any
 
 import orjson
 
-from tarneeb.cli.common import count_arg, jobs_arg, n_of, option_args
-from tarneeb.core.spec import load_rules
+from tarneeb.cli.common import add_reading_arg, count_arg, jobs_arg, n_of, option_args, reading_args
+from tarneeb.core.ambiguity import check_reading, with_readings
+from tarneeb.core.spec import get_ruleset, load_rules
 from tarneeb.errors import BadInput
 from tarneeb.records import Report, Summary, verify_paths
 
@@ -25,6 +26,7 @@ def register(subparsers: Any) -> None:
     s.add_argument("--ruleset", help="check every match under this ruleset, an id or a ruleset file "
                                      "(default: the one its header names, an id or a file)")
     s.add_argument("--option", action="append", metavar="NAME=VALUE", help="override a ruleset option (repeatable)")
+    add_reading_arg(s)
     s.add_argument("--jobs", "-j", type=jobs_arg, default=None, help="worker processes, at least 1 (default: all cores)")
     s.add_argument("--json", action="store_true", help="one JSON object per report, then a summary object")
     s.add_argument("--max-reports", type=count_arg(0), default=0, help="print at most this many reports (0: all)")
@@ -41,8 +43,11 @@ def register(subparsers: Any) -> None:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     options = option_args(args.option) or None
-    if args.ruleset:
-        load_rules(args.ruleset, options)  # a bad --ruleset or --option is a usage error (exit 2)
+    readings = reading_args(args.reading) or None
+    for aid, rid in (readings or {}).items():
+        check_reading(aid, rid)
+    if args.ruleset:  # a bad --ruleset, --option or --reading is a usage error (exit 2)
+        load_rules(with_readings(get_ruleset(args.ruleset), readings or {}), options)
     jobs = args.jobs or (os.cpu_count() or 1)
     if not args.scheduler:  # a quoted glob names its files here too, as it does with --scheduler
         args.files = _local_globs(args.files)
@@ -82,9 +87,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
     elif progress is not None:
         with progress:
             s = verify_paths(args.files, ruleset=args.ruleset, options=options, jobs=jobs, on_report=on_report,
-                             on_progress=on_progress)
+                             on_progress=on_progress, readings=readings)
     else:
-        s = verify_paths(args.files, ruleset=args.ruleset, options=options, jobs=jobs, on_report=on_report)
+        s = verify_paths(args.files, ruleset=args.ruleset, options=options, jobs=jobs, on_report=on_report,
+                         readings=readings)
     if s.hands == 0 and s.exit_code() == 0:
         # an empty file, or one with headers only, has checked nothing: it is not "clean"
         raise BadInput(f"{', '.join(args.files)}: no hand records (nothing was checked)")
@@ -122,7 +128,7 @@ def _run_units(args: argparse.Namespace, options: dict[str, Any] | None, jobs: i
     from tarneeb.records.units import DEFAULT_UNIT_BYTES, DEFAULT_WORKER_WAIT, dask_mapper, plan_units, verify_units
 
     units = plan_units(args.files, unit_bytes=args.unit_bytes or DEFAULT_UNIT_BYTES, ruleset=args.ruleset,
-                       options=options)
+                       options=options, readings=reading_args(args.reading) or None)
     if args.scheduler:
         try:
             wait = DEFAULT_WORKER_WAIT if args.worker_wait is None else args.worker_wait
@@ -182,16 +188,20 @@ def diagnosis_text(row: dict[str, Any]) -> str:
     n, fld = row["hands"], row["field"]
     where = f"{'hand' if n == 1 else 'hands'} where {fld} diverges"
 
+    against = {c["cause"]: c["clean_hands"] for c in row.get("contradicted", [])}
+
     def fits_text(fits: list[dict[str, Any]]) -> str:
-        return ", ".join(f"{f['cause']} on {f['hands']} of {n}" for f in fits)
+        return ", ".join(f"{f['cause']} on {f['hands']} of {n}" + (
+            f" (but {n_of(against[f['cause']], 'clean hand')} contradict{'s' if against[f['cause']] == 1 else ''} "
+            "it)" if f["cause"] in against else "") for f in fits)
 
     if row["status"] == "cause":
         others = [f for f in row["fits"] if f["cause"] != row["cause"]]
         return (f"{fld}: cause {row['cause']} [clause {row['clause']}]: fits {n} of {n} {where}: "
                 f"{row['explanation']}" + (f"; also fits: {fits_text(others)}" if others else ""))
     if row["status"] == "ambiguous":
-        both = [f["cause"] for f in row["fits"] if f["hands"] == n]
-        rest = [f for f in row["fits"] if f["hands"] != n]
+        both = [f["cause"] for f in row["fits"] if f["hands"] == n and f["cause"] not in against]
+        rest = [f for f in row["fits"] if f["cause"] not in both]
         every = "the one hand" if n == 1 else f"all {n} hands"
         return (f"{fld}: no cause named: {' and '.join(both)} each fit {every} where {fld} diverges"
                 + (f"; also fits: {fits_text(rest)}" if rest else ""))

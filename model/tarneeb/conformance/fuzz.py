@@ -39,9 +39,10 @@ from tarneeb.conformance.vector_ref import hand_result
 from tarneeb.core import clauses as C
 from tarneeb.core import rules as R
 from tarneeb.core.actions import Action, Bid, Deal, NameTrump, Play, parse_action
+from tarneeb.core.ambiguity import with_readings
 from tarneeb.core.cards import CARD_TEXT, STRAINS, card_str, cards_of, parse_card, strain_text
 from tarneeb.core.match import HandRecord, Match, Phase, random_deck
-from tarneeb.core.spec import Rules, load_rules, rulesets
+from tarneeb.core.spec import Rules, get_ruleset, load_rules, rulesets
 from tarneeb.errors import BadInput, ConfigError, EngineRejected, IllegalDeal, TarneebError
 from tarneeb.play.bots import heuristic_policy
 from tarneeb.records import hand_dict, header_dict
@@ -653,14 +654,15 @@ def wire_rules(r: Rules) -> dict[str, Any]:
     to an outside engine, and is refused with the parameters it changes.
     """
     rs = r.ruleset
+    chosen = {"readings": dict(rs.readings)} if rs.readings else {}  # readings selected over the ruleset's
     if rs.id in rulesets():
-        return {"ruleset": r.id, "options": dict(r.options)}
+        return {"ruleset": r.id, "options": dict(r.options), **chosen}
     known = _WIRE.get(id(r))
     if known is not None and known[0] is r:  # a house file is resolved once per run, not once per deal
         return dict(known[1])
     root = rs.lineage[-1] if rs.lineage else rs.id
     try:
-        base = load_rules(root, dict(r.options))
+        base = load_rules(with_readings(get_ruleset(root), rs.readings), dict(r.options))
     except TarneebError:
         base = None
     same = base is not None and all(getattr(base, f) == getattr(r, f) for f in r.__dataclass_fields__
@@ -670,7 +672,7 @@ def wire_rules(r: Rules) -> dict[str, Any]:
         raise ConfigError(rs.name_ref, "ruleset", f"the protocol names rules by a built-in id and options, and "
                           f"this file changes what no option of {root} can say ({changed}): an outside engine "
                           f"cannot be fuzzed under it (check its records with `tarneeb verify`)")
-    _WIRE[id(r)] = (r, {"ruleset": root, "options": dict(r.options)})
+    _WIRE[id(r)] = (r, {"ruleset": root, "options": dict(r.options), **chosen})
     return dict(_WIRE[id(r)][1])
 
 

@@ -18,9 +18,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from tarneeb.core.ambiguity import ambiguity, with_readings
 from tarneeb.core.prose import check_template, render, stale_clauses, stale_message
 from tarneeb.core.spec import (
     _AUCTION,
+    _AUCTION_READINGS,
     _COMMON,
     _INDIVIDUAL,
     CLAUSES_AUCTION,
@@ -44,7 +46,7 @@ from tarneeb.core.spec import (
 from tarneeb.errors import ConfigError, SpecError
 
 HOUSE_KEYS = ("schema", "id", "extends", "name", "summary", "name_ar", "summary_ar", "publisher", "document",
-              "source", "params", "defaults", "clause", "remove_clauses")
+              "source", "params", "defaults", "clause", "remove_clauses", "readings")
 SOURCE_KEYS = ("id", "publisher", "title", "described_as", "published")
 CLAUSE_KEYS = ("id", "text", "text_ar", "heading", "doc")
 _ID = re.compile(r"[a-z0-9][a-z0-9-]*$")
@@ -52,6 +54,9 @@ _ID = re.compile(r"[a-z0-9][a-z0-9-]*$")
 FEATURE_CLAUSES = {"win.made_bid_wins": "win.made-bid", "bid.rising_min": "bid.rising-min",
                    "bid.excluded": "bid.excluded", "timer.auto_bid": "timer.auto-bid",
                    "timer.auto_play": "timer.auto-play", "win.play_on_raise": "win.play-on"}
+# a parameter whose non-default value is a variant no rule document names, and the clause that must state it
+# citing the file's own [[source]]
+NO_DOCUMENT_PARAMS = {"score.failed13_defenders": "score.standard"}
 _LOADING: list[str] = []  # files being loaded (an extends cycle is refused)
 
 
@@ -133,7 +138,7 @@ def _load_house(file: str, path: Path, ref: str, raw: dict[str, Any]) -> Ruleset
 
     # -- parameters and option defaults
     family = base.params["family"]
-    family_params = set(_COMMON) | set(_INDIVIDUAL if family == "individual" else _AUCTION)
+    family_params = set(_COMMON) | set(_INDIVIDUAL if family == "individual" else {**_AUCTION, **_AUCTION_READINGS})
     by_param = {o.param: o for o in base.options}
     params = dict(base.params)
     overrides = raw.get("params", {})
@@ -201,9 +206,23 @@ def _load_house(file: str, path: Path, ref: str, raw: dict[str, Any]) -> Ruleset
         clauses=clauses, ref=ref, extends=base.id, lineage=(rid, *base.lineage),
         name_ar=_str(file, raw, "name_ar", "(top)", ""), summary_ar=_str(file, raw, "summary_ar", "(top)", ""),
     )
+    chosen = raw.get("readings", {})
+    if not isinstance(chosen, dict) or not all(isinstance(v, str) for v in chosen.values()):
+        raise SpecError(file, "readings", "a [readings] table: ambiguity id = reading id (spec/ambiguities.toml)")
+    try:
+        rs = with_readings(rs, chosen, "readings.")
+    except ConfigError as e:
+        raise SpecError(file, e.key.replace("readings. ", "readings."), e.reason) from None
+    by_reading = {k for a in chosen for k in ambiguity(a).params[chosen[a]]}
     before, after = base.effective_params(), rs.effective_params()
     changed = {p: (before[p], after[p]) for p in after if after[p] != before.get(p)}
     rs = replace(rs, changed=changed)
+    for p, cid in NO_DOCUMENT_PARAMS.items():
+        if p in changed:
+            c = rs.clauses.get(cid)
+            if cid not in own_ids or c is None or c.doc in _rule_documents():
+                raise SpecError(file, f"params.{p}", f"{p} = {after[p]!r} is a variant no rule document names: "
+                                f"state it in a [[clause]] with id = \"{cid}\" citing this file's own [[source]]")
     for p, cid in FEATURE_CLAUSES.items():
         if p in changed and after[p] and cid not in rs.clauses:
             raise SpecError(file, f"params.{p}", f"{p} = {after[p]!r} is a rule the sheet must state: add a "
@@ -215,7 +234,7 @@ def _load_house(file: str, path: Path, ref: str, raw: dict[str, Any]) -> Ruleset
             check_template(c.text_ar, after, file, key + ".text_ar")
         if cid in own_ids:
             continue
-        stale = stale_clauses(c.template, cid, changed)
+        stale = stale_clauses(c.template, cid, {k: v for k, v in changed.items() if k not in by_reading})
         if stale:
             raise SpecError(file, f"clause {cid}", stale_message(cid, stale, changed, base.id))
     rs = with_rendered_clauses(rs)
@@ -236,3 +255,8 @@ def _check_sound(file: str, rs: Ruleset) -> None:
         note = "" if e.key in rs.changed or not rs.changed else f" [this file changes {', '.join(rs.changed)}]"
         raise SpecError(file, key, e.reason + note) from None
     assert not config_problems(r)
+
+
+def _rule_documents() -> set[str]:
+    """The source ids of the rule documents the built-in rulesets cite (not a house file's own sources)."""
+    return {rs.document for rs in rulesets().values()} | {c.doc for rs in rulesets().values() for c in rs.clauses.values()}

@@ -40,8 +40,10 @@ CLAUSE_PARAMS: dict[str, tuple[str, ...]] = {
     "timer.auto-bid": ("timer.auto_bid",),
     "timer.auto-play": ("timer.auto_play",),
     "auction.range": ("auction.min_bid",),
-    "score.kaboot": ("score.kaboot",),
-    "score.bid13": ("score.bid13",),
+    "score.kaboot": ("score.kaboot", "score.defender_kaboot", "score.kaboot_double_defenders",
+                     "score.bid_only_kaboot", "score.bid13_kaboot"),
+    "score.bid13": ("score.bid13", "score.bid13_kaboot"),
+    "score.standard": ("score.failed13_defenders",),
     "win.play-on": ("win.play_on_raise",),
 }
 

@@ -250,25 +250,31 @@ def bid13_wins(r: Rules, contract: int, team_tricks: int) -> bool:
 def team_deltas(r: Rules, contract: int, bidding_team: int, tricks: tuple[int, int]) -> tuple[int, int]:
     """Change in each team's score for an auction hand.
 
-    Clauses score.standard / score.bid-only, score.kaboot (ambiguities
-    defender-kaboot, kaboot-double-defenders, kaboot-bid-only) and score.bid13
-    (ambiguity bid13-vs-kaboot: the bid-13 option decides a bid of 13).
+    Clauses score.standard / score.bid-only, score.kaboot and score.bid13, with the reading the rules select
+    of ambiguities defender-kaboot (``r.defender_kaboot``), kaboot-double-defenders
+    (``r.kaboot_double_defenders``), kaboot-bid-only (``r.bid_only_kaboot``) and bid13-vs-kaboot
+    (``r.bid13_kaboot``), and the variant no document names ``r.failed13_defenders``.
     """
     bt, dt = bidding_team, 1 - bidding_team
     made = bid_made(contract, tricks[bt])
     if r.score_style == "standard":
         d_bt = tricks[bt] if made else -contract
         d_dt = 0 if made else tricks[dt]
+        if contract == 13 and not made and r.failed13_defenders == "double":
+            d_dt = 2 * tricks[dt]
     else:
         d_bt = contract if made else -contract
         d_dt = 0
-    if contract == 13 and r.bid13 == "26":
+    kaboot_bt = tricks[bt] == 13 and (r.score_style == "standard" or r.bid_only_kaboot == "bidders-replace")
+    by_bid13 = contract == 13 and r.bid13 != "normal" and not (made and kaboot_bt and r.bid13_kaboot == "kaboot-first")
+    if by_bid13 and r.bid13 == "26":
         d_bt = 26 if made else -16
-    elif contract == 13 and r.bid13 == "win" and made:
-        pass  # the game is won on the spot (auction_outcome); points as a made bid
-    elif tricks[bt] == 13:
+    elif by_bid13 and made:
+        pass  # bid13 = win: the game is won on the spot (auction_outcome); points as a made bid
+    elif kaboot_bt:
         d_bt = _kaboot(r, d_bt)
-    if tricks[dt] == 13 and r.score_style == "standard":
+    if tricks[dt] == 13 and r.score_style == "standard" and r.defender_kaboot == "either-team" \
+            and not (r.kaboot == "double" and r.kaboot_double_defenders == "usual"):
         d_dt = _kaboot(r, d_dt)
     return (d_bt, d_dt) if bt == 0 else (d_dt, d_bt)
 

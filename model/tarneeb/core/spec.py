@@ -90,7 +90,18 @@ _AUCTION: dict[str, tuple[str, tuple[Any, ...] | None]] = {
     "score.bid13": ("choice", ("win", "26", "normal")),
     "win.play_on_raise": ("int", None),
 }
-PARAMS = {**_COMMON, **_INDIVIDUAL, **_AUCTION}
+# Parameters that select a reading of the ambiguity register (spec/ambiguities.toml: each selectable reading
+# names its values) or a variant no document names (a house-rule file may state it); a ruleset may leave them
+# out, and takes the first value, the default.
+_AUCTION_READINGS: dict[str, tuple[str, tuple[Any, ...] | None]] = {
+    "score.defender_kaboot": ("choice", ("either-team", "bidders-only")),
+    "score.kaboot_double_defenders": ("choice", ("double-own", "usual")),
+    "score.bid_only_kaboot": ("choice", ("bidders-replace", "no-kaboot")),
+    "score.bid13_kaboot": ("choice", ("bid13-first", "kaboot-first")),
+    "score.failed13_defenders": ("choice", ("usual", "double")),
+}
+READING_DEFAULTS: dict[str, Any] = {k: allowed[0] for k, (_, allowed) in _AUCTION_READINGS.items() if allowed}
+PARAMS = {**_COMMON, **_INDIVIDUAL, **_AUCTION, **_AUCTION_READINGS}
 
 # Clause ids the engine cites, by family; a ruleset must define each.
 CLAUSES_COMMON = (
@@ -200,6 +211,9 @@ class Ruleset:
     changed: dict[str, tuple[Any, Any]] = field(default_factory=dict)  # param -> (base value, own value)
     name_ar: str = ""
     summary_ar: str = ""
+    # ambiguity id -> the reading selected for it over the base's (a house file's [readings], or --reading;
+    # tarneeb.core.ambiguity.with_readings), which set the parameters that reading names
+    readings: dict[str, str] = field(default_factory=dict)
 
     @property
     def name_ref(self) -> str:
@@ -265,6 +279,12 @@ class Rules:
     kaboot: str = "16"
     bid13: str = "win"
     play_on_raise: int = 0
+    # the readings of the ambiguity register these select (spec/ambiguities.toml; the first value is the default)
+    defender_kaboot: str = "either-team"  # defender-kaboot
+    kaboot_double_defenders: str = "double-own"  # kaboot-double-defenders
+    bid_only_kaboot: str = "bidders-replace"  # kaboot-bid-only
+    bid13_kaboot: str = "bid13-first"  # bid13-vs-kaboot
+    failed13_defenders: str = "usual"  # a variant no document names: a failed 13 pays the defenders double
     option_map: dict[str, OptionValue] = field(default_factory=dict)
 
     @property
@@ -277,6 +297,7 @@ class Rules:
 
     def label(self) -> str:
         changed = [f"{k}={_fmt(v)}" for k, v in self.options if self.ruleset.option(k).default != v]
+        changed += [f"reading {a}={rd}" for a, rd in sorted(self.ruleset.readings.items())]
         return self.id + (f" [{', '.join(changed)}]" if changed else "")
 
 
@@ -406,7 +427,7 @@ def load_ruleset_file(path: Path) -> Ruleset:
     given = set(params) | {o.param for o in options}
     for k in sorted(required_params - given):
         raise SpecError(file, f"params.{k}", f"missing (family {family} needs it)")
-    for k in sorted(given - required_params):
+    for k in sorted(given - required_params - (set(_AUCTION_READINGS) if family == "auction" else set())):
         raise SpecError(file, f"params.{k}", f"not a parameter of family {family}")
     needed = CLAUSES_COMMON + (CLAUSES_INDIVIDUAL if family == "individual" else CLAUSES_AUCTION)
     for cid in needed:
@@ -577,6 +598,12 @@ def _build(rs: Ruleset, p: dict[str, Any], values: dict[str, OptionValue]) -> Ru
         must_trump=p["play.must_trump"], weak_redeal=p["deal.weak_redeal"],
         score_style=p["score.style"], kaboot=p["score.kaboot"], bid13=p["score.bid13"],
         play_on_raise=p["win.play_on_raise"],
+        defender_kaboot=p.get("score.defender_kaboot", READING_DEFAULTS["score.defender_kaboot"]),
+        kaboot_double_defenders=p.get("score.kaboot_double_defenders",
+                                      READING_DEFAULTS["score.kaboot_double_defenders"]),
+        bid_only_kaboot=p.get("score.bid_only_kaboot", READING_DEFAULTS["score.bid_only_kaboot"]),
+        bid13_kaboot=p.get("score.bid13_kaboot", READING_DEFAULTS["score.bid13_kaboot"]),
+        failed13_defenders=p.get("score.failed13_defenders", READING_DEFAULTS["score.failed13_defenders"]),
     )
 
 

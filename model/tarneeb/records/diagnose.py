@@ -21,6 +21,7 @@ from functools import cache
 
 from tarneeb.core import hand as H
 from tarneeb.core import rules as R
+from tarneeb.core.ambiguity import ambiguity, selectable_readings, taken_for, with_readings
 from tarneeb.core.cards import card_str
 from tarneeb.core.spec import Rules, load_rules, rulesets
 from tarneeb.errors import TarneebError
@@ -90,30 +91,81 @@ def deltas_causes(r: Rules, bids: Sequence[int], contract: Contract, tricks: Seq
     want = list(claimed)
     if contract is None:
         return _individual_deltas_causes(r, bids, tricks, want)
-    deltas = H.hand_deltas
     out: list[Cause] = []
+    for cause, changes in _auction_hypotheses(r, bids, contract, tricks):
+        if changes == want and all(c[0] != cause[0] for c in out):
+            out.append(cause)
+    return out
+
+
+def refuted_causes(r: Rules, contract: tuple[int, int, int | None], tricks: Sequence[int],
+                   claimed: Sequence[int]) -> list[str]:
+    """The auction scoring hypotheses a clean hand contradicts: those that would have scored it otherwise than
+    the record did (and the rules do)."""
+    want = list(claimed)
+    return list(dict.fromkeys(c[0] for c, changes in _auction_hypotheses(r, [0, 0, 0, 0], contract, tricks)
+                              if changes != want))
+
+
+def _auction_hypotheses(r: Rules, bids: Sequence[int], contract: tuple[int, int, int | None],
+                        tricks: Sequence[int]) -> list[tuple[Cause, list[int] | None]]:
+    """Each auction scoring hypothesis with the changes it gives this hand (None when it cannot be computed):
+    another value of a scoring option, another reading of the register, the defenders left unscored."""
+    deltas = H.hand_deltas
+    out: list[tuple[Cause, list[int] | None]] = []
+
+    def run(rv: Rules) -> list[int] | None:
+        try:
+            return deltas(rv, bids, contract, tricks)
+        except (IndexError, KeyError, ValueError):  # a hypothesis that cannot be computed for this hand
+            return None
+
     for name, values, clause in _AUCTION_SCORING:
         attr = "score_style" if name == "scoring" else name
         mine = getattr(r, attr)
         for v in values:
-            if v == mine:
+            if v != mine:
+                out.append(((f"scored-as-{name}-{v}", f"the claimed changes are what {name} = {v} gives; this "
+                             f"ruleset scores with {name} = {mine}",
+                             clause if clause in r.ruleset.clauses else "score.standard"), run(_variant(r, attr, v))))
+    for aid, rid, text, rv in _other_readings(r):
+        a = ambiguity(aid)
+        out.append(((f"reading-{rid}-of-{aid}", f"the claimed changes follow reading {rid} of ambiguity {aid} "
+                     f"({text}); {r.id} takes reading {taken_for(a, r.ruleset)}; to check these records under "
+                     f"that reading pass --reading {aid}={rid}", a.clauses[0] if a.clauses else "score.standard"),
+                    run(rv)))
+    bt = R.team_of(contract[0])
+    d = run(r)
+    if d is not None:
+        team = R.team_tricks(tricks)
+        out.append((("defenders-not-scored", f"the defending team's {team[1 - bt]} tricks are not scored",
+                     "score.standard"), [d[s] if R.team_of(s) == bt else 0 for s in range(4)]))
+    return out
+
+
+_READINGS: dict[int, tuple[Rules, list[tuple[str, str, str, Rules]]]] = {}  # id of rules -> (rules, readings)
+
+
+def _other_readings(r: Rules) -> list[tuple[str, str, str, Rules]]:
+    """(ambiguity, reading, its text, ``r`` following it) for each selectable reading ``r`` does not follow."""
+    hit = _READINGS.get(id(r))
+    if hit is not None and hit[0] is r:
+        return hit[1]
+    out = []
+    for a in selectable_readings(r.ruleset):
+        taken = taken_for(a, r.ruleset)
+        for rid in a.params:
+            if rid == taken:
                 continue
             try:
-                if deltas(_variant(r, attr, v), bids, contract, tricks) != want:
-                    continue
-            except (IndexError, KeyError, ValueError):  # a hypothesis that cannot be computed for this hand
+                rv = load_rules(with_readings(r.ruleset, {a.id: rid}), dict(r.options))
+            except TarneebError:  # a reading this configuration refuses
                 continue
-            out.append((f"scored-as-{name}-{v}", f"the claimed changes are what {name} = {v} gives; this ruleset "
-                        f"scores with {name} = {mine}", clause if clause in r.ruleset.clauses else "score.standard"))
-    bt = R.team_of(contract[0])
-    try:
-        d = deltas(r, bids, contract, tricks)
-    except (IndexError, KeyError, ValueError):  # pragma: no cover - the rules' own changes were computed before
-        return out
-    if [d[s] if R.team_of(s) == bt else 0 for s in range(4)] == want:
-        team = R.team_tricks(tricks)
-        out.append(("defenders-not-scored", f"the defending team's {team[1 - bt]} tricks are not scored",
-                    "score.standard"))
+            if any(getattr(rv, f) != getattr(r, f) for f in r.__dataclass_fields__ if f not in ("ruleset",)):
+                out.append((a.id, rid, a.reading_text(rid), rv))
+    if len(_READINGS) > 256:
+        _READINGS.clear()
+    _READINGS[id(r)] = (r, out)
     return out
 
 
@@ -329,5 +381,5 @@ def winner_causes(r: Rules, leader: int, cards: Sequence[int], trump: int, claim
     return _all(tries, claimed)
 
 
-__all__ = ["Cause", "dealer_causes", "deltas_causes", "named_cause", "outcome_causes", "reveal_causes",
+__all__ = ["Cause", "dealer_causes", "deltas_causes", "named_cause", "refuted_causes", "outcome_causes", "reveal_causes",
            "winner_causes"]

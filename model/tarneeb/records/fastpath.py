@@ -47,6 +47,9 @@ class MatchState:
     alt_scores: list[int] | None = None
     alt_target: tuple[int, list[int]] | None = None  # (target, games won) as the rules' winner left them
     said: set[str] = field(default_factory=set)  # warnings given once per match
+    # a clean auction hand the scoring hypotheses can be weighed on (a bid of 13, or all 13 tricks to a team):
+    # (contract, tricks by seat, the changes claimed and the rules' own); the verifier takes it (Summary.refuted)
+    weigh: tuple[tuple[int, int, int | None], list[int], list[int]] | None = None
 
 
 CANONICAL_KEYS = frozenset({"type", "match", "hand", "dealer", "deck", "revealed", "trump", "bids", "redeal",
@@ -147,6 +150,8 @@ def fast_hand(st: MatchState, obj: dict[str, Any]) -> bool:
     if not (_ints_are(obj.get("tricks_won"), won) and _ints_are(obj.get("deltas"), deltas)
             and _ints_are(obj.get("scores"), after)):
         return False
+    if contract is not None and (contract[1] == 13 or 13 in R.team_tricks(won)):
+        st.weigh = (contract, list(won), list(deltas))
     win, rule = H.hand_outcome(r, after, st.target, bids, contract, won)
     settled = H.settle(r, win, st.target, st.games)
     over = settled.winner is not None

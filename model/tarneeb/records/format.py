@@ -252,6 +252,7 @@ class MatchHeader:
     team_tricks: bool = False  # declared form: tricks_won gives two team counts (individual rulesets)
     deal_blocks: bool = False  # declared form: the deck is dealt in blocks of 13, not one card at a time
     warnings: list[tuple[str, str]] = field(default_factory=list)  # (field, message)
+    readings: dict[str, str] = field(default_factory=dict)  # ambiguity id -> the reading the record follows
 
 
 @dataclass(slots=True)

@@ -22,9 +22,10 @@ ReportFn = Callable[[Report], None]
 
 
 def verify_items(items: Iterable[Item], *, ruleset: str | None = None, options: dict[str, Any] | None = None,
-                 on_report: ReportFn | None = None) -> tuple[Summary, list[Report]]:
+                 on_report: ReportFn | None = None,
+                 readings: dict[str, str] | None = None) -> tuple[Summary, list[Report]]:
     """Verify parsed items; returns the summary and the reports (unless ``on_report`` takes them)."""
-    v = Verifier(ruleset, options)
+    v = Verifier(ruleset, options, readings=readings)
     kept: list[Report] = []
     sink = on_report or kept.append
     for it in items:
@@ -34,13 +35,14 @@ def verify_items(items: Iterable[Item], *, ruleset: str | None = None, options: 
 
 
 def verify_lines(lines: Iterable[bytes | str], *, file: str = "<input>", ruleset: str | None = None,
-                 options: dict[str, Any] | None = None, fast: bool = True) -> tuple[Summary, list[Report]]:
+                 options: dict[str, Any] | None = None, fast: bool = True,
+                 readings: dict[str, str] | None = None) -> tuple[Summary, list[Report]]:
     """Verify records given as lines (bytes or str); for tests and callers holding records in memory.
 
     ``fast=False`` replays every hand through the engine (no fast path); the
-    reports are the same either way.
+    reports are the same either way. ``readings`` (ambiguity id -> reading) select readings over the headers'.
     """
-    v = Verifier(ruleset, options, fast)
+    v = Verifier(ruleset, options, fast, readings)
     v.summary.files = 1
     kept: list[Report] = []
     for i, ln in enumerate(lines, start=1):
@@ -59,13 +61,14 @@ def _open_error(path: str, e: OSError) -> RecordProblem:
 
 
 def _verify_range(path: str, start: int, end: int | None, ruleset: str | None, options: dict[str, Any] | None,
-                  on_report: ReportFn, max_line: int = MAX_LINE, fast: bool = True) -> tuple[Summary, int]:
+                  on_report: ReportFn, max_line: int = MAX_LINE, fast: bool = True,
+                  readings: dict[str, str] | None = None) -> tuple[Summary, int]:
     """Verify the matches whose header starts in [start, end) (from byte 0: everything before ``end``).
 
     Returns the summary and the number of lines covered (from the first
     header found, or from line 1 when ``start`` is 0).
     """
-    v = Verifier(ruleset, options, fast)
+    v = Verifier(ruleset, options, fast, readings)
     lines = 0
     with open_source(path) as f:
         pos = start
@@ -141,12 +144,14 @@ class _Chunk:
     ruleset: str | None
     options: dict[str, Any] | None
     fast: bool = True
+    readings: dict[str, str] | None = None
 
 
 def _run_chunk(c: _Chunk) -> tuple[Summary, list[Report], int, int]:
     reps: list[Report] = []
     try:
-        s, n = _verify_range(c.path, c.start, c.end, c.ruleset, c.options, reps.append, fast=c.fast)
+        s, n = _verify_range(c.path, c.start, c.end, c.ruleset, c.options, reps.append, fast=c.fast,
+                              readings=c.readings)
     except OSError as e:
         s, n = Summary(unreadable_files=1), 0
         reps = [_open_error(c.path, e)]
@@ -175,7 +180,7 @@ def _verify_stream(f: IO[bytes], name: str, v: Verifier, sink: ReportFn,
 def verify_paths(paths: Sequence[str], *, ruleset: str | None = None, options: dict[str, Any] | None = None,
                  jobs: int = 1, on_report: ReportFn | None = None,
                  on_progress: Callable[[int, int], None] | None = None,
-                 chunk_bytes: int = 4 << 20, fast: bool = True) -> Summary:
+                 chunk_bytes: int = 4 << 20, fast: bool = True, readings: dict[str, str] | None = None) -> Summary:
     """Verify files (``-`` is standard input); reports go to ``on_report`` in file and line order.
 
     ``jobs`` > 1 splits each regular file into byte ranges aligned to match
@@ -217,9 +222,9 @@ def verify_paths(paths: Sequence[str], *, ruleset: str | None = None, options: d
                 if pool is None:
                     pool = _make_pool(jobs)
                 summary.merge(_verify_parallel(pool, p, sizes[p], jobs, chunk_bytes, ruleset, options, fast, sink,
-                                               prog))
+                                               prog, readings))
             else:
-                v = Verifier(ruleset, options, fast)
+                v = Verifier(ruleset, options, fast, readings)
                 if p == "-":
                     import sys
 
@@ -263,12 +268,12 @@ def _step(size: int, jobs: int, chunk_bytes: int) -> int:
 
 def _verify_parallel(pool: Any, path: str, size: int, jobs: int, chunk_bytes: int, ruleset: str | None,
                      options: dict[str, Any] | None, fast: bool, sink: ReportFn,
-                     progress: Callable[[int], None] | None) -> Summary:
+                     progress: Callable[[int], None] | None, readings: dict[str, str] | None = None) -> Summary:
     summary = Summary()
     step = _step(size, jobs, chunk_bytes)
     starts = list(range(0, size, step))
-    chunks = [_Chunk(path, i, a, starts[i + 1] if i + 1 < len(starts) else None, ruleset, options, fast)
-              for i, a in enumerate(starts)]
+    chunks = [_Chunk(path, i, a, starts[i + 1] if i + 1 < len(starts) else None, ruleset, options, fast,
+                     readings) for i, a in enumerate(starts)]
     offset = 0
     for s, reps, n, upto in pool.imap(_run_chunk, chunks):
         for rep in reps:

@@ -36,7 +36,7 @@ from tarneeb.records.format import (
 
 # ------------------------------------------------------------------ reader
 
-_HEADER_FIELDS = frozenset({"type", "format", "version", "match", "ruleset", "options", "first_dealer", "seats",
+_HEADER_FIELDS = frozenset({"type", "format", "version", "match", "ruleset", "options", "readings", "first_dealer", "seats",
                             "meta", "start_scores", "bids_by_seat", "tricks_won_by_team", "deal_order"})
 _NULLABLE = frozenset({"revealed", "trump", "redeal", "contract"})  # hand fields the schema lets be null
 _HAND_FIELDS = frozenset({"type", "match", "hand", "dealer", "deck", "hands", "revealed", "trump", "bids", "redeal",
@@ -143,6 +143,9 @@ def _parse_header(obj: dict[str, Any], file: str, line: int) -> MatchHeader:
     for k, v in options.items():
         if not isinstance(v, bool | int | str):
             raise _Bad(f"options.{k}", f"an option value is a boolean, integer or string, not {_short(v)}")
+    readings = obj.get("readings", {})
+    if not isinstance(readings, dict) or not all(isinstance(v, str) for v in readings.values()):
+        raise _Bad("readings", f"readings are an object of ambiguity id: reading id, not {_short(readings)}")
     fd = obj.get("first_dealer")
     first_dealer = None if fd is None else _seat(fd, "first_dealer")
     seats = obj.get("seats")
@@ -167,7 +170,7 @@ def _parse_header(obj: dict[str, Any], file: str, line: int) -> MatchHeader:
     return MatchHeader(file, line, mid if mid is not None else f"line-{line}", rs, options, first_dealer, seats, meta,
                        named=mid is not None, start_scores=start, warnings=_unknown(obj, _HEADER_FIELDS),
                        bids_by_seat=forms["bids_by_seat"], team_tricks=forms["tricks_won_by_team"],
-                       deal_blocks=do == "blocks")
+                       deal_blocks=do == "blocks", readings=dict(readings))
 
 
 def _parse_hand(obj: dict[str, Any], file: str, line: int) -> HandLine:

@@ -417,6 +417,9 @@ class HandReplay:
                 self.err("deltas", "an individual ruleset needs the change of all four scores")
             else:
                 bad = [s for s in range(4) if rules_d[s] is not None and claimed_d[s] != rules_d[s]]
+                if (not bad and full is not None and contract is not None and prior is None
+                        and (contract[1] == 13 or 13 in R.team_tricks(tricks))):
+                    st.weigh = (contract, list(tricks), full)  # a clean 13 the scoring hypotheses are weighed on
                 if bad and claimed_d not in alts:
                     clause = C.deltas_clause(r, None if r.individual else contract, tricks, claimed_d, rules_d)
                     causes = None if full is None else D.deltas_causes(r, [b or 0 for b in bids], contract, tricks,

@@ -48,6 +48,7 @@ class Unit:
     options: tuple[tuple[str, Any], ...] = ()
     fast: bool = True
     missing: str = ""  # the reason the path could not be planned (a unit that reports it)
+    readings: tuple[tuple[str, str], ...] = ()  # ambiguity id -> reading, over the headers' readings
 
 
 @dataclass(slots=True)
@@ -92,36 +93,40 @@ def _size(path: str) -> int | None:
 
 
 def plan_units(paths: Sequence[str], *, unit_bytes: int = DEFAULT_UNIT_BYTES, ruleset: str | None = None,
-               options: dict[str, Any] | None = None, fast: bool = True) -> list[Unit]:
+               options: dict[str, Any] | None = None, fast: bool = True,
+               readings: dict[str, str] | None = None) -> list[Unit]:
     """The units of work for ``paths`` (local paths, globs, fsspec URLs and URL globs), in file and byte order.
 
     Each file is cut every ``unit_bytes`` bytes (at least 4 KiB); a file that cannot be listed or sized becomes
     one unit that reports it. Planning reads no record: only names and sizes.
     """
     opts = tuple(sorted((options or {}).items()))
+    rd = tuple(sorted((readings or {}).items()))
     out: list[Unit] = []
     step = max(1 << 12, unit_bytes)
     fi = 0
     for p in paths:
         files = expand_path(p)
         if isinstance(files, str):
-            out.append(Unit(p, fi, 0, 0, None, ruleset, opts, fast, files))
+            out.append(Unit(p, fi, 0, 0, None, ruleset, opts, fast, files, rd))
             fi += 1
             continue
         for f in files:
             try:
                 size = _size(f)
             except ImportError:
-                out.append(Unit(f, fi, 0, 0, None, ruleset, opts, fast, url_package_missing(f)))
+                out.append(Unit(f, fi, 0, 0, None, ruleset, opts, fast, url_package_missing(f), rd))
                 fi += 1
                 continue
             except (OSError, ValueError) as e:
-                out.append(Unit(f, fi, 0, 0, None, ruleset, opts, fast, f"cannot read: {getattr(e, 'strerror', None) or e}"))
+                out.append(Unit(f, fi, 0, 0, None, ruleset, opts, fast,
+                                f"cannot read: {getattr(e, 'strerror', None) or e}", rd))
                 fi += 1
                 continue
             starts = list(range(0, size or 1, step))
             for i, a in enumerate(starts):
-                out.append(Unit(f, fi, i, a, starts[i + 1] if i + 1 < len(starts) else None, ruleset, opts, fast))
+                out.append(Unit(f, fi, i, a, starts[i + 1] if i + 1 < len(starts) else None, ruleset, opts, fast,
+                                readings=rd))
             fi += 1
     return out
 
@@ -133,7 +138,7 @@ def run_unit(unit: Unit) -> UnitResult:
     reps: list[Report] = []
     try:
         s, n = _verify_range(unit.path, unit.start, unit.end, unit.ruleset, dict(unit.options) or None, reps.append,
-                             fast=unit.fast)
+                             fast=unit.fast, readings=dict(unit.readings) or None)
     except OSError as e:
         return UnitResult(unit, Summary(unreadable_files=1),
                           [RecordProblem(unit.path, 0, "(file)", f"cannot read: {e.strerror or e}")])

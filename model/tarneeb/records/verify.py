@@ -13,6 +13,7 @@ import orjson
 
 from tarneeb.core import hand as H
 from tarneeb.core import rules as R
+from tarneeb.core.ambiguity import with_readings
 from tarneeb.core.cards import FULL_DECK
 from tarneeb.core.match import Match
 from tarneeb.core.spec import Rules, load_rules, resolve_ruleset
@@ -50,6 +51,9 @@ class Summary:
     evidence: Counter[tuple[str, str, str, str, tuple[str, ...]]] = field(default_factory=Counter)
     evidence_first: dict[tuple[str, str, str, tuple[str, ...]], int] = field(default_factory=dict)
     fit_texts: dict[str, tuple[str, str]] = field(default_factory=dict)  # hypothesis -> (explanation, clause)
+    # (file, match, field, hypothesis) -> the clean hands that contradict it (a clean bid of 13 or all 13 tricks to
+    # a team, which the hypothesis would have scored otherwise: diagnose.refuted_causes)
+    refuted: Counter[tuple[str, str, str, str]] = field(default_factory=Counter)
 
     def merge(self, other: Summary, line_offset: int = 0) -> None:
         """Add ``other``'s counts; ``line_offset`` shifts its first locations (a byte range merged after the
@@ -63,6 +67,7 @@ class Summary:
             if key not in self.first_at:
                 self.first_at[key] = (f, ln + line_offset if ln > 0 else ln, clause)
         self.evidence.update(other.evidence)
+        self.refuted.update(other.refuted)
         for ek, ln in other.evidence_first.items():
             if ek not in self.evidence_first:
                 self.evidence_first[ek] = ln + line_offset if ln > 0 else ln
@@ -92,8 +97,13 @@ class Summary:
         divergences. A cause is named (``status`` "cause") only when its hypothesis reproduces the claim of every
         diverging hand of that field and no other hypothesis does; "ambiguous" when several do; "partial" when
         some hypotheses fit some hands only (the evidence: how many hands each fits); "unexplained" when none fits
-        any. Each row: file, match (per match), field, clause, hands, status, cause, explanation, fits (each
-        hypothesis with the hands it fits), unexplained (hands no hypothesis fits)."""
+        any. A hypothesis some clean hand contradicts (it would have scored that hand otherwise) is never named.
+        Each row: file, match (per match), field, clause, hands, status, cause, explanation, fits (each
+        hypothesis with the hands it fits), contradicted (each with the clean hands against it), unexplained
+        (hands no hypothesis fits)."""
+        against: dict[tuple[str, ...], Counter[str]] = {}
+        for (file, match, grp, name), n in self.refuted.items():
+            against.setdefault((file, match, grp) if per_match else (file, grp), Counter())[name] += n
         groups: dict[tuple[str, ...], dict[str, Any]] = {}
         for (file, match, grp, clause, names), n in self.evidence.items():
             key: tuple[str, ...] = (file, match, grp) if per_match else (file, grp)
@@ -106,7 +116,8 @@ class Summary:
         out = []
         for key, g in sorted(groups.items()):
             n, fits = g["hands"], g["fits"]
-            full = sorted(x for x, c in fits.items() if c == n)
+            no = against.get(key, Counter())
+            full = sorted(x for x, c in fits.items() if c == n and not no[x])
             status = ("cause" if len(full) == 1 else "ambiguous" if full else "partial" if fits else "unexplained")
             cause = full[0] if status == "cause" else None
             row: dict[str, Any] = {"file": key[0], **({"match": key[1]} if per_match else {}), "field": key[-1],
@@ -114,6 +125,7 @@ class Summary:
                                    "cause": cause, "explanation": self.fit_texts[cause][0] if cause else "",
                                    "fits": [{"cause": x, "hands": c} for x, c in
                                             sorted(fits.items(), key=lambda kv: (-kv[1], kv[0]))],
+                                   "contradicted": [{"cause": x, "clean_hands": no[x]} for x in sorted(fits) if no[x]],
                                    "unexplained": g["unexplained"]}
             if cause is not None:
                 row["clause"] = self.fit_texts[cause][1]
@@ -179,13 +191,15 @@ class Verifier:
 
     Feed it the items of :func:`read_records` in file order (:meth:`feed`);
     each call returns the reports for that item. ``ruleset`` (and
-    ``options``), when given, override what match headers say.
+    ``options``, and ``readings``: ambiguity id -> reading), when given, override what match headers say.
     """
 
-    def __init__(self, ruleset: str | None = None, options: dict[str, Any] | None = None, fast: bool = True) -> None:
+    def __init__(self, ruleset: str | None = None, options: dict[str, Any] | None = None, fast: bool = True,
+                 readings: dict[str, str] | None = None) -> None:
         self.fast = fast
         self.ruleset = ruleset
         self.options = options
+        self.readings = readings
         self.summary = Summary()
         self.state: MatchState | None = None
         self._skipping: tuple[str, int] | None = None  # (reason, first line) of lines skipped
@@ -223,13 +237,15 @@ class Verifier:
         opts = dict(h.options)
         if self.options:
             opts.update(self.options)
-        key = (rid, repr(sorted(opts.items())))
+        chosen = {**h.readings, **(self.readings or {})}
+        key = (rid, repr(sorted(opts.items())) + repr(sorted(chosen.items())))
         r = self._rules_cache.get(key)
         if r is None:
             try:
-                r = load_rules(resolve_ruleset(rid, Path(h.file).parent), opts)  # a file: beside the record too
+                rs = resolve_ruleset(rid, Path(h.file).parent)  # a file: beside the record too
+                r = load_rules(with_readings(rs, chosen, "readings."), opts)
             except ConfigError as e:
-                fld = "ruleset" if e.key == "ruleset" else f"options.{e.key}"
+                fld = "ruleset" if e.key == "ruleset" else e.key if e.key.startswith("readings.") else f"options.{e.key}"
                 return RecordProblem(h.file, h.line, fld, str(e), h.match)
             except TarneebError as e:
                 return RecordProblem(h.file, h.line, "ruleset", str(e), h.match)
@@ -257,6 +273,8 @@ class Verifier:
                     obj = None
                 if type(obj) is dict and obj.get("type") == "hand":
                     if fast_hand(st, obj):
+                        if st.weigh is not None:
+                            self._weigh(st, file)
                         self._fast_misses, self._fast_backoff = 0, FAST_PAUSE
                         sm = self.summary
                         sm.lines += 1
@@ -347,12 +365,23 @@ class Verifier:
             return out
         self.summary.hands += 1
         lost = bool(st.lost)
+        st.weigh = None
         out.extend(self.check_hand(st, h))
+        if st.weigh is not None:
+            self._weigh(st, h.file)
         if lost:  # a warning about a deal missing at an unreadable line before: reports stay in line order
             out.sort(key=lambda x: x.line)
         if not any(isinstance(x, Divergence) or x.severity == "error" for x in out):
             self.summary.clean_hands += 1
         return out
+
+    def _weigh(self, st: MatchState, file: str) -> None:
+        """Count the hypotheses the clean hand ``st.weigh`` contradicts (Summary.refuted)."""
+        assert st.weigh is not None
+        contract, tricks, changes = st.weigh
+        st.weigh = None
+        for name in D.refuted_causes(st.rules, contract, tricks, changes):
+            self.summary.refuted[(file, st.header.match, "deltas", name)] += 1
 
     # ----------------------------------------------------------- one hand
     def check_hand(self, st: MatchState, h: HandLine) -> list[Report]:

@@ -27,6 +27,8 @@ def header_dict(rules: Rules, first_dealer: int, match_id: str, *, seats: Sequen
         "type": "match", "format": FORMAT, "version": VERSION, "match": match_id, "ruleset": rules.ruleset.name_ref,
         "options": dict(rules.options), "first_dealer": first_dealer,
     }
+    if rules.ruleset.readings:
+        d["readings"] = dict(rules.ruleset.readings)
     if start_scores is not None and any(start_scores):
         if len(start_scores) != 4:
             raise BadInput(f"match {match_id}: start_scores: four seat scores are needed")

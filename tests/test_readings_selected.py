@@ -1,0 +1,149 @@
+"""Readings of the ambiguity register selected by ``--reading`` and a house file's ``[readings]`` (issue 23, item 3).
+
+Each selectable reading changes what the engine scores (never a label only); the engine equals the encoding under
+every reading at every input of the scoring domain; a record set written under a reading verifies clean when the
+reading is selected (by its header or by ``--reading``), and without it the verifier names the reading; a variant no
+document names is stated in a house file citing its own source, or refused."""
+
+from __future__ import annotations
+
+import itertools
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+from tarneeb.core import rules as R
+from tarneeb.core.ambiguity import ambiguities, selectable_readings, taken_for, with_readings
+from tarneeb.core.spec import get_ruleset, load_rules
+from tarneeb.errors import ConfigError, SpecError
+from tarneeb.play.simulate import play_match
+from tarneeb.records import verify_lines
+from tarneeb.records.writer import match_dicts
+from tarneeb_proofs.encode import Encoding
+
+ROOT = Path(__file__).resolve().parents[1]
+SCORING = list(itertools.product(("standard", "bid-only"), ("16", "26", "double", "none"), ("win", "26", "normal")))
+
+
+def _domain() -> list[tuple[int, int, tuple[int, int]]]:
+    return [(c, bt, (tb, 13 - tb) if bt == 0 else (13 - tb, tb)) for c in range(7, 14) for bt in (0, 1)
+            for tb in range(14)]
+
+
+def _selected() -> list[tuple[str, str]]:
+    return [(a.id, rid) for a in selectable_readings(get_ruleset("classic")) for rid in a.params]
+
+
+def test_the_classic_scoring_readings_are_selectable_and_the_ruleset_takes_the_one_its_parameters_say() -> None:
+    ids = {a.id for a in selectable_readings(get_ruleset("classic"))}
+    assert ids == {"defender-kaboot", "kaboot-double-defenders", "kaboot-bid-only", "bid13-vs-kaboot"}
+    for a in ambiguities():
+        taken = taken_for(a, get_ruleset("classic"))
+        if a.selectable and taken is not None:  # selecting the reading a ruleset takes changes nothing
+            assert with_readings(get_ruleset("classic"), {a.id: taken}).readings == {}
+
+
+@pytest.mark.parametrize(("aid", "rid"), _selected())
+def test_every_reading_is_the_encoding_at_every_input_and_a_non_default_one_changes_some_score(aid: str,
+                                                                                                rid: str) -> None:
+    rs = with_readings(get_ruleset("classic"), {aid: rid})
+    changed = 0
+    for style, kaboot, bid13 in SCORING:
+        opts = {"scoring": style, "kaboot": kaboot, "bid13": bid13}
+        r, base = load_rules(rs, opts), load_rules("classic", opts)
+        enc = Encoding(r)
+        for c, bt, tt in _domain():
+            got = R.team_deltas(r, c, bt, tt)
+            assert enc.eval_team_deltas(c, bt, tt) == got, (aid, rid, opts, c, bt, tt)
+            changed += got != R.team_deltas(base, c, bt, tt)
+    taken = taken_for(next(a for a in ambiguities() if a.id == aid), get_ruleset("classic"))
+    assert (changed > 0) == (rid != taken), (aid, rid, changed)
+
+
+def test_the_variant_no_document_names_pays_the_defenders_double_on_a_failed_13_only(tmp_path: Path) -> None:
+    f = tmp_path / "f13.toml"
+    body = ('schema = 1\nid = "club-f13"\nextends = "classic"\nname = "Club"\nsummary = "A club."\n'
+            '[params]\nscore.failed13_defenders = "double"\n')
+    f.write_text(body)
+    with pytest.raises(SpecError, match="no rule document names"):
+        get_ruleset(str(f))
+    g = tmp_path / "f13b.toml"
+    g.write_text(body + '[[source]]\nid = "club-sheet-f13"\npublisher = "a club"\npublished = "its notice board"\n'
+                 '[[clause]]\nid = "score.standard"\nheading = "Scoring"\ndoc = "club-sheet-f13"\n'
+                 'text = "As classic; a failed bid of 13 pays the defenders twice their tricks."\n')
+    r = load_rules(get_ruleset(str(g)))
+    assert R.team_deltas(r, 13, 0, (10, 3)) == (-13, 6)
+    assert R.team_deltas(r, 12, 0, (10, 3)) == (-12, 3)
+    assert R.team_deltas(r, 13, 1, (3, 10)) == (6, -13)
+    enc = Encoding(r)
+    assert all(enc.eval_team_deltas(c, bt, tt) == R.team_deltas(r, c, bt, tt) for c, bt, tt in _domain())
+
+
+def _records(rules: Any, seeds: range) -> list[bytes]:
+    out: list[bytes] = []
+    for seed in seeds:
+        m = play_match(rules, "rd", seed, "random", 400).match
+        out += [orjson.dumps(d) for d in match_dicts(m, f"rd:{seed}")]
+    return out
+
+
+def test_records_of_a_bidders_only_engine_verify_clean_under_that_reading_and_name_it_otherwise() -> None:
+    r = load_rules(with_readings(get_ruleset("classic"), {"defender-kaboot": "bidders-only"}))
+    lines = _records(r, range(40))
+    assert orjson.loads(lines[0])["readings"] == {"defender-kaboot": "bidders-only"}
+    s, reps = verify_lines(lines)
+    assert s.divergences == 0 and s.hands > 1000, reps[:3]  # the header's readings are followed
+    plain = []
+    for ln in lines:
+        obj = orjson.loads(ln)
+        obj.pop("readings", None)
+        plain.append(orjson.dumps(obj))
+    s, reps = verify_lines(plain)
+    assert s.divergences > 0 and {d.field for d in reps} == {"deltas"}, reps[:3]
+    (row,) = s.diagnosis()
+    assert row["status"] == "cause" and row["cause"] == "reading-bidders-only-of-defender-kaboot", row
+    assert "pass --reading defender-kaboot=bidders-only" in row["explanation"]
+    # kaboot = none fits the same hands, but the clean hands where the bidders took 13 and scored 16 deny it
+    assert [c["cause"] for c in row["contradicted"]] == ["scored-as-kaboot-none"], row
+    s, reps = verify_lines(plain, readings={"defender-kaboot": "bidders-only"})
+    assert s.divergences == 0, reps[:3]
+
+
+def test_a_house_file_selects_a_reading_and_its_clause_says_which(tmp_path: Path) -> None:
+    f = tmp_path / "bo.toml"
+    f.write_text('schema = 1\nid = "club-bo"\nextends = "classic"\nname = "Club"\nsummary = "A club."\n'
+                 '[readings]\ndefender-kaboot = "bidders-only"\n')
+    rs = get_ruleset(str(f))
+    assert rs.readings == {"defender-kaboot": "bidders-only"}
+    assert "Read here with reading bidders-only of ambiguity defender-kaboot" in rs.clauses["score.kaboot"].text
+    assert R.team_deltas(load_rules(rs), 7, 0, (0, 13)) == (-7, 13)
+    bad = tmp_path / "bad.toml"
+    bad.write_text('schema = 1\nid = "club-bad"\nextends = "classic"\nname = "Club"\nsummary = "A club."\n'
+                   '[readings]\nweak-hand = "claimed"\n')
+    with pytest.raises(SpecError, match="follows one reading of this ambiguity only"):
+        get_ruleset(str(bad))
+
+
+def test_a_reading_of_another_ruleset_or_a_reading_not_in_the_register_is_refused_by_name() -> None:
+    with pytest.raises(ConfigError, match="does not concern eram-41"):
+        with_readings(get_ruleset("eram-41"), {"defender-kaboot": "bidders-only"})
+    with pytest.raises(ConfigError, match="no such reading; valid: either-team, bidders-only"):
+        with_readings(get_ruleset("classic"), {"defender-kaboot": "both"})
+
+
+@pytest.mark.parametrize(("arg", "said"), [
+    ("defender-kaboot=nope", "--reading defender-kaboot=nope: no such reading; valid: either-team, bidders-only"),
+    ("junk", "--reading junk: a reading is written AMBIGUITY=READING"),
+    ("weak-hand=claimed", "--reading weak-hand: the engine follows one reading of this ambiguity only"),
+])
+def test_verify_refuses_a_bad_reading_in_one_line_with_exit_2(tmp_path: Path, arg: str, said: str) -> None:
+    f = tmp_path / "r.jsonl"
+    f.write_bytes(b"\n".join(_records(load_rules("classic"), range(1))) + b"\n")
+    p = subprocess.run([sys.executable, "-m", "tarneeb.cli", "verify", str(f), "--reading", arg],
+                       capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert p.returncode == 2 and p.stdout == "" and len(p.stderr.strip().splitlines()) == 1, p.stderr
+    assert said in p.stderr
