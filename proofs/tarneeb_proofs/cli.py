@@ -163,6 +163,7 @@ def cmd_prove(args: argparse.Namespace) -> int:
                 # ArgumentError when it came while Z3 converted an argument
                 raise KeyboardInterrupt from None
     except KeyboardInterrupt:  # a partial run is never compared with (or written to) the manifest
+        _quiet_half_made_contexts()
         if sys.stderr.isatty():
             print("\r\x1b[K", end="", file=sys.stderr)
         print(f"interrupted after {len(results)} of {len(chosen)} checks (manifest not compared)", file=sys.stderr)
@@ -276,3 +277,20 @@ def cmd_prove(args: argparse.Namespace) -> int:
             "the one tarneeb_proofs/manifest.json expects"
         con.print(f"[bold]manifest:[/] every result is {where} (wall {wall:.1f} s, CPU {cpu:.1f} s)")
     return 0 if not probs else 1
+
+
+def _quiet_half_made_contexts() -> None:
+    """After a Ctrl-C: a z3 Context whose constructor the interrupt cut short has no ``owner``, and its finaliser
+    would print "Exception ignored ... AttributeError" when it is collected; such a context owns nothing to free."""
+    import z3
+
+    cls: Any = z3.Context
+    if getattr(cls, "_tarneeb_quiet_del", False):
+        return
+    original = cls.__del__
+
+    def __del__(self: Any) -> None:
+        if hasattr(self, "owner"):
+            original(self)
+
+    cls.__del__, cls._tarneeb_quiet_del = __del__, True

@@ -16,7 +16,7 @@ from .bridge import BUILDERS, MEMO, SUMMARISERS, Builder, fingerprint, reads, re
 from .encode import Encoding
 from .match_stage import match_parts
 from .mutants import MUTANTS, MutantError, applied, mutated_source
-from .obligations import Check, Obligation, report, variants
+from .obligations import Check, Obligation, reading_variants, report, variants
 from .witness import Witness
 
 Part = Callable[[Encoding], list[Any]]  # the match stage's replays
@@ -66,7 +66,8 @@ def build(stage: str, mutant: str | None, enc: Encoding) -> list[Any]:
                                   run=run_replay))
         return out
     out = []
-    variant = ",".join(f"{k}={v}" for k, v in enc.r.options) or "default"
+    variant = (",".join(f"{k}={v}" for k, v in enc.r.options) or "default") + "".join(
+        f";reading {a}={rd}" for a, rd in sorted(enc.r.ruleset.readings.items()))
     for b in BUILDERS[stage]:
         ob = Obligation(f"engine {', '.join(b.fns)} equal the encoding for every input", [], z3.BoolVal(True))
 
@@ -123,6 +124,10 @@ def engine_checks(refs: list[str] | None = None) -> list[Any]:
                 vs = vs + [tuple(sorted((*v, ("play_on", 10)))) for v in vs]
             for v in vs:
                 out.append(Check("engine", rid, v, None, clauses, functools.partial(build, stage, None), stage))
+            if stage == "scoring":  # the engine under each selectable reading of the register, where it matters
+                for v, rd in reading_variants(rid, vs):
+                    out.append(Check("engine", rid, v, None, clauses, functools.partial(build, stage, None), stage,
+                                     rd))
             for mname, m in MUTANTS.items():
                 if m.stage != f"engine.{stage}" or not m.in_manifest:
                     continue

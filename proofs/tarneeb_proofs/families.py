@@ -88,8 +88,9 @@ def _scoring_auction(enc: Encoding) -> list[Obligation]:
     won13 = z3.And(c == 13, made, z3.BoolVal(r.bid13 == "win"), z3.Not(kf))
     # (a conjunct whose guard the options rule out is left out: its guard could never hold)
     claims = [z3.Implies(special13, d_bt == z3.If(made, z3.IntVal(26), z3.IntVal(-16)))] if r.bid13 == "26" else []
+    if r.score_style == "standard" or r.bid_only_kaboot == "bidders-replace":  # else no bidders' kaboot at all
+        claims.append(z3.Implies(z3.And(z3.Not(special13), bk, z3.Not(won13)), d_bt == kab(usual_bt)))
     claims += [
-        z3.Implies(z3.And(z3.Not(special13), bk, z3.Not(won13)), d_bt == kab(usual_bt)),
         z3.Implies(z3.And(z3.Not(special13), z3.Or(z3.Not(bk), won13)), d_bt == usual_bt),
         enc.bid13_wins(c, tb) == z3.And(z3.BoolVal(r.bid13 == "win"), c == 13, made),
     ]

@@ -809,8 +809,9 @@ _SPECIAL: list[Mutant] = [
        "    v = bid_value(r, bid)\n    return v if bid_made(bid, tricks) and (bid, tricks) != (9, 9) else -v\n",
        "a bid of 9 made with exactly 9 tricks loses its value", "engine.scoring", "special-case", "bsfyi-41"),
     _m("special-bidders-twelve-tricks-bonus", RULES,
-       "    if tricks[dt] == 13 and r.score_style == \"standard\":\n",
-       "    if tricks[bt] == 12:\n        d_bt += 1\n    if tricks[dt] == 13 and r.score_style == \"standard\":\n",
+       "    if tricks[dt] == 13 and r.score_style == \"standard\" and r.defender_kaboot == \"either-team\" \\\n",
+       "    if tricks[bt] == 12:\n        d_bt += 1\n"
+       "    if tricks[dt] == 13 and r.score_style == \"standard\" and r.defender_kaboot == \"either-team\" \\\n",
        "the bidding team taking exactly 12 tricks scores one more", "engine.scoring", "special-case", "classic"),
     _m("special-total-exactly-20-redealt", RULES,
        "    total, threshold = bid_total(r, bids)\n    return total >= threshold\n",

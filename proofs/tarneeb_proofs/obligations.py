@@ -29,7 +29,10 @@ from typing import Any
 
 import z3
 
+from tarneeb.core import rules as R
+from tarneeb.core.ambiguity import selectable_readings, taken_for, with_readings
 from tarneeb.core.spec import OptionValue, Rules, get_ruleset, load_rules
+from tarneeb.errors import TarneebError
 
 from . import cache
 from .encode import Encoding, Term
@@ -74,10 +77,13 @@ class Check:
     clauses: tuple[str, ...]
     build: Callable[[Encoding], list[Obligation]]
     stage: str = ""  # a sub-part of a family (config soundness stages)
+    # readings of spec/ambiguities.toml selected over the ruleset's own (tarneeb.core.ambiguity.with_readings)
+    readings: tuple[tuple[str, str], ...] = ()
 
     @property
     def variant(self) -> str:
-        return ",".join(f"{k}={_fmt(v)}" for k, v in self.options) or "default"
+        opts = ",".join(f"{k}={_fmt(v)}" for k, v in self.options) or "default"
+        return opts + "".join(f";reading {a}={r}" for a, r in self.readings)
 
     @property
     def id(self) -> str:
@@ -89,7 +95,9 @@ class Check:
         return "counterexample" if self.mutant else "proved"
 
     def rules(self) -> Rules:
-        return load_rules(self.ruleset, dict(self.options))
+        if not self.readings:
+            return load_rules(self.ruleset, dict(self.options))
+        return load_rules(with_readings(get_ruleset(self.ruleset), dict(self.readings)), dict(self.options))
 
 
 @dataclass
@@ -330,6 +338,31 @@ def variants(rid: str, names: Sequence[str]) -> list[tuple[tuple[str, OptionValu
     for combo in itertools.product(*[o.allowed for o in opts]):
         out.append(tuple(sorted(zip([o.name for o in opts], combo, strict=True))))
     return out or [()]
+
+
+def reading_variants(rid: str, vs: Sequence[tuple[tuple[str, OptionValue], ...]]) -> list[
+        tuple[tuple[tuple[str, OptionValue], ...], tuple[tuple[str, str], ...]]]:
+    """(option variant, one reading) for every selectable reading ``rid`` does not take (spec/ambiguities.toml) and
+    every variant of ``vs`` under which it changes some hand's score (elsewhere it is the ruleset itself): the
+    scoring checks run under each reading too."""
+    rs = get_ruleset(rid)
+    domain = [(c, bt, (tb, 13 - tb) if bt == 0 else (13 - tb, tb)) for c in range(1, 14) for bt in (0, 1)
+              for tb in range(14)]
+    out = []
+    for a in selectable_readings(rs):
+        for reading in a.params:
+            if reading == taken_for(a, rs):
+                continue
+            other = with_readings(rs, {a.id: reading})
+            for v in vs:
+                try:
+                    base, r = load_rules(rs, dict(v)), load_rules(other, dict(v))
+                except TarneebError:
+                    continue
+                lo = base.min_bid
+                if any(R.team_deltas(base, c, bt, t) != R.team_deltas(r, c, bt, t) for c, bt, t in domain if c >= lo):
+                    out.append((v, ((a.id, reading),)))
+    return out
 
 
 def run_all(checks: Sequence[Check], jobs: int = 1) -> Iterator[Result]:

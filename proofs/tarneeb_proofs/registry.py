@@ -24,7 +24,7 @@ from .families import (
     _scoring_auction,
     _scoring_individual,
 )
-from .obligations import Check, Obligation, variants
+from .obligations import Check, Obligation, reading_variants, variants
 from .play_families import _follow, _tricks
 from .references import reference_checks
 from .tools_family import tools_checks
@@ -174,6 +174,9 @@ def family_checks(rid: str) -> list[Check]:
             vs = variants(rid, names_all)
             for v in vs:
                 out.append(Check(inv, rid, v, None, clauses, build, stage))
+            if inv == "scoring":  # the table under each selectable reading of the register, where it matters
+                for v, rd in reading_variants(rid, vs):
+                    out.append(Check(inv, rid, v, None, clauses, build, stage, rd))
             first_stage = stage == fam[0][0]
             plan = list(MUTANT_PLAN[(inv, individual)]) if first_stage else []
             plan += [(mu, o) for f, mu, o in EXTRA_MUTANTS.get(rid, []) if f == inv and first_stage]
