@@ -50,9 +50,9 @@ def _engine_checks(m: Mutant) -> list[Check]:
         if c.invariant != "engine" or c.mutant or f"engine.{c.stage}" != m.stage or c.ruleset != m.ruleset:
             continue
         opts = dict(c.options)
-        if all(opts.get(k, v) == v for k, v in m.options.items()):
+        if all(opts.get(k, v) == v for k, v in m.options.items()) and dict(c.readings) == m.readings:
             out.append(c)
-    assert out, f"no engine check for {m.ruleset} / {m.stage} / {m.options}"
+    assert out, f"no engine check for {m.ruleset} / {m.stage} / {m.options} / {m.readings}"
     out.sort(key=lambda c: -sum(k in dict(c.options) for k in m.options))  # those that set its options first
     return out[:2]
 

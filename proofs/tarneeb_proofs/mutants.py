@@ -47,6 +47,7 @@ class Mutant:
     ruleset: str  # a ruleset where the bug shows
     options: dict[str, OptionValue] = field(default_factory=dict)
     in_manifest: str = ""  # "all" | "kind" | "own" | ""
+    readings: dict[str, str] = field(default_factory=dict)  # readings of the register under which the bug shows
 
     @property
     def fn(self) -> str:
@@ -813,6 +814,16 @@ _SPECIAL: list[Mutant] = [
        "    if tricks[bt] == 12:\n        d_bt += 1\n"
        "    if tricks[dt] == 13 and r.score_style == \"standard\" and r.defender_kaboot == \"either-team\" \\\n",
        "the bidding team taking exactly 12 tricks scores one more", "engine.scoring", "special-case", "classic"),
+    Mutant("reading-bidders-only-ignored", RULES,
+           "    if tricks[dt] == 13 and r.score_style == \"standard\" and r.defender_kaboot == \"either-team\" \\\n",
+           "    if tricks[dt] == 13 and r.score_style == \"standard\" \\\n",
+           "the reading bidders-only of defender-kaboot is ignored: the defenders' 13 tricks still score the kaboot",
+           "engine.scoring", "special-case", "classic", {}, "", {"defender-kaboot": "bidders-only"}),
+    Mutant("reading-kaboot-first-inverted", RULES,
+           "not (made and kaboot_bt and r.bid13_kaboot == \"kaboot-first\")",
+           "not (made and kaboot_bt and r.bid13_kaboot != \"kaboot-first\")",
+           "the reading of bid13-vs-kaboot is inverted: a made 13 takes the kaboot value under bid13-first",
+           "engine.scoring", "special-case", "classic", {"bid13": "26"}, "", {"bid13-vs-kaboot": "kaboot-first"}),
     _m("special-total-exactly-20-redealt", RULES,
        "    total, threshold = bid_total(r, bids)\n    return total >= threshold\n",
        "    total, threshold = bid_total(r, bids)\n    return total >= threshold and total != 20\n",
