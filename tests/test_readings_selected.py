@@ -147,3 +147,25 @@ def test_verify_refuses_a_bad_reading_in_one_line_with_exit_2(tmp_path: Path, ar
                        capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert p.returncode == 2 and p.stdout == "" and len(p.stderr.strip().splitlines()) == 1, p.stderr
     assert said in p.stderr
+
+
+def test_an_engine_paying_the_defenders_double_on_a_failed_13_is_named_with_the_variant_no_document_names() -> None:
+    from dataclasses import replace
+
+    lines = _records(replace(load_rules("classic"), failed13_defenders="double"), range(30))
+    s, reps = verify_lines(lines)
+    assert s.divergences > 0 and {d.field for d in reps} == {"deltas"}, reps[:3]
+    (row,) = s.diagnosis()
+    assert row["status"] == "cause" and row["cause"] == "failed-13-pays-defenders-double", row
+    assert "no rule document names" in row["explanation"]
+
+
+def test_the_checks_under_readings_are_listed_by_the_encoding_whatever_the_engine_does() -> None:
+    """An engine that ignores a reading must not make the checks that would catch it disappear from prove."""
+    from tarneeb_proofs.engine_family import engine_checks
+    from tarneeb_proofs.mutants import applied
+
+    listed = {c.id for c in engine_checks(["classic"]) if c.readings}
+    assert sum("reading defender-kaboot=bidders-only" in x for x in listed) == 18
+    with applied("reading-bidders-only-ignored"):
+        assert {c.id for c in engine_checks(["classic"]) if c.readings} == listed

@@ -29,7 +29,6 @@ from typing import Any
 
 import z3
 
-from tarneeb.core import rules as R
 from tarneeb.core.ambiguity import selectable_readings, taken_for, with_readings
 from tarneeb.core.spec import OptionValue, Rules, get_ruleset, load_rules
 from tarneeb.errors import TarneebError
@@ -344,7 +343,8 @@ def reading_variants(rid: str, vs: Sequence[tuple[tuple[str, OptionValue], ...]]
         tuple[tuple[tuple[str, OptionValue], ...], tuple[tuple[str, str], ...]]]:
     """(option variant, one reading) for every selectable reading ``rid`` does not take (spec/ambiguities.toml) and
     every variant of ``vs`` under which it changes some hand's score (elsewhere it is the ruleset itself): the
-    scoring checks run under each reading too."""
+    scoring checks run under each reading too. Where a reading matters is the encoding's word, never the engine's
+    (an engine that ignores a reading must not make its checks disappear)."""
     rs = get_ruleset(rid)
     domain = [(c, bt, (tb, 13 - tb) if bt == 0 else (13 - tb, tb)) for c in range(1, 14) for bt in (0, 1)
               for tb in range(14)]
@@ -359,8 +359,9 @@ def reading_variants(rid: str, vs: Sequence[tuple[tuple[str, OptionValue], ...]]
                     base, r = load_rules(rs, dict(v)), load_rules(other, dict(v))
                 except TarneebError:
                     continue
-                lo = base.min_bid
-                if any(R.team_deltas(base, c, bt, t) != R.team_deltas(r, c, bt, t) for c, bt, t in domain if c >= lo):
+                eb, er = Encoding(base), Encoding(r)
+                if any(eb.eval_team_deltas(c, bt, t) != er.eval_team_deltas(c, bt, t)
+                       for c, bt, t in domain if c >= base.min_bid):
                     out.append((v, ((a.id, reading),)))
     return out
 

@@ -40,7 +40,8 @@ def show_data(rid: str, lang: str = "en") -> dict[str, Any]:
         "options": [{"name": o.name, "type": o.type, "default": o.default, "valid": o.valid_text(),
                      "meaning": o.meaning} for o in rs.options],
         "ambiguities": [{"id": a.id, "question": a.question, "reading": taken,
-                         "reading_text": a.reading_text(taken)}
+                         "reading_text": a.reading_text(taken),
+                         "selectable": [r for r in a.params if r != taken]}
                         for a in ambiguities() if (taken := taken_for(a, rs)) is not None],
     }
 
@@ -89,6 +90,7 @@ def show_lines_rtl(data: dict[str, Any], width: int = 100) -> list[str]:
     for a in data["ambiguities"]:
         lines += [a["id"], *wrap(a["question"], "    "), *wrap(f"{L['reading']}: {a['reading']}: {a['reading_text']}",
                                                               "    ")]
+        lines += wrap(", ".join(f"--reading {a['id']}={r}" for r in a.get("selectable", [])), "    ")
     return [_txt_line(ln) for ln in lines]
 
 
@@ -123,6 +125,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     for col in ("id", "question", "reading"):
         t.add_column(col, overflow="fold")
     for a in data["ambiguities"]:
-        t.add_row(a["id"], a["question"], f"{a['reading']}: {a['reading_text']}")
+        t.add_row(a["id"], a["question"], f"{a['reading']}: {a['reading_text']}" + "".join(
+            f"\nselect another: --reading {a['id']}={r}" for r in a.get("selectable", [])))
     con.print(t)
     return 0

@@ -134,6 +134,11 @@ def _auction_hypotheses(r: Rules, bids: Sequence[int], contract: tuple[int, int,
                      f"({text}); {r.id} takes reading {taken_for(a, r.ruleset)}; to check these records under "
                      f"that reading pass --reading {aid}={rid}", a.clauses[0] if a.clauses else "score.standard"),
                     run(rv)))
+    if r.failed13_defenders == "usual":  # a variant no rule document names (a house file can state it)
+        out.append((("failed-13-pays-defenders-double", "a failed bid of 13 pays the defenders twice their tricks, "
+                     "a variant no rule document names (a house file can state it: params "
+                     "score.failed13_defenders = \"double\")", "score.standard"),
+                    run(_variant(r, "failed13_defenders", "double"))))
     bt = R.team_of(contract[0])
     d = run(r)
     if d is not None:
