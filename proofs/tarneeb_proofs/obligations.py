@@ -348,7 +348,7 @@ def reading_variants(rid: str, vs: Sequence[tuple[tuple[str, OptionValue], ...]]
     rs = get_ruleset(rid)
     domain = [(c, bt, (tb, 13 - tb) if bt == 0 else (13 - tb, tb)) for c in range(1, 14) for bt in (0, 1)
               for tb in range(14)]
-    out = []
+    out: list[tuple[tuple[tuple[str, OptionValue], ...], tuple[tuple[str, str], ...]]] = []
     for a in selectable_readings(rs):
         for reading in a.params:
             if reading == taken_for(a, rs):
