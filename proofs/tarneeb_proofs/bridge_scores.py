@@ -124,9 +124,16 @@ def _scoring(enc: Encoding) -> list[Target]:
     d0, d1 = enc.team_deltas(c, bt, bt_tricks)
     dom = [between(c, r.min_bid, 13), between(bt, 0, 1), between(t0, 0, 13), t0 + t1 == 13]
     style = cite(r, "score.standard" if r.score_style == "standard" else "score.bid-only", "score.standard")
-    out.append(Target("team_deltas", [Case("", [cv, btv, t0v, t1v], dom, lambda f, v: f(r, v[0], v[1], (v[2], v[3])),
+    # the clause a mismatch cites: the bid-13 rule for a contract of 13, the kaboot rule where a team took all 13
+    # tricks, else the scoring style's
+    parts = [("a contract of 13", [c == 13], cite(r, "score.bid13", style)),
+             ("all 13 tricks to a team", [c < 13, z3.Or(t0 == 13, t1 == 13)], cite(r, "score.kaboot", style)),
+             ("", [c < 13, t0 < 13, t1 < 13], style)]
+    out.append(Target("team_deltas", [Case(label, [cv, btv, t0v, t1v], dom + extra,
+                                           lambda f, v: f(r, v[0], v[1], (v[2], v[3])),
                                            lambda res: same(list(res), [d0, d1]) if isinstance(res, tuple)
-                                           else z3.BoolVal(False), lambda ev: (ev(d0), ev(d1)), style)],
+                                           else z3.BoolVal(False), lambda ev: (ev(d0), ev(d1)), clause)
+                                      for label, extra, clause in parts],
                       domain_text="every contract x bidding team x split of the 13 tricks"))
     ttv = ivar("bidding team's tricks")
     w13 = enc.bid13_wins(c, ttv.term)
