@@ -349,6 +349,7 @@ def reading_variants(rid: str, vs: Sequence[tuple[tuple[str, OptionValue], ...]]
     domain = [(c, bt, (tb, 13 - tb) if bt == 0 else (13 - tb, tb)) for c in range(1, 14) for bt in (0, 1)
               for tb in range(14)]
     out: list[tuple[tuple[tuple[str, OptionValue], ...], tuple[tuple[str, str], ...]]] = []
+    encodings: dict[tuple[tuple[str, OptionValue], ...], Encoding] = {}
     for a in selectable_readings(rs):
         for reading in a.params:
             if reading == taken_for(a, rs):
@@ -359,7 +360,8 @@ def reading_variants(rid: str, vs: Sequence[tuple[tuple[str, OptionValue], ...]]
                     base, r = load_rules(rs, dict(v)), load_rules(other, dict(v))
                 except TarneebError:
                     continue
-                eb, er = Encoding(base), Encoding(r)
+                eb = encodings.get(v) or encodings.setdefault(v, Encoding(base))  # the ruleset's own, once per variant
+                er = Encoding(r)
                 if any(eb.eval_team_deltas(c, bt, t) != er.eval_team_deltas(c, bt, t)
                        for c, bt, t in domain if c >= base.min_bid):
                     out.append((v, ((a.id, reading),)))

@@ -8,7 +8,7 @@ select (checked on loading). ``--reading ID=READING`` and a house-rule file's ``
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
@@ -108,20 +108,25 @@ def selectable_readings(rs: Ruleset) -> list[Ambiguity]:
     return [a for a in ambiguities() if a.selectable and taken_for(a, rs) is not None]
 
 
-def check_reading(aid: str, rid: str, where: str = "--reading") -> Ambiguity:
-    """The ambiguity ``aid`` when ``rid`` is a selectable reading of it, for any ruleset; else a ConfigError that
-    names the selectable ones."""
-    valid = ", ".join(a.id for a in ambiguities() if a.selectable)
+def check_reading(aid: str, rid: str, where: str = "--reading", source: str = "(command line)",
+                  selectable: Sequence[str] | None = None) -> Ambiguity:
+    """The ambiguity ``aid`` when ``rid`` is a selectable reading of it; else a ConfigError of ``source`` keyed by
+    ``where`` (``--reading`` or ``readings.``) that names the ``selectable`` ambiguities (default: every one)."""
+    valid = ", ".join(selectable if selectable is not None else [a.id for a in ambiguities() if a.selectable])
+    key = f"{where}{'' if where.endswith('.') else ' '}{aid}"
     try:
         a = ambiguity(aid)
     except KeyError:
-        raise ConfigError("(command line)", f"{where} {aid}", f"no such ambiguity; selectable: {valid}") from None
+        raise ConfigError(source, key, f"no such ambiguity; selectable: {valid or 'none'}") from None
+    if selectable is not None and aid not in selectable and a.selectable:
+        raise ConfigError(source, key, f"this ambiguity does not concern {source}; selectable for it: "
+                                       f"{valid or 'none'}")
     if not a.selectable:
         how = f" (its option {a.option} chooses)" if a.option else ""
-        raise ConfigError("(command line)", f"{where} {aid}", "the engine follows one reading of this ambiguity "
-                          f"only{how}; selectable: {valid}")
+        raise ConfigError(source, key, f"the engine follows one reading of this ambiguity only{how}; selectable: "
+                                       f"{valid or 'none'}")
     if rid not in a.params:
-        raise ConfigError("(command line)", f"{where} {aid}={rid}", "no such reading; valid: " + ", ".join(a.params))
+        raise ConfigError(source, f"{key}={rid}", "no such reading; valid: " + ", ".join(a.params))
     return a
 
 
@@ -131,28 +136,16 @@ def with_readings(rs: Ruleset, chosen: Mapping[str, str], where: str = "--readin
     choice (a record header carries it; labels show it). ``rs`` itself when nothing changes.
 
     An ambiguity that does not concern ``rs``, a reading not in the register, or an ambiguity whose readings
-    cannot be selected is a ConfigError naming the valid choices (``where`` says what named them)."""
+    cannot be selected is a ConfigError naming the valid choices (:func:`check_reading`; ``where`` says what
+    named them)."""
     if not chosen:
         return rs
     params = dict(rs.params)
     clauses: dict[str, Clause] = dict(rs.clauses)
     readings = dict(rs.readings)
+    known = [a.id for a in selectable_readings(rs)]
     for aid, rid in chosen.items():
-        known = [a.id for a in selectable_readings(rs)]
-        try:
-            a = ambiguity(aid)
-        except KeyError:
-            raise ConfigError(rs.id, f"{where} {aid}", "no such ambiguity; selectable for this ruleset: "
-                              + (", ".join(known) or "none")) from None
-        if taken_for(a, rs) is None:
-            raise ConfigError(rs.id, f"{where} {aid}", f"this ambiguity does not concern {rs.id}; selectable for "
-                              "it: " + (", ".join(known) or "none"))
-        if not a.selectable:
-            how = f" (its option {a.option} chooses)" if a.option else ""
-            raise ConfigError(rs.id, f"{where} {aid}", "the engine follows one reading of this ambiguity only"
-                              + how + "; selectable for this ruleset: " + (", ".join(known) or "none"))
-        if rid not in a.params:
-            raise ConfigError(rs.id, f"{where} {aid}={rid}", "no such reading; valid: " + ", ".join(a.params))
+        a = check_reading(aid, rid, where, rs.id, known)
         params.update(a.params[rid])
         base = taken_for(a, replace(rs, readings={}))
         if rid == base:

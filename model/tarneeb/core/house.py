@@ -212,7 +212,7 @@ def _load_house(file: str, path: Path, ref: str, raw: dict[str, Any]) -> Ruleset
     try:
         rs = with_readings(rs, chosen, "readings.")
     except ConfigError as e:
-        raise SpecError(file, e.key.replace("readings. ", "readings."), e.reason) from None
+        raise SpecError(file, e.key, e.reason) from None
     by_reading = {k for a in chosen for k in ambiguity(a).params[chosen[a]]}
     before, after = base.effective_params(), rs.effective_params()
     changed = {p: (before[p], after[p]) for p in after if after[p] != before.get(p)}

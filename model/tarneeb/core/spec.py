@@ -598,12 +598,7 @@ def _build(rs: Ruleset, p: dict[str, Any], values: dict[str, OptionValue]) -> Ru
         must_trump=p["play.must_trump"], weak_redeal=p["deal.weak_redeal"],
         score_style=p["score.style"], kaboot=p["score.kaboot"], bid13=p["score.bid13"],
         play_on_raise=p["win.play_on_raise"],
-        defender_kaboot=p.get("score.defender_kaboot", READING_DEFAULTS["score.defender_kaboot"]),
-        kaboot_double_defenders=p.get("score.kaboot_double_defenders",
-                                      READING_DEFAULTS["score.kaboot_double_defenders"]),
-        bid_only_kaboot=p.get("score.bid_only_kaboot", READING_DEFAULTS["score.bid_only_kaboot"]),
-        bid13_kaboot=p.get("score.bid13_kaboot", READING_DEFAULTS["score.bid13_kaboot"]),
-        failed13_defenders=p.get("score.failed13_defenders", READING_DEFAULTS["score.failed13_defenders"]),
+        **{k.removeprefix("score."): v for k, v in {**READING_DEFAULTS, **p}.items() if k in READING_DEFAULTS},
     )
 
 

@@ -48,7 +48,8 @@ class MatchState:
     alt_target: tuple[int, list[int]] | None = None  # (target, games won) as the rules' winner left them
     said: set[str] = field(default_factory=set)  # warnings given once per match
     # a clean auction hand the scoring hypotheses can be weighed on (a bid of 13, or all 13 tricks to a team):
-    # (contract, tricks by seat, the changes claimed and the rules' own); the verifier takes it (Summary.refuted)
+    # (contract, tricks by seat, the changes claimed, which are the rules' own); the verifier takes it
+    # (Summary.refuted)
     weigh: tuple[tuple[int, int, int | None], list[int], list[int]] | None = None
 
 
