@@ -172,7 +172,7 @@ def test_ctrl_c_in_prove_says_so_and_compares_nothing(tmp_path: Path) -> None:
 def test_an_interrupt_inside_a_finaliser_still_ends_prove() -> None:
     # what lost a Ctrl-C once in 13 tries: the garbage collector ran Z3's AstRef.__del__ just then, Python raised
     # KeyboardInterrupt inside it, printed "Exception ignored" and went on to the end
-    from tarneeb_proofs.cli import interrupts_never_lost
+    from tarneeb.cli.interrupts import interrupts_never_lost
 
     class Finalised:
         def __del__(self) -> None:
@@ -187,6 +187,36 @@ def test_an_interrupt_inside_a_finaliser_still_ends_prove() -> None:
             pass
         reached_after = True
     assert interrupt["pending"] and not reached_after
+
+
+def test_every_command_keeps_an_interrupt_that_meets_a_finaliser(monkeypatch: pytest.MonkeyPatch,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    # prove lost one Ctrl-C in CI while it was still building its checks (before its own guard began): main()
+    # guards every command from the start, so a finaliser anywhere cannot swallow the interrupt
+    import argparse
+
+    import tarneeb.cli as cli
+
+    class Finalised:
+        def __del__(self) -> None:
+            os.kill(os.getpid(), signal.SIGINT)
+            for _ in range(10_000):
+                pass
+
+    def command(args: argparse.Namespace) -> int:
+        Finalised()
+        for _ in range(10_000_000):
+            pass
+        return 0
+
+    def parser(command_name: str | None = None) -> argparse.ArgumentParser:
+        p = argparse.ArgumentParser(prog="tarneeb")
+        p.set_defaults(func=command)
+        return p
+
+    monkeypatch.setattr(cli, "build_parser", parser)
+    assert cli.main([]) == 130
+    assert capsys.readouterr().err.strip() == "interrupted"
 
 
 @pytest.mark.slow

@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
-import signal
 import sys
 import time
-from collections.abc import Iterator
-from types import FrameType
 from typing import Any
 
 from tarneeb.cli.common import jobs_arg
+from tarneeb.cli.interrupts import interrupts_never_lost
 from tarneeb.core.spec import rulesets as builtin_rulesets
 from tarneeb.errors import ConfigError
 
@@ -69,53 +66,20 @@ def function_rows(results: list[Any]) -> list[dict[str, Any]]:
     return [{**r, "uses": sorted(r["uses"])} for _, r in sorted(rows.items())]
 
 
-@contextlib.contextmanager
-def interrupts_never_lost() -> Iterator[dict[str, bool]]:
-    """Ctrl-C while the block runs always ends it with KeyboardInterrupt.
-
-    Python's own handler raises KeyboardInterrupt wherever the main thread is; when that is a finaliser (Z3's
-    ``AstRef.__del__``, run by the garbage collector at any point), the exception is printed as "Exception
-    ignored" and lost, and the run went on to the end. Here an interrupt that arrives inside a ``__del__`` is
-    raised again 50 ms later (a one-shot SIGALRM timer; by then the finaliser has returned, else once more).
-    ``state["pending"]`` stays true from the first Ctrl-C, for the caller to check between steps and to read an
-    exception the same Ctrl-C turned into on its way as an interrupt. Only in the main thread (where signal
-    handlers live); elsewhere the block runs unchanged. On leaving, the timer is stopped before the previous
-    handlers are put back (a SIGALRM still pending then finds SIG_DFL, which Python's signal module skips)."""
-    state = {"pending": False}
-
-    def on_interrupt(signum: int, frame: FrameType | None) -> None:
-        state["pending"] = True
-        f = frame
-        while f is not None:
-            if f.f_code.co_name == "__del__":
-                signal.setitimer(signal.ITIMER_REAL, 0.05)  # again in a moment, out of the finaliser
-                return
-            f = f.f_back
-        raise KeyboardInterrupt
-
-    try:
-        old_int = signal.signal(signal.SIGINT, on_interrupt)
-    except ValueError:  # not the main thread
-        yield state
-        return
-    old_alarm = signal.signal(signal.SIGALRM, on_interrupt)
-    old_hook = sys.unraisablehook
-
-    def quiet_once_interrupted(u: Any) -> None:
-        # once interrupted, the Z3 objects whose construction the interrupt cut short fail in their __del__
-        # ("'BitVecSortRef' object has no attribute 'ctx'") when collected: noise after "interrupted", not news
-        if not state["pending"]:
-            old_hook(u)
-
-    sys.unraisablehook = quiet_once_interrupted
-    try:
-        yield state
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old_alarm)
-        signal.signal(signal.SIGINT, old_int)
-        if not state["pending"]:  # interrupted: the process is ending, and those __del__ may run until it has
-            sys.unraisablehook = old_hook
+def _chosen(args: argparse.Namespace) -> tuple[list[Any], bool, bool]:
+    """The checks to run, whether they are the whole manifest, whether ``--ruleset`` names a ruleset file."""
+    house = bool(args.ruleset) and args.ruleset not in builtin_rulesets()
+    if house:  # a ruleset file: resolved (and refused with a witness if it could get stuck) like any command
+        checks = ruleset_checks(args.ruleset)
+        refused = refused_variants(checks)
+        if refused:
+            raise ConfigError(args.ruleset, "options", "; ".join(refused))
+    else:
+        checks = all_checks()
+    if args.ruleset and not house and args.ruleset not in {c.ruleset for c in checks}:
+        raise ConfigError(args.ruleset, "ruleset", "unknown ruleset; valid: " + ", ".join(sorted({c.ruleset for c in checks})))
+    chosen = select(checks, None if house else args.ruleset, args.invariant)
+    return chosen, len(chosen) == len(checks) and not house, house
 
 
 def _run(args: argparse.Namespace, chosen: list[Any], results: list[Any], t0: float, interrupt: dict[str, bool]) -> None:
@@ -138,23 +102,14 @@ def _run(args: argparse.Namespace, chosen: list[Any], results: list[Any], t0: fl
 
 
 def cmd_prove(args: argparse.Namespace) -> int:
-    house = bool(args.ruleset) and args.ruleset not in builtin_rulesets()
-    if house:  # a ruleset file: resolved (and refused with a witness if it could get stuck) like any command
-        checks = ruleset_checks(args.ruleset)
-        refused = refused_variants(checks)
-        if refused:
-            raise ConfigError(args.ruleset, "options", "; ".join(refused))
-    else:
-        checks = all_checks()
-    if args.ruleset and not house and args.ruleset not in {c.ruleset for c in checks}:
-        raise ConfigError(args.ruleset, "ruleset", "unknown ruleset; valid: " + ", ".join(sorted({c.ruleset for c in checks})))
-    chosen = select(checks, None if house else args.ruleset, args.invariant)
-    complete = len(chosen) == len(checks) and not house
-    t0, c0 = time.perf_counter(), _cpu()
+    chosen: list[Any] = []
     results: list[Any] = []
     try:
+        # from the start: building the checks makes Z3 terms too, whose finalisers may meet the Ctrl-C
         with interrupts_never_lost() as interrupt:
             try:
+                chosen, complete, house = _chosen(args)
+                t0, c0 = time.perf_counter(), _cpu()
                 _run(args, chosen, results, t0, interrupt)
             except Exception:
                 if not interrupt["pending"]:

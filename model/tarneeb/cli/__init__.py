@@ -50,11 +50,14 @@ def _version() -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from tarneeb.cli.interrupts import interrupts_never_lost
+
     try:
-        argl = list(sys.argv[1:] if argv is None else argv)
-        args = build_parser(argl[0] if argl else None).parse_args(argl)
-        rc: int = args.func(args)
-        return rc
+        with interrupts_never_lost():  # a Ctrl-C that meets a finaliser is raised again, never lost
+            argl = list(sys.argv[1:] if argv is None else argv)
+            args = build_parser(argl[0] if argl else None).parse_args(argl)
+            rc: int = args.func(args)
+            return rc
     except TarneebError as e:
         print(f"tarneeb: error: {e}", file=sys.stderr)
         return 2
