@@ -93,6 +93,10 @@ def bytes_of(x, y):
 
 def range_bound(x, y):
     return [i * i for i in range(y % 5)]
+
+def minus(x, y):
+    lone = x & (x - 1) == 0 if x > 0 else None  # a single bit set (the engine's "one card of the suit")
+    return x - y, y - 3, 11 - x, lone, (y & (y - 1)) if y > 0 else -1
 '''
 
 DOMAIN_X = range(-8, 9)
@@ -109,7 +113,7 @@ def probes() -> Iterator[types.ModuleType]:
 
 
 NAMES = ["arith", "floor_div", "bits", "compare", "chained", "loop", "early", "raising", "table", "dict_key",
-         "builtins_", "truthy", "bytes_of", "range_bound"]
+         "builtins_", "truthy", "bytes_of", "range_bound", "minus"]
 
 
 def _value(v: Any, m: Any) -> Any:
@@ -152,7 +156,7 @@ def test_bit_vector_inputs_follow_python_too(probes: types.ModuleType) -> None:
     """A 52-bit hand is a bit-vector: the same probes on 8-bit unsigned values."""
     x, y = z3.BitVec("x", 8), z3.BitVec("y", 8)
     domain = [z3.ULT(x, 16), z3.ULT(y, 12)]
-    for name in ["bits", "table", "compare", "floor_div"]:
+    for name in ["bits", "table", "compare", "floor_div", "minus"]:
         fn = getattr(probes, name)
         paths = Explorer(domain).explore(functools.partial(lambda f: f(SymInt(x), SymInt(y)), fn))
         for a, b in itertools.product(range(16), range(12)):
@@ -163,6 +167,24 @@ def test_bit_vector_inputs_follow_python_too(probes: types.ModuleType) -> None:
             s.add(x == a, y == b)
             assert s.check() == z3.sat
             assert _value(here[0].result, s.model()) == fn(a, b), f"{name}({a}, {b}) on bit-vectors"
+
+
+def test_a_difference_the_path_proves_non_negative_stays_a_bit_vector(probes: types.ModuleType) -> None:
+    """``x & (x - 1)`` on a 52-bit hand stays in bit-vectors (a mix of Int and bit-vector terms there made a fork of
+    legal_play_mask undecidable within Z3's timeout in some solver states: a refusal where a counterexample was)."""
+    x = z3.BitVec("x", 52)
+    seen: list[Any] = []
+
+    def run() -> None:
+        v = SymInt(x)
+        if v > 0:
+            seen.append(v - 1)
+            seen.append(v & (v - 1))
+        seen.append(v - 5)  # not proved >= 5 on every path: an Int
+
+    Explorer([]).explore(run)
+    assert z3.is_bv(term_of(seen[0])) and z3.is_bv(term_of(seen[1]))
+    assert not z3.is_bv(term_of(seen[-1]))
 
 
 REFUSED = '''

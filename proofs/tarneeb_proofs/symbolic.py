@@ -359,6 +359,13 @@ class SymInt:
             x, y = _int_term(a), _int_term(b)
             return _wrap(x + y if op == "+" else x * y)
         if op == "-":
+            pair = _pair_bv(a, b) if not (isinstance(a, int) and isinstance(b, int)) else None
+            if pair is not None and _explorer().proves(z3.UGE(*pair)):
+                # a - b of two non-negative numbers that this path proves a >= b: exact in bits, and the bit
+                # operations that often follow (x & (x - 1)) stay in bit-vectors (no Int <-> bit-vector mix,
+                # on which Z3 may take longer than a fork's timeout)
+                x, y = pair
+                return _wrap(x - y)
             return _wrap(_int_term(a) - _int_term(b))
         if op in ("//", "%"):
             if not isinstance(b, int):
