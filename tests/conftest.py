@@ -82,7 +82,7 @@ def pytest_make_collect_report(collector: Any) -> Any:
 # docs build, Dask, differential properties): marked `slow`, left out by `python3 tools/dev.py check` (the inner
 # loop); `python3 tools/dev.py test` and CI run everything.
 SLOW_MODULES = {
-    "test_proofs", "test_proof_engine", "test_proof_references", "test_symbolic", "test_match_stage",
+    "test_proofs", "test_proof_engine", "test_proof_engine_cli", "test_proof_references", "test_symbolic", "test_match_stage",
     "test_tools_family", "test_prove_cache", "test_mutants", "test_mutant_catalogue", "test_differential",
     "test_differential_auction", "test_differential_mutants", "test_differential_stateful", "test_serve_browser",
     "test_docs_build", "test_js_engine", "test_protocol", "test_vectors", "test_fuzz", "test_fuzz_batch",

@@ -11,14 +11,12 @@ from __future__ import annotations
 
 import collections
 import inspect
-import json
 from typing import Any
 
 import pytest
 import z3
 
 from tarneeb import Match  # noqa: E402
-from tarneeb.cli import main  # noqa: E402
 from tarneeb.core import hand as H  # noqa: E402
 from tarneeb.core import rules as R  # noqa: E402
 from tarneeb.core.spec import OptionValue, get_ruleset, load_rules, rulesets  # noqa: E402
@@ -101,48 +99,6 @@ def test_engine_mutant_is_caught(name: str) -> None:
     assert fn in named, r.obligation
 
 
-# one mutant per stage through the command line, in-process
-CLI_MUTANTS = ["engine-trick-winner-highest-rank", "engine-hand-played-three-bids", "engine-strain-before-tricks",
-               "engine-passed-may-reenter", "engine-failed-bid-scores", "engine-partner-at-zero"]
-
-
-@pytest.mark.parametrize("name", CLI_MUTANTS)
-def test_tarneeb_prove_exits_non_zero_on_an_engine_bug(name: str, monkeypatch: pytest.MonkeyPatch,
-                                                        capsys: pytest.CaptureFixture[str]) -> None:
-    m = ENGINE_MUTANTS[name]
-    monkeypatch.setenv("COLUMNS", "400")  # rich wraps at the terminal width
-    with applied(name):
-        rc = main(["prove", "--invariant", "engine", "--ruleset", m.ruleset])
-    out = capsys.readouterr().out
-    assert rc == 1
-    assert f"{m.module}.{m.fn}" in out
-    assert "input:" in out and "engine returns:" in out and "encoding gives:" in out
-    assert "manifest mismatch" in out and "expects proved, got counterexample" in out
-    # the same through --json: the failing check's witness names the function, the input and the clause
-    with applied(name):
-        rc = main(["prove", "--invariant", "engine", "--ruleset", m.ruleset, "--json"])
-    data = json.loads(capsys.readouterr().out)
-    assert rc == 1 and not data["summary"]["matches_manifest"]
-    bad = [x for x in data["results"] if x["result"] != x["expected"]]
-    # the stage of the function names it; the match stage (replays, which also go through it) names Match
-    # (or a function that called it on the counterexample's input, which the witness lists as the code run)
-    target = f"{m.module}.{m.fn}"
-    named = [x["witness"]["facts"] for x in bad if not x["id"].startswith("engine.match:")]
-    assert named and all(f["engine function"] == target or target in f.get("engine code run", "").split(", ")
-                         for f in named)
-    assert all(x["witness"]["facts"]["engine function"] == "tarneeb.core.match.Match" for x in bad
-               if x["id"].startswith("engine.match:"))
-    assert all(x["witness"]["clauses"][0] in x["witness"]["facts"]["clause"] for x in bad)
-
-
-def test_tarneeb_prove_engine_passes_on_the_true_engine(monkeypatch: pytest.MonkeyPatch,
-                                                        capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setenv("COLUMNS", "400")
-    assert main(["prove", "--invariant", "engine", "--ruleset", "eram-41"]) == 0
-    out = capsys.readouterr().out
-    assert "manifest mismatch" not in out and "CPU" in out
-
-
 def test_every_stage_and_ruleset_has_an_engine_mutant_in_the_manifest() -> None:
     stages: dict[str, set[str]] = collections.defaultdict(set)
     mutated: dict[str, set[str]] = collections.defaultdict(set)
@@ -174,40 +130,6 @@ def test_steered_matches_refine_the_encoded_steps(rid: str, opts: dict[str, Opti
         assert [x.scores_after for x in again.records] == [x.scores_after for x in s.match.records]
     run = SteerVariant(r, "this configuration", seed=7)  # every step compared, and no zero where a transition can occur
     assert run.run() is None and run.points > 1000
-
-
-def test_ctrl_c_prints_interrupted_and_no_manifest_mismatch(monkeypatch: pytest.MonkeyPatch,
-                                                          capsys: pytest.CaptureFixture[str]) -> None:
-    import tarneeb_proofs.obligations as checks_mod
-
-    calls = []
-
-    def interrupted(c: Check) -> Result:
-        calls.append(c)
-        if len(calls) == 3:
-            raise KeyboardInterrupt
-        return run_check(c)
-
-    monkeypatch.setattr(checks_mod, "run_check", interrupted)
-    assert main(["prove", "--invariant", "engine", "--ruleset", "eram-41"]) == 130
-    out, err = capsys.readouterr()
-    assert "interrupted after 2 of" in err
-    assert "manifest mismatch" not in out + err
-
-
-def test_prove_reports_cpu_seconds(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["prove", "--invariant", "engine", "--ruleset", "card-kings-41", "--json"]) == 0
-    summary = json.loads(capsys.readouterr().out)["summary"]
-    assert summary["cpu_s"] > 0 and summary["wall_s"] > 0
-
-
-def test_prove_jobs_gives_the_same_results(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["prove", "--invariant", "engine", "--ruleset", "tarneeb-400", "--json", "--jobs", "2"]) == 0
-    par = json.loads(capsys.readouterr().out)
-    assert main(["prove", "--invariant", "engine", "--ruleset", "tarneeb-400", "--json"]) == 0
-    seq = json.loads(capsys.readouterr().out)
-    assert [(r["id"], r["result"]) for r in par["results"]] == [(r["id"], r["result"]) for r in seq["results"]]
-    assert par["summary"]["matches_manifest"] and par["summary"]["cpu_s"] > 0
 
 
 def test_an_engine_caught_in_a_loop_is_a_counterexample_not_a_hang(monkeypatch: pytest.MonkeyPatch) -> None:
