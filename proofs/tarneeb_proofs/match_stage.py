@@ -53,7 +53,7 @@ from typing import Any, NamedTuple
 
 import z3
 
-from tarneeb.core.actions import PASS, PLAYS, Bid, Deal, NameTrump
+from tarneeb.core.actions import PASS, PLAYS, Bid, Deal, NameTrump, Play
 from tarneeb.core.cards import card_str, hand_str
 from tarneeb.core.match import Match
 from tarneeb.core.spec import Option, OptionValue, Rules, Ruleset, load_rules
@@ -1269,20 +1269,23 @@ class Driver:
         if engine != expected:
             raise self.bad(transition, engine, expected, clause)
 
-    def accept(self, m: Match, action: Any, transition: str, clause: str) -> None:
-        """The engine must accept ``action`` (legal by the encoding)."""
+    def accept(self, m: Match, action: Any, transition: str, clause: str,
+               via: Callable[[Any], None] | None = None) -> None:
+        """The engine must accept ``action`` (legal by the encoding), through ``via`` if given (as in refuse)."""
         try:
-            m.apply(action)
+            (via or m.apply)(action)
         except Exception as e:  # noqa: BLE001 - any refusal or crash of the engine is the counterexample
             raise self.bad(transition, f"refuses {action}: {type(e).__name__}: {e}", f"{action} is legal",
                            clause) from None
 
-    def refuse(self, m: Match, action: Any, transition: str, clause: str) -> None:
+    def refuse(self, m: Match, action: Any, transition: str, clause: str,
+               via: Callable[[Any], None] | None = None) -> None:
         """The engine must refuse ``action`` (illegal by the encoding), citing ``clause`` (the clause the action
-        breaks, by the encoding and the spec's clauses), and stay as it was."""
+        breaks, by the encoding and the spec's clauses), and stay as it was; ``via``: the entry point that takes it
+        (``Match.apply`` unless given, e.g. ``lambda a: m.play_card(a.card)``)."""
         self.points += 1
         try:
-            m.apply(action)
+            (via or m.apply)(action)
         except IllegalAction as e:
             if e.rule != clause:
                 raise self.bad(transition, f"refuses {action} citing {e.rule}", f"{action} refused citing {clause}",
@@ -1318,6 +1321,12 @@ class Driver:
             self.ctx["deal"] = f"{k} ({what})"
             self.deal(m, design)
         self.flush_run()
+        # a copy (the referee's and the verifier's way to try an action) and a replay of the same actions reach
+        # the same state
+        self.same("Match.copy: the state of a copy of the match", _state(m.copy()), _state(m), "hand.tricks")
+        if st.games is None and st.target is None:
+            self.same("Match.replay: the state after replaying the match's actions",
+                      _state(Match.replay(r, st.dealer, list(m.history), list(st.scores))), _state(m), "hand.tricks")
         if self.x.decided:
             self.same("Match.legal_actions: a decided match", list(m.legal_actions()), [], "win.target")
             self.refuse(m, Deal(tuple(range(52))), "Match.apply: a deal after the match was decided",
@@ -1328,6 +1337,9 @@ class Driver:
         """Actions of another phase are refused as such (WrongPhase, citing hand.tricks) and change nothing."""
         for act in actions:
             self.refuse(m, act, f"Match.apply: {act} during {phase}", "hand.tricks")
+            if isinstance(act, Play):  # the fast entry point of a card checks the phase too
+                self.refuse(m, act, f"Match.play_card: {act} during {phase}", "hand.tricks",
+                            lambda a: m.play_card(a.card))
 
     # ------------------------------------------------------------ part-way starts
     def starts(self) -> None:
@@ -1409,6 +1421,7 @@ class Driver:
         self.same(what, m.dealer, x.dealer, clause)
         self.same("Match: the phase before a deal", m.phase.value, "deal", "deal.rotation")
         self.same("Match: no seat is to move before a deal", m.to_move, -1, "deal.rotation")
+        self.same("Match.is_chance before a deal (the deal is chance's move)", m.is_chance(), True, "deal.rotation")
         self.same("Match: the deals played and cancelled so far", (m.hands_played, m.redeals),
                   (x.played, x.cancelled), "deal.rotation")
         teams = (x.scores[0] + x.scores[2], x.scores[1] + x.scores[3]) if self.r.individual else \
@@ -1460,6 +1473,9 @@ class Driver:
         if r.trump_source != "contract":
             trump = ex.trump(dz.deck[51], 0)
             self.same("Match._phase_trump_reveal: the trump", m.trump, trump, "trump.source")
+        elif m.record is not None:
+            self.same("Match._phase_trump_reveal: no trump in the record before it is named", m.record.trump, None,
+                      "trump.source")
         if r.individual:
             res = self.individual_bids(m, dz)
             if res is None:
@@ -1481,7 +1497,7 @@ class Driver:
                 self.same("Match.legal_actions: the trumps the holder may name",
                           sorted(a.suit for a in m.legal_actions() if isinstance(a, NameTrump)), sorted(ok),
                           "trump.source")
-                for t in sorted(set(range(5)) - ok):
+                for t in sorted(set(range(-1, 6)) - ok):  # no trump, and numbers that are no strain
                     self.refuse(m, NameTrump(t), "Match._phase_trump_choice: an illegal trump named", "trump.source")
                 self.accept(m, NameTrump(dz.named), "Match._phase_trump_choice: a legal trump named", "trump.source")
                 trump = ex.trump(dz.deck[51], dz.named)
@@ -1689,10 +1705,13 @@ class Driver:
                           m.to_move, seat, "play.direction" if j else "play.lead" if k == 0 else "play.next-lead")
                 led = cards[0] // 13 if cards else -1
                 legal = ex.mask(hands[seat], led, trump)
+                # a server takes a player's card without asking for the legal set first (tricks 2, 6, 10: the
+                # legal set is not asked, no timer, the card through play_card): the engine decides alone
+                asked = k not in _UNASKED_TRICKS
                 eng = 0
-                for a in m.legal_actions():
+                for a in m.legal_actions() if asked else ():
                     eng |= 1 << a.card if isinstance(a, type(PLAYS[0])) else 1 << 52
-                if eng != legal:
+                if asked and eng != legal:
                     raise self.bad(f"Match.legal_actions: the legal cards of seat {seat}", _mask_text(eng),
                                    _mask_text(legal), self._play_clause(hands[seat], led, trump))
                 for c in _cards(hands[seat] & ~legal):
@@ -1700,19 +1719,27 @@ class Driver:
                                 self._play_clause(hands[seat], led, trump))
                 if k == 0 and j == 0:
                     self.other_phases(m, "the play", (Bid(7), PASS, Deal(tuple(range(52))), NameTrump(0)))
+                    self.same("Match.is_chance during the play", m.is_chance(), False, "deal.rotation")
+                if j == 0 and k in (0, _UNASKED_TRICKS[0]):  # values that are no card, refused as not held
+                    odd: Any
+                    for odd in (-1, 52, 2.5, "AS"):
+                        self.refuse(m, Play(odd), f"Match._phase_play: a play of {odd!r} (no card) by seat {seat}",
+                                    "play.follow", None if asked else (lambda a: m.play_card(a.card)))
                 away = _FULL & ~hands[seat] & ~_played_mask(hands)
                 away = (away & SUIT_MASKS[led] if led >= 0 and away & SUIT_MASKS[led] else away) if j in (0, 3) else 0
                 out = away.bit_length() - 1  # at the lead and the fourth card: a card another seat holds (led suit)
                 if out >= 0:
                     self.refuse(m, PLAYS[out], f"Match._phase_play: a card not held ({card_str(out)}) by seat {seat}",
                                 "play.follow")
-                auto = ex.timer_card(legal, trump)
+                auto = ex.timer_card(legal, trump) if asked else None
                 if auto is not None:
                     self.same("Match.timeout_action: the turn timer's card", m.timeout_action(), PLAYS[auto],
                               "timer.auto-play")
                     self.cov["timer"] += 1
                 c = chooser.choose(ex, seat, legal, cards, seats, hands, trump)
-                self.accept(m, PLAYS[c], f"Match._phase_play: a legal card {card_str(c)} by seat {seat}", "play.follow")
+                self.accept(m, PLAYS[c], f"Match._phase_play: a legal card {card_str(c)} by seat {seat}"
+                            + ("" if asked else " (play_card, the legal set not asked)"), "play.follow",
+                            None if asked else (lambda a: m.play_card(a.card)))
                 hands[seat] &= ~(1 << c)
                 cards.append(c)
                 seats.append(seat)
@@ -1819,6 +1846,16 @@ class Driver:
             x.after = "played"
         else:
             self.same("Match: no seat is to move once the match is decided", m.to_move, -1, "win.target")
+
+
+def _state(m: Match) -> tuple[Any, ...]:
+    """What the stage compares of a copy or a replay with the match itself."""
+    return (m.phase.value, m.dealer, list(m.scores), m.hands_played, m.redeals, m.to_move, len(m.history),
+            list(m.games), m.target, list(m.hands), m.trump, [(r.redeal, list(r.winners)) for r in m.records])
+
+
+# the tricks (0-based) whose cards the stage gives as a server would, without asking for the legal set first
+_UNASKED_TRICKS = (1, 5, 9)
 
 
 def _mask_text(mask: int) -> str:
