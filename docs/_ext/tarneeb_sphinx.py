@@ -112,10 +112,28 @@ def rtl_html_tag(html: str) -> str:
     return _HTML_TAG.sub(repl, html, count=1)
 
 
-def theme_words_ar(html: str, words: dict[str, str]) -> str:
-    """The theme's own words (Previous, Next, Search, ...) in Arabic: as text, placeholder, title or label."""
+# the theme's credit line in the footer ("Made with Sphinx and @pradyunsg's Furo"), whatever its spacing
+_MADE_WITH = re.compile(r"Made with\s*(?:<a href=\"https://www\.sphinx-doc\.org/\">Sphinx</a>\s*and\s*)?"
+                        r"(?:<a class=\"muted-link\" href=\"https://pradyunsg\.me\">@pradyunsg</a>'s\s*)?"
+                        r"<a href=\"https://github\.com/pradyunsg/furo\">Furo</a>")
+
+
+def _escaped(text: str) -> str:
+    """``text`` as a literal in a regular expression's replacement."""
+    return text.replace("\\", "\\\\")
+
+
+def theme_words_ar(html: str, words: dict[str, str], made_with: str = "") -> str:
+    """The theme's own words (Previous, Next, Search, ...) in Arabic: as text, placeholder, title or label; the
+    footer's credit line as ``made_with`` (its ``{sphinx}`` and ``{furo}`` are the two links)."""
+    if made_with:
+        credit = made_with.format(sphinx='<a href="https://www.sphinx-doc.org/">Sphinx</a>',
+                                  furo='<a href="https://github.com/pradyunsg/furo">Furo</a>')
+        html = _MADE_WITH.sub(lambda m: credit, html)
     for en, ar in words.items():
-        html = html.replace(f">{en}<", f">{ar}<")
+        # the word alone between tags (spaces kept), and the footer's "Copyright (c) authors"
+        html = re.sub(rf">(\s*){re.escape(en)}(\s*)<", rf">\g<1>{_escaped(ar)}\g<2><", html)
+        html = re.sub(rf">(\s*){re.escape(en)} &#169; ", rf">\g<1>{_escaped(ar)} &#169; ", html)
         for attr in ("placeholder", "title", "aria-label"):
             html = html.replace(f'{attr}="{en}"', f'{attr}="{ar}"')
     return html
@@ -168,7 +186,7 @@ def _rtl_pages(app: Sphinx, exception: Exception | None) -> None:
     folder = Path(app.outdir) / RTL_PREFIX
     for page in folder.rglob("*.html") if folder.is_dir() else []:
         text = page.read_text(encoding="utf-8")
-        marked = theme_words_ar(rtl_html_tag(text), words)
+        marked = theme_words_ar(rtl_html_tag(text), words, str(chrome.get("made_with", "")))
         marked = arabic_sidebar(marked, str(chrome["arabic_caption"]), str(chrome["site_title"]),
                                 str(chrome["authors"]))
         if marked != text:
