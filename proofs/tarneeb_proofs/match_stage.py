@@ -1363,11 +1363,14 @@ class Driver:
         for sc in bad_scores:
             refused.append((f"Match.at(scores {sc})", functools.partial(Match.at, r, 0, sc), "seats.partners"))
         if not r.individual:
-            for sc in ([1, 2, 3, 2], [1, 2, 1, 3]):  # team 0's partners differ; team 1's
+            for sc in ([1, 2, 3, 2], [3, 2, 1, 2], [1, 2, 1, 3], [1, 3, 1, 2]):  # team 0's partners differ; team 1's
                 refused.append((f"Match.at(partners' scores differ {sc})", functools.partial(Match.at, r, 0, sc),
                                 "seats.partners"))
                 refused.append((f"Match(partners' scores differ {sc})", functools.partial(Match, r, 0, sc),
                                 "seats.partners"))
+        for sc in bad_scores[:2]:  # a verifier going on from a record's claim: still four scores
+            refused.append((f"Match.at(scores {sc}, partners_agree=False)",
+                            functools.partial(Match.at, r, 0, sc, partners_agree=False), "seats.partners"))
         for t in sorted({base - 1, base + 1, raised + 1} - {base, raised}):
             refused.append((f"Match.at(target {t})", functools.partial(Match.at, r, 0, ok, t), "win.play-on"))
         refused.append(("Match.at(games [2])", lambda: Match.at(r, 0, ok, None, [2]), "win.play-on"))
@@ -1395,6 +1398,9 @@ class Driver:
             ("Match(dealer 3, scores)", lambda: Match(r, 3, ok), 3, ok, base, 0),
             ("Match.at(dealer 2, scores)", lambda: Match.at(r, 2, ok), 2, ok, base, 0),
             ("Match.at(target in force)", lambda: Match.at(r, 1, ok, base), 1, ok, base, 0)]
+        if not r.individual:  # a record's inconsistent claim, taken as it is by a verifier
+            accepted.append(("Match.at(partners' scores differ, partners_agree=False)",
+                             lambda: Match.at(r, 2, [1, 2, 3, 2], partners_agree=False), 2, [1, 2, 3, 2], base, 0))
         if raised != base:
             accepted += [("Match.at(the raised target)", lambda: Match.at(r, 0, ok, raised), 0, ok, raised, 1),
                          ("Match.at(games [1])", lambda: Match.at(r, 0, ok, None, [1]), 0, ok, raised, 1)]
