@@ -299,27 +299,21 @@ _SUITS_AR = {"clubs": "سباتي", "diamonds": "ديناري", "hearts": "كب�
 
 
 def english_facts(en: str, labels: list[str]) -> list[str]:
-    """The numbers and card codes an English verdict states, seats (``seat 2``, ``dealer 0``, ``order 1 -> 2``,
-    ``team 0`` = seats 0 and 2) shifted to the players 1..4 the Arabic names; ruleset labels left out."""
+    """The numbers and card codes an English verdict states (players are counted 1..4 in both languages;
+    ``team 0`` = players 1 and 3, named by the Arabic as its players' numbers or its own name); ruleset labels
+    left out."""
     text = en
     for lab in sorted(labels, key=len, reverse=True):
         text = text.replace(lab, " ")
     want: list[str] = _CARD.findall(text)
     text = _CARD.sub(" ", text)
+    text = re.sub(r"\b[Tt]eam (\d) \(player \d+ and player \d+\)", lambda m: f"team {m[1]}", text)
 
-    def seats(m: re.Match[str]) -> str:
-        want.extend(str(int(k) + 1) for k in re.findall(r"\d+", m.group(0)))
-        return " "
-
-    text = re.sub(r"\border (\d+)( -> \d+)+", seats, text)
-    text = re.sub(r"\b[Tt]eam (\d) \(seats \d+ and \d+\)", lambda m: f"team {m[1]}", text)
-    text = re.sub(r"\bseats \d+ and \d+", seats, text)
     def team(m: re.Match[str]) -> str:
         want.extend([str(int(m[1]) + 1), str(int(m[1]) + 3)])
         return " "
 
     text = re.sub(r"\b[Tt]eam (\d)\b", team, text)
-    text = re.sub(r"\b(?:[Ss]eat|dealer) \d+\b", seats, text)
     want += re.findall(r"[+-]?\d+", text)
     return want
 
@@ -332,7 +326,7 @@ def arabic_facts(ar: str) -> list[str]:
 # (English reason, the Arabic reason it must come with), per question kind: each ruled verdict matches at least one
 # English pattern of its kind, and for each it matches, the Arabic says the reason.
 _LEADS = [(r"won the trick and leads the next", "فيبدأ اللمّة التالية"), (r"leads trick \d+", "اللمّة رقم"),
-          (r"the first bidder, after dealer", "أول من يطلب بعد الموزّع"),
+          (r"the first bidder, after the dealer", "أول من يطلب بعد الموزّع"),
           (r"the contract holder", "الفائز بالطلب"), (r"won the last trick", "اللمّة الأخيرة")]
 REASONS: dict[str, list[tuple[str, str]]] = {
     "winner": [(r"bid \d+ and made it", "وحقّق طلبه: يفوز"),
@@ -351,18 +345,18 @@ REASONS: dict[str, list[tuple[str, str]]] = {
                (r"at least \d+", "أو أكثر"), (r"the next dealer", "الموزّع التالي"),
                (r"the same dealer", "الموزّع نفسه"), (r"All four passed", "قال اللاعبون الأربعة باص"),
                (r"A contract was reached", "انتهى الطلب إلى طلب فائز")],
-    "bid-legal": [(r"not legal now: it is seat \d+'s turn", "الدور في الطلب للاعب"),
+    "bid-legal": [(r"not legal now: it is player \d+'s turn", "الدور في الطلب للاعب"),
                   (r"order \d", "ترتيب الطلب"), (r"the lowest bid is", "أدنى طلب له"),
-                  (r"may bid \d+ or more", "فما فوق"), (r"in turn \(dealer", "وهو في دوره"),
+                  (r"may bid \d+ or more", "فما فوق"), (r"in turn \(the dealer is", "وهو في دوره"),
                   (r"bids run from", "الطلبات من"), (r"is not allowed", "لا يُسمح بطلب"),
                   (r"must bid the minimum", "يجب على الموزّع أن يطلب الحد الأدنى"), (r"^A pass", "باص"),
-                  (r"by seat \d+ is legal\.$", "مسموح."),
-                  (r"after \d+ call\(s\) from dealer", "عدد الطلبات حتى الآن"),
+                  (r"by player \d+ is legal\.$", "مسموح."),
+                  (r"after \d+ call\(s\) from the player after the dealer", "عدد الطلبات حتى الآن"),
                   (r"must be higher than the top bid", "أعلى من أعلى طلب")],
     "card-legal": [(r"holds no \w+, so may play any card", "ليس مع اللاعب"),
                    (r"trump or not", "طرنيبًا كانت أو غيرها"),
                    (r"may not lead", "أن يبدأ اللمّة"), (r"may not play now", "أن يلعب"),
-                   (r"the first bidder, after dealer", "أول من يطلب بعد الموزّع"),
+                   (r"the first bidder, after the dealer", "أول من يطلب بعد الموزّع"),
                    (r"the contract holder", "الفائز بالطلب"),
                    (r"a leader may play any card", "وللبادئ أن يلعب أي ورقة"),
                    (r"void in the led suit, holds a trump and must trump", "ومعه طرنيب، فعليه أن يقطع بطرنيب"),
@@ -382,10 +376,10 @@ REASONS: dict[str, list[tuple[str, str]]] = {
     "who-leads": _LEADS,
     "whose-turn": [(r"bid\(s\) made", "عدد الطلبات حتى الآن"), (r"bids last", "يطلب أخيرًا"),
                    (r"call\(s\) made", "عدد الطلبات حتى الآن"), (r"All passed", "قال الجميع باص"),
-                   (r"plays next: card \d+ of the trick led by seat", "يلعب الورقة رقم"),
+                   (r"plays next: card \d+ of the trick led by player", "يلعب الورقة رقم"),
                    (r"counter-clockwise", "عكس اتجاه عقارب الساعة"),
                    (r"(?<!counter-)clockwise", "مع اتجاه عقارب الساعة"), *_LEADS],
-    "score": [(r"bid \d+, took \d+", "وأخذ"), (r"Contract \d+ by seat", "الطلب الفائز"),
+    "score": [(r"bid \d+, took \d+", "وأخذ"), (r"Contract \d+ by player", "الطلب الفائز"),
               (r"made, [+-]", "حقّق طلبه"), (r"failed, ", "لم يحقّق طلبه"), (r"from -?\d+ to", "، من ")],
     "irregularity": [(r"revoked in trick", "خالف اللاعب"),
                      (r"silent on what happens next", "ولا تذكر الوثائق ما يحدث بعد ذلك")],

@@ -466,20 +466,20 @@ REVOKE_FORM = {"ruleset": ["card-kings-41", "eram-41", "classic"], "kind": "irre
                "q_seat": "2", "dealer": "0", "revealed": "2S", "contract_seat": "1", "contract_bid": "7",
                "contract_trump": "S", "history_leader0": "1", "history_cards0": "KD 3H 4D 5D",
                "history_leader1": "1", "history_cards1": "AH 4H 5H 6H", "history_leader2": "1",
-               "history_cards2": "QD 7D@2 8D 9D"}
+               "history_cards2": "QD 7D@3 8D 9D"}  # 7D tagged player 3 (seat 2)
 
 
 def test_whose_turn_from_the_form(client: TestClient, capsys: pytest.CaptureFixture[str]) -> None:
     page = client.post("/en/ruling", data={"ruleset": ALL, "kind": "whose-turn", "dealer": "0", "bid1": "3",
                                            "bid2": "4"}).text
     same_ruling(page, says(capsys, ROOT / "spec/disputes/whose-turn-bidding.toml"))
-    assert "Seat 3 bids next" in text_of(page)
+    assert "Player 4 bids next" in text_of(page)
 
 
 def test_whose_turn_in_a_trick_from_the_form(client: TestClient, capsys: pytest.CaptureFixture[str],
                                              tmp_path: Path) -> None:
     form = {"ruleset": ["card-kings-41", "classic"], "kind": "whose-turn", "dealer": "0", "contract_seat": "1",
-            "contract_bid": "7", "contract_trump": "S", "trick_leader": "1", "trick_cards": "KD 3D@2"}
+            "contract_bid": "7", "contract_trump": "S", "trick_leader": "1", "trick_cards": "KD 3D@3"}
     page = client.post("/en/ruling", data=form).text
     path = situation_file(tmp_path, 'schema = 1\nruleset = ["card-kings-41", "classic"]\ndealer = 0\n'
                           'contract = { seat = 1, bid = 7, trump = "S" }\n'
@@ -508,10 +508,10 @@ def test_who_leads_from_the_form(client: TestClient, capsys: pytest.CaptureFixtu
 def test_a_revoke_from_the_form(client: TestClient, capsys: pytest.CaptureFixture[str]) -> None:
     page = client.post("/en/ruling", data=REVOKE_FORM).text
     same_ruling(page, says(capsys, ROOT / "spec/disputes/revoke-found-later.toml"))
-    assert "Seat 2 revoked in trick 1" in text_of(page)
+    assert "Player 3 revoked in trick 1" in text_of(page)
     math = re.findall(r'data-ruleset="([^"]+)">.*?<p class="math">(.*?)</p>', page, re.S)  # each ruling's arithmetic
     assert [(rid, text_of(m).strip()) for rid, m in math] == [
-        (rid, "Arithmetic: trick 1: diamond led, seat 2 played 3H while holding a diamond (7D)")
+        (rid, "Arithmetic: trick 1: diamond led, player 3 played 3H while holding a diamond (7D)")
         for rid in ("card-kings-41", "eram-41", "classic")]
 
 
@@ -524,8 +524,8 @@ def test_explain_gives_the_whole_chain(client: TestClient, capsys: pytest.Captur
 
 
 def test_the_arabic_revoke_numbers_players_from_one(client: TestClient, capsys: pytest.CaptureFixture[str]) -> None:
-    """On the Arabic page a typed seat tag is a player number (1..4), as the Arabic report counts."""
-    page = client.post("/ar/ruling", data={**REVOKE_FORM, "history_cards2": "QD 7D@3 8D 9D"}).text
+    """On the Arabic page as on the English one, a typed tag is a player number (1..4), as the reports count."""
+    page = client.post("/ar/ruling", data=REVOKE_FORM).text
     same_ruling(page, says(capsys, ROOT / "spec/disputes/revoke-found-later.toml", "--lang", "ar"))
     assert "خالف اللاعب 3 في اللمّة 1" in text_of(page)
     assert '<option value="2" selected>اللاعب 3</option>' in page  # the seat asked, shown as player 3
@@ -571,9 +571,9 @@ def test_one_seats_score_from_the_form(client: TestClient, capsys: pytest.Captur
 
 
 @pytest.mark.parametrize(("fields", "message"), [
-    ({"history_cards0": "KD 3H 4D 5D"}, "(form): history[0].leader: say which seat led this finished trick"),
+    ({"history_cards0": "KD 3H 4D 5D"}, "(form): history[0].leader: say which player led this finished trick"),
     ({"history_leader0": "1", "history_cards0": "KD 3H@7 4D 5D"}, "(form): history[0].cards[1]: '3H@7'"),
-    ({"history_leader0": "1", "history_cards0": "KD 3H@1 4D 5D"}, "(form): history[0].cards[1].seat"),
+    ({"history_leader0": "1", "history_cards0": "KD 3H@2 4D 5D"}, "(form): history[0].cards[1].seat"),
 ])
 def test_bad_finished_tricks_get_a_located_line(client: TestClient, fields: dict[str, str], message: str) -> None:
     r = client.post("/en/ruling", data={"ruleset": ["card-kings-41"], "kind": "irregularity",
@@ -604,8 +604,8 @@ def test_a_follow_on_divergence_names_the_one_it_follows(client: TestClient, tmp
     table = next(d["table"] for d in want if d["field"] == "deltas")
     for row in table:
         cells = " ".join("–" if row[c] is None else str(row[c]) for c in ("bid", "tricks", "claimed", "rules"))
-        assert f"Seat {row['seat']} {cells}" in shown["deltas"]
-    assert '<tr class="wrong"><td>Seat 1</td>' in page  # the seat whose score is wrong stands out
+        assert f"Player {row['seat'] + 1} {cells}" in shown["deltas"]
+    assert '<tr class="wrong"><td>Player 2</td>' in page  # the seat whose score is wrong stands out
     summary = text_of(re.search(r'<table class="by-cause".*?</table>', page, re.S).group(0))  # type: ignore[union-attr]
     assert f"follow-on (bid.total) 1 f.jsonl:{line}" in summary and f"bid.range 1 f.jsonl:{line}" in summary
     assert "2 independent divergences;" in text_of(page)

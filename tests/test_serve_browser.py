@@ -126,7 +126,7 @@ def test_a_winner_dispute(server: Server, page: Page, shots: list[Path]) -> None
     expect(ck.locator(".verdict")).to_contain_text("no winner yet, another hand is played")
     expect(ck).to_contain_text("tie.both-qualify")
     expect(ck).to_contain_text('Card Kings, Tarneeb 41 rules page (untitled), section "How the game ends"')
-    expect(result.locator('article[data-ruleset="bsfyi-41"] .verdict')).to_contain_text("team 0 (seats 0 and 2) wins")
+    expect(result.locator('article[data-ruleset="bsfyi-41"] .verdict')).to_contain_text("team 0 (player 1 and player 3) wins")
     expect(page.locator("#score0")).to_have_value("45")  # the form keeps what was entered
     shoot(page, shots, "ruling-winner-en-desktop")
 
@@ -255,7 +255,7 @@ def test_a_revoke_from_the_form_on_a_phone(server: Server, browser: Browser, sho
     page.select_option("#irregularity", "misdeal")
     expect(page.locator("#irregularity-hint")).to_have_text("Give: the dealer.")
     page.select_option("#irregularity", "revoke")
-    expect(page.locator("#irregularity-hint")).to_contain_text("the seat that revoked")
+    expect(page.locator("#irregularity-hint")).to_contain_text("the player who revoked")
     page.select_option("#q_seat", "2")
     page.select_option("#dealer", "0")
     page.select_option("#contract_seat", "1")
@@ -265,9 +265,9 @@ def test_a_revoke_from_the_form_on_a_phone(server: Server, browser: Browser, sho
     for i, cards in enumerate((("KD", "3H", "4D", "5D"), ("AH", "4H", "5H", "6H"), ("QD",))):
         page.select_option(f"#history_leader{i}", "1")
         pick(page, f"history_cards{i}", *cards)
-    page.fill("#history_cards2", "QD 7D@2 8D 9D")  # typed, the revoking seat's later card tagged with its seat
+    page.fill("#history_cards2", "QD 7D@3 8D 9D")  # typed, the revoking player's later card tagged player 3
     pick(page, "history_cards2", "9D")  # a tap takes 9D out again and keeps the tag
-    expect(page.locator("#history_cards2")).to_have_value("QD 7D@2 8D")
+    expect(page.locator("#history_cards2")).to_have_value("QD 7D@3 8D")
     pick(page, "history_cards2", "9D")
     expect(page.locator("#history_cards0")).to_have_value("KD 3H 4D 5D")
     page.click("#get-ruling")
@@ -277,8 +277,8 @@ def test_a_revoke_from_the_form_on_a_phone(server: Server, browser: Browser, sho
     shown = answer_lines(page)
     assert shown[0].split(" (")[0] == want[0].split(" (")[0] and shown[1:] == want[1:], (shown, want)
     art = page.locator('article[data-ruleset="classic"]')
-    expect(art.locator(".verdict")).to_contain_text("Seat 2 revoked in trick 1.")
-    expect(art.locator(".math")).to_contain_text("seat 2 played 3H while holding a diamond (7D)")
+    expect(art.locator(".verdict")).to_contain_text("Player 3 revoked in trick 1.")
+    expect(art.locator(".math")).to_contain_text("player 3 played 3H while holding a diamond (7D)")
     no_horizontal_scroll(page)
     shoot(page, shots, "ruling-revoke-en-phone")
     shoot_part(page, "#result", shots, "ruling-revoke-en-phone-result")

@@ -95,7 +95,8 @@ def register(subparsers: Any) -> None:
         description="Give the ruling under each ruleset asked, with the clause that decides it, its source, the "
                     "arithmetic, and any ambiguity of the documents. The situation is a file (TOML or JSON; "
                     "schema spec/disputes/schema.json), one hand of a game record (--match, --hand), or a "
-                    "question kind with flags.",
+                    "question kind with flags. The ruling counts players 1 to 4, as players do; files, --seat and the JSON "
+                    "give seats 0 to 3 (seat 0 is player 1).",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     s.add_argument("target", nargs="?", metavar="TARGET",
                    help=f"a situation file (.toml/.json), a record file (.jsonl), or a question kind: {_KINDS_HELP}")
@@ -103,7 +104,7 @@ def register(subparsers: Any) -> None:
     s.add_argument("--explain", action="store_true",
                    help="the whole chain: every deciding clause with its wording and source, every reading")
     s.add_argument("--lang", choices=("en", "ar"), default="en",
-                   help="language of the output; ar writes Arabic, right-to-left, seats named 1..4")
+                   help="language of the output; ar writes Arabic, right-to-left")
     s.add_argument("--ruleset", action="append", metavar="ID[,ID]",
                    help="ruleset(s) to ask, or all (repeatable; beats the file's and the club default)")
     s.add_argument("--option", action="append", metavar="NAME=VALUE",
@@ -135,7 +136,7 @@ def register(subparsers: Any) -> None:
     q.add_argument("--deals", metavar="RESULT,RESULT",
                    help="earlier deals in order, each played or cancelled, the first by --dealer (next-dealer)")
     q.add_argument("--result", choices=("played", "cancelled"), help="what became of the hand (next-dealer)")
-    q.add_argument("--seat", type=int, help="the seat the question is about")
+    q.add_argument("--seat", type=int, help="the seat the question is about, 0..3 (seat 0 is player 1)")
     q.add_argument("--card", help="the card asked about, e.g. AS")
     q.add_argument("--bid", help="the bid asked about: a number, pass, or e.g. 8H")
     q.add_argument("--irregularity",

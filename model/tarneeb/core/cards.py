@@ -57,6 +57,13 @@ def card_name(card: int) -> str:
     return f"{RANK_NAMES[card % 13]} of {SUIT_NAMES[card // 13]}"
 
 
+def player_name(seat: object, capital: bool = False) -> str:
+    """A seat 0..3 as players count it in every human text: ``player 1`` .. ``player 4`` (``Player 1`` with
+    ``capital``); files, records and JSON keep the seat numbers 0..3. Anything else is shown as given."""
+    word = "Player" if capital else "player"
+    return f"{word} {seat + 1}" if type(seat) is int and 0 <= seat < 4 else f"{word} {seat}"
+
+
 def strain_name(strain: int, letter: bool = False) -> str:
     """``no trump`` for 4, else the suit's name (``hearts``) or, with ``letter``, its letter (``H``)."""
     if strain == NO_TRUMP:

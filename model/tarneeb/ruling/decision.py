@@ -21,7 +21,7 @@ from tarneeb.core import clauses as C
 from tarneeb.core import hand as H
 from tarneeb.core import rules as R
 from tarneeb.core.actions import Deal
-from tarneeb.core.cards import NO_TRUMP, SUIT_NAMES, SUITS, card_str, mask_of, strain_name
+from tarneeb.core.cards import NO_TRUMP, SUIT_NAMES, SUITS, card_str, mask_of, player_name, strain_name
 from tarneeb.core.match import Match, Phase
 from tarneeb.core.spec import Rules
 from tarneeb.errors import IllegalAction
@@ -64,7 +64,7 @@ def clause_refs(r: Rules, chain: Sequence[str]) -> tuple[ClauseRef, ...]:
 
 
 def team_name(team: int) -> str:
-    return f"team {team} (seats {team} and {team + 2})"
+    return f"team {team} ({player_name(team)} and {player_name(team + 2)})"
 
 
 def fmt_delta(d: int) -> str:
@@ -205,7 +205,7 @@ def leader_of_next(r: Rules, s: Situation) -> tuple[int, str, str, dict[str, Any
         last = s.history[-1]
         trump, _ = _trump(r, s)
         w = H.trick_winner_seat(r, last.leader, list(last.cards), trump)
-        return (w, C.lead_clause(len(s.history)), f"seat {w} won the last trick ({len(s.history)})",
+        return (w, C.lead_clause(len(s.history)), f"{player_name(w)} won the last trick ({len(s.history)})",
                 {"reason": "last-trick", "tricks_done": len(s.history)})
     done = completed_tricks(s)
     if done:
@@ -214,12 +214,12 @@ def leader_of_next(r: Rules, s: Situation) -> tuple[int, str, str, dict[str, Any
         return None
     if r.individual:
         seat = H.hand_leader(r, s.dealer, None)
-        return (seat, C.lead_clause(0), f"the first bidder, after dealer {s.dealer}, leads the first trick",
+        return (seat, C.lead_clause(0), f"the first bidder, after the dealer ({player_name(s.dealer)}), leads the first trick",
                 {"reason": "first-bidder", "dealer": s.dealer})
     if s.contract is None:
         raise Missing("contract", "the contract holder leads the first trick under this ruleset")
     seat = H.hand_leader(r, s.dealer, (s.contract.seat, s.contract.bid, s.contract.trump))
-    return (seat, C.lead_clause(0), f"the contract holder (seat {seat}) leads the first trick",
+    return (seat, C.lead_clause(0), f"the contract holder ({player_name(seat)}) leads the first trick",
             {"reason": "contract"})
 
 
@@ -234,8 +234,8 @@ def _check_tagged(r: Rules, s: Situation, trick: TrickInProgress, fld: str) -> N
         want = H.trick_turn(r, trick.leader, i)
         if st is not None and st != want:
             raise s.err([f"{fld}.cards[{i}].seat", f"{fld}.leader"],
-                        f"card {i + 1} of the trick led by seat {trick.leader} is seat {want}'s under {r.label()} "
-                        f"({direction_word(r)}), not seat {st}'s "
+                        f"card {i + 1} of the trick led by {player_name(trick.leader)} is {player_name(want)}'s under {r.label()} "
+                        f"({direction_word(r)}), not {player_name(st)}'s "
                         "[play.direction]")
 
 
@@ -250,7 +250,7 @@ def _check_history(r: Rules, s: Situation) -> None:
         first = H.hand_leader(r, s.dealer, _contract(s))
         if s.history[0].leader != first:
             raise s.err(["history[0].leader", "dealer"],
-                        f"the first trick was led by seat {s.history[0].leader}, but under {r.label()} seat {first} "
+                        f"the first trick was led by {player_name(s.history[0].leader)}, but under {r.label()} {player_name(first)} "
                         f"leads it [play.lead]")
     try:
         trump, _ = _trump(r, s)
@@ -261,8 +261,8 @@ def _check_history(r: Rules, s: Situation) -> None:
         w = H.trick_winner_seat(r, prev.leader, list(prev.cards), trump)
         if s.history[i].leader != w:
             raise s.err([f"history[{i}].leader", f"history[{i - 1}]"],
-                        f"seat {w} won trick {i} under {r.label()} (trump {strain_name(trump)}), so seat {w} leads "
-                        f"trick {i + 1}, not seat {s.history[i].leader} [play.next-lead]")
+                        f"{player_name(w)} won trick {i} under {r.label()} (trump {strain_name(trump)}), so {player_name(w)} leads "
+                        f"trick {i + 1}, not {player_name(s.history[i].leader)} [play.next-lead]")
 
 
 def _out_of_turn(seat: int, turn: int, clause: str, what: str, why: str, facts: dict[str, Any]) -> Decision:
@@ -270,8 +270,8 @@ def _out_of_turn(seat: int, turn: int, clause: str, what: str, why: str, facts: 
     seat would lead."""
     return Decision({"legal": False, "seat": seat, "turn": turn, "clause": clause,
                      "irregularity": "lead-out-of-turn", **facts},
-                    f"Seat {seat} may not {what}: it is seat {turn}'s turn ({why}).", (clause, "play.direction"),
-                    f"seat {seat} != seat {turn}")
+                    f"{player_name(seat, True)} may not {what}: it is {player_name(turn)}'s turn ({why}).", (clause, "play.direction"),
+                    f"{player_name(seat)} != {player_name(turn)}")
 
 
 def _decide_card(r: Rules, s: Situation) -> Decision:
@@ -291,7 +291,7 @@ def _decide_card(r: Rules, s: Situation) -> Decision:
         if expected is not None and expected[0] != seat:
             return _out_of_turn(seat, expected[0], expected[1], "lead", expected[2], {"lead": True, **expected[3]})
         if trick is not None and trick.leader != seat:
-            return _out_of_turn(seat, trick.leader, "play.direction", "lead", f"seat {trick.leader} leads",
+            return _out_of_turn(seat, trick.leader, "play.direction", "lead", f"{player_name(trick.leader)} leads",
                                 {"lead": True, "reason": "stated"})
         if expected is None:
             if trick is None and s.dealer is None:
@@ -303,8 +303,8 @@ def _decide_card(r: Rules, s: Situation) -> Decision:
         legal = bool(R.legal_play_mask(r, hand, -1, -1) >> q.card & 1)
         assert legal
         return Decision({"legal": True, "seat": seat, "lead": True, **expected[3]},
-                        f"Seat {seat} leads ({expected[2]}), and a leader may play any card: {name} is legal.",
-                        (expected[1], "play.follow"), f"leader = seat {seat}")
+                        f"{player_name(seat, True)} leads ({expected[2]}), and a leader may play any card: {name} is legal.",
+                        (expected[1], "play.follow"), f"leader = {player_name(seat)}")
     assert trick is not None
     if len(trick.cards) >= 4:
         raise s.err(["trick.cards", "question"], "the trick in progress already has four cards")
@@ -313,7 +313,7 @@ def _decide_card(r: Rules, s: Situation) -> Decision:
         if q.seat is not None and q.seat != seat:
             way = direction_word(r)
             return _out_of_turn(q.seat, seat, "play.direction", "play now",
-                                f"after {len(trick.cards)} card(s) led by seat {trick.leader}, {way}",
+                                f"after {len(trick.cards)} card(s) led by {player_name(trick.leader)}, {way}",
                                 {"reason": "direction", "cards": len(trick.cards), "leader": trick.leader,
                                  "direction": way})
     else:  # the led suit is stated without its card
@@ -325,7 +325,7 @@ def _decide_card(r: Rules, s: Situation) -> Decision:
     for other in range(4):
         if other != seat and q.card in s.hands.get(other, []):
             raise s.err(["question.card", f"hands.{other}"],
-                        f"{card_str(q.card)} is in seat {other}'s hand, but it is seat {seat}'s turn")
+                        f"{card_str(q.card)} is in {player_name(other)}'s hand, but it is {player_name(seat)}'s turn")
     led = trick.led_suit()
     trump = -1
     chain: tuple[str, ...] = ("play.follow",)
@@ -333,13 +333,13 @@ def _decide_card(r: Rules, s: Situation) -> Decision:
         has_led = holds(s, seat, led)
         if has_led is None:
             raise Missing(f"hands.{seat}",
-                          f"whether seat {seat} holds a {SUIT_NAMES[led][:-1]} decides it; list the seat's whole "
+                          f"whether {player_name(seat)} holds a {SUIT_NAMES[led][:-1]} decides it; list the player's whole "
                           f"hand or add voids.{seat}")
         if not has_led and r.must_trump:
             trump, _ = _trump(r, s)
             chain = ("play.must-trump", "play.follow", "trump.source")
             if trump < 4 and q.card // 13 != trump and holds(s, seat, trump) is None:
-                raise Missing(f"hands.{seat}", f"whether seat {seat} holds a trump ({SUIT_NAMES[trump]}) decides "
+                raise Missing(f"hands.{seat}", f"whether {player_name(seat)} holds a trump ({SUIT_NAMES[trump]}) decides "
                                                f"it under must-trump; list the hand or add voids.{seat}")
     hand = mask_of(s.hands.get(seat, [])) | (1 << q.card)
     legal = bool(R.legal_play_mask(r, hand, led, trump) >> q.card & 1)
@@ -348,15 +348,15 @@ def _decide_card(r: Rules, s: Situation) -> Decision:
             text = f"{name} follows the led suit ({SUIT_NAMES[led]}): legal."
             math = f"{name} is a {SUIT_NAMES[led][:-1]}, the led suit"
         else:
-            text = (f"Seat {seat} holds no {SUIT_NAMES[led]}, so may play any card"
+            text = (f"{player_name(seat, True)} holds no {SUIT_NAMES[led]}, so may play any card"
                     f"{', trump or not' if not r.must_trump else ''}: {name} is legal.")
-            math = f"seat {seat} is void in {SUIT_NAMES[led]}"
+            math = f"{player_name(seat)} is void in {SUIT_NAMES[led]}"
         facts = {"reason": "follows"} if q.card // 13 == led else {"reason": "void", "must_trump": r.must_trump}
         return Decision({"legal": True, "seat": seat, "led": SUITS[led], **facts}, text, chain, math)
     bad = R.play_violation(r, hand, led, trump, q.card)
     assert bad is not None
-    math = (f"seat {seat} holds a {SUIT_NAMES[led][:-1]}" if bad[0] == "play.follow"
-            else f"seat {seat} is void in {SUIT_NAMES[led]} and holds a trump")
+    math = (f"{player_name(seat)} holds a {SUIT_NAMES[led][:-1]}" if bad[0] == "play.follow"
+            else f"{player_name(seat)} is void in {SUIT_NAMES[led]} and holds a trump")
     return Decision({"legal": False, "seat": seat, "clause": bad[0], "irregularity": "revoke", "led": SUITS[led],
                      "reason": "holds-led" if bad[0] == "play.follow" else "must-trump"},
                     f"{name} is not legal: {bad[1]}.", (bad[0],) + tuple(c for c in chain if c != bad[0]), math)
@@ -371,10 +371,10 @@ def _decide_trick(r: Rules, s: Situation) -> Decision:
     seat = H.trick_winner_seat(r, s.trick.leader, cards, trump)
     c = cards[R.trick_winner(cards, trump)]
     by = "the highest trump" if c // 13 == trump else f"the highest {SUIT_NAMES[cards[0] // 13][:-1]}"
-    order = " ".join(f"{card_str(x)}(seat {H.trick_turn(r, s.trick.leader, i)})" for i, x in enumerate(cards))
+    order = " ".join(f"{card_str(x)}({player_name(H.trick_turn(r, s.trick.leader, i))})" for i, x in enumerate(cards))
     return Decision({"winner": seat, "card": card_str(c), "trump": "N" if trump == NO_TRUMP else SUITS[trump],
                      "by": "trump" if c // 13 == trump else "led", "led": SUITS[cards[0] // 13]},
-                    f"Seat {seat} wins with {card_str(c)}, {by} (trump {strain_name(trump)}).",
+                    f"{player_name(seat, True)} wins with {card_str(c)}, {by} (trump {strain_name(trump)}).",
                     ("play.winner",) + chain + ("play.direction",), f"{order}: {card_str(c)} wins")
 
 
@@ -408,7 +408,7 @@ def _auction_match(r: Rules, s: Situation) -> Match:
         try:
             m.apply(call)
         except IllegalAction as e:
-            raise s.err([f"auction[{i}]"], f"{call} by seat {e.seat} cannot have been made under {r.label()}: "
+            raise s.err([f"auction[{i}]"], f"{call} by {player_name(e.seat)} cannot have been made under {r.label()}: "
                                            f"{e.reason} [{e.rule}]") from None
     return m
 
@@ -425,19 +425,19 @@ def _decide_bid(r: Rules, s: Situation) -> Decision:
         if seat is None:
             raise Missing("question.seat", "say which seat bids")
         if s.bids is not None and s.bids[seat] is not None:
-            raise s.err(["question.seat", f"bids.{seat}"], f"seat {seat} has already bid ({s.bids[seat]}); "
+            raise s.err(["question.seat", f"bids.{seat}"], f"{player_name(seat)} has already bid ({s.bids[seat]}); "
                                                            "each player bids once")
         _bid_facts_individual(r, s)
         turn = _individual_turn(r, s)
         if turn is not None and turn != seat:
             assert s.dealer is not None
-            order = " -> ".join(str(x) for x in H.bidding_order(r, s.dealer))
+            order = "players " + " -> ".join(str(x + 1) for x in H.bidding_order(r, s.dealer))
             return Decision({"legal": False, "seat": seat, "turn": turn, "clause": C.turn_clause(r),
                              "irregularity": "bid-out-of-turn", "dealer": s.dealer,
                              "order": list(H.bidding_order(r, s.dealer))},
-                            f"{bid_text.capitalize()} by seat {seat} is not legal now: it is seat {turn}'s turn to "
-                            f"bid (dealer {s.dealer}; order {order}).", (C.turn_clause(r),) + checked,
-                            f"seat {seat} != seat {turn}")
+                            f"{bid_text.capitalize()} by {player_name(seat)} is not legal now: it is {player_name(turn)}'s turn to "
+                            f"bid (the dealer is {player_name(s.dealer)}; order {order}).", (C.turn_clause(r),) + checked,
+                            f"{player_name(seat)} != {player_name(turn)}")
         if r.rising_min and s.scores is None:
             raise Missing("scores", "the bidder's score sets the lowest bid under this ruleset")
         score = s.scores[seat] if s.scores is not None else 0
@@ -453,7 +453,7 @@ def _decide_bid(r: Rules, s: Situation) -> Decision:
             math = f"{q.bid.n} is among the excluded bids {sorted(r.bid_excluded)}"
         elif r.rising_min and q.bid.n is not None:
             math = f"score {score}: lowest bid {lo}; {q.bid.n} {'>=' if q.bid.n >= lo else '<'} {lo}"
-        turn_text = "" if turn is None else f", in turn (dealer {s.dealer})"
+        turn_text = "" if turn is None else f", in turn (the dealer is {player_name(s.dealer)})"
         facts: dict[str, Any] = {"seat": seat}
         if r.rising_min:
             facts.update(score=score, lowest=lo)
@@ -463,11 +463,11 @@ def _decide_bid(r: Rules, s: Situation) -> Decision:
             if turn is not None:
                 facts.update(in_turn=True, dealer=s.dealer)
             return Decision({"legal": True, **facts},
-                            f"{bid_text.capitalize()} by seat {seat} is legal{extra}{turn_text}.", chain, math)
+                            f"{bid_text.capitalize()} by {player_name(seat)} is legal{extra}{turn_text}.", chain, math)
         if bad[0] == "bid.range":
             facts.update(lowest=r.bid_min, highest=r.bid_max)
         return Decision({"legal": False, "clause": bad[0], **facts},
-                        f"{bid_text.capitalize()} by seat {seat} is not legal: {bad[1]}.",
+                        f"{bid_text.capitalize()} by {player_name(seat)} is not legal: {bad[1]}.",
                         (bad[0],) + tuple(c for c in checked if c != bad[0]), math)
     m = _auction_match(r, s)
     if m.phase is not Phase.BIDDING:
@@ -476,9 +476,9 @@ def _decide_bid(r: Rules, s: Situation) -> Decision:
     if q.seat is not None and q.seat != seat:
         return Decision({"legal": False, "seat": q.seat, "turn": seat, "clause": C.turn_clause(r),
                          "irregularity": "bid-out-of-turn", "dealer": m.dealer, "calls": len(s.auction or [])},
-                        f"{bid_text.capitalize()} by seat {q.seat} is not legal now: after {len(s.auction or [])} "
-                        f"call(s) from dealer {m.dealer}'s next seat, it is seat {seat}'s turn.",
-                        (C.turn_clause(r),) + checked, f"seat {q.seat} != seat {seat}")
+                        f"{bid_text.capitalize()} by {player_name(q.seat)} is not legal now: after {len(s.auction or [])} "
+                        f"call(s) from the player after the dealer ({player_name(m.dealer)}), it is {player_name(seat)}'s turn.",
+                        (C.turn_clause(r),) + checked, f"{player_name(q.seat)} != {player_name(seat)}")
     top = m.auction_top
     checked = C.bid_legal_clauses(r, forced=R.dealer_forced(r, m.dealer, seat, None if top is None or top.n is None
                                                            else (top.n, top.strain), m.passes))
@@ -489,9 +489,9 @@ def _decide_bid(r: Rules, s: Situation) -> Decision:
         if e.rule == "auction.range":
             facts.update(lowest=r.min_bid, highest=13)
         return Decision({"legal": False, "clause": e.rule, **facts},
-                        f"{bid_text.capitalize()} by seat {seat} is not legal: {e.reason}.",
+                        f"{bid_text.capitalize()} by {player_name(seat)} is not legal: {e.reason}.",
                         (e.rule,) + tuple(c for c in checked if c != e.rule))
-    return Decision({"legal": True, "seat": seat}, f"{bid_text.capitalize()} by seat {seat} is legal.", checked)
+    return Decision({"legal": True, "seat": seat}, f"{bid_text.capitalize()} by {player_name(seat)} is legal.", checked)
 
 
 def _individual_turn(r: Rules, s: Situation) -> int | None:
@@ -503,7 +503,8 @@ def _individual_turn(r: Rules, s: Situation) -> int | None:
     nxt, early = H.bid_turn(r, s.dealer, have)
     if early is not None:
         raise s.err([f"bids.{early}", "dealer"],
-                    f"seat {early} has bid, but seat {nxt} bids before it (dealer {s.dealer}) under {r.label()} "
+                    f"{player_name(early)} has bid, but {player_name(nxt)} bids before it "
+                    f"(the dealer is {player_name(s.dealer)}) under {r.label()} "
                     f"[{C.turn_clause(r)}]")
     if nxt is None:
         raise s.err(["bids", "question"], "all four have bid: no bid is left to make")
@@ -529,7 +530,7 @@ def _decide_redeal(r: Rules, s: Situation) -> Decision:
             nxt = H.next_dealer(r, dealer, None)
             return Decision({"redeal": False, "dealer": nxt, "reason": "total", "total": total,
                              "minimum": minimum},
-                            f"The bids total {total}, at least {minimum}: the hand is played, and seat {nxt} "
+                            f"The bids total {total}, at least {minimum}: the hand is played, and {player_name(nxt)} "
                             f"deals the next one.", (cancel, C.next_dealer_clause(None)),
                             f"{sums} >= {minimum}")
         nd = H.next_dealer(r, dealer, cancel)
@@ -537,20 +538,20 @@ def _decide_redeal(r: Rules, s: Situation) -> Decision:
         return Decision({"redeal": True, "dealer": nd, "reason": "total", "total": total, "minimum": minimum,
                          "same_dealer": nd == dealer},
                         f"The bids total {total}, below {minimum}: the hand is cancelled and {who}, "
-                        f"seat {nd}, deals again.", (cancel, C.next_dealer_clause(cancel)),
+                        f"{player_name(nd)}, deals again.", (cancel, C.next_dealer_clause(cancel)),
                         f"{sums} < {minimum}")
     if s.auction is None:
         raise Missing("auction", "the calls of the auction decide it")
     m = _auction_match(r, s)
     if m.phase is Phase.BIDDING:
-        raise Missing("auction", f"the auction is not over (seat {m.to_move} still to call)")
+        raise Missing("auction", f"the auction is not over ({player_name(m.to_move)} still to call)")
     if m.phase is Phase.DEAL:
         return Decision({"redeal": True, "dealer": m.dealer, "reason": "all-pass"},
-                        f"All four passed: the hand is dealt again by seat {m.dealer}.",
+                        f"All four passed: the hand is dealt again by {player_name(m.dealer)}.",
                         tuple(dict.fromkeys((cancel, C.next_dealer_clause(m.records[-1].redeal)))))
     nxt = H.next_dealer(r, dealer, None)
     return Decision({"redeal": False, "dealer": nxt, "reason": "contract"},
-                    f"A contract was reached: the hand is played, and seat {nxt} deals the next one.",
+                    f"A contract was reached: the hand is played, and {player_name(nxt)} deals the next one.",
                     (cancel, C.next_dealer_clause(None)))
 
 
@@ -565,18 +566,18 @@ def _decide_next_dealer(r: Rules, s: Situation) -> Decision:
         raise Missing("hand", "say whether the hand was played or cancelled (or give the bids)")
     if result == "played":
         nxt = H.next_dealer(r, dealer, None)
-        return Decision({"dealer": nxt, "hand": "played"}, f"The hand was played: the deal passes to seat {nxt}.",
+        return Decision({"dealer": nxt, "hand": "played"}, f"The hand was played: the deal passes to {player_name(nxt)}.",
                         (C.next_dealer_clause(None), "play.direction"))
     cancel = C.redeal_clause(r)
     nd = H.next_dealer(r, dealer, cancel)
     if r.individual:
         who = "the same dealer deals again" if nd == dealer else "the next dealer deals"
         return Decision({"dealer": nd, "hand": "cancelled", "same_dealer": nd == dealer},
-                        f"The hand was cancelled: {who}, seat {nd}.",
+                        f"The hand was cancelled: {who}, {player_name(nd)}.",
                         (C.next_dealer_clause(cancel), cancel))
     # all passed, or a weak hand was thrown in: both pass the deal on (core.hand.next_dealer)
     return Decision({"dealer": nd, "hand": "cancelled", "same_dealer": False},
-                    f"The hand was cancelled: the next dealer, seat {nd}, deals.",
+                    f"The hand was cancelled: the next dealer, {player_name(nd)}, deals.",
                     (cancel, "deal.weak-redeal", C.next_dealer_clause(None)))
 
 
@@ -585,7 +586,7 @@ def _decide_next_dealer(r: Rules, s: Situation) -> Decision:
 
 def _hand_tricks(s: Situation) -> list[int]:
     if s.tricks is None:
-        raise Missing("tricks", "the tricks each seat took are needed")
+        raise Missing("tricks", "the tricks each player took are needed")
     if sum(s.tricks) != 13:
         raise Missing("tricks", f"only {sum(s.tricks)} of 13 tricks are accounted for; the hand is scored after "
                                 "all 13")
@@ -595,7 +596,7 @@ def _hand_tricks(s: Situation) -> list[int]:
 def _auction_deltas(r: Rules, s: Situation, tricks: list[int]) -> tuple[int, int]:
     contract = _contract(s)
     if contract is None:
-        raise Missing("contract", "the contract (seat and bid) decides the score")
+        raise Missing("contract", "the contract (its player and bid) decides the score")
     bad = _contract_range(r, contract[1])
     if bad is not None:
         raise s.err(["contract.bid"], f"{contract[1]} is not a possible contract under {r.label()} "
@@ -628,7 +629,7 @@ def _check_after(r: Rules, s: Situation, after: list[int]) -> None:
     for k, (a, b) in enumerate(zip(given, after, strict=True)):
         if a != b:
             raise s.err(["scores_after", "scores", "bids", "tricks"],
-                        f"under {r.label()} the hand leaves {'seat' if r.individual else 'team'} {k} on {b}, "
+                        f"under {r.label()} the hand leaves {player_name(k) if r.individual else f'team {k}'} on {b}, "
                         f"not {a}")
 
 
@@ -639,7 +640,7 @@ def _decide_score(r: Rules, s: Situation) -> Decision:
         bids, deltas = _individual_deltas(r, s)
         after = [before[k] + deltas[k] for k in range(4)] if len(before) == 4 else []
         _check_after(r, s, after)
-        parts = [f"seat {k} bid {bids[k]}, took {s.tricks[k] if s.tricks else 0}: {fmt_delta(deltas[k])}"
+        parts = [f"{player_name(k)} bid {bids[k]}, took {s.tricks[k] if s.tricks else 0}: {fmt_delta(deltas[k])}"
                  for k in range(4)]
         math = ", ".join(f"{before[k]} {'+' if deltas[k] >= 0 else '-'} {abs(deltas[k])} = {after[k]}"
                          for k in range(4)) if after else ""
@@ -658,7 +659,7 @@ def _decide_score(r: Rules, s: Situation) -> Decision:
             f"team 1 {before[1]} {'+' if d1 >= 0 else '-'} {abs(d1)} = {after2[1]}")
     return Decision({"deltas": [d0, d1, d0, d1], "scores": after2,
                      "contract": {"seat": s.contract.seat, "bid": s.contract.bid}, "took": took},
-                    f"Contract {s.contract.bid} by seat {s.contract.seat}: team 0 {fmt_delta(d0)}, "
+                    f"Contract {s.contract.bid} by {player_name(s.contract.seat)}: team 0 {fmt_delta(d0)}, "
                     f"team 1 {fmt_delta(d1)}.",
                     tuple(dict.fromkeys((C.score_clause(r, _contract(s), tricks), *C.score_ruling_clauses(r)))),
                     math)
@@ -699,7 +700,7 @@ def _check_score_change(r: Rules, s: Situation) -> None:
             if d not in possible[seat]:
                 vals = sorted({abs(v) for v in possible[seat]})
                 raise s.err([f"scores.{seat}", f"scores_after.{seat}"] + (["bids"] if s.bids else []),
-                            f"seat {seat} goes from {s.scores[seat]} to {s.scores_after[seat]} "
+                            f"{player_name(seat)} goes from {s.scores[seat]} to {s.scores_after[seat]} "
                             f"({fmt_delta(d)}), which no hand can do under {r.label()}: a hand adds or "
                             f"takes away the bid's value, one of {vals} [score.values]")
         return
@@ -736,7 +737,7 @@ def _decide_winner_individual(r: Rules, s: Situation) -> Decision:
         assert seat is not None
         return Decision({"winner": win, "clause": rule, "reason": "made-bid", "bidder": seat,
                          "bid": bids[seat], "scores": list(after)},
-                        f"Seat {seat} bid {bids[seat]} and made it: {team_name(win or 0)} wins at once "
+                        f"{player_name(seat, True)} bid {bids[seat]} and made it: {team_name(win or 0)} wins at once "
                         f"({standing}).", chain)
     q0 = R.team_qualifies(rt, after[0], after[2])
     q1 = R.team_qualifies(rt, after[1], after[3])

@@ -23,7 +23,7 @@ from typing import Any
 from tarneeb.core import hand as H
 from tarneeb.core import rules as R
 from tarneeb.core.ambiguity import Ambiguity, ambiguities, taken_for
-from tarneeb.core.cards import STRAINS, card_str, strain_name
+from tarneeb.core.cards import STRAINS, card_str, player_name, strain_name
 from tarneeb.core.sources import cite
 from tarneeb.core.spec import OptionValue, Rules, load_rules
 from tarneeb.ruling.decision import ClauseRef, clause_refs, decide, fmt_delta
@@ -277,24 +277,24 @@ def short_answer(kind: str, answer: dict[str, Any]) -> str:
     if kind in ("card-legal", "bid-legal"):
         return "legal" if answer.get("legal") else "not legal"
     if kind == "trick-winner":
-        return f"seat {answer.get('winner')} wins"
+        return f"{player_name(answer.get('winner'))} wins"
     if kind == "redeal":
         if answer.get("redeal"):
-            return f"redealt by seat {answer.get('dealer')}"
-        return f"played (seat {answer.get('dealer')} deals next)"
+            return f"redealt by {player_name(answer.get('dealer'))}"
+        return f"played ({player_name(answer.get('dealer'))} deals next)"
     if kind == "score":
         if "delta" in answer:
-            return f"seat {answer.get('seat')} {fmt_delta(int(answer['delta']))}"
+            return f"{player_name(answer.get('seat'))} {fmt_delta(int(answer['delta']))}"
         return "changes " + ", ".join(fmt_delta(d) for d in answer.get("deltas", []))
     if kind == "winner":
         w = answer.get("winner")
         return "no winner yet" if w is None else f"team {w} wins"
     if kind == "next-dealer":
-        return f"seat {answer.get('dealer')} deals"
+        return f"{player_name(answer.get('dealer'))} deals"
     if kind == "who-leads":
-        return f"seat {answer.get('leader')} leads"
+        return f"{player_name(answer.get('leader'))} leads"
     if kind == "whose-turn":
-        return f"seat {answer.get('seat')}'s turn"
+        return f"{player_name(answer.get('seat'))}'s turn"
     if kind == "irregularity":
         broken = ", ".join(answer.get("breaks") or []) or "no clause"
         return ("a revoke, " if answer.get("revoke") else "") + f"breaks {broken}"

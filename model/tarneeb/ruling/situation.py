@@ -24,7 +24,7 @@ from typing import Any
 
 from tarneeb.core import rules as R
 from tarneeb.core.actions import BIDS, Bid, parse_action
-from tarneeb.core.cards import NO_TRUMP, SUIT_NAMES, card_str, parse_card, parse_suit
+from tarneeb.core.cards import NO_TRUMP, SUIT_NAMES, card_str, parse_card, parse_suit, player_name
 from tarneeb.core.clauses import IRREGULARITIES
 from tarneeb.core.spec import OptionValue, load_rules, resolve_ruleset, ruleset_files_allowed, rulesets
 from tarneeb.errors import CardError, SituationError, TarneebError
@@ -552,7 +552,7 @@ def _check_cards(s: Situation) -> None:
     for seat, cards in sorted(s.hands.items()):
         cap = 13 - (done or 0) - (1 if seat in in_trick else 0)
         if len(cards) > cap:
-            why = f"seat {seat} can hold at most {cap} cards"
+            why = f"{player_name(seat)} can hold at most {cap} cards"
             if done:
                 why += f" after {done} finished tricks"
             if seat in in_trick:
@@ -561,13 +561,13 @@ def _check_cards(s: Situation) -> None:
         for c in cards:
             if c // 13 in s.voids.get(seat, set()):
                 raise s.err([f"hands.{seat}", f"voids.{seat}"],
-                            f"seat {seat} is said to be void in {SUIT_NAMES[c // 13]} but holds {card_str(c)}")
+                            f"{player_name(seat)} is said to be void in {SUIT_NAMES[c // 13]} but holds {card_str(c)}")
     if s.revealed is not None and s.dealer is not None:
         for seat, cards in s.hands.items():
             if seat != s.dealer and s.revealed in cards:
                 raise s.err(["revealed", f"hands.{seat}"],
-                            f"the turned card {card_str(s.revealed)} is the dealer's (seat {s.dealer}), "
-                            f"but it is listed in seat {seat}'s hand")
+                            f"the turned card {card_str(s.revealed)} is the dealer's ({player_name(s.dealer)}), "
+                            f"but it is listed in {player_name(seat)}'s hand")
         if s.dealer in s.voids and s.revealed // 13 in s.voids[s.dealer] and s.revealed not in s.played and not (
                 s.trick and s.revealed in s.trick.cards):
             raise s.err(["revealed", f"voids.{s.dealer}"],
@@ -579,10 +579,10 @@ def _check_cards(s: Situation) -> None:
             if not loc.startswith("hands."):
                 raise s.err(["question.card", loc], f"{card_str(q.card)} was already played")
             if q.seat is not None and not loc.startswith(f"hands.{q.seat}["):
-                raise s.err(["question.card", loc], f"{card_str(q.card)} is in another seat's hand, not seat {q.seat}'s")
+                raise s.err(["question.card", loc], f"{card_str(q.card)} is in another player's hand, not {player_name(q.seat)}'s")
         if q.seat is not None and q.card // 13 in s.voids.get(q.seat, set()):
             raise s.err(["question.card", f"voids.{q.seat}"],
-                        f"seat {q.seat} is said to be void in {SUIT_NAMES[q.card // 13]}")
+                        f"{player_name(q.seat)} is said to be void in {SUIT_NAMES[q.card // 13]}")
     if s.bids is not None:
         for seat, b in enumerate(s.bids):
             if b is not None and not 0 <= b <= 13:

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from tarneeb.core import clauses as C
 from tarneeb.core import hand as H
 from tarneeb.core import rules as R
-from tarneeb.core.cards import SUIT_NAMES, card_str
+from tarneeb.core.cards import SUIT_NAMES, card_str, player_name
 from tarneeb.core.match import Phase
 from tarneeb.core.spec import Rules
 from tarneeb.ruling.decision import (
@@ -52,8 +52,8 @@ def _decide_who_leads(r: Rules, s: Situation) -> Decision:
     if s.trick is not None and len(s.trick.cards) == 4:
         trump, chain = _trump(r, s)
         w = H.trick_winner_seat(r, s.trick.leader, list(s.trick.cards), trump)
-        return Decision({"leader": w, "reason": "won-trick"}, f"Seat {w} won the trick and leads the next one.",
-                        ("play.next-lead", "play.winner") + chain, f"winner of the trick = seat {w}")
+        return Decision({"leader": w, "reason": "won-trick"}, f"{player_name(w, True)} won the trick and leads the next one.",
+                        ("play.next-lead", "play.winner") + chain, f"winner of the trick = {player_name(w)}")
     got = leader_of_next(r, s)
     if got is None:
         if s.dealer is None:
@@ -62,8 +62,8 @@ def _decide_who_leads(r: Rules, s: Situation) -> Decision:
     seat, clause, why, facts = got
     n = len(s.history) + 1
     chain = (clause, "play.winner") if clause != "play.lead" else (clause, C.turn_clause(r))
-    return Decision({"leader": seat, "trick": n, **facts}, f"Seat {seat} leads trick {n}: {why}.", chain,
-                    f"trick {n}: leader = seat {seat}")
+    return Decision({"leader": seat, "trick": n, **facts}, f"{player_name(seat, True)} leads trick {n}: {why}.", chain,
+                    f"trick {n}: leader = {player_name(seat)}")
 
 
 def _trick_turn(r: Rules, trick: TrickInProgress) -> Decision:
@@ -72,8 +72,9 @@ def _trick_turn(r: Rules, trick: TrickInProgress) -> Decision:
     way = direction_word(r)
     return Decision({"seat": seat, "phase": "play", "reason": "direction", "cards": n, "leader": trick.leader,
                      "direction": way},
-                    f"Seat {seat} plays next: card {n + 1} of the trick led by seat {trick.leader}, going {way}.",
-                    ("play.direction",), " -> ".join(str(x) for x in R.seat_order(r, trick.leader)[:n + 1]))
+                    f"{player_name(seat, True)} plays next: card {n + 1} of the trick led by "
+                    f"{player_name(trick.leader)}, going {way}.",
+                    ("play.direction",), "players " + " -> ".join(str(x + 1) for x in R.seat_order(r, trick.leader)[:n + 1]))
 
 
 def _decide_whose_turn(r: Rules, s: Situation) -> Decision:
@@ -85,7 +86,7 @@ def _decide_whose_turn(r: Rules, s: Situation) -> Decision:
     _family_check(r, s, uses_bids=True)
     dealer = _need_dealer(s)
     clause = C.turn_clause(r)
-    order = " -> ".join(str(x) for x in H.bidding_order(r, dealer))
+    order = "players " + " -> ".join(str(x + 1) for x in H.bidding_order(r, dealer))
     if r.individual:
         done = s.bids is not None and all(b is not None for b in s.bids)
         if not done:
@@ -93,16 +94,18 @@ def _decide_whose_turn(r: Rules, s: Situation) -> Decision:
             assert seat is not None
             made = sum(b is not None for b in s.bids or [])
             return Decision({"seat": seat, "phase": "bidding", "made": made, "dealer": dealer},
-                            f"Seat {seat} bids next ({made} bid(s) made; dealer {dealer} bids last).", (clause,),
+                            f"{player_name(seat, True)} bids next ({made} bid(s) made; the dealer, "
+                            f"{player_name(dealer)}, bids last).", (clause,),
                             f"order {order}")
     elif s.auction is not None or s.contract is None:
         m = _auction_match(r, s)
         if m.phase is Phase.BIDDING:
             return Decision({"seat": m.to_move, "phase": "bidding", "calls": len(s.auction or [])},
-                            f"Seat {m.to_move} calls next ({len(s.auction or [])} call(s) made).", (clause,),
+                            f"{player_name(m.to_move, True)} calls next ({len(s.auction or [])} call(s) made).", (clause,),
                             f"order {order}")
         if m.phase is Phase.DEAL:
-            return Decision({"seat": m.dealer, "phase": "deal", "reason": "all-pass"}, f"All passed: seat {m.dealer} deals again.",
+            return Decision({"seat": m.dealer, "phase": "deal", "reason": "all-pass"},
+                            f"All passed: {player_name(m.dealer)} deals again.",
                             (C.redeal_clause(r),))
         if s.contract is None:
             raise Missing("contract", "the auction is over; the contract holder names trump and leads")
@@ -128,11 +131,11 @@ def decide_deal_sequence(r: Rules, s: Situation) -> Decision:
             raise Missing(f"deals[{d.index}].{e.field}", e.why) from None
         nxt = one.answer["dealer"]
         how = "played" if nxt != dealer and d.hand == "played" else ("cancelled" if d.hand == "cancelled" else "")
-        steps.append(f"deal {d.index + 1} by seat {dealer}{' ' + how if how else ''} -> seat {nxt}")
+        steps.append(f"deal {d.index + 1} by {player_name(dealer)}{' ' + how if how else ''} -> {player_name(nxt)}")
         chain += [c for c in one.chain if c not in chain]
         dealer = nxt
     return Decision({"dealer": dealer, "deals": len(s.deals)},
-                    f"After {len(s.deals)} deal(s), seat {dealer} deals.", tuple(chain), "; ".join(steps))
+                    f"After {len(s.deals)} deal(s), {player_name(dealer)} deals.", tuple(chain), "; ".join(steps))
 
 
 # ------------------------------------------------------------------ one seat's score
@@ -148,10 +151,10 @@ def decide_seat_score(r: Rules, s: Situation) -> Decision:
                                        "contract and the tricks")
     bid = s.bids[seat] if s.bids is not None else None
     if bid is None:
-        raise Missing(f"bids.{seat}", f"seat {seat}'s bid is needed")
+        raise Missing(f"bids.{seat}", f"{player_name(seat)}'s bid is needed")
     took = s.seat_tricks.get(seat)
     if took is None:
-        raise Missing(f"tricks.{seat}", f"the tricks seat {seat} took are needed")
+        raise Missing(f"tricks.{seat}", f"the tricks {player_name(seat)} took are needed")
     if not 0 <= took <= 13:
         raise s.err([f"tricks.{seat}"], f"{took} tricks: a seat takes 0 to 13")
     before = s.seat_scores.get(seat)
@@ -164,7 +167,7 @@ def decide_seat_score(r: Rules, s: Situation) -> Decision:
     if R.bid_value(r, bid) != bid:
         math += f" (a bid of {bid} is worth {R.bid_value(r, bid)})"
     answer: dict[str, object] = {"seat": seat, "delta": d, "bid": bid, "took": took, "made": made}
-    text = f"Seat {seat} bid {bid} and took {took}: {'made' if made else 'failed'}, {fmt_delta(d)}."
+    text = f"{player_name(seat, True)} bid {bid} and took {took}: {'made' if made else 'failed'}, {fmt_delta(d)}."
     if before is not None:
         answer["score"] = before + d
         answer["before"] = before
@@ -225,7 +228,7 @@ def _decide_irregularity(r: Rules, s: Situation) -> Decision:
         found = _find_revoke(r, s, seat)
         if found is None:
             answer.update(revoke=False, breaks=[])
-            return Decision(answer, f"No revoke by seat {seat} is shown: every card it played is legal as far as "
+            return Decision(answer, f"No revoke by {player_name(seat)} is shown: every card it played is legal as far as "
                                     "its later plays and hand tell.", ("play.follow",) + (
                                         ("play.must-trump",) if r.must_trump else ()))
         i, card, later, clause = found
@@ -233,7 +236,7 @@ def _decide_irregularity(r: Rules, s: Situation) -> Decision:
         must = clause == "play.must-trump"
         led = SUIT_NAMES[t.cards[0] // 13][:-1]
         what = f"a trump ({card_str(later)})" if must else f"a {led} ({card_str(later)})"
-        math = f"trick {i + 1}: {led} led, seat {seat} played {card_str(card)} while holding {what}"
+        math = f"trick {i + 1}: {led} led, {player_name(seat)} played {card_str(card)} while holding {what}"
         answer.update(revoke=True, trick=i + 1, card=card_str(card), proof=card_str(later))
     breaks = C.irregularity_clauses(r, irr, trick_no, must)
     answer["breaks"] = list(breaks)
@@ -242,7 +245,7 @@ def _decide_irregularity(r: Rules, s: Situation) -> Decision:
     else:
         head = f"{name}: no clause of {r.label()} deals with it."
     if answer.get("revoke"):
-        head = f"Seat {s.question.seat} revoked in trick {answer['trick']}. " + head
+        head = f"{player_name(s.question.seat, True)} revoked in trick {answer['trick']}. " + head
     text = head + " The rule documents are silent on what happens next; a club picks one of the readings below."
     return Decision(answer, text, breaks, math)
 

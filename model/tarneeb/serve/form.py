@@ -17,7 +17,7 @@ FORM = "(form)"
 SEATS = (0, 1, 2, 3)
 SUIT_LETTERS = ("S", "H", "D", "C")
 HISTORY_ROWS = 4  # finished tricks the form has rows for (a revoke found two tricks later needs three)
-FIRST_SEAT = {"en": 0, "ar": 1}  # how a page numbers seats in typed tags: seat 0..3, or player 1..4
+FIRST_SEAT = {"en": 1, "ar": 1}  # how a page numbers players in typed tags: 1..4 (a situation's seats are 0..3)
 
 
 def _text(form: Mapping[str, str], key: str) -> str:
@@ -48,8 +48,8 @@ def _trick_cards(text: str, fld: str, first: int) -> list[str | dict[str, Any]]:
             continue
         n = _number(seat)
         if not card or not isinstance(n, int) or not first <= n < first + 4:
-            raise SituationError(FORM, [f"{fld}[{i}]"], f"{c!r}: write a card with its seat as CARD@SEAT, e.g. "
-                                                       f"7D@{first + 2} (seats {first}..{first + 3})")
+            raise SituationError(FORM, [f"{fld}[{i}]"], f"{c!r}: write a card with its player as CARD@PLAYER, e.g. "
+                                                       f"7D@{first + 2} (players {first}..{first + 3})")
         out.append({"seat": n - first, "card": card})
     return out
 
@@ -62,7 +62,7 @@ def _history(form: Mapping[str, str], first: int) -> list[dict[str, Any]]:
         if not leader and not text:
             continue
         if not leader:
-            raise SituationError(FORM, [f"history[{len(out)}].leader"], "say which seat led this finished trick")
+            raise SituationError(FORM, [f"history[{len(out)}].leader"], "say which player led this finished trick")
         out.append({"leader": _number(leader), "cards": _trick_cards(text, f"history[{len(out)}].cards", first)})
     return out
 

@@ -4,8 +4,8 @@ In the Arabic texts, file paths, commands and option examples sit between U+2066
 isolates), so they read left to right inside a right-to-left sentence. Rule texts are not here: clause
 wordings, rule pages and citations come from the spec through the engine (:mod:`tarneeb.serve.engine`). The
 referee's report comes in the page's language (``tarneeb ruling --lang ar`` on the Arabic pages); its per-ruleset
-sentences, clause ids and error messages stay English and are shown as left-to-right blocks. The Arabic pages
-number the players 1 to 4 as players count (seat 0 of a situation is player 1), as the Arabic report does.
+sentences, clause ids and error messages stay English and are shown as left-to-right blocks. The pages
+number the players 1 to 4 as players count (seat 0 of a situation is player 1), as the referee's reports do in both languages.
 """
 
 from __future__ import annotations
@@ -47,18 +47,18 @@ EN: dict[str, str] = {
     "options": "House options (optional)",
     "options_hint": "A ruleset's options as the Rules pages list them, e.g. classic: must_trump=true, target=61.",
     "question_kind": "What is asked",
-    "q_seat": "Seat asked about",
+    "q_seat": "Player asked about",
     "q_card": "Card asked about",
     "q_bid": "Bid asked about",
-    "seat": "Seat",
+    "seat": "Player",
     "table": "Table",
     "dealer": "Dealer",
     "scores": "Scores before the hand",
-    "scores_hint": "Four personal scores by seat; for a team game give the two team scores as seats 0 and 1.",
+    "scores_hint": "Four personal scores, players 1 to 4; for a team game give the two team scores as players 1 and 2.",
     "bidding": "Bidding",
     "bids": "Individual bids",
-    "contract_hint": "Team auction (classic): the contract, or the calls in order from the seat after the dealer.",
-    "contract_seat": "Contract seat",
+    "contract_hint": "Team auction (classic): the contract, or the calls in order from the player after the dealer.",
+    "contract_seat": "Contract player",
     "contract_bid": "Contract bid",
     "contract_trump": "Contract trump",
     "no_trump": "No trump",
@@ -67,11 +67,11 @@ EN: dict[str, str] = {
     "picker_target": "Tapping a card puts it in:",
     "picker_hint": "Tap a card again to take it out. The text fields below can also be typed in (AS, 10H, 2C).",
     "target_q_card": "the card asked about",
-    "target_held": "cards held by the seat asked",
+    "target_held": "cards held by the player asked about",
     "target_trick_cards": "the trick in progress, in play order",
     "target_revealed": "the dealer's turned card",
     "target_played": "cards of finished tricks",
-    "voids": "The seat asked has none of",
+    "voids": "The player asked about has none of",
     "trick_leader": "Trick led by",
     "tricks": "Tricks taken",
     "hand_result": "The hand was",
@@ -112,22 +112,22 @@ EN: dict[str, str] = {
     "kind_who-leads": "Who leads?",
     "kind_whose-turn": "Whose turn is it?",
     "kind_irregularity": "An irregularity (revoke, out of turn, exposed card, misdeal)",
-    "needs_card-legal": "Give: the seat asked and the card, the trick in progress (who led, its cards), the cards that "
-                        "seat holds or the suits it has none of, and the trump (contract, or dealer and turned card).",
+    "needs_card-legal": "Give: the player asked about and the card, the trick in progress (who led, its cards), the cards that "
+                        "player holds or the suits they have none of, and the trump (contract, or dealer and turned card).",
     "needs_trick-winner": "Give: who led the trick and its four cards in play order, and the trump (contract, or "
                           "dealer and turned card).",
-    "needs_bid-legal": "Give: the seat asked and the bid, the dealer, the bids or auction calls so far, and the scores "
+    "needs_bid-legal": "Give: the player asked about and the bid, the dealer, the bids or auction calls so far, and the scores "
                        "where the lowest bid depends on them.",
     "needs_redeal": "Give: the dealer and the four bids (or the auction calls).",
-    "needs_score": "Give: the bids (or the contract), the tricks each seat took, and the scores before the hand. For one "
-                   "seat's score: the seat asked, and that seat's bid, tricks and score only.",
+    "needs_score": "Give: the bids (or the contract), the tricks each player took, and the scores before the hand. For one "
+                   "player's score: the player asked about, and that player's bid, tricks and score only.",
     "needs_winner": "Give: the scores; with the bids and all 13 tricks, the scores before the hand.",
     "needs_next-dealer": "Give: the dealer, and whether the hand was played or cancelled (or the bids).",
     "needs_trump": "Give: the dealer and the turned card (or the contract's trump).",
     "needs_who-leads": "Give: the dealer, and for a later trick the tricks played so far (or the contract).",
     "needs_whose-turn": "Give: the dealer and the bids so far, or the trick in progress (who led, its cards).",
     "needs_irregularity": "Choose the irregularity below; the facts it needs are listed under it.",
-    "seat_name": "Seat {n}",
+    "seat_name": "Player {n}",
     "english_note": "Below, each ruleset's ruling in the referee's own words, with its arithmetic.",
     "stated_trump": "Trump stated at the table",
     "stated_trump_hint": "What the players say trump is; each ruleset checks it (a contradiction is reported).",
@@ -138,18 +138,18 @@ EN: dict[str, str] = {
     "irr_exposed-card": "Exposed card",
     "irr_misdeal": "Misdeal",
     "irr_wrong-card-count": "Wrong number of cards",
-    "irrneeds_revoke": "Give: the seat that revoked (seat asked about), the finished tricks from the one with the revoke "
-                       "to the one that proves it (who led, the cards in play order; tag a card with its seat, 7D@2), "
+    "irrneeds_revoke": "Give: the player who revoked (the player asked about), the finished tricks from the one with the revoke "
+                       "to the one that proves it (who led, the cards in play order; tag a card with its player, 7D@2), "
                        "and the trump (contract, or dealer and turned card).",
-    "irrneeds_bid-out-of-turn": "Give: the dealer, the bids so far, and the seat that bid out of turn with its bid.",
-    "irrneeds_lead-out-of-turn": "Give: the dealer (the contract in the classic game), the seat that led and its card, "
+    "irrneeds_bid-out-of-turn": "Give: the dealer, the bids so far, and the player who bid out of turn with its bid.",
+    "irrneeds_lead-out-of-turn": "Give: the dealer (the contract in the classic game), the player who led and their card, "
                                  "and the finished tricks for a later trick.",
-    "irrneeds_exposed-card": "Give: the seat whose card was exposed and the card.",
+    "irrneeds_exposed-card": "Give: the player whose card was exposed and the card.",
     "irrneeds_misdeal": "Give: the dealer.",
-    "irrneeds_wrong-card-count": "Give: the dealer and the seat with the wrong number of cards.",
+    "irrneeds_wrong-card-count": "Give: the dealer and the player with the wrong number of cards.",
     "history": "Finished tricks, in order",
     "history_hint": "One row per finished trick: who led it and its four cards in play order. A card may carry its "
-                    "seat: 7D@2.",
+                    "player: 7D@2 (player 2).",
     "history_leader": "Trick {n} led by",
     "history_cards": "Cards of trick {n}",
     "target_history_cards": "finished trick {n}",
@@ -163,7 +163,7 @@ EN: dict[str, str] = {
     "by_cause": "By cause",
     "by_cause_first": "first at",
     "independent_count": "{n}; the others follow from an earlier one.",
-    "col_seat": "Seat",
+    "col_seat": "Player",
     "col_bid": "Bid",
     "col_tricks": "Tricks",
     "col_claimed": "Record claims",
