@@ -64,6 +64,12 @@ def player_name(seat: object, capital: bool = False) -> str:
     return f"{word} {seat + 1}" if type(seat) is int and 0 <= seat < 4 else f"{word} {seat}"
 
 
+def player_and_seat(seat: object) -> str:
+    """``player 3 (seat 2)``: a seat a record or a file gives (0..3) as players count it, with the number the
+    data holds; what the verifier says about a record's seats. Anything else is shown as given."""
+    return f"{player_name(seat)} (seat {seat})" if type(seat) is int and 0 <= seat < 4 else str(seat)
+
+
 def strain_name(strain: int, letter: bool = False) -> str:
     """``no trump`` for 4, else the suit's name (``hearts``) or, with ``letter``, its letter (``H``)."""
     if strain == NO_TRUMP:

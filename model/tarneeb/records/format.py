@@ -381,7 +381,15 @@ class Divergence:
 def table_text(rows: list[dict[str, Any]]) -> str:
     """The per-seat table of a scoring divergence, indented under its report."""
     cols = ("seat", "bid", "tricks", "claimed", "rules")
-    cells = [[str(c) for c in cols]] + [["-" if row.get(c) is None else str(row[c]) for c in cols] for row in rows]
+    head = ["player", *cols[1:]]  # players counted 1 to 4, as in every human text (the JSON keeps the seat)
+
+    def cell(row: dict[str, Any], c: str) -> str:
+        v = row.get(c)
+        if v is None:
+            return "-"
+        return str(v + 1) if c == "seat" and type(v) is int else str(v)
+
+    cells = [head] + [[cell(row, c) for c in cols] for row in rows]
     width = [max(len(r[i]) for r in cells) for i in range(len(cols))]
     return "\n".join("    " + "  ".join(r[i].rjust(width[i]) for i in range(len(cols))).rstrip() for r in cells)
 

@@ -17,7 +17,7 @@ from tarneeb.core import clauses as C
 from tarneeb.core import hand as H
 from tarneeb.core import rules as R
 from tarneeb.core.actions import Bid
-from tarneeb.core.cards import FULL_DECK, NO_TRUMP, strain_text
+from tarneeb.core.cards import FULL_DECK, NO_TRUMP, player_and_seat, strain_text
 from tarneeb.core.spec import Rules
 from tarneeb.records import diagnose as D
 from tarneeb.records.fastpath import MatchState
@@ -110,7 +110,7 @@ class HandReplay:
                 self.div("bids", f"{len(h.bids)} calls", "none: the deal is thrown in before the bidding",
                          "deal.weak-redeal")
             if h.contract is not None:
-                self.div("contract", f"seat {h.contract[0]} bids {bid_text(h.contract[1])}",
+                self.div("contract", f"{player_and_seat(h.contract[0])} bids {bid_text(h.contract[1])}",
                          "null: the deal is thrown in before the bidding", "deal.weak-redeal")
             return self._cancelled(dealer, "deal.weak-redeal", None)
         # ---- bidding
@@ -126,7 +126,7 @@ class HandReplay:
             order = H.bidding_order(r, dealer)
             for i, (seat, bid) in enumerate(calls):
                 if i >= 4:
-                    self.div(f"bids[{i}]", f"seat {seat} bids {bid_text(bid)}", "no further bid: the bidding is over",
+                    self.div(f"bids[{i}]", f"{player_and_seat(seat)} bids {bid_text(bid)}", "no further bid: the bidding is over",
                              turn)
                     break
                 to_move = order[i]
@@ -137,13 +137,13 @@ class HandReplay:
                         R.bid_violation(r, st.alt_scores[to_move], bid.n, bid.strain) is None:
                     bad = None  # legal on the scores the rules gave the line before: its claimed ones were the slip
                 if bad is not None:
-                    bid_div[to_move] = self.div(f"bids[{i}]", f"seat {to_move} bids {bid_text(bid)}",
+                    bid_div[to_move] = self.div(f"bids[{i}]", f"{player_and_seat(to_move)} bids {bid_text(bid)}",
                                                 f"a legal bid ({bad[1]})", bad[0])
                 bids[to_move] = bid.n
             if len(calls) < 4:
                 if h.redeal:
                     return self._claimed_cancel_of_unfinished(dealer)
-                self.div("bids", f"{len(calls)} bids, then the bidding ends", f"seat {order[len(calls)]} still to bid",
+                self.div("bids", f"{len(calls)} bids, then the bidding ends", f"{player_and_seat(order[len(calls)])} still to bid",
                          turn)
                 return False
             if not R.hand_is_played(r, [b or 0 for b in bids]):
@@ -158,7 +158,7 @@ class HandReplay:
             first_bad: Divergence | None = None  # an illegal call, taken as made, changes who speaks after it
             for i, (seat, bid) in enumerate(calls):
                 if a.to_speak is None:
-                    self.div(f"bids[{i}]", f"seat {seat} bids {bid_text(bid)}", "no further bid: the bidding is over",
+                    self.div(f"bids[{i}]", f"{player_and_seat(seat)} bids {bid_text(bid)}", "no further bid: the bidding is over",
                              turn, follows=first_bad)
                     break
                 to_move = a.to_speak
@@ -166,13 +166,13 @@ class HandReplay:
                     self.div(f"bids[{i}].seat", seat, to_move, turn, follows=first_bad)
                 bad = H.auction_call(r, a, bid.n, bid.strain, force=True)
                 if bad is not None:
-                    bid_div[to_move] = self.div(f"bids[{i}]", f"seat {to_move} bids {bid_text(bid)}",
+                    bid_div[to_move] = self.div(f"bids[{i}]", f"{player_and_seat(to_move)} bids {bid_text(bid)}",
                                                 f"a legal bid ({bad[1]})", bad[0])
                     first_bad = first_bad or bid_div[to_move]
             if a.to_speak is not None:
                 if h.redeal:
                     return self._claimed_cancel_of_unfinished(dealer, first_bad)
-                self.div("bids", f"{len(calls)} bids, then the bidding ends", f"seat {a.to_speak} still to bid", turn,
+                self.div("bids", f"{len(calls)} bids, then the bidding ends", f"{player_and_seat(a.to_speak)} still to bid", turn,
                          follows=first_bad)
                 return False
             if a.top is None:
@@ -231,8 +231,8 @@ class HandReplay:
         r, h = self.r, self.h
         if r.individual or (h.contract is None and not h.no_contract):
             return None, contract
-        claim = "null" if h.contract is None else f"seat {h.contract[0]} bids {bid_text(h.contract[1])}"
-        want = "null" if contract is None else f"seat {contract[0]} bids {contract_text(contract)}"
+        claim = "null" if h.contract is None else f"{player_and_seat(h.contract[0])} bids {bid_text(h.contract[1])}"
+        want = "null" if contract is None else f"{player_and_seat(contract[0])} bids {contract_text(contract)}"
         if claim == want:
             return None, contract
         d = self.div("contract", claim, want, C.contract_clause(r, contract is None or h.contract is None),
@@ -311,7 +311,7 @@ class HandReplay:
             if t.leader is not None and t.leader != leader and t.leader == alt_leader:
                 leader = t.leader  # the rules' winner of the trick before leads: the record mislabelled its winner
             elif t.leader is not None and t.leader != leader:
-                lead_div = self.div(f"tricks[{k}].leader", t.leader, leader, C.lead_clause(k), k,
+                lead_div = self.div(f"tricks[{k}].leader", player_and_seat(t.leader), player_and_seat(leader), C.lead_clause(k), k,
                                     follows=taint if k == 0 else None)
                 leader = t.leader  # the record's leader plays first
             order = orders[leader]
@@ -337,7 +337,7 @@ class HandReplay:
                         bad = R.play_violation(r, hand, led, trump, c)
                         assert bad is not None
                         # a seat that played a wrong card before holds other cards now: this one follows from it
-                        d = self.div(f"tricks[{k}].cards[{j}]", f"seat {seat} plays {_CARD_TEXT[c]}",
+                        d = self.div(f"tricks[{k}].cards[{j}]", f"{player_and_seat(seat)} plays {_CARD_TEXT[c]}",
                                      f"a legal card ({bad[1]})", bad[0], k,
                                      follows=played.get(c) or wrong_by[seat] or lead_taint or lead_div)
                         if not seen >> c & 1:
@@ -356,8 +356,8 @@ class HandReplay:
             alt_leader = w
             if t.winner is not None and t.winner != w:
                 if t.winner != w_rules:
-                    self.div(f"tricks[{k}].winner", t.winner, w, "play.winner", k,
-                             f"cards {' '.join(_CARD_TEXT[x] for x in t.cards)} led by seat {leader}",
+                    self.div(f"tricks[{k}].winner", player_and_seat(t.winner), player_and_seat(w), "play.winner", k,
+                             f"cards {' '.join(_CARD_TEXT[x] for x in t.cards)} led by {player_and_seat(leader)}",
                              follows=trick_taint,
                              causes=None if trick_taint else D.winner_causes(r, leader, t.cards, trump, t.winner))
                 w = t.winner  # the record's winner leads next

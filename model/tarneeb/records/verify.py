@@ -14,7 +14,7 @@ import orjson
 from tarneeb.core import hand as H
 from tarneeb.core import rules as R
 from tarneeb.core.ambiguity import with_readings
-from tarneeb.core.cards import FULL_DECK
+from tarneeb.core.cards import FULL_DECK, player_and_seat
 from tarneeb.core.match import Match
 from tarneeb.core.spec import Rules, load_rules, resolve_ruleset
 from tarneeb.errors import ConfigError, IllegalAction, TarneebError
@@ -420,7 +420,7 @@ class Verifier:
         if h.dealer is not None:
             # a line that goes on from the rules' dealer where the line before claimed another is not wrong again
             if dealer is not None and h.dealer != dealer and h.dealer != alt_dealer:
-                dealer_div = div("dealer", h.dealer, dealer, st.dealer_clause,
+                dealer_div = div("dealer", player_and_seat(h.dealer), player_and_seat(dealer), st.dealer_clause,
                                  causes=D.dealer_causes(r, st.last_dealer, st.last_redeal, h.dealer, st.dealer_clause))
             dealer = h.dealer
         elif dealer is None:
