@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from tarneeb.core.ambiguity import with_readings
+from tarneeb.core.cards import player_name
 from tarneeb.core.spec import Rules, get_ruleset, load_rules, parse_option_args
 from tarneeb.errors import ConfigError
 
@@ -125,7 +126,7 @@ def print_summary(label: str, policy: str, s: dict[str, Any], results: Sequence[
               f"decided by {escape(counts_text(s['decided_by']))}")
     if len(results) <= 5:
         for r in results:
-            con.print(f"  seed {r.seed}: first dealer {r.first_dealer}, {r.hands} hands, {r.redeals} redeals, "
+            con.print(f"  seed {r.seed}: first dealer {player_name(r.first_dealer)}, {r.hands} hands, {r.redeals} redeals, "
                       f"final scores {r.final_scores}, winner "
                       f"{'team ' + str(r.winner) if r.winner is not None else 'none (unfinished)'}"
                       f"{' by ' + r.winner_rule if r.winner_rule else ''}")

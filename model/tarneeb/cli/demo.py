@@ -52,33 +52,35 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 def cancelled_text(rules: Any, rec: Any, records: Any) -> str:
     """One cancelled deal: its bids, the clause that cancelled it, and who deals next (and by which clause)."""
+    from tarneeb.core.cards import player_name
     from tarneeb.core.clauses import next_dealer_clause
 
-    bids = ", ".join(f"seat {s} {str(b).removeprefix('bid:')}" for s, b in rec.bids) or "none"
+    bids = ", ".join(f"{player_name(s)} bid {str(b).removeprefix('bid:')}" for s, b in rec.bids) or "none"
     if rules.family == "individual" and rec.bids:
         bids += f" (total {sum(int(str(b).removeprefix('bid:')) for _, b in rec.bids)})"
     later = [r for r in records if r.deal_no == rec.deal_no + 1]
-    nxt = f"; seat {later[0].dealer} deals next ({next_dealer_clause(rec.redeal)})" if later else ""
-    return (f"deal {rec.deal_no + 1} (dealer seat {rec.dealer}) was cancelled by {rec.redeal}: "
+    nxt = f"; {player_name(later[0].dealer)} deals next ({next_dealer_clause(rec.redeal)})" if later else ""
+    return (f"deal {rec.deal_no + 1} (dealt by {player_name(rec.dealer)}) was cancelled by {rec.redeal}: "
             f"{rules.ruleset.clauses[rec.redeal].text} Bids: {bids}{nxt}.")
 
 
 def hand_text(rules: Any, rec: Any) -> str:
     """One played hand, readable: hands, bids, tricks with winners, score changes."""
-    from tarneeb.core.cards import card_str, hand_str, strain_name
+    from tarneeb.core.cards import card_str, hand_str, player_name, strain_name
     from tarneeb.core.rules import deal_hands
 
     hands = deal_hands(rules, rec.dealer, rec.deck)
     trump = strain_name(rec.trump, letter=True) if rec.trump is not None else "-"
-    lines = [f"  the first played hand (deal {rec.deal_no + 1}): dealer seat {rec.dealer}"
+    lines = [f"  the first played hand (deal {rec.deal_no + 1}): dealt by {player_name(rec.dealer)}"
              + (f", revealed {card_str(rec.revealed)}" if rec.revealed is not None else "") + f", trump {trump}"]
     for s in range(4):
-        lines.append(f"    seat {s}: {hand_str(hands[s])}")
-    lines.append("    bids: " + ", ".join(f"seat {s} {str(b).removeprefix('bid:')}" for s, b in rec.bids))
+        lines.append(f"    {player_name(s)}: {hand_str(hands[s])}")
+    lines.append("    bids: " + ", ".join(f"{player_name(s)} bid {str(b).removeprefix('bid:')}" for s, b in rec.bids))
     if rec.contract is not None:
-        lines.append(f"    contract: seat {rec.contract[0]} for {rec.contract[1]}")
+        lines.append(f"    contract: {player_name(rec.contract[0])} for {rec.contract[1]}")
     for i, t in enumerate(rec.tricks, 1):
-        lines.append(f"    trick {i:2}: led by seat {t.leader}: " + " ".join(card_str(c) for c in t.cards)
-                     + f" -> seat {t.winner}")
-    lines.append(f"    tricks taken {rec.tricks_won}; score changes {rec.deltas}; scores {rec.scores_after}")
+        lines.append(f"    trick {i:2}: led by {player_name(t.leader)}: " + " ".join(card_str(c) for c in t.cards)
+                     + f" -> {player_name(t.winner)}")
+    lines.append(f"    tricks taken {rec.tricks_won}; score changes {rec.deltas}; scores {rec.scores_after} "
+                 "(players 1 to 4)")
     return "\n".join(lines)
