@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import html
+import json
 import re
 import socket
 import subprocess
@@ -698,3 +699,30 @@ def test_the_records_page_gives_the_diagnosis_with_its_evidence(client: TestClie
     assert t["diag_cause"].split("{")[0] in text and f"\u2068{row['cause']}\u2069" in text
     other = row["fits"][1]
     assert f"\u2068{other['cause']}\u2069 ({t['diag_of'].format(k=other['hands'], n=row['hands'])})" in text
+
+
+def test_each_question_shows_the_fields_its_facts_need(client: TestClient) -> None:
+    """The form folds away the fields a question does not read (serve/form.KIND_GROUPS, applied by fields.js): every
+    fact a dispute of that question gives is in a group the question shows, and the page marks every group."""
+    import tomllib
+
+    from tarneeb.serve.form import GROUP_KEYS, KIND_GROUPS
+
+    for path in sorted((ROOT / "spec" / "disputes").glob("*.toml")):
+        d = tomllib.loads(path.read_text(encoding="utf-8"))
+        q = d["question"]
+        key = q["kind"] + (f":{q['irregularity']}" if "irregularity" in q else "")
+        facts = {k for k in d if k not in ("schema", "title", "description", "sources", "ruleset", "expected",
+                                           "question", "options")}
+        facts |= {f"question.{k}" for k in q if k not in ("kind", "irregularity")}
+        shown = {k for g in KIND_GROUPS[key] for k in GROUP_KEYS[g]}
+        assert facts <= shown, (path.name, sorted(facts - shown))
+    page = client.get("/en/ruling").text
+    marked = set(re.findall(r'data-group="([^"]+)"', page))
+    assert marked == set(GROUP_KEYS), (sorted(marked ^ set(GROUP_KEYS)))
+    assert {g for gs in KIND_GROUPS.values() for g in gs} <= marked
+    kinds = set(re.findall(r'<option value="([a-z-]+)" data-needs=', page))  # question kinds and irregularities
+    assert {k.removeprefix("irregularity:") for k in KIND_GROUPS} | {"irregularity"} == kinds, kinds
+    m = re.search(r'data-kind-groups="([^"]+)"', page)
+    assert m is not None and json.loads(html.unescape(m.group(1))) == {k: list(v) for k, v in KIND_GROUPS.items()}
+    assert page.index('id="kind"') < page.index('name="ruleset"')  # the question first

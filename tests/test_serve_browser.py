@@ -131,6 +131,36 @@ def test_a_winner_dispute(server: Server, page: Page, shots: list[Path]) -> None
     shoot(page, shots, "ruling-winner-en-desktop")
 
 
+def test_the_form_shows_the_question_first_and_only_its_fields(server: Server, page: Page, shots: list[Path]) -> None:
+    """Choosing a question folds away the fields it does not read; a field holding a value stays; "Show every
+    field" brings back the rest (the form was five phone screens of every field of every question)."""
+    page.set_viewport_size(PHONE)
+    page.goto(server.url + "en/ruling")
+    page.select_option("#kind", "trump")
+    for shown in ("#dealer", "#revealed", "#contract_seat", "#trump"):
+        expect(page.locator(shown)).to_be_visible()
+    for folded in ("#bid0", "#score0", "#tricks0", "#history_leader0", "#held", "#q_seat", "#trick_leader"):
+        expect(page.locator(folded)).to_be_hidden()
+    expect(page.locator('.target:has(input[value="revealed"]) input')).to_be_checked()  # the one target left
+    shoot(page, shots, "ruling-form-trump-en-phone")
+    page.select_option("#kind", "score")
+    page.fill("#bid1", "5")
+    page.select_option("#kind", "trump")
+    expect(page.locator("#bid1")).to_be_visible()  # it holds a value: never folded away
+    page.select_option("#kind", "irregularity")
+    page.select_option("#irregularity", "misdeal")
+    expect(page.locator("#dealer")).to_be_visible()
+    expect(page.locator("#revealed")).to_be_hidden()
+    page.click("#all-fields")
+    for every in ("#revealed", "#score0", "#history_leader0", "#held", "#q_seat"):
+        expect(page.locator(every)).to_be_visible()
+    page.goto(server.url + "ar/ruling")
+    page.select_option("#kind", "trump")
+    expect(page.locator("#score0")).to_be_hidden()
+    expect(page.locator("#all-fields")).to_have_text("أظهر كل الحقول")
+    shoot(page, shots, "ruling-form-trump-ar-phone")
+
+
 def test_a_card_legality_dispute_with_the_card_picker(server: Server, page: Page, shots: list[Path]) -> None:
     page.set_viewport_size(PHONE)
     page.goto(server.url + "en/ruling")

@@ -29,7 +29,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tarneeb.serve import engine
-from tarneeb.serve.form import FIRST_SEAT, HISTORY_ROWS, situation_from_form
+from tarneeb.serve.form import FIRST_SEAT, HISTORY_ROWS, KIND_GROUPS, situation_from_form
 from tarneeb.serve.strings import STRINGS, counted, kind_label
 
 HERE = Path(__file__).parent
@@ -135,7 +135,7 @@ async def home(request: Request) -> Response:
 def _ruling_ctx(lang: str, fields: dict[str, str] | None = None, chosen: list[str] | None = None) -> dict[str, Any]:
     ids = [rid for rid, _ in engine.ruleset_list()]
     return {"rulesets": engine.ruleset_list(lang), "chosen": ids if chosen is None else chosen, "kinds": engine.KINDS,
-            "irregularities": engine.IRREGULARITIES, "history_rows": HISTORY_ROWS, "deck": engine.DECK,
+            "irregularities": engine.IRREGULARITIES, "history_rows": HISTORY_ROWS, "kind_groups": KIND_GROUPS, "deck": engine.DECK,
             "f": fields or {}, "examples": engine.examples()}
 
 

@@ -17,6 +17,35 @@ FORM = "(form)"
 SEATS = (0, 1, 2, 3)
 SUIT_LETTERS = ("S", "H", "D", "C")
 HISTORY_ROWS = 4  # finished tricks the form has rows for (a revoke found two tricks later needs three)
+# The form's groups of fields and the situation keys each fills (``question.seat``: the question's own field).
+GROUP_KEYS: dict[str, tuple[str, ...]] = {
+    "q_seat": ("question.seat",), "q_card": ("question.card",), "q_bid": ("question.bid",),
+    "dealer": ("dealer",), "trump": ("trump",), "scores": ("scores",), "bids": ("bids",), "contract": ("contract",),
+    "auction": ("auction",), "held": ("hands",), "voids": ("voids",), "trick": ("trick",), "revealed": ("revealed",),
+    "played": ("played",), "history": ("history",), "tricks": ("tricks",), "hand_result": ("deals",),
+}
+_TRUMP = ("dealer", "revealed", "contract", "trump")  # what decides trump: the turned card, or the contract
+# The groups the form shows for each question (an irregularity by its kind): the facts that question reads. With
+# the page's script, the others are folded away until asked for (or while they hold a value); without it, or
+# after "every field", all are shown. tests/test_serve.py checks every dispute's facts are in its question's groups.
+KIND_GROUPS: dict[str, tuple[str, ...]] = {
+    "card-legal": ("q_seat", "q_card", "trick", "held", "voids", "history", "played", *_TRUMP),
+    "trick-winner": ("trick", *_TRUMP),
+    "bid-legal": ("q_seat", "q_bid", "dealer", "bids", "auction", "scores"),
+    "redeal": ("dealer", "bids", "auction"),
+    "score": ("q_seat", "dealer", "bids", "contract", "tricks", "scores"),
+    "winner": ("dealer", "scores", "bids", "contract", "tricks"),
+    "next-dealer": ("dealer", "hand_result", "bids", "auction"),
+    "trump": _TRUMP,
+    "who-leads": ("dealer", "history", "contract", "bids", "auction"),
+    "whose-turn": ("dealer", "bids", "auction", "trick", "contract"),
+    "irregularity:revoke": ("q_seat", "history", *_TRUMP),
+    "irregularity:bid-out-of-turn": ("dealer", "q_seat", "q_bid", "bids", "auction"),
+    "irregularity:lead-out-of-turn": ("dealer", "q_seat", "q_card", "contract", "history", "bids"),
+    "irregularity:exposed-card": ("q_seat", "q_card"),
+    "irregularity:misdeal": ("dealer",),
+    "irregularity:wrong-card-count": ("dealer", "q_seat", "held"),
+}
 FIRST_SEAT = {"en": 1, "ar": 1}  # how a page numbers players in typed tags: 1..4 (a situation's seats are 0..3)
 
 
