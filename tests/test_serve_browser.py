@@ -269,7 +269,8 @@ def cli_lines(path: Path, lang: str = "en", rulesets: list[str] | None = None) -
 
 
 def answer_lines(pg: Page) -> list[str]:
-    return [" ".join(t.split()) for t in pg.locator("#answer p").all_inner_texts()]
+    """The report's lines (folded under the headline: read as text, whether the fold is open or not)."""
+    return [" ".join(t.split()) for t in pg.locator("#answer p").all_text_contents()]
 
 
 def test_a_revoke_from_the_form_on_a_phone(server: Server, browser: Browser, shots: list[Path]) -> None:
@@ -307,6 +308,11 @@ def test_a_revoke_from_the_form_on_a_phone(server: Server, browser: Browser, sho
     shown = answer_lines(page)
     assert shown[0].split(" (")[0] == want[0].split(" (")[0] and shown[1:] == want[1:], (shown, want)
     art = page.locator('article[data-ruleset="classic"]')
+    expect(page.locator("#headline")).to_be_visible()  # the answer in one sentence, at the top
+    expect(page.locator("#headline")).to_contain_text("A revoke in trick 1 (3H played while holding 7D)")
+    expect(page.locator("#answer")).to_be_hidden()  # the report's text folded below it
+    page.locator("details.answer-text > summary").click()
+    expect(page.locator("#answer")).to_be_visible()
     expect(art.locator(".verdict")).to_contain_text("Player 3 revoked in trick 1.")
     expect(art.locator(".math")).to_contain_text("player 3 played 3H while holding a diamond (7D)")
     no_horizontal_scroll(page)

@@ -118,9 +118,10 @@ def rule_dict(situation: dict[str, Any], rulesets: list[str] | str | None = None
     rep = resolve(parse_situation(with_rulesets(situation, rulesets), name))
     out = report_json(rep)
     if lang == "ar":
-        from tarneeb.ruling.arabic import add_sentences, report_text_ar
+        from tarneeb.ruling.arabic import add_sentences, headline_ar, report_text_ar
 
         out["text"] = report_text_ar(rep, explain)
+        out["headline"] = headline_ar(rep)
         add_sentences(out, rep)  # each ruling's sentence in Arabic too
     else:
         out["text"] = report_text(rep, explain)

@@ -426,6 +426,18 @@ def _agreement(rep: Report) -> str:
     return _t("labels", "disagree") + " " + "؛ و".join(parts) + "."  # a sentence, not a table's bar
 
 
+def headline_ar(rep: Report) -> str:
+    """The answer in one Arabic sentence (as :func:`tarneeb.ruling.readings.headline`): the one ruling's sentence,
+    the sentence every ruleset that rules agrees on with how many agree, or how they disagree."""
+    ruled = [x for x in rep.rulings if x.status == "ruled"]
+    if not ruled:
+        return ""
+    if len(ruled) == 1 or len({x.key(rep.kind) for x in ruled}) == 1:
+        first = sentence(rep.kind, ruled[0], rep.asked)
+        return first if len(ruled) == 1 else f"{first} {_t('labels', 'all_agree', n=len(ruled))}"
+    return _agreement(rep)
+
+
 def report_text_ar(rep: Report, explain: bool = False) -> str:
     """The report in Arabic, one right-to-left isolated line each; short unless ``explain``."""
     assert rep.kind in KEY_FIELDS

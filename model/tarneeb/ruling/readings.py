@@ -272,6 +272,25 @@ def _agreement(kind: str, rulings: Sequence[Ruling]) -> str:
     return "The rulesets disagree: " + "; ".join(parts) + "."
 
 
+def headline(rep: Report) -> str:
+    """The answer in one sentence, for the top of a page: the one ruling's verdict; what every ruleset that rules
+    agrees on; or how they disagree. Empty when no ruleset rules."""
+    ruled = [x for x in rep.rulings if x.status == "ruled"]
+    if not ruled:
+        return ""
+    if len(ruled) == 1:
+        return ruled[0].text
+    if len({x.key(rep.kind) for x in ruled}) == 1:
+        a = ruled[0].answer
+        words = short_answer(rep.kind, a)
+        if rep.kind == "irregularity" and a.get("revoke") and a.get("trick") is not None:
+            words = (f"a revoke in trick {a['trick']} ({a.get('card')} played while holding {a.get('proof')}), "
+                     f"which breaks {', '.join(a.get('breaks') or [])}"
+                     + ("; the documents are silent on what follows" if a.get("documents") == "silent" else ""))
+        return f"{words[:1].upper()}{words[1:]}: all {len(ruled)} rulesets that rule on this agree."
+    return _agreement(rep.kind, rep.rulings)
+
+
 def short_answer(kind: str, answer: dict[str, Any]) -> str:
     """A few words for an answer, used where rulesets are compared."""
     if kind in ("card-legal", "bid-legal"):
@@ -344,7 +363,7 @@ def resolve_file(path: str | Path) -> Report:
 def report_json(rep: Report) -> dict[str, Any]:
     return {
         "file": rep.file, "title": rep.title, "kind": rep.kind, "question": rep.question,
-        "agreement": rep.agreement, "asked": rep.asked,
+        "agreement": rep.agreement, "headline": headline(rep), "asked": rep.asked,
         "rulings": [{
             "ruleset": x.ruleset, "label": x.label, "name": x.name, "status": x.status, "answer": x.answer,
             "ruling": x.text, "math": x.math, "fields": list(x.fields), "short": short_lines(x, rep.kind),

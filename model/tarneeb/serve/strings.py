@@ -156,6 +156,7 @@ EN: dict[str, str] = {
     "target_history_cards": "finished trick {n}",
     "explain": "Explain: show the whole chain of clauses",
     "short_answer": "The answer",
+    "answer_text": "Every ruleset's ruling, as the command line words it",
     "chain": "The whole chain",
     "arithmetic": "Arithmetic",
     "cause": "Cause",
@@ -298,8 +299,8 @@ AR: dict[str, str] = {
     "needs_whose-turn": "أعطِ: الموزِّع والطلبات حتى الآن، أو اللمّة الجارية (من بدأها وأوراقها).",
     "needs_irregularity": "اختر المخالفة أدناه؛ تُذكر تحتها الوقائع التي تحتاجها.",
     "seat_name": "اللاعب {n}",
-    "english_note": "فيما يلي حكم كل مجموعة بالعربية، وتحته نص الحَكَم الإنجليزي مع الحساب؛ المقاعد في النص "
-                    "الإنجليزي مرقّمة من 0 (المقعد 0 هو اللاعب 1).",
+    "english_note": "فيما يلي حكم كل مجموعة بالعربية، وتحته نص الحَكَم الإنجليزي مع الحساب (اللاعبون فيه مرقّمون "
+                    "من 1 إلى 4 كما هنا).",
     "stated_trump": "الطرنيب المعلن على الطاولة",
     "stated_trump_hint": "ما يقول اللاعبون إنه الطرنيب؛ تتحقق منه كل مجموعة قواعد (ويُذكر التناقض إن وُجد).",
     "irregularity": "أي مخالفة",
@@ -326,6 +327,7 @@ AR: dict[str, str] = {
     "target_history_cards": "اللمّة المنتهية {n}",
     "explain": "اشرح: اعرض سلسلة البنود كاملة",
     "short_answer": "الجواب",
+    "answer_text": "حكم كل مجموعة قوانين كما يكتبه سطر الأوامر",
     "chain": "السلسلة كاملة",
     "arithmetic": "الحساب",
     "cause": "السبب",
