@@ -36,7 +36,8 @@ clause.
 ``rulesets`` overrides it (``"all"`` or a list of ids; ``None`` keeps the
 situation's, else the club default, else all). The result is
 :func:`report_json`'s dictionary plus ``"text"`` (the report for people in
-``lang``, ``"en"`` or ``"ar"``; short, or the whole chain with ``explain``). Bad
+``lang``, ``"en"`` or ``"ar"``; short, or the whole chain with ``explain``) and ``"headline"`` (the answer in
+one sentence, in ``lang``; empty when no ruleset rules). Bad
 or contradictory input raises :class:`SituationError` (``.file``, ``.fields``,
 the message). The keys of :func:`report_json` are only ever added to.
 
