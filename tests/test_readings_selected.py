@@ -169,3 +169,48 @@ def test_the_checks_under_readings_are_listed_by_the_encoding_whatever_the_engin
     assert sum("reading defender-kaboot=bidders-only" in x for x in listed) == 18
     with applied("reading-bidders-only-ignored"):
         assert {c.id for c in engine_checks(["classic"]) if c.readings} == listed
+
+
+# ------------------------------------------------------------------ the referee (ruling --reading, readings = {...})
+
+
+def _ruling(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, Any]:
+    """``tarneeb ruling ARGV --json``: the exit code and the report."""
+    from tarneeb.cli import main
+
+    capsys.readouterr()
+    rc = main(["ruling", *argv, "--json"])
+    return rc, orjson.loads(capsys.readouterr().out)
+
+
+def test_ruling_follows_a_selected_reading(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # the defenders take all 13 against a contract of 7: under either-team they score the kaboot (16), under
+    # bidders-only their 13 tricks (13); the ruling says which reading it follows and marks it taken
+    dispute = str(ROOT / "spec/disputes/defenders-kaboot.toml")
+    rc, plain = _ruling(capsys, dispute)
+    assert rc == 0 and plain["rulings"][0]["answer"]["deltas"] == [-7, 16, -7, 16]
+    rc, chosen = _ruling(capsys, dispute, "--reading", "defender-kaboot=bidders-only")
+    r = chosen["rulings"][0]
+    assert rc == 0 and r["answer"]["deltas"] == [-7, 13, -7, 13]
+    assert r["label"] == "classic [reading defender-kaboot=bidders-only]"
+    flags = {x["id"]: {y["id"]: y["taken"] for y in x["readings"]} for x in r["ambiguities"]}
+    assert flags["defender-kaboot"] == {"either-team": False, "bidders-only": True}
+    # the same from the situation file itself
+    text = (ROOT / "spec/disputes/defenders-kaboot.toml").read_text(encoding="utf-8")
+    path = tmp_path / "chosen.toml"
+    path.write_text('readings = { defender-kaboot = "bidders-only" }\n' + text, encoding="utf-8")
+    rc, from_file = _ruling(capsys, str(path))
+    assert rc == 0 and from_file["rulings"][0]["answer"] == r["answer"]
+
+
+def test_ruling_refuses_a_reading_it_cannot_follow(capsys: pytest.CaptureFixture[str]) -> None:
+    from tarneeb.cli import main
+
+    dispute = str(ROOT / "spec/disputes/defenders-kaboot.toml")
+    capsys.readouterr()
+    assert main(["ruling", dispute, "--reading", "defender-kaboot=nope"]) == 2
+    err = capsys.readouterr().err
+    assert "readings.defender-kaboot" in err and "either-team, bidders-only" in err and "Traceback" not in err
+    # an ambiguity none of the rulesets asked has among its selectable readings
+    assert main(["ruling", dispute, "--ruleset", "eram-41", "--reading", "defender-kaboot=bidders-only"]) == 2
+    assert "no ruleset asked has this ambiguity" in capsys.readouterr().err

@@ -61,6 +61,10 @@ def _build(args: argparse.Namespace) -> Any:
         name = target
         if args.question:
             raise SituationError(target, ["--question"], "a situation file states its own question")
+    if args.reading:
+        from tarneeb.cli.common import reading_args
+
+        raw = {**raw, "readings": {**raw.get("readings", {}), **reading_args(args.reading)}}
     return parse_situation(with_rulesets(raw, rulesets, options), name)
 
 
@@ -109,6 +113,9 @@ def register(subparsers: Any) -> None:
                    help="ruleset(s) to ask, or all (repeatable; beats the file's and the club default)")
     s.add_argument("--option", action="append", metavar="NAME=VALUE",
                    help="set an option of the one --ruleset (repeatable)")
+    s.add_argument("--reading", action="append", metavar="AMBIGUITY=READING",
+                   help="rule with this reading of an ambiguity of spec/ambiguities.toml, for every ruleset asked "
+                        "that has it (repeatable; a situation file may say readings = { AMBIGUITY = READING })")
     rec = s.add_argument_group("a game record as the situation")
     rec.add_argument("--match", metavar="M", help="match id in the record file (needed when it holds several)")
     rec.add_argument("--hand", type=int, metavar="N", help="hand number within the match")

@@ -22,7 +22,7 @@ from typing import Any
 
 from tarneeb.core import hand as H
 from tarneeb.core import rules as R
-from tarneeb.core.ambiguity import Ambiguity, ambiguities, taken_for
+from tarneeb.core.ambiguity import Ambiguity, ambiguities, taken_for, with_readings
 from tarneeb.core.cards import STRAINS, card_str, player_name, strain_name
 from tarneeb.core.sources import cite
 from tarneeb.core.spec import OptionValue, Rules, load_rules
@@ -34,6 +34,7 @@ from tarneeb.ruling.situation import (
     Situation,
     SituationError,
     load_situation,
+    rules_for,
 )
 
 # The answer fields compared when deciding whether rulesets agree.
@@ -223,7 +224,10 @@ def _silent_flag(a: Ambiguity) -> AmbiguityFlag:
 def _flag(a: Ambiguity, kind: str, r: Rules, s: Situation, variants: dict[str, Variant]) -> AmbiguityFlag:
     readings = []
     for rid, text in a.readings:
-        variant = variants.get(rid, _not_modelled)(r, s)
+        if rid in a.params:  # a selectable reading: the rules that follow it (whatever reading r follows now)
+            variant: Rules | None = load_rules(with_readings(r.ruleset, {a.id: rid}), dict(r.options))
+        else:
+            variant = variants.get(rid, _not_modelled)(r, s)
         if variant is None:
             readings.append(Reading(rid, text, taken_for(a, r.ruleset) == rid, None,
                                     "not computed: the engine has no parameter for this reading"))
@@ -241,7 +245,7 @@ def _flag(a: Ambiguity, kind: str, r: Rules, s: Situation, variants: dict[str, V
 
 def rule_one(s: Situation, rid: str, options: dict[str, OptionValue]) -> Ruling:
     """The ruling under one ruleset; raises :class:`SituationError` on contradictions."""
-    r = load_rules(rid, options)
+    r = rules_for(s, rid, options)
     kind = s.question.kind
     try:
         d = decide(kind, r, s)
@@ -322,7 +326,7 @@ def short_answer(kind: str, answer: dict[str, Any]) -> str:
 
 
 def _contradiction(s: Situation, rid: str, options: dict[str, OptionValue], e: SituationError) -> Ruling:
-    r = load_rules(rid, options)
+    r = rules_for(s, rid, options)
     msg = str(e).removeprefix(f"{e.file}: ").removeprefix(" / ".join(e.fields) + ": ")
     return Ruling(rid, r.label(), r.ruleset.name, "contradiction", {"fields": list(e.fields)},
                   f"Contradiction: {msg}.", fields=e.fields)

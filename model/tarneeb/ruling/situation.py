@@ -17,16 +17,17 @@ from __future__ import annotations
 import json
 import sys
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from tarneeb.core import rules as R
 from tarneeb.core.actions import BIDS, Bid, parse_action
+from tarneeb.core.ambiguity import selectable_readings, with_readings
 from tarneeb.core.cards import NO_TRUMP, SUIT_NAMES, card_str, parse_card, parse_suit, player_name
 from tarneeb.core.clauses import IRREGULARITIES
-from tarneeb.core.spec import OptionValue, load_rules, resolve_ruleset, ruleset_files_allowed, rulesets
+from tarneeb.core.spec import OptionValue, Rules, Ruleset, load_rules, resolve_ruleset, ruleset_files_allowed, rulesets
 from tarneeb.errors import CardError, SituationError, TarneebError
 
 KINDS: tuple[str, ...] = (
@@ -49,7 +50,7 @@ KIND_QUESTIONS: dict[str, str] = {
 _TOP_KEYS = {
     "schema", "title", "description", "ruleset", "options", "dealer", "scores", "scores_after", "hands",
     "voids", "revealed", "bids", "contract", "auction", "tricks", "played", "trick", "hand", "question",
-    "expected", "sources", "trump", "history", "deals",
+    "expected", "sources", "trump", "history", "deals", "readings",
 }
 _QUESTION_KEYS = ("kind", "seat", "card", "bid", "irregularity")
 
@@ -139,6 +140,7 @@ class Situation:
     deals: list[PastDeal] = field(default_factory=list)  # earlier deals, in order, the first by ``dealer``
     seat_scores: dict[int, int] = field(default_factory=dict)  # personal scores stated for some seats only
     seat_tricks: dict[int, int] = field(default_factory=dict)  # tricks stated for some seats only
+    readings: dict[str, str] = field(default_factory=dict)  # ambiguity -> the reading chosen (spec/ambiguities.toml)
 
     def err(self, fields: Sequence[str], message: str) -> SituationError:
         return SituationError(self.file, fields, message)
@@ -320,6 +322,41 @@ def _targets(file: str, raw: dict[str, Any]) -> tuple[list[tuple[str, dict[str, 
     return out, everything
 
 
+def _chosen(rs: Ruleset, readings: Mapping[str, str]) -> dict[str, str]:
+    """The readings of ``readings`` that concern ``rs`` (its selectable ambiguities)."""
+    mine = {a.id for a in selectable_readings(rs)}
+    return {aid: rd for aid, rd in readings.items() if aid in mine}
+
+
+def _readings(file: str, raw: dict[str, Any], targets: list[tuple[str, dict[str, OptionValue]]]) -> dict[str, str]:
+    """``readings`` (ambiguity id -> reading id, as ``--reading``): each applies to the rulesets asked that have
+    the ambiguity, and must concern one of them; a reading not in the register is refused naming the valid ones."""
+    chosen = raw.get("readings", {})
+    if not isinstance(chosen, dict) or any(not isinstance(k, str) or not isinstance(v, str) for k, v in chosen.items()):
+        raise SituationError(file, ["readings"], "should be a table: ambiguity id -> reading id")
+    for aid, rd in chosen.items():
+        concerned = False
+        for rid, o in targets:
+            rs = load_rules(rid, o).ruleset
+            if aid in {a.id for a in selectable_readings(rs)}:
+                concerned = True
+                try:
+                    with_readings(rs, {aid: rd}, "readings")
+                except TarneebError as e:
+                    raise SituationError(file, [f"readings.{aid}"], str(e).split(": ", 2)[-1]) from None
+        if not concerned:
+            raise SituationError(file, [f"readings.{aid}"],
+                                 "no ruleset asked has this ambiguity among its selectable readings")
+    return dict(chosen)
+
+
+def rules_for(s: Situation, rid: str, options: Mapping[str, OptionValue]) -> Rules:
+    """The rules of ``rid`` with ``options``, following the situation's readings that concern it."""
+    r = load_rules(rid, options)
+    chosen = _chosen(r.ruleset, s.readings)
+    return load_rules(with_readings(r.ruleset, chosen), options) if chosen else r
+
+
 def load_situation(path: str | Path) -> Situation:
     """Read and check a situation file (``.toml`` or ``.json``)."""
     return parse_situation(read_raw(path), str(path))
@@ -423,6 +460,7 @@ def parse_situation(raw: dict[str, Any], file: str = "(situation)") -> Situation
     )
     s = Situation(file=file, title=str(raw.get("title", Path(file).stem)), targets=targets,
                   all_rulesets=everything, question=question)
+    s.readings = _readings(file, raw, targets)
     if "dealer" in raw:
         s.dealer = _seat(file, "dealer", raw["dealer"])
     if isinstance(raw.get("scores"), dict):  # some seats' personal scores only
