@@ -26,7 +26,7 @@ from tarneeb.core.spec import rulesets  # noqa: E402
 from tarneeb.docgen.rulebook import ruleset_doc  # noqa: E402
 from tarneeb.ruling import load_situation, parse_situation, report_json, resolve  # noqa: E402
 from tarneeb.serve import engine  # noqa: E402
-from tarneeb.serve.app import create_app  # noqa: E402
+from tarneeb.serve.app import create_app, with_suits  # noqa: E402
 from tarneeb.serve.form import situation_from_form  # noqa: E402
 from tarneeb.serve.strings import AR  # noqa: E402
 
@@ -111,7 +111,7 @@ def test_a_pasted_dispute_shows_the_referees_ruling(client: TestClient, path: Pa
     shown = text_of(page)
     for r in want["rulings"]:
         assert f'data-ruleset="{esc(r["label"])}"' in page
-        assert text_of(esc(r["ruling"])) in shown
+        assert text_of(esc(with_suits(r["ruling"]))) in shown
         for c in r["clauses"]:
             assert c["id"] in shown
     if want["agreement"]:
@@ -150,7 +150,7 @@ def test_house_options_from_the_form(client: TestClient) -> None:
     page = client.post("/en/ruling", data=fields).text
     assert 'data-ruleset="classic [must_trump=true]"' in page and "play.must-trump" in page
     want = report_json(resolve(load_situation(ROOT / "spec/disputes/void-discard.toml")))["rulings"][-1]
-    assert esc(want["ruling"]) in page
+    assert esc(with_suits(want["ruling"])) in page
     for bad, message in (("classic must_trump", "(form): options: 'classic must_trump': write RULESET: NAME=VALUE"),
                          ("classic: must_trump=perhaps", "(form): options.classic: "),
                          ("nowhere: x=1", "(form): options.nowhere: unknown ruleset")):
@@ -163,11 +163,11 @@ def test_a_card_legality_dispute_from_the_form(client: TestClient) -> None:
     form = {"ruleset": ["card-kings-41"], "kind": "card-legal", "q_seat": "2", "q_card": "3C", "held": "3C 5D",
             "trick_leader": "1", "trick_cards": "KD", "dealer": "0"}
     page = client.post("/en/ruling", data=form).text
-    assert "3C is not legal: the player holds the led suit and must follow it." in text_of(page)
+    assert "3♣ is not legal: the player holds the led suit and must follow it." in text_of(page)
     assert "play.follow" in page
     form["held"] = "3C 5S"
     form["void_D"] = "1"
-    assert "3C is legal" in text_of(client.post("/en/ruling", data=form).text)
+    assert "3♣ is legal" in text_of(client.post("/en/ruling", data=form).text)
 
 
 def test_the_arabic_page_gives_clauses_in_arabic(client: TestClient) -> None:
@@ -196,8 +196,9 @@ def test_each_rulesets_card_gives_its_verdict_in_arabic(client: TestClient, path
     for x in rep.rulings:
         body = articles[x.label]
         want = sentence(rep.kind, x, rep.asked)
-        assert f'<p class="verdict" lang="ar" dir="rtl">{esc(want)}</p>' in body, x.label
-        assert f'<p class="verdict-en" lang="en" dir="ltr">{esc(x.text)}</p>' in body, x.label
+        # the page shows cards with their suit's symbol (3♥), the report's codes (3H) otherwise unchanged
+        assert f'<p class="verdict" lang="ar" dir="rtl">{esc(with_suits(want))}</p>' in body, x.label
+        assert f'<p class="verdict-en" lang="en" dir="ltr">{esc(with_suits(x.text))}</p>' in body, x.label
     english = client.post("/en/ruling", data={"situation_text": path.read_text(encoding="utf-8")}).text
     assert 'lang="ar" dir="rtl">' not in english.split('id="result"')[1]
 
@@ -442,7 +443,8 @@ def says(capsys: pytest.CaptureFixture[str], path: Path, *flags: str) -> list[st
 
     capsys.readouterr()
     assert main(["ruling", str(path), *flags]) in (0, 1)
-    return [re.sub(r"\s+", " ", ln).strip() for ln in capsys.readouterr().out.splitlines() if ln.strip()]
+    # as the page shows it: cards with their suit's symbol (the command line writes the codes)
+    return [with_suits(re.sub(r"\s+", " ", ln).strip()) for ln in capsys.readouterr().out.splitlines() if ln.strip()]
 
 
 def same_ruling(page: str, cli: list[str], explain: bool = False) -> None:
@@ -512,7 +514,7 @@ def test_a_revoke_from_the_form(client: TestClient, capsys: pytest.CaptureFixtur
     assert "Player 3 revoked in trick 1" in text_of(page)
     math = re.findall(r'data-ruleset="([^"]+)">.*?<p class="math">(.*?)</p>', page, re.S)  # each ruling's arithmetic
     assert [(rid, text_of(m).strip()) for rid, m in math] == [
-        (rid, "Arithmetic: trick 1: diamond led, player 3 played 3H while holding a diamond (7D)")
+        (rid, "Arithmetic: trick 1: diamond led, player 3 played 3♥ while holding a diamond (7♦)")
         for rid in ("card-kings-41", "eram-41", "classic")]
 
 
@@ -726,3 +728,9 @@ def test_each_question_shows_the_fields_its_facts_need(client: TestClient) -> No
     m = re.search(r'data-kind-groups="([^"]+)"', page)
     assert m is not None and json.loads(html.unescape(m.group(1))) == {k: list(v) for k, v in KIND_GROUPS.items()}
     assert page.index('id="kind"') < page.index('name="ruleset"')  # the question first
+
+
+def test_cards_on_the_page_carry_their_suit_symbol() -> None:
+    assert with_suits("3H played while holding 7D; TD, AS and 10C") == "3♥ played while holding 7♦; 10♦, A♠ and 10♣"
+    # a clause id, a card tagged with its player, a word: left as they are
+    assert with_suits("play.follow 7D@3 ASK 2SH") == "play.follow 7D@3 ASK 2SH"

@@ -186,7 +186,7 @@ def test_a_card_legality_dispute_with_the_card_picker(server: Server, page: Page
     page.click("#get-ruling")
     for rid in ("card-kings-41", "classic"):
         art = page.locator(f'article[data-ruleset="{rid}"]')
-        expect(art.locator(".verdict")).to_have_text("3C is not legal: the player holds the led suit and must follow it.")
+        expect(art.locator(".verdict")).to_have_text("3♣ is not legal: the player holds the led suit and must follow it.")
         expect(art).to_contain_text("play.follow")
     no_horizontal_scroll(page)
     shoot(page, shots, "ruling-card-legal-en-phone")
@@ -195,7 +195,7 @@ def test_a_card_legality_dispute_with_the_card_picker(server: Server, page: Page
     expect(page.locator("#held")).to_have_value("3C")
     page.check('input[name="void_D"]')
     page.click("#get-ruling")
-    expect(page.locator('article[data-ruleset="card-kings-41"] .verdict')).to_contain_text("3C is legal")
+    expect(page.locator('article[data-ruleset="card-kings-41"] .verdict')).to_contain_text("3\u2663 is legal")
 
 
 def test_contradictory_facts_get_a_message_and_the_form_stays(server: Server, page: Page) -> None:
@@ -263,9 +263,12 @@ def cli_lines(path: Path, lang: str = "en", rulesets: list[str] | None = None) -
     import tomllib
 
     from tarneeb.ruling import rule_dict
+    from tarneeb.serve.app import with_suits
 
     raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    return [" ".join(ln.split()) for ln in rule_dict(raw, rulesets, lang)["text"].splitlines() if ln.strip()]
+    # as the page shows them: cards with their suit's symbol
+    return [with_suits(" ".join(ln.split())) for ln in rule_dict(raw, rulesets, lang)["text"].splitlines()
+            if ln.strip()]
 
 
 def answer_lines(pg: Page) -> list[str]:
@@ -309,12 +312,12 @@ def test_a_revoke_from_the_form_on_a_phone(server: Server, browser: Browser, sho
     assert shown[0].split(" (")[0] == want[0].split(" (")[0] and shown[1:] == want[1:], (shown, want)
     art = page.locator('article[data-ruleset="classic"]')
     expect(page.locator("#headline")).to_be_visible()  # the answer in one sentence, at the top
-    expect(page.locator("#headline")).to_contain_text("A revoke in trick 1 (3H played while holding 7D)")
+    expect(page.locator("#headline")).to_contain_text("A revoke in trick 1 (3\u2665 played while holding 7\u2666)")
     expect(page.locator("#answer")).to_be_hidden()  # the report's text folded below it
     page.locator("details.answer-text > summary").click()
     expect(page.locator("#answer")).to_be_visible()
     expect(art.locator(".verdict")).to_contain_text("Player 3 revoked in trick 1.")
-    expect(art.locator(".math")).to_contain_text("player 3 played 3H while holding a diamond (7D)")
+    expect(art.locator(".math")).to_contain_text("player 3 played 3♥ while holding a diamond (7♦)")
     no_horizontal_scroll(page)
     shoot(page, shots, "ruling-revoke-en-phone")
     shoot_part(page, "#result", shots, "ruling-revoke-en-phone-result")
