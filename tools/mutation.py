@@ -5,6 +5,7 @@
     python tools/mutation.py run --jobs 2 --sample 0.5 --budget 3600       # the published run, within the hour
     python tools/mutation.py run --gaps                 # re-run the survivors reviewed as gaps (after new tests)
     python tools/mutation.py run --survivors            # re-run only the mutants that survived last time
+    python tools/mutation.py run --not-run --modules rules  # the mutants an earlier run's budget left out
     python tools/mutation.py run --modules match --shards 2 --jobs 2   # one module's mutants on 2 cores
     python tools/mutation.py report                     # rewrite proofs/MUTATION.md from the stored results
     python tools/mutation.py kill --module rules        # the kill command cosmic-ray runs per mutant
@@ -420,10 +421,11 @@ def run(args: argparse.Namespace) -> int:
     modules = args.modules.split(",")
     only: dict[str, set[str]] = {}
     old = _load_results()[1] if RESULTS.exists() else []
-    if args.survivors or args.gaps:
+    if args.survivors or args.gaps or args.not_run:
         gaps = {k for k, e in _review().items() if e.get("verdict") == "gap"}
         for d in old:
-            if d["status"] == "survived" and (args.survivors or d["key"] in gaps):
+            if (d["status"] == "survived" and (args.survivors or d["key"] in gaps)) or \
+                    (args.not_run and d["status"] == "not run"):
                 only.setdefault(d["module"], set()).add(d["key"])
         modules = [m for m in modules if m in only]
         args.survivors = True
@@ -695,6 +697,8 @@ def main(argv: list[str] | None = None) -> int:
                         "--jobs 2 runs one module on 2 cores"),
     r.add_argument("--timeout", type=float, default=None, help="seconds per mutant (default: 3 x baseline, >= 120)")
     r.add_argument("--survivors", action="store_true", help="only the mutants that survived in the stored results")
+    r.add_argument("--not-run", action="store_true",
+                   help="only the mutants the stored results list as not run (a run's time budget ran out)")
     r.add_argument("--sample", type=float, default=1.0,
                    help="run a deterministic sample of this fraction of the mutants (hash of the mutant's key)")
     r.add_argument("--gaps", action="store_true",
