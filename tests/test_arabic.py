@@ -299,9 +299,9 @@ _SUITS_AR = {"clubs": "سباتي", "diamonds": "ديناري", "hearts": "كب�
 
 
 def english_facts(en: str, labels: list[str]) -> list[str]:
-    """The numbers and card codes an English verdict states (players are counted 1..4 in both languages;
-    ``team 0`` = players 1 and 3, named by the Arabic as its players' numbers or its own name); ruleset labels
-    left out."""
+    """The numbers and card codes an English verdict states (players are counted 1..4 and teams 1..2 in both
+    languages; ``team 1`` = players 1 and 3, named by the Arabic as its players' numbers or its own name); ruleset
+    labels left out."""
     text = en
     for lab in sorted(labels, key=len, reverse=True):
         text = text.replace(lab, " ")
@@ -309,8 +309,8 @@ def english_facts(en: str, labels: list[str]) -> list[str]:
     text = _CARD.sub(" ", text)
     text = re.sub(r"\b[Tt]eam (\d) \(player \d+ and player \d+\)", lambda m: f"team {m[1]}", text)
 
-    def team(m: re.Match[str]) -> str:
-        want.extend([str(int(m[1]) + 1), str(int(m[1]) + 3)])
+    def team(m: re.Match[str]) -> str:  # team 1 = players 1 and 3, team 2 = players 2 and 4
+        want.extend([str(int(m[1])), str(int(m[1]) + 2)])
         return " "
 
     text = re.sub(r"\b[Tt]eam (\d)\b", team, text)

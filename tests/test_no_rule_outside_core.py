@@ -134,7 +134,7 @@ def test_the_target_in_force_follows_the_core(monkeypatch: pytest.MonkeyPatch) -
     assert _fast_takes(lines)[-1] is False
     d = _ruling("classic", {"scores": [45, 30], "question": {"kind": "winner"}})
     assert d.answer["winner"] is None and d.answer["target"] == 51 and "No team has reached 51" in d.text
-    assert d.math == "team 0: 45 < 51; team 1: 30 < 51"
+    assert d.math == "team 1: 45 < 51; team 2: 30 < 51"
     d = _ruling("bsfyi-41", {"scores": [45, 3, 2, 2], "question": {"kind": "winner"}})
     assert d.answer["winner"] is None and d.answer["target"] == 51 and "one partner at 51" in d.text
 
@@ -147,11 +147,11 @@ def test_the_qualification_stated_is_the_cores(monkeypatch: pytest.MonkeyPatch) 
     explanation shows both follow rules.qualification, the comparisons rules.team_qualifies combines."""
     raw = {"scores": [45, 3, 0, 2], "question": {"kind": "winner"}}
     d = _ruling("bsfyi-41", raw)
-    assert d.answer["winner"] is None and "team 0: 45 >= 41 and 0 <= 0: does not qualify" in d.math
+    assert d.answer["winner"] is None and "team 1: 45 >= 41 and 0 <= 0: does not qualify" in d.math
     monkeypatch.setattr(R, "qualification", lambda r, a, b: (a >= r.target, b >= 0, b >= r.target, a >= 0))
     d = _ruling("bsfyi-41", raw)
     assert d.answer["winner"] == 0
-    assert "team 0: 45 >= 41 and 0 > 0: qualifies" in d.math  # the comparison the core made, not a restated one
+    assert "team 1: 45 >= 41 and 0 > 0: qualifies" in d.math  # the comparison the core made, not a restated one
 
 
 def test_the_tie_keys_stated_are_the_cores(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -171,10 +171,10 @@ def test_the_target_reached_stated_is_the_cores(monkeypatch: pytest.MonkeyPatch)
     comparison it shows are rules.target_reached's, which rules.auction_outcome uses."""
     raw = {"scores": [41, 30], "question": {"kind": "winner"}}
     d = _ruling("classic", raw)
-    assert d.answer["winner"] == 0 and d.math == "team 0: 41 >= 41; team 1: 30 < 41"
+    assert d.answer["winner"] == 0 and d.math == "team 1: 41 >= 41; team 2: 30 < 41"
     monkeypatch.setattr(R, "target_reached", lambda sc, t: (sc[0] > t, sc[1] > t))
     d = _ruling("classic", raw)
-    assert d.answer["winner"] is None and d.math == "team 0: 41 < 41; team 1: 30 < 41"
+    assert d.answer["winner"] is None and d.math == "team 1: 41 < 41; team 2: 30 < 41"
     d = _ruling("classic", {"scores": [41, 41], "question": {"kind": "winner"}})  # neither passed: no contract needed
     assert d.answer["winner"] is None
 
@@ -184,7 +184,7 @@ def test_the_made_bid_winner_named_is_the_one_that_made_it() -> None:
     named the first seat that bid 10, made or not)."""
     d = _ruling("bsfyi-41", {"scores": [0, 0, 0, 0], "bids": [10, 10, 2, 2], "tricks": [1, 10, 1, 1],
                              "question": {"kind": "winner"}}, {"made_bid_wins": 10})
-    assert d.answer["winner"] == 1 and d.answer["bidder"] == 1 and d.text.startswith("Seat 1 bid 10 and made it")
+    assert d.answer["winner"] == 1 and d.answer["bidder"] == 1 and d.text.startswith("Player 2 bid 10 and made it")
 
 
 # ------------------------------------------------------------------ the bid total, a bid's value

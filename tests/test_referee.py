@@ -207,7 +207,7 @@ def test_arithmetic_is_shown() -> None:
     assert low["_math"] == "2+3+2+2 = 9 < 11"
     team = _rule({"ruleset": "classic", "scores": [10, 5], "contract": {"seat": 0, "bid": 7},
                   "tricks": [5, 1, 3, 4], "question": {"kind": "score"}})
-    assert team["_math"] == "team 0 took 8 >= 7; team 0 10 + 8 = 18, team 1 5 + 0 = 5"
+    assert team["_math"] == "team 1 took 8 >= 7; team 1 10 + 8 = 18, team 2 5 + 0 = 5"
 
 
 # ------------------------------------------------------------------ contradictions per ruleset

@@ -120,13 +120,13 @@ def test_a_winner_dispute(server: Server, page: Page, shots: list[Path]) -> None
     result = page.locator("#result")
     expect(result).to_be_visible()
     expect(page.locator("#error")).to_have_count(0)
-    expect(result.locator(".agreement")).to_contain_text("team 0 wins under bsfyi-41, tarneeb-400; "
+    expect(result.locator(".agreement")).to_contain_text("team 1 wins under bsfyi-41, tarneeb-400; "
                                                          "no winner yet under card-kings-41, eram-41")
     ck = result.locator('article[data-ruleset="card-kings-41"]')
     expect(ck.locator(".verdict")).to_contain_text("no winner yet, another hand is played")
     expect(ck).to_contain_text("tie.both-qualify")
     expect(ck).to_contain_text('Card Kings, Tarneeb 41 rules page (untitled), section "How the game ends"')
-    expect(result.locator('article[data-ruleset="bsfyi-41"] .verdict')).to_contain_text("team 0 (player 1 and player 3) wins")
+    expect(result.locator('article[data-ruleset="bsfyi-41"] .verdict')).to_contain_text("team 1 (player 1 and player 3) wins")
     expect(page.locator("#score0")).to_have_value("45")  # the form keeps what was entered
     shoot(page, shots, "ruling-winner-en-desktop")
 

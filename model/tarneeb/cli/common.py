@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from tarneeb.core.ambiguity import with_readings
-from tarneeb.core.cards import player_name
+from tarneeb.core.cards import player_name, team_label
 from tarneeb.core.spec import Rules, get_ruleset, load_rules, parse_option_args
 from tarneeb.errors import ConfigError
 
@@ -121,12 +121,12 @@ def print_summary(label: str, policy: str, s: dict[str, Any], results: Sequence[
     con = console()
     head = "[bold yellow]interrupted[/bold yellow] after " if s.get("interrupted") else ""
     con.print(f"{head}[bold]{escape(label)}[/bold] ({policy} policy): {s['matches']} matches, "
-              f"team 0 won {s['team0_wins']}, team 1 won {s['team1_wins']}, unfinished {s['unfinished']}; "
+              f"team 1 won {s['team0_wins']}, team 2 won {s['team1_wins']}, unfinished {s['unfinished']}; "
               f"{s['hands']} hands played ({s['mean_hands']} per match), {s['redeals']} redeals; "
               f"decided by {escape(counts_text(s['decided_by']))}")
     if len(results) <= 5:
         for r in results:
             con.print(f"  seed {r.seed}: first dealer {player_name(r.first_dealer)}, {r.hands} hands, {r.redeals} redeals, "
                       f"final scores {r.final_scores}, winner "
-                      f"{'team ' + str(r.winner) if r.winner is not None else 'none (unfinished)'}"
+                      f"{team_label(r.winner) if r.winner is not None else 'none (unfinished)'}"
                       f"{' by ' + r.winner_rule if r.winner_rule else ''}")

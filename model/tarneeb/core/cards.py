@@ -64,6 +64,12 @@ def player_name(seat: object, capital: bool = False) -> str:
     return f"{word} {seat + 1}" if type(seat) is int and 0 <= seat < 4 else f"{word} {seat}"
 
 
+def team_label(team: object) -> str:
+    """A team 0/1 as players count it in every human text: ``team 1`` (players 1 and 3) and ``team 2`` (players 2
+    and 4); records and JSON keep 0 and 1. Anything else is shown as given."""
+    return f"team {team + 1}" if type(team) is int and 0 <= team < 2 else f"team {team}"
+
+
 def player_and_seat(seat: object) -> str:
     """``player 3 (seat 2)``: a seat a record or a file gives (0..3) as players count it, with the number the
     data holds; what the verifier says about a record's seats. Anything else is shown as given."""

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from tarneeb.core import rules as R
-from tarneeb.core.cards import NO_TRUMP, RANK_NAMES, SUIT_SYMBOLS, card_str, hand_str, mask_of, strain_name
+from tarneeb.core.cards import NO_TRUMP, RANK_NAMES, SUIT_SYMBOLS, card_str, hand_str, mask_of, player_name, strain_name, team_label
 from tarneeb.core.match import HandRecord
 from tarneeb.core.sources import cite, cite_ref
 from tarneeb.core.spec import Rules, get_ruleset, load_rules, rulesets, spec_dir
@@ -195,7 +195,7 @@ def examples_page() -> str:
 # ---------------------------------------------------------------- illustrated hands
 
 def _seat_name(s: int) -> str:
-    return f"seat {s} (team {s & 1})"
+    return f"{player_name(s)} ({team_label(s & 1)})"
 
 
 def _strain(s: int) -> str:
@@ -230,7 +230,7 @@ def _record_lines(rid: str, rec: HandRecord, r: Rules, title: str) -> list[str]:
     if len(rec.bids) > 4:
         bids = {s: ", ".join(str(b.n) if b.n is not None else "pass" for t, b in rec.bids if t == s) for s in range(4)}
     if rec.redeal is not None:
-        lines += [f"Bids in order: {E(', '.join(f'seat {s}: {bids[s]}' for s, _ in rec.bids[:4]))}. "
+        lines += [f"Bids in order: {E(', '.join(f'{player_name(s)}: {bids[s]}' for s, _ in rec.bids[:4]))}. "
                   f"The hand is not played (clause ``{rec.redeal}``).", ""]
         return lines
     hands = _hand_rows(rec, r)
@@ -248,7 +248,7 @@ def _record_lines(rid: str, rec: HandRecord, r: Rules, title: str) -> list[str]:
     lines += ["Each trick, the winning card in bold:", ""]
     lines += _table(["trick", "seat 0", "seat 1", "seat 2", "seat 3", "won by"], trick_rows, [8, 16, 16, 16, 16, 28])
     if rec.outcome is not None:
-        lines += [f"After this hand team {rec.outcome} wins the game (clause ``{rec.outcome_rule}``).", ""]
+        lines += [f"After this hand {team_label(rec.outcome)} wins the game (clause ``{rec.outcome_rule}``).", ""]
     else:
         lines += ["No team has won yet; the deal moves on.", ""]
     return lines
@@ -271,8 +271,8 @@ def hands_page(seed: str = HAND_SEED) -> str:
         recs = res.match.records
         lines += H(f"{rules.ruleset.name} ({rid})", "-")
         lines += [f"First dealer {_seat_name(res.first_dealer)}; {res.hands} hands played, {res.redeals} cancelled; "
-                  f"final scores by seat {res.final_scores}; "
-                  + (f"won by team {res.winner} (clause ``{res.winner_rule}``)." if res.winner is not None
+                  f"final scores of players 1 to 4 {res.final_scores}; "
+                  + (f"won by {team_label(res.winner)} (clause ``{res.winner_rule}``)." if res.winner is not None
                      else "unfinished after 200 hands."), ""]
         first_played = next((i for i, r in enumerate(recs) if r.redeal is None), None)
         shown = list(range(0, (first_played if first_played is not None else len(recs) - 1) + 1))

@@ -22,7 +22,7 @@ from functools import cache
 from tarneeb.core import hand as H
 from tarneeb.core import rules as R
 from tarneeb.core.ambiguity import ambiguity, selectable_readings, taken_for, with_readings
-from tarneeb.core.cards import card_str
+from tarneeb.core.cards import card_str, team_label
 from tarneeb.core.spec import Rules, load_rules, rulesets
 from tarneeb.errors import TarneebError
 
@@ -319,7 +319,7 @@ def outcome_causes(r: Rules, scores: Sequence[int], target: int, bids: Sequence[
                        "win.target")))
     if rule == "tie.both-qualify" and claimed is not None and claimed != win:  # named per team: team 0 or team 1
         tries.append((lambda: claimed, (f"tie-to-team-{claimed}", f"both teams qualify and the record gives the "
-                                        f"match to team {claimed} without the comparison the tie rule makes",
+                                        f"match to {team_label(claimed)} without the comparison the tie rule makes",
                                         "tie.both-qualify")))
     return _all(tries, claimed)
 

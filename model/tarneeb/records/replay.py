@@ -17,7 +17,7 @@ from tarneeb.core import clauses as C
 from tarneeb.core import hand as H
 from tarneeb.core import rules as R
 from tarneeb.core.actions import Bid
-from tarneeb.core.cards import FULL_DECK, NO_TRUMP, player_and_seat, strain_text
+from tarneeb.core.cards import FULL_DECK, NO_TRUMP, player_and_seat, strain_text, team_label
 from tarneeb.core.spec import Rules
 from tarneeb.records import diagnose as D
 from tarneeb.records.fastpath import MatchState
@@ -488,8 +488,8 @@ class HandReplay:
         settle_w = win
         if given:
             if claim_w != win:
-                w_div = self.div("outcome.winner", "none" if claim_w is None else f"team {claim_w}",
-                         "none" if win is None else f"team {win}", rule, reason=f"scores {fmt_list(basis)}",
+                w_div = self.div("outcome.winner", "none" if claim_w is None else f"{team_label(claim_w)} (winner {claim_w})",
+                         "none" if win is None else f"{team_label(win)} (winner {win})", rule, reason=f"scores {fmt_list(basis)}",
                          causes=D.outcome_causes(r, basis, target, bids0, contract, tricks, claim_w),
                          follows=prior or s_div)
                 settle_w = claim_w  # the match goes on from the record's winner (a game won: its target) ...

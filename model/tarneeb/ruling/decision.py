@@ -21,7 +21,7 @@ from tarneeb.core import clauses as C
 from tarneeb.core import hand as H
 from tarneeb.core import rules as R
 from tarneeb.core.actions import Deal
-from tarneeb.core.cards import NO_TRUMP, SUIT_NAMES, SUITS, card_str, mask_of, player_name, strain_name
+from tarneeb.core.cards import NO_TRUMP, SUIT_NAMES, SUITS, card_str, mask_of, player_name, strain_name, team_label
 from tarneeb.core.match import Match, Phase
 from tarneeb.core.spec import Rules
 from tarneeb.errors import IllegalAction
@@ -64,7 +64,7 @@ def clause_refs(r: Rules, chain: Sequence[str]) -> tuple[ClauseRef, ...]:
 
 
 def team_name(team: int) -> str:
-    return f"team {team} ({player_name(team)} and {player_name(team + 2)})"
+    return f"{team_label(team)} ({player_name(team)} and {player_name(team + 2)})"
 
 
 def fmt_delta(d: int) -> str:
@@ -629,7 +629,7 @@ def _check_after(r: Rules, s: Situation, after: list[int]) -> None:
     for k, (a, b) in enumerate(zip(given, after, strict=True)):
         if a != b:
             raise s.err(["scores_after", "scores", "bids", "tricks"],
-                        f"under {r.label()} the hand leaves {player_name(k) if r.individual else f'team {k}'} on {b}, "
+                        f"under {r.label()} the hand leaves {player_name(k) if r.individual else team_label(k)} on {b}, "
                         f"not {a}")
 
 
@@ -654,13 +654,13 @@ def _decide_score(r: Rules, s: Situation) -> Decision:
     assert s.contract is not None
     bt = R.team_of(s.contract.seat)
     took = R.team_tricks(tricks)[bt]
-    math = (f"team {bt} took {took} {'>=' if R.bid_made(s.contract.bid, took) else '<'} {s.contract.bid}; "
-            f"team 0 {before[0]} {'+' if d0 >= 0 else '-'} {abs(d0)} = {after2[0]}, "
-            f"team 1 {before[1]} {'+' if d1 >= 0 else '-'} {abs(d1)} = {after2[1]}")
+    math = (f"{team_label(bt)} took {took} {'>=' if R.bid_made(s.contract.bid, took) else '<'} {s.contract.bid}; "
+            f"{team_label(0)} {before[0]} {'+' if d0 >= 0 else '-'} {abs(d0)} = {after2[0]}, "
+            f"{team_label(1)} {before[1]} {'+' if d1 >= 0 else '-'} {abs(d1)} = {after2[1]}")
     return Decision({"deltas": [d0, d1, d0, d1], "scores": after2,
                      "contract": {"seat": s.contract.seat, "bid": s.contract.bid}, "took": took},
-                    f"Contract {s.contract.bid} by {player_name(s.contract.seat)}: team 0 {fmt_delta(d0)}, "
-                    f"team 1 {fmt_delta(d1)}.",
+                    f"Contract {s.contract.bid} by {player_name(s.contract.seat)}: {team_label(0)} {fmt_delta(d0)}, "
+                    f"{team_label(1)} {fmt_delta(d1)}.",
                     tuple(dict.fromkeys((C.score_clause(r, _contract(s), tricks), *C.score_ruling_clauses(r)))),
                     math)
 
@@ -769,7 +769,7 @@ def _winner_math(r: Rules, sc: Sequence[int], q0: bool, q1: bool) -> str:
         a, b = sc[t], sc[R.partner(t)]
         a_at, b_above, b_at, a_above = R.qualification(r, a, b)
         hi, lo, at, above = (a, b, a_at, b_above) if a >= b else (b, a, b_at, a_above)
-        return (f"team {t}: {hi} {'>=' if at else '<'} {r.target} and {lo} "
+        return (f"{team_label(t)}: {hi} {'>=' if at else '<'} {r.target} and {lo} "
                 f"{'> 0' if above else '<= 0'}: {'qualifies' if q else 'does not qualify'}")
     if q0 and q1:
         a, b = R.tie_keys(r, sc)
@@ -806,8 +806,8 @@ def _decide_winner(r: Rules, s: Situation) -> Decision:
         win, rule = R.auction_outcome(r, after2, target, bt, False)
     chain = (rule,) + tuple(c for c in ("win.target", "tie.both-qualify", "score.bid13") if c != rule)
     reached = R.target_reached(after2, target)  # the comparisons R.auction_outcome makes
-    math = (f"team 0: {after2[0]} {'>=' if reached[0] else '<'} {target}; "
-            f"team 1: {after2[1]} {'>=' if reached[1] else '<'} {target}")
+    math = (f"{team_label(0)}: {after2[0]} {'>=' if reached[0] else '<'} {target}; "
+            f"{team_label(1)}: {after2[1]} {'>=' if reached[1] else '<'} {target}")
     answer: dict[str, Any] = {"winner": win, "clause": rule, "scores": list(after2), "target": target}
     if win is None:
         text = f"No team has reached {target} (team scores {list(after2)}): play goes on."

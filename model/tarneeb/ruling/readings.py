@@ -23,7 +23,7 @@ from typing import Any
 from tarneeb.core import hand as H
 from tarneeb.core import rules as R
 from tarneeb.core.ambiguity import Ambiguity, ambiguities, taken_for, with_readings
-from tarneeb.core.cards import STRAINS, card_str, player_name, strain_name
+from tarneeb.core.cards import STRAINS, card_str, player_name, strain_name, team_label
 from tarneeb.core.sources import cite
 from tarneeb.core.spec import OptionValue, Rules, load_rules
 from tarneeb.ruling.decision import ClauseRef, clause_refs, decide, fmt_delta
@@ -311,7 +311,7 @@ def short_answer(kind: str, answer: dict[str, Any]) -> str:
         return "changes " + ", ".join(fmt_delta(d) for d in answer.get("deltas", []))
     if kind == "winner":
         w = answer.get("winner")
-        return "no winner yet" if w is None else f"team {w} wins"
+        return "no winner yet" if w is None else f"{team_label(w)} wins"
     if kind == "next-dealer":
         return f"{player_name(answer.get('dealer'))} deals"
     if kind == "who-leads":
