@@ -491,9 +491,10 @@ def _store(sessions: list[Session], modules: list[str], old: list[dict[str, Any]
     new = [d for s in sessions for d in _collect(s)]
     fresh = {d["key"] for d in new}
     if survivors:  # a re-run of some mutants: their rows replaced (marked as re-run), the others kept
+        before = {d["key"]: d["status"] for d in old}
         mutants = [d for d in old if d["key"] not in fresh] + new
-        for d in mutants:
-            if d["key"] in fresh and d["status"] != "skipped":
+        for d in mutants:  # (a mutant that had not run before runs for the first time: no re-run, no closed gap)
+            if d["key"] in fresh and d["status"] != "skipped" and before.get(d["key"]) not in (None, "not run"):
                 d["rerun"] = True
     elif set(modules) != set(MODULES):  # a whole run of some modules: their rows replaced, the other modules' kept
         mutants = [d for d in old if d["module"] not in modules] + new
