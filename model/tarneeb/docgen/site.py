@@ -246,7 +246,7 @@ def _record_lines(rid: str, rec: HandRecord, r: Rules, title: str) -> list[str]:
             cells[seat] = f"**{text}**" if seat == t.winner else text
         trick_rows.append([str(n), *cells, _seat_name(t.winner)])
     lines += ["Each trick, the winning card in bold:", ""]
-    lines += _table(["trick", "seat 0", "seat 1", "seat 2", "seat 3", "won by"], trick_rows, [8, 16, 16, 16, 16, 28])
+    lines += _table(["trick", "player 1", "player 2", "player 3", "player 4", "won by"], trick_rows, [8, 16, 16, 16, 16, 28])
     if rec.outcome is not None:
         lines += [f"After this hand {team_label(rec.outcome)} wins the game (clause ``{rec.outcome_rule}``).", ""]
     else:
