@@ -234,7 +234,7 @@ def _record_lines(rid: str, rec: HandRecord, r: Rules, title: str) -> list[str]:
                   f"The hand is not played (clause ``{rec.redeal}``).", ""]
         return lines
     hands = _hand_rows(rec, r)
-    lines += _table(["seat", "hand as dealt (spades | hearts | diamonds | clubs)", "bid", "tricks", "score change",
+    lines += _table(["player", "hand as dealt (spades | hearts | diamonds | clubs)", "bid", "tricks", "score change",
                      "score after"],
                     ([_seat_name(s), E(hand_str(hands[s])), bids.get(s, ""), str(rec.tricks_won[s]),
                       f"{rec.deltas[s]:+d}", str(rec.scores_after[s])] for s in range(4)), [14, 46, 8, 8, 12, 12])
