@@ -104,11 +104,6 @@ def jobs_arg(text: str) -> int:
     return count_arg(1)(text)
 
 
-def n_of(n: int, one: str, many: str | None = None) -> str:
-    """``n`` and the noun in its right form: ``1 match``, ``2 matches`` (``many`` defaults to ``one`` + "s")."""
-    return f"{n} {one if n == 1 else many or one + 's'}"
-
-
 def counts_text(counts: Mapping[str, int] | None) -> str:
     """``{"win.target": 20, "win.tie": 3}`` as people read it: ``win.target 20, win.tie 3`` (``none`` when empty)."""
     return ", ".join(f"{k} {v}" for k, v in (counts or {}).items()) or "none"

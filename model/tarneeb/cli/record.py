@@ -12,7 +12,8 @@ import json
 import sys
 from typing import IO, Any
 
-from tarneeb.cli.common import add_selfplay_args, n_of, print_json, rules_from_args
+from tarneeb.cli.common import add_selfplay_args, print_json, rules_from_args
+from tarneeb.core.cards import n_of
 from tarneeb.errors import BadInput
 from tarneeb.records import match_lines
 

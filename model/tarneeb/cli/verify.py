@@ -13,8 +13,9 @@ from typing import Any
 
 import orjson
 
-from tarneeb.cli.common import add_reading_arg, count_arg, jobs_arg, n_of, option_args, reading_args
+from tarneeb.cli.common import add_reading_arg, count_arg, jobs_arg, option_args, reading_args
 from tarneeb.core.ambiguity import check_reading, with_readings
+from tarneeb.core.cards import n_of
 from tarneeb.core.spec import get_ruleset, load_rules
 from tarneeb.errors import BadInput
 from tarneeb.records import Report, Summary, verify_paths

@@ -64,6 +64,11 @@ def player_name(seat: object, capital: bool = False) -> str:
     return f"{word} {seat + 1}" if type(seat) is int and 0 <= seat < 4 else f"{word} {seat}"
 
 
+def n_of(n: int, one: str, many: str | None = None) -> str:
+    """``n`` and the noun in its right form: ``1 match``, ``2 matches`` (``many`` defaults to ``one`` + "s")."""
+    return f"{n} {one if n == 1 else many or one + 's'}"
+
+
 def team_label(team: object) -> str:
     """A team 0/1 as players count it in every human text: ``team 1`` (players 1 and 3) and ``team 2`` (players 2
     and 4); records and JSON keep 0 and 1. Anything else is shown as given."""

@@ -21,7 +21,7 @@ from tarneeb.core import clauses as C
 from tarneeb.core import hand as H
 from tarneeb.core import rules as R
 from tarneeb.core.actions import Deal
-from tarneeb.core.cards import NO_TRUMP, SUIT_NAMES, SUITS, card_str, mask_of, player_name, strain_name, team_label
+from tarneeb.core.cards import NO_TRUMP, SUIT_NAMES, SUITS, card_str, mask_of, n_of, player_name, strain_name, team_label
 from tarneeb.core.match import Match, Phase
 from tarneeb.core.spec import Rules
 from tarneeb.errors import IllegalAction
@@ -313,7 +313,7 @@ def _decide_card(r: Rules, s: Situation) -> Decision:
         if q.seat is not None and q.seat != seat:
             way = direction_word(r)
             return _out_of_turn(q.seat, seat, "play.direction", "play now",
-                                f"after {len(trick.cards)} card(s) led by {player_name(trick.leader)}, {way}",
+                                f"after {n_of(len(trick.cards), 'card')} led by {player_name(trick.leader)}, {way}",
                                 {"reason": "direction", "cards": len(trick.cards), "leader": trick.leader,
                                  "direction": way})
     else:  # the led suit is stated without its card
@@ -476,8 +476,9 @@ def _decide_bid(r: Rules, s: Situation) -> Decision:
     if q.seat is not None and q.seat != seat:
         return Decision({"legal": False, "seat": q.seat, "turn": seat, "clause": C.turn_clause(r),
                          "irregularity": "bid-out-of-turn", "dealer": m.dealer, "calls": len(s.auction or [])},
-                        f"{bid_text.capitalize()} by {player_name(q.seat)} is not legal now: after {len(s.auction or [])} "
-                        f"call(s) from the player after the dealer ({player_name(m.dealer)}), it is {player_name(seat)}'s turn.",
+                        f"{bid_text.capitalize()} by {player_name(q.seat)} is not legal now: after "
+                        f"{n_of(len(s.auction or []), 'call')} from the player after the dealer ({player_name(m.dealer)}), "
+                        f"it is {player_name(seat)}'s turn.",
                         (C.turn_clause(r),) + checked, f"{player_name(q.seat)} != {player_name(seat)}")
     top = m.auction_top
     checked = C.bid_legal_clauses(r, forced=R.dealer_forced(r, m.dealer, seat, None if top is None or top.n is None

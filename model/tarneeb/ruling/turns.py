@@ -18,7 +18,7 @@ from collections.abc import Callable
 from tarneeb.core import clauses as C
 from tarneeb.core import hand as H
 from tarneeb.core import rules as R
-from tarneeb.core.cards import SUIT_NAMES, card_str, player_name
+from tarneeb.core.cards import SUIT_NAMES, card_str, n_of, player_name
 from tarneeb.core.match import Phase
 from tarneeb.core.spec import Rules
 from tarneeb.ruling.decision import (
@@ -94,14 +94,14 @@ def _decide_whose_turn(r: Rules, s: Situation) -> Decision:
             assert seat is not None
             made = sum(b is not None for b in s.bids or [])
             return Decision({"seat": seat, "phase": "bidding", "made": made, "dealer": dealer},
-                            f"{player_name(seat, True)} bids next ({made} bid(s) made; the dealer, "
+                            f"{player_name(seat, True)} bids next ({n_of(made, 'bid')} made; the dealer, "
                             f"{player_name(dealer)}, bids last).", (clause,),
                             f"order {order}")
     elif s.auction is not None or s.contract is None:
         m = _auction_match(r, s)
         if m.phase is Phase.BIDDING:
             return Decision({"seat": m.to_move, "phase": "bidding", "calls": len(s.auction or [])},
-                            f"{player_name(m.to_move, True)} calls next ({len(s.auction or [])} call(s) made).", (clause,),
+                            f"{player_name(m.to_move, True)} calls next ({n_of(len(s.auction or []), 'call')} made).", (clause,),
                             f"order {order}")
         if m.phase is Phase.DEAL:
             return Decision({"seat": m.dealer, "phase": "deal", "reason": "all-pass"},
@@ -135,7 +135,7 @@ def decide_deal_sequence(r: Rules, s: Situation) -> Decision:
         chain += [c for c in one.chain if c not in chain]
         dealer = nxt
     return Decision({"dealer": dealer, "deals": len(s.deals)},
-                    f"After {len(s.deals)} deal(s), {player_name(dealer)} deals.", tuple(chain), "; ".join(steps))
+                    f"After {n_of(len(s.deals), 'deal')}, {player_name(dealer)} deals.", tuple(chain), "; ".join(steps))
 
 
 # ------------------------------------------------------------------ one seat's score
