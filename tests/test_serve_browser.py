@@ -351,6 +351,44 @@ def test_an_arabic_ruling_text(server: Server, browser: Browser, shots: list[Pat
     ctx.close()
 
 
+def _one_dispute_per_kind() -> list[Path]:
+    """The first dispute file of each question kind (an irregularity counts as its own kind)."""
+    import tomllib
+
+    seen: dict[str, Path] = {}
+    for path in sorted((ROOT / "spec" / "disputes").glob("*.toml")):
+        q = tomllib.loads(path.read_text(encoding="utf-8"))["question"]
+        seen.setdefault(q["kind"] + (f":{q['irregularity']}" if "irregularity" in q else ""), path)
+    return list(seen.values())
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+@pytest.mark.parametrize("path", _one_dispute_per_kind(), ids=lambda p: p.stem)
+def test_every_question_kind_on_a_phone(server: Server, browser: Browser, path: Path, lang: str,
+                                        shots: list[Path]) -> None:
+    """Each question kind at 390 px in both languages: its form (only its fields), then its dispute pasted: the
+    one-sentence answer on top, the referee's lines as the command prints them, no sideways scrolling."""
+    import tomllib
+
+    kind = tomllib.loads(path.read_text(encoding="utf-8"))["question"]["kind"]
+    ctx = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    page.goto(server.url + f"{lang}/ruling")
+    page.select_option("#kind", kind)
+    expect(page.locator("#kind-hint")).not_to_be_empty()
+    no_horizontal_scroll(page)
+    shoot(page, shots, f"form-{path.stem}-{lang}-phone")
+    page.locator("details.paste > summary").click()
+    page.fill("#situation_text", path.read_text(encoding="utf-8"))
+    page.click("#rule-pasted")
+    expect(page.locator("#error")).to_have_count(0)
+    expect(page.locator("#headline")).to_be_visible()
+    assert answer_lines(page)[1:] == cli_lines(path, lang)[1:]
+    no_horizontal_scroll(page)
+    shoot_part(page, "#result", shots, f"ruling-{path.stem}-{lang}-phone-result")
+    ctx.close()
+
+
 # ------------------------------------------------------------------ records
 
 
