@@ -116,7 +116,7 @@ def print_summary(label: str, policy: str, s: dict[str, Any], results: Sequence[
     con = console()
     head = "[bold yellow]interrupted[/bold yellow] after " if s.get("interrupted") else ""
     con.print(f"{head}[bold]{escape(label)}[/bold] ({policy} policy): {s['matches']} matches, "
-              f"team 1 won {s['team0_wins']}, team 2 won {s['team1_wins']}, unfinished {s['unfinished']}; "
+              f"{team_label(0)} won {s['team0_wins']}, {team_label(1)} won {s['team1_wins']}, unfinished {s['unfinished']}; "
               f"{s['hands']} hands played ({s['mean_hands']} per match), {s['redeals']} redeals; "
               f"decided by {escape(counts_text(s['decided_by']))}")
     if len(results) <= 5:

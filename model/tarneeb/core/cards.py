@@ -57,6 +57,11 @@ def card_name(card: int) -> str:
     return f"{RANK_NAMES[card % 13]} of {SUIT_NAMES[card // 13]}"
 
 
+def card_symbol(card: int) -> str:
+    """A card as players read it: its rank and its suit's symbol, ``10♥``."""
+    return f"{RANK_NAMES[card % 13]}{SUIT_SYMBOLS[card // 13]}"
+
+
 def player_name(seat: object, capital: bool = False) -> str:
     """A seat 0..3 as players count it in every human text: ``player 1`` .. ``player 4`` (``Player 1`` with
     ``capital``); files, records and JSON keep the seat numbers 0..3. Anything else is shown as given."""

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from tarneeb.core import cards
 from tarneeb.core.spec import spec_dir
 from tarneeb.errors import SpecError
 
@@ -236,11 +237,11 @@ def player_name(seat: int, lang: str = "ar") -> str:
     """Seat 0..3 as players name it: ``اللاعب 1`` .. ``اللاعب 4`` (English ``player 1``..)."""
     if lang == "ar":
         return str(terms().get("seats", {}).get("player", "اللاعب {n}")).format(n=seat + 1)
-    return f"player {seat + 1}"
+    return cards.player_name(seat)
 
 
 def team_name(team: int, lang: str = "ar") -> str:
     if lang == "ar":
         names = terms().get("seats", {}).get("team", ["الفريق الأول", "الفريق الثاني"])
         return str(names[team])
-    return f"team {team + 1}"
+    return cards.team_label(team)

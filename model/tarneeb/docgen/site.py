@@ -19,7 +19,17 @@ from pathlib import Path
 from typing import Any
 
 from tarneeb.core import rules as R
-from tarneeb.core.cards import NO_TRUMP, RANK_NAMES, SUIT_SYMBOLS, card_str, hand_str, mask_of, player_name, strain_name, team_label
+from tarneeb.core.cards import (
+    NO_TRUMP,
+    SUIT_SYMBOLS,
+    card_str,
+    card_symbol,
+    hand_str,
+    mask_of,
+    player_name,
+    strain_name,
+    team_label,
+)
 from tarneeb.core.match import HandRecord
 from tarneeb.core.sources import cite, cite_ref
 from tarneeb.core.spec import Rules, get_ruleset, load_rules, rulesets, spec_dir
@@ -202,10 +212,6 @@ def _strain(s: int) -> str:
     return strain_name(s) + ("" if s == NO_TRUMP else f" {SUIT_SYMBOLS[s]}")
 
 
-def _card(c: int) -> str:
-    return f"{RANK_NAMES[c % 13]}{SUIT_SYMBOLS[c // 13]}"
-
-
 def _hand_rows(rec: HandRecord, r: Rules) -> list[int]:
     """The four hands as dealt, rebuilt from the cards each seat played in the 13 tricks."""
     played: list[list[int]] = [[], [], [], []]
@@ -219,7 +225,7 @@ def _record_lines(rid: str, rec: HandRecord, r: Rules, title: str) -> list[str]:
     lines = H(title, "~")
     facts = [f"dealer: {_seat_name(rec.dealer)}"]
     if rec.revealed is not None:
-        facts.append(f"dealer's shown card: {_card(rec.revealed)} (``{card_str(rec.revealed)}``)")
+        facts.append(f"dealer's shown card: {card_symbol(rec.revealed)} (``{card_str(rec.revealed)}``)")
     if rec.trump is not None and rec.trump >= 0:
         facts.append(f"trump: {_strain(rec.trump)}")
     if rec.contract is not None:
@@ -242,7 +248,7 @@ def _record_lines(rid: str, rec: HandRecord, r: Rules, title: str) -> list[str]:
     for n, t in enumerate(rec.tricks, 1):
         cells = ["", "", "", ""]
         for i, (seat, c) in enumerate(zip(R.seat_order(r, t.leader), t.cards, strict=False)):
-            text = _card(c) + (" (led)" if i == 0 else "")
+            text = card_symbol(c) + (" (led)" if i == 0 else "")
             cells[seat] = f"**{text}**" if seat == t.winner else text
         trick_rows.append([str(n), *cells, _seat_name(t.winner)])
     lines += ["Each trick, the winning card in bold:", ""]

@@ -334,16 +334,14 @@ def _readings(file: str, raw: dict[str, Any], targets: list[tuple[str, dict[str,
     chosen = raw.get("readings", {})
     if not isinstance(chosen, dict) or any(not isinstance(k, str) or not isinstance(v, str) for k, v in chosen.items()):
         raise SituationError(file, ["readings"], "should be a table: ambiguity id -> reading id")
+    asked = [load_rules(rid, o).ruleset for rid, o in targets] if chosen else []
     for aid, rd in chosen.items():
-        concerned = False
-        for rid, o in targets:
-            rs = load_rules(rid, o).ruleset
-            if aid in {a.id for a in selectable_readings(rs)}:
-                concerned = True
-                try:
-                    with_readings(rs, {aid: rd}, "readings")
-                except TarneebError as e:
-                    raise SituationError(file, [f"readings.{aid}"], str(e).split(": ", 2)[-1]) from None
+        concerned = [rs for rs in asked if _chosen(rs, {aid: rd})]
+        for rs in concerned:
+            try:
+                with_readings(rs, {aid: rd}, "readings")
+            except TarneebError as e:
+                raise SituationError(file, [f"readings.{aid}"], str(e).split(": ", 2)[-1]) from None
         if not concerned:
             raise SituationError(file, [f"readings.{aid}"],
                                  "no ruleset asked has this ambiguity among its selectable readings")

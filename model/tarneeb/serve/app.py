@@ -29,7 +29,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from tarneeb.core.cards import SUIT_SYMBOLS, SUITS
+from tarneeb.core.cards import card_symbol, parse_card
 from tarneeb.serve import engine
 from tarneeb.serve.form import FIRST_SEAT, HISTORY_ROWS, KIND_GROUPS, situation_from_form
 from tarneeb.serve.strings import STRINGS, counted, kind_label
@@ -53,8 +53,7 @@ _CARD_CODE = re.compile(r"(?<![\w@.])(10|[2-9TJQKA])([CDHS])(?![\w@])")
 def with_suits(text: object) -> str:
     """A ruling's text for players: card codes (``3H``, ``TD``) as the rank and the suit's symbol (``3♥``,
     ``10♦``); the command line and the JSON keep the codes."""
-    return _CARD_CODE.sub(lambda m: ("10" if m.group(1) == "T" else m.group(1))
-                          + SUIT_SYMBOLS[SUITS.index(m.group(2))], str(text))
+    return _CARD_CODE.sub(lambda m: card_symbol(parse_card(m.group(0))), str(text))
 
 
 ENV.filters["suits"] = with_suits
