@@ -55,6 +55,7 @@ import z3
 
 from tarneeb.core.actions import PASS, PLAYS, Bid, Deal, NameTrump, Play
 from tarneeb.core.cards import card_str, hand_str
+from tarneeb.core import match as match_module
 from tarneeb.core.match import Match
 from tarneeb.core.spec import Option, OptionValue, Rules, Ruleset, load_rules
 from tarneeb.errors import ConfigError, IllegalAction
@@ -1413,6 +1414,16 @@ class Driver:
             self.same(f"{what}: the state it waits in", (m.phase.value, m.dealer, list(m.scores), m.to_move),
                       ("deal", dealer, scores, -1), "deal.first-dealer")
             self.same(f"{what}: the target and the games", (m.target, len(m.games)), (target, games), "win.play-on")
+            try:  # a copy (the referee's and the verifier's way to try an action) of every possible start
+                copied = _state(m.copy())
+            except Exception as e:  # noqa: BLE001
+                raise self.bad(f"{what}: Match.copy of a possible start", f"refuses it: {type(e).__name__}: {e}",
+                               "a copy in the same state", "seats.partners") from None
+            self.same(f"{what}: Match.copy of a possible start", copied, _state(m), "seats.partners")
+        # the chance move a simulation or fuzz run deals: one pack, every card once, whatever the seed
+        for seed in range(8):
+            deck = match_module.random_deck(random.Random(seed))  # looked up now: a patched engine's
+            self.same(f"random_deck (seed {seed}): a shuffled pack", sorted(deck), list(range(52)), "deal.deck")
         self.cov["starts"] += 1
 
     def wait_deal(self, m: Match) -> None:
@@ -1454,7 +1465,8 @@ class Driver:
         if x.played + x.cancelled == 0:  # the first deal of a scenario: decks that are not one pack are refused
             d = list(dz.deck)
             for what, bad in (("a card twice", (d[1], *d[1:])), ("51 cards", tuple(d[:51])),
-                              ("53 cards", (*d, d[0])), ("a card 52", (52, *d[1:])), ("a card -1", (-1, *d[1:]))):
+                              ("53 cards", (*d, d[0])), ("53 cards, the last one dealt twice", (*d, d[1])),
+                              ("a card 52", (52, *d[1:])), ("a card -1", (-1, *d[1:]))):
                 self.refuse(m, Deal(bad), f"Match._phase_deal: a deck with {what}", "deal.deck")
             for act in (PLAYS[d[0]], Bid(7), PASS, NameTrump(0)):  # an action of another phase
                 self.refuse(m, act, f"Match.apply: {act} while waiting for a deal", "hand.tricks")
