@@ -53,9 +53,9 @@ from typing import Any, NamedTuple
 
 import z3
 
+from tarneeb.core import match as match_module
 from tarneeb.core.actions import PASS, PLAYS, Bid, Deal, NameTrump, Play
 from tarneeb.core.cards import card_str, hand_str
-from tarneeb.core import match as match_module
 from tarneeb.core.match import Match
 from tarneeb.core.spec import Option, OptionValue, Rules, Ruleset, load_rules
 from tarneeb.errors import ConfigError, IllegalAction
@@ -1423,7 +1423,8 @@ class Driver:
         # the chance move a simulation or fuzz run deals: one pack, every card once, whatever the seed
         for seed in range(8):
             deck = match_module.random_deck(random.Random(seed))  # looked up now: a patched engine's
-            self.same(f"random_deck (seed {seed}): a shuffled pack", sorted(deck), list(range(52)), "deal.deck")
+            self.same(f"Match: the chance move random_deck deals (seed {seed}): a shuffled pack", sorted(deck),
+                      list(range(52)), "deal.deck")
         self.cov["starts"] += 1
 
     def wait_deal(self, m: Match) -> None:
