@@ -41,7 +41,11 @@ def test_dispute_matches_hand_written_ruling(path: Path) -> None:
     assert matches_expected(rep, s.expected) == []
     for x in rep.rulings:
         if x.status == "ruled":
-            assert x.clauses, f"{x.label}: a ruling cites at least one clause"
+            # an exposed card breaks no clause of any document: its ruling cites the register entry instead,
+            # whose sources name where the documents describe play
+            silent = x.answer.get("breaks") == [] and x.answer.get("documents") == "silent"
+            assert x.clauses or (silent and x.ambiguities and all(a.sources for a in x.ambiguities)), \
+                f"{x.label}: a ruling cites at least one clause"
             assert all(c.doc.endswith(".txt") and c.heading for c in x.clauses)
 
 

@@ -27,6 +27,7 @@ from tests.serve_support import ROOT, Server, divergent_record, record_lines, ru
 
 from tarneeb.core.spec import rulesets  # noqa: E402
 from tarneeb.docgen.rulebook import ruleset_doc  # noqa: E402
+from tarneeb.serve.form import GROUP_KEYS, KIND_GROUPS  # noqa: E402
 
 CHROMIUM = os.environ.get("TARNEEB_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -370,11 +371,20 @@ def test_every_question_kind_on_a_phone(server: Server, browser: Browser, path: 
     one-sentence answer on top, the referee's lines as the command prints them, no sideways scrolling."""
     import tomllib
 
-    kind = tomllib.loads(path.read_text(encoding="utf-8"))["question"]["kind"]
+    question = tomllib.loads(path.read_text(encoding="utf-8"))["question"]
     ctx = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True)
     page = ctx.new_page()
     page.goto(server.url + f"{lang}/ruling")
-    page.select_option("#kind", kind)
+    page.select_option("#kind", question["kind"])
+    key = question["kind"]
+    if "irregularity" in question:  # its own fields (an exposed card: the player and the card)
+        page.select_option("#irregularity", question["irregularity"])
+        key += ":" + question["irregularity"]
+    for group in GROUP_KEYS:  # only the question's fields
+        if group in KIND_GROUPS[key]:
+            expect(page.locator(f'form [data-group="{group}"]').first).to_be_visible()
+        else:
+            expect(page.locator(f'form [data-group="{group}"]:visible')).to_have_count(0)
     expect(page.locator("#kind-hint")).not_to_be_empty()
     no_horizontal_scroll(page)
     shoot(page, shots, f"form-{path.stem}-{lang}-phone")
@@ -385,6 +395,9 @@ def test_every_question_kind_on_a_phone(server: Server, browser: Browser, path: 
     expect(page.locator("#headline")).to_be_visible()
     assert answer_lines(page)[1:] == cli_lines(path, lang)[1:]
     no_horizontal_scroll(page)
+    broken = page.eval_on_selector_all("#result code", "els => els.filter(e => e.getClientRects().length > 1)"
+                                                       ".map(e => e.textContent)")
+    assert broken == [], f"ids broken across lines: {broken}"
     shoot_part(page, "#result", shots, f"ruling-{path.stem}-{lang}-phone-result")
     ctx.close()
 

@@ -37,8 +37,8 @@ KIND_GROUPS: dict[str, tuple[str, ...]] = {
     "winner": ("dealer", "scores", "bids", "contract", "tricks"),
     "next-dealer": ("dealer", "hand_result", "bids", "auction"),
     "trump": _TRUMP,
-    "who-leads": ("dealer", "history", "contract", "bids", "auction"),
-    "whose-turn": ("dealer", "bids", "auction", "trick", "contract"),
+    "who-leads": ("history", "trick", *_TRUMP, "bids", "auction"),  # a trick's winner needs trump
+    "whose-turn": ("bids", "auction", "trick", *_TRUMP),
     "irregularity:revoke": ("q_seat", "history", *_TRUMP),
     "irregularity:bid-out-of-turn": ("dealer", "q_seat", "q_bid", "bids", "auction"),
     "irregularity:lead-out-of-turn": ("dealer", "q_seat", "q_card", "contract", "history", "bids"),
