@@ -26,7 +26,7 @@ from tarneeb.core.spec import rulesets  # noqa: E402
 from tarneeb.docgen.rulebook import ruleset_doc  # noqa: E402
 from tarneeb.ruling import load_situation, parse_situation, report_json, resolve  # noqa: E402
 from tarneeb.serve import engine  # noqa: E402
-from tarneeb.serve.app import create_app, with_suits  # noqa: E402
+from tarneeb.serve.app import create_app, with_red_suits, with_suits  # noqa: E402
 from tarneeb.serve.form import situation_from_form  # noqa: E402
 from tarneeb.serve.strings import AR  # noqa: E402
 
@@ -50,8 +50,9 @@ def esc(text: str) -> str:
 
 
 def text_of(page: str) -> str:
-    """The page's visible text, tags dropped and entities decoded, whitespace squeezed."""
-    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page)))
+    """The page's visible text, tags dropped and entities decoded, whitespace squeezed (an inline span, a red
+    card's, adds no space)."""
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", re.sub(r"</?span\b[^>]*>", "", page))))
 
 
 def error_of(page: str) -> str | None:
@@ -150,7 +151,7 @@ def test_house_options_from_the_form(client: TestClient) -> None:
     page = client.post("/en/ruling", data=fields).text
     assert 'data-ruleset="classic [must_trump=true]"' in page and "play.must-trump" in page
     want = report_json(resolve(load_situation(ROOT / "spec/disputes/void-discard.toml")))["rulings"][-1]
-    assert esc(with_suits(want["ruling"])) in page
+    assert str(with_red_suits(want["ruling"])) in page
     for bad, message in (("classic must_trump", "(form): options: 'classic must_trump': write RULESET: NAME=VALUE"),
                          ("classic: must_trump=perhaps", "(form): options.classic: "),
                          ("nowhere: x=1", "(form): options.nowhere: unknown ruleset")):
@@ -197,8 +198,8 @@ def test_each_rulesets_card_gives_its_verdict_in_arabic(client: TestClient, path
         body = articles[x.label]
         want = sentence(rep.kind, x, rep.asked)
         # the page shows cards with their suit's symbol (3♥), the report's codes (3H) otherwise unchanged
-        assert f'<p class="verdict" lang="ar" dir="rtl">{esc(with_suits(want))}</p>' in body, x.label
-        assert f'<p class="verdict-en" lang="en" dir="ltr">{esc(with_suits(x.text))}</p>' in body, x.label
+        assert f'<p class="verdict" lang="ar" dir="rtl">{with_red_suits(want)}</p>' in body, x.label
+        assert f'<p class="verdict-en" lang="en" dir="ltr">{with_red_suits(x.text)}</p>' in body, x.label
     english = client.post("/en/ruling", data={"situation_text": path.read_text(encoding="utf-8")}).text
     assert 'lang="ar" dir="rtl">' not in english.split('id="result"')[1]
 
@@ -734,3 +735,52 @@ def test_cards_on_the_page_carry_their_suit_symbol() -> None:
     assert with_suits("3H played while holding 7D; TD, AS and 10C") == "3♥ played while holding 7♦; 10♦, A♠ and 10♣"
     # a clause id, a card tagged with its player, a word: left as they are
     assert with_suits("play.follow 7D@3 ASK 2SH") == "play.follow 7D@3 ASK 2SH"
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_red_suits_are_red_on_a_ruling_page(client: TestClient, lang: str) -> None:
+    """A red card (♥ ♦) in the headline, a verdict, the arithmetic and the report's lines is wrapped in the red
+    class (red in style.css); a black card keeps the text colour. The command line and the JSON keep the codes."""
+    def red(card: str) -> str:
+        return f'<span class="red">{card}</span>'
+
+    def result(name: str) -> str:
+        page: str = client.post(f"/{lang}/ruling", data={"situation_text": (ROOT / "spec/disputes" / name).read_text(
+            encoding="utf-8")}).text
+        assert error_of(page) is None
+        return page.split('id="result"')[1].split("</section>")[0]
+
+    revoke = result("revoke-found-later.toml")
+    headline = re.search(r'<p class="headline"[^>]*>(.*?)</p>', revoke, re.S)
+    assert headline is not None and red("3♥") in headline.group(1) and red("7♦") in headline.group(1)
+    math = re.search(r'<p class="math">(.*?)</p>', revoke, re.S)
+    assert math is not None and red("3♥") in math.group(1)
+    answer = re.search(r'<div class="answer"[^>]*>(.*?)</div>', revoke, re.S)
+    assert answer is not None and red("7♦") in answer.group(1)
+    trick = result("trick-winner-trump.toml")
+    verdicts = dict(re.findall(r'data-ruleset="([^"]+)">.*?<p class="verdict"[^>]*>(.*?)</p>', trick, re.S))
+    assert red("A♥") in verdicts["bsfyi-41"]
+    assert "2♠" in verdicts["card-kings-41"] and "red" not in verdicts["card-kings-41"]
+    assert not re.search(r'<span class="red">[^<]*[♠♣]', trick + revoke)  # black suits: text colour
+    css = (ROOT / "model/tarneeb/serve/static/style.css").read_text(encoding="utf-8")
+    assert re.search(r"span\.red\s*\{[^}]*color:\s*var\(--red\)", css)
+    out = subprocess.run([sys.executable, "-m", "tarneeb.cli", "ruling", str(ROOT / "spec/disputes/revoke-found-later.toml"),
+                          "--json"], capture_output=True, text=True, check=True).stdout
+    assert "3H" in out and "♥" not in out and "span" not in out
+
+
+def test_red_cards_and_red_suit_symbols_are_marked_and_the_rest_escaped() -> None:
+    assert str(with_red_suits("3H beats 10D? <b> & AS, trump ♦")) == (
+        '<span class="red">3♥</span> beats <span class="red">10♦</span>? &lt;b&gt; &amp; A♠, trump '
+        '<span class="red">♦</span>')
+
+
+def test_an_irregularity_ruling_names_it_and_words_an_unruled_reading_in_the_pages_language(client: TestClient) -> None:
+    """The heading names the irregularity asked (not the question's list of them); a reading no document states
+    (the referee's "a club's choice") is worded in the page's language."""
+    text = (ROOT / "spec/disputes/exposed-card-before-bidding.toml").read_text(encoding="utf-8")
+    en = html.unescape(client.post("/en/ruling", data={"situation_text": text}).text)
+    ar = html.unescape(client.post("/ar/ruling", data={"situation_text": text}).text)
+    assert "<h2>Ruling: Exposed card</h2>" in en and f"<h2>{AR['the_ruling']}: {AR['irr_exposed-card']}</h2>" in ar
+    assert "a club's choice: no rule document says" in en
+    assert AR["reading_unruled"] in ar and "a club's choice" not in ar

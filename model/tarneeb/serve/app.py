@@ -19,6 +19,7 @@ from typing import Any
 from urllib.parse import quote
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup, escape
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData, UploadFile
@@ -56,7 +57,24 @@ def with_suits(text: object) -> str:
     return _CARD_CODE.sub(lambda m: card_symbol(parse_card(m.group(0))), str(text))
 
 
-ENV.filters["suits"] = with_suits
+# a red card as the page shows it (10♥, A♦), or a red suit's symbol alone
+_RED_SUIT = re.compile(r"(?:(?<!\w)(?:10|[2-9JQKA]))?[♥♦]")
+
+
+def with_red_suits(text: object) -> Markup:
+    """:func:`with_suits` for a page: the text escaped, each red card (``3♥``, ``10♦``) or red suit symbol in a
+    ``<span class="red">`` (red in style.css); black suits keep the text colour."""
+    plain = with_suits(text)
+    out: list[str] = []
+    last = 0
+    for m in _RED_SUIT.finditer(plain):
+        out += [escape(plain[last:m.start()]), Markup('<span class="red">%s</span>') % m.group(0)]
+        last = m.end()
+    out.append(escape(plain[last:]))
+    return Markup("").join(out)
+
+
+ENV.filters["suits"] = with_red_suits
 
 
 def _lang(request: Request) -> str:

@@ -97,7 +97,9 @@ def rule(raw: dict[str, Any], name: str = "(form)", lang: str = "en", explain: b
 def ambiguities_once(rulings: list[dict[str, Any]], lang: str = "en") -> list[dict[str, Any]]:
     """Each ambiguity the rulings meet, once: its question and sources, whether it changes any ruling, and each
     reading with what it means, what it rules under each ruleset, and which rulesets take it (the referee's own
-    fields, regrouped for a page that shows it once, not under every ruleset)."""
+    fields, regrouped for a page that shows it once, not under every ruleset). A reading's ``rulings`` are
+    ``{ruling, unruled, who}``: ``unruled`` where the engine cannot rule under that reading (a club's choice no
+    document states; the page words that in its own language)."""
     out: dict[str, dict[str, Any]] = {}
     for r in rulings:
         for a in r["ambiguities"]:
@@ -113,8 +115,10 @@ def ambiguities_once(rulings: list[dict[str, Any]], lang: str = "en") -> list[di
                                                           "rulings": {}})
                 if rd.get("taken"):
                     x["taken_by"].append(r["label"])
-                x["rulings"].setdefault(rd["ruling"], []).append(r["label"])
-    return [{**a, "readings": list(a["readings"].values())} for a in out.values()]
+                x["rulings"].setdefault(rd["ruling"], {"ruling": rd["ruling"], "unruled": rd.get("answer") is None,
+                                                       "who": []})["who"].append(r["label"])
+    return [{**a, "readings": [{**rd, "rulings": list(rd["rulings"].values())} for rd in a["readings"].values()]}
+            for a in out.values()]
 
 
 

@@ -41,6 +41,7 @@ EN: dict[str, str] = {
     "ambiguous": "Ambiguous: the readings rule differently",
     "ambiguity_same": "Ambiguity (every reading rules the same here)",
     "taken": "taken by",
+    "reading_unruled": "a club's choice: no rule document says",
     "ambiguity_below": "Where the documents are unclear (below):",
     "rulesets": "Rulesets",
     "question": "Question",
@@ -112,7 +113,7 @@ EN: dict[str, str] = {
     "kind_trump": "What is trump?",
     "kind_who-leads": "Who leads?",
     "kind_whose-turn": "Whose turn is it?",
-    "kind_irregularity": "An irregularity (revoke, out of turn, exposed card, misdeal)",
+    "kind_irregularity": "An irregularity (revoke, out of turn, exposed card, misdeal, wrong card count)",
     "needs_card-legal": "Give: the player asked about and the card, the trick in progress (who led, its cards), the cards that "
                         "player holds or the suits they have none of, and the trump (contract, or dealer and turned card).",
     "needs_trick-winner": "Give: who led the trick and its four cards in play order, and the trump (contract, or "
@@ -125,7 +126,8 @@ EN: dict[str, str] = {
     "needs_winner": "Give: the scores; with the bids and all 13 tricks, the scores before the hand.",
     "needs_next-dealer": "Give: the dealer, and whether the hand was played or cancelled (or the bids).",
     "needs_trump": "Give: the dealer and the turned card (or the contract's trump).",
-    "needs_who-leads": "Give: the dealer, and for a later trick the tricks played so far (or the contract).",
+    "needs_who-leads": "Give: the dealer, and for a later trick the tricks played so far and what makes trump (the "
+                       "turned card, or the contract).",
     "needs_whose-turn": "Give: the dealer and the bids so far, or the trick in progress (who led, its cards).",
     "needs_irregularity": "Choose the irregularity below; the facts it needs are listed under it.",
     "seat_name": "Player {n}",
@@ -211,6 +213,7 @@ AR: dict[str, str] = {
     "ambiguous": "غموض: القراءات تحكم بشكل مختلف",
     "ambiguity_same": "غموض (كل القراءات تحكم بالشيء نفسه هنا)",
     "taken": "تعتمدها",
+    "reading_unruled": "يختارها النادي: لا تذكرها أي وثيقة",
     "ambiguity_below": "حيث الوثائق غير واضحة (في الأسفل):",
     "rulesets": "القوانين",
     "question": "السؤال",
@@ -295,7 +298,8 @@ AR: dict[str, str] = {
     "needs_winner": "أعطِ: النقاط؛ ومع الطلبات واللمّات الثلاث عشرة كلها، النقاط قبل اليد.",
     "needs_next-dealer": "أعطِ: الموزِّع، وهل لُعبت اليد أم أُلغيت (أو الطلبات).",
     "needs_trump": "أعطِ: الموزِّع والورقة المكشوفة (أو طرنيب العقد).",
-    "needs_who-leads": "أعطِ: الموزِّع، وللّمّات اللاحقة اللمّات التي لُعبت (أو العقد).",
+    "needs_who-leads": "أعطِ: الموزِّع، وللّمّات اللاحقة اللمّات التي لُعبت وما يحدّد الطرنيب (الورقة المكشوفة أو "
+                       "العقد).",
     "needs_whose-turn": "أعطِ: الموزِّع والطلبات حتى الآن، أو اللمّة الجارية (من بدأها وأوراقها).",
     "needs_irregularity": "اختر المخالفة أدناه؛ تُذكر تحتها الوقائع التي تحتاجها.",
     "seat_name": "اللاعب {n}",
