@@ -5,7 +5,9 @@ hypotheses. A hypothesis is a way of computing the value wrongly, built from the
 (:mod:`tarneeb.core.hand`, :mod:`tarneeb.core.rules`): the same function with another parameter
 (``dataclasses.replace`` of :class:`~tarneeb.core.spec.Rules`), or with its inputs bent the way the bug bends
 them (the team's tricks given to each partner, a failed bid's value added to the opponents). A pattern is
-named only when its hypothesis gives exactly the claimed value and the rules do not; text is never matched.
+named only when its hypothesis gives exactly the claimed value and the rules do not; text is never matched. For
+an illegal bid or card the claimed value is that it was legal: the hypothesis's rule accepts it (a pass taken as a
+bid of 0 must also give the deal's bid total and the passing seat's score change).
 
 Each recogniser returns every :data:`Cause` ``(name, explanation, clause)`` whose hypothesis reproduces the claim
 exactly ([] when none does). ``clause`` is the clause that explains the difference (the verifier cites it through
@@ -22,7 +24,7 @@ from functools import cache
 from tarneeb.core import hand as H
 from tarneeb.core import rules as R
 from tarneeb.core.ambiguity import ambiguity, selectable_readings, taken_for, with_readings
-from tarneeb.core.cards import card_str, team_label
+from tarneeb.core.cards import SUIT_MASKS, card_str, team_label
 from tarneeb.core.spec import Rules, load_rules, rulesets
 from tarneeb.errors import TarneebError
 
@@ -57,6 +59,19 @@ def _other_value_tables(rid: str) -> tuple[tuple[str, tuple[int, ...]], ...]:
     return tuple(out)
 
 
+@cache
+def _score_thresholds() -> tuple[int, ...]:
+    """The scores at which a rule of some ruleset changes with the player's own score (the thresholds of the
+    rising minimum bid, bid.rising-min): where a table that depends on the score is tried to change."""
+    out: set[int] = set()
+    for rid in rulesets():
+        try:
+            out.update(t for t, _ in load_rules(rid).rising_table)
+        except TarneebError:  # pragma: no cover - the shipped rulesets load
+            continue
+    return tuple(sorted(out))
+
+
 def named_cause(causes: Sequence[Cause] | None) -> Cause | None:
     """The hypothesis a divergence names as fitting its hand alone: the only one that does (None when none or
     several fit). The divergence still cites the rules' own clause (what ``fuzz`` names for the same difference);
@@ -85,12 +100,13 @@ def _variant(r: Rules, attr: str, v: object) -> Rules:
 
 
 def deltas_causes(r: Rules, bids: Sequence[int], contract: Contract, tricks: Sequence[int],
-                  claimed: Sequence[int]) -> list[Cause]:
+                  claimed: Sequence[int], scores: Sequence[int] | None = None) -> list[Cause]:
     """Every hypothesis that gives exactly the claimed score changes of a played hand (``bids``, ``tricks`` by
-    seat), the narrowest first; [] when none does."""
+    seat; ``scores``: each seat's score before the deal, None when unknown), the narrowest first; [] when none
+    does."""
     want = list(claimed)
     if contract is None:
-        return _individual_deltas_causes(r, bids, tricks, want)
+        return _individual_deltas_causes(r, bids, tricks, want, scores)
     out: list[Cause] = []
     for cause, changes in _auction_hypotheses(r, bids, contract, tricks):
         if changes == want and all(c[0] != cause[0] for c in out):
@@ -179,9 +195,11 @@ _AUCTION_SCORING = (("scoring", ("standard", "bid-only"), "score.standard"),
                     ("bid13", ("win", "26", "normal"), "score.bid13"))
 
 
-def _individual_deltas_causes(r: Rules, bids: Sequence[int], tricks: Sequence[int], want: list[int]) -> list[Cause]:
+def _individual_deltas_causes(r: Rules, bids: Sequence[int], tricks: Sequence[int], want: list[int],
+                              scores: Sequence[int] | None = None) -> list[Cause]:
     """Individual bids: a slip in computing each seat's change (a *base*), a slip in settling a failed bid (a
-    *post* step), or one of each at once (two bugs in the same hand are named together)."""
+    *post* step), or one of each at once (two bugs in the same hand are named together). ``scores``: each seat's
+    score before the deal (the tables that depend on the score are tried only when it is known)."""
     d = R.individual_delta
 
     def rules() -> list[int]:
@@ -237,6 +255,17 @@ def _individual_deltas_causes(r: Rules, bids: Sequence[int], tricks: Sequence[in
         bases.append((lambda rv=rv: H.hand_deltas(rv, bids, None, tricks),  # type: ignore[misc]
                       ("values-of-another-ruleset", f"the bid values are those of {other}, not of {r.id}",
                        "score.values")))
+        if scores is None:
+            continue
+        for t in _score_thresholds():  # a table that depends on the score: the other one from a score of t on
+            def from_score(rv: Rules = rv, t: int = t) -> list[int]:
+                own, theirs = H.hand_deltas(r, bids, None, tricks), H.hand_deltas(rv, bids, None, tricks)
+                return [theirs[s] if scores[s] >= t else own[s] for s in range(4)]
+
+            bases.append((from_score, (f"values-of-another-ruleset-from-{t}", f"a player with {t} points or more "
+                                       f"before the deal is scored with the bid values of {other}, one with fewer "
+                                       f"with those of {r.id}; {r.id}'s values do not depend on the score",
+                                       "score.values")))
     posts: list[tuple[Callable[[list[int]], list[int]] | None, Cause | None]] = [
         (None, None),
         (failed_paid, ("failed-bid-paid-to-opponents", "a failed bid's value is also added to each opponent's "
@@ -301,6 +330,15 @@ def outcome_causes(r: Rules, scores: Sequence[int], target: int, bids: Sequence[
         def partner_at_zero() -> int | None:  # a partner at exactly 0 taken as above zero
             return R.individual_outcome(rt, [x if x != 0 else 1 for x in scores], bids, tricks)[0]
 
+        def first_seat() -> int | None:  # both teams qualify: the team of the first seat, 0 to 3, that qualifies
+            if rule != "tie.both-qualify":
+                raise ValueError("not both teams qualify")
+            for s in range(4):
+                at, partner_above, _, _ = R.qualification(rt, scores[s], scores[R.partner(s)])
+                if at and partner_above:
+                    return R.team_of(s)
+            raise ValueError("no seat qualifies")  # pragma: no cover - both teams qualify
+
         other_tie = "top" if r.tie_rule == "combined" else "combined"
         tries += [  # the narrowest slip first: a partner at exactly 0 also fits a team sum at the target
             (partner_at_zero, ("partner-at-zero-qualifies", "a partner at exactly 0 is taken as qualifying; the "
@@ -311,6 +349,9 @@ def outcome_causes(r: Rules, scores: Sequence[int], target: int, bids: Sequence[
             (lambda: R.individual_outcome(_variant(rt, "tie_rule", other_tie), scores, bids, tricks)[0],
              ("tie-rule-of-another-ruleset", f"when both teams qualify the record compares the {other_tie} score; "
               f"this ruleset compares the {r.tie_rule} score", "tie.both-qualify")),
+            (first_seat, ("first-seat-to-qualify-wins", "when both teams qualify the match goes to the team of the "
+                          "first player, counting players 1 to 4, whose own score qualifies it; this ruleset "
+                          f"compares the {r.tie_rule} score", "tie.both-qualify")),
         ]
     else:
         # the whole hand outcome at a target one higher (a made bid of 13 still wins where the rules say so)
@@ -322,6 +363,53 @@ def outcome_causes(r: Rules, scores: Sequence[int], target: int, bids: Sequence[
                                         f"match to {team_label(claimed)} without the comparison the tie rule makes",
                                         "tie.both-qualify")))
     return _all(tries, claimed)
+
+
+# ------------------------------------------------------------------ bids and cards accepted against the rules
+
+
+def bid_causes(r: Rules, score: int, bid: int | None, strain: int | None = None) -> list[Cause]:
+    """Why an illegal individual bid (by a player with ``score`` before the deal) was accepted: every hypothesis
+    under which it is legal. A pass (or a bid of 0) is weighed on the whole deal instead (:func:`pass_causes`)."""
+    tries: list[tuple[Callable[[], object], Cause]] = []
+    if r.bid_excluded:
+        excluded = ", ".join(map(str, sorted(r.bid_excluded)))
+        tries.append((lambda: R.bid_violation(_variant(r, "bid_excluded", frozenset()), score, bid, strain),
+                      ("excluded-bid-accepted", f"the bid of {bid} is accepted; {r.id} does not allow a bid of "
+                                                f"{excluded}", "bid.excluded")))
+    return _all(tries, None)  # the claim: the bid was legal (no violation)
+
+
+def pass_causes(r: Rules, bids: Sequence[int | None], played: bool, tricks: Sequence[int] | None,
+                claimed: Sequence[int] | None) -> list[Cause]:
+    """Whether the passes of an individual deal (``bids`` by seat, None for a pass; a bid of 0 is taken alike) were
+    taken as bids of 0: counted 0 in the bid total (the deal ``played`` or cancelled as the record says) and, in
+    a played deal, scored as bids of 0 (each passing seat's ``claimed`` change, on ``tricks``; either None: not
+    claimed). [] when the record's deal contradicts it."""
+    zero = [0 if b is None else b for b in bids]
+    passing = [s for s in range(4) if zero[s] == 0]
+
+    def as_bids_of_0() -> tuple[bool, list[int] | None]:
+        if not played or tricks is None or claimed is None:
+            return R.hand_is_played(r, zero), None
+        d = H.hand_deltas(r, zero, None, tricks)
+        return R.hand_is_played(r, zero), [d[s] for s in passing]
+
+    want = (played, None if not played or tricks is None or claimed is None else [claimed[s] for s in passing])
+    return _all([(as_bids_of_0, ("pass-scored-as-a-bid", "a pass is accepted and taken as a bid of 0: it counts 0 "
+                                 "towards the bid total and is scored as a bid of 0; every player must bid",
+                                 "bid.no-pass"))], want)
+
+
+def play_causes(r: Rules, hand: int, led: int, trump: int, card: int) -> list[Cause]:
+    """Why an illegal card was accepted from ``hand`` (the seat's cards before it) after ``led`` was led."""
+    tries: list[tuple[Callable[[], object], Cause]] = []
+    if led >= 0 and hand & SUIT_MASKS[led]:  # the seat holds the led suit
+        tries.append((lambda: R.legal_play_mask(r, hand, -1, trump) >> card & 1,
+                      ("follow-suit-not-enforced", "a player holding the led suit may play another card: the card is "
+                                                   "accepted as if no suit had been led; a player must follow suit",
+                       "play.follow")))
+    return _all(tries, 1)
 
 
 # ------------------------------------------------------------------ dealer, revealed card, trick winner
@@ -386,5 +474,5 @@ def winner_causes(r: Rules, leader: int, cards: Sequence[int], trump: int, claim
     return _all(tries, claimed)
 
 
-__all__ = ["Cause", "dealer_causes", "deltas_causes", "named_cause", "refuted_causes", "outcome_causes", "reveal_causes",
-           "winner_causes"]
+__all__ = ["Cause", "bid_causes", "dealer_causes", "deltas_causes", "named_cause", "outcome_causes", "pass_causes",
+           "play_causes", "refuted_causes", "reveal_causes", "winner_causes"]

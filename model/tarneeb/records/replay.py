@@ -54,6 +54,11 @@ class HandReplay:
         self.r = st.rules
         self.mid = st.header.match
         self.won_rules = [0, 0, 0, 0]
+        # the illegal passes (or bids of 0) of an individual deal and the calls made, weighed once the deal is
+        # settled (diagnose.pass_causes); the tricks and claimed changes it was scored on, when it was
+        self.passes: list[Divergence] = []
+        self.calls_made: list[int | None] | None = None
+        self.scored: tuple[list[int], list[int] | None] | None = None
 
     # -------------------------------------------------------------- reports
     def div(self, fld: str, claimed: object, expected: object, clause: str, trick: int | None = None,
@@ -83,6 +88,26 @@ class HandReplay:
     # -------------------------------------------------------------- the hand
     def run(self, dealer: int, deck: list[int]) -> bool:
         """Replay the hand; False when it could not be replayed (the caller then resynchronises)."""
+        ok = self._run(dealer, deck)
+        if self.passes:
+            self._pass_fits()
+        return ok
+
+    def _pass_fits(self) -> None:
+        """What fits each illegal pass of the deal, weighed on the whole deal: whether it was counted and scored as
+        a bid of 0 (none fits when the bidding was cut short)."""
+        h = self.h
+        if self.calls_made is None:
+            return
+        played = h.tricks is not None if h.redeal is None else not h.redeal
+        tricks, claimed = self.scored if self.scored is not None else (None, None)
+        fits = D.pass_causes(self.r, self.calls_made, played, tricks, claimed)
+        for d in self.passes:
+            d.fits = list(d.fits or []) + [c for c in fits if all(c[0] != x[0] for x in d.fits or [])]
+            cause = D.named_cause(d.fits)
+            d.cause, d.explanation = ("", "") if cause is None else cause[:2]
+
+    def _run(self, dealer: int, deck: list[int]) -> bool:
         r, h, st = self.r, self.h, self.st
         hands = R.deal_hands(r, dealer, deck)
         if len(set(deck)) != 52 or hands[0] | hands[1] | hands[2] | hands[3] != FULL_DECK:
@@ -137,9 +162,14 @@ class HandReplay:
                         R.bid_violation(r, st.alt_scores[to_move], bid.n, bid.strain) is None:
                     bad = None  # legal on the scores the rules gave the line before: its claimed ones were the slip
                 if bad is not None:
-                    bid_div[to_move] = self.div(f"bids[{i}]", f"{player_and_seat(to_move)} bids {bid_text(bid)}",
-                                                f"a legal bid ({bad[1]})", bad[0])
+                    bid_div[to_move] = bd = self.div(f"bids[{i}]", f"{player_and_seat(to_move)} bids {bid_text(bid)}",
+                                                     f"a legal bid ({bad[1]})", bad[0],
+                                                     causes=D.bid_causes(r, st.scores[to_move], bid.n, bid.strain))
+                    if not bid.n and bid.strain is None:  # a pass, or a bid of 0: weighed on the whole deal
+                        self.passes.append(bd)
                 bids[to_move] = bid.n
+            if len(calls) == 4:
+                self.calls_made = list(bids)
             if len(calls) < 4:
                 if h.redeal:
                     return self._claimed_cancel_of_unfinished(dealer)
@@ -337,9 +367,10 @@ class HandReplay:
                         bad = R.play_violation(r, hand, led, trump, c)
                         assert bad is not None
                         # a seat that played a wrong card before holds other cards now: this one follows from it
+                        after = played.get(c) or wrong_by[seat] or lead_taint or lead_div
                         d = self.div(f"tricks[{k}].cards[{j}]", f"{player_and_seat(seat)} plays {_CARD_TEXT[c]}",
-                                     f"a legal card ({bad[1]})", bad[0], k,
-                                     follows=played.get(c) or wrong_by[seat] or lead_taint or lead_div)
+                                     f"a legal card ({bad[1]})", bad[0], k, follows=after,
+                                     causes=None if after else D.play_causes(r, hand, led, trump, c))
                         if not seen >> c & 1:
                             played[c] = d
                         wrong_by[seat] = wrong_by[seat] or d
@@ -423,11 +454,13 @@ class HandReplay:
                 if bad and claimed_d not in alts:
                     clause = C.deltas_clause(r, None if r.individual else contract, tricks, claimed_d, rules_d)
                     causes = None if full is None else D.deltas_causes(r, [b or 0 for b in bids], contract, tricks,
-                                                                       claimed_d)
+                                                                       claimed_d,
+                                                                       st.scores if st.scores_known else None)
                     table = [{"seat": s, "bid": self._bid_of(s, bids, contract), "tricks": tricks[s],
                               "claimed": claimed_d[s], "rules": rules_d[s]} for s in range(4)]
                     self.div("deltas", fmt_list(claimed_d), fmt_list(rules_d), clause, causes=causes, table=table,
                              follows=prior)
+        self.scored = (list(tricks), claimed_d)
         before = list(st.scores)
         alt, st.alt_scores = st.alt_scores, None  # the rules' scores where the line before claimed others
         basis_d = claimed_d if claimed_d is not None else full

@@ -1,0 +1,333 @@
+"""Bug hypotheses of the verifier (issue 23, item 2): for each, records written by an engine with exactly that bug
+are verified and the file's diagnosis names it, and nothing else; a look-alike bug (another engine, another
+hypothesis) is not named as it.
+
+The engines: our own :class:`~tarneeb.Match` with one rule bent for the time the records are written (a
+:class:`~tarneeb.core.spec.Rules` field replaced, a core function wrapped, or an engine mutant of
+``tarneeb_proofs.mutants``), or the mini engine (``examples/mini_engine``) with one of its ``--mutant`` bugs.
+Everything is put back before the records are verified.
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from tarneeb import Deal, Match, Phase, load_rules
+from tarneeb.core import hand as H
+from tarneeb.core import rules as R
+from tarneeb.core.spec import Rules
+from tarneeb.play.bots import POLICIES
+from tarneeb.records import Divergence, match_dicts, verify_lines, verify_paths
+from tarneeb.records.verify import Summary
+from tarneeb_proofs.mutants import applied
+
+ENGINE = Path(__file__).resolve().parents[1] / "examples/mini_engine/mini_engine.py"
+
+
+# ------------------------------------------------------------------ engines and records
+
+
+def _play(r: Rules, seed: int, scores: Sequence[int] | None = None, policy: str = "random",
+          hands: int = 60, on_start: Callable[[Match], None] | None = None) -> list[bytes]:
+    """The record of one seeded match played by our engine under ``r`` (from ``scores`` when given), stopped after
+    ``hands`` deals; ``on_start`` sees the match before the first deal."""
+    rng = random.Random(seed)
+    m = Match(r, rng.randrange(4), list(scores) if scores is not None else None)
+    if on_start is not None:
+        on_start(m)
+    pol = POLICIES[policy]
+    while not m.is_over() and (m.phase is not Phase.DEAL or len(m.records) < hands):
+        if m.phase is Phase.DEAL:
+            deck = list(range(52))
+            rng.shuffle(deck)
+            m.apply(Deal(tuple(deck)))
+        else:
+            m.apply(pol(m, rng))
+    return [orjson.dumps(d) for d in match_dicts(m, f"m{seed}")]
+
+
+@contextmanager
+def _patched(module: Any, name: str, make: Callable[[Any], Any]) -> Iterator[None]:
+    """``module.name`` replaced by ``make(original)`` inside the block (the engine's bug), put back after."""
+    orig = getattr(module, name)
+    setattr(module, name, make(orig))
+    try:
+        yield
+    finally:
+        setattr(module, name, orig)
+
+
+def _near_target(r: Rules, rng: random.Random) -> list[int]:
+    """Scores close to the end of a match, where both teams may qualify in the same hand: each team either close
+    (one partner a few points short of the target, the other above zero) or waiting (one partner past the target,
+    the other at zero or a little below)."""
+    t = r.target
+    out = [0, 0, 0, 0]
+    for team in (0, 1):
+        if rng.random() < 0.5:
+            hi, lo = t - rng.randint(1, 4), rng.randint(1, 10)
+        else:
+            hi, lo = t + rng.randint(2, 8), -rng.randint(0, 2)
+        if rng.random() < 0.5:
+            hi, lo = lo, hi
+        out[team], out[team + 2] = hi, lo
+    return out
+
+
+def _verify(records: Sequence[Sequence[bytes]]) -> tuple[Summary, list[Divergence]]:
+    total = Summary()
+    divs: list[Divergence] = []
+    for lines in records:
+        s, reps = verify_lines(list(lines))
+        assert s.errors == 0, s.to_json()
+        total.merge(s)
+        divs += [d for d in reps if isinstance(d, Divergence)]
+    return total, divs
+
+
+def _named(s: Summary) -> dict[str, str]:
+    """field -> the cause the file's evidence names (rows of status "cause" only)."""
+    return {row["field"]: row["cause"] for row in s.diagnosis() if row["status"] == "cause"}
+
+
+def _row(s: Summary, field: str) -> dict[str, Any]:
+    [row] = [row for row in s.diagnosis() if row["field"] == field]
+    return row
+
+
+def _fits(d: Divergence) -> set[str]:
+    return {f[0] for f in d.fits or []}
+
+
+def _selfplay(mutant: str, rid: str, matches: int, seed: str, out: Path) -> None:
+    subprocess.run([sys.executable, str(ENGINE), "--mutant", mutant, "selfplay", "--ruleset", rid, "--matches",
+                    str(matches), "--seed", seed, "--out", str(out)], check=True, timeout=120)
+
+
+def _verify_file(path: Path) -> tuple[Summary, list[Divergence]]:
+    reps: list[Any] = []
+    s = verify_paths([str(path)], jobs=1, on_report=reps.append)
+    assert s.errors == 0, s.to_json()
+    return s, [r for r in reps if isinstance(r, Divergence)]
+
+
+# ------------------------------------------------------------------ a pass scored as a bid
+
+
+def test_a_pass_scored_as_a_bid_of_0_is_named(tmp_path: Path) -> None:
+    """The mini engine's pass-41 accepts a pass in the individual family and takes it as a bid of nothing (0 in
+    the bid total, scored as a bid of 0): each pass is a bid.no-pass divergence, and the file names the cause."""
+    out = tmp_path / "pass.jsonl"
+    _selfplay("pass-41", "tarneeb-400", 12, "1", out)
+    s, divs = _verify_file(out)
+    passes = [d for d in divs if d.clause == "bid.no-pass"]
+    assert len(passes) >= 2, [d.text() for d in divs]
+    assert all(_fits(d) == {"pass-scored-as-a-bid"} and d.cause == "pass-scored-as-a-bid" for d in passes)
+    assert _named(s) == {"bids[]": "pass-scored-as-a-bid"}, s.diagnosis()
+    assert _row(s, "bids[]")["clause"] == "bid.no-pass"
+
+
+def test_a_bid_of_0_scored_as_a_bid_is_named() -> None:
+    """Our engine with a bid of 0 allowed (written "0", outside the range: bid.range): the same cause."""
+    def legal(orig: Any) -> Any:
+        return lambda r, score: [0, *orig(r, score)]
+
+    def violation(orig: Any) -> Any:
+        return lambda r, score, bid, strain=None: None if bid == 0 and strain is None else orig(r, score, bid, strain)
+
+    with _patched(R, "legal_bids", legal), _patched(R, "bid_violation", violation):
+        records = [_play(load_rules("eram-41"), seed, hands=20) for seed in range(3)]
+    assert any(b'"0"]' in line for lines in records for line in lines)
+    s, divs = _verify(records)
+    assert {d.clause for d in divs if d.field.startswith("bids[")} == {"bid.range"}
+    assert _named(s) == {"bids[]": "pass-scored-as-a-bid"}, s.diagnosis()
+
+
+def test_a_pass_taken_as_the_lowest_bid_is_not_named_a_pass_scored_as_0() -> None:
+    """Look-alike: an engine that takes a pass as the lowest bid (2 in the total, scored as a bid of 2). Its
+    records are our engine's with each bid of 2 written as a pass; its played hands score the pass +-2, not 0."""
+    records = []
+    for seed in range(3):
+        objs = [orjson.loads(x) for x in _play(load_rules("eram-41"), seed, hands=20)]
+        for o in objs:
+            for call in o.get("bids", []):
+                if call[1] == "2":
+                    call[1] = "pass"
+        records.append([orjson.dumps(o) for o in objs])
+    played = sum(1 for lines in records for x in lines if b'"pass"' in x and b'"tricks"' in x)
+    assert played >= 2  # hands where the pass was scored (+-2)
+    s, divs = _verify(records)
+    assert [d for d in divs if d.clause == "bid.no-pass"]
+    assert "pass-scored-as-a-bid" not in _named(s).values(), s.diagnosis()
+    assert _row(s, "bids[]")["status"] != "cause"
+
+
+# ------------------------------------------------------------------ an excluded bid accepted
+
+
+def test_an_excluded_bid_accepted_is_named() -> None:
+    """Our engine under card-kings-41 with the excluded bid (6) left among the legal bids."""
+    r = load_rules("card-kings-41")
+    assert r.bid_excluded
+    buggy = replace(r, bid_excluded=frozenset())
+    s, divs = _verify([_play(buggy, seed, hands=20) for seed in range(2)])
+    bids = [d for d in divs if d.field.startswith("bids[")]
+    assert bids and {d.clause for d in bids} == {"bid.excluded"}
+    assert all(d.cause == "excluded-bid-accepted" for d in bids)
+    assert _named(s) == {"bids[]": "excluded-bid-accepted"}, s.diagnosis()
+    assert _row(s, "bids[]")["clause"] == "bid.excluded"
+
+
+def test_a_bid_below_the_rising_minimum_is_not_named_an_excluded_bid() -> None:
+    """Look-alike: tarneeb-400's engine without the rising minimum (a player at 30 or more may still bid 2): an
+    illegal bid too, but no excluded bid; it is not named excluded-bid-accepted."""
+    r = load_rules("tarneeb-400")
+    buggy = replace(r, rising_min=False)
+    starts = [[30 + (seed + s) % 9 for s in range(4)] for seed in range(3)]  # every seat at 30 or more
+    s, divs = _verify([_play(buggy, seed, starts[seed], "heuristic", 6) for seed in range(3)])
+    bids = [d for d in divs if d.field.startswith("bids[")]
+    assert bids and {d.clause for d in bids} == {"bid.rising-min"}, [d.text() for d in bids]
+    assert not any("excluded-bid-accepted" in _fits(d) for d in bids)
+    assert "excluded-bid-accepted" not in _named(s).values()
+
+
+# ------------------------------------------------------------------ a value table that depends on the score
+
+
+def _values_from(threshold: int, other: Rules, holder: list[Match]) -> Callable[[Any], Any]:
+    """hand_deltas with ``other``'s bid values for a seat whose score before the deal is ``threshold`` or more."""
+    def make(orig: Any) -> Any:
+        def deltas(r: Rules, bids: Sequence[int], contract: Any, tricks: Sequence[int]) -> list[int]:
+            own = orig(r, bids, contract, tricks)
+            if contract is not None:
+                return list(own)
+            theirs = orig(replace(r, values=other.values), bids, contract, tricks)
+            before = holder[0].scores
+            return [theirs[s] if before[s] >= threshold else own[s] for s in range(4)]
+        return deltas
+    return make
+
+
+def _score_dependent_records(threshold: int | None) -> list[list[bytes]]:
+    """card-kings-41 matches whose engine scores with bsfyi-41's values from ``threshold`` on (None: always)."""
+    r = load_rules("card-kings-41")
+    other = load_rules("bsfyi-41")
+    assert other.values != r.values
+    records = []
+    for seed in range(10):
+        rng = random.Random(f"start:{seed}")
+        start = [rng.randint(15, 38) for _ in range(4)]  # scores on both sides of 30 from the first hand on
+        holder: list[Match] = []
+        if threshold is None:
+            records.append(_play(replace(r, values=other.values), seed, start, "heuristic", 12))
+        else:
+            with _patched(H, "hand_deltas", _values_from(threshold, other, holder)):
+                records.append(_play(r, seed, start, "heuristic", 12, on_start=holder.append))
+    return records
+
+
+def test_a_value_table_used_from_a_score_on_is_named() -> None:
+    s, divs = _verify(_score_dependent_records(30))
+    assert [d for d in divs if d.field == "deltas"]
+    assert _named(s) == {"deltas": "values-of-another-ruleset-from-30"}, s.diagnosis()
+    assert _row(s, "deltas")["clause"] == "score.values"
+
+
+def test_another_table_at_every_score_is_not_named_a_score_dependent_one() -> None:
+    """Look-alike: bsfyi-41's values at every score: named values-of-another-ruleset, not the score-dependent
+    hypothesis (which fits only the hands where every seat that bid 5 or more had 30 points)."""
+    s, _ = _verify(_score_dependent_records(None))
+    assert _named(s) == {"deltas": "values-of-another-ruleset"}, s.diagnosis()
+
+
+# ------------------------------------------------------------------ the first seat to qualify wins
+
+
+def _tie_records(pick: Callable[[Rules, Sequence[int], int | None], int | None], rid: str = "card-kings-41",
+                 matches: int = 80) -> list[list[bytes]]:
+    """Matches started near the target whose engine decides a hand where both teams qualify by ``pick``."""
+    def make(orig: Any) -> Any:
+        def outcome(r: Rules, scores: Sequence[int], bids: Any = None, tricks: Any = None) -> tuple[int | None, str]:
+            win, rule = orig(r, scores, bids, tricks)
+            return (pick(r, scores, win), rule) if rule == "tie.both-qualify" else (win, rule)
+        return outcome
+
+    r = load_rules(rid)
+    records = []
+    with _patched(R, "individual_outcome", make):
+        for seed in range(matches):
+            records.append(_play(r, seed, _near_target(r, random.Random(f"near:{seed}")), "heuristic", 6))
+    return records
+
+
+def _first_seat(r: Rules, scores: Sequence[int], win: int | None) -> int | None:
+    for s in range(4):  # seats 0, 1, 2, 3: the first whose own score qualifies its team
+        at, partner_above, _, _ = R.qualification(r, scores[s], scores[R.partner(s)])
+        if at and partner_above:
+            return R.team_of(s)
+    return win
+
+
+def test_the_first_seat_to_qualify_winning_is_named() -> None:
+    s, divs = _verify(_tie_records(_first_seat))
+    wrong = [d for d in divs if d.field == "outcome.winner"]
+    assert len({d.claimed for d in wrong}) == 2, [d.text() for d in wrong]  # both teams given the match
+    assert all("first-seat-to-qualify-wins" in _fits(d) for d in wrong)
+    assert _named(s) == {"outcome.winner": "first-seat-to-qualify-wins"}, s.diagnosis()
+    assert _row(s, "outcome.winner")["clause"] == "tie.both-qualify"
+
+
+def test_a_tie_always_given_to_team_0_is_not_named_the_first_seat() -> None:
+    """Look-alike: both teams qualify and team 0 always wins: named tie-to-team-0, not the first seat's rule."""
+    s, divs = _verify(_tie_records(lambda r, scores, win: 0))
+    assert [d for d in divs if d.field == "outcome.winner"]
+    assert _named(s) == {"outcome.winner": "tie-to-team-0"}, s.diagnosis()
+
+
+# ------------------------------------------------------------------ follow-suit not enforced
+
+
+def _mutant_records(rid: str, mutant: str, seeds: int, opts: dict[str, Any] | None = None) -> list[list[bytes]]:
+    records = []
+    with applied(mutant):
+        for seed in range(seeds):
+            records.append(_play(load_rules(rid, opts or {}), seed, hands=6))
+    return records
+
+
+def test_follow_suit_not_enforced_is_named() -> None:
+    s, divs = _verify(_mutant_records("card-kings-41", "engine-follow-not-enforced", 3))
+    cards = [d for d in divs if d.field.startswith("tricks[") and ".cards[" in d.field and d.independent]
+    assert cards and {d.clause for d in cards} == {"play.follow"}
+    assert all(d.cause == "follow-suit-not-enforced" for d in cards)
+    assert _named(s) == {"tricks[].cards[]": "follow-suit-not-enforced"}, s.diagnosis()
+
+
+def test_must_trump_not_enforced_is_not_named_follow_suit() -> None:
+    """Look-alike: classic with must-trump, an engine that lets a player void in the led suit discard while
+    holding a trump (play.must-trump): the seat did not hold the led suit, so follow-suit is not named."""
+    s, divs = _verify(_mutant_records("classic", "engine-must-trump-ignored", 3, {"must_trump": True}))
+    cards = [d for d in divs if ".cards[" in d.field and d.independent]
+    assert cards and {d.clause for d in cards} == {"play.must-trump"}
+    assert not any(_fits(d) for d in cards)
+    assert "follow-suit-not-enforced" not in _named(s).values()
+
+
+def test_a_card_not_held_is_not_follow_suit_not_enforced() -> None:
+    """Look-alike within play.follow: a card the seat does not hold (two seats' cards swapped in a trick)."""
+    objs = [orjson.loads(x) for x in _play(load_rules("eram-41"), 5, hands=3)]
+    h = next(o for o in objs if o.get("type") == "hand" and o.get("tricks"))
+    t = h["tricks"][0]
+    t["cards"][1], t["cards"][2] = t["cards"][2], t["cards"][1]
+    _, divs = _verify([[orjson.dumps(o) for o in objs]])
+    cards = [d for d in divs if d.field.startswith("tricks[0].cards[") and d.independent]
+    assert cards and all(d.clause == "play.follow" and "follow-suit-not-enforced" not in _fits(d) for d in cards)
