@@ -260,6 +260,26 @@ def test_revoke_needs_proof() -> None:
     assert proved["revoke"] is True and proved["trick"] == 1 and proved["proof"] == "7D"
 
 
+@pytest.mark.parametrize("rid", ["eram-41", "classic"])
+def test_out_of_turn_is_checked_against_whose_turn_it_is(rid: str) -> None:
+    """A bid or a lead called out of turn is one only when the facts put another player in turn: the player in
+    turn breaks nothing (and no remedy is offered); another breaks the turn clause, with who was in turn."""
+    bids: dict[str, Any] = {"bids": [None] * 4} if rid == "eram-41" else {"auction": []}
+    lead: dict[str, Any] = {} if rid == "eram-41" else {"contract": {"seat": 0, "bid": 7, "trump": "S"}}
+    first_bidder, first_leader = 2, (2 if rid == "eram-41" else 0)  # the dealer is seat 1
+    for irr, facts, in_turn in (("bid-out-of-turn", bids, first_bidder), ("lead-out-of-turn", lead, first_leader)):
+        for seat in range(4):
+            q = {"kind": "irregularity", "irregularity": irr, "seat": seat}
+            rep = resolve(parse_situation({"ruleset": rid, "dealer": 1, **facts, "question": q}, "t.toml"))
+            x = rep.rulings[0]
+            assert x.answer["out_of_turn"] is (seat != in_turn) and x.answer["turn"] == in_turn, (irr, seat, x.answer)
+            if seat == in_turn:
+                assert x.answer["breaks"] == [] and x.text.startswith("No ")
+                assert not any(a.id in (irr, "revoke-remedy") for a in x.ambiguities)
+            else:
+                assert x.answer["breaks"] and any(a.id == irr for a in x.ambiguities)
+
+
 # ------------------------------------------------------------------ command line, defaults, records
 
 

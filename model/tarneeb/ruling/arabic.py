@@ -297,6 +297,8 @@ def _irregularity(a: dict[str, Any], asked: dict[str, Any]) -> str:
                   proof=ltr(a["proof"])) + " "
     elif a.get("revoke") is False:
         return _t("sentences", "no-revoke", seat=player(asked.get("seat")))
+    if a.get("out_of_turn") is False:
+        return _t("sentences", f"no-{irr}", seat=player(a.get("turn")))
     breaks = list(a.get("breaks", []))
     if breaks:
         text = head + _t("sentences", "irregularity", name=name, clauses=_clauses(breaks))

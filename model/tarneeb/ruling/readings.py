@@ -201,6 +201,8 @@ def _forced_dealer_turn(r: Rules, s: Situation) -> bool:
 def _flags(kind: str, r: Rules, s: Situation, answer: dict[str, Any] | None = None) -> tuple[AmbiguityFlag, ...]:
     out: list[AmbiguityFlag] = []
     irr = s.question.irregularity if kind == "irregularity" else (answer or {}).get("irregularity")
+    if kind == "irregularity" and answer is not None and False in (answer.get("revoke"), answer.get("out_of_turn")):
+        irr = None  # the facts show no such irregularity: no remedy to choose
     remedy = IRREGULARITY_AMBIGUITY.get(str(irr))
     for a in ambiguities():
         if a.id == remedy:
@@ -319,6 +321,8 @@ def short_answer(kind: str, answer: dict[str, Any]) -> str:
     if kind == "whose-turn":
         return f"{player_name(answer.get('seat'))}'s turn"
     if kind == "irregularity":
+        if answer.get("out_of_turn") is False:
+            return f"no irregularity ({player_name(answer.get('turn'))}'s turn)"
         broken = ", ".join(answer.get("breaks") or []) or "no clause"
         return ("a revoke, " if answer.get("revoke") else "") + f"breaks {broken}"
     t = answer.get("trump")

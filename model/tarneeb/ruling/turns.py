@@ -215,6 +215,28 @@ def _find_revoke(r: Rules, s: Situation, seat: int) -> tuple[int, int, int, str]
     return None
 
 
+def _turn_of(r: Rules, s: Situation, irr: str) -> Decision | None:
+    """For a bid or a lead out of turn by the question's seat: whose turn the facts give (the whose-turn ruling,
+    in the phase of the irregularity), or None when they do not tell (the irregularity is then taken as stated)."""
+    if irr not in ("bid-out-of-turn", "lead-out-of-turn") or s.question.seat is None:
+        return None
+    try:
+        if irr == "bid-out-of-turn":
+            if s.dealer is None or (not r.individual and s.contract is not None and s.auction is None):
+                return None
+            d = _decide_whose_turn(r, s)
+            return d if d.answer.get("phase") == "bidding" else None
+        if s.trick is not None:
+            d = _decide_whose_turn(r, s)
+            return d if d.answer.get("phase") == "play" else None
+        if leader_of_next(r, s) is None:
+            return None
+        d = _decide_who_leads(r, s)
+        return Decision({**d.answer, "seat": d.answer["leader"], "phase": "play"}, d.text, d.chain, d.math)
+    except Missing:
+        return None
+
+
 def _decide_irregularity(r: Rules, s: Situation) -> Decision:
     irr = s.question.irregularity
     assert irr is not None
@@ -238,6 +260,17 @@ def _decide_irregularity(r: Rules, s: Situation) -> Decision:
         what = f"a trump ({card_str(later)})" if must else f"a {led} ({card_str(later)})"
         math = f"trick {i + 1}: {led} led, {player_name(seat)} played {card_str(card)} while holding {what}"
         answer.update(revoke=True, trick=i + 1, card=card_str(card), proof=card_str(later))
+    turn = _turn_of(r, s, irr)
+    if turn is not None:
+        seat, decided = s.question.seat, turn
+        assert seat is not None
+        what = "bid" if irr == "bid-out-of-turn" else "lead or play"
+        if decided.answer["seat"] == seat:  # the facts put this player in turn: nothing happened out of turn
+            answer.update(out_of_turn=False, turn=seat, breaks=[])
+            return Decision(answer, f"No {what} out of turn: {decided.text}",
+                            decided.chain, decided.math)
+        answer.update(out_of_turn=True, turn=decided.answer["seat"])
+        math = f"{player_name(seat)} != {player_name(decided.answer['seat'])} ({decided.math})"
     breaks = C.irregularity_clauses(r, irr, trick_no, must)
     answer["breaks"] = list(breaks)
     if breaks:
