@@ -260,17 +260,15 @@ def _decide_irregularity(r: Rules, s: Situation) -> Decision:
         what = f"a trump ({card_str(later)})" if must else f"a {led} ({card_str(later)})"
         math = f"trick {i + 1}: {led} led, {player_name(seat)} played {card_str(card)} while holding {what}"
         answer.update(revoke=True, trick=i + 1, card=card_str(card), proof=card_str(later))
-    turn = _turn_of(r, s, irr)
-    if turn is not None:
-        seat, decided = s.question.seat, turn
-        assert seat is not None
+    decided = _turn_of(r, s, irr)
+    offender = s.question.seat
+    if decided is not None and offender is not None:
         what = "bid" if irr == "bid-out-of-turn" else "lead or play"
-        if decided.answer["seat"] == seat:  # the facts put this player in turn: nothing happened out of turn
-            answer.update(out_of_turn=False, turn=seat, breaks=[])
-            return Decision(answer, f"No {what} out of turn: {decided.text}",
-                            decided.chain, decided.math)
+        if decided.answer["seat"] == offender:  # the facts put this player in turn: nothing happened out of turn
+            answer.update(out_of_turn=False, turn=offender, breaks=[])
+            return Decision(answer, f"No {what} out of turn: {decided.text}", decided.chain, decided.math)
         answer.update(out_of_turn=True, turn=decided.answer["seat"])
-        math = f"{player_name(seat)} != {player_name(decided.answer['seat'])} ({decided.math})"
+        math = f"{player_name(offender)} != {player_name(decided.answer['seat'])} ({decided.math})"
     breaks = C.irregularity_clauses(r, irr, trick_no, must)
     answer["breaks"] = list(breaks)
     if breaks:
