@@ -40,3 +40,30 @@ def test_rules_unknown_ruleset_is_an_error(capsys: pytest.CaptureFixture[str]) -
     assert main(["rules", "no-such-ruleset"]) == 2
     err = capsys.readouterr().err
     assert "unknown ruleset" in err and "card-kings-41" in err
+
+
+_OPTIONS_HEADING = {"md": "## {}", "txt": "{}", "html": "<h2>{}</h2>"}
+
+
+@pytest.mark.parametrize("fmt", ["md", "txt", "html"])
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_rules_cite_a_source_once_above_the_clauses_that_share_it(fmt: str, lang: str,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """As on the docs pages: a source line above each run of clauses that share it, not under every clause (27
+    times on one page); in Arabic the citation is the Arabic one (the html sheet wrote it in English)."""
+    import html
+    import re
+
+    for rid in rulesets():
+        assert main(["rules", rid, "--format", fmt, "--lang", lang]) == 0
+        out = capsys.readouterr().out
+        doc = docgen.ruleset_doc(rid, lang)
+        options = doc.labels["options"]
+        rules_part = out.split(_OPTIONS_HEADING[fmt].format(options.upper() if fmt == "txt" else options))[0]
+        plain = html.unescape(re.sub(r"<[^>]+>|[\u2066-\u2069\u200f]", "", rules_part))
+        runs = [src for s in doc.sections for src, _ in docgen.source_runs(doc, s)]
+        assert plain.count(f"{doc.labels['source']}:") == len(runs) < len(doc.clause_ids()), rid
+        if fmt != "txt":  # txt wraps a long citation over two lines
+            assert all(src in plain for src in runs), rid
+        if lang == "ar":
+            assert 'section "' not in out and "قسم «" in out, rid

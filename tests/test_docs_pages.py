@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tarneeb.core import rules as R
@@ -74,3 +76,35 @@ def test_house_page_shows_what_each_house_file_changes() -> None:
     got = {cid for cid, *_ in house_page.changed_clauses(ck, "en")}
     assert got == {"bid.total", "win.made-bid"}  # bid.total: "less than 13" where Card Kings says 11
     assert "house" in docsite.AR_PAGES and "house.rst" in docsite.site_pages() and "ar/house.rst" in docsite.site_pages()
+
+
+def _sphinx_ext() -> Any:
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "docs" / "_ext" / "tarneeb_sphinx.py"
+    spec = importlib.util.spec_from_file_location("tarneeb_sphinx_under_test", path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_a_witness_reads_as_sentences() -> None:
+    """No ".;" where rulings ending in a full stop are joined, and no "(re-checked: the engine rules the same way)"
+    after each one (it read like "no difference"; the page says once that every witness was re-checked): only a
+    witness the engine does not confirm says so."""
+    ext = _sphinx_ext()
+    w = {"status": "difference", "summary": "the dealer's turned card is 2C",
+         "rulings": {"bsfyi-41": "Trump is hearts whatever card is turned.",
+                     "card-kings-41": "Trump is spades (the dealer's turned card is 2C)."},
+         "engine_confirmed": True, "assumptions": ["tarneeb-400: bid.range (Assumption from 001: a bid is 2 to 13.)"],
+         "readings": []}
+    text = ext._witness_text(w)
+    assert text == ("The dealer's turned card is 2C. bsfyi-41: Trump is hearts whatever card is turned; "
+                    "card-kings-41: Trump is spades (the dealer's turned card is 2C). Rests on: tarneeb-400: "
+                    "bid.range (Assumption from 001: a bid is 2 to 13.).")
+    assert ".;" not in text and "re-checked" not in text
+    assert "does NOT rule this way" in ext._witness_text({**w, "engine_confirmed": False})
+    page = docsite.comparison_page({"trump": {"bsfyi-41 vs card-kings-41": text}})
+    assert "The engine itself was run on every situation shown" in page

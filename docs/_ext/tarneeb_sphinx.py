@@ -31,17 +31,25 @@ TIMEOUT_MS = 5000  # per diff check
 Witnesses = dict[str, dict[str, str]]
 
 
+def _clause(text: object) -> str:
+    """A sentence as a clause of a longer one: its closing full stop dropped (so "; " never follows a ".")."""
+    return str(text).strip().removesuffix(".")
+
+
 def _witness_text(w: dict[str, Any]) -> str:
+    """One witness as a sentence or two: the situation, then each ruleset's ruling. Every witness shown was
+    re-checked with the engine (the page says so once); only one the engine does not confirm says so itself."""
     if w.get("status") != "difference":
         summary = str(w.get("summary", ""))
         status = str(w.get("status"))
         return summary if summary.startswith(status) else f"{status}: {summary}"
-    rulings = "; ".join(f"{label}: {text}" for label, text in (w.get("rulings") or {}).items())
-    confirmed = ("re-checked: the engine rules the same way" if w.get("engine_confirmed")
-                 else "NOT confirmed by the engine")
-    rests = "; ".join([*(w.get("assumptions") or []), *(w.get("readings") or [])])
-    return (f"situation: {w.get('summary')}. Rulings: {rulings} ({confirmed})"
-            + (f". Rests on: {rests}" if rests else ""))
+    summary = _clause(w.get("summary"))
+    rulings = "; ".join(f"{label}: {_clause(text)}" for label, text in (w.get("rulings") or {}).items())
+    text = f"{summary[:1].upper()}{summary[1:]}. {rulings}."
+    if not w.get("engine_confirmed"):
+        text += " The engine does NOT rule this way: the encoding and the engine disagree here."
+    rests = "; ".join(_clause(x) for x in [*(w.get("assumptions") or []), *(w.get("readings") or [])])
+    return text + (f" Rests on: {rests}." if rests else "")
 
 
 def _witnesses() -> tuple[Witnesses | None, str, dict[str, str]]:

@@ -428,6 +428,19 @@ def rst_title(text: str) -> str:
     return rst_escape(AR.isolate(AR.arabic_punct(text), keep))
 
 
+def source_runs(d: RulesetDoc, s: SectionItem) -> list[tuple[str, list[ClauseItem]]]:
+    """A section's clauses in runs that share one source, each with its citation in the document's language: every
+    format cites a source once, above the run of clauses it covers, not under each clause."""
+    runs: list[tuple[str, list[ClauseItem]]] = []
+    for c in s.clauses:
+        source = cite(c.doc, c.heading, d.lang)
+        if runs and runs[-1][0] == source:
+            runs[-1][1].append(c)
+        else:
+            runs.append((source, [c]))
+    return runs
+
+
 class _Fmt:
     """How a renderer writes running text of the document's language in one format."""
 
@@ -441,7 +454,7 @@ class _Fmt:
         text = AR.arabic_punct(text)
         if self.fmt == "rst":
             return rst_ltr(text)
-        if self.fmt == "md":
+        if self.fmt in ("md", "html"):
             return AR.isolate(text)
         return text  # txt: isolated after wrapping, line by line
 
@@ -472,19 +485,16 @@ def _render_rst(d: RulesetDoc) -> str:
     lines += rst_heading(L["rules"], "-")
     for s in d.sections:
         lines += rst_heading(s.title, "~")
-        cited = None  # a source is cited once, above the run of clauses that share it
-        for c in s.clauses:
-            source = cite(c.doc, c.heading, d.lang)
-            if source != cited:
-                lines += [".. container:: tarneeb-source", "", f"   *{L['source']}:* {f(source)}", ""]
-                cited = source
-            lines += [
-                ".. container:: tarneeb-clause",
-                f"   :name: {clause_anchor(d.id, c.id, d.lang)}",
-                "",
-                f"   ``{c.id}`` — {f(c.text)}",
-                "",
-            ]
+        for source, run in source_runs(d, s):
+            lines += [".. container:: tarneeb-source", "", f"   *{L['source']}:* {f(source)}", ""]
+            for c in run:
+                lines += [
+                    ".. container:: tarneeb-clause",
+                    f"   :name: {clause_anchor(d.id, c.id, d.lang)}",
+                    "",
+                    f"   ``{c.id}`` — {f(c.text)}",
+                    "",
+                ]
     lines += rst_heading(L["options"], "-")
     if not d.options:
         lines += [L["no_options"], ""]
@@ -532,9 +542,9 @@ def _render_md(d: RulesetDoc) -> str:
     lines += [f"## {L['rules']}", ""]
     for s in d.sections:
         lines += [f"### {s.title}", ""]
-        for c in s.clauses:
-            lines += [f"- **{f.code(c.id)}** {f(c.text)}  ", f"  {L['source']}: {f(cite(c.doc, c.heading, d.lang))}"]
-        lines += [""]
+        for source, run in source_runs(d, s):
+            lines += [f"*{L['source']}:* {f(source)}", ""]
+            lines += [f"- **{f.code(c.id)}** {f(c.text)}" for c in run] + [""]
     lines += [f"## {L['options']}", ""]
     if not d.options:
         lines += [L["no_options"], ""]
@@ -592,9 +602,10 @@ def _render_txt(d: RulesetDoc) -> str:
     lines += ["", L["rules"].upper(), ""]
     for s in d.sections:
         lines += [s.title, "-" * len(s.title)]
-        for c in s.clauses:
-            lines += [f"[{c.id}]", *_wrap(c.text, "    "),
-                      *_wrap(f"({L['source']}: {cite(c.doc, c.heading, d.lang)})", "    ")]
+        for source, run in source_runs(d, s):
+            lines += _wrap(f"({L['source']}: {source})", "")
+            for c in run:
+                lines += [f"[{c.id}]", *_wrap(c.text, "    ")]
         lines += [""]
     lines += [L["options"].upper(), ""]
     if not d.options:
@@ -613,43 +624,65 @@ def _render_txt(d: RulesetDoc) -> str:
     return "\n".join(lines) + "\n"
 
 
+# the standalone page's own style: readable on a phone (no sideways scroll but inside the options table), ids whole
+_HTML_STYLE = ("body{font-family:system-ui,'Noto Naskh Arabic','Noto Sans Arabic','DejaVu Sans',sans-serif;"
+               "line-height:1.6;max-width:46em;margin:0 auto;padding:0 1em}"
+               "code,.keep{white-space:nowrap}small{color:#555}dd{margin-inline-start:1.5em;margin-bottom:.6em}"
+               "table{display:block;overflow-x:auto;border-collapse:collapse}"
+               "th,td{border:1px solid #ccc;padding:.3em .5em;vertical-align:top;text-align:start}")
+
+
 def _render_html(d: RulesetDoc) -> str:
     """A standalone page (a club can print it or put it on its site); Arabic is right to left."""
     from html import escape as e
 
     L = d.labels
+    f = _Fmt(d.lang, "html")
+
+    def ltr_run(s: str) -> str:  # a left-to-right run of an Arabic page; a short one (an id) never breaks
+        return f'<bdi dir="ltr" class="keep">{e(s)}</bdi>' if len(s) <= LTR_NOWRAP else f'<bdi dir="ltr">{e(s)}</bdi>'
+
+    def t(text: str) -> str:  # running text: on Arabic pages Arabic punctuation, left-to-right runs isolated
+        return e(text) if not f.ar else "".join(
+            ltr_run(part[1:-1]) if part.startswith(AR.LRI) else e(part)
+            for part in re.split(f"({AR.LRI}[^{AR.PDI}]*{AR.PDI})", f(text)))
+
     rtl = ' dir="rtl"' if d.lang == "ar" else ""
     out = [f'<!DOCTYPE html>\n<html lang="{d.lang}"{rtl}><head><meta charset="utf-8">',
-           f"<title>{e(d.name)} ({e(d.id)})</title></head><body>",
-           f"<h1>{e(d.name)} ({e(d.id)})</h1>", f"<p>{e(d.summary)}</p>",
-           f"<p>{e(L['document'])}: {e(cite(d.document, ''))}</p>", f"<p><em>{e(L['generated'])}</em></p>",
+           '<meta name="viewport" content="width=device-width, initial-scale=1">',
+           f"<title>{e(d.name)} ({e(d.id)})</title>", f"<style>{_HTML_STYLE}</style></head><body>",
+           f"<h1>{t(d.name)} (<code>{e(d.id)}</code>)</h1>", f"<p>{t(d.summary)}</p>",
+           f"<p>{e(L['document'])}: {t(cite(d.document, '', d.lang))}</p>", f"<p><em>{t(L['generated'])}</em></p>",
            f"<h2>{e(L['rules'])}</h2>"]
     for s in d.sections:
-        out += [f"<h3>{e(s.title)}</h3>", "<dl>"]
-        for c in s.clauses:
-            out += [f'<dt id="{e(clause_anchor(d.id, c.id, d.lang))}"><code>{e(c.id)}</code></dt>',
-                    f"<dd>{e(c.text)}<br><small>{e(L['source'])}: {e(cite(c.doc, c.heading))}</small></dd>"]
-        out += ["</dl>"]
+        out += [f"<h3>{e(s.title)}</h3>"]
+        for source, run in source_runs(d, s):
+            out += [f"<p><small>{e(L['source'])}: {t(source)}</small></p>", "<dl>"]
+            for c in run:
+                out += [f'<dt id="{e(clause_anchor(d.id, c.id, d.lang))}"><code>{e(c.id)}</code></dt>',
+                        f"<dd>{t(c.text)}</dd>"]
+            out += ["</dl>"]
     out += [f"<h2>{e(L['options'])}</h2>"]
     if not d.options:
         out += [f"<p>{e(L['no_options'])}</p>"]
     else:
         out += ["<table>", "<tr>" + "".join(f"<th>{e(L[k])}</th>" for k in ("option", "default", "allowed", "meaning"))
                 + "</tr>"]
-        out += [f"<tr><td><code>{e(o.name)}</code></td><td><code>{e(o.default)}</code></td><td>{e(o.allowed)}</td>"
-                f"<td>{e(o.meaning)} ({e(L['source'])}: {e(cite(o.doc, o.heading))})</td></tr>" for o in d.options]
+        out += [f"<tr><td><code>{e(o.name)}</code></td><td><code>{e(o.default)}</code></td><td>{t(o.allowed)}</td>"
+                f"<td>{t(o.meaning)} ({e(L['source'])}: {t(cite(o.doc, o.heading, d.lang))})</td></tr>" for o in d.options]
         out += ["</table>"]
     out += [f"<h2>{e(L['ambiguities'])}</h2>"]
     if not d.ambiguities:
         out += [f"<p>{e(L['no_ambiguities'])}</p>"]
     out += ["<ul>"] if d.ambiguities else []
     for a in d.ambiguities:
-        out += [f"<li><strong>{e(a.id)}</strong>: {e(a.question)}<ul>",
-                f"<li>{e(L['reading'])}: <code>{e(a.reading)}</code>: {e(a.reading_text)}</li>"]
-        out += [f"<li>{e(L['other_readings'])}: <code>{e(r)}</code>: {e(t)}</li>" for r, t in a.others]
+        out += [f"<li><strong>{e(a.id)}</strong>: {t(a.question)}<ul>",
+                f"<li>{e(L['reading'])}: <code>{e(a.reading)}</code>: {t(a.reading_text)}</li>"]
+        out += [f"<li>{e(L['other_readings'])}: <code>{e(r)}</code>: {t(text)}</li>" for r, text in a.others]
         if a.option:
             out += [f"<li>{e(L['selectable'])}: <code>{e(a.option)}</code></li>"]
-        out += [f"<li>{e(L['sources'])}: " + "; ".join(e(cite_ref(s)) for s in a.sources) + "</li></ul></li>"]
+        out += [f"<li>{e(L['sources'])}: " + e(f.sep).join(t(cite_ref(s, d.lang)) for s in a.sources)
+                + "</li></ul></li>"]
     out += ["</ul>"] if d.ambiguities else []
     return "\n".join(out + ["</body></html>"]) + "\n"
 

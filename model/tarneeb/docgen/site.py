@@ -118,7 +118,7 @@ def comparison_page(witnesses: dict[str, dict[str, str]] | None = None, witness_
         links = ", ".join(f":ref:`{k} <witness-{k}>`" for k in dict.fromkeys(kinds))
         lines += [f".. rubric:: {E(r.title)}", "   :class: tarneeb-point", ""]
         if links:
-            lines += [f"Witness: {links}.", ""]
+            lines += [f"Situations that tell them apart: {links}.", ""]
         lines += [f"- {', '.join(f':doc:`{rid} </generated/en/{rid}>`' for rid in rids)}: {E(v)}"
                   for rids, v in grouped(r.values, ids)] + [""]
     lines += H("Witnesses of the differences", "-")
@@ -128,9 +128,10 @@ def comparison_page(witnesses: dict[str, dict[str, str]] | None = None, witness_
         lines += ["No witness data was available when these pages were generated: the formal layer's "
                   "``tarneeb diff`` search (``tarneeb_proofs.diff``) is not installed.", ""]
     else:
-        lines += ["For every pair of rulesets and every question, the smallest situation where the two rule "
-                  "differently, found by ``tarneeb diff`` (Z3) while these pages were built and re-checked with "
-                  "the engine, or the proof that they never differ on it.", ""]
+        lines += ["For every pair of rulesets and every question: the smallest situation the two rule differently, "
+                  "with each one's ruling, found by ``tarneeb diff`` (Z3) while these pages were built; or, where "
+                  "they never differ, the proof of it. The engine itself was run on every situation shown and "
+                  "rules it as stated (one it ruled otherwise would be marked so).", ""]
         for key, per_pair in witnesses.items():
             title = (witness_titles or {}).get(key, "")
             lines += [f".. _witness-{key}:", ""] + H(key + (f": {title}" if title else ""), "~")
