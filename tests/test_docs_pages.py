@@ -108,3 +108,39 @@ def test_a_witness_reads_as_sentences() -> None:
     assert "does NOT rule this way" in ext._witness_text({**w, "engine_confirmed": False})
     page = docsite.comparison_page({"trump": {"bsfyi-41 vs card-kings-41": text}})
     assert "The engine itself was run on every situation shown" in page
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_disputes_read_on_a_phone(lang: str) -> None:
+    """The disputes pages lay out each dispute's rulings as a list, not a four-column table (at 390 px a word a
+    line, the ambiguities column off the screen); each ambiguity is said once per dispute with the rulesets it
+    concerns; readings are a list, not joined with ".;" or " | "; the Arabic page shows the facts as the file
+    writes them too, and says when the documents are silent instead of "every reading rules the same"."""
+    import re
+
+    from tarneeb.core.spec import spec_dir
+    from tarneeb.docgen import site_ar
+
+    page = docsite.disputes_page() if lang == "en" else site_ar.disputes_page()
+    files = sorted((spec_dir() / "disputes").glob("*.toml"))
+    assert "list-table" not in page
+    assert ".;" not in page and " | " not in page
+    assert page.count(".. code-block:: toml") == len(files)
+    sections = re.split(r"\n\.\. _dispute-(?:ar-)?", page)[1:]
+    assert len(sections) == len(files)
+    for section in sections:
+        ambiguities = re.findall(r"^- ``([\w-]+)`` \(", section, re.M)
+        assert len(ambiguities) == len(set(ambiguities)), section.splitlines()[0]
+    silent = "the documents are silent" if lang == "en" else "الوثائق صامتة هنا"
+    out_of_turn = next(s for s in sections if s.startswith("bid-out-of-turn-41"))
+    assert silent in out_of_turn
+
+
+def test_no_role_inside_bold_on_the_arabic_disputes_page() -> None:
+    """reStructuredText parses no role inside ``**...**``: a bold Arabic line with left-to-right runs showed
+    ``:ltr:`+10``` as text."""
+    import re
+
+    from tarneeb.docgen import site_ar
+
+    assert not re.search(r"\*\*[^*\n]*:ltrw?:`", site_ar.disputes_page())

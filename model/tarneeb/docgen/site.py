@@ -377,30 +377,43 @@ def _clause_ref(rid: str, cid: str) -> str:
     return f"``{cid}``"
 
 
+def _ambiguity_text(a: dict[str, Any]) -> tuple[str, list[str]]:
+    """What an ambiguity does to a ruling, and (when its readings rule differently) each reading's ruling."""
+    readings = a.get("readings", [])
+    if a.get("changes_ruling"):
+        return ("the readings rule differently:",
+                [f"``{r.get('id')}``{' (taken)' if r.get('taken') else ''}: {E(str(r.get('ruling')))}" for r in readings])
+    if all(r.get("answer") is None and not r.get("taken") for r in readings):
+        return ("the documents are silent; a club can adopt "
+                + ", ".join(f"``{r.get('id')}``" for r in readings) + ".", [])
+    if any(r.get("answer") is None for r in readings):
+        return ("not computed under " + ", ".join(f"``{r.get('id')}``" for r in readings if r.get("answer") is None)
+                + ".", [])
+    return "every reading rules the same.", []
+
+
 def _ruling_lines(rep: dict[str, Any]) -> list[str]:
+    """A dispute's rulings as a list, one ruleset an item with the clauses that decide it (no table: on a phone a
+    four-column table left a word a line), then its ambiguities, each once with the rulesets it concerns."""
     lines = [f"Question: {E(str(rep.get('question', '')))}", ""]
-    rows = []
+    ambs: dict[tuple[str, str, tuple[str, ...]], list[str]] = {}
     for x in rep.get("rulings", []):
         rid = str(x.get("ruleset", ""))
+        label = str(x.get("label", rid))
         chain = ", ".join(_clause_ref(rid, str(c.get("id", ""))) for c in x.get("clauses", []))
-        amb = []
+        lines += [f"- ``{label}``: {E(str(x.get('ruling', '')))}", ""]
+        if chain:
+            lines += [f"  Decided by {chain}.", ""]
         for a in x.get("ambiguities", []):
-            if a.get("changes_ruling"):
-                readings = "; ".join(f"{r.get('id')}{' (taken)' if r.get('taken') else ''}: {r.get('ruling')}"
-                                     for r in a.get("readings", []))
-                amb.append(f"**ambiguous** ({a.get('id')}): {E(readings)}")
-            elif all(r.get("answer") is None and not r.get("taken") for r in a.get("readings", [])):
-                amb.append(f"{E(str(a.get('id')))}: the documents are silent; a club can adopt "
-                           + E(", ".join(str(r.get("id")) for r in a.get("readings", []))))
-            elif any(r.get("answer") is None for r in a.get("readings", [])):
-                amb.append(f"{E(str(a.get('id')))}: not computed under "
-                           + E(", ".join(str(r.get("id")) for r in a.get("readings", []) if r.get("answer") is None)))
-            else:
-                amb.append(f"{E(str(a.get('id')))}: every reading rules the same")
-        rows.append([f"``{x.get('label', rid)}``", E(str(x.get("ruling", ""))), chain, " | ".join(amb)])
-    lines += _table(["ruleset", "ruling", "decided by", "ambiguities"], rows, [16, 44, 20, 20])
+            what, readings = _ambiguity_text(a)
+            ambs.setdefault((str(a.get("id")), what, tuple(readings)), []).append(label)
     if rep.get("agreement"):
         lines += [f"**{E(str(rep['agreement']))}**", ""]
+    if ambs:
+        lines += ["Ambiguities:", ""]
+        for (aid, what, shown), labels in ambs.items():
+            lines += [f"- ``{aid}`` ({', '.join(labels)}): {what}", ""]
+            lines += [f"  - {r}" for r in shown] + ([""] if shown else [])
     return lines
 
 

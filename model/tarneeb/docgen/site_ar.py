@@ -104,9 +104,40 @@ def examples_page() -> str:
 
 # ---------------------------------------------------------------- disputes
 
-def disputes_page() -> str:
-    from tarneeb.docgen.site import _disputes_dir, _load_situation, _ruling_module
+def _ambiguity_ar(a: Any, kind: str, x: Any, asked: dict[str, Any]) -> tuple[str, list[str]]:
+    """What an ambiguity does to a ruling, in Arabic, and (when its readings rule differently) each reading's ruling
+    in the referee's Arabic."""
+    import dataclasses
+
     from tarneeb.ruling.arabic import sentence
+
+    if a.changes_ruling:
+        readings = []
+        for r in a.readings:
+            taken = f" ({need('pages', 'disputes_taken')})" if r.taken else ""
+            said = (_plain(sentence(kind, dataclasses.replace(x, answer=r.answer), asked)) if r.answer is not None
+                    else _plain(docgen._tr("ar", "ruling", "labels", "not_computed")))
+            readings.append(f"``{r.id}``{taken}: {_t(said)}")
+        return _t(need("pages", "disputes_differ")), readings
+    if all(r.answer is None and not r.taken for r in a.readings):
+        return _t(need("pages", "disputes_silent")) + " " + "، ".join(f"``{r.id}``" for r in a.readings), []
+    if any(r.answer is None for r in a.readings):
+        return (_t(need("pages", "disputes_not_computed")) + " "
+                + "، ".join(f"``{r.id}``" for r in a.readings if r.answer is None)), []
+    return _t(need("pages", "disputes_same")) + ".", []
+
+
+def _plain(text: str) -> str:
+    """The referee's Arabic without its terminal isolates (the page isolates Latin runs itself)."""
+    return re.sub("[\u2066-\u2069\u200f]", "", text)
+
+
+def disputes_page() -> str:
+    """The disputes in Arabic, laid out as the English page: the facts as the file writes them, then the rulings as
+    a list (one ruleset an item, with the clauses that decide it), then each ambiguity once with the rulesets it
+    concerns; no table, so a phone shows a line of words, not a word a line."""
+    from tarneeb.docgen.site import _disputes_dir, _load_situation, _ruling_module, facts_block
+    from tarneeb.ruling.arabic import headline_ar, sentence
 
     lines = _head("disputes-ar", need("pages", "disputes_title"), "disputes")
     lines += [_t(need("pages", "disputes_intro")), ""]
@@ -124,29 +155,37 @@ def disputes_page() -> str:
         if data.get("sources"):
             lines += [need("pages", "disputes_sources") + ": "
                       + "؛ ".join(_t(cite_ref(str(x), "ar")) for x in data["sources"]), ""]
+        lines += [_t(need("pages", "disputes_facts")) + ":", ""] + facts_block(p, data) + [""]
         if ruling is None:
             continue
         report = ruling.resolve_file(p)
         rep = ruling.report_json(report)
-        rows = []
+        question = docgen._tr("ar", "ruling", "questions", report.kind)
+        lines += [f"{docgen._tr('ar', 'ruling', 'labels', 'question')}: {_t(question)}", ""]
+        ambs: dict[tuple[str, str, tuple[str, ...]], list[str]] = {}
         for x, ruled in zip(rep.get("rulings", []), report.rulings, strict=True):
             rid = str(x.get("ruleset", ""))
-            # the referee's own Arabic wording, its terminal isolates dropped (the page isolates Latin runs itself)
-            said = re.sub("[\u2066-\u2069\u200f]", "", sentence(report.kind, ruled, report.asked))
+            label = str(x.get("label", rid))
+            # the referee's own Arabic wording
+            said = _plain(sentence(report.kind, ruled, report.asked))
             rs = rulesets().get(rid)
-            chain = "؛ ".join(
+            chain = "، ".join(
                 f":ref:`{c['id']} <{docgen.clause_anchor(rid, c['id'], 'ar')}>`" if rs and c["id"] in rs.clauses
                 else f"``{c['id']}``" for c in x.get("clauses", []))
-            amb = []
-            for a in x.get("ambiguities", []):
-                if a.get("changes_ruling"):
-                    taken = [r["id"] for r in a.get("readings", []) if r.get("taken")]
-                    amb.append(f"**{need('pages', 'disputes_differ')}** ``{a.get('id')}`` "
-                               f"({need('pages', 'disputes_taken')}: ``{', '.join(taken)}``)")
-                else:
-                    amb.append(f"``{a.get('id')}``: {need('pages', 'disputes_same')}")
-            rows.append([f"``{x.get('label', rid)}``", _t(said), chain, " | ".join(amb)])
-        lines += _table(need_list("disputes_header", 4), rows, [16, 44, 20, 20], wide=False)
+            lines += [f"- ``{label}``: {_t(said)}", ""]
+            if chain:
+                lines += [f"  {need('pages', 'disputes_decided')}: {chain}.", ""]
+            for a in ruled.ambiguities:
+                what, readings = _ambiguity_ar(a, report.kind, ruled, report.asked)
+                ambs.setdefault((a.id, what, tuple(readings)), []).append(label)
+        headline = _plain(headline_ar(report))
+        if headline and len(report.rulings) > 1:
+            lines += [_t(headline), ""]  # not bold: rst parses no role (the Latin runs' :ltr:) inside **...**
+        if ambs:
+            lines += [need("pages", "disputes_ambiguities") + ":", ""]
+            for (aid, what, shown), labels in ambs.items():
+                lines += [f"- ``{aid}`` ({'، '.join(f'``{lb}``' for lb in labels)}): {what}", ""]
+                lines += [f"  - {r}" for r in shown] + ([""] if shown else [])
     return "\n".join(lines) + "\n"
 
 
