@@ -483,3 +483,53 @@ def test_disagreeing_arabic_rulings_are_one_sentence() -> None:
                           "--lang", "ar"], capture_output=True, text=True, check=True).stdout
     line = next(ln for ln in out.splitlines() if "القوانين مختلفة" in ln)
     assert " | " not in line and "؛ و" in line, line
+
+
+# ---------------------------------------------------------------- 6. the arithmetic in Arabic
+
+# situations beyond the disputes and QUICK whose arithmetic takes the shapes those do not reach
+MATH_MORE = [
+    ["next-dealer", "--dealer", "2", "--deals", "played,cancelled", "--ruleset", "all"],
+    ["irregularity", "--irregularity", "lead-out-of-turn", "--trick", "2:2H", "--seat", "0", "--trump", "S",
+     "--ruleset", "classic"],
+    ["irregularity", "--irregularity", "lead-out-of-turn", "--history", "0:2H,KH,3H,4S", "--trump", "S", "--seat",
+     "0", "--card", "5D", "--ruleset", "classic"],
+    ["winner", "--scores", "45,20,10,5", "--ruleset", "card-kings-41"],
+]
+_CARD_CODE = re.compile(r"(?<![\w@.])(?:10|[2-9TJQKA])[CDHS](?![\w@])")
+
+
+def _math_of(args: list[str], capsys: pytest.CaptureFixture[str]) -> list[tuple[str, str]]:
+    import json
+
+    assert main(["ruling", *args, "--lang", "ar", "--json"]) in (0, 1)
+    out = json.loads(capsys.readouterr().out)
+    return [(r["math"], r["math_ar"]) for r in out["rulings"] if r["math"]]
+
+
+def test_every_arithmetic_shape_reads_in_arabic(capsys: pytest.CaptureFixture[str]) -> None:
+    """Each ruling's arithmetic (the "math" of tarneeb.ruling.decision and turns) has an Arabic rendering
+    (``math_ar``), for every shape the referee writes it in: the same numbers, no English word left (card codes
+    aside); and every shape the renderer knows is met here (a new shape needs its Arabic and a case here)."""
+    from tarneeb.ruling.arabic import MATH_SHAPES, math_shape
+
+    seen: set[str] = set()
+    cases = [[str(p)] for p in DISPUTE_FILES] + QUICK + MATH_MORE
+    for args in cases:
+        for en, ar in _math_of(args, capsys):
+            shape = math_shape(en)
+            assert shape is not None and ar, f"{args}: no Arabic for the arithmetic {en!r}"
+            seen.add(shape)
+            plain = _ISOLATES.sub("", ar)
+            assert not re.search(r"[A-Za-z]", _CARD_CODE.sub("", plain)), (en, ar)
+            numbers = Counter(re.findall(r"\d+", _CARD_CODE.sub("", en)))
+            assert not numbers - Counter(re.findall(r"\d+", _CARD_CODE.sub("", plain))), (en, ar)
+            assert _CARD_CODE.findall(en) == _CARD_CODE.findall(plain), (en, ar)
+    assert seen == set(MATH_SHAPES), sorted(set(MATH_SHAPES) - seen)
+
+
+def test_arithmetic_of_an_unknown_shape_is_left_out() -> None:
+    from tarneeb.ruling.arabic import math_ar, math_shape
+
+    assert math_shape("a sentence the referee does not write") is None and math_ar("a new shape 3 > 2") == ""
+    assert math_ar("") == ""

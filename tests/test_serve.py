@@ -55,6 +55,21 @@ def text_of(page: str) -> str:
     return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", re.sub(r"</?span\b[^>]*>", "", page))))
 
 
+def ruling_cards(page: str) -> list[tuple[list[str], str]]:
+    """Each ruling card of a result page, in order: (the rulesets its heading names, the card's HTML)."""
+    out = []
+    for body in re.findall(r'<article class="ruling status-[\w-]+"[^>]*>(.*?)</article>', page, re.S):
+        head = re.search(r"<h3[^>]*>(.*?)</h3>", body, re.S)
+        assert head is not None, body
+        out.append(([html.unescape(x) for x in re.findall(r'data-ruleset="([^"]+)"', head.group(1))], body))
+    return out
+
+
+def card_of(page: str) -> dict[str, str]:
+    """The card that shows each ruleset's ruling (one card for several rulesets that rule the same)."""
+    return {label: body for labels, body in ruling_cards(page) for label in labels}
+
+
 def error_of(page: str) -> str | None:
     m = re.search(r'<div class="error" role="alert" id="error">(.*?)</div>', page, re.S)
     return text_of(m.group(1)).strip() if m else None
@@ -123,7 +138,7 @@ def test_the_winner_dispute_from_the_form(client: TestClient) -> None:
     form = {"ruleset": ALL, "kind": "winner", "score0": "45", "score1": "42", "score2": "10", "score3": "13"}
     page = client.post("/en/ruling", data=form).text
     want = report_json(resolve(load_situation(ROOT / "spec/disputes/tie-equal-combined.toml")))
-    articles = dict(re.findall(r'<article class="ruling status-[\w-]+" data-ruleset="([^"]+)">(.*?)</article>', page, re.S))
+    articles = card_of(page)
     assert sorted(articles) == sorted(r["label"] for r in want["rulings"])
     for r in want["rulings"]:
         assert text_of(esc(r["ruling"])) in text_of(articles[r["label"]])
@@ -177,7 +192,8 @@ def test_the_arabic_page_gives_clauses_in_arabic(client: TestClient) -> None:
     doc = ruleset_doc("card-kings-41", "ar")
     arabic = {c.id: c.text for s in doc.sections for c in s.clauses}
     assert f'<code dir="ltr"><bdi>win.qualify</bdi></code> {esc(arabic["win.qualify"])}' in page
-    assert '<bdi lang="en" dir="ltr">' in page  # the ruling sentence, English, isolated
+    assert '<details class="english">' in page  # the referee's English sentence, folded away
+    assert '<p class="verdict-en" lang="en" dir="ltr">' in page
 
 
 @pytest.mark.parametrize("path", [ROOT / "spec/disputes/cancelled-hand-dealer.toml",
@@ -191,8 +207,7 @@ def test_each_rulesets_card_gives_its_verdict_in_arabic(client: TestClient, path
     rep = resolve(load_situation(path))
     page = client.post("/ar/ruling", data={"situation_text": path.read_text(encoding="utf-8")}).text
     assert error_of(page) is None
-    articles = dict(re.findall(r'<article class="ruling status-[\w-]+" data-ruleset="([^"]+)">(.*?)</article>', page,
-                               re.S))
+    articles = card_of(page)
     assert sorted(articles) == sorted(x.label for x in rep.rulings)
     for x in rep.rulings:
         body = articles[x.label]
@@ -513,10 +528,11 @@ def test_a_revoke_from_the_form(client: TestClient, capsys: pytest.CaptureFixtur
     page = client.post("/en/ruling", data=REVOKE_FORM).text
     same_ruling(page, says(capsys, ROOT / "spec/disputes/revoke-found-later.toml"))
     assert "Player 3 revoked in trick 1" in text_of(page)
-    math = re.findall(r'data-ruleset="([^"]+)">.*?<p class="math">(.*?)</p>', page, re.S)  # each ruling's arithmetic
-    assert [(rid, text_of(m).strip()) for rid, m in math] == [
-        (rid, "Arithmetic: trick 1: diamond led, player 3 played 3♥ while holding a diamond (7♦)")
-        for rid in ("card-kings-41", "eram-41", "classic")]
+    # the three rule alike: one card naming them, with the arithmetic once
+    assert [(labels, [text_of(m).strip() for m in re.findall(r'<p class="math">(.*?)</p>', body, re.S)])
+            for labels, body in ruling_cards(page)] == [
+        (["card-kings-41", "eram-41", "classic"],
+         ["Arithmetic: trick 1: diamond led, player 3 played 3♥ while holding a diamond (7♦)"])]
 
 
 def test_explain_gives_the_whole_chain(client: TestClient, capsys: pytest.CaptureFixture[str]) -> None:
@@ -561,7 +577,8 @@ def test_a_stated_trump_from_the_form(client: TestClient, capsys: pytest.Capture
     page = client.post("/en/ruling", data={"ruleset": ALL, "kind": "trump", "dealer": "0", "revealed": "QH",
                                            "trump": "D"}).text
     same_ruling(page, says(capsys, ROOT / "spec/disputes/stated-trump.toml"))
-    assert re.search(r'class="ruling status-contradiction" data-ruleset="bsfyi-41"', page)
+    assert re.search(r'class="ruling status-contradiction">\s*<h3><span class="rs"><bdi dir="ltr" data-ruleset="bsfyi-41"',
+                     page)
 
 
 def test_one_seats_score_from_the_form(client: TestClient, capsys: pytest.CaptureFixture[str]) -> None:
@@ -758,7 +775,8 @@ def test_red_suits_are_red_on_a_ruling_page(client: TestClient, lang: str) -> No
     answer = re.search(r'<div class="answer"[^>]*>(.*?)</div>', revoke, re.S)
     assert answer is not None and red("7♦") in answer.group(1)
     trick = result("trick-winner-trump.toml")
-    verdicts = dict(re.findall(r'data-ruleset="([^"]+)">.*?<p class="verdict"[^>]*>(.*?)</p>', trick, re.S))
+    verdicts = {label: re.findall(r'<p class="verdict"[^>]*>(.*?)</p>', body, re.S)[0]
+                for label, body in card_of(trick).items()}
     assert red("A♥") in verdicts["bsfyi-41"]
     assert "2♠" in verdicts["card-kings-41"] and "red" not in verdicts["card-kings-41"]
     assert not re.search(r'<span class="red">[^<]*[♠♣]', trick + revoke)  # black suits: text colour
@@ -784,3 +802,119 @@ def test_an_irregularity_ruling_names_it_and_words_an_unruled_reading_in_the_pag
     assert "<h2>Ruling: Exposed card</h2>" in en and f"<h2>{AR['the_ruling']}: {AR['irr_exposed-card']}</h2>" in ar
     assert "a club's choice: no rule document says" in en
     assert AR["reading_unruled"] in ar and "a club's choice" not in ar
+
+
+# ------------------------------------------------------------------ one card per ruling; the arithmetic in Arabic
+
+
+def result_of(client: TestClient, lang: str, name: str) -> str:
+    page: str = client.post(f"/{lang}/ruling", data={"situation_text": (ROOT / "spec/disputes" / name).read_text(
+        encoding="utf-8")}).text
+    assert error_of(page) is None
+    return page.split('id="result"')[1].split("</section>")[0]
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_rulesets_that_rule_the_same_share_one_card(client: TestClient, lang: str) -> None:
+    """Rulesets that give the same ruling are one card naming them all (the headline says they agree), each one's
+    deciding clauses and citations kept, folded, under its name; rulesets that differ keep their own cards. An
+    English sentence that names its ruleset ("breaks deal.order of classic") names them all on the shared card."""
+    from tarneeb.core.sources import cite
+
+    same = result_of(client, lang, "lead-after-a-trumped-trick.toml")
+    cards = ruling_cards(same)
+    assert [labels for labels, _ in cards] == [ALL], [labels for labels, _ in cards]
+    body = cards[0][1]
+    assert body.count('<p class="verdict"') == 1 and body.count('<p class="math">') == 1
+    for rid in ALL:  # each ruleset's own wording of the deciding clause and its document, under its name
+        c = rulesets()[rid].clauses["play.next-lead"]
+        assert esc(cite(c.doc, c.heading, lang)) in body, rid
+    split = result_of(client, lang, "cancelled-hand-dealer.toml")
+    assert [labels for labels, _ in ruling_cards(split)] == [["bsfyi-41", "eram-41", "tarneeb-400"],
+                                                            ["card-kings-41"], ["classic"]]
+    twelve = ruling_cards(result_of(client, lang, "twelve-cards.toml"))
+    assert len(twelve) == 1 and twelve[0][0] == ALL
+    english = re.search(r'<p class="verdict(?:-en)?" lang="en" dir="ltr">(.*?)</p>', twelve[0][1], re.S)
+    assert english is not None
+    assert "breaks deal.order, hand.tricks of bsfyi-41, card-kings-41, classic, eram-41, tarneeb-400." in \
+        html.unescape(re.sub(r"<[^>]+>", "", english.group(1)))
+    assert '<bdi class="id" dir="ltr">card-kings-41</bdi>' in english.group(1)  # each id kept whole on a line
+
+
+def test_the_command_line_keeps_one_line_per_ruleset(capsys: pytest.CaptureFixture[str]) -> None:
+    """Only the page groups the rulings: the command's report still gives every ruleset its line."""
+    lines = says(capsys, ROOT / "spec/disputes/twelve-cards.toml")
+    for rid in ALL:
+        assert any(ln.startswith(f"{rid}: A wrong number of cards in a hand breaks deal.order, hand.tricks of {rid}.")
+                   for ln in lines), (rid, lines)
+
+
+LATIN = re.compile(r"[A-Za-z]")
+CARD_SHOWN = re.compile(r"(?:10|[2-9JQKA])[♠♥♦♣]")  # a card as the page shows it: its rank, then its suit
+
+
+@pytest.mark.parametrize("path", DISPUTES, ids=lambda p: p.stem)
+def test_the_arabic_arithmetic_is_arabic(client: TestClient, path: Path) -> None:
+    """On an Arabic page each card's arithmetic is in Arabic (tarneeb.ruling.arabic.math_ar): no English word left,
+    a card's rank aside (J♥, A♠); every ruling that has arithmetic shows it."""
+    want = report_json(resolve(load_situation(path)))
+    page = result_of(client, "ar", path.name)
+    maths = [text_of(m).strip() for m in re.findall(r'<p class="math">(.*?)</p>', page, re.S)]
+    for m in maths:
+        assert m.startswith(AR["arithmetic"] + ":"), m
+        assert not LATIN.search(CARD_SHOWN.sub("", m)), m
+    for labels, body in ruling_cards(page):
+        has = any(r["math"] for r in want["rulings"] if r["label"] in labels)
+        assert ('<p class="math">' in body) == has, (labels, body)
+
+
+def test_the_english_sentence_is_folded_on_an_arabic_page(client: TestClient) -> None:
+    """The referee's English sentence is kept on an Arabic card, folded away under its own summary, after the
+    Arabic verdict, its arithmetic and its clauses: not in the reading path."""
+    body = ruling_cards(result_of(client, "ar", "lead-after-a-trumped-trick.toml"))[0][1]
+    m = re.search(r'<details class="english">\s*<summary>(.*?)</summary>\s*<p class="verdict-en"', body, re.S)
+    assert m is not None and text_of(m.group(1)).strip() == AR["english_text"]
+    assert body.index('<p class="verdict"') < body.index('<p class="math">') < body.index('<details class="english">')
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_a_silent_ambiguity_is_headed_as_silent(client: TestClient, lang: str) -> None:
+    """An ambiguity no reading of which the engine rules (the documents are silent: a club picks a reading) is
+    headed as that, not as "every reading rules the same"; one whose readings all rule, the same, keeps that."""
+    from tarneeb.serve.strings import STRINGS
+
+    t = STRINGS[lang]
+
+    def heading(name: str, amb: str) -> str:
+        page = result_of(client, lang, name)
+        box = page[page.index(f'id="ambiguity-{amb}"'):]
+        m = re.search(r"<h4>(.*?)</h4>", box, re.S)
+        assert m is not None
+        return text_of(m.group(1))
+
+    silent = heading("twelve-cards.toml", "wrong-card-count")
+    assert t["ambiguity_silent"] in silent and t["ambiguity_same"] not in silent
+    assert t["ambiguity_same"] in heading("bid-six.toml", "rising-min-threshold")
+    assert t["ambiguity_open"] in heading("forced-dealer-bid.toml", "forced-dealer-minimum")
+
+
+def test_what_each_reading_rules_is_in_arabic_on_an_arabic_page(client: TestClient) -> None:
+    """An ambiguity's readings that the engine rules say what they rule in the referee's Arabic (the sentence built
+    from that reading's answer), not in its English."""
+    import dataclasses
+
+    from tarneeb.ruling.arabic import sentence
+
+    path = ROOT / "spec/disputes/bid-five-score.toml"
+    rep = resolve(load_situation(path))
+    page = result_of(client, "ar", path.name)
+    box = page[page.index('id="ambiguity-400-numbers"'):]
+    box = box[:box.index("</div>")]
+    x = next(x for x in rep.rulings if x.label == "tarneeb-400")
+    flag = next(a for a in x.ambiguities if a.id == "400-numbers")
+    for reading in flag.readings:
+        assert reading.answer is not None
+        said = sentence(rep.kind, dataclasses.replace(x, answer=reading.answer), rep.asked)
+        assert str(with_red_suits(said)) in box, reading.id
+        assert esc(with_suits(reading.ruling)) not in box, reading.id
+

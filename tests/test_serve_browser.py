@@ -123,11 +123,11 @@ def test_a_winner_dispute(server: Server, page: Page, shots: list[Path]) -> None
     expect(page.locator("#error")).to_have_count(0)
     expect(result.locator(".agreement")).to_contain_text("team 1 wins under bsfyi-41, tarneeb-400; "
                                                          "no winner yet under card-kings-41, eram-41")
-    ck = result.locator('article[data-ruleset="card-kings-41"]')
+    ck = result.locator('article:has(h3 [data-ruleset="card-kings-41"])')
     expect(ck.locator(".verdict")).to_contain_text("no winner yet, another hand is played")
     expect(ck).to_contain_text("tie.both-qualify")
     expect(ck).to_contain_text('Card Kings, Tarneeb 41 rules page (untitled), section "How the game ends"')
-    expect(result.locator('article[data-ruleset="bsfyi-41"] .verdict')).to_contain_text("team 1 (player 1 and player 3) wins")
+    expect(result.locator('article:has(h3 [data-ruleset="bsfyi-41"]) .verdict')).to_contain_text("team 1 (player 1 and player 3) wins")
     expect(page.locator("#score0")).to_have_value("45")  # the form keeps what was entered
     shoot(page, shots, "ruling-winner-en-desktop")
 
@@ -186,7 +186,7 @@ def test_a_card_legality_dispute_with_the_card_picker(server: Server, page: Page
     expect(page.locator("#q_card")).to_have_value("3C")
     page.click("#get-ruling")
     for rid in ("card-kings-41", "classic"):
-        art = page.locator(f'article[data-ruleset="{rid}"]')
+        art = page.locator(f'article:has(h3 [data-ruleset="{rid}"])')
         expect(art.locator(".verdict")).to_have_text("3♣ is not legal: the player holds the led suit and must follow it.")
         expect(art).to_contain_text("play.follow")
     no_horizontal_scroll(page)
@@ -196,7 +196,7 @@ def test_a_card_legality_dispute_with_the_card_picker(server: Server, page: Page
     expect(page.locator("#held")).to_have_value("3C")
     page.check('input[name="void_D"]')
     page.click("#get-ruling")
-    expect(page.locator('article[data-ruleset="card-kings-41"] .verdict')).to_contain_text("3\u2663 is legal")
+    expect(page.locator('article:has(h3 [data-ruleset="card-kings-41"]) .verdict')).to_contain_text("3\u2663 is legal")
 
 
 def test_contradictory_facts_get_a_message_and_the_form_stays(server: Server, page: Page) -> None:
@@ -245,14 +245,20 @@ def test_an_arabic_ruling(server: Server, page: Page, shots: list[Path]) -> None
     for seat, score in enumerate(("50", "1", "-4", "1")):
         page.fill(f"#score{seat}", score)
     page.click("#get-ruling")
-    art = page.locator('article[data-ruleset="card-kings-41"]')
+    art = page.locator('article:has(h3 [data-ruleset="card-kings-41"])')
     expect(art).to_be_visible()
     qualify = {c.id: c.text for s in ruleset_doc("card-kings-41", "ar").sections for c in s.clauses}["win.qualify"]
-    expect(art.locator("li", has_text="win.qualify")).to_contain_text(qualify)
+    expect(art.locator('[data-member="card-kings-41"] li', has_text="win.qualify")).to_contain_text(qualify)
     assert art.evaluate("e => getComputedStyle(e).direction") == "rtl"
-    # the verdict in Arabic, right to left; the referee's English sentence below it, left to right
+    # the verdict in Arabic, right to left, and its arithmetic in Arabic; the referee's English sentence folded
+    # away at the card's end, left to right when opened
     assert art.locator(".verdict").evaluate("e => getComputedStyle(e).direction") == "rtl"
     expect(art.locator(".verdict")).to_contain_text("لم يفز أي فريق بعد")
+    expect(art.locator(".math")).to_contain_text("الفريق (1 و3)")
+    expect(art.locator(".math")).not_to_contain_text("team")
+    expect(art.locator(".verdict-en")).to_be_hidden()
+    art.locator("details.english > summary").click()
+    expect(art.locator(".verdict-en")).to_be_visible()
     assert art.locator(".verdict-en").evaluate("e => getComputedStyle(e).direction") == "ltr"
     no_horizontal_scroll(page)
     shoot(page, shots, "ruling-winner-ar-phone")
@@ -311,7 +317,7 @@ def test_a_revoke_from_the_form_on_a_phone(server: Server, browser: Browser, sho
                      rulesets=[r for r in rulesets() if r in ("card-kings-41", "eram-41", "classic")])
     shown = answer_lines(page)
     assert shown[0].split(" (")[0] == want[0].split(" (")[0] and shown[1:] == want[1:], (shown, want)
-    art = page.locator('article[data-ruleset="classic"]')
+    art = page.locator('article:has(h3 [data-ruleset="classic"])')
     expect(page.locator("#headline")).to_be_visible()  # the answer in one sentence, at the top
     expect(page.locator("#headline")).to_contain_text("A revoke in trick 1 (3\u2665 played while holding 7\u2666)")
     expect(page.locator("#answer")).to_be_hidden()  # the report's text folded below it
@@ -345,10 +351,37 @@ def test_an_arabic_ruling_text(server: Server, browser: Browser, shots: list[Pat
     want = cli_lines(ROOT / "spec/disputes/one-seat-score.toml", "ar")
     shown = answer_lines(page)
     assert shown == want, (shown, want)
-    expect(page.locator('article[data-ruleset="card-kings-41"] .math')).to_contain_text("20 + 5 = 25")
+    expect(page.locator('article:has(h3 [data-ruleset="card-kings-41"]) .math')).to_contain_text("20 + 5 = 25")
     no_horizontal_scroll(page)
     shoot(page, shots, "ruling-score-ar-phone")
     shoot_part(page, "#result", shots, "ruling-score-ar-phone-result")
+    ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_the_question_menus_fit_a_phone(server: Server, browser: Browser, lang: str) -> None:
+    """At 390 px every choice of the question and irregularity menus shows whole in the closed menu (the
+    irregularity question's long label was cut off)."""
+    ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    pg = ctx.new_page()
+    pg.goto(server.url + f"{lang}/ruling")
+    pg.select_option("#kind", "irregularity")
+    cut = pg.evaluate("""() => {
+        const ctx = document.createElement('canvas').getContext('2d');
+        const out = [];
+        for (const sel of document.querySelectorAll('#kind, #irregularity')) {
+            const st = getComputedStyle(sel);
+            ctx.font = `${st.fontWeight} ${st.fontSize} ${st.fontFamily}`;
+            const arrow = 24;  // the menu's drop-down arrow
+            const room = sel.clientWidth - parseFloat(st.paddingLeft) - parseFloat(st.paddingRight) - arrow;
+            for (const o of sel.options) {
+                const w = ctx.measureText(o.text).width;
+                if (w > room) out.push([sel.id, o.text, Math.round(w), Math.round(room)]);
+            }
+        }
+        return out;
+    }""")
+    assert cut == [], f"menu choices wider than the menu at 390 px: {cut}"
     ctx.close()
 
 
@@ -395,8 +428,9 @@ def test_every_question_kind_on_a_phone(server: Server, browser: Browser, path: 
     expect(page.locator("#headline")).to_be_visible()
     assert answer_lines(page)[1:] == cli_lines(path, lang)[1:]
     no_horizontal_scroll(page)
-    broken = page.eval_on_selector_all("#result code", "els => els.filter(e => e.getClientRects().length > 1)"
-                                                       ".map(e => e.textContent)")
+    broken = page.eval_on_selector_all("#result code, #result bdi.id",  # clause ids, a sentence's ruleset ids
+                                       "els => els.filter(e => e.getClientRects().length > 1)"
+                                       ".map(e => e.textContent)")
     assert broken == [], f"ids broken across lines: {broken}"
     shoot_part(page, "#result", shots, f"ruling-{path.stem}-{lang}-phone-result")
     ctx.close()

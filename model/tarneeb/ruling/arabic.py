@@ -12,6 +12,7 @@ so a terminal or a browser that applies the Unicode bidirectional algorithm show
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Any
 
@@ -345,9 +346,16 @@ def sentence(kind: str, x: Ruling, asked: dict[str, Any]) -> str:
 
 def add_sentences(out: dict[str, Any], rep: Report) -> None:
     """Give each ruling of ``out`` (:func:`~tarneeb.ruling.readings.report_json` of ``rep``) its Arabic sentence,
-    ``ruling_ar``."""
+    ``ruling_ar``, its arithmetic in Arabic, ``math_ar`` (:func:`math_ar`), and each reading of its ambiguities
+    that the engine rules its sentence, ``ruling_ar``."""
     for r, x in zip(out["rulings"], rep.rulings, strict=True):
         r["ruling_ar"] = sentence(rep.kind, x, rep.asked)
+        r["math_ar"] = math_ar(x.math)
+        for a, flag in zip(r["ambiguities"], x.ambiguities, strict=True):
+            for rd, reading in zip(a["readings"], flag.readings, strict=True):
+                if reading.answer is not None:  # the ruling under that reading, from its answer as above
+                    rd["ruling_ar"] = sentence(rep.kind, dataclasses.replace(x, answer=reading.answer, status="ruled"),
+                                               rep.asked)
 
 
 _WORDY = re.compile(r"[A-Za-z]{3,}")
@@ -362,6 +370,163 @@ def arithmetic(x: Ruling) -> str:
     if not math or _WORDY.search(math) or "seat" in x.math:
         return ""
     return math
+
+
+# ------------------------------------------------------------------ the arithmetic in Arabic
+#
+# Each shape the arithmetic of a ruling takes (the "math" of tarneeb.ruling.decision and tarneeb.ruling.turns),
+# read back into its numbers, players, cards and suits and worded with the templates of [ruling.arithmetic]. This
+# restates no rule: it says in Arabic the comparison the English line states, number for number; formulas stay
+# in left-to-right isolates (so "14 < 41" reads the same in a right-to-left line).
+
+_SUIT_LETTER = {name: "CDHS"[i] for i, plural in enumerate(("clubs", "diamonds", "hearts", "spades"))
+                for name in (plural, plural[:-1])} | {"no trump": "N"}
+_FORMULA = re.compile(r"[-+=<>\d\s,]+")
+_CMP = r"(-?\d+) (>=|<=|<|>|=) (-?\d+)"
+
+
+def _a(key: str, **kw: object) -> str:
+    return _t("arithmetic", key, **kw)
+
+
+def _suit(name: str) -> str:
+    return _strain(_SUIT_LETTER[name])
+
+
+def _f(text: str) -> str:
+    """A formula ("6 >= 5", "20 + 5 = 25") in a left-to-right isolate, its comparisons as signs (≥, ≤), its spaces
+    no-break ones (a formula broken across two lines of a right-to-left paragraph reads in the wrong order)."""
+    return ltr(text.replace(">=", "≥").replace("<=", "≤").replace(" ", "\u00a0"))
+
+
+def _formula(text: str) -> str:
+    """A formula with no words ("2+3+2+2 = 9 < 11", "0 + 5 = 5, 0 + 2 = 2"): each comma's part isolated."""
+    return "، ".join(_f(part) for part in text.split(", "))
+
+
+def _seq(text: str) -> str:
+    """"2 -> 3 -> 4 -> 1" as "2 ثم 3 ثم 4 ثم 1"."""
+    return _t("labels", "then").join(text.split(" -> "))
+
+
+def _team_of(label: str) -> str:
+    """"team 1" as the Arabic team label (its two players)."""
+    return team(int(label.removeprefix("team ")) - 1)
+
+
+def _qualify(part: str) -> str | None:
+    m = re.fullmatch(rf"(team \d): {_CMP} and {_CMP}: (qualifies|does not qualify)", part)
+    if m is None:
+        return None
+    t, a, op1, b, c, op2, d, verdict = m.groups()
+    return _a("qualify", team=_team_of(t), hi=_f(f"{a} {op1} {b}"), lo=_f(f"{c} {op2} {d}"),
+              verdict=_a("qualifies" if verdict == "qualifies" else "does-not-qualify"))
+
+
+def _deal_step(step: str) -> str | None:
+    m = re.fullmatch(r"deal (\d+) by player (\d)(?: (played|cancelled))? -> player (\d)", step)
+    if m is None:
+        return None
+    n, dealer, how, nxt = m.groups()
+    return _a("deal", n=n, dealer=dealer, next=nxt, how=_a(f"deal-{how}") if how else "")
+
+
+def _render(math: str) -> tuple[str, str] | None:
+    """(shape, the Arabic) of an English arithmetic line, or None when it has no known shape."""
+    m = re.fullmatch(r"player (\d) != player (\d)(?: \((.+)\))?", math)
+    if m is not None:
+        inner = _render(m.group(3)) if m.group(3) else None
+        if m.group(3) and inner is None:
+            return None
+        text = _a("not-in-turn", seat=m.group(1), turn=m.group(2))
+        return ("not-in-turn", text + (f" ({inner[1]})" if inner else ""))
+    if _FORMULA.fullmatch(math):
+        return "formula", _formula(math)
+    if (m := re.fullmatch(r"turned (\S+) \(([a-z]+)\) -> trump ([a-z ]+)", math)) is not None:
+        return "trump-turned", _a("trump-turned", card=ltr(m.group(1)), suit=_suit(m.group(2)),
+                                  trump=_suit(m.group(3)))
+    if (m := re.fullmatch(r"leader = player (\d)", math)) is not None:
+        return "leader", _a("leader", seat=m.group(1))
+    if (m := re.fullmatch(r"(\S+) is a ([a-z]+), the led suit", math)) is not None:
+        return "follows", _a("follows", card=ltr(m.group(1)), suit=_suit(m.group(2)))
+    if (m := re.fullmatch(r"player (\d) is void in ([a-z]+)( and holds a trump)?", math)) is not None:
+        key = "void-holds-trump" if m.group(3) else "void"
+        return key, _a(key, seat=m.group(1), suit=_suit(m.group(2)))
+    if (m := re.fullmatch(r"player (\d) holds a ([a-z]+)", math)) is not None:
+        return "holds", _a("holds", seat=m.group(1), suit=_suit(m.group(2)))
+    if (m := re.fullmatch(r"((?:\S+\(player \d\) ?)+): (\S+) wins", math)) is not None:
+        cards = "، ".join(_a("trick-card", card=ltr(c), seat=s)
+                         for c, s in re.findall(r"(\S+)\(player (\d)\)", m.group(1)))
+        return "trick", _a("trick", cards=cards, card=ltr(m.group(2)))
+    if (m := re.fullmatch(r"(\d+) is among the excluded bids \[([\d, ]*)\]", math)) is not None:
+        return "excluded", _a("excluded", bid=m.group(1), bids="، ".join(m.group(2).split(", ")))
+    if (m := re.fullmatch(rf"score (-?\d+): lowest bid (\d+); {_CMP}", math)) is not None:
+        return "rising-min", _a("rising-min", score=_num(m.group(1)), lowest=m.group(2),
+                                cmp=_f(" ".join(m.group(3, 4, 5))))
+    if (m := re.fullmatch(rf"(team \d) took {_CMP}; team 1 (.+), team 2 (.+)", math)) is not None:
+        t, took, op, bid, f0, f1 = m.groups()
+        if _FORMULA.fullmatch(f0) and _FORMULA.fullmatch(f1):
+            return "contract-score", _a("contract-score", team=_team_of(t), cmp=_f(f"{took} {op} {bid}"),
+                                        team0=team(0), team1=team(1), f0=_f(f0), f1=_f(f1))
+    if (m := re.fullmatch(r"(team 1: .+); (team 2: .+)", math)) is not None:
+        parts = [_qualify(p) for p in m.groups()]
+        if all(parts):
+            return "qualify", "؛ ".join(p for p in parts if p)
+        m2 = re.fullmatch(rf"team 1: {_CMP}; team 2: {_CMP}", math)
+        if m2 is not None:
+            return "reached", _a("reached", team0=team(0), team1=team(1), c0=_f(" ".join(m2.group(1, 2, 3))),
+                                 c1=_f(" ".join(m2.group(4, 5, 6))))
+    if (m := re.fullmatch(rf"combined (\S+ = -?\d+), (\S+ = -?\d+): {_CMP}", math)) is not None:
+        return "combined", _a("combined", a=_f(m.group(1)), b=_f(m.group(2)), cmp=_f(" ".join(m.group(3, 4, 5))))
+    if (m := re.fullmatch(r"top score (-?\d+) \(of (-?\d+), (-?\d+)\) (=|<|>) (-?\d+) \(of (-?\d+), (-?\d+)\)",
+                          math)) is not None:
+        a, x, y, op, b, z, w = m.groups()
+        return "top", _a("top", a=_num(a), x=_num(x), y=_num(y), b=_num(b), z=_num(z), w=_num(w),
+                         cmp=_f(f"{a} {op} {b}"))
+    if (m := re.fullmatch(r"winner of the trick = player (\d)", math)) is not None:
+        return "won-trick", _a("won-trick", seat=m.group(1))
+    if (m := re.fullmatch(r"trick (\d+): leader = player (\d)", math)) is not None:
+        return "trick-leader", _a("trick-leader", trick=m.group(1), seat=m.group(2))
+    if (m := re.fullmatch(r"(order )?players (\d(?: -> \d)*)", math)) is not None:
+        key = "bidding-order" if m.group(1) else "play-order"
+        return key, _a(key, order=_seq(m.group(2)))
+    if math.startswith("deal "):
+        steps = [_deal_step(s) for s in math.split("; ")]
+        if all(steps):
+            return "deals", "؛ ".join(s for s in steps if s)
+    m = re.fullmatch(r"took (\d+) (>=|<) bid (\d+): ([+-]?\d+)(?: \(a bid of \d+ is worth (\d+)\))?(?:; ([-+=\d ]+))?",
+                     math)
+    if m is not None:
+        took, op, bid, delta, worth, after = m.groups()
+        text = _a("seat-score", took=took, bid=bid, cmp=_f(f"{took} {op} {bid}"), delta=_f(delta))
+        if worth:
+            text += " " + _a("bid-worth", bid=bid, value=worth)
+        return "seat-score", text + (f"؛ {_f(after)}" if after else "")
+    m = re.fullmatch(r"trick (\d+): ([a-z]+) led, player (\d) played (\S+) while holding a ([a-z]+) \((\S+)\)", math)
+    if m is not None:
+        trick, led, seat, card, what, proof = m.groups()
+        held = _a("a-trump") if what == "trump" else _suit(what)
+        return "revoke", _a("revoke", trick=trick, led=_suit(led), seat=seat, card=ltr(card), held=held,
+                            proof=ltr(proof))
+    return None
+
+
+MATH_SHAPES = ("not-in-turn", "formula", "trump-turned", "leader", "follows", "void", "void-holds-trump", "holds",
+               "trick", "excluded", "rising-min", "contract-score", "qualify", "reached", "combined", "top",
+               "won-trick", "trick-leader", "bidding-order", "play-order", "deals", "seat-score", "revoke")
+
+
+def math_shape(math: str) -> str | None:
+    """The shape of an English arithmetic line (one of :data:`MATH_SHAPES`), None when it has none known."""
+    got = _render(math) if math else None
+    return got[0] if got else None
+
+
+def math_ar(math: str) -> str:
+    """The arithmetic line of a ruling (its English ``math``) in Arabic, number for number; "" when there is none
+    or its shape is not known (:data:`MATH_SHAPES`; a test holds every shape the referee writes to one)."""
+    got = _render(math) if math else None
+    return got[1] if got else ""
 
 
 def _clause_line(x: Ruling) -> str:
@@ -458,4 +623,5 @@ def report_text_ar(rep: Report, explain: bool = False) -> str:
     return "\n".join(rtl_isolated(ln) for ln in lines) + "\n"
 
 
-__all__ = ["LRI", "PDI", "RLI", "add_sentences", "arithmetic", "ltr", "player", "report_text_ar", "rtl_isolated", "sentence"]
+__all__ = ["LRI", "MATH_SHAPES", "PDI", "RLI", "add_sentences", "arithmetic", "ltr", "math_ar", "math_shape", "player",
+           "report_text_ar", "rtl_isolated", "sentence"]

@@ -15,6 +15,7 @@ When the referee gains a new entry point, this is the one file to change.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass
 from functools import cache
@@ -34,6 +35,7 @@ from tarneeb.ruling.situation import decode_situation
 __all__ = [
     "DECK", "IRREGULARITIES", "KINDS", "KIND_QUESTIONS", "LANGS", "Example", "RecordCheck", "SituationError", "Suit", "TarneebError",
     "check_records", "cite", "cite_ref", "examples", "parse_situation_text", "rule", "rule_page", "ruleset_list",
+    "ruling_groups",
 ]
 
 
@@ -91,15 +93,53 @@ def rule(raw: dict[str, Any], name: str = "(form)", lang: str = "en", explain: b
         for a in r["ambiguities"]:
             a["sources_cited"] = [cite_ref(s, lang) for s in a["sources"]]
     rep["ambiguities_once"] = ambiguities_once(rep["rulings"], lang)
+    rep["groups"] = ruling_groups(rep["rulings"], lang)
     return rep
+
+
+def _own_label(label: str) -> re.Pattern[str]:
+    """A ruleset's label where a sentence names it (not inside a longer id)."""
+    return re.compile(rf"(?<![\w-]){re.escape(label)}(?![\w-])")
+
+
+def ruling_groups(rulings: list[dict[str, Any]], lang: str = "en") -> list[dict[str, Any]]:
+    """The rulings as the page shows them: rulesets that give the same ruling (the same status, sentence and
+    arithmetic, in the page's language and in English) as one group, in the order of each group's first ruleset.
+    A group has ``labels`` and ``members`` (its rulings, each with its own clauses and citations), ``status``,
+    ``ruling`` (the sentence in the page's language), ``english`` (the referee's English sentence; one that names
+    its ruleset, "breaks deal.order of classic", names every ruleset of the group; ``english_parts`` and
+    ``ruling_parts`` are the two sentences split where they name them), ``math`` (the arithmetic in the
+    page's language: ``math_ar`` on an Arabic page), ``clause_ids`` and ``ambiguity_ids`` (its members', each
+    once). Only the page groups: the referee's report keeps one line per ruleset."""
+    mark = "\x00"
+    out: dict[tuple[str, ...], dict[str, Any]] = {}
+    for r in rulings:
+        english = _own_label(r["label"]).sub(mark, r["ruling"])
+        sentence = r.get("ruling_ar", english) if lang == "ar" else english
+        math = (r.get("math_ar") or "") if lang == "ar" else r["math"]
+        g = out.setdefault((r["status"], english, sentence, math),
+                           {"status": r["status"], "ruling": sentence, "english": english, "math": math,
+                            "labels": [], "members": [], "clause_ids": [], "ambiguity_ids": []})
+        g["labels"].append(r["label"])
+        g["members"].append(r)
+        g["clause_ids"] += [c["id"] for c in r["clauses"] if c["id"] not in g["clause_ids"]]
+        g["ambiguity_ids"] += [a["id"] for a in r["ambiguities"] if a["id"] not in g["ambiguity_ids"]]
+    for g in out.values():  # the page sets each label apart (never broken at its hyphen): the parts between
+        names = ", ".join(g["labels"])
+        for key in ("english", "ruling"):
+            g[f"{key}_parts"] = g[key].split(mark)
+            g[key] = g[key].replace(mark, names)
+    return list(out.values())
 
 
 def ambiguities_once(rulings: list[dict[str, Any]], lang: str = "en") -> list[dict[str, Any]]:
     """Each ambiguity the rulings meet, once: its question and sources, whether it changes any ruling, and each
     reading with what it means, what it rules under each ruleset, and which rulesets take it (the referee's own
-    fields, regrouped for a page that shows it once, not under every ruleset). A reading's ``rulings`` are
-    ``{ruling, unruled, who}``: ``unruled`` where the engine cannot rule under that reading (a club's choice no
-    document states; the page words that in its own language)."""
+    fields, regrouped for a page that shows it once, not under every ruleset), with its ``state`` (:func:`_state`:
+    live, silent, open or same). A reading's ``rulings`` are
+    ``{ruling, ruling_lang, unruled, who}``: the ruling in the page's language where the referee words it so,
+    ``unruled`` where the engine cannot rule under that reading (a club's choice no document states; the page words
+    that in its own language)."""
     out: dict[str, dict[str, Any]] = {}
     for r in rulings:
         for a in r["ambiguities"]:
@@ -115,10 +155,24 @@ def ambiguities_once(rulings: list[dict[str, Any]], lang: str = "en") -> list[di
                                                           "rulings": {}})
                 if rd.get("taken"):
                     x["taken_by"].append(r["label"])
-                x["rulings"].setdefault(rd["ruling"], {"ruling": rd["ruling"], "unruled": rd.get("answer") is None,
+                said_ruling = rd.get("ruling_ar") if lang == "ar" else None  # the referee's Arabic, where it has one
+                x["rulings"].setdefault(rd["ruling"], {"ruling": said_ruling or rd["ruling"],
+                                                       "ruling_lang": "ar" if said_ruling else "en",
+                                                       "unruled": rd.get("answer") is None,
                                                        "who": []})["who"].append(r["label"])
-    return [{**a, "readings": [{**rd, "rulings": list(rd["rulings"].values())} for rd in a["readings"].values()]}
+    return [{**a, "state": _state(a), "readings": [{**rd, "rulings": list(rd["rulings"].values())}
+                                                   for rd in a["readings"].values()]}
             for a in out.values()]
+
+
+def _state(a: dict[str, Any]) -> str:
+    """How an ambiguity bears on the rulings: "live" (its readings rule differently), "silent" (the engine rules
+    under none of its readings: the documents say nothing, a club picks one), "open" (some readings are ruled
+    alike, the others are a club's choice) or "same" (every reading rules the same)."""
+    unruled = [x["unruled"] for rd in a["readings"].values() for x in rd["rulings"].values()]
+    if a["changes_ruling"]:
+        return "live"
+    return "silent" if all(unruled) else "open" if any(unruled) else "same"
 
 
 

@@ -3,8 +3,9 @@
 In the Arabic texts, file paths, commands and option examples sit between U+2066 and U+2069 (left-to-right
 isolates), so they read left to right inside a right-to-left sentence. Rule texts are not here: clause
 wordings, rule pages and citations come from the spec through the engine (:mod:`tarneeb.serve.engine`). The
-referee's report comes in the page's language (``tarneeb ruling --lang ar`` on the Arabic pages); its per-ruleset
-sentences, clause ids and error messages stay English and are shown as left-to-right blocks. The pages
+referee's report comes in the page's language (``tarneeb ruling --lang ar`` on the Arabic pages), and so do each
+ruling's sentence and arithmetic (the referee's ``ruling_ar`` and ``math_ar``; its English sentence is kept, folded);
+clause ids and error messages stay English and are shown as left-to-right blocks. The pages
 number the players 1 to 4 as players count (seat 0 of a situation is player 1), as the referee's reports do in both languages.
 """
 
@@ -40,6 +41,8 @@ EN: dict[str, str] = {
     "decided_by": "Decided by",
     "ambiguous": "Ambiguous: the readings rule differently",
     "ambiguity_same": "Ambiguity (every reading rules the same here)",
+    "ambiguity_silent": "The documents are silent here: a club chooses one of these readings",
+    "ambiguity_open": "Ambiguity (the readings computed here rule the same; the others are a club's choice)",
     "taken": "taken by",
     "reading_unruled": "a club's choice: no rule document says",
     "ambiguity_below": "Where the documents are unclear (below):",
@@ -113,7 +116,7 @@ EN: dict[str, str] = {
     "kind_trump": "What is trump?",
     "kind_who-leads": "Who leads?",
     "kind_whose-turn": "Whose turn is it?",
-    "kind_irregularity": "An irregularity (revoke, out of turn, exposed card, misdeal, wrong card count)",
+    "kind_irregularity": "An irregularity (a rule broken)",
     "needs_card-legal": "Give: the player asked about and the card, the trick in progress (who led, its cards), the cards that "
                         "player holds or the suits they have none of, and the trump (contract, or dealer and turned card).",
     "needs_trick-winner": "Give: who led the trick and its four cards in play order, and the trump (contract, or "
@@ -131,11 +134,12 @@ EN: dict[str, str] = {
     "needs_whose-turn": "Give: the dealer and the bids so far, or the trick in progress (who led, its cards).",
     "needs_irregularity": "Choose the irregularity below; the facts it needs are listed under it.",
     "seat_name": "Player {n}",
-    "english_note": "Below, each ruleset's ruling in the referee's own words, with its arithmetic.",
+    "english_note": "Below, each ruling with its arithmetic; rulesets that rule the same share one card.",
+    "english_text": "The English text",
     "stated_trump": "Trump stated at the table",
     "stated_trump_hint": "What the players say trump is; each ruleset checks it (a contradiction is reported).",
     "irregularity": "Which irregularity",
-    "irr_revoke": "Revoke (did not follow suit or trump when able)",
+    "irr_revoke": "Revoke (did not follow or trump)",
     "irr_bid-out-of-turn": "Bid out of turn",
     "irr_lead-out-of-turn": "Lead or play out of turn",
     "irr_exposed-card": "Exposed card",
@@ -212,6 +216,8 @@ AR: dict[str, str] = {
     "decided_by": "يحسمه",
     "ambiguous": "غموض: القراءات تحكم بشكل مختلف",
     "ambiguity_same": "غموض (كل القراءات تحكم بالشيء نفسه هنا)",
+    "ambiguity_silent": "الوثائق صامتة هنا: يختار النادي إحدى هذه القراءات",
+    "ambiguity_open": "غموض (القراءات المحسوبة هنا تحكم بالشيء نفسه؛ والباقي يختاره النادي)",
     "taken": "تعتمدها",
     "reading_unruled": "يختارها النادي: لا تذكرها أي وثيقة",
     "ambiguity_below": "حيث الوثائق غير واضحة (في الأسفل):",
@@ -303,8 +309,8 @@ AR: dict[str, str] = {
     "needs_whose-turn": "أعطِ: الموزِّع والطلبات حتى الآن، أو اللمّة الجارية (من بدأها وأوراقها).",
     "needs_irregularity": "اختر المخالفة أدناه؛ تُذكر تحتها الوقائع التي تحتاجها.",
     "seat_name": "اللاعب {n}",
-    "english_note": "فيما يلي حكم كل مجموعة بالعربية، وتحته نص الحَكَم الإنجليزي مع الحساب (اللاعبون فيه مرقّمون "
-                    "من 1 إلى 4 كما هنا).",
+    "english_note": "فيما يلي كل حكم مع حسابه؛ والمجموعات التي تحكم بالشيء نفسه في بطاقة واحدة.",
+    "english_text": "النص الإنجليزي",
     "stated_trump": "الطرنيب المعلن على الطاولة",
     "stated_trump_hint": "ما يقول اللاعبون إنه الطرنيب؛ تتحقق منه كل مجموعة قواعد (ويُذكر التناقض إن وُجد).",
     "irregularity": "أي مخالفة",
