@@ -157,3 +157,21 @@ def test_ctrl_c_in_a_real_process() -> None:
             p.kill()
             p.wait()
     assert p.returncode == 130 and err == "interrupted\n"
+
+
+@pytest.mark.slow  # imports distributed in a process of its own
+def test_verify_on_a_cluster_it_cannot_reach_says_so_before_it_waits(tmp_path: Path) -> None:
+    """The README's cluster command with a scheduler that is not there: a line saying what it is waiting for, then
+    the one located error line (exit 2), never a traceback or a silent half-minute."""
+    import os
+
+    pytest.importorskip("distributed")
+    rec = tmp_path / "games.jsonl"
+    assert main(["record", "--ruleset", "classic", "--matches", "1", "--seed", "1", "--out", str(rec)]) == 0
+    env = {**os.environ, "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "1s"}
+    p = subprocess.run([sys.executable, "-m", "tarneeb.cli", "verify", "--scheduler", "tcp://127.0.0.1:9", str(rec)],
+                       capture_output=True, text=True, env=env, timeout=120)
+    lines = p.stderr.strip().splitlines()
+    assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
+    assert lines[0] == "connecting to the Dask scheduler at tcp://127.0.0.1:9 ...", lines
+    assert len(lines) == 2 and lines[1].startswith("tarneeb: error: --scheduler tcp://127.0.0.1:9: "), lines

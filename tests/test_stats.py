@@ -97,3 +97,15 @@ def test_cli_bad_option_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     rc = main(["stats", "classic", "--option", "nosuch=1", "--matches", "2"])
     err = capsys.readouterr().err
     assert rc == 2 and "nosuch" in err and "Traceback" not in err
+
+
+def test_a_chart_with_nothing_to_show_says_why(capsys: pytest.CaptureFixture[str]) -> None:
+    """Random individual play stopped at the cap finishes no match: the match-length chart says so instead of a
+    heading with nothing under it; the cap is reported in the summary line."""
+    pytest.importorskip("numpy")
+    rc = main(["stats", "bsfyi-41", "--policy", "random", "--batch", "--matches", "20", "--max-hands", "10"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "0 finished (20 stopped at the cap of 10 hands" in out
+    lines = out.splitlines()
+    at = lines.index("match length (hands)")
+    assert lines[at + 1].strip() == "none (no match finished)"

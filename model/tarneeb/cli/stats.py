@@ -89,6 +89,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
     def chart(title: str, a: Counter[int], b: Counter[int] | None) -> None:
         legend = escape(f" (# {results[0].label}, = {results[1].label})") if b is not None else ""
         con.print(f"[bold]{title}[/bold]{legend}", highlight=False)
+        if not a and not b:  # a heading with nothing under it read as a fault: say why it is empty
+            con.print("  none (no match finished)" if "match" in title else "  none", highlight=False)
         for line in text_bars(a, other=b):
             con.print("  " + line, highlight=False, markup=False)
 

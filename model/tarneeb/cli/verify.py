@@ -131,6 +131,8 @@ def _run_units(args: argparse.Namespace, options: dict[str, Any] | None, jobs: i
     units = plan_units(args.files, unit_bytes=args.unit_bytes or DEFAULT_UNIT_BYTES, ruleset=args.ruleset,
                        options=options, readings=reading_args(args.reading) or None)
     if args.scheduler:
+        # connecting can take a while (distributed gives up after its connect timeout, 30 s by default): not silently
+        print(f"connecting to the Dask scheduler at {args.scheduler} ...", file=sys.stderr, flush=True)
         try:
             wait = DEFAULT_WORKER_WAIT if args.worker_wait is None else args.worker_wait
             mapper = dask_mapper(args.scheduler, worker_wait=wait)
