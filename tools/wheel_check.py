@@ -6,8 +6,10 @@ venv in a temporary folder outside the tree, and run the README's commands from 
 
 Nothing of the source tree is on the path of the commands run: no ``TARNEEB_SPEC_DIR``, no ``PYTHONPATH``, the
 working folder is the temporary one. The only files of the tree they use are the example engine of
-``examples/`` (a user's own engine stands there) . Fails (exit 1) on the first command that fails or prints
-something wrong; prints one line per step saying what it checks.
+``examples/`` (a user's own engine stands there). Then every command of the README's ``sh`` blocks that needs no
+file of the source tree and no optional extra (``tools/readme_commands.py``) runs as written, in README order.
+Fails (exit 1) on the first command that fails or prints something wrong; prints one line per step saying what it
+checks.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ import venv
 import zipfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
+
+from readme_commands import argv_of, expected_exit, not_from_the_wheel, readme_commands
 
 ROOT = Path(__file__).resolve().parents[1]
 HASHED = "_2bd9936ea71faec4.txt"  # one of the documents' file names: never in human output
@@ -130,12 +134,27 @@ def run(keep: bool) -> None:
             out = sh(cmd, cwd=work, env=env, expect=rc)
             if ok is not None and not ok(out):
                 raise CheckFailed(f"{' '.join(map(str, cmd))}: unexpected output:\n{out[-2000:]}")
+        readme_as_written(work, env)
         print("the installed wheel runs every README command from outside the tree", flush=True)
     finally:
         if keep:
             print(f"kept {tmp}")
         else:
             shutil.rmtree(tmp, ignore_errors=True)
+
+
+def readme_as_written(work: Path, env: dict[str, str]) -> None:
+    """Every README command that needs neither a file of the source tree nor an extra, as written, in README order
+    (``vectors generate`` without ``--out`` must refuse to write into the installed package)."""
+    lines = [(n, line) for n, line in readme_commands() if not_from_the_wheel(line) is None]
+    print(f"running the README's {len(lines)} commands that need only the wheel, as written", flush=True)
+    for n, line in lines:
+        argv, out_file = argv_of(line)
+        out = sh(argv, cwd=work, env=env, expect=expected_exit(line, from_wheel=True), with_stderr=out_file is None)
+        if out_file is not None:
+            (work / out_file).write_text(out, encoding="utf-8")
+        elif not out.strip():
+            raise CheckFailed(f"README.md:{n}: {line}: printed nothing")
 
 
 def main() -> None:

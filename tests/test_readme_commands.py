@@ -1,0 +1,103 @@
+"""Every command of the README's ``sh`` blocks, run as written, in README order, from a folder laid out as a fresh
+clone (``spec/`` and ``docs/`` copied, ``examples/`` and ``.venv/`` linked; ``TARNEEB_SPEC_DIR`` points at the copy,
+so ``vectors generate`` rewrites the copy, not the tree): each exits as it should, prints no traceback and says
+something; the few no test can run are named in ``tools/readme_commands.py`` with the reason and what tests them
+instead. ``tools/wheel_check.py`` runs those that need no file of the source tree and no extra from the wheel alone.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import time
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("readme_commands", ROOT / "tools" / "readme_commands.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+RC = _load()
+
+
+def test_the_readme_blocks_are_found() -> None:
+    text = "x\n```sh\ntarneeb rulesets   # ids\n\n# a comment\n```\n```toml\nkey = 1\n```\n```sh\ntarneeb show classic\n```\n"
+    assert RC.readme_commands(text) == [(3, "tarneeb rulesets   # ids"), (11, "tarneeb show classic")]
+    assert len(RC.readme_commands()) >= 40
+    assert RC.argv_of("tarneeb new-ruleset --from x > club.toml   # c") == (["tarneeb", "new-ruleset", "--from", "x"],
+                                                                        "club.toml")
+
+
+def test_no_readme_command_has_a_placeholder() -> None:
+    """A command block holds commands a newcomer can paste: no ``...``, no HOST, no single-letter stand-in
+    (``--match M``); a template belongs in the prose around it."""
+    for n, line in RC.readme_commands():
+        argv, _ = RC.argv_of(line)
+        assert "..." not in argv and not any("HOST" in a or a in {"M", "N", "FILE"} for a in argv), (n, line)
+
+
+def test_which_commands_the_wheel_alone_runs() -> None:
+    wheel = [line for _, line in RC.readme_commands() if RC.not_from_the_wheel(line) is None]
+    assert "tarneeb rulesets" in " ".join(wheel) and len(wheel) >= 15
+    argvs = [" ".join(RC.argv_of(line)[0]) for line in wheel]
+    assert not any("examples/" in a or "spec/" in a or a.startswith("tarneeb stats") for a in argvs)
+    assert RC.expected_exit("tarneeb vectors generate   # regenerate", from_wheel=True) == 2
+    assert RC.expected_exit("tarneeb vectors generate --out vec", from_wheel=True) == 0
+
+
+def _layout(tmp: Path) -> Path:
+    work = tmp / "clone"
+    work.mkdir()
+    shutil.copytree(ROOT / "spec", work / "spec")
+    shutil.copytree(ROOT / "docs", work / "docs", ignore=shutil.ignore_patterns("_build", "generated", "__pycache__"))
+    for name in ("examples", ".venv", "bench", "tools", "model", "proofs", "pyproject.toml"):
+        (work / name).symlink_to(ROOT / name)
+    return work
+
+
+@pytest.mark.slow
+def test_every_readme_command_runs_as_written(tmp_path: Path) -> None:
+    work = _layout(tmp_path)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env.update(PATH=f"{ROOT / '.venv' / 'bin'}{os.pathsep}{env.get('PATH', '')}",
+               TARNEEB_SPEC_DIR=str(work / "spec"), COLUMNS="120")
+    failures: list[str] = []
+    ran: list[str] = []
+    for n, line in RC.readme_commands():
+        why = RC.not_run_reason(line)
+        if why:
+            ran.append(f"README.md:{n} not run ({why}): {line[:60]}")
+            continue
+        argv, out_file = RC.argv_of(line)
+        t0 = time.perf_counter()
+        p = subprocess.run(argv, cwd=work, env=env, capture_output=True, text=True, timeout=900)
+        ran.append(f"README.md:{n} ({time.perf_counter() - t0:.1f} s): {line[:100]}")
+        if out_file is not None:
+            (work / out_file).write_text(p.stdout, encoding="utf-8")
+        expect = RC.expected_exit(line)
+        where = f"README.md:{n}: {line}"
+        if p.returncode != expect:
+            failures.append(f"{where}\n  exit {p.returncode}, expected {expect}\n{p.stdout[-1500:]}\n{p.stderr[-1500:]}")
+        elif "Traceback" in p.stderr:
+            failures.append(f"{where}\n  printed a traceback\n{p.stderr[-2000:]}")
+        elif not (p.stdout.strip() or p.stderr.strip()):
+            failures.append(f"{where}\n  printed nothing")
+        elif "--json" in argv and argv[:2] == ["tarneeb", "stats"]:
+            for c in json.loads(p.stdout)["configurations"]:
+                if not c["finished"]:  # an empty result: no match played out
+                    failures.append(f"{where}\n  {c['label']}: 0 of {c['matches']} matches finished")
+    print("\n".join(ran))
+    assert not failures, "\n\n".join(failures)
+    assert sum(" not run " not in r for r in ran) >= 30
