@@ -256,6 +256,11 @@ def test_arabic_pages_keep_the_arabic_navigation_and_title(site: Path) -> None:
         assert captions == ["العربية (Arabic)"], (p.name, captions)
         assert "Tarneeb reference model" not in page, p.name
         assert "نموذج الطرنيب المرجعي" in page
+        # "previous" and "next" lead to Arabic pages only (the first led to the English glossary)
+        related = re.findall(r'<a class="(?:next|prev)-page" href="([^"]*)"', page)
+        assert all(not h.startswith("../") for h in related), (p.name, related)
+    index = _page(site, "generated/ar/index.html")
+    assert re.findall(r'<a class="(next|prev)-page"', index) == ["next"]
     english = _page(site, "generated/en/classic.html")
     assert re.findall(r'<span class="caption-text">([^<]*)</span>', english) == ["Rules", "العربية (Arabic)",
                                                                                  "Reference"]

@@ -144,3 +144,12 @@ def test_no_role_inside_bold_on_the_arabic_disputes_page() -> None:
     from tarneeb.docgen import site_ar
 
     assert not re.search(r"\*\*[^*\n]*:ltrw?:`", site_ar.disputes_page())
+
+
+def test_an_arabic_page_links_back_and_on_to_arabic_pages_only() -> None:
+    ext = _sphinx_ext()
+    html = ('<div class="related-pages">\n  <a class="next-page" href="bsfyi-41.html"><div>x</div></a>\n'
+            '  <a class="prev-page" href="../glossary.html">\n<div class="title">Glossary of Arabic terms</div>\n</a>\n'
+            '</div>')
+    out = ext.arabic_related_pages(html)
+    assert 'href="bsfyi-41.html"' in out and "glossary" not in out and "Glossary" not in out

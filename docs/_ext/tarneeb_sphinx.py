@@ -168,6 +168,15 @@ def arabic_sidebar(html: str, keep: str, title: str, authors: str = "") -> str:
                                                                           f" - {title}</title>")
 
 
+_RELATED = re.compile(r'\s*<a class="(?:next|prev)-page" href="(?P<href>[^"]*)">.*?</a>', re.S)
+
+
+def arabic_related_pages(html: str) -> str:
+    """An Arabic page's "previous" and "next" links only to Arabic pages: the first Arabic page's "previous" led to
+    the English glossary, the last one's "next" to the English command line reference, their titles in English."""
+    return _RELATED.sub(lambda m: "" if m.group("href").startswith(("../", "/", "http")) else m.group(0), html)
+
+
 def _end_of_list(html: str, at: int) -> int:
     """The index just after the ``<ul>`` that starts at ``at`` (its nested lists included); ``at`` when none does."""
     if not html.startswith("<ul", at):
@@ -197,6 +206,7 @@ def _rtl_pages(app: Sphinx, exception: Exception | None) -> None:
         marked = theme_words_ar(rtl_html_tag(text), words, str(chrome.get("made_with", "")))
         marked = arabic_sidebar(marked, str(chrome["arabic_caption"]), str(chrome["site_title"]),
                                 str(chrome["authors"]))
+        marked = arabic_related_pages(marked)
         if marked != text:
             page.write_text(marked, encoding="utf-8")
 
