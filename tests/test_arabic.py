@@ -533,3 +533,80 @@ def test_arithmetic_of_an_unknown_shape_is_left_out() -> None:
 
     assert math_shape("a sentence the referee does not write") is None and math_ar("a new shape 3 > 2") == ""
     assert math_ar("") == ""
+
+
+# ---------------------------------------------------------------- 7. the report's arithmetic; a missing fact; several
+
+@pytest.mark.parametrize("explain", [False, True], ids=["short", "explain"])
+def test_the_arabic_report_gives_the_arithmetic_as_the_page_does(explain: bool,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """``tarneeb ruling FILE --lang ar`` gives each ruling's arithmetic in Arabic (``math_ar``, as the web page
+    does): a worded one ("player 4 != player 3", "took 6 >= bid 5: +10") too, not only a bare formula, and in the
+    short report (one line a ruleset) as the English one gives it."""
+    import json
+
+    for path in DISPUTE_FILES:
+        assert main(["ruling", str(path), "--lang", "ar", "--json"]) in (0, 1)
+        rulings = json.loads(capsys.readouterr().out)["rulings"]
+        assert main(["ruling", str(path), "--lang", "ar", *(["--explain"] if explain else [])]) in (0, 1)
+        text = capsys.readouterr().out
+        for r in rulings:
+            if r["status"] == "ruled" and r["math"]:
+                assert r["math_ar"] and r["math_ar"] in text, (path.stem, r["label"], r["math"])
+
+
+def test_an_undecided_ruling_words_the_missing_fact_in_arabic(capsys: pytest.CaptureFixture[str]) -> None:
+    """A ruleset that cannot rule for want of a fact says which in Arabic words (those of the web form's field), not
+    by the field's id ("contract.trump")."""
+    import json
+
+    assert main(["ruling", "trick-winner", "--trick", "1:KD,3H,4D,5D", "--ruleset", "all", "--lang", "ar",
+                 "--json"]) in (0, 1)
+    out = json.loads(capsys.readouterr().out)
+    undecided = {r["label"]: r["ruling_ar"] for r in out["rulings"] if r["status"] == "undecided"}
+    assert sorted(undecided) == ["card-kings-41", "classic", "eram-41"], undecided
+    assert "طرنيب العقد" in undecided["classic"]
+    assert "الورقة التي كشفها الموزِّع" in undecided["card-kings-41"]
+    for said in undecided.values():
+        assert not re.search(r"[A-Za-z]", said), said
+
+
+def test_every_fact_the_referee_may_lack_has_arabic_words() -> None:
+    """Each field the referee names when a fact is missing (``Missing(...)`` in tarneeb.ruling) reads in Arabic."""
+    import tarneeb.ruling as ruling
+    from tarneeb.ruling.arabic import fact
+
+    folder = Path(ruling.__file__).parent
+    fields = {f for name in ("decision.py", "turns.py")
+              for f in re.findall(r'Missing\(f?"([^"]+)"', (folder / name).read_text(encoding="utf-8"))}
+    assert {"contract.trump", "revealed", "dealer", "hands.{seat}"} <= fields, fields
+    for f in sorted(fields):
+        field = f.replace("{seat}", "2").replace("{d.index}", "1").replace("{e.field}", "hand")
+        assert not re.search(r"[A-Za-z]", fact(field)), (f, fact(field))
+    assert fact("deals[1].hand") == "هل لُعبت اليد أم أُلغيت في التوزيع 2" and fact("hands.2") == "أوراق اللاعب 3"
+    assert fact("no.such") == "\u2066no.such\u2069"  # a field it does not know: its id, isolated
+
+
+def test_a_sentence_of_several_rulesets_is_in_the_plural() -> None:
+    """A headline said of several rulesets that rule alike does not call them «هذه المجموعة» (this ruleset); one
+    ruleset's own line still does."""
+    from tarneeb.ruling import load_situation, resolve
+    from tarneeb.ruling.arabic import headline_ar, report_text_ar, several
+
+    assert several("لا يتناولها أي بند في هذه المجموعة.") == "لا يتناولها أي بند في هذه المجموعات."
+    rep = resolve(load_situation(spec_dir() / "disputes" / "exposed-card-before-bidding.toml"))
+    head = headline_ar(rep)
+    assert "هذه المجموعات" in head and "هذه المجموعة" not in head, head
+    lines = report_text_ar(rep).splitlines()
+    assert all("هذه المجموعة" in ln for ln in lines if "\u2066classic\u2069:" in ln)  # its own line: one ruleset
+
+
+def test_a_disagreeing_headline_isolates_each_ruleset_id_whole() -> None:
+    """Where the rulesets disagree the Arabic headline names each ruleset in a left-to-right isolate, whole."""
+    from tarneeb.ruling import load_situation, resolve
+    from tarneeb.ruling.arabic import headline_ar
+
+    rep = resolve(load_situation(spec_dir() / "disputes" / "cancelled-hand-dealer.toml"))
+    head = headline_ar(rep)
+    for rid in ("bsfyi-41", "card-kings-41", "eram-41", "tarneeb-400"):
+        assert head.count(rid) == 1 and f"\u2066{rid}\u2069" in head, (rid, head)

@@ -26,7 +26,7 @@ from tarneeb.core.spec import rulesets  # noqa: E402
 from tarneeb.docgen.rulebook import ruleset_doc  # noqa: E402
 from tarneeb.ruling import load_situation, parse_situation, report_json, resolve  # noqa: E402
 from tarneeb.serve import engine  # noqa: E402
-from tarneeb.serve.app import create_app, with_red_suits, with_suits  # noqa: E402
+from tarneeb.serve.app import create_app, with_isolates, with_red_suits, with_suits  # noqa: E402
 from tarneeb.serve.form import situation_from_form  # noqa: E402
 from tarneeb.serve.strings import AR  # noqa: E402
 
@@ -51,8 +51,8 @@ def esc(text: str) -> str:
 
 def text_of(page: str) -> str:
     """The page's visible text, tags dropped and entities decoded, whitespace squeezed (an inline span, a red
-    card's, adds no space)."""
-    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", re.sub(r"</?span\b[^>]*>", "", page))))
+    card's, or bdi, an id's, adds no space)."""
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", re.sub(r"</?(?:span|bdi)\b[^>]*>", "", page))))
 
 
 def ruling_cards(page: str) -> list[tuple[list[str], str]]:
@@ -202,7 +202,7 @@ def test_the_arabic_page_gives_clauses_in_arabic(client: TestClient) -> None:
 def test_each_rulesets_card_gives_its_verdict_in_arabic(client: TestClient, path: Path) -> None:
     """On the Arabic page every ruleset's card leads with the referee's Arabic sentence (players 1-4), the
     English original below it; the English page has no Arabic verdict."""
-    from tarneeb.ruling.arabic import sentence
+    from tarneeb.ruling.arabic import sentence, several
 
     rep = resolve(load_situation(path))
     page = client.post("/ar/ruling", data={"situation_text": path.read_text(encoding="utf-8")}).text
@@ -212,8 +212,11 @@ def test_each_rulesets_card_gives_its_verdict_in_arabic(client: TestClient, path
     for x in rep.rulings:
         body = articles[x.label]
         want = sentence(rep.kind, x, rep.asked)
-        # the page shows cards with their suit's symbol (3♥), the report's codes (3H) otherwise unchanged
-        assert f'<p class="verdict" lang="ar" dir="rtl">{with_red_suits(want)}</p>' in body, x.label
+        if list(articles.values()).count(body) > 1:  # a card several rulesets share says it of them all
+            want = several(want)
+        # the page shows cards with their suit's symbol (3♥), ids kept whole, the report's codes (3H) otherwise
+        # unchanged
+        assert f'<p class="verdict" lang="ar" dir="rtl">{with_isolates(want)}</p>' in body, x.label
         assert f'<p class="verdict-en" lang="en" dir="ltr">{with_red_suits(x.text)}</p>' in body, x.label
     english = client.post("/en/ruling", data={"situation_text": path.read_text(encoding="utf-8")}).text
     assert 'lang="ar" dir="rtl">' not in english.split('id="result"')[1]
@@ -915,6 +918,91 @@ def test_what_each_reading_rules_is_in_arabic_on_an_arabic_page(client: TestClie
     for reading in flag.readings:
         assert reading.answer is not None
         said = sentence(rep.kind, dataclasses.replace(x, answer=reading.answer), rep.asked)
-        assert str(with_red_suits(said)) in box, reading.id
+        assert str(with_isolates(said)) in box, reading.id
         assert esc(with_suits(reading.ruling)) not in box, reading.id
 
+
+
+# ------------------------------------------------------------------ the Arabic page: ids whole, facts, examples, several
+
+
+def test_the_arabic_headline_keeps_each_ruleset_id_whole(client: TestClient) -> None:
+    """Where the rulesets disagree, the Arabic headline names each ruleset isolated and whole: in a
+    ``<bdi class="id">`` (its isolate marks kept around it, as the command prints them) that style.css never breaks,
+    wherever it stands on the page (a 390 px phone broke "bsfyi-41" at its hyphen)."""
+    page = result_of(client, "ar", "cancelled-hand-dealer.toml")
+    head = re.search(r'<p class="headline"[^>]*>(.*?)</p>', page, re.S)
+    assert head is not None
+    for rid in ("bsfyi-41", "card-kings-41", "eram-41", "tarneeb-400"):
+        assert f'\u2066<bdi class="id" dir="ltr">{rid}</bdi>\u2069' in head.group(1), rid
+    css = (ROOT / "model/tarneeb/serve/static/style.css").read_text(encoding="utf-8")
+    assert re.search(r"(?:^|[,}]\s*)bdi\.id\s*[,{][^}]*white-space:\s*nowrap", css, re.M)  # not only in a card
+    # a run of words (a citation's English title) is not held on one line
+    assert str(with_isolates("(\u2066How to play\u2069)")) == "(\u2066How to play\u2069)"
+
+
+def test_an_undecided_ruling_on_an_arabic_page_words_the_missing_fact(client: TestClient) -> None:
+    """A ruleset that lacks a fact says which in Arabic, in the words of the form's field; the field's id is left
+    to the folded English sentence."""
+    page = client.post("/ar/ruling", data={"ruleset": ALL, "kind": "trick-winner", "trick_leader": "1",
+                                           "trick_cards": "KD 3H 4D 5D"}).text
+    assert error_of(page) is None
+    cards = card_of(page)
+    verdicts = {label: text_of(m.group(1)) for label, body in cards.items()
+                if (m := re.search(r'<p class="verdict" lang="ar" dir="rtl">(.*?)</p>', body, re.S))}
+    assert AR["contract_trump"] in verdicts["classic"] and "contract.trump" not in verdicts["classic"]
+    assert AR["target_revealed"] in verdicts["card-kings-41"] and "revealed" not in verdicts["card-kings-41"]
+    english = re.search(r'<p class="verdict-en"[^>]*>(.*?)</p>', cards["classic"], re.S)
+    assert english is not None and "contract.trump" in english.group(1)  # folded away, in English
+
+
+def test_the_arabic_missing_facts_are_the_forms_words() -> None:
+    """The Arabic words of a missing fact (spec/i18n/ar-ruling.toml [ruling.facts]) are the form's labels of its
+    field, so a player finds the field to fill."""
+    from tarneeb.docgen.rulebook import i18n
+
+    facts = i18n("ar")["ruling"]["facts"]
+    for field, key in {"dealer": "dealer", "revealed": "target_revealed", "contract.trump": "contract_trump",
+                       "trump": "stated_trump", "question.seat": "q_seat", "scores": "scores", "bids": "bids",
+                       "tricks": "tricks"}.items():
+        assert facts[field] == AR[key], field
+    assert AR["history"].startswith(facts["history"]) and AR["auction"].startswith(facts["auction"])
+    assert AR["contract_seat"] in facts["contract"] and AR["contract_bid"] in facts["contract"]
+    assert AR["hand_played"] in facts["hand"] and AR["hand_cancelled"] in facts["hand"]
+
+
+def test_the_arabic_examples_are_listed_by_their_arabic_titles(client: TestClient) -> None:
+    """The examples under the paste box of an Arabic page are the disputes' Arabic titles (spec/i18n/ar_pages.toml),
+    and no label of the page names a file path (spec/disputes)."""
+    from tarneeb.docgen.pages_i18n import page_text
+
+    page = client.get("/ar/ruling").text
+    ul = re.search(r'<ul class="examples">(.*?)</ul>', page, re.S)
+    assert ul is not None
+    items = re.findall(r'<li><a href="/ar/ruling\?example=([\w-]+)"><bdi lang="ar" dir="rtl">(.*?)</bdi></a></li>',
+                       ul.group(1))
+    assert [name for name, _ in items] == [p.stem for p in DISPUTES]
+    for name, title in items:
+        assert html.unescape(title) == page_text("dispute", name, "title"), name
+    assert "spec/" not in text_of(page)
+    english = client.get("/en/ruling").text  # the English page keeps the files' own titles
+    assert f'<bdi lang="en" dir="ltr">{esc(engine.examples()[0].title)}</bdi>' in english
+
+
+def test_a_card_several_rulesets_share_speaks_of_them_all(client: TestClient) -> None:
+    """On an Arabic card (or headline) that names several rulesets, a sentence that says «هذه المجموعة» (this
+    ruleset) of one says «هذه المجموعات» of them all; a card of one ruleset keeps the singular."""
+    seen = []
+    for name in ("exposed-card-before-bidding.toml", "stated-trump.toml"):
+        page = result_of(client, "ar", name)
+        head = re.search(r'<p class="headline"[^>]*>(.*?)</p>', page, re.S)
+        assert head is not None and "هذه المجموعة" not in head.group(1)
+        for labels, body in ruling_cards(page):
+            verdict = re.search(r'<p class="verdict" lang="ar" dir="rtl">(.*?)</p>', body, re.S)
+            assert verdict is not None
+            if len(labels) > 1:
+                assert "هذه المجموعة" not in verdict.group(1), labels
+                seen.append("هذه المجموعات" in verdict.group(1))
+            elif labels == ["classic"] and name == "stated-trump.toml":
+                assert "ففي هذه المجموعة" in verdict.group(1)
+    assert seen.count(True) == 3, seen  # exposed card: all five; stated trump: a contradiction and an agreement

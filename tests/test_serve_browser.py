@@ -358,6 +358,32 @@ def test_an_arabic_ruling_text(server: Server, browser: Browser, shots: list[Pat
     ctx.close()
 
 
+def test_the_arabic_examples_on_a_phone(server: Server, browser: Browser, shots: list[Path]) -> None:
+    """The examples under the Arabic paste box at 390 px: the disputes' Arabic titles, no file path; one opened and
+    ruled."""
+    from tarneeb.docgen.pages_i18n import page_text
+
+    ctx = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    pg = ctx.new_page()
+    pg.goto(server.url + "ar/ruling")
+    pg.locator("details.paste > summary").click()
+    example = pg.locator('.examples a[href$="example=cancelled-hand-dealer"]')
+    expect(example).to_have_text(page_text("dispute", "cancelled-hand-dealer", "title"))
+    expect(pg.locator("details.paste")).not_to_contain_text("spec/")
+    no_horizontal_scroll(pg)
+    shoot_part(pg, "details.paste", shots, "ruling-examples-ar-phone")
+    example.click()
+    expect(pg.locator("#situation_text")).to_contain_text("[question]")
+    pg.click("#rule-pasted")
+    expect(pg.locator("#headline bdi.id")).to_have_count(4)  # the four rulesets it names, each whole
+    broken = pg.eval_on_selector_all("#headline bdi.id", "els => els.filter(e => e.getClientRects().length > 1)"
+                                     ".map(e => e.textContent)")
+    assert broken == [], f"ids broken across lines: {broken}"
+    no_horizontal_scroll(pg)
+    shoot_part(pg, "#headline", shots, "ruling-cancelled-hand-dealer-ar-phone-headline")
+    ctx.close()
+
+
 @pytest.mark.parametrize("lang", ["en", "ar"])
 def test_the_question_menus_fit_a_phone(server: Server, browser: Browser, lang: str) -> None:
     """At 390 px every choice of the question and irregularity menus shows whole in the closed menu (the

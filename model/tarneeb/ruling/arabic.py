@@ -308,6 +308,26 @@ def _irregularity(a: dict[str, Any], asked: dict[str, Any]) -> str:
     return text + (" " + _t("sentences", "documents-silent") if a.get("documents") == "silent" else "")
 
 
+def fact(field: str) -> str:
+    """A fact of the situation (the field the referee names: ``contract.trump``, ``hands.2``, ``deals[1].hand``) in
+    Arabic words, from ``[ruling.facts]`` (the words of the web form's labels); the id itself, isolated, for a field
+    it does not know."""
+    facts = _table().get("facts", {})
+    if (m := re.fullmatch(r"deals\[(\d+)\]\.(.+)", field)) is not None:
+        return _t("facts", "in-deal", fact=fact(m.group(2)), n=int(m.group(1)) + 1)
+    if (m := re.fullmatch(r"(hands|bids|tricks|scores|voids)\.(\d)", field)) is not None and f"{m.group(1)}-seat" in facts:
+        return _t("facts", f"{m.group(1)}-seat", seat=player(m.group(2)))
+    return str(facts[field]) if field in facts else ltr(field)
+
+
+def several(text: str) -> str:
+    """An Arabic sentence said of one ruleset («هذه المجموعة») as said of several (a card or a headline that names
+    several rulesets that rule alike): the replacements of ``[ruling.several]``."""
+    for one, many in _table().get("several", {}).items():
+        text = text.replace(one, str(many))
+    return text
+
+
 def sentence(kind: str, x: Ruling, asked: dict[str, Any]) -> str:
     """The ruling of ``x`` as one Arabic sentence: the verdict and the reason the English states, from the
     answer's fields."""
@@ -315,9 +335,9 @@ def sentence(kind: str, x: Ruling, asked: dict[str, Any]) -> str:
     if x.status == "not-applicable":
         return _t("status", "not-applicable")
     if x.status == "undecided":
-        return _t("status", "undecided", field=ltr(a.get("missing", "?")))
+        return _t("status", "undecided", fact=fact(str(a.get("missing", "?"))))
     if x.status == "contradiction":
-        return _t("status", "contradiction", fields=_clauses(list(a.get("fields", []))))
+        return _t("status", "contradiction", fields="، ".join(fact(str(f)) for f in a.get("fields", [])))
     if kind == "card-legal" or (kind != "bid-legal" and a.get("turn") is not None and a.get("legal") is False):
         return _card(a, asked)
     if kind == "bid-legal":
@@ -346,16 +366,19 @@ def sentence(kind: str, x: Ruling, asked: dict[str, Any]) -> str:
 
 def add_sentences(out: dict[str, Any], rep: Report) -> None:
     """Give each ruling of ``out`` (:func:`~tarneeb.ruling.readings.report_json` of ``rep``) its Arabic sentence,
-    ``ruling_ar``, its arithmetic in Arabic, ``math_ar`` (:func:`math_ar`), and each reading of its ambiguities
-    that the engine rules its sentence, ``ruling_ar``."""
+    ``ruling_ar``, the same said of several rulesets that rule alike, ``ruling_ar_several`` (:func:`several`), its
+    arithmetic in Arabic, ``math_ar`` (:func:`math_ar`), and each reading of its ambiguities that the engine rules
+    its sentence, ``ruling_ar`` (and ``ruling_ar_several``)."""
     for r, x in zip(out["rulings"], rep.rulings, strict=True):
         r["ruling_ar"] = sentence(rep.kind, x, rep.asked)
+        r["ruling_ar_several"] = several(r["ruling_ar"])
         r["math_ar"] = math_ar(x.math)
         for a, flag in zip(r["ambiguities"], x.ambiguities, strict=True):
             for rd, reading in zip(a["readings"], flag.readings, strict=True):
                 if reading.answer is not None:  # the ruling under that reading, from its answer as above
                     rd["ruling_ar"] = sentence(rep.kind, dataclasses.replace(x, answer=reading.answer, status="ruled"),
                                                rep.asked)
+                    rd["ruling_ar_several"] = several(rd["ruling_ar"])
 
 
 _WORDY = re.compile(r"[A-Za-z]{3,}")
@@ -529,6 +552,16 @@ def math_ar(math: str) -> str:
     return got[1] if got else ""
 
 
+def _arithmetic_ar(x: Ruling) -> str:
+    """The ruling's arithmetic as the report prints it: in Arabic (:func:`math_ar`, as the web page shows it), or,
+    for a shape :func:`math_ar` does not know, the formula (:func:`arithmetic`) isolated; "" when there is none."""
+    worded = math_ar(x.math)
+    if worded:
+        return worded
+    formula = arithmetic(x)
+    return ltr(formula) if formula else ""
+
+
 def _clause_line(x: Ruling) -> str:
     from tarneeb.docgen.rulebook import clause_text
 
@@ -562,9 +595,9 @@ def _ruling_lines(kind: str, x: Ruling, asked: dict[str, Any], explain: bool) ->
         for c in x.clauses[1:]:
             text = clause_text(rs, c.id, "ar") if rs is not None else c.text
             lines.append(f"  {ltr(c.id)}: {text} ({isolate(cite(c.doc, c.heading, 'ar'))})")
-    math = arithmetic(x)
+    math = _arithmetic_ar(x)
     if math:
-        lines.append(f"{_t('labels', 'arithmetic')}: {ltr(math)}")
+        lines.append(f"{_t('labels', 'arithmetic')}: {math}")
     for a in x.ambiguities:
         silent = all(r.answer is None and not r.taken for r in a.readings)
         if silent and (explain or kind == "irregularity"):
@@ -588,9 +621,15 @@ def _agreement(rep: Report) -> str:
         groups.setdefault(x.key(rep.kind), []).append(x)
     if len(groups) == 1:
         return _t("labels", "all_agree", n=len(ruled))
-    parts = [f"{sentence(rep.kind, m[0], rep.asked)} {_t('labels', 'under')} "
-             f"{'، '.join(ltr(y.label) for y in m)}" for m in groups.values()]
+    parts = [f"{_said_of(rep, m)} {_t('labels', 'under')} {'، '.join(ltr(y.label) for y in m)}"
+             for m in groups.values()]
     return _t("labels", "disagree") + " " + "؛ و".join(parts) + "."  # a sentence, not a table's bar
+
+
+def _said_of(rep: Report, members: list[Ruling]) -> str:
+    """The sentence the rulesets ``members`` rule alike, worded for one or for several (:func:`several`)."""
+    said = sentence(rep.kind, members[0], rep.asked)
+    return several(said) if len(members) > 1 else said
 
 
 def headline_ar(rep: Report) -> str:
@@ -600,7 +639,7 @@ def headline_ar(rep: Report) -> str:
     if not ruled:
         return ""
     if len(ruled) == 1 or len({x.key(rep.kind) for x in ruled}) == 1:
-        first = sentence(rep.kind, ruled[0], rep.asked)
+        first = _said_of(rep, ruled)
         return first if len(ruled) == 1 else f"{first} {_t('labels', 'all_agree', n=len(ruled))}"
     return _agreement(rep)
 
@@ -614,7 +653,9 @@ def report_text_ar(rep: Report, explain: bool = False) -> str:
             lines += _ruling_lines(rep.kind, x, rep.asked, explain)
     else:  # one line each
         for x in rep.rulings:
-            why = f" ({ltr(x.clauses[0].id)})" if x.status == "ruled" and x.clauses else ""
+            parts = [ltr(x.clauses[0].id)] if x.clauses else []
+            parts += [m for m in [_arithmetic_ar(x)] if m]  # the arithmetic, as the English line gives it
+            why = f" ({'؛ '.join(parts)})" if x.status == "ruled" and parts else ""
             lines.append(f"{ltr(x.label)}: {sentence(rep.kind, x, rep.asked)}{why}")
     agreement = _agreement(rep)
     if agreement:
@@ -623,5 +664,5 @@ def report_text_ar(rep: Report, explain: bool = False) -> str:
     return "\n".join(rtl_isolated(ln) for ln in lines) + "\n"
 
 
-__all__ = ["LRI", "MATH_SHAPES", "PDI", "RLI", "add_sentences", "arithmetic", "ltr", "math_ar", "math_shape", "player",
-           "report_text_ar", "rtl_isolated", "sentence"]
+__all__ = ["LRI", "MATH_SHAPES", "PDI", "RLI", "add_sentences", "arithmetic", "fact", "ltr", "math_ar", "math_shape",
+           "player", "report_text_ar", "rtl_isolated", "sentence", "several"]

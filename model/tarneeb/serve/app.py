@@ -76,6 +76,32 @@ def with_red_suits(text: object) -> Markup:
 
 ENV.filters["suits"] = with_red_suits
 
+# a left-to-right isolate of the referee's Arabic (tarneeb.ruling.arabic.ltr): a ruleset id, a clause id, a card,
+# a formula
+_LTR_RUN = re.compile("\u2066([^\u2066-\u2069]*)\u2069")
+
+
+def with_isolates(text: object) -> Markup:
+    """:func:`with_red_suits` for the referee's Arabic: each left-to-right isolate with no space in it (a ruleset
+    id such as ``card-kings-41``, a clause id, a card, a formula, whose spaces are no-break ones) in a
+    ``<bdi class="id" dir="ltr">``, which style.css never breaks (a phone broke "card-kings-41" at its hyphen); the
+    isolate's own marks are kept around it (inside, they would split the element into several boxes), so the text
+    reads as the command line prints it."""
+    plain = str(text)
+    out: list[Markup] = []
+    last = 0
+    for m in _LTR_RUN.finditer(plain):
+        if " " in m.group(1):  # a run of words (a citation's English title): it may wrap as words do
+            continue
+        out += [with_red_suits(plain[last:m.start()]),
+                Markup('\u2066<bdi class="id" dir="ltr">%s</bdi>\u2069') % with_red_suits(m.group(1))]
+        last = m.end()
+    out.append(with_red_suits(plain[last:]))
+    return Markup("").join(out)
+
+
+ENV.filters["isolates"] = with_isolates
+
 
 def _lang(request: Request) -> str:
     lang = str(request.path_params.get("lang", "en"))

@@ -8,7 +8,8 @@ The web code never decides a rule. This module calls, and only calls:
   (English or Arabic; short, or the whole chain when asked to explain), with each citation worded by
   :func:`tarneeb.core.sources.cite`;
 * the verifier (:func:`tarneeb.records.verify_lines`) for record files;
-* the rule-page generator (:func:`tarneeb.docgen.rulebook.ruleset_doc`).
+* the rule-page generator (:func:`tarneeb.docgen.rulebook.ruleset_doc`), and the Arabic titles of the disputes
+  (:func:`tarneeb.docgen.pages_i18n.page_text`).
 
 When the referee gains a new entry point, this is the one file to change.
 """
@@ -26,6 +27,7 @@ from tarneeb.core.cards import RANK_NAMES, SUIT_NAMES, SUIT_SYMBOLS, SUITS, card
 from tarneeb.core.clauses import IRREGULARITIES
 from tarneeb.core.sources import cite, cite_ref
 from tarneeb.core.spec import builtin_rulesets_only, get_ruleset, rulesets, spec_dir
+from tarneeb.docgen.pages_i18n import page_text
 from tarneeb.docgen.rulebook import LANGS, RulesetDoc, ambiguity_text, clause_text, ruleset_doc
 from tarneeb.errors import SituationError, TarneebError
 from tarneeb.records import verify_lines
@@ -108,7 +110,8 @@ def ruling_groups(rulings: list[dict[str, Any]], lang: str = "en") -> list[dict[
     A group has ``labels`` and ``members`` (its rulings, each with its own clauses and citations), ``status``,
     ``ruling`` (the sentence in the page's language), ``english`` (the referee's English sentence; one that names
     its ruleset, "breaks deal.order of classic", names every ruleset of the group; ``english_parts`` and
-    ``ruling_parts`` are the two sentences split where they name them), ``math`` (the arithmetic in the
+    ``ruling_parts`` are the two sentences split where they name them; an Arabic one of several rulesets is the
+    referee's ``ruling_ar_several``, «هذه المجموعات» for «هذه المجموعة»), ``math`` (the arithmetic in the
     page's language: ``math_ar`` on an Arabic page), ``clause_ids`` and ``ambiguity_ids`` (its members', each
     once). Only the page groups: the referee's report keeps one line per ruleset."""
     mark = "\x00"
@@ -125,6 +128,8 @@ def ruling_groups(rulings: list[dict[str, Any]], lang: str = "en") -> list[dict[
         g["clause_ids"] += [c["id"] for c in r["clauses"] if c["id"] not in g["clause_ids"]]
         g["ambiguity_ids"] += [a["id"] for a in r["ambiguities"] if a["id"] not in g["ambiguity_ids"]]
     for g in out.values():  # the page sets each label apart (never broken at its hyphen): the parts between
+        if lang == "ar" and len(g["members"]) > 1:  # «هذه المجموعة» said of several rulesets, in the plural
+            g["ruling"] = g["members"][0].get("ruling_ar_several", g["ruling"])
         names = ", ".join(g["labels"])
         for key in ("english", "ruling"):
             g[f"{key}_parts"] = g[key].split(mark)
@@ -158,11 +163,19 @@ def ambiguities_once(rulings: list[dict[str, Any]], lang: str = "en") -> list[di
                 said_ruling = rd.get("ruling_ar") if lang == "ar" else None  # the referee's Arabic, where it has one
                 x["rulings"].setdefault(rd["ruling"], {"ruling": said_ruling or rd["ruling"],
                                                        "ruling_lang": "ar" if said_ruling else "en",
+                                                       "several": rd.get("ruling_ar_several") if said_ruling else None,
                                                        "unruled": rd.get("answer") is None,
                                                        "who": []})["who"].append(r["label"])
-    return [{**a, "state": _state(a), "readings": [{**rd, "rulings": list(rd["rulings"].values())}
+    return [{**a, "state": _state(a), "readings": [{**rd, "rulings": [_said_of_all(x) for x in rd["rulings"].values()]}
                                                    for rd in a["readings"].values()]}
             for a in out.values()]
+
+
+def _said_of_all(x: dict[str, Any]) -> dict[str, Any]:
+    """A reading's ruling as the page shows it: said of several rulesets (the referee's ``ruling_ar_several``) when
+    several rule it."""
+    several = x.pop("several")
+    return {**x, "ruling": several} if several and len(x["who"]) > 1 else x
 
 
 def _state(a: dict[str, Any]) -> str:
@@ -212,8 +225,13 @@ def rule_page(rid: str, lang: str) -> RulesetDoc:
 @dataclass(frozen=True, slots=True)
 class Example:
     name: str  # file stem in spec/disputes/
-    title: str
+    title: str  # the file's (English)
     text: str
+    title_ar: str = ""  # the dispute's Arabic title (spec/i18n/ar_pages.toml [dispute.NAME]), "" when it has none
+
+    def title_in(self, lang: str) -> tuple[str, str]:
+        """(the title in ``lang`` where there is one, else the file's; the language it is in)."""
+        return (self.title_ar, "ar") if lang == "ar" and self.title_ar else (self.title, "en")
 
 
 def examples() -> list[Example]:
@@ -230,5 +248,5 @@ def _examples(folder: str) -> tuple[Example, ...]:
             title = str(tomllib.loads(text).get("title", p.stem))
         except tomllib.TOMLDecodeError:
             continue
-        out.append(Example(p.stem, title, text))
+        out.append(Example(p.stem, title, text, page_text("dispute", p.stem, "title")))
     return tuple(out)
