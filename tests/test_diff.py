@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -187,3 +188,35 @@ def test_witness_says_what_it_rests_on_and_avoids_the_rising_edge() -> None:
     w4 = find(parse_side("bsfyi-41"), parse_side("tarneeb-400"), "bid-legal")
     assert w4.status == "difference" and w4.engine_confirmed
     assert any("tarneeb-400" in a and "Assumption" in a for a in w4.assumptions), w4.assumptions
+
+
+def test_witnesses_count_players_from_one_as_their_rulings_do(ck_bs: dict[str, Comparison],
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """A witness is read beside its rulings, which count players 1 to 4 and teams 1 and 2: the witness does too,
+    and says what "no difference" means rather than the solver's word for it. The situation (JSON) keeps seats."""
+    bid = ck_bs["bid-legal"]
+    assert bid.situation["question"]["seat"] == 1  # the file's seat 1 ...
+    assert bid.summary == f"player 2, on {bid.situation['scores'][1]} points, bids 6"  # ... is player 2
+    assert all("by player 2" in text for text in bid.rulings.values())
+    assert ck_bs["score"].summary.startswith("player 1 bids ")
+    assert ck_bs["redeal"].summary.startswith("player 1 deals; ") and ck_bs["redeal"].situation["dealer"] == 0
+    assert ck_bs["winner"].summary.startswith("players 1 to 4: scores before the hand [")
+    assert ck_bs["trick-winner"].summary.startswith("the dealer, player 1, turned ")
+    assert "player 2 leads" in ck_bs["trick-winner"].summary
+    assert ck_bs["next-dealer"].summary.startswith("player 1 dealt; ")
+    same = ck_bs["card-legal"]
+    assert same.summary == "no difference: no situation of this form tells them apart (Z3 proved it)"
+    team = {w.check: w for w in diff("classic", "classic:must_trump=true,scoring=bid-only",
+                                     ["card-legal", "score", "winner"])}
+    assert team["score"].summary.startswith("player 1 holds the contract at ")
+    assert "; team 1 takes " in team["score"].summary and team["score"].situation["contract"]["seat"] == 0
+    assert team["winner"].summary.startswith("before the hand team 1 has ")
+    assert "player 2 leads " in team["card-legal"].summary and "player 3, next to play, holds" in team[
+        "card-legal"].summary
+    assert main(["diff", CK, BS]) == 0
+    out = capsys.readouterr().out
+    for text in (out, *(w.summary for w in (*ck_bs.values(), *team.values()))):
+        assert not re.search(r"\bseat \d|\bteam 0\b|\bunsat\b", text), text
+    assert main(["diff", CK, BS, "--question", "bid-legal", "--json"]) == 0
+    j = json.loads(capsys.readouterr().out)["checks"][0]
+    assert j["situation"]["question"]["seat"] == 1 and j["summary"].startswith("player 2, on ")

@@ -111,6 +111,9 @@ def test_comparison_rows_link_to_witnesses(site: Path) -> None:
     # the re-check is said once for the page, not after every witness; rulings are joined without ".;"
     assert "The engine itself was run on every situation shown" in text
     assert "re-checked: the engine rules the same way" not in text and ".;" not in text
+    # the witnesses count players 1 to 4 as their rulings do, and say "no difference" without the solver's word
+    assert "Player 2, on 0 points, bids 6" in text
+    assert not re.search(r"\b[Ss]eat \d|\bunsat\b", text)
 
 
 def test_comparison_page_shows_every_ruleset_under_every_point(site: Path) -> None:

@@ -98,12 +98,12 @@ def test_a_witness_reads_as_sentences() -> None:
     w = {"status": "difference", "summary": "the dealer's turned card is 2C",
          "rulings": {"bsfyi-41": "Trump is hearts whatever card is turned.",
                      "card-kings-41": "Trump is spades (the dealer's turned card is 2C)."},
-         "engine_confirmed": True, "assumptions": ["tarneeb-400: bid.range (Assumption from 001: a bid is 2 to 13.)"],
+         "engine_confirmed": True, "assumptions": ["tarneeb-400: bid.range (Assumption from bs.fyi: a bid is 2 to 13 tricks.)"],
          "readings": []}
     text = ext._witness_text(w)
     assert text == ("The dealer's turned card is 2C. bsfyi-41: Trump is hearts whatever card is turned; "
                     "card-kings-41: Trump is spades (the dealer's turned card is 2C). Rests on: tarneeb-400: "
-                    "bid.range (Assumption from 001: a bid is 2 to 13.).")
+                    "bid.range (Assumption from bs.fyi: a bid is 2 to 13 tricks.).")
     assert ".;" not in text and "re-checked" not in text
     assert "does NOT rule this way" in ext._witness_text({**w, "engine_confirmed": False})
     page = docsite.comparison_page({"trump": {"bsfyi-41 vs card-kings-41": text}})

@@ -11,7 +11,8 @@ situation with ``z3.Optimize``:
   format of ``spec/disputes/``) and checked with the engine through
   :func:`tarneeb.ruling.resolve`: both rulesets must really rule differently
   on it, and as the encoding predicts;
-* ``unsat``: "no difference", proved for the encoded situation space;
+* ``unsat``: "no difference", proved for the encoded situation space (said to a
+  reader as "no situation of this form tells them apart");
 * the two rulesets belong to different bidding families and the question has
   no shared form: "not comparable".
 
@@ -29,6 +30,10 @@ Every rule term comes from the shared :class:`tarneeb_proofs.encode.Encoding`
 (built from the spec data only, the same builders the proofs check); this
 module only states each check's situation space, its size measure and how a
 model becomes a situation file. Every witness is re-checked against the engine.
+
+A witness's description counts players 1 to 4 and teams 1 and 2 as every human text does
+(:func:`tarneeb.core.cards.player_name`, :func:`~tarneeb.core.cards.team_label`); its situation
+file keeps the seats 0..3 and teams 0 and 1.
 """
 
 from __future__ import annotations
@@ -40,7 +45,7 @@ from typing import Any
 
 import z3
 
-from tarneeb.core.cards import SUIT_NAMES, SUITS, card_str
+from tarneeb.core.cards import SUIT_NAMES, SUITS, card_str, player_name, team_label
 from tarneeb.core.spec import OptionValue, Rules, get_ruleset, load_rules
 from tarneeb.errors import ConfigError
 from tarneeb.ruling import KINDS, parse_situation, resolve, short_answer
@@ -247,7 +252,7 @@ def _p_bid(a: Encoding, b: Encoding, check: str) -> _Problem:
         def build(m: z3.ModelRef) -> tuple[dict[str, Any], str]:
             n, s = _ival(m, bid), _ival(m, score)
             return ({"dealer": 0, "scores": [0, s, 0, 0], "question": {"kind": "bid-legal", "seat": 1, "bid": n}},
-                    f"seat 1, on {s} points, bids {n}")
+                    f"{player_name(1)}, on {s} points, bids {n}")
 
         def answer(r: Rules, m: z3.ModelRef, terms: list[Term]) -> dict[str, Any]:
             return {"legal": _ival(m, terms[0]) == 1}
@@ -301,7 +306,7 @@ def _p_score(a: Encoding, b: Encoding, check: str) -> _Problem:
             n, t = _ival(m, bid), _ival(m, tr)
             return ({"dealer": 3, "scores": [0, 0, 0, 0], "bids": [n, filler, filler, filler],
                      "tricks": [t, 13 - t, 0, 0], "question": {"kind": "score"}},
-                    f"seat 0 bids {n} and takes {t} trick{'s' * (t != 1)} (the others bid {filler})")
+                    f"{player_name(0)} bids {n} and takes {t} trick{'s' * (t != 1)} (the others bid {filler})")
 
         def answer(r: Rules, m: z3.ModelRef, terms: list[Term]) -> dict[str, Any]:
             return {"delta0": _ival(m, terms[0])}
@@ -320,7 +325,7 @@ def _p_score(a: Encoding, b: Encoding, check: str) -> _Problem:
         c, t = _ival(m, n), _ival(m, tb)
         return ({"dealer": 3, "scores": [0, 0], "contract": {"seat": 0, "bid": c, "trump": "S"},
                  "tricks": [t, 13 - t, 0, 0], "question": {"kind": "score"}},
-                f"seat 0 holds the contract at {c}; team 0 takes {t} trick{'s' * (t != 1)}")
+                f"{player_name(0)} holds the contract at {c}; {team_label(0)} takes {t} trick{'s' * (t != 1)}")
 
     def answer_c(r: Rules, m: z3.ModelRef, terms: list[Term]) -> dict[str, Any]:
         return {"delta0": _ival(m, terms[0]), "delta1": _ival(m, terms[1])}
@@ -370,7 +375,7 @@ def _p_redeal(a: Encoding, b: Encoding, check: str) -> _Problem:
     def build(m: z3.ModelRef) -> tuple[dict[str, Any], str]:
         bs = [_ival(m, x) for x in bids]
         return ({"dealer": 0, "bids": bs, "question": {"kind": "redeal"}},
-                f"dealer seat 0; the bids are {', '.join(map(str, bs))} (total {sum(bs)})")
+                f"{player_name(0)} deals; the bids are {', '.join(map(str, bs))} (total {sum(bs)})")
 
     def answer(r: Rules, m: z3.ModelRef, terms: list[Term]) -> dict[str, Any]:
         return {"redeal": _ival(m, terms[0]) == 1, "dealer": _ival(m, terms[1]) % 4}
@@ -404,7 +409,7 @@ def _p_winner(a: Encoding, b: Encoding, check: str) -> _Problem:
         def build(m: z3.ModelRef) -> tuple[dict[str, Any], str]:
             sv, bv, tv = ([_ival(m, x) for x in xs] for xs in (s, bids, tr))
             return ({"dealer": 3, "scores": sv, "bids": bv, "tricks": tv, "question": {"kind": "winner"}},
-                    f"scores before the hand {sv}; bids {bv}; tricks taken {tv}")
+                    f"players 1 to 4: scores before the hand {sv}; bids {bv}; tricks taken {tv}")
 
         def answer(r: Rules, m: z3.ModelRef, terms: list[Term]) -> dict[str, Any]:
             v = _ival(m, terms[0])
@@ -429,7 +434,8 @@ def _p_winner(a: Encoding, b: Encoding, check: str) -> _Problem:
         xs, c, t = [_ival(m, v) for v in x], _ival(m, n), _ival(m, tb)
         return ({"dealer": 3, "scores": xs, "contract": {"seat": 0, "bid": c, "trump": "S"},
                  "tricks": [t, 13 - t, 0, 0], "question": {"kind": "winner"}},
-                f"team scores before the hand {xs}; seat 0 holds the contract at {c}; team 0 takes {t}")
+                f"before the hand {team_label(0)} has {xs[0]} points and {team_label(1)} {xs[1]}; {player_name(0)} "
+                f"holds the contract at {c}; {team_label(0)} takes {t} trick{'s' * (t != 1)}")
 
     def answer_c(r: Rules, m: z3.ModelRef, terms: list[Term]) -> dict[str, Any]:
         v = _ival(m, terms[0])
@@ -462,7 +468,8 @@ def _p_card(a: Encoding, b: Encoding, check: str) -> _Problem:
                  "contract": {"seat": 1, "bid": 7, "trump": "CDHSN"[t]}, "hands": {str(asking): cards},
                  "voids": {str(asking): voids}, "trick": {"leader": 1, "cards": [card_str(lead_card)]},
                  "question": {"kind": "card-legal", "card": card_str(c)}}
-        return facts, (f"{card_str(lead_card)} is led; the next player holds {' '.join(cards)} (no "
+        return facts, (f"{player_name(1)} leads {card_str(lead_card)}; {player_name(asking)}, next to play, holds "
+                       f"{' '.join(cards)} (no "
                        f"{', '.join(SUIT_NAMES[SUITS.index(v)] for v in voids) or 'void'}) and plays {card_str(c)}")
 
     def answer(r: Rules, m: z3.ModelRef, terms: list[Term]) -> dict[str, Any]:
@@ -471,7 +478,7 @@ def _p_card(a: Encoding, b: Encoding, check: str) -> _Problem:
     # Direction changes whose turn it is; the witness puts the asking seat after the leader in both.
     if a.r.step != b.r.step:
         raise _NotComparable("the rulesets play in opposite directions, so the same trick reaches different "
-                             "seats; compare them with the same direction option")
+                             "players; compare them with the same direction option")
     return _Problem(cons, [legal(a)], [legal(b)], _n(popcount) * 64 + _n(card), build, answer)
 
 
@@ -490,8 +497,8 @@ def _p_trick(a: Encoding, b: Encoding, check: str) -> _Problem:
         facts = {"dealer": 0, "revealed": card_str(_ival(m, rv)),
                  "contract": {"seat": 1, "bid": 7, "trump": "CDHSN"[t]},
                  "trick": {"leader": 1, "cards": cards}, "question": {"kind": "trick-winner"}}
-        return facts, (f"dealer seat 0 turned {card_str(_ival(m, rv))}; seat 1 leads; the trick is "
-                       f"{' '.join(cards)}")
+        return facts, (f"the dealer, {player_name(0)}, turned {card_str(_ival(m, rv))}; {player_name(1)} leads; "
+                       f"the trick is {' '.join(cards)}")
 
     def answer(r: Rules, m: z3.ModelRef, terms: list[Term]) -> dict[str, Any]:
         return {"winner": _ival(m, terms[0])}
@@ -509,7 +516,7 @@ def _p_next_dealer(a: Encoding, b: Encoding, check: str) -> _Problem:
     def build(m: z3.ModelRef) -> tuple[dict[str, Any], str]:
         c = bool(z3.is_true(m.eval(cancelled, model_completion=True)))
         return ({"dealer": 0, "hand": "cancelled" if c else "played", "question": {"kind": "next-dealer"}},
-                f"dealer seat 0; the hand was {'cancelled' if c else 'played'}")
+                f"{player_name(0)} dealt; the hand was {'cancelled' if c else 'played'}")
 
     def answer(r: Rules, m: z3.ModelRef, terms: list[Term]) -> dict[str, Any]:
         return {"dealer": _ival(m, terms[0]) % 4}
@@ -574,10 +581,12 @@ def find(a: Side, b: Side, check: str, timeout_ms: int = 20000) -> Comparison:
     res = solver.check()
     if res == z3.unsat:
         return Comparison(check, kind, a.label, b.label, "no difference",
-                       "no difference: Z3 proved that no situation of this form is ruled differently (unsat)",
+                       "no difference: no situation of this form tells them apart (Z3 proved it)",
                        seconds=time.perf_counter() - t0)
     if res != z3.sat:
-        return Comparison(check, kind, a.label, b.label, "unknown", f"Z3 gave up ({solver.reason_unknown()})",
+        return Comparison(check, kind, a.label, b.label, "unknown",
+                          "the search gave up before finding a situation that tells them apart or proving there "
+                          f"is none (Z3: {solver.reason_unknown()})",
                        seconds=time.perf_counter() - t0)
     m = solver.model()
     minimal = False
