@@ -521,3 +521,20 @@ def test_legal_bids_follow_a_patched_rule(monkeypatch: pytest.MonkeyPatch, fn: s
         monkeypatch.setattr(R, fn, lambda rr, score: orig(rr, score)[1:])
     after = list(at_bidding().legal_actions())
     assert after == before[1:]
+
+
+def test_every_error_with_its_own_fields_survives_pickle() -> None:
+    """A proof worker's result, a Dask task: an error crossing a process must arrive whole. An IllegalAction that
+    could not be unpickled broke prove's worker pool with a traceback (a held-out mutant's counterexample)."""
+    import pickle
+
+    from tarneeb import errors as E
+
+    cases: list[Exception] = [
+        E.IllegalPlay("play:AS", 2, "play.follow", "must follow", "state"), E.IllegalDeal("deal", None, "deal.deck", "x", "s"),
+        E.SpecError("f.toml", "k", "bad"), E.ConfigError("classic", "k", "bad"),
+        E.SituationError("s.toml", ["a", "b"], "bad"), E.EngineFailure("timeout", "node e.js", "silent"),
+        E.EngineRejected({"cmd": "hello"}, "no")]
+    for e in cases:
+        back = pickle.loads(pickle.dumps(e))
+        assert type(back) is type(e) and str(back) == str(e) and vars(back) == vars(e), e

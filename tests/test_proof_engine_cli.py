@@ -80,6 +80,25 @@ def test_ctrl_c_prints_interrupted_and_no_manifest_mismatch(monkeypatch: pytest.
     assert "manifest mismatch" not in out + err
 
 
+def test_a_worker_that_dies_is_a_failed_run_in_one_line(monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """A worker process that ends abruptly (killed, out of memory, a result that cannot cross back) fails the run
+    with one line, never a traceback and never a comparison with the manifest."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    import tarneeb_proofs.cli as prove_cli
+
+    def broken(checks: object, jobs: int) -> object:
+        yield from ()
+        raise BrokenProcessPool("A process in the process pool was terminated abruptly")
+
+    monkeypatch.setattr(prove_cli, "run_all", broken)
+    assert main(["prove", "--invariant", "config", "--ruleset", "eram-41", "--jobs", "2"]) == 1
+    out, err = capsys.readouterr()
+    assert "a worker process ended abruptly after 0 of" in err and "Traceback" not in err
+    assert "manifest" not in out
+
+
 def test_prove_reports_cpu_seconds(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["prove", "--invariant", "engine", "--ruleset", "card-kings-41", "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)["summary"]

@@ -56,6 +56,9 @@ class SpecError(BadInput):
         self.reason = message
         super().__init__(f"{file}: {key}: {message}")
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return type(self), (self.file, self.key, self.reason)
+
 
 class ConfigError(BadInput):
     """Options that are unknown, ill-typed, or a combination that could get stuck."""
@@ -66,6 +69,9 @@ class ConfigError(BadInput):
         self.reason = message
         super().__init__(f"ruleset {ruleset}: {key}: {message}")
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return type(self), (self.ruleset, self.key, self.reason)
+
 
 class SituationError(BadInput):
     """A situation that is malformed, contradictory or incomplete; names the file and the fields."""
@@ -73,7 +79,11 @@ class SituationError(BadInput):
     def __init__(self, file: str, fields: Sequence[str], message: str) -> None:
         self.file = file
         self.fields = tuple(fields)
+        self.message = message
         super().__init__(f"{file}: {' / '.join(fields)}: {message}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return type(self), (self.file, self.fields, self.message)
 
 
 class DocsBuildError(BadInput):
@@ -94,6 +104,9 @@ class IllegalAction(TarneebError, ValueError):
         self.state = state
         who = f"seat {seat}" if seat is not None else "chance"
         super().__init__(f"illegal {action} by {who}: {reason} [rule {rule}] (state: {state})")
+
+    def __reduce__(self) -> tuple[Any, ...]:  # whole through pickle (a proof worker's result, a Dask task)
+        return type(self), (self.action, self.seat, self.rule, self.reason, self.state)
 
 
 class IllegalBid(IllegalAction):
@@ -129,7 +142,11 @@ class EngineFailure(EngineError):
     def __init__(self, kind: str, command: str, message: str) -> None:
         self.kind = kind
         self.command = command
+        self.message = message
         super().__init__(f"engine {command!r}: {kind}: {message}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return type(self), (self.kind, self.command, self.message)
 
 
 class EngineRejected(EngineError):
@@ -139,6 +156,9 @@ class EngineRejected(EngineError):
         self.request = request
         self.error = error
         super().__init__(f"the engine refused {json.dumps(request)[:200]}: {error}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return type(self), (self.request, self.error)
 
 
 __all__ = [

@@ -7,6 +7,7 @@ import json
 import os
 import sys
 import time
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from tarneeb.cli.common import jobs_arg
@@ -111,6 +112,14 @@ def cmd_prove(args: argparse.Namespace) -> int:
                 chosen, complete, house = _chosen(args)
                 t0, c0 = time.perf_counter(), _cpu()
                 _run(args, chosen, results, t0, interrupt)
+            except BrokenProcessPool as e:
+                if interrupt["pending"]:
+                    raise KeyboardInterrupt from None
+                # a worker died (killed, out of memory, or a result that could not cross back): a failed run, said so
+                print(f"prove: a worker process ended abruptly after {len(results)} of {len(chosen)} checks ({e}); "
+                      "nothing is compared with the manifest. `--jobs 1` runs every check in this process.",
+                      file=sys.stderr)
+                return 1
             except Exception:
                 if not interrupt["pending"]:
                     raise
