@@ -75,6 +75,8 @@ def family(stage: str) -> str:
 
 
 def command(m: Mutant) -> list[str]:
+    if m.held_out:  # no family named in advance: the whole prove, as a user runs it
+        return ["python", "-m", "tarneeb.cli", "prove", "--jobs", "2", "--json"]
     return ["python", "-m", "tarneeb.cli", "prove", "--invariant", family(m.stage), "--ruleset", m.ruleset, "--json"]
 
 
@@ -118,7 +120,7 @@ def judge(m: Mutant, rc: int, out: str, err: str) -> dict[str, Any]:
     if rc == 1 and proofs:
         first = proofs[0]
         row.update(status="caught", first_failing_check=first["id"],
-                   in_stage=first["id"].split(":", 1)[0] == m.stage,
+                   in_stage=m.held_out or first["id"].split(":", 1)[0] == m.stage,
                    stage_too=any(r["id"].split(":", 1)[0] == m.stage for r in proofs), **_facts(first))
     else:
         row.update(status="not caught", first_failing_check=failing[0]["id"] if failing else "")
@@ -226,10 +228,10 @@ NOT_BY_PROVE = {"ruling": "the referee restating a rule core decides: its words 
                           "in core, which tests/test_no_rule_outside_core.py does for each of them (seen failing)"}
 
 
-def select(ids: str | None, stage: str | None) -> list[Mutant]:
+def select(ids: str | None, stage: str | None, held_out: bool = False) -> list[Mutant]:
     if stage in NOT_BY_PROVE:
         raise SystemExit(f"prove_mutants: the mutants of stage {stage!r} are not for prove: {NOT_BY_PROVE[stage]}")
-    chosen = [m for m in MUTANTS.values() if m.stage not in NOT_BY_PROVE]
+    chosen = [m for m in MUTANTS.values() if m.stage not in NOT_BY_PROVE and (m.held_out or not held_out)]
     if ids:
         want = [x.strip() for x in ids.split(",") if x.strip()]
         unknown = [x for x in want if x not in MUTANTS]
@@ -308,7 +310,9 @@ def report() -> None:
         "This file is generated (`python tools/prove_mutants.py`, or `--report` to rewrite it from the stored results).",
         "Each mutant of the one catalogue (`proofs/tarneeb_proofs/mutants.py`) was written into a copy of the tree",
         "and `python -m tarneeb.cli prove --invariant <family of its stage> --ruleset <its ruleset> --json` was run",
-        "there in a fresh process. *Caught*: prove exited 1 and a proof check ended in a counterexample (the first",
+        "there in a fresh process; for the held-out set (stage `held-out`: bugs written as an outside reviewer would,",
+        "without reading the rest of the catalogue, `tarneeb_proofs/held_out.toml`) the whole",
+        "`python -m tarneeb.cli prove --jobs 2 --json`, every family and ruleset, as a user runs it. *Caught*: prove exited 1 and a proof check ended in a counterexample (the first",
         "one is shown, with what its counterexample names); *not caught*: prove passed, or failed only on the",
         "manifest's own mutant checks that the patch makes stale; *stale*: the mutant's text no longer occurs once in",
         "its module; *error*: prove crashed or timed out.",
@@ -355,7 +359,8 @@ def report() -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--ids", help="only these mutants (comma-separated ids)")
-    ap.add_argument("--stage", help="only the mutants of this stage (e.g. engine.play)")
+    ap.add_argument("--stage", help="only the mutants of this stage (e.g. engine.play; held-out: the held-out set)")
+    ap.add_argument("--held-out", action="store_true", help="only the held-out set (each through the whole prove)")
     ap.add_argument("--jobs", type=int, default=2, help="prove processes at a time (default 2)")
     ap.add_argument("--keep", type=Path, help="keep each patched copy and its prove output under this folder")
     ap.add_argument("--report", action="store_true", help="only rewrite proofs/MUTANTS.md from the stored results")
@@ -365,7 +370,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.jobs < 1:
         raise SystemExit("prove_mutants: --jobs must be at least 1")
-    chosen = select(args.ids, args.stage)
+    chosen = select(args.ids, args.stage, args.held_out)
     signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C, also when started with SIGINT ignored
     signal.signal(signal.SIGTERM, _terminate)
     t0 = time.perf_counter()

@@ -25,6 +25,7 @@ import importlib
 import inspect
 import shutil
 import sys
+import tomllib
 import types
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -48,6 +49,7 @@ class Mutant:
     options: dict[str, OptionValue] = field(default_factory=dict)
     in_manifest: str = ""  # "all" | "kind" | "own" | ""
     readings: dict[str, str] = field(default_factory=dict)  # readings of the register under which the bug shows
+    held_out: bool = False  # of the held-out set (held_out.toml): run only through the whole real prove
 
     @property
     def fn(self) -> str:
@@ -904,5 +906,19 @@ _SPECIAL: list[Mutant] = [
        {"play_on": 10}),
 ]
 _ALL += _SPECIAL
+
+
+
+def _held_out() -> list[Mutant]:
+    """The held-out set: bugs written as an outside reviewer would, without reading the entries above
+    (``held_out.toml``), each a realistic single bug anywhere prove claims to see one. Their stage is
+    ``held-out``: no family is named in advance, ``tools/prove_mutants.py`` runs the whole ``tarneeb prove`` on
+    each, and the tests do not run them in the process (only that each still applies)."""
+    data = tomllib.loads((Path(__file__).parent / "held_out.toml").read_text(encoding="utf-8"))
+    return [Mutant(e["id"], e["module"], e["old"], e["new"], e["text"], "held-out", e["kind"], e["ruleset"],
+                   dict(e.get("options", {})), held_out=True) for e in data["mutant"]]
+
+
+_ALL += _held_out()
 
 MUTANTS: dict[str, Mutant] = {m.id: m for m in _ALL}
