@@ -4,12 +4,14 @@
     python tools/prove_mutants.py                          # every mutant of tarneeb_proofs.mutants, 2 at a time
     python tools/prove_mutants.py --ids engine-round-of-five,engine-bid13-twelve
     python tools/prove_mutants.py --stage engine.play --jobs 1
+    python tools/prove_mutants.py --held-out --jobs 1      # the held-out set, each through the whole prove
     python tools/prove_mutants.py --report                 # rewrite proofs/MUTANTS.md from the stored results
 
 For each mutant: its edit is written into a copy of ``model/``, ``proofs/`` and ``spec/`` in a temporary folder
 (``mutants.patched_tree``), and ``python -m tarneeb.cli prove --invariant <family of its stage> --ruleset <its
 ruleset> --json`` runs there in a fresh process, ``PYTHONPATH`` on the copy's ``model`` and ``proofs`` (every
-option variant of that ruleset, so also the one carrying the mutant's options). Recorded: the exit code, the
+option variant of that ruleset, so also the one carrying the mutant's options); for a mutant of the held-out set
+(``held_out.toml``, stage ``held-out``) the whole ``prove --jobs 2 --json``, as a user runs it. Recorded: the exit code, the
 failing checks, the first failing proof (a check expected to be proved that ended in a counterexample) and what its
 counterexample names (the function or transition, the input, the clause), the wall and CPU time.
 
@@ -312,7 +314,8 @@ def report() -> None:
         "and `python -m tarneeb.cli prove --invariant <family of its stage> --ruleset <its ruleset> --json` was run",
         "there in a fresh process; for the held-out set (stage `held-out`: bugs written as an outside reviewer would,",
         "without reading the rest of the catalogue, `tarneeb_proofs/held_out.toml`) the whole",
-        "`python -m tarneeb.cli prove --jobs 2 --json`, every family and ruleset, as a user runs it. *Caught*: prove exited 1 and a proof check ended in a counterexample (the first",
+        "`python -m tarneeb.cli prove --jobs 2 --json`, every family and ruleset, as a user runs it.",
+        "*Caught*: prove exited 1 and a proof check ended in a counterexample (the first",
         "one is shown, with what its counterexample names); *not caught*: prove passed, or failed only on the",
         "manifest's own mutant checks that the patch makes stale; *stale*: the mutant's text no longer occurs once in",
         "its module; *error*: prove crashed or timed out.",
