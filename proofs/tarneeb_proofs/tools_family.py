@@ -45,6 +45,8 @@ import z3
 from tarneeb.conformance import vector_ref as V
 from tarneeb.conformance.protocol import PERFT_CLAUSE
 from tarneeb.conformance.vectors import cite_clause as V_cite
+from tarneeb.core import hand as H
+from tarneeb.core import rules as R
 from tarneeb.core.actions import Action, Bid, Deal, Play, parse_action
 from tarneeb.core.cards import STRAINS, SUITS, card_str, cards_of, strain_text
 from tarneeb.core.match import HandRecord, Match, Phase
@@ -307,7 +309,27 @@ def _replay_clean(r: Rules, recs: Sequence[Recorded]) -> Failure | None:
             return Failure(_report_fn(d), f"{_where(r, rec)}, line {d.line} of a clean record (fast path off)",
                            _rep_text(d), "no report: the engine wrote the line",
                            d.clause if isinstance(d, Divergence) else "hand.tricks")
+        # the same record with each deal given as the four hands, each sorted as an engine may write them (the
+        # format's other form of a deal: the verifier rebuilds the deck, the revealed card the dealer's last)
+        reps = _verify([rec.lines[0], *(orjson.dumps(_as_hands(r, o)) for o in rec.objs[1:])], True)
+        if reps:
+            d = reps[0]
+            return Failure(_report_fn(d), f"{_where(r, rec)}, line {d.line} of a clean record, its deal given as "
+                           "hands", _rep_text(d), "no report: the engine dealt those hands",
+                           d.clause if isinstance(d, Divergence) else "deal.deck")
     return None
+
+
+def _as_hands(r: Rules, obj: dict[str, Any]) -> dict[str, Any]:
+    """A deal line with ``hands`` (by seat, each sorted) in place of ``deck``; other lines as they are."""
+    if "deck" not in obj:
+        return obj
+    text = obj["deck"]
+    deck = [SUITS.index(text[i + 1]) * 13 + "23456789TJQKA".index(text[i]) for i in range(0, len(text), 2)]
+    hands = [[card_str(c) for c in sorted(cards_of(h))] for h in R.deal_hands(r, obj["dealer"], deck)]
+    out = {k: v for k, v in obj.items() if k != "deck"}
+    out["hands"] = hands
+    return out
 
 
 def _verify(lines: Sequence[bytes], fast: bool, v: Verifier | None = None, first: int = 1
@@ -924,8 +946,8 @@ def _vectors_one(r: Rules, rec: Recorded) -> Failure | None:
         want = {"trump": strain_text(hr.trump), "redeal": hr.redeal is not None, "trick_winners": list(hr.winners),
                 "tricks_won": list(hr.tricks_won), "deltas": list(hr.deltas), "scores": list(hr.scores_after),
                 "winner": hr.outcome, "next_dealer": got["next_dealer"]}
-        if k + 1 < len(recs):
-            want["next_dealer"] = recs[k + 1].dealer
+        # the deal after: the engine's next deal, or after the match's last deal the rotation (core's proved step)
+        want["next_dealer"] = recs[k + 1].dealer if k + 1 < len(recs) else H.next_dealer(r, hr.dealer, hr.redeal)
         if got != want:
             return _vf("ref_hand", r, rec, k, inp, got, want, hr.redeal or score_cl)
         if hr.redeal == "deal.weak-redeal":
@@ -992,7 +1014,11 @@ def _vectors_one(r: Rules, rec: Recorded) -> Failure | None:
                         return _vf("ref_play_legal", r, rec, k, inp, got_p, {"legal": c in playable}, "play.follow")
             # perft: at the bidding (no card to play), in the middle of the play, and from the last trick to past
             # the end of the deal
-            for n, depth in ((0, 2), (first_play + 9, 2), (len(rec.actions[k]) - 3, 4)):
+            # (the second card of the first trick with depth 4: into the second trick, led by the first's winner;
+            # the last card of trick 10 with depth 7: trick 11 whole, its winner found from its own leader, who
+            # then leads trick 12, whose two first cards depend on who holds what)
+            for n, depth in ((0, 2), (first_play + 1, 4), (first_play + 9, 2), (len(rec.actions[k]) - 13, 7),
+                             (len(rec.actions[k]) - 3, 4)):
                 inp = {**base, "actions": _texts(rec.actions[k][:n]), "depth": depth}
                 got_n, _ = V.ref_perft(r, inp)
                 want_n = _engine_perft(r, rec, k, n, depth)
