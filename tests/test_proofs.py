@@ -186,3 +186,32 @@ def test_formula_key_is_the_exact_formula() -> None:
     assert k != formula_key([], z3.Implies(x >= 0, x + 1 > 0))  # a hypothesis is not a guard
     b = z3.Bool("x")
     assert formula_key([b], b) != formula_key([z3.Bool("y")], z3.Bool("y"))
+
+
+def test_an_exception_from_the_code_under_check_is_a_counterexample_not_an_error() -> None:
+    """The engine refusing an action its own legal list offered (a held-out mutant: the auction's call table
+    without the dealer) raised out of prove as 'tarneeb: error: ...', exit 2, as if the user's input were bad. An
+    exception escaping the code an obligation runs, or the code that builds a check, fails that check naming the
+    innermost function of the package, the message and the clause."""
+    import z3
+
+    from tarneeb import Match, load_rules
+    from tarneeb.core.actions import Bid
+
+    def refuse() -> None:
+        m = Match(load_rules("eram-41", {}))
+        m.apply(Bid(1))  # not a bid of the range: the engine raises IllegalBid
+
+    def build(enc: object) -> list[Obligation]:
+        return [Obligation("runs the engine", [], z3.BoolVal(True), run=lambda: refuse())]
+
+    def broken(enc: object) -> list[Obligation]:
+        refuse()
+        return []
+
+    for how in (build, broken):
+        res = run_check(Check("engine", "eram-41", (), None, ("bid.range",), how, stage="t"))
+        assert res.status == "counterexample" and res.witness is not None, res
+        rows = dict(res.witness.rows)
+        assert rows["function"].startswith("tarneeb.core.match.") and "bid" in rows["input"], rows
+        assert res.witness.clauses in (["bid.range"], ["hand.tricks"]), res.witness.clauses

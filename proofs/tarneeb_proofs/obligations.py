@@ -19,9 +19,11 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import itertools
+import os
 import signal
 import threading
 import time
+import traceback
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import InvalidStateError, ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -235,6 +237,22 @@ def engine_cpu_limit(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGVTALRM, old)
 
 
+def raised_witness(name: str, e: Exception, clauses: Sequence[str]) -> Witness:
+    """An exception that escaped the engine or a tool while an obligation ran: a failure of the check (never an
+    error of the command), naming the innermost function of the package that raised it."""
+    frames = [f for f in traceback.extract_tb(e.__traceback__) if f"{os.sep}tarneeb{os.sep}" in f.filename]
+    w = Witness(f"the code under check raised {type(e).__name__} where it should have answered")
+    w.add("obligation", name)
+    if frames:
+        f = frames[-1]
+        mod = f.filename.rsplit(f"{os.sep}tarneeb{os.sep}", 1)[1].removesuffix(".py").replace(os.sep, ".")
+        w.add("function", f"tarneeb.{mod}.{f.name} (line {f.lineno})")
+    w.add("input", str(e)[:500])
+    rule = getattr(e, "rule", None)
+    w.clauses = [rule] if isinstance(rule, str) and rule else list(clauses)
+    return w
+
+
 def hang_witness(name: str, seconds: float) -> Witness:
     w = Witness(f"the engine did not finish within {seconds:.0f} s of CPU: a loop that never ends?")
     w.add("obligation", name)
@@ -255,7 +273,19 @@ def _run_check(check: Check, timeout_ms: int = 60_000) -> Result:
     # encoding is the true one
     enc = Encoding(check.rules(), None if check.invariant in SOURCE_MUTANT_FAMILIES else check.mutant)
     shared = 0
-    for ob in check.build(enc):
+    built: Iterator[Obligation] | None = None
+    while True:
+        try:
+            if built is None:
+                built = iter(check.build(enc))
+            ob = next(built, None)
+        except Refused:
+            raise
+        except Exception as e:  # noqa: BLE001 - code run to build the check (records of the engine's matches) raised
+            return Result(check, "counterexample", time.perf_counter() - t0, "building the check",
+                          raised_witness("building the check", e, check.clauses), shared=shared)
+        if ob is None:
+            break
         if ob.run is not None:
             try:
                 with engine_cpu_limit(ENGINE_CPU_S):
@@ -264,6 +294,8 @@ def _run_check(check: Check, timeout_ms: int = 60_000) -> Result:
                 w = hang_witness(ob.name, ENGINE_CPU_S)
             except Refused as e:
                 return Result(check, "refused", time.perf_counter() - t0, ob.name, e.witness, shared=shared)
+            except Exception as e:  # noqa: BLE001 - the code under check raised where it should answer
+                w = raised_witness(ob.name, e, check.clauses)
             if w is not None:
                 return Result(check, "counterexample", time.perf_counter() - t0, ob.name, w, shared=shared)
             continue
