@@ -29,7 +29,7 @@ def test_the_catalogue_has_the_match_machine_bugs() -> None:
     assert len(MATCH_MUTANTS) >= 14
     modules = {MUTANTS[k].module for k in MATCH_MUTANTS}
     assert modules >= {"tarneeb.core.match", "tarneeb.core.hand"}
-    assert {MUTANTS[k].kind for k in MATCH_MUTANTS} <= {"transition", "special-case"}
+    assert {MUTANTS[k].kind for k in MATCH_MUTANTS} <= {"transition", "special-case", "boundary"}
 
 
 @pytest.mark.parametrize("mid", MATCH_MUTANTS)
