@@ -1006,3 +1006,11 @@ def test_a_card_several_rulesets_share_speaks_of_them_all(client: TestClient) ->
             elif labels == ["classic"] and name == "stated-trump.toml":
                 assert "ففي هذه المجموعة" in verdict.group(1)
     assert seen.count(True) == 3, seen  # exposed card: all five; stated trump: a contradiction and an agreement
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_the_ruling_page_shows_no_file_path_or_command_line_word(client: TestClient, lang: str) -> None:
+    """A player meets no developer's word: no folder of the source tree, no command-line flag."""
+    page = client.get(f"/{lang}/ruling").text
+    text = re.sub(r"<[^>]+>", " ", re.sub(r"<(script|style)[^>]*>.*?</\1>", " ", page, flags=re.S))
+    assert "spec/" not in text and "--" not in text.replace("&#8212;", ""), lang
