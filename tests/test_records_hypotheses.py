@@ -21,7 +21,7 @@ from typing import Any
 
 import orjson
 
-from tarneeb import Deal, Match, Phase, load_rules
+from tarneeb import Deal, Match, Phase, load_rules, random_deck
 from tarneeb.core import hand as H
 from tarneeb.core import rules as R
 from tarneeb.core.spec import Rules
@@ -47,9 +47,7 @@ def _play(r: Rules, seed: int, scores: Sequence[int] | None = None, policy: str 
     pol = POLICIES[policy]
     while not m.is_over() and (m.phase is not Phase.DEAL or len(m.records) < hands):
         if m.phase is Phase.DEAL:
-            deck = list(range(52))
-            rng.shuffle(deck)
-            m.apply(Deal(tuple(deck)))
+            m.apply(Deal(random_deck(rng)))
         else:
             m.apply(pol(m, rng))
     return [orjson.dumps(d) for d in match_dicts(m, f"m{seed}")]
