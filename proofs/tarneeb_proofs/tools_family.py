@@ -48,7 +48,7 @@ from tarneeb.conformance.vectors import cite_clause as V_cite
 from tarneeb.core import hand as H
 from tarneeb.core import rules as R
 from tarneeb.core.actions import Action, Bid, Deal, Play, parse_action
-from tarneeb.core.cards import STRAINS, SUITS, card_str, cards_of, strain_text
+from tarneeb.core.cards import STRAINS, SUITS, card_str, cards_of, parse_card, strain_text
 from tarneeb.core.match import HandRecord, Match, Phase
 from tarneeb.core.spec import OptionValue, Rules, get_ruleset, load_rules, rulesets
 from tarneeb.errors import IllegalAction
@@ -325,7 +325,7 @@ def _as_hands(r: Rules, obj: dict[str, Any]) -> dict[str, Any]:
     if "deck" not in obj:
         return obj
     text = obj["deck"]
-    deck = [SUITS.index(text[i + 1]) * 13 + "23456789TJQKA".index(text[i]) for i in range(0, len(text), 2)]
+    deck = [parse_card(text[i:i + 2]) for i in range(0, len(text), 2)]
     hands = [[card_str(c) for c in sorted(cards_of(h))] for h in R.deal_hands(r, obj["dealer"], deck)]
     out = {k: v for k, v in obj.items() if k != "deck"}
     out["hands"] = hands

@@ -66,6 +66,11 @@ def _decide_who_leads(r: Rules, s: Situation) -> Decision:
                     f"trick {n}: leader = {player_name(seat)}")
 
 
+def _as_turn(lead: Decision) -> Decision:
+    """A who-leads ruling as a whose-turn one: the leader is the seat to play."""
+    return Decision({**lead.answer, "seat": lead.answer["leader"], "phase": "play"}, lead.text, lead.chain, lead.math)
+
+
 def _trick_turn(r: Rules, trick: TrickInProgress) -> Decision:
     n = len(trick.cards)
     seat = H.trick_turn(r, trick.leader, n)
@@ -81,8 +86,7 @@ def _decide_whose_turn(r: Rules, s: Situation) -> Decision:
     if s.trick is not None and s.trick.cards and len(s.trick.cards) < 4:
         return _trick_turn(r, s.trick)
     if s.trick is not None and (len(s.trick.cards) == 4 or s.history or s.played):
-        d = _decide_who_leads(r, s)
-        return Decision({**d.answer, "seat": d.answer["leader"], "phase": "play"}, d.text, d.chain, d.math)
+        return _as_turn(_decide_who_leads(r, s))
     _family_check(r, s, uses_bids=True)
     dealer = _need_dealer(s)
     clause = C.turn_clause(r)
@@ -109,8 +113,7 @@ def _decide_whose_turn(r: Rules, s: Situation) -> Decision:
                             (C.redeal_clause(r),))
         if s.contract is None:
             raise Missing("contract", "the auction is over; the contract holder names trump and leads")
-    d = _decide_who_leads(r, s)
-    return Decision({**d.answer, "seat": d.answer["leader"], "phase": "play"}, d.text, d.chain, d.math)
+    return _as_turn(_decide_who_leads(r, s))
 
 
 # ------------------------------------------------------------------ a sequence of deals
@@ -229,10 +232,7 @@ def _turn_of(r: Rules, s: Situation, irr: str) -> Decision | None:
         if s.trick is not None:
             d = _decide_whose_turn(r, s)
             return d if d.answer.get("phase") == "play" else None
-        if leader_of_next(r, s) is None:
-            return None
-        d = _decide_who_leads(r, s)
-        return Decision({**d.answer, "seat": d.answer["leader"], "phase": "play"}, d.text, d.chain, d.math)
+        return _as_turn(_decide_who_leads(r, s))  # Missing when the facts do not tell who leads
     except Missing:
         return None
 
