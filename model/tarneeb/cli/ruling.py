@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +70,46 @@ def _build(args: argparse.Namespace) -> Any:
     return parse_situation(with_rulesets(raw, rulesets, options), name)
 
 
+_RECORD_TITLE = re.compile(r"^match (?P<match>.*), hand (?P<hand>\d+) \((?P<where>.*)\)$")
+
+
+def _title_ar(args: argparse.Namespace, rep: Any) -> str:
+    """What the ruling is about, in Arabic: a dispute of spec/disputes/ by its Arabic title (ar_pages.toml
+    [dispute.NAME]), a hand of a record by its match and hand, the quick flags as such; a situation file of one's
+    own keeps the title it was given (left-to-right if it has no Arabic letter)."""
+    from tarneeb.core.spec import spec_dir
+    from tarneeb.docgen.pages_i18n import page_text
+    from tarneeb.docgen.rulebook import i18n
+    from tarneeb.ruling import KINDS
+    from tarneeb.ruling.arabic import ltr
+
+    labels = i18n("ar").get("ruling", {}).get("labels", {})
+    target = str(args.target)
+    if target in KINDS and not Path(target).exists():
+        return str(labels["from_flags"])
+    m = _RECORD_TITLE.match(rep.title)
+    if m and (args.match is not None or args.hand is not None or target.endswith((".jsonl", ".ndjson"))):
+        return str(labels["record_title"]).format(match=ltr(m["match"]), hand=m["hand"], where=ltr(m["where"]))
+    stem = Path(target).stem
+    dispute = spec_dir() / "disputes" / f"{stem}.toml"
+    title_ar = page_text("dispute", stem, "title")
+    if title_ar and dispute.is_file():
+        with dispute.open("rb") as fh:
+            if tomllib.load(fh).get("title") == rep.title:
+                return title_ar
+    return rep.title if re.search("[\u0600-\u06ff]", rep.title) else ltr(rep.title)
+
+
+def _text_ar(args: argparse.Namespace, rep: Any) -> str:
+    """The Arabic report, headed by what it rules on (as the English one names its title)."""
+    from tarneeb.ruling.arabic import ltr, report_text_ar, rtl_isolated
+
+    head = _title_ar(args, rep)
+    if args.explain:
+        head = f"{head} ({ltr(rep.file)})"
+    return rtl_isolated(head) + "\n" + report_text_ar(rep, args.explain)
+
+
 def cmd_ruling(args: argparse.Namespace) -> int:
     from tarneeb.ruling import report_json, report_text, resolve
 
@@ -79,15 +121,14 @@ def cmd_ruling(args: argparse.Namespace) -> int:
     if args.json:
         out = report_json(rep)
         if args.lang == "ar":
-            from tarneeb.ruling.arabic import add_sentences, report_text_ar
+            from tarneeb.ruling.arabic import add_sentences
 
-            out["text_ar"] = report_text_ar(rep, args.explain)
+            out["title_ar"] = _title_ar(args, rep)
+            out["text_ar"] = _text_ar(args, rep)
             add_sentences(out, rep)
         sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
     elif args.lang == "ar":
-        from tarneeb.ruling.arabic import report_text_ar
-
-        sys.stdout.write(report_text_ar(rep, args.explain))
+        sys.stdout.write(_text_ar(args, rep))
     else:
         sys.stdout.write(report_text(rep, args.explain))
     return 0
