@@ -6,7 +6,10 @@ import os
 from collections.abc import Iterator
 from typing import IO, Any
 
-import orjson
+try:
+    import orjson
+except ModuleNotFoundError:  # Pyodide (the offline site): the standard library's json, same values
+    from tarneeb import purejson as orjson  # type: ignore[no-redef]
 
 from tarneeb.core.actions import Bid
 from tarneeb.records.format import (
