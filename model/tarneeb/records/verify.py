@@ -9,7 +9,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import orjson
+try:
+    import orjson
+except ModuleNotFoundError:  # Pyodide (the offline site): the standard library's json, same values
+    from tarneeb import purejson as orjson  # type: ignore[no-redef]
 
 from tarneeb.core import hand as H
 from tarneeb.core import rules as R
