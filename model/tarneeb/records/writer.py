@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import IO, Any
 
-import orjson
+try:
+    import orjson
+except ModuleNotFoundError:  # Pyodide (the offline site): the standard library's json, same values
+    from tarneeb import purejson as orjson  # type: ignore[no-redef]
 
 from tarneeb.core.actions import Bid
 from tarneeb.core.cards import strain_text
