@@ -30,6 +30,7 @@ from tarneeb.cli import (
     serve,
     show,
     simulate,
+    site,
     stats,
     vectors,
     verify,
@@ -44,7 +45,7 @@ BUILTIN: dict[str, Register] = {
     "rulesets": rulesets.register, "show": show.register, "simulate": simulate.register, "demo": demo.register,
     "record": record.register, "verify": verify.register, "vectors": vectors.register, "fuzz": fuzz.register,
     "rules": rules.register, "ruling": ruling.register, "new-ruleset": new_ruleset.register, "serve": serve.register,
-    "stats": stats.register,
+    "stats": stats.register, "site": site.register,
 }
 
 
@@ -66,7 +67,7 @@ KNOWN_PLUGINS: dict[str, Plugin] = {
 
 # the order of `tarneeb --help` (and of the generated CLI page); plug-ins not named here follow, by name
 ORDER = ("rulesets", "show", "simulate", "stats", "demo", "prove", "record", "verify", "vectors", "fuzz", "rules", "ruling",
-         "diff", "new-ruleset", "serve")
+         "diff", "new-ruleset", "serve", "site")
 
 
 class CommandUnavailable(BadInput):
