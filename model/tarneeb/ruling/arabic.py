@@ -313,11 +313,24 @@ def fact(field: str) -> str:
     Arabic words, from ``[ruling.facts]`` (the words of the web form's labels); the id itself, isolated, for a field
     it does not know."""
     facts = _table().get("facts", {})
+    if field in facts:
+        return str(facts[field])
     if (m := re.fullmatch(r"deals\[(\d+)\]\.(.+)", field)) is not None:
         return _t("facts", "in-deal", fact=fact(m.group(2)), n=int(m.group(1)) + 1)
-    if (m := re.fullmatch(r"(hands|bids|tricks|scores|voids)\.(\d)", field)) is not None and f"{m.group(1)}-seat" in facts:
+    if (m := re.fullmatch(r"(hands|bids|tricks|scores|scores_after|voids)\.(\d)", field)) is not None \
+            and f"{m.group(1)}-seat" in facts:
         return _t("facts", f"{m.group(1)}-seat", seat=player(m.group(2)))
-    return str(facts[field]) if field in facts else ltr(field)
+    # a part of a fact, worded from the fact's own words: "history[1].cards[2].seat" is whose card the third card
+    # of the second finished trick is
+    parts = {"history": "history-trick", "auction": "auction-call", "bids": "bids-call"}
+    if (m := re.fullmatch(r"(history|auction|bids)\[(\d+)\]", field)) is not None and parts[m.group(1)] in facts:
+        return _t("facts", parts[m.group(1)], n=int(m.group(2)) + 1)
+    if (m := re.fullmatch(r"(.+)\.(cards\[(\d+)\]|cards|leader|seat)", field)) is not None:
+        whole = fact(m.group(1))
+        key = "card-of" if m.group(3) else f"{m.group(2)}-of"
+        if key in facts and not whole.startswith(LRI):
+            return _t("facts", key, fact=whole, n=int(m.group(3) or 0) + 1)
+    return ltr(field)
 
 
 def several(text: str) -> str:
@@ -621,26 +634,68 @@ def _agreement(rep: Report) -> str:
         groups.setdefault(x.key(rep.kind), []).append(x)
     if len(groups) == 1:
         return _t("labels", "all_agree", n=len(ruled))
-    parts = [f"{_said_of(rep, m)} {_t('labels', 'under')} {'، '.join(ltr(y.label) for y in m)}"
+    parts = [f"{_agreed(rep, m).removesuffix('.')} {_t('labels', 'under')} {'، '.join(ltr(y.label) for y in m)}"
              for m in groups.values()]
     return _t("labels", "disagree") + " " + "؛ و".join(parts) + "."  # a sentence, not a table's bar
 
 
-def _said_of(rep: Report, members: list[Ruling]) -> str:
-    """The sentence the rulesets ``members`` rule alike, worded for one or for several (:func:`several`)."""
-    said = sentence(rep.kind, members[0], rep.asked)
-    return several(said) if len(members) > 1 else said
+def _agreed(rep: Report, ruled: list[Ruling]) -> str:
+    """What the rulesets ``ruled``, which rule alike, all say: their sentence when each words it the same, else
+    the verdict alone (the fields they agree on, :data:`~tarneeb.ruling.readings.KEY_FIELDS`), without the reason
+    one of them gives ("as stated, which agrees with this ruleset" is not what a ruleset whose contract names trump
+    says)."""
+    if len(ruled) == 1:
+        return sentence(rep.kind, ruled[0], rep.asked)
+    said = {several(sentence(rep.kind, x, rep.asked)) for x in ruled}  # «هذه المجموعات»: said of them all
+    if len(said) == 1:
+        return said.pop()
+    a, asked, kind = ruled[0].answer, rep.asked, rep.kind
+    if kind == "card-legal" or (kind != "bid-legal" and a.get("turn") is not None and a.get("legal") is False):
+        card, seat = ltr(asked.get("card", "?")), player(a.get("seat"))
+        if a.get("turn") is not None and a.get("legal") is False:
+            key = "lead-out-of-turn" if a.get("lead") else "out-of-turn"
+            return _t("sentences", key, seat=seat, turn=player(a["turn"]), card=card)
+        return _t("sentences", "card-legal" if a.get("legal") else "card-not-legal", card=card, seat=seat)
+    if kind == "bid-legal":
+        bid, seat = _bid_words(asked.get("bid", "?"))[1], player(a.get("seat"))
+        if a.get("turn") is not None and a.get("legal") is False:
+            return _t("sentences", "bid-out-of-turn", bid=bid, seat=seat, turn=player(a["turn"]))
+        key = ("bid-legal" if a.get("legal") else "bid-not-legal") + ("-seat" if "seat" in a else "")
+        return _t("sentences", key, bid=bid, seat=seat)
+    if kind == "trick-winner":
+        return _t("sentences", "trick-winner-card", winner=player(a["winner"]), card=ltr(a["card"]))
+    if kind in ("redeal", "next-dealer") and "redeal" in a:
+        return _t("sentences", "redeal-yes" if a.get("redeal") else "redeal-no", dealer=player(a.get("dealer")))
+    if kind == "next-dealer":
+        return _t("sentences", "next-dealer", dealer=player(a.get("dealer")))
+    if kind == "winner":
+        w = a.get("winner")
+        return _t("sentences", "winner-none") if w is None else _t("sentences", "winner", team=team(w))
+    if kind == "trump" and a.get("trump") is not None:
+        return _t("sentences", "trump-stated" if a.get("stated") else "trump", trump=_strain(a["trump"]))
+    if kind == "who-leads":
+        return _t("sentences", "who-leads", leader=player(a["leader"]))
+    if kind == "whose-turn":
+        return _t("sentences", f"whose-turn-{a.get('phase', 'play')}", seat=player(a.get("seat")))
+    if kind == "score" and "seat" in a:
+        return _t("sentences", "score-seat", seat=player(a["seat"]), delta=_delta(int(a["delta"])))
+    if kind == "score":
+        return _t("sentences", "score", parts="، ".join(f"{_t('labels', 'player', n=k + 1)}: {_delta(int(d))}"
+                                                        for k, d in enumerate(a["deltas"])))
+    return several(sentence(kind, ruled[0], asked))  # trump named at the auction, an irregularity: one verdict
 
 
 def headline_ar(rep: Report) -> str:
     """The answer in one Arabic sentence (as :func:`tarneeb.ruling.readings.headline`): the one ruling's sentence,
-    the sentence every ruleset that rules agrees on with how many agree, or how they disagree."""
+    what every ruleset that rules agrees on (:func:`_agreed`) with how many agree, or how they disagree (each
+    group's verdict, :func:`_agreed`, with the rulesets that give it)."""
     ruled = [x for x in rep.rulings if x.status == "ruled"]
     if not ruled:
         return ""
-    if len(ruled) == 1 or len({x.key(rep.kind) for x in ruled}) == 1:
-        first = _said_of(rep, ruled)
-        return first if len(ruled) == 1 else f"{first} {_t('labels', 'all_agree', n=len(ruled))}"
+    if len(ruled) == 1:
+        return _agreed(rep, ruled)
+    if len({x.key(rep.kind) for x in ruled}) == 1:
+        return f"{_agreed(rep, ruled)} {_t('labels', 'all_agree', n=len(ruled))}"
     return _agreement(rep)
 
 

@@ -326,7 +326,9 @@ def short_answer(kind: str, answer: dict[str, Any]) -> str:
         broken = ", ".join(answer.get("breaks") or []) or "no clause"
         return ("a revoke, " if answer.get("revoke") else "") + f"breaks {broken}"
     t = answer.get("trump")
-    return "trump named at the auction" if t is None else f"trump {strain_name(STRAINS.index(t))}"
+    if t is None:
+        return "trump named at the auction"
+    return f"trump is {strain_name(STRAINS.index(t))}" + (", as stated" if answer.get("stated") else "")
 
 
 def _contradiction(s: Situation, rid: str, options: dict[str, OptionValue], e: SituationError) -> Ruling:
