@@ -136,7 +136,7 @@ def test_events_word_the_shown_card_the_contract_and_the_notes() -> None:
     deck = deck_from(0)
     for _ in range(4):
         m.apply(Bid(2))
-    assert m.records[-1].events == [f"trump.source: dealer 1 shows {card_str(deck[51])}",
+    assert m.records[-1].events == [f"trump.source: the dealer, player 2, shows {card_str(deck[51])}",
                                     "bid.total: bids total 8, below 11; hand cancelled"]
     m = at_bidding("classic", dealer=0)
     m.apply(Bid(None))
@@ -145,7 +145,7 @@ def test_events_word_the_shown_card_the_contract_and_the_notes() -> None:
     m.apply(Bid(None))
     m.apply(NameTrump(2))
     rec = m.record
-    assert rec is not None and rec.events == ["contract bid:8 by seat 2"]
+    assert rec is not None and rec.events == ["contract bid:8 by player 3"]
 
 
 def test_rising_minimum_in_400() -> None:

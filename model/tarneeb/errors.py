@@ -102,7 +102,8 @@ class IllegalAction(TarneebError, ValueError):
         self.rule = rule
         self.reason = reason
         self.state = state
-        who = f"seat {seat}" if seat is not None else "chance"
+        # players counted 1 to 4 as in every human text, with the seat (0..3) the data holds; anything else as given
+        who = "chance" if seat is None else f"player {seat + 1} (seat {seat})" if 0 <= seat < 4 else f"seat {seat}"
         super().__init__(f"illegal {action} by {who}: {reason} [rule {rule}] (state: {state})")
 
     def __reduce__(self) -> tuple[Any, ...]:  # whole through pickle (a proof worker's result, a Dask task)

@@ -15,6 +15,7 @@ checked mid-match state from data.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -22,10 +23,24 @@ from enum import Enum
 from tarneeb.core import hand as H
 from tarneeb.core import rules as R
 from tarneeb.core.actions import BIDS, EGYPTIAN, PASS, PLAYS, Action, Bid, Deal, NameTrump, Play
-from tarneeb.core.cards import CARD_BITS, CARDS_OF_SUIT, FULL_DECK, SUIT_MASKS, card_str, cards_of, hand_str, strain_name
+from tarneeb.core.cards import (
+    CARD_BITS,
+    CARDS_OF_SUIT,
+    FULL_DECK,
+    SUIT_MASKS,
+    card_str,
+    cards_of,
+    hand_str,
+    player_and_seat,
+    player_name,
+    strain_name,
+    team_label,
+)
 from tarneeb.core.spec import Rules
 from tarneeb.core.tables import bid_deciders, call_deciders, rules_table
 from tarneeb.errors import IllegalBid, IllegalDeal, IllegalPlay, IllegalTrump, WrongPhase
+
+_PLAY_ON_TEAM = re.compile(r"^(win\.play-on: )team (\d)")  # the note of a game won before play-on names its team 0/1
 
 _PLAYS_OF_SUIT: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
     tuple(tuple(PLAYS[c] for c in cards) for cards in CARDS_OF_SUIT[s]) for s in range(4)
@@ -92,14 +107,15 @@ class HandRecord:
     @property
     def events(self) -> list[str]:
         """What happened, in words and in order: the card the dealer showed (trump.source), the contract, then the
-        notes. Worded on demand from the fields above: the engine formats no text for a deal nobody reads."""
+        notes. Worded on demand from the fields above: the engine formats no text for a deal nobody reads. Players
+        are counted 1 to 4 and teams 1 and 2, as in every human text (the record's fields keep 0..3 and 0/1)."""
         out = []
         if self.revealed is not None:
-            out.append(f"trump.source: dealer {self.dealer} shows {card_str(self.revealed)}")
+            out.append(f"trump.source: the dealer, {player_name(self.dealer)}, shows {card_str(self.revealed)}")
         if self.contract is not None:
             seat, n, strain = self.contract
-            out.append(f"contract {Bid(n, strain)} by seat {seat}")
-        return out + self.notes
+            out.append(f"contract {Bid(n, strain)} by {player_name(seat)}")
+        return out + [_PLAY_ON_TEAM.sub(lambda m: f"{m[1]}{team_label(int(m[2]))}", note) for note in self.notes]
 
     @property
     def tricks(self) -> list[Trick]:
@@ -240,9 +256,9 @@ class Match:
     def state_text(self) -> str:
         """A one-line summary used in error messages."""
         parts = [f"deal {len(self.records)}", f"phase {self.phase.value}",
-                 f"dealer {self.dealer}", f"scores {self.scores}"]
+                 f"dealer {player_and_seat(self.dealer)}", f"scores {self.scores}"]
         if self.to_move >= 0:
-            parts.append(f"seat {self.to_move} to move holding [{hand_str(self.hands[self.to_move])}]")
+            parts.append(f"{player_and_seat(self.to_move)} to move holding [{hand_str(self.hands[self.to_move])}]")
         if self.trump >= 0:
             parts.append(f"trump {strain_name(self.trump, letter=True)}")
         if self.trick:

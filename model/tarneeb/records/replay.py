@@ -156,7 +156,7 @@ class HandReplay:
                     break
                 to_move = order[i]
                 if seat is not None and seat != to_move:
-                    self.div(f"bids[{i}].seat", seat, to_move, turn)
+                    self.div(f"bids[{i}].seat", player_and_seat(seat), player_and_seat(to_move), turn)
                 bad = R.bid_violation(r, st.scores[to_move], bid.n, bid.strain)
                 if bad is not None and st.alt_scores is not None and \
                         R.bid_violation(r, st.alt_scores[to_move], bid.n, bid.strain) is None:
@@ -193,7 +193,8 @@ class HandReplay:
                     break
                 to_move = a.to_speak
                 if seat is not None and seat != to_move:
-                    self.div(f"bids[{i}].seat", seat, to_move, turn, follows=first_bad)
+                    self.div(f"bids[{i}].seat", player_and_seat(seat), player_and_seat(to_move), turn,
+                             follows=first_bad)
                 bad = H.auction_call(r, a, bid.n, bid.strain, force=True)
                 if bad is not None:
                     bid_div[to_move] = self.div(f"bids[{i}]", f"{player_and_seat(to_move)} bids {bid_text(bid)}",
@@ -283,9 +284,9 @@ class HandReplay:
         seats = [s for s, _ in calls]
         if (seats == [0, 1, 2, 3] and list(order) != seats
                 and (r.individual or r.auction_style == "dealer-privilege")):
-            self.once("bids_by_seat", "bids", "the bids are listed by seat (0, 1, 2, 3), not in calling order "
-                      f"(here {', '.join(map(str, order))}); read in calling order. Declare \"bids_by_seat\": true "
-                      "in the match header to say so")
+            self.once("bids_by_seat", "bids", "the bids are listed by seat (0, 1, 2, 3: players 1 to 4), not in "
+                      f"calling order (here players {', '.join(str(s + 1) for s in order)}); read in calling order. "
+                      "Declare \"bids_by_seat\": true in the match header to say so")
             return [calls[s] for s in order]
         return calls
 
