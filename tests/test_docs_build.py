@@ -232,7 +232,12 @@ def test_a_source_is_cited_once_above_the_clauses_that_share_it(site: Path, lang
                 src = cite(c.doc, c.heading, lang)
                 if i == 0 or src != cite(s.clauses[i - 1].doc, s.clauses[i - 1].heading, lang):
                     runs.append(src)
-        assert len(shown) == len(runs) < sum(len(s.clauses) for s in doc.sections), rid
+        for i, o in enumerate(doc.options):  # the options too: a source once above the options it covers
+            src = cite(o.doc, o.heading, lang)
+            if i == 0 or src != cite(doc.options[i - 1].doc, doc.options[i - 1].heading, lang):
+                runs.append(src)
+        items = sum(len(s.clauses) for s in doc.sections) + len(doc.options)
+        assert len(shown) == len(runs) < items, rid
         assert all(src in text for src, text in zip(runs, shown, strict=True)), rid
         assert not any("tarneeb-source" in b for kind, b in blocks if kind == "tarneeb-clause")
 

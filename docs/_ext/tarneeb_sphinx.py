@@ -11,6 +11,7 @@ element and around their body, with ids and codes isolated left-to-right.
 
 from __future__ import annotations
 
+import html as html_lib
 import itertools
 import os
 import re
@@ -106,7 +107,36 @@ def _ltr_isolates(body: str) -> str:
     return body.replace('<code class="docutils literal', '<code dir="ltr" class="docutils literal')
 
 
+_TABLE = re.compile(r"<table\b.*?</table>", re.S)
+_CELL = re.compile(r"<(t[hd])\b([^>]*)>(.*?)</\1>", re.S)
+
+
+def cell_labels(body: str) -> str:
+    """Every body cell of a table with a header row gets its column's header as ``data-label``: on a phone the
+    stylesheet lays each row out as a card, each cell under its header (a table wider than the screen scrolled
+    sideways, its last columns out of sight)."""
+    def one(table: re.Match[str]) -> str:
+        text = table.group(0)
+        if "</thead>" not in text:
+            return text
+        head, rest = text.split("</thead>", 1)
+        labels = [html_lib.escape(html_lib.unescape(re.sub(r"<[^>]+>", "", m.group(3)).strip()))
+                  for m in _CELL.finditer(head)]
+        return head + "</thead>" + "</tr>".join(_labelled(row, labels) for row in rest.split("</tr>"))
+
+    return _TABLE.sub(one, body)
+
+
+def _labelled(row: str, labels: list[str]) -> str:
+    """One table row, its body cells labelled in order with ``labels``."""
+    cells = iter(labels)
+    return _CELL.sub(lambda m: m.group(0) if m.group(1) != "td" else
+                     f'<td data-label="{next(cells, "")}"{m.group(2)}>{m.group(3)}</td>', row)
+
+
 def _rtl(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any) -> None:
+    if pagename.startswith("generated/") and "body" in context:
+        context["body"] = cell_labels(context["body"])
     if pagename.startswith(RTL_PREFIX) and "body" in context:
         context["language"] = "ar"
         context["body"] = f'<div class="tarneeb-rtl" dir="rtl" lang="ar">\n{_ltr_isolates(context["body"])}\n</div>'

@@ -14,11 +14,11 @@ from __future__ import annotations
 import re
 import tomllib
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from tarneeb.core.ambiguity import ambiguities, taken_for
 from tarneeb.core.prose import render_clause
@@ -26,6 +26,8 @@ from tarneeb.core.sources import cite, cite_ref
 from tarneeb.core.spec import Ruleset, get_ruleset, rulesets, spec_dir
 from tarneeb.docgen import arabic as AR
 from tarneeb.errors import SpecError
+
+_T = TypeVar("_T")
 
 LANGS = ("en", "ar")
 FORMATS = ("rst", "md", "txt", "html")
@@ -428,17 +430,27 @@ def rst_title(text: str) -> str:
     return rst_escape(AR.isolate(AR.arabic_punct(text), keep))
 
 
+def runs_by(items: Iterable[_T], key: Callable[[_T], str]) -> list[tuple[str, list[_T]]]:
+    """``items`` in runs of neighbours with the same ``key``: a source cited once, above the run it covers."""
+    runs: list[tuple[str, list[_T]]] = []
+    for x in items:
+        k = key(x)
+        if runs and runs[-1][0] == k:
+            runs[-1][1].append(x)
+        else:
+            runs.append((k, [x]))
+    return runs
+
+
 def source_runs(d: RulesetDoc, s: SectionItem) -> list[tuple[str, list[ClauseItem]]]:
     """A section's clauses in runs that share one source, each with its citation in the document's language: every
     format cites a source once, above the run of clauses it covers, not under each clause."""
-    runs: list[tuple[str, list[ClauseItem]]] = []
-    for c in s.clauses:
-        source = cite(c.doc, c.heading, d.lang)
-        if runs and runs[-1][0] == source:
-            runs[-1][1].append(c)
-        else:
-            runs.append((source, [c]))
-    return runs
+    return runs_by(s.clauses, lambda c: cite(c.doc, c.heading, d.lang))
+
+
+def option_runs(d: RulesetDoc) -> list[tuple[str, list[OptionItem]]]:
+    """The options in runs that share one source, as :func:`source_runs` the clauses."""
+    return runs_by(d.options, lambda o: cite(o.doc, o.heading, d.lang))
 
 
 class _Fmt:
@@ -499,12 +511,14 @@ def _render_rst(d: RulesetDoc) -> str:
     if not d.options:
         lines += [L["no_options"], ""]
     else:
-        lines += [".. list-table::", "   :header-rows: 1", "   :widths: 15 12 20 53", "",
-                  f"   * - {L['option']}", f"     - {L['default']}", f"     - {L['allowed']}", f"     - {L['meaning']}"]
-        for o in d.options:
-            lines += [f"   * - ``{o.name}``", f"     - {f(o.default)}", f"     - {f(o.allowed)}",
-                      f"     - {f(o.meaning)} ({L['source']}: {f(cite(o.doc, o.heading, d.lang))})"]
-        lines += [""]
+        # one block per option (a four-column table needed sideways scrolling on a phone), its source cited once
+        # above the options that share it
+        for source, opts in option_runs(d):
+            lines += [".. container:: tarneeb-source", "", f"   *{L['source']}:* {f(source)}", ""]
+            for o in opts:
+                lines += [".. container:: tarneeb-clause tarneeb-option", "",
+                          f"   ``{o.name}`` — {f(o.meaning)}", "",
+                          f"   *{L['default']}:* {f(o.default)}{f.sep}*{L['allowed']}:* {f(o.allowed)}", ""]
     lines += rst_heading(L["ambiguities"], "-")
     if not d.ambiguities:
         lines += [L["no_ambiguities"], ""]
@@ -624,7 +638,7 @@ def _render_txt(d: RulesetDoc) -> str:
     return "\n".join(lines) + "\n"
 
 
-# the standalone page's own style: readable on a phone (no sideways scroll but inside the options table), ids whole
+# the standalone page's own style: readable on a phone (no sideways scroll), ids whole
 _HTML_STYLE = ("body{font-family:system-ui,'Noto Naskh Arabic','Noto Sans Arabic','DejaVu Sans',sans-serif;"
                "line-height:1.6;max-width:46em;margin:0 auto;padding:0 1em}"
                "code,.keep{white-space:nowrap}small{color:#555}dd{margin-inline-start:1.5em;margin-bottom:.6em}"
@@ -666,11 +680,13 @@ def _render_html(d: RulesetDoc) -> str:
     if not d.options:
         out += [f"<p>{e(L['no_options'])}</p>"]
     else:
-        out += ["<table>", "<tr>" + "".join(f"<th>{e(L[k])}</th>" for k in ("option", "default", "allowed", "meaning"))
-                + "</tr>"]
-        out += [f"<tr><td><code>{e(o.name)}</code></td><td><code>{e(o.default)}</code></td><td>{t(o.allowed)}</td>"
-                f"<td>{t(o.meaning)} ({e(L['source'])}: {t(cite(o.doc, o.heading, d.lang))})</td></tr>" for o in d.options]
-        out += ["</table>"]
+        for source, opts in option_runs(d):  # as the clauses: the source once above its options
+            out += [f"<p><small>{e(L['source'])}: {t(source)}</small></p>", "<dl>"]
+            for o in opts:
+                out += [f"<dt><code>{e(o.name)}</code></dt>",
+                        f"<dd>{t(o.meaning)}<br>{e(L['default'])}: {t(o.default)}{e(f.sep)}{e(L['allowed'])}: "
+                        f"{t(o.allowed)}</dd>"]
+            out += ["</dl>"]
     out += [f"<h2>{e(L['ambiguities'])}</h2>"]
     if not d.ambiguities:
         out += [f"<p>{e(L['no_ambiguities'])}</p>"]

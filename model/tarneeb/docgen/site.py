@@ -177,27 +177,29 @@ def examples_page() -> str:
 
     lines = [".. _examples:", ""] + H("Worked examples", "=", over=True)
     lines += [":doc:`النسخة العربية (Arabic version) </generated/ar/examples>`", ""]
-    lines += ["The examples the rule documents give, as data in ``spec/examples.toml``. The column *engine* is "
-              "computed by the engine while these pages are built; if it disagreed with the document the build "
-              "would stop with the example's id.", ""]
+    lines += ["The examples the rule documents give, as data in ``spec/examples.toml``: what is given, what the "
+              "document says, and what the engine answers, computed while these pages are built; if it disagreed "
+              "with the document the build would stop with the example's id.", ""]
     bad: list[str] = []
     by_rs: dict[str, list[Any]] = {}
     for ex in load_examples():
         by_rs.setdefault(ex.ruleset, []).append(ex)
     for rid, exs in by_rs.items():
         lines += H(f"{get_ruleset(rid).name} ({rid})", "-")
-        rows = []
-        for ex in exs:
-            c = check_example(ex)
-            if not c.ok:
-                bad.append(f"{ex.id}: " + "; ".join(c.mismatches()))
-            got = {k: c.got.get(k) for k in ex.expect}
-            opts = f" (options {_kv(ex.options)})" if ex.options else ""
-            note = f" {E(ex.note)}" if ex.note else ""
-            rows.append([f"``{ex.id}``", ex.kind, E(_kv(ex.input) + opts), E(_kv(ex.expect)),
-                         E(_kv(got)) + (" ✓" if c.ok else " ✗"), f"{E(cite(ex.doc, ex.heading))}.{note}"])
-        lines += _table(["id", "kind", "input", "document says", "engine", "source"], rows, [14, 8, 24, 18, 18, 18],
-                        wide=True)
+        # one item per example (a six-column table hid its last columns even on a laptop), the source cited once
+        # above the examples it covers
+        for source, run in docgen.runs_by(exs, lambda ex: cite(ex.doc, ex.heading)):
+            lines += [".. container:: tarneeb-source", "", f"   *Source:* {E(source)}", ""]
+            for ex in run:
+                c = check_example(ex)
+                if not c.ok:
+                    bad.append(f"{ex.id}: " + "; ".join(c.mismatches()))
+                got = {k: c.got.get(k) for k in ex.expect}
+                opts = f" (options {_kv(ex.options)})" if ex.options else ""
+                note = f" {E(ex.note)}" if ex.note else ""
+                lines += [f"- ``{ex.id}`` ({ex.kind}): {E(_kv(ex.input) + opts)}. *The document:* {E(_kv(ex.expect))}. "
+                          f"*The engine:* {E(_kv(got))}" + (" ✓" if c.ok else " ✗") + f".{note}"]
+            lines += [""]
     if bad:
         raise DocsBuildError("worked examples the engine contradicts: " + " | ".join(bad))
     return "\n".join(lines) + "\n"

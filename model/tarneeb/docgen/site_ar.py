@@ -71,7 +71,7 @@ def examples_page() -> str:
 
     lines = _head("examples-ar", need("pages", "examples_title"), "examples")
     lines += [_t(need("pages", "examples_intro")), ""]
-    header = need_list("examples_header", 6)
+    _, _, given, says, engine, source_label = need_list("examples_header", 6)
     by_rs: dict[str, list[Any]] = {}
     for ex in load_examples():
         by_rs.setdefault(ex.ruleset, []).append(ex)
@@ -86,19 +86,21 @@ def examples_page() -> str:
                 return cite(ex.doc, ex.heading, "ar")
             return f"قسم «{heading_text(ex.heading, 'ar')}» ({ex.heading})"
 
-        rows = []
-        for ex in exs:
-            c = check_example(ex)
-            got = {k: c.got.get(k) for k in ex.expect}
-            opts = f" (options {_kv(ex.options)})" if ex.options else ""
-            note = page_text("example_note", ex.id) if ex.note else ""
-            if ex.note and not note:
-                need("example_note", ex.id)
-            verdict = need("pages", "engine_ok") + " ✓" if c.ok else need("pages", "engine_bad") + " ✗"
-            rows.append([f"``{ex.id}``", _t(need("kinds", ex.kind)), f"``{_kv(ex.input) + opts}``",
-                         f"``{_kv(ex.expect)}``", f"``{_kv(got)}`` {verdict}",
-                         _t(where(ex) + (f". {note}" if note else ""))])
-        lines += _table(header, rows, [14, 8, 24, 18, 18, 18])
+        # one item per example, the source once above the examples it covers (as the English page)
+        for src, run in docgen.runs_by(exs, where):
+            lines += [".. container:: tarneeb-source", "", f"   *{source_label}:* {_t(src)}", ""]
+            for ex in run:
+                c = check_example(ex)
+                got = {k: c.got.get(k) for k in ex.expect}
+                opts = f" ({need('pages', 'examples_options')}: ``{_kv(ex.options)}``)" if ex.options else ""
+                note = page_text("example_note", ex.id) if ex.note else ""
+                if ex.note and not note:
+                    need("example_note", ex.id)
+                verdict = need("pages", "engine_ok") + " ✓" if c.ok else need("pages", "engine_bad") + " ✗"
+                lines += [f"- ``{ex.id}`` ({_t(need('kinds', ex.kind))}): {given}: ``{_kv(ex.input)}``{opts}؛ "
+                          f"{says}: ``{_kv(ex.expect)}``؛ {engine}: ``{_kv(got)}`` {verdict}."
+                          + (f" {_t(note)}" if note else "")]
+            lines += [""]
     return "\n".join(lines) + "\n"
 
 

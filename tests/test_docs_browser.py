@@ -1,0 +1,98 @@
+"""The docs pages in a real browser (headless Chromium, as ``tests/test_serve_browser.py`` drives it): every page
+of the site, English and Arabic, at a laptop's 1280 px and a phone's 390 px, shows its text without sideways
+scrolling, neither of the page nor of a box inside it (a table wider than the screen hides its last columns
+behind a scroll bar a reader may never find). Arabic text is set larger than the English."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("playwright", reason="playwright is not installed (pip install -e '.[test]')")
+
+from playwright.sync_api import Browser, sync_playwright  # noqa: E402
+from tests.test_docs_build import _copy_docs, _sphinx  # noqa: E402
+
+pytestmark = pytest.mark.slow
+
+CHROMIUM = os.environ.get("TARNEEB_CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+HAVE_CHROMIUM = Path(CHROMIUM).exists() or shutil.which(CHROMIUM) is not None
+if not HAVE_CHROMIUM and not os.environ.get("CI"):
+    pytest.skip(f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
+
+WIDTHS = (1280, 390)
+
+# every box of the article wider than its own visible width (a scrolled table), or reaching past the screen
+OVERFLOW_JS = """() => {
+  const vw = document.documentElement.clientWidth, out = [];
+  for (const el of document.querySelectorAll('article *')) {
+    if (el.closest('pre, .highlight')) continue;  // code keeps its lines; a code box scrolls by design
+    const r = el.getBoundingClientRect();
+    if (r.width === 0) continue;
+    const scrolls = el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible';
+    if (scrolls || r.right > vw + 1 || r.left < -1) {
+      const id = el.closest('[id]');
+      out.push(`${el.tagName.toLowerCase()}.${el.className} in #${id ? id.id : '?'}: ${Math.round(r.left)}..` +
+               `${Math.round(r.right)} px, content ${el.scrollWidth} px in ${el.clientWidth} px`);
+    }
+  }
+  return [document.documentElement.scrollWidth, vw, out];
+}"""
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    tmp = tmp_path_factory.mktemp("docs")
+    out = tmp / "html"
+    proc = _sphinx(_copy_docs(tmp), out)
+    assert proc.returncode == 0, f"docs build failed:\n{proc.stdout}\n{proc.stderr}"
+    return out
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not HAVE_CHROMIUM:  # under CI a missing browser is a failure, not a skip
+        pytest.fail(f"Chromium is not installed at {CHROMIUM}: .ci/run installs it (apt-get install chromium)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def _pages(site: Path) -> list[str]:
+    gen = sorted(str(p.relative_to(site)) for p in (site / "generated").rglob("*.html"))
+    return ["index.html", *gen]
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_every_page_reads_without_sideways_scrolling(site: Path, browser: Browser, width: int) -> None:
+    ctx = browser.new_context(viewport={"width": width, "height": 900})
+    page = ctx.new_page()
+    problems: dict[str, list[str]] = {}
+    pages = _pages(site)
+    assert any("/ar/" in p for p in pages) and any("/en/" in p for p in pages)
+    for rel in pages:
+        page.goto((site / rel).as_uri())
+        scroll, vw, boxes = page.evaluate(OVERFLOW_JS)
+        if scroll > vw + 1 or boxes:
+            problems[rel] = [f"page {scroll} px wide in {vw} px", *boxes[:4]] if scroll > vw + 1 else boxes[:4]
+    ctx.close()
+    assert problems == {}
+
+
+def test_arabic_text_is_set_larger_than_english(site: Path, browser: Browser) -> None:
+    """Arabic letters at the size of the Latin ones read smaller: the Arabic body is set a little larger."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    sizes = {}
+    for lang in ("en", "ar"):
+        page.goto((site / f"generated/{lang}/classic.html").as_uri())
+        sizes[lang] = float(page.evaluate("() => parseFloat(getComputedStyle(document.querySelector("
+                                          "'article div.tarneeb-clause p')).fontSize)"))
+    page.close()
+    assert sizes["ar"] >= 1.05 * sizes["en"], sizes
