@@ -33,7 +33,7 @@ HERE = Path(__file__).parent
 ENGINE = HERE.parent  # the tarneeb package
 SW_NAME = "sw.js"
 ZIP_NAME = "engine.zip"
-NPM_COMMAND = "npm install pyodide"
+NPM_COMMAND = "npm install --no-save pyodide@314.0.8"  # the version the site is tested with (.ci/run)
 # the files of the npm package the page loads: the loader, the runtime and its WebAssembly, the standard library
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 SKIP_ENGINE = ("cli",)  # the command line: not run in the browser

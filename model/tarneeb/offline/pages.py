@@ -58,11 +58,17 @@ class _StandIns(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
         mod = types.ModuleType(spec.name)
         mod.__path__ = []
-        mod.__getattr__ = lambda attr: _Html if attr == "HTMLResponse" else _Absent  # type: ignore[method-assign]
+        mod.__getattr__ = _stand_in  # type: ignore[method-assign]
         return mod
 
     def exec_module(self, module: types.ModuleType) -> None:
         return None
+
+
+def _stand_in(attr: str) -> type:
+    if attr.startswith("__"):  # a module's own attributes (__file__, ...): a stand-in has none
+        raise AttributeError(attr)
+    return _Html if attr == "HTMLResponse" else _Absent
 
 
 def serve_app() -> types.ModuleType:
@@ -72,7 +78,7 @@ def serve_app() -> types.ModuleType:
         import starlette  # noqa: F401
     except ModuleNotFoundError:
         if not any(isinstance(f, _StandIns) for f in sys.meta_path):
-            sys.meta_path.append(_StandIns())
+            sys.meta_path.insert(0, _StandIns())  # first: only Starlette's names, only where it is missing
     from tarneeb.serve import app
 
     return app

@@ -155,6 +155,7 @@
         var url = new URL(r.path, root);
         if (out.share) { url.hash = "s=" + b64urlEncode(out.share); } else if (req.example) { url.search = "?example=" + encodeURIComponent(req.example); }
         if (how === "push") { history.pushState(null, "", url.href); } else { history.replaceState(null, "", url.href); }
+        current = location.href;
         show(out.html);
         T.last = { report: out.report || null, summary: out.summary || null, status: out.status, lang: r.lang, link: url.href };
         if (out.report) { shareBox(url.href); }
@@ -200,9 +201,11 @@
     go(r, req, "push");
   });
 
+  var current = location.href;  // the address of the page shown (or being answered)
   function fromAddress(how) {
     var r = route(new URL(location.href));
-    if (!r) { return; }
+    if (!r || location.href === current) { return; }  // a new #s= fires both popstate and hashchange: once
+    current = location.href;
     var req;
     try { req = asked(new URL(location.href)); } catch (e) { status(words().badlink, "bad"); return; }
     go(r, req, how);

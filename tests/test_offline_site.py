@@ -1,0 +1,322 @@
+"""``tarneeb site``: the offline site, built and opened in headless Chromium from a plain static server.
+
+One Pyodide boot answers every dispute of ``spec/disputes/`` in English, then (the language link, in the page) in
+Arabic, each exactly as ``tarneeb ruling --json`` answers it (every key of its JSON, and the lines the page shows
+against the command's text); a ruling entered with the form round-trips through its share link; a record file
+with a divergence is checked in the page as the verifier checks it; on a 390 px phone nothing scrolls sideways
+and the Arabic page is right to left. Then the network is cut and a reload of a shared Arabic link still rules
+(the service worker's cache). Screenshots (1280 and 390 px, both languages) go to ``tests/artifacts/offline/``
+(or ``$TARNEEB_ARTIFACTS``); the first-load size and the time to the first ruling are printed.
+
+The browser test needs Chromium and the npm package pyodide (``.ci/run`` installs both); without them it is
+skipped off CI and fails on CI.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tarneeb.offline import build as B
+from tarneeb.offline.pages import share_fragment, situation_toml
+from tarneeb.serve.form import situation_from_form
+
+ROOT = Path(__file__).resolve().parents[1]
+DISPUTES = sorted((ROOT / "spec" / "disputes").glob("*.toml"))
+CHROMIUM = os.environ.get("TARNEEB_CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARTIFACTS = Path(os.environ.get("TARNEEB_ARTIFACTS", ROOT / "tests" / "artifacts")) / "offline"
+MAX_BYTES = 20_000_000  # the first visit's download (issue 26: 20 MB or less)
+
+
+def _cli(*argv: str) -> str:
+    from tarneeb.cli import main
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(list(argv)) == 0, argv
+    return out.getvalue()
+
+
+# ------------------------------------------------------------------ without a browser
+
+
+def test_a_situation_round_trips_through_its_toml() -> None:
+    """The share link's TOML reads back to the same table: every dispute's, and the form's."""
+    for p in DISPUTES:
+        raw = tomllib.loads(p.read_text(encoding="utf-8"))
+        assert tomllib.loads(situation_toml(raw)) == raw, p.name
+    form = {"kind": "card-legal", "q_seat": "2", "q_card": "3c", "trick_leader": "1", "trick_cards": "KD 2d@3",
+            "void_D": "1", "trump": "S", "history_leader0": "0", "history_cards0": "AS 2S 3S 4S",
+            "options": "classic: must_trump=true", "score0": "-5", "score1": "x"}
+    raw = situation_from_form(form, ["classic", "eram-41"], ["classic", "eram-41", "bsfyi-41"])
+    assert tomllib.loads(situation_toml(raw)) == raw
+    with pytest.raises(ValueError):
+        situation_toml({"scores": [1.5, None]})
+
+
+def test_the_engine_imports_without_orjson_z3_rich_or_starlette(tmp_path: Path) -> None:
+    """Item 4: the ruling, the record check and the site's pages import and answer in a Python without orjson,
+    z3, rich or Starlette (as in Pyodide), the same as with them."""
+    code = r'''
+import importlib.abc, json, sys
+class Absent(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name.split(".")[0] in ("orjson", "z3", "rich", "starlette", "uvicorn", "numpy"):
+            raise ModuleNotFoundError(name, name=name)
+sys.meta_path.insert(0, Absent())
+from tarneeb.offline.pages import respond
+ruling = json.loads(respond(json.dumps({"page": "ruling", "lang": "ar", "situation": sys.argv[1]})))
+records = json.loads(respond(json.dumps({"page": "records", "lang": "en", "form": {"records_text": [sys.argv[2]]}})))
+print(json.dumps({"report": ruling["report"], "summary": records["summary"],
+                  "modules": sorted(m for m, mod in sys.modules.items()  # loaded from a file: not a stand-in
+                                    if m.split(".")[0] in ("orjson", "z3", "rich", "starlette") and getattr(mod, "__file__", None))}))
+'''
+    from tests.serve_support import divergent_record
+
+    record = divergent_record(tmp_path)[0].read_text(encoding="utf-8")
+    situation = (ROOT / "spec" / "disputes" / "void-discard.toml").read_text(encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "model")}
+    p = subprocess.run([sys.executable, "-c", code, situation, record], capture_output=True, text=True, env=env,
+                       timeout=120)
+    assert p.returncode == 0, p.stderr[-3000:]
+    got = json.loads(p.stdout)
+    assert got["modules"] == []
+    from tarneeb.offline.pages import respond
+
+    assert got["report"] == json.loads(respond(json.dumps({"page": "ruling", "lang": "ar", "situation": situation})))["report"]
+    with_orjson = json.loads(respond(json.dumps({"page": "records", "lang": "en", "form": {"records_text": [record]}})))
+    assert got["summary"] == with_orjson["summary"] and got["summary"]["divergences"] >= 1
+
+
+def test_a_missing_pyodide_names_the_npm_command(tmp_path: Path) -> None:
+    with pytest.raises(B.PyodideMissing, match="npm install"):
+        B.find_pyodide(tmp_path)
+    assert B.NPM_COMMAND in (ROOT / ".ci" / "run").read_text(encoding="utf-8")  # CI installs what the site needs
+
+
+# ------------------------------------------------------------------ in the browser
+
+
+def _pyodide() -> Path:
+    try:
+        return B.find_pyodide(None, ROOT)
+    except B.PyodideMissing as e:
+        if os.environ.get("CI"):  # .ci/run installs it: missing there is a failure
+            pytest.fail(str(e))
+        pytest.skip(f"the npm package pyodide is missing ({B.NPM_COMMAND})")
+    raise AssertionError  # unreachable
+
+
+def _chromium() -> None:
+    if Path(CHROMIUM).exists() or shutil.which(CHROMIUM):
+        return
+    if os.environ.get("CI"):
+        pytest.fail(f"Chromium is not installed at {CHROMIUM}: .ci/run installs it (apt-get install chromium)")
+    pytest.skip(f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[str, Any]]]:
+    """The site built by ``tarneeb site`` and served by ``python -m http.server`` on 127.0.0.1: (its address,
+    what the build printed)."""
+    _chromium()
+    pyodide = _pyodide()
+    out = tmp_path_factory.mktemp("site")
+    built = json.loads(_cli("site", str(out), "--pyodide", str(pyodide), "--json"))
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    srv = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory",
+                            str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
+                break
+            time.sleep(0.05)
+        yield f"http://127.0.0.1:{port}/", built
+    finally:
+        srv.terminate()
+        srv.wait(10)
+
+
+def _expected(path: Path, lang: str) -> tuple[dict[str, Any], list[str]]:
+    """What ``tarneeb ruling`` says of a dispute: its JSON (``--json --lang``) and the lines of its text; or, where
+    it refuses the dispute, ``{"error": its message}`` (the page must show the same)."""
+    from tarneeb.serve.app import with_suits
+
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        try:
+            rep = json.loads(_cli("ruling", str(path), "--json", "--lang", lang))
+        except AssertionError:
+            return {"error": err.getvalue().strip().removeprefix("tarneeb: error: ").replace(str(path), "(link)")}, []
+    if lang == "ar":  # the command heads its Arabic text with the dispute's Arabic title (found by the file's
+        rep["text_ar"] = rep["text_ar"].split("\n", 1)[1]  # name, which a link has not), as the web referee does not
+        del rep["title_ar"]
+    text = rep["text_ar"] if lang == "ar" else _cli("ruling", str(path))
+    return rep, [with_suits(ln) for ln in text.splitlines() if ln.strip()]
+
+
+def _answer(page: Any, before: int) -> dict[str, Any]:
+    page.wait_for_function("n => window.tarneeb.answered > n || window.tarneeb.error", arg=before, timeout=60_000)
+    state: dict[str, Any] = page.evaluate("() => ({last: window.tarneeb.last, error: window.tarneeb.error, "
+                                          "answered: window.tarneeb.answered, times: window.tarneeb.times})")
+    assert state["error"] is None, state["error"]
+    return state
+
+
+def _holds(got: Any, want: Any) -> bool:
+    """``got`` says all ``want`` says: equal, but for keys the page adds to a table (a clause's citation in the
+    page's language, a ruleset's name in it: :func:`tarneeb.serve.engine.rule`)."""
+    if isinstance(want, dict):
+        return isinstance(got, dict) and all(k in got and _holds(got[k], v) for k, v in want.items())
+    if isinstance(want, list):
+        return isinstance(got, list) and len(got) == len(want) and all(map(_holds, got, want))
+    return bool(got == want and type(got) is type(want))
+
+
+def _same_ruling(page: Any, path: Path, lang: str, state: dict[str, Any]) -> None:
+    rep, lines = _expected(path, lang)
+    got = state["last"]["report"]
+    if "error" in rep:  # the command refuses it: so does the page, with the same message
+        assert got is None and state["last"]["status"] == 400, (path.name, lang)
+        assert page.inner_text("#error p[lang=en]") == rep["error"], (path.name, lang)
+        return
+    assert got is not None, (path.name, lang, page.inner_text("main")[:500])
+    for key, value in rep.items():  # every key of the command's JSON, but its file name and its text (below);
+        if key not in ("file", "text_ar") and (key, lang) != ("headline", "ar"):  # in Arabic, rule_dict's headline is Arabic
+            assert _holds(got[key], value), (path.name, lang, key, got[key], value)
+    if lang == "ar":
+        assert got["text"] == rep["text_ar"], path.name
+    shown = page.eval_on_selector_all("#answer p", "ps => ps.map(p => p.textContent)")
+    assert shown == lines, (path.name, lang)
+    labels = page.eval_on_selector_all("[data-ruleset]", "xs => xs.map(x => x.getAttribute('data-ruleset'))")
+    assert sorted(labels) == sorted(r["label"] for r in rep["rulings"]), (path.name, lang)  # each ruleset's card
+    if lang == "en":
+        from tarneeb.serve.app import with_suits
+
+        assert page.inner_text("#headline") == with_suits(rep["headline"]), path.name
+    assert page.evaluate("document.documentElement.dir") == ("rtl" if lang == "ar" else "ltr")
+
+
+def _no_sideways_scroll(page: Any, what: str) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"{what}: {width}px wide on a 390 px phone"
+
+
+def _shots(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for width, height in ((1280, 900), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.evaluate("window.scrollTo(0, 0)")
+        page.screenshot(path=str(ARTIFACTS / f"{name}-{width}.png"), full_page=False)
+    page.set_viewport_size({"width": 390, "height": 844})
+
+
+def test_the_site_rules_every_dispute_in_both_languages_and_offline(site: tuple[str, dict[str, Any]], tmp_path: Path) -> None:
+    from playwright.sync_api import sync_playwright
+
+    from tarneeb.records import verify_lines
+
+    base, built = site
+    assert built["bytes"] <= MAX_BYTES, f"the first visit downloads {built['bytes']} bytes"
+    first = DISPUTES[0]
+    started = time.monotonic()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        context = browser.new_context(viewport={"width": 390, "height": 844}, service_workers="allow")
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{base}en/ruling/#{share_fragment(first.read_text(encoding='utf-8'))}")
+        state = _answer(page, 0)
+        opened = state["times"]["firstAnswer"]
+        print(f"\noffline site: {built['bytes'] / 1e6:.1f} MB on the first visit; first ruling shown "
+              f"{opened / 1000:.1f} s after opening the link (Pyodide up at {state['times']['pyodide'] / 1000:.1f} s)")
+        _same_ruling(page, first, "en", state)
+        _shots(page, "ruling-en")
+        n = state["answered"]
+        for lang in ("en", "ar"):
+            rest = DISPUTES[1:]
+            if lang == "ar":  # the language link: the same ruling in Arabic, in the same page (no second boot)
+                page.click("a.lang")
+                state = _answer(page, n)
+                n = state["answered"]
+                assert page.url.startswith(f"{base}ar/ruling/#s="), page.url
+                _same_ruling(page, DISPUTES[-1], "ar", state)
+                _shots(page, "ruling-ar")
+                rest = DISPUTES[:-1]
+            for path in rest:
+                page.evaluate("f => { location.hash = f; }", share_fragment(path.read_text(encoding="utf-8")))
+                state = _answer(page, n)
+                n = state["answered"]
+                _same_ruling(page, path, lang, state)
+                _no_sideways_scroll(page, f"{lang} {path.name}")
+        assert page.evaluate("performance.getEntriesByType('navigation').length") == 1  # one page, one boot
+
+        # the form, then its share link: the same ruling
+        page.goto(f"{base}en/ruling/")
+        page.wait_for_function("window.tarneeb.times.ready || window.tarneeb.error", timeout=60_000)
+        page.select_option("#kind", "winner")
+        for seat, score in enumerate((41, 50, 10, 1)):
+            page.fill(f"#score{seat}", str(score))
+        page.evaluate(
+            "document.querySelectorAll('input[name=ruleset]').forEach(c => { c.checked = c.value === 'card-kings-41'; })")
+        page.click("#get-ruling")
+        state = _answer(page, 0)
+        form_report = state["last"]["report"]
+        cli = json.loads(_cli("ruling", "winner", "--scores", "41,50,10,1", "--ruleset", "card-kings-41", "--json"))
+        assert _holds(form_report["rulings"], cli["rulings"])
+        link = page.input_value("#share-link")
+        assert link == page.url and "#s=" in link
+        page.goto("about:blank")
+        page.goto(link)
+        state = _answer(page, 0)
+        assert _holds(state["last"]["report"]["rulings"], cli["rulings"])
+
+        # a record file with a divergence, pasted into the record check
+        from tests.serve_support import divergent_record
+
+        record_file = divergent_record(tmp_path)[0]
+        data = record_file.read_bytes()
+        summary = verify_lines(data.splitlines(), file="(pasted)")[0].to_json()
+        page.goto(f"{base}ar/records/")
+        page.fill("#records_text", data.decode("utf-8"))
+        page.click("#check-records")
+        state = _answer(page, 0)
+        assert _holds(state["last"]["summary"], summary) and summary["divergences"] >= 1
+        assert page.locator("article.divergence").count() == summary["divergences"]
+        _no_sideways_scroll(page, "ar records")
+        _shots(page, "records-ar")
+
+        # offline: the service worker answers; a shared Arabic link still rules after a reload
+        page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+        context.set_offline(True)
+        last = DISPUTES[-1]
+        page.goto(f"{base}ar/ruling/#{share_fragment(last.read_text(encoding='utf-8'))}")
+        page.reload()
+        state = _answer(page, 0)
+        _same_ruling(page, last, "ar", state)
+        page.goto(f"{base}ar/rules/classic/")
+        assert page.locator("h1").count() == 1 and page.evaluate("document.documentElement.dir") == "rtl"
+        _no_sideways_scroll(page, "ar rules offline")
+        _shots(page, "rules-ar")
+        assert not errors, errors
+        browser.close()
+    print(f"offline site: the browser part took {time.monotonic() - started:.1f} s; screenshots in {ARTIFACTS}")
+
