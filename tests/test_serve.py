@@ -317,7 +317,9 @@ def test_a_record_with_a_divergence(client: TestClient, tmp_path: Path) -> None:
     arts = re.findall(r'<article class="divergence" [^>]*>(.*?)</article>', r.text, re.S)
     assert len(arts) == 1
     shown = text_of(arts[0])
-    assert f"hand {hand} · trick 1 (tricks[0]) · line {line}" in shown  # the human number, the field beside
+    # hands and tricks counted from 1 alike (the record's "hand" and tricks[] count from 0); the field names the
+    # place in the record
+    assert f"hand {hand + 1} · trick 1 · line {line}" in shown and "(tricks[0])" not in shown
     assert "tricks[0].winner" in shown and "play.winner" in shown
     assert 'Card Kings, Tarneeb 41 rules page (untitled), section "Play"' in shown
     assert "1 divergence," in text_of(r.text) and "(s)" not in text_of(r.text)  # right plurals

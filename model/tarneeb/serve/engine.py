@@ -33,6 +33,7 @@ from tarneeb.errors import SituationError, TarneebError
 from tarneeb.records import verify_lines
 from tarneeb.ruling import KIND_QUESTIONS, KINDS, rule_dict
 from tarneeb.ruling.situation import decode_situation
+from tarneeb.serve import records_words
 
 __all__ = [
     "DECK", "IRREGULARITIES", "KINDS", "KIND_QUESTIONS", "LANGS", "Example", "RecordCheck", "SituationError", "Suit", "TarneebError",
@@ -201,11 +202,14 @@ class RecordCheck:
 
 def check_records(data: bytes, name: str, lang: str = "en") -> RecordCheck:
     """Verify record lines (``spec/records/`` format, JSON lines) held in memory; each divergence gains
-    ``citation``: its clause's source, in ``lang``."""
+    ``citation``: its clause's source, in ``lang``, and ``shown``: its claim, the rules' answer and the reason as
+    the page says them (:func:`tarneeb.serve.records_words.said`: (text, language)); each cause of the summary's
+    table its ``shown`` too."""
     with builtin_rulesets_only():  # a record header naming a file of the host is an unknown ruleset
         summary, reports = verify_lines(data.splitlines(), file=name)
     found = [r.to_json() for r in reports]
     for d in found:  # a divergence's "source" is "clause (citation)": the page shows the two apart
+        d["shown"] = {k: records_words.said(str(d.get(k) or ""), lang) for k in ("claimed", "expected", "reason")}
         rs = rulesets().get(d.get("ruleset", ""))
         clause = rs.clauses.get(d.get("clause", "")) if rs is not None else None
         if clause is not None:
@@ -213,7 +217,10 @@ def check_records(data: bytes, name: str, lang: str = "en") -> RecordCheck:
         else:
             src, head = d.get("source", ""), f"{d.get('clause')} ("
             d["citation"] = src[len(head):-1] if src.startswith(head) and src.endswith(")") else src
-    return RecordCheck(summary.to_json(), [d for d in found if d["kind"] == "divergence"],
+    summary_json = summary.to_json()
+    for c in summary_json.get("by_cause", []):
+        c["shown"] = records_words.said(str(c["cause"]), lang)
+    return RecordCheck(summary_json, [d for d in found if d["kind"] == "divergence"],
                        [d for d in found if d["kind"] != "divergence"])
 
 

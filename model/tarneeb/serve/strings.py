@@ -177,12 +177,14 @@ EN: dict[str, str] = {
     "col_claimed": "Record claims",
     "col_rules": "Rules give",
     "diag_title": "What the hands say about the cause",
-    "diag_cause": "cause {cause}: it reproduces what the record claims on every one of the {hands} where this field "
+    "diag_cause": "cause {cause}: it reproduces what the record claims on {hands} where this field "
                   "diverges, and no other recognised bug does.",
     "diag_also": "Also fits some of them: {fits}.",
-    "diag_ambiguous": "no cause named: {causes} each reproduce all {hands}; the records cannot tell them apart.",
-    "diag_partial": "no cause named: no recognised bug reproduces all {hands}. Fits: {fits}. Unexplained: {u}.",
-    "diag_unexplained": "unexplained: no recognised bug reproduces what the record claims on any of the {hands}.",
+    "diag_ambiguous": "no cause named: {causes} each reproduce {hands}; the records cannot tell them apart.",
+    "diag_partial": "no cause named: no recognised bug reproduces {hands}. Fits: {fits}. Unexplained: {u}.",
+    "diag_unexplained": "unexplained: no recognised bug reproduces what the record claims on {any}.",
+    "severity_error": "error",
+    "severity_warning": "warning",
     "diag_of": "{k} of {n}",
     "diag_and": " and ",
     "fits_hand": "Fits this hand",
@@ -352,12 +354,14 @@ AR: dict[str, str] = {
     "col_claimed": "يقول السجل",
     "col_rules": "تعطي القواعد",
     "diag_title": "ما تقوله الأيدي عن السبب",
-    "diag_cause": "السبب {cause}: يعيد ما يقوله السجل في كل {hands} اختلف فيها هذا الحقل، ولا يفعل ذلك أيّ خطأ معروف "
+    "diag_cause": "السبب {cause}: يعيد ما يقوله السجل في {hands} حيث اختلف هذا الحقل، ولا يفعل ذلك أيّ خطأ معروف "
                   "آخر.",
     "diag_also": "ويطابق بعضها أيضًا: {fits}.",
-    "diag_ambiguous": "لا سبب مسمّى: كلٌّ من {causes} يعيد كل {hands}؛ لا تكفي السجلات للتمييز بينها.",
-    "diag_partial": "لا سبب مسمّى: لا خطأ معروف يعيد كل {hands}. يطابق: {fits}. بلا تفسير: {u}.",
-    "diag_unexplained": "بلا تفسير: لا خطأ معروف يعيد ما يقوله السجل في أيٍّ من {hands}.",
+    "diag_ambiguous": "لا سبب مسمّى: كلٌّ من {causes} يعيد {hands}؛ لا تكفي السجلات للتمييز بينها.",
+    "diag_partial": "لا سبب مسمّى: لا خطأ معروف يعيد {hands}. يطابق: {fits}. بلا تفسير: {u}.",
+    "diag_unexplained": "بلا تفسير: لا خطأ معروف يعيد ما يقوله السجل في {any}.",
+    "severity_error": "خطأ",
+    "severity_warning": "تحذير",
     "diag_of": "{k} من {n}",
     "diag_and": " و",
     "fits_hand": "يطابق هذه اليد",
@@ -392,6 +396,24 @@ def counted(lang: str, n: int, noun: str) -> str:
     if n == 0:
         return f"0 {forms[2]}"
     return f"{n} {forms[2] if 3 <= n % 100 <= 10 else forms[3]}"
+
+
+def all_hands(lang: str, n: int) -> str:
+    """The hand records a diagnosis weighs, all of them: "the one hand record", "both hand records", "all 3 hand
+    records"; «سجل اليد الوحيد»، «سجلَي اليد كليهما»، «سجلات اليد الـ3 كلها»."""
+    if lang == "en":
+        return "the one hand record" if n == 1 else "both hand records" if n == 2 else f"all {n} hand records"
+    return "سجل اليد الوحيد" if n == 1 else "سجلَي اليد كليهما" if n == 2 else f"سجلات اليد الـ{n} كلها"
+
+
+def any_hand(lang: str, n: int) -> str:
+    """Any of the hand records where a field diverges: "the one hand record where this field diverges", "any of
+    the 3 hand records where this field diverges" (and in Arabic)."""
+    if lang == "en":
+        return ("the one hand record where this field diverges" if n == 1 else
+                f"any of the {n} hand records where this field diverges")
+    return ("سجل اليد الوحيد الذي اختلف فيه هذا الحقل" if n == 1 else
+            f"أيٍّ من سجلات اليد الـ{n} التي اختلف فيها هذا الحقل")
 
 
 def kind_label(lang: str, kind: str) -> str:
