@@ -10,7 +10,7 @@ from typing import Any
 from tarneeb.cli.common import console, print_json
 from tarneeb.core.sources import cite
 from tarneeb.core.spec import get_ruleset
-from tarneeb.docgen.rulebook import LANGS, label, ruleset_doc
+from tarneeb.docgen.rulebook import LANGS, label, ruleset_doc, runs_by
 
 
 def register(subparsers: Any) -> None:
@@ -79,8 +79,10 @@ def show_lines_rtl(data: dict[str, Any], width: int = 100) -> list[str]:
 
     lines = wrap(f"{data['name']} ({data['id']})، {L['document']}: {cite(data['document'], '', data['lang'])}")
     lines += wrap(data["summary"]) + wrap(seat_convention(data["lang"])) + ["", L["rules"]]
-    for c in data["clauses"]:
-        lines += [f"[{c['id']}]", *wrap(c["text"], "    "), *wrap(f"({L['source']}: {c['citation']})", "    ")]
+    for source, run in runs_by(data["clauses"], lambda c: str(c["citation"])):  # a source once, above its clauses
+        lines += wrap(f"({L['source']}: {source})")
+        for c in run:
+            lines += [f"[{c['id']}]", *wrap(c["text"], "    ")]
     if data["options"]:
         lines += ["", L["options"]]
         for o in data["options"]:
