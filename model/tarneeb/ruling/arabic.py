@@ -346,7 +346,7 @@ def sentence(kind: str, x: Ruling, asked: dict[str, Any]) -> str:
     answer's fields."""
     a = x.answer
     if x.status == "not-applicable":
-        return _t("status", "not-applicable")
+        return str(_table().get("not-applicable", {}).get(x.text, _t("status", "not-applicable")))  # its reason
     if x.status == "undecided":
         return _t("status", "undecided", fact=fact(str(a.get("missing", "?"))))
     if x.status == "contradiction":
