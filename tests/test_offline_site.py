@@ -312,6 +312,7 @@ def test_the_site_rules_every_dispute_in_both_languages_and_offline(site: tuple[
         page.reload()
         state = _answer(page, 0)
         _same_ruling(page, last, "ar", state)
+        print(f"offline site: offline, a reload showed the ruling {state['times']['firstAnswer'] / 1000:.1f} s after opening")
         page.goto(f"{base}ar/rules/classic/")
         assert page.locator("h1").count() == 1 and page.evaluate("document.documentElement.dir") == "rtl"
         _no_sideways_scroll(page, "ar rules offline")
