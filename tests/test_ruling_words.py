@@ -59,3 +59,30 @@ def test_an_arabic_disagreement_is_one_sentence() -> None:
     ar = rule_dict(_dispute("turned-card-trump"), None, "ar")["headline"]
     assert ar.startswith("القوانين مختلفة:") and ar.count(".") == 1 and ar.endswith("."), ar
     assert "في \u2066classic\u2069" in ar, ar
+
+
+def test_a_list_by_seat_is_named_by_player() -> None:
+    from tarneeb.ruling.arabic import fact
+
+    assert fact("scores[1]") == fact("scores.1") == "نقاط اللاعب 2 قبل اليد"
+    assert fact("history[1].leader") == "من بدأ اللمّة المنتهية 2"
+    assert fact("trick.cards[0]") == "الورقة 1 من اللمّة الجارية"
+
+
+@pytest.mark.parametrize(("form", "words"), [
+    ({"kind": "trick-winner", "trick_leader": "1", "trick_cards": "KD KD 4D 5D"},
+     ["الورقة 1 من اللمّة الجارية", "الورقة 2 من اللمّة الجارية"]),
+    ({"kind": "score", "score0": "1", "score2": "3"}, ["نقاط اللاعب 2 قبل اليد", "نقاط اللاعب 4 قبل اليد"]),
+])
+def test_an_arabic_page_names_the_facts_of_an_error_in_arabic(form: dict[str, str], words: list[str]) -> None:
+    """Bad input on an Arabic page: which facts to look at, in the form's words, before the referee's English line;
+    the English page gives that line alone, and it counts players, not seats."""
+    from tests.serve_support import app_client
+    from tests.test_serve import error_of
+
+    with app_client() as c:
+        ar = error_of(c.post("/ar/ruling", data={"ruleset": "classic", **form}).text)
+        en = error_of(c.post("/en/ruling", data={"ruleset": "classic", **form}).text)
+    assert ar is not None and en is not None
+    assert ar.startswith("لا يمكن استخدام هذا الإدخال: راجِع: " + "، ".join(words)), ar
+    assert "راجِع" not in en and not re.search(r"\bseats? \d", en), en

@@ -317,13 +317,13 @@ def fact(field: str) -> str:
         return str(facts[field])
     if (m := re.fullmatch(r"deals\[(\d+)\]\.(.+)", field)) is not None:
         return _t("facts", "in-deal", fact=fact(m.group(2)), n=int(m.group(1)) + 1)
-    if (m := re.fullmatch(r"(hands|bids|tricks|scores|scores_after|voids)\.(\d)", field)) is not None \
-            and f"{m.group(1)}-seat" in facts:
-        return _t("facts", f"{m.group(1)}-seat", seat=player(m.group(2)))
+    if (m := re.fullmatch(r"(hands|bids|tricks|scores|scores_after|voids)(?:\.(\d)|\[(\d)\])", field)) is not None \
+            and f"{m.group(1)}-seat" in facts:  # hands.2, or scores[2] of a list by seat
+        return _t("facts", f"{m.group(1)}-seat", seat=player(m.group(2) or m.group(3)))
     # a part of a fact, worded from the fact's own words: "history[1].cards[2].seat" is whose card the third card
     # of the second finished trick is
-    parts = {"history": "history-trick", "auction": "auction-call", "bids": "bids-call"}
-    if (m := re.fullmatch(r"(history|auction|bids)\[(\d+)\]", field)) is not None and parts[m.group(1)] in facts:
+    parts = {"history": "history-trick", "auction": "auction-call"}
+    if (m := re.fullmatch(r"(history|auction)\[(\d+)\]", field)) is not None and parts[m.group(1)] in facts:
         return _t("facts", parts[m.group(1)], n=int(m.group(2)) + 1)
     if (m := re.fullmatch(r"(.+)\.(cards\[(\d+)\]|cards|leader|seat)", field)) is not None:
         whole = fact(m.group(1))

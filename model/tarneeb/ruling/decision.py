@@ -80,7 +80,7 @@ def _bid_text(n: int | None, strain: int | None) -> str:
 
 def _need_dealer(s: Situation) -> int:
     if s.dealer is None:
-        raise Missing("dealer", "the dealer's seat is needed")
+        raise Missing("dealer", "say which player deals")
     return s.dealer
 
 

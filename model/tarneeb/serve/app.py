@@ -253,7 +253,9 @@ async def ruling_post(request: Request) -> Response:
             raw = situation_from_form(fields, chosen, ids, lang)
             report = await bounded(request, engine.rule, raw, "(form)", lang, explain)
     except engine.TarneebError as e:
-        return page(request, "ruling.html", 400, error=str(e), **ctx)
+        facts = engine.error_facts(e, lang)  # on an Arabic page, the facts to look at in Arabic words
+        lead = STRINGS[lang]["error_facts"].format(facts="، ".join(facts)) if facts else STRINGS[lang]["error_detail"]
+        return page(request, "ruling.html", 400, error=str(e), error_lead=lead if lang == "ar" else None, **ctx)
     except TooSlow:
         return _too_slow(request, "ruling.html", lang, **ctx)
     return page(request, "ruling.html", report=report, explain=explain, **ctx)

@@ -37,7 +37,7 @@ from tarneeb.serve import records_words
 
 __all__ = [
     "DECK", "IRREGULARITIES", "KINDS", "KIND_QUESTIONS", "LANGS", "Example", "RecordCheck", "SituationError", "Suit", "TarneebError",
-    "check_records", "cite", "cite_ref", "examples", "parse_situation_text", "rule", "rule_page", "ruleset_list",
+    "check_records", "cite", "cite_ref", "error_facts", "examples", "parse_situation_text", "rule", "rule_page", "ruleset_list",
     "ruling_groups",
 ]
 
@@ -98,6 +98,18 @@ def rule(raw: dict[str, Any], name: str = "(form)", lang: str = "en", explain: b
     rep["ambiguities_once"] = ambiguities_once(rep["rulings"], lang)
     rep["groups"] = ruling_groups(rep["rulings"], lang)
     return rep
+
+
+def error_facts(e: TarneebError, lang: str) -> list[str]:
+    """The facts a situation error names (its fields), in ``lang``'s words where the referee has them
+    (:func:`tarneeb.ruling.arabic.fact`, the form's labels); [] in English (the error names its fields) or for an
+    error that names none."""
+    if lang != "ar" or not isinstance(e, SituationError):
+        return []
+    from tarneeb.ruling.arabic import LRI, fact
+
+    words = [fact(f) for f in e.fields]
+    return list(dict.fromkeys(w for w in words if not w.startswith(LRI)))
 
 
 def _own_label(label: str) -> re.Pattern[str]:

@@ -130,20 +130,20 @@ def situation_from_form(form: Mapping[str, str], chosen: Sequence[str], all_ids:
             raw["scores"] = scores
         else:
             missing = [f"scores[{s}]" for s in SEATS if str(s) not in scores]
-            raise SituationError(FORM, missing, "give all 4 scores by seat, or the 2 team scores in seats 0 and 1")
+            raise SituationError(FORM, missing, "give all 4 scores, players 1 to 4, or the 2 team scores as players 1 and 2")
     if bids := _per_seat(form, "bid"):
         raw["bids"] = bids
     tricks = _per_seat(form, "tricks")
     if tricks:
         if len(tricks) != 4 and not one_seat:
             raise SituationError(FORM, [f"tricks.{s}" for s in SEATS if str(s) not in tricks],
-                                 "give the tricks taken by each of the 4 seats (0 where none)")
+                                 "give the tricks taken by each of the 4 players (0 where none)")
         raw["tricks"] = tricks
     c_seat, c_bid, c_trump = _text(form, "contract_seat"), _text(form, "contract_bid"), _text(form, "contract_trump")
     if c_seat or c_bid or c_trump:
         contract: dict[str, Any] = {"seat": _number(c_seat) if c_seat else None, "bid": _number(c_bid) if c_bid else None}
         if None in contract.values():
-            raise SituationError(FORM, ["contract"], "give the contract's seat and bid (and its trump if named)")
+            raise SituationError(FORM, ["contract"], "give the contract's player and bid (and its trump if named)")
         if c_trump:
             contract["trump"] = c_trump
         raw["contract"] = contract
@@ -160,7 +160,7 @@ def situation_from_form(form: Mapping[str, str], chosen: Sequence[str], all_ids:
     leader, trick_cards = _text(form, "trick_leader"), _cards(_text(form, "trick_cards"))
     if leader or trick_cards:
         if not leader:
-            raise SituationError(FORM, ["trick.leader"], "say which seat led the trick in progress")
+            raise SituationError(FORM, ["trick.leader"], "say which player led the trick in progress")
         raw["trick"] = {"leader": _number(leader), "cards": _trick_cards(_text(form, "trick_cards"), "trick.cards",
                                                                          first)}
     if history := _history(form, first):
@@ -169,7 +169,7 @@ def situation_from_form(form: Mapping[str, str], chosen: Sequence[str], all_ids:
     voids = [s for s in SUIT_LETTERS if form.get(f"void_{s}")]
     if held or voids:
         if "seat" not in q:
-            raise SituationError(FORM, ["question.seat"], "say which seat holds these cards (the seat asked about)")
+            raise SituationError(FORM, ["question.seat"], "say which player holds these cards (the player asked about)")
         if held:
             raw["hands"] = {str(q["seat"]): held}
         if voids:
