@@ -330,7 +330,7 @@ _LEADS = [(r"won the trick and leads the next", "فيبدأ اللمّة الت�
           (r"the contract holder", "الفائز بالطلب"), (r"won the last trick", "اللمّة الأخيرة")]
 REASONS: dict[str, list[tuple[str, str]]] = {
     "winner": [(r"bid \d+ and made it", "وحقّق طلبه: يفوز"),
-               (r"Both teams qualify;", "الفريقان كلاهما مؤهَّل للفوز؛"),
+               (r"Both teams qualify;", "تأهّل الفريقان كلاهما؛"),
                (r"higher top score", "أعلى نتيجة فيه هي الأكبر"),
                (r"higher combined score", "مجموع نقاطه هو الأكبر"),
                (r"equal combined scores", "ومجموع نقاط الفريقين متساوٍ"),
