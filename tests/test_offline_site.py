@@ -268,6 +268,7 @@ def test_the_site_rules_every_dispute_in_both_languages_and_offline(site: tuple[
                 _same_ruling(page, path, lang, state)
                 _no_sideways_scroll(page, f"{lang} {path.name}")
         assert page.evaluate("performance.getEntriesByType('navigation').length") == 1  # one page, one boot
+        assert page.evaluate("window.tarneeb.answered") == 2 * len(DISPUTES)  # each address answered once
 
         # the form, then its share link: the same ruling
         page.goto(f"{base}en/ruling/")

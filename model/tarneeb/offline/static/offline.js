@@ -155,7 +155,6 @@
         var url = new URL(r.path, root);
         if (out.share) { url.hash = "s=" + b64urlEncode(out.share); } else if (req.example) { url.search = "?example=" + encodeURIComponent(req.example); }
         if (how === "push") { history.pushState(null, "", url.href); } else { history.replaceState(null, "", url.href); }
-        current = location.href;
         show(out.html);
         T.last = { report: out.report || null, summary: out.summary || null, status: out.status, lang: r.lang, link: url.href };
         if (out.report) { shareBox(url.href); }
@@ -201,17 +200,20 @@
     go(r, req, "push");
   });
 
-  var current = location.href;  // the address of the page shown (or being answered)
   function fromAddress(how) {
     var r = route(new URL(location.href));
-    if (!r || location.href === current) { return; }  // a new #s= fires both popstate and hashchange: once
-    current = location.href;
+    if (!r) { return; }
     var req;
     try { req = asked(new URL(location.href)); } catch (e) { status(words().badlink, "bad"); return; }
     go(r, req, how);
   }
-  window.addEventListener("popstate", function () { fromAddress("replace"); });
-  window.addEventListener("hashchange", function () { fromAddress("replace"); });
+  // back, forward, or a new #s= in the address bar: a new #s= fires popstate, then hashchange (answered once)
+  var popped = null;
+  window.addEventListener("popstate", function () { popped = location.href; fromAddress("replace"); });
+  window.addEventListener("hashchange", function () {
+    if (popped !== location.href) { fromAddress("replace"); }
+    popped = null;
+  });
 
   var first = {};
   try { first = asked(new URL(location.href)); } catch (e) { status(words().badlink, "bad"); }
