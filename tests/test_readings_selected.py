@@ -34,13 +34,18 @@ def _domain() -> list[tuple[int, int, tuple[int, int]]]:
             for tb in range(14)]
 
 
+_SCORING_AMBIGUITIES = {"defender-kaboot", "kaboot-double-defenders", "kaboot-bid-only", "bid13-vs-kaboot"}
+
+
 def _selected() -> list[tuple[str, str]]:
-    return [(a.id, rid) for a in selectable_readings(get_ruleset("classic")) for rid in a.params]
+    """The scoring readings classic can select (first-dealer has its own test below)."""
+    return [(a.id, rid) for a in selectable_readings(get_ruleset("classic")) for rid in a.params
+            if a.id in _SCORING_AMBIGUITIES]
 
 
 def test_the_classic_scoring_readings_are_selectable_and_the_ruleset_takes_the_one_its_parameters_say() -> None:
     ids = {a.id for a in selectable_readings(get_ruleset("classic"))}
-    assert ids == {"defender-kaboot", "kaboot-double-defenders", "kaboot-bid-only", "bid13-vs-kaboot"}
+    assert ids == _SCORING_AMBIGUITIES | {"first-dealer"}
     for a in ambiguities():
         taken = taken_for(a, get_ruleset("classic"))
         if a.selectable and taken is not None:  # selecting the reading a ruleset takes changes nothing
@@ -83,10 +88,31 @@ def test_the_variant_no_document_names_pays_the_defenders_double_on_a_failed_13_
     assert all(enc.eval_team_deltas(c, bt, tt) == R.team_deltas(r, c, bt, tt) for c, bt, tt in _domain())
 
 
-def _records(rules: Any, seeds: range) -> list[bytes]:
+def _records(rules: Any, seeds: range, scores: list[int] | None = None) -> list[bytes]:
+    """Records of random play; from ``scores`` when given (one hand each, seats bidding their lowest bid mostly)."""
     out: list[bytes] = []
     for seed in seeds:
-        m = play_match(rules, "rd", seed, "random", 400).match
+        if scores is None:
+            m = play_match(rules, "rd", seed, "random", 400).match
+        else:
+            import random
+
+            from tarneeb.core.actions import Bid, Deal
+            from tarneeb.core.match import Match, Phase, random_deck
+            from tarneeb.play.bots import POLICIES
+
+            rng = random.Random(seed)
+            m = Match(rules, seed % 4, scores)
+            deals = 0
+            while m.hands_played < 1 and m.phase is not Phase.OVER and deals < 20:
+                if m.phase is Phase.DEAL:
+                    m.apply(Deal(random_deck(rng)))
+                    deals += 1
+                elif m.phase is Phase.BIDDING:  # the lowest bid, now and then the highest (a total that plays)
+                    ns = [a.n for a in m.legal_actions() if isinstance(a, Bid) and a.n is not None]
+                    m.apply(Bid(min(ns) if rng.random() < 0.7 else max(ns)))
+                else:
+                    m.apply(POLICIES["random"](m, rng))
         out += [orjson.dumps(d) for d in match_dicts(m, f"rd:{seed}")]
     return out
 
@@ -214,3 +240,123 @@ def test_ruling_refuses_a_reading_it_cannot_follow(capsys: pytest.CaptureFixture
     # an ambiguity none of the rulesets asked has among its selectable readings
     assert main(["ruling", dispute, "--ruleset", "eram-41", "--reading", "defender-kaboot=bidders-only"]) == 2
     assert "no ruleset asked has this ambiguity" in capsys.readouterr().err
+
+
+# ------------------------------------------------- readings about an option's meaning, the numbers, the direction
+
+# (ruleset, ambiguity, reading, the options under which the reading matters, whether records of random play show it)
+# (the thresholds: every seat starts at 30 or 40 and bids its lowest bid, 2 under "above", 3 or 4 under "at-least")
+_AT_THRESHOLDS = [30, 40, 30, 40]
+_OTHER_READINGS = [
+    ("bsfyi-41", "turned-card-trump", "same-colour", {"trump_source": "revealed-same-colour"}, True),
+    ("eram-41", "weakest-card", "lowest-rank", {}, False),  # only a timed-out turn shows it: no record of ours has one
+    ("tarneeb-400", "400-numbers", "face-value", {}, True),
+    ("tarneeb-400", "400-direction", "option", {"direction": "cw"}, True),
+    ("tarneeb-400", "rising-min-threshold", "above", {}, True),
+    ("bsfyi-41", "rising-min-threshold", "above", {"rising_min_bid": True}, True),
+]
+
+
+def test_every_reading_of_the_register_that_concerns_the_rules_engine_is_selectable_or_said_not_to_be() -> None:
+    selectable = {a.id for a in ambiguities() if a.selectable}
+    assert {aid for _, aid, _, _, _ in _OTHER_READINGS} <= selectable
+    for rs_id, aid, rid, _opts, _ in _OTHER_READINGS:  # the reading the ruleset takes changes nothing
+        a = next(x for x in ambiguities() if x.id == aid)
+        rs = with_readings(get_ruleset(rs_id), {aid: rid})
+        back = with_readings(rs, {aid: taken_for(a, get_ruleset(rs_id)) or ""})
+        assert back.readings == {} and back.options == get_ruleset(rs_id).options, (aid, rid)
+        assert load_rules(back).label() == load_rules(rs_id).label()
+
+
+@pytest.mark.parametrize(("rs_id", "aid", "rid", "opts", "shows"), _OTHER_READINGS,
+                         ids=[f"{x[0]}-{x[1]}={x[2]}" for x in _OTHER_READINGS])
+def test_records_played_under_a_reading_verify_clean_under_it_and_diverge_without_it(
+        rs_id: str, aid: str, rid: str, opts: dict[str, Any], shows: bool) -> None:
+    r = load_rules(with_readings(get_ruleset(rs_id), {aid: rid}), opts)
+    lines = _records(r, range(12), _AT_THRESHOLDS if aid == "rising-min-threshold" else None)
+    assert orjson.loads(lines[0])["readings"] == {aid: rid}
+    s, reps = verify_lines(lines)
+    assert s.divergences == 0 and s.hands >= 12, reps[:3]  # the header's reading is followed
+    plain = []
+    for ln in lines:
+        obj = orjson.loads(ln)
+        obj.pop("readings", None)
+        plain.append(orjson.dumps(obj))
+    s, reps = verify_lines(plain, readings={aid: rid})
+    assert s.divergences == 0, reps[:3]
+    if shows:  # the same records under the ruleset's own reading: some line diverges, or the header is refused
+        try:
+            s, reps = verify_lines(plain)
+        except ConfigError as e:
+            assert "direction" in str(e), e
+        else:
+            assert s.divergences > 0 or s.errors > 0, (aid, rid)
+
+
+def test_the_weakest_card_reading_is_what_the_turn_timer_plays() -> None:
+    """No record of ours holds a timed-out turn, so the timer is asked directly at every turn of random play."""
+    import random
+
+    from tarneeb.core.actions import Deal, Play
+    from tarneeb.core.match import Match, Phase, random_deck
+    from tarneeb.play.bots import POLICIES
+
+    base = load_rules("eram-41")
+    other = load_rules(with_readings(get_ruleset("eram-41"), {"weakest-card": "lowest-rank"}))
+    assert other.label() == "eram-41 [reading weakest-card=lowest-rank]"
+    rng = random.Random(7)
+    m, twin, differ = Match(base, 0), Match(other, 0), 0
+    for _ in range(400):
+        if m.phase is Phase.OVER:
+            break
+        if m.phase is Phase.PLAY:
+            got = twin.timeout_action()
+            assert isinstance(got, Play)
+            legal = [a for a in m.legal_actions() if isinstance(a, Play)]
+            assert got in legal and got.card % 13 == min(a.card % 13 for a in legal)
+            differ += got != m.timeout_action()
+        act = Deal(random_deck(rng)) if m.phase is Phase.DEAL else POLICIES["random"](m, rng)
+        m.apply(act)
+        twin.apply(act)
+    assert differ > 0
+
+
+def test_records_scored_at_face_value_in_the_400_mode_are_named_as_that_reading_not_as_another_ruleset() -> None:
+    lines = _records(load_rules(with_readings(get_ruleset("tarneeb-400"), {"400-numbers": "face-value"})), range(6))
+    plain = []
+    for ln in lines:
+        obj = orjson.loads(ln)
+        obj.pop("readings", None)
+        plain.append(orjson.dumps(obj))
+    s, reps = verify_lines(plain)
+    assert s.divergences > 0, reps[:3]
+    rows = s.diagnosis()
+    causes = {row.get("cause") for row in rows}
+    assert "reading-face-value-of-400-numbers" in causes and "values-of-another-ruleset" not in causes, rows
+    assert any("pass --reading 400-numbers=face-value" in row.get("explanation", "") for row in rows), rows
+
+
+def test_under_reading_seat0_the_first_seat_deals_first_everywhere_and_a_record_that_says_otherwise_diverges() -> None:
+    from tarneeb.core.match import Match
+    from tarneeb.errors import IllegalDeal
+    from tarneeb.play.batch import run as batch_run
+
+    rs = with_readings(get_ruleset("classic"), {"first-dealer": "seat0"})
+    r = load_rules(rs)
+    assert {play_match(r, "fd", i, "random", 3).first_dealer for i in range(12)} == {0}
+    assert {play_match(load_rules("classic"), "fd", i, "random", 3).first_dealer for i in range(12)} == {0, 1, 2, 3}
+    with pytest.raises(IllegalDeal, match="deal.first-dealer"):
+        Match(r, 2)
+    assert set(batch_run(r, 64, 5).first_dealer.tolist()) == {0}
+    assert set(batch_run(load_rules("classic"), 64, 5).first_dealer.tolist()) == {0, 1, 2, 3}
+    lines = _records(r, range(3))
+    s, reps = verify_lines(lines)
+    assert s.divergences == 0 and s.errors == 0, reps[:3]
+    moved = []  # the same records, the header saying seat 2 dealt first
+    for ln in lines:
+        obj = orjson.loads(ln)
+        if obj.get("type") == "match":
+            obj["first_dealer"] = 2
+        moved.append(orjson.dumps(obj))
+    s, reps = verify_lines(moved)
+    assert s.divergences + s.errors > 0 and any(getattr(d, "clause", "") == "deal.first-dealer" for d in reps), reps[:3]

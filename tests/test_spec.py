@@ -145,6 +145,6 @@ def test_ambiguity_register_is_consistent() -> None:
         for rid, reading in a.taken.items():
             assert rid in rulesets()
             assert reading in dict(a.readings)
-        if a.option:
-            for rid in a.taken:
-                rulesets()[rid].option(a.option)  # the option it names exists
+        if a.option:  # the option it names exists (in the ruleset a reading adds it from, when one does)
+            for rid in a.option_from.values() or a.taken:
+                rulesets()[rid].option(a.option)

@@ -44,8 +44,8 @@ def _strain(s: Any) -> str:
 
 
 # ================================================================ seats and dealers
-@builds("turn", "next_seat", "dealer_after_redeal", "next_dealer", "bidding_order")
-@builds("bids", "next_seat", "dealer_after_redeal", "next_dealer", "bidding_order")
+@builds("turn", "next_seat", "dealer_after_redeal", "next_dealer", "bidding_order", "first_dealers")
+@builds("bids", "next_seat", "dealer_after_redeal", "next_dealer", "bidding_order", "first_dealers")
 def _seats(enc: Encoding) -> list[Target]:
     r = enc.r
     dv = ivar("dealer")
@@ -75,6 +75,11 @@ def _seats(enc: Encoding) -> list[Target]:
                                              lambda res: same(list(res), order) if isinstance(res, tuple)
                                              else z3.BoolVal(False), lambda ev: tuple(ev(o) for o in order),
                                              cite(r, "bid.turn", "auction.order"))], HAND, "the 4 dealers"))
+    firsts = enc.first_dealers()  # rules.first_dealers: who may deal the first hand (no input but the ruleset)
+    out.append(Target("first_dealers", [Case("", [], [], lambda f, v: f(r),
+                                             lambda res: z3.BoolVal(isinstance(res, tuple) and list(res) == firsts),
+                                             lambda ev: tuple(firsts), "deal.first-dealer")],
+                      domain_text="the ruleset"))
     return out
 
 

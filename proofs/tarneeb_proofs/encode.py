@@ -256,6 +256,11 @@ class Encoding:
         """play.direction, on integer seats."""
         return (seat + self.step) % 4
 
+    def first_dealers(self) -> list[int]:
+        """deal.first-dealer: chance picks any of the 4 seats; under reading seat0 of ambiguity first-dealer
+        (spec/ambiguities.toml) seat 0 alone."""
+        return [0] if self.r.first_dealer == "seat0" else [0, 1, 2, 3]
+
     def team_of(self, seat: Term) -> Term:
         return seat % 2
 

@@ -699,7 +699,8 @@ def fuzz(eng: Engine, r: Rules, hands: int, seed: str, max_deals: int = 200,
     while deals < hands:
         ms = f"{seed}:{mi}"
         rng = random.Random(ms)
-        first = rng.randrange(4)
+        seats = R.first_dealers(r)
+        first = seats[rng.randrange(len(seats))]
         part = part_way > 0 and part_deals <= part_way * deals  # keep the share of deals played part-way
         start = interesting_scores(r, rng) if part else None
         chooser = random_chooser(rng)

@@ -1,8 +1,11 @@
 """The ambiguity register (``spec/ambiguities.toml``), and the selection of a reading (:func:`with_readings`).
 
 A reading is selectable when the register gives, for each reading of its ambiguity, the parameter values under
-which the engine follows it (``params``); the reading a built-in ruleset takes must be the one its parameters
-select (checked on loading). ``--reading ID=READING`` and a house-rule file's ``[readings]`` select another.
+which the engine follows it (``params``), or, for an ambiguity about what a ruleset option means (``option``),
+the option value that stands for it (``option_value``); the reading a built-in ruleset takes must be the one its
+parameters select, or its option allow (checked on loading). ``--reading ID=READING`` and a house-rule file's
+``[readings]`` select another. A reading may also give a ruleset the option another ruleset of the same document
+declares (``option_from``): "the host's option applies here too".
 """
 
 from __future__ import annotations
@@ -13,7 +16,18 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
-from tarneeb.core.spec import PARAMS, READING_DEFAULTS, Clause, Ruleset, _check_param, rulesets, spec_dir
+from tarneeb.core.spec import (
+    PARAMS,
+    READING_DEFAULTS,
+    Clause,
+    OptionValue,
+    Rules,
+    Ruleset,
+    _check_param,
+    load_rules,
+    rulesets,
+    spec_dir,
+)
 from tarneeb.errors import ConfigError, SpecError
 
 
@@ -27,6 +41,10 @@ class Ambiguity:
     option: str = ""
     params: dict[str, dict[str, Any]] = field(default_factory=dict)  # reading id -> the parameter values it sets
     clauses: tuple[str, ...] = ()  # the clauses whose meaning the choice of reading changes
+    # reading id -> the value of ``option`` that stands for it (an ambiguity about what an option's value means)
+    option_values: dict[str, OptionValue] = field(default_factory=dict)
+    # reading id -> the ruleset whose ``option`` the reading adds (a reading under which the option applies)
+    option_from: dict[str, str] = field(default_factory=dict)
 
     def reading_text(self, rid: str) -> str:
         return dict(self.readings)[rid]
@@ -58,28 +76,71 @@ def _load(path: str) -> tuple[Ambiguity, ...]:
             if reading not in ids:
                 raise SpecError(path, f"{where}.taken.{rs}", f"unknown reading {reading!r}; valid: {', '.join(sorted(ids))}")
         params: dict[str, dict[str, Any]] = {}
+        option_values: dict[str, OptionValue] = {}
+        option_from: dict[str, str] = {}
         for j, r in enumerate(a["readings"]):
-            if "params" not in r:
+            if not {"params", "option_value", "option_from"} & set(r):
                 continue
-            for k, v in r["params"].items():
+            for k, v in r.get("params", {}).items():
                 if k not in PARAMS:
                     raise SpecError(path, f"{where}.readings[{j}].params.{k}", "unknown parameter")
                 _check_param(path, k, v)
-            params[r["id"]] = dict(r["params"])
+            params[r["id"]] = dict(r.get("params", {}))
+            if ("option_value" in r or "option_from" in r) and not a.get("option"):
+                raise SpecError(path, f"{where}.option", "a reading gives an option value: name the option")
+            if "option_value" in r:
+                option_values[r["id"]] = r["option_value"]
+            if "option_from" in r:
+                if r["option_from"] not in known_rs:
+                    raise SpecError(path, f"{where}.readings[{j}].option_from", "unknown ruleset")
+                option_from[r["id"]] = r["option_from"]
         if params and len(params) != len(readings):
-            raise SpecError(path, f"{where}.readings", "either every reading gives its params or none does")
+            raise SpecError(path, f"{where}.readings", "either every reading says how it is selected or none does")
         amb = Ambiguity(a["id"], a["question"], tuple(a["sources"]), readings, dict(a["taken"]),
-                        a.get("option", ""), params, tuple(a.get("clauses", ())))
+                        a.get("option", ""), params, tuple(a.get("clauses", ())), option_values, option_from)
         for rs_id, reading in amb.taken.items():  # the reading a ruleset takes is the one its parameters select
             if not params:
                 break
-            p = {**READING_DEFAULTS, **rulesets()[rs_id].params}
-            off = {k: p.get(k) for k, v in params[reading].items() if p.get(k) != v}
-            if off:
-                raise SpecError(path, f"{where}.taken.{rs_id}", f"takes reading {reading!r}, but the ruleset's "
-                                + ", ".join(f"{k} is {v!r}" for k, v in off.items()))
+            _check_taken(path, f"{where}.taken.{rs_id}", amb, rulesets()[rs_id], reading)
         out.append(amb)
     return tuple(out)
+
+
+def _check_taken(path: str, key: str, a: Ambiguity, rs: Ruleset, reading: str) -> None:
+    """The reading ``rs`` takes is the one its parameters select and, where the reading is an option's value, one
+    its option allows (and no option another reading would add is there already); else a SpecError at ``key``."""
+    p = {**READING_DEFAULTS, **rs.params}
+    off = {k: p.get(k) for k, v in a.params[reading].items() if p.get(k) != v}
+    if off:
+        raise SpecError(path, key, f"takes reading {reading!r}, but the ruleset's "
+                        + ", ".join(f"{k} is {v!r}" for k, v in off.items()))
+    has = {o.name: o for o in rs.options}
+    if reading in a.option_values and (a.option not in has or a.option_values[reading] not in has[a.option].allowed):
+        raise SpecError(path, key, f"takes reading {reading!r}, but option {a.option} does not allow "
+                                   f"{a.option_values[reading]!r}")
+    if a.option_from and reading not in a.option_from and a.option in has:
+        raise SpecError(path, key, f"takes reading {reading!r}, but the ruleset has option {a.option} already")
+
+
+def _select_option(rs: Ruleset, a: Ambiguity, base: str | None, rid: str) -> Ruleset:
+    """``rs`` with option ``a.option`` as reading ``rid`` has it: the value standing for the reading ``base`` took
+    replaced by ``rid``'s in the allowed values (only in the default when the option allows both), or the option
+    added from another ruleset."""
+    if rid in a.option_from and a.option not in {o.name for o in rs.options}:
+        return replace(rs, options=(*rs.options, rulesets()[a.option_from[rid]].option(a.option)))
+    if a.option_from and rid not in a.option_from and base in a.option_from:  # back to a reading without it
+        return replace(rs, options=tuple(o for o in rs.options if o.name != a.option))
+    if rid not in a.option_values or base not in a.option_values:
+        return rs
+    old, new = a.option_values[base], a.option_values[rid]
+    options = []
+    for o in rs.options:
+        if o.name == a.option:
+            # an option that allows both values already (the host picks): the reading is its default
+            allowed = o.allowed if new in o.allowed else tuple(new if v == old else v for v in o.allowed)
+            o = replace(o, allowed=allowed, default=new if o.default == old else o.default)
+        options.append(o)
+    return replace(rs, options=tuple(options))
 
 
 def ambiguities() -> tuple[Ambiguity, ...]:
@@ -148,6 +209,8 @@ def with_readings(rs: Ruleset, chosen: Mapping[str, str], where: str = "--readin
         a = check_reading(aid, rid, where, rs.id, known)
         params.update(a.params[rid])
         base = taken_for(a, replace(rs, readings={}))
+        if a.option:  # from the reading ``rs`` follows now (an earlier selection may have changed the option)
+            rs = _select_option(rs, a, taken_for(a, rs), rid)
         if rid == base:
             readings.pop(aid, None)
         else:
@@ -158,3 +221,21 @@ def with_readings(rs: Ruleset, chosen: Mapping[str, str], where: str = "--readin
                 note = f" Read here with reading {rid} of ambiguity {aid}: {a.reading_text(rid)}"
                 clauses[cid] = replace(c, text=c.text + note, template=c.template + note)
     return replace(rs, params=params, clauses=clauses, readings=readings)
+
+
+def rules_under(r: Rules, chosen: Mapping[str, str]) -> Rules:
+    """``r`` (a ruleset at some option values) following the readings ``chosen`` instead: :func:`with_readings`
+    of its ruleset at the same option values, where an option whose value stands for a reading takes the value
+    that stands for the chosen one (bs.fyi's trump_source = revealed-suit becomes revealed-same-colour under
+    reading same-colour of turned-card-trump), and an option the chosen reading does not have is dropped."""
+    options = dict(r.options)
+    for aid, rid in chosen.items():
+        a = ambiguity(aid)
+        if not a.option or a.option not in options:
+            continue
+        now = taken_for(a, r.ruleset)
+        if now in a.option_values and rid in a.option_values and options[a.option] == a.option_values[now]:
+            options[a.option] = a.option_values[rid]
+        if a.option_from and rid not in a.option_from:
+            del options[a.option]
+    return load_rules(with_readings(r.ruleset, chosen), options)

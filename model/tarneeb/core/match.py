@@ -149,9 +149,10 @@ class Match:
 
     def __init__(self, rules: Rules, first_dealer: int = 0, scores: Sequence[int] | None = None) -> None:
         """``scores`` starts a match part-way (seats 0..3; in the auction family partners carry the team score)."""
-        if first_dealer not in range(4):
-            raise IllegalDeal(f"first dealer {first_dealer}", None, "deal.first-dealer",
-                              "the first dealer must be a seat 0..3", "new match")
+        if first_dealer not in R.first_dealers(rules):
+            why = "the first dealer must be a seat 0..3" if first_dealer not in range(4) else \
+                "under reading seat0 of ambiguity first-dealer seat 0 deals the first hand"
+            raise IllegalDeal(f"first dealer {first_dealer}", None, "deal.first-dealer", why, "new match")
         start = [0, 0, 0, 0] if scores is None else [int(x) for x in scores]
         if len(start) != 4 or (not rules.individual and (start[0] != start[2] or start[1] != start[3])):
             raise IllegalDeal(f"start scores {list(scores or [])}", None, "seats.partners",

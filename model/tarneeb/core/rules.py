@@ -15,6 +15,12 @@ from tarneeb.core.spec import Rules
 # ------------------------------------------------------------------ seats
 
 
+def first_dealers(r: Rules) -> tuple[int, ...]:
+    """The seats that may deal the first hand (deal.first-dealer): any, by chance, or seat 0 alone under reading
+    seat0 of ambiguity first-dealer. A seeded draw takes ``seats[rng.randrange(len(seats))]``."""
+    return (0,) if r.first_dealer == "seat0" else (0, 1, 2, 3)
+
+
 def next_seat(r: Rules, seat: int) -> int:
     """The seat after ``seat`` in the direction of play (clause play.direction)."""
     return (seat + r.step) % 4

@@ -59,7 +59,7 @@ def spec_is_packaged() -> bool:
 _COMMON: dict[str, tuple[str, tuple[Any, ...] | None]] = {
     "family": ("choice", ("individual", "auction")),
     "direction": ("choice", ("ccw", "cw")),
-    "first_dealer": ("choice", ("random",)),
+    "first_dealer": ("choice", ("random", "seat0")),
     "trump.source": ("choice", ("fixed", "revealed-same-colour", "revealed-suit", "contract")),
     "trump.fixed_suit": ("choice", ("", "C", "D", "H", "S")),
     "redeal.dealer": ("choice", ("same", "next")),
@@ -285,6 +285,7 @@ class Rules:
     bid_only_kaboot: str = "bidders-replace"  # kaboot-bid-only
     bid13_kaboot: str = "bid13-first"  # bid13-vs-kaboot
     failed13_defenders: str = "usual"  # a variant no document names: a failed 13 pays the defenders double
+    first_dealer: str = "random"  # first-dealer: chance picks the first dealer, or seat 0 deals first
     option_map: dict[str, OptionValue] = field(default_factory=dict)
 
     @property
@@ -579,6 +580,7 @@ def _build(rs: Ruleset, p: dict[str, Any], values: dict[str, OptionValue]) -> Ru
         fixed_suit=SUITS.index(fixed) if fixed and p["trump.source"] == "fixed" else -1,
         redeal_same_dealer=p["redeal.dealer"] == "same", tie_rule=p["tie.rule"],
         auto_bid=p["timer.auto_bid"], auto_play=p["timer.auto_play"], target=p["win.target"],
+        first_dealer=p["first_dealer"],
     )
     if p["family"] == "individual":
         vals = list(p["score.values"])

@@ -166,7 +166,8 @@ def run(r: Rules, n: int, seed: int = 0, max_hands: int = 200, log_games: int = 
     win_fn = winner_fn or trick_winner
     T = _Tables(r)
     rng = np.random.default_rng(seed)
-    dealer = rng.integers(0, 4, n)
+    seats = np.asarray(R.first_dealers(r))
+    dealer = seats[rng.integers(0, len(seats), n)]
     res = BatchResult(n, np.zeros(n, np.int64), np.zeros(n, np.int64), np.full(n, -1), np.zeros((n, 4), np.int64),
                       dealer.copy())
     start = tuple(int(x) for x in (start_scores if start_scores is not None else (0, 0, 0, 0)))

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from tarneeb.core import rules as R
 from tarneeb.core.actions import Deal
 from tarneeb.core.match import Match, Phase, random_deck
 from tarneeb.core.spec import Rules
@@ -47,7 +48,8 @@ def play_match(rules: Rules, seed: int | str, index: int = 0, policy: str = "heu
     s = match_seed(seed, index)
     rng = random.Random(s)
     pol = POLICIES[policy]
-    m = Match(rules, first_dealer=rng.randrange(4))
+    seats = R.first_dealers(rules)
+    m = Match(rules, first_dealer=seats[rng.randrange(len(seats))])
     deals = 0
     while m.phase is not Phase.OVER and m.hands_played < max_hands and deals < 10 * max_hands:
         if m.phase is Phase.DEAL:

@@ -23,7 +23,7 @@ from functools import cache
 
 from tarneeb.core import hand as H
 from tarneeb.core import rules as R
-from tarneeb.core.ambiguity import ambiguity, selectable_readings, taken_for, with_readings
+from tarneeb.core.ambiguity import ambiguity, rules_under, selectable_readings, taken_for
 from tarneeb.core.cards import SUIT_MASKS, card_str, team_label
 from tarneeb.core.spec import Rules, load_rules, rulesets
 from tarneeb.errors import TarneebError
@@ -179,7 +179,7 @@ def _other_readings(r: Rules) -> list[tuple[str, str, str, Rules]]:
             if rid == taken:
                 continue
             try:
-                rv = load_rules(with_readings(r.ruleset, {a.id: rid}), dict(r.options))
+                rv = rules_under(r, {a.id: rid})
             except TarneebError:  # a reading this configuration refuses
                 continue
             if any(getattr(rv, f) != getattr(r, f) for f in r.__dataclass_fields__ if f not in ("ruleset",)):
@@ -250,7 +250,16 @@ def _individual_deltas_causes(r: Rules, bids: Sequence[int], tricks: Sequence[in
         (exactly_fails, ("made-exactly-counts-as-failed", "a bid made exactly is scored as failed; taking the "
                          "number bid is enough", "score.individual")),
     ]
+    readings = [(aid, rid, rv) for aid, rid, _, rv in _other_readings(r) if rv.values != r.values]
+    for aid, rid, rv in readings:  # a reading of the register that sets another value table: named as the reading
+        bases.append((lambda rv=rv: H.hand_deltas(rv, bids, None, tricks),  # type: ignore[misc]
+                      (f"reading-{rid}-of-{aid}", f"the claimed changes follow reading {rid} of ambiguity {aid} "
+                       f"({ambiguity(aid).reading_text(rid)}); {r.id} takes reading "
+                       f"{taken_for(ambiguity(aid), r.ruleset)}; to check these records under that reading pass "
+                       f"--reading {aid}={rid}", "score.values")))
     for other, values in _other_value_tables(r.id):
+        if any(values == rv.values for _, _, rv in readings):  # the same table: the reading names it
+            continue
         rv = _variant(r, "values", values)
         bases.append((lambda rv=rv: H.hand_deltas(rv, bids, None, tricks),  # type: ignore[misc]
                       ("values-of-another-ruleset", f"the bid values are those of {other}, not of {r.id}",

@@ -22,10 +22,10 @@ from typing import Any
 
 from tarneeb.core import hand as H
 from tarneeb.core import rules as R
-from tarneeb.core.ambiguity import Ambiguity, ambiguities, taken_for, with_readings
+from tarneeb.core.ambiguity import Ambiguity, ambiguities, rules_under, taken_for
 from tarneeb.core.cards import STRAINS, card_str, player_name, strain_name, team_label
 from tarneeb.core.sources import cite
-from tarneeb.core.spec import OptionValue, Rules, load_rules
+from tarneeb.core.spec import OptionValue, Rules
 from tarneeb.ruling.decision import ClauseRef, clause_refs, decide, fmt_delta
 from tarneeb.ruling.situation import (
     KIND_QUESTIONS,
@@ -227,7 +227,7 @@ def _flag(a: Ambiguity, kind: str, r: Rules, s: Situation, variants: dict[str, V
     readings = []
     for rid, text in a.readings:
         if rid in a.params:  # a selectable reading: the rules that follow it (whatever reading r follows now)
-            variant: Rules | None = load_rules(with_readings(r.ruleset, {a.id: rid}), dict(r.options))
+            variant: Rules | None = rules_under(r, {a.id: rid})
         else:
             variant = variants.get(rid, _not_modelled)(r, s)
         if variant is None:
