@@ -196,3 +196,26 @@ def test_a_pasted_text_is_held_to_the_request_limit_not_one_mib() -> None:
         over = c.post("/en/records", files={"records_file": ("", b"")}, data={"records_text": big * 2})
     assert r.status_code == 400 and "1024KB" not in r.text and "not a record file" in r.text.lower(), r.text[-800:]
     assert over.status_code == 413
+
+
+def test_a_record_file_of_too_many_lines_gets_a_located_413(client: TestClient) -> None:
+    from tarneeb.serve.engine import MAX_RECORD_LINES
+
+    many = b'{"type": "hand"}\n' * (MAX_RECORD_LINES + 5)
+    t0 = time.perf_counter()
+    r = client.post("/en/records", files={"records_file": ("many.jsonl", many)})
+    assert r.status_code == 413 and time.perf_counter() - t0 < 10, r.status_code
+    assert f"many.jsonl:{MAX_RECORD_LINES + 1}: the file has {MAX_RECORD_LINES + 5} lines" in _error(r.text)
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_a_page_lists_a_bounded_number_of_reports(client: TestClient, lang: str) -> None:
+    """A file of broken lines within the limits (a 2 MiB upload of them gave a 29 MB page in 8 s): the page lists
+    the first reports and says how many more the summary counts."""
+    from tarneeb.serve.engine import MAX_RECORD_LINES, MAX_SHOWN
+
+    n = MAX_RECORD_LINES - 10
+    r = client.post(f"/{lang}/records", files={"records_file": ("broken.jsonl", b'{"type": "hand"}\n' * n)})
+    assert r.status_code == 400 and len(r.text) < 200_000, (r.status_code, len(r.text))
+    assert r.text.count('<li class="error">') == MAX_SHOWN
+    assert f" {n - MAX_SHOWN} " in r.text.split('id="more-problems"')[1][:80]

@@ -292,6 +292,10 @@ async def records_post(request: Request) -> Response:
         data, name = fields.get("records_text", "").encode("utf-8"), "(pasted)"
     if not data.strip():
         return page(request, "records.html", 400, error_lead=STRINGS[lang]["no_records"], f=fields)
+    too_long = engine.too_many_lines(data, name)
+    if too_long is not None:
+        return page(request, "records.html", 413, error=too_long, f=fields if upload is None else {},
+                    error_lead=STRINGS[lang]["too_many_lines"].format(n=engine.MAX_RECORD_LINES))
     try:
         check = await bounded(request, engine.check_records, data, name, lang)
     except TooSlow:

@@ -30,15 +30,15 @@ from tarneeb.core.spec import builtin_rulesets_only, get_ruleset, rulesets, spec
 from tarneeb.docgen.pages_i18n import page_text
 from tarneeb.docgen.rulebook import LANGS, RulesetDoc, ambiguity_text, clause_text, ruleset_doc
 from tarneeb.errors import SituationError, TarneebError
-from tarneeb.records import verify_lines
+from tarneeb.records import Divergence, verify_lines
 from tarneeb.ruling import KIND_QUESTIONS, KINDS, rule_dict
 from tarneeb.ruling.situation import decode_situation
 from tarneeb.serve import records_words
 
 __all__ = [
-    "DECK", "IRREGULARITIES", "KINDS", "KIND_QUESTIONS", "LANGS", "Example", "RecordCheck", "SituationError", "Suit", "TarneebError",
-    "check_records", "cite", "cite_ref", "error_facts", "examples", "parse_situation_text", "rule", "rule_page", "ruleset_list",
-    "ruling_groups",
+    "DECK", "IRREGULARITIES", "KINDS", "KIND_QUESTIONS", "LANGS", "MAX_RECORD_LINES", "MAX_SHOWN", "Example",
+    "RecordCheck", "SituationError", "Suit", "TarneebError", "check_records", "cite", "cite_ref", "error_facts",
+    "examples", "parse_situation_text", "rule", "rule_page", "ruleset_list", "ruling_groups", "too_many_lines",
 ]
 
 
@@ -205,11 +205,28 @@ def _state(a: dict[str, Any]) -> str:
 
 @dataclass(frozen=True, slots=True)
 class RecordCheck:
-    """What the verifier found in one record file: its summary and every report (divergences and problems)."""
+    """What the verifier found in one record file: its summary (every report counted) and the first
+    :data:`MAX_SHOWN` divergences and problems; ``more_divergences`` and ``more_problems`` count the ones left out."""
 
     summary: dict[str, Any]
     divergences: list[dict[str, Any]]
     problems: list[dict[str, Any]]
+    more_divergences: int = 0
+    more_problems: int = 0
+
+
+MAX_SHOWN = 200  # reports of each kind a page lists: a 2 MiB file of broken lines gave a 29 MB page in 8 s
+MAX_RECORD_LINES = 20_000  # lines of one record file (170 classic matches, the upload limit, are about 3,700)
+
+
+def too_many_lines(data: bytes, name: str) -> str | None:
+    """The located line that refuses a record file of more than :data:`MAX_RECORD_LINES` lines; None when it has no
+    more."""
+    count = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
+    if count <= MAX_RECORD_LINES:
+        return None
+    return (f"{name}:{MAX_RECORD_LINES + 1}: the file has {count} lines; check at most {MAX_RECORD_LINES} lines a "
+            "request (split it)")
 
 
 def check_records(data: bytes, name: str, lang: str = "en") -> RecordCheck:
@@ -219,7 +236,9 @@ def check_records(data: bytes, name: str, lang: str = "en") -> RecordCheck:
     table its ``shown`` too."""
     with builtin_rulesets_only():  # a record header naming a file of the host is an unknown ruleset
         summary, reports = verify_lines(data.splitlines(), file=name)
-    found = [r.to_json() for r in reports]
+    divs = [r for r in reports if isinstance(r, Divergence)]
+    probs = [r for r in reports if not isinstance(r, Divergence)]
+    found = [r.to_json() for r in divs[:MAX_SHOWN] + probs[:MAX_SHOWN]]  # the ones the page lists
     for d in found:  # a divergence's "source" is "clause (citation)": the page shows the two apart
         d["shown"] = {k: records_words.said(str(d.get(k) or ""), lang) for k in ("claimed", "expected", "reason")}
         rs = rulesets().get(d.get("ruleset", ""))
@@ -233,7 +252,8 @@ def check_records(data: bytes, name: str, lang: str = "en") -> RecordCheck:
     for c in summary_json.get("by_cause", []):
         c["shown"] = records_words.said(str(c["cause"]), lang)
     return RecordCheck(summary_json, [d for d in found if d["kind"] == "divergence"],
-                       [d for d in found if d["kind"] != "divergence"])
+                       [d for d in found if d["kind"] != "divergence"],
+                       max(0, len(divs) - MAX_SHOWN), max(0, len(probs) - MAX_SHOWN))
 
 
 def rule_page(rid: str, lang: str) -> RulesetDoc:

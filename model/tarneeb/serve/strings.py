@@ -37,6 +37,8 @@ EN: dict[str, str] = {
     "too_slow": "This took longer than {seconds} seconds to answer and was stopped. Ask about fewer rulesets or "
                 "a smaller file.",
     "no_records": "Give a record file: upload one or paste its lines.",
+    "too_many_lines": "The record file is too long: at most {n} lines per request.",
+    "not_listed": "Not listed here: {n} (the first {shown} are; the summary above counts them all).",
     "not_records": "This is not a record file (spec/records/ format, one JSON object per line). "
                    "The first line that could not be read:",
     "the_ruling": "Ruling",
@@ -217,6 +219,8 @@ AR: dict[str, str] = {
     "too_large": "الملف المرفوع كبير جدًا: الحد الأقصى {limit} لكل طلب.",
     "too_slow": "استغرق الجواب أكثر من {seconds} ثانية فأُوقف. اسأل عن مجموعات قوانين أقل أو أرسل ملفًا أصغر.",
     "no_records": "أعطِ ملف سجلات: ارفعه أو الصق أسطره.",
+    "too_many_lines": "ملف السجلات طويل جدًا: الحد الأقصى {n} سطر لكل طلب.",
+    "not_listed": "لم يُعرض هنا: {n} (المعروض أول {shown}، والملخّص أعلاه يعدّها كلها).",
     "not_records": "هذا ليس ملف سجلات (صيغة \u2066spec/records/\u2069، كائن JSON في كل سطر). أول سطر تعذّرت قراءته:",
     "the_ruling": "الحكم",
     "decided_by": "يحسمه",
@@ -378,11 +382,13 @@ STRINGS: dict[str, dict[str, str]] = {"en": EN, "ar": AR}
 NOUNS: dict[str, dict[str, tuple[str, ...]]] = {
     "en": {"match": ("match", "matches"), "hand": ("hand record", "hand records"),
            "divergence": ("divergence", "divergences"), "unreadable": ("unreadable record", "unreadable records"),
+           "line": ("line", "lines"),
            "warning": ("warning", "warnings"), "independent": ("independent divergence", "independent divergences")},
     "ar": {"match": ("مباراة واحدة", "مباراتان", "مباريات", "مباراة"),
            "hand": ("سجل يد واحد", "سجلا يد", "سجلات يد", "سجل يد"),
            "divergence": ("اختلاف واحد", "اختلافان", "اختلافات", "اختلافًا"),
            "unreadable": ("سجل واحد غير مقروء", "سجلان غير مقروءين", "سجلات غير مقروءة", "سجلًا غير مقروء"),
+           "line": ("سطر واحد", "سطران", "أسطر", "سطرًا"),
            "warning": ("تحذير واحد", "تحذيران", "تحذيرات", "تحذيرًا"),
            "independent": ("اختلاف مستقل واحد", "اختلافان مستقلان", "اختلافات مستقلة", "اختلافًا مستقلًا")},
 }
