@@ -103,6 +103,44 @@ print(json.dumps({"report": ruling["report"], "summary": records["summary"],
     assert got["summary"] == with_orjson["summary"] and got["summary"]["divergences"] >= 1
 
 
+def test_the_pages_answer_as_the_web_referee_answers(tmp_path: Path) -> None:
+    """:func:`respond` (what the browser runs) gives the page ``tarneeb serve`` gives for the same form, pasted
+    text, upload, bad input or record file, but for the links made relative to the page's folder; so does every
+    page the site holds as a file."""
+    import base64
+
+    from starlette.testclient import TestClient
+    from tests.serve_support import divergent_record
+
+    from tarneeb.offline.pages import localize, respond, static_pages
+    from tarneeb.serve.app import create_app
+
+    client = TestClient(create_app())
+    situation = (ROOT / "spec" / "disputes" / "revoke-found-later.toml").read_bytes()
+    record = divergent_record(tmp_path)[0].read_bytes()
+    winner = {"kind": ["winner"], "score0": ["41"], "score1": ["50"], "score2": ["10"], "score3": ["1"],
+              "ruleset": ["card-kings-41", "classic"], "explain": ["1"]}
+    cases: list[tuple[str, str, dict[str, list[Any]], dict[str, tuple[str, bytes]]]] = [
+        ("ruling", "en", winner, {}),
+        ("ruling", "ar", {**winner, "score3": ["x"]}, {}),  # bad input: the located line, status 400
+        ("ruling", "ar", {"situation_text": [situation.decode()]}, {}),
+        ("ruling", "en", {}, {"situation_file": ("mine.toml", situation)}),
+        ("ruling", "en", {}, {"situation_file": ("mine.toml", b"\xff\xfe")}),  # not UTF-8
+        ("records", "ar", {"records_text": [record.decode()]}, {}),
+        ("records", "en", {}, {"records_file": ("games.jsonl", record)}),
+        ("records", "en", {"records_text": ["  "]}, {}),
+    ]
+    for page, lang, fields, files in cases:
+        form = {**fields, **{k: [{"name": n, "data": base64.b64encode(d).decode()}] for k, (n, d) in files.items()}}
+        got = json.loads(respond(json.dumps({"page": page, "lang": lang, "form": form})))
+        sent = client.post(f"/{lang}/{page}", data=fields, files={k: v for k, v in files.items()} or None)
+        assert (got["status"], got["html"]) == (sent.status_code, localize(sent.text, f"/{lang}/{page}")), (page, lang, fields)
+    for path, html in static_pages().items():
+        web = "/" + path.rstrip("/") if path.count("/") > 1 and not path.endswith("rules/") else "/" + path
+        sent = client.get(web)
+        assert sent.status_code == 200 and html == localize(sent.text, web), path
+
+
 def test_a_missing_pyodide_names_the_npm_command(tmp_path: Path) -> None:
     with pytest.raises(B.PyodideMissing, match="npm install"):
         B.find_pyodide(tmp_path)

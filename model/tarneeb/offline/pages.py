@@ -220,7 +220,10 @@ def _ruling(lang: str, req: dict[str, Any]) -> dict[str, Any]:
             text = situation_toml(raw)
         report = engine.rule(raw, name, lang, explain)
     except engine.TarneebError as e:
-        html, code = render(path, "ruling.html", 400, error=str(e), **ctx)
+        facts = engine.error_facts(e, lang)  # on an Arabic page, the facts to look at in Arabic words
+        strings = app.STRINGS[lang]
+        lead = strings["error_facts"].format(facts="، ".join(facts)) if facts else strings["error_detail"]
+        html, code = render(path, "ruling.html", 400, error=str(e), error_lead=lead if lang == "ar" else None, **ctx)
         return {"html": html, "status": code}
     html, code = render(path, "ruling.html", report=report, explain=explain, **ctx)
     return {"html": html, "status": code, "report": report, "share": text}
