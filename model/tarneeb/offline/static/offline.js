@@ -20,15 +20,21 @@
   };
   var T = window.tarneeb = { times: {}, answered: 0, last: null, error: null };  // times: ms from the page's opening
 
-  function controlled() {  // the service worker installed (every file cached) and answering this page
+  // Whether the service worker answers this page (every file cached): Pyodide is started after it, so that its
+  // files come from the cache, downloaded once. A worker that cannot install (a file missing on the host) or a
+  // browser without service workers: false, and the page works online all the same.
+  function controlled() {
     if (!("serviceWorker" in navigator)) { return Promise.resolve(false); }
-    return navigator.serviceWorker.register(new URL("sw.js", root).href).then(function () {
-      return navigator.serviceWorker.ready;
-    }).then(function () {
+    return navigator.serviceWorker.register(new URL("sw.js", root).href).then(function (reg) {
       if (navigator.serviceWorker.controller) { return true; }
       return new Promise(function (done) {
         navigator.serviceWorker.addEventListener("controllerchange", function () { done(true); });
-        setTimeout(function () { done(!!navigator.serviceWorker.controller); }, 5000);
+        var w = reg.installing || reg.waiting;
+        if (w) {
+          w.addEventListener("statechange", function () { if (w.state === "redundant") { done(false); } });
+        } else {
+          setTimeout(function () { done(!!navigator.serviceWorker.controller); }, 3000);
+        }
       });
     }).catch(function () { return false; });
   }
