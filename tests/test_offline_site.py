@@ -113,6 +113,7 @@ def test_the_pages_answer_as_the_web_referee_answers(tmp_path: Path) -> None:
     from tests.serve_support import divergent_record
 
     from tarneeb.offline.pages import localize, respond, static_pages
+    from tarneeb.serve import engine
     from tarneeb.serve.app import create_app
 
     client = TestClient(create_app())
@@ -129,6 +130,7 @@ def test_the_pages_answer_as_the_web_referee_answers(tmp_path: Path) -> None:
         ("records", "ar", {"records_text": [record.decode()]}, {}),
         ("records", "en", {}, {"records_file": ("games.jsonl", record)}),
         ("records", "en", {"records_text": ["  "]}, {}),
+        ("records", "ar", {"records_text": ["{}\n" * (engine.MAX_RECORD_LINES + 1)]}, {}),  # too long: 413
     ]
     for page, lang, fields, files in cases:
         form = {**fields, **{k: [{"name": n, "data": base64.b64encode(d).decode()}] for k, (n, d) in files.items()}}

@@ -241,6 +241,11 @@ def _records(lang: str, form: dict[str, list[Any]]) -> dict[str, Any]:
     if not data.strip():
         html, code = render(path, "records.html", 400, error_lead=strings["no_records"], f=fields)
         return {"html": html, "status": code}
+    too_long = engine.too_many_lines(data, name)
+    if too_long is not None:
+        html, code = render(path, "records.html", 413, error=too_long, f=fields if upload is None else {},
+                            error_lead=strings["too_many_lines"].format(n=engine.MAX_RECORD_LINES))
+        return {"html": html, "status": code}
     check = engine.check_records(data, name, lang)
     lead = error = None
     if check.summary["matches"] == 0 and check.summary["hands"] == 0:
