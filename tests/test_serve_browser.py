@@ -473,13 +473,24 @@ def test_an_uploaded_record_with_a_divergence(server: Server, page: Page, tmp_pa
     expect(page.locator("#summary")).to_contain_text("1 divergence,")
     div = page.locator("article.divergence")
     expect(div).to_have_count(1)
-    expect(div.locator("h3")).to_contain_text(f"hand {hand} · trick 1 (tricks[0]) · line {line}")
+    expect(div.locator("h3")).to_contain_text(f"hand {hand + 1} · trick 1 · line {line}")  # both counted from 1
     expect(div).to_contain_text("tricks[0].winner")
     expect(div).to_contain_text("play.winner")
     shoot(page, shots, "records-divergence-en-desktop")
     page.set_viewport_size(PHONE)
     no_horizontal_scroll(page)
     shoot(page, shots, "records-divergence-en-phone")
+    # the same upload on the Arabic page, on a phone: the claim and the rules' answer in Arabic words
+    page.goto(server.url + "ar/records")
+    page.set_input_files("#records_file", str(path))
+    page.click("#check-records")
+    div = page.locator("article.divergence")
+    expect(div).to_have_count(1)
+    expect(div.locator("h3")).to_contain_text(f"اليد {hand + 1} · اللمّة 1 · السطر {line}")
+    expect(div.locator("dd").nth(2)).to_contain_text("اللاعب")
+    expect(div.locator("dd").nth(3)).to_contain_text("بدأها اللاعب")
+    no_horizontal_scroll(page)
+    shoot(page, shots, "records-divergence-ar-phone")
 
 
 def test_a_malformed_upload(server: Server, page: Page, tmp_path: Path, shots: list[Path]) -> None:
