@@ -289,6 +289,9 @@ def test_the_site_rules_every_dispute_in_both_languages_and_offline(site: tuple[
         print(f"\noffline site: {built['bytes'] / 1e6:.1f} MB on the first visit; first ruling shown "
               f"{opened / 1000:.1f} s after opening the link (Pyodide up at {state['times']['pyodide'] / 1000:.1f} s)")
         _same_ruling(page, first, "en", state)
+        # the web referee's own scripts ran on the page the answer brought: the question's fields only, the picker
+        assert page.locator("#situation-form fieldset.facts.not-asked").count() > 0
+        assert page.locator("#picker").is_visible()
         _shots(page, "ruling-en")
         n = state["answered"]
         for lang in ("en", "ar"):
