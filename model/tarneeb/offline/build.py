@@ -3,7 +3,8 @@
 The folder holds
 
 * the pages (:func:`tarneeb.offline.pages.static_pages`), each ``index.html`` in its own folder
-  (``en/ruling/``, ``ar/rules/classic/``), and ``index.html`` at the top, which opens the English start page;
+  (``en/ruling/``, ``ar/rules/classic/``), and ``index.html`` at the top, which opens the start page in the
+  browser's language (Arabic or English), or the referee page for a ruling's link (``#s=``);
 * ``static/``: the web referee's stylesheet and scripts, and the site's own (``offline.js`` starts Pyodide and
   answers the forms in the page; ``offline.css``);
 * ``engine.zip``: the engine's Python files (not the command line), the spec it reads, the web referee's
@@ -117,7 +118,11 @@ def _head(html: str, page: str) -> str:
 
 TOP = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Tarneeb referee</title><meta http-equiv="refresh" content="0; url=en/"></head>
+<title>Tarneeb referee</title>
+<script>/* the reader's language; a ruling's link (#s=) opens on the referee page */
+var lang = (navigator.language || "").slice(0, 2) === "ar" ? "ar/" : "en/";
+location.replace(lang + (/^#s=/.test(location.hash) ? "ruling/" + location.hash : ""));</script>
+<meta http-equiv="refresh" content="1; url=en/"></head>
 <body><p><a href="en/">Tarneeb referee</a> · <a href="ar/" lang="ar" dir="rtl">حَكَم الطرنيب</a></p></body></html>
 """
 
