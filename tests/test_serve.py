@@ -1013,8 +1013,11 @@ def test_a_card_several_rulesets_share_speaks_of_them_all(client: TestClient) ->
 
 
 @pytest.mark.parametrize("lang", ["en", "ar"])
-def test_the_ruling_page_shows_no_file_path_or_command_line_word(client: TestClient, lang: str) -> None:
-    """A player meets no developer's word: no folder of the source tree, no command-line flag."""
-    page = client.get(f"/{lang}/ruling").text
+@pytest.mark.parametrize("path", ["ruling", "records", "", "rules/", "rules/classic"])
+def test_the_ruling_page_shows_no_file_path_or_command_line_word(client: TestClient, lang: str, path: str) -> None:
+    """A player meets no developer's word: no folder of the source tree, no command, no command-line flag (the
+    records page said 'spec/records/ format ... as the tarneeb record command writes them')."""
+    page = client.get(f"/{lang}/{path}").text
     text = re.sub(r"<[^>]+>", " ", re.sub(r"<(script|style)[^>]*>.*?</\1>", " ", page, flags=re.S))
     assert "spec/" not in text and "--" not in text.replace("&#8212;", ""), lang
+    assert not re.search(r"\btarneeb (record|ruling|verify|serve|rules)\b", text), lang

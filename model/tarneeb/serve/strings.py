@@ -39,7 +39,7 @@ EN: dict[str, str] = {
     "no_records": "Give a record file: upload one or paste its lines.",
     "too_many_lines": "The record file is too long: at most {n} lines per request.",
     "not_listed": "Not listed here: {n} (the first {shown} are; the summary above counts them all).",
-    "not_records": "This is not a record file (spec/records/ format, one JSON object per line). "
+    "not_records": "This is not a record file (the Tarneeb record format: one JSON object per line). "
                    "The first line that could not be read:",
     "the_ruling": "Ruling",
     "decided_by": "Decided by",
@@ -95,8 +95,9 @@ EN: dict[str, str] = {
     "suit_H": "hearts",
     "suit_D": "diamonds",
     "suit_C": "clubs",
-    "records_intro": "Game records in the spec/records/ format (JSON lines, as the tarneeb record command writes them) are "
-                     "replayed through the engine; every divergence is shown at its hand and trick.",
+    "records_intro": "Game records in the Tarneeb record format (one JSON object per line, as the reference model's "
+                     "self-play writes them) are replayed through the engine; every divergence is shown at its hand "
+                     "and trick.",
     "records_file": "Record file",
     "records_text": "Or paste the lines",
     "check_records": "Check the records",
@@ -221,7 +222,7 @@ AR: dict[str, str] = {
     "no_records": "أعطِ ملف سجلات: ارفعه أو الصق أسطره.",
     "too_many_lines": "ملف السجلات طويل جدًا: الحد الأقصى {n} سطر لكل طلب.",
     "not_listed": "لم يُعرض هنا: {n} (المعروض أول {shown}، والملخّص أعلاه يعدّها كلها).",
-    "not_records": "هذا ليس ملف سجلات (صيغة \u2066spec/records/\u2069، كائن JSON في كل سطر). أول سطر تعذّرت قراءته:",
+    "not_records": "هذا ليس ملف سجلات (صيغة سجلات الطرنيب: كائن JSON في كل سطر). أول سطر تعذّرت قراءته:",
     "the_ruling": "الحكم",
     "decided_by": "يحسمه",
     "ambiguous": "غموض: القراءات تحكم بشكل مختلف",
@@ -277,8 +278,8 @@ AR: dict[str, str] = {
     "suit_H": "الكبّة",
     "suit_D": "الديناري",
     "suit_C": "السباتي",
-    "records_intro": "تُعاد سجلات اللعب بصيغة \u2066spec/records/\u2069 (أسطر JSON، كما يكتبها الأمر \u2066tarneeb record\u2069) عبر "
-                     "المحرك؛ ويُعرض كل اختلاف في يده ولمّته.",
+    "records_intro": "تُعاد سجلات اللعب بصيغة سجلات الطرنيب (كائن JSON في كل سطر، كما يكتبها النموذج المرجعي حين "
+                     "يلعب مع نفسه) عبر المحرك؛ ويُعرض كل اختلاف في يده ولمّته.",
     "records_file": "ملف السجلات",
     "records_text": "أو الصق الأسطر",
     "check_records": "افحص السجلات",
