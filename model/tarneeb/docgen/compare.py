@@ -14,7 +14,7 @@ from typing import Any
 
 from tarneeb.core.cards import SUIT_NAMES
 from tarneeb.core.spec import Option, Rules, load_rules, rulesets
-from tarneeb.docgen.rulebook import CompareRow, label, value_text
+from tarneeb.docgen.rulebook import CompareRow, _fmt_value, label, value_text
 from tarneeb.errors import SpecError
 
 W = dict[str, Any]
@@ -65,26 +65,26 @@ WORDS: dict[str, W] = {
         "trump.revealed": "نقش آخر ورقة للموزّع", "trump.contract": "يسمّيه صاحب الطلب الفائز",
         "trump.egyptian": " (نقش الطلب الفائز)",
         "bids.individual": "من {lo} إلى {hi}، كل لاعب لنفسه", "bids.never": "، ما عدا {bids}",
-        "bids.rising": "؛ أدنى طلب يرتفع: {steps}", "bids.step": "{m} من {t} نقطة",
+        "bids.rising": "؛ أدنى طلب يرتفع: {steps}", "bids.step": "{m} ابتداءً من {t} نقطة",
         "bids.auction": "من {lo} إلى 13، مزايدة بين الفريقين ({style}؛ {kind})",
-        "bids.egyptian": "برقم ونقش أو «بلا طرنيب»", "bids.number": "بالرقم فقط",
-        "values.standard": "الطلب المحقَّق: كل لمّات الفريق الطالب؛ وإلا ناقص الطلب، والفريق المدافع يكسب لمّاته",
-        "values.bid-only": "الطلب المحقَّق: زائد الطلب؛ وإلا ناقص الطلب؛ والفريق المدافع لا يكسب أبدًا",
+        "bids.egyptian": "الطلب رقم ونقش أو «بلا طرنيب»", "bids.number": "الطلب رقم بلا نقش",
+        "values.standard": "إذا جاب الفريق الطالب طلبه كسب كل لمّاته؛ وإلا خسر قيمة طلبه وكسب الفريق المدافع لمّاته",
+        "values.bid-only": "إذا جاب الفريق الطالب طلبه كسب قيمة الطلب، وإلا خسرها؛ والفريق المدافع لا يكسب أبدًا",
         "values.face": "قيمة الطلب رقمه (طلب 5 يساوي 5)", "values.entry": "{b} بـ{v}",
         "redeal.total": "مجموع الطلبات أقل من {n}", "redeal.all-pass": "إذا قال الأربعة باص",
-        "redeal.forced": "لا إلغاء بالباص (الموزّع مُلزَم بالطلب)",
+        "redeal.forced": "لا تُلغى اليد بالباص (الموزّع مُلزَم بالطلب)",
         "redeal.weak": "؛ أو إذا لم يكن مع أحد اللاعبين ورقة أعلى من العشرة",
         "same-dealer": "الموزّع نفسه", "next-dealer": "الموزّع التالي",
         "lead.individual": "اللاعب الذي على يمين الموزّع (أول من يطلب)", "lead.auction": "صاحب الطلب الفائز",
         "yes": "نعم", "no": "لا",
         "scoring.individual": "اللمّات فوق الطلب لا قيمة لها؛ النتيجة لكل لاعب",
-        "scoring.auction": "الكبّوت: {kaboot}؛ طلب 13: {bid13}؛ النتيجة لكل فريق",
+        "scoring.auction": "الكبّوت: {kaboot}؛ طلب 13 المحقَّق: {bid13}؛ النتيجة لكل فريق",
         "win.individual": "أحد الشريكين عند الهدف أو فوقه والآخر فوق الصفر",
         "win.made-bid": "؛ وطلب {n} المحقَّق يربح اللعبة فورًا", "win.auction": "نتيجة الفريق عند الهدف أو فوقه",
         "win.play-on": "؛ ثم مواصلة المباراة حتى هدف أعلى بـ{n}",
         "tie.combined": "المجموع الأعلى للفريق؛ وعند التساوي تُلعب يد أخرى",
         "tie.top": "أعلى نتيجة فردية؛ وعند التساوي تُلعب يد أخرى", "tie.bidding-team": "يربح الفريق الطالب",
-        "timer.none": "لا شيء مذكور", "timer.bid": "يطلب {n}", "timer.play": "يلعب أضعف ورقة مسموحة ({how})",
+        "timer.none": "لا مؤقّت في الوثيقة", "timer.bid": "يطلب {n}", "timer.play": "يلعب أضعف ورقة مسموحة ({how})",
         "option": "الخيار {name}: {allowed}",
         "titles": None,  # from spec/i18n/ar_pages.toml [compare]
     },
@@ -93,6 +93,15 @@ WORDS: dict[str, W] = {
 
 def _value(v: object, lang: str) -> str:
     return str(v) if lang == "en" else value_text(v, lang)
+
+
+def _said(v: object, lang: str) -> str:
+    """An option's value inside a sentence: the value itself in English; in Arabic its Arabic word alone (the value
+    as typed, ``win (ربح اللعبة)``, is for the option lists in brackets)."""
+    raw = _fmt_value(v)
+    if lang == "en" or raw.lstrip("-").isdigit():
+        return raw
+    return value_text(v, lang).removeprefix(f"{raw} (").removesuffix(")")
 
 
 def _trump(r: Rules, w: W, lang: str) -> str:
@@ -115,7 +124,7 @@ def _bid_range(r: Rules, w: W, lang: str) -> str:
             out += str(w["bids.rising"]).format(steps=steps)
         return out
     kind = w["bids.egyptian"] if r.egyptian else w["bids.number"]
-    return str(w["bids.auction"]).format(lo=r.min_bid, style=_value(r.auction_style, lang), kind=kind)
+    return str(w["bids.auction"]).format(lo=r.min_bid, style=_said(r.auction_style, lang), kind=kind)
 
 
 def _bid_values(r: Rules, w: W, lang: str) -> str:
@@ -139,7 +148,7 @@ def _redeal_when(r: Rules, w: W, lang: str) -> str:
 def _score_extra(r: Rules, w: W, lang: str) -> str:
     if r.individual:
         return str(w["scoring.individual"])
-    return str(w["scoring.auction"]).format(kaboot=_value(r.kaboot, lang), bid13=_value(r.bid13, lang))
+    return str(w["scoring.auction"]).format(kaboot=_said(r.kaboot, lang), bid13=_said(r.bid13, lang))
 
 
 def _win(r: Rules, w: W, lang: str) -> str:
@@ -161,7 +170,7 @@ def _timer(r: Rules, w: W, lang: str) -> str:
     if r.auto_bid:
         parts.append(str(w["timer.bid"]).format(n=r.auto_bid))
     if r.auto_play:
-        parts.append(str(w["timer.play"]).format(how=_value(r.auto_play, lang)))
+        parts.append(str(w["timer.play"]).format(how=_said(r.auto_play, lang)))
     return str(w["semi"]).join(parts)
 
 

@@ -82,6 +82,9 @@ def _page_ar() -> str:
     def t(text: str) -> str:
         return docgen.rst_ltr(arabic_punct(text))
 
+    def shown(v: object) -> str:  # a yes/no setting with its Arabic word beside it, as the option lists show it
+        return t(docgen.value_text(v, "ar")) if isinstance(v, bool) else f":ltr:`{_value(v)}`"
+
     H = docgen.rst_heading
     lines = docgen.RST_LTR_ROLE + [".. _house-rules-ar:", ""]
     lines += H(docgen.rst_title(need("pages", "house_title")), "=", over=True)
@@ -91,13 +94,14 @@ def _page_ar() -> str:
     for p in house_files():
         rs = get_ruleset(str(p))
         lines += H(docgen.rst_title(f"{rs.name_ar or rs.name} ({rs.id})"), "-")
-        lines += [f":doc:`{rs.extends} </generated/ar/{rs.extends}>`", "",
+        base_name = docgen._tr("ar", "ruleset", str(rs.extends), "name") or str(rs.extends)
+        lines += [f":doc:`{docgen.rst_title(base_name)} </generated/ar/{rs.extends}>`", "",
                   t(need("pages", "house_extends").format(base=rs.extends, file=_rel(p))), "",
                   t(rs.summary_ar or rs.summary), ""]
         lines += [".. list-table::", "   :header-rows: 1", ""] + [
             ("   * - " if i == 0 else "     - ") + h for i, h in enumerate(header)]
         for k, (was, now) in rs.changed.items():
-            lines += [f"   * - :ltr:`{k}`", f"     - :ltr:`{_value(was)}`", f"     - :ltr:`{_value(now)}`"]
+            lines += [f"   * - :ltr:`{k}`", f"     - {shown(was)}", f"     - {shown(now)}"]
         lines += ["", t(need("pages", "house_clauses")), ""]
         for cid, text, src in changed_clauses(rs, "ar"):
             lines += [f"- :ltr:`{cid}` {t(text)} ({t(src)})"]

@@ -199,7 +199,8 @@ def glossary_page(raw: dict[str, Any]) -> str:
     lines = _head("glossary-ar", need("pages", "glossary_title"), "glossary")
     lines += [_t(str(raw.get("intro_ar", ""))), ""]
     for t in raw.get("term", []):
-        lines += H(_th(f"{t['arabic']} ({t['latin']})"), "-")
+        latin = str(t["latin"]).replace(" (", ": ").removesuffix(")")  # «Talab: bid», not «Talab (bid)» in brackets
+        lines += H(_th(f"{t['arabic']} ({latin})"), "-")
         lines += [_t(str(t["meaning_ar"])), ""]
         if t.get("doc"):
             lines += [f"*{need('pages', 'glossary_found')}:* {_t(cite(t['doc'], t['heading'], 'ar'))}", ""]
