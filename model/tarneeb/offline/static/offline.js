@@ -38,7 +38,7 @@
       });
     }).catch(function () { return false; });
   }
-  var cached = controlled();
+  var cached = controlled().then(function (yes) { T.times.cached = performance.now(); return yes; });
 
   // the page of the site an address names: {lang, page, path} for the referee and record pages, else null
   function route(url) {
