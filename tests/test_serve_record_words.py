@@ -92,3 +92,16 @@ def test_a_diagnosis_of_one_hand_record_speaks_of_one(client: TestClient, tmp_pa
     assert "of the 1 hand" not in words and "of the 1 hand record" not in words, words
     assert "سجل يد واحد" not in words and "كل 1" not in words, words
     assert ("the one hand record" if lang == "en" else "سجل اليد الوحيد") in words, words
+
+
+def test_the_english_page_shows_cards_with_their_suits(client: TestClient, tmp_path: Path) -> None:
+    """'(cards 3C 9C KC 2C led by player 2 (seat 1))' on the page reads '(cards 3♣ 9♣ K♣ 2♣ ...)'; the JSON keeps
+    the codes."""
+    from tarneeb.serve.strings import EN
+
+    page = client.post("/en/records", files={"records_file": ("games.jsonl", _record(tmp_path))}).text
+    winner = next(r for r in _rows(page) if "tricks[3].winner" in r[EN["field"]])
+    given = text_of(winner[EN["expected"]])
+    assert re.search(r"\(cards (?:(?:10|[2-9JQKA])[♣♦♥♠] ?){4}led by player \d \(seat \d\)\)", given), given
+    check = engine.check_records(_record(tmp_path), "games.jsonl", "en")
+    assert any(re.search(r"cards (?:(?:T|[2-9JQKA])[CDHS] ?){4}led", d["reason"]) for d in check.divergences)
