@@ -45,7 +45,7 @@ def _selected() -> list[tuple[str, str]]:
 
 def test_the_classic_scoring_readings_are_selectable_and_the_ruleset_takes_the_one_its_parameters_say() -> None:
     ids = {a.id for a in selectable_readings(get_ruleset("classic"))}
-    assert ids == _SCORING_AMBIGUITIES | {"first-dealer"}
+    assert ids == _SCORING_AMBIGUITIES | {"first-dealer", "forced-dealer-minimum"}
     for a in ambiguities():
         taken = taken_for(a, get_ruleset("classic"))
         if a.selectable and taken is not None:  # selecting the reading a ruleset takes changes nothing
@@ -360,3 +360,35 @@ def test_under_reading_seat0_the_first_seat_deals_first_everywhere_and_a_record_
         moved.append(orjson.dumps(obj))
     s, reps = verify_lines(moved)
     assert s.divergences + s.errors > 0 and any(getattr(d, "clause", "") == "deal.first-dealer" for d in reps), reps[:3]
+
+
+def test_under_reading_exactly_the_forced_dealer_bids_the_minimum_alone_and_the_encoding_agrees() -> None:
+    """Classic with the dealer-forced option: three passes, then the dealer's calls, at every minimum."""
+    from tarneeb.core.actions import Bid, Deal
+    from tarneeb.core.match import Match, random_deck
+
+    for min_bid in (7, 8):
+        opts = {"all_pass": "dealer-forced", "min_bid": min_bid}
+        for rid, want in (("at-least", list(range(min_bid, 14))), ("exactly", [min_bid])):
+            r = load_rules(with_readings(get_ruleset("classic"), {"forced-dealer-minimum": rid}), opts)
+            m = Match(r, 0)
+            m.apply(Deal(random_deck(__import__("random").Random(1))))
+            for _ in range(3):
+                m.apply(Bid(None))
+            calls = [a for a in m.legal_actions() if isinstance(a, Bid)]
+            assert [a.n for a in calls] == want, (rid, min_bid)
+            # before the three passes, nothing changes: the first to speak may bid any number
+            first = Match(r, 0)
+            first.apply(Deal(random_deck(__import__("random").Random(1))))
+            assert [a.n for a in first.legal_actions() if isinstance(a, Bid)] == [None, *range(min_bid, 14)]
+            # the encoding's call_ok over the same state (the dealer to speak after three passes, no bid)
+            import z3
+
+            from tarneeb_proofs.encode import AuctionState
+
+            enc = Encoding(r)
+            st = AuctionState(z3.BoolVal(False), z3.IntVal(-1), z3.IntVal(-1), [z3.BoolVal(True)] * 4,
+                              z3.IntVal(3), z3.IntVal(3), z3.IntVal(0))
+            ok = [n for n in range(min_bid, 14)
+                  if z3.is_true(z3.simplify(enc.call_ok(st, z3.IntVal(0), z3.IntVal(n), z3.IntVal(0))))]
+            assert ok == want, (rid, min_bid, ok)

@@ -192,8 +192,10 @@ def _bids_continuous(enc: Encoding) -> list[Obligation]:
     perm_hyp = [inv(st), z3.Not(st.ended), z3.Implies(st.top >= 0, z3.And(st.top == enc.key(tn, ts), tn >= r.min_bid,
                                                                          tn <= 13, ts >= 0, ts < strains))]
     perm_pass = z3.Implies(z3.Not(forced), enc.call_ok(st, dealer, z3.IntVal(0), z3.IntVal(0)))
+    exact = z3.And(forced, z3.BoolVal(r.forced_bid == "exactly"))  # forced-dealer-minimum: the minimum only
     perms = z3.And(perm_pass, z3.Implies(z3.And(n >= r.min_bid, n <= 13, s >= 0, s < strains,
-                                                z3.Or(st.top < 0, n > tn, z3.And(n == tn, s > ts))), ok))
+                                                z3.Or(st.top < 0, n > tn, z3.And(n == tn, s > ts)),
+                                                z3.Implies(exact, n == r.min_bid)), ok))
 
     def w_perm(m: Any) -> Witness:
         x = w(m)
@@ -283,7 +285,9 @@ def _bids_auction(enc: Encoding) -> list[Obligation]:
         what += [(i, "pass"), (i, "bid")]
         above = [z3.Implies(run.is_bid(j), z3.Or(pn > run.calls_n[j], z3.And(pn == run.calls_n[j], ps > run.calls_s[j])))
                  for j in range(i)]
-        perms.append(z3.Implies(z3.And(run.made[i], *in_range, *above), run.call_ok[i](pn, ps)))
+        exact = z3.And(forced, z3.BoolVal(r.forced_bid == "exactly"))  # forced-dealer-minimum: the minimum only
+        perms.append(z3.Implies(z3.And(run.made[i], *in_range, *above, z3.Implies(exact, pn == r.min_bid)),
+                                run.call_ok[i](pn, ps)))
         if i == n - 1 and r.auction_style == "dealer-privilege":
             perms.append(z3.Implies(z3.And(run.made[i], run.top[i] >= 0, pn == prev_n, ps == prev_s),
                                     run.call_ok[i](pn, ps)))

@@ -618,8 +618,12 @@ class Encoding:
         if self.m("opener-must-bid"):
             forbid = z3.Or(forbid, z3.And(st.top < 0, st.passes == 0))  # nothing said yet: the first to speak
         beats = self.key(n_, 0 if self.m("same-level-strain-refused") else s_) > st.top
+        # ambiguity forced-dealer-minimum, reading exactly: the forced dealer's one bid is the minimum
+        exact = z3.And(z3.BoolVal(r.all_pass == "dealer-forced" and r.forced_bid == "exactly"), at_dealer, st.top < 0,
+                       st.passes == 3)
         bid_ok = z3.And(n_ >= r.min_bid, n_ <= 13, s_ >= 0, s_ < self.strains(),
-                        z3.Or(st.top < 0, beats, z3.And(may_match, self.key(n_, s_) == st.top)))
+                        z3.Or(st.top < 0, beats, z3.And(may_match, self.key(n_, s_) == st.top)),
+                        z3.Implies(exact, n_ == r.min_bid))
         return z3.If(n_ == 0, z3.And(s_ == 0, z3.Not(forbid)), bid_ok)
 
     def auction_step(self, st: AuctionState, n_: Term, s_: Term) -> AuctionState:

@@ -40,6 +40,8 @@ CLAUSE_PARAMS: dict[str, tuple[str, ...]] = {
     "timer.auto-bid": ("timer.auto_bid",),
     "timer.auto-play": ("timer.auto_play",),
     "auction.range": ("auction.min_bid",),
+    "auction.all-pass": ("auction.all_pass", "auction.forced_bid"),
+    "deal.first-dealer": ("first_dealer",),
     "score.kaboot": ("score.kaboot", "score.defender_kaboot", "score.kaboot_double_defenders",
                      "score.bid_only_kaboot", "score.bid13_kaboot"),
     "score.bid13": ("score.bid13", "score.bid13_kaboot"),

@@ -393,8 +393,9 @@ def auction_bid_violation(r: Rules, dealer: int, seat: int, top: tuple[int, int 
                           n: int | None, strain: int | None) -> tuple[str, str] | None:
     """None when ``seat`` may make bid ``(n, strain)`` (``n`` None: a pass) over ``top``, else (clause id, reason).
 
-    Clauses auction.range, auction.raise, auction.dealer-privilege, auction.continuous, auction.all-pass,
-    auction.egyptian (ambiguity egyptian-dealer-match: the dealer may take exactly the top bid).
+    Clauses auction.range, auction.raise, auction.dealer-privilege, auction.continuous, auction.all-pass
+    (ambiguity forced-dealer-minimum: at least, or exactly, the minimum), auction.egyptian (ambiguity
+    egyptian-dealer-match: the dealer may take exactly the top bid).
     """
     if n is None:
         if dealer_forced(r, dealer, seat, top, passes):
@@ -404,6 +405,8 @@ def auction_bid_violation(r: Rules, dealer: int, seat: int, top: tuple[int, int 
         return "auction.egyptian", ("Egyptian bids name a suit or no trump" if r.egyptian else "bids here name no suit")
     if type(n) is not int or not r.min_bid <= n <= 13:  # a whole number of tricks
         return "auction.range", f"bids run from {r.min_bid} to 13"
+    if n != r.min_bid and r.forced_bid == "exactly" and dealer_forced(r, dealer, seat, top, passes):
+        return "auction.all-pass", f"the dealer must bid exactly the minimum, {r.min_bid}, after three passes"
     if top is not None:
         k, tk = bid_key(n, strain), bid_key(*top)
         dealer_privilege = seat == dealer and r.auction_style == "dealer-privilege"

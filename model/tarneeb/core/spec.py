@@ -99,6 +99,7 @@ _AUCTION_READINGS: dict[str, tuple[str, tuple[Any, ...] | None]] = {
     "score.bid_only_kaboot": ("choice", ("bidders-replace", "no-kaboot")),
     "score.bid13_kaboot": ("choice", ("bid13-first", "kaboot-first")),
     "score.failed13_defenders": ("choice", ("usual", "double")),
+    "auction.forced_bid": ("choice", ("at-least", "exactly")),
 }
 READING_DEFAULTS: dict[str, Any] = {k: allowed[0] for k, (_, allowed) in _AUCTION_READINGS.items() if allowed}
 PARAMS = {**_COMMON, **_INDIVIDUAL, **_AUCTION, **_AUCTION_READINGS}
@@ -285,6 +286,7 @@ class Rules:
     bid_only_kaboot: str = "bidders-replace"  # kaboot-bid-only
     bid13_kaboot: str = "bid13-first"  # bid13-vs-kaboot
     failed13_defenders: str = "usual"  # a variant no document names: a failed 13 pays the defenders double
+    forced_bid: str = "at-least"  # forced-dealer-minimum: the forced dealer bids at least, or exactly, the minimum
     first_dealer: str = "random"  # first-dealer: chance picks the first dealer, or seat 0 deals first
     option_map: dict[str, OptionValue] = field(default_factory=dict)
 
@@ -600,7 +602,7 @@ def _build(rs: Ruleset, p: dict[str, Any], values: dict[str, OptionValue]) -> Ru
         must_trump=p["play.must_trump"], weak_redeal=p["deal.weak_redeal"],
         score_style=p["score.style"], kaboot=p["score.kaboot"], bid13=p["score.bid13"],
         play_on_raise=p["win.play_on_raise"],
-        **{k.removeprefix("score."): v for k, v in {**READING_DEFAULTS, **p}.items() if k in READING_DEFAULTS},
+        **{k.split(".", 1)[1]: v for k, v in {**READING_DEFAULTS, **p}.items() if k in READING_DEFAULTS},
     )
 
 
