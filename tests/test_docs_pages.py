@@ -131,9 +131,16 @@ def test_disputes_read_on_a_phone(lang: str) -> None:
     for section in sections:
         ambiguities = re.findall(r"^- ``([\w-]+)`` \(", section, re.M)
         assert len(ambiguities) == len(set(ambiguities)), section.splitlines()[0]
-    silent = "the documents are silent" if lang == "en" else "الوثائق صامتة هنا"
+    silent = "the documents are silent" if lang == "en" else "الوثائق لا تذكر ما يحدث هنا"
     out_of_turn = next(s for s in sections if s.startswith("bid-out-of-turn-41"))
     assert silent in out_of_turn
+    # where the club chooses, each reading is said in words, not only named by its id
+    from tarneeb.core.ambiguity import ambiguity
+    from tarneeb.docgen.rulebook import _tr
+
+    for rid, text in ambiguity("bid-out-of-turn").readings:
+        said = text if lang == "en" else _tr("ar", "ambiguity", "bid-out-of-turn", rid)
+        assert said and " ".join(said.split()[:4]) in out_of_turn.replace("\\", ""), (rid, said)
 
 
 def test_no_role_inside_bold_on_the_arabic_disputes_page() -> None:

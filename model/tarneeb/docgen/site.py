@@ -385,9 +385,9 @@ def _ambiguity_text(a: dict[str, Any]) -> tuple[str, list[str]]:
     if a.get("changes_ruling"):
         return ("the readings rule differently:",
                 [f"``{r.get('id')}``{' (taken)' if r.get('taken') else ''}: {E(str(r.get('ruling')))}" for r in readings])
-    if all(r.get("answer") is None and not r.get("taken") for r in readings):
-        return ("the documents are silent; a club can adopt "
-                + ", ".join(f"``{r.get('id')}``" for r in readings) + ".", [])
+    if all(r.get("answer") is None and not r.get("taken") for r in readings):  # the club's choice, each in words
+        return ("the documents are silent; a club can adopt one of these readings:",
+                [f"``{r.get('id')}``: {E(str(r.get('text')))}" for r in readings])
     if any(r.get("answer") is None for r in readings):
         return ("not computed under " + ", ".join(f"``{r.get('id')}``" for r in readings if r.get("answer") is None)
                 + ".", [])

@@ -121,8 +121,9 @@ def _ambiguity_ar(a: Any, kind: str, x: Any, asked: dict[str, Any]) -> tuple[str
                     else _plain(docgen._tr("ar", "ruling", "labels", "not_computed")))
             readings.append(f"``{r.id}``{taken}: {_t(said)}")
         return _t(need("pages", "disputes_differ")), readings
-    if all(r.answer is None and not r.taken for r in a.readings):
-        return _t(need("pages", "disputes_silent")) + " " + "، ".join(f"``{r.id}``" for r in a.readings), []
+    if all(r.answer is None and not r.taken for r in a.readings):  # the club's choice: each reading in words
+        return _t(need("pages", "disputes_silent")), [
+            f"``{r.id}``: {_t(docgen._tr('ar', 'ambiguity', a.id, r.id) or r.text)}" for r in a.readings]
     if any(r.answer is None for r in a.readings):
         return (_t(need("pages", "disputes_not_computed")) + " "
                 + "، ".join(f"``{r.id}``" for r in a.readings if r.answer is None)), []
