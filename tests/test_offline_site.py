@@ -172,23 +172,24 @@ def _chromium() -> None:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[str, Any]]]:
-    """The site built by ``tarneeb site`` and served by ``python -m http.server`` on 127.0.0.1: (its address,
-    what the build printed)."""
+    """The site built by ``tarneeb site`` and served by ``python -m http.server`` on 127.0.0.1, in a sub-folder of
+    the host: (its address, what the build printed)."""
     _chromium()
     pyodide = _pyodide()
-    out = tmp_path_factory.mktemp("site")
+    host = tmp_path_factory.mktemp("host")
+    out = host / "tarneeb"  # published in a sub-folder of the host, as on GitHub Pages (/REPO/)
     built = json.loads(_cli("site", str(out), "--pyodide", str(pyodide), "--json"))
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     srv = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory",
-                            str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            str(host)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         for _ in range(100):
             with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
                 break
             time.sleep(0.05)
-        yield f"http://127.0.0.1:{port}/", built
+        yield f"http://127.0.0.1:{port}/tarneeb/", built
     finally:
         srv.terminate()
         srv.wait(10)
@@ -357,6 +358,9 @@ def test_the_site_rules_every_dispute_in_both_languages_and_offline(site: tuple[
         state = _answer(page, 0)
         _same_ruling(page, last, "ar", state)
         print(f"offline site: offline, a reload showed the ruling {state['times']['firstAnswer'] / 1000:.1f} s after opening")
+        page.goto(base)  # the top of the site opens the start page (in the browser's language: English here)
+        page.wait_for_url(f"{base}en/")
+        assert page.locator(".tiles a").count() == 3
         page.goto(f"{base}ar/rules/classic/")
         assert page.locator("h1").count() == 1 and page.evaluate("document.documentElement.dir") == "rtl"
         _no_sideways_scroll(page, "ar rules offline")
