@@ -160,3 +160,24 @@ def test_an_arabic_page_links_back_and_on_to_arabic_pages_only() -> None:
             '</div>')
     out = ext.arabic_related_pages(html)
     assert 'href="bsfyi-41.html"' in out and "glossary" not in out and "Glossary" not in out
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_examples_cite_each_source_once_per_ruleset(lang: str) -> None:
+    """The worked examples are one line each under their source, and a source is cited once per ruleset for all
+    the examples it covers (the examples file lists some of a section's examples apart)."""
+    import re
+
+    from tarneeb.conformance.examples import load_examples
+    from tarneeb.docgen import site_ar
+
+    page = docsite.examples_page() if lang == "en" else site_ar.examples_page()
+    assert "list-table" not in page
+    by_rs: dict[str, set[tuple[str, str]]] = {}
+    for ex in load_examples():
+        by_rs.setdefault(ex.ruleset, set()).add((ex.doc, ex.heading))
+        assert f"``{ex.id}``" in page, ex.id
+    sections = re.split(r"\n-{3,}\n", page)[1:]  # each ruleset's section, after its heading's underline
+    assert len(sections) == len(by_rs)
+    for section, (rid, sources) in zip(sections, by_rs.items(), strict=True):
+        assert section.count(".. container:: tarneeb-source") == len(sources), rid

@@ -442,6 +442,15 @@ def runs_by(items: Iterable[_T], key: Callable[[_T], str]) -> list[tuple[str, li
     return runs
 
 
+def grouped_by(items: Iterable[_T], key: Callable[[_T], str]) -> list[tuple[str, list[_T]]]:
+    """``items`` grouped by ``key`` in the order each key first occurs (each group keeps its items' order): a source
+    cited once for all it covers, wherever they stand in the list."""
+    groups: dict[str, list[_T]] = {}
+    for x in items:
+        groups.setdefault(key(x), []).append(x)
+    return list(groups.items())
+
+
 def source_runs(d: RulesetDoc, s: SectionItem) -> list[tuple[str, list[ClauseItem]]]:
     """A section's clauses in runs that share one source, each with its citation in the document's language: every
     format cites a source once, above the run of clauses it covers, not under each clause."""

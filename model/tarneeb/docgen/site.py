@@ -187,8 +187,8 @@ def examples_page() -> str:
     for rid, exs in by_rs.items():
         lines += H(f"{get_ruleset(rid).name} ({rid})", "-")
         # one item per example (a six-column table hid its last columns even on a laptop), the source cited once
-        # above the examples it covers
-        for source, run in docgen.runs_by(exs, lambda ex: cite(ex.doc, ex.heading)):
+        # above all the examples it covers
+        for source, run in docgen.grouped_by(exs, lambda ex: cite(ex.doc, ex.heading)):
             lines += [".. container:: tarneeb-source", "", f"   *Source:* {E(source)}", ""]
             for ex in run:
                 c = check_example(ex)

@@ -87,7 +87,7 @@ def examples_page() -> str:
             return f"قسم «{heading_text(ex.heading, 'ar')}» ({ex.heading})"
 
         # one item per example, the source once above the examples it covers (as the English page)
-        for src, run in docgen.runs_by(exs, where):
+        for src, run in docgen.grouped_by(exs, where):
             lines += [".. container:: tarneeb-source", "", f"   *{source_label}:* {_t(src)}", ""]
             for ex in run:
                 c = check_example(ex)
