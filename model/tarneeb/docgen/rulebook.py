@@ -652,7 +652,8 @@ _HTML_STYLE = ("body{font-family:system-ui,'Noto Naskh Arabic','Noto Sans Arabic
                "line-height:1.6;max-width:46em;margin:0 auto;padding:0 1em}"
                "code,.keep{white-space:nowrap}small{color:#555}dd{margin-inline-start:1.5em;margin-bottom:.6em}"
                "table{display:block;overflow-x:auto;border-collapse:collapse}"
-               "th,td{border:1px solid #ccc;padding:.3em .5em;vertical-align:top;text-align:start}")
+               "th,td{border:1px solid #ccc;padding:.3em .5em;vertical-align:top;text-align:start}"
+               "[dir=rtl] em{font-style:normal;font-weight:600}")  # Arabic has no italics
 
 
 def _render_html(d: RulesetDoc) -> str:
