@@ -499,10 +499,10 @@ def _render_rst(d: RulesetDoc) -> str:
     lines += [f".. _ruleset-{d.lang}-{d.id}:", ""]
     lines += rst_heading(rst_title(f"{d.name} ({d.id})") if f.ar else f(f"{d.name} ({d.id})"), "=", over=True)
     lines += [f(d.summary), ""]
-    lines += [f":{L['document']}: {f(cite(d.document, '', d.lang))}", ""]
+    lines += [f"{L['document']}: {f(cite(d.document, '', d.lang))}", ""]  # a line (a field list set it apart)
     if f.ar:
         lines += [f(AR.seat_convention('ar')), ""]
-    lines += [f"*{f(L['generated'])}*", ""]
+    lines += [".. container:: tarneeb-note", "", f"   {f(L['generated'])}", ""]
     lines += rst_heading(L["rules"], "-")
     for s in d.sections:
         lines += rst_heading(s.title, "~")
