@@ -45,7 +45,7 @@ def _selected() -> list[tuple[str, str]]:
 
 def test_the_classic_scoring_readings_are_selectable_and_the_ruleset_takes_the_one_its_parameters_say() -> None:
     ids = {a.id for a in selectable_readings(get_ruleset("classic"))}
-    assert ids == _SCORING_AMBIGUITIES | {"first-dealer", "forced-dealer-minimum"}
+    assert ids == _SCORING_AMBIGUITIES | {"first-dealer", "forced-dealer-minimum", "egyptian-dealer-match"}
     for a in ambiguities():
         taken = taken_for(a, get_ruleset("classic"))
         if a.selectable and taken is not None:  # selecting the reading a ruleset takes changes nothing
@@ -392,3 +392,73 @@ def test_under_reading_exactly_the_forced_dealer_bids_the_minimum_alone_and_the_
             ok = [n for n in range(min_bid, 14)
                   if z3.is_true(z3.simplify(enc.call_ok(st, z3.IntVal(0), z3.IntVal(n), z3.IntVal(0))))]
             assert ok == want, (rid, min_bid, ok)
+
+
+def test_under_reading_partner_positive_a_made_10_wins_only_with_the_partner_above_zero() -> None:
+    import z3
+
+    opts = {"made_bid_wins": 10}
+    outright = load_rules("bsfyi-41", opts)
+    positive = load_rules(with_readings(get_ruleset("bsfyi-41"), {"bid10-partner": "partner-positive"}), opts)
+    bids, tricks = [10, 2, 2, 2], [10, 1, 1, 1]
+    for partner_score, wins in ((-4, False), (0, False), (1, True), (30, True)):
+        after = [20, 5, partner_score, 5]
+        assert R.individual_outcome(outright, after, bids, tricks) == (0, "win.made-bid")
+        got = R.individual_outcome(positive, after, bids, tricks)
+        assert (got == (0, "win.made-bid")) == wins, (partner_score, got)
+        assert R.made_bid_winner(positive, bids, tricks, after) == (0 if wins else None)
+        o = Encoding(positive).individual_outcome([z3.IntVal(x) for x in after], [z3.IntVal(x) for x in bids],
+                                                  [z3.IntVal(x) for x in tricks])
+        made = Encoding(positive).made_bid_win([z3.IntVal(x) for x in bids], [z3.IntVal(x) for x in tricks],
+                                               [z3.IntVal(x) for x in after])
+        assert z3.is_true(z3.simplify(made[0])) == wins
+        assert z3.is_true(z3.simplify(o.team0)) == (got[0] == 0)
+    assert R.made_bid_winner(positive, bids, tricks) is None  # without the scores after the hand: no win
+
+
+def test_prove_runs_the_engine_under_every_selectable_reading() -> None:
+    """Each selectable reading of every ruleset it concerns is checked by some engine stage of prove."""
+    from tarneeb_proofs.engine_family import READING_STAGES, engine_checks
+
+    checked = {rd for c in engine_checks() for rd in c.readings}
+    for rid in ("card-kings-41", "bsfyi-41", "eram-41", "tarneeb-400", "classic"):
+        rs = get_ruleset(rid)
+        for a in selectable_readings(rs):
+            assert a.id in READING_STAGES or a.id in _SCORING_AMBIGUITIES, a.id
+            for reading in a.params:
+                if reading != taken_for(a, rs):
+                    assert (a.id, reading) in checked, (rid, a.id, reading)
+
+
+def test_under_reading_same_number_any_strain_the_dealer_takes_the_top_number_in_any_strain() -> None:
+    """Classic with Egyptian bids and the dealer's privilege: 8 spades bid, two passes, then the dealer's calls."""
+    import random
+
+    import z3
+
+    from tarneeb.core.actions import Bid, Deal
+    from tarneeb.core.match import Match, random_deck
+    from tarneeb_proofs.encode import AuctionState
+
+    opts = {"egyptian": True, "auction": "dealer-privilege"}
+    for rid, extra in (("exact-bid", []), ("same-number-any-strain", [(8, 0), (8, 1), (8, 2)])):
+        r = load_rules(with_readings(get_ruleset("classic"), {"egyptian-dealer-match": rid}), opts)
+        m = Match(r, 0)
+        m.apply(Deal(random_deck(random.Random(3))))
+        m.apply(Bid(8, 3))
+        m.apply(Bid(None))
+        m.apply(Bid(None))
+        got = {(a.n, a.strain) for a in m.legal_actions() if isinstance(a, Bid) and a.n is not None}
+        want = {(n, s) for n in range(8, 14) for s in range(5) if n * 5 + s >= 8 * 5 + 3} | set(extra)
+        assert got == want, (rid, sorted(got ^ want))
+        # another seat than the dealer never matches: seat 2 after seat 1's 8 spades
+        other = Match(r, 0)
+        other.apply(Deal(random_deck(random.Random(3))))
+        other.apply(Bid(8, 3))
+        assert (8, 3) not in {(a.n, a.strain) for a in other.legal_actions() if isinstance(a, Bid)}
+        enc = Encoding(r)  # the encoding's call_ok over the dealer's state
+        st = AuctionState(z3.BoolVal(False), z3.IntVal(8 * 5 + 3), z3.IntVal(1), [z3.BoolVal(True)] * 4,
+                          z3.IntVal(2), z3.IntVal(3), z3.IntVal(0))
+        ok = {(n, s) for n in range(7, 14) for s in range(5)
+              if z3.is_true(z3.simplify(enc.call_ok(st, z3.IntVal(0), z3.IntVal(n), z3.IntVal(s))))}
+        assert ok == want, (rid, sorted(ok ^ want))

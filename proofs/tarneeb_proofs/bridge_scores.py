@@ -220,11 +220,15 @@ def _outcomes(enc: Encoding) -> list[Target]:
     mb = [ivar(f"bid of seat {s}") for s in range(4)]
     mt = [ivar(f"tricks of seat {s}") for s in range(4)]
     x = r.made_bid_wins
-    made = [z3.And(z3.BoolVal(bool(x)), mb[s].term == x, mt[s].term >= mb[s].term) for s in range(4)]
+    positive = r.made_bid_partner == "partner-positive"  # ambiguity bid10-partner: the partner above zero too
+    ms = [ivar(f"score of seat {s} after the hand") for s in range(4)] if positive else []
+    made = [z3.And(z3.BoolVal(bool(x)), mb[s].term == x, mt[s].term >= mb[s].term,
+                   ms[(s + 2) % 4].term > 0 if positive else z3.BoolVal(True)) for s in range(4)]
     first: Term = z3.IntVal(-1)
     for s_ in (3, 2, 1, 0):
         first = z3.If(made[s_], z3.IntVal(s_), first)
-    out.append(Target("made_bid_winner", [Case("", [*mb, *mt], [], lambda f, v: f(r, list(v[:4]), list(v[4:])),
+    out.append(Target("made_bid_winner", [Case("", [*mb, *mt, *ms], [],
+                                               lambda f, v: f(r, list(v[:4]), list(v[4:8]), list(v[8:]) or None),
                                                lambda res: eq(-1 if res is None else res, first),
                                                lambda ev: None if ev(first) < 0 else ev(first),
                                                cite(r, "win.made-bid", "win.qualify"))],

@@ -531,8 +531,11 @@ class Encoding:
         """tie.both-qualify: combined score, or the top individual score."""
         return a + b if self.r.tie_rule == "combined" else zmax(a, b)
 
-    def made_bid_win(self, bids: Sequence[Term] | None, tricks: Sequence[Term] | None) -> list[Term]:
-        """win.made-bid (option made_bid_wins = N): per team, a Bool "a player of this team bid N and made it".
+    def made_bid_win(self, bids: Sequence[Term] | None, tricks: Sequence[Term] | None,
+                     scores: Sequence[Term] | None = None) -> list[Term]:
+        """win.made-bid (option made_bid_wins = N): per team, a Bool "a player of this team bid N and made it"
+        (under reading partner-positive of ambiguity bid10-partner: and the partner's ``scores`` entry, after the
+        hand, is above zero; without scores no made bid wins under that reading).
 
         The first seat (in seat order) that made it decides, as a tie-break of an
         impossible case. Both False when the rule is off or no bids are given.
@@ -540,14 +543,17 @@ class Encoding:
         x = self.r.made_bid_wins
         if not x or bids is None or tricks is None:
             return [z3.BoolVal(False), z3.BoolVal(False)]
-        mk = [z3.And(bids[s] == x, tricks[s] >= bids[s]) for s in range(4)]
+        positive = self.r.made_bid_partner == "partner-positive"
+        mk = [z3.And(bids[s] == x, tricks[s] >= bids[s],
+                     z3.BoolVal(True) if not positive else
+                     z3.BoolVal(False) if scores is None else scores[(s + 2) % 4] > 0) for s in range(4)]
         return [z3.Or(mk[0], z3.And(z3.Not(mk[0]), z3.Not(mk[1]), mk[2])),
                 z3.And(z3.Not(mk[0]), z3.Or(mk[1], z3.And(z3.Not(mk[2]), mk[3])))]
 
     def individual_outcome(self, scores: Sequence[Term], bids: Sequence[Term] | None = None,
                            tricks: Sequence[Term] | None = None) -> Outcome:
         """win.qualify, tie.both-qualify, win.made-bid: who has won after a scored hand (individual family)."""
-        made_by = self.made_bid_win(bids, tricks)
+        made_by = self.made_bid_win(bids, tricks, scores)
         made_any = z3.Or(made_by)
         q0 = self.team_qualifies(scores[0], scores[2])
         q1 = self.team_qualifies(scores[1], scores[3])
@@ -622,7 +628,10 @@ class Encoding:
         exact = z3.And(z3.BoolVal(r.all_pass == "dealer-forced" and r.forced_bid == "exactly"), at_dealer, st.top < 0,
                        st.passes == 3)
         bid_ok = z3.And(n_ >= r.min_bid, n_ <= 13, s_ >= 0, s_ < self.strains(),
-                        z3.Or(st.top < 0, beats, z3.And(may_match, self.key(n_, s_) == st.top)),
+                        z3.Or(st.top < 0, beats, z3.And(may_match, self.key(n_, s_) == st.top),
+                              # ambiguity egyptian-dealer-match, reading same-number-any-strain: the top's number
+                              z3.And(may_match, z3.BoolVal(r.dealer_match == "same-number-any-strain"),
+                                     n_ == st.top / 5)),
                         z3.Implies(exact, n_ == r.min_bid))
         return z3.If(n_ == 0, z3.And(s_ == 0, z3.Not(forbid)), bid_ok)
 

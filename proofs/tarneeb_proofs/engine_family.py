@@ -16,7 +16,7 @@ from .bridge import BUILDERS, MEMO, SUMMARISERS, Builder, fingerprint, reads, re
 from .encode import Encoding
 from .match_stage import match_parts
 from .mutants import MUTANTS, MutantError, applied, mutated_source
-from .obligations import Check, Obligation, reading_variants, report, variants
+from .obligations import Check, Obligation, engine_reading_variants, reading_variants, report, variants
 from .witness import Witness
 
 Part = Callable[[Encoding], list[Any]]  # the match stage's replays
@@ -31,6 +31,22 @@ STAGES: dict[str, tuple[Part | None, tuple[str, ...] | None, tuple[str, ...] | N
     "scoring": (None, (), ("scoring", "kaboot", "bid13", "min_bid")),
     "outcome": (None, ("target", "made_bid_wins"), ("target", "play_on")),
     "match": (lambda enc: match_parts(enc)[1], (), ()),
+}
+
+
+# ambiguity -> the stages whose engine functions follow its readings (beside the auction scoring readings, which
+# reading_variants finds from the encoding): each selectable reading runs them (tests/test_readings_selected.py
+# asserts every selectable ambiguity is in one or the other)
+READING_STAGES: dict[str, tuple[str, ...]] = {
+    "first-dealer": ("bids", "turn", "match"),
+    "forced-dealer-minimum": ("auction", "turn"),
+    "egyptian-dealer-match": ("auction", "turn"),
+    "bid10-partner": ("outcome", "match"),
+    "400-numbers": ("scoring", "outcome"),
+    "rising-min-threshold": ("bids",),
+    "turned-card-trump": ("play",),
+    "weakest-card": ("match",),
+    "400-direction": ("play", "bids", "match"),
 }
 
 
@@ -124,10 +140,11 @@ def engine_checks(refs: list[str] | None = None) -> list[Any]:
                 vs = vs + [tuple(sorted((*v, ("play_on", 10)))) for v in vs]
             for v in vs:
                 out.append(Check("engine", rid, v, None, clauses, functools.partial(build, stage, None), stage))
-            if stage == "scoring":  # the engine under each selectable reading of the register, where it matters
-                for v, rd in reading_variants(rid, vs):
-                    out.append(Check("engine", rid, v, None, clauses, functools.partial(build, stage, None), stage,
-                                     rd))
+            # the engine under each selectable reading of the register: where it changes a score (the scoring
+            # stage of the auction family: the encoding says where), or the rules the engine is given
+            for v, rd in (reading_variants(rid, vs) if stage == "scoring" and not individual else
+                          [x for x in engine_reading_variants(rid, vs) if stage in READING_STAGES.get(x[1][0][0], ())]):
+                out.append(Check("engine", rid, v, None, clauses, functools.partial(build, stage, None), stage, rd))
             for mname, m in MUTANTS.items():
                 if m.stage != f"engine.{stage}" or not m.in_manifest:
                     continue

@@ -134,7 +134,10 @@ def _outcome_individual(enc: Encoding) -> list[Obligation]:
     made_any: Term = z3.BoolVal(False)
     made_team: list[Term] = [z3.BoolVal(False), z3.BoolVal(False)]
     if r.made_bid_wins:
-        mk = [z3.And(b[j] == r.made_bid_wins, t[j] >= b[j]) for j in range(4)]
+        # ambiguity bid10-partner: under reading partner-positive the partner ends the hand above zero too
+        mk = [z3.And(b[j] == r.made_bid_wins, t[j] >= b[j],
+                     s[(j + 2) % 4] > 0 if r.made_bid_partner == "partner-positive" else z3.BoolVal(True))
+              for j in range(4)]
         made_any = z3.Or(mk)
         made_team = [z3.Or(mk[0], mk[2]), z3.Or(mk[1], mk[3])]
     key = [s[0] + s[2], s[1] + s[3]] if r.tie_rule == "combined" else [zmax(s[0], s[2]), zmax(s[1], s[3])]

@@ -31,7 +31,7 @@ from typing import Any
 
 import z3
 
-from tarneeb.core.ambiguity import selectable_readings, taken_for, with_readings
+from tarneeb.core.ambiguity import ambiguity, rules_under, selectable_readings, taken_for, with_readings
 from tarneeb.core.spec import OptionValue, Rules, get_ruleset, load_rules
 from tarneeb.errors import TarneebError
 
@@ -397,6 +397,42 @@ def reading_variants(rid: str, vs: Sequence[tuple[tuple[str, OptionValue], ...]]
                 if any(eb.eval_team_deltas(c, bt, t) != er.eval_team_deltas(c, bt, t)
                        for c, bt, t in domain if c >= base.min_bid):
                     out.append((v, ((a.id, reading),)))
+    return out
+
+
+_RULE_FIELDS_NOT_RULES = ("ruleset", "options", "option_map")  # names and labels, not what the engine follows
+
+
+def engine_reading_variants(rid: str, vs: Sequence[tuple[tuple[str, OptionValue], ...]]) -> list[
+        tuple[tuple[tuple[str, OptionValue], ...], tuple[tuple[str, str], ...]]]:
+    """(option variant, one reading) for every selectable reading ``rid`` does not take and every variant of ``vs``
+    under which the rules the engine is given differ in some field (first dealer, forced bid, the partner of a
+    made 10, the value table, the rising thresholds, the turned card's trump, the timer's card, the direction):
+    the engine's stages run under each, so a reading the engine mishandles is a counterexample, not a gap. A
+    variant's option that stands for a reading is translated (:func:`tarneeb.core.ambiguity.rules_under`); an
+    option a reading adds is tried at each of its values."""
+    rs = get_ruleset(rid)
+    out: list[tuple[tuple[tuple[str, OptionValue], ...], tuple[tuple[str, str], ...]]] = []
+    for a in selectable_readings(rs):
+        for reading in a.params:
+            if reading == taken_for(a, rs):
+                continue
+            for v in vs:
+                try:
+                    base = load_rules(rs, dict(v))
+                    other = rules_under(base, {a.id: reading})
+                except TarneebError:
+                    continue
+                tries = [other]
+                if reading in ambiguity(a.id).option_from and a.option not in dict(v):
+                    added = other.ruleset.option(a.option)
+                    tries = [load_rules(other.ruleset, {**dict(other.options), a.option: x}) for x in added.allowed]
+                for o in tries:
+                    if any(getattr(o, f) != getattr(base, f) for f in base.__dataclass_fields__
+                           if f not in _RULE_FIELDS_NOT_RULES):
+                        item = (tuple(sorted(o.options)), ((a.id, reading),))
+                        if item not in out:
+                            out.append(item)
     return out
 
 

@@ -318,12 +318,15 @@ def tie_keys(r: Rules, scores: Sequence[int]) -> tuple[int, int]:
     return max(scores[0], scores[2]), max(scores[1], scores[3])
 
 
-def made_bid_winner(r: Rules, bids: Sequence[int], tricks: Sequence[int]) -> int | None:
+def made_bid_winner(r: Rules, bids: Sequence[int], tricks: Sequence[int],
+                    scores: Sequence[int] | None = None) -> int | None:
     """win.made-bid: the first seat (0..3) that bid the winning bid and made it; None when none did or the
-    ruleset has no such win."""
+    ruleset has no such win. Under reading partner-positive of ambiguity bid10-partner the seat's partner must
+    also be above zero in ``scores`` (each seat's score after the hand; without them no made bid wins)."""
     if r.made_bid_wins:
         for seat in range(4):
-            if bids[seat] == r.made_bid_wins and bid_made(bids[seat], tricks[seat]):
+            if bids[seat] == r.made_bid_wins and bid_made(bids[seat], tricks[seat]) and (
+                    r.made_bid_partner == "outright" or (scores is not None and scores[partner(seat)] > 0)):
                 return seat
     return None
 
@@ -332,7 +335,7 @@ def individual_outcome(r: Rules, scores: Sequence[int], bids: Sequence[int] | No
                        tricks: Sequence[int] | None = None) -> tuple[int | None, str]:
     """(winning team or None, deciding clause id) after a scored hand."""
     if r.made_bid_wins and bids is not None and tricks is not None:
-        seat = made_bid_winner(r, bids, tricks)
+        seat = made_bid_winner(r, bids, tricks, scores)
         if seat is not None:
             return team_of(seat), "win.made-bid"
     q0 = team_qualifies(r, scores[0], scores[2])
@@ -395,7 +398,7 @@ def auction_bid_violation(r: Rules, dealer: int, seat: int, top: tuple[int, int 
 
     Clauses auction.range, auction.raise, auction.dealer-privilege, auction.continuous, auction.all-pass
     (ambiguity forced-dealer-minimum: at least, or exactly, the minimum), auction.egyptian (ambiguity
-    egyptian-dealer-match: the dealer may take exactly the top bid).
+    egyptian-dealer-match: the dealer may take exactly the top bid, or its number in any strain).
     """
     if n is None:
         if dealer_forced(r, dealer, seat, top, passes):
@@ -405,12 +408,14 @@ def auction_bid_violation(r: Rules, dealer: int, seat: int, top: tuple[int, int 
         return "auction.egyptian", ("Egyptian bids name a suit or no trump" if r.egyptian else "bids here name no suit")
     if type(n) is not int or not r.min_bid <= n <= 13:  # a whole number of tricks
         return "auction.range", f"bids run from {r.min_bid} to 13"
-    if n != r.min_bid and r.forced_bid == "exactly" and dealer_forced(r, dealer, seat, top, passes):
+    if dealer_forced(r, dealer, seat, top, passes) and r.forced_bid == "exactly" and n != r.min_bid:
         return "auction.all-pass", f"the dealer must bid exactly the minimum, {r.min_bid}, after three passes"
     if top is not None:
         k, tk = bid_key(n, strain), bid_key(*top)
         dealer_privilege = seat == dealer and r.auction_style == "dealer-privilege"
-        if k < tk or (k == tk and not dealer_privilege):
+        # ambiguity egyptian-dealer-match, reading same-number-any-strain: the dealer takes the top bid's number
+        any_strain = r.dealer_match == "same-number-any-strain" and dealer_privilege and n == top[0]
+        if (k < tk or (k == tk and not dealer_privilege)) and not any_strain:
             if k == tk and seat == dealer:
                 rule = "auction.continuous"
             elif dealer_privilege:

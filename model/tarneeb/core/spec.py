@@ -100,6 +100,8 @@ _AUCTION_READINGS: dict[str, tuple[str, tuple[Any, ...] | None]] = {
     "score.bid13_kaboot": ("choice", ("bid13-first", "kaboot-first")),
     "score.failed13_defenders": ("choice", ("usual", "double")),
     "auction.forced_bid": ("choice", ("at-least", "exactly")),
+    "win.made_bid_partner": ("choice", ("outright", "partner-positive")),
+    "auction.dealer_match": ("choice", ("exact-bid", "same-number-any-strain")),
 }
 READING_DEFAULTS: dict[str, Any] = {k: allowed[0] for k, (_, allowed) in _AUCTION_READINGS.items() if allowed}
 PARAMS = {**_COMMON, **_INDIVIDUAL, **_AUCTION, **_AUCTION_READINGS}
@@ -287,6 +289,8 @@ class Rules:
     bid13_kaboot: str = "bid13-first"  # bid13-vs-kaboot
     failed13_defenders: str = "usual"  # a variant no document names: a failed 13 pays the defenders double
     forced_bid: str = "at-least"  # forced-dealer-minimum: the forced dealer bids at least, or exactly, the minimum
+    made_bid_partner: str = "outright"  # bid10-partner: a made winning bid wins outright, or with the partner above 0
+    dealer_match: str = "exact-bid"  # egyptian-dealer-match: the privileged dealer matches the top bid, or its number
     first_dealer: str = "random"  # first-dealer: chance picks the first dealer, or seat 0 deals first
     option_map: dict[str, OptionValue] = field(default_factory=dict)
 
@@ -594,7 +598,7 @@ def _build(rs: Ruleset, p: dict[str, Any], values: dict[str, OptionValue]) -> Ru
             bid_excluded=frozenset(p["bid.excluded"]), rising_min=p["bid.rising_min"],
             rising_table=tuple((a, b) for a, b in p["bid.rising_table"]),
             total_min=p["bid.total_min"], values=tuple([0] * p["bid.min"] + vals),
-            made_bid_wins=p["win.made_bid_wins"],
+            made_bid_wins=p["win.made_bid_wins"], made_bid_partner={**READING_DEFAULTS, **p}["win.made_bid_partner"],
         )
     return Rules(
         **common, min_bid=p["auction.min_bid"], auction_style=p["auction.style"],

@@ -734,7 +734,7 @@ def _decide_winner_individual(r: Rules, s: Situation) -> Decision:
                                              if c != rule)
     if rule == "win.made-bid":
         assert bids is not None and s.tricks is not None
-        seat = R.made_bid_winner(r, bids, s.tricks)
+        seat = R.made_bid_winner(r, bids, s.tricks, after)
         assert seat is not None
         return Decision({"winner": win, "clause": rule, "reason": "made-bid", "bidder": seat,
                          "bid": bids[seat], "scores": list(after)},

@@ -124,23 +124,6 @@ def _not_modelled(r: Rules, s: Situation) -> None:
     return None
 
 
-def _rising_above(r: Rules, s: Situation) -> Rules:
-    return dataclasses.replace(r, rising_table=tuple((t + 1, m) for t, m in r.rising_table))
-
-
-def _bid10_partner_positive(r: Rules, s: Situation) -> Rules:
-    """Partner must be above zero: the house rule only fires when the 10-bidder's partner ends above zero."""
-    if s.bids is None or s.tricks is None or s.scores is None or None in s.bids:
-        return r
-    bids = [b or 0 for b in s.bids]
-    deltas = H.hand_deltas(r, bids, None, s.tricks)
-    after = [s.scores[k] + deltas[k] for k in range(4)]
-    seat = R.made_bid_winner(r, bids, s.tricks)  # the seat whose made bid wins under the rules
-    if seat is not None and after[R.partner(seat)] <= 0:
-        return dataclasses.replace(r, made_bid_wins=0)
-    return r
-
-
 def _team13(s: Situation) -> bool:
     return s.tricks is not None and 13 in R.team_tricks(s.tricks)
 
@@ -160,10 +143,8 @@ AMBIGUITY_READINGS: dict[str, tuple[tuple[str, ...], _Live, dict[str, Variant]]]
     "raised-total": (
         ("redeal", "next-dealer"), lambda r, s: r.total_min != 11, {"fixed": _same, "rising": _not_modelled}),
     "rising-min-threshold": (
-        ("bid-legal",), lambda r, s: r.rising_min, {"at-least": _same, "above": _rising_above}),
-    "bid10-partner": (
-        ("winner",), lambda r, s: r.made_bid_wins == 10,
-        {"outright": _same, "partner-positive": _bid10_partner_positive}),
+        ("bid-legal",), lambda r, s: r.rising_min, {}),  # selectable: its readings' parameters say
+    "bid10-partner": (("winner",), lambda r, s: r.made_bid_wins == 10, {}),
     "400-numbers": (
         ("score", "winner"), lambda r, s: True,
         {"from-001": _same,
@@ -182,9 +163,9 @@ AMBIGUITY_READINGS: dict[str, tuple[tuple[str, ...], _Live, dict[str, Variant]]]
         {"bid13-first": _same, "kaboot-first": _replace(bid13="normal")}),
     "egyptian-dealer-match": (
         ("bid-legal",), lambda r, s: r.egyptian and r.auction_style == "dealer-privilege",
-        {"exact-bid": _same, "same-number-any-strain": _not_modelled}),
+        {}),  # selectable: its readings' parameters say
     "forced-dealer-minimum": (
-        ("bid-legal",), lambda r, s: _forced_dealer_turn(r, s), {"at-least": _same, "exactly": _not_modelled}),
+        ("bid-legal",), lambda r, s: _forced_dealer_turn(r, s), {}),  # selectable: its readings' parameters say
 }
 
 
