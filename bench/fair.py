@@ -2,22 +2,34 @@
 
 Both sides run the same loop in the same process, in alternating bursts (so machine load falls on both alike),
 from the same seeds, with the same policy: at a decision, ask the engine for its legal actions and apply
-``legal[rng.randrange(len(legal))]``.
+``legal[rng.randrange(len(legal))]``. Both loops are written alike, as a skeptical peer would write the cheapest
+idiomatic driver of each: the random generator's ``randrange`` and ``shuffle`` and the engine's ``apply`` and
+``legal_actions`` are bound to local names once per episode (a match on our side, a hand on oh_hell's), so no
+action pays an attribute look-up; each action is one call for the legal list and one call to apply it. Time is
+the process's CPU time over each burst (``time.process_time``; the burst itself ends at a wall-clock deadline),
+so other processes on the machine do not count.
 
-What each side does and checks, per deal:
+What each side does and checks, exactly:
 
-* **ours** (``tarneeb.Match``): ``rng.shuffle`` of a 52-card list, then one ``Deal(deck)`` action; the engine
-  checks it is 52 distinct cards covering the pack, deals the four hands, applies the weak-hand redeal and trump
-  reveal of the ruleset. Every bid is checked by :mod:`tarneeb.core.rules` (range, excluded bids, rising
+* **ours** (``tarneeb.Match``), per match: ``Match(rules, first_dealer=randrange(4))``; bind ``m.apply`` and
+  ``m.legal_actions``. Then per action, until 50 played hands or the match is over: read ``m.phase``; in the
+  deal phase ``shuffle(deck)`` of a 52-card list and ``apply(Deal(tuple(deck)))`` (the engine checks it is 52
+  distinct cards covering the pack, deals the four hands, applies the weak-hand redeal and trump reveal of the
+  ruleset); otherwise ``legal = legal_actions()`` and ``apply(legal[randrange(len(legal))])``. ``apply`` checks
+  every action as it would any caller's: every bid by :mod:`tarneeb.core.rules` (range, excluded bids, rising
   minimum; in the auction family raise, dealer's privilege, all-pass, Egyptian strains), every card by
-  ``legal_play_mask`` (in hand, follow suit, must-trump); tricks, scores, the match outcome and play-on are
-  computed. Whole matches are played (capped at 50 played hands), so cancelled deals are counted as work.
-* **oh_hell** (``players=4, num_tricks_fixed=12``; 13 tricks leave no card to turn for its trump): the same
-  ``rng.shuffle`` of a 52-card list; its first two chance nodes (the number of tricks, fixed, and the dealer)
-  take an outcome drawn from ``chance_outcomes()``; then its 49 deal chance nodes (48 cards and the trump card)
-  take ``deck[0], deck[1], ...`` in order. Every action, chance or not, goes through
-  ``apply_action_with_legality_check`` (which checks it is among ``legal_actions()``; plain ``apply_action`` in
-  oh_hell does not check follow-suit or the bid range). One hand is an episode.
+  ``legal_play_mask`` (in hand, follow suit, must-trump); it computes tricks, scores, the match outcome and
+  play-on, and keeps the hand's record (deck, bids, plays, leaders, winners, scores) and the action history.
+  Cancelled deals and the bidding are counted as work charged to the played hands' tricks.
+* **oh_hell** (``players=4, num_tricks_fixed=12``; 13 tricks leave no card to turn for its trump), per hand:
+  ``s = game.new_initial_state()``; bind ``s.apply_action_with_legality_check``, ``s.legal_actions`` and
+  ``s.is_terminal``; ``shuffle(deck)`` of a 52-card list; its first two chance nodes (the number of tricks,
+  fixed, and the dealer) each take an outcome drawn from ``s.chance_outcomes()``; then a plain loop applies
+  ``deck[0]`` to ``deck[48]`` to its 49 deal chance nodes (48 cards and the trump card; no ``is_chance_node``
+  call); then ``while not is_terminal(): legal = legal_actions(); apply(legal[randrange(len(legal))])``. Every
+  action, chance or not, goes through ``apply_action_with_legality_check`` (which checks it is among
+  ``legal_actions()``; plain ``apply_action`` in oh_hell does not check follow-suit or the bid range), as ours
+  checks every action. One hand is an episode; oh_hell keeps its own history.
 
 Every loop function is warmed up before it is timed: it is called :data:`WARMUP_CALLS` times for
 :data:`WARMUP_SECONDS` each, untimed (``--no-warmup`` skips this). CPython 3.11 rewrites a function's bytecode into
@@ -31,7 +43,9 @@ virtual machine it shows how far one run's figure can move.
 
 Work is normalised: per trick (our hands have 13, theirs 12; our cancelled deals and bidding are charged to our
 tricks) and per decision (bids, trump choices and cards chosen by the policy). The ratio printed per ruleset is
-ours / oh_hell in tricks per second; the last line is ``min ratio: X.XX`` over the rulesets run.
+ours / oh_hell in tricks per CPU second, both measured side by side in the same run; the last line is
+``min ratio: X.XX`` over the rulesets run. The first and last lines give the machine's load average (1, 5 and
+15 minutes) and its number of CPUs: on a busy host the ratio moves more between rounds.
 
     python bench/fair.py [--seconds 4] [--rulesets classic bsfyi-41 ...] [--baseline REF] [--json]
 
@@ -58,6 +72,7 @@ RULESETS = ["card-kings-41", "bsfyi-41", "eram-41", "tarneeb-400", "classic"]
 MAX_HANDS = 50
 WARMUP_CALLS = 8  # CPython 3.11 specialises a function's bytecode on its 8th call
 WARMUP_SECONDS = 0.01
+DEAL_NODES = 49  # oh_hell's deal chance nodes with 4 players and 12 tricks: 48 cards and the trump card
 
 
 def warm_up(run: Any, *args: Any) -> None:
@@ -67,63 +82,74 @@ def warm_up(run: Any, *args: Any) -> None:
 
 
 def run_ours(ruleset: str, seconds: float, seed: int) -> dict[str, float]:
-    """Random self-play of whole matches for ``seconds``; counts deals, played hands, tricks, decisions."""
+    """Random self-play of whole matches for ``seconds``; counts deals, played hands, tricks, decisions.
+
+    The burst ends at a wall-clock deadline; its ``seconds`` are the process's CPU time over the burst."""
     from tarneeb import Deal, Match, Phase, load_rules
 
     rules = load_rules(ruleset)
     rng = random.Random(seed)
+    randrange, shuffle = rng.randrange, rng.shuffle
     deck = list(range(52))
     deals = hands = decisions = 0
     deal_phase, over = Phase.DEAL, Phase.OVER
-    t0 = time.perf_counter()
-    deadline = t0 + seconds
-    while time.perf_counter() < deadline:
-        m = Match(rules, first_dealer=rng.randrange(4))
+    clock = time.perf_counter
+    deadline = clock() + seconds
+    c0 = time.process_time()
+    while clock() < deadline:
+        m = Match(rules, first_dealer=randrange(4))
+        apply, legal_actions = m.apply, m.legal_actions  # bound once per episode, as on oh_hell's side
         while m.hands_played < MAX_HANDS:
             ph = m.phase
             if ph is deal_phase:
-                rng.shuffle(deck)
-                m.apply(Deal(tuple(deck)))
+                shuffle(deck)
+                apply(Deal(tuple(deck)))
                 deals += 1
             elif ph is over:
                 break
             else:
-                legal = m.legal_actions()
-                m.apply(legal[rng.randrange(len(legal))])
+                legal = legal_actions()
+                apply(legal[randrange(len(legal))])
                 decisions += 1
         hands += m.hands_played
-    elapsed = time.perf_counter() - t0
+    elapsed = time.process_time() - c0
     return {"seconds": elapsed, "deals": deals, "hands": hands, "tricks": 13 * hands, "decisions": decisions}
 
 
 def run_oh_hell(seconds: float, seed: int) -> dict[str, float] | None:
+    """Random self-play of ``oh_hell`` hands for ``seconds`` (CPU time, as :func:`run_ours`); None without
+    OpenSpiel."""
     try:
         import pyspiel
     except ImportError:
         return None
     game = pyspiel.load_game("oh_hell", {"players": 4, "num_tricks_fixed": 12})
+    new_state = game.new_initial_state
     rng = random.Random(seed)
+    randrange, shuffle = rng.randrange, rng.shuffle
     deck = list(range(52))
     hands = decisions = 0
-    t0 = time.perf_counter()
-    deadline = t0 + seconds
-    while time.perf_counter() < deadline:
-        s = game.new_initial_state()
-        rng.shuffle(deck)
-        dealt = 0
+    clock = time.perf_counter
+    deadline = clock() + seconds
+    c0 = time.process_time()
+    while clock() < deadline:
+        s = new_state()
+        # bound once per episode: no attribute look-up on the state at each action
+        apply, legal_actions, is_terminal = s.apply_action_with_legality_check, s.legal_actions, s.is_terminal
+        shuffle(deck)
         # number of tricks (fixed: one outcome) and dealer: drawn from the chance outcomes
-        for _ in range(2):
-            outcomes = s.chance_outcomes()
-            s.apply_action_with_legality_check(outcomes[rng.randrange(len(outcomes))][0])
-        while s.is_chance_node():  # 48 cards then the trump card, from the shuffled deck
-            s.apply_action_with_legality_check(deck[dealt])
-            dealt += 1
-        while not s.is_terminal():
-            legal = s.legal_actions()
-            s.apply_action_with_legality_check(legal[rng.randrange(len(legal))])
+        outcomes = s.chance_outcomes()
+        apply(outcomes[randrange(len(outcomes))][0])
+        outcomes = s.chance_outcomes()
+        apply(outcomes[randrange(len(outcomes))][0])
+        for card in deck[:DEAL_NODES]:  # 48 cards then the trump card, from the shuffled deck; no is_chance_node
+            apply(card)
+        while not is_terminal():
+            legal = legal_actions()
+            apply(legal[randrange(len(legal))])
             decisions += 1
         hands += 1
-    elapsed = time.perf_counter() - t0
+    elapsed = time.process_time() - c0
     return {"seconds": elapsed, "deals": hands, "hands": hands, "tricks": 12 * hands, "decisions": decisions}
 
 
@@ -227,6 +253,11 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     tree = baseline_tree(a.baseline) if a.baseline else None
     ratios: list[float] = []
+    load = "load average {:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
+    if a.json:
+        print(json.dumps({"machine": True, "cpus": os.cpu_count(), "load_avg_before": os.getloadavg()}))
+    else:
+        print(f"{load} before, {os.cpu_count()} CPUs; CPU time per side, bursts alternating")
     for rid in a.rulesets:
         row = bench_ruleset(rid, a.seconds, a.rounds, tree, not a.no_warmup)
         if a.json:
@@ -246,12 +277,14 @@ def main(argv: list[str] | None = None) -> int:
             print(line)
         if "ratio" in row:
             ratios.append(row["ratio"])
+    after = "load average {:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
     if a.json:
-        print(json.dumps({"summary": True, "min_ratio": round(min(ratios), 3) if ratios else None}))
+        print(json.dumps({"summary": True, "min_ratio": round(min(ratios), 3) if ratios else None,
+                          "load_avg_after": os.getloadavg()}))
     elif ratios:
-        print(f"min ratio: {min(ratios):.2f}")
+        print(f"min ratio: {min(ratios):.2f} ({after} after)")
     else:
-        print("min ratio: n/a (open-spiel not installed: pip install open-spiel)")
+        print(f"min ratio: n/a (open-spiel not installed: pip install open-spiel) ({after} after)")
     return 0
 
 
