@@ -902,7 +902,12 @@ def test_a_silent_ambiguity_is_headed_as_silent(client: TestClient, lang: str) -
     silent = heading("twelve-cards.toml", "wrong-card-count")
     assert t["ambiguity_silent"] in silent and t["ambiguity_same"] not in silent
     assert t["ambiguity_same"] in heading("bid-six.toml", "rising-min-threshold")
-    assert t["ambiguity_open"] in heading("forced-dealer-bid.toml", "forced-dealer-minimum")
+    # the forced dealer's minimum: both readings are ruled now (the reading "exactly" is selectable), and differ
+    assert t["ambiguous"] in heading("forced-dealer-bid.toml", "forced-dealer-minimum")
+    # some readings ruled alike, the others a club's choice: no dispute has one now; the state the heading reads
+    mixed = {"changes_ruling": False, "readings": {"a": {"rulings": {"x": {"unruled": False}}},
+                                                   "b": {"rulings": {"y": {"unruled": True}}}}}
+    assert engine._state(mixed) == "open"
 
 
 def test_what_each_reading_rules_is_in_arabic_on_an_arabic_page(client: TestClient) -> None:
