@@ -17,7 +17,7 @@ from typing import Any
 from tarneeb.core import clauses as C
 from tarneeb.core import hand as H
 from tarneeb.core import rules as R
-from tarneeb.core.cards import FULL_DECK, STRAINS, SUITS
+from tarneeb.core.cards import CARD_BITS, FULL_DECK, STRAINS, SUITS
 from tarneeb.core.spec import Rules
 from tarneeb.core.tables import auction_deciders, rules_table
 from tarneeb.records.format import _CANONICAL_BID, _CARD_CODE, _CARD_TEXT, MatchHeader, contract_text, text_codes
@@ -217,28 +217,31 @@ def _play(r: Rules, tricks: object, hands: list[int], leader: int, trump: int) -
     if type(tricks) is not list or len(tricks) != 13:
         return None
     code = _CARD_CODE
+    bit = CARD_BITS
     winner = H.legal_trick_winner
     so = R.seat_order
     orders = (so(r, 0), so(r, 1), so(r, 2), so(r, 3))
     won = [0, 0, 0, 0]
     try:
         for t in tricks:
-            if len(t) != 3:  # leader, cards, winner: nothing unknown to warn about (not a dict: TypeError below)
+            # leader, cards, winner: nothing unknown to warn about (not a dict: TypeError below). The leader and
+            # the winner must be the very int objects the rules give: seats 0..3 are CPython's shared small ints,
+            # so ``is`` is the comparison and the type check at once (a bool or float claim is not taken)
+            if len(t) != 3 or t["leader"] is not leader:
                 return None
-            ld = t["leader"]
-            if ld != leader or type(ld) is not int:
+            cs = t["cards"]
+            if type(cs) is not list:
                 return None
-            a, b, c, d = t["cards"]  # a list (not a string of four characters): checked below
+            a, b, c, d = cs  # four cards: ValueError below otherwise
             cards = c0, c1, c2, c3 = code[a], code[b], code[c], code[d]
             w = winner(r, hands, leader, cards, trump)  # the core's hand step: legality and the winning seat
-            wn = t["winner"]
-            if w < 0 or wn != w or type(wn) is not int or type(t["cards"]) is not list:
+            if w < 0 or t["winner"] is not w:
                 return None
             s0, s1, s2, s3 = orders[leader]  # the cards leave the hands of the seats that played them
-            hands[s0] ^= 1 << c0
-            hands[s1] ^= 1 << c1
-            hands[s2] ^= 1 << c2
-            hands[s3] ^= 1 << c3
+            hands[s0] ^= bit[c0]
+            hands[s1] ^= bit[c1]
+            hands[s2] ^= bit[c2]
+            hands[s3] ^= bit[c3]
             leader = w
             won[w] += 1
     except (KeyError, TypeError, ValueError):  # a missing field, not four cards, or a card not written canonically
