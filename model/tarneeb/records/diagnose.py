@@ -144,11 +144,10 @@ def _auction_hypotheses(r: Rules, bids: Sequence[int], contract: tuple[int, int,
                 out.append(((f"scored-as-{name}-{v}", f"the claimed changes are what {name} = {v} gives; this "
                              f"ruleset scores with {name} = {mine}",
                              clause if clause in r.ruleset.clauses else "score.standard"), run(_variant(r, attr, v))))
-    for aid, rid, text, rv in _other_readings(r):
-        a = ambiguity(aid)
+    for aid, rid, text, rv, taken, clauses in _reading_facts(r):
         out.append(((f"reading-{rid}-of-{aid}", f"the claimed changes follow reading {rid} of ambiguity {aid} "
-                     f"({text}); {r.id} takes reading {taken_for(a, r.ruleset)}; to check these records under "
-                     f"that reading pass --reading {aid}={rid}", a.clauses[0] if a.clauses else "score.standard"),
+                     f"({text}); {r.id} takes reading {taken}; to check these records under "
+                     f"that reading pass --reading {aid}={rid}", clauses[0] if clauses else "score.standard"),
                     run(rv)))
     if r.failed13_defenders == "usual":  # a variant no rule document names (a house file can state it)
         out.append((("failed-13-pays-defenders-double", "a failed bid of 13 pays the defenders twice their tricks, "
@@ -187,6 +186,25 @@ def _other_readings(r: Rules) -> list[tuple[str, str, str, Rules]]:
     if len(_READINGS) > 256:
         _READINGS.clear()
     _READINGS[id(r)] = (r, out)
+    return out
+
+
+_FACTS: dict[int, tuple[Rules, list[tuple[str, str, str, Rules, str | None, tuple[str, ...]]]]] = {}
+
+
+def _reading_facts(r: Rules) -> list[tuple[str, str, str, Rules, str | None, tuple[str, ...]]]:
+    """:func:`_other_readings` with, for each, the reading ``r`` takes instead and the ambiguity's clauses: what a
+    hypothesis's explanation says, looked up once per rules object (the ambiguities are read from the spec)."""
+    hit = _FACTS.get(id(r))
+    if hit is not None and hit[0] is r:
+        return hit[1]
+    out = []
+    for aid, rid, text, rv in _other_readings(r):
+        a = ambiguity(aid)
+        out.append((aid, rid, text, rv, taken_for(a, r.ruleset), tuple(a.clauses)))
+    if len(_FACTS) > 256:
+        _FACTS.clear()
+    _FACTS[id(r)] = (r, out)
     return out
 
 
@@ -250,12 +268,14 @@ def _individual_deltas_causes(r: Rules, bids: Sequence[int], tricks: Sequence[in
         (exactly_fails, ("made-exactly-counts-as-failed", "a bid made exactly is scored as failed; taking the "
                          "number bid is enough", "score.individual")),
     ]
-    readings = [(aid, rid, rv) for aid, rid, _, rv in _other_readings(r) if rv.values != r.values]
-    for aid, rid, rv in readings:  # a reading of the register that sets another value table: named as the reading
+    facts = [(aid, rid, text, rv, taken) for aid, rid, text, rv, taken, _ in _reading_facts(r)
+             if rv.values != r.values]
+    readings = [(aid, rid, rv) for aid, rid, _, rv, _ in facts]
+    for aid, rid, text, rv, taken in facts:  # a reading of the register that sets another value table: named as such
         bases.append((lambda rv=rv: H.hand_deltas(rv, bids, None, tricks),  # type: ignore[misc]
                       (f"reading-{rid}-of-{aid}", f"the claimed changes follow reading {rid} of ambiguity {aid} "
-                       f"({ambiguity(aid).reading_text(rid)}); {r.id} takes reading "
-                       f"{taken_for(ambiguity(aid), r.ruleset)}; to check these records under that reading pass "
+                       f"({text}); {r.id} takes reading "
+                       f"{taken}; to check these records under that reading pass "
                        f"--reading {aid}={rid}", "score.values")))
     for other, values in _other_value_tables(r.id):
         if any(values == rv.values for _, _, rv in readings):  # the same table: the reading names it
