@@ -45,7 +45,8 @@ def _selected() -> list[tuple[str, str]]:
 
 def test_the_classic_scoring_readings_are_selectable_and_the_ruleset_takes_the_one_its_parameters_say() -> None:
     ids = {a.id for a in selectable_readings(get_ruleset("classic"))}
-    assert ids == _SCORING_AMBIGUITIES | {"first-dealer", "forced-dealer-minimum", "egyptian-dealer-match"}
+    assert ids == _SCORING_AMBIGUITIES | {"first-dealer", "forced-dealer-minimum", "egyptian-dealer-match",
+                                          "play-on-count"}
     for a in ambiguities():
         taken = taken_for(a, get_ruleset("classic"))
         if a.selectable and taken is not None:  # selecting the reading a ruleset takes changes nothing
@@ -462,3 +463,41 @@ def test_under_reading_same_number_any_strain_the_dealer_takes_the_top_number_in
         ok = {(n, s) for n in range(7, 14) for s in range(5)
               if z3.is_true(z3.simplify(enc.call_ok(st, z3.IntVal(0), z3.IntVal(n), z3.IntVal(s))))}
         assert ok == want, (rid, sorted(ok ^ want))
+
+
+def test_under_reading_repeated_every_game_won_raises_the_target_again() -> None:
+    import z3
+
+    from tarneeb.core import hand as H
+    from tarneeb.core.match import Match
+
+    opts = {"play_on": 10}
+    once = load_rules("classic", opts)
+    rep = load_rules(with_readings(get_ruleset("classic"), {"play-on-count": "repeated"}), opts)
+    assert [R.target_in_force(once, k) for k in range(4)] == [41, 51, 51, 51]
+    assert [R.target_in_force(rep, k) for k in range(4)] == [41, 51, 61, 71]
+    enc = Encoding(rep)
+    assert [z3.simplify(enc.target_in_force(z3.IntVal(k))).as_long() for k in range(4)] == [41, 51, 61, 71]
+    # a second game won: the match ends under once, goes on at 61 under repeated
+    assert H.settle(once, 1, 51, [0]) == (1, 51, (0, 1), 1)
+    assert H.settle(rep, 1, 51, [0]) == (None, 61, (0, 1), 1)
+    # a match part-way at the third game's target: its games are inferred under repeated, refused under once
+    assert Match.at(rep, 0, [0, 0, 0, 0], 71).games == [0, 0, 0]
+    with pytest.raises(Exception, match="win.play-on"):
+        Match.at(once, 0, [0, 0, 0, 0], 71)
+
+
+def test_an_ambiguity_a_ruleset_takes_is_selectable_or_the_register_says_why_not(tmp_path: Path) -> None:
+    fixed = {a.id: a.fixed_because for a in ambiguities() if a.taken and not a.selectable}
+    assert set(fixed) == {"raised-total", "weak-hand", "classic-deal-order"} and all(fixed.values()), fixed
+    with pytest.raises(ConfigError, match="a player's choice"):
+        with_readings(get_ruleset("classic"), {"weak-hand": "claimed"})
+    # a register entry that leaves a reading fixed without saying why is refused on loading
+    from tarneeb.core import ambiguity as A
+
+    text = (ROOT / "spec/ambiguities.toml").read_text(encoding="utf-8")
+    bad = tmp_path / "ambiguities.toml"
+    bad.write_text(text.replace('fixed_because = "a claimed redeal', 'x_because = "a claimed redeal'),
+                   encoding="utf-8")
+    with pytest.raises(SpecError, match="fixed_because"):
+        A._load(str(bad))

@@ -587,7 +587,10 @@ class Encoding:
         """win.play-on: the target rises once, after the first game."""
         if self.m("play-on-not-raised"):
             return self.target
-        return z3.If(z3.And(self.play_on_raise > 0, games_won >= 1), self.target + self.play_on_raise, self.target)
+        # ambiguity play-on-count: once, or (reading repeated) one raise per game won
+        raised = self.target + (self.play_on_raise * games_won if self.r.play_on_count == "repeated"
+                                else self.play_on_raise)
+        return z3.If(z3.And(self.play_on_raise > 0, games_won >= 1), raised, self.target)
 
     # ---------------------------------------------------------- auction
     def strains(self) -> int:

@@ -41,6 +41,7 @@ READING_STAGES: dict[str, tuple[str, ...]] = {
     "first-dealer": ("bids", "turn", "match"),
     "forced-dealer-minimum": ("auction", "turn"),
     "egyptian-dealer-match": ("auction", "turn"),
+    "play-on-count": ("outcome", "match"),
     "bid10-partner": ("outcome", "match"),
     "400-numbers": ("scoring", "outcome"),
     "rising-min-threshold": ("bids",),

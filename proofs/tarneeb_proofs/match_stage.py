@@ -213,6 +213,8 @@ def not_applicable(kind: str, r: Rules) -> str | None:
         return "no win.made-bid clause" if "win.made-bid" not in cl else "made_bid_wins = 0 (off)"
     if kind in ("play-on", "won-raised") and ("win.play-on" not in cl or r.play_on_raise <= 0):
         return "no win.play-on clause" if "win.play-on" not in cl else "play_on = 0: the first game ends the match"
+    if kind in ("won-raised", "over") and r.play_on_count == "repeated" and r.play_on_raise > 0:
+        return "reading repeated of play-on-count: every game won raises the target again; no game decides the match"
     if kind in ("13made", "13failed") and r.individual and r.bid_max < 13:
         return f"bids stop at {r.bid_max}"
     if kind in ("tie-level", "tie-won") and "tie.both-qualify" not in cl:
@@ -1356,8 +1358,12 @@ class Driver:
         ok = [5, 9, 5, 9] if not r.individual else [5, 9, -3, 0]
         base = ex.target(0)
         raised = ex.target(1)
+        # who may deal a match's first hand (ambiguity first-dealer): the others are refused at the start; a
+        # part-way start (scores given, or Match.at) may wait for any dealer
+        firsts = ex.enc.first_dealers()
+        never = (-1, 4, *[d for d in range(4) if d not in firsts])
         refused: list[tuple[str, Callable[[], Match], str]] = [
-            (f"Match(dealer {d})", functools.partial(Match, r, d), "deal.first-dealer") for d in (-1, 4)]
+            (f"Match(dealer {d})", functools.partial(Match, r, d), "deal.first-dealer") for d in never]
         refused += [(f"Match.at(dealer {d})", functools.partial(Match.at, r, d, ok), "deal.first-dealer")
                     for d in (-1, 4)]
         bad_scores: list[list[Any]] = [[1, 2, 3], [1, 2, 1, 2, 0], [1.5, 2, 1.5, 2]]

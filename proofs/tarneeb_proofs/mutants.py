@@ -218,7 +218,8 @@ _R_PRIVILEGE = '        dealer_privilege = seat == dealer and r.auction_style ==
 _R_NEXT = "    return (seat + r.step) % 4\n"
 _R_REDEAL = "    return dealer if r.redeal_same_dealer else next_seat(r, dealer)\n"
 _R_REDEAL_SWAPPED = "    return next_seat(r, dealer) if r.redeal_same_dealer else dealer\n"
-_R_RAISED = "    if r.play_on_raise > 0 and games_won >= 1:\n        return r.target + r.play_on_raise\n"
+_R_RAISED = ("    if r.play_on_raise > 0 and games_won >= 1:\n        if r.play_on_count == \"repeated\":\n"
+             "            return r.target + r.play_on_raise * games_won\n        return r.target + r.play_on_raise\n")
 _R_C = "classic"
 
 _RULES: list[Mutant] = [
@@ -346,8 +347,9 @@ _RULES: list[Mutant] = [
        "    if type(n) is not int or not r.min_bid - 1 <= n <= 13:",
        "the auction's range starts one below the minimum: an opening bid one below it is accepted",
        "engine.auction", "boundary", _R_C),
-    _m("engine-dealer-may-not-match", RULES, "        if k < tk or (k == tk and not dealer_privilege):\n",
-       "        if k <= tk:\n", "the dealer may not take the top bid at the same number (no dealer's privilege)",
+    _m("engine-dealer-may-not-match", RULES,
+       "        if (k < tk or (k == tk and not dealer_privilege)) and not any_strain:\n",
+       "        if k <= tk and not any_strain:\n", "the dealer may not take the top bid at the same number (no dealer's privilege)",
        "engine.auction", "special-case", _R_C),
     _m("engine-passed-may-reenter", RULES, "    while not active[nxt]:\n        nxt = next_seat(r, nxt)\n", "",
        "the continuous auction does not skip the seats that passed: a seat that passed speaks again",
@@ -406,8 +408,8 @@ _RULES: list[Mutant] = [
        "the tie is decided by the combined score under the top-score rule", "engine.outcome", "special-case",
        "bsfyi-41"),
     _m("engine-made-bid-unmade", RULES,
-       "            if bids[seat] == r.made_bid_wins and bid_made(bids[seat], tricks[seat]):\n",
-       "            if bids[seat] == r.made_bid_wins:\n", "bidding the winning bid wins, made or not",
+       "            if bids[seat] == r.made_bid_wins and bid_made(bids[seat], tricks[seat]) and (",
+       "            if bids[seat] == r.made_bid_wins and (", "bidding the winning bid wins, made or not",
        "engine.outcome", "special-case", "bsfyi-41", {"made_bid_wins": 10}),
     _m("engine-tie-to-defenders", RULES, "        return bidding_team, \"tie.both-qualify\"\n",
        "        return 1 - bidding_team, \"tie.both-qualify\"\n",
@@ -420,11 +422,12 @@ _RULES: list[Mutant] = [
        "    return team_scores[0] > target, team_scores[1] > target\n",
        "the target must be passed, not reached ('>' for '>=')", "engine.outcome", "boundary", _R_C),
     _m("engine-play-on-not-raised", RULES, _R_RAISED,
-       "    if r.play_on_raise > 0 and games_won >= 1:\n        return r.target\n",
+       "    if r.play_on_raise > 0 and games_won >= 1:\n        return r.target\n",  # under either reading
        "the target never rises: the raise is not added", "engine.outcome", "transition", _R_C, {"play_on": 10}),
     _m("engine-play-on-raised-twice", RULES, _R_RAISED,
        "    if r.play_on_raise > 0 and games_won >= 1:\n        return r.target + r.play_on_raise * games_won\n",
-       "the target rises again after every game", "engine.outcome", "transition", _R_C, {"play_on": 10}),
+       "the target rises again after every game (reading repeated of play-on-count, not the reading classic takes)",
+       "engine.outcome", "transition", _R_C, {"play_on": 10}),
     _m("engine-play-on-late", RULES, _R_RAISED, _R_RAISED.replace("games_won >= 1", "games_won >= 2"),
        "the target rises only after the second game won", "engine.outcome", "boundary", _R_C, {"play_on": 10}),
     # ---- whole matches (the match stage replays them through the encoded steps)
@@ -477,8 +480,8 @@ _MATCH: list[Mutant] = [
        "Match.at accepts a target above the one in force for the games won", "engine.match", "special-case",
        "classic", {"play_on": 10}),
     _m("match-first-dealer-four", MATCH,
-       "        if first_dealer not in R.first_dealers(rules):\n",
-       "        if first_dealer not in (*R.first_dealers(rules), 4):\n",
+       "        if first_dealer not in (R.first_dealers(rules) if scores is None else range(4)):",
+       "        if first_dealer not in (R.first_dealers(rules) if scores is None else range(5)):",
        "a first dealer 4 (no seat) is accepted", "engine.match", "special-case", "eram-41"),
     _m("match-deck-repeated-card-accepted", MATCH,
        "        if hands is None or hands[0] | hands[1] | hands[2] | hands[3] != FULL_DECK:",

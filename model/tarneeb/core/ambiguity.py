@@ -45,6 +45,7 @@ class Ambiguity:
     option_values: dict[str, OptionValue] = field(default_factory=dict)
     # reading id -> the ruleset whose ``option`` the reading adds (a reading under which the option applies)
     option_from: dict[str, str] = field(default_factory=dict)
+    fixed_because: str = ""  # why the engine follows one reading only (the register says; shown on refusal)
 
     def reading_text(self, rid: str) -> str:
         return dict(self.readings)[rid]
@@ -96,8 +97,12 @@ def _load(path: str) -> tuple[Ambiguity, ...]:
                 option_from[r["id"]] = r["option_from"]
         if params and len(params) != len(readings):
             raise SpecError(path, f"{where}.readings", "either every reading says how it is selected or none does")
+        if a["taken"] and not params and not a.get("option") and not a.get("fixed_because"):
+            raise SpecError(path, f"{where}.fixed_because", "a reading a ruleset takes and no other selectable: "
+                                                            "say why (fixed_because), or give each reading's params")
         amb = Ambiguity(a["id"], a["question"], tuple(a["sources"]), readings, dict(a["taken"]),
-                        a.get("option", ""), params, tuple(a.get("clauses", ())), option_values, option_from)
+                        a.get("option", ""), params, tuple(a.get("clauses", ())), option_values, option_from,
+                        a.get("fixed_because", ""))
         for rs_id, reading in amb.taken.items():  # the reading a ruleset takes is the one its parameters select
             if not params:
                 break
@@ -183,7 +188,7 @@ def check_reading(aid: str, rid: str, where: str = "--reading", source: str = "(
         raise ConfigError(source, key, f"this ambiguity does not concern {source}; selectable for it: "
                                        f"{valid or 'none'}")
     if not a.selectable:
-        how = f" (its option {a.option} chooses)" if a.option else ""
+        how = f" ({a.fixed_because})" if a.fixed_because else f" (its option {a.option} chooses)" if a.option else ""
         raise ConfigError(source, key, f"the engine follows one reading of this ambiguity only{how}; selectable: "
                                        f"{valid or 'none'}")
     if rid not in a.params:

@@ -149,7 +149,7 @@ class Match:
 
     def __init__(self, rules: Rules, first_dealer: int = 0, scores: Sequence[int] | None = None) -> None:
         """``scores`` starts a match part-way (seats 0..3; in the auction family partners carry the team score)."""
-        if first_dealer not in R.first_dealers(rules):
+        if first_dealer not in (R.first_dealers(rules) if scores is None else range(4)):  # a start, or part-way
             why = "the first dealer must be a seat 0..3" if first_dealer not in range(4) else \
                 "under reading seat0 of ambiguity first-dealer seat 0 deals the first hand"
             raise IllegalDeal(f"first dealer {first_dealer}", None, "deal.first-dealer", why, "new match")
@@ -214,16 +214,20 @@ class Match:
         if partners_agree or len(start) != 4:
             m = cls(rules, dealer, start)  # the constructor's checks: four scores, partners equal in a team game
         else:
-            m = cls(rules, dealer)
+            m = cls(rules, dealer, [0, 0, 0, 0])  # part-way: any dealer may be waited for
         if games is None:
             want = R.target_in_force(rules, 0) if target is None else target
             k = 0
+            # the games it takes to reach that target: 1 at most, or any number under reading repeated
+            most = 2 if rules.play_on_count == "once" else max(2, (want - rules.target) // max(1, rules.play_on_raise) + 1)
             while R.target_in_force(rules, k) != want:
                 k += 1
-                if k > 2:
+                if k > most:
                     raise IllegalDeal(f"target {want}", None, "win.play-on",
                                       f"the targets in force under this ruleset are {rules.target}"
-                                      + (f" and {rules.target + rules.play_on_raise}" if rules.play_on_raise else ""),
+                                      + (f" and {rules.target + rules.play_on_raise}" if rules.play_on_raise else "")
+                                      + (" and so on, one raise per game won" if rules.play_on_count == "repeated"
+                                         and rules.play_on_raise else ""),
                                       "match part-way")
             games = [0] * k  # the teams that won earlier games are not known; only their number matters
         if any(g not in (0, 1) for g in games):

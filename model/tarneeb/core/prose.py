@@ -47,7 +47,7 @@ CLAUSE_PARAMS: dict[str, tuple[str, ...]] = {
                      "score.bid_only_kaboot", "score.bid13_kaboot"),
     "score.bid13": ("score.bid13", "score.bid13_kaboot"),
     "score.standard": ("score.failed13_defenders",),
-    "win.play-on": ("win.play_on_raise",),
+    "win.play-on": ("win.play_on_raise", "win.play_on_count"),
 }
 
 _OR = {"en": " or ", "ar": " أو "}

@@ -373,8 +373,11 @@ def auction_outcome(r: Rules, team_scores: tuple[int, int], target: int, bidding
 
 
 def target_in_force(r: Rules, games_won: int) -> int:
-    """win.play-on: the target after ``games_won`` games (play on once; ambiguity play-on-count)."""
+    """win.play-on: the target after ``games_won`` games. Ambiguity play-on-count: play on once (reading once),
+    or after every game won (reading repeated: the rules never end the match, the host does)."""
     if r.play_on_raise > 0 and games_won >= 1:
+        if r.play_on_count == "repeated":
+            return r.target + r.play_on_raise * games_won
         return r.target + r.play_on_raise
     return r.target
 

@@ -102,6 +102,7 @@ _AUCTION_READINGS: dict[str, tuple[str, tuple[Any, ...] | None]] = {
     "auction.forced_bid": ("choice", ("at-least", "exactly")),
     "win.made_bid_partner": ("choice", ("outright", "partner-positive")),
     "auction.dealer_match": ("choice", ("exact-bid", "same-number-any-strain")),
+    "win.play_on_count": ("choice", ("once", "repeated")),
 }
 READING_DEFAULTS: dict[str, Any] = {k: allowed[0] for k, (_, allowed) in _AUCTION_READINGS.items() if allowed}
 PARAMS = {**_COMMON, **_INDIVIDUAL, **_AUCTION, **_AUCTION_READINGS}
@@ -291,6 +292,7 @@ class Rules:
     forced_bid: str = "at-least"  # forced-dealer-minimum: the forced dealer bids at least, or exactly, the minimum
     made_bid_partner: str = "outright"  # bid10-partner: a made winning bid wins outright, or with the partner above 0
     dealer_match: str = "exact-bid"  # egyptian-dealer-match: the privileged dealer matches the top bid, or its number
+    play_on_count: str = "once"  # play-on-count: the target rises after the first game only, or after every game
     first_dealer: str = "random"  # first-dealer: chance picks the first dealer, or seat 0 deals first
     option_map: dict[str, OptionValue] = field(default_factory=dict)
 
