@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from tarneeb.core.ambiguity import with_readings
-from tarneeb.core.cards import player_name, team_label
+from tarneeb.core.cards import n_of, player_name, team_label
 from tarneeb.core.spec import Rules, get_ruleset, load_rules, parse_option_args
 from tarneeb.errors import ConfigError
 
@@ -115,13 +115,14 @@ def print_summary(label: str, policy: str, s: dict[str, Any], results: Sequence[
 
     con = console()
     head = "[bold yellow]interrupted[/bold yellow] after " if s.get("interrupted") else ""
-    con.print(f"{head}[bold]{escape(label)}[/bold] ({policy} policy): {s['matches']} matches, "
+    con.print(f"{head}[bold]{escape(label)}[/bold] ({policy} policy): {n_of(s['matches'], 'match', 'matches')}, "
               f"{team_label(0)} won {s['team0_wins']}, {team_label(1)} won {s['team1_wins']}, unfinished {s['unfinished']}; "
-              f"{s['hands']} hands played ({s['mean_hands']} per match), {s['redeals']} redeals; "
+              f"{n_of(s['hands'], 'hand')} played ({s['mean_hands']} per match), {n_of(s['redeals'], 'redeal')}; "
               f"decided by {escape(counts_text(s['decided_by']))}")
     if len(results) <= 5:
         for r in results:
-            con.print(f"  seed {r.seed}: first dealer {player_name(r.first_dealer)}, {r.hands} hands, {r.redeals} redeals, "
+            con.print(f"  seed {r.seed}: first dealer {player_name(r.first_dealer)}, {n_of(r.hands, 'hand')}, "
+                      f"{n_of(r.redeals, 'redeal')}, "
                       f"final scores {r.final_scores}, winner "
                       f"{team_label(r.winner) if r.winner is not None else 'none (unfinished)'}"
                       f"{' by ' + r.winner_rule if r.winner_rule else ''}")

@@ -99,7 +99,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
     chart("bids" if base.individual else "calls (0 = pass)", base.bids, other.bids if other else None)
     chart("total of the bids" if base.individual else "contracts", base.contracts, other.contracts if other else None)
     if "change" in out:
-        con.print("change: " + ", ".join(f"{k} {v:+}" for k, v in out["change"].items()), highlight=False)
+        con.print("change: " + ", ".join(_change_text(k, v) for k, v in out["change"].items()), highlight=False)
     if args.plot:
         con.print(f"figures: {out['plot']}", highlight=False)
     return 0
@@ -107,3 +107,15 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 def _pct(x: float | None) -> str:
     return "n/a" if x is None else f"{100 * x:.1f}%"
+
+
+_CHANGE_WORDS = {"mean_match_hands": ("hands per match", False), "cancelled_rate": ("deals cancelled", True),
+                 "mean_bid": ("mean bid", False), "mean_contract": ("mean contract", False),
+                 "made_rate": ("bids made", True), "dealer_team_hand_rate": ("dealer's team wins the hand", True),
+                 "first_dealer_team_match_rate": ("first dealer's team wins the match", True)}
+
+
+def _change_text(key: str, value: float) -> str:
+    """One change of ``--compare`` in words: a share in percentage points, a mean as a signed number."""
+    words, share = _CHANGE_WORDS.get(key, (key, False))
+    return f"{words} {100 * value:+.1f} points" if share else f"{words} {value:+}"
