@@ -12,15 +12,16 @@ so other processes on the machine do not count.
 What each side does and checks, exactly:
 
 * **ours** (``tarneeb.Match``), per match: ``Match(rules, first_dealer=randrange(4))``; bind ``m.apply`` and
-  ``m.legal_actions``. Then per action, until 50 played hands or the match is over: read ``m.phase``; in the
-  deal phase ``shuffle(deck)`` of a 52-card list and ``apply(Deal(tuple(deck)))`` (the engine checks it is 52
-  distinct cards covering the pack, deals the four hands, applies the weak-hand redeal and trump reveal of the
-  ruleset); otherwise ``legal = legal_actions()`` and ``apply(legal[randrange(len(legal))])``. ``apply`` checks
-  every action as it would any caller's: every bid by :mod:`tarneeb.core.rules` (range, excluded bids, rising
-  minimum; in the auction family raise, dealer's privilege, all-pass, Egyptian strains), every card by
-  ``legal_play_mask`` (in hand, follow suit, must-trump); it computes tricks, scores, the match outcome and
-  play-on, and keeps the hand's record (deck, bids, plays, leaders, winners, scores) and the action history.
-  Cancelled deals and the bidding are counted as work charged to the played hands' tricks.
+  ``m.legal_actions``. Then per action: read ``m.hands_played`` (whole matches, capped at 50 played hands) and
+  ``m.phase`` (the match may be over); in the deal phase ``shuffle(deck)`` of a 52-card list and
+  ``apply(Deal(tuple(deck)))`` (the engine checks it is 52 distinct cards covering the pack, deals the four hands,
+  applies the weak-hand redeal and trump reveal of the ruleset); otherwise ``legal = legal_actions()`` and
+  ``apply(legal[randrange(len(legal))])``. ``apply`` checks every action as it would any caller's: every bid by
+  :mod:`tarneeb.core.rules` (range, excluded bids, rising minimum; in the auction family raise, dealer's privilege,
+  all-pass, Egyptian strains), every card by ``legal_play_mask`` (in hand, follow suit, must-trump); it computes
+  tricks, scores, the match outcome and play-on, and keeps the hand's record (deck, bids, plays, leaders, winners,
+  scores) and the action history. Cancelled deals and the bidding are counted as work charged to the played
+  hands' tricks.
 * **oh_hell** (``players=4, num_tricks_fixed=12``; 13 tricks leave no card to turn for its trump), per hand:
   ``s = game.new_initial_state()``; bind ``s.apply_action_with_legality_check``, ``s.legal_actions`` and
   ``s.is_terminal``; ``shuffle(deck)`` of a 52-card list; its first two chance nodes (the number of tricks,
