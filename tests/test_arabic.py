@@ -610,3 +610,37 @@ def test_a_disagreeing_headline_isolates_each_ruleset_id_whole() -> None:
     head = headline_ar(rep)
     for rid in ("bsfyi-41", "card-kings-41", "eram-41", "tarneeb-400"):
         assert head.count(rid) == 1 and f"\u2066{rid}\u2069" in head, (rid, head)
+
+
+# ---------------------------------------------------------------- 8. cards named as players name them
+
+def test_a_card_is_named_in_words_with_its_code() -> None:
+    """``card_ar``: the rank and the suit as players say them (the words of terms.toml [cards]), the code kept after
+    them in brackets, isolated; every card of the pack its own name."""
+    from tarneeb.core.cards import card_str
+    from tarneeb.ruling.arabic import card_ar
+
+    assert card_ar("AS") == "آس البستوني (\u2066AS\u2069)"
+    assert card_ar("10H") == "عشرة الكبّة (\u206610H\u2069)" and card_ar("TH") == "عشرة الكبّة (\u2066TH\u2069)"
+    assert card_ar("2C") == "اثنين السباتي (\u20662C\u2069)" and card_ar("QD") == "بنت الديناري (\u2066QD\u2069)"
+    assert card_ar("KS").startswith("شايب ") and card_ar("JC").startswith("ولد ") and card_ar("9D").startswith("تسعة ")
+    names = {card_ar(card_str(c)).split(" (")[0] for c in range(52)}
+    assert len(names) == 52
+    assert card_ar("ZZ") == "الورقة \u2066ZZ\u2069"  # not a card: its code, still a noun a sentence can take
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["trick-winner", "--trick", "0:2H,KH,3H,4C", "--trump", "S"], ["اللمّة بشايب الكبّة (KH)"]),
+    (["card-legal", "--trick", "0:2H", "--seat", "1", "--card", "5C", "--hand-cards", "1:5C,9H", "--trump", "S"],
+     ["أن يلعب خمسة السباتي (5C)"]),
+    ([str(spec_dir() / "disputes" / "revoke-found-later.toml")], ["لعب ثلاثة الكبّة (3H) ثم ظهر أن معه سبعة الديناري (7D)"]),
+])
+def test_the_referee_names_cards_in_words(args: list[str], said: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """The Arabic verdict names a card as a player does («بشايب الكبّة (KH)»), not by its code alone («بالورقة KH»)."""
+    import json
+
+    assert main(["ruling", *args, "--ruleset", "classic", "--lang", "ar", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    verdicts = [_ISOLATES.sub("", r["ruling_ar"]) for r in out["rulings"] if r["status"] == "ruled"]
+    assert verdicts and all(s in v for v in verdicts for s in said), verdicts
+    assert not any(re.search(r"الورقة (?:10|[2-9TJQKA])[CDHS]\b", v) for v in verdicts), verdicts

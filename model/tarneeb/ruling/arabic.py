@@ -17,16 +17,31 @@ import re
 from typing import Any
 
 from tarneeb.core.actions import ActionError, Bid, parse_action
-from tarneeb.core.cards import STRAINS
+from tarneeb.core.cards import STRAINS, SUITS, parse_card
 from tarneeb.core.sources import cite
 from tarneeb.core.spec import rulesets
-from tarneeb.docgen.arabic import LRI, PDI, RLI, isolate
+from tarneeb.docgen.arabic import LRI, PDI, RLI, isolate, terms
+from tarneeb.errors import CardError
 from tarneeb.ruling.readings import KEY_FIELDS, AmbiguityFlag, Report, Ruling
 
 
 def ltr(text: object) -> str:
     """``text`` in a left-to-right isolate (ids, card codes, formulas)."""
     return f"{LRI}{text}{PDI}"
+
+
+def card_ar(code: object) -> str:
+    """A card as players name it, its code after it in brackets: ``AS`` -> «آس البستوني (AS)», ``10H`` -> «عشرة
+    الكبّة (10H)»; the words are ``[cards]`` of ``spec/i18n/terms.toml`` (where the docs find them too), the code
+    stays as given, in a left-to-right isolate (:func:`ltr`). A code that is not a card: «الورقة X», so that a
+    sentence's «بـ» still reads («بالورقة X»)."""
+    try:
+        c = parse_card(str(code))
+    except CardError:
+        return f"الورقة {ltr(code)}"
+    words = terms().get("cards", {})
+    rank, suit = words["ranks"][c % 13], words["suits"][SUITS[c // 13]]
+    return f"{rank} {suit} ({ltr(code)})"
 
 
 def rtl_isolated(text: str) -> str:
@@ -123,7 +138,7 @@ def _with(text: str, why: str) -> str:
 
 
 def _card(a: dict[str, Any], asked: dict[str, Any]) -> str:
-    card = ltr(asked.get("card", "?"))
+    card = card_ar(asked.get("card", "?"))
     seat = player(a.get("seat"))
     led = _strain(a.get("led")) if a.get("led") else ""
     reason = a.get("reason")
@@ -294,8 +309,8 @@ def _irregularity(a: dict[str, Any], asked: dict[str, Any]) -> str:
     name = _t("irregularities", irr)
     head = ""
     if a.get("revoke") is True:
-        head = _t("sentences", "revoke", seat=player(asked.get("seat")), trick=a["trick"], card=ltr(a["card"]),
-                  proof=ltr(a["proof"])) + " "
+        head = _t("sentences", "revoke", seat=player(asked.get("seat")), trick=a["trick"], card=card_ar(a["card"]),
+                  proof=card_ar(a["proof"])) + " "
     elif a.get("revoke") is False:
         return _t("sentences", "no-revoke", seat=player(asked.get("seat")))
     if a.get("out_of_turn") is False:
@@ -358,7 +373,7 @@ def sentence(kind: str, x: Ruling, asked: dict[str, Any]) -> str:
     if kind == "trick-winner":
         key = "trick-winner-trump" if a.get("by") == "trump" else (
             "trick-winner-led" if a.get("by") == "led" else "trick-winner")
-        return _t("sentences", key, winner=player(a["winner"]), card=ltr(a["card"]), trump=_strain(a.get("trump")),
+        return _t("sentences", key, winner=player(a["winner"]), card=card_ar(a["card"]), trump=_strain(a.get("trump")),
                   led=_strain(a.get("led")) if a.get("led") else "")
     if kind == "redeal":
         return _redeal(a)
@@ -651,7 +666,7 @@ def _agreed(rep: Report, ruled: list[Ruling]) -> str:
         return said.pop()
     a, asked, kind = ruled[0].answer, rep.asked, rep.kind
     if kind == "card-legal" or (kind != "bid-legal" and a.get("turn") is not None and a.get("legal") is False):
-        card, seat = ltr(asked.get("card", "?")), player(a.get("seat"))
+        card, seat = card_ar(asked.get("card", "?")), player(a.get("seat"))
         if a.get("turn") is not None and a.get("legal") is False:
             key = "lead-out-of-turn" if a.get("lead") else "out-of-turn"
             return _t("sentences", key, seat=seat, turn=player(a["turn"]), card=card)
@@ -663,7 +678,7 @@ def _agreed(rep: Report, ruled: list[Ruling]) -> str:
         key = ("bid-legal" if a.get("legal") else "bid-not-legal") + ("-seat" if "seat" in a else "")
         return _t("sentences", key, bid=bid, seat=seat)
     if kind == "trick-winner":
-        return _t("sentences", "trick-winner-card", winner=player(a["winner"]), card=ltr(a["card"]))
+        return _t("sentences", "trick-winner-card", winner=player(a["winner"]), card=card_ar(a["card"]))
     if kind in ("redeal", "next-dealer") and "redeal" in a:
         return _t("sentences", "redeal-yes" if a.get("redeal") else "redeal-no", dealer=player(a.get("dealer")))
     if kind == "next-dealer":
