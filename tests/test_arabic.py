@@ -367,7 +367,7 @@ REASONS: dict[str, list[tuple[str, str]]] = {
     "trump": [(r"the dealer's turned card is", "الورقة التي كشفها الموزّع"),
               (r"whatever card is turned", "أيًّا كانت الورقة المكشوفة"), (r"as stated", "كما ورد"),
               (r"lets the contract name it", "يسمّيه الفائز بالطلب"),
-              (r"that agrees with", "يوافق هذه المجموعة"),
+              (r"that agrees with", "يوافق هذه القوانين"),
               (r"the winner of the bidding names it", "يسمّيه الفائز بالطلب"),
               (r"the turned card means nothing", "لا معنى للورقة المكشوفة")],
     "next-dealer": [(r"After \d+ deal", "بعد التوزيعات المذكورة"), (r"The hand was played", "لُعبت اليد"),
@@ -587,18 +587,19 @@ def test_every_fact_the_referee_may_lack_has_arabic_words() -> None:
     assert fact("no.such") == "\u2066no.such\u2069"  # a field it does not know: its id, isolated
 
 
-def test_a_sentence_of_several_rulesets_is_in_the_plural() -> None:
-    """A headline said of several rulesets that rule alike does not call them «هذه المجموعة» (this ruleset); one
-    ruleset's own line still does."""
+def test_the_rules_are_one_word_for_one_ruleset_and_for_several() -> None:
+    """A sentence about the rules says «هذه القوانين», as players say it, in one ruleset's line and in a headline said
+    of several that rule alike: no «هذه المجموعة» (this set) on one line and «هذه المجموعات» on the other."""
     from tarneeb.ruling import load_situation, resolve
     from tarneeb.ruling.arabic import headline_ar, report_text_ar, several
 
-    assert several("لا يتناولها أي بند في هذه المجموعة.") == "لا يتناولها أي بند في هذه المجموعات."
+    assert several("لا يتناولها أي بند في هذه القوانين.") == "لا يتناولها أي بند في هذه القوانين."
     rep = resolve(load_situation(spec_dir() / "disputes" / "exposed-card-before-bidding.toml"))
     head = headline_ar(rep)
-    assert "هذه المجموعات" in head and "هذه المجموعة" not in head, head
+    assert "هذه القوانين" in head and "المجموعة" not in head and "المجموعات" not in head, head
     lines = report_text_ar(rep).splitlines()
-    assert all("هذه المجموعة" in ln for ln in lines if "\u2066classic\u2069:" in ln)  # its own line: one ruleset
+    own = [ln for ln in lines if "\u2066classic\u2069:" in ln]
+    assert own and all("هذه القوانين" in ln and "المجموعة" not in ln for ln in own), own  # its own line: one ruleset
 
 
 def test_a_disagreeing_headline_isolates_each_ruleset_id_whole() -> None:

@@ -999,21 +999,21 @@ def test_the_arabic_examples_are_listed_by_their_arabic_titles(client: TestClien
 
 
 def test_a_card_several_rulesets_share_speaks_of_them_all(client: TestClient) -> None:
-    """On an Arabic card (or headline) that names several rulesets, a sentence that says «هذه المجموعة» (this
-    ruleset) of one says «هذه المجموعات» of them all; a card of one ruleset keeps the singular."""
+    """On an Arabic card (or headline), a sentence about the rules says «هذه القوانين», as players say it, of one
+    ruleset and of several that rule alike; never «هذه المجموعة» (this set) or «هذه المجموعات»."""
     seen = []
     for name in ("exposed-card-before-bidding.toml", "stated-trump.toml"):
         page = result_of(client, "ar", name)
         head = re.search(r'<p class="headline"[^>]*>(.*?)</p>', page, re.S)
-        assert head is not None and "هذه المجموعة" not in head.group(1)
+        assert head is not None and "المجموعة" not in head.group(1) and "المجموعات" not in head.group(1)
         for labels, body in ruling_cards(page):
             verdict = re.search(r'<p class="verdict" lang="ar" dir="rtl">(.*?)</p>', body, re.S)
             assert verdict is not None
+            assert "المجموعة" not in verdict.group(1) and "المجموعات" not in verdict.group(1), labels
             if len(labels) > 1:
-                assert "هذه المجموعة" not in verdict.group(1), labels
-                seen.append("هذه المجموعات" in verdict.group(1))
+                seen.append("هذه القوانين" in verdict.group(1))
             elif labels == ["classic"] and name == "stated-trump.toml":
-                assert "ففي هذه المجموعة" in verdict.group(1)
+                assert "ففي هذه القوانين" in verdict.group(1)
     assert seen.count(True) == 3, seen  # exposed card: all five; stated trump: a contradiction and an agreement
 
 

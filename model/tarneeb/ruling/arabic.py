@@ -349,8 +349,9 @@ def fact(field: str) -> str:
 
 
 def several(text: str) -> str:
-    """An Arabic sentence said of one ruleset («هذه المجموعة») as said of several (a card or a headline that names
-    several rulesets that rule alike): the replacements of ``[ruling.several]``."""
+    """An Arabic sentence said of one ruleset as said of several (a card or a headline that names several rulesets
+    that rule alike): the replacements of ``[ruling.several]``, none today («هذه القوانين» is said of one and of
+    several alike)."""
     for one, many in _table().get("several", {}).items():
         text = text.replace(one, str(many))
     return text
@@ -661,7 +662,7 @@ def _agreed(rep: Report, ruled: list[Ruling]) -> str:
     says)."""
     if len(ruled) == 1:
         return sentence(rep.kind, ruled[0], rep.asked)
-    said = {several(sentence(rep.kind, x, rep.asked)) for x in ruled}  # «هذه المجموعات»: said of them all
+    said = {several(sentence(rep.kind, x, rep.asked)) for x in ruled}  # said of them all
     if len(said) == 1:
         return said.pop()
     a, asked, kind = ruled[0].answer, rep.asked, rep.kind
