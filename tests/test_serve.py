@@ -1026,3 +1026,11 @@ def test_the_ruling_page_shows_no_file_path_or_command_line_word(client: TestCli
     text = re.sub(r"<[^>]+>", " ", re.sub(r"<(script|style)[^>]*>.*?</\1>", " ", page, flags=re.S))
     assert "spec/" not in text and "--" not in text.replace("&#8212;", ""), lang
     assert not re.search(r"\btarneeb (record|ruling|verify|serve|rules)\b", text), lang
+
+
+def test_a_records_winning_team_is_named_as_the_referee_names_it() -> None:
+    """A record check on an Arabic page names a team as the rulings do: «الفريق الأول», not «الفريق 1»."""
+    from tarneeb.serve.records_words import said
+
+    assert said("team 1 (winner 0)", "ar") == ("الفريق الأول (\u2066winner\u00a00\u2069)", "ar")
+    assert said("team 2 (winner 1)", "ar")[0].startswith("الفريق الثاني (")

@@ -20,7 +20,7 @@ from tarneeb.core.actions import ActionError, Bid, parse_action
 from tarneeb.core.cards import STRAINS, SUITS, parse_card
 from tarneeb.core.sources import cite
 from tarneeb.core.spec import rulesets
-from tarneeb.docgen.arabic import LRI, PDI, RLI, isolate, terms
+from tarneeb.docgen.arabic import LRI, PDI, RLI, isolate, team_name, terms
 from tarneeb.errors import CardError
 from tarneeb.ruling.readings import KEY_FIELDS, AmbiguityFlag, Report, Ruling
 
@@ -70,8 +70,9 @@ def player(seat: object) -> str:
 
 
 def team(t: object) -> str:
+    """Team 0/1 as players name it, with its two players: «الفريق الأول (1 و3)» (the names of terms.toml [seats])."""
     n = int(str(t))
-    return _t("labels", "team", a=n + 1, b=n + 3)
+    return _t("labels", "team", name=team_name(n), a=n + 1, b=n + 3)
 
 
 def _strain(code: object) -> str:
