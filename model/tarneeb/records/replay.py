@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import tarneeb.records.diagnose as D
 from tarneeb.core import clauses as C
 from tarneeb.core import hand as H
 from tarneeb.core import rules as R
 from tarneeb.core.actions import Bid
 from tarneeb.core.cards import FULL_DECK, NO_TRUMP, player_and_seat, strain_text, team_label
 from tarneeb.core.spec import Rules
-from tarneeb.records import diagnose as D
 from tarneeb.records.fastpath import MatchState
 from tarneeb.records.format import _CARD_TEXT, Divergence, HandLine, RecordProblem, bid_text, contract_text
 

@@ -14,6 +14,7 @@ try:
 except ModuleNotFoundError:  # Pyodide (the offline site): the standard library's json, same values
     from tarneeb import purejson as orjson  # type: ignore[no-redef]
 
+import tarneeb.records.diagnose as D
 from tarneeb.core import hand as H
 from tarneeb.core import rules as R
 from tarneeb.core.ambiguity import with_readings
@@ -21,7 +22,6 @@ from tarneeb.core.cards import FULL_DECK, player_and_seat
 from tarneeb.core.match import Match
 from tarneeb.core.spec import Rules, load_rules, resolve_ruleset
 from tarneeb.errors import ConfigError, IllegalAction, TarneebError
-from tarneeb.records import diagnose as D
 from tarneeb.records.fastpath import MatchState, fast_hand
 from tarneeb.records.format import _CARD_TEXT, MAX_LINE, Divergence, HandLine, Item, MatchHeader, RecordProblem
 from tarneeb.records.reader import _item
