@@ -73,6 +73,26 @@ def _all_arabic_strings() -> Iterator[tuple[str, str]]:
         yield from walk(STRINGS["ar"], "serve.strings.ar")
     for i, t in enumerate(docsite.glossary_data()["term"]):
         yield f"glossary.term[{i}].meaning_ar", t["meaning_ar"]
+    yield from _arabic_literals()
+
+
+# modules that write Arabic of their own, in string literals (a record check's details, the card's words' fallback)
+ARABIC_MODULES = ("tarneeb/serve/records_words.py", "tarneeb/ruling/arabic.py")
+
+
+def _arabic_literals() -> Iterator[tuple[str, str]]:
+    """Every string literal holding an Arabic letter in :data:`ARABIC_MODULES` (the parts of an f-string too)."""
+    import ast
+
+    import tarneeb
+
+    root = Path(tarneeb.__file__).parent.parent
+    for name in ARABIC_MODULES:
+        tree = ast.parse((root / name).read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and re.search(r"[\u0600-\u06FF]",
+                                                                                              node.value):
+                yield f"{name}:{node.lineno}", node.value
 
 
 # ---------------------------------------------------------------- 1. nothing missing
@@ -149,9 +169,30 @@ def test_one_word_per_idea() -> None:
     ("الطرنيب هو النقش الآخر من لونها", "لونها"),
     ("المقعدان 0 و2 في مواجهة المقعدين 1 و3", "في مواجهة"),
     ("وبلا طرنيب تفوز أعلى ورقة", "بلا طرنيب"),
+    # the web referee's words before its second reading
+    ("تناقض: الموقف يخالف هذه المجموعة في الطرنيب.", "مجموع"),
+    ("اسأل عن مجموعات قوانين أقل", "مجموع"),
+    ("نداءات المزاد (رقم، أو pass لـ«باص»)", "مزاد"),
+    ("النداء 2 من نداءات المزاد", "نداء"),
+    ("طرنيب العقد", "عقد"),
+    ("الطرنيب (العقد، أو الموزّع والورقة المكشوفة)", "عقد"),
+    ("الورقة التي كشفها الموزِّع", "وز"),
+    ("من يوزِّع التالي؟", "وز"),
+    ("من رصيد 31 أدنى طلب 3", "رصيد"),
+    ("افتتاح أو لعب في غير الدور", "افتت"),
+    ("واللاعب الذي افتتح وورقته", "افتت"),
+    ("نقاط الفريق (1 و3) 20", "الفريق"),
+    ("الفريق 1 (winner 0)", "الفريق"),
 ])
 def test_banned_terms_are_caught(text: str, term: str) -> None:
     assert any(term in h for h in AR.banned_hits(text))
+
+
+@pytest.mark.parametrize("text", ["مجموع نقاط الفريقين متساوٍ", "مزايدة الفرق: الطلب الفائز، أو طلبات المزايدة",
+                                  "طرنيب الطلب الفائز", "الورقة التي كشفها الموزّع", "أدنى طلب افتتاحي.",
+                                  "البدء باللمّة أو اللعب في غير الدور", "الفريق الأول (1 و3)", "ومعقد", "من نقاط 31"])
+def test_the_words_that_replace_them_pass(text: str) -> None:
+    assert AR.banned_hits(text) == []
 
 
 def test_game_and_match_are_kept_apart() -> None:
