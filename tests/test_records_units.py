@@ -162,3 +162,21 @@ def test_a_cluster_that_loses_every_worker_ends_with_an_error(tmp_path: Path) ->
         with pytest.raises(OSError, match="no worker for 1 s"):
             verify_units(units, mapper=dask_mapper(client=client, worker_wait=1))
         assert time.monotonic() - t0 < 15
+
+
+def test_a_file_split_for_local_workers_that_cannot_be_read_is_reported_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # verify --jobs runs the units Dask runs: a file that fails to open is one report, not one per byte range
+    import tarneeb.records.units as units_module
+
+    p = tmp_path / "f.jsonl"
+    _write(p)
+
+    def refuse(path: str) -> Any:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(units_module, "open_source", refuse)  # the forked workers inherit it
+    reps: list[Any] = []
+    s = verify_paths([str(p)], jobs=2, chunk_bytes=1, on_report=reps.append)
+    assert [r.text() for r in reps] == [f"{p}:0: error: (file): cannot read: Permission denied"]
+    assert s.files == 1 and s.unreadable_files == 1 and s.exit_code() == 2

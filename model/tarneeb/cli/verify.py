@@ -19,6 +19,16 @@ from tarneeb.core.cards import n_of
 from tarneeb.core.spec import get_ruleset, load_rules
 from tarneeb.errors import BadInput
 from tarneeb.records import Report, Summary, verify_paths
+from tarneeb.records.units import (
+    DEFAULT_UNIT_BYTES,
+    DEFAULT_WORKER_WAIT,
+    dask_mapper,
+    expand_path,
+    is_url,
+    plan_units,
+    verify_units,
+    worker_pool,
+)
 
 
 def register(subparsers: Any) -> None:
@@ -81,8 +91,6 @@ def cmd_verify(args: argparse.Namespace) -> int:
         if progress is not None:
             progress.update(task, completed=done, total=total, refresh=True)
 
-    from tarneeb.records.parallel import is_url
-
     if args.scheduler or any(is_url(f) for f in args.files):
         s = _run_units(args, options, jobs, on_report)
     elif progress is not None:
@@ -109,9 +117,6 @@ def cmd_verify(args: argparse.Namespace) -> int:
 def _local_globs(files: list[str]) -> list[str]:
     """Each local glob (quoted, so the shell left it) replaced by the files it matches, sorted; one that
     matches none is a usage error. URLs and plain paths as given."""
-    from tarneeb.records.parallel import is_url
-    from tarneeb.records.units import expand_path
-
     out: list[str] = []
     for f in files:
         if is_url(f):
@@ -126,8 +131,6 @@ def _local_globs(files: list[str]) -> list[str]:
 
 def _run_units(args: argparse.Namespace, options: dict[str, Any] | None, jobs: int, on_report: Any) -> Summary:
     """Verify through the units API (tarneeb.records.units): on a Dask cluster, or in local processes."""
-    from tarneeb.records.units import DEFAULT_UNIT_BYTES, DEFAULT_WORKER_WAIT, dask_mapper, plan_units, verify_units
-
     units = plan_units(args.files, unit_bytes=args.unit_bytes or DEFAULT_UNIT_BYTES, ruleset=args.ruleset,
                        options=options, readings=reading_args(args.reading) or None)
     if args.scheduler:
@@ -141,9 +144,7 @@ def _run_units(args: argparse.Namespace, options: dict[str, Any] | None, jobs: i
             raise BadInput(f"--scheduler {args.scheduler}: {e}") from None
     if jobs <= 1:
         return verify_units(units, on_report=on_report)
-    from tarneeb.records.parallel import _make_pool
-
-    pool = _make_pool(jobs)
+    pool = worker_pool(jobs)
     try:
         return verify_units(units, on_report=on_report, mapper=pool.imap)
     finally:

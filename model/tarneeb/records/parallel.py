@@ -1,18 +1,17 @@
-"""Running the verifier over files: streaming, progress, and byte ranges checked in worker processes."""
+"""Running the verifier over files: streaming, progress, and byte ranges checked in worker processes (the units
+of :mod:`tarneeb.records.units`, which Dask runs too)."""
 
 from __future__ import annotations
 
 import os
 import stat
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from typing import IO, Any
 
 from tarneeb.core.match import Match
-from tarneeb.core.spec import rulesets
-from tarneeb.errors import TarneebError
-from tarneeb.records.format import MAX_LINE, Divergence, Item, MatchHeader, RecordProblem
-from tarneeb.records.reader import _read_lines, parse_line
+from tarneeb.records.format import MAX_LINE, Item, RecordProblem
+from tarneeb.records.reader import _read_lines
+from tarneeb.records.units import Merger, Unit, cannot_read, file_units, run_unit, worker_pool
 from tarneeb.records.verify import Report, Summary, Verifier
 from tarneeb.records.writer import match_lines
 
@@ -54,108 +53,6 @@ def verify_lines(lines: Iterable[bytes | str], *, file: str = "<input>", ruleset
 def verify_match(m: Match, match_id: str = "m") -> tuple[Summary, list[Report]]:
     """Write ``m`` as records and verify them (a round trip)."""
     return verify_lines(list(match_lines(m, match_id)), file=f"<match {match_id}>")
-
-
-def _open_error(path: str, e: OSError) -> RecordProblem:
-    return RecordProblem(path, 0, "(file)", f"cannot read: {e.strerror or e}")
-
-
-def _verify_range(path: str, start: int, end: int | None, ruleset: str | None, options: dict[str, Any] | None,
-                  on_report: ReportFn, max_line: int = MAX_LINE, fast: bool = True,
-                  readings: dict[str, str] | None = None) -> tuple[Summary, int]:
-    """Verify the matches whose header starts in [start, end) (from byte 0: everything before ``end``).
-
-    Returns the summary and the number of lines covered (from the first
-    header found, or from line 1 when ``start`` is 0).
-    """
-    v = Verifier(ruleset, options, fast, readings)
-    lines = 0
-    with open_source(path) as f:
-        pos = start
-        if start > 0:
-            f.seek(start - 1)
-            if f.read(1) != b"\n":  # start is inside a line: that line belongs to the range before
-                while True:
-                    more = f.readline(1 << 20)
-                    pos += len(more)
-                    if not more or more.endswith(b"\n"):
-                        break
-            for off, data, _n in _read_lines(f, pos, None, max_line):
-                if end is not None and off >= end:
-                    return v.summary, 0
-                if data is not None and _is_header(data):
-                    pos = off
-                    break
-            else:
-                return v.summary, 0
-        for off, data, n in _read_lines(f, pos, None, max_line):
-            if end is not None and off >= end and data is not None and _is_header(data):
-                break
-            lines += 1
-            for rep in v.feed_line(data, n, path, lines):
-                on_report(rep)
-    return v.summary, lines
-
-
-def is_url(path: str) -> bool:
-    """A path with a protocol (``s3://``, ``gs://``, ``file://``, ``memory://`` ...): opened through fsspec."""
-    return "://" in path
-
-
-def open_source(path: str) -> IO[bytes]:
-    """Open a local path, or a URL through fsspec (an optional dependency: the ``dask`` extra brings it)."""
-    if not is_url(path):
-        return open(path, "rb")
-    try:
-        import fsspec
-    except ImportError:  # pragma: no cover - the dask extra is not installed
-        raise OSError(f"{path}: reading URLs needs fsspec (pip install 'tarneeb[dask]')") from None
-    try:
-        f: IO[bytes] = fsspec.open(path, "rb").open()
-    except ImportError:
-        raise OSError(f"{path}: {url_package_missing(path)}") from None
-    return f
-
-
-def url_package_missing(url: str) -> str:
-    """What to install to read ``url``, when fsspec lacks the filesystem package of its protocol (s3fs, gcsfs, ...)."""
-    proto = url.split("://", 1)[0]
-    try:
-        from fsspec.registry import known_implementations
-
-        pkg = str(known_implementations[proto]["class"]).split(".")[0]
-    except (ImportError, KeyError):
-        return f"no filesystem package for {proto}:// URLs is installed"
-    return f"reading {proto}:// URLs needs the package {pkg}: pip install {pkg}"
-
-
-def _is_header(data: bytes) -> bool:
-    if b"match" not in data and b"ruleset" not in data:
-        return False
-    return isinstance(parse_line(data), MatchHeader)
-
-
-@dataclass(slots=True)
-class _Chunk:
-    path: str
-    index: int
-    start: int
-    end: int | None
-    ruleset: str | None
-    options: dict[str, Any] | None
-    fast: bool = True
-    readings: dict[str, str] | None = None
-
-
-def _run_chunk(c: _Chunk) -> tuple[Summary, list[Report], int, int]:
-    reps: list[Report] = []
-    try:
-        s, n = _verify_range(c.path, c.start, c.end, c.ruleset, c.options, reps.append, fast=c.fast,
-                              readings=c.readings)
-    except OSError as e:
-        s, n = Summary(unreadable_files=1), 0
-        reps = [_open_error(c.path, e)]
-    return s, reps, n, (c.end if c.end is not None else c.start)
 
 
 def _verify_stream(f: IO[bytes], name: str, v: Verifier, sink: ReportFn,
@@ -218,11 +115,12 @@ def verify_paths(paths: Sequence[str], *, ruleset: str | None = None, options: d
         for p in paths:
             summary.files += 1
             prog = progress_from(done)
-            if jobs > 1 and regular[p] and sizes[p] > _step(sizes[p], jobs, chunk_bytes):  # more than one range
+            step = _step(sizes[p], jobs, chunk_bytes)
+            if jobs > 1 and regular[p] and sizes[p] > step:  # more than one range
                 if pool is None:
-                    pool = _make_pool(jobs)
-                summary.merge(_verify_parallel(pool, p, sizes[p], jobs, chunk_bytes, ruleset, options, fast, sink,
-                                               prog, readings))
+                    pool = worker_pool(jobs)
+                units = file_units(p, 0, sizes[p], step, ruleset, options, fast, readings)
+                summary.merge(_verify_units_in(pool, units, sizes[p], sink, prog))
             else:
                 v = Verifier(ruleset, options, fast, readings)
                 if p == "-":
@@ -234,7 +132,7 @@ def verify_paths(paths: Sequence[str], *, ruleset: str | None = None, options: d
                         f = open(p, "rb")
                     except OSError as e:
                         summary.unreadable_files += 1
-                        sink(_open_error(p, e))
+                        sink(cannot_read(p, e))
                         continue
                     with f:
                         _verify_stream(f, p, v, sink, prog)
@@ -249,43 +147,20 @@ def verify_paths(paths: Sequence[str], *, ruleset: str | None = None, options: d
     return summary
 
 
-def _make_pool(jobs: int) -> Any:
-    import multiprocessing as mp
-
-    try:
-        rulesets()  # parse the ruleset files once, before the workers fork
-    except TarneebError:
-        pass  # each worker reports it against the match headers
-    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
-    return ctx.Pool(jobs)
-
-
 def _step(size: int, jobs: int, chunk_bytes: int) -> int:
     """Bytes per range of a file of ``size`` bytes split for ``jobs`` workers (a file no longer than one range is
     verified in this process: no pool is started for it)."""
     return max(1 << 16, min(chunk_bytes, size // (jobs * 4) + 1))
 
 
-def _verify_parallel(pool: Any, path: str, size: int, jobs: int, chunk_bytes: int, ruleset: str | None,
-                     options: dict[str, Any] | None, fast: bool, sink: ReportFn,
-                     progress: Callable[[int], None] | None, readings: dict[str, str] | None = None) -> Summary:
-    summary = Summary()
-    step = _step(size, jobs, chunk_bytes)
-    starts = list(range(0, size, step))
-    chunks = [_Chunk(path, i, a, starts[i + 1] if i + 1 < len(starts) else None, ruleset, options, fast,
-                     readings) for i, a in enumerate(starts)]
-    offset = 0
-    for s, reps, n, upto in pool.imap(_run_chunk, chunks):
-        for rep in reps:
-            if rep.line > 0:
-                rep.line += offset
-            if isinstance(rep, Divergence) and rep.follows_line is not None:
-                rep.follows_line += offset
-            sink(rep)
-        s.files = 0
-        summary.merge(s, offset)
-        offset += n
+def _verify_units_in(pool: Any, units: list[Unit], size: int, sink: ReportFn,
+                     progress: Callable[[int], None] | None) -> Summary:
+    """Run one file's units in the worker pool and merge their results (the file counted by the caller)."""
+    merger = Merger(sink)
+    for res in pool.imap(run_unit, units):
+        merger.add(res)
         if progress is not None:
-            progress(min(upto, size))
-    return summary
-
+            u = res.unit
+            progress(min(u.end if u.end is not None else u.start, size))
+    merger.summary.files = 0
+    return merger.summary

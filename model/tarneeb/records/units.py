@@ -1,4 +1,5 @@
-"""Verification as independent units of work, for any scheduler: Dask here, Spark or Ray by the same three calls.
+"""Verification as independent units of work, for any scheduler: local worker processes (``verify --jobs``), Dask,
+Spark or Ray by the same three calls.
 
 A **unit** is a byte range ``[start, end)`` of one record file (a local path or an fsspec URL). It stands for
 the matches whose header line starts inside the range: a worker reads from the first match header at or
@@ -25,13 +26,103 @@ import glob
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import IO, Any
 
-from tarneeb.records.format import Divergence, RecordProblem
-from tarneeb.records.parallel import _verify_range, is_url, url_package_missing
-from tarneeb.records.verify import Report, Summary
+from tarneeb.core.spec import rulesets
+from tarneeb.errors import TarneebError
+from tarneeb.records.format import MAX_LINE, Divergence, MatchHeader, RecordProblem
+from tarneeb.records.reader import _read_lines, parse_line
+from tarneeb.records.verify import Report, Summary, Verifier
 
 DEFAULT_UNIT_BYTES = 4 << 20
+
+# ------------------------------------------------------------------ opening a source
+
+
+def is_url(path: str) -> bool:
+    """A path with a protocol (``s3://``, ``gs://``, ``file://``, ``memory://`` ...): opened through fsspec."""
+    return "://" in path
+
+
+def open_source(path: str) -> IO[bytes]:
+    """Open a local path, or a URL through fsspec (an optional dependency: the ``dask`` extra brings it)."""
+    if not is_url(path):
+        return open(path, "rb")
+    try:
+        import fsspec
+    except ImportError:  # pragma: no cover - the dask extra is not installed
+        raise OSError(f"{path}: reading URLs needs fsspec (pip install 'tarneeb[dask]')") from None
+    try:
+        f: IO[bytes] = fsspec.open(path, "rb").open()
+    except ImportError:
+        raise OSError(f"{path}: {url_package_missing(path)}") from None
+    return f
+
+
+def url_package_missing(url: str) -> str:
+    """What to install to read ``url``, when fsspec lacks the filesystem package of its protocol (s3fs, gcsfs, ...)."""
+    proto = url.split("://", 1)[0]
+    try:
+        from fsspec.registry import known_implementations
+
+        pkg = str(known_implementations[proto]["class"]).split(".")[0]
+    except (ImportError, KeyError):
+        return f"no filesystem package for {proto}:// URLs is installed"
+    return f"reading {proto}:// URLs needs the package {pkg}: pip install {pkg}"
+
+
+def cannot_read(path: str, e: OSError) -> RecordProblem:
+    """The report of a file that cannot be opened (line 0: the file, not a line of it)."""
+    return RecordProblem(path, 0, "(file)", f"cannot read: {e.strerror or e}")
+
+
+# ------------------------------------------------------------------ one byte range
+
+
+def _is_header(data: bytes) -> bool:
+    if b"match" not in data and b"ruleset" not in data:
+        return False
+    return isinstance(parse_line(data), MatchHeader)
+
+
+def _verify_range(path: str, start: int, end: int | None, ruleset: str | None, options: dict[str, Any] | None,
+                  on_report: Callable[[Report], None], max_line: int = MAX_LINE, fast: bool = True,
+                  readings: dict[str, str] | None = None) -> tuple[Summary, int]:
+    """Verify the matches whose header starts in [start, end) (from byte 0: everything before ``end``).
+
+    Returns the summary and the number of lines covered (from the first
+    header found, or from line 1 when ``start`` is 0).
+    """
+    v = Verifier(ruleset, options, fast, readings)
+    lines = 0
+    with open_source(path) as f:
+        pos = start
+        if start > 0:
+            f.seek(start - 1)
+            if f.read(1) != b"\n":  # start is inside a line: that line belongs to the range before
+                while True:
+                    more = f.readline(1 << 20)
+                    pos += len(more)
+                    if not more or more.endswith(b"\n"):
+                        break
+            for off, data, _n in _read_lines(f, pos, None, max_line):
+                if end is not None and off >= end:
+                    return v.summary, 0
+                if data is not None and _is_header(data):
+                    pos = off
+                    break
+            else:
+                return v.summary, 0
+        for off, data, n in _read_lines(f, pos, None, max_line):
+            if end is not None and off >= end and data is not None and _is_header(data):
+                break
+            lines += 1
+            for rep in v.feed_line(data, n, path, lines):
+                on_report(rep)
+    return v.summary, lines
+
+
+# ------------------------------------------------------------------ units
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +174,7 @@ def expand_path(path: str) -> list[str] | str:
     return [path]
 
 
-def _size(path: str) -> int | None:
+def _size(path: str) -> int:
     if is_url(path):
         import fsspec
 
@@ -123,12 +214,20 @@ def plan_units(paths: Sequence[str], *, unit_bytes: int = DEFAULT_UNIT_BYTES, ru
                                 f"cannot read: {getattr(e, 'strerror', None) or e}", rd))
                 fi += 1
                 continue
-            starts = list(range(0, size or 1, step))
-            for i, a in enumerate(starts):
-                out.append(Unit(f, fi, i, a, starts[i + 1] if i + 1 < len(starts) else None, ruleset, opts, fast,
-                                readings=rd))
+            out += file_units(f, fi, size, step, ruleset, options, fast, readings)
             fi += 1
     return out
+
+
+def file_units(path: str, file_index: int, size: int, step: int, ruleset: str | None = None,
+               options: dict[str, Any] | None = None, fast: bool = True,
+               readings: dict[str, str] | None = None) -> list[Unit]:
+    """The units of one file of ``size`` bytes cut every ``step`` bytes (one unit for an empty file)."""
+    opts = tuple(sorted((options or {}).items()))
+    rd = tuple(sorted((readings or {}).items()))
+    starts = list(range(0, size or 1, step))
+    return [Unit(path, file_index, i, a, starts[i + 1] if i + 1 < len(starts) else None, ruleset, opts, fast,
+                 readings=rd) for i, a in enumerate(starts)]
 
 
 def run_unit(unit: Unit) -> UnitResult:
@@ -140,9 +239,21 @@ def run_unit(unit: Unit) -> UnitResult:
         s, n = _verify_range(unit.path, unit.start, unit.end, unit.ruleset, dict(unit.options) or None, reps.append,
                              fast=unit.fast, readings=dict(unit.readings) or None)
     except OSError as e:
-        return UnitResult(unit, Summary(unreadable_files=1),
-                          [RecordProblem(unit.path, 0, "(file)", f"cannot read: {e.strerror or e}")])
+        return UnitResult(unit, Summary(unreadable_files=1), [cannot_read(unit.path, e)])
     return UnitResult(unit, s, reps, n)
+
+
+def worker_pool(jobs: int) -> Any:
+    """A pool of ``jobs`` local worker processes (forked where the platform can) whose ``imap`` is a mapper for
+    :func:`verify_units`; the caller terminates it."""
+    import multiprocessing as mp
+
+    try:
+        rulesets()  # parse the ruleset files once, before the workers fork
+    except TarneebError:
+        pass  # each worker reports it against the match headers
+    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+    return ctx.Pool(jobs)
 
 
 class Merger:
@@ -239,5 +350,6 @@ def _result(fut: Any, c: Any, worker_wait: float) -> UnitResult:
                               "start workers again, or raise --worker-wait to wait longer") from None
 
 
-__all__ = ["DEFAULT_UNIT_BYTES", "DEFAULT_WORKER_WAIT", "Merger", "Unit", "UnitResult", "dask_mapper", "plan_units", "run_unit",
-           "verify_units"]
+__all__ = ["DEFAULT_UNIT_BYTES", "DEFAULT_WORKER_WAIT", "Merger", "Unit", "UnitResult", "cannot_read", "dask_mapper",
+           "file_units", "is_url", "open_source", "plan_units", "run_unit", "url_package_missing", "verify_units",
+           "worker_pool"]
