@@ -672,17 +672,23 @@ def test_a_card_is_named_in_words_with_its_code() -> None:
 
 
 @pytest.mark.parametrize(("args", "said"), [
-    (["trick-winner", "--trick", "0:2H,KH,3H,4C", "--trump", "S"], ["اللمّة بشايب الكبّة (KH)"]),
-    (["card-legal", "--trick", "0:2H", "--seat", "1", "--card", "5C", "--hand-cards", "1:5C,9H", "--trump", "S"],
-     ["أن يلعب خمسة السباتي (5C)"]),
-    ([str(spec_dir() / "disputes" / "revoke-found-later.toml")], ["لعب ثلاثة الكبّة (3H) ثم ظهر أن معه سبعة الديناري (7D)"]),
+    (["trick-winner", "--trick", "0:2H,KH,3H,4C", "--trump", "S", "--ruleset", "classic"],
+     ["اللمّة بشايب الكبّة (KH)"]),
+    (["card-legal", "--trick", "0:2H", "--seat", "1", "--card", "5C", "--hand-cards", "1:5C,9H", "--trump", "S",
+      "--ruleset", "classic"], ["أن يلعب خمسة السباتي (5C)"]),
+    ([str(spec_dir() / "disputes" / "revoke-found-later.toml"), "--ruleset", "classic"],
+     ["لعب ثلاثة الكبّة (3H) ثم ظهر أن معه سبعة الديناري (7D). وهذا ممنوع في play.follow."]),
+    ([str(spec_dir() / "disputes" / "turned-card-trump.toml"), "--ruleset", "eram-41"],
+     ["الطرنيب ديناري، لأن الورقة التي كشفها الموزّع بنت الكبّة (QH)."]),
 ])
 def test_the_referee_names_cards_in_words(args: list[str], said: list[str], capsys: pytest.CaptureFixture[str]) -> None:
-    """The Arabic verdict names a card as a player does («بشايب الكبّة (KH)»), not by its code alone («بالورقة KH»)."""
+    """The Arabic verdict names a card as a player does («بشايب الكبّة (KH)»), not by its code alone («بالورقة KH»);
+    a revoke, told with its two cards, is not named a second time."""
     import json
 
-    assert main(["ruling", *args, "--ruleset", "classic", "--lang", "ar", "--json"]) == 0
+    assert main(["ruling", *args, "--lang", "ar", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     verdicts = [_ISOLATES.sub("", r["ruling_ar"]) for r in out["rulings"] if r["status"] == "ruled"]
     assert verdicts and all(s in v for v in verdicts for s in said), verdicts
-    assert not any(re.search(r"الورقة (?:10|[2-9TJQKA])[CDHS]\b", v) for v in verdicts), verdicts
+    assert not any(re.search(r"الورقة (?:هي )?(?:10|[2-9TJQKA])[CDHS]\b", v) for v in verdicts), verdicts
+    assert not any("لعب ورقة من غير النقش المطلوب" in v for v in verdicts), verdicts

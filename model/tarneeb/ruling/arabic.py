@@ -276,7 +276,7 @@ def _trump(a: dict[str, Any]) -> str:
     if a.get("stated"):
         return _t("sentences", f"trump-stated-{a.get('check', 'agrees')}", trump=trump)
     if "turned" in a:
-        return _t("sentences", "trump-turned", trump=trump, turned=ltr(a["turned"]))
+        return _t("sentences", "trump-turned", trump=trump, turned=card_ar(a["turned"]))
     if a.get("fixed"):
         return _t("sentences", "trump-fixed", trump=trump)
     return _t("sentences", "trump", trump=trump)
@@ -317,7 +317,9 @@ def _irregularity(a: dict[str, Any], asked: dict[str, Any]) -> str:
     if a.get("out_of_turn") is False:
         return _t("sentences", f"no-{irr}", seat=player(a.get("turn")))
     breaks = list(a.get("breaks", []))
-    if breaks:
+    if breaks and head:  # the revoke is told already: the clause it breaks, without its name again
+        text = head + _t("sentences", "irregularity-told", clauses=_clauses(breaks))
+    elif breaks:
         text = head + _t("sentences", "irregularity", name=name, clauses=_clauses(breaks))
     else:
         text = head + _t("sentences", "irregularity-no-clause", name=name)
