@@ -163,7 +163,8 @@ class TarneebState(pyspiel.State):  # type: ignore[misc]
         return m.phase is Phase.DEAL and (m.hands_played >= self._max_hands or self.deals >= 10 * self._max_hands)
 
     def _legal_actions(self, player: int) -> list[int]:
-        assert self.match is not None
+        if self.match is None:
+            raise RuntimeError("legal actions asked before the match started")
         return sorted(action_id(a) for a in self.match.legal_actions())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -348,7 +349,8 @@ class TarneebObserver:
 def _dealt(m: Match, seat: int) -> list[int]:
     """The cards ``seat`` was dealt in the deal in progress (its current cards and those it has played)."""
     rec = m.record
-    assert rec is not None
+    if rec is None:
+        raise RuntimeError("no deal in progress: no cards dealt")
     mask = m.hands[seat]
     for t in rec.tricks:
         for k, c in enumerate(t.cards):

@@ -156,7 +156,8 @@ def _match_at_bidding(r: Rules, dealer: int, scores: list[int] | None = None) ->
     if r.weak_redeal:  # a deal in which every hand holds a high card
         deck = [c for s in range(13) for c in (s, 13 + s, 26 + s, 39 + s)]
     m.apply(Deal(tuple(deck)))
-    assert m.phase is Phase.BIDDING
+    if m.phase is not Phase.BIDDING:
+        raise RuntimeError(f"{r.id}: the example deal did not reach the bidding (phase {m.phase.value})")
     return m
 
 
@@ -181,7 +182,8 @@ def _auction(r: Rules, dealer: int, calls: list[str]) -> dict[str, Any]:
         except IllegalAction as e:
             return {"illegal_rule": e.rule}
     rec = m.records[-1] if m.phase is Phase.DEAL else m.record
-    assert rec is not None
+    if rec is None:
+        raise RuntimeError("the example's match has no deal in progress or finished")
     if rec.redeal is not None:
         return {"redeal": True, "next_dealer": m.dealer}
     if rec.contract is None:

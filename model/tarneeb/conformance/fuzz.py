@@ -515,7 +515,8 @@ def shrink(eng: Engine, r: Rules, run: MatchRun) -> MatchRun:
     game of a play-on match was won are tried (a record cannot carry a raised target); for them the
     scores are the whole state, so the last deal alone normally reproduces.
     """
-    assert run.divergence is not None
+    if run.divergence is None:
+        raise RuntimeError(f"fuzz seed {run.seed}: no divergence to shrink")
     k = len(run.traces) - 1
     clause = run.divergence.clause
     starts: list[int] = []
@@ -544,7 +545,8 @@ def shrink(eng: Engine, r: Rules, run: MatchRun) -> MatchRun:
 
 def reproducer_lines(eng: Engine | None, r: Rules, run: MatchRun) -> list[bytes]:
     """Header, our agreed deals, then the divergent deal as the external engine claimed it."""
-    assert run.divergence is not None
+    if run.divergence is None:
+        raise RuntimeError(f"fuzz seed {run.seed}: no divergence to reproduce")
     mid = f"fuzz-{run.seed}"
     out = [orjson.dumps(header_dict(r, run.first_dealer, mid, meta={"generator": "tarneeb fuzz", "seed": run.seed},
                                     start_scores=run.start_scores))]

@@ -79,7 +79,8 @@ class Engine:
 
     # ------------------------------------------------------------ io threads
     def _read_stdout(self) -> None:
-        assert self.proc.stdout is not None
+        if self.proc.stdout is None:
+            raise RuntimeError("the engine process has no stdout pipe")
         try:
             for line in self.proc.stdout:
                 self._lines.put(line)
@@ -88,7 +89,8 @@ class Engine:
         self._lines.put(_EOF)
 
     def _read_stderr(self) -> None:
-        assert self.proc.stderr is not None
+        if self.proc.stderr is None:
+            raise RuntimeError("the engine process has no stderr pipe")
         try:
             for line in self.proc.stderr:
                 self._stderr.append(line.rstrip("\n"))
@@ -105,7 +107,8 @@ class Engine:
         line = json.dumps(req, separators=(",", ":"))
         short = line if len(line) <= 160 else line[:157] + "..."
         try:
-            assert self.proc.stdin is not None
+            if self.proc.stdin is None:
+                raise RuntimeError("the engine process has no stdin pipe")
             self.proc.stdin.write(line + "\n")
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError, ValueError):
@@ -131,7 +134,8 @@ class Engine:
             raise EngineFailure(what, self.command,
                                 f"closed its output (exit code {code}) instead of answering {short}"
                                 f"{self.stderr_tail()}")
-        assert isinstance(got, str)
+        if not isinstance(got, str):
+            raise RuntimeError(f"the engine's reader queued {got!r}, not a line")
         text = got.strip()
         try:
             try:
@@ -165,7 +169,8 @@ class Engine:
         p = self.proc
         if p.poll() is None:
             try:
-                assert p.stdin is not None
+                if p.stdin is None:
+                    raise RuntimeError("the engine process has no stdin pipe")
                 p.stdin.write('{"cmd":"quit"}\n')
                 p.stdin.flush()
                 p.stdin.close()

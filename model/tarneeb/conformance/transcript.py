@@ -40,7 +40,8 @@ class RefSession:
 
     def state(self) -> dict[str, Any]:
         m = self.m
-        assert m is not None
+        if m is None:
+            raise RuntimeError("the reference session's state asked before any start")
         rec = m.record if m.record is not None else m.records[-1]
         over = self.over()
         st: dict[str, Any] = {"phase": "over" if over else _PHASES[m.phase],
@@ -69,7 +70,8 @@ class RefSession:
             hands = [[card_str(c) for c in cards_of(h)] for h in R.deal_hands(r, req["dealer"], deck)]
             m.apply(Deal(deck))
             return {"ok": True, "hands": hands, **self.state()}
-        assert self.m is not None
+        if self.m is None:
+            raise RuntimeError(f"a {cmd!r} request to the reference session before any start")
         if cmd == "legal":
             if self.over():
                 return {"ok": True, "seat": None, "actions": []}
@@ -117,7 +119,8 @@ def quickstart_session() -> list[tuple[dict[str, Any], dict[str, Any]]]:
     pick = random.Random(0)
     asked_play = False
     while not sess.over():
-        assert sess.m is not None
+        if sess.m is None:
+            raise RuntimeError("the transcript's session was not started")
         if sess.m.phase is Phase.PLAY and not asked_play:
             send({"cmd": "legal"})
             asked_play = True

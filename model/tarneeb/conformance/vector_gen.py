@@ -551,7 +551,8 @@ def gen_match(g: Gen, n: int) -> None:
             actions: list[str] = []
             while len(m.records) == n0:
                 a = choose(m, list(m.legal_actions()), len(actions))
-                assert a is not None
+                if a is None:
+                    raise RuntimeError(f"{r.id}: the vector's policy chose no action")
                 actions.append(str(a))
                 m.apply(a)
             deals.append({"deck": cs(deck), "actions": actions})

@@ -107,7 +107,8 @@ def ref_bid_legal(r: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str]:
         m.apply(bid)
     except IllegalAction as e:
         return {"legal": False}, e.rule
-    assert isinstance(bid, Bid)
+    if not isinstance(bid, Bid):
+        raise RuntimeError(f"{bid} was applied as a bid but is not one")
     matches_top = False
     if not r.individual and bid.n is not None:
         rec = m.record if m.record is not None else m.records[-1]
@@ -118,7 +119,8 @@ def ref_bid_legal(r: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str]:
 
 def ref_bidding_end(r: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str, dict[str, str]]:
     m = bid_state(r, inp["dealer"], inp["scores"], inp["bids"])
-    assert m.phase is not Phase.BIDDING
+    if m.phase is Phase.BIDDING:
+        raise RuntimeError(f"{r.id}: the vector's bids {inp['bids']} do not end the bidding")
     redeal = m.phase is Phase.DEAL
     main = C.redeal_clause(r)
     return ({"redeal": redeal, "next_dealer": m.dealer if redeal else None}, main,
@@ -163,7 +165,8 @@ def ref_hand(r: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str, dict[s
     m.apply(Deal(tuple(parse_card(c) for c in inp["deck"])))
     for a in inp["actions"]:
         m.apply(parse_action(a))
-    assert m.records and m.phase is not Phase.PLAY
+    if not m.records or m.phase is Phase.PLAY:
+        raise RuntimeError(f"{r.id}: the vector's actions do not finish the deal")
     res = hand_result(m)
     cl = C.result_clauses(r, m.records[-1])
     return res, cl.get("deltas", cl["redeal"]), cl
@@ -217,7 +220,8 @@ def ref_match(r: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str]:
         m.apply(Deal(tuple(parse_card(c) for c in deal["deck"])))
         for a in deal["actions"]:
             m.apply(parse_action(a))
-        assert m.phase is not Phase.PLAY
+        if m.phase is Phase.PLAY:
+            raise RuntimeError(f"{r.id}: the vector's actions do not finish the deal")
         out.append(hand_result(m))
     cl = C.result_clauses(r, m.records[-1])
     return {"deals": out}, cl.get("winner", cl["redeal"])

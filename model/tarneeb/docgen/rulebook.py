@@ -548,7 +548,8 @@ def _md_line(line: str) -> str:
     if re.fullmatch(r"\s*\|[\s:|-]*", line):
         return line
     m = re.match(r"^(\s*(?:#+ |- |\| )?)(.*)$", line)
-    assert m is not None
+    if m is None:  # (.*) matches any line without a newline
+        raise RuntimeError(f"a Markdown line with a newline inside: {line!r}")
     head, rest = m.groups()
     if not rest.strip() or AR.paragraph_direction(rest) == "R" or rest.startswith("<"):
         return line

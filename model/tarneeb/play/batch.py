@@ -335,7 +335,8 @@ def replay_check(r: Rules, res: BatchResult, max_hands: int = 200) -> int:
     for g, lg in res.logs.items():
         m = Match(r, lg.first_dealer, list(lg.start_scores))
         for k, entry in enumerate(lg.deals):
-            assert m.phase is Phase.DEAL, f"game {g} deal {k}: the engine is in {m.phase.value}, not waiting for a deal"
+            if m.phase is not Phase.DEAL:
+                raise AssertionError(f"game {g} deal {k}: the engine is in {m.phase.value}, not waiting for a deal")
             m.apply(Deal(tuple(entry["deck"])))
             for kind, v in entry["actions"]:
                 if m.phase is Phase.DEAL or m.phase is Phase.OVER:
@@ -351,16 +352,21 @@ def replay_check(r: Rules, res: BatchResult, max_hands: int = 200) -> int:
                         m.apply(PLAYS[v])
                 except TarneebError as e:
                     raise AssertionError(f"game {g} deal {k}: the engine refuses the batch's {kind} {v}: {e}") from None
-            assert len(m.records) == k + 1, f"game {g} deal {k}: the engine has not finished the deal"
+            if len(m.records) != k + 1:
+                raise AssertionError(f"game {g} deal {k}: the engine has not finished the deal")
             rec = m.records[k]
             got = (entry["redeal"], entry["won"], entry["scores"])
             expect = (rec.redeal, None if rec.redeal else list(rec.tricks_won), list(rec.scores_after))
-            assert got == expect, f"game {g} deal {k}: batch (redeal, tricks won, scores) {got} != engine {expect}"
+            if got != expect:
+                raise AssertionError(f"game {g} deal {k}: batch (redeal, tricks won, scores) {got} != engine {expect}")
             compared += 1
-        assert res.scores[g].tolist() == m.scores, f"game {g}: batch scores {res.scores[g].tolist()} != {m.scores}"
+        if res.scores[g].tolist() != m.scores:
+            raise AssertionError(f"game {g}: batch scores {res.scores[g].tolist()} != {m.scores}")
         want = -1 if m.winner is None else m.winner
-        assert int(res.winner[g]) == want, f"game {g}: batch winner {res.winner[g]} != engine {want}"
-        assert int(res.hands_played[g]) == m.hands_played, f"game {g}: hands {res.hands_played[g]} != {m.hands_played}"
+        if int(res.winner[g]) != want:
+            raise AssertionError(f"game {g}: batch winner {res.winner[g]} != engine {want}")
+        if int(res.hands_played[g]) != m.hands_played:
+            raise AssertionError(f"game {g}: hands {res.hands_played[g]} != {m.hands_played}")
     return compared
 
 

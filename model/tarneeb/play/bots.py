@@ -109,7 +109,8 @@ def heuristic_policy(m: Match, rng: random.Random) -> Action:
         opp_need = any(m.tricks_won[o] < m.bids[o] for o in ((seat + 1) % 4, (seat + 3) % 4))
     else:
         rec = m.record
-        assert rec is not None and rec.contract is not None
+        if rec is None or rec.contract is None:
+            raise RuntimeError("a bot asked to play with no contract in force")
         holder, n, _ = rec.contract
         team = seat & 1
         partner = (seat + 2) % 4

@@ -198,7 +198,8 @@ def _auction(r: Rules, calls: tuple[object, ...]) -> _Contract | None:
 
 def _run_auction(r: Rules, calls: tuple[object, ...]) -> _Contract | None:
     dealer = calls[0]
-    assert type(dealer) is int
+    if type(dealer) is not int:
+        raise RuntimeError(f"an auction key starts with {dealer!r}, not the dealer's seat")
     a = H.auction_start(r, dealer)
     for i in range(1, len(calls), 2):
         seat, text = calls[i], calls[i + 1]

@@ -33,8 +33,9 @@ def _text_tables() -> tuple[bytes, bytes]:
     # every pair of a rank and a suit character is a canonical card, and reads as its code
     ranks = [chr(i) for i in range(256) if rank[i] != 255]
     suits = [chr(i) for i in range(256) if suit[i] != 255]
-    assert len(ranks) * len(suits) == len(_CARD_CODE) == 52
-    assert all(rank[ord(a)] + suit[ord(b)] == _CARD_CODE[a + b] for a in ranks for b in suits)
+    if not len(ranks) * len(suits) == len(_CARD_CODE) == 52 or not all(
+            rank[ord(a)] + suit[ord(b)] == _CARD_CODE[a + b] for a in ranks for b in suits):
+        raise RuntimeError("the card tables do not give each of the 52 canonical cards its code")
     return bytes(rank), bytes(suit)
 
 

@@ -322,7 +322,8 @@ class HandReplay:
               taint: Divergence | None) -> list[int] | None:
         """Tricks won by seat as the record claims them, or None when the play is incomplete."""
         r, h = self.r, self.h
-        assert h.tricks is not None
+        if h.tricks is None:
+            raise RuntimeError("a hand replayed without its tricks")
         hands = list(hands)
         played: dict[int, Divergence] = {}  # card -> the divergence at its first play, when that was illegal
         seen = 0  # the cards played so far (a card first played legally maps to no divergence)
@@ -366,7 +367,8 @@ class HandReplay:
                     if not (legal(r, hand, led, trump) >> c) & 1 and not (
                             trump_rules != trump and (legal(r, hand, led, trump_rules) >> c) & 1):
                         bad = R.play_violation(r, hand, led, trump, c)
-                        assert bad is not None
+                        if bad is None:
+                            raise RuntimeError(f"card {c} is not legal, yet no clause is broken")
                         # a seat that played a wrong card before holds other cards now: this one follows from it
                         after = played.get(c) or wrong_by[seat] or lead_taint or lead_div
                         d = self.div(f"tricks[{k}].cards[{j}]", f"{player_and_seat(seat)} plays {_CARD_TEXT[c]}",

@@ -380,7 +380,8 @@ class Verifier:
 
     def _weigh(self, st: MatchState, file: str) -> None:
         """Count the hypotheses the clean hand ``st.weigh`` contradicts (Summary.refuted)."""
-        assert st.weigh is not None
+        if st.weigh is None:
+            raise RuntimeError("no clean hand to weigh")
         contract, tricks, changes = st.weigh
         st.weigh = None
         for name in D.refuted_causes(st.rules, contract, tricks, changes):
@@ -439,7 +440,6 @@ class Verifier:
         if deck is not None and st.header.deal_blocks:  # declared: 13 cards to each seat in turn
             deck = [deck[13 * k + i] for i in range(13) for k in range(4)]
         if deck is None:
-            assert h.hands is not None
             deck = self._deck_from_hands(r, dealer, h, div, err)
             if deck is None:
                 self._resync(st, h)
@@ -501,7 +501,8 @@ class Verifier:
 
     def _deck_from_hands(self, r: Rules, dealer: int, h: HandLine, div: Callable[..., object],
                          err: Callable[..., None]) -> list[int] | None:
-        assert h.hands is not None
+        if h.hands is None:
+            raise RuntimeError("a deck asked from a hand line without hands")
         masks = []
         for s, cards in enumerate(h.hands):
             mk = 0

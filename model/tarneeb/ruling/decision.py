@@ -301,11 +301,13 @@ def _decide_card(r: Rules, s: Situation) -> Decision:
             expected = (trick.leader, C.lead_clause(completed_tricks(s) or 0), "as stated", {"reason": "stated"})
         hand = mask_of(s.hands.get(seat, [])) | (1 << q.card)
         legal = bool(R.legal_play_mask(r, hand, -1, -1) >> q.card & 1)
-        assert legal
+        if not legal:
+            raise RuntimeError(f"the leader's {name} is not legal, yet a leader may play any card")
         return Decision({"legal": True, "seat": seat, "lead": True, **expected[3]},
                         f"{player_name(seat, True)} leads ({expected[2]}), and a leader may play any card: {name} is legal.",
                         (expected[1], "play.follow"), f"leader = {player_name(seat)}")
-    assert trick is not None
+    if trick is None:
+        raise RuntimeError("a card to follow with no trick in progress")
     if len(trick.cards) >= 4:
         raise s.err(["trick.cards", "question"], "the trick in progress already has four cards")
     if trick.cards:
@@ -354,7 +356,8 @@ def _decide_card(r: Rules, s: Situation) -> Decision:
         facts = {"reason": "follows"} if q.card // 13 == led else {"reason": "void", "must_trump": r.must_trump}
         return Decision({"legal": True, "seat": seat, "led": SUITS[led], **facts}, text, chain, math)
     bad = R.play_violation(r, hand, led, trump, q.card)
-    assert bad is not None
+    if bad is None:
+        raise RuntimeError(f"{name} is not legal, yet no clause is broken")
     math = (f"{player_name(seat)} holds a {SUIT_NAMES[led][:-1]}" if bad[0] == "play.follow"
             else f"{player_name(seat)} is void in {SUIT_NAMES[led]} and holds a trump")
     return Decision({"legal": False, "seat": seat, "clause": bad[0], "irregularity": "revoke", "led": SUITS[led],
@@ -430,7 +433,8 @@ def _decide_bid(r: Rules, s: Situation) -> Decision:
         _bid_facts_individual(r, s)
         turn = _individual_turn(r, s)
         if turn is not None and turn != seat:
-            assert s.dealer is not None
+            if s.dealer is None:
+                raise RuntimeError("a bidding turn known without the dealer")
             order = "players " + " -> ".join(str(x + 1) for x in H.bidding_order(r, s.dealer))
             return Decision({"legal": False, "seat": seat, "turn": turn, "clause": C.turn_clause(r),
                              "irregularity": "bid-out-of-turn", "dealer": s.dealer,
@@ -652,7 +656,8 @@ def _decide_score(r: Rules, s: Situation) -> Decision:
     d0, d1 = _auction_deltas(r, s, tricks)
     after2 = [before[0] + d0, before[1] + d1]
     _check_after(r, s, after2)
-    assert s.contract is not None
+    if s.contract is None:
+        raise RuntimeError("a contract's score without a contract")
     bt = R.team_of(s.contract.seat)
     took = R.team_tricks(tricks)[bt]
     math = (f"{team_label(bt)} took {took} {'>=' if R.bid_made(s.contract.bid, took) else '<'} {s.contract.bid}; "
@@ -733,9 +738,11 @@ def _decide_winner_individual(r: Rules, s: Situation) -> Decision:
     chain: tuple[str, ...] = (rule,) + tuple(c for c in ("win.target", "win.qualify", "tie.both-qualify")
                                              if c != rule)
     if rule == "win.made-bid":
-        assert bids is not None and s.tricks is not None
+        if bids is None or s.tricks is None:
+            raise RuntimeError("a made-bid win without the bids and tricks")
         seat = R.made_bid_winner(r, bids, s.tricks, after)
-        assert seat is not None
+        if seat is None:
+            raise RuntimeError("a made-bid win with no seat that made its bid")
         return Decision({"winner": win, "clause": rule, "reason": "made-bid", "bidder": seat,
                          "bid": bids[seat], "scores": list(after)},
                         f"{player_name(seat, True)} bid {bids[seat]} and made it: {team_name(win or 0)} wins at once "

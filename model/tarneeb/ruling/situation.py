@@ -271,7 +271,8 @@ def _parse_bid(file: str, fld: str, v: object) -> Bid:
             a = parse_action("bid:" + v)
         except TarneebError as e:
             raise SituationError(file, [fld], str(e)) from None
-        assert isinstance(a, Bid)
+        if not isinstance(a, Bid):
+            raise RuntimeError(f"bid:{v} read as {a}, not a bid")
         return a
     raise SituationError(file, [fld], f"{v!r} is not a bid (a number, 'pass', or e.g. '8H')")
 

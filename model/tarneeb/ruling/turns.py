@@ -95,7 +95,8 @@ def _decide_whose_turn(r: Rules, s: Situation) -> Decision:
         done = s.bids is not None and all(b is not None for b in s.bids)
         if not done:
             seat = _individual_turn(r, s)
-            assert seat is not None
+            if seat is None:
+                raise RuntimeError("an unfinished individual bidding with no seat to bid")
             made = sum(b is not None for b in s.bids or [])
             return Decision({"seat": seat, "phase": "bidding", "made": made, "dealer": dealer},
                             f"{player_name(seat, True)} bids next ({n_of(made, 'bid')} made; the dealer, "
@@ -147,7 +148,8 @@ def decide_deal_sequence(r: Rules, s: Situation) -> Decision:
 def decide_seat_score(r: Rules, s: Situation) -> Decision:
     """The score change of the question's seat from that seat's bid and tricks (individual bids)."""
     seat = s.question.seat
-    assert seat is not None
+    if seat is None:
+        raise RuntimeError("a seat's score asked without the seat")
     _family_check(r, s, uses_bids=True)
     if not r.individual:
         raise Missing("question.seat", "in the auction family a team is scored: ask without a seat, with the "
@@ -239,7 +241,8 @@ def _turn_of(r: Rules, s: Situation, irr: str) -> Decision | None:
 
 def _decide_irregularity(r: Rules, s: Situation) -> Decision:
     irr = s.question.irregularity
-    assert irr is not None
+    if irr is None:
+        raise RuntimeError("an irregularity ruled without the irregularity")
     trick_no = len(s.history) + (len(s.played) // 4)
     name = IRREGULARITY_NAMES[irr]
     answer: dict[str, object] = {"irregularity": irr, "remedy": None, "documents": "silent"}
