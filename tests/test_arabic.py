@@ -183,6 +183,9 @@ def test_one_word_per_idea() -> None:
     ("واللاعب الذي افتتح وورقته", "افتت"),
     ("نقاط الفريق (1 و3) 20", "الفريق"),
     ("الفريق 1 (winner 0)", "الفريق"),
+    ("اللاعب المسؤول عنه", "المسؤول"),
+    ("الورقة المسؤول عنها", "المسؤول"),
+    ("غموض: القراءات تحكم بشكل مختلف", "غموض"),
 ])
 def test_banned_terms_are_caught(text: str, term: str) -> None:
     assert any(term in h for h in AR.banned_hits(text))
