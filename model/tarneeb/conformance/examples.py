@@ -45,9 +45,11 @@ class Checked:
 
     @property
     def ok(self) -> bool:
+        """Whether the engine gives every value the example's document states."""
         return all(self.got.get(k) == v for k, v in self.example.expect.items())
 
     def mismatches(self) -> list[str]:
+        """One line per stated value the engine contradicts: what the document says and what the engine gives."""
         return [f"{k}: document says {v!r}, engine gives {self.got.get(k)!r}"
                 for k, v in self.example.expect.items() if self.got.get(k) != v]
 
@@ -76,6 +78,7 @@ def _load(path: str) -> tuple[Example, ...]:
 
 
 def load_examples() -> tuple[Example, ...]:
+    """The worked examples of ``spec/examples.toml``, read once."""
     return _load(str(spec_dir() / "examples.toml"))
 
 

@@ -62,6 +62,7 @@ class FuzzDivergence:
     detail: str = ""
 
     def text(self) -> str:
+        """One line: where (match, deal, trick, action), the field, the engine's value and the rules', and the clause."""
         where = f"match {self.match_seed} deal {self.hand}"
         if self.trick is not None:
             where += f" trick {self.trick}"
@@ -72,6 +73,7 @@ class FuzzDivergence:
                 f"{extra} [clause {self.source}]")
 
     def to_json(self) -> dict[str, Any]:
+        """The divergence as a JSON object (the fields of :meth:`text`, ``null`` where not known)."""
         return {"match": self.match_seed, "hand": self.hand, "step": self.step, "trick": self.trick,
                 "field": self.field, "ours": self.ours, "theirs": self.theirs, "clause": self.clause,
                 "source": self.source, "detail": self.detail}
@@ -122,6 +124,7 @@ def random_chooser(rng: random.Random, skill: float = 0.8) -> Chooser:
 
 
 def scripted_chooser(actions: list[str]) -> Chooser:
+    """A chooser playing ``actions`` (action texts) in order; None when they run out or the next is not legal."""
     def choose(m: Match, legal: list[Action], step: int) -> Action | None:
         if step >= len(actions):
             return None
@@ -473,6 +476,8 @@ class MatchRun:
 def run_match(eng: Engine, r: Rules, seed: str, choosers: Callable[[int], Chooser], first_dealer: int,
               decks: Callable[[int], tuple[int, ...]] | None, max_deals: int,
               start_scores: Sequence[int] | None = None, batch: bool = False) -> MatchRun:
+    """Play one match on ``eng`` and on the reference side by side, deal by deal, until the match ends, ``max_deals``
+    are played or a deal diverges; returns the deals' traces and the divergence, if any."""
     m = Match(r, first_dealer, start_scores)
     start = list(m.scores)
     rng = random.Random(seed + ":deck")
@@ -639,6 +644,7 @@ class FuzzResult:
     reproducer_deals: int
 
     def to_json(self) -> dict[str, Any]:
+        """The run as a JSON object: counts, the divergence, its shrunk form and the reproducer's records."""
         return {"deals": self.deals, "matches": self.matches,
                 "divergence": None if self.divergence is None else self.divergence.to_json(),
                 "shrunk": None if self.shrunk is None else self.shrunk.to_json(),

@@ -98,6 +98,7 @@ class Engine:
             pass
 
     def stderr_tail(self) -> str:
+        """The last lines the engine wrote to stderr, as a clause to add to an error message ('' when none)."""
         tail = list(self._stderr)[-5:]
         return ("; its stderr ended with: " + " | ".join(tail)) if tail else ""
 

@@ -36,9 +36,11 @@ class RefSession:
         self.scores: list[int] = []
 
     def over(self) -> bool:
+        """Whether the deal started by the last ``start`` request is finished."""
         return self.m is not None and len(self.m.records) > self.n0
 
     def state(self) -> dict[str, Any]:
+        """The protocol's state object of the deal: phase, seat to move, trump, contract, and the result once over."""
         m = self.m
         if m is None:
             raise RuntimeError("the reference session's state asked before any start")
@@ -57,6 +59,7 @@ class RefSession:
         return st
 
     def handle(self, req: dict[str, Any]) -> dict[str, Any]:
+        """The reference engine's answer to one protocol request (``hello``, ``start``, ``legal``, ``apply``, ``state``)."""
         cmd = req["cmd"]
         if cmd == "hello":
             return {"ok": True, "protocol": PROTOCOL_VERSION, "name": "tarneeb reference", "rulesets": [QUICKSTART_RULESET]}
@@ -134,6 +137,7 @@ def _line(obj: dict[str, Any]) -> str:
 
 
 def quickstart_text() -> str:
+    """The quickstart transcript page (``spec/protocol/quickstart.md``): one whole deal, request by request."""
     pairs = quickstart_session()
     start = pairs[1][0]
     out = [

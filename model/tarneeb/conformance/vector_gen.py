@@ -94,6 +94,7 @@ class Gen:
 
     def add(self, desc: str, inp: dict[str, Any], expected: dict[str, Any], clause: str,
             clauses: dict[str, str] | None = None, since: int = 1) -> None:
+        """Add one test: description, input, expected answer, deciding clause (and per-field clauses, protocol version)."""
         t: dict[str, Any] = {"description": desc, "clause": clause, "input": inp, "expected": expected}
         if clauses:
             t["clauses"] = clauses
@@ -116,6 +117,7 @@ def _trumps(r: Rules) -> list[str]:
 
 
 def gen_play_legality(g: Gen, n: int) -> None:
+    """Tests of a card's legality: the edge cases of following and trumping, then ``n`` random hands."""
     r, rng = g.rules, g.rng
     tr = _trumps(r)
     def add(desc: str, hand: list[int], trick: list[int], trump: str, card: int) -> None:
@@ -155,6 +157,7 @@ def gen_play_legality(g: Gen, n: int) -> None:
 
 
 def gen_trick_winner(g: Gen, n: int) -> None:
+    """Tests of a trick's winner: trumps, the led suit, discards, no trump; then random tricks."""
     r, rng = g.rules, g.rng
     tr = _trumps(r)
     def add(desc: str, leader: int, trick: Sequence[str], trump: str) -> None:
@@ -220,6 +223,7 @@ def _score_pool(r: Rules) -> list[int]:
 
 
 def gen_bid_legality(g: Gen, n: int) -> None:
+    """Tests of a bid's legality after the bids before it: the range, passes, outbidding, the dealer's rights; then random."""
     r, rng = g.rules, g.rng
     def add(desc: str, dealer: int, scores: list[int], bids: list[str], bid: str) -> None:
         inp = {"dealer": dealer, "scores": scores, "bids": bids, "bid": bid}
@@ -294,6 +298,7 @@ def gen_bid_legality(g: Gen, n: int) -> None:
 
 
 def gen_bidding_end(g: Gen, n: int) -> None:
+    """Tests of how the bidding ends: a contract or a redeal, and the next dealer."""
     r, rng = g.rules, g.rng
     def add(desc: str, dealer: int, scores: list[int], bids: list[str]) -> None:
         inp = {"dealer": dealer, "scores": scores, "bids": bids}
@@ -342,6 +347,7 @@ def _tricks(rng: random.Random) -> list[int]:
 
 
 def gen_hand_scoring(g: Gen, n: int) -> None:
+    """Tests of a deal's score changes from the bids (or contract) and the tricks won."""
     r, rng = g.rules, g.rng
     def add(desc: str, inp: dict[str, Any]) -> None:
         exp, cid = ref_score(r, inp)
@@ -384,6 +390,7 @@ def gen_hand_scoring(g: Gen, n: int) -> None:
 
 
 def gen_outcome(g: Gen, n: int) -> None:
+    """Tests of the match's outcome after a deal: who wins, from the scores, the target, the bids and the tricks."""
     r, rng = g.rules, g.rng
     T = r.target
     def add(desc: str, inp: dict[str, Any]) -> None:
@@ -455,6 +462,7 @@ def _deck(rng: random.Random) -> list[int]:
 
 
 def gen_deal(g: Gen, n: int) -> None:
+    """Tests of a deal: the hands each seat receives from a deck, the revealed card and trump, a redeal."""
     r, rng = g.rules, g.rng
     def add(desc: str, dealer: int, deck: list[int]) -> None:
         inp = {"dealer": dealer, "scores": [0, 0, 0, 0], "target": r.target, "deck": cs(deck)}
@@ -503,6 +511,7 @@ def _play_random(m: Match, rng: random.Random, low_bids: float = 0.3) -> list[st
 
 
 def gen_hand(g: Gen, n: int) -> None:
+    """Tests of whole deals: random decks from zero or running scores, played out at random, with the deal's result."""
     r, rng = g.rules, g.rng
     T = r.target
     pool = _score_pool(r)
@@ -601,6 +610,7 @@ def _perft_edges(g: Gen) -> None:
 
 
 def gen_perft(g: Gen, n: int) -> None:
+    """Perft tests: how many legal action sequences of each depth follow a position of the play; and the edge cases."""
     r, rng = g.rules, g.rng
     _perft_edges(g)
     made = 0
@@ -727,6 +737,7 @@ def generated_files(ruleset: str | None = None) -> Iterator[tuple[str, str]]:
 
 
 def write_all(out: Path, ruleset: str | None = None) -> dict[str, int]:
+    """Write every vector file under ``out`` (one ruleset, or all); returns the number of tests per ruleset."""
     counts: dict[str, int] = {}
     for rel, text in generated_files(ruleset):
         p = out / rel

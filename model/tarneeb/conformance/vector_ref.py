@@ -51,6 +51,7 @@ FIELD_CLAUSES: dict[str, dict[str, str]] = {
 # ------------------------------------------------------------------ helpers
 
 def cs(cards: Sequence[int]) -> list[str]:
+    """Card codes as card texts (``AS``, ``10H`` ...)."""
     return [card_str(c) for c in cards]
 
 
@@ -72,6 +73,7 @@ def bid_state(rules: Rules, dealer: int, scores: Sequence[int], bids: Sequence[s
 
 
 def legal_bid_texts(m: Match) -> list[str]:
+    """The texts of the actions legal in ``m`` now."""
     return [str(a) for a in m.legal_actions()]
 
 
@@ -86,6 +88,7 @@ def _contract(r: Rules, inp: dict[str, Any]) -> tuple[int, int, int | None] | No
 # ------------------------------------------------------------------ reference answers
 
 def ref_play_legal(r: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """The reference answer to a play-legality vector: whether the card may be played, and the deciding clause."""
     hand = mask_of(parse_card(c) for c in inp["hand"])
     trick = inp["trick"]
     led = parse_card(trick[0]) // 13 if trick else -1
@@ -96,11 +99,13 @@ def ref_play_legal(r: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str]:
 
 
 def ref_trick_winner(r: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """The reference answer to a trick-winner vector: the winning seat."""
     cards = [parse_card(c) for c in inp["trick"]]
     return {"winner": H.trick_winner_seat(r, inp["leader"], cards, strain_value(inp["trump"]))}, "play.winner"
 
 
 def ref_bid_legal(r: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """The reference answer to a bid-legality vector: whether the bid may be made, and the deciding clause."""
     m = bid_state(r, inp["dealer"], inp["scores"], inp["bids"])
     bid = parse_action(inp["bid"])
     try:
@@ -118,6 +123,7 @@ def ref_bid_legal(r: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str]:
 
 
 def ref_bidding_end(r: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str, dict[str, str]]:
+    """The reference answer to a bidding-end vector: redeal or not, the next dealer, and their clauses."""
     m = bid_state(r, inp["dealer"], inp["scores"], inp["bids"])
     if m.phase is Phase.BIDDING:
         raise RuntimeError(f"{r.id}: the vector's bids {inp['bids']} do not end the bidding")
@@ -128,6 +134,7 @@ def ref_bidding_end(r: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str,
 
 
 def ref_score(r: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """The reference answer to a scoring vector: the score changes by seat, and the deciding clause."""
     t = inp["tricks"]
     contract = _contract(r, inp)
     deltas = H.hand_deltas(r, inp.get("bids") or [0, 0, 0, 0], contract, t)
@@ -135,12 +142,14 @@ def ref_score(r: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str]:
 
 
 def ref_outcome(r: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """The reference answer to an outcome vector: the winner (or none yet), and the deciding clause."""
     win, rule = H.hand_outcome(r, inp["scores"], inp["target"], inp.get("bids") or [0, 0, 0, 0], _contract(r, inp),
                                inp["tricks"])
     return {"winner": win}, rule
 
 
 def ref_deal(r: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """The reference answer to a deal vector: the hands, the revealed card, the trump and whether it is redealt."""
     m = Match.at(r, inp["dealer"], inp["scores"], inp["target"])
     deck = tuple(parse_card(c) for c in inp["deck"])
     m.apply(Deal(deck))
@@ -161,6 +170,7 @@ def hand_result(m: Match) -> dict[str, Any]:
 
 
 def ref_hand(r: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str, dict[str, str]]:
+    """The reference answer to a whole-deal vector: the deal's result, its main clause and the clause of each field."""
     m = Match.at(r, inp["dealer"], inp["scores"], inp["target"])
     m.apply(Deal(tuple(parse_card(c) for c in inp["deck"])))
     for a in inp["actions"]:

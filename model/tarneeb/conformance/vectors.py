@@ -38,6 +38,7 @@ from tarneeb.errors import BadInput, EngineFailure, EngineRejected, TarneebError
 
 
 def default_dir() -> Path:
+    """The conformance vectors shipped with the spec (``spec/vectors``)."""
     return spec_dir() / "vectors"
 
 
@@ -75,6 +76,7 @@ class Failure:
         return f"{self.file}:{self.line}" if self.line is not None else f"{self.file}:#{self.index + 1}"
 
     def to_json(self) -> dict[str, Any]:
+        """The failure as a JSON object: where, what was expected and what the engine gave."""
         return {"ruleset": self.ruleset, "options": self.options, "category": self.category, "test": self.index,
                 "description": self.description, "clause": self.clause, "source": self.source,
                 "field": self.field, "expected": self.expected, "got": self.got, "file": self.file,
@@ -82,6 +84,7 @@ class Failure:
                 "requests": self.requests, "since": self.since}
 
     def text(self) -> str:
+        """The failure in words: the test, the field expected and got with its clause, the request (and the deal)."""
         head = f"{self.selector}: {self.category} under {self.ruleset} {json.dumps(self.options)} ({self.description})"
         if self.field == "(refused)":
             what = f"the engine refused the request ({self.got}); the rules give {json.dumps(self.expected)}"
@@ -106,6 +109,7 @@ class RunReport:
     results: list[tuple[str, str, str, Failure | None]] = field(default_factory=list)  # (group, name, selector, failure)
 
     def to_json(self, limit: int = 50) -> dict[str, Any]:
+        """The run as a JSON object: counts by category and clause, and the first ``limit`` failures."""
         return {"passed": self.passed, "failed": self.failed, "by_category": self.by_category,
                 "failures_by_clause": dict(sorted(self.by_clause.items(), key=lambda kv: -kv[1])),
                 "failures": [f.to_json() for f in self.failures[:limit]], "skipped": self.skipped,
@@ -113,6 +117,7 @@ class RunReport:
 
 
 def load_vector_file(path: Path) -> list[dict[str, Any]]:
+    """The test groups of one vector file."""
     return _load(path)[0]
 
 
@@ -406,6 +411,7 @@ def run_vectors(eng: Engine, paths: Sequence[Path], on_progress: Callable[[int],
 
 
 def vector_paths(root: Path, ruleset: str | None = None, categories: Sequence[str] | None = None) -> list[Path]:
+    """The vector files under ``root``, by ruleset folder then category (only ``ruleset``, ``categories`` if given)."""
     if not root.is_dir():
         raise BadInput(f"{root}: no such vector folder (run `tarneeb vectors generate`)")
     out = []

@@ -304,6 +304,7 @@ class RecordProblem:
     severity: str = "error"  # "error": not checked; "warning": checked, something ignored
 
     def text(self) -> str:
+        """One line: file, line, match and hand when known, severity, field and message."""
         where = f"{self.file}:{self.line}"
         if self.match is not None:
             where += f": match {self.match}"
@@ -312,6 +313,7 @@ class RecordProblem:
         return f"{where}: {self.severity}: {self.field}: {self.message}"
 
     def to_json(self) -> dict[str, Any]:
+        """The problem as a JSON object (``kind`` ``error``)."""
         d = asdict(self)
         d["kind"] = "error"
         return d
@@ -350,9 +352,11 @@ class Divergence:
 
     @property
     def independent(self) -> bool:
+        """Whether the divergence does not follow from an earlier one of the same hand."""
         return self.follows_line is None
 
     def text(self) -> str:
+        """The divergence in words: where, the field, the record's claim, the rules' value and the clause."""
         where = f"{self.file}:{self.line}: match {self.match} hand {self.hand}"
         if self.trick is not None:
             where += f" trick {self.trick}"
@@ -373,6 +377,7 @@ class Divergence:
         return out
 
     def to_json(self) -> dict[str, Any]:
+        """The divergence as a JSON object (``kind`` ``divergence``)."""
         d = asdict(self)
         d["kind"] = "divergence"
         d["independent"] = self.follows_line is None

@@ -30,6 +30,7 @@ Contract = tuple[int, int, int | None] | None
 
 
 def fmt_list(v: list[int | None] | list[int]) -> str:
+    """A per-seat list as text, ``?`` for a value not known."""
     return "[" + ", ".join("?" if x is None else str(x) for x in v) + "]"
 
 
@@ -77,6 +78,7 @@ class HandReplay:
         return d
 
     def err(self, fld: str, msg: str, severity: str = "error") -> None:
+        """Report a problem of this hand's line (an error unless ``severity`` says otherwise)."""
         self.out.append(RecordProblem(self.h.file, self.h.line, fld, msg, self.mid, self.hand_no, severity))
 
     def once(self, key: str, fld: str, msg: str) -> None:

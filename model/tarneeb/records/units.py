@@ -267,6 +267,7 @@ class Merger:
         self._failed = False
 
     def add(self, res: UnitResult) -> None:
+        """Add the next unit's result (in plan order): its reports renumbered from the lines before, its counts."""
         u = res.unit
         if u.file_index != self._file:
             self._file, self._offset, self._failed = u.file_index, 0, False

@@ -78,6 +78,7 @@ class Summary:
             self.fit_texts.setdefault(name, texts)
 
     def count(self, d: Divergence) -> None:
+        """Count one divergence: by clause, independent or following, and as evidence for the diagnosis."""
         self.divergences += 1
         self.by_clause[d.clause] += 1
         if d.follows_line is None:
@@ -163,6 +164,7 @@ class Summary:
         return 1 if self.divergences else 0
 
     def to_json(self) -> dict[str, Any]:
+        """The summary as a JSON object: the counts, the diagnosis and the exit code."""
         rows = self.diagnosis()
         return {"kind": "summary", "files": self.files, "unreadable_files": self.unreadable_files,
                 "lines": self.lines, "matches": self.matches, "hands": self.hands, "clean_hands": self.clean_hands,
@@ -214,6 +216,7 @@ class Verifier:
 
     # -------------------------------------------------------------- helpers
     def cite(self, r: Rules, clause: str) -> str:
+        """The citation of ``clause`` in the ruleset of ``r`` (looked up once per ruleset and clause)."""
         key = (r.id, clause)
         c = self._cites.get(key)
         if c is None:
@@ -292,6 +295,7 @@ class Verifier:
         return [] if it is None else self.feed(it)
 
     def feed(self, item: Item) -> list[Report]:
+        """Verify one parsed item (header, hand line or unreadable line); returns its reports."""
         self.summary.lines += 1
         if isinstance(item, RecordProblem):
             if item.severity == "error" and self.state is not None:

@@ -44,6 +44,7 @@ class ClauseRef:
     heading: str
 
     def to_json(self) -> dict[str, str]:
+        """The clause as a JSON object: id, text, document and heading."""
         return {"id": self.id, "text": self.text, "doc": self.doc, "heading": self.heading}
 
 
@@ -64,10 +65,12 @@ def clause_refs(r: Rules, chain: Sequence[str]) -> tuple[ClauseRef, ...]:
 
 
 def team_name(team: int) -> str:
+    """A team with its players, e.g. ``team 1 (player 1 and player 3)``."""
     return f"{team_label(team)} ({player_name(team)} and {player_name(team + 2)})"
 
 
 def fmt_delta(d: int) -> str:
+    """A score change with its sign (``+10``, ``-8``, ``0``)."""
     return f"+{d}" if d > 0 else str(d)
 
 

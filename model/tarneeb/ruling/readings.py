@@ -70,6 +70,7 @@ class AmbiguityFlag:
 
     @property
     def changes_ruling(self) -> bool:
+        """Whether the readings of the ambiguity give different answers here."""
         answers = {json.dumps(r.answer, sort_keys=True) for r in self.readings if r.answer is not None}
         return len(answers) > 1
 
@@ -88,6 +89,7 @@ class Ruling:
     fields: tuple[str, ...] = ()  # for a contradiction: the fields in conflict
 
     def key(self, kind: str) -> str:
+        """The answer's fields that decide a ruling of ``kind``, as a JSON text (rulings alike have the same key)."""
         return json.dumps({k: self.answer.get(k) for k in KEY_FIELDS[kind]}, sort_keys=True)
 
 
@@ -348,10 +350,12 @@ def resolve(s: Situation) -> Report:
 
 
 def resolve_file(path: str | Path) -> Report:
+    """The report of the situation file at ``path``: its ruling under each ruleset it names."""
     return resolve(load_situation(path))
 
 
 def report_json(rep: Report) -> dict[str, Any]:
+    """The report as a JSON object: the question, the agreement and each ruleset's ruling."""
     return {
         "file": rep.file, "title": rep.title, "kind": rep.kind, "question": rep.question,
         "agreement": rep.agreement, "headline": headline(rep), "asked": rep.asked,
@@ -405,6 +409,7 @@ def short_lines(x: Ruling, kind: str = "") -> list[str]:
 
 
 def short_reading(r: Reading, kind: str = "") -> str:
+    """A reading's answer in a few words ('not computed' when it has none)."""
     if r.answer is None:
         return "not computed"
     return short_answer(kind, r.answer) if kind in KEY_FIELDS else r.ruling.rstrip(".")

@@ -143,6 +143,7 @@ class Situation:
     readings: dict[str, str] = field(default_factory=dict)  # ambiguity -> the reading chosen (spec/ambiguities.toml)
 
     def err(self, fields: Sequence[str], message: str) -> SituationError:
+        """A :class:`SituationError` of this situation's file about ``fields``."""
         return SituationError(self.file, fields, message)
 
 
@@ -538,6 +539,7 @@ def parse_situation(raw: dict[str, Any], file: str = "(situation)") -> Situation
 
 
 def completed_tricks(s: Situation) -> int | None:
+    """How many tricks the situation says are finished (None when it does not say)."""
     if s.tricks is not None:
         return sum(s.tricks)
     if s.played or s.history:

@@ -182,10 +182,12 @@ def _fields(form: FormData) -> dict[str, str]:
 
 
 async def root(request: Request) -> Response:
+    """``/``: to the English pages."""
     return RedirectResponse("/en/", status_code=307)
 
 
 async def home(request: Request) -> Response:
+    """The home page."""
     return page(request, "home.html")
 
 
@@ -197,6 +199,7 @@ def _ruling_ctx(lang: str, fields: dict[str, str] | None = None, chosen: list[st
 
 
 async def ruling_get(request: Request) -> Response:
+    """The referee form (filled with a named example when ``?example=`` gives one)."""
     lang = _lang(request)
     ctx = _ruling_ctx(lang)
     name = request.query_params.get("example")
@@ -227,6 +230,7 @@ def _too_slow(request: Request, template: str, lang: str, **ctx: Any) -> Respons
 
 
 async def ruling_post(request: Request) -> Response:
+    """A ruling from the form, a pasted or an uploaded situation; the form again with the error when it fails."""
     lang = _lang(request)
     limit = request.app.state.max_upload
     try:
@@ -274,10 +278,12 @@ def _size(n: int) -> str:
 
 
 async def records_get(request: Request) -> Response:
+    """The record-checking form."""
     return page(request, "records.html")
 
 
 async def records_post(request: Request) -> Response:
+    """The verification of pasted or uploaded records: divergences and summary."""
     lang = _lang(request)
     limit = request.app.state.max_upload
     try:
@@ -310,10 +316,12 @@ async def records_post(request: Request) -> Response:
 
 
 async def rules_index(request: Request) -> Response:
+    """The list of rulesets with their rule pages."""
     return page(request, "rules_index.html", rulesets=engine.ruleset_list(_lang(request)))
 
 
 async def rules_page(request: Request) -> Response:
+    """One ruleset's rule page (404 for a ruleset not served)."""
     lang = _lang(request)
     rid = str(request.path_params["rid"])
     if rid not in dict(engine.ruleset_list()):
@@ -323,6 +331,7 @@ async def rules_page(request: Request) -> Response:
 
 
 async def healthz(request: Request) -> Response:
+    """A liveness check: ``ok``."""
     return Response("ok\n", media_type="text/plain")
 
 
@@ -340,6 +349,7 @@ async def http_error(request: Request, exc: Exception) -> Response:
 
 
 async def server_error(request: Request, exc: Exception) -> Response:
+    """Anything unexpected: logged, and a short page with status 500 (no traceback)."""
     log.error("error answering %s %s: %r", request.method, request.url.path, exc)
     return page(request, "error.html", 500, message=STRINGS[_safe_lang(request)]["server_error"], status=500)
 
