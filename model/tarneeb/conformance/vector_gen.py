@@ -37,7 +37,8 @@ from tarneeb.core import rules as R
 from tarneeb.core.actions import Action, Bid, Deal, NameTrump, parse_action
 from tarneeb.core.cards import STRAINS, SUITS, card_str, parse_card
 from tarneeb.core.match import Match, Phase
-from tarneeb.core.spec import Rules, load_rules, rulesets
+from tarneeb.core.spec import Rules, get_ruleset, load_rules, rulesets
+from tarneeb.errors import ConfigError
 
 # The live path (start/apply from running scores; whole matches from part-way scores): how many per ruleset.
 HAND_LIVE = 150
@@ -666,9 +667,6 @@ def _opt_label(options: dict[str, Any]) -> str:
 def house_variants(ref: str) -> list[tuple[dict[str, Any], dict[str, int]]]:
     """A ruleset file (house rules): the full set at its defaults, then its base's option variants that it
     still accepts (a variant setting an option to the file's own default is dropped)."""
-    from tarneeb.core.spec import get_ruleset
-    from tarneeb.errors import ConfigError
-
     rs = get_ruleset(ref)
     base = next((VARIANTS[rid] for rid in rs.lineage if rid in VARIANTS), [])
     out: list[tuple[dict[str, Any], dict[str, int]]] = [({}, FULL)]
@@ -723,8 +721,6 @@ def generated_files(ruleset: str | None = None) -> Iterator[tuple[str, str]]:
     """(relative path, text) of every vector file, in a stable order (``ruleset``: that one only, also a
     ruleset file, written under its id)."""
     if ruleset is not None:
-        from tarneeb.core.spec import get_ruleset
-
         rs = get_ruleset(ruleset)
         for cat, groups in generate(rs.name_ref).items():
             yield f"{rs.id}/{cat}.json", dumps(groups)

@@ -24,6 +24,8 @@ import numpy as np
 
 from tarneeb.core import hand as H
 from tarneeb.core import rules as R
+from tarneeb.core.actions import BIDS, PASS, PLAYS, Deal, NameTrump
+from tarneeb.core.match import Match, Phase
 from tarneeb.core.spec import Rules
 from tarneeb.errors import TarneebError
 
@@ -328,9 +330,6 @@ def run(r: Rules, n: int, seed: int = 0, max_hands: int = 200, log_games: int = 
 def replay_check(r: Rules, res: BatchResult, max_hands: int = 200) -> int:
     """Replay every logged game through :class:`~tarneeb.core.match.Match` and compare deal by deal (cancelled or
     not, tricks won, scores after) and the winner; returns the number of deals compared, raises AssertionError."""
-    from tarneeb.core.actions import BIDS, PASS, PLAYS, Deal, NameTrump
-    from tarneeb.core.match import Match, Phase
-
     compared = 0
     for g, lg in res.logs.items():
         m = Match(r, lg.first_dealer, list(lg.start_scores))

@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from tarneeb.core.actions import BIDS, EGYPTIAN, PASS, Bid
-from tarneeb.core.cards import CARD_TEXT, NO_TRUMP, RANKS, STRAINS, SUITS, card_str, parse_card
+from tarneeb.core.cards import CARD_TEXT, NO_TRUMP, RANKS, STRAINS, SUITS, card_str, parse_card, parse_suit
 from tarneeb.errors import CardError
 
 FORMAT = "tarneeb-record"
@@ -222,8 +222,6 @@ def _strain(v: object, fld: str) -> int:
         if len(t) == 1 and t in SUITS:
             return SUITS.index(t)
         try:
-            from tarneeb.core.cards import parse_suit
-
             return parse_suit(t)
         except CardError:
             pass
