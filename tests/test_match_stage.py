@@ -130,7 +130,10 @@ def test_prove_prints_the_coverage_and_carries_it_in_json(monkeypatch: pytest.Mo
     assert main(["prove", "--invariant", "engine", "--ruleset", "tarneeb-400", "--json", "--jobs", "2"]) == 0
     par = json.loads(capsys.readouterr().out)
     assert seq["coverage"] and par["coverage"] == seq["coverage"]  # back from the worker processes too
-    assert {row["variant"] for row in seq["coverage"]} == {"default", "target=61"}
+    # the ruleset's own variants, then the checks under a reading of the register (issue 23), labelled as such
+    assert {row["variant"] for row in seq["coverage"] if ";reading" not in row["variant"]} == {"default", "target=61"}
+    assert {row["variant"].split(";reading ")[1] for row in seq["coverage"] if ";reading" in row["variant"]} == {
+        "first-dealer=seat0", "400-direction=option"}
 
 
 def test_steered_matches_are_finished_and_replay_from_their_start() -> None:

@@ -290,10 +290,11 @@ def variants(rs: Ruleset, base: Mapping[str, OptionValue] | None = None) -> list
 
 
 def variant_label(rs: Ruleset, opts: Mapping[str, OptionValue]) -> str:
-    """The options that differ from the defaults, ``k=v`` joined by commas, or "default"."""
+    """The options that differ from the defaults, ``k=v`` joined by commas, or "default"; then each reading of the
+    register the ruleset follows over its own (``;reading ID=READING``, as check ids end)."""
     d = rs.defaults()
     diff = [f"{k}={_fmt(v)}" for k, v in sorted(opts.items()) if d.get(k) != v]
-    return ",".join(diff) or "default"
+    return (",".join(diff) or "default") + "".join(f";reading {a}={x}" for a, x in sorted(rs.readings.items()))
 
 
 def _fmt(v: object) -> str:
