@@ -69,13 +69,13 @@ def _show_data_lang(rid: str, lang: str) -> dict[str, Any]:
 def show_lines_rtl(data: dict[str, Any], width: int = 100) -> list[str]:
     """The Arabic ``show`` as plain lines: right-to-left, ids and codes isolated, Arabic punctuation."""
     from tarneeb.docgen.arabic import seat_convention
-    from tarneeb.docgen.rulebook import _txt_line, _wrap_at
+    from tarneeb.docgen.rulebook import txt_line, wrap_at
 
     L = {k: label(data["lang"], k) for k in ("document", "rules", "source", "options", "allowed", "ambiguities",
                                              "reading")}
 
     def wrap(text: str, indent: str = "") -> list[str]:
-        return _wrap_at(text, indent, width, keep_runs=True)
+        return wrap_at(text, indent, width, keep_runs=True)
 
     lines = wrap(f"{data['name']} ({data['id']})، {L['document']}: {cite(data['document'], '', data['lang'])}")
     lines += wrap(data["summary"]) + wrap(seat_convention(data["lang"])) + ["", L["rules"]]
@@ -93,7 +93,7 @@ def show_lines_rtl(data: dict[str, Any], width: int = 100) -> list[str]:
         lines += [a["id"], *wrap(a["question"], "    "), *wrap(f"{L['reading']}: {a['reading']}: {a['reading_text']}",
                                                               "    ")]
         lines += wrap(", ".join(f"--reading {a['id']}={r}" for r in a.get("selectable", [])), "    ")
-    return [_txt_line(ln) for ln in lines]
+    return [txt_line(ln) for ln in lines]
 
 
 def cmd_show(args: argparse.Namespace) -> int:

@@ -593,7 +593,7 @@ def _render_md(d: RulesetDoc) -> str:
     return "\n".join([f'<div dir="rtl" lang="{d.lang}">', "", *(_md_line(ln) for ln in lines), "", "</div>"]) + "\n"
 
 
-def _wrap_at(text: str, indent: str, width: int = 100, keep_runs: bool = False) -> list[str]:
+def wrap_at(text: str, indent: str, width: int = 100, keep_runs: bool = False) -> list[str]:
     """Lines of at most ``width``; ids such as ``auction.dealer-privilege`` are never split at their hyphens.
 
     With ``keep_runs`` (Arabic), a left-to-right run (``What you need``) is not split across lines either.
@@ -607,7 +607,10 @@ def _wrap_at(text: str, indent: str, width: int = 100, keep_runs: bool = False) 
     return [ln.replace("\xa0", " ") for ln in lines] if keep_runs else lines
 
 
-def _txt_line(line: str) -> str:
+_wrap_at = wrap_at  # the name tests/test_arabic.py calls
+
+
+def txt_line(line: str) -> str:
     """A wrapped Arabic text line: Arabic punctuation, left-to-right runs isolated, right-to-left start."""
     return AR.rtl_line(AR.isolate(AR.arabic_punct(line)))
 
@@ -617,7 +620,7 @@ def _render_txt(d: RulesetDoc) -> str:
     ar = d.lang != "en"
 
     def _wrap(text: str, indent: str) -> list[str]:
-        return _wrap_at(text, indent, keep_runs=ar)
+        return wrap_at(text, indent, keep_runs=ar)
 
     title = f"{d.name} ({d.id})"
     lines = [title, "=" * len(title), *_wrap(d.summary, ""), f"{L['document']}: {cite(d.document, '', d.lang)}"]
@@ -644,7 +647,7 @@ def _render_txt(d: RulesetDoc) -> str:
         if a.option:
             lines += [f"    {L['selectable']}: {a.option}"]
     if ar:
-        lines = [_txt_line(ln) for ln in lines]
+        lines = [txt_line(ln) for ln in lines]
     return "\n".join(lines) + "\n"
 
 
