@@ -48,7 +48,7 @@ arithmetic, e.g. ``combined 41+10 = 51, 50+1 = 51: 51 = 51``), ``short`` (the on
 three lines printed by default), ``clauses`` (deciding clause first) and
 ``ambiguities``; with ``lang="ar"``, :func:`rule_dict` adds ``ruling_ar`` (the same
 ruling as one Arabic sentence, players counted 1 to 4), ``ruling_ar_several`` (the same
-said of several rulesets that rule alike: «هذه المجموعات» for «هذه المجموعة»), ``math_ar``
+said of several rulesets that rule alike: «هذه القوانين» is said of one and of several), ``math_ar``
 (its arithmetic in Arabic) and, on each reading the engine rules, ``ruling_ar`` and
 ``ruling_ar_several``.
 

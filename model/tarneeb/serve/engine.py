@@ -124,7 +124,7 @@ def ruling_groups(rulings: list[dict[str, Any]], lang: str = "en") -> list[dict[
     ``ruling`` (the sentence in the page's language), ``english`` (the referee's English sentence; one that names
     its ruleset, "breaks deal.order of classic", names every ruleset of the group; ``english_parts`` and
     ``ruling_parts`` are the two sentences split where they name them; an Arabic one of several rulesets is the
-    referee's ``ruling_ar_several``, «هذه المجموعات» for «هذه المجموعة»), ``math`` (the arithmetic in the
+    referee's ``ruling_ar_several``, «هذه القوانين» said of one and of several alike), ``math`` (the arithmetic in the
     page's language: ``math_ar`` on an Arabic page), ``clause_ids`` and ``ambiguity_ids`` (its members', each
     once). Only the page groups: the referee's report keeps one line per ruleset."""
     mark = "\x00"
@@ -141,7 +141,7 @@ def ruling_groups(rulings: list[dict[str, Any]], lang: str = "en") -> list[dict[
         g["clause_ids"] += [c["id"] for c in r["clauses"] if c["id"] not in g["clause_ids"]]
         g["ambiguity_ids"] += [a["id"] for a in r["ambiguities"] if a["id"] not in g["ambiguity_ids"]]
     for g in out.values():  # the page sets each label apart (never broken at its hyphen): the parts between
-        if lang == "ar" and len(g["members"]) > 1:  # «هذه المجموعة» said of several rulesets, in the plural
+        if lang == "ar" and len(g["members"]) > 1:  # the sentence said of several rulesets
             g["ruling"] = g["members"][0].get("ruling_ar_several", g["ruling"])
         names = ", ".join(g["labels"])
         for key in ("english", "ruling"):
