@@ -55,23 +55,22 @@ def verify_match(m: Match, match_id: str = "m") -> tuple[Summary, list[Report]]:
     return verify_lines(list(match_lines(m, match_id)), file=f"<match {match_id}>")
 
 
-def _verify_stream(f: IO[bytes], name: str, v: Verifier, sink: ReportFn,
+def _verify_stream(source: IO[bytes], name: str, verifier: Verifier, sink: ReportFn,
                    progress: Callable[[int], None] | None) -> None:
     lineno = 0
     last = 0
     try:
-        for off, data, n in _read_lines(f):
+        for offset, data, size in _read_lines(source):
             lineno += 1
-            for rep in v.feed_line(data, n, name, lineno):
-                sink(rep)
-            if progress is not None and off - last > (1 << 20):
-                progress(off)
-                last = off
+            for report in verifier.feed_line(data, size, name, lineno):
+                sink(report)
+            if progress is not None and offset - last > (1 << 20):
+                progress(offset)
+                last = offset
     except OSError as e:  # a read error in the middle of a file
-        err = RecordProblem(name, lineno + 1, "(file)", f"read error: {e.strerror or e}; the rest of the file is "
-                          "not checked")
-        v.summary.unreadable_files += 1
-        sink(err)
+        verifier.summary.unreadable_files += 1
+        sink(RecordProblem(name, lineno + 1, "(file)", f"read error: {e.strerror or e}; the rest of the file is "
+                           "not checked"))
 
 
 def verify_paths(paths: Sequence[str], *, ruleset: str | None = None, options: dict[str, Any] | None = None,
@@ -90,13 +89,13 @@ def verify_paths(paths: Sequence[str], *, ruleset: str | None = None, options: d
     sink: ReportFn = on_report or (lambda _r: None)
     sizes: dict[str, int] = {}
     regular: dict[str, bool] = {}
-    for p in paths:
+    for path in paths:
         try:
-            st = os.stat(p) if p != "-" else None
-            sizes[p] = st.st_size if st is not None else 0
-            regular[p] = st is not None and stat.S_ISREG(st.st_mode)
+            st = os.stat(path) if path != "-" else None
+            sizes[path] = st.st_size if st is not None else 0
+            regular[path] = st is not None and stat.S_ISREG(st.st_mode)
         except OSError:
-            sizes[p], regular[p] = 0, False
+            sizes[path], regular[path] = 0, False
     grand = sum(sizes.values())
     done = 0
     pool: Any = None
@@ -112,32 +111,32 @@ def verify_paths(paths: Sequence[str], *, ruleset: str | None = None, options: d
         return prog
 
     try:
-        for p in paths:
+        for path in paths:
             summary.files += 1
             prog = progress_from(done)
-            step = _step(sizes[p], jobs, chunk_bytes)
-            if jobs > 1 and regular[p] and sizes[p] > step:  # more than one range
+            step = _step(sizes[path], jobs, chunk_bytes)
+            if jobs > 1 and regular[path] and sizes[path] > step:  # more than one range
                 if pool is None:
                     pool = worker_pool(jobs)
-                units = file_units(p, 0, sizes[p], step, ruleset, options, fast, readings)
-                summary.merge(_verify_units_in(pool, units, sizes[p], sink, prog))
+                units = file_units(path, 0, sizes[path], step, ruleset, options, fast, readings)
+                summary.merge(_verify_units_in(pool, units, sizes[path], sink, prog))
             else:
-                v = Verifier(ruleset, options, fast, readings)
-                if p == "-":
+                verifier = Verifier(ruleset, options, fast, readings)
+                if path == "-":
                     import sys
 
-                    _verify_stream(sys.stdin.buffer, "<stdin>", v, sink, prog)
+                    _verify_stream(sys.stdin.buffer, "<stdin>", verifier, sink, prog)
                 else:
                     try:
-                        f = open(p, "rb")
+                        source = open(path, "rb")
                     except OSError as e:
                         summary.unreadable_files += 1
-                        sink(cannot_read(p, e))
+                        sink(cannot_read(path, e))
                         continue
-                    with f:
-                        _verify_stream(f, p, v, sink, prog)
-                summary.merge(v.summary)
-            done += sizes[p]
+                    with source:
+                        _verify_stream(source, path, verifier, sink, prog)
+                summary.merge(verifier.summary)
+            done += sizes[path]
             if on_progress is not None:
                 on_progress(done, grand)
     finally:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import tarneeb.records.diagnose as D
+import tarneeb.records.diagnose as diagnose
 from tarneeb.core import clauses as C
 from tarneeb.core import hand as H
 from tarneeb.core import rules as R
@@ -63,12 +63,12 @@ class HandReplay:
 
     # -------------------------------------------------------------- reports
     def div(self, fld: str, claimed: object, expected: object, clause: str, trick: int | None = None,
-            reason: str = "", follows: Divergence | None = None, causes: list[D.Cause] | None = None,
+            reason: str = "", follows: Divergence | None = None, causes: list[diagnose.Cause] | None = None,
             table: list[dict[str, Any]] | None = None) -> Divergence:
         """A divergence; ``causes``: the hypotheses that reproduce the claim of this hand (None: not diagnosed)."""
         h = self.h
         follows = follows or self.taint
-        cause = D.named_cause(causes)
+        cause = diagnose.named_cause(causes)
         d = Divergence(h.file, h.line, self.mid, self.hand_no, trick, fld, str(claimed), str(expected), clause,
                        self.v.cite(self.r, clause), reason,
                        None if follows is None else follows.line, None if follows is None else follows.field,
@@ -103,10 +103,10 @@ class HandReplay:
             return
         played = h.tricks is not None if h.redeal is None else not h.redeal
         tricks, claimed = self.scored if self.scored is not None else (None, None)
-        fits = D.pass_causes(self.r, self.calls_made, played, tricks, claimed)
+        fits = diagnose.pass_causes(self.r, self.calls_made, played, tricks, claimed)
         for d in self.passes:
             d.fits = list(d.fits or []) + [c for c in fits if all(c[0] != x[0] for x in d.fits or [])]
-            cause = D.named_cause(d.fits)
+            cause = diagnose.named_cause(d.fits)
             d.cause, d.explanation = ("", "") if cause is None else cause[:2]
 
     def _run(self, dealer: int, deck: list[int]) -> bool:
@@ -128,7 +128,7 @@ class HandReplay:
             elif h.revealed != revealed:
                 t_div = self.div("revealed", "none" if h.revealed < 0 else _CARD_TEXT[h.revealed],
                                  f"{_CARD_TEXT[revealed]} (the dealer's last card)", "trump.source",
-                                 causes=None if h.revealed < 0 else D.reveal_causes(r, deck, dealer, h.revealed))
+                                 causes=None if h.revealed < 0 else diagnose.reveal_causes(r, deck, dealer, h.revealed))
                 if h.revealed >= 0:
                     trump_claim = R.trump_from_reveal(r, h.revealed)
         if H.weak_seats(r, hands):
@@ -166,7 +166,7 @@ class HandReplay:
                 if bad is not None:
                     bid_div[to_move] = bd = self.div(f"bids[{i}]", f"{player_and_seat(to_move)} bids {bid_text(bid)}",
                                                      f"a legal bid ({bad[1]})", bad[0],
-                                                     causes=D.bid_causes(r, st.scores[to_move], bid.n, bid.strain))
+                                                     causes=diagnose.bid_causes(r, st.scores[to_move], bid.n, bid.strain))
                     if not bid.n and bid.strain is None:  # a pass, or a bid of 0: weighed on the whole deal
                         self.passes.append(bd)
                 bids[to_move] = bid.n
@@ -375,7 +375,7 @@ class HandReplay:
                         after = played.get(c) or wrong_by[seat] or lead_taint or lead_div
                         d = self.div(f"tricks[{k}].cards[{j}]", f"{player_and_seat(seat)} plays {_CARD_TEXT[c]}",
                                      f"a legal card ({bad[1]})", bad[0], k, follows=after,
-                                     causes=None if after else D.play_causes(r, hand, led, trump, c))
+                                     causes=None if after else diagnose.play_causes(r, hand, led, trump, c))
                         if not seen >> c & 1:
                             played[c] = d
                         wrong_by[seat] = wrong_by[seat] or d
@@ -395,7 +395,7 @@ class HandReplay:
                     self.div(f"tricks[{k}].winner", player_and_seat(t.winner), player_and_seat(w), "play.winner", k,
                              f"cards {' '.join(_CARD_TEXT[x] for x in t.cards)} led by {player_and_seat(leader)}",
                              follows=trick_taint,
-                             causes=None if trick_taint else D.winner_causes(r, leader, t.cards, trump, t.winner))
+                             causes=None if trick_taint else diagnose.winner_causes(r, leader, t.cards, trump, t.winner))
                 w = t.winner  # the record's winner leads next
             won[w] += 1
             leader = w
@@ -458,7 +458,7 @@ class HandReplay:
                     st.weigh = (contract, list(tricks), full)  # a clean 13 the scoring hypotheses are weighed on
                 if bad and claimed_d not in alts:
                     clause = C.deltas_clause(r, None if r.individual else contract, tricks, claimed_d, rules_d)
-                    causes = None if full is None else D.deltas_causes(r, [b or 0 for b in bids], contract, tricks,
+                    causes = None if full is None else diagnose.deltas_causes(r, [b or 0 for b in bids], contract, tricks,
                                                                        claimed_d,
                                                                        st.scores if st.scores_known else None)
                     table = [{"seat": s, "bid": self._bid_of(s, bids, contract), "tricks": tricks[s],
@@ -528,7 +528,7 @@ class HandReplay:
             if claim_w != win:
                 w_div = self.div("outcome.winner", "none" if claim_w is None else f"{team_label(claim_w)} (winner {claim_w})",
                          "none" if win is None else f"{team_label(win)} (winner {win})", rule, reason=f"scores {fmt_list(basis)}",
-                         causes=D.outcome_causes(r, basis, target, bids0, contract, tricks, claim_w),
+                         causes=diagnose.outcome_causes(r, basis, target, bids0, contract, tricks, claim_w),
                          follows=prior or s_div)
                 settle_w = claim_w  # the match goes on from the record's winner (a game won: its target) ...
                 ruled = H.settle(r, win, target, games)

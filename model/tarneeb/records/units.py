@@ -93,33 +93,33 @@ def _verify_range(path: str, start: int, end: int | None, ruleset: str | None, o
     Returns the summary and the number of lines covered (from the first
     header found, or from line 1 when ``start`` is 0).
     """
-    v = Verifier(ruleset, options, fast, readings)
+    verifier = Verifier(ruleset, options, fast, readings)
     lines = 0
-    with open_source(path) as f:
+    with open_source(path) as source:
         pos = start
         if start > 0:
-            f.seek(start - 1)
-            if f.read(1) != b"\n":  # start is inside a line: that line belongs to the range before
+            source.seek(start - 1)
+            if source.read(1) != b"\n":  # start is inside a line: that line belongs to the range before
                 while True:
-                    more = f.readline(1 << 20)
+                    more = source.readline(1 << 20)
                     pos += len(more)
                     if not more or more.endswith(b"\n"):
                         break
-            for off, data, _n in _read_lines(f, pos, None, max_line):
-                if end is not None and off >= end:
-                    return v.summary, 0
+            for offset, data, _length in _read_lines(source, pos, None, max_line):
+                if end is not None and offset >= end:
+                    return verifier.summary, 0
                 if data is not None and _is_header(data):
-                    pos = off
+                    pos = offset
                     break
             else:
-                return v.summary, 0
-        for off, data, n in _read_lines(f, pos, None, max_line):
-            if end is not None and off >= end and data is not None and _is_header(data):
+                return verifier.summary, 0
+        for offset, data, size in _read_lines(source, pos, None, max_line):
+            if end is not None and offset >= end and data is not None and _is_header(data):
                 break
             lines += 1
-            for rep in v.feed_line(data, n, path, lines):
-                on_report(rep)
-    return v.summary, lines
+            for report in verifier.feed_line(data, size, path, lines):
+                on_report(report)
+    return verifier.summary, lines
 
 
 # ------------------------------------------------------------------ units
@@ -191,31 +191,31 @@ def plan_units(paths: Sequence[str], *, unit_bytes: int = DEFAULT_UNIT_BYTES, ru
     Each file is cut every ``unit_bytes`` bytes (at least 4 KiB); a file that cannot be listed or sized becomes
     one unit that reports it. Planning reads no record: only names and sizes.
     """
-    opts = tuple(sorted((options or {}).items()))
-    rd = tuple(sorted((readings or {}).items()))
+    option_items = tuple(sorted((options or {}).items()))
+    reading_items = tuple(sorted((readings or {}).items()))
+
+    def missing(path: str, file_index: int, reason: str) -> Unit:
+        return Unit(path, file_index, 0, 0, None, ruleset, option_items, fast, reason, reading_items)
+
     out: list[Unit] = []
     step = max(1 << 12, unit_bytes)
-    fi = 0
-    for p in paths:
-        files = expand_path(p)
+    file_index = 0
+    for given in paths:
+        files = expand_path(given)
         if isinstance(files, str):
-            out.append(Unit(p, fi, 0, 0, None, ruleset, opts, fast, files, rd))
-            fi += 1
+            out.append(missing(given, file_index, files))
+            file_index += 1
             continue
-        for f in files:
+        for path in files:
             try:
-                size = _size(f)
+                size = _size(path)
             except ImportError:
-                out.append(Unit(f, fi, 0, 0, None, ruleset, opts, fast, url_package_missing(f), rd))
-                fi += 1
-                continue
+                out.append(missing(path, file_index, url_package_missing(path)))
             except (OSError, ValueError) as e:
-                out.append(Unit(f, fi, 0, 0, None, ruleset, opts, fast,
-                                f"cannot read: {getattr(e, 'strerror', None) or e}", rd))
-                fi += 1
-                continue
-            out += file_units(f, fi, size, step, ruleset, options, fast, readings)
-            fi += 1
+                out.append(missing(path, file_index, f"cannot read: {getattr(e, 'strerror', None) or e}"))
+            else:
+                out += file_units(path, file_index, size, step, ruleset, options, fast, readings)
+            file_index += 1
     return out
 
 
@@ -223,24 +223,24 @@ def file_units(path: str, file_index: int, size: int, step: int, ruleset: str | 
                options: dict[str, Any] | None = None, fast: bool = True,
                readings: dict[str, str] | None = None) -> list[Unit]:
     """The units of one file of ``size`` bytes cut every ``step`` bytes (one unit for an empty file)."""
-    opts = tuple(sorted((options or {}).items()))
-    rd = tuple(sorted((readings or {}).items()))
+    option_items = tuple(sorted((options or {}).items()))
+    reading_items = tuple(sorted((readings or {}).items()))
     starts = list(range(0, size or 1, step))
-    return [Unit(path, file_index, i, a, starts[i + 1] if i + 1 < len(starts) else None, ruleset, opts, fast,
-                 readings=rd) for i, a in enumerate(starts)]
+    return [Unit(path, file_index, index, start, starts[index + 1] if index + 1 < len(starts) else None, ruleset,
+                 option_items, fast, readings=reading_items) for index, start in enumerate(starts)]
 
 
 def run_unit(unit: Unit) -> UnitResult:
     """Verify one unit (in any process or machine that has ``tarneeb`` installed); never raises on bad input."""
     if unit.missing:
         return UnitResult(unit, Summary(unreadable_files=1), [RecordProblem(unit.path, 0, "(file)", unit.missing)])
-    reps: list[Report] = []
+    reports: list[Report] = []
     try:
-        s, n = _verify_range(unit.path, unit.start, unit.end, unit.ruleset, dict(unit.options) or None, reps.append,
-                             fast=unit.fast, readings=dict(unit.readings) or None)
+        summary, lines = _verify_range(unit.path, unit.start, unit.end, unit.ruleset, dict(unit.options) or None,
+                                       reports.append, fast=unit.fast, readings=dict(unit.readings) or None)
     except OSError as e:
         return UnitResult(unit, Summary(unreadable_files=1), [cannot_read(unit.path, e)])
-    return UnitResult(unit, s, reps, n)
+    return UnitResult(unit, summary, reports, lines)
 
 
 def worker_pool(jobs: int) -> Any:

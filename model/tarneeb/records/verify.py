@@ -14,7 +14,7 @@ try:
 except ModuleNotFoundError:  # Pyodide (the offline site): the standard library's json, same values
     from tarneeb import purejson as orjson  # type: ignore[no-redef]
 
-import tarneeb.records.diagnose as D
+import tarneeb.records.diagnose as diagnose
 from tarneeb.core import hand as H
 from tarneeb.core import rules as R
 from tarneeb.core.ambiguity import with_readings
@@ -388,7 +388,7 @@ class Verifier:
             raise RuntimeError("no clean hand to weigh")
         contract, tricks, changes = st.weigh
         st.weigh = None
-        for name in D.refuted_causes(st.rules, contract, tricks, changes):
+        for name in diagnose.refuted_causes(st.rules, contract, tricks, changes):
             self.summary.refuted[(file, st.header.match, "deltas", name)] += 1
 
     # ----------------------------------------------------------- one hand
@@ -400,8 +400,8 @@ class Verifier:
         mid = st.header.match
 
         def div(fld: str, claimed: object, expected: object, clause: str, trick: int | None = None,
-                reason: str = "", causes: list[D.Cause] | None = None) -> Divergence:
-            cause = D.named_cause(causes)
+                reason: str = "", causes: list[diagnose.Cause] | None = None) -> Divergence:
+            cause = diagnose.named_cause(causes)
             d = Divergence(h.file, h.line, mid, hand_no, trick, fld, str(claimed), str(expected), clause,
                            self.cite(r, clause), reason, cause="" if cause is None else cause[0],
                            explanation="" if cause is None else cause[1], ruleset=r.ruleset.id,
@@ -429,7 +429,7 @@ class Verifier:
             # a line that goes on from the rules' dealer where the line before claimed another is not wrong again
             if dealer is not None and h.dealer != dealer and h.dealer != alt_dealer:
                 dealer_div = div("dealer", player_and_seat(h.dealer), player_and_seat(dealer), st.dealer_clause,
-                                 causes=D.dealer_causes(r, st.last_dealer, st.last_redeal, h.dealer, st.dealer_clause))
+                                 causes=diagnose.dealer_causes(r, st.last_dealer, st.last_redeal, h.dealer, st.dealer_clause))
             dealer = h.dealer
         elif dealer is None:
             err("dealer", "missing, and the previous deal did not settle who deals next: hand not checked")
