@@ -38,7 +38,7 @@ KNOWN_LAZY_CLI = {
     ("tarneeb.cli.demo", "tarneeb.core.rules"), ("tarneeb.cli.demo", "tarneeb.play.simulate"),
     ("tarneeb.cli.fuzz", "tarneeb.conformance.fuzz"), ("tarneeb.cli.record", "tarneeb.play.simulate"),
     ("tarneeb.cli.ruling", "tarneeb.core.spec"), ("tarneeb.cli.ruling", "tarneeb.docgen.pages_i18n"),
-    ("tarneeb.cli.ruling", "tarneeb.docgen.rulebook"), ("tarneeb.cli.ruling", "tarneeb.errors"),
+    ("tarneeb.cli.ruling", "tarneeb.docgen.rulebook"),
     ("tarneeb.cli.ruling", "tarneeb.ruling"), ("tarneeb.cli.ruling", "tarneeb.ruling.arabic"),
     ("tarneeb.cli.ruling", "tarneeb.ruling.inputs"), ("tarneeb.cli.ruling", "tarneeb.ruling.situation"),
     ("tarneeb.cli.serve", "tarneeb.serve.app"), ("tarneeb.cli.show", "tarneeb.core.ambiguity"),

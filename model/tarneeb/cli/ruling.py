@@ -10,6 +10,8 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from tarneeb.errors import SituationError
+
 _KINDS_HELP = ("card-legal, trick-winner, bid-legal, redeal, score, winner, next-dealer, trump, who-leads, "
                "whose-turn, irregularity")
 
@@ -32,7 +34,6 @@ count, so seat 0 is player 1. Examples:
 
 
 def _build(args: argparse.Namespace) -> Any:
-    from tarneeb.errors import SituationError
     from tarneeb.ruling import KINDS, parse_situation
     from tarneeb.ruling.inputs import situation_from_flags, situation_from_record, with_rulesets
     from tarneeb.ruling.situation import read_raw
@@ -114,8 +115,6 @@ def cmd_ruling(args: argparse.Namespace) -> int:
     from tarneeb.ruling import report_json, report_text, resolve
 
     if args.target is None:
-        from tarneeb.errors import SituationError
-
         raise SituationError("(flags)", ["TARGET"], f"give a situation file, a record file, or a question: {_KINDS_HELP}")
     rep = resolve(_build(args))
     if args.json:
