@@ -1034,3 +1034,19 @@ def test_a_records_winning_team_is_named_as_the_referee_names_it() -> None:
 
     assert said("team 1 (winner 0)", "ar") == ("الفريق الأول (\u2066winner\u00a00\u2069)", "ar")
     assert said("team 2 (winner 1)", "ar")[0].startswith("الفريق الثاني (")
+
+
+def test_the_arabic_ambiguity_box_lists_rulesets_with_the_arabic_comma(client: TestClient) -> None:
+    """On an Arabic page the rulesets that take a reading, and those a reading's ruling is said of, are listed with
+    «، » (each id isolated whole), not a Latin ", "; the English page keeps ", "."""
+    labels = "|".join(re.escape(r) for r in rulesets())
+    seen = {"en": 0, "ar": 0}
+    for path in sorted((ROOT / "spec/disputes").glob("*.toml")):
+        for lang in ("en", "ar"):
+            page = client.post(f"/{lang}/ruling", data={"situation_text": path.read_text(encoding="utf-8")}).text
+            for box in re.findall(r'<div class="ambiguity[^"]*" id="ambiguity-.*?</ul>', page, re.S):
+                latin = re.findall(rf"(?:{labels})(?:</bdi>)?, (?:<bdi[^>]*>)?(?:{labels})", box)
+                arabic = re.findall(rf"(?:{labels})(?:</bdi>)?، (?:<bdi[^>]*>)?(?:{labels})", box)
+                assert not (latin if lang == "ar" else arabic), (path.name, lang, latin or arabic)
+                seen[lang] += len(arabic if lang == "ar" else latin)
+    assert seen["en"] and seen["ar"], seen  # some box lists several rulesets
