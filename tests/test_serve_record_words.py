@@ -105,3 +105,14 @@ def test_the_english_page_shows_cards_with_their_suits(client: TestClient, tmp_p
     assert re.search(r"\(cards (?:(?:10|[2-9JQKA])[♣♦♥♠] ?){4}led by player \d \(seat \d\)\)", given), given
     check = engine.check_records(_record(tmp_path), "games.jsonl", "en")
     assert any(re.search(r"cards (?:(?:T|[2-9JQKA])[CDHS] ?){4}led", d["reason"]) for d in check.divergences)
+
+
+def test_the_winner_of_a_match_is_a_team_in_arabic_words() -> None:
+    """The verifier's "team 2 (winner 1)" reads «الفريق الثاني (2 و4)» on an Arabic page, as the referee names a
+    team; not the record's own field name in English, «(winner 1)»."""
+    from tarneeb.ruling.arabic import team
+
+    for n in (0, 1):
+        text, lang = said(f"team {n + 1} (winner {n})", "ar")
+        assert lang == "ar" and text == team(n), text
+        assert "winner" not in text and f"{n + 1} و{n + 3}" in text

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from tarneeb.docgen.arabic import team_name
+from tarneeb.ruling.arabic import team
 
 LRI, PDI, NBSP = "\u2066", "\u2069", "\u00a0"
 _PLAYER = r"player (\d) \(seat (\d)\)"
@@ -87,7 +87,7 @@ _SHAPES: list[tuple[str, Callable[[re.Match[str]], str]]] = [
     (r"(\d+) cards \((\d+) distinct\)", lambda m: f"{m[1]} ورقة ({m[2]} مختلفة)"),
     (r"hands sharing a card", lambda m: "أيدٍ تشترك في ورقة"),
     (r"the 52 cards of the pack, each once", lambda m: "أوراق الشدّة الـ52، كل ورقة مرة واحدة"),
-    (r"team ([12]) \(winner (\d)\)", lambda m: f"{team_name(int(m[1]) - 1)} ({_ltr('winner ' + m[2])})"),
+    (r"team ([12]) \(winner ([01])\)", lambda m: team(m[2])),  # «الفريق الأول (1 و3)», as the referee names it
     (r"none", lambda m: "لا أحد"),
     (r"a further deal", lambda m: "يد أخرى"),
     (r"none: the match was already over", lambda m: "لا شيء: كانت المباراة قد انتهت"),
