@@ -46,6 +46,17 @@ def test_arabic_ruling_json_carries_the_arabic_title(capsys: pytest.CaptureFixtu
     assert title_ar in _plain(out["text_ar"]).splitlines()[0]
 
 
+def test_arabic_ruling_json_carries_the_arabic_headline(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--json --lang ar`` carries the Arabic headline, as the web referee's ``rule_dict`` gives it in Arabic."""
+    from tarneeb.ruling import load_situation, resolve
+    from tarneeb.ruling.arabic import headline_ar
+
+    path = spec_dir() / "disputes" / "tie-equal-combined.toml"
+    assert main(["ruling", str(path), "--lang", "ar", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["headline"] == headline_ar(resolve(load_situation(path))), out["headline"]
+
+
 def test_arabic_ruling_from_flags_says_so_in_arabic(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["ruling", "winner", "--scores", "41,50,10,1", "--ruleset", "card-kings-41", "--lang", "ar"]) == 0
     first = _plain(capsys.readouterr().out).splitlines()[0]

@@ -120,8 +120,9 @@ def cmd_ruling(args: argparse.Namespace) -> int:
     if args.json:
         out = report_json(rep)
         if args.lang == "ar":
-            from tarneeb.ruling.arabic import add_sentences
+            from tarneeb.ruling.arabic import add_sentences, headline_ar
 
+            out["headline"] = headline_ar(rep)  # in Arabic, as the web referee's rule_dict gives it
             out["title_ar"] = _title_ar(args, rep)
             out["text_ar"] = _text_ar(args, rep)
             add_sentences(out, rep)
