@@ -438,3 +438,23 @@ def test_cli_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert "truncated" in out
     assert cli_main(["verify", str(tmp_path / "missing.jsonl")]) == 2
     assert cli_main(["verify", str(good), "--ruleset", "nope"]) == 2
+
+
+def test_verify_counts_hands_and_tricks_from_1_in_words_as_the_web_page(tmp_path: Path,
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """The human output locates a divergence as the web referee's records page does, hands and tricks counted from 1
+    ("hand 3 trick 4" for the JSON's hand 2, trick 3); the JSON keeps them from 0."""
+    good = tmp_path / "good.jsonl"
+    assert cli_main(["record", "--ruleset", "card-kings-41", "--matches", "1", "--seed", "1", "--out", str(good)]) == 0
+    lines = [orjson.loads(x) for x in good.read_bytes().splitlines()]
+    played = [d for d in lines if d.get("type") == "hand" and d.get("tricks")]
+    played[2]["tricks"][3]["winner"] = (played[2]["tricks"][3]["winner"] + 1) % 4
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(b"".join(orjson.dumps(d) + b"\n" for d in lines))
+    assert cli_main(["verify", str(bad), "--json", "--jobs", "1"]) == 1
+    first = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert first["kind"] == "divergence" and first["field"] == "tricks[3].winner", first
+    assert cli_main(["verify", str(bad), "--jobs", "1"]) == 1
+    out = capsys.readouterr().out
+    where = f":{first['line']}: match {first['match']} hand {first['hand'] + 1} trick {first['trick'] + 1}: tricks[3].winner:"
+    assert where in out, out[:600]

@@ -302,12 +302,12 @@ class RecordProblem:
     severity: str = "error"  # "error": not checked; "warning": checked, something ignored
 
     def text(self) -> str:
-        """One line: file, line, match and hand when known, severity, field and message."""
+        """One line: file, line, match and hand (counted from 1) when known, severity, field and message."""
         where = f"{self.file}:{self.line}"
         if self.match is not None:
             where += f": match {self.match}"
-        if self.hand is not None:
-            where += f" hand {self.hand}"
+        if self.hand is not None:  # counted from 1, as the web referee's records page counts (the JSON from 0)
+            where += f" hand {self.hand + 1}"
         return f"{where}: {self.severity}: {self.field}: {self.message}"
 
     def to_json(self) -> dict[str, Any]:
@@ -354,10 +354,12 @@ class Divergence:
         return self.follows_line is None
 
     def text(self) -> str:
-        """The divergence in words: where, the field, the record's claim, the rules' value and the clause."""
-        where = f"{self.file}:{self.line}: match {self.match} hand {self.hand}"
+        """The divergence in words: where (hand and trick counted from 1), the field, the record's claim, the rules'
+        value and the clause."""
+        # hands and tricks counted from 1, as the web referee's records page counts them (the JSON keeps them from 0)
+        where = f"{self.file}:{self.line}: match {self.match} hand {self.hand + 1}"
         if self.trick is not None:
-            where += f" trick {self.trick}"
+            where += f" trick {self.trick + 1}"
         why = f" ({self.reason})" if self.reason else ""
         out = (f"{where}: {self.field}: record claims {self.claimed}, the rules give {self.expected}{why} "
                f"[clause {self.source}]")
