@@ -336,10 +336,12 @@ def test_record_hand_as_situation(tmp_path: Path, capsys: pytest.CaptureFixture[
     lines = [json.loads(x) for x in out.read_text().splitlines()]
     match = lines[0]["match"]
     played = [h for h in lines[1:] if h.get("redeal") is None][0]
-    assert main(["ruling", str(out), "--match", match, "--hand", str(played["hand"]), "--json"]) == 0
+    # --hand counts from 1, as verify's human output does (the record's hand field + 1)
+    assert main(["ruling", str(out), "--match", match, "--hand", str(played["hand"] + 1), "--json"]) == 0
     rep = json.loads(capsys.readouterr().out)
     assert rep["rulings"][0]["answer"]["deltas"] == played["deltas"]
-    assert main(["ruling", str(out), "--hand", str(played["hand"]), "--question", "winner", "--json"]) == 0
+    assert f"hand {played['hand'] + 1} (" in json.dumps(rep, ensure_ascii=False)
+    assert main(["ruling", str(out), "--hand", str(played["hand"] + 1), "--question", "winner", "--json"]) == 0
     win = json.loads(capsys.readouterr().out)["rulings"][0]
     assert win["status"] == "ruled" and win["answer"]["winner"] == (played["outcome"] or {}).get("winner")
     # the record states hearts as trump: a ruleset whose turned card gives another suit is contradicted
@@ -348,14 +350,16 @@ def test_record_hand_as_situation(tmp_path: Path, capsys: pytest.CaptureFixture[
     for h in lines[1:6]:
         contradicted = other[h["deck"][-1]] != "H"
         seen.add(contradicted)
-        assert main(["ruling", str(out), "--hand", str(h["hand"]), "--ruleset", "card-kings-41,bsfyi-41",
+        assert main(["ruling", str(out), "--hand", str(h["hand"] + 1), "--ruleset", "card-kings-41,bsfyi-41",
                      "--json"]) == 0
         by = {r["ruleset"]: r for r in json.loads(capsys.readouterr().out)["rulings"]}
         assert by["bsfyi-41"]["status"] == "ruled"
         assert (by["card-kings-41"]["status"] == "contradiction") == contradicted, h["hand"]
     assert seen == {True, False}
-    assert main(["ruling", str(out), "--match", "nope", "--hand", "0"]) == 2
+    assert main(["ruling", str(out), "--match", "nope", "--hand", "1"]) == 2
     assert "no match" in capsys.readouterr().err
+    assert main(["ruling", str(out), "--hand", "0"]) == 2  # hands count from 1
+    assert "no hand 0" in capsys.readouterr().err
 
 
 # ------------------------------------------------------------------ Arabic, the program interface

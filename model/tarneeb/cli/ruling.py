@@ -159,7 +159,9 @@ def register(subparsers: Any) -> None:
                         "that has it (repeatable; a situation file may say readings = { AMBIGUITY = READING })")
     rec = s.add_argument_group("a game record as the situation")
     rec.add_argument("--match", metavar="M", help="match id in the record file (needed when it holds several)")
-    rec.add_argument("--hand", type=int, metavar="N", help="hand number within the match")
+    rec.add_argument("--hand", type=int, metavar="N",
+                     help="hand number within the match, counted from 1 as verify counts it (the record's hand "
+                          "field + 1)")
     rec.add_argument("--question", metavar="KIND",
                      help=f"the question about that hand (default: score, or redeal for a hand thrown in): "
                           f"{_KINDS_HELP}")

@@ -159,7 +159,8 @@ def situation_from_record(path: str, match: str | None, hand: int, kind: str | N
     """Hand ``hand`` of match ``match`` (the only match when None) of a record file as a raw situation: the
     dealer, the scores before the hand, the turned card and trump, the bids or the auction and contract, every
     trick with its leader, the tricks taken, and the scores after; the question defaults to the hand's score
-    (``redeal`` for a hand thrown in)."""
+    (``redeal`` for a hand thrown in). ``hand`` counts from 1, as verify's and the web referee's human output do:
+    hand N is the line whose ``hand`` field is N - 1."""
     from tarneeb.records.format import HandLine, MatchHeader, RecordProblem, bid_text
     from tarneeb.records.reader import read_records
 
@@ -185,14 +186,15 @@ def situation_from_record(path: str, match: str | None, hand: int, kind: str | N
         raise SituationError(path, ["--match"], f"no match {match!r}; valid: {', '.join(list(headers)[:10])}")
     head = headers[match]
     hands = lines.get(match, [])
-    pick = [h for h in hands if h.hand == hand]
+    field = hand - 1  # the record's own hand field counts from 0
+    pick = [h for h in hands if h.hand == field]
     if not pick:
-        have = sorted(h.hand for h in hands if h.hand is not None)
-        raise SituationError(path, ["--hand"], f"match {match} has no hand {hand}; hands: {have[0]}..{have[-1]}"
-                             if have else f"match {match} has no hand lines")
+        have = sorted(h.hand + 1 for h in hands if h.hand is not None)
+        raise SituationError(path, ["--hand"], f"match {match} has no hand {hand}; hands: {have[0]}..{have[-1]} "
+                             "(counted from 1)" if have else f"match {match} has no hand lines")
     h = pick[0]
     where = f"{path}:{h.line}"
-    earlier = [x for x in hands if x.hand is not None and x.hand < hand and x.scores is not None]
+    earlier = [x for x in hands if x.hand is not None and x.hand < field and x.scores is not None]
     before = earlier[-1].scores if earlier else head.start_scores
     raw: dict[str, Any] = {"title": f"match {match}, hand {hand} ({where})"}
     if head.ruleset is not None:
