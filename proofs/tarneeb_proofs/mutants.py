@@ -160,8 +160,10 @@ def patched_tree(m: Mutant, src_root: Path, dest: Path) -> Path:
 
 
 def _m(id: str, module: str, old: str, new: str, text: str, stage: str, kind: str, ruleset: str,
-       options: dict[str, OptionValue] | None = None, in_manifest: str = "") -> Mutant:
-    return Mutant(id, module, old, new, text, stage, kind, ruleset, dict(options or {}), in_manifest)
+       options: dict[str, OptionValue] | None = None, in_manifest: str = "",
+       readings: dict[str, str] | None = None) -> Mutant:
+    return Mutant(id, module, old, new, text, stage, kind, ruleset, dict(options or {}), in_manifest,
+                  readings=dict(readings or {}))
 
 
 RULES = "tarneeb.core.rules"
@@ -430,6 +432,32 @@ _RULES: list[Mutant] = [
        "engine.outcome", "transition", _R_C, {"play_on": 10}),
     _m("engine-play-on-late", RULES, _R_RAISED, _R_RAISED.replace("games_won >= 1", "games_won >= 2"),
        "the target rises only after the second game won", "engine.outcome", "boundary", _R_C, {"play_on": 10}),
+    # ---- the engine under a reading of the register it can select (issue 23): each shows under that reading only
+    _m("engine-first-dealers-ignore-seat0", RULES,
+       '    return (0,) if r.first_dealer == "seat0" else (0, 1, 2, 3)\n', "    return (0, 1, 2, 3)\n",
+       "under reading seat0 of first-dealer any seat may still deal first", "engine.bids", "transition",
+       "bsfyi-41", readings={"first-dealer": "seat0"}),
+    _m("engine-forced-dealer-exact-off-by-one", RULES,
+       'and r.forced_bid == "exactly" and n != r.min_bid:', 'and r.forced_bid == "exactly" and n > r.min_bid + 1:',
+       "under reading exactly of forced-dealer-minimum the forced dealer may still bid one above the minimum",
+       "engine.auction", "boundary", _R_C, {"all_pass": "dealer-forced"},
+       readings={"forced-dealer-minimum": "exactly"}),
+    _m("engine-dealer-match-reading-misspelt", RULES,
+       'any_strain = r.dealer_match == "same-number-any-strain" and',
+       'any_strain = r.dealer_match == "same-number" and',
+       "the reading same-number-any-strain of egyptian-dealer-match is misspelt: the dealer matches the exact bid only",
+       "engine.auction", "special-case", _R_C, {"egyptian": True, "auction": "dealer-privilege"},
+       readings={"egyptian-dealer-match": "same-number-any-strain"}),
+    _m("engine-made-bid-partner-unchecked", RULES,
+       "(scores is not None and scores[partner(seat)] > 0)", "scores is not None",
+       "under reading partner-positive of bid10-partner a made 10 wins whatever the partner's score",
+       "engine.outcome", "special-case", "bsfyi-41", {"made_bid_wins": 10},
+       readings={"bid10-partner": "partner-positive"}),
+    _m("engine-play-on-repeated-one-behind", RULES,
+       "            return r.target + r.play_on_raise * games_won\n",
+       "            return r.target + r.play_on_raise * max(1, games_won - 1)\n",
+       "under reading repeated of play-on-count the target rises only from the third game on (one raise behind)",
+       "engine.outcome", "boundary", _R_C, {"play_on": 10}, readings={"play-on-count": "repeated"}),
     # ---- whole matches (the match stage replays them through the encoded steps)
     _m("engine-match-winner-ignores-trump", RULES, _R_W4, _R_W4_NO_TRUMP,
        "the four-card path of trick_winner leaves out the trump tests (seen in whole matches)", "engine.match",
