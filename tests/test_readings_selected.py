@@ -118,17 +118,23 @@ def _records(rules: Any, seeds: range, scores: list[int] | None = None) -> list[
     return out
 
 
+def _without_readings(lines: list[bytes]) -> list[bytes]:
+    """The same records with the readings taken out of their headers (as an engine that does not say them)."""
+    out = []
+    for ln in lines:
+        obj = orjson.loads(ln)
+        obj.pop("readings", None)
+        out.append(orjson.dumps(obj))
+    return out
+
+
 def test_records_of_a_bidders_only_engine_verify_clean_under_that_reading_and_name_it_otherwise() -> None:
     r = load_rules(with_readings(get_ruleset("classic"), {"defender-kaboot": "bidders-only"}))
     lines = _records(r, range(40))
     assert orjson.loads(lines[0])["readings"] == {"defender-kaboot": "bidders-only"}
     s, reps = verify_lines(lines)
     assert s.divergences == 0 and s.hands > 1000, reps[:3]  # the header's readings are followed
-    plain = []
-    for ln in lines:
-        obj = orjson.loads(ln)
-        obj.pop("readings", None)
-        plain.append(orjson.dumps(obj))
+    plain = _without_readings(lines)
     s, reps = verify_lines(plain)
     assert s.divergences > 0 and {d.field for d in reps} == {"deltas"}, reps[:3]
     (row,) = s.diagnosis()
@@ -278,11 +284,7 @@ def test_records_played_under_a_reading_verify_clean_under_it_and_diverge_withou
     assert orjson.loads(lines[0])["readings"] == {aid: rid}
     s, reps = verify_lines(lines)
     assert s.divergences == 0 and s.hands >= 12, reps[:3]  # the header's reading is followed
-    plain = []
-    for ln in lines:
-        obj = orjson.loads(ln)
-        obj.pop("readings", None)
-        plain.append(orjson.dumps(obj))
+    plain = _without_readings(lines)
     s, reps = verify_lines(plain, readings={aid: rid})
     assert s.divergences == 0, reps[:3]
     if shows:  # the same records under the ruleset's own reading: some line diverges, or the header is refused
@@ -324,11 +326,7 @@ def test_the_weakest_card_reading_is_what_the_turn_timer_plays() -> None:
 
 def test_records_scored_at_face_value_in_the_400_mode_are_named_as_that_reading_not_as_another_ruleset() -> None:
     lines = _records(load_rules(with_readings(get_ruleset("tarneeb-400"), {"400-numbers": "face-value"})), range(6))
-    plain = []
-    for ln in lines:
-        obj = orjson.loads(ln)
-        obj.pop("readings", None)
-        plain.append(orjson.dumps(obj))
+    plain = _without_readings(lines)
     s, reps = verify_lines(plain)
     assert s.divergences > 0, reps[:3]
     rows = s.diagnosis()
