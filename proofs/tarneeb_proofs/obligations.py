@@ -31,7 +31,7 @@ from typing import Any
 
 import z3
 
-from tarneeb.core.ambiguity import ambiguity, rules_under, selectable_readings, taken_for, with_readings
+from tarneeb.core.ambiguity import rules_under, selectable_readings, taken_for, with_readings
 from tarneeb.core.spec import OptionValue, Rules, get_ruleset, load_rules
 from tarneeb.errors import TarneebError
 
@@ -424,7 +424,7 @@ def engine_reading_variants(rid: str, vs: Sequence[tuple[tuple[str, OptionValue]
                 except TarneebError:
                     continue
                 tries = [other]
-                if reading in ambiguity(a.id).option_from and a.option not in dict(v):
+                if reading in a.option_from and a.option not in dict(v):
                     added = other.ruleset.option(a.option)
                     tries = [load_rules(other.ruleset, {**dict(other.options), a.option: x}) for x in added.allowed]
                 for o in tries:

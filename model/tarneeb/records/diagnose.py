@@ -145,10 +145,7 @@ def _auction_hypotheses(r: Rules, bids: Sequence[int], contract: tuple[int, int,
                              f"ruleset scores with {name} = {mine}",
                              clause if clause in r.ruleset.clauses else "score.standard"), run(_variant(r, attr, v))))
     for aid, rid, text, rv, taken, clauses in _reading_facts(r):
-        out.append(((f"reading-{rid}-of-{aid}", f"the claimed changes follow reading {rid} of ambiguity {aid} "
-                     f"({text}); {r.id} takes reading {taken}; to check these records under "
-                     f"that reading pass --reading {aid}={rid}", clauses[0] if clauses else "score.standard"),
-                    run(rv)))
+        out.append((_reading_cause(r, aid, rid, text, taken, clauses[0] if clauses else "score.standard"), run(rv)))
     if r.failed13_defenders == "usual":  # a variant no rule document names (a house file can state it)
         out.append((("failed-13-pays-defenders-double", "a failed bid of 13 pays the defenders twice their tricks, "
                      "a variant no rule document names (a house file can state it: params "
@@ -187,6 +184,13 @@ def _other_readings(r: Rules) -> list[tuple[str, str, str, Rules]]:
         _READINGS.clear()
     _READINGS[id(r)] = (r, out)
     return out
+
+
+def _reading_cause(r: Rules, aid: str, rid: str, text: str, taken: str | None, clause: str) -> Cause:
+    """The cause "the claimed changes follow reading ``rid`` of ambiguity ``aid``", with how to select it."""
+    return (f"reading-{rid}-of-{aid}", f"the claimed changes follow reading {rid} of ambiguity {aid} ({text}); "
+            f"{r.id} takes reading {taken}; to check these records under that reading pass --reading {aid}={rid}",
+            clause)
 
 
 _FACTS: dict[int, tuple[Rules, list[tuple[str, str, str, Rules, str | None, tuple[str, ...]]]]] = {}
@@ -268,17 +272,14 @@ def _individual_deltas_causes(r: Rules, bids: Sequence[int], tricks: Sequence[in
         (exactly_fails, ("made-exactly-counts-as-failed", "a bid made exactly is scored as failed; taking the "
                          "number bid is enough", "score.individual")),
     ]
-    facts = [(aid, rid, text, rv, taken) for aid, rid, text, rv, taken, _ in _reading_facts(r)
-             if rv.values != r.values]
-    readings = [(aid, rid, rv) for aid, rid, _, rv, _ in facts]
-    for aid, rid, text, rv, taken in facts:  # a reading of the register that sets another value table: named as such
-        bases.append((lambda rv=rv: H.hand_deltas(rv, bids, None, tricks),  # type: ignore[misc]
-                      (f"reading-{rid}-of-{aid}", f"the claimed changes follow reading {rid} of ambiguity {aid} "
-                       f"({text}); {r.id} takes reading "
-                       f"{taken}; to check these records under that reading pass "
-                       f"--reading {aid}={rid}", "score.values")))
+    tables = []  # a reading of the register that sets another value table: named as that reading
+    for aid, rid, text, rv, taken, _ in _reading_facts(r):
+        if rv.values != r.values:
+            tables.append(rv.values)
+            bases.append((lambda rv=rv: H.hand_deltas(rv, bids, None, tricks),  # type: ignore[misc]
+                          _reading_cause(r, aid, rid, text, taken, "score.values")))
     for other, values in _other_value_tables(r.id):
-        if any(values == rv.values for _, _, rv in readings):  # the same table: the reading names it
+        if values in tables:  # the same table: the reading names it
             continue
         rv = _variant(r, "values", values)
         bases.append((lambda rv=rv: H.hand_deltas(rv, bids, None, tricks),  # type: ignore[misc]

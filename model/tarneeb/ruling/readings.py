@@ -108,18 +108,13 @@ class Report:
 
 # Each entry: ambiguity id -> (question kinds it bears on, when it is live under
 # (rules, situation), reading id -> rules adjusted to that reading, or None when
-# the engine has no parameter for the reading).
+# the engine has no parameter for the reading). A selectable reading needs no entry
+# there: the rules that follow it are its parameters' (core.ambiguity.rules_under).
 Variant = Callable[[Rules, Situation], Rules | None]
 
 
 def _same(r: Rules, s: Situation) -> Rules:
     return r
-
-
-def _replace(**kw: Any) -> Variant:
-    def f(r: Rules, s: Situation) -> Rules:
-        return dataclasses.replace(r, **kw)
-    return f
 
 
 def _not_modelled(r: Rules, s: Situation) -> None:
@@ -138,36 +133,19 @@ def _defenders13(s: Situation) -> bool:
 
 _Live = Callable[[Rules, Situation], bool]
 AMBIGUITY_READINGS: dict[str, tuple[tuple[str, ...], _Live, dict[str, Variant]]] = {
-    "turned-card-trump": (
-        ("trump", "trick-winner"), lambda r, s: r.trump_source.startswith("revealed"),
-        {"own-suit": _replace(trump_source="revealed-suit"),
-         "same-colour": _replace(trump_source="revealed-same-colour")}),
+    "turned-card-trump": (("trump", "trick-winner"), lambda r, s: r.trump_source.startswith("revealed"), {}),
     "raised-total": (
         ("redeal", "next-dealer"), lambda r, s: r.total_min != 11, {"fixed": _same, "rising": _not_modelled}),
-    "rising-min-threshold": (
-        ("bid-legal",), lambda r, s: r.rising_min, {}),  # selectable: its readings' parameters say
+    "rising-min-threshold": (("bid-legal",), lambda r, s: r.rising_min, {}),
     "bid10-partner": (("winner",), lambda r, s: r.made_bid_wins == 10, {}),
-    "400-numbers": (
-        ("score", "winner"), lambda r, s: True,
-        {"from-001": _same,
-         "face-value": lambda r, s: dataclasses.replace(r, values=tuple(range(len(r.values))))}),
-    "defender-kaboot": (
-        ("score", "winner"), lambda r, s: _defenders13(s),
-        {"either-team": _same, "bidders-only": _replace(kaboot="none")}),
-    "kaboot-double-defenders": (
-        ("score", "winner"), lambda r, s: r.kaboot == "double" and _defenders13(s),
-        {"double-own": _same, "usual": _replace(kaboot="none")}),
-    "kaboot-bid-only": (
-        ("score", "winner"), lambda r, s: r.score_style == "bid-only" and _team13(s),
-        {"bidders-replace": _same, "no-kaboot": _replace(kaboot="none")}),
+    "400-numbers": (("score", "winner"), lambda r, s: True, {}),
+    "defender-kaboot": (("score", "winner"), lambda r, s: _defenders13(s), {}),
+    "kaboot-double-defenders": (("score", "winner"), lambda r, s: r.kaboot == "double" and _defenders13(s), {}),
+    "kaboot-bid-only": (("score", "winner"), lambda r, s: r.score_style == "bid-only" and _team13(s), {}),
     "bid13-vs-kaboot": (
-        ("score", "winner"), lambda r, s: s.contract is not None and s.contract.bid == 13 and _team13(s),
-        {"bid13-first": _same, "kaboot-first": _replace(bid13="normal")}),
-    "egyptian-dealer-match": (
-        ("bid-legal",), lambda r, s: r.egyptian and r.auction_style == "dealer-privilege",
-        {}),  # selectable: its readings' parameters say
-    "forced-dealer-minimum": (
-        ("bid-legal",), lambda r, s: _forced_dealer_turn(r, s), {}),  # selectable: its readings' parameters say
+        ("score", "winner"), lambda r, s: s.contract is not None and s.contract.bid == 13 and _team13(s), {}),
+    "egyptian-dealer-match": (("bid-legal",), lambda r, s: r.egyptian and r.auction_style == "dealer-privilege", {}),
+    "forced-dealer-minimum": (("bid-legal",), lambda r, s: _forced_dealer_turn(r, s), {}),
 }
 
 
