@@ -75,8 +75,9 @@ def near(points: Iterable[int], lo: int, hi: int) -> st.SearchStrategy[int]:
 # ------------------------------------------------------------------ individual bids
 
 def score_edges(r: Rules) -> list[int]:
-    """The scores where a rule changes: 0 (partner above zero), the target, the rising-minimum thresholds."""
-    return [0, r.target, *(t for t, _ in r.rising_table)]
+    """The scores where a rule changes: 0 (partner above zero), the target, the rising-minimum thresholds, the
+    thresholds of a rising bid total."""
+    return [0, r.target, *(t for t, _ in r.rising_table), *(t for t, _ in r.total_table)]
 
 
 def scores(r: Rules) -> st.SearchStrategy[int]:
@@ -88,7 +89,7 @@ def scores(r: Rules) -> st.SearchStrategy[int]:
 def bids_with_total(draw: st.DrawFn, r: Rules) -> list[int]:
     """Four legal bids (for a score of 0) whose total is, most of the time, ``total_min`` -1, 0 or +1."""
     legal = R.legal_bids(r, 0)
-    want = draw(near([r.total_min], 4 * legal[0], 4 * legal[-1]))
+    want = draw(near([r.total_min, *(t for _, t in r.total_table)], 4 * legal[0], 4 * legal[-1]))
     bids = [draw(st.sampled_from(legal)) for _ in range(4)]
     order = draw(st.permutations(range(4)))
     for _ in range(60):  # walk the bids towards the wanted total, one legal step at a time

@@ -78,7 +78,8 @@ def test_bids_and_redeal(data: st.DataObject) -> None:
     score = data.draw(scores(r))
     assert f.eval_legal_bids(score) == R.legal_bids(r, score)
     bids = data.draw(bids_with_total(r))
-    assert f.eval_hand_played(bids) == R.hand_is_played(r, bids)
+    before = [data.draw(scores(r)) for _ in range(4)]
+    assert f.eval_hand_played(bids, before) == R.hand_is_played(r, bids, before)
     dealer = data.draw(st.integers(0, 3))
     assert f.eval_dealer_after_redeal(dealer) == R.dealer_after_redeal(r, dealer)
 
@@ -164,7 +165,7 @@ def test_evaluator_agrees_with_z3(data: st.DataObject) -> None:
         e.eval_trick_winner(cards, tr)
         if r.individual:
             e.eval_legal_bids(data.draw(scores(r)))
-            e.eval_hand_played(data.draw(bids_with_total(r)))
+            e.eval_hand_played(data.draw(bids_with_total(r)), data.draw(seat_scores(r)))
             e.eval_individual_outcome(data.draw(seat_scores(r)))
             e.eval_individual_delta(*data.draw(bid_and_tricks(r)))
         else:
@@ -194,7 +195,7 @@ def test_examples_against_encodings(ex: object) -> None:
     if ex.kind == "value":
         assert e.eval_individual_delta(inp["bid"], inp["bid"]) == want["value"]
     elif ex.kind == "hand-score":
-        assert e.eval_hand_played(inp["bids"]) == want["played"]
+        assert e.eval_hand_played(inp["bids"], inp.get("scores", [0, 0, 0, 0])) == want["played"]
         if "deltas" in want:
             got = [e.eval_individual_delta(b, t) for b, t in zip(inp["bids"], inp["tricks"], strict=True)]
             assert got == want["deltas"]

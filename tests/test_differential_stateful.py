@@ -173,7 +173,7 @@ class MatchMachine(RuleBasedStateMachine):
             assert m.phase is Phase.BIDDING and m.to_move == self.seat
             return
         event(f"bid total - total_min = {max(-2, min(2, sum(self.bids) - r.total_min))}")
-        if f.eval_hand_played(self.bids):
+        if f.eval_hand_played(self.bids, m.scores):
             self.start_play(f.eval_first_leader(self.dealer, 0))
         else:
             assert m.records[-1].redeal == "bid.total"

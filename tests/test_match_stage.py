@@ -16,6 +16,7 @@ import pytest
 pytest.importorskip("z3")
 
 from tarneeb.cli import main  # noqa: E402
+from tarneeb.core.ambiguity import with_readings  # noqa: E402
 from tarneeb.core.spec import get_ruleset, load_rules, rulesets  # noqa: E402
 from tarneeb_proofs import match_stage as MS  # noqa: E402
 from tarneeb_proofs.mutants import MUTANTS, applied  # noqa: E402
@@ -35,10 +36,10 @@ def test_the_catalogue_has_the_match_machine_bugs() -> None:
 @pytest.mark.parametrize("mid", MATCH_MUTANTS)
 def test_match_mutant_is_caught(mid: str) -> None:
     m = MUTANTS[mid]
-    r = load_rules(m.ruleset, m.options)
+    r = load_rules(with_readings(get_ruleset(m.ruleset), m.readings), m.options)  # under the readings it shows in
     with applied(mid):
         bad, _ = MS.run_rules(r)
-    assert bad is not None, f"{mid} ({m.text}) not caught under {m.ruleset} {m.options}"
+    assert bad is not None, f"{mid} ({m.text}) not caught under {m.ruleset} {m.options} {m.readings}"
     w = bad.witness(r)
     facts = dict(w.rows)
     assert facts["engine function"] == "tarneeb.core.match.Match"

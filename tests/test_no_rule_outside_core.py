@@ -197,7 +197,7 @@ def test_the_bid_total_stated_is_the_cores(monkeypatch: pytest.MonkeyPatch) -> N
     d = _ruling("eram-41", raw)
     assert d.answer["redeal"] is False and d.math == "3+3+3+2 = 11 >= 11"
     old = R.bid_total
-    monkeypatch.setattr(R, "bid_total", lambda r, bids: (old(r, bids)[0], old(r, bids)[1] + 1))
+    monkeypatch.setattr(R, "bid_total", lambda r, bids, scores: (old(r, bids, scores)[0], old(r, bids, scores)[1] + 1))
     d = _ruling("eram-41", raw)
     assert d.answer == {"redeal": True, "dealer": 1, "reason": "total", "total": 11, "minimum": 12,
                         "same_dealer": False}

@@ -487,7 +487,7 @@ def test_under_reading_repeated_every_game_won_raises_the_target_again() -> None
 
 def test_an_ambiguity_a_ruleset_takes_is_selectable_or_the_register_says_why_not(tmp_path: Path) -> None:
     fixed = {a.id: a.fixed_because for a in ambiguities() if a.taken and not a.selectable}
-    assert set(fixed) == {"raised-total", "weak-hand", "classic-deal-order"} and all(fixed.values()), fixed
+    assert set(fixed) == {"weak-hand", "classic-deal-order"} and all(fixed.values()), fixed
     with pytest.raises(ConfigError, match="a player's choice"):
         with_readings(get_ruleset("classic"), {"weak-hand": "claimed"})
     # a register entry that leaves a reading fixed without saying why is refused on loading
@@ -499,3 +499,95 @@ def test_an_ambiguity_a_ruleset_takes_is_selectable_or_the_register_says_why_not
                    encoding="utf-8")
     with pytest.raises(SpecError, match="fixed_because"):
         A._load(str(bad))
+
+
+def _rising_records(rules: Any) -> list[bytes]:
+    """One match of bs.fyi from scores [40, 30, 35, 20]: a deal whose bids total 11 (3, 3, 3, 2), which a total
+    rising to 13 at 40 cancels and a fixed total of 11 plays, then one whose bids total 13, played out at random."""
+    import random
+
+    from tarneeb.core.actions import Bid, Deal
+    from tarneeb.core.match import Match, Phase, random_deck
+    from tarneeb.play.bots import POLICIES
+
+    rng = random.Random(5)
+    m = Match(rules, 0, [40, 30, 35, 20])
+    for bids in ([3, 3, 3, 2], [4, 4, 3, 2]):
+        if m.phase is not Phase.DEAL:
+            break
+        m.apply(Deal(random_deck(rng)))
+        for n in bids:
+            m.apply(Bid(n))
+    while m.phase is Phase.PLAY:
+        m.apply(POLICIES["random"](m, rng))
+    return [orjson.dumps(d) for d in match_dicts(m, "rising")]
+
+
+def test_under_reading_rising_the_bid_total_rises_with_the_top_score_everywhere() -> None:
+    import z3
+
+    fixed = load_rules("bsfyi-41")
+    rising = load_rules(with_readings(get_ruleset("bsfyi-41"), {"raised-total": "rising"}))
+    assert rising.label() == "bsfyi-41 [reading raised-total=rising]"
+    enc = Encoding(rising)
+    for scores, need in (([0, 0, 0, 0], 11), ([29, 29, 29, 29], 11), ([30, 0, 0, 0], 12), ([0, 0, 39, -5], 12),
+                         ([0, 40, 0, 0], 13), ([45, 30, 0, 0], 13), ([0, 0, 0, 30], 12),
+                         ([0, 0, 0, 40], 13)):
+        assert R.total_in_force(rising, scores) == need, scores
+        assert R.total_in_force(fixed, scores) == 11
+        assert z3.simplify(enc.total_needed([z3.IntVal(x) for x in scores])).as_long() == need
+        for total_bids in ([3, 3, 3, 2], [3, 3, 3, 3], [4, 3, 3, 3]):
+            assert R.hand_is_played(rising, total_bids, scores) == (sum(total_bids) >= need)
+            assert enc.eval_hand_played(total_bids, scores) == (sum(total_bids) >= need)
+    # with the house rule's fixed total of 12 the total still rises to 13 from 40, never below 12
+    twelve = load_rules(with_readings(get_ruleset("bsfyi-41"), {"raised-total": "rising"}), {"bid_total_min": 12})
+    assert [R.total_in_force(twelve, [s, 0, 0, 0]) for s in (0, 30, 40)] == [12, 12, 13]
+    # the engine: a deal whose bids total 11 at a top score of 40 is cancelled, citing the total in force
+    lines = _rising_records(rising)
+    hands = [orjson.loads(x) for x in lines[1:]]
+    assert hands[0]["redeal"] == "bid.total" and hands[1]["redeal"] is None, hands[:2]
+    assert orjson.loads(lines[0])["readings"] == {"raised-total": "rising"}
+    s, reps = verify_lines(lines)
+    assert s.divergences == 0 and s.errors == 0 and s.hands == 2, reps[:3]
+    plain = _without_readings(lines)
+    s, reps = verify_lines(plain, readings={"raised-total": "rising"})
+    assert s.divergences == 0 and s.errors == 0, reps[:3]
+    s, reps = verify_lines(plain)  # under the ruleset's own reading the first deal is played
+    assert s.divergences == 1 and reps[0].field == "redeal" and getattr(reps[0], "clause", "") == "bid.total", reps[:3]
+    (row,) = s.diagnosis()  # and the verifier names the reading the records follow
+    assert row["status"] == "cause" and row["cause"] == "reading-rising-of-raised-total", row
+    assert "pass --reading raised-total=rising" in row["explanation"]
+    # and an engine that keeps the fixed total is told apart under the rising reading
+    s, reps = verify_lines([orjson.dumps(orjson.loads(x)) for x in _without_readings(_rising_records(fixed))],
+                           readings={"raised-total": "rising"})
+    assert s.divergences > 0, reps[:3]
+
+
+def test_a_house_file_states_its_own_rising_total(tmp_path: Path) -> None:
+    f = tmp_path / "club.toml"
+    head = 'schema = 1\nid = "club-rise"\nextends = "bsfyi-41"\nname = "Club"\nsummary = "A club."\n'
+    table = '[params]\nbid.total_table = [[20, 12], [35, 14]]\n'
+    clause = ('[[clause]]\nid = "bid.total"\nheading = "Bidding"\ntext = "The bids must total 11, 12 once a player '
+              'has 20 points, 14 once a player has 35; below that the hand is thrown in."\n')
+    own = '[[source]]\nid = "club-sheet-rise"\npublisher = "a club"\npublished = "its notice board"\n'
+    for body in (table, table + clause):  # thresholds no reading gives: the file's clause cites its own source
+        f.write_text(head + body)
+        with pytest.raises(SpecError, match="is a variant no rule document names: state it in a .* id = \"bid.total\""):
+            get_ruleset(str(f))
+    f.write_text(head + table + own + clause + 'doc = "club-sheet-rise"\n')
+    r = load_rules(get_ruleset(str(f)))
+    assert [R.total_in_force(r, [s, 0, 0, 0]) for s in (19, 20, 34, 35)] == [11, 12, 12, 14]
+    # the reading's own thresholds, stated in [params], cite the document as the reading does; the inherited
+    # clause, which states the fixed total, must be replaced
+    g = tmp_path / "reading.toml"
+    g.write_text(head.replace("club-rise", "club-reading") + '[params]\nbid.total_table = [[30, 12], [40, 13]]\n')
+    with pytest.raises(SpecError, match=r"clause bid.total .* from none to 30 -> 12, 40 -> 13: replace the clause"):
+        get_ruleset(str(g))
+    g.write_text(head.replace("club-rise", "club-reading") + '[params]\nbid.total_table = [[30, 12], [40, 13]]\n'
+                 + clause)
+    assert load_rules(get_ruleset(str(g))).total_table == ((30, 12), (40, 13))
+    bad = tmp_path / "bad.toml"
+    bad.write_text(head.replace("club-rise", "club-bad") + '[params]\nbid.total_table = [[20, 60]]\n' + own
+                   + clause + 'doc = "club-sheet-rise"\n')
+    with pytest.raises((SpecError, ConfigError), match="bid.total_table"):
+        load_rules(get_ruleset(str(bad)))

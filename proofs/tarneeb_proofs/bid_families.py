@@ -67,12 +67,16 @@ def _bids_individual(enc: Encoding) -> list[Obligation]:
 
     by_seat = [z3.Sum([z3.If(seats[i] == j, bt[i], 0) for i in range(4)]) for j in range(4)]
     hyp_r = [dealer >= 0, dealer <= 3] + [enc.legal_bid(score_of(seats[i]), bt[i]) for i in range(4)]
-    played = enc.hand_played(by_seat)
+    played = enc.hand_played(by_seat, scores)
     next_dealer = z3.If(played, enc.next_seat(dealer), enc.dealer_after_redeal(dealer))
     want_redeal_dealer = dealer if r.redeal_same_dealer else (dealer + r.step) % 4
+    # bid.total from the ruleset: the total reaches total_min and, under reading rising of raised-total, each
+    # total of total_table whose score threshold some seat has reached
+    reaches = [z3.Sum(bt) >= r.total_min] + [z3.Implies(z3.Or([x >= th for x in scores]), z3.Sum(bt) >= total)
+                                            for th, total in r.total_table]
     claim_r = z3.And(
         *[z3.Sum([z3.If(seats[i] == j, 1, 0) for i in range(4)]) == 1 for j in range(4)],
-        played == (z3.Sum(bt) >= r.total_min),
+        played == z3.And(reaches),
         z3.Implies(z3.Not(played), next_dealer == want_redeal_dealer),
         next_dealer >= 0, next_dealer <= 3,
     )
@@ -83,7 +87,7 @@ def _bids_individual(enc: Encoding) -> list[Obligation]:
         w.add("dealer", seat_text(d))
         w.add("scores", str([ival(m, x) for x in scores]))
         w.add("bids", bids_text([(ival(m, seats[i]), ival(m, bt[i])) for i in range(4)]))
-        w.add("total / threshold", f"{sum(ival(m, x) for x in bt)} / {r.total_min}")
+        w.add("total / threshold", f"{sum(ival(m, x) for x in bt)} / {ival(m, enc.total_needed(scores))}")
         w.add("played (encoding)", str(bval(m, played)))
         w.add("next dealer (encoding)", seat_text(ival(m, next_dealer)))
         return w
@@ -96,13 +100,13 @@ def _bids_individual(enc: Encoding) -> list[Obligation]:
         return out
 
     bests = [best(x) for x in scores]
-    claim_s = z3.And(*[b >= 0 for b in bests], enc.hand_played(bests))
+    claim_s = z3.And(*[b >= 0 for b in bests], enc.hand_played(bests, scores))
 
     def w_s(m: Any) -> Witness:
         w = Witness(title="a score state")
         w.add("scores", str([ival(m, x) for x in scores]))
         w.add("highest legal bids (encoding)", str([ival(m, b) for b in bests]))
-        w.add("threshold", str(r.total_min))
+        w.add("threshold", str(ival(m, enc.total_needed(scores))))
         return w
 
     return [

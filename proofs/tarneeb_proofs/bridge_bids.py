@@ -1,6 +1,7 @@
 """Family ``engine``, stages ``bids`` (individual bids), ``auction`` and ``turn`` (the team auction).
 
-Rule functions (:mod:`tarneeb.core.rules`): ``min_bid_for``, ``legal_bids``, ``bid_violation``, ``hand_is_played``,
+Rule functions (:mod:`tarneeb.core.rules`): ``min_bid_for``, ``legal_bids``, ``bid_violation``, ``total_in_force``,
+``bid_total``, ``hand_is_played``,
 ``dealer_after_redeal``, ``next_seat``, ``bid_key``, ``dealer_forced``, ``auction_bid_violation``,
 ``auction_next``; hand steps (:mod:`tarneeb.core.hand`): ``bidding_order``, ``bid_turn``, ``next_dealer``,
 ``auction_start``, ``auction_call``. Method: :mod:`tarneeb_proofs.bridge`.
@@ -132,7 +133,7 @@ def bids_summaries(enc: Encoding) -> list[Summary]:
                     lambda rr, score: value(enc.min_bid_for(as_int(score))))]
 
 
-@builds("bids", "min_bid_for", "legal_bids", "bid_violation", "bid_total", "hand_is_played")
+@builds("bids", "min_bid_for", "legal_bids", "bid_violation", "total_in_force", "bid_total", "hand_is_played")
 def _individual_bids(enc: Encoding) -> list[Target]:
     r = enc.r
     out: list[Target] = []
@@ -187,15 +188,20 @@ def _individual_bids(enc: Encoding) -> list[Target]:
     out.append(Target("bid_violation", cases,
                       domain_text="every integer score x every integer bid, a pass, a strain; non-integer bids"))
     bs = [ivar(f"bid of seat {i}") for i in range(4)]
-    total = (z3.Sum([v.term for v in bs]), z3.IntVal(enc.total_min()))
-    out.append(Target("bid_total", [Case("", bs, [], lambda f, v: f(r, list(v)),
+    ss = [ivar(f"score of seat {i}") for i in range(4)]  # before the deal: the total may rise with them
+    need = enc.total_needed([v.term for v in ss])
+    out.append(Target("total_in_force", [Case("", ss, [], lambda f, v: f(r, list(v)), lambda res: eq(res, need),
+                                              lambda ev: ev(need), "bid.total")],
+                      domain_text="every four integer scores"))
+    total = (z3.Sum([v.term for v in bs]), need)
+    out.append(Target("bid_total", [Case("", [*bs, *ss], [], lambda f, v: f(r, list(v[:4]), list(v[4:])),
                                          lambda res: same(list(res), list(total)) if isinstance(res, tuple)
                                          else z3.BoolVal(False), lambda ev: (ev(total[0]), ev(total[1])),
-                                         "bid.total")], domain_text="every four integer bids"))
-    played = enc.hand_played([v.term for v in bs])
-    out.append(Target("hand_is_played", [Case("", bs, [], lambda f, v: f(r, list(v)), lambda res: eq(res, played),
-                                              lambda ev: ev(played), "bid.total")],
-                      domain_text="every four integer bids"))
+                                         "bid.total")], domain_text="every four integer bids x every four integer scores"))
+    played = enc.hand_played([v.term for v in bs], [v.term for v in ss])
+    out.append(Target("hand_is_played", [Case("", [*bs, *ss], [], lambda f, v: f(r, list(v[:4]), list(v[4:])),
+                                              lambda res: eq(res, played), lambda ev: ev(played), "bid.total")],
+                      domain_text="every four integer bids x every four integer scores"))
     return out
 
 

@@ -312,7 +312,7 @@ def _p_score(a: Encoding, b: Encoding, check: str) -> _Problem:
             return {"delta0": _ival(m, terms[0])}
 
         for e in (a, b):
-            cons.append(e.hand_played([bid] + [z3.IntVal(filler)] * 3))
+            cons.append(e.hand_played([bid] + [z3.IntVal(filler)] * 3, [zero] * 4))
             if not z3.is_true(z3.simplify(e.legal_bid(zero, z3.IntVal(filler)))):
                 raise _NotComparable(f"the filler bid {filler} is not legal under {e.r.label()}")
         return _Problem(cons, [a.individual_delta(bid, tr)], [b.individual_delta(bid, tr)], bid * 14 + tr,
@@ -366,15 +366,17 @@ def _p_redeal(a: Encoding, b: Encoding, check: str) -> _Problem:
     cons = [z3.And(a.legal_bid(zero, x), b.legal_bid(zero, x)) for x in bids]
 
     def ans_i(e: Encoding) -> list[Term]:
-        red = z3.Not(e.hand_played(bids))
+        red = z3.Not(e.hand_played(bids, [zero] * 4))
         return [_flag(red), z3.If(red, e.dealer_after_redeal(DEALER), e.next_seat(DEALER))]
 
     if check == "redeal-dealer":
-        cons += [z3.Not(a.hand_played(bids)), z3.Not(b.hand_played(bids))]
+        cons += [z3.Not(a.hand_played(bids, [zero] * 4)), z3.Not(b.hand_played(bids, [zero] * 4))]
 
     def build(m: z3.ModelRef) -> tuple[dict[str, Any], str]:
         bs = [_ival(m, x) for x in bids]
-        return ({"dealer": 0, "bids": bs, "question": {"kind": "redeal"}},
+        # the scores the encodings played the deal on, where a ruleset's bid total depends on them (raised-total)
+        at = {"scores": [0, 0, 0, 0]} if a.r.total_table or b.r.total_table else {}
+        return ({"dealer": 0, "bids": bs, **at, "question": {"kind": "redeal"}},
                 f"{player_name(0)} deals; the bids are {', '.join(map(str, bs))} (total {sum(bs)})")
 
     def answer(r: Rules, m: z3.ModelRef, terms: list[Term]) -> dict[str, Any]:
@@ -392,7 +394,7 @@ def _p_winner(a: Encoding, b: Encoding, check: str) -> _Problem:
         cons: list[Term] = [sum(tr) == 13]
         for k in range(4):
             cons += [tr[k] >= 0, s[k] >= -100, s[k] <= 100, a.legal_bid(s[k], bids[k]), b.legal_bid(s[k], bids[k])]
-        cons += [a.hand_played(bids), b.hand_played(bids)]
+        cons += [a.hand_played(bids, s), b.hand_played(bids, s)]
         after_a = [s[k] + a.individual_delta(bids[k], tr[k]) for k in range(4)]
         after_b = [s[k] + b.individual_delta(bids[k], tr[k]) for k in range(4)]
         # Nobody had won before the hand (under either ruleset).

@@ -27,7 +27,7 @@ Term builders (inputs are z3 terms; results are z3 terms):
     ``trump_suit(revealed, named)``, ``trick_winner(cards, trump)`` (index in play order, 2 bits),
     ``trick_winner_seat(cards, trump, leader)``,
     ``is_winner(cards, trump, i)``, ``min_bid_for(score)``, ``legal_bid(score, bid)``,
-    ``hand_played(bids)``, ``dealer_after_redeal(dealer)``,
+    ``hand_played(bids, scores)``, ``dealer_after_redeal(dealer)``,
     ``individual_delta(bid, tricks)``, ``team_deltas(contract, bidding_team, bt_tricks)``,
     ``bid13_wins(contract, bt_tricks)``, ``team_qualifies(a, b)``, ``made_bid_win(bids, tricks)``,
     ``individual_outcome(scores, bids, tricks)`` -> :class:`Outcome`,
@@ -444,9 +444,18 @@ class Encoding:
     def total_min(self) -> int:
         return self.r.total_min + (1 if self.m("redeal-threshold-plus-1") else 0)
 
-    def hand_played(self, bids: Sequence[Term]) -> Term:
-        """bid.total: played iff the four bids reach the threshold."""
-        return z3.Sum(list(bids)) >= self.total_min()
+    def total_needed(self, scores: Sequence[Term]) -> Term:
+        """bid.total: the threshold of a deal played on ``scores`` (the seats' scores before it): ``total_min``, or
+        under reading rising of ambiguity raised-total the largest total of ``total_table`` whose score threshold
+        some seat has reached, when that is larger."""
+        need: Term = z3.IntVal(self.total_min())
+        for threshold, total in self.r.total_table:
+            need = z3.If(z3.Or([x >= threshold for x in scores]), zmax(need, z3.IntVal(total)), need)
+        return need
+
+    def hand_played(self, bids: Sequence[Term], scores: Sequence[Term]) -> Term:
+        """bid.total: played iff the four bids reach the threshold in force on ``scores``."""
+        return z3.Sum(list(bids)) >= self.total_needed(scores)
 
     def dealer_after_redeal(self, dealer: Term) -> Term:
         same = self.r.redeal_same_dealer != self.m("redeal-dealer-swapped")
@@ -774,11 +783,12 @@ class Encoding:
             return [s], [self.legal_bid(s, z3.IntVal(i)) for i in range(14)]
         return [i for i, ok in enumerate(self._ev("legal_bids", b)(score)) if ok]
 
-    def eval_hand_played(self, bids: Sequence[int]) -> bool:
+    def eval_hand_played(self, bids: Sequence[int], scores: Sequence[int]) -> bool:
         def b() -> tuple[list[Term], list[Term]]:
             bs = [z3.Int(f"b{i}") for i in range(4)]
-            return bs, [self.hand_played(bs)]
-        return bool(self._ev("hand_played", b)(*bids)[0])
+            ss = [z3.Int(f"s{i}") for i in range(4)]
+            return bs + ss, [self.hand_played(bs, ss)]
+        return bool(self._ev("hand_played", b)(*bids, *scores)[0])
 
     def eval_dealer_after_redeal(self, dealer: int) -> int:
         def b() -> tuple[list[Term], list[Term]]:

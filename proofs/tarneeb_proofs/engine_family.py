@@ -45,6 +45,7 @@ READING_STAGES: dict[str, tuple[str, ...]] = {
     "bid10-partner": ("outcome", "match"),
     "400-numbers": ("scoring", "outcome"),
     "rising-min-threshold": ("bids",),
+    "raised-total": ("bids", "match"),
     "turned-card-trump": ("play",),
     "weakest-card": ("match",),
     "400-direction": ("play", "bids", "match"),

@@ -228,7 +228,7 @@ def _config_individual(enc: Encoding) -> list[Obligation]:
     tricks = [13 - bids[2], z3.IntVal(0), bids[2], z3.IntVal(0)]
     deltas = [enc.individual_delta(bids[j], tricks[j]) for j in range(4)]
     o = enc.individual_outcome(s, bids, tricks)
-    claim = z3.And(*[enc.legal_bid(s[j], bids[j]) for j in range(4)], enc.hand_played(bids),
+    claim = z3.And(*[enc.legal_bid(s[j], bids[j]) for j in range(4)], enc.hand_played(bids, s),
                    bids[0] + bids[2] <= 13, bids[0] <= tricks[0],
                    deltas[0] >= 1, deltas[2] >= 1, deltas[1] <= -1, deltas[3] <= -1)
     # once team 0 qualifies and team 1 does not, the match is decided

@@ -143,6 +143,7 @@ KINDS: tuple[Kind, ...] = (
     Kind("total<", "a deal cancelled: the bids total below the threshold", ("bid.total",)),
     Kind("total=", "a hand played: the bids total exactly the threshold", ("bid.total",)),
     Kind("total>", "a hand played: the bids total above the threshold", ("bid.total",)),
+    Kind("total-raised", "a deal cancelled below a raised total that the base total would play", ("bid.total",)),
     Kind("all-pass", "a deal cancelled: all four passed", ("auction.all-pass",)),
     Kind("forced", "the dealer forced to bid after three passes", ("auction.all-pass",)),
     Kind("weak", "a deal cancelled: a seat holds no card above 10", ("deal.weak-redeal",)),
@@ -169,7 +170,7 @@ KINDS: tuple[Kind, ...] = (
 )
 KIND_IDS = tuple(k.id for k in KINDS)
 _KIND = {k.id: k for k in KINDS}
-_INDIVIDUAL_ONLY = {"total<", "total=", "total>", "madebid", "madebid-x", "1xT", "2xT", "3xT"}
+_INDIVIDUAL_ONLY = {"total<", "total=", "total>", "total-raised", "madebid", "madebid-x", "1xT", "2xT", "3xT"}
 _AUCTION_ONLY = {"all-pass", "forced", "weak", "made", "failed", "kaboot-bid", "kaboot-def", "play-on", "won-raised",
                  "1xA", "2xA", "3xA", "1xW", "2xW", "3xW", "2xmix", "3xmix"}
 
@@ -205,6 +206,9 @@ def not_applicable(kind: str, r: Rules) -> str | None:
         cause = {"total<": "bid.total", "all-pass": "auction.all-pass", "weak": "deal.weak-redeal"}[kind]
         if cause not in causes:
             return _no_cause(r, cause)
+    if kind == "total-raised" and not any(total > r.total_min for _, total in r.total_table):
+        return ("the bid total does not rise with the scores (reading fixed of ambiguity raised-total)" if not
+                r.total_table else f"no raised total exceeds the total of {r.total_min}")
     if kind == "forced" and r.all_pass != "dealer-forced":
         return f"all_pass = {r.all_pass}: all four passing cancels the deal"
     if kind in ("kaboot-bid", "kaboot-def") and "score.kaboot" not in cl:
@@ -475,7 +479,9 @@ class Expected:
             b = [z3.Int(f"mx_bid{i}") for i in range(4)]
             tk = z3.Int("mx_tricks")
             self._bids = E("bids", lambda e: _ev([sc], [_packed([e.legal_bid(sc, z3.IntVal(x)) for x in range(15)])]))
-            self._played = E("played", lambda e: _ev(b, [e.hand_played(b)]))
+            s4 = [z3.Int(f"mx_before{i}") for i in range(4)]
+            self._played = E("played", lambda e: _ev(b + s4, [e.hand_played(b, s4)]))
+            self._total = E("total", lambda e: _ev(s4, [e.total_needed(s4)]))
             self._delta = E("delta", lambda e: _ev([b[0], tk], [e.individual_delta(b[0], tk)]))
 
             def outcome(e: Encoding) -> tuple[list[Term], list[Term]]:
@@ -605,8 +611,13 @@ class Expected:
         bits = int(self._bids(score)[0])
         return frozenset(b for b in range(15) if bits >> b & 1)
 
-    def played(self, bids: Sequence[int]) -> bool:
-        return bool(self._played(*bids)[0])
+    def played(self, bids: Sequence[int], scores: Sequence[int]) -> bool:
+        """bid.total: whether a deal played on ``scores`` with ``bids`` is played."""
+        return bool(self._played(*bids, *scores)[0])
+
+    def total(self, scores: Sequence[int]) -> int:
+        """bid.total: the threshold of a deal played on ``scores`` (raised-total: it may rise with them)."""
+        return int(self._total(*scores)[0])
 
     def delta(self, bid: int, tricks: int) -> int:
         return int(self._delta(bid, tricks)[0])
@@ -978,7 +989,6 @@ class Scenario:
 
 def _ind_scenarios(r: Rules, ex: Expected) -> list[Scenario]:
     T = r.target
-    total = r.total_min
 
     def value(b: int) -> int:
         return ex.delta(b, 13)
@@ -987,7 +997,7 @@ def _ind_scenarios(r: Rules, ex: Expected) -> list[Scenario]:
         def f(d: Driver) -> Design:
             p = d.plan
             mins = sum(min(b for b in ex.legal_bids(d.x.scores[s]) if b > 0) for s in range(4))
-            want = max(mins, total - 1 - i % 2)
+            want = max(mins, ex.total(d.x.scores) - 1 - i % 2)
             return Design(p.deck(d.x.dealer), p.bids(d.x.dealer, d.x.scores, total=want,
                                                      high_first=[ex.order(d.x.dealer)[i % 4]]),
                           note=f"bids total {want}")
@@ -997,7 +1007,8 @@ def _ind_scenarios(r: Rules, ex: Expected) -> list[Scenario]:
         p = d.plan
         last = d.x.dealer
         lo = min(b for b in ex.legal_bids(d.x.scores[last]) if b > 0)
-        return Design(p.deck(last), p.bids(last, d.x.scores, want={last: lo}, total=total), note="bids total the threshold")
+        return Design(p.deck(last), p.bids(last, d.x.scores, want={last: lo}, total=ex.total(d.x.scores)),
+                      note="bids total the threshold")
 
     def all_trumps(d: Driver) -> tuple[int, int, tuple[int, ...]]:
         """(seat, trump, deck): a seat holding all 13 trumps, the first bidder, or the dealer where the dealer's
@@ -1021,7 +1032,7 @@ def _ind_scenarios(r: Rules, ex: Expected) -> list[Scenario]:
         x, first = d.x.dealer, ex.next(d.x.dealer)
         t = p.pick_trump()
         deck = p.deck(d.x.dealer, {first: top_of(t, 1)}, trump=t)
-        return Design(deck, p.bids(d.x.dealer, d.x.scores, want={x: 13}, first3=total - 1),
+        return Design(deck, p.bids(d.x.dealer, d.x.scores, want={x: 13}, first3=ex.total(d.x.scores) - 1),
                       goals=(Goal(frozenset([first]), 1),), note=f"seat {x} bids 13, seat {first} holds the top trump")
 
     def made_bid(unmade: bool) -> DesignFn:
@@ -1083,6 +1094,11 @@ def _ind_scenarios(r: Rules, ex: Expected) -> list[Scenario]:
                  [("tie for team 0", tie(5, 4))]),
         Scenario("team 0 qualifies alone", Start(3, (T - 2, 30, 29, 40)), [("alone", alone)]),
     ]
+    for threshold, raised in r.total_table:  # raised-total, reading rising: the total in force once a seat has threshold
+        if raised > r.total_min:
+                out.append(Scenario(f"a raised total of {raised} from a score of {threshold}",
+                                Start(1, (threshold, 2, 0, 3)),
+                                [("below the raised total", cancel(0)), ("at the raised total", at_threshold)]))
     if r.made_bid_wins:
         out.append(Scenario("the made-bid number failed, then made", Start(0, (20, 25, 0, 5)),
                             [("made-bid failed", made_bid(True)), ("made-bid win", made_bid(False))]))
@@ -1591,9 +1607,11 @@ class Driver:
             bids[seat] = b
             said.append(f"seat {seat} bids {b}")
         self.ctx["bids"] = ", ".join(said)
-        total = sum(bids)
-        self.cov["total<" if total < r.total_min else "total=" if total == r.total_min else "total>"] += 1
-        played = ex.played(bids)
+        total, need = sum(bids), ex.total(x.scores)
+        self.cov["total<" if total < need else "total=" if total == need else "total>"] += 1
+        if r.total_min <= total < need:  # cancelled by a total the scores raised (ambiguity raised-total)
+            self.cov["total-raised"] += 1
+        played = ex.played(bids, x.scores)
         rec = m.records[-1] if m.phase.value == "deal" and m.records else None
         self.same("Match._phase_bidding: the bid total (bid.total)",
                   f"cancelled ({rec.redeal})" if rec is not None else f"played ({m.phase.value})",

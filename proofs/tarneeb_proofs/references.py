@@ -240,14 +240,15 @@ def _encode(ex: Example, enc: Encoding) -> tuple[list[Term], dict[str, Term | li
     if k == "hand-score":
         bs, h1 = _ints("bid", inp["bids"])
         ts, h2 = _ints("tricks", inp["tricks"])
-        return h1 + h2, {"played": enc.hand_played(bs),
+        zero = [z3.IntVal(x) for x in inp.get("scores", [0, 0, 0, 0])]
+        return h1 + h2, {"played": enc.hand_played(bs, zero),
                          "deltas": [enc.individual_delta(b, t) for b, t in zip(bs, ts, strict=True)]}
     if k == "bid-legal":
         return _bid_legal(enc, inp)
     if k == "redeal":
         d = z3.Int("dealer")
         bs, h = _ints("bid", inp["bids"])
-        played = enc.hand_played(bs)
+        played = enc.hand_played(bs, [z3.IntVal(x) for x in inp.get("scores", [0, 0, 0, 0])])
         return [d == inp["dealer"]] + h, {"played": played,
                                           "next_dealer": z3.If(played, enc.next_seat(d), enc.dealer_after_redeal(d))}
     if k == "trump":

@@ -95,7 +95,7 @@ def check_example(ex: Example) -> Checked:
     if k == "value":
         got["value"] = R.individual_delta(r, inp["bid"], inp["bid"])
     elif k == "hand-score":
-        got["played"] = R.hand_is_played(r, inp["bids"])
+        got["played"] = R.hand_is_played(r, inp["bids"], inp.get("scores", [0, 0, 0, 0]))
         got["deltas"] = [R.individual_delta(r, b, t) for b, t in zip(inp["bids"], inp["tricks"], strict=True)]
     elif k == "bid-legal":
         bid = None if inp["bid"] == "pass" else int(inp["bid"])

@@ -307,7 +307,7 @@ def gen_bidding_end(g: Gen, n: int) -> None:
         g.add(desc, inp, exp, cid, cl)
     z = [0, 0, 0, 0]
     if r.individual:
-        t = r.total_min
+        t = R.total_in_force(r, z)
         for dealer in range(4):
             add(f"bids total {t - 1}, one below the threshold (dealer {dealer})", dealer, z,
                 _split(t - 1, r))

@@ -18,16 +18,18 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from tarneeb.core.ambiguity import ambiguity, with_readings
+from tarneeb.core.ambiguity import ambiguities, ambiguity, with_readings
 from tarneeb.core.prose import check_template, render, stale_clauses, stale_message
 from tarneeb.core.spec import (
     _AUCTION,
     _AUCTION_READINGS,
     _COMMON,
     _INDIVIDUAL,
+    _INDIVIDUAL_READINGS,
     CLAUSES_AUCTION,
     CLAUSES_COMMON,
     CLAUSES_INDIVIDUAL,
+    READING_DEFAULTS,
     Clause,
     Ruleset,
     _check_param,
@@ -54,10 +56,15 @@ _ID = re.compile(r"[a-z0-9][a-z0-9-]*$")
 FEATURE_CLAUSES = {"win.made_bid_wins": "win.made-bid", "bid.rising_min": "bid.rising-min",
                    "bid.excluded": "bid.excluded", "timer.auto_bid": "timer.auto-bid",
                    "timer.auto_play": "timer.auto-play", "win.play_on_raise": "win.play-on"}
-# a parameter whose non-default value is a variant no rule document names, and the clause that must state it
-# citing the file's own [[source]]
-NO_DOCUMENT_PARAMS = {"score.failed13_defenders": "score.standard"}
+# a parameter whose non-default value is a variant no rule document names (unless a reading of the ambiguity
+# register gives that value), and the clause that must state it citing the file's own [[source]]
+NO_DOCUMENT_PARAMS = {"score.failed13_defenders": "score.standard", "bid.total_table": "bid.total"}
 _LOADING: list[str] = []  # files being loaded (an extends cycle is refused)
+
+
+def _register_values(param: str) -> list[Any]:
+    """The values the readings of the ambiguity register give ``param`` (each cites a rule document)."""
+    return [rd[param] for a in ambiguities() for rd in a.params.values() if param in rd]
 
 
 def load_file(path: Path, ref: str) -> Ruleset:
@@ -138,7 +145,8 @@ def _load_house(file: str, path: Path, ref: str, raw: dict[str, Any]) -> Ruleset
 
     # -- parameters and option defaults
     family = base.params["family"]
-    family_params = set(_COMMON) | set(_INDIVIDUAL if family == "individual" else {**_AUCTION, **_AUCTION_READINGS})
+    family_params = set(_COMMON) | set({**_INDIVIDUAL, **_INDIVIDUAL_READINGS} if family == "individual"
+                                         else {**_AUCTION, **_AUCTION_READINGS})
     by_param = {o.param: o for o in base.options}
     params = dict(base.params)
     overrides = raw.get("params", {})
@@ -214,11 +222,13 @@ def _load_house(file: str, path: Path, ref: str, raw: dict[str, Any]) -> Ruleset
     except ConfigError as e:
         raise SpecError(file, e.key, e.reason) from None
     by_reading = {k for a in chosen for k in ambiguity(a).params[chosen[a]]}
-    before, after = base.effective_params(), rs.effective_params()
+    # a reading's parameter a ruleset leaves out has its default (the reading the ruleset takes)
+    before = {k: v for k, v in READING_DEFAULTS.items() if k in family_params} | base.effective_params()
+    after = {k: v for k, v in READING_DEFAULTS.items() if k in family_params} | rs.effective_params()
     changed = {p: (before[p], after[p]) for p in after if after[p] != before.get(p)}
     rs = replace(rs, changed=changed)
     for p, cid in NO_DOCUMENT_PARAMS.items():
-        if p in changed:
+        if p in changed and after[p] not in _register_values(p):
             c = rs.clauses.get(cid)
             if cid not in own_ids or c is None or c.doc in _rule_documents():
                 raise SpecError(file, f"params.{p}", f"{p} = {after[p]!r} is a variant no rule document names: "

@@ -430,8 +430,9 @@ class Match:
             if self.spoken < 4:
                 self.to_move = self._next[seat]  # bid.turn (R.next_seat, tabled in __init__)
                 return
-            if not R.hand_is_played(r, self.bids):
-                self._phase_redeal("bid.total", f"bids total {sum(self.bids)}, below {r.total_min}")
+            if not R.hand_is_played(r, self.bids, self.scores):
+                total, threshold = R.bid_total(r, self.bids, self.scores)
+                self._phase_redeal("bid.total", f"bids total {total}, below {threshold}")
                 return
             self._start_play(H.hand_leader(r, self.dealer, None))
             return

@@ -27,7 +27,7 @@ _NAME = re.compile(r"[a-z_]+(\.[a-z_]+)*$")
 CLAUSE_PARAMS: dict[str, tuple[str, ...]] = {
     "bid.range": ("bid.min", "bid.max"),
     "bid.excluded": ("bid.excluded",),
-    "bid.total": ("bid.total_min",),
+    "bid.total": ("bid.total_min", "bid.total_table"),
     "bid.rising-min": ("bid.rising_table",),
     "redeal.dealer": ("redeal.dealer",),
     "trump.source": ("trump.source", "trump.fixed_suit"),
@@ -69,6 +69,8 @@ def _value_text(value: Any, lang: str) -> str | None:
     if isinstance(value, list | tuple):
         if not value:
             return None
+        if all(isinstance(v, list | tuple) and len(v) == 2 for v in value):  # a table of (threshold, value) pairs
+            return ", ".join(f"{a} -> {b}" for a, b in value)
         items = [_value_text(v, lang) or "" for v in value]
         if len(items) == 1:
             return items[0]
@@ -106,8 +108,8 @@ def stale_clauses(template: str, cid: str, changed: Mapping[str, tuple[Any, Any]
 
 def stale_message(cid: str, stale: list[str], changed: Mapping[str, tuple[Any, Any]], base: str,
                   lang: str = "en") -> str:
-    what = "; ".join(f"{p} from {_value_text(changed[p][0], 'en')} to {_value_text(changed[p][1], 'en')}"
-                     for p in stale)
+    what = "; ".join(f"{p} from {_value_text(changed[p][0], 'en') or 'none'} to "
+                     f"{_value_text(changed[p][1], 'en') or 'none'}" for p in stale)
     where = "" if lang == "en" else f" (its {lang} statement)"
     return (f"clause {cid}{where} inherited from {base} states {', '.join(stale)} in fixed words, but this file "
             f"changes {what}: replace the clause (a [[clause]] with id = \"{cid}\"), or word it as a template "

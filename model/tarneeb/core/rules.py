@@ -146,14 +146,27 @@ def bid_violation(r: Rules, score: int, bid: int | None, strain: int | None = No
     return None
 
 
-def bid_total(r: Rules, bids: Sequence[int]) -> tuple[int, int]:
-    """bid.total: (the total of the bids, the threshold it is compared with)."""
-    return sum(bids), r.total_min
+def total_in_force(r: Rules, scores: Sequence[int]) -> int:
+    """bid.total: the total the four bids must reach in a deal played on ``scores`` (each seat's score before it).
+
+    ``total_min``, raised under reading rising of ambiguity raised-total to the total of each (threshold, total)
+    pair of ``total_table`` whose threshold the top score at the table reaches (empty under reading fixed)."""
+    need = r.total_min
+    for threshold, total in r.total_table:
+        if total > need and (scores[0] >= threshold or scores[1] >= threshold or scores[2] >= threshold
+                             or scores[3] >= threshold):
+            need = total
+    return need
 
 
-def hand_is_played(r: Rules, bids: Sequence[int]) -> bool:
+def bid_total(r: Rules, bids: Sequence[int], scores: Sequence[int]) -> tuple[int, int]:
+    """bid.total: (the total of the bids, the threshold it is compared with) in a deal played on ``scores``."""
+    return sum(bids), total_in_force(r, scores)
+
+
+def hand_is_played(r: Rules, bids: Sequence[int], scores: Sequence[int]) -> bool:
     """bid.total: the hand is played iff the bids sum to at least the threshold (:func:`bid_total`)."""
-    total, threshold = bid_total(r, bids)
+    total, threshold = bid_total(r, bids, scores)
     return total >= threshold
 
 

@@ -104,8 +104,14 @@ _AUCTION_READINGS: dict[str, tuple[str, tuple[Any, ...] | None]] = {
     "auction.dealer_match": ("choice", ("exact-bid", "same-number-any-strain")),
     "win.play_on_count": ("choice", ("once", "repeated")),
 }
-READING_DEFAULTS: dict[str, Any] = {k: allowed[0] for k, (_, allowed) in _AUCTION_READINGS.items() if allowed}
-PARAMS = {**_COMMON, **_INDIVIDUAL, **_AUCTION, **_AUCTION_READINGS}
+# Likewise for the individual family: a table a reading names (an empty one is the default, the reading a ruleset
+# takes when it leaves the parameter out); a house-rule file of that family may state another.
+_INDIVIDUAL_READINGS: dict[str, tuple[str, tuple[Any, ...] | None]] = {
+    "bid.total_table": ("pairs", None),  # raised-total: (score threshold, total) pairs; [] for a fixed total
+}
+READING_DEFAULTS: dict[str, Any] = {
+    **{k: allowed[0] for k, (_, allowed) in _AUCTION_READINGS.items() if allowed}, "bid.total_table": []}
+PARAMS = {**_COMMON, **_INDIVIDUAL, **_AUCTION, **_AUCTION_READINGS, **_INDIVIDUAL_READINGS}
 
 # Clause ids the engine cites, by family; a ruleset must define each.
 CLAUSES_COMMON = (
@@ -270,6 +276,9 @@ class Rules:
     rising_min: bool = False
     rising_table: tuple[tuple[int, int], ...] = ()
     total_min: int = 11
+    # raised-total: (score threshold, total) pairs; the total the bids must reach rises to a pair's total once the
+    # top score at the table reaches its threshold (reading rising); empty for a fixed total (reading fixed)
+    total_table: tuple[tuple[int, int], ...] = ()
     values: tuple[int, ...] = ()  # indexed by bid; values[b] for 0 <= b <= 13
     made_bid_wins: int = 0
     # auction family
@@ -601,6 +610,7 @@ def _build(rs: Ruleset, p: dict[str, Any], values: dict[str, OptionValue]) -> Ru
             rising_table=tuple((a, b) for a, b in p["bid.rising_table"]),
             total_min=p["bid.total_min"], values=tuple([0] * p["bid.min"] + vals),
             made_bid_wins=p["win.made_bid_wins"], made_bid_partner={**READING_DEFAULTS, **p}["win.made_bid_partner"],
+            total_table=tuple((a, b) for a, b in {**READING_DEFAULTS, **p}["bid.total_table"]),
         )
     return Rules(
         **common, min_bid=p["auction.min_bid"], auction_style=p["auction.style"],
@@ -608,7 +618,7 @@ def _build(rs: Ruleset, p: dict[str, Any], values: dict[str, OptionValue]) -> Ru
         must_trump=p["play.must_trump"], weak_redeal=p["deal.weak_redeal"],
         score_style=p["score.style"], kaboot=p["score.kaboot"], bid13=p["score.bid13"],
         play_on_raise=p["win.play_on_raise"],
-        **{k.split(".", 1)[1]: v for k, v in {**READING_DEFAULTS, **p}.items() if k in READING_DEFAULTS},
+        **{k.split(".", 1)[1]: v for k, v in {**READING_DEFAULTS, **p}.items() if k in _AUCTION_READINGS},
     )
 
 
@@ -662,6 +672,12 @@ def config_problems(r: Rules) -> list[tuple[str, str]]:
         if r.total_min > 52:
             out.append(("bid.total_min", f"total {r.total_min} exceeds 4 x 13 (witness: scores [0, 0, 0, 0], "
                                          f"bids [13, 13, 13, 13] sum to 52 < {r.total_min}: every hand is void)"))
+        top = max((b for b in range(r.bid_min, r.bid_max + 1) if b not in r.bid_excluded), default=0)
+        for threshold, total in r.total_table:  # raised-total: a total in force once a score reaches threshold
+            if 4 * top < total:
+                out.append(("bid.total_table", f"total {total} can never be reached (witness: scores [{threshold}, 0, "
+                                               f"0, 0], the highest bids {top}, {top}, {top}, {top} sum to {4 * top} "
+                                               f"< {total}: every hand is void and redealt forever)"))
         for b in range(r.bid_min, r.bid_max + 1):
             if b not in r.bid_excluded and r.values[b] <= 0:
                 out.append(("score.values", f"a made bid of {b} scores {r.values[b]}: scores could never rise to the target "

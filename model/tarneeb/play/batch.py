@@ -17,6 +17,7 @@ Supported (:func:`supported`): the individual family, and the auction family wit
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -80,7 +81,8 @@ class _Tables:
         self.first_leader = np.array([H.hand_leader(r, dl, None) for dl in range(4)])
         self.individual = r.individual
         if r.individual:
-            self.played_if_total = np.array([R.hand_is_played(r, [t]) for t in range(53)])
+            # whether a bid total t (0..52) is played, per total in force (bid.total: it may rise with the scores)
+            self._played: dict[int, np.ndarray[Any, Any]] = {}
             self.delta = np.array([[R.individual_delta(r, b, t) if b < len(r.values) else 0 for t in range(14)]
                                    for b in range(14)])
             self._bids_by_score: dict[int, list[int]] = {}
@@ -107,6 +109,14 @@ class _Tables:
                 self.call_table[isd, top, passes, :len(lst)] = lst
                 self.call_count[isd, top, passes] = len(lst)
             self.r = r
+
+    def played_if_total(self, scores: Sequence[int]) -> np.ndarray[Any, Any]:
+        """For each bid total 0..52, whether a deal played on ``scores`` is played (the core's bid.total)."""
+        need = R.total_in_force(self.r, scores)
+        got = self._played.get(need)
+        if got is None:
+            got = self._played[need] = np.array([R.hand_is_played(self.r, [t], scores) for t in range(53)])
+        return got
 
     def legal_bids(self, score: int) -> list[int]:
         got = self._bids_by_score.get(score)
@@ -220,7 +230,9 @@ def run(r: Rules, n: int, seed: int = 0, max_hands: int = 200, log_games: int = 
                 for j, _ in logs:
                     entries[j]["actions"].append(("bid", int(chosen[j])))
                 res.bids += np.bincount(chosen[~cancel], minlength=14)
-            low = ~T.played_if_total[bids.sum(1)] & ~cancel
+            rows, row_of = np.unique(scores[idx], axis=0, return_inverse=True)  # the distinct scores played on
+            played = np.array([T.played_if_total([int(x) for x in row]) for row in rows])
+            low = ~played[row_of.reshape(-1), bids.sum(1)] & ~cancel
             cancel_rule[low] = "bid.total"
             cancel |= low
             leader = T.first_leader[d]

@@ -77,7 +77,7 @@ def heuristic_policy(m: Match, rng: random.Random) -> Action:
             choice = next((b for b in legal if b >= est), legal[-1])
             if seat == m.dealer:
                 so_far = sum(m.bids) - m.bids[seat]
-                need = r.total_min - so_far
+                need = R.total_in_force(r, m.scores) - so_far
                 if choice < need <= est + 1:
                     choice = next((b for b in legal if b >= need), choice)
             return BIDS[choice]

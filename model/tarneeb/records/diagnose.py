@@ -188,7 +188,8 @@ def _other_readings(r: Rules) -> list[tuple[str, str, str, Rules]]:
 
 def _reading_cause(r: Rules, aid: str, rid: str, text: str, taken: str | None, clause: str) -> Cause:
     """The cause "the claimed changes follow reading ``rid`` of ambiguity ``aid``", with how to select it."""
-    return (f"reading-{rid}-of-{aid}", f"the claimed changes follow reading {rid} of ambiguity {aid} ({text}); "
+    what = "whether the deal is played" if clause == "bid.total" else "the claimed changes"
+    return (f"reading-{rid}-of-{aid}", f"{what} follow{'s' * (clause == 'bid.total')} reading {rid} of ambiguity {aid} ({text}); "
             f"{r.id} takes reading {taken}; to check these records under that reading pass --reading {aid}={rid}",
             clause)
 
@@ -411,24 +412,35 @@ def bid_causes(r: Rules, score: int, bid: int | None, strain: int | None = None)
 
 
 def pass_causes(r: Rules, bids: Sequence[int | None], played: bool, tricks: Sequence[int] | None,
-                claimed: Sequence[int] | None) -> list[Cause]:
+                claimed: Sequence[int] | None, scores: Sequence[int]) -> list[Cause]:
     """Whether the passes of an individual deal (``bids`` by seat, None for a pass; a bid of 0 is taken alike) were
     taken as bids of 0: counted 0 in the bid total (the deal ``played`` or cancelled as the record says) and, in
     a played deal, scored as bids of 0 (each passing seat's ``claimed`` change, on ``tricks``; either None: not
-    claimed). [] when the record's deal contradicts it."""
+    claimed; ``scores``: the seats' scores before the deal). [] when the record's deal contradicts it."""
     zero = [0 if b is None else b for b in bids]
     passing = [s for s in range(4) if zero[s] == 0]
 
     def as_bids_of_0() -> tuple[bool, list[int] | None]:
         if not played or tricks is None or claimed is None:
-            return R.hand_is_played(r, zero), None
+            return R.hand_is_played(r, zero, scores), None
         d = H.hand_deltas(r, zero, None, tricks)
-        return R.hand_is_played(r, zero), [d[s] for s in passing]
+        return R.hand_is_played(r, zero, scores), [d[s] for s in passing]
 
     want = (played, None if not played or tricks is None or claimed is None else [claimed[s] for s in passing])
     return _all([(as_bids_of_0, ("pass-scored-as-a-bid", "a pass is accepted and taken as a bid of 0: it counts 0 "
                                  "towards the bid total and is scored as a bid of 0; every player must bid",
                                  "bid.no-pass"))], want)
+
+
+def total_causes(r: Rules, bids: Sequence[int], scores: Sequence[int], played: bool) -> list[Cause]:
+    """Why an individual deal with ``bids``, played on ``scores``, was ``played`` (or cancelled) against the bid
+    total in force: every reading of the register about the total (bid.total) under which it is."""
+    def under(rv: Rules) -> Callable[[], object]:
+        return lambda: R.hand_is_played(rv, bids, scores)
+
+    tries = [(under(rv), _reading_cause(r, aid, rid, text, taken, "bid.total"))
+             for aid, rid, text, rv, taken, clauses in _reading_facts(r) if "bid.total" in clauses]
+    return _all(tries, played)
 
 
 def play_causes(r: Rules, hand: int, led: int, trump: int, card: int) -> list[Cause]:
@@ -505,4 +517,4 @@ def winner_causes(r: Rules, leader: int, cards: Sequence[int], trump: int, claim
 
 
 __all__ = ["Cause", "bid_causes", "dealer_causes", "deltas_causes", "named_cause", "outcome_causes", "pass_causes",
-           "play_causes", "refuted_causes", "reveal_causes", "winner_causes"]
+           "play_causes", "refuted_causes", "reveal_causes", "total_causes", "winner_causes"]

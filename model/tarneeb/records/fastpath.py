@@ -113,7 +113,7 @@ def fast_hand(st: MatchState, obj: dict[str, Any]) -> bool:
             if b is None or b.n is None or b.strain is not None or R.bid_violation(r, scores[seat], b.n):
                 return False
             bids[seat] = b.n
-        if not R.hand_is_played(r, bids):
+        if not R.hand_is_played(r, bids, scores):
             return _cancelled(st, obj, dealer, "bid.total", bids_obj, None)
     else:
         calls: list[object] = [dealer]

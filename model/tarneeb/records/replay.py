@@ -60,6 +60,7 @@ class HandReplay:
         self.passes: list[Divergence] = []
         self.calls_made: list[int | None] | None = None
         self.scored: tuple[list[int], list[int] | None] | None = None
+        self.scores_before = list(st.scores)  # the scores the deal is played on (the bid total in force: bid.total)
 
     # -------------------------------------------------------------- reports
     def div(self, fld: str, claimed: object, expected: object, clause: str, trick: int | None = None,
@@ -103,7 +104,7 @@ class HandReplay:
             return
         played = h.tricks is not None if h.redeal is None else not h.redeal
         tricks, claimed = self.scored if self.scored is not None else (None, None)
-        fits = diagnose.pass_causes(self.r, self.calls_made, played, tricks, claimed)
+        fits = diagnose.pass_causes(self.r, self.calls_made, played, tricks, claimed, self.scores_before)
         for d in self.passes:
             d.fits = list(d.fits or []) + [c for c in fits if all(c[0] != x[0] for x in d.fits or [])]
             cause = diagnose.named_cause(d.fits)
@@ -178,10 +179,11 @@ class HandReplay:
                 self.div("bids", f"{len(calls)} bids, then the bidding ends", f"{player_and_seat(order[len(calls)])} still to bid",
                          turn)
                 return False
-            if not R.hand_is_played(r, [b or 0 for b in bids]):
+            if not R.hand_is_played(r, [b or 0 for b in bids], st.scores):
                 follows = next((d for d in bid_div if d is not None), None)
                 if h.redeal == "" and h.tricks is not None:  # the record plays it: go on from its claim
-                    self.div("redeal", "null (the deal is played)", "bid.total", "bid.total", follows=follows)
+                    self.div("redeal", "null (the deal is played)", "bid.total", "bid.total", follows=follows,
+                             causes=diagnose.total_causes(r, [b or 0 for b in bids], st.scores, True))
                 else:
                     self._trump_check(trump_claim, trump_rules, t_div)
                     return self._cancelled(dealer, "bid.total", follows)
@@ -234,7 +236,9 @@ class HandReplay:
         if h.redeal:
             clause = C.known(r, h.redeal, C.redeal_clause(r))
             self.div("redeal", h.redeal, "null: the deal is played", clause,
-                     follows=c_div or next((d for d in bid_div if d), None))
+                     follows=c_div or next((d for d in bid_div if d), None),
+                     causes=diagnose.total_causes(r, [b or 0 for b in bids], st.scores, False) if r.individual
+                     else None)
             return False
         # ---- play
         if h.tricks is None:

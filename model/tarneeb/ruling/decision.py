@@ -525,6 +525,14 @@ def _all_bids(s: Situation) -> list[int]:
     return [b for b in s.bids if b is not None]
 
 
+def _total_scores(r: Rules, s: Situation) -> list[int]:
+    """The scores a deal is played on, as the bid total in force needs them (bid.total): the situation's, or zeros
+    where the total does not depend on them."""
+    if s.scores is None and R.total_in_force(r, [0, 0, 0, 0]) != R.total_in_force(r, [10**6] * 4):
+        raise Missing("scores", "the scores set the bid total under this ruleset")
+    return list(s.scores) if s.scores is not None else [0, 0, 0, 0]
+
+
 def _decide_redeal(r: Rules, s: Situation) -> Decision:
     _family_check(r, s, uses_bids=True)
     dealer = _need_dealer(s)
@@ -532,9 +540,10 @@ def _decide_redeal(r: Rules, s: Situation) -> Decision:
     if r.individual:
         bids = _all_bids(s)
         _bid_facts_individual(r, s)
-        total, minimum = R.bid_total(r, bids)  # the numbers R.hand_is_played compares
+        scores = _total_scores(r, s)
+        total, minimum = R.bid_total(r, bids, scores)  # the numbers R.hand_is_played compares
         sums = "+".join(str(b) for b in bids) + f" = {total}"
-        if R.hand_is_played(r, bids):
+        if R.hand_is_played(r, bids, scores):
             nxt = H.next_dealer(r, dealer, None)
             return Decision({"redeal": False, "dealer": nxt, "reason": "total", "total": total,
                              "minimum": minimum},
@@ -622,8 +631,9 @@ def _contract_range(r: Rules, n: int) -> tuple[str, str] | None:
 def _individual_deltas(r: Rules, s: Situation) -> tuple[list[int], list[int]]:
     bids = _all_bids(s)
     _bid_facts_individual(r, s)
-    if not R.hand_is_played(r, bids):
-        total, minimum = R.bid_total(r, bids)
+    scores = _total_scores(r, s)
+    if not R.hand_is_played(r, bids, scores):
+        total, minimum = R.bid_total(r, bids, scores)
         raise s.err(["bids", "tricks"], f"the bids total {total}, below {minimum}: under {r.label()} the "
                                         f"hand is not played, so no tricks are taken [bid.total]")
     tricks = _hand_tricks(s)

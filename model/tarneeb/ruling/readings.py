@@ -113,10 +113,6 @@ class Report:
 Variant = Callable[[Rules, Situation], Rules | None]
 
 
-def _same(r: Rules, s: Situation) -> Rules:
-    return r
-
-
 def _not_modelled(r: Rules, s: Situation) -> None:
     return None
 
@@ -134,8 +130,7 @@ def _defenders13(s: Situation) -> bool:
 _Live = Callable[[Rules, Situation], bool]
 AMBIGUITY_READINGS: dict[str, tuple[tuple[str, ...], _Live, dict[str, Variant]]] = {
     "turned-card-trump": (("trump", "trick-winner"), lambda r, s: r.trump_source.startswith("revealed"), {}),
-    "raised-total": (
-        ("redeal", "next-dealer"), lambda r, s: r.total_min != 11, {"fixed": _same, "rising": _not_modelled}),
+    "raised-total": (("redeal", "next-dealer"), lambda r, s: r.total_min != 11 or bool(r.total_table), {}),
     "rising-min-threshold": (("bid-legal",), lambda r, s: r.rising_min, {}),
     "bid10-partner": (("winner",), lambda r, s: r.made_bid_wins == 10, {}),
     "400-numbers": (("score", "winner"), lambda r, s: True, {}),
