@@ -46,7 +46,7 @@ def _selected() -> list[tuple[str, str]]:
 def test_the_classic_scoring_readings_are_selectable_and_the_ruleset_takes_the_one_its_parameters_say() -> None:
     ids = {a.id for a in selectable_readings(get_ruleset("classic"))}
     assert ids == _SCORING_AMBIGUITIES | {"first-dealer", "forced-dealer-minimum", "egyptian-dealer-match",
-                                          "play-on-count"}
+                                          "play-on-count", "classic-deal-order"}
     for a in ambiguities():
         taken = taken_for(a, get_ruleset("classic"))
         if a.selectable and taken is not None:  # selecting the reading a ruleset takes changes nothing
@@ -261,6 +261,8 @@ _OTHER_READINGS = [
     ("tarneeb-400", "400-direction", "option", {"direction": "cw"}, True),
     ("tarneeb-400", "rising-min-threshold", "above", {}, True),
     ("bsfyi-41", "rising-min-threshold", "above", {"rising_min_bid": True}, True),
+    ("classic", "classic-deal-order", "in-packets", {}, True),
+    ("classic", "classic-deal-order", "in-packets", {"weak_redeal": True}, True),
 ]
 
 
@@ -487,7 +489,7 @@ def test_under_reading_repeated_every_game_won_raises_the_target_again() -> None
 
 def test_an_ambiguity_a_ruleset_takes_is_selectable_or_the_register_says_why_not(tmp_path: Path) -> None:
     fixed = {a.id: a.fixed_because for a in ambiguities() if a.taken and not a.selectable}
-    assert set(fixed) == {"weak-hand", "classic-deal-order"} and all(fixed.values()), fixed
+    assert set(fixed) == {"weak-hand"} and all(fixed.values()), fixed
     with pytest.raises(ConfigError, match="a player's choice"):
         with_readings(get_ruleset("classic"), {"weak-hand": "claimed"})
     # a register entry that leaves a reading fixed without saying why is refused on loading
@@ -590,4 +592,49 @@ def test_a_house_file_states_its_own_rising_total(tmp_path: Path) -> None:
     bad.write_text(head.replace("club-rise", "club-bad") + '[params]\nbid.total_table = [[20, 60]]\n' + own
                    + clause + 'doc = "club-sheet-rise"\n')
     with pytest.raises((SpecError, ConfigError), match="bid.total_table"):
+        load_rules(get_ruleset(str(bad)))
+
+
+def test_under_reading_in_packets_the_deal_goes_in_rounds_of_packets_and_verify_names_the_reading() -> None:
+    from tarneeb.core.cards import cards_of
+
+    r = load_rules(with_readings(get_ruleset("classic"), {"classic-deal-order": "in-packets"}))
+    assert r.deal_packets == (4, 4, 5) and r.label() == "classic [reading classic-deal-order=in-packets]"
+    deck = list(range(52))
+    for dealer in range(4):
+        order = R.deal_order(r, dealer)
+        hands = R.deal_hands(r, dealer, deck)
+        # the seat after the dealer takes places 0-3, 16-19 and 32-36; the dealer the last packet of each round
+        assert cards_of(hands[order[0]]) == [0, 1, 2, 3, 16, 17, 18, 19, 32, 33, 34, 35, 36]
+        assert cards_of(hands[dealer]) == [12, 13, 14, 15, 28, 29, 30, 31, 47, 48, 49, 50, 51]
+        assert R.deck_of_hands(r, dealer, [cards_of(x) for x in hands]) == deck
+        assert Encoding(r).dealt_to(36) == (0, 12) and Encoding(r).dealt_to(37) == (1, 8)
+    plain = _without_readings(_records(r, range(4)))
+    s, reps = verify_lines(plain)
+    played = sum(1 for x in plain if b'"tricks"' in x)
+    # one divergence per played deal, at its deck, naming the reading; no card reported as not held
+    assert s.divergences == played and {(d.field, getattr(d, "clause", "")) for d in reps} == {("deck", "deal.order")}
+    (row,) = s.diagnosis()
+    assert row["status"] == "cause" and row["cause"] == "reading-in-packets-of-classic-deal-order", row
+    assert "pass --reading classic-deal-order=in-packets" in row["explanation"]
+
+
+def test_a_house_file_deals_in_its_own_packets_citing_its_own_source(tmp_path: Path) -> None:
+    head = 'schema = 1\nid = "club-pk"\nextends = "classic"\nname = "Club"\nsummary = "A club."\n'
+    clause = '[[clause]]\nid = "deal.order"\nheading = "The deal"\ntext = "Three cards each, then five, then five."\n'
+    own = '[[source]]\nid = "club-sheet-pk"\npublisher = "a club"\npublished = "its notice board"\n'
+    f = tmp_path / "pk.toml"
+    f.write_text(head + '[params]\ndeal.packets = [3, 5, 5]\n' + clause)
+    with pytest.raises(SpecError, match="is a variant no rule document names"):
+        get_ruleset(str(f))
+    g = tmp_path / "pk2.toml"
+    g.write_text(head.replace("club-pk", "club-pk2") + '[params]\ndeal.packets = [3, 5, 5]\n' + own + clause
+                 + 'doc = "club-sheet-pk"\n')
+    r = load_rules(get_ruleset(str(g)))
+    assert [len(p) for p in R.deal_positions(r)] == [13, 13, 13, 13]
+    assert R.deal_positions(r)[1][:4] == (3, 4, 5, 17)  # three cards, then five from place 12 on (seat 0 first)
+    bad = tmp_path / "pk3.toml"
+    bad.write_text(head.replace("club-pk", "club-pk3") + '[params]\ndeal.packets = [4, 4, 4]\n' + own + clause
+                   + 'doc = "club-sheet-pk"\n')
+    with pytest.raises((SpecError, ConfigError), match="deal.packets"):
         load_rules(get_ruleset(str(bad)))

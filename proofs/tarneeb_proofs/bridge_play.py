@@ -1,7 +1,8 @@
 """Family ``engine``, stage ``play``: the deal, trump, follow-suit, the trick winner and the seats of a trick.
 
 Rule functions (:mod:`tarneeb.core.rules`): ``trick_winner``, ``legal_play_mask``, ``play_violation``,
-``trump_from_reveal``, ``is_weak_hand``, ``revealed_card``, ``deal_hands``, ``team_of``, ``seat_order``,
+``trump_from_reveal``, ``is_weak_hand``, ``revealed_card``, ``deal_positions``, ``deal_hands``, ``deck_of_hands``,
+``team_of``, ``seat_order``,
 ``deal_order``; hand steps (:mod:`tarneeb.core.hand`): ``deal_trump``, ``weak_seats``, ``hand_leader``,
 ``trick_legal``, ``trick_turn``, ``trick_winner_seat``. Method: :mod:`tarneeb_proofs.bridge`.
 """
@@ -312,12 +313,22 @@ def _weak_seats(enc: Encoding) -> list[Target]:
                       "every four 52-bit hands")]
 
 
-@builds("play", "deal_hands", "deck_of_hands")
+@builds("play", "deal_positions", "deal_hands", "deck_of_hands")
 def _deal_hands(enc: Encoding) -> list[Target]:
     r = enc.r
+    # deal_positions: the deck's places of each recipient's cards, in the order it receives them (deal.order), from
+    # the encoding's place -> (recipient, card) map
+    places: list[list[int]] = [[0] * 13 for _ in range(4)]
+    for place in range(52):
+        k, i = enc.dealt_to(place)
+        places[k][i] = place
+    want_places = tuple(tuple(p) for p in places)
+    out = [Target("deal_positions", [Case(f"{r.label()}, no other input", [], [], lambda f, v: f(r),
+                                          lambda res: z3.BoolVal(res == want_places), lambda ev: want_places,
+                                          "deal.order")], domain_text="no input but the ruleset")]
     # deal_hands: each card dealt to the seat whose turn it is, one at a time round the table from the seat after
-    # the dealer (deal.order); a hand is the sum of its cards' bits (the set of its cards, for a deck of distinct
-    # cards: proved for every deck of cards 0..51, distinct or not)
+    # the dealer, or packet by packet (deal.order); a hand is the sum of its cards' bits (the set of its cards, for
+    # a deck of distinct cards: proved for every deck of cards 0..51, distinct or not)
     cases = []
     for dealer in range(4):
         deck = _deck()
@@ -325,7 +336,7 @@ def _deal_hands(enc: Encoding) -> list[Target]:
         bits = [z3.ZeroExt(60, card_bit(v.term)) for v in deck]
         want_hands = []
         for seat in range(4):  # the sum of the bits of the cards dealt to the seat
-            mine = [b for i, b in enumerate(bits) if order[i % 4] == seat]
+            mine = [b for i, b in enumerate(bits) if order[enc.dealt_to(i)[0]] == seat]
             want_hands.append(z3.Sum(mine))
 
         def dclaim(res: Any, want_hands: list[Term] = want_hands) -> Term:
@@ -338,13 +349,13 @@ def _deal_hands(enc: Encoding) -> list[Target]:
                           dclaim, lambda ev, want_hands=want_hands: [ev(h) for h in want_hands], "deal.order",
                           parts=dparts))
     # deck_of_hands: the deck that deals each seat its 13 cards in the order given; the i-th card of the k-th seat
-    # to receive cards is the card at position 4i + k (deal.order)
+    # to receive cards is the card at the place the encoding deals it to (4i + k one card at a time; deal.order)
     dv = ivar("dealer")
     hands = [[_card(f"card {i + 1} of seat {s}") for i in range(13)] for s in range(4)]
     order = [seat_after(enc, dv.term, k) for k in range(1, 5)]
     want: list[Term] = []
     for pos in range(52):
-        i, k = divmod(pos, 4)
+        k, i = enc.dealt_to(pos)
         w = hands[3][i].term
         for seat in (2, 1, 0):
             w = z3.If(order[k] == seat, hands[seat][i].term, w)
@@ -354,7 +365,7 @@ def _deal_hands(enc: Encoding) -> list[Target]:
                    lambda f, v: f(r, v[0], [list(v[1 + 13 * s:14 + 13 * s]) for s in range(4)]),
                    lambda res: same(list(res), want) if isinstance(res, list) else z3.BoolVal(False),
                    lambda ev: [ev(w) for w in want], "deal.order")
-    return [Target("deal_hands", cases, domain_text="every deck of 52 cards 0..51 x every dealer"),
+    return [*out, Target("deal_hands", cases, domain_text="every deck of 52 cards 0..51 x every dealer"),
             Target("deck_of_hands", [inverse], domain_text="every dealer x every four sequences of 13 cards")]
 
 

@@ -264,6 +264,20 @@ class Encoding:
     def team_of(self, seat: Term) -> Term:
         return seat % 2
 
+    def dealt_to(self, place: int) -> tuple[int, int]:
+        """deal.order: (k, i) for the card at ``place`` (0..51) of the deck: the i-th card of the k-th seat to
+        receive cards (the seat after the dealer is k = 0): ``place`` mod 4 and ``place`` // 4 one card at a time;
+        in the rounds of packets of ``deal_packets`` (reading in-packets of ambiguity classic-deal-order), the
+        round the place falls in, its seat's packet within the round and the card's place in the packet."""
+        sizes = self.r.deal_packets or (1,) * 13
+        start, before = 0, 0  # the round's first place; the cards each seat holds before the round
+        for size in sizes:
+            if place < start + 4 * size:
+                k, j = divmod(place - start, size)
+                return k, before + j
+            start, before = start + 4 * size, before + size
+        raise ValueError(f"place {place} is past the {start} cards the packets deal")
+
     # ------------------------------------------------------------- trump
     def trump_ok(self, trump: Term) -> Term:
         """trump.source: the trump values this configuration can produce (4 = no trump)."""

@@ -46,6 +46,7 @@ READING_STAGES: dict[str, tuple[str, ...]] = {
     "400-numbers": ("scoring", "outcome"),
     "rising-min-threshold": ("bids",),
     "raised-total": ("bids", "match"),
+    "classic-deal-order": ("play", "match"),
     "turned-card-trump": ("play",),
     "weakest-card": ("match",),
     "400-direction": ("play", "bids", "match"),

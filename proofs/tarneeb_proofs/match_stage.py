@@ -556,11 +556,12 @@ class Expected:
         return int(self._lead(dealer, max(holder, 0))[0])
 
     def hands(self, dealer: int, deck: Sequence[int]) -> list[int]:
-        """deal.order: card i to the (i mod 4 + 1)-th seat after the dealer in the direction of play."""
+        """deal.order: card i to the (i mod 4 + 1)-th seat after the dealer in the direction of play (or by the
+        packets the encoding deals in: :meth:`Encoding.dealt_to`)."""
         seats = self.order(self.next(dealer))
         out = [0, 0, 0, 0]
         for i, c in enumerate(deck):
-            out[seats[i % 4]] |= 1 << c
+            out[seats[self.enc.dealt_to(i)[0]]] |= 1 << c
         return out
 
     def weak(self, hand: int) -> bool:
@@ -883,9 +884,10 @@ class Plan:
             if s != dealer:
                 rng.shuffle(hands[s])
         deck = [0] * 52
+        place = {ex.enc.dealt_to(i): i for i in range(52)}  # (k, j) -> the deck's place (deal.order)
         for p, s in enumerate(deal):
             for j, c in enumerate(hands[s]):
-                deck[p + 4 * j] = c
+                deck[place[(p, j)]] = c
         if shows and trump is not None and self.trump_of(deck[51]) != trump:
             raise PlanError("the dealer's last card does not show the trump wanted")
         return tuple(deck)

@@ -490,9 +490,10 @@ def _weak_deck(dealer: int, r: Rules, rng: random.Random | None = None) -> list[
     weak, others = low[:13], low[13:] + rest
     if rng:
         rng.shuffle(others)
+    first = set(R.deal_positions(r)[0])  # the places of the first seat's cards (deal.order)
     deck: list[int] = []
     for i in range(52):
-        deck.append(weak.pop() if i % 4 == 0 else others.pop())
+        deck.append(weak.pop() if i in first else others.pop())
     return deck
 
 

@@ -24,6 +24,7 @@ from tarneeb.core.spec import (
     _AUCTION,
     _AUCTION_READINGS,
     _COMMON,
+    _COMMON_READINGS,
     _INDIVIDUAL,
     _INDIVIDUAL_READINGS,
     CLAUSES_AUCTION,
@@ -58,7 +59,8 @@ FEATURE_CLAUSES = {"win.made_bid_wins": "win.made-bid", "bid.rising_min": "bid.r
                    "timer.auto_play": "timer.auto-play", "win.play_on_raise": "win.play-on"}
 # a parameter whose non-default value is a variant no rule document names (unless a reading of the ambiguity
 # register gives that value), and the clause that must state it citing the file's own [[source]]
-NO_DOCUMENT_PARAMS = {"score.failed13_defenders": "score.standard", "bid.total_table": "bid.total"}
+NO_DOCUMENT_PARAMS = {"score.failed13_defenders": "score.standard", "bid.total_table": "bid.total",
+                      "deal.packets": "deal.order"}
 _LOADING: list[str] = []  # files being loaded (an extends cycle is refused)
 
 
@@ -145,8 +147,9 @@ def _load_house(file: str, path: Path, ref: str, raw: dict[str, Any]) -> Ruleset
 
     # -- parameters and option defaults
     family = base.params["family"]
-    family_params = set(_COMMON) | set({**_INDIVIDUAL, **_INDIVIDUAL_READINGS} if family == "individual"
-                                         else {**_AUCTION, **_AUCTION_READINGS})
+    family_params = set(_COMMON) | set(_COMMON_READINGS) | set({**_INDIVIDUAL, **_INDIVIDUAL_READINGS}
+                                                               if family == "individual"
+                                                               else {**_AUCTION, **_AUCTION_READINGS})
     by_param = {o.param: o for o in base.options}
     params = dict(base.params)
     overrides = raw.get("params", {})

@@ -33,6 +33,7 @@ CLAUSE_PARAMS: dict[str, tuple[str, ...]] = {
     "trump.source": ("trump.source", "trump.fixed_suit"),
     "play.direction": ("direction",),
     "deal.rotation": ("direction",),
+    "deal.order": ("deal.packets",),
     "score.values": ("score.values",),
     "win.target": ("win.target",),
     "win.made-bid": ("win.made_bid_wins", "win.made_bid_partner"),

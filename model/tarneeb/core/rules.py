@@ -55,8 +55,24 @@ def deal_order(r: Rules, dealer: int) -> tuple[int, int, int, int]:
     return seat_order(r, next_seat(r, dealer))
 
 
+def deal_positions(r: Rules) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """For each of the four seats in :func:`deal_order` (the seat after the dealer first), the places in the deck of
+    the cards it receives, in the order it receives them (deal.order): one card at a time, places k, k + 4, ...;
+    under reading in-packets of ambiguity classic-deal-order, a round of packets of the first size of
+    ``deal_packets`` to each seat in turn, then of the next size, and so on. (Not cached: the proofs' cache keys a
+    proof by the engine code it ran, and a cache hit would hide the code.)"""
+    places: list[list[int]] = [[], [], [], []]
+    at = 0
+    for size in r.deal_packets or (1,) * 13:
+        for k in range(4):
+            places[k] += range(at, at + size)
+            at += size
+    return tuple(places[0]), tuple(places[1]), tuple(places[2]), tuple(places[3])
+
+
 def deal_hands(r: Rules, dealer: int, deck: Sequence[int]) -> list[int]:
-    """Masks of the four hands: card i goes to the (i mod 4 + 1)-th seat after the dealer (deal.order).
+    """Masks of the four hands: card i goes to the (i mod 4 + 1)-th seat after the dealer (deal.order), or as the
+    packets of :func:`deal_positions` give it.
 
     A card outside 0..51 gives a hand a bit outside the pack (a number over 255, a negative number or a
     non-integer raises ValueError or TypeError). Each hand's mask is the sum of its cards' bits, so a card given
@@ -69,6 +85,12 @@ def deal_hands(r: Rules, dealer: int, deck: Sequence[int]) -> list[int]:
     bit = _CARD_BITS.__getitem__
     s0, s1, s2, s3 = deal_order(r, dealer)
     hands = [0, 0, 0, 0]
+    if r.deal_packets:  # classic-deal-order, reading in-packets
+        if len(cards) != 52:
+            raise ValueError(f"a deal in packets is of 52 cards, not {len(cards)}")
+        for seat, places in zip((s0, s1, s2, s3), deal_positions(r), strict=True):
+            hands[seat] = sum(bit(cards[i]) for i in places)
+        return hands
     hands[s0] = sum(map(bit, cards[0::4]))
     hands[s1] = sum(map(bit, cards[1::4]))
     hands[s2] = sum(map(bit, cards[2::4]))
@@ -81,11 +103,13 @@ _CARD_BITS = [*CARD_BITS] + [1 << 52] * 204  # card -> its bit; 52..255 outside 
 
 def deck_of_hands(r: Rules, dealer: int, cards_by_seat: Sequence[Sequence[int]]) -> list[int]:
     """The deck that deals each seat (by seat number) its 13 cards in the order given, the inverse of
-    :func:`deal_hands` (deal.order): the i-th card of the k-th seat to receive cards is card 4i + k."""
+    :func:`deal_hands` (deal.order): the i-th card of the k-th seat to receive cards is card 4i + k (or at the i-th
+    place :func:`deal_positions` gives that seat)."""
     deck = [0] * 52
+    places = deal_positions(r) if r.deal_packets else None
     for k, seat in enumerate(deal_order(r, dealer)):
         for i, c in enumerate(cards_by_seat[seat]):
-            deck[4 * i + k] = c
+            deck[4 * i + k if places is None else places[k][i]] = c
     return deck
 
 

@@ -104,14 +104,18 @@ _AUCTION_READINGS: dict[str, tuple[str, tuple[Any, ...] | None]] = {
     "auction.dealer_match": ("choice", ("exact-bid", "same-number-any-strain")),
     "win.play_on_count": ("choice", ("once", "repeated")),
 }
-# Likewise for the individual family: a table a reading names (an empty one is the default, the reading a ruleset
-# takes when it leaves the parameter out); a house-rule file of that family may state another.
+# Likewise a table or list a reading names (an empty one is the default, the reading a ruleset takes when it leaves
+# the parameter out); a house-rule file may state another (of the individual family; the deal's, of either).
 _INDIVIDUAL_READINGS: dict[str, tuple[str, tuple[Any, ...] | None]] = {
     "bid.total_table": ("pairs", None),  # raised-total: (score threshold, total) pairs; [] for a fixed total
 }
+_COMMON_READINGS: dict[str, tuple[str, tuple[Any, ...] | None]] = {
+    "deal.packets": ("ints", None),  # classic-deal-order: the packet sizes each seat receives in turn; [] singly
+}
 READING_DEFAULTS: dict[str, Any] = {
-    **{k: allowed[0] for k, (_, allowed) in _AUCTION_READINGS.items() if allowed}, "bid.total_table": []}
-PARAMS = {**_COMMON, **_INDIVIDUAL, **_AUCTION, **_AUCTION_READINGS, **_INDIVIDUAL_READINGS}
+    **{k: allowed[0] for k, (_, allowed) in _AUCTION_READINGS.items() if allowed}, "bid.total_table": [],
+    "deal.packets": []}
+PARAMS = {**_COMMON, **_INDIVIDUAL, **_AUCTION, **_AUCTION_READINGS, **_INDIVIDUAL_READINGS, **_COMMON_READINGS}
 
 # Clause ids the engine cites, by family; a ruleset must define each.
 CLAUSES_COMMON = (
@@ -303,6 +307,9 @@ class Rules:
     dealer_match: str = "exact-bid"  # egyptian-dealer-match: the privileged dealer matches the top bid, or its number
     play_on_count: str = "once"  # play-on-count: the target rises after the first game only, or after every game
     first_dealer: str = "random"  # first-dealer: chance picks the first dealer, or seat 0 deals first
+    # classic-deal-order: the sizes of the packets each seat receives in turn, from the seat after the dealer (a
+    # round of packets of the first size, then of the second, ...); empty: one card at a time
+    deal_packets: tuple[int, ...] = ()
     option_map: dict[str, OptionValue] = field(default_factory=dict)
 
     @property
@@ -597,7 +604,7 @@ def _build(rs: Ruleset, p: dict[str, Any], values: dict[str, OptionValue]) -> Ru
         fixed_suit=SUITS.index(fixed) if fixed and p["trump.source"] == "fixed" else -1,
         redeal_same_dealer=p["redeal.dealer"] == "same", tie_rule=p["tie.rule"],
         auto_bid=p["timer.auto_bid"], auto_play=p["timer.auto_play"], target=p["win.target"],
-        first_dealer=p["first_dealer"],
+        first_dealer=p["first_dealer"], deal_packets=tuple({**READING_DEFAULTS, **p}["deal.packets"]),
     )
     if p["family"] == "individual":
         vals = list(p["score.values"])
@@ -647,6 +654,9 @@ def config_problems(r: Rules) -> list[tuple[str, str]]:
         out.append(("win.target", f"target {r.target} is reached before any hand is played"))
     if r.trump_source == "fixed" and r.fixed_suit < 0:
         out.append(("trump.fixed_suit", "fixed trump needs a suit"))
+    if r.deal_packets and (sum(r.deal_packets) != 13 or min(r.deal_packets) < 1):
+        out.append(("deal.packets", f"packets of {', '.join(map(str, r.deal_packets))} cards do not deal each seat "
+                                    f"13 cards (they sum to {sum(r.deal_packets)}; each packet holds at least one card)"))
     if r.individual:
         if r.trump_source == "contract":
             out.append(("trump.source", "individual bidding has no contract to name trump"))

@@ -79,6 +79,7 @@ class _Tables:
         deck = list(range(52))
         self.trump_of_revealed = np.array([H.deal_trump(r, deck[:51] + [c])[1] for c in range(52)])
         self.first_leader = np.array([H.hand_leader(r, dl, None) for dl in range(4)])
+        self.places = [np.array(p) for p in R.deal_positions(r)]  # the deck's places of each seat's cards (deal.order)
         self.individual = r.individual
         if r.individual:
             # whether a bid total t (0..52) is played, per total in force (bid.total: it may rise with the scores)
@@ -200,7 +201,7 @@ def run(r: Rules, n: int, seed: int = 0, max_hands: int = 200, log_games: int = 
         res.deals[idx] += 1
         hands = np.zeros((m, 4), np.int64)
         for k in range(4):
-            hands[np.arange(m), (d + step * (k + 1)) % 4] = BITS[deck[:, k::4]].sum(1)
+            hands[np.arange(m), (d + step * (k + 1)) % 4] = BITS[deck[:, T.places[k]]].sum(1)
         logs = [(j, res.logs[int(g)]) for j, g in enumerate(idx) if int(g) in res.logs]
         entries: dict[int, dict[str, Any]] = {}
         for j, lg in logs:

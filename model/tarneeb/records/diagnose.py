@@ -443,6 +443,22 @@ def total_causes(r: Rules, bids: Sequence[int], scores: Sequence[int], played: b
     return _all(tries, played)
 
 
+def deal_causes(r: Rules, dealer: int, deck: Sequence[int],
+                plays: Sequence[tuple[int, int]]) -> list[tuple[Cause, list[int]]]:
+    """Why the cards a record's tricks show played (``plays``: (seat, card) pairs) are not the ones ``deck`` deals
+    each seat: every reading of the register about the deal order (deal.order) under which it deals each card
+    played to its player, with the hands it deals."""
+    out: list[tuple[Cause, list[int]]] = []
+    for aid, rid, text, rv, taken, clauses in _reading_facts(r):
+        if "deal.order" in clauses:
+            hands = R.deal_hands(rv, dealer, deck)
+            if all(hands[seat] >> card & 1 for seat, card in plays):
+                out.append(((f"reading-{rid}-of-{aid}", f"the cards played are the hands of a deck dealt as reading "
+                             f"{rid} of ambiguity {aid} deals it ({text}); {r.id} takes reading {taken}; to check "
+                             f"these records under that reading pass --reading {aid}={rid}", "deal.order"), hands))
+    return out
+
+
 def play_causes(r: Rules, hand: int, led: int, trump: int, card: int) -> list[Cause]:
     """Why an illegal card was accepted from ``hand`` (the seat's cards before it) after ``led`` was led."""
     tries: list[tuple[Callable[[], object], Cause]] = []
@@ -517,4 +533,4 @@ def winner_causes(r: Rules, leader: int, cards: Sequence[int], trump: int, claim
 
 
 __all__ = ["Cause", "bid_causes", "dealer_causes", "deltas_causes", "named_cause", "outcome_causes", "pass_causes",
-           "play_causes", "refuted_causes", "reveal_causes", "total_causes", "winner_causes"]
+           "deal_causes", "play_causes", "refuted_causes", "reveal_causes", "total_causes", "winner_causes"]

@@ -110,6 +110,26 @@ class HandReplay:
             cause = diagnose.named_cause(d.fits)
             d.cause, d.explanation = ("", "") if cause is None else cause[:2]
 
+    def _dealt_as_played(self, dealer: int, deck: list[int], hands: list[int]) -> list[int]:
+        """The hands the record's play shows were dealt: ``hands``, the rules' deal, unless some card is played by
+        a seat the deck does not deal it to and one reading of the deal order (deal.order) deals every card played
+        to its player; then one divergence at the deck names that reading, and the replay goes on from its hands
+        (each card would otherwise be reported as not held)."""
+        tricks = self.h.tricks
+        if tricks is None or self.h.deck is None or any(t.leader is None for t in tricks):
+            return hands
+        plays = [(H.trick_turn(self.r, t.leader, j), c) for t in tricks if t.leader is not None
+                 for j, c in enumerate(t.cards[:4])]
+        if all(hands[seat] >> card & 1 for seat, card in plays):
+            return hands
+        fits = diagnose.deal_causes(self.r, dealer, deck, plays)
+        if len(fits) != 1:
+            return hands
+        cause, dealt = fits[0]
+        self.div("deck", "cards played by players it does not deal them to", "each card played by the player it "
+                 "is dealt to", "deal.order", causes=[cause])
+        return dealt
+
     def _run(self, dealer: int, deck: list[int]) -> bool:
         r, h, st = self.r, self.h, self.st
         hands = R.deal_hands(r, dealer, deck)
@@ -117,6 +137,7 @@ class HandReplay:
             self.div("deck", f"a deal of {len(set(deck))} distinct cards", "52 distinct cards", "deal.deck",
                      reason="a deal must order all 52 distinct cards 0..51")
             return False
+        hands = self._dealt_as_played(dealer, deck, hands)
         revealed, trump_rules = H.deal_trump(r, deck)
         trump_claim = trump_rules
         t_div: Divergence | None = None  # the divergence that puts the record's trump apart from the rules'
