@@ -46,7 +46,7 @@ def _selected() -> list[tuple[str, str]]:
 def test_the_classic_scoring_readings_are_selectable_and_the_ruleset_takes_the_one_its_parameters_say() -> None:
     ids = {a.id for a in selectable_readings(get_ruleset("classic"))}
     assert ids == _SCORING_AMBIGUITIES | {"first-dealer", "forced-dealer-minimum", "egyptian-dealer-match",
-                                          "play-on-count", "classic-deal-order"}
+                                          "play-on-count", "classic-deal-order", "weak-hand"}
     for a in ambiguities():
         taken = taken_for(a, get_ruleset("classic"))
         if a.selectable and taken is not None:  # selecting the reading a ruleset takes changes nothing
@@ -156,8 +156,8 @@ def test_a_house_file_selects_a_reading_and_its_clause_says_which(tmp_path: Path
     assert R.team_deltas(load_rules(rs), 7, 0, (0, 13)) == (-7, 13)
     bad = tmp_path / "bad.toml"
     bad.write_text('schema = 1\nid = "club-bad"\nextends = "classic"\nname = "Club"\nsummary = "A club."\n'
-                   '[readings]\nweak-hand = "claimed"\n')
-    with pytest.raises(SpecError, match="follows one reading of this ambiguity only"):
+                   '[readings]\nrevoke-remedy = "replay-hand"\n')
+    with pytest.raises(SpecError, match="the documents are silent and the engine rules nothing here"):
         get_ruleset(str(bad))
 
 
@@ -171,7 +171,7 @@ def test_a_reading_of_another_ruleset_or_a_reading_not_in_the_register_is_refuse
 @pytest.mark.parametrize(("arg", "said"), [
     ("defender-kaboot=nope", "--reading defender-kaboot=nope: no such reading; valid: either-team, bidders-only"),
     ("junk", "--reading junk: a reading is written AMBIGUITY=READING"),
-    ("weak-hand=claimed", "--reading weak-hand: the engine follows one reading of this ambiguity only"),
+    ("revoke-remedy=replay-hand", "--reading revoke-remedy: no ruleset takes a reading of this ambiguity"),
 ])
 def test_verify_refuses_a_bad_reading_in_one_line_with_exit_2(tmp_path: Path, arg: str, said: str) -> None:
     f = tmp_path / "r.jsonl"
@@ -263,6 +263,7 @@ _OTHER_READINGS = [
     ("bsfyi-41", "rising-min-threshold", "above", {"rising_min_bid": True}, True),
     ("classic", "classic-deal-order", "in-packets", {}, True),
     ("classic", "classic-deal-order", "in-packets", {"weak_redeal": True}, True),
+    ("classic", "weak-hand", "claimed", {"weak_redeal": True}, True),
 ]
 
 
@@ -489,15 +490,14 @@ def test_under_reading_repeated_every_game_won_raises_the_target_again() -> None
 
 def test_an_ambiguity_a_ruleset_takes_is_selectable_or_the_register_says_why_not(tmp_path: Path) -> None:
     fixed = {a.id: a.fixed_because for a in ambiguities() if a.taken and not a.selectable}
-    assert set(fixed) == {"weak-hand"} and all(fixed.values()), fixed
-    with pytest.raises(ConfigError, match="a player's choice"):
-        with_readings(get_ruleset("classic"), {"weak-hand": "claimed"})
+    assert fixed == {}, fixed  # every reading a ruleset takes of the register can be selected
     # a register entry that leaves a reading fixed without saying why is refused on loading
     from tarneeb.core import ambiguity as A
 
     text = (ROOT / "spec/ambiguities.toml").read_text(encoding="utf-8")
     bad = tmp_path / "ambiguities.toml"
-    bad.write_text(text.replace('fixed_because = "a claimed redeal', 'x_because = "a claimed redeal'),
+    bad.write_text(text + '\n[[ambiguity]]\nid = "x-fixed"\nquestion = "?"\nsources = []\nreadings = [\n'
+                   '  { id = "a", text = "A." },\n  { id = "b", text = "B." },\n]\ntaken = { classic = "a" }\n',
                    encoding="utf-8")
     with pytest.raises(SpecError, match="fixed_because"):
         A._load(str(bad))
@@ -638,3 +638,105 @@ def test_a_house_file_deals_in_its_own_packets_citing_its_own_source(tmp_path: P
                    + 'doc = "club-sheet-pk"\n')
     with pytest.raises((SpecError, ConfigError), match="deal.packets"):
         load_rules(get_ruleset(str(bad)))
+
+
+def _weak_deck(r: Any, dealer: int, weak: tuple[int, ...]) -> tuple[int, ...]:
+    """A deck dealing the ``weak`` seats no card above 10 and every other seat an ace."""
+    low = [c for c in range(52) if c % 13 < 9]  # 2 to 10
+    high = [c for c in range(52) if c % 13 >= 9]
+    hands: list[list[int]] = [[], [], [], []]
+    for s in range(4):
+        if s not in weak:
+            hands[s].append(high.pop())
+    for s in weak:
+        hands[s] += [low.pop() for _ in range(13)]
+    rest = low + high
+    for s in range(4):
+        while len(hands[s]) < 13:
+            hands[s].append(rest.pop())
+    return tuple(R.deck_of_hands(r, dealer, hands))
+
+
+def test_under_reading_claimed_each_weak_seat_in_turn_asks_for_a_redeal_or_keeps_its_hand() -> None:
+    from tarneeb.core.actions import ASK, KEEP, Bid, Deal, parse_action
+    from tarneeb.core.match import Match, Phase
+    from tarneeb.errors import IllegalAction
+
+    auto = load_rules("classic", {"weak_redeal": True})
+    r = load_rules(with_readings(get_ruleset("classic"), {"weak-hand": "claimed"}), {"weak_redeal": True})
+    assert (parse_action("redeal:ask"), parse_action("redeal:keep"), str(ASK)) == (ASK, KEEP, "redeal:ask")
+    # dealer 0, seats 1 and 3 weak: seat 1 chooses first (it bids first), then seat 3
+    deck = _weak_deck(r, 0, (1, 3))
+    m = Match(auto, 0)
+    m.apply(Deal(deck))
+    assert m.phase is Phase.DEAL and m.records[-1].redeal == "deal.weak-redeal" and m.dealer == 1  # automatic
+    m = Match(r, 0)
+    m.apply(Deal(deck))
+    assert m.phase is Phase.WEAK_CLAIM and m.to_move == 1 and list(m.legal_actions()) == [ASK, KEEP]
+    with pytest.raises(IllegalAction):
+        m.apply(Bid(7))
+    m.apply(KEEP)
+    assert m.phase is Phase.WEAK_CLAIM and m.to_move == 3
+    m.apply(ASK)
+    assert (m.phase, m.dealer, m.records[-1].redeal) == (Phase.DEAL, 1, "deal.weak-redeal")
+    assert m.records[-1].claims == [(1, False), (3, True)]
+    # both keep: the bidding starts with the seat after the dealer
+    m = Match(r, 0)
+    m.apply(Deal(deck))
+    m.apply(KEEP)
+    m.apply(KEEP)
+    assert m.phase is Phase.BIDDING and m.to_move == 1
+    # under the clockwise option the seats choose in that bidding order: seat 3 first
+    cw = load_rules(with_readings(get_ruleset("classic"), {"weak-hand": "claimed"}),
+                    {"weak_redeal": True, "direction": "cw"})
+    m = Match(cw, 0)
+    m.apply(Deal(_weak_deck(cw, 0, (1, 3))))
+    assert m.to_move == 3
+    # no weak seat: no choice, the bidding starts
+    m = Match(r, 0)
+    m.apply(Deal(_weak_deck(r, 0, ())))
+    assert m.phase is Phase.BIDDING
+
+
+def test_the_weak_seats_claims_are_checked_against_the_turn() -> None:
+    r = load_rules(with_readings(get_ruleset("classic"), {"weak-hand": "claimed"}), {"weak_redeal": True})
+    lines = _records(r, range(20))
+    bad, done = [], False
+    for ln in lines:  # the first deal where a weak seat asked, the claim given to its partner: not a weak seat
+        obj = orjson.loads(ln)
+        if not done and obj.get("claims") and obj["claims"][0][1] == "ask":
+            obj["claims"][0][0] ^= 2
+            done = True
+        bad.append(orjson.dumps(obj))
+    assert done
+    s, reps = verify_lines(bad)
+    assert s.divergences >= 1 and reps[0].field == "claims[0]" and getattr(reps[0], "clause", "") == "deal.weak-redeal"
+    # records without the claims field are judged by their cancellations alone
+    plain = [orjson.dumps({k: v for k, v in orjson.loads(x).items() if k != "claims"}) for x in lines]
+    s, reps = verify_lines(plain)
+    assert s.divergences == 0 and s.errors == 0, reps[:3]
+
+
+def test_an_engine_letting_weak_seats_keep_their_hands_is_named_by_the_reading() -> None:
+    r = load_rules(with_readings(get_ruleset("classic"), {"weak-hand": "claimed"}), {"weak_redeal": True})
+    plain = [orjson.dumps({k: v for k, v in orjson.loads(x).items() if k != "claims"})
+             for x in _without_readings(_records(r, range(20)))]
+    s, reps = verify_lines(plain)
+    assert s.divergences > 0
+    (row,) = s.diagnosis()
+    assert row["status"] == "cause" and row["cause"] == "reading-claimed-of-weak-hand", row
+    assert "pass --reading weak-hand=claimed" in row["explanation"]
+
+
+@pytest.mark.parametrize(("rs_id", "aid", "rid", "opts", "start"), [
+    ("classic", "weak-hand", "claimed", {"weak_redeal": True}, None),
+    ("classic", "classic-deal-order", "in-packets", {"weak_redeal": True}, None),
+    ("bsfyi-41", "raised-total", "rising", {}, [35, 30, 38, 20]),
+])
+def test_the_batch_statistics_play_as_the_engine_under_the_readings(rs_id: str, aid: str, rid: str,
+                                                                     opts: dict[str, Any], start: Any) -> None:
+    from tarneeb.play.batch import replay_check, run
+
+    r = load_rules(with_readings(get_ruleset(rs_id), {aid: rid}), opts)
+    res = run(r, 200, 3, log_games=40, start_scores=start)
+    assert replay_check(r, res) > 1000  # every logged deal replayed through the engine alike

@@ -3,7 +3,8 @@
 Rule functions (:mod:`tarneeb.core.rules`): ``trick_winner``, ``legal_play_mask``, ``play_violation``,
 ``trump_from_reveal``, ``is_weak_hand``, ``revealed_card``, ``deal_positions``, ``deal_hands``, ``deck_of_hands``,
 ``team_of``, ``seat_order``,
-``deal_order``; hand steps (:mod:`tarneeb.core.hand`): ``deal_trump``, ``weak_seats``, ``hand_leader``,
+``deal_order``; hand steps (:mod:`tarneeb.core.hand`): ``deal_trump``, ``weak_seats``, ``weak_claimers``,
+``hand_leader``,
 ``trick_legal``, ``trick_turn``, ``trick_winner_seat``. Method: :mod:`tarneeb_proofs.bridge`.
 """
 
@@ -293,7 +294,7 @@ def _reveal(enc: Encoding) -> list[Target]:
     return out
 
 
-@builds("play", "weak_seats")
+@builds("play", "weak_seats", "weak_claimers")
 def _weak_seats(enc: Encoding) -> list[Target]:
     """hand.weak_seats: every four hands."""
     r = enc.r
@@ -307,10 +308,31 @@ def _weak_seats(enc: Encoding) -> list[Target]:
             return z3.BoolVal(res == [])
         return z3.And([w == z3.BoolVal(s in res) for s, w in enumerate(weak)])
 
-    return [Target("weak_seats", [Case("", hv, [], lambda f, v: f(r, list(v)), wclaim,
-                                          lambda ev: [s for s in range(4) if r.weak_redeal and ev(weak[s])],
-                                          "deal.weak-redeal" if r.weak_redeal else "deal.order")], HAND,
-                      "every four 52-bit hands")]
+    out = [Target("weak_seats", [Case("", hv, [], lambda f, v: f(r, list(v)), wclaim,
+                                         lambda ev: [s for s in range(4) if r.weak_redeal and ev(weak[s])],
+                                         "deal.weak-redeal" if r.weak_redeal else "deal.order")], HAND,
+                  "every four 52-bit hands")]
+    # hand.weak_claimers: under reading claimed of ambiguity weak-hand the weak seats in bidding order (the seats
+    # after the dealer in the direction of play, the dealer last), else none
+    claimed = enc.weak_claimed()
+    cases = []
+    for dealer in range(4):
+        order = [int(z3.simplify(seat_after(enc, z3.IntVal(dealer), k)).as_long()) for k in range(1, 5)]
+
+        def cclaim(res: Any, order: list[int] = order) -> Term:
+            if not isinstance(res, tuple) or any(type(x) is not int for x in res):
+                return z3.BoolVal(False)
+            if not claimed:
+                return z3.BoolVal(res == ())
+            if list(res) != [s for s in order if s in res]:  # in bidding order, each seat once
+                return z3.BoolVal(False)
+            return z3.And([w == z3.BoolVal(s in res) for s, w in enumerate(weak)])
+
+        cases.append(Case(f"dealer {dealer}", hv, [], lambda f, v, dealer=dealer: f(r, dealer, list(v)), cclaim,
+                          lambda ev, order=order: tuple(s for s in order if claimed and ev(weak[s])),
+                          "deal.weak-redeal" if r.weak_redeal else "deal.order"))
+    out.append(Target("weak_claimers", cases, HAND, "every dealer x every four 52-bit hands"))
+    return out
 
 
 @builds("play", "deal_positions", "deal_hands", "deck_of_hands")

@@ -308,6 +308,11 @@ class Encoding:
             return self.trump_from_reveal(revealed)
         return bv6(named)
 
+    def weak_claimed(self) -> bool:
+        """deal.weak-redeal: whether a weak seat may keep its hand, each in bidding order asking for a redeal or
+        keeping it (reading claimed of ambiguity weak-hand), rather than a weak hand cancelling the deal at once."""
+        return self.r.weak_redeal and self.r.weak_claim == "claimed"
+
     def weak_hand(self, hand: Term) -> Term:
         """deal.weak-redeal: a hand with no card above 10 (no jack, queen, king or ace) is weak."""
         high = sum((((1 << 13) - 1) & ~((1 << 9) - 1)) << (13 * s) for s in range(4))

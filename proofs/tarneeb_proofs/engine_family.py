@@ -47,6 +47,7 @@ READING_STAGES: dict[str, tuple[str, ...]] = {
     "rising-min-threshold": ("bids",),
     "raised-total": ("bids", "match"),
     "classic-deal-order": ("play", "match"),
+    "weak-hand": ("play", "match"),
     "turned-card-trump": ("play",),
     "weakest-card": ("match",),
     "400-direction": ("play", "bids", "match"),

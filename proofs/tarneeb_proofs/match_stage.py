@@ -54,7 +54,7 @@ from typing import Any, NamedTuple
 import z3
 
 from tarneeb.core import match as match_module
-from tarneeb.core.actions import PASS, PLAYS, Bid, Deal, NameTrump, Play
+from tarneeb.core.actions import ASK, KEEP, PASS, PLAYS, Bid, Deal, NameTrump, Play
 from tarneeb.core.cards import card_str, hand_str
 from tarneeb.core.match import Match
 from tarneeb.core.spec import Option, OptionValue, Rules, Ruleset, load_rules
@@ -147,6 +147,8 @@ KINDS: tuple[Kind, ...] = (
     Kind("all-pass", "a deal cancelled: all four passed", ("auction.all-pass",)),
     Kind("forced", "the dealer forced to bid after three passes", ("auction.all-pass",)),
     Kind("weak", "a deal cancelled: a seat holds no card above 10", ("deal.weak-redeal",)),
+    Kind("weak-ask", "a weak seat asks for a redeal (reading claimed of weak-hand)", ("deal.weak-redeal",)),
+    Kind("weak-keep", "every weak seat keeps its hand: the bidding starts (reading claimed)", ("deal.weak-redeal",)),
     *(Kind(f"{k}x{c}", f"{k} cancelled deal(s) in a row, by {cause}", (cause,))
       for cause, c in _CAUSES for k in (1, 2, 3)),
     Kind("2xmix", "2 cancelled deals in a row, by different causes", ("auction.all-pass", "deal.weak-redeal")),
@@ -171,7 +173,8 @@ KINDS: tuple[Kind, ...] = (
 KIND_IDS = tuple(k.id for k in KINDS)
 _KIND = {k.id: k for k in KINDS}
 _INDIVIDUAL_ONLY = {"total<", "total=", "total>", "total-raised", "madebid", "madebid-x", "1xT", "2xT", "3xT"}
-_AUCTION_ONLY = {"all-pass", "forced", "weak", "made", "failed", "kaboot-bid", "kaboot-def", "play-on", "won-raised",
+_AUCTION_ONLY = {"all-pass", "forced", "weak", "weak-ask", "weak-keep", "made", "failed", "kaboot-bid", "kaboot-def",
+                 "play-on", "won-raised",
                  "1xA", "2xA", "3xA", "1xW", "2xW", "3xW", "2xmix", "3xmix"}
 
 
@@ -209,6 +212,9 @@ def not_applicable(kind: str, r: Rules) -> str | None:
     if kind == "total-raised" and not any(total > r.total_min for _, total in r.total_table):
         return ("the bid total does not rise with the scores (reading fixed of ambiguity raised-total)" if not
                 r.total_table else f"no raised total exceeds the total of {r.total_min}")
+    if kind in ("weak-ask", "weak-keep") and not (r.weak_redeal and r.weak_claim == "claimed"):
+        return "a weak hand cancels the deal at once (reading automatic-next of weak-hand)" if r.weak_redeal \
+            else "weak_redeal = false (off)"
     if kind == "forced" and r.all_pass != "dealer-forced":
         return f"all_pass = {r.all_pass}: all four passing cancels the deal"
     if kind in ("kaboot-bid", "kaboot-def") and "score.kaboot" not in cl:
@@ -801,6 +807,7 @@ class Design(NamedTuple):
     named: int = 0  # the trump the contract holder names (contract source, not Egyptian)
     goals: tuple[Goal, ...] = ()
     note: str = ""
+    asks: tuple[bool, ...] = ()  # reading claimed of weak-hand: each weak seat in turn asks (True) or keeps (False)
 
 
 class Plan:
@@ -1124,8 +1131,20 @@ def _auc_scenarios(r: Rules, ex: Expected) -> list[Scenario]:
     def weak(i: int) -> DesignFn:
         def f(d: Driver) -> Design:
             ws = [(d.x.dealer + i) % 4] + ([(d.x.dealer + i + 2) % 4] if i % 3 == 2 else [])
+            # reading claimed of weak-hand: the deal is cancelled all the same, the first weak seat asking or, where
+            # two are weak, every other design, the first keeping its hand and the second asking
+            asks = (False, True) if len(ws) == 2 and i % 6 == 2 else (True,)
             return Design(d.plan.deck(d.x.dealer, weak=ws), calls=d.plan.script(d.x.dealer, None, None),
-                          note=f"seat(s) {ws} hold no card above 10")
+                          note=f"seat(s) {ws} hold no card above 10", asks=asks)
+        return f
+
+    def weak_kept(k: int) -> DesignFn:
+        """Reading claimed of weak-hand: every weak seat keeps its hand (the k-th after the dealer; two when k is
+        2), so the bidding starts; then all four pass."""
+        def f(d: Driver) -> Design:
+            ws = [(d.x.dealer + k) % 4] + ([(d.x.dealer + k + 2) % 4] if k == 2 else [])
+            return Design(d.plan.deck(d.x.dealer, weak=ws), calls=d.plan.script(d.x.dealer, None, None),
+                          note=f"seat(s) {ws} hold no card above 10 and keep their hands", asks=(False, False))
         return f
 
     def kaboot_bidders(d: Driver) -> Design:
@@ -1206,6 +1225,10 @@ def _auc_scenarios(r: Rules, ex: Expected) -> list[Scenario]:
                                [("at the raised target", made(1))]))
     if r.all_pass == "dealer-forced":
         played.append(Scenario("the dealer forced to bid", Start(3, (0, 0, 0, 0)), [("forced", forced)]))
+    extra: list[Scenario] = []
+    if r.weak_redeal and r.weak_claim == "claimed":
+        extra.append(Scenario("weak seats keep their hands (reading claimed of weak-hand)", Start(2, (0, 0, 0, 0)),
+                              [("one weak seat keeps", weak_kept(1)), ("two weak seats keep", weak_kept(2))]))
     causes = _causes(r)
     pats: list[str] = []
     if "auction.all-pass" in causes:
@@ -1225,7 +1248,7 @@ def _auc_scenarios(r: Rules, ex: Expected) -> list[Scenario]:
     out = list(played)
     for k, pat in enumerate(pats[len(played):]):
         out.append(Scenario(f"{len(pat)} deals cancelled in a row ({pat})", Start(k % 4, (0, 0, 0, 0)), prefix(pat)))
-    return out
+    return out + extra
 
 
 def scenarios(r: Rules, ex: Expected) -> list[Scenario]:
@@ -1501,14 +1524,18 @@ class Driver:
         hands = ex.hands(x.dealer, dz.deck)
         self.same("Match._phase_deal: the hands dealt", list(m.hands), hands, "deal.order")
         weak = [s for s in range(4) if ex.weak(hands[s])] if r.weak_redeal else []
+        # reading claimed of weak-hand: the weak seats choose in bidding order instead of the deal ending at once
+        claimers = [s for s in ex.order(ex.next(x.dealer)) if s in weak] if ex.enc.weak_claimed() else []
         cancelled = m.phase.value == "deal"
         self.same("Match._phase_deal: the weak-hand test (deal cancelled)",
                   f"cancelled ({m.records[-1].redeal})" if cancelled and m.records else "dealt on",
-                  "cancelled (deal.weak-redeal)" if weak else "dealt on", "deal.weak-redeal")
-        if weak:
+                  "cancelled (deal.weak-redeal)" if weak and not claimers else "dealt on", "deal.weak-redeal")
+        if weak and not claimers:
             self.cov["weak"] += 1
             self.ctx["weak seats"] = str(weak)
             self.cancelled(m, "deal.weak-redeal")
+            return
+        if claimers and self.weak_claims(m, dz, claimers):
             return
         trump = -1
         revealed = dz.deck[51] if r.trump_source.startswith("revealed") else None  # the dealer's last card
@@ -1549,6 +1576,28 @@ class Driver:
             bids = [0, 0, 0, 0]
         self.flush_run()
         self.play(m, dz, hands, trump, bids, holder, contract)
+
+    def weak_claims(self, m: Match, dz: Design, claimers: list[int]) -> bool:
+        """The weak seats choose in turn (reading claimed of weak-hand), as the design says: whether one asked and the
+        deal was cancelled (deal.weak-redeal)."""
+        self.ctx["weak seats"] = str(claimers)
+        for i, seat in enumerate(claimers):
+            self.same("Match._phase_weak_claim: the phase and the weak seat to choose", (m.phase.value, m.to_move),
+                      ("weak-claim", seat), "deal.weak-redeal")
+            self.same("Match.legal_actions: a weak seat's choices", [str(a) for a in m.legal_actions()],
+                      ["redeal:ask", "redeal:keep"], "deal.weak-redeal")
+            for act in (Bid(7), PASS, PLAYS[0], NameTrump(0), Deal(tuple(range(52)))):
+                self.refuse(m, act, f"Match.apply: {act} while a weak seat chooses", "deal.weak-redeal")
+            ask = dz.asks[i] if i < len(dz.asks) else False
+            self.accept(m, ASK if ask else KEEP, f"Match._phase_weak_claim: seat {seat} "
+                        + ("asks for a redeal" if ask else "keeps its hand"), "deal.weak-redeal")
+            if ask:
+                self.cov["weak"] += 1
+                self.cov["weak-ask"] += 1
+                self.cancelled(m, "deal.weak-redeal")
+                return True
+        self.cov["weak-keep"] += 1
+        return False
 
     def cancelled(self, m: Match, cause: str) -> None:
         x, ex = self.x, self.ex
@@ -1596,7 +1645,7 @@ class Driver:
                             self._bid_clause(b))
             self.refuse(m, PASS, f"Match._phase_bidding: a pass by seat {seat}", "bid.no-pass")
             if i == 0:
-                self.other_phases(m, "the bidding", (PLAYS[0], Deal(tuple(range(52))), NameTrump(0)))
+                self.other_phases(m, "the bidding", (PLAYS[0], Deal(tuple(range(52))), NameTrump(0), ASK))
             auto = ex.timer_bid()
             if auto is not None:
                 self.same("Match.timeout_action: the turn timer's bid", m.timeout_action(), Bid(auto),
@@ -1652,7 +1701,7 @@ class Driver:
                 raise self.bad(f"Match.legal_actions: the legal calls of seat {seat}", [self._call_text(c) for c in eng],
                                [self._call_text(c) for c in want], self._call_clause(diff[0], st, seat))
             if not said:
-                self.other_phases(m, "the auction", (PLAYS[0], Deal(tuple(range(52))), NameTrump(0)))
+                self.other_phases(m, "the auction", (PLAYS[0], Deal(tuple(range(52))), NameTrump(0), KEEP))
             for c in self._near(st, legal):
                 self.refuse(m, self._bid_of(c), f"Match._auction_bid: an illegal call {self._call_text(c)} by seat "
                                                 f"{seat}", self._call_clause(c, st, seat))
@@ -1764,7 +1813,7 @@ class Driver:
                     self.refuse(m, PLAYS[c], f"Match._phase_play: an illegal card {card_str(c)} by seat {seat}",
                                 self._play_clause(hands[seat], led, trump))
                 if k == 0 and j == 0:
-                    self.other_phases(m, "the play", (Bid(7), PASS, Deal(tuple(range(52))), NameTrump(0)))
+                    self.other_phases(m, "the play", (Bid(7), PASS, Deal(tuple(range(52))), NameTrump(0), ASK))
                     self.same("Match.is_chance during the play", m.is_chance(), False, "deal.rotation")
                 if j == 0 and k in (0, _UNASKED_TRICKS[0]):  # values that are no card, refused as not held
                     odd: Any

@@ -478,6 +478,17 @@ _RULES: list[Mutant] = [
        "            deck[4 * i + k] = c\n",
        "under reading in-packets of classic-deal-order the deck made from four hands deals them one card at a time",
        "engine.play", "special-case", "classic", readings={"classic-deal-order": "in-packets"}),
+    _m("engine-weak-claimers-in-seat-order", HAND,
+       "    return tuple(s for s in bidding_order(r, dealer) if s in weak)\n",
+       "    return tuple(weak)\n",
+       "under reading claimed of weak-hand the weak seats choose in seat order, not in bidding order",
+       "engine.play", "special-case", "classic", {"weak_redeal": True}, readings={"weak-hand": "claimed"}),
+    _m("match-first-weak-keep-starts-the-bidding", MATCH,
+       "        self._claimers = self._claimers[1:]\n",
+       "        self._claimers = ()\n",
+       "under reading claimed of weak-hand the bidding starts once the first weak seat keeps its hand, though a "
+       "second weak seat has not chosen", "engine.match", "transition", "classic",
+       readings={"weak-hand": "claimed"}),
     _m("match-bid-total-on-zero-scores", MATCH,
        "            if not R.hand_is_played(r, self.bids, self.scores):\n",
        "            if not R.hand_is_played(r, self.bids, [0, 0, 0, 0]):\n",
@@ -748,8 +759,8 @@ _TOOLS: list[Mutant] = [
     # reached only by the match stage's steered matches (a weak hand after a cancelled deal), or caught only by
     # the corruption "bids on a weak hand"
     _m("fast-weak-after-cancel-unseen", FAST,
-       "    if H.weak_seats(r, hands):\n        return",
-       "    if H.weak_seats(r, hands) and st.last_redeal is None:\n        return",
+       "    if H.weak_seats(r, hands):\n        if H.weak_claimers",
+       "    if H.weak_seats(r, hands) and st.last_redeal is None:\n        if H.weak_claimers",
        "the fast path misses a weak hand dealt right after a cancelled deal (and reads the deal as bid)", "tools",
        "tool", "classic", {"weak_redeal": True, "play_on": 10, "must_trump": True, "direction": "cw"}),
     _m("fast-weak-hand-bids-taken", FAST,

@@ -25,7 +25,7 @@ from tarneeb.play.bots import heuristic_policy
 
 QUICKSTART_RULESET = "card-kings-41"
 QUICKSTART_SEED = "quickstart-1"
-_PHASES = {Phase.BIDDING: "bidding", Phase.TRUMP_CHOICE: "trump", Phase.PLAY: "play"}
+_PHASES = {Phase.BIDDING: "bidding", Phase.TRUMP_CHOICE: "trump", Phase.PLAY: "play", Phase.WEAK_CLAIM: "claim"}
 
 
 class RefSession:

@@ -1,9 +1,9 @@
 """Actions: a game is a replayable list of these.
 
-``Deal`` is the chance event (the deck order); ``Bid``, ``NameTrump`` and
-``Play`` are the players'. Each has a short text form used in records and on
+``Deal`` is the chance event (the deck order); ``Bid``, ``NameTrump``,
+``Play`` and ``Redeal`` are the players'. Each has a short text form used in records and on
 the command line: ``deal:<104 chars>``, ``bid:7``, ``bid:pass``, ``bid:8H``,
-``bid:9N`` (Egyptian, N = no trump), ``trump:S``, ``play:QD``.
+``bid:9N`` (Egyptian, N = no trump), ``trump:S``, ``play:QD``, ``redeal:ask``, ``redeal:keep``.
 """
 
 from __future__ import annotations
@@ -64,7 +64,18 @@ class Play:
         return _PLAY_TEXT[c] if type(c) is int and 0 <= c < 52 else f"play:<card {c!r}>"
 
 
-Action = Deal | Bid | NameTrump | Play
+@dataclass(frozen=True, slots=True)
+class Redeal:
+    """A weak seat's choice under reading claimed of ambiguity weak-hand: ask for a redeal, or keep the hand."""
+
+    ask: bool
+
+    def __str__(self) -> str:
+        return "redeal:ask" if self.ask else "redeal:keep"
+
+
+Action = Deal | Bid | NameTrump | Play | Redeal
+ASK, KEEP = Redeal(True), Redeal(False)
 
 _PLAY_TEXT: tuple[str, ...] = tuple("play:" + card_str(c) for c in range(52))
 PLAYS: tuple[Play, ...] = tuple(Play(c) for c in range(52))
@@ -93,10 +104,15 @@ def parse_action(text: str) -> Action:
             return NameTrump(4 if r == "N" else parse_suit(r))
         if kind == "play":
             return PLAYS[parse_card(rest)]
+        if kind == "redeal":
+            r = rest.strip().lower()
+            if r not in ("ask", "keep"):
+                raise ValueError("a weak seat's choice is redeal:ask or redeal:keep")
+            return ASK if r == "ask" else KEEP
     except (ValueError, CardError) as e:
         raise ActionError(f"unreadable action {text!r}: {e}") from None
-    raise ActionError(f"unreadable action {text!r}: the kind must be deal, bid, trump or play")
+    raise ActionError(f"unreadable action {text!r}: the kind must be deal, bid, trump, play or redeal")
 
 
-__all__ = ["Action", "ActionError", "Bid", "BIDS", "Deal", "EGYPTIAN", "NameTrump", "PASS", "PLAYS", "Play",
-           "parse_action", "RANKS"]
+__all__ = ["ASK", "Action", "ActionError", "Bid", "BIDS", "Deal", "EGYPTIAN", "KEEP", "NameTrump", "PASS", "PLAYS",
+           "Play", "Redeal", "parse_action", "RANKS"]

@@ -187,6 +187,9 @@ def check_reading(aid: str, rid: str, where: str = "--reading", source: str = "(
     if selectable is not None and aid not in selectable and a.selectable:
         raise ConfigError(source, key, f"this ambiguity does not concern {source}; selectable for it: "
                                        f"{valid or 'none'}")
+    if not a.selectable and not a.taken:
+        raise ConfigError(source, key, "no ruleset takes a reading of this ambiguity: the documents are silent and "
+                                       f"the engine rules nothing here (a club's choice); selectable: {valid or 'none'}")
     if not a.selectable:
         how = f" ({a.fixed_because})" if a.fixed_because else f" (its option {a.option} chooses)" if a.option else ""
         raise ConfigError(source, key, f"the engine follows one reading of this ambiguity only{how}; selectable: "

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from tarneeb.core.actions import Bid, Play, parse_action
+from tarneeb.core.actions import Bid, Play, Redeal, parse_action
 from tarneeb.core.cards import SUIT_MASKS
 from tarneeb.core.rules import play_violation
 from tarneeb.core.spec import Rules, Ruleset
@@ -156,6 +156,8 @@ def legal_clause(r: Rules, m: Match, extra: Sequence[str], missing: Sequence[str
     from tarneeb.core.match import Phase
 
     a = parse_action((list(extra) + list(missing))[0])
+    if m.phase is Phase.WEAK_CLAIM or isinstance(a, Redeal):  # a weak seat's choice (ambiguity weak-hand)
+        return "deal.weak-redeal"
     if m.phase is Phase.PLAY and isinstance(a, Play):
         hand = m.hands[m.to_move]
         v = play_violation(r, hand, m.led, m.trump, a.card)
@@ -194,6 +196,8 @@ def to_move_clause(r: Rules, m: Match) -> str:
         return turn_clause(r)
     if m.phase is Phase.TRUMP_CHOICE:
         return "trump.source"
+    if m.phase is Phase.WEAK_CLAIM:
+        return "deal.weak-redeal"
     if m.phase is Phase.PLAY:
         if m.trick:
             return "play.direction"

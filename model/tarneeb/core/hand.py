@@ -6,7 +6,8 @@ strings them into the steps of a hand, once, for every caller: the state machine
 the referee. No other module scores a hand, settles a match or picks the next dealer.
 
 * :func:`deal_trump` -- the revealed card and trump after the deal (trump.source).
-* :func:`weak_seats` -- seats whose hand forces a redeal (deal.weak-redeal).
+* :func:`weak_seats` -- seats whose hand forces a redeal (deal.weak-redeal); :func:`weak_claimers` -- those who
+  may ask for one instead, in turn (ambiguity weak-hand, reading claimed).
 * :class:`Auction`, :func:`auction_call` -- one call of the team auction and who speaks next.
 * :func:`bidding_order`, :func:`bid_turn` -- the order of the individual bids and whose bid it is (bid.turn).
 * :func:`hand_leader` -- who leads the first trick (play.lead); :func:`trick_turn` -- who plays the n-th card;
@@ -45,6 +46,16 @@ def weak_seats(r: Rules, hands: Sequence[int]) -> list[int]:
     if not r.weak_redeal:
         return []
     return [s for s in range(4) if R.is_weak_hand(hands[s])]
+
+
+def weak_claimers(r: Rules, dealer: int, hands: Sequence[int]) -> tuple[int, ...]:
+    """Under reading claimed of ambiguity weak-hand, the weak seats (:func:`weak_seats`) in bidding order, each of
+    whom may in turn ask for a redeal or keep the hand (deal.weak-redeal); () under reading automatic-next, where a
+    weak hand cancels the deal at once, and when no seat is weak."""
+    if r.weak_claim != "claimed":
+        return ()
+    weak = weak_seats(r, hands)
+    return tuple(s for s in bidding_order(r, dealer) if s in weak)
 
 
 # ------------------------------------------------------------------ auction
@@ -207,5 +218,6 @@ def next_dealer(r: Rules, dealer: int, redeal: str | None) -> int:
 
 __all__ = [
     "Auction", "Settled", "auction_call", "auction_start", "bid_turn", "bidding_order", "deal_trump", "hand_deltas", "hand_leader",
-    "hand_outcome", "next_dealer", "settle", "trick_legal", "legal_trick_winner", "trick_turn", "trick_winner_seat", "weak_seats",
+    "hand_outcome", "next_dealer", "settle", "trick_legal", "legal_trick_winner", "trick_turn", "trick_winner_seat",
+    "weak_claimers", "weak_seats",
 ]

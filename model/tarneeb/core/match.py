@@ -1,7 +1,8 @@
 """The match state machine.
 
 Phases (:class:`Phase`): a match waits in DEAL for the chance event (the deck
-order), passes through TRUMP_REVEAL, waits in BIDDING, may pass through REDEAL
+order), may wait in WEAK_CLAIM (a weak seat asks for a redeal or keeps its hand, under
+reading claimed of ambiguity weak-hand), passes through TRUMP_REVEAL, waits in BIDDING, may pass through REDEAL
 back to DEAL, may wait in TRUMP_CHOICE (auction family), waits in PLAY, passes
 through HAND_SCORING and MATCH_OUTCOME, and ends in OVER. Each phase has one
 method here (``_phase_*``). The waiting phases accept actions; the passing ones
@@ -22,7 +23,7 @@ from enum import Enum
 
 from tarneeb.core import hand as H
 from tarneeb.core import rules as R
-from tarneeb.core.actions import BIDS, EGYPTIAN, PASS, PLAYS, Action, Bid, Deal, NameTrump, Play
+from tarneeb.core.actions import ASK, BIDS, EGYPTIAN, KEEP, PASS, PLAYS, Action, Bid, Deal, NameTrump, Play, Redeal
 from tarneeb.core.cards import (
     CARD_BITS,
     CARDS_OF_SUIT,
@@ -50,6 +51,7 @@ _NO_AUCTION = H.Auction(-1, None)  # the auction before a deal (never called on:
 _OTHER_SUITS = tuple(FULL_DECK ^ m for m in SUIT_MASKS)  # the cards not of suit s
 _SHIFT = (0, 13, 26, 39)
 _NAME_TRUMP = tuple(NameTrump(s) for s in range(4))  # the contract holder's choices (trump.source)
+_CLAIMS = (ASK, KEEP)  # a weak seat's choices (deal.weak-redeal, reading claimed of ambiguity weak-hand)
 
 
 # Legal calls by auction state and legal individual bids by score, per Rules object (tarneeb.core.tables)
@@ -60,6 +62,7 @@ _BID_TABLES: dict[int, tuple[Rules, tuple[object, ...], dict[int, tuple[Bid, ...
 
 class Phase(Enum):
     DEAL = "deal"
+    WEAK_CLAIM = "weak-claim"
     TRUMP_REVEAL = "trump-reveal"
     BIDDING = "bidding"
     REDEAL = "redeal"
@@ -94,6 +97,7 @@ class HandRecord:
     bids: list[tuple[int, Bid]] = field(default_factory=list)  # (seat, bid) in order
     contract: tuple[int, int, int | None] | None = None  # (seat, n, strain)
     redeal: str | None = None  # clause id that cancelled the hand
+    claims: list[tuple[int, bool]] = field(default_factory=list)  # (seat, asks) of weak seats, in turn (weak-hand)
     plays: list[int] = field(default_factory=list)  # the cards of the completed tricks, in play order, 4 a trick
     leaders: list[int] = field(default_factory=list)  # the seat leading each completed trick
     winners: list[int] = field(default_factory=list)  # the seat winning each completed trick
@@ -144,7 +148,7 @@ class Match:
         "rules", "first_dealer", "phase", "dealer", "scores", "hands", "to_move", "trump", "led",
         "trick", "trick_leader", "tricks_won", "bids", "auction_top", "auction", "spoken", "record", "records",
         "history", "winner", "winner_rule", "target", "start_games",
-        "games", "hands_played", "redeals", "start_scores", "_mhand", "_mmask", "_next", "_order",
+        "games", "hands_played", "redeals", "start_scores", "_mhand", "_mmask", "_next", "_order", "_claimers",
     )
 
     def __init__(self, rules: Rules, first_dealer: int = 0, scores: Sequence[int] | None = None) -> None:
@@ -191,6 +195,7 @@ class Match:
         self.auction = _NO_AUCTION
         self.spoken = 0
         self.record: HandRecord | None = None
+        self._claimers: tuple[int, ...] = ()  # the weak seats still to ask or keep (Phase.WEAK_CLAIM)
         # The legal-play mask last computed by legal_actions and the hand it is for (-1: none). Only _phase_play
         # changes a hand or the led suit during play, and it clears _mhand: the mask is then always for this state.
         self._mhand = -1
@@ -315,6 +320,8 @@ class Match:
             return self._legal_auction_bids()
         if ph is Phase.TRUMP_CHOICE:
             return _NAME_TRUMP
+        if ph is Phase.WEAK_CLAIM:
+            return _CLAIMS
         return []
 
     def legal_play_mask(self) -> int:
@@ -362,11 +369,15 @@ class Match:
             self._phase_deal(action)
         elif ph is Phase.TRUMP_CHOICE and type(action) is NameTrump:
             self._phase_trump_choice(action)
+        elif ph is Phase.WEAK_CLAIM and type(action) is Redeal:
+            self._phase_weak_claim(action)
         else:
             want = {Phase.DEAL: "a deal", Phase.BIDDING: "a bid", Phase.PLAY: "a card",
-                    Phase.TRUMP_CHOICE: "a trump suit", Phase.OVER: "nothing: the match is over"}
+                    Phase.TRUMP_CHOICE: "a trump suit", Phase.WEAK_CLAIM: "redeal:ask or redeal:keep",
+                    Phase.OVER: "nothing: the match is over"}
             # once the match is over the clause that decided it answers every action; before, the phase's own
-            rule = (self.winner_rule or "win.target") if ph is Phase.OVER else "hand.tricks"
+            rule = ((self.winner_rule or "win.target") if ph is Phase.OVER else
+                    "deal.weak-redeal" if ph is Phase.WEAK_CLAIM else "hand.tricks")
             raise WrongPhase(str(action), self.to_move if self.to_move >= 0 else None, rule,
                              f"the {ph.value} phase expects {want.get(ph, ph.value)}", self.state_text())
         self.history.append(action)
@@ -395,13 +406,43 @@ class Match:
         self.record = HandRecord(len(self.records), self.dealer, tuple(deck))
         weak = H.weak_seats(r, hands)
         if weak:
-            self._phase_redeal("deal.weak-redeal", f"seat(s) {weak} hold no card above 10")
+            claimers = H.weak_claimers(r, self.dealer, hands)
+            if not claimers:  # the redeal is automatic
+                self._phase_redeal("deal.weak-redeal", f"seat(s) {weak} hold no card above 10")
+                return
+            self.phase = Phase.WEAK_CLAIM
+            self._claimers = claimers
+            self.to_move = claimers[0]
             return
-        self._phase_trump_reveal(deck)
+        self._start_bidding()
+
+    def _start_bidding(self) -> None:
+        rec = self.record
+        if rec is None:
+            raise RuntimeError("the bidding started with no deal")
+        self._phase_trump_reveal(rec.deck)
         self.phase = Phase.BIDDING
         self.to_move = self._next[self.dealer]  # bid.turn, auction.order: the seat after the dealer
-        if not r.individual:
-            self.auction = H.auction_start(r, self.dealer)
+        if not self.rules.individual:
+            self.auction = H.auction_start(self.rules, self.dealer)
+
+    def _phase_weak_claim(self, action: Redeal) -> None:
+        """A weak seat asks for a redeal (the deal is cancelled) or keeps its hand (the next weak seat chooses, or
+        the bidding starts): deal.weak-redeal under reading claimed of ambiguity weak-hand."""
+        rec = self.record
+        if rec is None:
+            raise RuntimeError("a weak seat's choice with no deal")
+        seat = self.to_move
+        rec.claims.append((seat, action.ask))
+        if action.ask:
+            self._phase_redeal("deal.weak-redeal", f"{player_and_seat(seat)} holds no card above 10 and asks for a "
+                                                   "redeal")
+            return
+        self._claimers = self._claimers[1:]
+        if self._claimers:
+            self.to_move = self._claimers[0]
+            return
+        self._start_bidding()
 
     def _phase_trump_reveal(self, deck: Sequence[int]) -> None:
         rec = self.record

@@ -34,6 +34,7 @@ CLAUSE_PARAMS: dict[str, tuple[str, ...]] = {
     "play.direction": ("direction",),
     "deal.rotation": ("direction",),
     "deal.order": ("deal.packets",),
+    "deal.weak-redeal": ("deal.weak_claim",),
     "score.values": ("score.values",),
     "win.target": ("win.target",),
     "win.made-bid": ("win.made_bid_wins", "win.made_bid_partner"),

@@ -103,6 +103,7 @@ _AUCTION_READINGS: dict[str, tuple[str, tuple[Any, ...] | None]] = {
     "win.made_bid_partner": ("choice", ("outright", "partner-positive")),
     "auction.dealer_match": ("choice", ("exact-bid", "same-number-any-strain")),
     "win.play_on_count": ("choice", ("once", "repeated")),
+    "deal.weak_claim": ("choice", ("automatic-next", "claimed")),
 }
 # Likewise a table or list a reading names (an empty one is the default, the reading a ruleset takes when it leaves
 # the parameter out); a house-rule file may state another (of the individual family; the deal's, of either).
@@ -306,6 +307,7 @@ class Rules:
     made_bid_partner: str = "outright"  # bid10-partner: a made winning bid wins outright, or with the partner above 0
     dealer_match: str = "exact-bid"  # egyptian-dealer-match: the privileged dealer matches the top bid, or its number
     play_on_count: str = "once"  # play-on-count: the target rises after the first game only, or after every game
+    weak_claim: str = "automatic-next"  # weak-hand: a weak hand cancels the deal at once, or its holder may ask
     first_dealer: str = "random"  # first-dealer: chance picks the first dealer, or seat 0 deals first
     # classic-deal-order: the sizes of the packets each seat receives in turn, from the seat after the dealer (a
     # round of packets of the first size, then of the second, ...); empty: one card at a time

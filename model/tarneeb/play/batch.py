@@ -25,7 +25,7 @@ import numpy as np
 
 from tarneeb.core import hand as H
 from tarneeb.core import rules as R
-from tarneeb.core.actions import BIDS, PASS, PLAYS, Deal, NameTrump
+from tarneeb.core.actions import ASK, BIDS, KEEP, PASS, PLAYS, Deal, NameTrump
 from tarneeb.core.match import Match, Phase
 from tarneeb.core.spec import Rules
 from tarneeb.errors import TarneebError
@@ -211,6 +211,14 @@ def run(r: Rules, n: int, seed: int = 0, max_hands: int = 200, log_games: int = 
         cancel_rule = np.full(m, "", dtype=object)
         if not r.individual and r.weak_redeal:
             weak = np.array([bool(H.weak_seats(r, [int(x) for x in hands[j]])) for j in range(m)])
+            for w in np.flatnonzero(weak).tolist():  # reading claimed of weak-hand: each weak seat asks or keeps
+                for _seat in H.weak_claimers(r, int(d[w]), [int(x) for x in hands[w]]):  # at random, in turn
+                    ask = bool(rng.random() < 0.5)
+                    if w in entries:
+                        entries[w]["actions"].append(("claim", int(ask)))
+                    weak[w] = ask
+                    if ask:
+                        break
             cancel |= weak
             cancel_rule[weak] = "deal.weak-redeal"
         trump = T.trump_of_revealed[deck[:, 51]].copy()
@@ -360,6 +368,8 @@ def replay_check(r: Rules, res: BatchResult, max_hands: int = 200) -> int:
                         m.apply(BIDS[v] if v else PASS)
                     elif kind == "trump":
                         m.apply(NameTrump(v))
+                    elif kind == "claim":
+                        m.apply(ASK if v else KEEP)
                     else:
                         m.apply(PLAYS[v])
                 except TarneebError as e:

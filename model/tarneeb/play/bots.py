@@ -26,7 +26,7 @@ import random
 from typing import Protocol
 
 from tarneeb.core import rules as R
-from tarneeb.core.actions import BIDS, EGYPTIAN, PASS, PLAYS, Action, Bid, NameTrump
+from tarneeb.core.actions import ASK, BIDS, EGYPTIAN, PASS, PLAYS, Action, Bid, NameTrump
 from tarneeb.core.cards import SUIT_MASKS, cards_of, ranks_in, suit_count
 from tarneeb.core.match import Match, Phase
 
@@ -99,6 +99,8 @@ def heuristic_policy(m: Match, rng: random.Random) -> Action:
         return low
     if m.phase is Phase.TRUMP_CHOICE:
         return NameTrump(_longest_suit(hand))
+    if m.phase is Phase.WEAK_CLAIM:  # a hand with no card above 10: ask for a redeal (ambiguity weak-hand)
+        return ASK
     if m.phase is not Phase.PLAY:
         return random_policy(m, rng)
     legal = cards_of(m.legal_play_mask())

@@ -188,8 +188,10 @@ def _other_readings(r: Rules) -> list[tuple[str, str, str, Rules]]:
 
 def _reading_cause(r: Rules, aid: str, rid: str, text: str, taken: str | None, clause: str) -> Cause:
     """The cause "the claimed changes follow reading ``rid`` of ambiguity ``aid``", with how to select it."""
-    what = "whether the deal is played" if clause == "bid.total" else "the claimed changes"
-    return (f"reading-{rid}-of-{aid}", f"{what} follow{'s' * (clause == 'bid.total')} reading {rid} of ambiguity {aid} ({text}); "
+    what = {"bid.total": "whether the deal is played follows",
+            "deal.weak-redeal": "a deal played though a seat holds no card above 10 follows"}.get(
+        clause, "the claimed changes follow")
+    return (f"reading-{rid}-of-{aid}", f"{what} reading {rid} of ambiguity {aid} ({text}); "
             f"{r.id} takes reading {taken}; to check these records under that reading pass --reading {aid}={rid}",
             clause)
 
@@ -459,6 +461,14 @@ def deal_causes(r: Rules, dealer: int, deck: Sequence[int],
     return out
 
 
+def weak_causes(r: Rules, dealer: int, hands: Sequence[int]) -> list[Cause]:
+    """Why a deal in which a seat holds no card above 10 was played though the rules cancel it: every reading of the
+    register about the weak-hand redeal (deal.weak-redeal) under which a weak seat may keep its hand."""
+    return [_reading_cause(r, aid, rid, text, taken, "deal.weak-redeal")
+            for aid, rid, text, rv, taken, clauses in _reading_facts(r)
+            if "deal.weak-redeal" in clauses and H.weak_claimers(rv, dealer, hands)]
+
+
 def play_causes(r: Rules, hand: int, led: int, trump: int, card: int) -> list[Cause]:
     """Why an illegal card was accepted from ``hand`` (the seat's cards before it) after ``led`` was led."""
     tries: list[tuple[Callable[[], object], Cause]] = []
@@ -533,4 +543,5 @@ def winner_causes(r: Rules, leader: int, cards: Sequence[int], trump: int, claim
 
 
 __all__ = ["Cause", "bid_causes", "dealer_causes", "deltas_causes", "named_cause", "outcome_causes", "pass_causes",
-           "deal_causes", "play_causes", "refuted_causes", "reveal_causes", "total_causes", "winner_causes"]
+           "deal_causes", "play_causes", "refuted_causes", "reveal_causes", "total_causes", "weak_causes",
+           "winner_causes"]

@@ -99,6 +99,8 @@ def fast_hand(st: MatchState, obj: dict[str, Any]) -> bool:
     elif obj.get("revealed") != _CARD_TEXT[revealed]:
         return False
     if H.weak_seats(r, hands):
+        if H.weak_claimers(r, dealer, hands):  # a weak seat chooses (ambiguity weak-hand): the replay checks it
+            return False
         return _cancelled(st, obj, dealer, "deal.weak-redeal", bids_obj, [])
     # ---- the bidding
     contract: tuple[int, int, int | None] | None = None

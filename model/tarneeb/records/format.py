@@ -274,6 +274,7 @@ class HandLine:
     hands: list[list[int]] | None = None  # by seat, when the deal is given as hands
     revealed: int | None = None  # -1: claims no revealed card
     trump: int | None = None  # -1: claims none yet (null), 0..3, 4 = no trump
+    claims: list[tuple[int, bool]] | None = None  # (seat, asks) of the weak seats in turn (weak-hand, claimed)
     bids: list[tuple[int | None, Bid]] | None = None
     redeal: str | None = None  # "": claims no redeal; "*": a redeal without a clause; else a clause id
     contract: tuple[int, Bid] | None = None

@@ -42,11 +42,25 @@ from tarneeb.records.format import (
 _HEADER_FIELDS = frozenset({"type", "format", "version", "match", "ruleset", "options", "readings", "first_dealer", "seats",
                             "meta", "start_scores", "bids_by_seat", "tricks_won_by_team", "deal_order"})
 _NULLABLE = frozenset({"revealed", "trump", "redeal", "contract"})  # hand fields the schema lets be null
-_HAND_FIELDS = frozenset({"type", "match", "hand", "dealer", "deck", "hands", "revealed", "trump", "bids", "redeal",
+_HAND_FIELDS = frozenset({"type", "match", "hand", "dealer", "deck", "hands", "revealed", "trump", "claims", "bids", "redeal",
                           "contract", "tricks", "play", "tricks_won", "deltas", "scores", "outcome", "meta"})
 
 
 _TRICK_FIELDS = frozenset({"leader", "cards", "winner"})
+
+
+def _claims(v: object) -> list[tuple[int, bool]] | None:
+    """The weak seats' choices, ``[[seat, "ask" | "keep"], ...]`` in turn (ambiguity weak-hand, reading claimed)."""
+    if v is None:
+        return None
+    if not isinstance(v, list):
+        raise _Bad("claims", f"claims are a list of [seat, \"ask\" or \"keep\"] in turn, not {_short(v)}")
+    out: list[tuple[int, bool]] = []
+    for i, x in enumerate(v):
+        if not (isinstance(x, list) and len(x) == 2 and x[1] in ("ask", "keep")):
+            raise _Bad(f"claims[{i}]", f"a claim is [seat, \"ask\" or \"keep\"], not {_short(x)}")
+        out.append((_seat(x[0], f"claims[{i}][0]"), x[1] == "ask"))
+    return out
 _CONTRACT_FIELDS = frozenset({"seat", "bid"})
 
 
@@ -214,6 +228,7 @@ def _parse_hand(obj: dict[str, Any], file: str, line: int) -> HandLine:
         h.revealed = -1 if v is None else _card(v, "revealed")
     if "trump" in obj:
         h.trump = _strain(obj["trump"], "trump")
+    h.claims = _claims(g("claims"))
     v = g("bids")
     if v is not None:
         if not isinstance(v, list):

@@ -130,6 +130,37 @@ class HandReplay:
                  "is dealt to", "deal.order", causes=[cause])
         return dealt
 
+    def _weak_cancels(self, dealer: int, hands: list[int]) -> bool:
+        """Whether a deal with a weak seat is cancelled (deal.weak-redeal): at once (reading automatic-next of
+        ambiguity weak-hand), or when a weak seat asks (reading claimed): by the record's ``claims``, each checked
+        against the weak seats in bidding order, or, not logged, by its ``redeal``."""
+        h = self.h
+        claimers = H.weak_claimers(self.r, dealer, hands)
+        if not claimers:
+            if h.claims:
+                self.once("claims", "claims", "ignored: a weak hand cancels the deal at once under these rules (reading "
+                          "automatic-next of ambiguity weak-hand; --reading weak-hand=claimed lets a weak seat choose)")
+            return True
+        if h.claims is None:  # not logged: the record's cancellation says whether a weak seat asked
+            return h.redeal in ("deal.weak-redeal", "*")
+        for i, (seat, ask) in enumerate(h.claims):
+            said = f"{player_and_seat(seat)} {'asks for a redeal' if ask else 'keeps the hand'}"
+            if i >= len(claimers):
+                self.div(f"claims[{i}]", said, "no further choice: every weak seat has kept its hand", "deal.weak-redeal")
+                return False
+            if seat != claimers[i]:
+                self.div(f"claims[{i}]", said, f"{player_and_seat(claimers[i])} to choose (the weak seats choose in "
+                         "bidding order)", "deal.weak-redeal")
+            if ask:
+                if i + 1 < len(h.claims):
+                    self.div(f"claims[{i + 1}]", f"{len(h.claims) - i - 1} more choice(s)", "none: the deal is "
+                             "cancelled by the first to ask", "deal.weak-redeal")
+                return True
+        if len(h.claims) < len(claimers):
+            self.div("claims", f"{len(h.claims)} choice(s)", f"{player_and_seat(claimers[len(h.claims)])} still to "
+                     "choose", "deal.weak-redeal")
+        return False
+
     def _run(self, dealer: int, deck: list[int]) -> bool:
         r, h, st = self.r, self.h, self.st
         hands = R.deal_hands(r, dealer, deck)
@@ -153,15 +184,16 @@ class HandReplay:
                                  causes=None if h.revealed < 0 else diagnose.reveal_causes(r, deck, dealer, h.revealed))
                 if h.revealed >= 0:
                     trump_claim = R.trump_from_reveal(r, h.revealed)
-        if H.weak_seats(r, hands):
-            self._trump_check(-1, -1, None)
+        if H.weak_seats(r, hands) and self._weak_cancels(dealer, hands):
+            played: Divergence | None = None  # the record bids on: the slip every other report here follows
             if h.bids:  # thrown in before the bidding: no call was made
-                self.div("bids", f"{len(h.bids)} calls", "none: the deal is thrown in before the bidding",
-                         "deal.weak-redeal")
+                played = self.div("bids", f"{len(h.bids)} calls", "none: the deal is thrown in before the bidding",
+                                  "deal.weak-redeal", causes=diagnose.weak_causes(r, dealer, hands))
+            self._trump_check(-1, -1, None, played)
             if h.contract is not None:
                 self.div("contract", f"{player_and_seat(h.contract[0])} bids {bid_text(h.contract[1])}",
-                         "null: the deal is thrown in before the bidding", "deal.weak-redeal")
-            return self._cancelled(dealer, "deal.weak-redeal", None)
+                         "null: the deal is thrown in before the bidding", "deal.weak-redeal", follows=played)
+            return self._cancelled(dealer, "deal.weak-redeal", played)
         # ---- bidding
         bids: list[int | None] = [None, None, None, None]
         bid_div: list[Divergence | None] = [None, None, None, None]

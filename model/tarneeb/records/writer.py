@@ -54,6 +54,8 @@ def hand_dict(rules: Rules, rec: HandRecord, match_id: str, match_over: bool = F
     if rec.revealed is not None:
         d["revealed"] = _CARD_TEXT[rec.revealed]
     d["trump"] = strain_text(rec.trump)
+    if rec.claims:  # weak seats asking for a redeal or keeping their hands (ambiguity weak-hand, reading claimed)
+        d["claims"] = [[s, "ask" if ask else "keep"] for s, ask in rec.claims]
     d["bids"] = [[s, bid_text(b)] for s, b in rec.bids]
     d["redeal"] = rec.redeal
     if not rules.individual:
