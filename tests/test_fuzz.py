@@ -154,3 +154,24 @@ def test_fuzz_skips_a_ruleset_the_engine_does_not_list(tmp_path: Path) -> None:
     assert p.returncode == 2, p.stdout + p.stderr
     assert p.stdout.splitlines()[0] == 'skipped: ruleset eram-41 is not in the engine\'s hello rulesets ["classic"]'
     assert not out.exists() and "Traceback" not in p.stderr
+
+
+@pytest.mark.parametrize("reading", ["weak-hand=claimed", "classic-deal-order=in-packets"])
+def test_an_engine_ignoring_a_reading_it_is_told_diverges_and_verify_names_the_same_clause(tmp_path: Path,
+                                                                                           reading: str) -> None:
+    """The mini engine ignores ``readings``: under the weak seats' choice it cancels a weak deal at once, under the
+    deal in packets it deals singly; fuzz reports it, and verify finds the same clause in the reproducer."""
+    import json
+
+    out = tmp_path / "repro.jsonl"
+    assert main(["fuzz", "--engine", MINI, "--ruleset", "classic", "--option", "weak_redeal=true", "--reading", reading,
+                 "--hands", "200", "--seed", "1", "--out", str(out), "--json"]) == 1
+    lines = [json.loads(x) for x in out.read_text().splitlines()]
+    assert lines[0]["readings"] == dict([reading.split("=")])
+    want = {"weak-hand=claimed": "deal.weak-redeal", "classic-deal-order=in-packets": "deal.order"}[reading]
+    got = subprocess.run([sys.executable, "-m", "tarneeb.cli", "verify", str(out), "--json"], capture_output=True,
+                         text=True, cwd=Path(__file__).resolve().parents[1], timeout=120)
+    reports = [json.loads(x) for x in got.stdout.splitlines()]
+    assert got.returncode == 1
+    clauses = {d["clause"] for d in reports if d["kind"] == "divergence" and d["independent"]}
+    assert clauses == {want}, reports[:2]

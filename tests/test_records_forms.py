@@ -141,3 +141,22 @@ def test_declared_team_tricks_and_block_deal() -> None:
     ds[0]["deal_order"] = "blocks"
     assert VALIDATOR.is_valid(ds[0])
     assert _run(ds) == ([], [])
+
+
+def test_hands_beside_a_deck_are_checked_against_the_hands_it_deals() -> None:
+    from tarneeb.core import rules as R
+    from tarneeb.core.cards import card_str, cards_of
+
+    ds = _dicts("eram-41")
+    i = _played(ds)
+    r = load_rules("eram-41")
+    deck = [ds[i]["deck"][k:k + 2] for k in range(0, 104, 2)]
+    from tarneeb.core.cards import parse_card
+
+    hands = R.deal_hands(r, ds[i]["dealer"], [parse_card(c) for c in deck])
+    ds[i]["hands"] = [[card_str(c) for c in cards_of(h)] for h in hands]
+    divs, probs = _run(ds)
+    assert divs == [] and probs == []  # the hands the deck deals: nothing to say
+    ds[i]["hands"] = ds[i]["hands"][1:] + ds[i]["hands"][:1]  # each seat given its neighbour's cards
+    divs, _ = _run(ds)
+    assert [(d.field, d.clause) for d in divs if d.follows_line is None] == [("hands", "deal.order")], divs[:3]

@@ -37,8 +37,9 @@ from tarneeb.conformance.explain import deal_story
 from tarneeb.conformance.protocol import Engine
 from tarneeb.conformance.vector_ref import hand_result
 from tarneeb.core import clauses as C
+from tarneeb.core import hand as H
 from tarneeb.core import rules as R
-from tarneeb.core.actions import Action, Bid, Deal, NameTrump, Play, parse_action
+from tarneeb.core.actions import Action, Bid, Deal, NameTrump, Play, Redeal, parse_action
 from tarneeb.core.ambiguity import with_readings
 from tarneeb.core.cards import CARD_TEXT, STRAINS, card_str, cards_of, parse_card, strain_text
 from tarneeb.core.match import HandRecord, Match, Phase, random_deck
@@ -191,6 +192,9 @@ def lockstep_deal(eng: Engine, r: Rules, m: Match, deck: tuple[int, ...], choose
         elif isinstance(theirs_hands, list):
             theirs_hands = ours_hands
         if theirs_hands != ours_hands:
+            acts = eng.call({"cmd": "legal"}).get("actions") if st.get("phase") != "over" else None
+            if isinstance(acts, list) and acts:  # the deal as they play it from their hands, for the reproducer
+                _finish_theirs(eng, trace, str(acts[0]))
             stop("hands", ours_hands, st.get("hands"), "deal.order")
         rev = None if rec.revealed is None else card_str(rec.revealed)
         if st.get("revealed") != rev:
@@ -561,7 +565,12 @@ def reproducer_lines(eng: Engine | None, r: Rules, run: MatchRun) -> list[bytes]
         out.append(orjson.dumps(hand_dict(r, rec, mid)))
     t = run.traces[-1]
     rec = _their_record(r, n, t, m)
-    out.append(orjson.dumps(hand_dict(r, rec, mid, match_over=rec.outcome is not None)))
+    last = hand_dict(r, rec, mid, match_over=rec.outcome is not None)
+    if "claims" not in last and H.weak_claimers(r, t.dealer, R.deal_hands(r, t.dealer, t.deck)):
+        last["claims"] = []  # weak seats that should have chosen and did not (ambiguity weak-hand, reading claimed)
+    if run.divergence.field == "hands" and isinstance(t.start.get("hands"), list):
+        last["hands"] = t.start["hands"]  # the hands the engine dealt from the deck (deal.order), beside the deck
+    out.append(orjson.dumps(last))
     nd = t.final.get("next_dealer")
     if run.divergence.field == "next_dealer" and isinstance(nd, int) and 0 <= nd < 4:
         # show where the engine deals next: one more deal by the dealer it chose, played by it
@@ -590,7 +599,8 @@ def _their_deal(eng: Engine | None, r: Rules, t: DealTrace) -> bool:
 
 
 def _their_record(r: Rules, deal_no: int, t: DealTrace, m: Match | None) -> HandRecord:
-    st, fin = t.start, t.final
+    st = t.start
+    fin = t.final or (st if st.get("phase") == "over" else {})  # a deal they cancelled at once ends at the start
     rec = HandRecord(deal_no=deal_no, dealer=t.dealer, deck=t.deck)
     rv = st.get("revealed")
     rec.revealed = parse_card(rv) if isinstance(rv, str) else None
@@ -605,13 +615,18 @@ def _their_record(r: Rules, deal_no: int, t: DealTrace, m: Match | None) -> Hand
             plays.append(act.card)
         elif isinstance(act, NameTrump):
             rec.trump = act.suit
+        elif isinstance(act, Redeal):
+            rec.claims.append((seat, act.ask))
     con = fin.get("contract")
     if isinstance(con, dict) and isinstance(con.get("seat"), int) and isinstance(con.get("n"), int):
         s = con.get("strain")
         rec.contract = (con["seat"], con["n"], STRAINS.index(s) if isinstance(s, str) else None)
     if fin.get("redeal"):
         ours = m.records[deal_no].redeal if m is not None and len(m.records) > deal_no else None
-        rec.redeal = ours or C.redeal_clause(r)
+        # cancelled before any call: only a weak hand does that (deal.weak-redeal)
+        at_once = not any(isinstance(parse_action(a), Bid) for a in t.actions) and H.weak_seats(
+            r, R.deal_hands(r, t.dealer, t.deck))
+        rec.redeal = ours or ("deal.weak-redeal" if at_once else C.redeal_clause(r))
     lead = t.seats[len(t.seats) - len(plays)] if t.seats and plays else 0  # their first leader
     for i in range(0, len(plays) - len(plays) % 4, 4):  # each later trick led by the winner they reported
         w = t.winners[i // 4] if i // 4 < len(t.winners) else -1

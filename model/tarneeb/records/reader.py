@@ -215,13 +215,13 @@ def _parse_hand(obj: dict[str, Any], file: str, line: int) -> HandLine:
         if len(deck) != 52:
             raise _Bad("deck", f"a deck lists 52 cards in deal order; got {len(deck)}")
         h.deck = deck
-    elif "hands" in obj:
+    if "hands" in obj:  # the deal as hands; beside a deck, the hands it is claimed to deal (checked: deal.order)
         hs = obj["hands"]
         if not isinstance(hs, list) or len(hs) != 4:
             raise _Bad("hands", "hands are a list of four hands, seat 0 to 3")
         h.hands = [_pbn_hand(x, f"hands[{i}]") if isinstance(x, str) and "." in x else _cards(x, f"hands[{i}]")
                    for i, x in enumerate(hs)]
-    else:
+    if h.deck is None and h.hands is None:
         raise _Bad("deck", "missing: a hand record needs the deal, as 'deck' (52 cards in deal order) or 'hands'")
     if "revealed" in obj:
         v = obj["revealed"]

@@ -159,6 +159,7 @@ class HandReplay:
         if len(h.claims) < len(claimers):
             self.div("claims", f"{len(h.claims)} choice(s)", f"{player_and_seat(claimers[len(h.claims)])} still to "
                      "choose", "deal.weak-redeal")
+            return h.redeal in ("deal.weak-redeal", "*")  # go on from the record's own cancellation, if it claims one
         return False
 
     def _run(self, dealer: int, deck: list[int]) -> bool:

@@ -18,7 +18,7 @@ import tarneeb.records.diagnose as diagnose
 from tarneeb.core import hand as H
 from tarneeb.core import rules as R
 from tarneeb.core.ambiguity import with_readings
-from tarneeb.core.cards import FULL_DECK, player_and_seat
+from tarneeb.core.cards import FULL_DECK, hand_str, player_and_seat
 from tarneeb.core.match import Match
 from tarneeb.core.spec import Rules, load_rules, resolve_ruleset
 from tarneeb.errors import ConfigError, IllegalAction, TarneebError
@@ -441,6 +441,7 @@ class Verifier:
                 st.scores = before
                 st.scores_known = True
         deck = h.deck
+        hands_div: Divergence | None = None
         if deck is not None and st.header.deal_blocks:  # declared: 13 cards to each seat in turn
             deck = [deck[13 * k + i] for i in range(13) for k in range(4)]
         if deck is None:
@@ -448,8 +449,14 @@ class Verifier:
             if deck is None:
                 self._resync(st, h)
                 return out
+        elif h.hands is not None:  # a deck and the hands it deals, both claimed
+            dealt = R.deal_hands(r, dealer, deck)
+            claimed = [sum(1 << c for c in set(cards)) for cards in h.hands]
+            if claimed != dealt and len(set(deck)) == 52:  # every later report of the line follows from it
+                hands_div = div("hands", "; ".join(hand_str(x) for x in claimed), "; ".join(hand_str(x) for x in dealt),
+                                "deal.order", reason="the hands the deck deals, seat 0 to 3")
         # with another dealer every seat holds other cards and speaks at another turn: the rest of the line follows
-        if not HandReplay(self, st, h, hand_no, out, dealer_div).run(dealer, deck):
+        if not HandReplay(self, st, h, hand_no, out, dealer_div or hands_div).run(dealer, deck):
             self._resync(st, h)
         elif dealer_div is not None and rules_dealer is not None:
             st.alt_dealer = H.next_dealer(r, rules_dealer, st.last_redeal)  # where the rules' dealer leads
