@@ -33,9 +33,9 @@ def test_every_arabic_reason_answers_an_english_one() -> None:
     otherwise fall back to the generic sentence unnoticed)."""
     import inspect
 
-    from tarneeb.ruling import decision
+    from tarneeb.ruling import facts
 
-    source = " ".join(inspect.getsource(decision).split())
+    source = " ".join(inspect.getsource(facts).split())
     for en in i18n("ar")["ruling"]["not-applicable"]:
         reason = en.removeprefix("Not applicable: ").removesuffix(".")
         assert all(part.strip() in source.replace('" "', "") for part in reason.split(";")), en

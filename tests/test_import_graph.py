@@ -24,8 +24,6 @@ KNOWN_CYCLES = {
          "tarneeb.core.sources", "tarneeb.core.spec"],
         ["tarneeb.docgen.site", "tarneeb.docgen.site_ar"],
         ["tarneeb.records.replay", "tarneeb.records.verify"],  # replay's annotations name the Verifier
-        ["tarneeb.ruling", "tarneeb.ruling.arabic", "tarneeb.ruling.decision", "tarneeb.ruling.readings",
-         "tarneeb.ruling.turns"],
     ],
     "tarneeb_proofs": [],
 }

@@ -680,7 +680,8 @@ _ALL += _MATCH
 FAST = "tarneeb.records.fastpath"
 REPLAY = "tarneeb.records.replay"
 VREF = "tarneeb.conformance.vector_ref"
-RULING = "tarneeb.ruling.decision"
+RULING_FACTS = "tarneeb.ruling.facts"
+RULING_SCORING = "tarneeb.ruling.scoring"
 
 # ------------------------------------------------------------------ the tools (family "tools"; "ruling": the
 # referee restating a rule core decides, caught by tests/test_no_rule_outside_core.py when core changes)
@@ -801,24 +802,24 @@ _TOOLS: list[Mutant] = [
        "    return {\"winner\": R.trick_winner(cards, strain_value(inp[\"trump\"]))}",
        "the vector reference gives the winning card's place in the trick, not the winning seat", "tools", "tool",
        "tarneeb-400"),
-    _m("ruling-team-tricks-to-each-partner", RULING,
+    _m("ruling-team-tricks-to-each-partner", RULING_SCORING,
        "    return bids, H.hand_deltas(r, bids, None, tricks)",
        "    return bids, H.hand_deltas(r, bids, None, [tricks[0] + tricks[2], tricks[1] + tricks[3]] * 2)",
        "the referee scores each player on the tricks of the whole team", "tools", "tool", "eram-41"),
-    _m("ruling-dealer-leads", RULING,
+    _m("ruling-dealer-leads", RULING_FACTS,
        "        seat = H.hand_leader(r, s.dealer, None)\n",
        "        seat = s.dealer\n",
        "the referee has the dealer lead the first trick of individual bids", "tools", "tool", "bsfyi-41"),
     # the referee restating a rule: the same words until the rule changes in core
-    _m("ruling-restates-qualification", RULING,
+    _m("ruling-restates-qualification", RULING_SCORING,
        "        a_at, b_above, b_at, a_above = R.qualification(r, a, b)",
        "        a_at, b_above, b_at, a_above = a >= r.target, b > 0, b >= r.target, a > 0",
        "the referee's explanation compares the partners with the target itself", "ruling", "tool", "bsfyi-41"),
-    _m("ruling-restates-bid-total", RULING,
+    _m("ruling-restates-bid-total", RULING_SCORING,
        "        total, minimum = R.bid_total(r, bids)\n        raise s.err(",
        "        total, minimum = sum(bids), r.total_min\n        raise s.err(",
        "the referee's explanation adds the bids and states the threshold itself", "ruling", "tool", "eram-41"),
-    _m("ruling-restates-tie-keys", RULING,
+    _m("ruling-restates-tie-keys", RULING_SCORING,
        "        a, b = R.tie_keys(r, sc)",
        "        a, b = (sc[0] + sc[2], sc[1] + sc[3]) if r.tie_rule == \"combined\" else (max(sc[0], sc[2]), "
        "max(sc[1], sc[3]))",

@@ -1,5 +1,6 @@
-"""Turn order, sequences of deals, one seat's score and irregularities: the question kinds added to
-:mod:`tarneeb.ruling.decision`.
+"""Turn order, sequences of deals, one seat's score and irregularities: question kinds that
+:func:`tarneeb.ruling.decision.decide` picks, beside those of :mod:`~tarneeb.ruling.tricks`,
+:mod:`~tarneeb.ruling.bidding` and :mod:`~tarneeb.ruling.scoring`.
 
 As there, every rule is the core's: who leads (:func:`tarneeb.core.hand.hand_leader`, the trick winner),
 whose turn (:func:`tarneeb.core.hand.bid_turn`, :func:`tarneeb.core.hand.trick_turn`, the auction of a
@@ -21,19 +22,10 @@ from tarneeb.core import rules as R
 from tarneeb.core.cards import SUIT_NAMES, card_str, n_of, player_name
 from tarneeb.core.match import Phase
 from tarneeb.core.spec import Rules
-from tarneeb.ruling.decision import (
-    Decision,
-    _auction_match,
-    _decide_next_dealer,
-    _family_check,
-    _individual_turn,
-    _need_dealer,
-    _trump,
-    direction_word,
-    fmt_delta,
-    leader_of_next,
-)
+from tarneeb.ruling.bidding import decide_next_dealer
+from tarneeb.ruling.facts import auction_match, direction_word, family_check, individual_turn, leader_of_next, need_dealer, trump_of
 from tarneeb.ruling.situation import Missing, Situation, TrickInProgress
+from tarneeb.ruling.verdict import Decision, fmt_delta
 
 IRREGULARITY_NAMES: dict[str, str] = {
     "revoke": "A revoke (not following suit, or not trumping under must-trump, when able)",
@@ -50,7 +42,7 @@ IRREGULARITY_NAMES: dict[str, str] = {
 
 def _decide_who_leads(r: Rules, s: Situation) -> Decision:
     if s.trick is not None and len(s.trick.cards) == 4:
-        trump, chain = _trump(r, s)
+        trump, chain = trump_of(r, s)
         w = H.trick_winner_seat(r, s.trick.leader, list(s.trick.cards), trump)
         return Decision({"leader": w, "reason": "won-trick"}, f"{player_name(w, True)} won the trick and leads the next one.",
                         ("play.next-lead", "play.winner") + chain, f"winner of the trick = {player_name(w)}")
@@ -87,14 +79,14 @@ def _decide_whose_turn(r: Rules, s: Situation) -> Decision:
         return _trick_turn(r, s.trick)
     if s.trick is not None and (len(s.trick.cards) == 4 or s.history or s.played):
         return _as_turn(_decide_who_leads(r, s))
-    _family_check(r, s, uses_bids=True)
-    dealer = _need_dealer(s)
+    family_check(r, s, uses_bids=True)
+    dealer = need_dealer(s)
     clause = C.turn_clause(r)
     order = "players " + " -> ".join(str(x + 1) for x in H.bidding_order(r, dealer))
     if r.individual:
         done = s.bids is not None and all(b is not None for b in s.bids)
         if not done:
-            seat = _individual_turn(r, s)
+            seat = individual_turn(r, s)
             if seat is None:
                 raise RuntimeError("an unfinished individual bidding with no seat to bid")
             made = sum(b is not None for b in s.bids or [])
@@ -103,7 +95,7 @@ def _decide_whose_turn(r: Rules, s: Situation) -> Decision:
                             f"{player_name(dealer)}, bids last).", (clause,),
                             f"order {order}")
     elif s.auction is not None or s.contract is None:
-        m = _auction_match(r, s)
+        m = auction_match(r, s)
         if m.phase is Phase.BIDDING:
             return Decision({"seat": m.to_move, "phase": "bidding", "calls": len(s.auction or [])},
                             f"{player_name(m.to_move, True)} calls next ({n_of(len(s.auction or []), 'call')} made).", (clause,),
@@ -122,7 +114,7 @@ def _decide_whose_turn(r: Rules, s: Situation) -> Decision:
 
 def decide_deal_sequence(r: Rules, s: Situation) -> Decision:
     """Who deals after the deals of ``s.deals`` (the first dealt by ``s.dealer``), each played or cancelled."""
-    dealer = _need_dealer(s)
+    dealer = need_dealer(s)
     steps: list[str] = []
     chain: list[str] = []
     for d in s.deals:
@@ -130,7 +122,7 @@ def decide_deal_sequence(r: Rules, s: Situation) -> Decision:
                                   bids=None if d.bids is None else list(d.bids),
                                   auction=None if d.auction is None else list(d.auction))
         try:
-            one = _decide_next_dealer(r, sub)
+            one = decide_next_dealer(r, sub)
         except Missing as e:
             raise Missing(f"deals[{d.index}].{e.field}", e.why) from None
         nxt = one.answer["dealer"]
@@ -150,7 +142,7 @@ def decide_seat_score(r: Rules, s: Situation) -> Decision:
     seat = s.question.seat
     if seat is None:
         raise RuntimeError("a seat's score asked without the seat")
-    _family_check(r, s, uses_bids=True)
+    family_check(r, s, uses_bids=True)
     if not r.individual:
         raise Missing("question.seat", "in the auction family a team is scored: ask without a seat, with the "
                                        "contract and the tricks")
@@ -195,7 +187,7 @@ def _find_revoke(r: Rules, s: Situation, seat: int) -> tuple[int, int, int, str]
     trump = -1
     if r.must_trump:
         try:
-            trump, _ = _trump(r, s)
+            trump, _ = trump_of(r, s)
         except Missing:
             trump = -1
     later_cards: list[list[int]] = []
