@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import tomllib
 from collections.abc import Iterable
 from pathlib import Path
@@ -33,9 +32,10 @@ from tarneeb.core.cards import (
 from tarneeb.core.match import HandRecord
 from tarneeb.core.sources import cite, cite_ref
 from tarneeb.core.spec import Rules, get_ruleset, load_rules, rulesets, spec_dir
+from tarneeb.docgen import house_page, site_ar, stats_figures
 from tarneeb.docgen import rulebook as docgen
-from tarneeb.docgen import stats_figures
 from tarneeb.docgen.compare import comparison, grouped
+from tarneeb.docgen.disputes import facts_block, json_block, load_situation, ruling_module, situation_files
 from tarneeb.errors import DocsBuildError, SpecError
 
 E = docgen.rst_escape
@@ -139,31 +139,6 @@ def comparison_page(witnesses: dict[str, dict[str, str]] | None = None, witness_
                 lines += [f"- **{E(pair)}**: {E(text)}"]
             lines += [""]
     return "\n".join(lines) + "\n"
-
-
-SHOWN_APART = ("title", "description", "expected", "schema", "sources")  # a dispute's keys the page shows itself
-
-
-def facts_block(path: Path, data: dict[str, Any]) -> list[str]:
-    """A dispute's facts and question as its own file writes them (TOML stays TOML, JSON stays JSON), without the
-    keys the page shows apart (title, description, sources, the expected rulings) and without comments. The text
-    shown is read back and must give the file's facts exactly (a build error otherwise)."""
-    facts = {k: v for k, v in data.items() if k not in SHOWN_APART}
-    if path.suffix == ".json":
-        return [".. code-block:: json", ""] + _block(facts)
-    kept: list[str] = []
-    skipping = False
-    for line in path.read_text(encoding="utf-8").splitlines():
-        bare = line.strip()
-        if bare.startswith("["):
-            skipping = bare.strip("[]").strip() in SHOWN_APART
-        if skipping or bare.startswith("#") or bare.split("=", 1)[0].strip() in SHOWN_APART:
-            continue
-        kept.append(line)
-    text = re.sub(r"\n{3,}", "\n\n", "\n".join(ln.rstrip() for ln in kept).strip("\n"))
-    if tomllib.loads(text) != facts:
-        raise DocsBuildError(f"{path.name}: the facts shown do not read back as the file's facts")
-    return [".. code-block:: toml", ""] + ["   " + ln if ln else "" for ln in text.splitlines()]
 
 
 # ---------------------------------------------------------------- worked examples
@@ -341,37 +316,6 @@ def glossary_page() -> str:
 
 # ---------------------------------------------------------------- disputes
 
-def _disputes_dir() -> Path:
-    return spec_dir() / "disputes"
-
-
-def _load_situation(p: Path) -> dict[str, Any]:
-    text = p.read_text(encoding="utf-8")
-    try:
-        data: dict[str, Any] = json.loads(text) if p.suffix == ".json" else tomllib.loads(text)
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as e:
-        raise SpecError(str(p), "(file)", str(e)) from None
-    return data
-
-
-def _block(value: dict[str, Any], indent: str = "   ") -> list[str]:
-    """A JSON object with one top-level key per line (compact values)."""
-    items = [f"{indent}  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in value.items()]
-    return [indent + "{"] + [ln + ("," if i < len(items) - 1 else "") for i, ln in enumerate(items)] + [indent + "}"]
-
-
-def _ruling_module() -> Any:
-    """``tarneeb.ruling`` when it is installed (the dispute resolver), else ``None``."""
-    import importlib
-
-    try:
-        return importlib.import_module("tarneeb.ruling")
-    except ModuleNotFoundError as e:
-        if e.name == "tarneeb.ruling":
-            return None
-        raise
-
-
 def _clause_ref(rid: str, cid: str) -> str:
     rs = rulesets().get(rid)
     if rs is not None and cid in rs.clauses:
@@ -426,12 +370,10 @@ def disputes_page() -> str:
     and shown with the deciding clauses (linked to the ruleset pages); a ruling that differs from the file's
     expected one raises :class:`DocsBuildError`.
     """
-    folder = _disputes_dir()
-    ruling = _ruling_module()
+    ruling = ruling_module()
     lines = [".. _disputes:", ""] + H("Disputes", "=", over=True)
     lines += [":doc:`النسخة العربية (Arabic version) </generated/ar/disputes>`", ""]
-    files = sorted(p for p in folder.glob("*") if p.suffix in (".toml", ".json") and p.stem != "schema") \
-        if folder.is_dir() else []
+    files = situation_files()
     lines += ["Classic table arguments as situation files (``spec/disputes/``): what the players agree on, the "
               "question, and the ruling each ruleset gives with the clauses that decide it. ``tarneeb ruling "
               "FILE`` prints the same ruling at the table.", ""]
@@ -442,7 +384,7 @@ def disputes_page() -> str:
         return "\n".join(lines) + "\n"
     bad: list[str] = []
     for p in files:
-        data = _load_situation(p)
+        data = load_situation(p)
         title = str(data.get("title") or p.stem)
         lines += [f".. _dispute-{p.stem}:", ""] + H(title, "-")
         if data.get("description"):
@@ -462,7 +404,7 @@ def disputes_page() -> str:
                 else:
                     lines += ["The computed rulings match the rulings expected in the file.", ""]
         elif expected is not None:
-            lines += ["Expected rulings:", "", ".. code-block:: json", ""] + _block(expected) + [""]
+            lines += ["Expected rulings:", "", ".. code-block:: json", ""] + json_block(expected) + [""]
     if bad:
         raise DocsBuildError("disputes whose computed ruling differs from the expected one: " + " | ".join(bad))
     return "\n".join(lines) + "\n"
@@ -539,8 +481,6 @@ def site_pages(witnesses: dict[str, dict[str, str]] | None = None, witness_note:
     pages["examples.rst"] = examples_page()
     pages["hands.rst"] = hands_page()
     pages["glossary.rst"] = glossary_page()
-    from tarneeb.docgen import house_page, site_ar
-
     pages["house.rst"] = house_page.house_page("en")
     pages["ar/house.rst"] = house_page.house_page("ar")
     pages["ar/comparison.rst"] = site_ar.comparison_page()

@@ -19,6 +19,7 @@ from tarneeb.core.spec import get_ruleset, rulesets
 from tarneeb.docgen import arabic as AR
 from tarneeb.docgen import rulebook as docgen
 from tarneeb.docgen.compare import comparison, grouped
+from tarneeb.docgen.disputes import facts_block, load_situation, ruling_module, situation_files
 from tarneeb.docgen.pages_i18n import need, need_list, page_text
 
 H = docgen.rst_heading
@@ -139,19 +140,16 @@ def disputes_page() -> str:
     """The disputes in Arabic, laid out as the English page: the facts as the file writes them, then the rulings as
     a list (one ruleset an item, with the clauses that decide it), then each ambiguity once with the rulesets it
     concerns; no table, so a phone shows a line of words, not a word a line."""
-    from tarneeb.docgen.site import _disputes_dir, _load_situation, _ruling_module, facts_block
     from tarneeb.ruling.arabic import headline_ar, sentence
 
     lines = _head("disputes-ar", need("pages", "disputes_title"), "disputes")
     lines += [_t(need("pages", "disputes_intro")), ""]
-    ruling = _ruling_module()
+    ruling = ruling_module()
     if ruling is None:
         lines += [_t(need("pages", "disputes_no_resolver")), ""]
-    folder = _disputes_dir()
-    files = sorted(p for p in folder.glob("*") if p.suffix in (".toml", ".json") and p.stem != "schema") \
-        if folder.is_dir() else []
+    files = situation_files()
     for p in files:
-        data = _load_situation(p)
+        data = load_situation(p)
         lines += [f".. _dispute-ar-{p.stem}:", ""] + H(_th(need("dispute", p.stem, "title")), "-")
         lines += [_t(need("dispute", p.stem, "description")), ""]
         lines += [f"{need('pages', 'disputes_file')}: ``spec/disputes/{p.name}``", ""]
