@@ -401,3 +401,4 @@ def table_text(rows: list[dict[str, Any]]) -> str:
 
 
 Item = MatchHeader | HandLine | RecordProblem
+Report = Divergence | RecordProblem  # what verifying a line reports

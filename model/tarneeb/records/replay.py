@@ -11,7 +11,7 @@ mislabelled the earlier fact). A divergence that an earlier one makes unavoidabl
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import tarneeb.records.diagnose as diagnose
 from tarneeb.core import clauses as C
@@ -21,10 +21,7 @@ from tarneeb.core.actions import Bid
 from tarneeb.core.cards import FULL_DECK, NO_TRUMP, player_and_seat, strain_text, team_label
 from tarneeb.core.spec import Rules
 from tarneeb.records.fastpath import MatchState
-from tarneeb.records.format import _CARD_TEXT, Divergence, HandLine, RecordProblem, bid_text, contract_text
-
-if TYPE_CHECKING:
-    from tarneeb.records.verify import Report, Verifier
+from tarneeb.records.format import _CARD_TEXT, Divergence, HandLine, RecordProblem, Report, bid_text, contract_text
 
 Contract = tuple[int, int, int | None] | None
 
@@ -43,10 +40,18 @@ def team_list(r: Rules, v: list[int]) -> list[int] | None:
     return None
 
 
+class Cites(Protocol):
+    """What a hand replay needs of the verifier that runs it (:class:`tarneeb.records.verify.Verifier`)."""
+
+    def cite(self, r: Rules, clause: str) -> str:
+        """The citation of ``clause`` in the ruleset of ``r``."""
+        ...
+
+
 class HandReplay:
     """One hand line replayed from the match state; reports go to ``out``."""
 
-    def __init__(self, v: Verifier, st: MatchState, h: HandLine, hand_no: int, out: list[Report],
+    def __init__(self, v: Cites, st: MatchState, h: HandLine, hand_no: int, out: list[Report],
                  taint: Divergence | None = None) -> None:
         """``taint``: a divergence every report of this line follows from when it names no other (a wrong dealer:
         the cards and the turns all come from it)."""
