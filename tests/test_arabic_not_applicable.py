@@ -8,7 +8,7 @@ import json
 import pytest
 
 from tarneeb.cli import main
-from tarneeb.docgen.rulebook import i18n
+from tarneeb.i18n.tables import i18n
 
 CASES = [  # (the flags, a word of the reason the Arabic must give)
     (["score", "--contract", "0:8", "--tricks", "5,1,5,2", "--ruleset", "bsfyi-41"], "مزايدة"),

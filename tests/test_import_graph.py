@@ -33,31 +33,27 @@ KNOWN_LAZY_CLI = {
     ("tarneeb.cli.demo", "tarneeb.core.rules"), ("tarneeb.cli.demo", "tarneeb.play.simulate"),
     ("tarneeb.cli.fuzz", "tarneeb.conformance.fuzz"), ("tarneeb.cli.record", "tarneeb.play.simulate"),
     ("tarneeb.cli.ruling", "tarneeb.core.spec"), ("tarneeb.cli.ruling", "tarneeb.docgen.pages_i18n"),
-    ("tarneeb.cli.ruling", "tarneeb.docgen.rulebook"),
+    ("tarneeb.cli.ruling", "tarneeb.i18n.tables"),
     ("tarneeb.cli.ruling", "tarneeb.ruling"), ("tarneeb.cli.ruling", "tarneeb.ruling.arabic"),
     ("tarneeb.cli.ruling", "tarneeb.ruling.inputs"), ("tarneeb.cli.ruling", "tarneeb.ruling.situation"),
     ("tarneeb.cli.serve", "tarneeb.serve.app"), ("tarneeb.cli.show", "tarneeb.core.ambiguity"),
-    ("tarneeb.cli.show", "tarneeb.docgen.arabic"), ("tarneeb.cli.show", "tarneeb.docgen.rulebook"),
+    ("tarneeb.cli.show", "tarneeb.i18n.arabic"), ("tarneeb.cli.show", "tarneeb.docgen.rulebook"),
     ("tarneeb.cli.simulate", "tarneeb.play.simulate"), ("tarneeb.cli.site", "tarneeb.offline.build"),
     ("tarneeb.cli.stats", "tarneeb.play.batch"), ("tarneeb.cli.stats", "tarneeb.stats"),
     ("tarneeb.cli.vectors", "tarneeb.conformance.protocol"), ("tarneeb.cli.vectors", "tarneeb.conformance.vectors"),
     ("tarneeb.cli.vectors", "tarneeb.core.spec"),
 }
 # the others, each to remove or to say why it stays: architecture debt (the docs generator reaching up into cli and
-# play; the referee and the docs importing each other's Arabic helpers), or a heavy dependency loaded only when
-# needed (numpy under play.batch, starlette under serve.app)
+# play), or a heavy dependency loaded only when needed (numpy under play.batch, starlette under serve.app)
 KNOWN_LAZY = KNOWN_LAZY_CLI | {
     ("tarneeb.docgen.site", "tarneeb.cli"), ("tarneeb.docgen.site", "tarneeb.conformance.examples"),
     ("tarneeb.docgen.site", "tarneeb.play.simulate"), ("tarneeb.docgen.site_ar", "tarneeb.conformance.examples"),
-    ("tarneeb.docgen.site_ar", "tarneeb.ruling.arabic"), ("tarneeb.docgen.stats_figures", "tarneeb.stats"),
-    ("tarneeb.offline.pages", "tarneeb.serve.app"), ("tarneeb.ruling.arabic", "tarneeb.docgen.rulebook"),
+    ("tarneeb.docgen.stats_figures", "tarneeb.stats"), ("tarneeb.offline.pages", "tarneeb.serve.app"),
     ("tarneeb.ruling.inputs", "tarneeb.records.format"), ("tarneeb.ruling.inputs", "tarneeb.records.reader"),
-    ("tarneeb.serve.engine", "tarneeb.ruling.arabic"), ("tarneeb.stats", "tarneeb.play.batch"),
+    ("tarneeb.stats", "tarneeb.play.batch"),
 }
 # (importing module, module.name) of the private names imported from another package
-KNOWN_PRIVATE = {
-    ("tarneeb.ruling.arabic", "tarneeb.docgen.rulebook._tr"),  # the shared Arabic text helper, to move below both
-}
+KNOWN_PRIVATE: set[tuple[str, str]] = set()
 
 
 def import_graph(root: Path, package: str) -> dict[str, set[str]]:

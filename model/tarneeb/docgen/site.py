@@ -37,6 +37,7 @@ from tarneeb.docgen import rulebook as docgen
 from tarneeb.docgen.compare import comparison, grouped
 from tarneeb.docgen.disputes import facts_block, json_block, load_situation, ruling_module, situation_files
 from tarneeb.errors import DocsBuildError, SpecError
+from tarneeb.i18n.tables import LANGS, tr
 
 E = docgen.rst_escape
 H = docgen.rst_heading
@@ -68,9 +69,9 @@ AR_PAGES = ("comparison", "examples", "disputes", "glossary", "house")  # beside
 
 
 def lang_index(lang: str) -> str:
-    title = "Rulesets" if lang == "en" else docgen._tr("ar", "labels", "rulesets_title") or "Rulesets"
+    title = "Rulesets" if lang == "en" else tr("ar", "labels", "rulesets_title") or "Rulesets"
     intro = ("One page per ruleset, generated from the spec files." if lang == "en"
-             else docgen._tr("ar", "labels", "rulesets_intro") or "")
+             else tr("ar", "labels", "rulesets_intro") or "")
     lines = H(title, "=", over=True) + [E(intro), "", ".. toctree::", "   :maxdepth: 1", ""]
     lines += [f"   {rid}" for rid in rulesets()]
     if lang != "en":
@@ -449,7 +450,7 @@ def cli_page() -> str:
 
 API_MODULES = ("core.cards", "core.spec", "core.rules", "core.hand", "core.clauses", "core.actions", "core.match",
                "play.bots", "play.simulate", "errors", "core.ambiguity", "conformance.examples", "docgen.rulebook",
-               "docgen.site", "docgen.arabic", "docgen.compare", "docgen.site_ar")
+               "docgen.site", "i18n.arabic", "i18n.tables", "docgen.compare", "docgen.site_ar")
 
 
 def api_page() -> str:
@@ -473,7 +474,7 @@ def site_pages(witnesses: dict[str, dict[str, str]] | None = None, witness_note:
                witness_titles: dict[str, str] | None = None) -> dict[str, str]:
     """Relative path (under ``generated/``) -> reStructuredText."""
     pages: dict[str, str] = {}
-    for lang in docgen.LANGS:
+    for lang in LANGS:
         pages[f"{lang}/index.rst"] = lang_index(lang)
         for rid in rulesets():
             pages[f"{lang}/{rid}.rst"] = ruleset_page(rid, lang)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from tarneeb.core.spec import OptionValue, get_ruleset, load_rules
 from tarneeb.errors import ConfigError
+from tarneeb.i18n.arabic import arabic_punct
 
 MATCHES = 40
 SEED = "docs"
@@ -69,7 +70,6 @@ def _command(rid: str) -> str:
 
 
 def _section_ar(rid: str) -> str:
-    from tarneeb.docgen.arabic import arabic_punct
     from tarneeb.docgen.pages_i18n import need
     from tarneeb.docgen.rulebook import rst_ltr, rst_title
 
