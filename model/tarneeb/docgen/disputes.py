@@ -1,6 +1,6 @@
 """The disputes of ``spec/disputes/`` as the site's pages read them, shared by the English page
 (:func:`tarneeb.docgen.site.disputes_page`) and the Arabic one (:func:`tarneeb.docgen.site_ar.disputes_page`): the
-situation files, their facts and question as each file writes them, and the resolver that rules on them.
+situation files and their facts and question as each file writes them.
 """
 
 from __future__ import annotations
@@ -43,18 +43,6 @@ def json_block(value: dict[str, Any], indent: str = "   ") -> list[str]:
     """A JSON object with one top-level key per line (compact values)."""
     items = [f"{indent}  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in value.items()]
     return [indent + "{"] + [ln + ("," if i < len(items) - 1 else "") for i, ln in enumerate(items)] + [indent + "}"]
-
-
-def ruling_module() -> Any:
-    """``tarneeb.ruling`` when it is installed (the dispute resolver), else ``None``."""
-    import importlib
-
-    try:
-        return importlib.import_module("tarneeb.ruling")
-    except ModuleNotFoundError as e:
-        if e.name == "tarneeb.ruling":
-            return None
-        raise
 
 
 def facts_block(path: Path, data: dict[str, Any]) -> list[str]:

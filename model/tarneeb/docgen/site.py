@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import tomllib
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from tarneeb.conformance.examples import check_example, load_examples
 from tarneeb.core import rules as R
 from tarneeb.core.cards import (
     NO_TRUMP,
@@ -35,9 +37,11 @@ from tarneeb.core.spec import Rules, get_ruleset, load_rules, rulesets, spec_dir
 from tarneeb.docgen import house_page, site_ar, stats_figures
 from tarneeb.docgen import rulebook as docgen
 from tarneeb.docgen.compare import comparison, grouped
-from tarneeb.docgen.disputes import facts_block, json_block, load_situation, ruling_module, situation_files
+from tarneeb.docgen.disputes import facts_block, load_situation, situation_files
 from tarneeb.errors import DocsBuildError, SpecError
 from tarneeb.i18n.tables import LANGS, tr
+from tarneeb.play.simulate import play_match
+from tarneeb.ruling import matches_expected, report_json, resolve_file
 
 E = docgen.rst_escape
 H = docgen.rst_heading
@@ -149,8 +153,6 @@ def _kv(d: dict[str, Any]) -> str:
 
 
 def examples_page() -> str:
-    from tarneeb.conformance.examples import check_example, load_examples
-
     lines = [".. _examples:", ""] + H("Worked examples", "=", over=True)
     lines += [":doc:`النسخة العربية (Arabic version) </generated/ar/examples>`", ""]
     lines += ["The examples the rule documents give, as data in ``spec/examples.toml``: what is given, what the "
@@ -243,8 +245,6 @@ HAND_SEED = "docs"
 
 
 def hands_page(seed: str = HAND_SEED) -> str:
-    from tarneeb.play.simulate import play_match
-
     lines = [".. _hands:", ""] + H("Illustrated hands", "=", over=True)
     lines += [f"Seeded self-play (``tarneeb.play.simulate.play_match``, seed ``{seed}``, heuristic players) under each "
               "ruleset's default options. For every ruleset: the first deal of the match (with any cancelled deals "
@@ -367,19 +367,16 @@ def _ruling_lines(rep: dict[str, Any]) -> list[str]:
 def disputes_page() -> str:
     """Render ``spec/disputes/*`` (situation files with expected rulings).
 
-    When the resolver (:mod:`tarneeb.ruling`) is installed, each file's rulings are computed during the build
-    and shown with the deciding clauses (linked to the ruleset pages); a ruling that differs from the file's
-    expected one raises :class:`DocsBuildError`.
+    Each file's rulings are computed during the build by the resolver (:mod:`tarneeb.ruling`) and shown with the
+    deciding clauses (linked to the ruleset pages); a ruling that differs from the file's expected one raises
+    :class:`DocsBuildError`.
     """
-    ruling = ruling_module()
     lines = [".. _disputes:", ""] + H("Disputes", "=", over=True)
     lines += [":doc:`النسخة العربية (Arabic version) </generated/ar/disputes>`", ""]
     files = situation_files()
     lines += ["Classic table arguments as situation files (``spec/disputes/``): what the players agree on, the "
               "question, and the ruling each ruleset gives with the clauses that decide it. ``tarneeb ruling "
               "FILE`` prints the same ruling at the table.", ""]
-    if ruling is None:
-        lines += ["The resolver (``tarneeb.ruling``) is not installed, so only the expected rulings are shown.", ""]
     if not files:
         lines += ["No dispute files exist yet.", ""]
         return "\n".join(lines) + "\n"
@@ -395,17 +392,14 @@ def disputes_page() -> str:
             lines += ["Sources: " + "; ".join(E(cite_ref(str(x))) for x in data["sources"]), ""]
         lines += ["Facts and question:", ""] + facts_block(p, data) + [""]
         expected = data.get("expected")
-        if ruling is not None:
-            rep = ruling.resolve_file(p)
-            lines += _ruling_lines(ruling.report_json(rep))
-            if isinstance(expected, dict):
-                problems = ruling.matches_expected(rep, expected)
-                if problems:
-                    bad.append(f"{p.name}: " + "; ".join(problems))
-                else:
-                    lines += ["The computed rulings match the rulings expected in the file.", ""]
-        elif expected is not None:
-            lines += ["Expected rulings:", "", ".. code-block:: json", ""] + json_block(expected) + [""]
+        rep = resolve_file(p)
+        lines += _ruling_lines(report_json(rep))
+        if isinstance(expected, dict):
+            problems = matches_expected(rep, expected)
+            if problems:
+                bad.append(f"{p.name}: " + "; ".join(problems))
+            else:
+                lines += ["The computed rulings match the rulings expected in the file.", ""]
     if bad:
         raise DocsBuildError("disputes whose computed ruling differs from the expected one: " + " | ".join(bad))
     return "\n".join(lines) + "\n"
@@ -422,15 +416,12 @@ def _subcommands(parser: argparse.ArgumentParser) -> list[tuple[str, argparse.Ar
     return out
 
 
-def cli_page() -> str:
-    import os
-
-    from tarneeb.cli import build_parser
-
+def cli_page(parser: argparse.ArgumentParser) -> str:
+    """The command line reference: the help of ``parser`` (``tarneeb.cli.build_parser()``, which the caller gives:
+    the command line is above the docs generator) and of each of its commands, 100 columns wide."""
     old = os.environ.get("COLUMNS")
     os.environ["COLUMNS"] = "100"
     try:
-        parser = build_parser()
         lines = [".. _cli:", ""] + H("Command line reference", "=", over=True)
         lines += ["Generated from the argparse parser (``tarneeb.cli.build_parser()``): the commands of ``tarneeb.cli`` "
                   "and those plugged in through the ``tarneeb.commands`` entry points.", ""]
@@ -471,8 +462,10 @@ def api_page() -> str:
 # ---------------------------------------------------------------- the whole site
 
 def site_pages(witnesses: dict[str, dict[str, str]] | None = None, witness_note: str = "",
-               witness_titles: dict[str, str] | None = None) -> dict[str, str]:
-    """Relative path (under ``generated/``) -> reStructuredText."""
+               witness_titles: dict[str, str] | None = None,
+               cli_parser: argparse.ArgumentParser | None = None) -> dict[str, str]:
+    """Relative path (under ``generated/``) -> reStructuredText; the command line reference (``cli.rst``) only
+    with ``cli_parser``, the parser of ``tarneeb`` (:func:`tarneeb.cli.build_parser`)."""
     pages: dict[str, str] = {}
     for lang in LANGS:
         pages[f"{lang}/index.rst"] = lang_index(lang)
@@ -489,15 +482,18 @@ def site_pages(witnesses: dict[str, dict[str, str]] | None = None, witness_note:
     pages["ar/disputes.rst"] = site_ar.disputes_page()
     pages["ar/glossary.rst"] = site_ar.glossary_page(glossary_data())
     pages["disputes.rst"] = disputes_page()
-    pages["cli.rst"] = cli_page()
+    if cli_parser is not None:
+        pages["cli.rst"] = cli_page(cli_parser)
     pages["api.rst"] = api_page()
     return pages
 
 
 def generate_site(outdir: Path, witnesses: dict[str, dict[str, str]] | None = None, witness_note: str = "",
-                  witness_titles: dict[str, str] | None = None) -> list[Path]:
-    """Write the generated pages under ``outdir``; remove stale ones. Returns the files rewritten."""
-    pages = site_pages(witnesses, witness_note, witness_titles)
+                  witness_titles: dict[str, str] | None = None,
+                  cli_parser: argparse.ArgumentParser | None = None) -> list[Path]:
+    """Write the generated pages under ``outdir`` (:func:`site_pages`); remove stale ones. Returns the files
+    rewritten."""
+    pages = site_pages(witnesses, witness_note, witness_titles, cli_parser)
     stats_figures.write_figures(outdir, list(rulesets()))  # the figures the ruleset pages show
     changed = []
     for rel, text in pages.items():

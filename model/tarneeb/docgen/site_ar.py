@@ -14,14 +14,16 @@ import json
 import re
 from typing import Any
 
+from tarneeb.conformance.examples import check_example, load_examples
 from tarneeb.core.sources import cite, cite_ref, heading_text
 from tarneeb.core.spec import get_ruleset, rulesets
 from tarneeb.docgen import rulebook as docgen
 from tarneeb.docgen.compare import comparison, grouped
-from tarneeb.docgen.disputes import facts_block, load_situation, ruling_module, situation_files
+from tarneeb.docgen.disputes import facts_block, load_situation, situation_files
 from tarneeb.docgen.pages_i18n import need, need_list, page_text
 from tarneeb.i18n import arabic
 from tarneeb.i18n.tables import tr
+from tarneeb.ruling import report_json, resolve_file
 from tarneeb.ruling.arabic import headline_ar, sentence
 
 H = docgen.rst_heading
@@ -70,8 +72,6 @@ def _kv(d: dict[str, Any]) -> str:
 
 
 def examples_page() -> str:
-    from tarneeb.conformance.examples import check_example, load_examples
-
     lines = _head("examples-ar", need("pages", "examples_title"), "examples")
     lines += [_t(need("pages", "examples_intro")), ""]
     _, _, given, says, engine, source_label = need_list("examples_header", 6)
@@ -140,12 +140,8 @@ def disputes_page() -> str:
     """The disputes in Arabic, laid out as the English page: the facts as the file writes them, then the rulings as
     a list (one ruleset an item, with the clauses that decide it), then each ambiguity once with the rulesets it
     concerns; no table, so a phone shows a line of words, not a word a line."""
-
     lines = _head("disputes-ar", need("pages", "disputes_title"), "disputes")
     lines += [_t(need("pages", "disputes_intro")), ""]
-    ruling = ruling_module()
-    if ruling is None:
-        lines += [_t(need("pages", "disputes_no_resolver")), ""]
     files = situation_files()
     for p in files:
         data = load_situation(p)
@@ -156,10 +152,8 @@ def disputes_page() -> str:
             lines += [need("pages", "disputes_sources") + ": "
                       + "؛ ".join(_t(cite_ref(str(x), "ar")) for x in data["sources"]), ""]
         lines += [_t(need("pages", "disputes_facts")) + ":", ""] + facts_block(p, data) + [""]
-        if ruling is None:
-            continue
-        report = ruling.resolve_file(p)
-        rep = ruling.report_json(report)
+        report = resolve_file(p)
+        rep = report_json(report)
         question = tr("ar", "ruling", "questions", report.kind)
         lines += [f"{tr('ar', 'ruling', 'labels', 'question')}: {_t(question)}", ""]
         ambs: dict[tuple[str, str, tuple[str, ...]], list[str]] = {}
