@@ -46,20 +46,20 @@ def _decider(kind: str) -> Callable[[Rules, Situation], Decision]:
     return deciders[kind]
 
 
-def decide(kind: str, r: Rules, s: Situation) -> Decision:
-    """The engine's ruling on question ``kind`` under ``r`` (raises on missing or contradictory facts)."""
-    if s.trump is not None:
-        check_stated_trump(r, s)
-    if s.history:
-        check_history(r, s)
-    if kind == "score" and s.question.seat is not None:
-        return decide_seat_score(r, s)
+def decide(kind: str, rules: Rules, situation: Situation) -> Decision:
+    """The engine's ruling on question ``kind`` under ``rules`` (raises on missing or contradictory facts)."""
+    if situation.trump is not None:
+        check_stated_trump(rules, situation)
+    if situation.history:
+        check_history(rules, situation)
+    if kind == "score" and situation.question.seat is not None:
+        return decide_seat_score(rules, situation)
     if kind in ("score", "winner"):
-        family_check(r, s, uses_bids=True)
-        check_score_change(r, s)
-    if kind == "next-dealer" and s.deals:
-        return decide_deal_sequence(r, s)
-    return _decider(kind)(r, s)
+        family_check(rules, situation, uses_bids=True)
+        check_score_change(rules, situation)
+    if kind == "next-dealer" and situation.deals:
+        return decide_deal_sequence(rules, situation)
+    return _decider(kind)(rules, situation)
 
 
 __all__ = ["ClauseRef", "Decision", "clause_refs", "decide", "fmt_delta", "team_name"]

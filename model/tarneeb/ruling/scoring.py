@@ -13,9 +13,9 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from tarneeb.core import clauses as C
-from tarneeb.core import hand as H
-from tarneeb.core import rules as R
+from tarneeb.core import clauses as core_clauses
+from tarneeb.core import hand as core_hand
+from tarneeb.core import rules as core_rules
 from tarneeb.core.cards import player_name, team_label
 from tarneeb.core.spec import Rules
 from tarneeb.ruling.facts import all_bids, check_individual_bids, contract_of, family_check
@@ -25,185 +25,188 @@ from tarneeb.ruling.verdict import Decision, fmt_delta, team_name
 # ------------------------------------------------------------------ a hand's score
 
 
-def _hand_tricks(s: Situation) -> list[int]:
-    if s.tricks is None:
+def _hand_tricks(situation: Situation) -> list[int]:
+    if situation.tricks is None:
         raise Missing("tricks", "the tricks each player took are needed")
-    if sum(s.tricks) != 13:
-        raise Missing("tricks", f"only {sum(s.tricks)} of 13 tricks are accounted for; the hand is scored after "
+    if sum(situation.tricks) != 13:
+        raise Missing("tricks", f"only {sum(situation.tricks)} of 13 tricks are accounted for; the hand is scored after "
                                 "all 13")
-    return s.tricks
+    return situation.tricks
 
 
-def _auction_deltas(r: Rules, s: Situation, tricks: list[int]) -> tuple[int, int]:
-    contract = contract_of(s)
+def _auction_deltas(rules: Rules, situation: Situation, tricks: list[int]) -> tuple[int, int]:
+    contract = contract_of(situation)
     if contract is None:
         raise Missing("contract", "the contract (its player and bid) decides the score")
-    bad = _contract_range(r, contract[1])
+    bad = _contract_range(rules, contract[1])
     if bad is not None:
-        raise s.err(["contract.bid"], f"{contract[1]} is not a possible contract under {r.label()} "
-                                      f"({bad[1]}) [{bad[0]}]")
-    deltas = H.hand_deltas(r, [0, 0, 0, 0], contract, tricks)
+        raise situation.err(["contract.bid"], f"{contract[1]} is not a possible contract under {rules.label()} "
+                                              f"({bad[1]}) [{bad[0]}]")
+    deltas = core_hand.hand_deltas(rules, [0, 0, 0, 0], contract, tricks)
     return deltas[0], deltas[1]
 
 
-def _contract_range(r: Rules, n: int) -> tuple[str, str] | None:
+def _contract_range(rules: Rules, n: int) -> tuple[str, str] | None:
     """The core's objection to a contract of ``n`` tricks as an opening bid (auction.range), None when it is in
     range; the strain is left aside (the contract's trump may be the suit named after the auction)."""
-    return R.auction_bid_violation(r, 0, 1, None, 0, n, 0 if r.egyptian else None)
+    return core_rules.auction_bid_violation(rules, 0, 1, None, 0, n, 0 if rules.egyptian else None)
 
 
-def _individual_deltas(r: Rules, s: Situation) -> tuple[list[int], list[int]]:
-    bids = all_bids(s)
-    check_individual_bids(r, s)
-    if not R.hand_is_played(r, bids):
-        total, minimum = R.bid_total(r, bids)
-        raise s.err(["bids", "tricks"], f"the bids total {total}, below {minimum}: under {r.label()} the "
-                                        f"hand is not played, so no tricks are taken [bid.total]")
-    tricks = _hand_tricks(s)
-    return bids, H.hand_deltas(r, bids, None, tricks)
+def _individual_deltas(rules: Rules, situation: Situation) -> tuple[list[int], list[int]]:
+    bids = all_bids(situation)
+    check_individual_bids(rules, situation)
+    if not core_rules.hand_is_played(rules, bids):
+        total, minimum = core_rules.bid_total(rules, bids)
+        raise situation.err(["bids", "tricks"], f"the bids total {total}, below {minimum}: under {rules.label()} the "
+                                                f"hand is not played, so no tricks are taken [bid.total]")
+    tricks = _hand_tricks(situation)
+    return bids, core_hand.hand_deltas(rules, bids, None, tricks)
 
 
-def _check_after(r: Rules, s: Situation, after: list[int]) -> None:
-    if s.scores_after is None or not after:
+def _check_after(rules: Rules, situation: Situation, after: list[int]) -> None:
+    if situation.scores_after is None or not after:
         return
-    given = s.scores_after if r.individual or len(s.scores_after) == 2 else s.scores_after[:2]
+    given = situation.scores_after if rules.individual or len(situation.scores_after) == 2 else situation.scores_after[:2]
     for k, (a, b) in enumerate(zip(given, after, strict=True)):
         if a != b:
-            raise s.err(["scores_after", "scores", "bids", "tricks"],
-                        f"under {r.label()} the hand leaves {player_name(k) if r.individual else team_label(k)} on {b}, "
-                        f"not {a}")
+            raise situation.err(["scores_after", "scores", "bids", "tricks"],
+                                f"under {rules.label()} the hand leaves "
+                                f"{player_name(k) if rules.individual else team_label(k)} on {b}, not {a}")
 
 
-def decide_score(r: Rules, s: Situation) -> Decision:
-    family_check(r, s, uses_bids=True)
-    before = s.scores or [0, 0, 0, 0]
-    if r.individual:
-        bids, deltas = _individual_deltas(r, s)
+def decide_score(rules: Rules, situation: Situation) -> Decision:
+    """Question ``score``: the score changes of the hand (each seat's, or the two teams') and the scores after it."""
+    family_check(rules, situation, uses_bids=True)
+    before = situation.scores or [0, 0, 0, 0]
+    if rules.individual:
+        bids, deltas = _individual_deltas(rules, situation)
         after = [before[k] + deltas[k] for k in range(4)] if len(before) == 4 else []
-        _check_after(r, s, after)
-        parts = [f"{player_name(k)} bid {bids[k]}, took {s.tricks[k] if s.tricks else 0}: {fmt_delta(deltas[k])}"
+        _check_after(rules, situation, after)
+        parts = [f"{player_name(k)} bid {bids[k]}, took {situation.tricks[k] if situation.tricks else 0}: {fmt_delta(deltas[k])}"
                  for k in range(4)]
         math = ", ".join(f"{before[k]} {'+' if deltas[k] >= 0 else '-'} {abs(deltas[k])} = {after[k]}"
                          for k in range(4)) if after else ""
-        return Decision({"deltas": deltas, "scores": after, "bids": bids, "tricks": list(s.tricks or [0] * 4)},
-                        "; ".join(parts) + ".", C.score_ruling_clauses(r),
+        return Decision({"deltas": deltas, "scores": after, "bids": bids, "tricks": list(situation.tricks or [0] * 4)},
+                        "; ".join(parts) + ".", core_clauses.score_ruling_clauses(rules),
                         math)
-    tricks = _hand_tricks(s)
-    d0, d1 = _auction_deltas(r, s, tricks)
+    tricks = _hand_tricks(situation)
+    d0, d1 = _auction_deltas(rules, situation, tricks)
     after2 = [before[0] + d0, before[1] + d1]
-    _check_after(r, s, after2)
-    if s.contract is None:
+    _check_after(rules, situation, after2)
+    if situation.contract is None:
         raise RuntimeError("a contract's score without a contract")
-    bt = R.team_of(s.contract.seat)
-    took = R.team_tricks(tricks)[bt]
-    math = (f"{team_label(bt)} took {took} {'>=' if R.bid_made(s.contract.bid, took) else '<'} {s.contract.bid}; "
+    bt = core_rules.team_of(situation.contract.seat)
+    took = core_rules.team_tricks(tricks)[bt]
+    made = core_rules.bid_made(situation.contract.bid, took)
+    math = (f"{team_label(bt)} took {took} {'>=' if made else '<'} {situation.contract.bid}; "
             f"{team_label(0)} {before[0]} {'+' if d0 >= 0 else '-'} {abs(d0)} = {after2[0]}, "
             f"{team_label(1)} {before[1]} {'+' if d1 >= 0 else '-'} {abs(d1)} = {after2[1]}")
     return Decision({"deltas": [d0, d1, d0, d1], "scores": after2,
-                     "contract": {"seat": s.contract.seat, "bid": s.contract.bid}, "took": took},
-                    f"Contract {s.contract.bid} by {player_name(s.contract.seat)}: {team_label(0)} {fmt_delta(d0)}, "
+                     "contract": {"seat": situation.contract.seat, "bid": situation.contract.bid}, "took": took},
+                    f"Contract {situation.contract.bid} by {player_name(situation.contract.seat)}: {team_label(0)} {fmt_delta(d0)}, "
                     f"{team_label(1)} {fmt_delta(d1)}.",
-                    tuple(dict.fromkeys((C.score_clause(r, contract_of(s), tricks), *C.score_ruling_clauses(r)))),
+                    tuple(dict.fromkeys((core_clauses.score_clause(rules, contract_of(situation), tricks),
+                                         *core_clauses.score_ruling_clauses(rules)))),
                     math)
 
 
 # ------------------------------------------------------------------ a score change one hand can make
 
 
-def _possible_changes(r: Rules, s: Situation) -> list[set[int]] | set[tuple[int, int]]:
+def _possible_changes(rules: Rules, situation: Situation) -> list[set[int]] | set[tuple[int, int]]:
     """Every score change the ruleset allows for one hand (per seat, or per team pair for auctions)."""
-    if r.individual:
+    if rules.individual:
         out = []
         for seat in range(4):
-            score = s.scores[seat] if s.scores is not None and len(s.scores) == 4 else 0
-            bids = R.legal_bids(r, score)
-            stated = s.bids[seat] if s.bids is not None else None
+            score = situation.scores[seat] if situation.scores is not None and len(situation.scores) == 4 else 0
+            bids = core_rules.legal_bids(rules, score)
+            stated = situation.bids[seat] if situation.bids is not None else None
             if stated is not None:
                 bids = [stated]
-            out.append({R.individual_delta(r, b, t) for b in bids for t in range(14)})
+            out.append({core_rules.individual_delta(rules, b, t) for b in bids for t in range(14)})
         return out
     pairs: set[tuple[int, int]] = set()
     for n in range(14):
-        if _contract_range(r, n) is not None:
+        if _contract_range(rules, n) is not None:
             continue
         for bt in (0, 1):
             for t in range(14):
-                pairs.add(R.team_deltas(r, n, bt, (t, 13 - t) if bt == 0 else (13 - t, t)))
+                pairs.add(core_rules.team_deltas(rules, n, bt, (t, 13 - t) if bt == 0 else (13 - t, t)))
     return pairs
 
 
-def check_score_change(r: Rules, s: Situation) -> None:
-    """scores -> scores_after must be a change one hand can make under ``r``."""
-    if s.scores is None or s.scores_after is None:
+def check_score_change(rules: Rules, situation: Situation) -> None:
+    """scores -> scores_after must be a change one hand can make under ``rules``."""
+    if situation.scores is None or situation.scores_after is None:
         return
-    possible = _possible_changes(r, s)
+    possible = _possible_changes(rules, situation)
     if isinstance(possible, list):
-        if len(s.scores) != 4:
+        if len(situation.scores) != 4:
             return
         for seat in range(4):
-            d = s.scores_after[seat] - s.scores[seat]
+            d = situation.scores_after[seat] - situation.scores[seat]
             if d not in possible[seat]:
                 vals = sorted({abs(v) for v in possible[seat]})
-                raise s.err([f"scores.{seat}", f"scores_after.{seat}"] + (["bids"] if s.bids else []),
-                            f"{player_name(seat)} goes from {s.scores[seat]} to {s.scores_after[seat]} "
-                            f"({fmt_delta(d)}), which no hand can do under {r.label()}: a hand adds or "
-                            f"takes away the bid's value, one of {vals} [score.values]")
+                raise situation.err([f"scores.{seat}", f"scores_after.{seat}"] + (["bids"] if situation.bids else []),
+                                    f"{player_name(seat)} goes from {situation.scores[seat]} to {situation.scores_after[seat]} "
+                                    f"({fmt_delta(d)}), which no hand can do under {rules.label()}: a hand adds or "
+                                    f"takes away the bid's value, one of {vals} [score.values]")
         return
-    t0, t1 = (s.scores[0], s.scores[1])
-    a0, a1 = (s.scores_after[0], s.scores_after[1])
+    t0, t1 = (situation.scores[0], situation.scores[1])
+    a0, a1 = (situation.scores_after[0], situation.scores_after[1])
     if (a0 - t0, a1 - t1) not in possible:
-        raise s.err(["scores", "scores_after"],
-                    f"team changes ({fmt_delta(a0 - t0)}, {fmt_delta(a1 - t1)}) cannot come from one hand under "
-                    f"{r.label()} [score.standard]")
+        raise situation.err(["scores", "scores_after"],
+                            f"team changes ({fmt_delta(a0 - t0)}, {fmt_delta(a1 - t1)}) cannot come from one hand under "
+                            f"{rules.label()} [score.standard]")
 
 
 # ------------------------------------------------------------------ the outcome
 
 
-def _decide_winner_individual(r: Rules, s: Situation) -> Decision:
-    target = R.target_in_force(r, 0)  # the situation is of a first game
-    rt = r if target == r.target else dataclasses.replace(r, target=target)  # as H.hand_outcome judges at a target
+def _decide_winner_individual(rules: Rules, situation: Situation) -> Decision:
+    target = core_rules.target_in_force(rules, 0)  # the situation is of a first game
+    rt = rules if target == rules.target else dataclasses.replace(rules, target=target)  # as H.hand_outcome judges at a target
     bids: list[int] | None = None
-    if s.bids is not None and s.tricks is not None:
-        bids, deltas = _individual_deltas(r, s)
-        if s.scores is None:
+    if situation.bids is not None and situation.tricks is not None:
+        bids, deltas = _individual_deltas(rules, situation)
+        if situation.scores is None:
             raise Missing("scores", "the scores before the hand are needed")
-        after = [s.scores[k] + deltas[k] for k in range(4)]
-        _check_after(r, s, after)
-        win, rule = H.hand_outcome(r, after, target, bids, None, s.tricks)
+        after = [situation.scores[k] + deltas[k] for k in range(4)]
+        _check_after(rules, situation, after)
+        win, rule = core_hand.hand_outcome(rules, after, target, bids, None, situation.tricks)
     else:
-        after = s.scores_after or s.scores or []
+        after = situation.scores_after or situation.scores or []
         if len(after) != 4:
             raise Missing("scores", "each player's score is needed")
-        win, rule = R.individual_outcome(rt, after)
+        win, rule = core_rules.individual_outcome(rt, after)
     standing = f"scores {after}"
     chain: tuple[str, ...] = (rule,) + tuple(c for c in ("win.target", "win.qualify", "tie.both-qualify")
                                              if c != rule)
     if rule == "win.made-bid":
-        if bids is None or s.tricks is None:
+        if bids is None or situation.tricks is None:
             raise RuntimeError("a made-bid win without the bids and tricks")
-        seat = R.made_bid_winner(r, bids, s.tricks, after)
+        seat = core_rules.made_bid_winner(rules, bids, situation.tricks, after)
         if seat is None:
             raise RuntimeError("a made-bid win with no seat that made its bid")
         return Decision({"winner": win, "clause": rule, "reason": "made-bid", "bidder": seat,
                          "bid": bids[seat], "scores": list(after)},
                         f"{player_name(seat, True)} bid {bids[seat]} and made it: {team_name(win or 0)} wins at once "
                         f"({standing}).", chain)
-    q0 = R.team_qualifies(rt, after[0], after[2])
-    q1 = R.team_qualifies(rt, after[1], after[3])
+    q0 = core_rules.team_qualifies(rt, after[0], after[2])
+    q1 = core_rules.team_qualifies(rt, after[1], after[3])
     math = _winner_math(rt, after, q0, q1)
     answer: dict[str, Any] = {"winner": win, "clause": rule, "scores": list(after), "target": target}
     if win is not None and rule == "tie.both-qualify":
-        how = "combined score" if r.tie_rule == "combined" else "top score"
+        how = "combined score" if rules.tie_rule == "combined" else "top score"
         text = f"Both teams qualify; {team_name(win)} wins on the higher {how} ({standing})."
-        answer.update(reason="higher", tie=r.tie_rule)
+        answer.update(reason="higher", tie=rules.tie_rule)
     elif win is not None:
         text = f"{team_name(win)} qualifies and wins ({standing})."
         answer.update(reason="qualifies")
     elif q0 and q1:
-        how = "combined scores" if r.tie_rule == "combined" else "top scores"
+        how = "combined scores" if rules.tie_rule == "combined" else "top scores"
         text = f"Both teams qualify with equal {how}: no winner yet, another hand is played ({standing})."
-        answer.update(reason="equal", tie=r.tie_rule)
+        answer.update(reason="equal", tie=rules.tie_rule)
     else:
         text = (f"No team has won: none has one partner at {target} or more with the other above zero "
                 f"({standing}); another hand is played.")
@@ -211,51 +214,53 @@ def _decide_winner_individual(r: Rules, s: Situation) -> Decision:
     return Decision(answer, text, chain, math)
 
 
-def _winner_math(r: Rules, sc: Sequence[int], q0: bool, q1: bool) -> str:
+def _winner_math(rules: Rules, sc: Sequence[int], q0: bool, q1: bool) -> str:
     """The comparison behind an individual-family outcome, e.g. "combined 45+10 = 55 = 42+13 = 55": the
     comparisons :func:`tarneeb.core.rules.qualification` makes (those of the higher partner: one partner at the
     target, the other above zero) and the keys of :func:`tarneeb.core.rules.tie_keys`."""
     def team(t: int, q: bool) -> str:
-        a, b = sc[t], sc[R.partner(t)]
-        a_at, b_above, b_at, a_above = R.qualification(r, a, b)
+        a, b = sc[t], sc[core_rules.partner(t)]
+        a_at, b_above, b_at, a_above = core_rules.qualification(rules, a, b)
         hi, lo, at, above = (a, b, a_at, b_above) if a >= b else (b, a, b_at, a_above)
-        return (f"{team_label(t)}: {hi} {'>=' if at else '<'} {r.target} and {lo} "
+        return (f"{team_label(t)}: {hi} {'>=' if at else '<'} {rules.target} and {lo} "
                 f"{'> 0' if above else '<= 0'}: {'qualifies' if q else 'does not qualify'}")
     if q0 and q1:
-        a, b = R.tie_keys(r, sc)
+        a, b = core_rules.tie_keys(rules, sc)
         cmp = "=" if a == b else (">" if a > b else "<")
-        if r.tie_rule == "combined":
+        if rules.tie_rule == "combined":
             return f"combined {sc[0]}+{sc[2]} = {a}, {sc[1]}+{sc[3]} = {b}: {a} {cmp} {b}"
         return f"top score {a} (of {sc[0]}, {sc[2]}) {cmp} {b} (of {sc[1]}, {sc[3]})"
     return "; ".join((team(0, q0), team(1, q1)))
 
 
-def decide_winner(r: Rules, s: Situation) -> Decision:
-    family_check(r, s, uses_bids=s.bids is not None or s.contract is not None)
-    if r.individual:
-        return _decide_winner_individual(r, s)
-    target = R.target_in_force(r, 0)  # the situation is of a first game
-    contract = contract_of(s)
-    if contract is not None and s.tricks is not None:
-        tricks = _hand_tricks(s)
-        d0, d1 = _auction_deltas(r, s, tricks)
-        if s.scores is None:
+def decide_winner(rules: Rules, situation: Situation) -> Decision:
+    """Question ``winner``: has a team won, after the hand when its bids (or contract) and tricks are given, else at
+    the scores stated."""
+    family_check(rules, situation, uses_bids=situation.bids is not None or situation.contract is not None)
+    if rules.individual:
+        return _decide_winner_individual(rules, situation)
+    target = core_rules.target_in_force(rules, 0)  # the situation is of a first game
+    contract = contract_of(situation)
+    if contract is not None and situation.tricks is not None:
+        tricks = _hand_tricks(situation)
+        d0, d1 = _auction_deltas(rules, situation, tricks)
+        if situation.scores is None:
             raise Missing("scores", "the team scores before the hand are needed")
-        after2 = (s.scores[0] + d0, s.scores[1] + d1)
-        _check_after(r, s, list(after2))
-        win, rule = H.hand_outcome(r, [after2[0], after2[1], after2[0], after2[1]], target, [0, 0, 0, 0],
-                                   contract, tricks)
+        after2 = (situation.scores[0] + d0, situation.scores[1] + d1)
+        _check_after(rules, situation, list(after2))
+        win, rule = core_hand.hand_outcome(rules, [after2[0], after2[1], after2[0], after2[1]], target, [0, 0, 0, 0],
+                                           contract, tricks)
     else:
-        sc = s.scores_after or s.scores
+        sc = situation.scores_after or situation.scores
         if sc is None:
             raise Missing("scores", "the team scores are needed")
         after2 = (sc[0], sc[1])
-        if contract is None and all(R.target_reached(after2, target)):
+        if contract is None and all(core_rules.target_reached(after2, target)):
             raise Missing("contract", "both teams reached the target; the bidding team decides")
-        bt = R.team_of(contract[0]) if contract is not None else 0
-        win, rule = R.auction_outcome(r, after2, target, bt, False)
+        bt = core_rules.team_of(contract[0]) if contract is not None else 0
+        win, rule = core_rules.auction_outcome(rules, after2, target, bt, False)
     chain = (rule,) + tuple(c for c in ("win.target", "tie.both-qualify", "score.bid13") if c != rule)
-    reached = R.target_reached(after2, target)  # the comparisons R.auction_outcome makes
+    reached = core_rules.target_reached(after2, target)  # the comparisons R.auction_outcome makes
     math = (f"{team_label(0)}: {after2[0]} {'>=' if reached[0] else '<'} {target}; "
             f"{team_label(1)}: {after2[1]} {'>=' if reached[1] else '<'} {target}")
     answer: dict[str, Any] = {"winner": win, "clause": rule, "scores": list(after2), "target": target}

@@ -18,6 +18,9 @@ from tarneeb.core.spec import Rules
 
 @dataclass(frozen=True, slots=True)
 class Decision:
+    """The referee's answer to one question under one ruleset: the answer as fields, its sentence, the deciding
+    clauses (deciding clause first) and the arithmetic or comparison behind it."""
+
     answer: dict[str, Any]
     text: str
     chain: tuple[str, ...]  # deciding clause first
@@ -26,6 +29,8 @@ class Decision:
 
 @dataclass(frozen=True, slots=True)
 class ClauseRef:
+    """A clause a ruling cites: its id, our wording, the document and the heading it comes from."""
+
     id: str
     text: str
     doc: str
@@ -36,12 +41,12 @@ class ClauseRef:
         return {"id": self.id, "text": self.text, "doc": self.doc, "heading": self.heading}
 
 
-def clause_refs(r: Rules, chain: Sequence[str]) -> tuple[ClauseRef, ...]:
+def clause_refs(rules: Rules, chain: Sequence[str]) -> tuple[ClauseRef, ...]:
     """The ruleset's clauses of ``chain``, in order, each once (ids the ruleset lacks are left out)."""
     out: list[ClauseRef] = []
     seen: set[str] = set()
     for cid in chain:
-        c = r.ruleset.clauses.get(cid)
+        c = rules.ruleset.clauses.get(cid)
         if c is None or cid in seen:
             continue
         seen.add(cid)
