@@ -687,8 +687,9 @@ RULING_SCORING = "tarneeb.ruling.scoring"
 # referee restating a rule core decides, caught by tests/test_no_rule_outside_core.py when core changes)
 _TOOLS: list[Mutant] = [
     _m("fast-second-cancel-next-seat", FAST,
-       "    st.dealer = H.next_dealer(r, dealer, clause)\n",
-       "    st.dealer = H.next_dealer(r, dealer, clause) if st.last_redeal is None else R.next_seat(r, dealer)\n",
+       "    st.dealer = core_hand.next_dealer(rules, dealer, clause)\n",
+       "    st.dealer = core_hand.next_dealer(rules, dealer, clause) if st.last_redeal is None "
+       "else core_rules.next_seat(rules, dealer)\n",
        "after the second cancelled deal in a row the fast path expects the next seat to deal", "tools", "tool",
        "card-kings-41", in_manifest="own"),
     _m("fast-trick-led-by-previous-leader", FAST,
@@ -724,8 +725,8 @@ _TOOLS: list[Mutant] = [
     # reached only by the match stage's steered matches (a weak hand after a cancelled deal), or caught only by
     # the corruption "bids on a weak hand"
     _m("fast-weak-after-cancel-unseen", FAST,
-       "    if H.weak_seats(r, hands):\n        return",
-       "    if H.weak_seats(r, hands) and st.last_redeal is None:\n        return",
+       "    if core_hand.weak_seats(rules, hands):\n        return",
+       "    if core_hand.weak_seats(rules, hands) and st.last_redeal is None:\n        return",
        "the fast path misses a weak hand dealt right after a cancelled deal (and reads the deal as bid)", "tools",
        "tool", "classic", {"weak_redeal": True, "play_on": 10, "must_trump": True, "direction": "cw"}),
     _m("fast-weak-hand-bids-taken", FAST,
@@ -734,18 +735,19 @@ _TOOLS: list[Mutant] = [
        "the fast path takes calls written on a deal thrown in for a weak hand", "tools", "tool", "classic",
        {"weak_redeal": True, "play_on": 10, "must_trump": True, "direction": "cw"}),
     _m("replay-weak-hand-bids-unreported", REPLAY,
-       "            if h.bids:  # thrown in before the bidding",
-       "            if h.bids and len(h.bids) > 4:  # thrown in before the bidding",
+       "        if h.bids:  # thrown in before the bidding",
+       "        if h.bids and len(h.bids) > 4:  # thrown in before the bidding",
        "the replay reports calls on a deal thrown in for a weak hand only when there are more than four", "tools",
        "tool", "classic", {"weak_redeal": True, "play_on": 10, "must_trump": True, "direction": "cw"}),
     _m("replay-second-cancel-next-seat", REPLAY,
-       "        st.dealer = H.next_dealer(r, dealer, rule)\n",
-       "        st.dealer = H.next_dealer(r, dealer, rule) if st.last_redeal is None else R.next_seat(r, dealer)\n",
+       "        st.dealer = core_hand.next_dealer(rules, dealer, rule)\n",
+       "        st.dealer = core_hand.next_dealer(rules, dealer, rule) if st.last_redeal is None "
+       "else core_rules.next_seat(rules, dealer)\n",
        "from the second cancelled deal in a row on, the replay expects the next seat to deal", "tools", "tool",
        "card-kings-41"),
     _m("replay-bid13-ordinary", REPLAY,
-       "            rules_d = list(H.hand_deltas(r, [0, 0, 0, 0], contract, tricks))",
-       "            rules_d = list(H.hand_deltas(__import__(\"dataclasses\").replace(r, bid13=\"normal\"), [0, 0, 0, 0],"
+       "            rules_d = list(core_hand.hand_deltas(rules, [0, 0, 0, 0], contract, tricks))",
+       "            rules_d = list(core_hand.hand_deltas(__import__(\"dataclasses\").replace(rules, bid13=\"normal\"), [0, 0, 0, 0],"
        " contract, tricks))",
        "the replay scores a contract of 13 as an ordinary contract", "tools", "tool", "classic",
        {"egyptian": True, "auction": "continuous", "all_pass": "dealer-forced", "bid13": "26", "kaboot": "double",
@@ -765,13 +767,13 @@ _TOOLS: list[Mutant] = [
        "the replay checks a cancelled deal's running scores only on a line that gives tricks (never, for a "
        "cancelled deal)", "tools", "tool", "tarneeb-400"),
     _m("replay-match-end-clause", REPLAY,
-       "C.match_over_clause(r, rule),",
+       "core_clauses.match_over_clause(rules, rule),",
        "rule,",
        "the replay cites the outcome's clause for a wrong end of the match, play-on or not", "tools", "tool",
        "classic", {"weak_redeal": True, "play_on": 10, "must_trump": True, "direction": "cw"}),
     _m("replay-every-lead-first-lead", REPLAY,
-       "C.lead_clause(k), k,",
-       "C.lead_clause(0), k,",
+       "core_clauses.lead_clause(k), k,",
+       "core_clauses.lead_clause(0), k,",
        "the replay cites the first lead's clause for a wrong leader of any trick", "tools", "tool", "eram-41"),
     _m("vref-perft-no-card-zero", VREF,
        "        return {\"nodes\": 1}, PERFT_CLAUSE",
