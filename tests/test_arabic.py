@@ -23,11 +23,12 @@ from tarneeb.cli.show import show_data, show_lines_rtl
 from tarneeb.core.ambiguity import ambiguities
 from tarneeb.core.sources import cite, cite_ref
 from tarneeb.core.spec import rulesets, spec_dir
-from tarneeb.docgen import arabic as AR
 from tarneeb.docgen import rulebook as docgen
 from tarneeb.docgen import site as docsite
 from tarneeb.docgen import site_ar
 from tarneeb.errors import SpecError
+from tarneeb.i18n import arabic as AR
+from tarneeb.i18n import tables
 
 RIDS = list(rulesets())
 
@@ -36,14 +37,14 @@ def _pairs() -> Iterator[tuple[str, str, str]]:
     """(where, English, Arabic) for every translated text of ar.toml."""
     for rs in rulesets().values():
         for cid, c in rs.clauses.items():
-            yield f"clause.{rs.id}.{cid}", c.text, docgen.clause_text(rs, cid, "ar")
+            yield f"clause.{rs.id}.{cid}", c.text, tables.clause_text(rs, cid, "ar")
         for o in rs.options:
-            yield f"option.{rs.id}.{o.name}", o.meaning, docgen._tr("ar", "option", rs.id, o.name)
-        yield f"ruleset.{rs.id}.summary", rs.summary, docgen._tr("ar", "ruleset", rs.id, "summary")
+            yield f"option.{rs.id}.{o.name}", o.meaning, tables.tr("ar", "option", rs.id, o.name)
+        yield f"ruleset.{rs.id}.summary", rs.summary, tables.tr("ar", "ruleset", rs.id, "summary")
     for a in ambiguities():
-        yield f"ambiguity.{a.id}.question", a.question, docgen._tr("ar", "ambiguity", a.id, "question")
+        yield f"ambiguity.{a.id}.question", a.question, tables.tr("ar", "ambiguity", a.id, "question")
         for r, t in a.readings:
-            yield f"ambiguity.{a.id}.{r}", t, docgen._tr("ar", "ambiguity", a.id, r)
+            yield f"ambiguity.{a.id}.{r}", t, tables.tr("ar", "ambiguity", a.id, r)
 
 
 def _all_arabic_strings() -> Iterator[tuple[str, str]]:
@@ -137,7 +138,7 @@ def test_a_missing_arabic_text_is_a_located_error(tmp_path: Path, monkeypatch: p
     drop = [i] if not line_start.startswith("[") else [i, i + 1, i + 2]
     path.write_text("\n".join(ln for n, ln in enumerate(lines) if n not in drop) + "\n", encoding="utf-8")
     monkeypatch.setenv("TARNEEB_SPEC_DIR", str(spec))
-    docgen._load_i18n.cache_clear()
+    tables.load_table.cache_clear()
     from tarneeb.core import sources
 
     sources._translations.cache_clear()
@@ -145,7 +146,7 @@ def test_a_missing_arabic_text_is_a_located_error(tmp_path: Path, monkeypatch: p
         with pytest.raises(SpecError):
             test_every_arabic_output_has_its_texts()
     finally:
-        docgen._load_i18n.cache_clear()
+        tables.load_table.cache_clear()
         sources._translations.cache_clear()
 
 
@@ -248,7 +249,7 @@ def test_show_in_arabic_renders_right_to_left(rid: str, capsys: pytest.CaptureFi
     rs = rulesets()[rid]
     plain = re.sub(r"\s+", " ", re.sub("[\u200f\u2066-\u2069]", "", out))
     for cid in rs.clauses:
-        assert " ".join(docgen.clause_text(rs, cid, "ar").split()[:4]) in plain, cid
+        assert " ".join(tables.clause_text(rs, cid, "ar").split()[:4]) in plain, cid
 
 
 @pytest.mark.parametrize("lang", ["en", "ar"])
@@ -286,7 +287,7 @@ def test_players_are_counted_from_one() -> None:
     assert [AR.player_name(s) for s in range(4)] == ["اللاعب 1", "اللاعب 2", "اللاعب 3", "اللاعب 4"]
     assert "اللاعب 1 هو المقعد 0" in AR.seat_convention("ar")
     for rid in RIDS:
-        text = docgen.clause_text(rulesets()[rid], "seats.partners", "ar")
+        text = tables.clause_text(rulesets()[rid], "seats.partners", "ar")
         assert "اللاعبان 1 و3" in text and "0" not in text, text
 
 
@@ -332,7 +333,7 @@ def test_arabic_disputes_page_words_rulings_as_the_referee_does() -> None:
 def test_command_line_option_stays_whole_in_an_arabic_line() -> None:
     """``--ruleset FILE`` is one left-to-right run: its dashes must not be left outside, on the Arabic side."""
     text = "والأوامر تأخذ --ruleset FILE، والرقم -7 وكلمة non-trump"
-    assert [text[a:b] for a, b in AR._runs(text)] == ["--ruleset FILE", "-7", "non-trump"]
+    assert [text[a:b] for a, b in AR.ltr_runs(text)] == ["--ruleset FILE", "-7", "non-trump"]
 
 
 # ---------------------------------------------------------------- 5. the Arabic verdict says what the English says
@@ -621,7 +622,7 @@ def test_every_fact_the_referee_may_lack_has_arabic_words() -> None:
     from tarneeb.ruling.arabic import fact
 
     folder = Path(ruling.__file__).parent
-    fields = {f for name in ("decision.py", "turns.py")
+    fields = {f for name in ("decision.py", "verdict.py", "facts.py", "tricks.py", "bidding.py", "scoring.py", "turns.py")
               for f in re.findall(r'Missing\(f?"([^"]+)"', (folder / name).read_text(encoding="utf-8"))}
     assert {"contract.trump", "revealed", "dealer", "hands.{seat}"} <= fields, fields
     for f in sorted(fields):
@@ -694,5 +695,5 @@ def test_the_referee_names_cards_in_words(args: list[str], said: list[str], caps
     verdicts = [_ISOLATES.sub("", r["ruling_ar"]) for r in out["rulings"] if r["status"] == "ruled"]
     assert verdicts and all(s in v for v in verdicts for s in said), verdicts
     assert not any(re.search(r"الورقة (?:هي )?(?:10|[2-9TJQKA])[CDHS]\b", v) for v in verdicts), verdicts
-    named = docgen.i18n("ar")["ruling"]["irregularities"]["revoke"]
+    named = tables.i18n("ar")["ruling"]["irregularities"]["revoke"]
     assert not any(named in v for v in verdicts), verdicts

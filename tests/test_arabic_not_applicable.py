@@ -8,7 +8,7 @@ import json
 import pytest
 
 from tarneeb.cli import main
-from tarneeb.docgen.rulebook import i18n
+from tarneeb.i18n.tables import i18n
 
 CASES = [  # (the flags, a word of the reason the Arabic must give)
     (["score", "--contract", "0:8", "--tricks", "5,1,5,2", "--ruleset", "bsfyi-41"], "مزايدة"),
@@ -33,9 +33,9 @@ def test_every_arabic_reason_answers_an_english_one() -> None:
     otherwise fall back to the generic sentence unnoticed)."""
     import inspect
 
-    from tarneeb.ruling import decision
+    from tarneeb.ruling import facts
 
-    source = " ".join(inspect.getsource(decision).split())
+    source = " ".join(inspect.getsource(facts).split())
     for en in i18n("ar")["ruling"]["not-applicable"]:
         reason = en.removeprefix("Not applicable: ").removesuffix(".")
         assert all(part.strip() in source.replace('" "', "") for part in reason.split(";")), en

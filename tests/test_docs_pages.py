@@ -136,10 +136,10 @@ def test_disputes_read_on_a_phone(lang: str) -> None:
     assert silent in out_of_turn
     # where the club chooses, each reading is said in words, not only named by its id
     from tarneeb.core.ambiguity import ambiguity
-    from tarneeb.docgen.rulebook import _tr
+    from tarneeb.i18n.tables import tr
 
     for rid, text in ambiguity("bid-out-of-turn").readings:
-        said = text if lang == "en" else _tr("ar", "ambiguity", "bid-out-of-turn", rid)
+        said = text if lang == "en" else tr("ar", "ambiguity", "bid-out-of-turn", rid)
         assert said and " ".join(said.split()[:4]) in out_of_turn.replace("\\", ""), (rid, said)
 
 

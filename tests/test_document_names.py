@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tarneeb.cli import main
+from tarneeb.cli import build_parser, main
 from tarneeb.core.spec import rulesets
 from tarneeb.docgen.site import site_pages
 
@@ -53,7 +53,7 @@ def test_show_and_rules_name_documents_by_publisher(rid: str, lang: str, capsys:
 
 
 def test_generated_doc_pages_name_documents_by_publisher() -> None:
-    pages = site_pages()
+    pages = site_pages(cli_parser=build_parser())
     assert any(rel.startswith("ar/") for rel in pages) and "disputes.rst" in pages
     found = {rel: bare_numbers(text) for rel, text in pages.items()}
     assert {rel: hits for rel, hits in found.items() if hits} == {}

@@ -5,7 +5,7 @@ Arabic) as it read before the statements became templates; regenerate it only wh
 purpose (e.g. after rewording ``spec/i18n/ar.toml``)::
 
     .venv/bin/python -c "import json; from tarneeb.core.spec import rulesets; \
-from tarneeb.docgen.rulebook import clause_text as t; json.dump({r: {c: {l: t(rs, c, l) for l in ('en', 'ar')} \
+from tarneeb.i18n.tables import clause_text as t; json.dump({r: {c: {l: t(rs, c, l) for l in ('en', 'ar')} \
 for c in rs.clauses} for r, rs in rulesets().items()}, open('tests/data/clause_texts_baseline.json', 'w'), \
 ensure_ascii=False, indent=1, sort_keys=True)"
 """
@@ -26,10 +26,11 @@ from tarneeb.cli import main
 from tarneeb.core.prose import CLAUSE_PARAMS, placeholders, render
 from tarneeb.core.sources import cite
 from tarneeb.core.spec import get_ruleset, resolve_ruleset, rulesets
-from tarneeb.docgen import rulebook
-from tarneeb.docgen.rulebook import clause_text, ruleset_doc
 from tarneeb.docgen.rulebook import render as render_doc
+from tarneeb.docgen.rulebook import ruleset_doc
 from tarneeb.errors import ConfigError, SpecError
+from tarneeb.i18n import tables
+from tarneeb.i18n.tables import clause_text
 from tarneeb.play.simulate import simulate
 from tarneeb.ruling import resolve_file
 
@@ -242,14 +243,14 @@ def test_an_arabic_statement_in_fixed_words_is_refused(tmp_path: Path, monkeypat
     """A mutant of the Arabic table: bid.total back to a fixed 11; the house changes the total."""
     p = write(tmp_path, "t.toml", HEAD.format(id="t1", base="card-kings-41") + "[params]\nbid.total_min = 12\n")
     assert "12" in clause_text(resolve_ruleset(str(p)), "bid.total", "ar")
-    real = rulebook._tr
+    real = tables.tr
 
     def fixed(lang: str, *keys: str) -> str:
         if keys == ("clause", "card-kings-41", "bid.total"):
             return "إذا كان مجموع الطلبات الأربعة أقل من 11 تُلغى اليد ويُعاد التوزيع."
         return real(lang, *keys)
 
-    monkeypatch.setattr(rulebook, "_tr", fixed)
+    monkeypatch.setattr(tables, "tr", fixed)
     with pytest.raises(SpecError, match=r"clause bid.total \(its ar statement\).*bid.total_min") as e:
         ruleset_doc(str(p), "ar")
     assert e.value.key == "clause.card-kings-41.bid.total"

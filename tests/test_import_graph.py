@@ -1,11 +1,28 @@
 """Layers point one way: the import graph of the packages, every import counted (also those inside functions).
 
+The layers of ``tarneeb``, lowest first (LAYERS below; a top-level module such as ``tarneeb.stats`` is a package
+of its own). A package imports only packages of a lower layer, never one of its own layer or above, not even inside
+a function (test_each_package_imports_only_packages_below_it):
+
+1. ``tarneeb.errors``, ``tarneeb.purejson`` -- the exceptions; orjson's part the record check uses;
+2. ``tarneeb.core`` -- the rules, once;
+3. ``tarneeb`` -- the package's front door (the core's names, imported on first use);
+4. ``tarneeb.i18n`` (texts in other languages), ``tarneeb.play`` (bots, self-play), ``tarneeb.records`` (game
+   records and their verifier), ``tarneeb.openspiel_game``;
+5. ``tarneeb.stats`` (over play), ``tarneeb.conformance`` (other engines; over play and records),
+   ``tarneeb.ruling`` (the referee; over i18n and records);
+6. ``tarneeb.docgen`` -- the rule pages and the site, which show examples, hands, statistics and rulings;
+7. ``tarneeb.serve`` -- the web app;
+8. ``tarneeb.offline`` -- the offline site, serve's pages;
+9. ``tarneeb.cli`` -- the command line, over everything (the docs' CLI page is given its parser by the sphinx
+   extension, above the package).
+
 ``tarneeb_proofs`` has no cycle (issue 22, item 5). ``tarneeb`` still has the cycles listed in KNOWN_CYCLES (the
 architecture clean-up's work); a new one fails, and so does a listed one that is gone (shrink the list).
 
-Likewise the imports of ``tarneeb`` that cross its packages (``tarneeb.core``, ``tarneeb.records``, ...; a top-level
-module such as ``tarneeb.stats`` is a package of its own) from inside a function (KNOWN_LAZY) and the private names
-imported from another package (KNOWN_PRIVATE), issue 27 item 1."""
+Likewise the imports of ``tarneeb`` that cross its packages (``tarneeb.core``, ``tarneeb.records``, ...) from
+inside a function (KNOWN_LAZY) and the private names imported from another package (KNOWN_PRIVATE), issue 27
+item 1."""
 
 from __future__ import annotations
 
@@ -17,15 +34,10 @@ ROOT = Path(__file__).resolve().parents[1]
 # package -> the strongly connected groups of modules, each sorted (architecture debt, to remove)
 KNOWN_CYCLES = {
     "tarneeb": [
-        ["tarneeb.cli", "tarneeb.cli.registry"],
         # the spec <-> house cycle (resolve_ruleset loads a house file); the register joined it when a house
         # file's [readings] came to select readings of spec/ambiguities.toml
         ["tarneeb.core.ambiguity", "tarneeb.core.house", "tarneeb.core.prose", "tarneeb.core.rules",
          "tarneeb.core.sources", "tarneeb.core.spec"],
-        ["tarneeb.docgen.site", "tarneeb.docgen.site_ar"],
-        ["tarneeb.records.replay", "tarneeb.records.verify"],  # replay's annotations name the Verifier
-        ["tarneeb.ruling", "tarneeb.ruling.arabic", "tarneeb.ruling.decision", "tarneeb.ruling.readings",
-         "tarneeb.ruling.turns"],
     ],
     "tarneeb_proofs": [],
 }
@@ -38,31 +50,42 @@ KNOWN_LAZY_CLI = {
     ("tarneeb.cli.demo", "tarneeb.core.rules"), ("tarneeb.cli.demo", "tarneeb.play.simulate"),
     ("tarneeb.cli.fuzz", "tarneeb.conformance.fuzz"), ("tarneeb.cli.record", "tarneeb.play.simulate"),
     ("tarneeb.cli.ruling", "tarneeb.core.spec"), ("tarneeb.cli.ruling", "tarneeb.docgen.pages_i18n"),
-    ("tarneeb.cli.ruling", "tarneeb.docgen.rulebook"),
+    ("tarneeb.cli.ruling", "tarneeb.i18n.tables"),
     ("tarneeb.cli.ruling", "tarneeb.ruling"), ("tarneeb.cli.ruling", "tarneeb.ruling.arabic"),
     ("tarneeb.cli.ruling", "tarneeb.ruling.inputs"), ("tarneeb.cli.ruling", "tarneeb.ruling.situation"),
     ("tarneeb.cli.serve", "tarneeb.serve.app"), ("tarneeb.cli.show", "tarneeb.core.ambiguity"),
-    ("tarneeb.cli.show", "tarneeb.docgen.arabic"), ("tarneeb.cli.show", "tarneeb.docgen.rulebook"),
+    ("tarneeb.cli.show", "tarneeb.i18n.arabic"), ("tarneeb.cli.show", "tarneeb.docgen.rulebook"),
     ("tarneeb.cli.simulate", "tarneeb.play.simulate"), ("tarneeb.cli.site", "tarneeb.offline.build"),
     ("tarneeb.cli.stats", "tarneeb.play.batch"), ("tarneeb.cli.stats", "tarneeb.stats"),
     ("tarneeb.cli.vectors", "tarneeb.conformance.protocol"), ("tarneeb.cli.vectors", "tarneeb.conformance.vectors"),
     ("tarneeb.cli.vectors", "tarneeb.core.spec"),
 }
-# the others, each to remove or to say why it stays: architecture debt (the docs generator reaching up into cli and
-# play; the referee and the docs importing each other's Arabic helpers), or a heavy dependency loaded only when
-# needed (numpy under play.batch, starlette under serve.app)
+# the others, each a heavy optional dependency loaded only when needed: play.batch imports numpy (extra "stats"),
+# serve.app starlette (extra "serve"); tarneeb.stats and the offline pages work without them until asked for that
 KNOWN_LAZY = KNOWN_LAZY_CLI | {
-    ("tarneeb.docgen.site", "tarneeb.cli"), ("tarneeb.docgen.site", "tarneeb.conformance.examples"),
-    ("tarneeb.docgen.site", "tarneeb.play.simulate"), ("tarneeb.docgen.site_ar", "tarneeb.conformance.examples"),
-    ("tarneeb.docgen.site_ar", "tarneeb.ruling.arabic"), ("tarneeb.docgen.stats_figures", "tarneeb.stats"),
-    ("tarneeb.offline.pages", "tarneeb.serve.app"), ("tarneeb.ruling.arabic", "tarneeb.docgen.rulebook"),
-    ("tarneeb.ruling.inputs", "tarneeb.records.format"), ("tarneeb.ruling.inputs", "tarneeb.records.reader"),
-    ("tarneeb.serve.engine", "tarneeb.ruling.arabic"), ("tarneeb.stats", "tarneeb.play.batch"),
+    ("tarneeb.offline.pages", "tarneeb.serve.app"), ("tarneeb.stats", "tarneeb.play.batch"),
 }
 # (importing module, module.name) of the private names imported from another package
-KNOWN_PRIVATE = {
-    ("tarneeb.ruling.arabic", "tarneeb.docgen.rulebook._tr"),  # the shared Arabic text helper, to move below both
-}
+KNOWN_PRIVATE: set[tuple[str, str]] = set()
+
+
+# the layers of tarneeb, lowest first (see the module docstring)
+LAYERS: list[tuple[str, ...]] = [
+    ("tarneeb.errors", "tarneeb.purejson"),
+    ("tarneeb.core",),
+    ("tarneeb",),
+    ("tarneeb.i18n", "tarneeb.play", "tarneeb.records", "tarneeb.openspiel_game"),
+    ("tarneeb.stats", "tarneeb.conformance", "tarneeb.ruling"),
+    ("tarneeb.docgen",),
+    ("tarneeb.serve",),
+    ("tarneeb.offline",),
+    ("tarneeb.cli",),
+]
+
+
+def layer_of(mod: str) -> str:
+    """The package a module of ``tarneeb`` belongs to (``tarneeb.core.rules`` -> ``tarneeb.core``; ``tarneeb``)."""
+    return ".".join(mod.split(".")[:2])
 
 
 def import_graph(root: Path, package: str) -> dict[str, set[str]]:
@@ -185,3 +208,26 @@ def test_the_crossing_reader_sees_lazy_and_private_imports(tmp_path: Path) -> No
         "def f():\n    from pkg.b import low\n    from pkg.a import high\n")
     lazy, private = crossing_imports(tmp_path, "pkg")
     assert lazy == {("pkg.a.high", "pkg.b.low")} and private == {("pkg.a.high", "pkg.b.low._hidden")}
+
+
+def upward_imports(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
+    """(importer, imported) of the imports of ``graph`` that name a package of the importer's layer or above."""
+    rank = {pkg: i for i, names in enumerate(LAYERS) for pkg in names}
+    return sorted((m, d) for m, deps in graph.items() for d in deps
+                  if layer_of(d) != layer_of(m) and rank[layer_of(d)] >= rank[layer_of(m)])
+
+
+def test_each_package_imports_only_packages_below_it() -> None:
+    """Every import of a module of ``tarneeb`` (inside functions and under TYPE_CHECKING too) names a module of its
+    own package or of a package in a lower layer of LAYERS; every package has its layer."""
+    graph = import_graph(ROOT / "model", "tarneeb")
+    assert {layer_of(m) for m in graph} == {pkg for names in LAYERS for pkg in names}, \
+        "a package without a layer, or a layer without its package"
+    assert upward_imports(graph) == [], "an import of a package of the same layer or above"
+
+
+def test_the_layer_check_sees_an_upward_import() -> None:
+    graph = {"tarneeb.ruling.facts": {"tarneeb.core.rules", "tarneeb.ruling.verdict", "tarneeb.docgen.rulebook"},
+             "tarneeb.stats": {"tarneeb.play.batch", "tarneeb.ruling"}, "tarneeb.core.rules": {"tarneeb.errors"}}
+    assert upward_imports(graph) == [("tarneeb.ruling.facts", "tarneeb.docgen.rulebook"),
+                                     ("tarneeb.stats", "tarneeb.ruling")]

@@ -676,7 +676,7 @@ def test_each_ambiguity_is_shown_once_with_who_takes_which_reading(client: TestC
     box = page[page.index('id="ambiguity-defender-kaboot"'):]
     box = box[:box.index("</div>")]
     assert "either-team" in box and "bidders-only" in box and "classic" in box  # taken by classic
-    from tarneeb.docgen.rulebook import ambiguity_text
+    from tarneeb.i18n.tables import ambiguity_text
 
     meaning = ambiguity_text(lang, "defender-kaboot", "either-team") or "Whichever team takes all 13 tricks"
     assert meaning in html.unescape(box)  # what the reading means, in the page's language where it is written
@@ -968,7 +968,7 @@ def test_an_undecided_ruling_on_an_arabic_page_words_the_missing_fact(client: Te
 def test_the_arabic_missing_facts_are_the_forms_words() -> None:
     """The Arabic words of a missing fact (spec/i18n/ar-ruling.toml [ruling.facts]) are the form's labels of its
     field, so a player finds the field to fill."""
-    from tarneeb.docgen.rulebook import i18n
+    from tarneeb.i18n.tables import i18n
 
     facts = i18n("ar")["ruling"]["facts"]
     for field, key in {"dealer": "dealer", "revealed": "target_revealed", "contract.trump": "contract_trump",

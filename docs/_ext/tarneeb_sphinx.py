@@ -84,13 +84,14 @@ def _witnesses() -> tuple[Witnesses | None, str, dict[str, str]]:
 
 
 def _generate(app: Sphinx) -> None:
+    from tarneeb.cli import build_parser
     from tarneeb.docgen.site import generate_site
     from tarneeb.errors import TarneebError
 
     t0 = time.perf_counter()
     try:
         witnesses, note, titles = _witnesses()
-        changed = generate_site(Path(app.srcdir) / "generated", witnesses, note, titles)
+        changed = generate_site(Path(app.srcdir) / "generated", witnesses, note, titles, build_parser())
     except TarneebError as e:
         raise ExtensionError(f"tarneeb docs: {e}") from e
     logger.info("tarneeb: generated pages in %.2fs (%d rewritten)", time.perf_counter() - t0, len(changed))

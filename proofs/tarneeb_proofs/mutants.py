@@ -716,14 +716,16 @@ _ALL += _MATCH
 FAST = "tarneeb.records.fastpath"
 REPLAY = "tarneeb.records.replay"
 VREF = "tarneeb.conformance.vector_ref"
-RULING = "tarneeb.ruling.decision"
+RULING_FACTS = "tarneeb.ruling.facts"
+RULING_SCORING = "tarneeb.ruling.scoring"
 
 # ------------------------------------------------------------------ the tools (family "tools"; "ruling": the
 # referee restating a rule core decides, caught by tests/test_no_rule_outside_core.py when core changes)
 _TOOLS: list[Mutant] = [
     _m("fast-second-cancel-next-seat", FAST,
-       "    st.dealer = H.next_dealer(r, dealer, clause)\n",
-       "    st.dealer = H.next_dealer(r, dealer, clause) if st.last_redeal is None else R.next_seat(r, dealer)\n",
+       "    st.dealer = core_hand.next_dealer(rules, dealer, clause)\n",
+       "    st.dealer = core_hand.next_dealer(rules, dealer, clause) if st.last_redeal is None "
+       "else core_rules.next_seat(rules, dealer)\n",
        "after the second cancelled deal in a row the fast path expects the next seat to deal", "tools", "tool",
        "card-kings-41", in_manifest="own"),
     _m("fast-trick-led-by-previous-leader", FAST,
@@ -759,8 +761,8 @@ _TOOLS: list[Mutant] = [
     # reached only by the match stage's steered matches (a weak hand after a cancelled deal), or caught only by
     # the corruption "bids on a weak hand"
     _m("fast-weak-after-cancel-unseen", FAST,
-       "    if H.weak_seats(r, hands):\n        if H.weak_claimers",
-       "    if H.weak_seats(r, hands) and st.last_redeal is None:\n        if H.weak_claimers",
+       "    if core_hand.weak_seats(rules, hands):\n        if core_hand.weak_claimers",
+       "    if core_hand.weak_seats(rules, hands) and st.last_redeal is None:\n        if core_hand.weak_claimers",
        "the fast path misses a weak hand dealt right after a cancelled deal (and reads the deal as bid)", "tools",
        "tool", "classic", {"weak_redeal": True, "play_on": 10, "must_trump": True, "direction": "cw"}),
     _m("fast-weak-hand-bids-taken", FAST,
@@ -769,18 +771,19 @@ _TOOLS: list[Mutant] = [
        "the fast path takes calls written on a deal thrown in for a weak hand", "tools", "tool", "classic",
        {"weak_redeal": True, "play_on": 10, "must_trump": True, "direction": "cw"}),
     _m("replay-weak-hand-bids-unreported", REPLAY,
-       "            if h.bids:  # thrown in before the bidding",
-       "            if h.bids and len(h.bids) > 4:  # thrown in before the bidding",
+       "        if h.bids:  # thrown in before the bidding",
+       "        if h.bids and len(h.bids) > 4:  # thrown in before the bidding",
        "the replay reports calls on a deal thrown in for a weak hand only when there are more than four", "tools",
        "tool", "classic", {"weak_redeal": True, "play_on": 10, "must_trump": True, "direction": "cw"}),
     _m("replay-second-cancel-next-seat", REPLAY,
-       "        st.dealer = H.next_dealer(r, dealer, rule)\n",
-       "        st.dealer = H.next_dealer(r, dealer, rule) if st.last_redeal is None else R.next_seat(r, dealer)\n",
+       "        st.dealer = core_hand.next_dealer(rules, dealer, rule)\n",
+       "        st.dealer = core_hand.next_dealer(rules, dealer, rule) if st.last_redeal is None "
+       "else core_rules.next_seat(rules, dealer)\n",
        "from the second cancelled deal in a row on, the replay expects the next seat to deal", "tools", "tool",
        "card-kings-41"),
     _m("replay-bid13-ordinary", REPLAY,
-       "            rules_d = list(H.hand_deltas(r, [0, 0, 0, 0], contract, tricks))",
-       "            rules_d = list(H.hand_deltas(__import__(\"dataclasses\").replace(r, bid13=\"normal\"), [0, 0, 0, 0],"
+       "            rules_d = list(core_hand.hand_deltas(rules, [0, 0, 0, 0], contract, tricks))",
+       "            rules_d = list(core_hand.hand_deltas(__import__(\"dataclasses\").replace(rules, bid13=\"normal\"), [0, 0, 0, 0],"
        " contract, tricks))",
        "the replay scores a contract of 13 as an ordinary contract", "tools", "tool", "classic",
        {"egyptian": True, "auction": "continuous", "all_pass": "dealer-forced", "bid13": "26", "kaboot": "double",
@@ -800,13 +803,13 @@ _TOOLS: list[Mutant] = [
        "the replay checks a cancelled deal's running scores only on a line that gives tricks (never, for a "
        "cancelled deal)", "tools", "tool", "tarneeb-400"),
     _m("replay-match-end-clause", REPLAY,
-       "C.match_over_clause(r, rule),",
+       "core_clauses.match_over_clause(rules, rule),",
        "rule,",
        "the replay cites the outcome's clause for a wrong end of the match, play-on or not", "tools", "tool",
        "classic", {"weak_redeal": True, "play_on": 10, "must_trump": True, "direction": "cw"}),
     _m("replay-every-lead-first-lead", REPLAY,
-       "C.lead_clause(k), k,",
-       "C.lead_clause(0), k,",
+       "core_clauses.lead_clause(k), k,",
+       "core_clauses.lead_clause(0), k,",
        "the replay cites the first lead's clause for a wrong leader of any trick", "tools", "tool", "eram-41"),
     _m("vref-perft-no-card-zero", VREF,
        "        return {\"nodes\": 1}, PERFT_CLAUSE",
@@ -837,26 +840,26 @@ _TOOLS: list[Mutant] = [
        "    return {\"winner\": R.trick_winner(cards, strain_value(inp[\"trump\"]))}",
        "the vector reference gives the winning card's place in the trick, not the winning seat", "tools", "tool",
        "tarneeb-400"),
-    _m("ruling-team-tricks-to-each-partner", RULING,
-       "    return bids, H.hand_deltas(r, bids, None, tricks)",
-       "    return bids, H.hand_deltas(r, bids, None, [tricks[0] + tricks[2], tricks[1] + tricks[3]] * 2)",
+    _m("ruling-team-tricks-to-each-partner", RULING_SCORING,
+       "    return bids, core_hand.hand_deltas(rules, bids, None, tricks)",
+       "    return bids, core_hand.hand_deltas(rules, bids, None, [tricks[0] + tricks[2], tricks[1] + tricks[3]] * 2)",
        "the referee scores each player on the tricks of the whole team", "tools", "tool", "eram-41"),
-    _m("ruling-dealer-leads", RULING,
-       "        seat = H.hand_leader(r, s.dealer, None)\n",
-       "        seat = s.dealer\n",
+    _m("ruling-dealer-leads", RULING_FACTS,
+       "        seat = core_hand.hand_leader(rules, situation.dealer, None)\n",
+       "        seat = situation.dealer\n",
        "the referee has the dealer lead the first trick of individual bids", "tools", "tool", "bsfyi-41"),
     # the referee restating a rule: the same words until the rule changes in core
-    _m("ruling-restates-qualification", RULING,
-       "        a_at, b_above, b_at, a_above = R.qualification(r, a, b)",
-       "        a_at, b_above, b_at, a_above = a >= r.target, b > 0, b >= r.target, a > 0",
+    _m("ruling-restates-qualification", RULING_SCORING,
+       "        a_at, b_above, b_at, a_above = core_rules.qualification(rules, a, b)",
+       "        a_at, b_above, b_at, a_above = a >= rules.target, b > 0, b >= rules.target, a > 0",
        "the referee's explanation compares the partners with the target itself", "ruling", "tool", "bsfyi-41"),
-    _m("ruling-restates-bid-total", RULING,
-       "        total, minimum = R.bid_total(r, bids, scores)\n        raise s.err(",
-       "        total, minimum = sum(bids), r.total_min\n        raise s.err(",
+    _m("ruling-restates-bid-total", RULING_SCORING,
+       "        total, minimum = core_rules.bid_total(rules, bids, scores)\n        raise situation.err(",
+       "        total, minimum = sum(bids), rules.total_min\n        raise situation.err(",
        "the referee's explanation adds the bids and states the threshold itself", "ruling", "tool", "eram-41"),
-    _m("ruling-restates-tie-keys", RULING,
-       "        a, b = R.tie_keys(r, sc)",
-       "        a, b = (sc[0] + sc[2], sc[1] + sc[3]) if r.tie_rule == \"combined\" else (max(sc[0], sc[2]), "
+    _m("ruling-restates-tie-keys", RULING_SCORING,
+       "        a, b = core_rules.tie_keys(rules, sc)",
+       "        a, b = (sc[0] + sc[2], sc[1] + sc[3]) if rules.tie_rule == \"combined\" else (max(sc[0], sc[2]), "
        "max(sc[1], sc[3]))",
        "the referee's explanation works out the tie keys itself", "ruling", "tool", "card-kings-41"),
 ]

@@ -35,6 +35,7 @@ import contextlib
 import dataclasses
 import functools
 import random
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -1086,10 +1087,31 @@ def _referee(r: Rules, recs: Sequence[Recorded]) -> Failure | None:
                 else:
                     got = {key: d.answer.get(key) for key in want}
                 if got != want:
-                    return Failure("tarneeb.ruling.decision.decide",
+                    return Failure(_referee_function(r, raw, opts),
                                    f"{_where(r, rec)}, deal {k}: {orjson.dumps(raw).decode()}", repr(got),
                                    f"{want!r} (the engine)", clause, "the referee disagrees with the engine")
     return None
+
+
+def _referee_function(r: Rules, raw: dict[str, Any], opts: dict[str, OptionValue]) -> str:
+    """The referee's function and the modules of the referee it ruled through on ``raw`` (``decide`` is split over
+    the modules of :mod:`tarneeb.ruling`, by what is decided), seen by running it again under a profile hook."""
+    through: list[str] = []
+
+    def seen(frame: Any, event: str, arg: Any) -> None:
+        name = str(frame.f_globals.get("__name__", ""))
+        if event == "call" and name.startswith("tarneeb.ruling.") and name != DEC.__name__ and name not in through:
+            through.append(name)
+
+    s = parse_situation({"ruleset": r.id, **({"options": {r.id: opts}} if opts else {}), **raw})
+    sys.setprofile(seen)
+    try:
+        DEC.decide(s.question.kind, r, s)
+    except (Missing, NotApplicable):
+        pass
+    finally:
+        sys.setprofile(None)
+    return f"{DEC.__name__}.decide" + (f" (through {', '.join(through)})" if through else "")
 
 
 def _bid_word(b: Bid) -> str:

@@ -19,22 +19,20 @@ from dataclasses import dataclass
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
-from tarneeb.cli import (
-    demo,
-    fuzz,
-    new_ruleset,
-    record,
-    rules,
-    rulesets,
-    ruling,
-    serve,
-    show,
-    simulate,
-    site,
-    stats,
-    vectors,
-    verify,
-)
+from tarneeb.cli.demo import register as register_demo
+from tarneeb.cli.fuzz import register as register_fuzz
+from tarneeb.cli.new_ruleset import register as register_new_ruleset
+from tarneeb.cli.record import register as register_record
+from tarneeb.cli.rules import register as register_rules
+from tarneeb.cli.rulesets import register as register_rulesets
+from tarneeb.cli.ruling import register as register_ruling
+from tarneeb.cli.serve import register as register_serve
+from tarneeb.cli.show import register as register_show
+from tarneeb.cli.simulate import register as register_simulate
+from tarneeb.cli.site import register as register_site
+from tarneeb.cli.stats import register as register_stats
+from tarneeb.cli.vectors import register as register_vectors
+from tarneeb.cli.verify import register as register_verify
 from tarneeb.errors import BadInput
 
 GROUP = "tarneeb.commands"
@@ -42,10 +40,10 @@ GROUP = "tarneeb.commands"
 Register = Callable[[Any], None]
 
 BUILTIN: dict[str, Register] = {
-    "rulesets": rulesets.register, "show": show.register, "simulate": simulate.register, "demo": demo.register,
-    "record": record.register, "verify": verify.register, "vectors": vectors.register, "fuzz": fuzz.register,
-    "rules": rules.register, "ruling": ruling.register, "new-ruleset": new_ruleset.register, "serve": serve.register,
-    "stats": stats.register, "site": site.register,
+    "rulesets": register_rulesets, "show": register_show, "simulate": register_simulate, "demo": register_demo,
+    "record": register_record, "verify": register_verify, "vectors": register_vectors, "fuzz": register_fuzz,
+    "rules": register_rules, "ruling": register_ruling, "new-ruleset": register_new_ruleset, "serve": register_serve,
+    "stats": register_stats, "site": register_site,
 }
 
 

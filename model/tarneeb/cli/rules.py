@@ -10,7 +10,8 @@ import json
 import sys
 from typing import Any
 
-from tarneeb.docgen.rulebook import LANGS, render, ruleset_doc
+from tarneeb.docgen.rulebook import render, ruleset_doc
+from tarneeb.i18n.tables import LANGS
 
 
 def cmd_rules(args: argparse.Namespace) -> int:

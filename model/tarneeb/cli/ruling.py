@@ -80,7 +80,7 @@ def _title_ar(args: argparse.Namespace, rep: Any) -> str:
     own keeps the title it was given (left-to-right if it has no Arabic letter)."""
     from tarneeb.core.spec import spec_dir
     from tarneeb.docgen.pages_i18n import page_text
-    from tarneeb.docgen.rulebook import i18n
+    from tarneeb.i18n.tables import i18n
     from tarneeb.ruling import KINDS
     from tarneeb.ruling.arabic import ltr
 

@@ -10,7 +10,8 @@ from typing import Any
 from tarneeb.cli.common import console, print_json
 from tarneeb.core.sources import cite
 from tarneeb.core.spec import get_ruleset
-from tarneeb.docgen.rulebook import LANGS, label, ruleset_doc, runs_by
+from tarneeb.docgen.rulebook import label, ruleset_doc, runs_by
+from tarneeb.i18n.tables import LANGS
 
 
 def register(subparsers: Any) -> None:
@@ -68,8 +69,8 @@ def _show_data_lang(rid: str, lang: str) -> dict[str, Any]:
 
 def show_lines_rtl(data: dict[str, Any], width: int = 100) -> list[str]:
     """The Arabic ``show`` as plain lines: right-to-left, ids and codes isolated, Arabic punctuation."""
-    from tarneeb.docgen.arabic import seat_convention
     from tarneeb.docgen.rulebook import txt_line, wrap_at
+    from tarneeb.i18n.arabic import seat_convention
 
     L = {k: label(data["lang"], k) for k in ("document", "rules", "source", "options", "allowed", "ambiguities",
                                              "reading")}

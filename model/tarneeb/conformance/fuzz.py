@@ -29,16 +29,16 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 import orjson
 
 from tarneeb.conformance.explain import deal_story
 from tarneeb.conformance.protocol import Engine
 from tarneeb.conformance.vector_ref import hand_result
-from tarneeb.core import clauses as C
-from tarneeb.core import hand as H
-from tarneeb.core import rules as R
+from tarneeb.core import clauses as core_clauses
+from tarneeb.core import hand as core_hand
+from tarneeb.core import rules as core_rules
 from tarneeb.core.actions import Action, Bid, Deal, NameTrump, Play, Redeal, parse_action
 from tarneeb.core.ambiguity import with_readings
 from tarneeb.core.cards import CARD_TEXT, STRAINS, card_str, cards_of, parse_card, strain_text
@@ -162,27 +162,47 @@ def _same_hands(theirs: list[Any], ours: list[list[str]]) -> bool:
     return True
 
 
-def lockstep_deal(eng: Engine, r: Rules, m: Match, deck: tuple[int, ...], choose: Chooser, seed: str,
+def lockstep_deal(eng: Engine, rules: Rules, m: Match, deck: tuple[int, ...], choose: Chooser, seed: str,
                   trace: DealTrace) -> FuzzDivergence | None:
     """Drive one deal on both engines. ``m`` waits in DEAL; on return it has finished the deal."""
-    deal_no = len(m.records)
-    state: dict[str, int | None] = {"step": None, "trick": None}
-
-    def stop(fld: str, ours: Any, theirs: Any, clause: str, detail: str = "") -> None:
-        raise _Stop(FuzzDivergence(seed, deal_no, state["step"], state["trick"], fld, ours, theirs, clause,
-                                   C.cite(r, clause), detail))
-
-    req = {"cmd": "start", **wire_rules(r), "dealer": m.dealer,
-           "scores": list(m.scores), "target": m.target, "deck": [CARD_TEXT[c] for c in deck]}
+    drive = _Lockstep(eng, rules, m, seed, trace)
     try:
+        drive.start(deck)
+        drive.play(choose)
+        drive.result()
+    except _Stop as s:
+        return s.d
+    return None
+
+
+class _Lockstep:
+    """One deal driven on both engines (:func:`lockstep_deal`): the deal, each action, the result, compared as they
+    come; :meth:`stop` reports the first difference at the step and trick reached."""
+
+    def __init__(self, eng: Engine, rules: Rules, m: Match, seed: str, trace: DealTrace) -> None:
+        self.eng, self.rules, self.m, self.seed, self.trace = eng, rules, m, seed, trace
+        self.deal_no = len(m.records)
+        self.step: int | None = None
+        self.trick: int | None = None
+
+    def stop(self, fld: str, ours: Any, theirs: Any, clause: str, detail: str = "") -> NoReturn:
+        """End the deal on a difference in ``fld`` (the clause that decides it, cited)."""
+        raise _Stop(FuzzDivergence(self.seed, self.deal_no, self.step, self.trick, fld, ours, theirs, clause,
+                                   core_clauses.cite(self.rules, clause), detail))
+
+    def start(self, deck: tuple[int, ...]) -> None:
+        """Deal ``deck`` on both: the hands, the revealed card and trump as the engine starts the deal."""
+        rules, m, trace, deal_no = self.rules, self.m, self.trace, self.deal_no
+        req = {"cmd": "start", **wire_rules(rules), "dealer": m.dealer,
+               "scores": list(m.scores), "target": m.target, "deck": [CARD_TEXT[c] for c in deck]}
         try:
-            st = eng.call(req)
+            st = self.eng.call(req)
         except EngineRejected as e:
-            stop("start", "a deal to play", f"refused: {e.error}", "deal.deck")
+            self.stop("start", "a deal to play", f"refused: {e.error}", "deal.deck")
         trace.start = st
         m.apply(Deal(deck))
         rec = m.record if m.record is not None else m.records[-1]
-        ours_hands = [[CARD_TEXT[c] for c in cards_of(h)] for h in R.deal_hands(r, trace.dealer, deck)]
+        ours_hands = [[CARD_TEXT[c] for c in cards_of(h)] for h in core_rules.deal_hands(rules, trace.dealer, deck)]
         theirs_hands = st.get("hands")
         if isinstance(theirs_hands, list) and not _same_hands(theirs_hands, ours_hands):
             try:
@@ -192,24 +212,28 @@ def lockstep_deal(eng: Engine, r: Rules, m: Match, deck: tuple[int, ...], choose
         elif isinstance(theirs_hands, list):
             theirs_hands = ours_hands
         if theirs_hands != ours_hands:
-            acts = eng.call({"cmd": "legal"}).get("actions") if st.get("phase") != "over" else None
+            acts = self.eng.call({"cmd": "legal"}).get("actions") if st.get("phase") != "over" else None
             if isinstance(acts, list) and acts:  # the deal as they play it from their hands, for the reproducer
-                _finish_theirs(eng, trace, str(acts[0]))
-            stop("hands", ours_hands, st.get("hands"), "deal.order")
+                _finish_theirs(self.eng, trace, str(acts[0]))
+            self.stop("hands", ours_hands, st.get("hands"), "deal.order")
         rev = None if rec.revealed is None else card_str(rec.revealed)
         if st.get("revealed") != rev:
-            stop("revealed", rev, st.get("revealed"), "trump.source")
+            self.stop("revealed", rev, st.get("revealed"), "trump.source")
         redeal_now = len(m.records) > deal_no
         if not redeal_now and m.trump >= 0 and st.get("trump") != strain_text(m.trump):
-            stop("trump", strain_text(m.trump), st.get("trump"), "trump.source")
+            self.stop("trump", strain_text(m.trump), st.get("trump"), "trump.source")
+
+    def play(self, choose: Chooser) -> None:
+        """Each action of the deal, chosen by ``choose``, on both: whose turn, the legal actions, the trick won."""
+        rules, m, trace, deal_no = self.rules, self.m, self.trace, self.deal_no
         step = 0
         while len(m.records) == deal_no:
-            state["step"] = step
+            self.step = step
             if m.phase is Phase.PLAY:
-                state["trick"] = len(m.record.winners) if m.record is not None else None
-            theirs_st = eng.call({"cmd": "legal"})
+                self.trick = len(m.record.winners) if m.record is not None else None
+            theirs_st = self.eng.call({"cmd": "legal"})
             if theirs_st.get("seat") != m.to_move:
-                stop("to_move", m.to_move, theirs_st.get("seat"), C.to_move_clause(r, m))
+                self.stop("to_move", m.to_move, theirs_st.get("seat"), core_clauses.to_move_clause(rules, m))
             legal = m.legal_actions()
             ours = list(map(str, legal))
             theirs = theirs_st.get("actions")
@@ -220,20 +244,20 @@ def lockstep_deal(eng: Engine, r: Rules, m: Match, deck: tuple[int, ...], choose
                 detail = (f"the engine also allows {', '.join(extra)}" if extra else "") + (
                     ("; " if extra and missing else "") + (f"the engine forbids {', '.join(missing)}" if missing
                                                            else ""))
-                clause = C.legal_clause(r, m, extra, missing) if (extra or missing) else "hand.tricks"
+                clause = core_clauses.legal_clause(rules, m, extra, missing) if (extra or missing) else "hand.tricks"
                 if extra:
-                    _finish_theirs(eng, trace, extra[0])
-                stop("legal actions", sorted(ours), sorted(th), clause, detail)
+                    _finish_theirs(self.eng, trace, extra[0])
+                self.stop("legal actions", sorted(ours), sorted(th), clause, detail)
             a = choose(m, list(legal), step)
             if a is None:
                 raise _Abandon()
             text = str(a)
             seat = m.to_move
             ntricks = len(m.record.winners) if m.record is not None else 0
-            ans = eng.request({"cmd": "apply", "action": text})
+            ans = self.eng.request({"cmd": "apply", "action": text})
             if not ans["ok"]:
-                stop("apply", f"{text} accepted", f"refused: {ans.get('error')}",
-                     C.legal_clause(r, m, [], [text]))
+                self.stop("apply", f"{text} accepted", f"refused: {ans.get('error')}",
+                          core_clauses.legal_clause(rules, m, [], [text]))
             trace.actions.append(text)
             trace.seats.append(seat)
             m.apply(a)
@@ -246,25 +270,30 @@ def lockstep_deal(eng: Engine, r: Rules, m: Match, deck: tuple[int, ...], choose
                 if isinstance(tw, int):
                     trace.winners.append(tw)
                 if tw != w:
-                    state["trick"] = ntricks
-                    stop("trick winner", w, tw, "play.winner",
-                         "cards " + " ".join(card_str(c) for c in rec.plays[-4:]))
+                    self.trick = ntricks
+                    self.stop("trick winner", w, tw, "play.winner",
+                              "cards " + " ".join(card_str(c) for c in rec.plays[-4:]))
             elif "trick_winner" in ans:
-                stop("trick winner", None, ans.get("trick_winner"), "hand.tricks")
+                self.stop("trick winner", None, ans.get("trick_winner"), "hand.tricks")
             if done:
                 trace.final = ans
                 break
             if ans.get("to_move") != m.to_move:
-                stop("to_move", m.to_move, ans.get("to_move"), C.to_move_clause(r, m))
+                self.stop("to_move", m.to_move, ans.get("to_move"), core_clauses.to_move_clause(rules, m))
             if m.phase is Phase.PLAY and m.trump >= 0 and ans.get("trump") != strain_text(m.trump):
-                stop("trump", strain_text(m.trump), ans.get("trump"), C.trump_clause(r))
+                self.stop("trump", strain_text(m.trump), ans.get("trump"), core_clauses.trump_clause(rules))
+
+    def result(self) -> None:
+        """The engine's result of the finished deal against ours: the redeal, tricks, score changes, scores,
+        winner and next dealer."""
+        rules, m, trace = self.rules, self.m, self.trace
         if not trace.final:
-            trace.final = eng.call({"cmd": "state"})
+            trace.final = self.eng.call({"cmd": "state"})
         fin = trace.final
         ours_res = hand_result(m)
-        cl = C.result_clauses(r, m.records[-1])
+        cl = core_clauses.result_clauses(rules, m.records[-1])
         if fin.get("phase") != "over":
-            stop("phase", "over", fin.get("phase"), cl.get("redeal", "hand.tricks"))
+            self.stop("phase", "over", fin.get("phase"), cl.get("redeal", "hand.tricks"))
         for k in ("redeal", "tricks_won", "deltas", "scores", "winner", "next_dealer"):
             if k == "tricks_won" and ours_res["redeal"]:
                 continue
@@ -275,14 +304,11 @@ def lockstep_deal(eng: Engine, r: Rules, m: Match, deck: tuple[int, ...], choose
                 theirs = fin.get(k)
                 if k == "deltas" and type(theirs) is list and len(theirs) == 4 and all(type(x) is int for x in theirs):
                     rec = m.records[-1]  # the clause verify names for the same claim (core.clauses.deltas_clause)
-                    clause = C.deltas_clause(r, None if r.individual else rec.contract, rec.tricks_won, theirs,
-                                             ours_res[k])
-                stop(k, ours_res[k], theirs, clause,
-                     "the deal: " + deal_story(m.records[-1], trace.scores) + "; the engine answered "
-                     + ", ".join(f"{f} {_show(fin.get(f))}" for f in ("tricks_won", "deltas", "scores", "winner")))
-        return None
-    except _Stop as s:
-        return s.d
+                    clause = core_clauses.deltas_clause(rules, None if rules.individual else rec.contract, rec.tricks_won, theirs,
+                                                        ours_res[k])
+                self.stop(k, ours_res[k], theirs, clause,
+                          "the deal: " + deal_story(m.records[-1], trace.scores) + "; the engine answered "
+                          + ", ".join(f"{f} {_show(fin.get(f))}" for f in ("tricks_won", "deltas", "scores", "winner")))
 
 
 class _Abandon(Exception):
@@ -334,7 +360,7 @@ class _Answers:
         return {"ok": False, "error": str(err)}
 
 
-def batched_deal(eng: Engine, r: Rules, m: Match, deck: tuple[int, ...], choose: Chooser, seed: str,
+def batched_deal(eng: Engine, rules: Rules, m: Match, deck: tuple[int, ...], choose: Chooser, seed: str,
                  trace: DealTrace) -> tuple[FuzzDivergence | None, Match]:
     """One deal in one exchange: our engine plays it (the chooser as in lockstep), the external engine gets every
     action at once (protocol command ``deal``) and answers with what it would have said at each step; those
@@ -343,7 +369,7 @@ def batched_deal(eng: Engine, r: Rules, m: Match, deck: tuple[int, ...], choose:
     are exactly those of a lockstep run. Returns the divergence and the match to go on with."""
     n_hist = len(m.history)
     # our side of the deal, on a match at the same state (no history to copy: the choosers look at the state only)
-    probe = Match.at(r, m.dealer, m.scores, m.target, m.games, partners_agree=False)
+    probe = Match.at(rules, m.dealer, m.scores, m.target, m.games, partners_agree=False)
     probe.apply(Deal(deck))
     texts: list[str] = []
     acts: list[Action] = []
@@ -356,7 +382,7 @@ def batched_deal(eng: Engine, r: Rules, m: Match, deck: tuple[int, ...], choose:
         texts.append(str(a))
         probe.apply(a)
         step += 1
-    req = {"cmd": "deal", **wire_rules(r), "dealer": m.dealer,
+    req = {"cmd": "deal", **wire_rules(rules), "dealer": m.dealer,
            "scores": list(m.scores), "target": m.target, "deck": [CARD_TEXT[c] for c in deck], "actions": texts}
     try:
         ans = eng.call(req)
@@ -364,14 +390,14 @@ def batched_deal(eng: Engine, r: Rules, m: Match, deck: tuple[int, ...], choose:
         if "deal" in e.error and ("unknown" in e.error or "command" in e.error):
             raise NoBatch(e.error) from None
         ans = {"start": {"ok": False, "error": e.error}, "steps": []}
-    d = lockstep_deal(_Answers(ans), r, m, deck, _replay_chooser(acts), seed, trace)  # type: ignore[arg-type]
+    d = lockstep_deal(_Answers(ans), rules, m, deck, _replay_chooser(acts), seed, trace)  # type: ignore[arg-type]
     if d is None:
         return None, m
     snapshot = Match.at(m.rules, m.first_dealer, m.start_scores, None, m.start_games, partners_agree=False)
     for a in m.history[:n_hist]:  # the match as it was before this deal
         snapshot.apply(a)
     again = DealTrace(trace.dealer, list(trace.scores), trace.target, trace.deck)
-    d = lockstep_deal(eng, r, snapshot, deck, scripted_chooser(texts), seed, again)
+    d = lockstep_deal(eng, rules, snapshot, deck, scripted_chooser(texts), seed, again)
     trace.actions, trace.seats, trace.start, trace.winners, trace.final = (again.actions, again.seats, again.start,
                                                                           again.winners, again.final)
     return d, snapshot
@@ -406,16 +432,16 @@ SCORE_STATES = ("partner-near-target", "both-teams-close", "both-teams-waiting",
                 "one-high-one-low")
 
 
-def interesting_scores(r: Rules, rng: random.Random, kind: str | None = None) -> list[int]:
+def interesting_scores(rules: Rules, rng: random.Random, kind: str | None = None) -> list[int]:
     """Seat scores (partners equal in the auction family) for a match started part-way.
 
     No team has won yet under the rules (win.qualify / win.target): a partner at the target or
     above has a partner at zero or below, and an auction team stays below the target. ``kind`` is
     one of :data:`SCORE_STATES` (seeded choice when None).
     """
-    t = R.target_in_force(r, 0)
+    t = core_rules.target_in_force(rules, 0)
     kind = kind if kind is not None else rng.choice(SCORE_STATES)
-    if not r.individual:
+    if not rules.individual:
         if kind == "partner-near-target":
             a, b = t - rng.randint(1, 8), rng.randint(-12, t - 10)
         elif kind in ("both-teams-close", "both-teams-waiting"):
@@ -433,7 +459,7 @@ def interesting_scores(r: Rules, rng: random.Random, kind: str | None = None) ->
 
     def qualify_safe(hi: int, lo: int) -> tuple[int, int]:
         # a team that qualifies (win.qualify) would already have won: its low partner drops to zero
-        return (hi, min(lo, 0)) if R.team_qualifies(r, hi, lo) else (hi, lo)
+        return (hi, min(lo, 0)) if core_rules.team_qualifies(rules, hi, lo) else (hi, lo)
 
     teams: list[tuple[int, int]] = []
     if kind == "partner-near-target":
@@ -447,7 +473,7 @@ def interesting_scores(r: Rules, rng: random.Random, kind: str | None = None) ->
         hi0, hi1 = t - rng.randint(1, 4), t - rng.randint(1, 4)
         lo0 = rng.randint(3, 10)
         lo1 = hi0 + lo0 - hi1
-        if lo1 <= 0 or r.tie_rule != "combined":  # the top-score tie: equal high partners
+        if lo1 <= 0 or rules.tie_rule != "combined":  # the top-score tie: equal high partners
             hi1, lo1 = hi0, rng.randint(1, 10)
         teams = [(hi0, lo0), (hi1, lo1)]
     elif kind == "zero-and-negative":
@@ -461,7 +487,7 @@ def interesting_scores(r: Rules, rng: random.Random, kind: str | None = None) ->
     for team, (x, y) in enumerate(teams):
         if rng.random() < 0.5:
             x, y = y, x
-        out[team], out[R.partner(team)] = x, y
+        out[team], out[core_rules.partner(team)] = x, y
     return out
 
 
@@ -477,12 +503,12 @@ class MatchRun:
     start_scores: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
 
 
-def run_match(eng: Engine, r: Rules, seed: str, choosers: Callable[[int], Chooser], first_dealer: int,
+def run_match(eng: Engine, rules: Rules, seed: str, choosers: Callable[[int], Chooser], first_dealer: int,
               decks: Callable[[int], tuple[int, ...]] | None, max_deals: int,
               start_scores: Sequence[int] | None = None, batch: bool = False) -> MatchRun:
     """Play one match on ``eng`` and on the reference side by side, deal by deal, until the match ends, ``max_deals``
     are played or a deal diverges; returns the deals' traces and the divergence, if any."""
-    m = Match(r, first_dealer, start_scores)
+    m = Match(rules, first_dealer, start_scores)
     start = list(m.scores)
     rng = random.Random(seed + ":deck")
     traces: list[DealTrace] = []
@@ -493,9 +519,9 @@ def run_match(eng: Engine, r: Rules, seed: str, choosers: Callable[[int], Choose
         traces.append(t)
         try:
             if batch:
-                d, m = batched_deal(eng, r, m, deck, choosers(i), seed, t)
+                d, m = batched_deal(eng, rules, m, deck, choosers(i), seed, t)
             else:
-                d = lockstep_deal(eng, r, m, deck, choosers(i), seed, t)
+                d = lockstep_deal(eng, rules, m, deck, choosers(i), seed, t)
         except _Abandon:
             return MatchRun(seed, first_dealer, traces[:-1], m, None, start)
         if d is not None:
@@ -517,7 +543,7 @@ def _decks_of(tail: list[DealTrace]) -> Callable[[int], tuple[int, ...]]:
     return f
 
 
-def shrink(eng: Engine, r: Rules, run: MatchRun) -> MatchRun:
+def shrink(eng: Engine, rules: Rules, run: MatchRun) -> MatchRun:
     """The shortest tail of the match that still diverges on the same clause.
 
     A tail starts part-way, from the scores before its first deal. Only tails that start before any
@@ -537,13 +563,13 @@ def shrink(eng: Engine, r: Rules, run: MatchRun) -> MatchRun:
         gap *= 2
     for j in starts:
         tail = run.traces[j:]
-        if tail[0].target != R.target_in_force(r, 0):
+        if tail[0].target != core_rules.target_in_force(rules, 0):
             continue
         try:
-            Match.at(r, tail[0].dealer, tail[0].scores)  # a state a match can start from (partners agree)
+            Match.at(rules, tail[0].dealer, tail[0].scores)  # a state a match can start from (partners agree)
         except IllegalDeal:
             continue
-        cand = run_match(eng, r, run.seed, _script_of(tail), tail[0].dealer, _decks_of(tail), len(tail),
+        cand = run_match(eng, rules, run.seed, _script_of(tail), tail[0].dealer, _decks_of(tail), len(tail),
                          tail[0].scores)
         if cand.divergence is not None and cand.divergence.clause == clause:
             return cand
@@ -552,21 +578,21 @@ def shrink(eng: Engine, r: Rules, run: MatchRun) -> MatchRun:
 
 # ------------------------------------------------------------------ reproducer as a game record
 
-def reproducer_lines(eng: Engine | None, r: Rules, run: MatchRun) -> list[bytes]:
+def reproducer_lines(eng: Engine | None, rules: Rules, run: MatchRun) -> list[bytes]:
     """Header, our agreed deals, then the divergent deal as the external engine claimed it."""
     if run.divergence is None:
         raise RuntimeError(f"fuzz seed {run.seed}: no divergence to reproduce")
     mid = f"fuzz-{run.seed}"
-    out = [orjson.dumps(header_dict(r, run.first_dealer, mid, meta={"generator": "tarneeb fuzz", "seed": run.seed},
+    out = [orjson.dumps(header_dict(rules, run.first_dealer, mid, meta={"generator": "tarneeb fuzz", "seed": run.seed},
                                     start_scores=run.start_scores))]
     m = run.match
     n = len(run.traces) - 1
     for rec in m.records[:n]:
-        out.append(orjson.dumps(hand_dict(r, rec, mid)))
+        out.append(orjson.dumps(hand_dict(rules, rec, mid)))
     t = run.traces[-1]
-    rec = _their_record(r, n, t, m)
-    last = hand_dict(r, rec, mid, match_over=rec.outcome is not None)
-    if "claims" not in last and H.weak_claimers(r, t.dealer, R.deal_hands(r, t.dealer, t.deck)):
+    rec = _their_record(rules, n, t, m)
+    last = hand_dict(rules, rec, mid, match_over=rec.outcome is not None)
+    if "claims" not in last and core_hand.weak_claimers(rules, t.dealer, core_rules.deal_hands(rules, t.dealer, t.deck)):
         last["claims"] = []  # weak seats that should have chosen and did not (ambiguity weak-hand, reading claimed)
     if run.divergence.field == "hands" and isinstance(t.start.get("hands"), list):
         last["hands"] = t.start["hands"]  # the hands the engine dealt from the deck (deal.order), beside the deck
@@ -575,16 +601,16 @@ def reproducer_lines(eng: Engine | None, r: Rules, run: MatchRun) -> list[bytes]
     if run.divergence.field == "next_dealer" and isinstance(nd, int) and 0 <= nd < 4:
         # show where the engine deals next: one more deal by the dealer it chose, played by it
         nxt = DealTrace(nd, list(rec.scores_after), t.target, random_deck(random.Random(mid + ":next")))
-        if _their_deal(eng, r, nxt):
-            out.append(orjson.dumps(hand_dict(r, _their_record(r, n + 1, nxt, None), mid)))
+        if _their_deal(eng, rules, nxt):
+            out.append(orjson.dumps(hand_dict(rules, _their_record(rules, n + 1, nxt, None), mid)))
     return [x + b"\n" for x in out]
 
 
-def _their_deal(eng: Engine | None, r: Rules, t: DealTrace) -> bool:
+def _their_deal(eng: Engine | None, rules: Rules, t: DealTrace) -> bool:
     if eng is None:
         return False
     try:
-        t.start = eng.call({"cmd": "start", **wire_rules(r), "dealer": t.dealer,
+        t.start = eng.call({"cmd": "start", **wire_rules(rules), "dealer": t.dealer,
                             "scores": t.scores, "target": t.target, "deck": [card_str(c) for c in t.deck]})
         if t.start.get("phase") == "over":
             t.final = t.start
@@ -598,7 +624,7 @@ def _their_deal(eng: Engine | None, r: Rules, t: DealTrace) -> bool:
         return False
 
 
-def _their_record(r: Rules, deal_no: int, t: DealTrace, m: Match | None) -> HandRecord:
+def _their_record(rules: Rules, deal_no: int, t: DealTrace, m: Match | None) -> HandRecord:
     st = t.start
     fin = t.final or (st if st.get("phase") == "over" else {})  # a deal they cancelled at once ends at the start
     rec = HandRecord(deal_no=deal_no, dealer=t.dealer, deck=t.deck)
@@ -624,9 +650,9 @@ def _their_record(r: Rules, deal_no: int, t: DealTrace, m: Match | None) -> Hand
     if fin.get("redeal"):
         ours = m.records[deal_no].redeal if m is not None and len(m.records) > deal_no else None
         # cancelled before any call: only a weak hand does that (deal.weak-redeal)
-        at_once = not any(isinstance(parse_action(a), Bid) for a in t.actions) and H.weak_seats(
-            r, R.deal_hands(r, t.dealer, t.deck))
-        rec.redeal = ours or ("deal.weak-redeal" if at_once else C.redeal_clause(r))
+        at_once = not any(isinstance(parse_action(a), Bid) for a in t.actions) and core_hand.weak_seats(
+            rules, core_rules.deal_hands(rules, t.dealer, t.deck))
+        rec.redeal = ours or ("deal.weak-redeal" if at_once else core_clauses.redeal_clause(rules))
     lead = t.seats[len(t.seats) - len(plays)] if t.seats and plays else 0  # their first leader
     for i in range(0, len(plays) - len(plays) % 4, 4):  # each later trick led by the winner they reported
         w = t.winners[i // 4] if i // 4 < len(t.winners) else -1
@@ -668,7 +694,7 @@ class FuzzResult:
 
 
 
-def wire_rules(r: Rules) -> dict[str, Any]:
+def wire_rules(rules: Rules) -> dict[str, Any]:
     """The ``ruleset`` and ``options`` an outside engine is told (the protocol names rules by id and options).
 
     A built-in ruleset goes by its id. A house ruleset file goes as the built-in it extends with the
@@ -676,33 +702,33 @@ def wire_rules(r: Rules) -> dict[str, Any]:
     changes what no option of its base can say (a parameter, a clause the engine decides by) cannot be told
     to an outside engine, and is refused with the parameters it changes.
     """
-    rs = r.ruleset
+    rs = rules.ruleset
     chosen = {"readings": dict(rs.readings)} if rs.readings else {}  # readings selected over the ruleset's
     if rs.id in rulesets():
-        return {"ruleset": r.id, "options": dict(r.options), **chosen}
-    known = _WIRE.get(id(r))
-    if known is not None and known[0] is r:  # a house file is resolved once per run, not once per deal
+        return {"ruleset": rules.id, "options": dict(rules.options), **chosen}
+    known = _WIRE.get(id(rules))
+    if known is not None and known[0] is rules:  # a house file is resolved once per run, not once per deal
         return dict(known[1])
     root = rs.lineage[-1] if rs.lineage else rs.id
     try:
-        base = load_rules(with_readings(get_ruleset(root), rs.readings), dict(r.options))
+        base = load_rules(with_readings(get_ruleset(root), rs.readings), dict(rules.options))
     except TarneebError:
         base = None
-    same = base is not None and all(getattr(base, f) == getattr(r, f) for f in r.__dataclass_fields__
+    same = base is not None and all(getattr(base, f) == getattr(rules, f) for f in rules.__dataclass_fields__
                                     if f not in ("ruleset", "options"))
     if not same:
         changed = ", ".join(rs.changed) or "its parameters"
         raise ConfigError(rs.name_ref, "ruleset", f"the protocol names rules by a built-in id and options, and "
                           f"this file changes what no option of {root} can say ({changed}): an outside engine "
                           f"cannot be fuzzed under it (check its records with `tarneeb verify`)")
-    _WIRE[id(r)] = (r, {"ruleset": root, "options": dict(r.options), **chosen})
-    return dict(_WIRE[id(r)][1])
+    _WIRE[id(rules)] = (rules, {"ruleset": root, "options": dict(rules.options), **chosen})
+    return dict(_WIRE[id(rules)][1])
 
 
 _WIRE: dict[int, tuple[Rules, dict[str, Any]]] = {}
 
 
-def fuzz(eng: Engine, r: Rules, hands: int, seed: str, max_deals: int = 200,
+def fuzz(eng: Engine, rules: Rules, hands: int, seed: str, max_deals: int = 200,
          on_progress: Callable[[int], None] | None = None, part_way: float = 0.5, batch: bool = False) -> FuzzResult:
     """Play seeded matches in lockstep until ``hands`` deals were played or a divergence is found.
 
@@ -722,17 +748,17 @@ def fuzz(eng: Engine, r: Rules, hands: int, seed: str, max_deals: int = 200,
     while deals < hands:
         ms = f"{seed}:{mi}"
         rng = random.Random(ms)
-        seats = R.first_dealers(r)
+        seats = core_rules.first_dealers(rules)
         first = seats[rng.randrange(len(seats))]
         part = part_way > 0 and part_deals <= part_way * deals  # keep the share of deals played part-way
-        start = interesting_scores(r, rng) if part else None
+        start = interesting_scores(rules, rng) if part else None
         chooser = random_chooser(rng)
 
         def choosers(i: int, c: Chooser = chooser) -> Chooser:
             return c
 
         limit = max_deals if start is None else min(max_deals, PART_WAY_DEALS)
-        run = run_match(eng, r, ms, choosers, first, None, min(limit, hands - deals), start, batch)
+        run = run_match(eng, rules, ms, choosers, first, None, min(limit, hands - deals), start, batch)
         deals += len(run.traces)
         if start is not None:
             part_deals += len(run.traces)
@@ -740,7 +766,7 @@ def fuzz(eng: Engine, r: Rules, hands: int, seed: str, max_deals: int = 200,
         if on_progress:
             on_progress(len(run.traces))
         if run.divergence is not None:
-            small = shrink(eng, r, run)
-            lines = reproducer_lines(eng, r, small)
+            small = shrink(eng, rules, run)
+            lines = reproducer_lines(eng, rules, small)
             return FuzzResult(deals, mi, run.divergence, small.divergence, lines, len(small.traces))
     return FuzzResult(deals, mi, None, None, [], 0)

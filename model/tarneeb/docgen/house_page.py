@@ -15,6 +15,8 @@ from typing import Any
 from tarneeb.core.sources import cite
 from tarneeb.core.spec import Ruleset, get_ruleset, spec_dir
 from tarneeb.docgen import rulebook as docgen
+from tarneeb.i18n.arabic import arabic_punct
+from tarneeb.i18n.tables import clause_text, tr
 
 HOUSE_DIR = "house-rules"
 
@@ -37,8 +39,8 @@ def changed_clauses(rs: Ruleset, lang: str) -> list[tuple[str, str, str]]:
     base = get_ruleset(rs.extends)
     out = []
     for cid, c in rs.clauses.items():
-        text = docgen.clause_text(rs, cid, lang)
-        if cid not in base.clauses or docgen.clause_text(base, cid, lang) != text:
+        text = clause_text(rs, cid, lang)
+        if cid not in base.clauses or clause_text(base, cid, lang) != text:
             out.append((cid, text, cite(c.doc, c.heading, lang)))
     return out
 
@@ -76,7 +78,6 @@ def _page_en() -> str:
 
 
 def _page_ar() -> str:
-    from tarneeb.docgen.arabic import arabic_punct
     from tarneeb.docgen.pages_i18n import need, need_list
 
     def t(text: str) -> str:
@@ -94,7 +95,7 @@ def _page_ar() -> str:
     for p in house_files():
         rs = get_ruleset(str(p))
         lines += H(docgen.rst_title(f"{rs.name_ar or rs.name} ({rs.id})"), "-")
-        base_name = docgen._tr("ar", "ruleset", str(rs.extends), "name") or str(rs.extends)
+        base_name = tr("ar", "ruleset", str(rs.extends), "name") or str(rs.extends)
         lines += [f":doc:`{docgen.rst_title(base_name)} </generated/ar/{rs.extends}>`", "",
                   t(need("pages", "house_extends").format(base=rs.extends, file=_rel(p))), "",
                   t(rs.summary_ar or rs.summary), ""]

@@ -5,14 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from tarneeb.core.spec import spec_dir
-from tarneeb.docgen.rulebook import _load_i18n
 from tarneeb.errors import SpecError
+from tarneeb.i18n.tables import load_table
 
 PAGES_FILE = "ar_pages.toml"
 
 
 def pages_table() -> dict[str, Any]:
-    return _load_i18n(str(spec_dir() / "i18n" / PAGES_FILE))
+    return load_table(str(spec_dir() / "i18n" / PAGES_FILE))
 
 
 def page_text(*keys: str) -> str:

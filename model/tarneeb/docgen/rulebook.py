@@ -12,24 +12,20 @@ Arabic texts from ``spec/i18n/ar.toml`` (or a clause's ``text_ar``).
 from __future__ import annotations
 
 import re
-import tomllib
 import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from functools import cache
-from pathlib import Path
 from typing import Any, TypeVar
 
 from tarneeb.core.ambiguity import ambiguities, taken_for
-from tarneeb.core.prose import render_clause
 from tarneeb.core.sources import cite, cite_ref
 from tarneeb.core.spec import Ruleset, get_ruleset, rulesets, spec_dir
-from tarneeb.docgen import arabic as AR
 from tarneeb.errors import SpecError
+from tarneeb.i18n import arabic
+from tarneeb.i18n.tables import LANGS, clause_text, i18n, tr
 
 _T = TypeVar("_T")
 
-LANGS = ("en", "ar")
 FORMATS = ("rst", "md", "txt", "html")
 
 # The order a hand is played; each clause goes to the first section whose test accepts its id.
@@ -97,87 +93,18 @@ LABELS_EN: dict[str, str] = {
 }
 
 
-# ---------------------------------------------------------------- Arabic texts
-
-@cache
-def _load_i18n(path: str) -> dict[str, Any]:
-    try:
-        with open(path, "rb") as f:
-            return tomllib.load(f)
-    except FileNotFoundError:
-        return {}
-    except tomllib.TOMLDecodeError as e:
-        raise SpecError(path, "(toml)", str(e)) from None
-
-
-def i18n(lang: str) -> dict[str, Any]:
-    """The translation table of ``lang`` (``{}`` for English, which lives in the ruleset files)."""
-    if lang == "en":
-        return {}
-    if lang not in LANGS:
-        raise SpecError(str(spec_dir() / "i18n"), lang, f"unknown language; valid: {', '.join(LANGS)}")
-    return _merged_i18n(str(spec_dir() / "i18n"), lang)
-
-
-@cache
-def _merged_i18n(folder: str, lang: str) -> dict[str, Any]:
-    """``{lang}.toml`` with every ``{lang}-*.toml`` beside it merged in (e.g. ``ar-ruling.toml``, the
-    referee's texts); a key defined twice is a spec error."""
-    table = _load_i18n(str(Path(folder) / f"{lang}.toml"))
-    for extra in sorted(Path(folder).glob(f"{lang}-*.toml")):
-        table = _merge(table, _load_i18n(str(extra)), str(extra), "")
-    return table
-
-
-def _merge(a: dict[str, Any], b: dict[str, Any], file: str, where: str) -> dict[str, Any]:
-    out = dict(a)
-    for k, v in b.items():
-        if k in out and isinstance(out[k], dict) and isinstance(v, dict):
-            out[k] = _merge(out[k], v, file, f"{where}{k}.")
-        elif k in out:
-            raise SpecError(file, where + k, "already defined in another translation file")
-        else:
-            out[k] = v
-    return out
-
-
-def _tr(lang: str, *keys: str) -> str:
-    node: Any = i18n(lang)
-    for k in keys:
-        if not isinstance(node, dict) or k not in node:
-            return ""
-        node = node[k]
-    return node if isinstance(node, str) else ""
-
-
-def ambiguity_text(lang: str, aid: str, key: str) -> str:
-    """The ``lang`` text of an ambiguity's question (``key`` "question") or of one of its readings (``key`` the
-    reading id), from ``spec/i18n``; "" when there is none (English: always "", the register is English)."""
-    return _tr(lang, "ambiguity", aid, key) if lang != "en" else ""
-
-
 def label(lang: str, key: str) -> str:
-    return (_tr(lang, "labels", key) if lang != "en" else "") or LABELS_EN[key]
+    return (tr(lang, "labels", key) if lang != "en" else "") or LABELS_EN[key]
 
 
 def section_title(lang: str, key: str) -> str:
-    return (_tr(lang, "sections", key) if lang != "en" else "") or dict(SECTIONS)[key]
-
-
-def clause_text(rs: Ruleset, cid: str, lang: str) -> str:
-    """A clause statement in ``lang``, rendered from its template; ``""`` when that language lacks it."""
-    c = rs.clauses[cid]
-    if lang == "en":
-        return c.text
-    origin = c.origin or rs.id
-    template = _tr(lang, "clause", origin, cid) or (c.text_ar if lang == "ar" else "")
-    return render_clause(rs, cid, template, lang, str(spec_dir() / "i18n" / f"{lang}.toml"), f"clause.{origin}.{cid}")
+    return (tr(lang, "sections", key) if lang != "en" else "") or dict(SECTIONS)[key]
 
 
 def _tr_rs(lang: str, kind: str, rs: Ruleset, key: str) -> str:
     """A translation of a ruleset's entry, or of the ruleset it extends (a house ruleset inherits them)."""
     for rid in rs.lineage or (rs.id,):
-        text = _tr(lang, kind, rid, key)
+        text = tr(lang, kind, rid, key)
         if text:
             return text
     return ""
@@ -192,16 +119,16 @@ def missing_texts(lang: str) -> list[str]:
                 out.append(f"{rs.id}:{cid}")
         if lang != "en":
             out.extend(f"{rs.id}:option {o.name}" for o in rs.options
-                       if not _tr(lang, "option", rs.id, o.name).strip())
+                       if not tr(lang, "option", rs.id, o.name).strip())
             out.extend(f"{rs.id}:{key}" for key in ("name", "summary")
-                       if not _tr(lang, "ruleset", rs.id, key).strip())
+                       if not tr(lang, "ruleset", rs.id, key).strip())
     if lang != "en":
         for a in ambiguities():
             for key in ("question", *(r for r, _ in a.readings)):
-                if not _tr(lang, "ambiguity", a.id, key).strip():
+                if not tr(lang, "ambiguity", a.id, key).strip():
                     out.append(f"ambiguity {a.id}:{key}")
-        out.extend(f"section {k}" for k, _ in SECTIONS if not _tr(lang, "sections", k).strip())
-        out.extend(f"label {k}" for k in LABELS_EN if not _tr(lang, "labels", k).strip())
+        out.extend(f"section {k}" for k, _ in SECTIONS if not tr(lang, "sections", k).strip())
+        out.extend(f"label {k}" for k in LABELS_EN if not tr(lang, "labels", k).strip())
     return out
 
 
@@ -310,7 +237,7 @@ def value_text(v: object, lang: str) -> str:
     raw = _fmt_value(v)
     if lang == "en" or raw.lstrip("-").isdigit():
         return raw
-    rendered = _tr(lang, "values", raw)
+    rendered = tr(lang, "values", raw)
     if not rendered:
         raise SpecError(str(spec_dir() / "i18n" / f"{lang}.toml"), f"values.{raw}", f"no {lang} rendering of this value")
     return f"{raw} ({rendered})"
@@ -352,7 +279,7 @@ def ruleset_doc(rid: str, lang: str = "en") -> RulesetDoc:
         taken = taken_
 
         def amb_tr(key: str, default: str, _a_id: str = a.id) -> str:
-            return (_tr(lang, "ambiguity", _a_id, key) if lang != "en" else "") or default
+            return (tr(lang, "ambiguity", _a_id, key) if lang != "en" else "") or default
 
         ambs.append(AmbiguityItem(
             id=a.id, question=amb_tr("question", a.question), reading=taken,
@@ -360,8 +287,8 @@ def ruleset_doc(rid: str, lang: str = "en") -> RulesetDoc:
             others=tuple((r, amb_tr(r, t)) for r, t in a.readings if r != taken),
             option=a.option, sources=a.sources,
         ))
-    name = (_tr(lang, "ruleset", rs.id, "name") or rs.name_ar if lang == "ar" else "") or rs.name
-    summary = (_tr(lang, "ruleset", rs.id, "summary") or rs.summary_ar if lang == "ar" else "") or rs.summary
+    name = (tr(lang, "ruleset", rs.id, "name") or rs.name_ar if lang == "ar" else "") or rs.name
+    summary = (tr(lang, "ruleset", rs.id, "summary") or rs.summary_ar if lang == "ar" else "") or rs.summary
     return RulesetDoc(
         id=rs.id, lang=lang, name=name, summary=summary, document=rs.document, publisher=rs.publisher,
         sections=sections, options=tuple(options), ambiguities=tuple(ambs),
@@ -401,7 +328,7 @@ def rst_ltr(text: str) -> str:
     """
     out: list[str] = []
     last = 0
-    for start, end in AR._runs(text):
+    for start, end in arabic.ltr_runs(text):
         before = text[start - 1] if start else " "
         after = text[end] if end < len(text) else " "
         pre = "" if before.isspace() or unicodedata.category(before)[0] == "P" else "\\ "
@@ -425,9 +352,9 @@ def rst_title(text: str) -> str:
     # run (Card Kings, Tarneeb 41) keeps its words together, so its brackets never land on different lines
     def keep(s: str) -> str:
         s = s.replace("-", "-" + WJ)
-        return f"{AR.LRI}{s.replace(' ', NBSP) if len(s) <= LTR_NOWRAP else s}{AR.PDI}"
+        return f"{arabic.LRI}{s.replace(' ', NBSP) if len(s) <= LTR_NOWRAP else s}{arabic.PDI}"
 
-    return rst_escape(AR.isolate(AR.arabic_punct(text), keep))
+    return rst_escape(arabic.isolate(arabic.arabic_punct(text), keep))
 
 
 def runs_by(items: Iterable[_T], key: Callable[[_T], str]) -> list[tuple[str, list[_T]]]:
@@ -472,11 +399,11 @@ class _Fmt:
     def __call__(self, text: str) -> str:
         if not self.ar:
             return rst_escape(text) if self.fmt == "rst" else text
-        text = AR.arabic_punct(text)
+        text = arabic.arabic_punct(text)
         if self.fmt == "rst":
             return rst_ltr(text)
         if self.fmt in ("md", "html"):
-            return AR.isolate(text)
+            return arabic.isolate(text)
         return text  # txt: isolated after wrapping, line by line
 
     def code(self, ident: str) -> str:
@@ -484,7 +411,7 @@ class _Fmt:
         if self.fmt == "rst":
             return f"``{ident}``"
         if self.fmt == "md":
-            return f"{AR.LRI}`{ident}`{AR.PDI}" if self.ar else f"`{ident}`"
+            return f"{arabic.LRI}`{ident}`{arabic.PDI}" if self.ar else f"`{ident}`"
         return ident
 
     @property
@@ -501,7 +428,7 @@ def _render_rst(d: RulesetDoc) -> str:
     lines += [f(d.summary), ""]
     lines += [f"{L['document']}: {f(cite(d.document, '', d.lang))}", ""]  # a line (a field list set it apart)
     if f.ar:
-        lines += [f(AR.seat_convention('ar')), ""]
+        lines += [f(arabic.seat_convention('ar')), ""]
     lines += [".. container:: tarneeb-note", "", f"   {f(L['generated'])}", ""]
     lines += rst_heading(L["rules"], "-")
     for s in d.sections:
@@ -551,9 +478,9 @@ def _md_line(line: str) -> str:
     if m is None:  # (.*) matches any line without a newline
         raise RuntimeError(f"a Markdown line with a newline inside: {line!r}")
     head, rest = m.groups()
-    if not rest.strip() or AR.paragraph_direction(rest) == "R" or rest.startswith("<"):
+    if not rest.strip() or arabic.paragraph_direction(rest) == "R" or rest.startswith("<"):
         return line
-    return head + AR.RLM + rest
+    return head + arabic.RLM + rest
 
 
 def _render_md(d: RulesetDoc) -> str:
@@ -562,7 +489,7 @@ def _render_md(d: RulesetDoc) -> str:
     lines = [f"# {f(d.name)} ({f.code(d.id)})", "", f(d.summary), "",
              f"{L['document']}: {f(cite(d.document, '', d.lang))}", ""]
     if f.ar:
-        lines += [f(AR.seat_convention("ar")), ""]
+        lines += [f(arabic.seat_convention("ar")), ""]
     lines += [f"## {L['rules']}", ""]
     for s in d.sections:
         lines += [f"### {s.title}", ""]
@@ -601,7 +528,7 @@ def wrap_at(text: str, indent: str, width: int = 100, keep_runs: bool = False) -
     import textwrap
 
     if keep_runs:
-        text = AR.isolate(text, lambda s: s.replace(" ", "\xa0"))
+        text = arabic.isolate(text, lambda s: s.replace(" ", "\xa0"))
     lines = textwrap.wrap(text, width=width, initial_indent=indent, subsequent_indent=indent,
                           break_on_hyphens=False, break_long_words=False) or [indent]
     return [ln.replace("\xa0", " ") for ln in lines] if keep_runs else lines
@@ -612,7 +539,7 @@ _wrap_at = wrap_at  # the name tests/test_arabic.py calls
 
 def txt_line(line: str) -> str:
     """A wrapped Arabic text line: Arabic punctuation, left-to-right runs isolated, right-to-left start."""
-    return AR.rtl_line(AR.isolate(AR.arabic_punct(line)))
+    return arabic.rtl_line(arabic.isolate(arabic.arabic_punct(line)))
 
 
 def _render_txt(d: RulesetDoc) -> str:
@@ -625,7 +552,7 @@ def _render_txt(d: RulesetDoc) -> str:
     title = f"{d.name} ({d.id})"
     lines = [title, "=" * len(title), *_wrap(d.summary, ""), f"{L['document']}: {cite(d.document, '', d.lang)}"]
     if ar:
-        lines += _wrap(AR.seat_convention("ar"), "")
+        lines += _wrap(arabic.seat_convention("ar"), "")
     lines += ["", L["rules"].upper(), ""]
     for s in d.sections:
         lines += [s.title, "-" * len(s.title)]
@@ -672,8 +599,8 @@ def _render_html(d: RulesetDoc) -> str:
 
     def t(text: str) -> str:  # running text: on Arabic pages Arabic punctuation, left-to-right runs isolated
         return e(text) if not f.ar else "".join(
-            ltr_run(part[1:-1]) if part.startswith(AR.LRI) else e(part)
-            for part in re.split(f"({AR.LRI}[^{AR.PDI}]*{AR.PDI})", f(text)))
+            ltr_run(part[1:-1]) if part.startswith(arabic.LRI) else e(part)
+            for part in re.split(f"({arabic.LRI}[^{arabic.PDI}]*{arabic.PDI})", f(text)))
 
     rtl = ' dir="rtl"' if d.lang == "ar" else ""
     out = [f'<!DOCTYPE html>\n<html lang="{d.lang}"{rtl}><head><meta charset="utf-8">',

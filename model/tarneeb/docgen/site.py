@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
+import os
 import tomllib
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from tarneeb.conformance.examples import check_example, load_examples
 from tarneeb.core import rules as R
 from tarneeb.core.cards import (
     NO_TRUMP,
@@ -33,10 +34,14 @@ from tarneeb.core.cards import (
 from tarneeb.core.match import HandRecord
 from tarneeb.core.sources import cite, cite_ref
 from tarneeb.core.spec import Rules, get_ruleset, load_rules, rulesets, spec_dir
+from tarneeb.docgen import house_page, site_ar, stats_figures
 from tarneeb.docgen import rulebook as docgen
-from tarneeb.docgen import stats_figures
 from tarneeb.docgen.compare import comparison, grouped
+from tarneeb.docgen.disputes import facts_block, load_situation, situation_files
 from tarneeb.errors import DocsBuildError, SpecError
+from tarneeb.i18n.tables import LANGS, tr
+from tarneeb.play.simulate import play_match
+from tarneeb.ruling import matches_expected, report_json, resolve_file
 
 E = docgen.rst_escape
 H = docgen.rst_heading
@@ -68,9 +73,9 @@ AR_PAGES = ("comparison", "examples", "disputes", "glossary", "house")  # beside
 
 
 def lang_index(lang: str) -> str:
-    title = "Rulesets" if lang == "en" else docgen._tr("ar", "labels", "rulesets_title") or "Rulesets"
+    title = "Rulesets" if lang == "en" else tr("ar", "labels", "rulesets_title") or "Rulesets"
     intro = ("One page per ruleset, generated from the spec files." if lang == "en"
-             else docgen._tr("ar", "labels", "rulesets_intro") or "")
+             else tr("ar", "labels", "rulesets_intro") or "")
     lines = H(title, "=", over=True) + [E(intro), "", ".. toctree::", "   :maxdepth: 1", ""]
     lines += [f"   {rid}" for rid in rulesets()]
     if lang != "en":
@@ -141,31 +146,6 @@ def comparison_page(witnesses: dict[str, dict[str, str]] | None = None, witness_
     return "\n".join(lines) + "\n"
 
 
-SHOWN_APART = ("title", "description", "expected", "schema", "sources")  # a dispute's keys the page shows itself
-
-
-def facts_block(path: Path, data: dict[str, Any]) -> list[str]:
-    """A dispute's facts and question as its own file writes them (TOML stays TOML, JSON stays JSON), without the
-    keys the page shows apart (title, description, sources, the expected rulings) and without comments. The text
-    shown is read back and must give the file's facts exactly (a build error otherwise)."""
-    facts = {k: v for k, v in data.items() if k not in SHOWN_APART}
-    if path.suffix == ".json":
-        return [".. code-block:: json", ""] + _block(facts)
-    kept: list[str] = []
-    skipping = False
-    for line in path.read_text(encoding="utf-8").splitlines():
-        bare = line.strip()
-        if bare.startswith("["):
-            skipping = bare.strip("[]").strip() in SHOWN_APART
-        if skipping or bare.startswith("#") or bare.split("=", 1)[0].strip() in SHOWN_APART:
-            continue
-        kept.append(line)
-    text = re.sub(r"\n{3,}", "\n\n", "\n".join(ln.rstrip() for ln in kept).strip("\n"))
-    if tomllib.loads(text) != facts:
-        raise DocsBuildError(f"{path.name}: the facts shown do not read back as the file's facts")
-    return [".. code-block:: toml", ""] + ["   " + ln if ln else "" for ln in text.splitlines()]
-
-
 # ---------------------------------------------------------------- worked examples
 
 def _kv(d: dict[str, Any]) -> str:
@@ -173,8 +153,6 @@ def _kv(d: dict[str, Any]) -> str:
 
 
 def examples_page() -> str:
-    from tarneeb.conformance.examples import check_example, load_examples
-
     lines = [".. _examples:", ""] + H("Worked examples", "=", over=True)
     lines += [":doc:`النسخة العربية (Arabic version) </generated/ar/examples>`", ""]
     lines += ["The examples the rule documents give, as data in ``spec/examples.toml``: what is given, what the "
@@ -267,8 +245,6 @@ HAND_SEED = "docs"
 
 
 def hands_page(seed: str = HAND_SEED) -> str:
-    from tarneeb.play.simulate import play_match
-
     lines = [".. _hands:", ""] + H("Illustrated hands", "=", over=True)
     lines += [f"Seeded self-play (``tarneeb.play.simulate.play_match``, seed ``{seed}``, heuristic players) under each "
               "ruleset's default options. For every ruleset: the first deal of the match (with any cancelled deals "
@@ -341,37 +317,6 @@ def glossary_page() -> str:
 
 # ---------------------------------------------------------------- disputes
 
-def _disputes_dir() -> Path:
-    return spec_dir() / "disputes"
-
-
-def _load_situation(p: Path) -> dict[str, Any]:
-    text = p.read_text(encoding="utf-8")
-    try:
-        data: dict[str, Any] = json.loads(text) if p.suffix == ".json" else tomllib.loads(text)
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as e:
-        raise SpecError(str(p), "(file)", str(e)) from None
-    return data
-
-
-def _block(value: dict[str, Any], indent: str = "   ") -> list[str]:
-    """A JSON object with one top-level key per line (compact values)."""
-    items = [f"{indent}  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in value.items()]
-    return [indent + "{"] + [ln + ("," if i < len(items) - 1 else "") for i, ln in enumerate(items)] + [indent + "}"]
-
-
-def _ruling_module() -> Any:
-    """``tarneeb.ruling`` when it is installed (the dispute resolver), else ``None``."""
-    import importlib
-
-    try:
-        return importlib.import_module("tarneeb.ruling")
-    except ModuleNotFoundError as e:
-        if e.name == "tarneeb.ruling":
-            return None
-        raise
-
-
 def _clause_ref(rid: str, cid: str) -> str:
     rs = rulesets().get(rid)
     if rs is not None and cid in rs.clauses:
@@ -422,27 +367,22 @@ def _ruling_lines(rep: dict[str, Any]) -> list[str]:
 def disputes_page() -> str:
     """Render ``spec/disputes/*`` (situation files with expected rulings).
 
-    When the resolver (:mod:`tarneeb.ruling`) is installed, each file's rulings are computed during the build
-    and shown with the deciding clauses (linked to the ruleset pages); a ruling that differs from the file's
-    expected one raises :class:`DocsBuildError`.
+    Each file's rulings are computed during the build by the resolver (:mod:`tarneeb.ruling`) and shown with the
+    deciding clauses (linked to the ruleset pages); a ruling that differs from the file's expected one raises
+    :class:`DocsBuildError`.
     """
-    folder = _disputes_dir()
-    ruling = _ruling_module()
     lines = [".. _disputes:", ""] + H("Disputes", "=", over=True)
     lines += [":doc:`النسخة العربية (Arabic version) </generated/ar/disputes>`", ""]
-    files = sorted(p for p in folder.glob("*") if p.suffix in (".toml", ".json") and p.stem != "schema") \
-        if folder.is_dir() else []
+    files = situation_files()
     lines += ["Classic table arguments as situation files (``spec/disputes/``): what the players agree on, the "
               "question, and the ruling each ruleset gives with the clauses that decide it. ``tarneeb ruling "
               "FILE`` prints the same ruling at the table.", ""]
-    if ruling is None:
-        lines += ["The resolver (``tarneeb.ruling``) is not installed, so only the expected rulings are shown.", ""]
     if not files:
         lines += ["No dispute files exist yet.", ""]
         return "\n".join(lines) + "\n"
     bad: list[str] = []
     for p in files:
-        data = _load_situation(p)
+        data = load_situation(p)
         title = str(data.get("title") or p.stem)
         lines += [f".. _dispute-{p.stem}:", ""] + H(title, "-")
         if data.get("description"):
@@ -452,17 +392,14 @@ def disputes_page() -> str:
             lines += ["Sources: " + "; ".join(E(cite_ref(str(x))) for x in data["sources"]), ""]
         lines += ["Facts and question:", ""] + facts_block(p, data) + [""]
         expected = data.get("expected")
-        if ruling is not None:
-            rep = ruling.resolve_file(p)
-            lines += _ruling_lines(ruling.report_json(rep))
-            if isinstance(expected, dict):
-                problems = ruling.matches_expected(rep, expected)
-                if problems:
-                    bad.append(f"{p.name}: " + "; ".join(problems))
-                else:
-                    lines += ["The computed rulings match the rulings expected in the file.", ""]
-        elif expected is not None:
-            lines += ["Expected rulings:", "", ".. code-block:: json", ""] + _block(expected) + [""]
+        rep = resolve_file(p)
+        lines += _ruling_lines(report_json(rep))
+        if isinstance(expected, dict):
+            problems = matches_expected(rep, expected)
+            if problems:
+                bad.append(f"{p.name}: " + "; ".join(problems))
+            else:
+                lines += ["The computed rulings match the rulings expected in the file.", ""]
     if bad:
         raise DocsBuildError("disputes whose computed ruling differs from the expected one: " + " | ".join(bad))
     return "\n".join(lines) + "\n"
@@ -479,15 +416,12 @@ def _subcommands(parser: argparse.ArgumentParser) -> list[tuple[str, argparse.Ar
     return out
 
 
-def cli_page() -> str:
-    import os
-
-    from tarneeb.cli import build_parser
-
+def cli_page(parser: argparse.ArgumentParser) -> str:
+    """The command line reference: the help of ``parser`` (``tarneeb.cli.build_parser()``, which the caller gives:
+    the command line is above the docs generator) and of each of its commands, 100 columns wide."""
     old = os.environ.get("COLUMNS")
     os.environ["COLUMNS"] = "100"
     try:
-        parser = build_parser()
         lines = [".. _cli:", ""] + H("Command line reference", "=", over=True)
         lines += ["Generated from the argparse parser (``tarneeb.cli.build_parser()``): the commands of ``tarneeb.cli`` "
                   "and those plugged in through the ``tarneeb.commands`` entry points.", ""]
@@ -507,7 +441,7 @@ def cli_page() -> str:
 
 API_MODULES = ("core.cards", "core.spec", "core.rules", "core.hand", "core.clauses", "core.actions", "core.match",
                "play.bots", "play.simulate", "errors", "core.ambiguity", "conformance.examples", "docgen.rulebook",
-               "docgen.site", "docgen.arabic", "docgen.compare", "docgen.site_ar")
+               "docgen.site", "i18n.arabic", "i18n.tables", "docgen.compare", "docgen.site_ar")
 
 
 def api_page() -> str:
@@ -528,10 +462,12 @@ def api_page() -> str:
 # ---------------------------------------------------------------- the whole site
 
 def site_pages(witnesses: dict[str, dict[str, str]] | None = None, witness_note: str = "",
-               witness_titles: dict[str, str] | None = None) -> dict[str, str]:
-    """Relative path (under ``generated/``) -> reStructuredText."""
+               witness_titles: dict[str, str] | None = None,
+               cli_parser: argparse.ArgumentParser | None = None) -> dict[str, str]:
+    """Relative path (under ``generated/``) -> reStructuredText; the command line reference (``cli.rst``) only
+    with ``cli_parser``, the parser of ``tarneeb`` (:func:`tarneeb.cli.build_parser`)."""
     pages: dict[str, str] = {}
-    for lang in docgen.LANGS:
+    for lang in LANGS:
         pages[f"{lang}/index.rst"] = lang_index(lang)
         for rid in rulesets():
             pages[f"{lang}/{rid}.rst"] = ruleset_page(rid, lang)
@@ -539,8 +475,6 @@ def site_pages(witnesses: dict[str, dict[str, str]] | None = None, witness_note:
     pages["examples.rst"] = examples_page()
     pages["hands.rst"] = hands_page()
     pages["glossary.rst"] = glossary_page()
-    from tarneeb.docgen import house_page, site_ar
-
     pages["house.rst"] = house_page.house_page("en")
     pages["ar/house.rst"] = house_page.house_page("ar")
     pages["ar/comparison.rst"] = site_ar.comparison_page()
@@ -548,15 +482,18 @@ def site_pages(witnesses: dict[str, dict[str, str]] | None = None, witness_note:
     pages["ar/disputes.rst"] = site_ar.disputes_page()
     pages["ar/glossary.rst"] = site_ar.glossary_page(glossary_data())
     pages["disputes.rst"] = disputes_page()
-    pages["cli.rst"] = cli_page()
+    if cli_parser is not None:
+        pages["cli.rst"] = cli_page(cli_parser)
     pages["api.rst"] = api_page()
     return pages
 
 
 def generate_site(outdir: Path, witnesses: dict[str, dict[str, str]] | None = None, witness_note: str = "",
-                  witness_titles: dict[str, str] | None = None) -> list[Path]:
-    """Write the generated pages under ``outdir``; remove stale ones. Returns the files rewritten."""
-    pages = site_pages(witnesses, witness_note, witness_titles)
+                  witness_titles: dict[str, str] | None = None,
+                  cli_parser: argparse.ArgumentParser | None = None) -> list[Path]:
+    """Write the generated pages under ``outdir`` (:func:`site_pages`); remove stale ones. Returns the files
+    rewritten."""
+    pages = site_pages(witnesses, witness_note, witness_titles, cli_parser)
     stats_figures.write_figures(outdir, list(rulesets()))  # the figures the ruleset pages show
     changed = []
     for rel, text in pages.items():

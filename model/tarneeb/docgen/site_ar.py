@@ -4,7 +4,7 @@ Written under ``docs/generated/ar/`` beside the ruleset pages, so the sphinx ext
 right-to-left as whole pages. Every fact comes from the same place as on the English pages (the
 resolved rules, the engine's answers to the examples, the referee's rulings); only the wording
 is Arabic, from ``spec/i18n/ar_pages.toml``, ``spec/i18n/ar.toml`` and ``spec/i18n/glossary.toml``.
-Players are named as players count them (:func:`tarneeb.docgen.arabic.player_name`: seat 0 is
+Players are named as players count them (:func:`tarneeb.i18n.arabic.player_name`: seat 0 is
 اللاعب 1).
 """
 
@@ -14,19 +14,24 @@ import json
 import re
 from typing import Any
 
+from tarneeb.conformance.examples import check_example, load_examples
 from tarneeb.core.sources import cite, cite_ref, heading_text
 from tarneeb.core.spec import get_ruleset, rulesets
-from tarneeb.docgen import arabic as AR
 from tarneeb.docgen import rulebook as docgen
 from tarneeb.docgen.compare import comparison, grouped
+from tarneeb.docgen.disputes import facts_block, load_situation, situation_files
 from tarneeb.docgen.pages_i18n import need, need_list, page_text
+from tarneeb.i18n import arabic
+from tarneeb.i18n.tables import tr
+from tarneeb.ruling import report_json, resolve_file
+from tarneeb.ruling.arabic import headline_ar, sentence
 
 H = docgen.rst_heading
 T = docgen.rst_ltr  # Arabic running text for rst: escaped, left-to-right runs isolated
 
 
 def _t(text: str) -> str:
-    return T(AR.arabic_punct(text))
+    return T(arabic.arabic_punct(text))
 
 
 _th = docgen.rst_title  # titles: Unicode isolates, since the navigation shows them as plain text
@@ -67,8 +72,6 @@ def _kv(d: dict[str, Any]) -> str:
 
 
 def examples_page() -> str:
-    from tarneeb.conformance.examples import check_example, load_examples
-
     lines = _head("examples-ar", need("pages", "examples_title"), "examples")
     lines += [_t(need("pages", "examples_intro")), ""]
     _, _, given, says, engine, source_label = need_list("examples_header", 6)
@@ -76,7 +79,7 @@ def examples_page() -> str:
     for ex in load_examples():
         by_rs.setdefault(ex.ruleset, []).append(ex)
     for rid, exs in by_rs.items():
-        name = docgen._tr("ar", "ruleset", rid, "name") or get_ruleset(rid).name
+        name = tr("ar", "ruleset", rid, "name") or get_ruleset(rid).name
         lines += H(_th(f"{name} ({rid})"), "-")
         home = get_ruleset(rid).document
         lines += [need("pages", "examples_document") + ": " + _t(cite(home, "", "ar")), ""]
@@ -111,19 +114,17 @@ def _ambiguity_ar(a: Any, kind: str, x: Any, asked: dict[str, Any]) -> tuple[str
     in the referee's Arabic."""
     import dataclasses
 
-    from tarneeb.ruling.arabic import sentence
-
     if a.changes_ruling:
         readings = []
         for r in a.readings:
             taken = f" ({need('pages', 'disputes_taken')})" if r.taken else ""
             said = (_plain(sentence(kind, dataclasses.replace(x, answer=r.answer), asked)) if r.answer is not None
-                    else _plain(docgen._tr("ar", "ruling", "labels", "not_computed")))
+                    else _plain(tr("ar", "ruling", "labels", "not_computed")))
             readings.append(f"``{r.id}``{taken}: {_t(said)}")
         return _t(need("pages", "disputes_differ")), readings
     if all(r.answer is None and not r.taken for r in a.readings):  # the club's choice: each reading in words
         return _t(need("pages", "disputes_silent")), [
-            f"``{r.id}``: {_t(docgen._tr('ar', 'ambiguity', a.id, r.id) or r.text)}" for r in a.readings]
+            f"``{r.id}``: {_t(tr('ar', 'ambiguity', a.id, r.id) or r.text)}" for r in a.readings]
     if any(r.answer is None for r in a.readings):
         return (_t(need("pages", "disputes_not_computed")) + " "
                 + "، ".join(f"``{r.id}``" for r in a.readings if r.answer is None)), []
@@ -139,19 +140,11 @@ def disputes_page() -> str:
     """The disputes in Arabic, laid out as the English page: the facts as the file writes them, then the rulings as
     a list (one ruleset an item, with the clauses that decide it), then each ambiguity once with the rulesets it
     concerns; no table, so a phone shows a line of words, not a word a line."""
-    from tarneeb.docgen.site import _disputes_dir, _load_situation, _ruling_module, facts_block
-    from tarneeb.ruling.arabic import headline_ar, sentence
-
     lines = _head("disputes-ar", need("pages", "disputes_title"), "disputes")
     lines += [_t(need("pages", "disputes_intro")), ""]
-    ruling = _ruling_module()
-    if ruling is None:
-        lines += [_t(need("pages", "disputes_no_resolver")), ""]
-    folder = _disputes_dir()
-    files = sorted(p for p in folder.glob("*") if p.suffix in (".toml", ".json") and p.stem != "schema") \
-        if folder.is_dir() else []
+    files = situation_files()
     for p in files:
-        data = _load_situation(p)
+        data = load_situation(p)
         lines += [f".. _dispute-ar-{p.stem}:", ""] + H(_th(need("dispute", p.stem, "title")), "-")
         lines += [_t(need("dispute", p.stem, "description")), ""]
         lines += [f"{need('pages', 'disputes_file')}: ``spec/disputes/{p.name}``", ""]
@@ -159,12 +152,10 @@ def disputes_page() -> str:
             lines += [need("pages", "disputes_sources") + ": "
                       + "؛ ".join(_t(cite_ref(str(x), "ar")) for x in data["sources"]), ""]
         lines += [_t(need("pages", "disputes_facts")) + ":", ""] + facts_block(p, data) + [""]
-        if ruling is None:
-            continue
-        report = ruling.resolve_file(p)
-        rep = ruling.report_json(report)
-        question = docgen._tr("ar", "ruling", "questions", report.kind)
-        lines += [f"{docgen._tr('ar', 'ruling', 'labels', 'question')}: {_t(question)}", ""]
+        report = resolve_file(p)
+        rep = report_json(report)
+        question = tr("ar", "ruling", "questions", report.kind)
+        lines += [f"{tr('ar', 'ruling', 'labels', 'question')}: {_t(question)}", ""]
         ambs: dict[tuple[str, str, tuple[str, ...]], list[str]] = {}
         for x, ruled in zip(rep.get("rulings", []), report.rulings, strict=True):
             rid = str(x.get("ruleset", ""))
@@ -213,13 +204,13 @@ def glossary_page(raw: dict[str, Any]) -> str:
     lines += _table(header, rows, [20] + [80 // len(regions)] * len(regions), wide=False)
     lines += H(_th(need("pages", "glossary_words_title")), "-")
     lines += [_t(need("pages", "glossary_words_intro")), ""]
-    for w in AR.words():
+    for w in arabic.words():
         if w.definition:
             lines += [f"- {_t(w.definition)}"]
     lines += [""] + H(_th(need("pages", "glossary_avoid_title")), "-")
     rows = [[_t(b.term or re.sub(r"\(\?<?[!=][^)]*\)", "", b.pattern.pattern if b.pattern else "")), _t(b.use),
-             _t(b.why)] for b in AR.banned()]
+             _t(b.why)] for b in arabic.banned()]
     lines += _table(need_list("glossary_avoid_header", 3), rows, [25, 40, 35], wide=False)
     lines += H(_th(need("pages", "glossary_seats_title")), "-")
-    lines += [_t(AR.seat_convention("ar")), ""]
+    lines += [_t(arabic.seat_convention("ar")), ""]
     return "\n".join(lines) + "\n"

@@ -14,6 +14,8 @@ from pathlib import Path
 
 from tarneeb.core.spec import OptionValue, get_ruleset, load_rules
 from tarneeb.errors import ConfigError
+from tarneeb.i18n.arabic import arabic_punct
+from tarneeb.stats import collect, plot
 
 MATCHES = 40
 SEED = "docs"
@@ -69,7 +71,6 @@ def _command(rid: str) -> str:
 
 
 def _section_ar(rid: str) -> str:
-    from tarneeb.docgen.arabic import arabic_punct
     from tarneeb.docgen.pages_i18n import need
     from tarneeb.docgen.rulebook import rst_ltr, rst_title
 
@@ -101,8 +102,6 @@ def write_figures(outdir: Path, rids: list[str]) -> list[Path]:
     """Draw ``outdir/stats/RULESET.png`` for each ruleset whose key changed; returns the files drawn."""
     if not have_matplotlib():
         return []
-    from tarneeb.stats import collect, plot
-
     drawn = []
     for rid in rids:
         png = outdir / "stats" / f"{rid}.png"

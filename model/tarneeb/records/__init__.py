@@ -48,12 +48,13 @@ from tarneeb.records.format import (
     Item,
     MatchHeader,
     RecordProblem,
+    Report,
     TrickLine,
     bid_text,
 )
 from tarneeb.records.parallel import verify_items, verify_lines, verify_match, verify_paths
 from tarneeb.records.reader import parse_line, read_records
-from tarneeb.records.verify import Report, Summary, Verifier
+from tarneeb.records.verify import Summary, Verifier
 from tarneeb.records.writer import hand_dict, header_dict, match_dicts, match_lines, write_match
 
 __all__ = [

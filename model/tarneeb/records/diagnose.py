@@ -21,8 +21,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import cache
 
-from tarneeb.core import hand as H
-from tarneeb.core import rules as R
+from tarneeb.core import hand as core_hand
+from tarneeb.core import rules as core_rules
 from tarneeb.core.ambiguity import ambiguity, rules_under, selectable_readings, taken_for
 from tarneeb.core.cards import SUIT_MASKS, card_str, team_label
 from tarneeb.core.spec import Rules, load_rules, rulesets
@@ -51,11 +51,11 @@ def _other_value_tables(rid: str) -> tuple[tuple[str, tuple[int, ...]], ...]:
     mine = load_rules(rid).values
     for other in rulesets():
         try:
-            r = load_rules(other)
+            rules = load_rules(other)
         except TarneebError:  # pragma: no cover - the shipped rulesets load
             continue
-        if r.individual and r.values != mine and all(v != r.values for _, v in out):
-            out.append((other, r.values))
+        if rules.individual and rules.values != mine and all(v != rules.values for _, v in out):
+            out.append((other, rules.values))
     return tuple(out)
 
 
@@ -86,48 +86,48 @@ def named_cause(causes: Sequence[Cause] | None) -> Cause | None:
 _VARIANTS: dict[tuple[int, str, object], tuple[Rules, Rules]] = {}  # (id of rules, parameter, value) -> (rules, variant)
 
 
-def _variant(r: Rules, attr: str, v: object) -> Rules:
-    """``r`` with one parameter changed (a bug hypothesis), made once per rules object."""
-    key = (id(r), attr, v)
+def _variant(rules: Rules, attr: str, v: object) -> Rules:
+    """``rules`` with one parameter changed (a bug hypothesis), made once per rules object."""
+    key = (id(rules), attr, v)
     hit = _VARIANTS.get(key)
-    if hit is not None and hit[0] is r:
+    if hit is not None and hit[0] is rules:
         return hit[1]
-    rr = replace(r, **{attr: v})  # type: ignore[arg-type]
+    rr = replace(rules, **{attr: v})  # type: ignore[arg-type]
     if len(_VARIANTS) > 4096:
         _VARIANTS.clear()
-    _VARIANTS[key] = (r, rr)
+    _VARIANTS[key] = (rules, rr)
     return rr
 
 
-def deltas_causes(r: Rules, bids: Sequence[int], contract: Contract, tricks: Sequence[int],
+def deltas_causes(rules: Rules, bids: Sequence[int], contract: Contract, tricks: Sequence[int],
                   claimed: Sequence[int], scores: Sequence[int] | None = None) -> list[Cause]:
     """Every hypothesis that gives exactly the claimed score changes of a played hand (``bids``, ``tricks`` by
     seat; ``scores``: each seat's score before the deal, None when unknown), the narrowest first; [] when none
     does."""
     want = list(claimed)
     if contract is None:
-        return _individual_deltas_causes(r, bids, tricks, want, scores)
+        return _individual_deltas_causes(rules, bids, tricks, want, scores)
     out: list[Cause] = []
-    for cause, changes in _auction_hypotheses(r, bids, contract, tricks):
+    for cause, changes in _auction_hypotheses(rules, bids, contract, tricks):
         if changes == want and all(c[0] != cause[0] for c in out):
             out.append(cause)
     return out
 
 
-def refuted_causes(r: Rules, contract: tuple[int, int, int | None], tricks: Sequence[int],
+def refuted_causes(rules: Rules, contract: tuple[int, int, int | None], tricks: Sequence[int],
                    claimed: Sequence[int]) -> list[str]:
     """The auction scoring hypotheses a clean hand contradicts: those that would have scored it otherwise than
     the record did (and the rules do)."""
     want = list(claimed)
-    return list(dict.fromkeys(c[0] for c, changes in _auction_hypotheses(r, [0, 0, 0, 0], contract, tricks)
+    return list(dict.fromkeys(c[0] for c, changes in _auction_hypotheses(rules, [0, 0, 0, 0], contract, tricks)
                               if changes != want))
 
 
-def _auction_hypotheses(r: Rules, bids: Sequence[int], contract: tuple[int, int, int | None],
+def _auction_hypotheses(rules: Rules, bids: Sequence[int], contract: tuple[int, int, int | None],
                         tricks: Sequence[int]) -> list[tuple[Cause, list[int] | None]]:
     """Each auction scoring hypothesis with the changes it gives this hand (None when it cannot be computed):
     another value of a scoring option, another reading of the register, the defenders left unscored."""
-    deltas = H.hand_deltas
+    deltas = core_hand.hand_deltas
     out: list[tuple[Cause, list[int] | None]] = []
 
     def run(rv: Rules) -> list[int] | None:
@@ -138,80 +138,80 @@ def _auction_hypotheses(r: Rules, bids: Sequence[int], contract: tuple[int, int,
 
     for name, values, clause in _AUCTION_SCORING:
         attr = "score_style" if name == "scoring" else name
-        mine = getattr(r, attr)
+        mine = getattr(rules, attr)
         for v in values:
             if v != mine:
                 out.append(((f"scored-as-{name}-{v}", f"the claimed changes are what {name} = {v} gives; this "
                              f"ruleset scores with {name} = {mine}",
-                             clause if clause in r.ruleset.clauses else "score.standard"), run(_variant(r, attr, v))))
-    for aid, rid, text, rv, taken, clauses in _reading_facts(r):
-        out.append((_reading_cause(r, aid, rid, text, taken, clauses[0] if clauses else "score.standard"), run(rv)))
-    if r.failed13_defenders == "usual":  # a variant no rule document names (a house file can state it)
+                             clause if clause in rules.ruleset.clauses else "score.standard"), run(_variant(rules, attr, v))))
+    for aid, rid, text, rv, taken, clauses in _reading_facts(rules):
+        out.append((_reading_cause(rules, aid, rid, text, taken, clauses[0] if clauses else "score.standard"), run(rv)))
+    if rules.failed13_defenders == "usual":  # a variant no rule document names (a house file can state it)
         out.append((("failed-13-pays-defenders-double", "a failed bid of 13 pays the defenders twice their tricks, "
                      "a variant no rule document names (a house file can state it: params "
                      "score.failed13_defenders = \"double\")", "score.standard"),
-                    run(_variant(r, "failed13_defenders", "double"))))
-    bt = R.team_of(contract[0])
-    d = run(r)
+                    run(_variant(rules, "failed13_defenders", "double"))))
+    bt = core_rules.team_of(contract[0])
+    d = run(rules)
     if d is not None:
-        team = R.team_tricks(tricks)
+        team = core_rules.team_tricks(tricks)
         out.append((("defenders-not-scored", f"the defending team's {team[1 - bt]} tricks are not scored",
-                     "score.standard"), [d[s] if R.team_of(s) == bt else 0 for s in range(4)]))
+                     "score.standard"), [d[s] if core_rules.team_of(s) == bt else 0 for s in range(4)]))
     return out
 
 
 _READINGS: dict[int, tuple[Rules, list[tuple[str, str, str, Rules]]]] = {}  # id of rules -> (rules, readings)
 
 
-def _other_readings(r: Rules) -> list[tuple[str, str, str, Rules]]:
-    """(ambiguity, reading, its text, ``r`` following it) for each selectable reading ``r`` does not follow."""
-    hit = _READINGS.get(id(r))
-    if hit is not None and hit[0] is r:
+def _other_readings(rules: Rules) -> list[tuple[str, str, str, Rules]]:
+    """(ambiguity, reading, its text, ``rules`` following it) for each selectable reading ``rules`` does not follow."""
+    hit = _READINGS.get(id(rules))
+    if hit is not None and hit[0] is rules:
         return hit[1]
     out = []
-    for a in selectable_readings(r.ruleset):
-        taken = taken_for(a, r.ruleset)
+    for a in selectable_readings(rules.ruleset):
+        taken = taken_for(a, rules.ruleset)
         for rid in a.params:
             if rid == taken:
                 continue
             try:
-                rv = rules_under(r, {a.id: rid})
+                rv = rules_under(rules, {a.id: rid})
             except TarneebError:  # a reading this configuration refuses
                 continue
-            if any(getattr(rv, f) != getattr(r, f) for f in r.__dataclass_fields__ if f not in ("ruleset",)):
+            if any(getattr(rv, f) != getattr(rules, f) for f in rules.__dataclass_fields__ if f not in ("ruleset",)):
                 out.append((a.id, rid, a.reading_text(rid), rv))
     if len(_READINGS) > 256:
         _READINGS.clear()
-    _READINGS[id(r)] = (r, out)
+    _READINGS[id(rules)] = (rules, out)
     return out
 
 
-def _reading_cause(r: Rules, aid: str, rid: str, text: str, taken: str | None, clause: str) -> Cause:
+def _reading_cause(rules: Rules, aid: str, rid: str, text: str, taken: str | None, clause: str) -> Cause:
     """The cause "the claimed changes follow reading ``rid`` of ambiguity ``aid``", with how to select it."""
     what = {"bid.total": "whether the deal is played follows",
             "deal.weak-redeal": "a deal played though a seat holds no card above 10 follows"}.get(
         clause, "the claimed changes follow")
     return (f"reading-{rid}-of-{aid}", f"{what} reading {rid} of ambiguity {aid} ({text}); "
-            f"{r.id} takes reading {taken}; to check these records under that reading pass --reading {aid}={rid}",
+            f"{rules.id} takes reading {taken}; to check these records under that reading pass --reading {aid}={rid}",
             clause)
 
 
 _FACTS: dict[int, tuple[Rules, list[tuple[str, str, str, Rules, str | None, tuple[str, ...]]]]] = {}
 
 
-def _reading_facts(r: Rules) -> list[tuple[str, str, str, Rules, str | None, tuple[str, ...]]]:
-    """:func:`_other_readings` with, for each, the reading ``r`` takes instead and the ambiguity's clauses: what a
+def _reading_facts(rules: Rules) -> list[tuple[str, str, str, Rules, str | None, tuple[str, ...]]]:
+    """:func:`_other_readings` with, for each, the reading ``rules`` takes instead and the ambiguity's clauses: what a
     hypothesis's explanation says, looked up once per rules object (the ambiguities are read from the spec)."""
-    hit = _FACTS.get(id(r))
-    if hit is not None and hit[0] is r:
+    hit = _FACTS.get(id(rules))
+    if hit is not None and hit[0] is rules:
         return hit[1]
     out = []
-    for aid, rid, text, rv in _other_readings(r):
+    for aid, rid, text, rv in _other_readings(rules):
         a = ambiguity(aid)
-        out.append((aid, rid, text, rv, taken_for(a, r.ruleset), tuple(a.clauses)))
+        out.append((aid, rid, text, rv, taken_for(a, rules.ruleset), tuple(a.clauses)))
     if len(_FACTS) > 256:
         _FACTS.clear()
-    _FACTS[id(r)] = (r, out)
+    _FACTS[id(rules)] = (rules, out)
     return out
 
 
@@ -220,52 +220,44 @@ _AUCTION_SCORING = (("scoring", ("standard", "bid-only"), "score.standard"),
                     ("bid13", ("win", "26", "normal"), "score.bid13"))
 
 
-def _individual_deltas_causes(r: Rules, bids: Sequence[int], tricks: Sequence[int], want: list[int],
+def _individual_deltas_causes(rules: Rules, bids: Sequence[int], tricks: Sequence[int], want: list[int],
                               scores: Sequence[int] | None = None) -> list[Cause]:
     """Individual bids: a slip in computing each seat's change (a *base*), a slip in settling a failed bid (a
     *post* step), or one of each at once (two bugs in the same hand are named together). ``scores``: each seat's
     score before the deal (the tables that depend on the score are tried only when it is known)."""
-    d = R.individual_delta
+    computed: list[tuple[list[int], Cause | None]] = []
+    for fn, cause in _individual_bases(rules, bids, tricks, scores):
+        try:
+            computed.append((fn(), cause))
+        except (IndexError, KeyError, ValueError):  # a hypothesis that cannot be computed for this hand
+            continue
+    return _one_or_two_slips(computed, _individual_posts(want), want)
 
-    def rules() -> list[int]:
-        return H.hand_deltas(r, bids, None, tricks)
+
+def _individual_bases(rules: Rules, bids: Sequence[int], tricks: Sequence[int], scores: Sequence[int] | None
+                      ) -> list[tuple[Callable[[], list[int]], Cause | None]]:
+    """The ways of computing each seat's change of an individual hand, the rules' own first: each with the cause it
+    would be (a base slip), the value tables of the register's readings and of the other rulesets among them."""
+    d = core_rules.individual_delta
+
+    def by_the_rules() -> list[int]:
+        return core_hand.hand_deltas(rules, bids, None, tricks)
 
     def team_tricks() -> list[int]:
-        t = R.team_tricks(tricks)
-        return H.hand_deltas(r, bids, None, [t[R.team_of(s)] for s in range(4)])
+        t = core_rules.team_tricks(tricks)
+        return core_hand.hand_deltas(rules, bids, None, [t[core_rules.team_of(s)] for s in range(4)])
 
     def extra_counted() -> list[int]:  # a made bid scores the tricks taken, not the bid
-        return [d(r, tricks[s], tricks[s]) if tricks[s] >= bids[s] else d(r, bids[s], tricks[s]) for s in range(4)]
+        return [d(rules, tricks[s], tricks[s]) if tricks[s] >= bids[s] else d(rules, bids[s], tricks[s]) for s in range(4)]
 
     def extra_plus_one() -> list[int]:  # a made bid earns one more point per extra trick
-        return [d(r, bids[s], tricks[s]) + (tricks[s] - bids[s] if tricks[s] >= bids[s] else 0) for s in range(4)]
+        return [d(rules, bids[s], tricks[s]) + (tricks[s] - bids[s] if tricks[s] >= bids[s] else 0) for s in range(4)]
 
     def exactly_fails() -> list[int]:
-        return [d(r, bids[s], tricks[s]) if tricks[s] != bids[s] else -d(r, bids[s], tricks[s]) for s in range(4)]
-
-    def failed_paid(base: list[int]) -> list[int]:
-        out = list(base)
-        for s in range(4):
-            if base[s] < 0:
-                for o in range(4):
-                    if R.team_of(o) != R.team_of(s):  # each opponent
-                        out[o] -= base[s]
-        return out
-
-    def failed_split(base: list[int]) -> list[int]:
-        out = list(base)
-        for s in range(4):
-            if base[s] < 0:
-                for o in range(4):
-                    if R.team_of(o) != R.team_of(s):  # each opponent: half of it (rounded down)
-                        out[o] += -base[s] // 2
-        return out
-
-    def failed_free(base: list[int]) -> list[int]:
-        return [max(0, x) for x in base]
+        return [d(rules, bids[s], tricks[s]) if tricks[s] != bids[s] else -d(rules, bids[s], tricks[s]) for s in range(4)]
 
     bases: list[tuple[Callable[[], list[int]], Cause | None]] = [
-        (rules, None),
+        (by_the_rules, None),
         (team_tricks, ("team-tricks-to-each-partner", "each player is scored on the tricks of the whole team, "
                        "not on the tricks they took themselves", "score.individual")),
         (extra_counted, ("extra-tricks-scored", "a made bid scores the tricks taken instead of the bid; extra "
@@ -276,46 +268,80 @@ def _individual_deltas_causes(r: Rules, bids: Sequence[int], tricks: Sequence[in
                          "number bid is enough", "score.individual")),
     ]
     tables = []  # a reading of the register that sets another value table: named as that reading
-    for aid, rid, text, rv, taken, _ in _reading_facts(r):
-        if rv.values != r.values:
+    for aid, rid, text, rv, taken, _ in _reading_facts(rules):
+        if rv.values != rules.values:
             tables.append(rv.values)
-            bases.append((lambda rv=rv: H.hand_deltas(rv, bids, None, tricks),  # type: ignore[misc]
-                          _reading_cause(r, aid, rid, text, taken, "score.values")))
-    for other, values in _other_value_tables(r.id):
+            bases.append((lambda rv=rv: core_hand.hand_deltas(rv, bids, None, tricks),  # type: ignore[misc]
+                          _reading_cause(rules, aid, rid, text, taken, "score.values")))
+    for other, values in _other_value_tables(rules.id):
         if values in tables:  # the same table: the reading names it
             continue
-        rv = _variant(r, "values", values)
-        bases.append((lambda rv=rv: H.hand_deltas(rv, bids, None, tricks),  # type: ignore[misc]
-                      ("values-of-another-ruleset", f"the bid values are those of {other}, not of {r.id}",
+        rv = _variant(rules, "values", values)
+        bases.append((lambda rv=rv: core_hand.hand_deltas(rv, bids, None, tricks),  # type: ignore[misc]
+                      ("values-of-another-ruleset", f"the bid values are those of {other}, not of {rules.id}",
                        "score.values")))
         if scores is None:
             continue
         for t in _score_thresholds():  # a table that depends on the score: the other one from a score of t on
             def from_score(rv: Rules = rv, t: int = t) -> list[int]:
-                own, theirs = H.hand_deltas(r, bids, None, tricks), H.hand_deltas(rv, bids, None, tricks)
+                own, theirs = core_hand.hand_deltas(rules, bids, None, tricks), core_hand.hand_deltas(rv, bids, None, tricks)
                 return [theirs[s] if scores[s] >= t else own[s] for s in range(4)]
 
             bases.append((from_score, (f"values-of-another-ruleset-from-{t}", f"a player with {t} points or more "
                                        f"before the deal is scored with the bid values of {other}, one with fewer "
-                                       f"with those of {r.id}; {r.id}'s values do not depend on the score",
+                                       f"with those of {rules.id}; {rules.id}'s values do not depend on the score",
                                        "score.values")))
+    return bases
+
+
+def _failed_paid(base: list[int]) -> list[int]:
+    """A failed bid's value also paid to each opponent."""
+    out = list(base)
+    for s in range(4):
+        if base[s] < 0:
+            for o in range(4):
+                if core_rules.team_of(o) != core_rules.team_of(s):  # each opponent
+                    out[o] -= base[s]
+    return out
+
+
+def _failed_split(base: list[int]) -> list[int]:
+    """A failed bid's value shared between the two opponents (half each, rounded down)."""
+    out = list(base)
+    for s in range(4):
+        if base[s] < 0:
+            for o in range(4):
+                if core_rules.team_of(o) != core_rules.team_of(s):  # each opponent: half of it (rounded down)
+                    out[o] += -base[s] // 2
+    return out
+
+
+def _failed_free(base: list[int]) -> list[int]:
+    """A failed bid costing nothing."""
+    return [max(0, x) for x in base]
+
+
+def _individual_posts(want: list[int]) -> list[tuple[Callable[[list[int]], list[int]] | None, Cause | None]]:
+    """The slips in settling a failed bid, applied after the changes are computed (a post step), nothing first;
+    not deducting a failed bid only when the claim has no negative change."""
     posts: list[tuple[Callable[[list[int]], list[int]] | None, Cause | None]] = [
         (None, None),
-        (failed_paid, ("failed-bid-paid-to-opponents", "a failed bid's value is also added to each opponent's "
-                       "score; only the bidder loses it", "score.individual")),
-        (failed_split, ("failed-bid-split-between-opponents", "a failed bid's value is shared between the two "
-                        "opponents (half each); only the bidder loses it", "score.individual")),
+        (_failed_paid, ("failed-bid-paid-to-opponents", "a failed bid's value is also added to each opponent's "
+                        "score; only the bidder loses it", "score.individual")),
+        (_failed_split, ("failed-bid-split-between-opponents", "a failed bid's value is shared between the two "
+                         "opponents (half each); only the bidder loses it", "score.individual")),
     ]
     if min(want) >= 0:  # failed_free gives no negative change: it cannot give a claim with one
-        posts.append((failed_free, ("failed-bid-not-deducted", "a failed bid costs nothing; its value is taken off "
-                                    "the bidder's score", "score.individual")))
-    computed: list[tuple[list[int], Cause | None]] = []
-    for fn, cause in bases:
-        try:
-            computed.append((fn(), cause))
-        except (IndexError, KeyError, ValueError):  # a hypothesis that cannot be computed for this hand
-            continue
-    # every single slip (a base alone, a post step on the rules' changes); two at once only when none fits alone
+        posts.append((_failed_free, ("failed-bid-not-deducted", "a failed bid costs nothing; its value is taken off "
+                                     "the bidder's score", "score.individual")))
+    return posts
+
+
+def _one_or_two_slips(computed: list[tuple[list[int], Cause | None]],
+                      posts: list[tuple[Callable[[list[int]], list[int]] | None, Cause | None]],
+                      want: list[int]) -> list[Cause]:
+    """The causes that give ``want``: every single slip (a base alone, a post step on the rules' changes, the
+    first of ``computed``); two at once (a base and a post step) only when none fits alone."""
     out: list[Cause] = []
 
     def add(c: Cause) -> None:
@@ -343,52 +369,54 @@ def _individual_deltas_causes(r: Rules, bids: Sequence[int], tricks: Sequence[in
     return out
 
 
+
+
 # ------------------------------------------------------------------ outcome
 
 
-def outcome_causes(r: Rules, scores: Sequence[int], target: int, bids: Sequence[int], contract: Contract,
+def outcome_causes(rules: Rules, scores: Sequence[int], target: int, bids: Sequence[int], contract: Contract,
                    tricks: Sequence[int], claimed: int | None) -> list[Cause]:
     """Every hypothesis that gives exactly the claimed winner after a hand (team, None: no winner yet)."""
-    win, rule = H.hand_outcome(r, scores, target, bids, contract, tricks)
-    rt = _variant(r, "target", target)
+    win, rule = core_hand.hand_outcome(rules, scores, target, bids, contract, tricks)
+    rt = _variant(rules, "target", target)
     tries: list[tuple[Callable[[], object], Cause]] = []
     if contract is None:
         def team_sum() -> int | None:
             q = [scores[0] + scores[2] >= target, scores[1] + scores[3] >= target]
             if q[0] and q[1]:  # both: the rules' tie comparison, on scores all raised alike (every partner in)
                 lift = 10 * abs(target) + 100
-                return R.individual_outcome(rt, [x + lift for x in scores], bids, tricks)[0]
+                return core_rules.individual_outcome(rt, [x + lift for x in scores], bids, tricks)[0]
             return 0 if q[0] else (1 if q[1] else None)
 
         def partner_at_zero() -> int | None:  # a partner at exactly 0 taken as above zero
-            return R.individual_outcome(rt, [x if x != 0 else 1 for x in scores], bids, tricks)[0]
+            return core_rules.individual_outcome(rt, [x if x != 0 else 1 for x in scores], bids, tricks)[0]
 
         def first_seat() -> int | None:  # both teams qualify: the team of the first seat, 0 to 3, that qualifies
             if rule != "tie.both-qualify":
                 raise ValueError("not both teams qualify")
             for s in range(4):
-                at, partner_above, _, _ = R.qualification(rt, scores[s], scores[R.partner(s)])
+                at, partner_above, _, _ = core_rules.qualification(rt, scores[s], scores[core_rules.partner(s)])
                 if at and partner_above:
-                    return R.team_of(s)
+                    return core_rules.team_of(s)
             raise ValueError("no seat qualifies")  # pragma: no cover - both teams qualify
 
-        other_tie = "top" if r.tie_rule == "combined" else "combined"
+        other_tie = "top" if rules.tie_rule == "combined" else "combined"
         tries += [  # the narrowest slip first: a partner at exactly 0 also fits a team sum at the target
             (partner_at_zero, ("partner-at-zero-qualifies", "a partner at exactly 0 is taken as qualifying; the "
                                "partner must be above zero", "win.qualify")),
             (team_sum, ("team-sum-instead-of-qualification", f"a team is taken to win when its two scores add up to "
                         f"{target}; the rules need one partner at {target} or more and the other above zero",
                         "win.qualify")),
-            (lambda: R.individual_outcome(_variant(rt, "tie_rule", other_tie), scores, bids, tricks)[0],
+            (lambda: core_rules.individual_outcome(_variant(rt, "tie_rule", other_tie), scores, bids, tricks)[0],
              ("tie-rule-of-another-ruleset", f"when both teams qualify the record compares the {other_tie} score; "
-              f"this ruleset compares the {r.tie_rule} score", "tie.both-qualify")),
+              f"this ruleset compares the {rules.tie_rule} score", "tie.both-qualify")),
             (first_seat, ("first-seat-to-qualify-wins", "when both teams qualify the match goes to the team of the "
                           "first player, counting players 1 to 4, whose own score qualifies it; this ruleset "
-                          f"compares the {r.tie_rule} score", "tie.both-qualify")),
+                          f"compares the {rules.tie_rule} score", "tie.both-qualify")),
         ]
     else:
         # the whole hand outcome at a target one higher (a made bid of 13 still wins where the rules say so)
-        tries.append((lambda: H.hand_outcome(r, scores, target + 1, bids, contract, tricks)[0],
+        tries.append((lambda: core_hand.hand_outcome(rules, scores, target + 1, bids, contract, tricks)[0],
                       ("target-must-be-passed", f"a team is taken to win only above {target}; reaching it is enough",
                        "win.target")))
     if rule == "tie.both-qualify" and claimed is not None and claimed != win:  # named per team: team 0 or team 1
@@ -401,19 +429,19 @@ def outcome_causes(r: Rules, scores: Sequence[int], target: int, bids: Sequence[
 # ------------------------------------------------------------------ bids and cards accepted against the rules
 
 
-def bid_causes(r: Rules, score: int, bid: int | None, strain: int | None = None) -> list[Cause]:
+def bid_causes(rules: Rules, score: int, bid: int | None, strain: int | None = None) -> list[Cause]:
     """Why an illegal individual bid (by a player with ``score`` before the deal) was accepted: every hypothesis
     under which it is legal. A pass (or a bid of 0) is weighed on the whole deal instead (:func:`pass_causes`)."""
     tries: list[tuple[Callable[[], object], Cause]] = []
-    if r.bid_excluded:
-        excluded = ", ".join(map(str, sorted(r.bid_excluded)))
-        tries.append((lambda: R.bid_violation(_variant(r, "bid_excluded", frozenset()), score, bid, strain),
-                      ("excluded-bid-accepted", f"the bid of {bid} is accepted; {r.id} does not allow a bid of "
+    if rules.bid_excluded:
+        excluded = ", ".join(map(str, sorted(rules.bid_excluded)))
+        tries.append((lambda: core_rules.bid_violation(_variant(rules, "bid_excluded", frozenset()), score, bid, strain),
+                      ("excluded-bid-accepted", f"the bid of {bid} is accepted; {rules.id} does not allow a bid of "
                                                 f"{excluded}", "bid.excluded")))
     return _all(tries, None)  # the claim: the bid was legal (no violation)
 
 
-def pass_causes(r: Rules, bids: Sequence[int | None], played: bool, tricks: Sequence[int] | None,
+def pass_causes(rules: Rules, bids: Sequence[int | None], played: bool, tricks: Sequence[int] | None,
                 claimed: Sequence[int] | None, scores: Sequence[int]) -> list[Cause]:
     """Whether the passes of an individual deal (``bids`` by seat, None for a pass; a bid of 0 is taken alike) were
     taken as bids of 0: counted 0 in the bid total (the deal ``played`` or cancelled as the record says) and, in
@@ -424,9 +452,9 @@ def pass_causes(r: Rules, bids: Sequence[int | None], played: bool, tricks: Sequ
 
     def as_bids_of_0() -> tuple[bool, list[int] | None]:
         if not played or tricks is None or claimed is None:
-            return R.hand_is_played(r, zero, scores), None
-        d = H.hand_deltas(r, zero, None, tricks)
-        return R.hand_is_played(r, zero, scores), [d[s] for s in passing]
+            return core_rules.hand_is_played(rules, zero, scores), None
+        d = core_hand.hand_deltas(rules, zero, None, tricks)
+        return core_rules.hand_is_played(rules, zero, scores), [d[s] for s in passing]
 
     want = (played, None if not played or tricks is None or claimed is None else [claimed[s] for s in passing])
     return _all([(as_bids_of_0, ("pass-scored-as-a-bid", "a pass is accepted and taken as a bid of 0: it counts 0 "
@@ -434,46 +462,47 @@ def pass_causes(r: Rules, bids: Sequence[int | None], played: bool, tricks: Sequ
                                  "bid.no-pass"))], want)
 
 
-def total_causes(r: Rules, bids: Sequence[int], scores: Sequence[int], played: bool) -> list[Cause]:
+def total_causes(rules: Rules, bids: Sequence[int], scores: Sequence[int], played: bool) -> list[Cause]:
     """Why an individual deal with ``bids``, played on ``scores``, was ``played`` (or cancelled) against the bid
     total in force: every reading of the register about the total (bid.total) under which it is."""
     def under(rv: Rules) -> Callable[[], object]:
-        return lambda: R.hand_is_played(rv, bids, scores)
+        return lambda: core_rules.hand_is_played(rv, bids, scores)
 
-    tries = [(under(rv), _reading_cause(r, aid, rid, text, taken, "bid.total"))
-             for aid, rid, text, rv, taken, clauses in _reading_facts(r) if "bid.total" in clauses]
+    tries = [(under(rv), _reading_cause(rules, aid, rid, text, taken, "bid.total"))
+             for aid, rid, text, rv, taken, clauses in _reading_facts(rules) if "bid.total" in clauses]
     return _all(tries, played)
 
 
-def deal_causes(r: Rules, dealer: int, deck: Sequence[int],
+def deal_causes(rules: Rules, dealer: int, deck: Sequence[int],
                 plays: Sequence[tuple[int, int]]) -> list[tuple[Cause, list[int]]]:
     """Why the cards a record's tricks show played (``plays``: (seat, card) pairs) are not the ones ``deck`` deals
     each seat: every reading of the register about the deal order (deal.order) under which it deals each card
     played to its player, with the hands it deals."""
     out: list[tuple[Cause, list[int]]] = []
-    for aid, rid, text, rv, taken, clauses in _reading_facts(r):
+    for aid, rid, text, rv, taken, clauses in _reading_facts(rules):
         if "deal.order" in clauses:
-            hands = R.deal_hands(rv, dealer, deck)
+            hands = core_rules.deal_hands(rv, dealer, deck)
             if all(hands[seat] >> card & 1 for seat, card in plays):
                 out.append(((f"reading-{rid}-of-{aid}", f"the cards played are the hands of a deck dealt as reading "
-                             f"{rid} of ambiguity {aid} deals it ({text}); {r.id} takes reading {taken}; to check "
-                             f"these records under that reading pass --reading {aid}={rid}", "deal.order"), hands))
+                             f"{rid} of ambiguity {aid} deals it ({text}); {rules.id} takes reading {taken}; to "
+                             f"check these records under that reading pass --reading {aid}={rid}", "deal.order"),
+                            hands))
     return out
 
 
-def weak_causes(r: Rules, dealer: int, hands: Sequence[int]) -> list[Cause]:
+def weak_causes(rules: Rules, dealer: int, hands: Sequence[int]) -> list[Cause]:
     """Why a deal in which a seat holds no card above 10 was played though the rules cancel it: every reading of the
     register about the weak-hand redeal (deal.weak-redeal) under which a weak seat may keep its hand."""
-    return [_reading_cause(r, aid, rid, text, taken, "deal.weak-redeal")
-            for aid, rid, text, rv, taken, clauses in _reading_facts(r)
-            if "deal.weak-redeal" in clauses and H.weak_claimers(rv, dealer, hands)]
+    return [_reading_cause(rules, aid, rid, text, taken, "deal.weak-redeal")
+            for aid, rid, text, rv, taken, clauses in _reading_facts(rules)
+            if "deal.weak-redeal" in clauses and core_hand.weak_claimers(rv, dealer, hands)]
 
 
-def play_causes(r: Rules, hand: int, led: int, trump: int, card: int) -> list[Cause]:
+def play_causes(rules: Rules, hand: int, led: int, trump: int, card: int) -> list[Cause]:
     """Why an illegal card was accepted from ``hand`` (the seat's cards before it) after ``led`` was led."""
     tries: list[tuple[Callable[[], object], Cause]] = []
     if led >= 0 and hand & SUIT_MASKS[led]:  # the seat holds the led suit
-        tries.append((lambda: R.legal_play_mask(r, hand, -1, trump) >> card & 1,
+        tries.append((lambda: core_rules.legal_play_mask(rules, hand, -1, trump) >> card & 1,
                       ("follow-suit-not-enforced", "a player holding the led suit may play another card: the card is "
                                                    "accepted as if no suit had been led; a player must follow suit",
                        "play.follow")))
@@ -483,7 +512,7 @@ def play_causes(r: Rules, hand: int, led: int, trump: int, card: int) -> list[Ca
 # ------------------------------------------------------------------ dealer, revealed card, trick winner
 
 
-def dealer_causes(r: Rules, last_dealer: int | None, redeal: str | None, claimed: int,
+def dealer_causes(rules: Rules, last_dealer: int | None, redeal: str | None, claimed: int,
                  clause: str = "deal.rotation") -> list[Cause]:
     """Why the claimed dealer differs from the rules' next dealer after a deal by ``last_dealer`` (``clause``:
     the clause that names that dealer)."""
@@ -491,52 +520,52 @@ def dealer_causes(r: Rules, last_dealer: int | None, redeal: str | None, claimed
         return []
     tries: list[tuple[Callable[[], object], Cause]] = []
     if redeal == "bid.total":
-        swapped = _variant(r, "redeal_same_dealer", not r.redeal_same_dealer)
-        record_does, rules_do = (("passes the deal on", "keeps it with the same dealer") if r.redeal_same_dealer
+        swapped = _variant(rules, "redeal_same_dealer", not rules.redeal_same_dealer)
+        record_does, rules_do = (("passes the deal on", "keeps it with the same dealer") if rules.redeal_same_dealer
                                  else ("keeps the same dealer", "passes it on"))
-        tries.append((lambda: H.next_dealer(swapped, last_dealer, redeal),
+        tries.append((lambda: core_hand.next_dealer(swapped, last_dealer, redeal),
                       ("wrong-redeal-dealer", f"after a low bid total the record {record_does}; this ruleset "
                        f"{rules_do}", "redeal.dealer")))
-    tries.append((lambda: H.next_dealer(_variant(r, "step", 4 - r.step), last_dealer, redeal),
+    tries.append((lambda: core_hand.next_dealer(_variant(rules, "step", 4 - rules.step), last_dealer, redeal),
                   ("rotation-reversed", "the deal passes the other way round the table", clause)))
     tries.append((lambda: last_dealer, ("dealer-not-rotated", "the same player deals again", clause)))
     return _all(tries, claimed)
 
 
-def reveal_causes(r: Rules, deck: Sequence[int], dealer: int, claimed: int) -> list[Cause]:
+def reveal_causes(rules: Rules, deck: Sequence[int], dealer: int, claimed: int) -> list[Cause]:
     """Why the claimed revealed card differs from the dealer's last card dealt."""
-    mask = R.deal_hands(r, dealer, deck)[dealer]
-    last = R.revealed_card(deck)
+    mask = core_rules.deal_hands(rules, dealer, deck)[dealer]
+    last = core_rules.revealed_card(deck)
     tries: list[tuple[Callable[[], object], Cause]] = [
         (lambda: mask.bit_length() - 1, ("sorted-hand-reveal", "the card shown is the highest of the dealer's "
                                          f"sorted hand, not the last card dealt ({card_str(last)})", "trump.source")),
         (lambda: (mask & -mask).bit_length() - 1, ("sorted-hand-reveal", "the card shown is the lowest of the "
                                                    f"dealer's sorted hand, not the last card dealt ({card_str(last)})",
                                                    "trump.source")),
-        (lambda: deck[R.deal_order(r, dealer).index(dealer)], (
+        (lambda: deck[core_rules.deal_order(rules, dealer).index(dealer)], (
             "first-card-revealed", f"the card shown is the dealer's first card, not the last card dealt "
                                    f"({card_str(last)})", "trump.source")),
     ]
     return _all(tries, claimed)
 
 
-def winner_causes(r: Rules, leader: int, cards: Sequence[int], trump: int, claimed: int) -> list[Cause]:
+def winner_causes(rules: Rules, leader: int, cards: Sequence[int], trump: int, claimed: int) -> list[Cause]:
     """Why the claimed winner of a trick differs from the rules'."""
     def last_trump() -> int:
         idx = [i for i, c in enumerate(cards) if c // 13 == trump]
         if not idx:
             raise ValueError("no trump")
-        return R.seat_order(r, leader)[idx[-1]]
+        return core_rules.seat_order(rules, leader)[idx[-1]]
 
     tries: list[tuple[Callable[[], object], Cause]] = [
-        (lambda: H.trick_winner_seat(r, leader, cards, -1), ("trump-ignored", "the trick is given to the highest "
-                                                             "card of the suit led, as if there were no trump",
-                                                             "play.winner")),
+        (lambda: core_hand.trick_winner_seat(rules, leader, cards, -1), ("trump-ignored", "the trick is given to the highest "
+                                                                         "card of the suit led, as if there were no trump",
+                                                                         "play.winner")),
         (last_trump, ("later-trump-wins", "a later trump takes the trick even when lower than an earlier one",
                       "play.winner")),
-        (lambda: H.trick_winner_seat(_variant(r, "step", 4 - r.step), leader, cards, trump),
+        (lambda: core_hand.trick_winner_seat(_variant(rules, "step", 4 - rules.step), leader, cards, trump),
          ("direction-reversed", "the cards are taken as played the other way round the table", "play.direction")),
-        (lambda: R.seat_order(r, leader)[max(range(4), key=lambda i: cards[i] % 13 * 4 + i)],
+        (lambda: core_rules.seat_order(rules, leader)[max(range(4), key=lambda i: cards[i] % 13 * 4 + i)],
          ("highest-rank-wins", "the trick goes to the highest rank whatever its suit", "play.winner")),
     ]
     return _all(tries, claimed)

@@ -14,9 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from tarneeb.core import clauses as C
-from tarneeb.core import hand as H
-from tarneeb.core import rules as R
+from tarneeb.core import clauses as core_clauses
+from tarneeb.core import hand as core_hand
+from tarneeb.core import rules as core_rules
 from tarneeb.core.cards import CARD_BITS, FULL_DECK, STRAINS, SUITS
 from tarneeb.core.spec import Rules
 from tarneeb.core.tables import auction_deciders, rules_table
@@ -74,7 +74,7 @@ def fast_hand(st: MatchState, obj: dict[str, Any]) -> bool:
     if (not CANONICAL_KEYS.issuperset(obj) or st.alt_dealer is not None or st.alt_scores is not None
             or st.alt_target is not None):
         return False
-    r = st.rules
+    rules = st.rules
     dealer = st.dealer
     n, d = obj.get("hand"), obj.get("dealer")
     if (dealer is None or type(n) is not int or n != st.next_hand or obj.get("match") != st.header.match
@@ -84,79 +84,118 @@ def fast_hand(st: MatchState, obj: dict[str, Any]) -> bool:
     bids_obj = obj.get("bids")
     if type(text) is not str or len(text) != 104 or type(bids_obj) is not list:
         return False
-    deck = text_codes(text)  # the card codes in deal order
-    if deck is None:
+    # ---- the deal: the hands, revealed card, trump, a redeal for a weak hand
+    dealt = _deal(rules, dealer, text, obj)
+    if dealt is None:
         return False
-    hands = R.deal_hands(r, dealer, deck)
-    if hands[0] | hands[1] | hands[2] | hands[3] != FULL_DECK:  # 52 cards covering the pack: 13 each, no repeat
-        return False
-    scores = st.scores
-    # ---- the deal: revealed card, trump, a redeal for a weak hand
-    revealed, trump = H.deal_trump(r, deck)
-    if revealed is None:
-        if "revealed" in obj:
-            return False
-    elif obj.get("revealed") != _CARD_TEXT[revealed]:
-        return False
-    if H.weak_seats(r, hands):
-        if H.weak_claimers(r, dealer, hands):  # a weak seat chooses (ambiguity weak-hand): the replay checks it
+    hands, trump = dealt
+    if core_hand.weak_seats(rules, hands):
+        if core_hand.weak_claimers(rules, dealer, hands):  # a weak seat chooses (ambiguity weak-hand): the replay checks it
             return False
         return _cancelled(st, obj, dealer, "deal.weak-redeal", bids_obj, [])
     # ---- the bidding
     contract: tuple[int, int, int | None] | None = None
     bids = [0, 0, 0, 0]
-    if r.individual:
-        if len(bids_obj) != 4 or obj.get("trump") != STRAINS[trump]:
+    if rules.individual:
+        if obj.get("trump") != STRAINS[trump] or not _individual_bids(rules, dealer, bids_obj, st.scores, bids):
             return False
-        for seat, x in zip(H.bidding_order(r, dealer), bids_obj, strict=True):  # bid.turn
-            if type(x) is not list or len(x) != 2 or type(x[0]) is not int or x[0] != seat:
-                return False
-            b = _CANONICAL_BID.get(x[1]) if type(x[1]) is str else None
-            if b is None or b.n is None or b.strain is not None or R.bid_violation(r, scores[seat], b.n):
-                return False
-            bids[seat] = b.n
-        if not R.hand_is_played(r, bids, scores):
+        if not core_rules.hand_is_played(rules, bids, st.scores):
             return _cancelled(st, obj, dealer, "bid.total", bids_obj, None)
     else:
-        calls: list[object] = [dealer]
-        for x in bids_obj:
-            if type(x) is not list or len(x) != 2 or type(x[0]) is not int or type(x[1]) is not str:
-                return False
-            calls += x
-        contract = _auction(r, tuple(calls))
+        contract = _auction_of(rules, dealer, bids_obj)
         if contract is None:  # an illegal call, a call out of turn, or an auction not over
             return False
         if contract[0] < 0:  # all passed
             return _cancelled(st, obj, dealer, "auction.all-pass", bids_obj, None)
-        if r.egyptian:
-            if contract[2] is None:
-                return False
-            trump = contract[2]
-        else:
-            t = obj.get("trump")
-            if type(t) is not str or t not in ("C", "D", "H", "S"):
-                return False
-            trump = SUITS.index(t)
-        cobj = obj.get("contract")
-        if (type(cobj) is not dict or not _is(cobj.get("seat"), contract[0]) or len(cobj) != 2
-                or cobj.get("bid") != contract_text(contract) or obj.get("trump") != STRAINS[trump]):
+        trump = _contract_trump(rules, obj, contract)
+        if trump < 0:
             return False
     if obj.get("redeal") is not None:
         return False
     # ---- the play: each card by the core's legality function, each trick by its winner function
-    won = _play(r, obj.get("tricks"), hands, H.hand_leader(r, dealer, contract), trump)
+    won = _play(rules, obj.get("tricks"), hands, core_hand.hand_leader(rules, dealer, contract), trump)
     if won is None:
         return False
-    # ---- scoring, outcome, the match: the core's hand steps
-    deltas = H.hand_deltas(r, bids, contract, won)
+    return _scored(st, obj, dealer, bids, contract, won)
+
+
+def _deal(rules: Rules, dealer: int, text: str, obj: dict[str, Any]) -> tuple[list[int], int] | None:
+    """(the four hands, trump 0..3 or -1 when the contract names it) of a 104-character deck dealt by ``dealer``,
+    the revealed card claimed as the rules give it; None when the deck or the revealed card is not."""
+    deck = text_codes(text)  # the card codes in deal order
+    if deck is None:
+        return None
+    hands = core_rules.deal_hands(rules, dealer, deck)
+    if hands[0] | hands[1] | hands[2] | hands[3] != FULL_DECK:  # 52 cards covering the pack: 13 each, no repeat
+        return None
+    revealed, trump = core_hand.deal_trump(rules, deck)
+    if revealed is None:
+        if "revealed" in obj:
+            return None
+    elif obj.get("revealed") != _CARD_TEXT[revealed]:
+        return None
+    return hands, trump
+
+
+def _individual_bids(rules: Rules, dealer: int, bids_obj: list[Any], scores: list[int], bids: list[int]) -> bool:
+    """The four ``[seat, "n"]`` bids in bidding order, each legal at its bidder's score, into ``bids`` by seat;
+    False on anything else."""
+    if len(bids_obj) != 4:
+        return False
+    for seat, x in zip(core_hand.bidding_order(rules, dealer), bids_obj, strict=True):  # bid.turn
+        if type(x) is not list or len(x) != 2 or type(x[0]) is not int or x[0] != seat:
+            return False
+        b = _CANONICAL_BID.get(x[1]) if type(x[1]) is str else None
+        if b is None or b.n is None or b.strain is not None or core_rules.bid_violation(rules, scores[seat], b.n):
+            return False
+        bids[seat] = b.n
+    return True
+
+
+def _auction_of(rules: Rules, dealer: int, bids_obj: list[Any]) -> _Contract | None:
+    """The contract of the auction of ``[seat, "text"]`` calls (see :func:`_auction`); None when not canonical."""
+    calls: list[object] = [dealer]
+    for x in bids_obj:
+        if type(x) is not list or len(x) != 2 or type(x[0]) is not int or type(x[1]) is not str:
+            return None
+        calls += x
+    return _auction(rules, tuple(calls))
+
+
+def _contract_trump(rules: Rules, obj: dict[str, Any], contract: _Contract) -> int:
+    """Trump 0..3 after the auction (the winning bid's strain, or the suit the line names), the contract and trump
+    claimed as the rules give them; -1 when not."""
+    if rules.egyptian:
+        if contract[2] is None:
+            return -1
+        trump = contract[2]
+    else:
+        t = obj.get("trump")
+        if type(t) is not str or t not in ("C", "D", "H", "S"):
+            return -1
+        trump = SUITS.index(t)
+    cobj = obj.get("contract")
+    if (type(cobj) is not dict or not _is(cobj.get("seat"), contract[0]) or len(cobj) != 2
+            or cobj.get("bid") != contract_text(contract) or obj.get("trump") != STRAINS[trump]):
+        return -1
+    return trump
+
+
+def _scored(st: MatchState, obj: dict[str, Any], dealer: int, bids: list[int], contract: _Contract | None,
+            won: list[int]) -> bool:
+    """Scoring, the outcome and the match, by the core's hand steps, for a hand played to the end: True and the
+    state advanced when the line claims them as the rules give them."""
+    rules = st.rules
+    scores = st.scores
+    deltas = core_hand.hand_deltas(rules, bids, contract, won)
     after = [scores[0] + deltas[0], scores[1] + deltas[1], scores[2] + deltas[2], scores[3] + deltas[3]]
     if not (_ints_are(obj.get("tricks_won"), won) and _ints_are(obj.get("deltas"), deltas)
             and _ints_are(obj.get("scores"), after)):
         return False
-    if contract is not None and (contract[1] == 13 or 13 in R.team_tricks(won)):
+    if contract is not None and (contract[1] == 13 or 13 in core_rules.team_tricks(won)):
         st.weigh = (contract, list(won), list(deltas))
-    win, rule = H.hand_outcome(r, after, st.target, bids, contract, won)
-    settled = H.settle(r, win, st.target, st.games)
+    win, rule = core_hand.hand_outcome(rules, after, st.target, bids, contract, won)
+    settled = core_hand.settle(rules, win, st.target, st.games)
     over = settled.winner is not None
     out = obj.get("outcome")
     if type(out) is not dict or not _OUTCOME_KEYS.issuperset(out):
@@ -170,8 +209,8 @@ def fast_hand(st: MatchState, obj: dict[str, Any]) -> bool:
         st.games = list(settled.games)
     st.target = settled.target
     st.scores = after
-    st.dealer = H.next_dealer(r, dealer, None)
-    st.dealer_clause = C.next_dealer_clause(None)
+    st.dealer = core_hand.next_dealer(rules, dealer, None)
+    st.dealer_clause = core_clauses.next_dealer_clause(None)
     st.last_dealer, st.last_redeal = dealer, None
     st.next_hand += 1
     if over:
@@ -185,28 +224,28 @@ _Contract = tuple[int, int, int | None]
 _AUCTIONS: dict[int, tuple[Rules, tuple[object, ...], dict[tuple[object, ...], _Contract | None]]] = {}
 
 
-def _auction(r: Rules, calls: tuple[object, ...]) -> _Contract | None:
+def _auction(rules: Rules, calls: tuple[object, ...]) -> _Contract | None:
     """The contract (holder, tricks, strain) of the auction ``calls`` = (dealer, seat, text, seat, text, ...) with
     every seat an int: (-1, 0, None) when all passed; None when a call is illegal, out of turn (auction.order) or
     not written canonically, or the auction is not over."""
-    table = rules_table(_AUCTIONS, r, auction_deciders())
+    table = rules_table(_AUCTIONS, rules, auction_deciders())
     if calls in table:
         return table[calls]
     if len(table) > 50_000:
         table.clear()
-    got = table[calls] = _run_auction(r, calls)
+    got = table[calls] = _run_auction(rules, calls)
     return got
 
 
-def _run_auction(r: Rules, calls: tuple[object, ...]) -> _Contract | None:
+def _run_auction(rules: Rules, calls: tuple[object, ...]) -> _Contract | None:
     dealer = calls[0]
     if type(dealer) is not int:
         raise RuntimeError(f"an auction key starts with {dealer!r}, not the dealer's seat")
-    a = H.auction_start(r, dealer)
+    a = core_hand.auction_start(rules, dealer)
     for i in range(1, len(calls), 2):
         seat, text = calls[i], calls[i + 1]
         b = _CANONICAL_BID.get(text) if type(text) is str else None
-        if a.to_speak is None or seat != a.to_speak or b is None or H.auction_call(r, a, b.n, b.strain) is not None:
+        if a.to_speak is None or seat != a.to_speak or b is None or core_hand.auction_call(rules, a, b.n, b.strain) is not None:
             return None
     if a.to_speak is not None:  # the auction is not over
         return None
@@ -215,15 +254,15 @@ def _run_auction(r: Rules, calls: tuple[object, ...]) -> _Contract | None:
     return (a.holder, a.top[0], a.top[1])
 
 
-def _play(r: Rules, tricks: object, hands: list[int], leader: int, trump: int) -> list[int] | None:
+def _play(rules: Rules, tricks: object, hands: list[int], leader: int, trump: int) -> list[int] | None:
     """Tricks won by seat for 13 canonical tricks, or None on any illegal card, wrong leader or winner."""
     if type(tricks) is not list or len(tricks) != 13:
         return None
     code = _CARD_CODE
     bit = CARD_BITS
-    winner = H.legal_trick_winner
-    so = R.seat_order
-    orders = (so(r, 0), so(r, 1), so(r, 2), so(r, 3))
+    winner = core_hand.legal_trick_winner
+    so = core_rules.seat_order
+    orders = (so(rules, 0), so(rules, 1), so(rules, 2), so(rules, 3))
     won = [0, 0, 0, 0]
     try:
         for t in tricks:
@@ -237,7 +276,7 @@ def _play(r: Rules, tricks: object, hands: list[int], leader: int, trump: int) -
                 return None
             a, b, c, d = cs  # four cards: ValueError below otherwise
             cards = c0, c1, c2, c3 = code[a], code[b], code[c], code[d]
-            w = winner(r, hands, leader, cards, trump)  # the core's hand step: legality and the winning seat
+            w = winner(rules, hands, leader, cards, trump)  # the core's hand step: legality and the winning seat
             if w < 0 or t["winner"] is not w:
                 return None
             s0, s1, s2, s3 = orders[leader]  # the cards leave the hands of the seats that played them
@@ -256,14 +295,14 @@ def _cancelled(st: MatchState, obj: dict[str, Any], dealer: int, clause: str, bi
                bids_want: list[Any] | None) -> bool:
     """A deal by ``dealer`` cancelled by ``clause`` (its deal and bids already checked); ``bids_want`` [] when
     no bid may be given (a weak hand). Before a trump is known (all passed, a weak hand) none may be claimed."""
-    r = st.rules
+    rules = st.rules
     if (obj.get("redeal") != clause or "tricks" in obj or not _ints_are(obj.get("scores"), st.scores)
             or (bids_want is not None and bids_obj != bids_want)):
         return False
     if clause != "bid.total" and (obj.get("trump") is not None or obj.get("contract", None) is not None):
         return False
-    st.dealer = H.next_dealer(r, dealer, clause)
-    st.dealer_clause = C.next_dealer_clause(clause)
+    st.dealer = core_hand.next_dealer(rules, dealer, clause)
+    st.dealer_clause = core_clauses.next_dealer_clause(clause)
     st.last_dealer, st.last_redeal = dealer, clause
     st.next_hand += 1
     return True

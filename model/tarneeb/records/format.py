@@ -402,3 +402,4 @@ def table_text(rows: list[dict[str, Any]]) -> str:
 
 
 Item = MatchHeader | HandLine | RecordProblem
+Report = Divergence | RecordProblem  # what verifying a line reports

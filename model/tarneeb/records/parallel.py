@@ -9,10 +9,10 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import IO, Any
 
 from tarneeb.core.match import Match
-from tarneeb.records.format import MAX_LINE, Item, RecordProblem
+from tarneeb.records.format import MAX_LINE, Item, RecordProblem, Report
 from tarneeb.records.reader import _read_lines
 from tarneeb.records.units import Merger, Unit, cannot_read, file_units, run_unit, worker_pool
-from tarneeb.records.verify import Report, Summary, Verifier
+from tarneeb.records.verify import Summary, Verifier
 from tarneeb.records.writer import match_lines
 
 # ------------------------------------------------------------------ running over files

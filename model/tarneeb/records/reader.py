@@ -47,20 +47,6 @@ _HAND_FIELDS = frozenset({"type", "match", "hand", "dealer", "deck", "hands", "r
 
 
 _TRICK_FIELDS = frozenset({"leader", "cards", "winner"})
-
-
-def _claims(v: object) -> list[tuple[int, bool]] | None:
-    """The weak seats' choices, ``[[seat, "ask" | "keep"], ...]`` in turn (ambiguity weak-hand, reading claimed)."""
-    if v is None:
-        return None
-    if not isinstance(v, list):
-        raise _Bad("claims", f"claims are a list of [seat, \"ask\" or \"keep\"] in turn, not {_short(v)}")
-    out: list[tuple[int, bool]] = []
-    for i, x in enumerate(v):
-        if not (isinstance(x, list) and len(x) == 2 and x[1] in ("ask", "keep")):
-            raise _Bad(f"claims[{i}]", f"a claim is [seat, \"ask\" or \"keep\"], not {_short(x)}")
-        out.append((_seat(x[0], f"claims[{i}][0]"), x[1] == "ask"))
-    return out
 _CONTRACT_FIELDS = frozenset({"seat", "bid"})
 
 
@@ -191,6 +177,8 @@ def _parse_header(obj: dict[str, Any], file: str, line: int) -> MatchHeader:
 
 
 def _parse_hand(obj: dict[str, Any], file: str, line: int) -> HandLine:
+    """A hand record's fields, read leniently (each leniency counted, unknown fields warned of); :class:`_Bad` on
+    a field that cannot be read."""
     h = HandLine(file, line)
     g = obj.get
     for k, v in obj.items():
@@ -209,112 +197,23 @@ def _parse_hand(obj: dict[str, Any], file: str, line: int) -> HandLine:
     v = g("dealer")
     if v is not None:
         h.dealer = _seat(v, "dealer")
-    v = g("deck")
-    if v is not None:
-        deck = _cards(v, "deck")
-        if len(deck) != 52:
-            raise _Bad("deck", f"a deck lists 52 cards in deal order; got {len(deck)}")
-        h.deck = deck
-    if "hands" in obj:  # the deal as hands; beside a deck, the hands it is claimed to deal (checked: deal.order)
-        hs = obj["hands"]
-        if not isinstance(hs, list) or len(hs) != 4:
-            raise _Bad("hands", "hands are a list of four hands, seat 0 to 3")
-        h.hands = [_pbn_hand(x, f"hands[{i}]") if isinstance(x, str) and "." in x else _cards(x, f"hands[{i}]")
-                   for i, x in enumerate(hs)]
-    if h.deck is None and h.hands is None:
-        raise _Bad("deck", "missing: a hand record needs the deal, as 'deck' (52 cards in deal order) or 'hands'")
+    _read_deal(obj, h)
     if "revealed" in obj:
         v = obj["revealed"]
         h.revealed = -1 if v is None else _card(v, "revealed")
     if "trump" in obj:
         h.trump = _strain(obj["trump"], "trump")
-    h.claims = _claims(g("claims"))
+    h.claims = _read_claims(g("claims"))
     v = g("bids")
     if v is not None:
-        if not isinstance(v, list):
-            raise _Bad("bids", f"bids are a list of [seat, bid] in order, not {_short(v)}")
-        bids: list[tuple[int | None, Bid]] = []
-        for i, x in enumerate(v):
-            if isinstance(x, list) and len(x) == 2:
-                bids.append((_seat(x[0], f"bids[{i}][0]"), _bid(x[1], f"bids[{i}][1]")))
-            elif isinstance(x, dict):
-                s = x.get("seat")
-                bids.append((None if s is None else _seat(s, f"bids[{i}].seat"), _bid(x.get("bid"), f"bids[{i}].bid")))
-            else:
-                lenient("bid-bare", f"bids[{i}]", "a bid without its seat; the schema takes [seat, bid]")
-                bids.append((None, _bid(x, f"bids[{i}]")))
-        h.bids = bids
+        h.bids = _read_bids(v)
     if "redeal" in obj:
-        v = obj["redeal"]
-        if v is None or v is False:
-            if v is False:
-                lenient("redeal-bool", "redeal", "redeal false read as null (the schema takes null or a clause id)")
-            h.redeal = ""
-        elif v is True:
-            lenient("redeal-bool", "redeal", "redeal true: a redeal without its clause (the schema takes null or a "
-                    "clause id such as bid.total)")
-            h.redeal = "*"
-        elif isinstance(v, str) and v:
-            h.redeal = v
-        else:
-            raise _Bad("redeal", f"redeal is null or the id of the clause that cancelled the deal, not {_short(v)}")
+        h.redeal = _read_redeal(obj["redeal"])
     if "contract" in obj:
-        v = obj["contract"]
-        if v is None:
-            h.no_contract = True
-        elif isinstance(v, dict):
-            h.contract = (_seat(v.get("seat"), "contract.seat"), _bid(v.get("bid"), "contract.bid"))
-            if h.contract[1].n is None:
-                raise _Bad("contract.bid", "a contract is a bid, not a pass")
-            h.warnings.extend((f"contract.{k}", m) for k, m in _unknown(v, _CONTRACT_FIELDS))
-        else:
-            raise _Bad("contract", f"a contract is {{'seat': s, 'bid': '8H'}} or null, not {_short(v)}")
+        _read_contract(obj["contract"], h)
     v = g("tricks")
     if v is not None:
-        if not isinstance(v, list) or len(v) > 13:
-            raise _Bad("tricks", "tricks are a list of at most 13 {leader, cards, winner}")
-        tricks = []
-        code = _CARD_CODE
-        for i, t in enumerate(v):
-            if type(t) is dict and len(t) == 3:  # the usual trick: {leader, cards, winner}, seats and four cards
-                cs, ld, wn = t.get("cards"), t.get("leader"), t.get("winner")
-                if (type(cs) is list and len(cs) == 4 and type(ld) is int and 0 <= ld <= 3 and type(wn) is int
-                        and 0 <= wn <= 3):
-                    try:
-                        a, b, c, d = cs
-                        tricks.append(TrickLine([code[a], code[b], code[c], code[d]], ld, wn))
-                        continue
-                    except (KeyError, TypeError):  # a card not written canonically: read below
-                        pass
-            if isinstance(t, dict):  # the field names (tricks[i].cards, ...) are spelled only when something is said
-                cs = t.get("cards")
-                cards = None
-                if type(cs) is list:
-                    try:
-                        cards = [code[x] for x in cs]
-                    except (KeyError, TypeError):  # a card not written canonically: _cards reads it or says why not
-                        pass
-                if cards is None:
-                    cards = _cards(cs, f"tricks[{i}].cards")
-                ld, wn = t.get("leader"), t.get("winner")
-                if (ld is None and "leader" in t) or (wn is None and "winner" in t):
-                    lenient("null-field", f"tricks[{i}]", "a trick's leader or winner given as null, taken as absent")
-                tl = TrickLine(cards,
-                               None if ld is None else ld if type(ld) is int and 0 <= ld <= 3
-                               else _seat(ld, f"tricks[{i}].leader"),
-                               None if wn is None else wn if type(wn) is int and 0 <= wn <= 3
-                               else _seat(wn, f"tricks[{i}].winner"))
-                if not _TRICK_FIELDS.issuperset(t):
-                    h.warnings.extend((f"tricks[{i}].{k}", m) for k, m in _unknown(t, _TRICK_FIELDS))
-            else:
-                f = f"tricks[{i}]"
-                lenient("trick-list", f, "a trick written as its cards alone; the schema takes "
-                        "{\"leader\", \"cards\", \"winner\"}")
-                tl = TrickLine(_cards(t, f))
-            if len(tl.cards) != 4:
-                raise _Bad(f"tricks[{i}].cards", f"a trick has 4 cards; got {len(tl.cards)}")
-            tricks.append(tl)
-        h.tricks = tricks
+        h.tricks = _read_tricks(v, h)
     elif g("play") is not None:
         cards = _cards(obj["play"], "play")
         if len(cards) > 52 or len(cards) % 4:
@@ -331,30 +230,162 @@ def _parse_hand(obj: dict[str, Any], file: str, line: int) -> HandLine:
         h.scores = _ints(v, "scores", (4, 2))
     v = g("outcome")
     if v is not None:
-        if not isinstance(v, dict):
-            raise _Bad("outcome", f"outcome is {{'winner': team or null, 'clause': id, 'match_over': bool}}, "
-                                  f"not {_short(v)}")
-        if "winner" in v:
-            w = v["winner"]
-            if w is not None and not (type(w) is int and w in (0, 1)):
-                raise _Bad("outcome.winner", f"the winner is team 0, team 1 or null, not {_short(w)}")
-            h.outcome_winner = -1 if w is None else w
-        c = v.get("clause")
-        if c is not None:
-            if not isinstance(c, str):
-                raise _Bad("outcome.clause", f"a clause id is a string, not {_short(c)}")
-            h.outcome_clause = c
-        mo = v.get("match_over")
-        if mo is not None:
-            if not isinstance(mo, bool):
-                raise _Bad("outcome.match_over", f"match_over is true or false, not {_short(mo)}")
-            h.match_over = mo
-        for k in v:
-            if k not in ("winner", "clause", "match_over") and not str(k).startswith(EXTENSION_PREFIX):
-                h.warnings.append((f"outcome.{_name(k)}", "unknown field, ignored"))
+        _read_outcome(v, h)
     if not _HAND_FIELDS.issuperset(obj):
         h.warnings.extend(_unknown(obj, _HAND_FIELDS))
     return h
+
+
+def _read_deal(obj: dict[str, Any], h: HandLine) -> None:
+    """The deal into ``h``: ``deck`` (52 cards in deal order) or ``hands`` (four hands, seat 0 to 3); both: the
+    hands the deck is claimed to deal (checked: deal.order)."""
+    v = obj.get("deck")
+    if v is not None:
+        deck = _cards(v, "deck")
+        if len(deck) != 52:
+            raise _Bad("deck", f"a deck lists 52 cards in deal order; got {len(deck)}")
+        h.deck = deck
+    if "hands" in obj:
+        hs = obj["hands"]
+        if not isinstance(hs, list) or len(hs) != 4:
+            raise _Bad("hands", "hands are a list of four hands, seat 0 to 3")
+        h.hands = [_pbn_hand(x, f"hands[{i}]") if isinstance(x, str) and "." in x else _cards(x, f"hands[{i}]")
+                   for i, x in enumerate(hs)]
+    if h.deck is None and h.hands is None:
+        raise _Bad("deck", "missing: a hand record needs the deal, as 'deck' (52 cards in deal order) or 'hands'")
+
+
+def _read_claims(v: object) -> list[tuple[int, bool]] | None:
+    """The weak seats' choices, ``[[seat, "ask" | "keep"], ...]`` in turn (ambiguity weak-hand, reading claimed)."""
+    if v is None:
+        return None
+    if not isinstance(v, list):
+        raise _Bad("claims", f"claims are a list of [seat, \"ask\" or \"keep\"] in turn, not {_short(v)}")
+    out: list[tuple[int, bool]] = []
+    for i, x in enumerate(v):
+        if not (isinstance(x, list) and len(x) == 2 and x[1] in ("ask", "keep")):
+            raise _Bad(f"claims[{i}]", f"a claim is [seat, \"ask\" or \"keep\"], not {_short(x)}")
+        out.append((_seat(x[0], f"claims[{i}][0]"), x[1] == "ask"))
+    return out
+
+
+def _read_bids(v: object) -> list[tuple[int | None, Bid]]:
+    """The calls in order, each ``[seat, bid]`` (or ``{seat, bid}``, or a bare bid without its seat)."""
+    if not isinstance(v, list):
+        raise _Bad("bids", f"bids are a list of [seat, bid] in order, not {_short(v)}")
+    bids: list[tuple[int | None, Bid]] = []
+    for i, x in enumerate(v):
+        if isinstance(x, list) and len(x) == 2:
+            bids.append((_seat(x[0], f"bids[{i}][0]"), _bid(x[1], f"bids[{i}][1]")))
+        elif isinstance(x, dict):
+            seat = x.get("seat")
+            bids.append((None if seat is None else _seat(seat, f"bids[{i}].seat"), _bid(x.get("bid"), f"bids[{i}].bid")))
+        else:
+            lenient("bid-bare", f"bids[{i}]", "a bid without its seat; the schema takes [seat, bid]")
+            bids.append((None, _bid(x, f"bids[{i}]")))
+    return bids
+
+
+def _read_redeal(v: object) -> str:
+    """``redeal`` as the line keeps it: "" for none (null), "*" for a redeal without its clause, else the clause."""
+    if v is None or v is False:
+        if v is False:
+            lenient("redeal-bool", "redeal", "redeal false read as null (the schema takes null or a clause id)")
+        return ""
+    if v is True:
+        lenient("redeal-bool", "redeal", "redeal true: a redeal without its clause (the schema takes null or a "
+                "clause id such as bid.total)")
+        return "*"
+    if isinstance(v, str) and v:
+        return v
+    raise _Bad("redeal", f"redeal is null or the id of the clause that cancelled the deal, not {_short(v)}")
+
+
+def _read_contract(v: object, h: HandLine) -> None:
+    """``contract`` into ``h``: ``{seat, bid}``, or null (no contract was reached)."""
+    if v is None:
+        h.no_contract = True
+    elif isinstance(v, dict):
+        h.contract = (_seat(v.get("seat"), "contract.seat"), _bid(v.get("bid"), "contract.bid"))
+        if h.contract[1].n is None:
+            raise _Bad("contract.bid", "a contract is a bid, not a pass")
+        h.warnings.extend((f"contract.{k}", m) for k, m in _unknown(v, _CONTRACT_FIELDS))
+    else:
+        raise _Bad("contract", f"a contract is {{'seat': s, 'bid': '8H'}} or null, not {_short(v)}")
+
+
+def _read_tricks(v: object, h: HandLine) -> list[TrickLine]:
+    """The tricks, each ``{leader, cards, winner}`` (the usual four canonical cards read at once), warnings into
+    ``h``."""
+    if not isinstance(v, list) or len(v) > 13:
+        raise _Bad("tricks", "tricks are a list of at most 13 {leader, cards, winner}")
+    tricks = []
+    code = _CARD_CODE
+    for i, t in enumerate(v):
+        if type(t) is dict and len(t) == 3:  # the usual trick: {leader, cards, winner}, seats and four cards
+            cs, ld, wn = t.get("cards"), t.get("leader"), t.get("winner")
+            if (type(cs) is list and len(cs) == 4 and type(ld) is int and 0 <= ld <= 3 and type(wn) is int
+                    and 0 <= wn <= 3):
+                try:
+                    a, b, c, d = cs
+                    tricks.append(TrickLine([code[a], code[b], code[c], code[d]], ld, wn))
+                    continue
+                except (KeyError, TypeError):  # a card not written canonically: read below
+                    pass
+        if isinstance(t, dict):  # the field names (tricks[i].cards, ...) are spelled only when something is said
+            cs = t.get("cards")
+            cards = None
+            if type(cs) is list:
+                try:
+                    cards = [code[x] for x in cs]
+                except (KeyError, TypeError):  # a card not written canonically: _cards reads it or says why not
+                    pass
+            if cards is None:
+                cards = _cards(cs, f"tricks[{i}].cards")
+            ld, wn = t.get("leader"), t.get("winner")
+            if (ld is None and "leader" in t) or (wn is None and "winner" in t):
+                lenient("null-field", f"tricks[{i}]", "a trick's leader or winner given as null, taken as absent")
+            tl = TrickLine(cards,
+                           None if ld is None else ld if type(ld) is int and 0 <= ld <= 3
+                           else _seat(ld, f"tricks[{i}].leader"),
+                           None if wn is None else wn if type(wn) is int and 0 <= wn <= 3
+                           else _seat(wn, f"tricks[{i}].winner"))
+            if not _TRICK_FIELDS.issuperset(t):
+                h.warnings.extend((f"tricks[{i}].{k}", m) for k, m in _unknown(t, _TRICK_FIELDS))
+        else:
+            f = f"tricks[{i}]"
+            lenient("trick-list", f, "a trick written as its cards alone; the schema takes "
+                    "{\"leader\", \"cards\", \"winner\"}")
+            tl = TrickLine(_cards(t, f))
+        if len(tl.cards) != 4:
+            raise _Bad(f"tricks[{i}].cards", f"a trick has 4 cards; got {len(tl.cards)}")
+        tricks.append(tl)
+    return tricks
+
+
+def _read_outcome(v: object, h: HandLine) -> None:
+    """``outcome`` into ``h``: the winner (team 0, 1 or null), the deciding clause, whether the match is over."""
+    if not isinstance(v, dict):
+        raise _Bad("outcome", f"outcome is {{'winner': team or null, 'clause': id, 'match_over': bool}}, "
+                              f"not {_short(v)}")
+    if "winner" in v:
+        w = v["winner"]
+        if w is not None and not (type(w) is int and w in (0, 1)):
+            raise _Bad("outcome.winner", f"the winner is team 0, team 1 or null, not {_short(w)}")
+        h.outcome_winner = -1 if w is None else w
+    c = v.get("clause")
+    if c is not None:
+        if not isinstance(c, str):
+            raise _Bad("outcome.clause", f"a clause id is a string, not {_short(c)}")
+        h.outcome_clause = c
+    mo = v.get("match_over")
+    if mo is not None:
+        if not isinstance(mo, bool):
+            raise _Bad("outcome.match_over", f"match_over is true or false, not {_short(mo)}")
+        h.match_over = mo
+    for k in v:
+        if k not in ("winner", "clause", "match_over") and not str(k).startswith(EXTENSION_PREFIX):
+            h.warnings.append((f"outcome.{_name(k)}", "unknown field, ignored"))
 
 
 def _read_lines(f: IO[bytes], start: int = 0, end: int | None = None,

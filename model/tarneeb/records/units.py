@@ -30,9 +30,9 @@ from typing import IO, Any
 
 from tarneeb.core.spec import rulesets
 from tarneeb.errors import TarneebError
-from tarneeb.records.format import MAX_LINE, Divergence, MatchHeader, RecordProblem
+from tarneeb.records.format import MAX_LINE, Divergence, MatchHeader, RecordProblem, Report
 from tarneeb.records.reader import _read_lines, parse_line
-from tarneeb.records.verify import Report, Summary, Verifier
+from tarneeb.records.verify import Summary, Verifier
 
 DEFAULT_UNIT_BYTES = 4 << 20
 

@@ -23,13 +23,11 @@ from tarneeb.core.match import Match
 from tarneeb.core.spec import Rules, load_rules, resolve_ruleset
 from tarneeb.errors import ConfigError, IllegalAction, TarneebError
 from tarneeb.records.fastpath import MatchState, fast_hand
-from tarneeb.records.format import _CARD_TEXT, MAX_LINE, Divergence, HandLine, Item, MatchHeader, RecordProblem
+from tarneeb.records.format import _CARD_TEXT, MAX_LINE, Divergence, HandLine, Item, MatchHeader, RecordProblem, Report
 from tarneeb.records.reader import _item
 from tarneeb.records.replay import HandReplay, fmt_list, team_list
 
 # ------------------------------------------------------------------ verifier
-
-Report = Divergence | RecordProblem
 
 
 @dataclass(slots=True)

@@ -63,8 +63,10 @@ an auction ruleset) as not applicable.
 The package is split by concern:
 
 * :mod:`tarneeb.ruling.situation` -- the situation file: parsing, checking, :class:`Situation`, the errors;
-* :mod:`tarneeb.ruling.decision` -- deciding each question kind under one ruleset (:func:`decide`);
-* :mod:`tarneeb.ruling.turns` -- turn order, sequences of deals, one seat's score, irregularities;
+* :mod:`tarneeb.ruling.decision` -- deciding each question kind under one ruleset (:func:`decide`), over
+  :mod:`~tarneeb.ruling.verdict` (the decision and its words), :mod:`~tarneeb.ruling.facts` (the facts a question
+  needs, checked), :mod:`~tarneeb.ruling.tricks`, :mod:`~tarneeb.ruling.bidding`, :mod:`~tarneeb.ruling.scoring` and
+  :mod:`~tarneeb.ruling.turns` (turn order, sequences of deals, one seat's score, irregularities);
 * :mod:`tarneeb.ruling.readings` -- the ambiguity readings, the ruling per ruleset, the report;
 * :mod:`tarneeb.ruling.inputs` -- situations from flags, from a game record, and the club default ruleset;
 * :mod:`tarneeb.ruling.arabic` -- the report in Arabic.
@@ -74,7 +76,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tarneeb.ruling.decision import ClauseRef, Decision, decide
+from tarneeb.ruling.decision import decide
 from tarneeb.ruling.readings import (
     AMBIGUITY_READINGS,
     KEY_FIELDS,
@@ -102,6 +104,7 @@ from tarneeb.ruling.situation import (
     load_situation,
     parse_situation,
 )
+from tarneeb.ruling.verdict import ClauseRef, Decision
 
 __all__ = [
     "AMBIGUITY_READINGS", "AmbiguityFlag", "ClauseRef", "Contract", "Decision", "KEY_FIELDS", "KINDS",

@@ -2,7 +2,7 @@
 
 The sentences are built from each ruling's answer fields (not translated from the English text), with the
 labels and templates of ``spec/i18n/ar-ruling.toml`` (section ``[ruling]``), the clause statements of
-``spec/i18n/ar.toml`` (through :func:`tarneeb.docgen.rulebook.clause_text`) and the Arabic readings of the
+``spec/i18n/ar.toml`` (through :func:`tarneeb.i18n.tables.clause_text`) and the Arabic readings of the
 ambiguity register. Seats are named 1 to 4 as players count (seat 0 of a situation is player 1).
 
 Every line is wrapped for right-to-left display in a right-to-left isolate (U+2067 ... U+2069); clause ids,
@@ -20,8 +20,9 @@ from tarneeb.core.actions import ActionError, Bid, parse_action
 from tarneeb.core.cards import STRAINS, SUITS, parse_card
 from tarneeb.core.sources import cite
 from tarneeb.core.spec import rulesets
-from tarneeb.docgen.arabic import LRI, PDI, RLI, isolate, team_name, terms
 from tarneeb.errors import CardError
+from tarneeb.i18n.arabic import LRI, PDI, RLI, isolate, team_name, terms
+from tarneeb.i18n.tables import clause_text, i18n, tr
 from tarneeb.ruling.readings import KEY_FIELDS, AmbiguityFlag, Report, Ruling
 
 
@@ -45,14 +46,12 @@ def card_ar(code: object) -> str:
 
 
 def rtl_isolated(text: str) -> str:
-    """One terminal line of Arabic in a right-to-left isolate (``docgen.arabic.rtl_line`` marks a line of a
+    """One terminal line of Arabic in a right-to-left isolate (``i18n.arabic.rtl_line`` marks a line of a
     text file with RLM instead)."""
     return f"{RLI}{text}{PDI}"
 
 
 def _table() -> dict[str, Any]:
-    from tarneeb.docgen.rulebook import i18n
-
     table: dict[str, Any] = i18n("ar").get("ruling", {})
     return table
 
@@ -595,8 +594,6 @@ def _arithmetic_ar(x: Ruling) -> str:
 
 
 def _clause_line(x: Ruling) -> str:
-    from tarneeb.docgen.rulebook import clause_text
-
     c = x.clauses[0]
     rs = rulesets().get(x.ruleset)
     text = clause_text(rs, c.id, "ar") if rs is not None else c.text
@@ -604,11 +601,9 @@ def _clause_line(x: Ruling) -> str:
 
 
 def _readings_ar(a: AmbiguityFlag) -> list[str]:
-    from tarneeb.docgen.rulebook import _tr
-
     out = []
     for r in a.readings:
-        text = _tr("ar", "ambiguity", a.id, r.id) or r.text
+        text = tr("ar", "ambiguity", a.id, r.id) or r.text
         mark = f" ({_t('labels', 'taken')})" if r.taken else ""
         out.append(f"{ltr(r.id)}{mark}: {text}")
     return out
@@ -621,8 +616,6 @@ def _ruling_lines(kind: str, x: Ruling, asked: dict[str, Any], explain: bool) ->
     if x.clauses:
         lines.append(_clause_line(x))
     if explain:
-        from tarneeb.docgen.rulebook import clause_text
-
         rs = rulesets().get(x.ruleset)
         for c in x.clauses[1:]:
             text = clause_text(rs, c.id, "ar") if rs is not None else c.text

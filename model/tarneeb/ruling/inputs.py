@@ -22,6 +22,8 @@ from typing import Any
 from tarneeb.core import rules as R
 from tarneeb.core.cards import STRAINS, card_str
 from tarneeb.errors import SituationError
+from tarneeb.records.format import HandLine, MatchHeader, RecordProblem, bid_text
+from tarneeb.records.reader import read_records
 
 CONFIG_NAME = "tarneeb.toml"
 ENV = "TARNEEB_RULESET"
@@ -161,9 +163,6 @@ def situation_from_record(path: str, match: str | None, hand: int, kind: str | N
     trick with its leader, the tricks taken, and the scores after; the question defaults to the hand's score
     (``redeal`` for a hand thrown in). ``hand`` counts from 1, as verify's and the web referee's human output do:
     hand N is the line whose ``hand`` field is N - 1."""
-    from tarneeb.records.format import HandLine, MatchHeader, RecordProblem, bid_text
-    from tarneeb.records.reader import read_records
-
     headers: dict[str, MatchHeader] = {}
     lines: dict[str, list[HandLine]] = {}
     try:

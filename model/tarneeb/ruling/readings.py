@@ -26,7 +26,7 @@ from tarneeb.core.ambiguity import Ambiguity, ambiguities, rules_under, taken_fo
 from tarneeb.core.cards import STRAINS, card_str, player_name, strain_name, team_label
 from tarneeb.core.sources import cite
 from tarneeb.core.spec import OptionValue, Rules
-from tarneeb.ruling.decision import ClauseRef, clause_refs, decide, fmt_delta
+from tarneeb.ruling.decision import decide
 from tarneeb.ruling.situation import (
     KIND_QUESTIONS,
     Missing,
@@ -36,6 +36,7 @@ from tarneeb.ruling.situation import (
     load_situation,
     rules_for,
 )
+from tarneeb.ruling.verdict import ClauseRef, clause_refs, fmt_delta
 
 # The answer fields compared when deciding whether rulesets agree.
 KEY_FIELDS: dict[str, tuple[str, ...]] = {

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tarneeb.core import rules as R
+from tarneeb.core import rules as core_rules
 from tarneeb.core.actions import BIDS, Bid, parse_action
 from tarneeb.core.ambiguity import selectable_readings, with_readings
 from tarneeb.core.cards import NO_TRUMP, SUIT_NAMES, card_str, parse_card, parse_suit, player_name
@@ -350,11 +350,11 @@ def _readings(file: str, raw: dict[str, Any], targets: list[tuple[str, dict[str,
     return dict(chosen)
 
 
-def rules_for(s: Situation, rid: str, options: Mapping[str, OptionValue]) -> Rules:
+def rules_for(situation: Situation, rid: str, options: Mapping[str, OptionValue]) -> Rules:
     """The rules of ``rid`` with ``options``, following the situation's readings that concern it."""
-    r = load_rules(rid, options)
-    chosen = _chosen(r.ruleset, s.readings)
-    return load_rules(with_readings(r.ruleset, chosen), options) if chosen else r
+    rules = load_rules(rid, options)
+    chosen = _chosen(rules.ruleset, situation.readings)
+    return load_rules(with_readings(rules.ruleset, chosen), options) if chosen else rules
 
 
 def load_situation(path: str | Path) -> Situation:
@@ -438,157 +438,185 @@ def parse_situation(raw: dict[str, Any], file: str = "(situation)") -> Situation
     if raw.get("schema", 1) != 1:
         raise SituationError(file, ["schema"], f"{raw.get('schema')!r}: only schema 1 is understood")
     targets, everything = _targets(file, raw)
-    q = raw.get("question")
-    if not isinstance(q, dict) or "kind" not in q:
+    question = _parse_question(file, raw)
+    situation = Situation(file=file, title=str(raw.get("title", Path(file).stem)), targets=targets,
+                  all_rulesets=everything, question=question)
+    situation.readings = _readings(file, raw, targets)
+    if "dealer" in raw:
+        situation.dealer = _seat(file, "dealer", raw["dealer"])
+    # the facts, group by group in the order their errors are reported
+    _read_scores(file, raw, situation)
+    _read_hands(file, raw, situation)
+    _read_bidding(file, raw, situation)
+    _read_play(file, raw, situation)
+    if "deals" in raw:
+        situation.deals = _deals(file, raw["deals"])
+    if "hand" in raw:
+        if raw["hand"] not in ("played", "cancelled"):
+            raise SituationError(file, ["hand"], f"{raw['hand']!r}; valid: played, cancelled")
+        situation.hand_result = raw["hand"]
+    exp = raw.get("expected", {})
+    if not isinstance(exp, dict) or any(not isinstance(v, dict) for v in exp.values()):
+        raise SituationError(file, ["expected"], "should be a table: ruleset label -> expected answer")
+    situation.expected = exp
+    _check_cards(situation)
+    return situation
+
+
+def _parse_question(file: str, raw: dict[str, Any]) -> Question:
+    """The situation's question: its kind and what it asks about (a seat, a card, a bid, an irregularity)."""
+    asked = raw.get("question")
+    if not isinstance(asked, dict) or "kind" not in asked:
         raise SituationError(file, ["question.kind"], f"missing: one of {', '.join(KINDS)}")
-    if q["kind"] not in KINDS:
-        raise SituationError(file, ["question.kind"], f"{q['kind']!r}; valid: {', '.join(KINDS)}")
-    for k in q:
+    if asked["kind"] not in KINDS:
+        raise SituationError(file, ["question.kind"], f"{asked['kind']!r}; valid: {', '.join(KINDS)}")
+    for k in asked:
         if k not in _QUESTION_KEYS:
             raise SituationError(file, [f"question.{k}"], f"unknown field; valid: {', '.join(_QUESTION_KEYS)}")
-    irr = q.get("irregularity")
-    if q["kind"] == "irregularity" and irr not in IRREGULARITIES:
+    irr = asked.get("irregularity")
+    if asked["kind"] == "irregularity" and irr not in IRREGULARITIES:
         raise SituationError(file, ["question.irregularity"], f"{irr!r}; valid: {', '.join(IRREGULARITIES)}")
-    if irr is not None and q["kind"] != "irregularity":
+    if irr is not None and asked["kind"] != "irregularity":
         raise SituationError(file, ["question.irregularity"], "only an irregularity question names one")
     question = Question(
-        kind=q["kind"],
-        seat=_seat(file, "question.seat", q["seat"]) if "seat" in q else None,
-        card=_card(file, "question.card", q["card"]) if "card" in q else None,
-        bid=_parse_bid(file, "question.bid", q["bid"]) if "bid" in q else None,
+        kind=asked["kind"],
+        seat=_seat(file, "question.seat", asked["seat"]) if "seat" in asked else None,
+        card=_card(file, "question.card", asked["card"]) if "card" in asked else None,
+        bid=_parse_bid(file, "question.bid", asked["bid"]) if "bid" in asked else None,
         irregularity=irr,
     )
-    s = Situation(file=file, title=str(raw.get("title", Path(file).stem)), targets=targets,
-                  all_rulesets=everything, question=question)
-    s.readings = _readings(file, raw, targets)
-    if "dealer" in raw:
-        s.dealer = _seat(file, "dealer", raw["dealer"])
+    return question
+
+
+def _read_scores(file: str, raw: dict[str, Any], situation: Situation) -> None:
+    """The scores before the hand (all four, two team scores, or some seats' own) and after it, into ``situation``."""
     if isinstance(raw.get("scores"), dict):  # some seats' personal scores only
         per = _per_seat(file, "scores", raw["scores"])
-        s.seat_scores = {k: _int(file, f"scores.{k}", x) for k, x in per.items()}
+        situation.seat_scores = {k: _int(file, f"scores.{k}", x) for k, x in per.items()}
         if len(per) == 4:
-            s.scores = [s.seat_scores[k] for k in range(4)]
+            situation.scores = [situation.seat_scores[k] for k in range(4)]
     for key in ("scores", "scores_after"):
         if key in raw and not isinstance(raw[key], dict):
             v = raw[key]
             if not isinstance(v, list) or len(v) not in (2, 4):
                 raise SituationError(file, [key], "give 4 personal scores by seat (or 2 team scores)")
             vals = [_int(file, f"{key}[{i}]", x) for i, x in enumerate(v)]
-            setattr(s, key, vals)
-    if s.scores is not None and s.scores_after is not None and len(s.scores) != len(s.scores_after):
-        raise s.err(["scores", "scores_after"], "give both with the same number of entries")
+            setattr(situation, key, vals)
+    if situation.scores is not None and situation.scores_after is not None and len(situation.scores) != len(situation.scores_after):
+        raise situation.err(["scores", "scores_after"], "give both with the same number of entries")
+
+
+def _read_hands(file: str, raw: dict[str, Any], situation: Situation) -> None:
+    """The cards held (``hands``), the suits a seat is known to lack (``voids``) and the dealer's turned card."""
     for seat, v in _per_seat(file, "hands", raw.get("hands", {})).items():
-        s.hands[seat] = _cards(file, f"hands.{seat}", v)
+        situation.hands[seat] = _cards(file, f"hands.{seat}", v)
     for seat, v in _per_seat(file, "voids", raw.get("voids", {})).items():
         if not isinstance(v, list):
             raise SituationError(file, [f"voids.{seat}"], "should be a list of suits, e.g. [\"H\"]")
         try:
-            s.voids[seat] = {parse_suit(str(x)) for x in v}
+            situation.voids[seat] = {parse_suit(str(x)) for x in v}
         except CardError as e:
             raise SituationError(file, [f"voids.{seat}"], str(e)) from None
     if "revealed" in raw:
-        s.revealed = _card(file, "revealed", raw["revealed"])
+        situation.revealed = _card(file, "revealed", raw["revealed"])
+
+
+def _read_bidding(file: str, raw: dict[str, Any], situation: Situation) -> None:
+    """The individual bids, the contract and the auction's calls, into ``situation``."""
     if "bids" in raw:
         per = _per_seat(file, "bids", raw["bids"])
-        s.bids = [None] * 4
+        situation.bids = [None] * 4
         for seat, v in per.items():
-            s.bids[seat] = _int(file, f"bids.{seat}", v)
+            situation.bids[seat] = _int(file, f"bids.{seat}", v)
     if "contract" in raw:
         c = raw["contract"]
         if not isinstance(c, dict) or "seat" not in c or "bid" not in c:
             raise SituationError(file, ["contract"], "give a table { seat, bid, trump }")
         trump = _strain(file, "contract.trump", c["trump"]) if "trump" in c else None
-        s.contract = Contract(_seat(file, "contract.seat", c["seat"]), _int(file, "contract.bid", c["bid"]), trump)
+        situation.contract = Contract(_seat(file, "contract.seat", c["seat"]), _int(file, "contract.bid", c["bid"]), trump)
     if "auction" in raw:
         a = raw["auction"]
         if not isinstance(a, list):
             raise SituationError(file, ["auction"], "should be the list of calls in order, e.g. [\"pass\", \"8\"]")
-        s.auction = [_parse_bid(file, f"auction[{i}]", x) for i, x in enumerate(a)]
+        situation.auction = [_parse_bid(file, f"auction[{i}]", x) for i, x in enumerate(a)]
+
+
+def _read_play(file: str, raw: dict[str, Any], situation: Situation) -> None:
+    """The tricks taken, the cards played, the trick in progress, a stated trump and the finished tricks."""
+    question = situation.question
     if "tricks" in raw:
         per = _per_seat(file, "tricks", raw["tricks"])
-        s.seat_tricks = {k: _int(file, f"tricks.{k}", x) for k, x in per.items()}
+        situation.seat_tricks = {k: _int(file, f"tricks.{k}", x) for k, x in per.items()}
         if len(per) == 4:
-            s.tricks = [s.seat_tricks[k] for k in range(4)]
+            situation.tricks = [situation.seat_tricks[k] for k in range(4)]
         elif question.kind != "score" or question.seat is None:
             raise SituationError(file, ["tricks"], "give the tricks taken by each of the 4 seats (a score question "
                                                    "about one seat needs only that seat's)")
-    s.played = _cards(file, "played", raw.get("played", []))
+    situation.played = _cards(file, "played", raw.get("played", []))
     if "trick" in raw:
-        s.trick = _trick(file, "trick", raw["trick"])
+        situation.trick = _trick(file, "trick", raw["trick"])
     if "trump" in raw:
-        s.trump = _strain(file, "trump", raw["trump"])
-        if s.contract is not None and s.contract.trump is not None and s.contract.trump != s.trump:
+        situation.trump = _strain(file, "trump", raw["trump"])
+        if situation.contract is not None and situation.contract.trump is not None and situation.contract.trump != situation.trump:
             raise SituationError(file, ["trump", "contract.trump"], "the stated trump and the contract's differ")
     if "history" in raw:
         h = raw["history"]
         if not isinstance(h, list):
             raise SituationError(file, ["history"], "should be the finished tricks in order, each { leader, cards }")
-        s.history = [_trick(file, f"history[{i}]", x, finished=True) for i, x in enumerate(h)]
-    if "deals" in raw:
-        s.deals = _deals(file, raw["deals"])
-    if "hand" in raw:
-        if raw["hand"] not in ("played", "cancelled"):
-            raise SituationError(file, ["hand"], f"{raw['hand']!r}; valid: played, cancelled")
-        s.hand_result = raw["hand"]
-    exp = raw.get("expected", {})
-    if not isinstance(exp, dict) or any(not isinstance(v, dict) for v in exp.values()):
-        raise SituationError(file, ["expected"], "should be a table: ruleset label -> expected answer")
-    s.expected = exp
-    _check_cards(s)
-    return s
+        situation.history = [_trick(file, f"history[{i}]", x, finished=True) for i, x in enumerate(h)]
 
 
-def completed_tricks(s: Situation) -> int | None:
+def completed_tricks(situation: Situation) -> int | None:
     """How many tricks the situation says are finished (None when it does not say)."""
-    if s.tricks is not None:
-        return sum(s.tricks)
-    if s.played or s.history:
-        return len(s.played) // 4 + len(s.history)
+    if situation.tricks is not None:
+        return sum(situation.tricks)
+    if situation.played or situation.history:
+        return len(situation.played) // 4 + len(situation.history)
     return None
 
 
-def _check_cards(s: Situation) -> None:
+def _check_cards(situation: Situation) -> None:
     """Ruleset-independent contradictions among the stated cards and counts."""
     where: dict[int, str] = {}
 
     def place(card: int, fld: str) -> None:
         if card in where:
-            raise s.err([where[card], fld], f"{card_str(card)} is in both places")
+            raise situation.err([where[card], fld], f"{card_str(card)} is in both places")
         where[card] = fld
 
-    for i, c in enumerate(s.played):
+    for i, c in enumerate(situation.played):
         place(c, f"played[{i}]")
-    for k, h in enumerate(s.history):
+    for k, h in enumerate(situation.history):
         for i, c in enumerate(h.cards):
             place(c, f"history[{k}].cards[{i}]")
-    if s.trick is not None:
-        if len(s.trick.cards) > 4:
-            raise s.err(["trick.cards"], f"a trick has at most 4 cards, got {len(s.trick.cards)}")
-        for i, c in enumerate(s.trick.cards):
+    if situation.trick is not None:
+        if len(situation.trick.cards) > 4:
+            raise situation.err(["trick.cards"], f"a trick has at most 4 cards, got {len(situation.trick.cards)}")
+        for i, c in enumerate(situation.trick.cards):
             place(c, f"trick.cards[{i}]")
-    for seat, cards in sorted(s.hands.items()):
+    for seat, cards in sorted(situation.hands.items()):
         for i, c in enumerate(cards):
             place(c, f"hands.{seat}[{i}]")
-    if s.tricks is not None:
-        for seat, t in enumerate(s.tricks):
+    if situation.tricks is not None:
+        for seat, t in enumerate(situation.tricks):
             if not 0 <= t <= 13:
-                raise s.err([f"tricks.{seat}"], f"{t} tricks: a seat takes 0 to 13")
-        if sum(s.tricks) > 13:
-            raise s.err(["tricks"], f"the seats took {sum(s.tricks)} tricks in all; a hand has 13")
-        n_done = len(s.played) + 4 * len(s.history)
-        if n_done and n_done != 4 * sum(s.tricks):
-            raise s.err(["played" if s.played else "history", "tricks"],
-                        f"{n_done} cards played in finished tricks, but {sum(s.tricks)} tricks were taken "
-                        f"({4 * sum(s.tricks)} cards)")
-    if len(s.played) // 4 + len(s.history) > 13:
-        raise s.err(["history"], "a hand has 13 tricks")
-    if s.played and len(s.played) % 4:
-        raise s.err(["played"], f"{len(s.played)} cards: finished tricks hold a multiple of 4")
-    done = completed_tricks(s)
-    if s.trick is not None and done is not None and done >= 13 and s.trick.cards:
-        raise s.err(["trick", "tricks"], "all 13 tricks are finished, so no trick can be in progress")
-    in_trick = trick_seats_unknown_step(s)
-    for seat, cards in sorted(s.hands.items()):
+                raise situation.err([f"tricks.{seat}"], f"{t} tricks: a seat takes 0 to 13")
+        if sum(situation.tricks) > 13:
+            raise situation.err(["tricks"], f"the seats took {sum(situation.tricks)} tricks in all; a hand has 13")
+        n_done = len(situation.played) + 4 * len(situation.history)
+        if n_done and n_done != 4 * sum(situation.tricks):
+            raise situation.err(["played" if situation.played else "history", "tricks"],
+                                f"{n_done} cards played in finished tricks, but {sum(situation.tricks)} tricks were taken "
+                                f"({4 * sum(situation.tricks)} cards)")
+    if len(situation.played) // 4 + len(situation.history) > 13:
+        raise situation.err(["history"], "a hand has 13 tricks")
+    if situation.played and len(situation.played) % 4:
+        raise situation.err(["played"], f"{len(situation.played)} cards: finished tricks hold a multiple of 4")
+    done = completed_tricks(situation)
+    if situation.trick is not None and done is not None and done >= 13 and situation.trick.cards:
+        raise situation.err(["trick", "tricks"], "all 13 tricks are finished, so no trick can be in progress")
+    in_trick = trick_seats_unknown_step(situation)
+    for seat, cards in sorted(situation.hands.items()):
         cap = 13 - (done or 0) - (1 if seat in in_trick else 0)
         if len(cards) > cap:
             why = f"{player_name(seat)} can hold at most {cap} cards"
@@ -596,62 +624,64 @@ def _check_cards(s: Situation) -> None:
                 why += f" after {done} finished tricks"
             if seat in in_trick:
                 why += " and its card in the trick in progress"
-            raise s.err([f"hands.{seat}"] + (["tricks"] if done else []), f"{len(cards)} cards listed; {why}")
+            raise situation.err([f"hands.{seat}"] + (["tricks"] if done else []), f"{len(cards)} cards listed; {why}")
         for c in cards:
-            if c // 13 in s.voids.get(seat, set()):
-                raise s.err([f"hands.{seat}", f"voids.{seat}"],
-                            f"{player_name(seat)} is said to be void in {SUIT_NAMES[c // 13]} but holds {card_str(c)}")
-    if s.revealed is not None and s.dealer is not None:
-        for seat, cards in s.hands.items():
-            if seat != s.dealer and s.revealed in cards:
-                raise s.err(["revealed", f"hands.{seat}"],
-                            f"the turned card {card_str(s.revealed)} is the dealer's ({player_name(s.dealer)}), "
-                            f"but it is listed in {player_name(seat)}'s hand")
-        if s.dealer in s.voids and s.revealed // 13 in s.voids[s.dealer] and s.revealed not in s.played and not (
-                s.trick and s.revealed in s.trick.cards):
-            raise s.err(["revealed", f"voids.{s.dealer}"],
-                        f"the dealer still holds the turned card {card_str(s.revealed)}, so is not void in its suit")
-    q = s.question
-    if q.card is not None:
-        if q.card in where:
-            loc = where[q.card]
+            if c // 13 in situation.voids.get(seat, set()):
+                raise situation.err([f"hands.{seat}", f"voids.{seat}"],
+                                    f"{player_name(seat)} is said to be void in {SUIT_NAMES[c // 13]} but holds {card_str(c)}")
+    if situation.revealed is not None and situation.dealer is not None:
+        for seat, cards in situation.hands.items():
+            if seat != situation.dealer and situation.revealed in cards:
+                raise situation.err(["revealed", f"hands.{seat}"],
+                                    f"the turned card {card_str(situation.revealed)} is the dealer's "
+                                    f"({player_name(situation.dealer)}), but it is listed in {player_name(seat)}'s hand")
+        if (situation.dealer in situation.voids and situation.revealed // 13 in situation.voids[situation.dealer]
+                and situation.revealed not in situation.played
+                and not (situation.trick and situation.revealed in situation.trick.cards)):
+            raise situation.err(["revealed", f"voids.{situation.dealer}"],
+                                f"the dealer still holds the turned card {card_str(situation.revealed)}, so is not void in its suit")
+    asked = situation.question
+    if asked.card is not None:
+        if asked.card in where:
+            loc = where[asked.card]
             if not loc.startswith("hands."):
-                raise s.err(["question.card", loc], f"{card_str(q.card)} was already played")
-            if q.seat is not None and not loc.startswith(f"hands.{q.seat}["):
-                raise s.err(["question.card", loc], f"{card_str(q.card)} is in another player's hand, not {player_name(q.seat)}'s")
-        if q.seat is not None and q.card // 13 in s.voids.get(q.seat, set()):
-            raise s.err(["question.card", f"voids.{q.seat}"],
-                        f"{player_name(q.seat)} is said to be void in {SUIT_NAMES[q.card // 13]}")
-    if s.bids is not None:
-        for seat, b in enumerate(s.bids):
+                raise situation.err(["question.card", loc], f"{card_str(asked.card)} was already played")
+            if asked.seat is not None and not loc.startswith(f"hands.{asked.seat}["):
+                raise situation.err(["question.card", loc],
+                                    f"{card_str(asked.card)} is in another player's hand, not {player_name(asked.seat)}'s")
+        if asked.seat is not None and asked.card // 13 in situation.voids.get(asked.seat, set()):
+            raise situation.err(["question.card", f"voids.{asked.seat}"],
+                                f"{player_name(asked.seat)} is said to be void in {SUIT_NAMES[asked.card // 13]}")
+    if situation.bids is not None:
+        for seat, b in enumerate(situation.bids):
             if b is not None and not 0 <= b <= 13:
-                raise s.err([f"bids.{seat}"], f"{b} tricks cannot be bid: a hand has 13")
-    if s.contract is not None and not 1 <= s.contract.bid <= 13:
-        raise s.err(["contract.bid"], f"{s.contract.bid} tricks cannot be bid: a hand has 13")
+                raise situation.err([f"bids.{seat}"], f"{b} tricks cannot be bid: a hand has 13")
+    if situation.contract is not None and not 1 <= situation.contract.bid <= 13:
+        raise situation.err(["contract.bid"], f"{situation.contract.bid} tricks cannot be bid: a hand has 13")
 
 
-def trick_seats_unknown_step(s: Situation) -> set[int]:
+def trick_seats_unknown_step(situation: Situation) -> set[int]:
     """Seats that certainly played to the trick in progress (both directions agree only on the leader)."""
-    if s.trick is None or not s.trick.cards:
+    if situation.trick is None or not situation.trick.cards:
         return set()
-    n = len(s.trick.cards)
+    n = len(situation.trick.cards)
     if n in (1, 4):
-        return {s.trick.leader} if n == 1 else {0, 1, 2, 3}
+        return {situation.trick.leader} if n == 1 else {0, 1, 2, 3}
     if n == 2:
-        return {s.trick.leader}
-    return {s.trick.leader, R.partner(s.trick.leader)}
+        return {situation.trick.leader}
+    return {situation.trick.leader, core_rules.partner(situation.trick.leader)}
 
 
-def holds(s: Situation, seat: int, suit: int) -> bool | None:
+def holds(situation: Situation, seat: int, suit: int) -> bool | None:
     """Whether ``seat`` holds a card of ``suit``, as far as the facts tell (None: they do not)."""
-    cards = s.hands.get(seat, [])
+    cards = situation.hands.get(seat, [])
     if any(c // 13 == suit for c in cards):
         return True
-    if suit in s.voids.get(seat, set()):
+    if suit in situation.voids.get(seat, set()):
         return False
-    done = completed_tricks(s)
-    in_trick = s.trick is not None and seat in trick_seats_unknown_step(s)
-    if done is not None and len(cards) == 13 - done - int(in_trick) and seat in s.hands:
+    done = completed_tricks(situation)
+    in_trick = situation.trick is not None and seat in trick_seats_unknown_step(situation)
+    if done is not None and len(cards) == 13 - done - int(in_trick) and seat in situation.hands:
         return False
     if done is None and len(cards) == 13:
         return False

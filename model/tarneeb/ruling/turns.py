@@ -1,5 +1,6 @@
-"""Turn order, sequences of deals, one seat's score and irregularities: the question kinds added to
-:mod:`tarneeb.ruling.decision`.
+"""Turn order, sequences of deals, one seat's score and irregularities: question kinds that
+:func:`tarneeb.ruling.decision.decide` picks, beside those of :mod:`~tarneeb.ruling.tricks`,
+:mod:`~tarneeb.ruling.bidding` and :mod:`~tarneeb.ruling.scoring`.
 
 As there, every rule is the core's: who leads (:func:`tarneeb.core.hand.hand_leader`, the trick winner),
 whose turn (:func:`tarneeb.core.hand.bid_turn`, :func:`tarneeb.core.hand.trick_turn`, the auction of a
@@ -15,25 +16,16 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
-from tarneeb.core import clauses as C
-from tarneeb.core import hand as H
-from tarneeb.core import rules as R
+from tarneeb.core import clauses as core_clauses
+from tarneeb.core import hand as core_hand
+from tarneeb.core import rules as core_rules
 from tarneeb.core.cards import SUIT_NAMES, card_str, n_of, player_name
 from tarneeb.core.match import Phase
 from tarneeb.core.spec import Rules
-from tarneeb.ruling.decision import (
-    Decision,
-    _auction_match,
-    _decide_next_dealer,
-    _family_check,
-    _individual_turn,
-    _need_dealer,
-    _trump,
-    direction_word,
-    fmt_delta,
-    leader_of_next,
-)
+from tarneeb.ruling.bidding import decide_next_dealer
+from tarneeb.ruling.facts import auction_match, direction_word, family_check, individual_turn, leader_of_next, need_dealer, trump_of
 from tarneeb.ruling.situation import Missing, Situation, TrickInProgress
+from tarneeb.ruling.verdict import Decision, fmt_delta
 
 IRREGULARITY_NAMES: dict[str, str] = {
     "revoke": "A revoke (not following suit, or not trumping under must-trump, when able)",
@@ -48,20 +40,20 @@ IRREGULARITY_NAMES: dict[str, str] = {
 # ------------------------------------------------------------------ who leads, whose turn
 
 
-def _decide_who_leads(r: Rules, s: Situation) -> Decision:
-    if s.trick is not None and len(s.trick.cards) == 4:
-        trump, chain = _trump(r, s)
-        w = H.trick_winner_seat(r, s.trick.leader, list(s.trick.cards), trump)
+def _decide_who_leads(rules: Rules, situation: Situation) -> Decision:
+    if situation.trick is not None and len(situation.trick.cards) == 4:
+        trump, chain = trump_of(rules, situation)
+        w = core_hand.trick_winner_seat(rules, situation.trick.leader, list(situation.trick.cards), trump)
         return Decision({"leader": w, "reason": "won-trick"}, f"{player_name(w, True)} won the trick and leads the next one.",
                         ("play.next-lead", "play.winner") + chain, f"winner of the trick = {player_name(w)}")
-    got = leader_of_next(r, s)
+    got = leader_of_next(rules, situation)
     if got is None:
-        if s.dealer is None:
+        if situation.dealer is None:
             raise Missing("dealer", "the dealer (and in the auction family the contract) decides who leads")
         raise Missing("history", "who won the last trick decides who leads; give the finished tricks in order")
     seat, clause, why, facts = got
-    n = len(s.history) + 1
-    chain = (clause, "play.winner") if clause != "play.lead" else (clause, C.turn_clause(r))
+    n = len(situation.history) + 1
+    chain = (clause, "play.winner") if clause != "play.lead" else (clause, core_clauses.turn_clause(rules))
     return Decision({"leader": seat, "trick": n, **facts}, f"{player_name(seat, True)} leads trick {n}: {why}.", chain,
                     f"trick {n}: leader = {player_name(seat)}")
 
@@ -71,66 +63,68 @@ def _as_turn(lead: Decision) -> Decision:
     return Decision({**lead.answer, "seat": lead.answer["leader"], "phase": "play"}, lead.text, lead.chain, lead.math)
 
 
-def _trick_turn(r: Rules, trick: TrickInProgress) -> Decision:
+def _trick_turn(rules: Rules, trick: TrickInProgress) -> Decision:
     n = len(trick.cards)
-    seat = H.trick_turn(r, trick.leader, n)
-    way = direction_word(r)
+    seat = core_hand.trick_turn(rules, trick.leader, n)
+    way = direction_word(rules)
     return Decision({"seat": seat, "phase": "play", "reason": "direction", "cards": n, "leader": trick.leader,
                      "direction": way},
                     f"{player_name(seat, True)} plays next: card {n + 1} of the trick led by "
                     f"{player_name(trick.leader)}, going {way}.",
-                    ("play.direction",), "players " + " -> ".join(str(x + 1) for x in R.seat_order(r, trick.leader)[:n + 1]))
+                    ("play.direction",),
+                    "players " + " -> ".join(str(x + 1) for x in core_rules.seat_order(rules, trick.leader)[:n + 1]))
 
 
-def _decide_whose_turn(r: Rules, s: Situation) -> Decision:
-    if s.trick is not None and s.trick.cards and len(s.trick.cards) < 4:
-        return _trick_turn(r, s.trick)
-    if s.trick is not None and (len(s.trick.cards) == 4 or s.history or s.played):
-        return _as_turn(_decide_who_leads(r, s))
-    _family_check(r, s, uses_bids=True)
-    dealer = _need_dealer(s)
-    clause = C.turn_clause(r)
-    order = "players " + " -> ".join(str(x + 1) for x in H.bidding_order(r, dealer))
-    if r.individual:
-        done = s.bids is not None and all(b is not None for b in s.bids)
+def _decide_whose_turn(rules: Rules, situation: Situation) -> Decision:
+    if situation.trick is not None and situation.trick.cards and len(situation.trick.cards) < 4:
+        return _trick_turn(rules, situation.trick)
+    if situation.trick is not None and (len(situation.trick.cards) == 4 or situation.history or situation.played):
+        return _as_turn(_decide_who_leads(rules, situation))
+    family_check(rules, situation, uses_bids=True)
+    dealer = need_dealer(situation)
+    clause = core_clauses.turn_clause(rules)
+    order = "players " + " -> ".join(str(x + 1) for x in core_hand.bidding_order(rules, dealer))
+    if rules.individual:
+        done = situation.bids is not None and all(b is not None for b in situation.bids)
         if not done:
-            seat = _individual_turn(r, s)
+            seat = individual_turn(rules, situation)
             if seat is None:
                 raise RuntimeError("an unfinished individual bidding with no seat to bid")
-            made = sum(b is not None for b in s.bids or [])
+            made = sum(b is not None for b in situation.bids or [])
             return Decision({"seat": seat, "phase": "bidding", "made": made, "dealer": dealer},
                             f"{player_name(seat, True)} bids next ({n_of(made, 'bid')} made; the dealer, "
                             f"{player_name(dealer)}, bids last).", (clause,),
                             f"order {order}")
-    elif s.auction is not None or s.contract is None:
-        m = _auction_match(r, s)
+    elif situation.auction is not None or situation.contract is None:
+        m = auction_match(rules, situation)
         if m.phase is Phase.BIDDING:
-            return Decision({"seat": m.to_move, "phase": "bidding", "calls": len(s.auction or [])},
-                            f"{player_name(m.to_move, True)} calls next ({n_of(len(s.auction or []), 'call')} made).", (clause,),
+            return Decision({"seat": m.to_move, "phase": "bidding", "calls": len(situation.auction or [])},
+                            f"{player_name(m.to_move, True)} calls next ({n_of(len(situation.auction or []), 'call')} made).",
+                            (clause,),
                             f"order {order}")
         if m.phase is Phase.DEAL:
             return Decision({"seat": m.dealer, "phase": "deal", "reason": "all-pass"},
                             f"All passed: {player_name(m.dealer)} deals again.",
-                            (C.redeal_clause(r),))
-        if s.contract is None:
+                            (core_clauses.redeal_clause(rules),))
+        if situation.contract is None:
             raise Missing("contract", "the auction is over; the contract holder names trump and leads")
-    return _as_turn(_decide_who_leads(r, s))
+    return _as_turn(_decide_who_leads(rules, situation))
 
 
 # ------------------------------------------------------------------ a sequence of deals
 
 
-def decide_deal_sequence(r: Rules, s: Situation) -> Decision:
-    """Who deals after the deals of ``s.deals`` (the first dealt by ``s.dealer``), each played or cancelled."""
-    dealer = _need_dealer(s)
+def decide_deal_sequence(rules: Rules, situation: Situation) -> Decision:
+    """Who deals after the deals of ``situation.deals`` (the first dealt by ``situation.dealer``), each played or cancelled."""
+    dealer = need_dealer(situation)
     steps: list[str] = []
     chain: list[str] = []
-    for d in s.deals:
-        sub = dataclasses.replace(s, dealer=dealer, hand_result=d.hand, deals=[],
+    for d in situation.deals:
+        sub = dataclasses.replace(situation, dealer=dealer, hand_result=d.hand, deals=[],
                                   bids=None if d.bids is None else list(d.bids),
                                   auction=None if d.auction is None else list(d.auction))
         try:
-            one = _decide_next_dealer(r, sub)
+            one = decide_next_dealer(rules, sub)
         except Missing as e:
             raise Missing(f"deals[{d.index}].{e.field}", e.why) from None
         nxt = one.answer["dealer"]
@@ -138,39 +132,39 @@ def decide_deal_sequence(r: Rules, s: Situation) -> Decision:
         steps.append(f"deal {d.index + 1} by {player_name(dealer)}{' ' + how if how else ''} -> {player_name(nxt)}")
         chain += [c for c in one.chain if c not in chain]
         dealer = nxt
-    return Decision({"dealer": dealer, "deals": len(s.deals)},
-                    f"After {n_of(len(s.deals), 'deal')}, {player_name(dealer)} deals.", tuple(chain), "; ".join(steps))
+    return Decision({"dealer": dealer, "deals": len(situation.deals)},
+                    f"After {n_of(len(situation.deals), 'deal')}, {player_name(dealer)} deals.", tuple(chain), "; ".join(steps))
 
 
 # ------------------------------------------------------------------ one seat's score
 
 
-def decide_seat_score(r: Rules, s: Situation) -> Decision:
+def decide_seat_score(rules: Rules, situation: Situation) -> Decision:
     """The score change of the question's seat from that seat's bid and tricks (individual bids)."""
-    seat = s.question.seat
+    seat = situation.question.seat
     if seat is None:
         raise RuntimeError("a seat's score asked without the seat")
-    _family_check(r, s, uses_bids=True)
-    if not r.individual:
+    family_check(rules, situation, uses_bids=True)
+    if not rules.individual:
         raise Missing("question.seat", "in the auction family a team is scored: ask without a seat, with the "
                                        "contract and the tricks")
-    bid = s.bids[seat] if s.bids is not None else None
+    bid = situation.bids[seat] if situation.bids is not None else None
     if bid is None:
         raise Missing(f"bids.{seat}", f"{player_name(seat)}'s bid is needed")
-    took = s.seat_tricks.get(seat)
+    took = situation.seat_tricks.get(seat)
     if took is None:
         raise Missing(f"tricks.{seat}", f"the tricks {player_name(seat)} took are needed")
     if not 0 <= took <= 13:
-        raise s.err([f"tricks.{seat}"], f"{took} tricks: a seat takes 0 to 13")
-    before = s.seat_scores.get(seat)
-    bad = R.bid_violation(r, before or 0, bid)
+        raise situation.err([f"tricks.{seat}"], f"{took} tricks: a seat takes 0 to 13")
+    before = situation.seat_scores.get(seat)
+    bad = core_rules.bid_violation(rules, before or 0, bid)
     if bad is not None and (bad[0] != "bid.rising-min" or before is not None):
-        raise s.err([f"bids.{seat}"], f"a bid of {bid} cannot have been made under {r.label()}: {bad[1]} [{bad[0]}]")
-    d = R.individual_delta(r, bid, took)
-    made = R.bid_made(bid, took)
+        raise situation.err([f"bids.{seat}"], f"a bid of {bid} cannot have been made under {rules.label()}: {bad[1]} [{bad[0]}]")
+    d = core_rules.individual_delta(rules, bid, took)
+    made = core_rules.bid_made(bid, took)
     math = f"took {took} {'>=' if made else '<'} bid {bid}: {fmt_delta(d)}"
-    if R.bid_value(r, bid) != bid:
-        math += f" (a bid of {bid} is worth {R.bid_value(r, bid)})"
+    if core_rules.bid_value(rules, bid) != bid:
+        math += f" (a bid of {bid} is worth {core_rules.bid_value(rules, bid)})"
     answer: dict[str, object] = {"seat": seat, "delta": d, "bid": bid, "took": took, "made": made}
     text = f"{player_name(seat, True)} bid {bid} and took {took}: {'made' if made else 'failed'}, {fmt_delta(d)}."
     if before is not None:
@@ -178,93 +172,93 @@ def decide_seat_score(r: Rules, s: Situation) -> Decision:
         answer["before"] = before
         math += f"; {before} {'+' if d >= 0 else '-'} {abs(d)} = {before + d}"
         text = text[:-1] + f", from {before} to {before + d}."
-    return Decision(answer, text, C.score_ruling_clauses(r), math)
+    return Decision(answer, text, core_clauses.score_ruling_clauses(rules), math)
 
 
 # ------------------------------------------------------------------ irregularities
 
 
-def _seat_index(r: Rules, t: TrickInProgress, seat: int) -> int:
-    return R.seat_order(r, t.leader).index(seat)
+def _seat_index(rules: Rules, t: TrickInProgress, seat: int) -> int:
+    return core_rules.seat_order(rules, t.leader).index(seat)
 
 
-def _find_revoke(r: Rules, s: Situation, seat: int) -> tuple[int, int, int, str] | None:
+def _find_revoke(rules: Rules, situation: Situation, seat: int) -> tuple[int, int, int, str] | None:
     """(trick index, card played, later card that proves the seat held the suit, clause) of the first proven
-    revoke by ``seat`` in ``s.history`` (and the trick in progress), or None."""
-    tricks = list(s.history) + ([s.trick] if s.trick is not None else [])
+    revoke by ``seat`` in ``situation.history`` (and the trick in progress), or None."""
+    tricks = list(situation.history) + ([situation.trick] if situation.trick is not None else [])
     trump = -1
-    if r.must_trump:
+    if rules.must_trump:
         try:
-            trump, _ = _trump(r, s)
+            trump, _ = trump_of(rules, situation)
         except Missing:
             trump = -1
     later_cards: list[list[int]] = []
     for i in range(len(tricks)):
         out = []
         for t in tricks[i + 1:]:
-            k = _seat_index(r, t, seat)
+            k = _seat_index(rules, t, seat)
             if k < len(t.cards):
                 out.append(t.cards[k])
-        out += s.hands.get(seat, [])
+        out += situation.hands.get(seat, [])
         later_cards.append(out)
     for i, t in enumerate(tricks):
-        k = _seat_index(r, t, seat)
+        k = _seat_index(rules, t, seat)
         if k == 0 or k >= len(t.cards):
             continue
         card, led = t.cards[k], t.cards[0] // 13
         for later in later_cards[i]:
             hand = (1 << card) | (1 << later)
-            bad = R.play_violation(r, hand, led, trump, card)
+            bad = core_rules.play_violation(rules, hand, led, trump, card)
             if bad is not None:
                 return i, card, later, bad[0]
     return None
 
 
-def _turn_of(r: Rules, s: Situation, irr: str) -> Decision | None:
+def _turn_of(rules: Rules, situation: Situation, irr: str) -> Decision | None:
     """For a bid or a lead out of turn by the question's seat: whose turn the facts give (the whose-turn ruling,
     in the phase of the irregularity), or None when they do not tell (the irregularity is then taken as stated)."""
-    if irr not in ("bid-out-of-turn", "lead-out-of-turn") or s.question.seat is None:
+    if irr not in ("bid-out-of-turn", "lead-out-of-turn") or situation.question.seat is None:
         return None
     try:
         if irr == "bid-out-of-turn":
-            if s.dealer is None or (not r.individual and s.contract is not None and s.auction is None):
+            if situation.dealer is None or (not rules.individual and situation.contract is not None and situation.auction is None):
                 return None
-            d = _decide_whose_turn(r, s)
+            d = _decide_whose_turn(rules, situation)
             return d if d.answer.get("phase") == "bidding" else None
-        if s.trick is not None:
-            d = _decide_whose_turn(r, s)
+        if situation.trick is not None:
+            d = _decide_whose_turn(rules, situation)
             return d if d.answer.get("phase") == "play" else None
-        return _as_turn(_decide_who_leads(r, s))  # Missing when the facts do not tell who leads
+        return _as_turn(_decide_who_leads(rules, situation))  # Missing when the facts do not tell who leads
     except Missing:
         return None
 
 
-def _decide_irregularity(r: Rules, s: Situation) -> Decision:
-    irr = s.question.irregularity
+def _decide_irregularity(rules: Rules, situation: Situation) -> Decision:
+    irr = situation.question.irregularity
     if irr is None:
         raise RuntimeError("an irregularity ruled without the irregularity")
-    trick_no = len(s.history) + (len(s.played) // 4)
+    trick_no = len(situation.history) + (len(situation.played) // 4)
     name = IRREGULARITY_NAMES[irr]
     answer: dict[str, object] = {"irregularity": irr, "remedy": None, "documents": "silent"}
     math = ""
     must = False
-    if irr == "revoke" and s.question.seat is not None and (s.history or s.trick is not None):
-        seat = s.question.seat
-        found = _find_revoke(r, s, seat)
+    if irr == "revoke" and situation.question.seat is not None and (situation.history or situation.trick is not None):
+        seat = situation.question.seat
+        found = _find_revoke(rules, situation, seat)
         if found is None:
             answer.update(revoke=False, breaks=[])
             return Decision(answer, f"No revoke by {player_name(seat)} is shown: every card it played is legal as far as "
                                     "its later plays and hand tell.", ("play.follow",) + (
-                                        ("play.must-trump",) if r.must_trump else ()))
+                                        ("play.must-trump",) if rules.must_trump else ()))
         i, card, later, clause = found
-        t = (list(s.history) + ([s.trick] if s.trick is not None else []))[i]
+        t = (list(situation.history) + ([situation.trick] if situation.trick is not None else []))[i]
         must = clause == "play.must-trump"
         led = SUIT_NAMES[t.cards[0] // 13][:-1]
         what = f"a trump ({card_str(later)})" if must else f"a {led} ({card_str(later)})"
         math = f"trick {i + 1}: {led} led, {player_name(seat)} played {card_str(card)} while holding {what}"
         answer.update(revoke=True, trick=i + 1, card=card_str(card), proof=card_str(later))
-    decided = _turn_of(r, s, irr)
-    offender = s.question.seat
+    decided = _turn_of(rules, situation, irr)
+    offender = situation.question.seat
     if decided is not None and offender is not None:
         what = "bid" if irr == "bid-out-of-turn" else "lead or play"
         if decided.answer["seat"] == offender:  # the facts put this player in turn: nothing happened out of turn
@@ -272,14 +266,14 @@ def _decide_irregularity(r: Rules, s: Situation) -> Decision:
             return Decision(answer, f"No {what} out of turn: {decided.text}", decided.chain, decided.math)
         answer.update(out_of_turn=True, turn=decided.answer["seat"])
         math = f"{player_name(offender)} != {player_name(decided.answer['seat'])} ({decided.math})"
-    breaks = C.irregularity_clauses(r, irr, trick_no, must)
+    breaks = core_clauses.irregularity_clauses(rules, irr, trick_no, must)
     answer["breaks"] = list(breaks)
     if breaks:
-        head = f"{name} breaks {', '.join(breaks)} of {r.label()}."
+        head = f"{name} breaks {', '.join(breaks)} of {rules.label()}."
     else:
-        head = f"{name}: no clause of {r.label()} deals with it."
+        head = f"{name}: no clause of {rules.label()} deals with it."
     if answer.get("revoke"):
-        head = f"{player_name(s.question.seat, True)} revoked in trick {answer['trick']}. " + head
+        head = f"{player_name(situation.question.seat, True)} revoked in trick {answer['trick']}. " + head
     text = head + " The rule documents are silent on what happens next; a club picks one of the readings below."
     return Decision(answer, text, breaks, math)
 

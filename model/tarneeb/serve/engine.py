@@ -28,10 +28,12 @@ from tarneeb.core.clauses import IRREGULARITIES
 from tarneeb.core.sources import cite, cite_ref
 from tarneeb.core.spec import builtin_rulesets_only, get_ruleset, rulesets, spec_dir
 from tarneeb.docgen.pages_i18n import page_text
-from tarneeb.docgen.rulebook import LANGS, RulesetDoc, ambiguity_text, clause_text, ruleset_doc
+from tarneeb.docgen.rulebook import RulesetDoc, ruleset_doc
 from tarneeb.errors import SituationError, TarneebError
+from tarneeb.i18n.tables import LANGS, ambiguity_text, clause_text
 from tarneeb.records import Divergence, verify_lines
 from tarneeb.ruling import KIND_QUESTIONS, KINDS, rule_dict
+from tarneeb.ruling.arabic import LRI, fact
 from tarneeb.ruling.situation import decode_situation
 from tarneeb.serve import records_words
 
@@ -106,8 +108,6 @@ def error_facts(e: TarneebError, lang: str) -> list[str]:
     error that names none."""
     if lang != "ar" or not isinstance(e, SituationError):
         return []
-    from tarneeb.ruling.arabic import LRI, fact
-
     words = [fact(f) for f in e.fields]
     return list(dict.fromkeys(w for w in words if not w.startswith(LRI)))
 

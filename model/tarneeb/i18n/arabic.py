@@ -55,7 +55,7 @@ def _letter_runs(text: str) -> Iterator[tuple[int, int]]:
         i = max(m.end(), start + 1)
 
 
-def _runs(text: str) -> Iterator[tuple[int, int]]:
+def ltr_runs(text: str) -> Iterator[tuple[int, int]]:
     """Spans of the left-to-right runs of ``text``: those holding a Latin letter, and signed numbers."""
     last = 0
     spans = sorted([*_letter_runs(text), *(m.span() for m in _SIGNED.finditer(text))])
@@ -70,7 +70,7 @@ def isolate(text: str, wrap: Callable[[str], str] | None = None) -> str:
     w = wrap or (lambda s: f"{LRI}{s}{PDI}")
     out: list[str] = []
     last = 0
-    for start, end in _runs(text):
+    for start, end in ltr_runs(text):
         out += [text[last:start], w(text[start:end])]
         last = end
     out.append(text[last:])
@@ -82,7 +82,7 @@ def arabic_punct(text: str) -> str:
     table = str.maketrans({";": "؛", ",": "،", "?": "؟"})
     out: list[str] = []
     last = 0
-    for start, end in _runs(text):
+    for start, end in ltr_runs(text):
         out += [text[last:start].translate(table), text[start:end]]
         last = end
     out.append(text[last:].translate(table))
@@ -142,7 +142,7 @@ def latin_punct_outside_runs(line: str) -> list[str]:
     text = "".join(_outside_isolates(line))
     bad: list[str] = []
     last = 0
-    for start, end in _runs(text):
+    for start, end in ltr_runs(text):
         bad += [c for c in text[last:start] if c in ";,?"]
         last = end
     bad += [c for c in text[last:] if c in ";,?"]

@@ -1,0 +1,283 @@
+"""Scoring and the outcome: the question kinds ``score`` and ``winner``, and the check that a stated score change
+is one a hand can make.
+
+Every rule is the rule core's: a hand's score changes (:func:`tarneeb.core.hand.hand_deltas`), the outcome
+(:func:`tarneeb.core.hand.hand_outcome`, :func:`tarneeb.core.rules.auction_outcome`,
+:func:`tarneeb.core.rules.individual_outcome`) and the comparisons behind it (:func:`tarneeb.core.rules.qualification`,
+:func:`tarneeb.core.rules.tie_keys`); what is left here is the arithmetic as the ruling states it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
+
+from tarneeb.core import clauses as core_clauses
+from tarneeb.core import hand as core_hand
+from tarneeb.core import rules as core_rules
+from tarneeb.core.cards import player_name, team_label
+from tarneeb.core.spec import Rules
+from tarneeb.ruling.facts import all_bids, check_individual_bids, contract_of, family_check, total_scores
+from tarneeb.ruling.situation import Missing, Situation
+from tarneeb.ruling.verdict import Decision, fmt_delta, team_name
+
+# ------------------------------------------------------------------ a hand's score
+
+
+def _hand_tricks(situation: Situation) -> list[int]:
+    if situation.tricks is None:
+        raise Missing("tricks", "the tricks each player took are needed")
+    if sum(situation.tricks) != 13:
+        raise Missing("tricks", f"only {sum(situation.tricks)} of 13 tricks are accounted for; the hand is scored after "
+                                "all 13")
+    return situation.tricks
+
+
+def _auction_deltas(rules: Rules, situation: Situation, tricks: list[int]) -> tuple[int, int]:
+    contract = contract_of(situation)
+    if contract is None:
+        raise Missing("contract", "the contract (its player and bid) decides the score")
+    bad = _contract_range(rules, contract[1])
+    if bad is not None:
+        raise situation.err(["contract.bid"], f"{contract[1]} is not a possible contract under {rules.label()} "
+                                              f"({bad[1]}) [{bad[0]}]")
+    deltas = core_hand.hand_deltas(rules, [0, 0, 0, 0], contract, tricks)
+    return deltas[0], deltas[1]
+
+
+def _contract_range(rules: Rules, n: int) -> tuple[str, str] | None:
+    """The core's objection to a contract of ``n`` tricks as an opening bid (auction.range), None when it is in
+    range; the strain is left aside (the contract's trump may be the suit named after the auction)."""
+    return core_rules.auction_bid_violation(rules, 0, 1, None, 0, n, 0 if rules.egyptian else None)
+
+
+def _individual_deltas(rules: Rules, situation: Situation) -> tuple[list[int], list[int]]:
+    bids = all_bids(situation)
+    check_individual_bids(rules, situation)
+    scores = total_scores(rules, situation)
+    if not core_rules.hand_is_played(rules, bids, scores):
+        total, minimum = core_rules.bid_total(rules, bids, scores)
+        raise situation.err(["bids", "tricks"], f"the bids total {total}, below {minimum}: under {rules.label()} the "
+                                                f"hand is not played, so no tricks are taken [bid.total]")
+    tricks = _hand_tricks(situation)
+    return bids, core_hand.hand_deltas(rules, bids, None, tricks)
+
+
+def _check_after(rules: Rules, situation: Situation, after: list[int]) -> None:
+    if situation.scores_after is None or not after:
+        return
+    given = situation.scores_after if rules.individual or len(situation.scores_after) == 2 else situation.scores_after[:2]
+    for k, (a, b) in enumerate(zip(given, after, strict=True)):
+        if a != b:
+            raise situation.err(["scores_after", "scores", "bids", "tricks"],
+                                f"under {rules.label()} the hand leaves "
+                                f"{player_name(k) if rules.individual else team_label(k)} on {b}, not {a}")
+
+
+def decide_score(rules: Rules, situation: Situation) -> Decision:
+    """Question ``score``: the score changes of the hand (each seat's, or the two teams') and the scores after it."""
+    family_check(rules, situation, uses_bids=True)
+    before = situation.scores or [0, 0, 0, 0]
+    if rules.individual:
+        bids, deltas = _individual_deltas(rules, situation)
+        after = [before[k] + deltas[k] for k in range(4)] if len(before) == 4 else []
+        _check_after(rules, situation, after)
+        parts = [f"{player_name(k)} bid {bids[k]}, took {situation.tricks[k] if situation.tricks else 0}: {fmt_delta(deltas[k])}"
+                 for k in range(4)]
+        math = ", ".join(f"{before[k]} {'+' if deltas[k] >= 0 else '-'} {abs(deltas[k])} = {after[k]}"
+                         for k in range(4)) if after else ""
+        return Decision({"deltas": deltas, "scores": after, "bids": bids, "tricks": list(situation.tricks or [0] * 4)},
+                        "; ".join(parts) + ".", core_clauses.score_ruling_clauses(rules),
+                        math)
+    tricks = _hand_tricks(situation)
+    d0, d1 = _auction_deltas(rules, situation, tricks)
+    after2 = [before[0] + d0, before[1] + d1]
+    _check_after(rules, situation, after2)
+    if situation.contract is None:
+        raise RuntimeError("a contract's score without a contract")
+    bt = core_rules.team_of(situation.contract.seat)
+    took = core_rules.team_tricks(tricks)[bt]
+    made = core_rules.bid_made(situation.contract.bid, took)
+    math = (f"{team_label(bt)} took {took} {'>=' if made else '<'} {situation.contract.bid}; "
+            f"{team_label(0)} {before[0]} {'+' if d0 >= 0 else '-'} {abs(d0)} = {after2[0]}, "
+            f"{team_label(1)} {before[1]} {'+' if d1 >= 0 else '-'} {abs(d1)} = {after2[1]}")
+    return Decision({"deltas": [d0, d1, d0, d1], "scores": after2,
+                     "contract": {"seat": situation.contract.seat, "bid": situation.contract.bid}, "took": took},
+                    f"Contract {situation.contract.bid} by {player_name(situation.contract.seat)}: {team_label(0)} {fmt_delta(d0)}, "
+                    f"{team_label(1)} {fmt_delta(d1)}.",
+                    tuple(dict.fromkeys((core_clauses.score_clause(rules, contract_of(situation), tricks),
+                                         *core_clauses.score_ruling_clauses(rules)))),
+                    math)
+
+
+# ------------------------------------------------------------------ a score change one hand can make
+
+
+def _possible_changes(rules: Rules, situation: Situation) -> list[set[int]] | set[tuple[int, int]]:
+    """Every score change the ruleset allows for one hand (per seat, or per team pair for auctions)."""
+    if rules.individual:
+        out = []
+        for seat in range(4):
+            score = situation.scores[seat] if situation.scores is not None and len(situation.scores) == 4 else 0
+            bids = core_rules.legal_bids(rules, score)
+            stated = situation.bids[seat] if situation.bids is not None else None
+            if stated is not None:
+                bids = [stated]
+            out.append({core_rules.individual_delta(rules, b, t) for b in bids for t in range(14)})
+        return out
+    pairs: set[tuple[int, int]] = set()
+    for n in range(14):
+        if _contract_range(rules, n) is not None:
+            continue
+        for bt in (0, 1):
+            for t in range(14):
+                pairs.add(core_rules.team_deltas(rules, n, bt, (t, 13 - t) if bt == 0 else (13 - t, t)))
+    return pairs
+
+
+def check_score_change(rules: Rules, situation: Situation) -> None:
+    """scores -> scores_after must be a change one hand can make under ``rules``."""
+    if situation.scores is None or situation.scores_after is None:
+        return
+    possible = _possible_changes(rules, situation)
+    if isinstance(possible, list):
+        if len(situation.scores) != 4:
+            return
+        for seat in range(4):
+            d = situation.scores_after[seat] - situation.scores[seat]
+            if d not in possible[seat]:
+                vals = sorted({abs(v) for v in possible[seat]})
+                raise situation.err([f"scores.{seat}", f"scores_after.{seat}"] + (["bids"] if situation.bids else []),
+                                    f"{player_name(seat)} goes from {situation.scores[seat]} to {situation.scores_after[seat]} "
+                                    f"({fmt_delta(d)}), which no hand can do under {rules.label()}: a hand adds or "
+                                    f"takes away the bid's value, one of {vals} [score.values]")
+        return
+    t0, t1 = (situation.scores[0], situation.scores[1])
+    a0, a1 = (situation.scores_after[0], situation.scores_after[1])
+    if (a0 - t0, a1 - t1) not in possible:
+        raise situation.err(["scores", "scores_after"],
+                            f"team changes ({fmt_delta(a0 - t0)}, {fmt_delta(a1 - t1)}) cannot come from one hand under "
+                            f"{rules.label()} [score.standard]")
+
+
+# ------------------------------------------------------------------ the outcome
+
+
+def _decide_winner_individual(rules: Rules, situation: Situation) -> Decision:
+    target = core_rules.target_in_force(rules, 0)  # the situation is of a first game
+    rt = rules if target == rules.target else dataclasses.replace(rules, target=target)  # as H.hand_outcome judges at a target
+    bids: list[int] | None = None
+    if situation.bids is not None and situation.tricks is not None:
+        bids, deltas = _individual_deltas(rules, situation)
+        if situation.scores is None:
+            raise Missing("scores", "the scores before the hand are needed")
+        after = [situation.scores[k] + deltas[k] for k in range(4)]
+        _check_after(rules, situation, after)
+        win, rule = core_hand.hand_outcome(rules, after, target, bids, None, situation.tricks)
+    else:
+        after = situation.scores_after or situation.scores or []
+        if len(after) != 4:
+            raise Missing("scores", "each player's score is needed")
+        win, rule = core_rules.individual_outcome(rt, after)
+    standing = f"scores {after}"
+    chain: tuple[str, ...] = (rule,) + tuple(c for c in ("win.target", "win.qualify", "tie.both-qualify")
+                                             if c != rule)
+    if rule == "win.made-bid":
+        if bids is None or situation.tricks is None:
+            raise RuntimeError("a made-bid win without the bids and tricks")
+        seat = core_rules.made_bid_winner(rules, bids, situation.tricks, after)
+        if seat is None:
+            raise RuntimeError("a made-bid win with no seat that made its bid")
+        return Decision({"winner": win, "clause": rule, "reason": "made-bid", "bidder": seat,
+                         "bid": bids[seat], "scores": list(after)},
+                        f"{player_name(seat, True)} bid {bids[seat]} and made it: {team_name(win or 0)} wins at once "
+                        f"({standing}).", chain)
+    q0 = core_rules.team_qualifies(rt, after[0], after[2])
+    q1 = core_rules.team_qualifies(rt, after[1], after[3])
+    math = _winner_math(rt, after, q0, q1)
+    answer: dict[str, Any] = {"winner": win, "clause": rule, "scores": list(after), "target": target}
+    if win is not None and rule == "tie.both-qualify":
+        how = "combined score" if rules.tie_rule == "combined" else "top score"
+        text = f"Both teams qualify; {team_name(win)} wins on the higher {how} ({standing})."
+        answer.update(reason="higher", tie=rules.tie_rule)
+    elif win is not None:
+        text = f"{team_name(win)} qualifies and wins ({standing})."
+        answer.update(reason="qualifies")
+    elif q0 and q1:
+        how = "combined scores" if rules.tie_rule == "combined" else "top scores"
+        text = f"Both teams qualify with equal {how}: no winner yet, another hand is played ({standing})."
+        answer.update(reason="equal", tie=rules.tie_rule)
+    else:
+        text = (f"No team has won: none has one partner at {target} or more with the other above zero "
+                f"({standing}); another hand is played.")
+        answer.update(reason="none-qualifies")
+    return Decision(answer, text, chain, math)
+
+
+def _winner_math(rules: Rules, sc: Sequence[int], q0: bool, q1: bool) -> str:
+    """The comparison behind an individual-family outcome, e.g. "combined 45+10 = 55 = 42+13 = 55": the
+    comparisons :func:`tarneeb.core.rules.qualification` makes (those of the higher partner: one partner at the
+    target, the other above zero) and the keys of :func:`tarneeb.core.rules.tie_keys`."""
+    def team(t: int, q: bool) -> str:
+        a, b = sc[t], sc[core_rules.partner(t)]
+        a_at, b_above, b_at, a_above = core_rules.qualification(rules, a, b)
+        hi, lo, at, above = (a, b, a_at, b_above) if a >= b else (b, a, b_at, a_above)
+        return (f"{team_label(t)}: {hi} {'>=' if at else '<'} {rules.target} and {lo} "
+                f"{'> 0' if above else '<= 0'}: {'qualifies' if q else 'does not qualify'}")
+    if q0 and q1:
+        a, b = core_rules.tie_keys(rules, sc)
+        cmp = "=" if a == b else (">" if a > b else "<")
+        if rules.tie_rule == "combined":
+            return f"combined {sc[0]}+{sc[2]} = {a}, {sc[1]}+{sc[3]} = {b}: {a} {cmp} {b}"
+        return f"top score {a} (of {sc[0]}, {sc[2]}) {cmp} {b} (of {sc[1]}, {sc[3]})"
+    return "; ".join((team(0, q0), team(1, q1)))
+
+
+def decide_winner(rules: Rules, situation: Situation) -> Decision:
+    """Question ``winner``: has a team won, after the hand when its bids (or contract) and tricks are given, else at
+    the scores stated."""
+    family_check(rules, situation, uses_bids=situation.bids is not None or situation.contract is not None)
+    if rules.individual:
+        return _decide_winner_individual(rules, situation)
+    target = core_rules.target_in_force(rules, 0)  # the situation is of a first game
+    contract = contract_of(situation)
+    if contract is not None and situation.tricks is not None:
+        tricks = _hand_tricks(situation)
+        d0, d1 = _auction_deltas(rules, situation, tricks)
+        if situation.scores is None:
+            raise Missing("scores", "the team scores before the hand are needed")
+        after2 = (situation.scores[0] + d0, situation.scores[1] + d1)
+        _check_after(rules, situation, list(after2))
+        win, rule = core_hand.hand_outcome(rules, [after2[0], after2[1], after2[0], after2[1]], target, [0, 0, 0, 0],
+                                           contract, tricks)
+    else:
+        sc = situation.scores_after or situation.scores
+        if sc is None:
+            raise Missing("scores", "the team scores are needed")
+        after2 = (sc[0], sc[1])
+        if contract is None and all(core_rules.target_reached(after2, target)):
+            raise Missing("contract", "both teams reached the target; the bidding team decides")
+        bt = core_rules.team_of(contract[0]) if contract is not None else 0
+        win, rule = core_rules.auction_outcome(rules, after2, target, bt, False)
+    chain = (rule,) + tuple(c for c in ("win.target", "tie.both-qualify", "score.bid13") if c != rule)
+    reached = core_rules.target_reached(after2, target)  # the comparisons R.auction_outcome makes
+    math = (f"{team_label(0)}: {after2[0]} {'>=' if reached[0] else '<'} {target}; "
+            f"{team_label(1)}: {after2[1]} {'>=' if reached[1] else '<'} {target}")
+    answer: dict[str, Any] = {"winner": win, "clause": rule, "scores": list(after2), "target": target}
+    if win is None:
+        text = f"No team has reached {target} (team scores {list(after2)}): play goes on."
+        answer.update(reason="none-reached")
+    elif rule == "score.bid13":
+        text = f"{team_name(win)} bid 13 and took every trick: it wins on the spot."
+        answer.update(reason="bid13")
+    elif rule == "tie.both-qualify":
+        text = f"Both teams reached {target}: the bidding team, {team_name(win)}, wins."
+        answer.update(reason="bidding-team")
+    else:
+        text = f"{team_name(win)} reached {target} and wins (team scores {list(after2)})."
+        answer.update(reason="reached")
+    return Decision(answer, text, chain, math)
+
+
+__all__ = ["check_score_change", "decide_score", "decide_winner"]
