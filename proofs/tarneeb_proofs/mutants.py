@@ -557,8 +557,8 @@ _MATCH: list[Mutant] = [
        "        if type(action) is Play and ph is not _DEAL:\n",
        "a card played during the bidding is taken as a play", "engine.match", "transition", "bsfyi-41"),
     _m("match-over-cites-target", MATCH,
-       '            rule = (self.winner_rule or "win.target") if ph is Phase.OVER else "hand.tricks"\n',
-       '            rule = "win.target" if ph is Phase.OVER else "hand.tricks"\n',
+       '            rule = ((self.winner_rule or "win.target") if ph is Phase.OVER else\n',
+       '            rule = ("win.target" if ph is Phase.OVER else\n',
        "an action after the match is over is refused citing win.target even when another clause (the made-bid "
        "win, a tie rule, qualifying) decided it", "engine.match", "special-case", "bsfyi-41"),
     _m("match-play-on-ignored-at-61", HAND,
