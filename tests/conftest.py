@@ -8,6 +8,9 @@
 The proofs' cache (``tarneeb_proofs.cache``) is a fresh folder per test run, shared by the run's worker processes
 (``pytest -n 2``): every proof is made once in the run, never taken from a user's cache or an earlier run.
 ``TARNEEB_PROVE_CACHE=off`` set by the caller turns it off for the run.
+
+Each test works in a fresh, empty catalog of ruleset files (:mod:`tarneeb.core.context`): a house file one test
+loads is not known to the next, and no test resets a registry by hand.
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+from tarneeb.core.context import Catalog, using
 
 settings.register_profile(
     "ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
@@ -37,6 +42,13 @@ if os.environ.get("TARNEEB_PROVE_CACHE") != "off":
     else:
         _folder = Path(tempfile.mkdtemp(prefix="tarneeb-prove-cache-"))
     os.environ["TARNEEB_PROVE_CACHE"] = str(_folder)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_catalog() -> Any:
+    """The ruleset files a test loads, and the sources they declare, live in its own catalog."""
+    with using(Catalog()) as catalog:
+        yield catalog
 
 
 # A skip that hides a missing dependency is a defect: a test skipped because a module the package or its `test`

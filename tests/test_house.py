@@ -39,16 +39,6 @@ EXAMPLES = sorted((ROOT / "spec" / "house-rules").glob("*.toml"))
 BASELINE = json.loads((ROOT / "tests" / "data" / "clause_texts_baseline.json").read_text(encoding="utf-8"))
 
 
-@pytest.fixture(autouse=True)
-def _fresh_registries(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Ruleset files and the sources they declare are remembered per process: forget them after each test."""
-    from tarneeb.core import sources as sources_mod
-    from tarneeb.core import spec as spec_mod
-
-    monkeypatch.setattr(spec_mod, "_LOADED", {})
-    monkeypatch.setattr(sources_mod, "_DECLARED", {})
-
-
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     rc = main(list(argv))
     out = capsys.readouterr()
@@ -170,9 +160,9 @@ def test_club_simulates_records_verifies_and_rules(club: Path, tmp_path: Path, c
     assert header["ruleset"] == "./club.toml"
     # the header names the file (relative to the record); verify finds it from another folder, in a fresh process
     monkeypatch.chdir(ROOT)
-    from tarneeb.core import spec as spec_mod
+    from tarneeb.core.context import fresh
 
-    monkeypatch.setattr(spec_mod, "_LOADED", {})  # as a fresh process would
+    fresh()  # an empty catalog, as a fresh process has
     rc, out, _ = run(capsys, "verify", str(rec), "--jobs", "1")
     assert rc == 0, out
     # the same records against the base ruleset diverge (target 41, total 11)

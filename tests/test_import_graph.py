@@ -17,8 +17,9 @@ a function (test_each_package_imports_only_packages_below_it):
 9. ``tarneeb.cli`` -- the command line, over everything (the docs' CLI page is given its parser by the sphinx
    extension, above the package).
 
-``tarneeb_proofs`` has no cycle (issue 22, item 5). ``tarneeb`` still has the cycles listed in KNOWN_CYCLES (the
-architecture clean-up's work); a new one fails, and so does a listed one that is gone (shrink the list).
+Neither ``tarneeb`` nor ``tarneeb_proofs`` has an import cycle (imports under ``if TYPE_CHECKING`` aside: names for
+the type checker, never imported when the program runs), and inside ``tarneeb.core`` each module imports only the
+modules of a lower row of CORE_LAYERS (test_the_core_modules_import_only_below_them).
 
 Likewise the imports of ``tarneeb`` that cross its packages (``tarneeb.core``, ``tarneeb.records``, ...) from
 inside a function (KNOWN_LAZY) and the private names imported from another package (KNOWN_PRIVATE), issue 27
@@ -32,15 +33,25 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 # package -> the strongly connected groups of modules, each sorted (architecture debt, to remove)
-KNOWN_CYCLES = {
-    "tarneeb": [
-        # the spec <-> house cycle (resolve_ruleset loads a house file); the register joined it when a house
-        # file's [readings] came to select readings of spec/ambiguities.toml
-        ["tarneeb.core.ambiguity", "tarneeb.core.house", "tarneeb.core.prose", "tarneeb.core.rules",
-         "tarneeb.core.sources", "tarneeb.core.spec"],
-    ],
-    "tarneeb_proofs": [],
-}
+KNOWN_CYCLES: dict[str, list[list[str]]] = {"tarneeb": [], "tarneeb_proofs": []}
+
+# the modules of tarneeb.core, lowest first: each imports only modules of a lower row (even inside a function;
+# names under TYPE_CHECKING aside). The data and its loading, then the rules, then the steps of a hand, the
+# state machine and the clause each decision cites.
+CORE_LAYERS: list[tuple[str, ...]] = [
+    ("cards", "context", "paths", "prose"),  # cards as bits; the catalog of loaded files; where spec/ is; templates
+    ("sources",),  # the documents cited
+    ("model",),  # Option, Clause, Ruleset, Rules: the data
+    ("rules",),  # every single rule decision, of Rules and plain data
+    ("actions", "schema"),  # the actions' text forms; the parameters, the built-in rulesets, Rules validated
+    ("ambiguity",),  # the register of readings, and selecting one
+    ("house",),  # a club's ruleset file that extends another
+    ("spec",),  # the one lookup of a ruleset name (a catalog of files loaded), load_rules
+    ("hand",),  # the steps of a hand
+    ("tables",),  # the legal actions kept per rules object
+    ("match",),  # the state machine
+    ("clauses",),  # the clause a divergence or a ruling cites
+]
 
 # (importing module, imported module) of the imports inside functions that cross packages, TYPE_CHECKING aside.
 # A command module imports its package when the command runs, so that `tarneeb --help` and one command start
@@ -88,16 +99,22 @@ def layer_of(mod: str) -> str:
     return ".".join(mod.split(".")[:2])
 
 
-def import_graph(root: Path, package: str) -> dict[str, set[str]]:
+def import_graph(root: Path, package: str, type_checking: bool = True) -> dict[str, set[str]]:
     """module -> the modules of the package it imports anywhere in its source (``from X import name`` counts X,
-    and X.name when that is a module)."""
+    and X.name when that is a module); ``type_checking=False``: those under ``if TYPE_CHECKING`` aside (names
+    for the type checker only, never imported when the program runs)."""
     files = {".".join(p.relative_to(root).with_suffix("").parts).removesuffix(".__init__"): p
              for p in (root / package).rglob("*.py")}
     graph: dict[str, set[str]] = {}
     for mod, path in files.items():
         here = mod.split(".") if path.name == "__init__.py" else mod.split(".")[:-1]
         deps: set[str] = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        if not type_checking:
+            for node in ast.walk(tree):
+                if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                    node.body = []
+        for node in ast.walk(tree):
             if isinstance(node, ast.Import):
                 deps.update(a.name for a in node.names)
             elif isinstance(node, ast.ImportFrom):
@@ -149,7 +166,7 @@ def test_the_graph_reader_sees_imports_inside_functions() -> None:
 
 def test_the_proofs_package_has_no_import_cycle_and_the_engine_no_new_one() -> None:
     for root, package in ((ROOT / "proofs", "tarneeb_proofs"), (ROOT / "model", "tarneeb")):
-        assert cycles(import_graph(root, package)) == KNOWN_CYCLES[package], package
+        assert cycles(import_graph(root, package, type_checking=False)) == KNOWN_CYCLES[package], package
 
 
 def crossing_imports(root: Path, package: str) -> tuple[set[tuple[str, str]], set[tuple[str, str]]]:
@@ -231,3 +248,17 @@ def test_the_layer_check_sees_an_upward_import() -> None:
              "tarneeb.stats": {"tarneeb.play.batch", "tarneeb.ruling"}, "tarneeb.core.rules": {"tarneeb.errors"}}
     assert upward_imports(graph) == [("tarneeb.ruling.facts", "tarneeb.docgen.rulebook"),
                                      ("tarneeb.stats", "tarneeb.ruling")]
+
+
+def test_the_core_modules_import_only_below_them() -> None:
+    """Every module of ``tarneeb.core`` has its row in CORE_LAYERS and imports only modules of the core's lower rows
+    (and, outside the core, only ``tarneeb.errors``): a maintainer changing one sees what it may use and what uses
+    it."""
+    graph = import_graph(ROOT / "model", "tarneeb", type_checking=False)
+    row = {f"tarneeb.core.{m}": k for k, names in enumerate(CORE_LAYERS) for m in names}
+    core = {m for m in graph if m.startswith("tarneeb.core.")}
+    assert core == set(row), "a core module without its row, or a row without its module"
+    up = sorted((m, d) for m in core for d in graph[m]
+                if (d in row and row[d] >= row[m]) or (not d.startswith("tarneeb.core") and d != "tarneeb.errors"))
+    assert up == [], "an import of a core module of the same row or above, or of a package above the core"
+

@@ -19,7 +19,7 @@ pytest.importorskip("z3")
 
 from tarneeb.conformance import examples as examples_mod  # noqa: E402
 from tarneeb.conformance.examples import KINDS, load_examples  # noqa: E402
-from tarneeb.core import ambiguity, spec  # noqa: E402
+from tarneeb.core import ambiguity, schema  # noqa: E402
 from tarneeb.core import rules as R  # noqa: E402
 from tarneeb.core.sources import cite, source
 from tarneeb.core.spec import load_rules, rulesets, spec_dir  # noqa: E402
@@ -33,7 +33,7 @@ DOCS = {"000": "000_2bd9936ea71faec4.txt", "001": "001_ca76ade5eedc2a7c.txt", "0
 
 
 def _clear_caches() -> None:
-    spec._all_rulesets.cache_clear()
+    schema._all_rulesets.cache_clear()
     examples_mod._load.cache_clear()
     ambiguity._load.cache_clear()
 

@@ -16,18 +16,9 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
-from tarneeb.core.spec import (
-    PARAMS,
-    READING_DEFAULTS,
-    Clause,
-    OptionValue,
-    Rules,
-    Ruleset,
-    _check_param,
-    load_rules,
-    rulesets,
-    spec_dir,
-)
+from tarneeb.core.model import Clause, OptionValue, Rules, Ruleset
+from tarneeb.core.paths import spec_dir
+from tarneeb.core.schema import PARAMS, READING_DEFAULTS, _check_param, build_rules, rulesets
 from tarneeb.errors import ConfigError, SpecError
 
 
@@ -246,4 +237,4 @@ def rules_under(r: Rules, chosen: Mapping[str, str]) -> Rules:
             options[a.option] = a.option_values[rid]
         if a.option_from and rid not in a.option_from:
             del options[a.option]
-    return load_rules(with_readings(r.ruleset, chosen), options)
+    return build_rules(with_readings(r.ruleset, chosen), options)

@@ -10,16 +10,13 @@ the conformance choices :func:`legal_clause` and :func:`to_move_clause` read a
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from tarneeb.core.actions import Bid, Play, Redeal, parse_action
 from tarneeb.core.cards import SUIT_MASKS
+from tarneeb.core.match import HandRecord, Match, Phase
 from tarneeb.core.rules import play_violation
 from tarneeb.core.spec import Rules, Ruleset
 from tarneeb.errors import IllegalAction
-
-if TYPE_CHECKING:  # the state machine may cite clauses too: this module does not import it at load time
-    from tarneeb.core.match import HandRecord, Match
 
 
 def cite(r: Rules | Ruleset, cid: str) -> str:
@@ -153,8 +150,6 @@ def result_clauses(r: Rules, rec: HandRecord) -> dict[str, str]:
 def legal_clause(r: Rules, m: Match, extra: Sequence[str], missing: Sequence[str]) -> str:
     """The clause deciding the first action two engines disagree about at ``m`` (``extra``: actions only the
     other engine allows, ``missing``: actions only ours allows; texts such as ``play:AS``, ``bid:7``)."""
-    from tarneeb.core.match import Phase
-
     a = parse_action((list(extra) + list(missing))[0])
     if m.phase is Phase.WEAK_CLAIM or isinstance(a, Redeal):  # a weak seat's choice (ambiguity weak-hand)
         return "deal.weak-redeal"
@@ -190,8 +185,6 @@ def legal_clause(r: Rules, m: Match, extra: Sequence[str], missing: Sequence[str
 def to_move_clause(r: Rules, m: Match) -> str:
     """The clause that says who is to move at ``m``: the bidding turn, the contract holder naming trump, the
     leader of a trick, or the direction of play inside one."""
-    from tarneeb.core.match import Phase
-
     if m.phase is Phase.BIDDING:
         return turn_clause(r)
     if m.phase is Phase.TRUMP_CHOICE:

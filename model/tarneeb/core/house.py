@@ -14,13 +14,16 @@ be a template naming it (:mod:`tarneeb.core.prose`), else the file is refused.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from tarneeb.core.ambiguity import ambiguities, ambiguity, with_readings
+from tarneeb.core.context import Catalog
+from tarneeb.core.model import Clause, Ruleset
 from tarneeb.core.prose import check_template, render, stale_clauses, stale_message
-from tarneeb.core.spec import (
+from tarneeb.core.schema import (
     _AUCTION,
     _AUCTION_READINGS,
     _COMMON,
@@ -31,22 +34,24 @@ from tarneeb.core.spec import (
     CLAUSES_COMMON,
     CLAUSES_INDIVIDUAL,
     READING_DEFAULTS,
-    Clause,
-    Ruleset,
     _check_param,
     _flatten,
     _req,
+    build_rules,
     check_keys,
     check_top,
     config_problems,
-    load_rules,
     load_ruleset_file,
     read_toml,
-    resolve_ruleset,
     rulesets,
     with_rendered_clauses,
 )
+from tarneeb.core.sources import Source, builtin_sources
 from tarneeb.errors import ConfigError, SpecError
+
+# resolves the ruleset a house file extends (a built-in id, or a file's path relative to the folder given), in
+# the catalog the file is loaded into (tarneeb.core.spec.resolve_ruleset)
+Resolve = Callable[[str, Path], Ruleset]
 
 HOUSE_KEYS = ("schema", "id", "extends", "name", "summary", "name_ar", "summary_ar", "publisher", "document",
               "source", "params", "defaults", "clause", "remove_clauses", "readings")
@@ -61,7 +66,6 @@ FEATURE_CLAUSES = {"win.made_bid_wins": "win.made-bid", "bid.rising_min": "bid.r
 # register gives that value), and the clause that must state it citing the file's own [[source]]
 NO_DOCUMENT_PARAMS = {"score.failed13_defenders": "score.standard", "bid.total_table": "bid.total",
                       "deal.packets": "deal.order"}
-_LOADING: list[str] = []  # files being loaded (an extends cycle is refused)
 
 
 def _register_values(param: str) -> list[Any]:
@@ -69,8 +73,9 @@ def _register_values(param: str) -> list[Any]:
     return [rd[param] for a in ambiguities() for rd in a.params.values() if param in rd]
 
 
-def load_file(path: Path, ref: str) -> Ruleset:
-    """Load a ruleset file: a house ruleset (``extends``) or a whole ruleset of the built-in form."""
+def load_file(path: Path, ref: str, catalog: Catalog, resolve: Resolve) -> Ruleset:
+    """Load a ruleset file into ``catalog``: a house ruleset (``extends``, its base found by ``resolve``) or a whole
+    ruleset of the built-in form. The sources it declares go into ``catalog``; the caller keeps the ruleset there."""
     file = str(path)
     raw = read_toml(path)
     if "extends" not in raw:
@@ -83,13 +88,13 @@ def load_file(path: Path, ref: str) -> Ruleset:
         _check_sound(file, rs)
         return replace(rs, ref=ref)
     key = str(path.resolve())
-    if key in _LOADING:
-        raise SpecError(file, "extends", "extends itself (through " + " -> ".join(_LOADING) + ")")
-    _LOADING.append(key)
+    if key in catalog.loading:
+        raise SpecError(file, "extends", "extends itself (through " + " -> ".join(catalog.loading) + ")")
+    catalog.loading.append(key)
     try:
-        return _load_house(file, path, ref, raw)
+        return _load_house(file, path, ref, raw, catalog, resolve)
     finally:
-        _LOADING.pop()
+        catalog.loading.pop()
 
 
 def _str(file: str, table: dict[str, Any], key: str, where: str, default: str | None = None) -> str:
@@ -100,7 +105,7 @@ def _str(file: str, table: dict[str, Any], key: str, where: str, default: str | 
     return v
 
 
-def _load_house(file: str, path: Path, ref: str, raw: dict[str, Any]) -> Ruleset:
+def _load_house(file: str, path: Path, ref: str, raw: dict[str, Any], catalog: Catalog, resolve: Resolve) -> Ruleset:
     check_top(file, raw, HOUSE_KEYS)
     rid = _str(file, raw, "id", "(top)")
     if not _ID.match(rid):
@@ -111,14 +116,15 @@ def _load_house(file: str, path: Path, ref: str, raw: dict[str, Any]) -> Ruleset
     if not isinstance(ext, str):
         raise SpecError(file, "extends", f"{ext!r}: give a built-in id ({', '.join(rulesets())}) or a file path")
     try:
-        base = resolve_ruleset(ext, path.parent)
+        base = resolve(ext, path.parent)
     except ConfigError as e:
         raise SpecError(file, "extends", e.reason) from None
     if rid in base.lineage:
         raise SpecError(file, "id", f"{rid!r} is already the id of a ruleset it extends")
 
     # -- its own sources: the club's rule sheet
-    from tarneeb.core.sources import Source, register_sources, sources
+    def sources() -> dict[str, Source]:
+        return {**builtin_sources(), **catalog.sources}
 
     own: list[Source] = []
     for i, s in enumerate(raw.get("source", [])):
@@ -133,7 +139,7 @@ def _load_house(file: str, path: Path, ref: str, raw: dict[str, Any]) -> Ruleset
         own.append(Source(sid, _str(file, s, "publisher", where), _str(file, s, "title", where, ""),
                           _str(file, s, "described_as", where, "house rules"), _str(file, s, "published", where),
                           origin=file))
-    register_sources(own)
+    catalog.sources.update({s.id: s for s in own})
     valid_docs = sorted(sources())
     document = _str(file, raw, "document", "(top)", own[0].id if own else base.document)
 
@@ -261,7 +267,7 @@ def _load_house(file: str, path: Path, ref: str, raw: dict[str, Any]) -> Ruleset
 def _check_sound(file: str, rs: Ruleset) -> None:
     """Refuse a configuration that could get stuck (at the option defaults), as ``load_rules`` would."""
     try:
-        r = load_rules(rs)
+        r = build_rules(rs)
     except ConfigError as e:
         opt = next((o.name for o in rs.options if o.param == e.key or o.name == e.key), None)
         key = f"params.{e.key}" if e.key in rs.params else (f"defaults.{opt}" if opt else e.key)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from tarneeb.errors import SpecError
 
 if TYPE_CHECKING:
-    from tarneeb.core.spec import Ruleset
+    from tarneeb.core.model import Ruleset
 
 PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 _NAME = re.compile(r"[a-z_]+(\.[a-z_]+)*$")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tarneeb.core.cards import CARD_BITS, SAME_COLOUR, SUIT_MASKS
-from tarneeb.core.spec import Rules
+from tarneeb.core.model import Rules
 
 # ------------------------------------------------------------------ seats
 

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from tarneeb.core.spec import spec_dir
+from tarneeb.core.context import current
+from tarneeb.core.paths import spec_dir
 from tarneeb.errors import SpecError
 
 
@@ -34,18 +35,16 @@ class Source:
         return f"{self.publisher}, {self.described_as} (untitled)"
 
 
-_DECLARED: dict[str, Source] = {}  # sources declared by ruleset files loaded in this process (a club's sheet)
-
-
-def register_sources(found: list[Source]) -> None:
-    """Add the sources a ruleset file declares (its own rule sheet) to the table :func:`cite` reads."""
-    for s in found:
-        _DECLARED[s.id] = s
-
-
 def sources() -> dict[str, Source]:
-    """The document table: ``spec/sources.toml`` and the sources declared by ruleset files loaded so far."""
-    return {**_table(), **_DECLARED} if _DECLARED else _table()
+    """The document table: ``spec/sources.toml`` and the sources declared by the ruleset files of the current
+    catalog (:mod:`tarneeb.core.context`: a club's own rule sheet)."""
+    declared = current().sources
+    return {**_table(), **declared} if declared else _table()
+
+
+def builtin_sources() -> dict[str, Source]:
+    """The documents of ``spec/sources.toml`` alone."""
+    return _table()
 
 
 @cache
