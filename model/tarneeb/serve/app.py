@@ -45,8 +45,23 @@ class TooLarge(Exception):
     pass
 
 
+# the package's templates, compiled once a process (auto_reload off: no look at their files for every page)
 ENV = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]),
-                  trim_blocks=True, lstrip_blocks=True)
+                  trim_blocks=True, lstrip_blocks=True, auto_reload=False)
+_ONCE: dict[tuple[str, ...], Markup] = {}
+
+
+def once(*key: str, caller: Callable[[], str]) -> Markup:
+    """A template's ``{% call once(KEY...) %}...{% endcall %}`` block, rendered once a process for each key: for a
+    part of a page that reads nothing of the request (the card picker, the list of examples), the key naming all
+    it reads (its language, the spec folder). The same bytes as the block rendered each time."""
+    got = _ONCE.get(key)
+    if got is None:
+        got = _ONCE[key] = Markup(caller())
+    return got
+
+
+ENV.globals["once"] = once
 ENV.filters["bidi"] = lambda text: _isolated(str(text))
 _CARD_CODE = re.compile(r"(?<![\w@.])(10|[2-9TJQKA])([CDHS])(?![\w@])")
 
@@ -195,7 +210,7 @@ def _ruling_ctx(lang: str, fields: dict[str, str] | None = None, chosen: list[st
     ids = [rid for rid, _ in engine.ruleset_list()]
     return {"rulesets": engine.ruleset_list(lang), "chosen": ids if chosen is None else chosen, "kinds": engine.KINDS,
             "irregularities": engine.IRREGULARITIES, "history_rows": HISTORY_ROWS, "kind_groups": KIND_GROUPS, "deck": engine.DECK,
-            "f": fields or {}, "examples": engine.examples()}
+            "f": fields or {}, "examples": engine.examples(), "examples_folder": engine.examples_folder()}
 
 
 async def ruling_get(request: Request) -> Response:
