@@ -25,7 +25,10 @@ Either way an answer that is not 200 or lacks its result is an error, and the ru
 While the load runs, one more thread asks ``/healthz`` every 0.2 s, each time on a new connection (as a monitor
 does: whichever worker accepts it answers), and records the slowest answer from connect to the last byte.
 Memory: the resident size of the server's processes (the supervisor and its workers) after the warm-up and at
-the end. ``load_avg`` is the machine's before each side. Not a test: it prints figures.
+the end. The machine may be shared: each side also gives the CPUs' worth its server used (``server_cpus``, its
+CPU per answer), what the load generator, the probe and this script used (``client_cpus``) and what every other
+process of the machine used meanwhile (``others_cpus``: a side where that is not near 0 measured a busy machine),
+and the load average before it. Not a test: it prints figures.
 
     .venv/bin/python bench/serve_workers.py --requests 3000                      # rulings, 1 and 2 workers
     .venv/bin/python bench/serve_workers.py --kind records --matches 80 --requests 200
@@ -39,6 +42,7 @@ import argparse
 import http.client
 import json
 import os
+import resource
 import select
 import shutil
 import signal
@@ -109,6 +113,38 @@ def _rss_kib(pid: int) -> int:
     out = subprocess.run(["ps", "-o", "rss=", "--pid", str(pid), "--ppid", str(pid)], capture_output=True,
                          text=True).stdout.split()
     return sum(int(x) for x in out)
+
+
+def _cpu_s(pids: list[int]) -> float:
+    """CPU seconds (user and system) used so far by the processes ``pids``."""
+    ticks = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def _machine_cpu_s() -> float:
+    """CPU seconds every process of the machine has used since boot (busy time of all CPUs, /proc/stat)."""
+    with open("/proc/stat") as f:
+        fields = [int(x) for x in f.readline().split()[1:]]
+    return (sum(fields[:8]) - fields[3] - fields[4]) / os.sysconf("SC_CLK_TCK")
+
+
+def _client_cpu_s() -> float:
+    """CPU seconds of the load generators: this script (its threads: the Python client, the probe) and the wrk
+    runs it has waited for."""
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def _server_pids(pid: int) -> list[int]:
+    out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True, text=True).stdout.split()
+    return [pid, *(int(x) for x in out)]
 
 
 def _records_text(matches: int) -> str:
@@ -253,14 +289,22 @@ def run(workers: int, requests: int, concurrency: int, kind: str, client: str, f
         slowest, probes = [0.0], [0]
         stop = threading.Event()
         h = threading.Thread(target=_health_probe, args=(url, stop, slowest, probes))
+        pids = _server_pids(proc.pid)
+        server0, machine0, client0, wall0 = _cpu_s(pids), _machine_cpu_s(), _client_cpu_s(), time.perf_counter()
         h.start()
         res = load(requests)
+        server_cpu, machine_cpu = _cpu_s(pids) - server0, _machine_cpu_s() - machine0
+        client_cpu = _client_cpu_s() - client0
+        wall = time.perf_counter() - wall0
         stop.set()
         h.join()
         return {"code": label, "workers": workers, "kind": kind, "client": client, "load_avg": round(load_avg, 2),
                 **res, "seconds": round(res["seconds"], 2), "answers_per_s": round(res["answered"] / res["seconds"], 1),
                 "healthz_slowest_ms": round(1000 * slowest[0]), "healthz_probes": probes[0],
-                "rss_kib_before": rss_before, "rss_kib_after": _rss_kib(proc.pid)}
+                "rss_kib_before": rss_before, "rss_kib_after": _rss_kib(proc.pid),
+                "server_cpu_ms_per_answer": round(1000 * server_cpu / res["answered"], 2),
+                "server_cpus": round(server_cpu / wall, 2), "client_cpus": round(client_cpu / wall, 2),
+                "others_cpus": round((machine_cpu - server_cpu - client_cpu) / wall, 2)}
     finally:
         proc.send_signal(2)
         proc.wait(30)
@@ -327,7 +371,9 @@ def main() -> int:
             print(f"{r['code']}: workers {r['workers']} ({r['kind']}, {r['client']}, load {r['load_avg']}): "
                   f"{r['answers_per_s']} answers/s ({r['ratio_to_first']}x), {r['answered']} answers, "
                   f"{r['errors']} errors{lat}, slowest /healthz {r['healthz_slowest_ms']} ms of "
-                  f"{r['healthz_probes']}, memory {r['rss_kib_before'] // 1024} -> {r['rss_kib_after'] // 1024} MiB")
+                  f"{r['healthz_probes']}, memory {r['rss_kib_before'] // 1024} -> {r['rss_kib_after'] // 1024} MiB; "
+                  f"server {r['server_cpus']} CPUs, {r['server_cpu_ms_per_answer']} ms CPU an answer; "
+                  f"client {r['client_cpus']} CPUs, others {r['others_cpus']} CPUs")
     return 1 if any(r["errors"] for r in rows) else 0
 
 
