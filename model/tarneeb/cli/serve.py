@@ -38,7 +38,7 @@ def _check_installed() -> None:
 
 def _bind(host: str, port: int, listen: bool = True) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)  # TCP named: asyncio then sets TCP_NODELAY
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
@@ -63,7 +63,7 @@ OWN_SOCKETS = sys.platform.startswith("linux") and hasattr(socket, "SO_REUSEPORT
 
 def reuseport_socket(family: int, address: tuple[Any, ...]) -> socket.socket:
     """A socket bound to ``address`` with SO_REUSEPORT (not yet listening: uvicorn listens on it)."""
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)  # TCP named: asyncio then sets TCP_NODELAY
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
     sock.bind(address)
