@@ -206,17 +206,21 @@ def _load_wrk(url: str, n: int, concurrency: int, kind: str, content_type: str, 
            "--", str(bodies_file), path, str(n), needle.decode(), content_type]
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    assert proc.stdout is not None
-    ready, _, _ = select.select([proc.stdout], [], [], 30)
-    if not ready or proc.stdout.readline().strip() != "started":  # a script error: wrk would run out its -d
-        proc.kill()
-        raise SystemExit(f"wrk did not start its script: {proc.communicate()[1]}")
-    for line in proc.stdout:
-        if line.strip() == "answered":
-            break
-    seconds = time.perf_counter() - t0
-    proc.send_signal(signal.SIGINT)  # wrk sleeps out its -d after its thread stopped; interrupted, it prints
-    out, err = proc.communicate(timeout=60)
+    try:
+        assert proc.stdout is not None
+        ready, _, _ = select.select([proc.stdout], [], [], 30)
+        if not ready or proc.stdout.readline().strip() != "started":  # a script error: wrk would run out its -d
+            raise SystemExit(f"wrk did not start its script: {proc.stderr.read() if proc.stderr else ''}")
+        for line in proc.stdout:
+            if line.strip() == "answered":
+                break
+        seconds = time.perf_counter() - t0
+        proc.send_signal(signal.SIGINT)  # wrk sleeps out its -d after its thread stopped; interrupted, it prints
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:  # this script interrupted, or wrk stuck: not left running
+            proc.kill()
+            proc.wait()
     rows = [ln for ln in out.splitlines() if ln.startswith("{")]
     if not rows:
         raise SystemExit(f"wrk gave no counts (exit {proc.returncode}): {err or out}")
