@@ -1,9 +1,10 @@
 """``tarneeb serve``: the referee, record checks and rule pages as a local web app (needs the ``serve`` extra).
 
 Binds 127.0.0.1 by default and prints the address; ``--port 0`` takes a free port. No database: every page is
-computed from the spec files. ``--workers N`` (default: one per core) answers in N processes sharing the socket
-(uvicorn's supervisor restarts one that dies); ``--workers 1`` is one process. Ctrl-C prints one line and exits
-130.
+computed from the spec files. ``--workers N`` (default: one per core) answers in N processes (uvicorn's supervisor
+restarts one that dies), on Linux each listening on a socket of its own on the port (SO_REUSEPORT: the kernel
+spreads the connections over them), elsewhere sharing one; ``--workers 1`` is one process. Ctrl-C prints one line
+and exits 130.
 """
 
 from __future__ import annotations
@@ -35,9 +36,9 @@ def _check_installed() -> None:
                                "pip install 'tarneeb[serve]'")
 
 
-def _bind(host: str, port: int) -> socket.socket:
+def _bind(host: str, port: int, listen: bool = True) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)  # TCP named: asyncio then sets TCP_NODELAY
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
@@ -46,9 +47,39 @@ def _bind(host: str, port: int) -> socket.socket:
         if e.errno == errno.EADDRINUSE:
             raise BadInput(f"--port {port}: the port is in use on {host}; pass another, or --port 0 for a free one") from None
         raise BadInput(f"--host {host} --port {port}: cannot listen there: {e.strerror or e}") from None
-    sock.listen(128)
+    if listen:
+        sock.listen(128)
     sock.set_inheritable(True)
     return sock
+
+
+# Each worker of `--workers N` (N > 1) listens on a socket of its own, all bound to the address with SO_REUSEPORT,
+# where Linux spreads the new connections over them. On one socket shared by the workers, the first to wake took a
+# whole burst: 16 keep-alive connections opened at once went 16 to one worker and none to the other in 4 of 5
+# tries, and that worker answered them all. Elsewhere (SO_REUSEPORT does not spread connections there) they share
+# one socket.
+OWN_SOCKETS = sys.platform.startswith("linux") and hasattr(socket, "SO_REUSEPORT")
+
+
+def reuseport_socket(family: int, address: tuple[Any, ...]) -> socket.socket:
+    """A socket bound to ``address`` with SO_REUSEPORT (not yet listening: uvicorn listens on it)."""
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)  # TCP named: asyncio then sets TCP_NODELAY
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind(address)
+    return sock
+
+
+class OwnSocket:
+    """What uvicorn's supervisor hands each worker it starts in place of a socket: pickled to the worker, it is
+    unpickled there as a socket of that worker's own (:func:`reuseport_socket`), so a worker started again after
+    one died binds its own too, and the supervisor holds no socket the kernel would give connections to."""
+
+    def __init__(self, family: int, address: tuple[Any, ...]) -> None:
+        self.family, self.address = family, address
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return reuseport_socket, (self.family, self.address)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -58,8 +89,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from tarneeb.serve.app import QuietErrors, create_app
 
     workers = args.workers or cores()
-    sock = _bind(args.host, args.port)
-    host, port = sock.getsockname()[:2]
+    sock = _bind(args.host, args.port, listen=workers == 1 or not OWN_SOCKETS)
+    address, family = sock.getsockname(), sock.family
+    host, port = address[:2]
+    if workers > 1 and OWN_SOCKETS:  # the port found free (no listener, no reuseport group): now the workers'
+        sock.close()
+        sock = reuseport_socket(family, address)  # held, never listening: the port stays this server's
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{port}/"
     if args.json:
@@ -85,7 +120,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     config = uvicorn.Config("tarneeb.serve.app:worker_app", factory=True, workers=workers, log_level="warning",
                             access_log=False, lifespan="off", timeout_graceful_shutdown=2,
                             timeout_worker_healthcheck=WORKER_HEALTHCHECK_S)
-    supervisor = Multiprocess(config, sockets=[sock])
+    shared: list[Any] = [OwnSocket(family, address)] if OWN_SOCKETS else [sock]
+    supervisor = Multiprocess(config, sockets=shared)
     supervisor.run()  # until Ctrl-C (or SIGTERM): then it stops the workers and returns
     if any(p.exitcode == STARTUP_FAILURE for p in supervisor.processes):
         raise BadInput("a worker process failed to start; run with --workers 1 to see why")

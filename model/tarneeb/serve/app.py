@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from anyio import CapacityLimiter, to_thread
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup, escape
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData, UploadFile
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -45,8 +45,23 @@ class TooLarge(Exception):
     pass
 
 
+# the package's templates, compiled once a process (auto_reload off: no look at their files for every page)
 ENV = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]),
-                  trim_blocks=True, lstrip_blocks=True)
+                  trim_blocks=True, lstrip_blocks=True, auto_reload=False)
+_ONCE: dict[tuple[str, ...], Markup] = {}
+
+
+def once(*key: str, caller: Callable[[], str]) -> Markup:
+    """A template's ``{% call once(KEY...) %}...{% endcall %}`` block, rendered once a process for each key: for a
+    part of a page that reads nothing of the request (the card picker, the list of examples), the key naming all
+    it reads (its language, the spec folder). The same bytes as the block rendered each time."""
+    got = _ONCE.get(key)
+    if got is None:
+        got = _ONCE[key] = Markup(caller())
+    return got
+
+
+ENV.globals["once"] = once
 ENV.filters["bidi"] = lambda text: _isolated(str(text))
 _CARD_CODE = re.compile(r"(?<![\w@.])(10|[2-9TJQKA])([CDHS])(?![\w@])")
 
@@ -154,17 +169,31 @@ async def limited_form(request: Request, limit: int) -> FormData:
             raise TooLarge
         chunks.append(chunk)
     body = b"".join(chunks)
-    sent = False
 
-    async def replay() -> Message:
-        nonlocal sent
-        if sent:
-            return {"type": "http.disconnect"}
-        sent = True
-        return {"type": "http.request", "body": body, "more_body": False}
+    async def decoded() -> FormData:
+        sent = False
 
-    # a pasted text is a part of the form as a file is: held to the request's limit, not Starlette's 1 MiB a part
-    return await Request(request.scope, replay).form(max_files=2, max_fields=200, max_part_size=limit)
+        async def replay() -> Message:
+            nonlocal sent
+            if sent:
+                return {"type": "http.disconnect"}
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        # a pasted text is a part of the form as a file is: held to the request's limit, not Starlette's 1 MiB a part
+        return await Request(request.scope, replay).form(max_files=2, max_fields=200, max_part_size=limit)
+
+    if len(body) > OFF_LOOP_FORM and request.headers.get("content-type", "").startswith(URLENCODED):
+        form: FormData = await off_loop(request, lambda: asyncio.run(decoded()))  # the same, in a thread's own loop
+        return form
+    return await decoded()
+
+
+URLENCODED = "application/x-www-form-urlencoded"
+# bytes of a url-encoded form past which it is decoded off the event loop: a 1.7 MB record file pasted so takes
+# 115 ms to decode (every quote and brace is written %XX), the same file sent as the pages' forms send it
+# (multipart) 1 to 2 ms
+OFF_LOOP_FORM = 64 * 1024
 
 
 async def _upload(form: FormData, key: str) -> tuple[bytes, str] | None:
@@ -195,7 +224,7 @@ def _ruling_ctx(lang: str, fields: dict[str, str] | None = None, chosen: list[st
     ids = [rid for rid, _ in engine.ruleset_list()]
     return {"rulesets": engine.ruleset_list(lang), "chosen": ids if chosen is None else chosen, "kinds": engine.KINDS,
             "irregularities": engine.IRREGULARITIES, "history_rows": HISTORY_ROWS, "kind_groups": KIND_GROUPS, "deck": engine.DECK,
-            "f": fields or {}, "examples": engine.examples()}
+            "f": fields or {}, "examples": engine.examples(), "examples_folder": engine.examples_folder()}
 
 
 async def ruling_get(request: Request) -> Response:
@@ -207,7 +236,29 @@ async def ruling_get(request: Request) -> Response:
         found = [e for e in ctx["examples"] if e.name == name]
         if found:
             ctx["f"] = {"situation_text": found[0].text}
-    return page(request, "ruling.html", **ctx)
+    return await made(request, "ruling.html", **ctx)
+
+
+HEAVY_THREADS = 1  # threads of one process doing the heavy work (a ruling, a record check, a page) at a time
+
+
+async def off_loop(request: Request, fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)`` in a worker thread, :data:`HEAVY_THREADS` at a time in this process (the others wait their
+    turn without running): the event loop, which reads the requests and answers ``/healthz``, never runs the heavy
+    work itself, and shares the interpreter with one such thread, not with one for every request in progress. A
+    request past its time limit (:func:`bounded`) gives its turn up: its work, which no thread can stop, goes on
+    beside the next one's."""
+    state = request.app.state
+    if getattr(state, "heavy", None) is None:  # made in the event loop (anyio's limiter needs one)
+        state.heavy = CapacityLimiter(HEAVY_THREADS)
+    return await to_thread.run_sync(fn, *args, limiter=state.heavy)
+
+
+async def made(request: Request, template: str, code: int = 200, **ctx: Any) -> HTMLResponse:
+    """:func:`page`, rendered off the event loop (:func:`off_loop`): the pages with the referee's form (about 40
+    KB), a record check's or a ruleset's, each milliseconds of work."""
+    response: HTMLResponse = await off_loop(request, lambda: page(request, template, code, **ctx))
+    return response
 
 
 class TooSlow(Exception):
@@ -215,18 +266,18 @@ class TooSlow(Exception):
 
 
 async def bounded(request: Request, fn: Callable[..., Any], *args: Any) -> Any:
-    """``fn(*args)`` in the thread pool, given at most the app's ``seconds``; past it :class:`TooSlow`. (A thread
-    cannot be stopped: the work goes on to its end in the background, which the bounds on every input keep
-    short; the player gets the page at once.)"""
+    """``fn(*args)`` off the event loop (:func:`off_loop`), given at most the app's ``seconds`` (waiting for its
+    turn included); past it :class:`TooSlow`. (A thread cannot be stopped: the work goes on to its end in the
+    background, which the bounds on every input keep short; the player gets the page at once.)"""
     try:
-        return await asyncio.wait_for(run_in_threadpool(fn, *args), request.app.state.seconds)
+        return await asyncio.wait_for(off_loop(request, fn, *args), request.app.state.seconds)
     except TimeoutError:
         raise TooSlow from None
 
 
-def _too_slow(request: Request, template: str, lang: str, **ctx: Any) -> Response:
+async def _too_slow(request: Request, template: str, lang: str, **ctx: Any) -> Response:
     seconds = f"{request.app.state.seconds:g}"
-    return page(request, template, 503, error_lead=STRINGS[lang]["too_slow"].format(seconds=seconds), **ctx)
+    return await made(request, template, 503, error_lead=STRINGS[lang]["too_slow"].format(seconds=seconds), **ctx)
 
 
 async def ruling_post(request: Request) -> Response:
@@ -236,8 +287,8 @@ async def ruling_post(request: Request) -> Response:
     try:
         form = await limited_form(request, limit)
     except TooLarge:
-        return page(request, "ruling.html", 413, error_lead=STRINGS[lang]["too_large"].format(limit=_size(limit)),
-                    **_ruling_ctx(lang))
+        return await made(request, "ruling.html", 413,
+                          error_lead=STRINGS[lang]["too_large"].format(limit=_size(limit)), **_ruling_ctx(lang))
     fields = _fields(form)
     ids = [rid for rid, _ in engine.ruleset_list()]
     chosen = [str(v) for v in form.getlist("ruleset") if v in ids]
@@ -259,10 +310,10 @@ async def ruling_post(request: Request) -> Response:
     except engine.TarneebError as e:
         facts = engine.error_facts(e, lang)  # on an Arabic page, the facts to look at in Arabic words
         lead = STRINGS[lang]["error_facts"].format(facts="، ".join(facts)) if facts else STRINGS[lang]["error_detail"]
-        return page(request, "ruling.html", 400, error=str(e), error_lead=lead if lang == "ar" else None, **ctx)
+        return await made(request, "ruling.html", 400, error=str(e), error_lead=lead if lang == "ar" else None, **ctx)
     except TooSlow:
-        return _too_slow(request, "ruling.html", lang, **ctx)
-    return page(request, "ruling.html", report=report, explain=explain, **ctx)
+        return await _too_slow(request, "ruling.html", lang, **ctx)
+    return await made(request, "ruling.html", report=report, explain=explain, **ctx)
 
 
 def _decode(data: bytes, name: str) -> str:
@@ -305,14 +356,14 @@ async def records_post(request: Request) -> Response:
     try:
         check = await bounded(request, engine.check_records, data, name, lang)
     except TooSlow:
-        return _too_slow(request, "records.html", lang, f=fields if upload is None else {})
+        return await _too_slow(request, "records.html", lang, f=fields if upload is None else {})
     lead = error = None
     if check.summary["matches"] == 0 and check.summary["hands"] == 0:
         first = check.problems[0] if check.problems else None
         lead = STRINGS[lang]["not_records"]
         error = f"{first['file']}:{first['line']}: {first['field']}: {first['message']}" if first else name
-    return page(request, "records.html", 400 if lead else 200, check=check, name=name, error=error, error_lead=lead,
-                f=fields if upload is None else {})
+    return await made(request, "records.html", 400 if lead else 200, check=check, name=name, error=error,
+                      error_lead=lead, f=fields if upload is None else {})
 
 
 async def rules_index(request: Request) -> Response:
@@ -326,8 +377,8 @@ async def rules_page(request: Request) -> Response:
     rid = str(request.path_params["rid"])
     if rid not in dict(engine.ruleset_list()):
         raise HTTPException(404)
-    doc = await run_in_threadpool(engine.rule_page, rid, lang)
-    return page(request, "rules.html", doc=doc, cite=engine.cite, cite_ref=engine.cite_ref)
+    doc = await off_loop(request, engine.rule_page, rid, lang)
+    return await made(request, "rules.html", doc=doc, cite=engine.cite, cite_ref=engine.cite_ref)
 
 
 async def healthz(request: Request) -> Response:

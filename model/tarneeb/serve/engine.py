@@ -40,7 +40,7 @@ from tarneeb.serve import records_words
 __all__ = [
     "DECK", "IRREGULARITIES", "KINDS", "KIND_QUESTIONS", "LANGS", "MAX_RECORD_LINES", "MAX_SHOWN", "Example",
     "RecordCheck", "SituationError", "Suit", "TarneebError", "check_records", "cite", "cite_ref", "error_facts",
-    "examples", "parse_situation_text", "rule", "rule_page", "ruleset_list", "ruling_groups", "too_many_lines",
+    "examples", "examples_folder", "parse_situation_text", "rule", "rule_page", "ruleset_list", "ruling_groups", "too_many_lines",
 ]
 
 
@@ -275,7 +275,12 @@ class Example:
 
 def examples() -> list[Example]:
     """The table arguments of ``spec/disputes/`` (starting points for the paste box), read once per spec folder."""
-    return list(_examples(str(spec_dir())))
+    return list(_examples(examples_folder()))
+
+
+def examples_folder() -> str:
+    """The spec folder :func:`examples` reads (a page's list of them is made once for each)."""
+    return str(spec_dir())
 
 
 @cache
