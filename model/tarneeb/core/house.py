@@ -21,7 +21,7 @@ from typing import Any
 
 from tarneeb.core.ambiguity import ambiguities, ambiguity, with_readings
 from tarneeb.core.context import Catalog
-from tarneeb.core.model import Clause, Ruleset
+from tarneeb.core.model import Clause, Option, Ruleset
 from tarneeb.core.prose import check_template, render, stale_clauses, stale_message
 from tarneeb.core.schema import (
     _AUCTION,
@@ -101,12 +101,52 @@ def _str(file: str, table: dict[str, Any], key: str, where: str, default: str | 
     if key not in table and default is not None:
         return default
     v = _req(file, table, key, where)
-    assert isinstance(v, str)
+    if not isinstance(v, str):
+        raise SpecError(file, f"{where}.{key}", f"{v!r} should be a text")  # _req checks it: for the type checker
     return v
 
 
 def _load_house(file: str, path: Path, ref: str, raw: dict[str, Any], catalog: Catalog, resolve: Resolve) -> Ruleset:
+    """A house ruleset from its file's table ``raw``: its base, its own sources, parameters and option defaults,
+    clauses and readings, each checked where it is read, then the whole of it (what it changes, stated)."""
     check_top(file, raw, HOUSE_KEYS)
+    rid, base = _id_and_base(file, path, raw, resolve)
+    own, doc_ok = _own_sources(file, raw, catalog)
+    document = _str(file, raw, "document", "(top)", own[0].id if own else base.document)
+    doc_ok(document, "document")
+    family_params = _family_params(base)
+    params, options = _params_and_defaults(file, raw, rid, base, family_params)
+    clauses, own_ids = _clauses(file, raw, rid, base, document, doc_ok)
+    rs = Ruleset(
+        id=rid, name=_str(file, raw, "name", "(top)"), document=document,
+        publisher=_str(file, raw, "publisher", "(top)", own[0].publisher if own else base.publisher),
+        summary=_str(file, raw, "summary", "(top)"), path=file, params=params, options=tuple(options),
+        clauses=clauses, ref=ref, extends=base.id, lineage=(rid, *base.lineage),
+        name_ar=_str(file, raw, "name_ar", "(top)", ""), summary_ar=_str(file, raw, "summary_ar", "(top)", ""),
+    )
+    chosen = raw.get("readings", {})
+    if not isinstance(chosen, dict) or not all(isinstance(v, str) for v in chosen.values()):
+        raise SpecError(file, "readings", "a [readings] table: ambiguity id = reading id (spec/ambiguities.toml)")
+    try:
+        rs = with_readings(rs, chosen, "readings.")
+    except ConfigError as e:
+        raise SpecError(file, e.key, e.reason) from None
+    # a reading's parameter a ruleset leaves out has its default (the reading the ruleset takes)
+    before = {k: v for k, v in READING_DEFAULTS.items() if k in family_params} | base.effective_params()
+    after = {k: v for k, v in READING_DEFAULTS.items() if k in family_params} | rs.effective_params()
+    rs = replace(rs, changed={p: (before[p], after[p]) for p in after if after[p] != before.get(p)})
+    by_reading = {k for a in chosen for k in ambiguity(a).params[chosen[a]]}
+    _check_changes_stated(file, rs, base, after, own_ids, by_reading)
+    rs = with_rendered_clauses(rs)
+    rs = replace(rs, name=render(rs.name, after, file, "name"), summary=render(rs.summary, after, file, "summary"),
+                 name_ar=render(rs.name_ar, after, file, "name_ar", "ar"),
+                 summary_ar=render(rs.summary_ar, after, file, "summary_ar", "ar"))
+    _check_sound(file, rs)
+    return rs
+
+
+def _id_and_base(file: str, path: Path, raw: dict[str, Any], resolve: Resolve) -> tuple[str, Ruleset]:
+    """The file's own id (not a built-in's, nor one of its bases') and the ruleset it extends."""
     rid = _str(file, raw, "id", "(top)")
     if not _ID.match(rid):
         raise SpecError(file, "id", f"{rid!r}: an id is lower-case letters, digits and hyphens")
@@ -121,9 +161,13 @@ def _load_house(file: str, path: Path, ref: str, raw: dict[str, Any], catalog: C
         raise SpecError(file, "extends", e.reason) from None
     if rid in base.lineage:
         raise SpecError(file, "id", f"{rid!r} is already the id of a ruleset it extends")
+    return rid, base
 
-    # -- its own sources: the club's rule sheet
-    def sources() -> dict[str, Source]:
+
+def _own_sources(file: str, raw: dict[str, Any], catalog: Catalog) -> tuple[list[Source], Callable[[str, str], str]]:
+    """The sources the file declares (the club's rule sheet), added to ``catalog``; and the check that a clause's
+    document is a known source (returning it), keyed by the entry that names it."""
+    def known_sources() -> dict[str, Source]:
         return {**builtin_sources(), **catalog.sources}
 
     own: list[Source] = []
@@ -133,29 +177,36 @@ def _load_house(file: str, path: Path, ref: str, raw: dict[str, Any], catalog: C
             raise SpecError(file, where, "a [[source]] table with " + ", ".join(SOURCE_KEYS))
         check_keys(file, s, SOURCE_KEYS, where)
         sid = _str(file, s, "id", where)
-        known = sources().get(sid)
+        known = known_sources().get(sid)
         if known is not None and not known.origin:  # a document of spec/sources.toml (a file's may be reloaded)
             raise SpecError(file, f"{where}.id", f"{sid!r} is already a source ({known.name}); choose another id")
         own.append(Source(sid, _str(file, s, "publisher", where), _str(file, s, "title", where, ""),
                           _str(file, s, "described_as", where, "house rules"), _str(file, s, "published", where),
                           origin=file))
     catalog.sources.update({s.id: s for s in own})
-    valid_docs = sorted(sources())
-    document = _str(file, raw, "document", "(top)", own[0].id if own else base.document)
+    valid_docs = sorted(known_sources())
 
     def doc_ok(doc: str, key: str) -> str:
-        if doc not in sources():
+        if doc not in known_sources():
             raise SpecError(file, key, f"{doc!r} is not a known source; valid: {', '.join(valid_docs)} "
                                        "(or declare it in a [[source]] table)")
         return doc
 
-    doc_ok(document, "document")
+    return own, doc_ok
 
-    # -- parameters and option defaults
+
+def _family_params(base: Ruleset) -> set[str]:
+    """The parameters a house file of ``base``'s family may set (its readings' among them)."""
     family = base.params["family"]
-    family_params = set(_COMMON) | set(_COMMON_READINGS) | set({**_INDIVIDUAL, **_INDIVIDUAL_READINGS}
-                                                               if family == "individual"
-                                                               else {**_AUCTION, **_AUCTION_READINGS})
+    return set(_COMMON) | set(_COMMON_READINGS) | set({**_INDIVIDUAL, **_INDIVIDUAL_READINGS} if family == "individual"
+                                                      else {**_AUCTION, **_AUCTION_READINGS})
+
+
+def _params_and_defaults(file: str, raw: dict[str, Any], rid: str, base: Ruleset,
+                         family_params: set[str]) -> tuple[dict[str, Any], list[Option]]:
+    """The base's parameters with the file's ``[params]`` over them, and its options with the file's ``[defaults]``
+    (a parameter an option sets is changed through the option's default)."""
+    family = base.params["family"]
     by_param = {o.param: o for o in base.options}
     params = dict(base.params)
     overrides = raw.get("params", {})
@@ -187,10 +238,15 @@ def _load_house(file: str, path: Path, ref: str, raw: dict[str, Any], catalog: C
         except ConfigError as e:
             raise SpecError(file, f"defaults.{name}", e.reason) from None
         options[idx] = replace(options[idx], default=value)
+    return params, options
 
-    # -- clauses: inherited, replaced, added, removed
+
+def _clauses(file: str, raw: dict[str, Any], rid: str, base: Ruleset, document: str,
+             doc_ok: Callable[[str, str], str]) -> tuple[dict[str, Clause], set[str]]:
+    """The clauses: the base's, less those ``remove_clauses`` drops (never one the engine cites), with the file's
+    own ``[[clause]]`` tables added or replacing; and the ids of the file's own."""
     clauses: dict[str, Clause] = dict(base.clauses)
-    cited = set(CLAUSES_COMMON) | set(CLAUSES_INDIVIDUAL if family == "individual" else CLAUSES_AUCTION)
+    cited = set(CLAUSES_COMMON) | set(CLAUSES_INDIVIDUAL if base.params["family"] == "individual" else CLAUSES_AUCTION)
     removed = raw.get("remove_clauses", [])
     if not isinstance(removed, list) or not all(isinstance(x, str) for x in removed):
         raise SpecError(file, "remove_clauses", "a list of clause ids")
@@ -215,27 +271,15 @@ def _load_house(file: str, path: Path, ref: str, raw: dict[str, Any], catalog: C
         clauses[cid] = Clause(id=cid, text=template, doc=doc_ok(_str(file, c, "doc", where, document), f"{where}.doc"),
                               heading=_str(file, c, "heading", where), text_ar=_str(file, c, "text_ar", where, ""),
                               template=template, origin=rid)
+    return clauses, own_ids
 
-    rs = Ruleset(
-        id=rid, name=_str(file, raw, "name", "(top)"), document=document,
-        publisher=_str(file, raw, "publisher", "(top)", own[0].publisher if own else base.publisher),
-        summary=_str(file, raw, "summary", "(top)"), path=file, params=params, options=tuple(options),
-        clauses=clauses, ref=ref, extends=base.id, lineage=(rid, *base.lineage),
-        name_ar=_str(file, raw, "name_ar", "(top)", ""), summary_ar=_str(file, raw, "summary_ar", "(top)", ""),
-    )
-    chosen = raw.get("readings", {})
-    if not isinstance(chosen, dict) or not all(isinstance(v, str) for v in chosen.values()):
-        raise SpecError(file, "readings", "a [readings] table: ambiguity id = reading id (spec/ambiguities.toml)")
-    try:
-        rs = with_readings(rs, chosen, "readings.")
-    except ConfigError as e:
-        raise SpecError(file, e.key, e.reason) from None
-    by_reading = {k for a in chosen for k in ambiguity(a).params[chosen[a]]}
-    # a reading's parameter a ruleset leaves out has its default (the reading the ruleset takes)
-    before = {k: v for k, v in READING_DEFAULTS.items() if k in family_params} | base.effective_params()
-    after = {k: v for k, v in READING_DEFAULTS.items() if k in family_params} | rs.effective_params()
-    changed = {p: (before[p], after[p]) for p in after if after[p] != before.get(p)}
-    rs = replace(rs, changed=changed)
+
+def _check_changes_stated(file: str, rs: Ruleset, base: Ruleset, after: dict[str, Any], own_ids: set[str],
+                          by_reading: set[str]) -> None:
+    """Every change the file makes is stated: a variant no rule document names in a clause of its own citing its
+    own source, a rule switched on in its clause, and no inherited clause left stating an old value in fixed words
+    (a parameter a selected reading sets aside: the clause says which reading it is read with)."""
+    changed = rs.changed
     for p, cid in NO_DOCUMENT_PARAMS.items():
         if p in changed and after[p] not in _register_values(p):
             c = rs.clauses.get(cid)
@@ -256,12 +300,6 @@ def _load_house(file: str, path: Path, ref: str, raw: dict[str, Any], catalog: C
         stale = stale_clauses(c.template, cid, {k: v for k, v in changed.items() if k not in by_reading})
         if stale:
             raise SpecError(file, f"clause {cid}", stale_message(cid, stale, changed, base.id))
-    rs = with_rendered_clauses(rs)
-    rs = replace(rs, name=render(rs.name, after, file, "name"), summary=render(rs.summary, after, file, "summary"),
-                 name_ar=render(rs.name_ar, after, file, "name_ar", "ar"),
-                 summary_ar=render(rs.summary_ar, after, file, "summary_ar", "ar"))
-    _check_sound(file, rs)
-    return rs
 
 
 def _check_sound(file: str, rs: Ruleset) -> None:
@@ -273,7 +311,8 @@ def _check_sound(file: str, rs: Ruleset) -> None:
         key = f"params.{e.key}" if e.key in rs.params else (f"defaults.{opt}" if opt else e.key)
         note = "" if e.key in rs.changed or not rs.changed else f" [this file changes {', '.join(rs.changed)}]"
         raise SpecError(file, key, e.reason + note) from None
-    assert not config_problems(r)
+    if config_problems(r):
+        raise RuntimeError(f"{file}: the configuration was refused and accepted at once")
 
 
 def _rule_documents() -> set[str]:

@@ -446,7 +446,8 @@ class Match:
 
     def _phase_trump_reveal(self, deck: Sequence[int]) -> None:
         rec = self.record
-        assert rec is not None
+        if rec is None:
+            raise RuntimeError("a step of a deal with no deal in progress")
         card, trump = H.deal_trump(self.rules, deck)
         if card is not None:
             rec.revealed = card  # worded in rec.events
@@ -459,12 +460,14 @@ class Match:
         r = self.rules
         seat = self.to_move
         rec = self.record
-        assert rec is not None
+        if rec is None:
+            raise RuntimeError("a step of a deal with no deal in progress")
         if r.individual:
             bad = R.bid_violation(r, self.scores[seat], bid.n, bid.strain)
             if bad is not None:
                 raise IllegalBid(str(bid), seat, bad[0], bad[1], self.state_text())
-            assert bid.n is not None
+            if bid.n is None:
+                raise RuntimeError("an individual bid with no number of tricks")
             self.bids[seat] = bid.n
             rec.bids.append((seat, bid))
             self.spoken += 1
@@ -483,7 +486,8 @@ class Match:
         r = self.rules
         seat = self.to_move
         rec = self.record
-        assert rec is not None
+        if rec is None:
+            raise RuntimeError("a step of a deal with no deal in progress")
         a = self.auction
         bad = H.auction_call(r, a, bid.n, bid.strain)
         if bad is not None:
@@ -501,16 +505,19 @@ class Match:
     def _end_auction(self) -> None:
         r = self.rules
         rec = self.record
-        assert rec is not None
+        if rec is None:
+            raise RuntimeError("a step of a deal with no deal in progress")
         top = self.auction_top
         if top is None:
             self._phase_redeal("auction.all-pass", "all four players passed")
             return
-        assert top.n is not None
+        if top.n is None:
+            raise RuntimeError("a contract with no number of tricks")
         holder = self.auction.holder
         rec.contract = (holder, top.n, top.strain)  # worded in rec.events
         if r.egyptian:
-            assert top.strain is not None
+            if top.strain is None:
+                raise RuntimeError("an Egyptian contract with no strain")
             self.trump = top.strain
             rec.trump = self.trump
             self._start_play(H.hand_leader(r, self.dealer, rec.contract))
@@ -520,7 +527,8 @@ class Match:
 
     def _phase_trump_choice(self, action: NameTrump) -> None:
         rec = self.record
-        assert rec is not None
+        if rec is None:
+            raise RuntimeError("a step of a deal with no deal in progress")
         if type(action.suit) is not int or not 0 <= action.suit < 4:
             raise IllegalTrump(str(action), self.to_move, "trump.source",
                                "the contract holder names one of the four suits", self.state_text())
@@ -530,7 +538,8 @@ class Match:
 
     def _phase_redeal(self, rule: str, why: str) -> None:
         rec = self.record
-        assert rec is not None
+        if rec is None:
+            raise RuntimeError("a step of a deal with no deal in progress")
         rec.redeal = rule
         rec.notes.append(f"{rule}: {why}; hand cancelled")
         rec.scores_after = list(self.scores)
@@ -564,7 +573,8 @@ class Match:
             legal = 0
         if not legal:
             bad = R.play_violation(self.rules, hand, self.led, self.trump, card)
-            assert bad is not None
+            if bad is None:
+                raise RuntimeError("a card refused by the legal set, yet no clause broken")
             raise IllegalPlay(str(Play(card)), seat, bad[0], bad[1], self.state_text())
         hands[seat] = hand ^ CARD_BITS[card]  # a card of the hand: 0..51 (a look-up, not a shift)
         trick = self.trick
@@ -579,7 +589,8 @@ class Match:
         winner = self._order[self.trick_leader][R.trick_winner(trick, self.trump)]
         self.tricks_won[winner] += 1
         rec = self.record
-        assert rec is not None
+        if rec is None:
+            raise RuntimeError("a step of a deal with no deal in progress")
         rec.plays += trick  # the record keeps the cards flat: no object per trick
         rec.leaders.append(self.trick_leader)
         winners = rec.winners
@@ -594,7 +605,8 @@ class Match:
     def _phase_hand_scoring(self) -> None:
         r = self.rules
         rec = self.record
-        assert rec is not None
+        if rec is None:
+            raise RuntimeError("a step of a deal with no deal in progress")
         rec.tricks_won = list(self.tricks_won)
         deltas = H.hand_deltas(r, self.bids, rec.contract, self.tricks_won)
         for s in range(4):
@@ -607,7 +619,8 @@ class Match:
     def _phase_match_outcome(self) -> None:
         r = self.rules
         rec = self.record
-        assert rec is not None
+        if rec is None:
+            raise RuntimeError("a step of a deal with no deal in progress")
         win, rule = H.hand_outcome(r, self.scores, self.target, self.bids, rec.contract, self.tricks_won)
         rec.outcome = win
         rec.outcome_rule = rule

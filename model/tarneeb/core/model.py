@@ -68,7 +68,8 @@ class Option:
         if self.type == "choice" and not isinstance(value, str):
             raise ConfigError(ruleset, self.name, f"{value!r} is not a choice; valid: {self.valid_text()}")
         if self.range is not None:
-            assert isinstance(value, int)
+            if not isinstance(value, int):
+                raise ConfigError(ruleset, self.name, f"{value!r} is not an integer; valid: {self.valid_text()}")
             if not self.range[0] <= value <= self.range[1]:
                 raise ConfigError(ruleset, self.name, f"{value} is out of range; valid: {self.valid_text()}")
         elif value not in self.allowed:
