@@ -713,7 +713,8 @@ def headline_ar(rep: Report) -> str:
 
 def report_text_ar(rep: Report, explain: bool = False) -> str:
     """The report in Arabic, one right-to-left isolated line each; short unless ``explain``."""
-    assert rep.kind in KEY_FIELDS
+    if rep.kind not in KEY_FIELDS:
+        raise RuntimeError(f"a report of an unknown question kind {rep.kind!r}")
     lines = [f"{_t('labels', 'question')}: {_t('questions', rep.kind)}"]
     if len(rep.rulings) == 1 or explain:
         for x in rep.rulings:
