@@ -294,26 +294,26 @@ def _individual_bases(rules: Rules, bids: Sequence[int], tricks: Sequence[int], 
     return bases
 
 
-def _failed_paid(base: list[int]) -> list[int]:
-    """A failed bid's value also paid to each opponent."""
+def _failed_to_opponents(base: list[int], parts: int) -> list[int]:
+    """``base`` with each failed bid's value also given to each opponent: whole (``parts`` 1) or shared between the
+    two (``parts`` 2, half each, rounded down)."""
     out = list(base)
     for s in range(4):
         if base[s] < 0:
             for o in range(4):
                 if core_rules.team_of(o) != core_rules.team_of(s):  # each opponent
-                    out[o] -= base[s]
+                    out[o] += -base[s] // parts
     return out
+
+
+def _failed_paid(base: list[int]) -> list[int]:
+    """A failed bid's value also paid to each opponent."""
+    return _failed_to_opponents(base, 1)
 
 
 def _failed_split(base: list[int]) -> list[int]:
     """A failed bid's value shared between the two opponents (half each, rounded down)."""
-    out = list(base)
-    for s in range(4):
-        if base[s] < 0:
-            for o in range(4):
-                if core_rules.team_of(o) != core_rules.team_of(s):  # each opponent: half of it (rounded down)
-                    out[o] += -base[s] // 2
-    return out
+    return _failed_to_opponents(base, 2)
 
 
 def _failed_free(base: list[int]) -> list[int]:
