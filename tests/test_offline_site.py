@@ -76,7 +76,7 @@ def test_the_engine_imports_without_orjson_z3_rich_or_starlette(tmp_path: Path) 
 import importlib.abc, json, sys
 class Absent(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path, target=None):
-        if name.split(".")[0] in ("orjson", "z3", "rich", "starlette", "uvicorn", "numpy"):
+        if name.split(".")[0] in ("orjson", "z3", "rich", "starlette", "anyio", "uvicorn", "numpy"):
             raise ModuleNotFoundError(name, name=name)
 sys.meta_path.insert(0, Absent())
 from tarneeb.offline.pages import respond
@@ -84,7 +84,8 @@ ruling = json.loads(respond(json.dumps({"page": "ruling", "lang": "ar", "situati
 records = json.loads(respond(json.dumps({"page": "records", "lang": "en", "form": {"records_text": [sys.argv[2]]}})))
 print(json.dumps({"report": ruling["report"], "summary": records["summary"],
                   "modules": sorted(m for m, mod in sys.modules.items()  # loaded from a file: not a stand-in
-                                    if m.split(".")[0] in ("orjson", "z3", "rich", "starlette") and getattr(mod, "__file__", None))}))
+                                    if m.split(".")[0] in ("orjson", "z3", "rich", "starlette", "anyio")
+                                    and getattr(mod, "__file__", None))}))
 '''
     from tests.serve_support import divergent_record
 

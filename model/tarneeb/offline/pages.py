@@ -6,9 +6,9 @@ the record check as ``tarneeb serve`` answers a POST: the same :func:`tarneeb.se
 ``rule_dict``), the same :func:`tarneeb.serve.form.situation_from_form`, the same templates and filters
 (:mod:`tarneeb.serve.app`). Nothing here decides a rule or words a page.
 
-The web app's module imports Starlette for its routes; Starlette is neither needed nor shipped in the browser, so
-where it is missing :func:`serve_app` lets the import find stand-ins (:class:`_StandIns`): a page is then
-Jinja2's text, and no route ever runs.
+The web app's module imports Starlette for its routes (and anyio, Starlette's own dependency, to run work off its
+event loop); neither is needed nor shipped in the browser, so where they are missing :func:`serve_app` lets the
+import find stand-ins (:class:`_StandIns`): a page is then Jinja2's text, and no route ever runs.
 
 A page's links are made relative to the page's own folder (:func:`localize`): ``/en/ruling`` becomes
 ``../../en/ruling/`` on the page ``en/ruling/index.html``, so the site works from any folder of any static host.
@@ -17,6 +17,7 @@ A page's links are made relative to the page's own folder (:func:`localize`): ``
 from __future__ import annotations
 
 import base64
+import importlib
 import importlib.abc
 import importlib.machinery
 import json
@@ -47,11 +48,14 @@ class _Absent(Exception):
 
 
 class _StandIns(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Starlette's modules, where Starlette is not installed: each name is :class:`_Absent`, ``HTMLResponse``
-    :class:`_Html`."""
+    """The modules of ``packages`` (Starlette, anyio), where they are not installed: each name is :class:`_Absent`,
+    ``HTMLResponse`` :class:`_Html`."""
+
+    def __init__(self, packages: Sequence[str]) -> None:
+        self.packages = tuple(packages)
 
     def find_spec(self, name: str, path: Any = None, target: Any = None) -> importlib.machinery.ModuleSpec | None:
-        if name == "starlette" or name.startswith("starlette."):
+        if name.split(".")[0] in self.packages:
             return importlib.machinery.ModuleSpec(name, self, is_package=True)
         return None
 
@@ -72,16 +76,22 @@ def _stand_in(attr: str) -> type:
 
 
 def serve_app() -> types.ModuleType:
-    """:mod:`tarneeb.serve.app` (its templates, filters and :func:`~tarneeb.serve.app.page`), with Starlette's
-    stand-ins where Starlette is not installed."""
-    try:
-        import starlette  # noqa: F401
-    except ModuleNotFoundError:
-        if not any(isinstance(f, _StandIns) for f in sys.meta_path):
-            sys.meta_path.insert(0, _StandIns())  # first: only Starlette's names, only where it is missing
+    """:mod:`tarneeb.serve.app` (its templates, filters and :func:`~tarneeb.serve.app.page`), with stand-ins for
+    Starlette and anyio where they are not installed."""
+    missing = [name for name in ("starlette", "anyio") if not _importable(name)]
+    if missing and not any(isinstance(f, _StandIns) for f in sys.meta_path):
+        sys.meta_path.insert(0, _StandIns(missing))  # first: only those packages' names, only where missing
     from tarneeb.serve import app
 
     return app
+
+
+def _importable(name: str) -> bool:
+    try:
+        importlib.import_module(name)
+    except ModuleNotFoundError:
+        return False
+    return True
 
 
 class _Url:
