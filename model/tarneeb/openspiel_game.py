@@ -37,8 +37,8 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from tarneeb.core import hand as H
-from tarneeb.core import rules as R
+from tarneeb.core import hand as core_hand
+from tarneeb.core import rules as core_rules
 from tarneeb.core.actions import BIDS, EGYPTIAN, PASS, PLAYS, Action, Bid, Deal, NameTrump, Play
 from tarneeb.core.cards import card_str, cards_of
 from tarneeb.core.match import HandRecord, Match, Phase
@@ -286,11 +286,11 @@ class TarneebObserver:
                 for k, c in enumerate(t.cards):
                     d["played"][c] = 1
                     if "play_seat" in d:
-                        d["play_seat"][c, H.trick_turn(m.rules, t.leader, k)] = 1
+                        d["play_seat"][c, core_hand.trick_turn(m.rules, t.leader, k)] = 1
             for k, c in enumerate(m.trick):
                 d["trick"][k, c] = 1
                 if "play_seat" in d:
-                    d["play_seat"][c, H.trick_turn(m.rules, m.trick_leader, k)] = 1
+                    d["play_seat"][c, core_hand.trick_turn(m.rules, m.trick_leader, k)] = 1
             if "hand" in d:
                 for c in cards_of(m.hands[player]):
                     d["hand"][c] = 1
@@ -333,7 +333,7 @@ class TarneebObserver:
     def _earlier(self, m: Match, rec: HandRecord, player: int) -> str:
         bits = [f"dealer {rec.dealer}"]
         if self.private:
-            own = R.deal_hands(m.rules, rec.dealer, rec.deck)[player]
+            own = core_rules.deal_hands(m.rules, rec.dealer, rec.deck)[player]
             bits.append("dealt " + " ".join(card_str(c) for c in cards_of(own)))
         if rec.revealed is not None:
             bits.append(f"revealed {card_str(rec.revealed)}")
@@ -354,10 +354,10 @@ def _dealt(m: Match, seat: int) -> list[int]:
     mask = m.hands[seat]
     for t in rec.tricks:
         for k, c in enumerate(t.cards):
-            if H.trick_turn(m.rules, t.leader, k) == seat:
+            if core_hand.trick_turn(m.rules, t.leader, k) == seat:
                 mask |= 1 << c
     for k, c in enumerate(m.trick):
-        if H.trick_turn(m.rules, m.trick_leader, k) == seat:
+        if core_hand.trick_turn(m.rules, m.trick_leader, k) == seat:
             mask |= 1 << c
     return cards_of(mask)
 

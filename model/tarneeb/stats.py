@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tarneeb.core import rules as R
+from tarneeb.core import rules as core_rules
 from tarneeb.core.spec import Rules
 from tarneeb.play.simulate import play_match
 
@@ -65,24 +65,24 @@ class Stats:
             self.hands += 1
             d = rec.deltas
             team_gain = (d[0] + d[2], d[1] + d[3]) if self.individual else (d[0], d[1])
-            dt = R.team_of(rec.dealer)
+            dt = core_rules.team_of(rec.dealer)
             if team_gain[dt] > team_gain[1 - dt]:
                 self.dealer_team_hands += 1
             if self.individual:
                 self.contracts[sum(b.n or 0 for _, b in rec.bids)] += 1
                 for seat, b in rec.bids:
                     self.tried += 1
-                    self.made += R.bid_made(b.n or 0, rec.tricks_won[seat])
+                    self.made += core_rules.bid_made(b.n or 0, rec.tricks_won[seat])
             elif rec.contract is not None:
                 holder, n, _ = rec.contract
                 self.contracts[n] += 1
                 self.tried += 1
-                team = R.team_of(holder)
-                self.made += R.bid_made(n, rec.tricks_won[team] + rec.tricks_won[team + 2])
+                team = core_rules.team_of(holder)
+                self.made += core_rules.bid_made(n, rec.tricks_won[team] + rec.tricks_won[team + 2])
         if m.winner is not None:
             self.finished += 1
             self.length[m.hands_played] += 1
-            self.first_dealer_team_wins += m.winner == R.team_of(first_dealer)
+            self.first_dealer_team_wins += m.winner == core_rules.team_of(first_dealer)
 
     def summary(self) -> dict[str, Any]:
         def mean(c: Counter[int]) -> float | None:

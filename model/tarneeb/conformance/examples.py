@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from tarneeb.core import hand as H
-from tarneeb.core import rules as R
+from tarneeb.core import hand as core_hand
+from tarneeb.core import rules as core_rules
 from tarneeb.core.actions import Bid, Deal, parse_action
 from tarneeb.core.cards import SUITS, parse_card
 from tarneeb.core.match import Match, Phase
@@ -93,13 +93,13 @@ def check_example(ex: Example) -> Checked:
     got: dict[str, Any] = {}
     k = ex.kind
     if k == "value":
-        got["value"] = R.individual_delta(r, inp["bid"], inp["bid"])
+        got["value"] = core_rules.individual_delta(r, inp["bid"], inp["bid"])
     elif k == "hand-score":
-        got["played"] = R.hand_is_played(r, inp["bids"], inp.get("scores", [0, 0, 0, 0]))
-        got["deltas"] = [R.individual_delta(r, b, t) for b, t in zip(inp["bids"], inp["tricks"], strict=True)]
+        got["played"] = core_rules.hand_is_played(r, inp["bids"], inp.get("scores", [0, 0, 0, 0]))
+        got["deltas"] = [core_rules.individual_delta(r, b, t) for b, t in zip(inp["bids"], inp["tricks"], strict=True)]
     elif k == "bid-legal":
         bid = None if inp["bid"] == "pass" else int(inp["bid"])
-        bad = R.bid_violation(r, inp["score"], bid)
+        bad = core_rules.bid_violation(r, inp["score"], bid)
         got["legal"] = bad is None
         if bad is not None:
             got["rule"] = bad[0]
@@ -107,27 +107,27 @@ def check_example(ex: Example) -> Checked:
         got.update(_redeal(r, inp["dealer"], inp["bids"]))
     elif k == "trump":
         card = parse_card(inp["revealed"])
-        _, suit = H.deal_trump(r, [c for c in range(52) if c != card] + [card])  # the dealer's last card shows
+        _, suit = core_hand.deal_trump(r, [c for c in range(52) if c != card] + [card])  # the dealer's last card shows
         got["trump"] = SUITS[suit] if suit >= 0 else "none: the contract names it"
     elif k == "outcome":
         if r.individual:
-            w, rule = R.individual_outcome(r, inp["scores"], inp.get("bids"), inp.get("tricks"))
+            w, rule = core_rules.individual_outcome(r, inp["scores"], inp.get("bids"), inp.get("tricks"))
         else:
             s = inp["scores"]
-            w, rule = R.auction_outcome(r, (s[0], s[1]), r.target, inp["bidding_team"], False)
+            w, rule = core_rules.auction_outcome(r, (s[0], s[1]), r.target, inp["bidding_team"], False)
         got["winner"], got["rule"] = _winner(w), rule
     elif k == "team-score":
         tt = (inp["team_tricks"][0], inp["team_tricks"][1])
-        got["deltas"] = list(R.team_deltas(r, inp["contract"], inp["bidding_team"], tt))
-        got["game_won"] = R.bid13_wins(r, inp["contract"], tt[inp["bidding_team"]])
+        got["deltas"] = list(core_rules.team_deltas(r, inp["contract"], inp["bidding_team"], tt))
+        got["game_won"] = core_rules.bid13_wins(r, inp["contract"], tt[inp["bidding_team"]])
     elif k == "auction":
         got.update(_auction(r, inp["dealer"], inp["calls"]))
     elif k == "target":
-        got["target"] = R.target_in_force(r, inp["games_won"])
+        got["target"] = core_rules.target_in_force(r, inp["games_won"])
     elif k == "deal":
         deck = list(range(52))
         random.Random(ex.id).shuffle(deck)
-        hands = R.deal_hands(r, inp["dealer"], deck)
+        hands = core_rules.deal_hands(r, inp["dealer"], deck)
         got["cards_each"] = min(h.bit_count() for h in hands) if len({h.bit_count() for h in hands}) == 1 else -1
         got["dealer_gets_last_card"] = bool(hands[inp["dealer"]] >> deck[51] & 1)
     elif k == "weak-hand":
@@ -135,15 +135,15 @@ def check_example(ex: Example) -> Checked:
         hand = [parse_card(c) for c in inp["hand"]]
         rest = [c for c in range(52) if c not in hand]
         deck = [c for i in range(13) for c in (hand[i], rest[3 * i], rest[3 * i + 1], rest[3 * i + 2])]
-        hands = R.deal_hands(r, 0, deck)  # dealer 0: the first card goes to seat 1
-        others_weak = any(R.is_weak_hand(h) for s, h in enumerate(hands) if s != 1)
+        hands = core_rules.deal_hands(r, 0, deck)  # dealer 0: the first card goes to seat 1
+        others_weak = any(core_rules.is_weak_hand(h) for s, h in enumerate(hands) if s != 1)
         m = Match(r, first_dealer=0)
         m.apply(Deal(tuple(deck)))
         got["redeal"] = m.phase is Phase.DEAL and not others_weak
     elif k == "partners":
         seat = inp["seat"]
-        got["partner"] = next(s for s in range(4) if s != seat and R.team_of(s) == R.team_of(seat))
-        got["team"] = R.team_of(seat)
+        got["partner"] = next(s for s in range(4) if s != seat and core_rules.team_of(s) == core_rules.team_of(seat))
+        got["team"] = core_rules.team_of(seat)
     elif k == "timer":
         m = _match_at_bidding(r, 0, [inp["score"]] * 4)
         a = m.timeout_action()
@@ -170,9 +170,9 @@ def _redeal(r: Rules, dealer: int, bids: list[int]) -> dict[str, Any]:
     seat = m.to_move
     for _ in range(4):
         m.apply(Bid(bids[seat]))
-        seat = R.next_seat(r, seat)
+        seat = core_rules.next_seat(r, seat)
     if m.phase is Phase.PLAY:  # the hand is played: who deals after it (deal.rotation)
-        return {"played": True, "next_dealer": H.next_dealer(r, m.dealer, None)}
+        return {"played": True, "next_dealer": core_hand.next_dealer(r, m.dealer, None)}
     return {"played": False, "next_dealer": m.dealer}
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from tarneeb.conformance.protocol import PROTOCOL_VERSION
 from tarneeb.conformance.vector_ref import hand_result
-from tarneeb.core import rules as R
+from tarneeb.core import rules as core_rules
 from tarneeb.core.actions import Deal, parse_action
 from tarneeb.core.cards import card_str, cards_of, parse_card, strain_text
 from tarneeb.core.match import Match, Phase
@@ -69,7 +69,7 @@ class RefSession:
             m = Match.at(r, req["dealer"], req["scores"], req.get("target"))
             self.m, self.n0 = m, len(m.records)
             deck = tuple(parse_card(c) for c in req["deck"])
-            hands = [[card_str(c) for c in cards_of(h)] for h in R.deal_hands(r, req["dealer"], deck)]
+            hands = [[card_str(c) for c in cards_of(h)] for h in core_rules.deal_hands(r, req["dealer"], deck)]
             m.apply(Deal(deck))
             return {"ok": True, "hands": hands, **self.state()}
         if self.m is None:

@@ -33,7 +33,7 @@ from tarneeb.conformance.vector_ref import (
     ref_score,
     ref_trick_winner,
 )
-from tarneeb.core import rules as R
+from tarneeb.core import rules as core_rules
 from tarneeb.core.actions import Action, Bid, Deal, NameTrump, parse_action
 from tarneeb.core.cards import STRAINS, SUITS, card_str, parse_card
 from tarneeb.core.match import Match, Phase
@@ -246,7 +246,7 @@ def gen_bid_legality(g: Gen, n: int) -> None:
             for b in (2, 3, 4):
                 scores = [sc, 0, 0, 0]
                 # seat 0 bids first when the dealer is 3 (ccw) or 1 (cw)
-                dealer = R.seat_order(r, 0)[3]  # the seat before seat 0 in the direction of play
+                dealer = core_rules.seat_order(r, 0)[3]  # the seat before seat 0 in the direction of play
                 add(f"a bid of {b} at a score of {sc}", dealer, scores, [], f"bid:{b}")
         while len(g.tests) < n:
             scores = [rng.choice(_score_pool(r)) for _ in range(4)]
@@ -307,7 +307,7 @@ def gen_bidding_end(g: Gen, n: int) -> None:
         g.add(desc, inp, exp, cid, cl)
     z = [0, 0, 0, 0]
     if r.individual:
-        t = R.total_in_force(r, z)
+        t = core_rules.total_in_force(r, z)
         for dealer in range(4):
             add(f"bids total {t - 1}, one below the threshold (dealer {dealer})", dealer, z,
                 _split(t - 1, r))
@@ -331,7 +331,7 @@ def gen_bidding_end(g: Gen, n: int) -> None:
 
 def _split(total: int, r: Rules) -> list[str]:
     """Four legal bids summing to ``total`` (as evenly as possible, avoiding excluded bids)."""
-    legal = R.legal_bids(r, 0)
+    legal = core_rules.legal_bids(r, 0)
     for a in range(2, 14):
         for b_ in range(2, 14):
             for c in range(2, 14):
@@ -354,7 +354,7 @@ def gen_hand_scoring(g: Gen, n: int) -> None:
         exp, cid = ref_score(r, inp)
         g.add(desc, inp, exp, cid)
     if r.individual:
-        legal = R.legal_bids(r, 0)
+        legal = core_rules.legal_bids(r, 0)
         for b in legal:
             add(f"bid {b} made exactly", {"bids": [b, 2, 2, 2], "tricks": [b, 13 - b, 0, 0]})
             add(f"bid {b} failed by one", {"bids": [b, 2, 2, 2], "tricks": [b - 1, 14 - b, 0, 0]})
@@ -424,7 +424,7 @@ def gen_outcome(g: Gen, n: int) -> None:
             ind(f"a failed bid of {mb} does not", [5, 0, -3, 0], [mb, 2, 2, 2], [mb - 1, 2, 1, 13 - mb - 2])
             ind(f"a made bid of {mb} by team 1 with team 0 qualified", [T, mb, 5, 0], [2, mb, 2, 2],
                 [1, mb + 1, 1, 13 - mb - 3])
-        legal = R.legal_bids(r, 0)
+        legal = core_rules.legal_bids(r, 0)
         pool = _score_pool(r)
         while len(g.tests) < n:
             sc = [rng.choice(pool) if rng.random() < 0.7 else rng.randint(-40, T + 15) for _ in range(4)]
@@ -483,14 +483,14 @@ def gen_deal(g: Gen, n: int) -> None:
 
 def _weak_deck(dealer: int, r: Rules, rng: random.Random | None = None) -> list[int]:
     """A deck in which the first seat after the dealer holds no card above 10."""
-    low = [c for c in range(52) if R.is_weak_hand(1 << c)]  # 2 to 10
-    rest = [c for c in range(52) if not R.is_weak_hand(1 << c)]
+    low = [c for c in range(52) if core_rules.is_weak_hand(1 << c)]  # 2 to 10
+    rest = [c for c in range(52) if not core_rules.is_weak_hand(1 << c)]
     if rng:
         rng.shuffle(low)
     weak, others = low[:13], low[13:] + rest
     if rng:
         rng.shuffle(others)
-    first = set(R.deal_positions(r)[0])  # the places of the first seat's cards (deal.order)
+    first = set(core_rules.deal_positions(r)[0])  # the places of the first seat's cards (deal.order)
     deck: list[int] = []
     for i in range(52):
         deck.append(weak.pop() if i in first else others.pop())

@@ -28,7 +28,7 @@ from tarneeb.conformance.explain import replay_story
 from tarneeb.conformance.protocol import PROTOCOL_VERSION, Engine, engine_protocol
 from tarneeb.conformance.vector_gen import generate, generated_files, write_all
 from tarneeb.conformance.vector_ref import CATEGORIES, COMMAND, START_CATEGORIES, hand_result
-from tarneeb.core import clauses as C
+from tarneeb.core import clauses as core_clauses
 from tarneeb.core.actions import Deal, Play, parse_action
 from tarneeb.core.cards import parse_card
 from tarneeb.core.clauses import cite
@@ -302,12 +302,12 @@ def _refusal_clause(base: dict[str, Any], inp: dict[str, Any], actions: Sequence
     try:
         rules = load_rules(str(base["ruleset"]), base["options"])
         if r.step is None:
-            return {r.fld: C.trump_clause(rules)} if r.fld == "trump" else {}
+            return {r.fld: core_clauses.trump_clause(rules)} if r.fld == "trump" else {}
         m = Match.at(rules, inp["dealer"], inp["scores"], inp.get("target"))
         m.apply(Deal(tuple(parse_card(c) for c in inp["deck"])))
         for a in actions[:r.step]:
             m.apply(parse_action(a))
-        return {r.fld: C.legal_clause(rules, m, [], [actions[r.step]])}
+        return {r.fld: core_clauses.legal_clause(rules, m, [], [actions[r.step]])}
     except TarneebError:
         return {}
 
@@ -323,7 +323,7 @@ def _match_clauses(base: dict[str, Any], inp: dict[str, Any], k: int) -> dict[st
                 m.apply(parse_action(a))
     except TarneebError:
         return {}
-    cl = C.result_clauses(r, m.records[-1])
+    cl = core_clauses.result_clauses(r, m.records[-1])
     out = {f"deals[{k}].{f}": c for f, c in cl.items()}
     out[f"deals[{k}].trick_winners"] = "play.winner"
     out[f"deals[{k}].tricks_won"] = "hand.tricks"

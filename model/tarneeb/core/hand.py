@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
-from tarneeb.core import rules as R
+from tarneeb.core import rules as core_rules
 from tarneeb.core.spec import Rules
 
 # ------------------------------------------------------------------ deal
@@ -36,8 +36,8 @@ def deal_trump(r: Rules, deck: Sequence[int]) -> tuple[int | None, int]:
     if r.trump_source == "fixed":
         return None, r.fixed_suit
     if r.trump_source.startswith("revealed"):
-        card = R.revealed_card(deck)
-        return card, R.trump_from_reveal(r, card)
+        card = core_rules.revealed_card(deck)
+        return card, core_rules.trump_from_reveal(r, card)
     return None, -1
 
 
@@ -45,7 +45,7 @@ def weak_seats(r: Rules, hands: Sequence[int]) -> list[int]:
     """Seats holding no card above 10, when the ruleset redeals for them (deal.weak-redeal); else []."""
     if not r.weak_redeal:
         return []
-    return [s for s in range(4) if R.is_weak_hand(hands[s])]
+    return [s for s in range(4) if core_rules.is_weak_hand(hands[s])]
 
 
 def weak_claimers(r: Rules, dealer: int, hands: Sequence[int]) -> tuple[int, ...]:
@@ -76,7 +76,7 @@ class Auction:
 
 def auction_start(r: Rules, dealer: int) -> Auction:
     """The auction of a deal by ``dealer``: the seat after the dealer speaks first (auction.order)."""
-    return Auction(dealer, R.next_seat(r, dealer))
+    return Auction(dealer, core_rules.next_seat(r, dealer))
 
 
 def auction_call(r: Rules, a: Auction, n: int | None, strain: int | None, *,
@@ -87,7 +87,7 @@ def auction_call(r: Rules, a: Auction, n: int | None, strain: int | None, *,
     seat = a.to_speak
     if seat is None:
         return "auction.order", "the auction is over"
-    bad = R.auction_bid_violation(r, a.dealer, seat, a.top, a.passes, n, strain)
+    bad = core_rules.auction_bid_violation(r, a.dealer, seat, a.top, a.passes, n, strain)
     if bad is not None and not force:
         return bad
     a.spoken += 1
@@ -97,7 +97,7 @@ def auction_call(r: Rules, a: Auction, n: int | None, strain: int | None, *,
     else:
         a.top = (n, strain)
         a.holder = seat
-    a.to_speak = R.auction_next(r, seat, a.spoken, a.active, a.top is not None, a.holder)
+    a.to_speak = core_rules.auction_next(r, seat, a.spoken, a.active, a.top is not None, a.holder)
     return bad
 
 
@@ -107,7 +107,7 @@ def auction_call(r: Rules, a: Auction, n: int | None, strain: int | None, *,
 def bidding_order(r: Rules, dealer: int) -> tuple[int, int, int, int]:
     """The seats in the order they bid: the seat after the dealer first, the dealer last (bid.turn,
     auction.order)."""
-    return R.deal_order(r, dealer)
+    return core_rules.deal_order(r, dealer)
 
 
 def bid_turn(r: Rules, dealer: int, have_bid: Sequence[int]) -> tuple[int | None, int | None]:
@@ -127,7 +127,7 @@ def bid_turn(r: Rules, dealer: int, have_bid: Sequence[int]) -> tuple[int | None
 
 def hand_leader(r: Rules, dealer: int, contract: tuple[int, int, int | None] | None) -> int:
     """The first leader: the seat after the dealer (individual bids), the contract holder (auction) (play.lead)."""
-    return R.next_seat(r, dealer) if contract is None else contract[0]
+    return core_rules.next_seat(r, dealer) if contract is None else contract[0]
 
 
 def trick_legal(r: Rules, hands: Sequence[int], leader: int, cards: Sequence[int], trump: int) -> bool:
@@ -142,24 +142,24 @@ def legal_trick_winner(r: Rules, hands: Sequence[int], leader: int, cards: Seque
     card is not legal for its seat holding ``hands[seat]`` before the trick (as :func:`trick_legal`) (play.follow,
     play.must-trump, play.winner, play.direction)."""
     c0, c1, c2, c3 = cards
-    order = R.seat_order(r, leader)
+    order = core_rules.seat_order(r, leader)
     s0, s1, s2, s3 = order
-    legal = R.legal_play_mask
+    legal = core_rules.legal_play_mask
     led = c0 // 13
     if not (legal(r, hands[s0], -1, trump) >> c0 & 1 and legal(r, hands[s1], led, trump) >> c1 & 1
             and legal(r, hands[s2], led, trump) >> c2 & 1 and legal(r, hands[s3], led, trump) >> c3 & 1):
         return -1
-    return order[R.trick_winner(cards, trump)]
+    return order[core_rules.trick_winner(cards, trump)]
 
 
 def trick_turn(r: Rules, leader: int, n_played: int) -> int:
     """The seat that plays the ``n_played``-th card (0-based) of a trick led by ``leader`` (play.direction)."""
-    return R.seat_order(r, leader)[n_played]
+    return core_rules.seat_order(r, leader)[n_played]
 
 
 def trick_winner_seat(r: Rules, leader: int, cards: Sequence[int], trump: int) -> int:
     """The seat that wins a trick of four cards led by ``leader`` (play.winner, play.direction)."""
-    return R.seat_order(r, leader)[R.trick_winner(cards, trump)]
+    return core_rules.seat_order(r, leader)[core_rules.trick_winner(cards, trump)]
 
 
 # ------------------------------------------------------------------ scoring and outcome
@@ -170,10 +170,10 @@ def hand_deltas(r: Rules, bids: Sequence[int], contract: tuple[int, int, int | N
     """The change of each seat's score (score.individual / score.values; auction: score.standard,
     score.bid-only, score.kaboot, score.bid13). ``contract`` is (seat, tricks, strain), None for individual bids."""
     if contract is None:
-        d = R.individual_delta
+        d = core_rules.individual_delta
         return [d(r, bids[0], tricks_won[0]), d(r, bids[1], tricks_won[1]), d(r, bids[2], tricks_won[2]),
                 d(r, bids[3], tricks_won[3])]
-    d0, d1 = R.team_deltas(r, contract[1], R.team_of(contract[0]), R.team_tricks(tricks_won))
+    d0, d1 = core_rules.team_deltas(r, contract[1], core_rules.team_of(contract[0]), core_rules.team_tricks(tricks_won))
     return [d0, d1, d0, d1]
 
 
@@ -183,10 +183,10 @@ def hand_outcome(r: Rules, scores: Sequence[int], target: int, bids: Sequence[in
     if contract is None:
         if target != r.target:
             r = replace(r, target=target)
-        return R.individual_outcome(r, scores, bids, tricks_won)
-    bt = R.team_of(contract[0])
-    return R.auction_outcome(r, (scores[0], scores[1]), target, bt,
-                             R.bid13_wins(r, contract[1], R.team_tricks(tricks_won)[bt]))
+        return core_rules.individual_outcome(r, scores, bids, tricks_won)
+    bt = core_rules.team_of(contract[0])
+    return core_rules.auction_outcome(r, (scores[0], scores[1]), target, bt,
+                             core_rules.bid13_wins(r, contract[1], core_rules.team_tricks(tricks_won)[bt]))
 
 
 class Settled(NamedTuple):
@@ -202,7 +202,7 @@ def settle(r: Rules, win: int | None, target: int, games: Sequence[int]) -> Sett
     """Apply a hand's outcome: a game won before play-on raises the target; otherwise a win ends the match."""
     if win is None:
         return Settled(None, target, games, None)
-    nxt = R.target_in_force(r, len(games) + 1)
+    nxt = core_rules.target_in_force(r, len(games) + 1)
     if nxt != target:
         return Settled(None, nxt, (*games, win), win)
     return Settled(win, target, (*games, win), win)
@@ -212,8 +212,8 @@ def next_dealer(r: Rules, dealer: int, redeal: str | None) -> int:
     """Who deals next: the next seat after a played deal (deal.rotation); after a cancelled one, per clause:
     bid.total by redeal.dealer, auction.all-pass and deal.weak-redeal the next seat (ambiguity weak-hand)."""
     if redeal == "bid.total":
-        return R.dealer_after_redeal(r, dealer)
-    return R.next_seat(r, dealer)
+        return core_rules.dealer_after_redeal(r, dealer)
+    return core_rules.next_seat(r, dealer)
 
 
 __all__ = [

@@ -21,8 +21,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
-from tarneeb.core import hand as H
-from tarneeb.core import rules as R
+from tarneeb.core import hand as core_hand
+from tarneeb.core import rules as core_rules
 from tarneeb.core.actions import ASK, BIDS, EGYPTIAN, KEEP, PASS, PLAYS, Action, Bid, Deal, NameTrump, Play, Redeal
 from tarneeb.core.cards import (
     CARD_BITS,
@@ -47,7 +47,7 @@ _PLAYS_OF_SUIT: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
     tuple(tuple(PLAYS[c] for c in cards) for cards in CARDS_OF_SUIT[s]) for s in range(4)
 )
 _P0, _P1, _P2, _P3 = _PLAYS_OF_SUIT  # the Play actions of a 13-bit suit mask, per suit
-_NO_AUCTION = H.Auction(-1, None)  # the auction before a deal (never called on: auction_start replaces it)
+_NO_AUCTION = core_hand.Auction(-1, None)  # the auction before a deal (never called on: auction_start replaces it)
 _OTHER_SUITS = tuple(FULL_DECK ^ m for m in SUIT_MASKS)  # the cards not of suit s
 _SHIFT = (0, 13, 26, 39)
 _NAME_TRUMP = tuple(NameTrump(s) for s in range(4))  # the contract holder's choices (trump.source)
@@ -153,7 +153,7 @@ class Match:
 
     def __init__(self, rules: Rules, first_dealer: int = 0, scores: Sequence[int] | None = None) -> None:
         """``scores`` starts a match part-way (seats 0..3; in the auction family partners carry the team score)."""
-        if first_dealer not in (R.first_dealers(rules) if scores is None else range(4)):  # a start, or part-way
+        if first_dealer not in (core_rules.first_dealers(rules) if scores is None else range(4)):  # a start, or part-way
             why = "the first dealer must be a seat 0..3" if first_dealer not in range(4) else \
                 "under reading seat0 of ambiguity first-dealer seat 0 deals the first hand"
             raise IllegalDeal(f"first dealer {first_dealer}", None, "deal.first-dealer", why, "new match")
@@ -163,8 +163,8 @@ class Match:
                               "four seat scores are needed, and partners share a team score in this ruleset",
                               "new match")
         self.rules = rules
-        self._next = tuple(R.next_seat(rules, s) for s in range(4))  # play.direction, decided once per match
-        self._order = tuple(R.seat_order(rules, s) for s in range(4))  # the seats of a trick, by its leader
+        self._next = tuple(core_rules.next_seat(rules, s) for s in range(4))  # play.direction, decided once per match
+        self._order = tuple(core_rules.seat_order(rules, s) for s in range(4))  # the seats of a trick, by its leader
         self.first_dealer = first_dealer
         self.dealer = first_dealer
         self.scores = start
@@ -221,11 +221,11 @@ class Match:
         else:
             m = cls(rules, dealer, [0, 0, 0, 0])  # part-way: any dealer may be waited for
         if games is None:
-            want = R.target_in_force(rules, 0) if target is None else target
+            want = core_rules.target_in_force(rules, 0) if target is None else target
             k = 0
             # the games it takes to reach that target: 1 at most, or any number under reading repeated
             most = 2 if rules.play_on_count == "once" else max(2, (want - rules.target) // max(1, rules.play_on_raise) + 1)
-            while R.target_in_force(rules, k) != want:
+            while core_rules.target_in_force(rules, k) != want:
                 k += 1
                 if k > most:
                     raise IllegalDeal(f"target {want}", None, "win.play-on",
@@ -238,7 +238,7 @@ class Match:
         if any(g not in (0, 1) for g in games):
             raise IllegalDeal(f"games {list(games)}", None, "win.play-on", "a game is won by team 0 or 1",
                               "match part-way")
-        in_force = R.target_in_force(rules, len(games))
+        in_force = core_rules.target_in_force(rules, len(games))
         if target is not None and target != in_force:
             raise IllegalDeal(f"target {target}", None, "win.play-on",
                               f"after {len(games)} game(s) the target in force is {in_force}", "match part-way")
@@ -308,7 +308,7 @@ class Match:
         if ph is _PLAY:
             led = self.led
             hand = self.hands[self.to_move]
-            mask = R.legal_play_mask(self.rules, hand, led, self.trump)
+            mask = core_rules.legal_play_mask(self.rules, hand, led, self.trump)
             self._mhand = hand  # _phase_play need not compute the mask again
             self._mmask = mask
             if led >= 0 and not mask & _OTHER_SUITS[led]:  # following suit: one precomputed tuple
@@ -326,18 +326,18 @@ class Match:
 
     def legal_play_mask(self) -> int:
         hand = self.hands[self.to_move]
-        mask = R.legal_play_mask(self.rules, hand, self.led, self.trump)
+        mask = core_rules.legal_play_mask(self.rules, hand, self.led, self.trump)
         self._mhand, self._mmask = hand, mask
         return mask
 
     def _legal_individual_bids(self) -> Sequence[Action]:
-        """R.legal_bids for the bidder's score, kept per rules and score (rebuilt if a deciding rule is patched)."""
+        """core_rules.legal_bids for the bidder's score, kept per rules and score (rebuilt if a deciding rule is patched)."""
         r = self.rules
         table = rules_table(_BID_TABLES, r, bid_deciders())
         score = self.scores[self.to_move]
         got = table.get(score)
         if got is None:
-            got = table[score] = tuple(BIDS[b] for b in R.legal_bids(r, score))
+            got = table[score] = tuple(BIDS[b] for b in core_rules.legal_bids(r, score))
         return got
 
     def _legal_auction_bids(self) -> Sequence[Action]:
@@ -354,7 +354,7 @@ class Match:
                                               for n in range(r.min_bid, 14) for s in strains]
             got = table[key] = tuple(
                 b for b in candidates
-                if R.auction_bid_violation(r, self.dealer, self.to_move, a.top, a.passes, b.n, b.strain) is None)
+                if core_rules.auction_bid_violation(r, self.dealer, self.to_move, a.top, a.passes, b.n, b.strain) is None)
         return got
 
     # -------------------------------------------------------------- apply
@@ -395,7 +395,7 @@ class Match:
         deck = action.deck
         r = self.rules
         try:
-            hands = R.deal_hands(r, self.dealer, deck) if len(deck) == 52 else None
+            hands = core_rules.deal_hands(r, self.dealer, deck) if len(deck) == 52 else None
         except (TypeError, ValueError):
             hands = None
         if hands is None or hands[0] | hands[1] | hands[2] | hands[3] != FULL_DECK:  # 52 cards covering the pack
@@ -404,9 +404,9 @@ class Match:
         self._reset_hand()
         self.hands = hands
         self.record = HandRecord(len(self.records), self.dealer, tuple(deck))
-        weak = H.weak_seats(r, hands)
+        weak = core_hand.weak_seats(r, hands)
         if weak:
-            claimers = H.weak_claimers(r, self.dealer, hands)
+            claimers = core_hand.weak_claimers(r, self.dealer, hands)
             if not claimers:  # the redeal is automatic
                 self._phase_redeal("deal.weak-redeal", f"seat(s) {weak} hold no card above 10")
                 return
@@ -424,7 +424,7 @@ class Match:
         self.phase = Phase.BIDDING
         self.to_move = self._next[self.dealer]  # bid.turn, auction.order: the seat after the dealer
         if not self.rules.individual:
-            self.auction = H.auction_start(self.rules, self.dealer)
+            self.auction = core_hand.auction_start(self.rules, self.dealer)
 
     def _phase_weak_claim(self, action: Redeal) -> None:
         """A weak seat asks for a redeal (the deal is cancelled) or keeps its hand (the next weak seat chooses, or
@@ -448,7 +448,7 @@ class Match:
         rec = self.record
         if rec is None:
             raise RuntimeError("a step of a deal with no deal in progress")
-        card, trump = H.deal_trump(self.rules, deck)
+        card, trump = core_hand.deal_trump(self.rules, deck)
         if card is not None:
             rec.revealed = card  # worded in rec.events
         if trump < 0:
@@ -463,7 +463,7 @@ class Match:
         if rec is None:
             raise RuntimeError("a step of a deal with no deal in progress")
         if r.individual:
-            bad = R.bid_violation(r, self.scores[seat], bid.n, bid.strain)
+            bad = core_rules.bid_violation(r, self.scores[seat], bid.n, bid.strain)
             if bad is not None:
                 raise IllegalBid(str(bid), seat, bad[0], bad[1], self.state_text())
             if bid.n is None:
@@ -472,13 +472,13 @@ class Match:
             rec.bids.append((seat, bid))
             self.spoken += 1
             if self.spoken < 4:
-                self.to_move = self._next[seat]  # bid.turn (R.next_seat, tabled in __init__)
+                self.to_move = self._next[seat]  # bid.turn (core_rules.next_seat, tabled in __init__)
                 return
-            if not R.hand_is_played(r, self.bids, self.scores):
-                total, threshold = R.bid_total(r, self.bids, self.scores)
+            if not core_rules.hand_is_played(r, self.bids, self.scores):
+                total, threshold = core_rules.bid_total(r, self.bids, self.scores)
                 self._phase_redeal("bid.total", f"bids total {total}, below {threshold}")
                 return
-            self._start_play(H.hand_leader(r, self.dealer, None))
+            self._start_play(core_hand.hand_leader(r, self.dealer, None))
             return
         self._auction_bid(bid)
 
@@ -489,7 +489,7 @@ class Match:
         if rec is None:
             raise RuntimeError("a step of a deal with no deal in progress")
         a = self.auction
-        bad = H.auction_call(r, a, bid.n, bid.strain)
+        bad = core_hand.auction_call(r, a, bid.n, bid.strain)
         if bad is not None:
             raise IllegalBid(str(bid), seat, bad[0], bad[1], self.state_text())
         rec.bids.append((seat, bid))
@@ -520,7 +520,7 @@ class Match:
                 raise RuntimeError("an Egyptian contract with no strain")
             self.trump = top.strain
             rec.trump = self.trump
-            self._start_play(H.hand_leader(r, self.dealer, rec.contract))
+            self._start_play(core_hand.hand_leader(r, self.dealer, rec.contract))
             return
         self.phase = Phase.TRUMP_CHOICE
         self.to_move = holder
@@ -534,7 +534,7 @@ class Match:
                                "the contract holder names one of the four suits", self.state_text())
         self.trump = action.suit
         rec.trump = action.suit
-        self._start_play(H.hand_leader(self.rules, self.dealer, rec.contract))
+        self._start_play(core_hand.hand_leader(self.rules, self.dealer, rec.contract))
 
     def _phase_redeal(self, rule: str, why: str) -> None:
         rec = self.record
@@ -546,7 +546,7 @@ class Match:
         self.records.append(rec)
         self.record = None
         self.redeals += 1
-        self.dealer = H.next_dealer(self.rules, self.dealer, rule)
+        self.dealer = core_hand.next_dealer(self.rules, self.dealer, rule)
         self.phase = Phase.DEAL
         self.to_move = -1
 
@@ -565,14 +565,14 @@ class Match:
         if hand == self._mhand:  # computed by legal_actions for this very state (see _reset_hand)
             mask = self._mmask
         else:
-            mask = R.legal_play_mask(self.rules, hand, self.led, self.trump)
+            mask = core_rules.legal_play_mask(self.rules, hand, self.led, self.trump)
         self._mhand = -1
         try:
             legal = (mask >> card) & 1
         except (TypeError, ValueError):  # not a card number: a negative or non-integer card
             legal = 0
         if not legal:
-            bad = R.play_violation(self.rules, hand, self.led, self.trump, card)
+            bad = core_rules.play_violation(self.rules, hand, self.led, self.trump, card)
             if bad is None:
                 raise RuntimeError("a card refused by the legal set, yet no clause broken")
             raise IllegalPlay(str(Play(card)), seat, bad[0], bad[1], self.state_text())
@@ -583,10 +583,10 @@ class Match:
         if n < 4:
             if n == 1:
                 self.led = card // 13
-            self.to_move = self._next[seat]  # play.direction (R.next_seat, tabled in __init__)
+            self.to_move = self._next[seat]  # play.direction (core_rules.next_seat, tabled in __init__)
             return
         # hand.trick_winner_seat, with the seat orders tabled in __init__
-        winner = self._order[self.trick_leader][R.trick_winner(trick, self.trump)]
+        winner = self._order[self.trick_leader][core_rules.trick_winner(trick, self.trump)]
         self.tricks_won[winner] += 1
         rec = self.record
         if rec is None:
@@ -608,7 +608,7 @@ class Match:
         if rec is None:
             raise RuntimeError("a step of a deal with no deal in progress")
         rec.tricks_won = list(self.tricks_won)
-        deltas = H.hand_deltas(r, self.bids, rec.contract, self.tricks_won)
+        deltas = core_hand.hand_deltas(r, self.bids, rec.contract, self.tricks_won)
         for s in range(4):
             self.scores[s] += deltas[s]
         rec.deltas = deltas
@@ -621,12 +621,12 @@ class Match:
         rec = self.record
         if rec is None:
             raise RuntimeError("a step of a deal with no deal in progress")
-        win, rule = H.hand_outcome(r, self.scores, self.target, self.bids, rec.contract, self.tricks_won)
+        win, rule = core_hand.hand_outcome(r, self.scores, self.target, self.bids, rec.contract, self.tricks_won)
         rec.outcome = win
         rec.outcome_rule = rule
         self.records.append(rec)
         self.record = None
-        st = H.settle(r, win, self.target, self.games)
+        st = core_hand.settle(r, win, self.target, self.games)
         self.games = list(st.games)
         if st.target != self.target:
             self.target = st.target
@@ -637,7 +637,7 @@ class Match:
             self.phase = Phase.OVER
             self.to_move = -1
             return
-        self.dealer = H.next_dealer(r, self.dealer, None)
+        self.dealer = core_hand.next_dealer(r, self.dealer, None)
         self.phase = Phase.DEAL
         self.to_move = -1
 

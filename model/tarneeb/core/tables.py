@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import TypeVar
 
-from tarneeb.core import hand as H
-from tarneeb.core import rules as R
+from tarneeb.core import hand as core_hand
+from tarneeb.core import rules as core_rules
 from tarneeb.core.spec import Rules
 
 K = TypeVar("K")
@@ -34,17 +34,17 @@ def rules_table(store: dict[int, tuple[Rules, tuple[object, ...], dict[K, V]]], 
 
 def bid_deciders() -> tuple[object, ...]:
     """What decides the legal individual bids (bid.range, bid.excluded, bid.rising-min)."""
-    return (R.legal_bids, R.min_bid_for)
+    return (core_rules.legal_bids, core_rules.min_bid_for)
 
 
 def call_deciders() -> tuple[object, ...]:
     """What decides whether one auction call is legal (auction.*)."""
-    return (R.auction_bid_violation, R.dealer_forced, R.bid_key)
+    return (core_rules.auction_bid_violation, core_rules.dealer_forced, core_rules.bid_key)
 
 
 def auction_deciders() -> tuple[object, ...]:
     """What decides a whole auction: its calls, whose turn it is, when it ends (auction.order)."""
-    return (*call_deciders(), H.auction_start, H.auction_call, R.auction_next, R.next_seat)
+    return (*call_deciders(), core_hand.auction_start, core_hand.auction_call, core_rules.auction_next, core_rules.next_seat)
 
 
 __all__ = ["LIMIT", "auction_deciders", "bid_deciders", "call_deciders", "rules_table"]

@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from tarneeb.core import rules as R
+from tarneeb.core import rules as core_rules
 from tarneeb.core.actions import ASK, BIDS, EGYPTIAN, PASS, PLAYS, Action, Bid, NameTrump
 from tarneeb.core.cards import SUIT_MASKS, cards_of, ranks_in, suit_count
 from tarneeb.core.match import Match, Phase
@@ -72,12 +72,12 @@ def heuristic_policy(m: Match, rng: random.Random) -> Action:
     hand = m.hands[seat]
     if m.phase is Phase.BIDDING:
         if r.individual:
-            legal = R.legal_bids(r, m.scores[seat])
+            legal = core_rules.legal_bids(r, m.scores[seat])
             est = round(estimate_tricks(hand, m.trump))
             choice = next((b for b in legal if b >= est), legal[-1])
             if seat == m.dealer:
                 so_far = sum(m.bids) - m.bids[seat]
-                need = R.total_in_force(r, m.scores) - so_far
+                need = core_rules.total_in_force(r, m.scores) - so_far
                 if choice < need <= est + 1:
                     choice = next((b for b in legal if b >= need), choice)
             return BIDS[choice]
@@ -131,14 +131,14 @@ def heuristic_policy(m: Match, rng: random.Random) -> Action:
         side = [c for c in legal if c // 13 != trump] or legal
         longest = max({c // 13 for c in side}, key=lambda s: suit_count(hand & SUIT_MASKS[s], s))
         return PLAYS[min(c for c in side if c // 13 == longest)]
-    idx = R.trick_winner(m.trick, trump)
-    winner_seat = R.seat_order(m.rules, m.trick_leader)[idx]  # who wins the trick so far
+    idx = core_rules.trick_winner(m.trick, trump)
+    winner_seat = core_rules.seat_order(m.rules, m.trick_leader)[idx]  # who wins the trick so far
     lowest = min(legal, key=lambda c: (c // 13 == trump, c % 13))
     if winner_seat == partner:
         return PLAYS[lowest]
     if need_me or opp_need:
         best = m.trick[idx]
-        winners = [c for c in legal if R.trick_winner([best, c], trump) == 1]
+        winners = [c for c in legal if core_rules.trick_winner([best, c], trump) == 1]
         if winners:
             return PLAYS[min(winners, key=lambda c: (c // 13 == trump, c % 13))]
     return PLAYS[lowest]

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from tarneeb.core import rules as R
+from tarneeb.core import rules as core_rules
 from tarneeb.core.actions import Deal
 from tarneeb.core.match import Match, Phase, random_deck
 from tarneeb.core.spec import Rules
@@ -48,7 +48,7 @@ def play_match(rules: Rules, seed: int | str, index: int = 0, policy: str = "heu
     s = match_seed(seed, index)
     rng = random.Random(s)
     pol = POLICIES[policy]
-    seats = R.first_dealers(rules)
+    seats = core_rules.first_dealers(rules)
     m = Match(rules, first_dealer=seats[rng.randrange(len(seats))])
     deals = 0
     while m.phase is not Phase.OVER and m.hands_played < max_hands and deals < 10 * max_hands:

@@ -15,8 +15,8 @@ except ModuleNotFoundError:  # Pyodide (the offline site): the standard library'
     from tarneeb import purejson as orjson  # type: ignore[no-redef]
 
 import tarneeb.records.diagnose as diagnose
-from tarneeb.core import hand as H
-from tarneeb.core import rules as R
+from tarneeb.core import hand as core_hand
+from tarneeb.core import rules as core_rules
 from tarneeb.core.ambiguity import with_readings
 from tarneeb.core.cards import FULL_DECK, hand_str, player_and_seat
 from tarneeb.core.match import Match
@@ -330,7 +330,7 @@ class Verifier:
                 self.state = None
                 self._skipping = (f"its match header (line {h.line}) could not be used", h.line)
                 return out + [RecordProblem(h.file, h.line, "start_scores", why, h.match)]
-        self.state = MatchState(h, r, h.first_dealer, "deal.first-dealer", start, R.target_in_force(r, 0), [])
+        self.state = MatchState(h, r, h.first_dealer, "deal.first-dealer", start, core_rules.target_in_force(r, 0), [])
         return out + self._lenient(h.lenient, h.file, h.line, h.match, None)
 
     def _lenient(self, found: list[tuple[str, str, str]], file: str, line: int, match: str | None,
@@ -448,7 +448,7 @@ class Verifier:
                 self._resync(st, h)
                 return out
         elif h.hands is not None:  # a deck and the hands it deals, both claimed
-            dealt = R.deal_hands(r, dealer, deck)
+            dealt = core_rules.deal_hands(r, dealer, deck)
             claimed = [sum(1 << c for c in set(cards)) for cards in h.hands]
             if claimed != dealt and len(set(deck)) == 52:  # every later report of the line follows from it
                 hands_div = div("hands", "; ".join(hand_str(x) for x in claimed), "; ".join(hand_str(x) for x in dealt),
@@ -457,7 +457,7 @@ class Verifier:
         if not HandReplay(self, st, h, hand_no, out, dealer_div or hands_div).run(dealer, deck):
             self._resync(st, h)
         elif dealer_div is not None and rules_dealer is not None:
-            st.alt_dealer = H.next_dealer(r, rules_dealer, st.last_redeal)  # where the rules' dealer leads
+            st.alt_dealer = core_hand.next_dealer(r, rules_dealer, st.last_redeal)  # where the rules' dealer leads
         return out
 
     def _resync(self, st: MatchState, h: HandLine) -> None:
@@ -466,7 +466,7 @@ class Verifier:
         st.dealer = None
         st.alt_dealer = st.alt_scores = st.alt_target = None
         if h.outcome_winner is not None and h.outcome_winner in (0, 1):
-            settled = H.settle(st.rules, h.outcome_winner, st.target, st.games)
+            settled = core_hand.settle(st.rules, h.outcome_winner, st.target, st.games)
             if settled.winner is None:  # a game won before play-on: the next deal is played to the raised target
                 st.games, st.target = list(settled.games), settled.target
         if h.scores is not None:
@@ -530,7 +530,7 @@ class Verifier:
             rv = h.revealed
             if rv is None or rv < 0:
                 pick = [c for c in dcards if h.trump is not None and h.trump >= 0
-                        and R.trump_from_reveal(r, c) == h.trump]
+                        and core_rules.trump_from_reveal(r, c) == h.trump]
                 if not pick:
                     err("revealed", "missing: with the deal given as hands, name the revealed card (or the trump)")
                     return None
@@ -539,8 +539,8 @@ class Verifier:
                 div("revealed", _CARD_TEXT[rv], "a card of the dealer's hand (the last card dealt)", "trump.source")
                 return None
             dcards.remove(rv)
-            dcards.append(rv)  # the dealer's last card dealt is the one shown (R.revealed_card)
-        return R.deck_of_hands(r, dealer, [dcards if seat == dealer else h.hands[seat] for seat in range(4)])
+            dcards.append(rv)  # the dealer's last card dealt is the one shown (core_rules.revealed_card)
+        return core_rules.deck_of_hands(r, dealer, [dcards if seat == dealer else h.hands[seat] for seat in range(4)])
 
 
 def _claimed_before(r: Rules, h: HandLine) -> list[int] | None:

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from tarneeb.core import rules as R
+from tarneeb.core import rules as core_rules
 from tarneeb.core.cards import STRAINS, card_str
 from tarneeb.errors import SituationError
 from tarneeb.records.format import HandLine, MatchHeader, RecordProblem, bid_text
@@ -204,7 +204,7 @@ def situation_from_record(path: str, match: str | None, hand: int, kind: str | N
     if h.scores is not None:
         raw["scores_after"] = list(h.scores)
     revealed = h.revealed if h.revealed is not None and h.revealed >= 0 else (
-        R.revealed_card(h.deck) if h.deck is not None and len(h.deck) == 52 else None)
+        core_rules.revealed_card(h.deck) if h.deck is not None and len(h.deck) == 52 else None)
     if revealed is not None:
         raw["revealed"] = card_str(revealed)
     if h.trump is not None and h.trump >= 0:

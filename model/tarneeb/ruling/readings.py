@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tarneeb.core import hand as H
-from tarneeb.core import rules as R
+from tarneeb.core import hand as core_hand
+from tarneeb.core import rules as core_rules
 from tarneeb.core.ambiguity import Ambiguity, ambiguities, rules_under, taken_for
 from tarneeb.core.cards import STRAINS, card_str, player_name, strain_name, team_label
 from tarneeb.core.sources import cite
@@ -119,13 +119,13 @@ def _not_modelled(r: Rules, s: Situation) -> None:
 
 
 def _team13(s: Situation) -> bool:
-    return s.tricks is not None and 13 in R.team_tricks(s.tricks)
+    return s.tricks is not None and 13 in core_rules.team_tricks(s.tricks)
 
 
 def _defenders13(s: Situation) -> bool:
     if s.contract is None or s.tricks is None:
         return False
-    return R.team_tricks(s.tricks)[1 - R.team_of(s.contract.seat)] == 13
+    return core_rules.team_tricks(s.tricks)[1 - core_rules.team_of(s.contract.seat)] == 13
 
 
 _Live = Callable[[Rules, Situation], bool]
@@ -151,8 +151,8 @@ def _forced_dealer_turn(r: Rules, s: Situation) -> bool:
     if s.dealer is None or len(calls) != 3 or q is None or q.n is None or q.n <= r.min_bid:
         return False
     top = next(((b.n, b.strain) for b in reversed(calls) if b.n is not None), None)
-    seat = H.bidding_order(r, s.dealer)[len(calls)]
-    return R.dealer_forced(r, s.dealer, seat, top, sum(b.n is None for b in calls))
+    seat = core_hand.bidding_order(r, s.dealer)[len(calls)]
+    return core_rules.dealer_forced(r, s.dealer, seat, top, sum(b.n is None for b in calls))
 
 
 def _flags(kind: str, r: Rules, s: Situation, answer: dict[str, Any] | None = None) -> tuple[AmbiguityFlag, ...]:
