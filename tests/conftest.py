@@ -107,15 +107,24 @@ def pytest_configure(config: Any) -> None:
     config.addinivalue_line("markers", "slow: seconds per test; left out by `tools/dev.py check`")
 
 
-# The order the two workers take the test files in (pytest-xdist hands out files in collection order): the whole
-# prove of test_proofs first, as it proves every engine function cold into the shared cache; the files that prove
-# the engine again (with a mutant patched in, or through the command line) last, when most of what they do not
-# patch is cached. Collected alphabetically, test_proofs came after test_match_stage, test_house and
-# test_proof_engine*, which then proved the true engine's functions cold a second time beside it.
-FIRST_MODULES = {"test_proofs"}
-PROVING_MODULES = {"test_proof_engine", "test_proof_engine_cli", "test_match_stage", "test_prove_cache",
-                   "test_tools_family", "test_proof_references", "test_house", "test_cli_conventions",
-                   "test_mutant_catalogue"}
+# The order the two workers take the test files in (`tools/dev.py test` runs pytest-xdist with
+# --no-loadscope-reorder, so files are handed out in collection order, not largest first): the whole prove of
+# test_proofs first, which proves every engine function cold into the shared cache (in two processes of its own);
+# then the files that prove nothing; the files that prove the engine again (a mutant patched in, the command line)
+# last, the largest first, when what they do not patch is cached. Largest first, test_proof_engine's 150 mutants
+# came first and test_proofs late, and the two proved the true engine's functions cold side by side.
+FIRST_MODULES = ["test_proofs"]
+PROVING_MODULES = ["test_proof_engine", "test_proof_engine_cli", "test_match_stage", "test_house", "test_prove_cache",
+                   "test_cli_conventions", "test_tools_family", "test_proof_references", "test_mutant_catalogue"]
+
+
+def _order(item: Any) -> tuple[int, int]:
+    name = _module_name(item)
+    if name in FIRST_MODULES:
+        return (0, FIRST_MODULES.index(name))
+    if name in PROVING_MODULES:
+        return (2, PROVING_MODULES.index(name))
+    return (1, 0)
 
 
 def _module_name(item: Any) -> str:
@@ -127,5 +136,4 @@ def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
         if _module_name(item) in SLOW_MODULES:
             item.add_marker(pytest.mark.slow)
     # a stable sort: each file's tests stay together and in their order
-    items.sort(key=lambda item: 0 if _module_name(item) in FIRST_MODULES else
-               2 if _module_name(item) in PROVING_MODULES else 1)
+    items.sort(key=_order)

@@ -79,8 +79,8 @@ def _lint_and_pytest(*pytest_args: str) -> None:
 
 
 def test() -> None:
-    # a test file's tests in one worker (their module fixtures)
-    _lint_and_pytest("--dist", "loadfile")
+    # a test file's tests in one worker (their module fixtures), the files in the order tests/conftest.py gives
+    _lint_and_pytest("--dist", "loadfile", "--no-loadscope-reorder")
     # the release as a user gets it: the wheel alone in a fresh venv outside the tree runs the README's commands
     run(PY, "tools/wheel_check.py")
 
