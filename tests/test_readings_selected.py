@@ -249,6 +249,17 @@ def test_ruling_refuses_a_reading_it_cannot_follow(capsys: pytest.CaptureFixture
     assert "no ruleset asked has this ambiguity" in capsys.readouterr().err
 
 
+def test_a_remedy_the_documents_are_silent_on_is_refused_saying_why(capsys: pytest.CaptureFixture[str]) -> None:
+    """A table irregularity's remedy (no document states one, no ruleset takes one) is not a reading an engine can
+    follow: ``ruling --reading`` says so, as ``verify --reading`` does, not that the rulesets asked lack it."""
+    from tarneeb.cli import main
+
+    capsys.readouterr()
+    assert main(["ruling", "irregularity", "--irregularity", "revoke", "--reading", "revoke-remedy=transfer-tricks"]) == 2
+    err = capsys.readouterr().err
+    assert "readings.revoke-remedy" in err and "the documents are silent" in err and "Traceback" not in err
+
+
 # ------------------------------------------------- readings about an option's meaning, the numbers, the direction
 
 # (ruleset, ambiguity, reading, the options under which the reading matters, whether records of random play show it)

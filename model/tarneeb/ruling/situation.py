@@ -24,7 +24,7 @@ from typing import Any
 
 from tarneeb.core import rules as core_rules
 from tarneeb.core.actions import BIDS, Bid, parse_action
-from tarneeb.core.ambiguity import selectable_readings, with_readings
+from tarneeb.core.ambiguity import check_reading, selectable_readings, with_readings
 from tarneeb.core.cards import NO_TRUMP, SUIT_NAMES, card_str, parse_card, parse_suit, player_name
 from tarneeb.core.clauses import IRREGULARITIES
 from tarneeb.core.spec import OptionValue, Rules, Ruleset, load_rules, resolve_ruleset, ruleset_files_allowed, rulesets
@@ -345,6 +345,10 @@ def _readings(file: str, raw: dict[str, Any], targets: list[tuple[str, dict[str,
             except TarneebError as e:
                 raise SituationError(file, [f"readings.{aid}"], str(e).split(": ", 2)[-1]) from None
         if not concerned:
+            try:  # an ambiguity no ruleset can follow (the documents' silence on a remedy): the register says why
+                check_reading(aid, rd, "readings.")
+            except TarneebError as e:
+                raise SituationError(file, [f"readings.{aid}"], str(e).split(": ", 2)[-1]) from None
             raise SituationError(file, [f"readings.{aid}"],
                                  "no ruleset asked has this ambiguity among its selectable readings")
     return dict(chosen)
