@@ -110,11 +110,10 @@ def pytest_configure(config: Any) -> None:
 # The order the two workers take the test files in (`tools/dev.py test` runs pytest-xdist with
 # --no-loadscope-reorder, so files are handed out in collection order, not largest first): the whole prove of
 # test_proofs first, which proves every engine function cold into the shared cache (in two processes of its own);
-# then the files that prove nothing; the files that prove the engine again (a mutant patched in, the README's and
-# other command lines)
-# last, the largest first, when what they do not patch is cached. Largest first, test_proof_engine's 150 mutants
+# then the files that prove nothing; last, the files that prove the engine again (a mutant patched in, the README's
+# and other command lines), the largest first, when what they do not patch is cached. Largest first, test_proof_engine's 150 mutants
 # came first and test_proofs late, and the two proved the true engine's functions cold side by side.
-FIRST_MODULES = ["test_proofs"]
+FIRST_MODULE = "test_proofs"
 PROVING_MODULES = ["test_proof_engine", "test_readme_commands", "test_proof_engine_cli", "test_match_stage",
                    "test_house", "test_prove_cache", "test_cli_conventions", "test_tools_family",
                    "test_proof_references", "test_mutant_catalogue"]
@@ -122,8 +121,8 @@ PROVING_MODULES = ["test_proof_engine", "test_readme_commands", "test_proof_engi
 
 def _order(item: Any) -> tuple[int, int]:
     name = _module_name(item)
-    if name in FIRST_MODULES:
-        return (0, FIRST_MODULES.index(name))
+    if name == FIRST_MODULE:
+        return (0, 0)
     if name in PROVING_MODULES:
         return (2, PROVING_MODULES.index(name))
     return (1, 0)

@@ -339,16 +339,14 @@ def _readings(file: str, raw: dict[str, Any], targets: list[tuple[str, dict[str,
     asked = [load_rules(rid, o).ruleset for rid, o in targets] if chosen else []
     for aid, rd in chosen.items():
         concerned = [rs for rs in asked if _chosen(rs, {aid: rd})]
-        for rs in concerned:
-            try:
+        try:
+            for rs in concerned:
                 with_readings(rs, {aid: rd}, "readings")
-            except TarneebError as e:
-                raise SituationError(file, [f"readings.{aid}"], str(e).split(": ", 2)[-1]) from None
-        if not concerned:
-            try:  # an ambiguity no ruleset can follow (the documents' silence on a remedy): the register says why
+            if not concerned:  # an ambiguity no ruleset can follow (the documents' silence on a remedy): why
                 check_reading(aid, rd, "readings.")
-            except TarneebError as e:
-                raise SituationError(file, [f"readings.{aid}"], str(e).split(": ", 2)[-1]) from None
+        except TarneebError as e:
+            raise SituationError(file, [f"readings.{aid}"], str(e).split(": ", 2)[-1]) from None
+        if not concerned:
             raise SituationError(file, [f"readings.{aid}"],
                                  "no ruleset asked has this ambiguity among its selectable readings")
     return dict(chosen)
