@@ -31,12 +31,12 @@ run_ours = fair.run_ours
 
 
 def run_batch(ruleset: str, seconds: float, seed: int, games: int) -> tuple[float, int]:
-    r = load_rules(ruleset)
+    rules = load_rules(ruleset)
     hands = 0
     t0 = time.perf_counter()
     k = 0
     while time.perf_counter() - t0 < seconds:
-        res = batch.run(r, games, seed * 1000 + k, MAX_HANDS)
+        res = batch.run(rules, games, seed * 1000 + k, MAX_HANDS)
         hands += int(res.hands_played.sum())
         k += 1
     return time.perf_counter() - t0, hands
@@ -51,8 +51,8 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     ratios = []
     for rid in a.rulesets:
-        r = load_rules(rid)
-        n = batch.replay_check(r, batch.run(r, 50, 99, MAX_HANDS, log_games=10))
+        rules = load_rules(rid)
+        n = batch.replay_check(rules, batch.run(rules, 50, 99, MAX_HANDS, log_games=10))
         fair.warm_up(run_ours, rid)
         fair.warm_up(lambda sec, seed, rid=rid: run_batch(rid, sec, seed, 50))
         eng_t = eng_h = bat_t = bat_h = 0.0

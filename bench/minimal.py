@@ -179,13 +179,13 @@ def play_match(r: Any, rng: random.Random, max_hands: int, log: list[tuple[Any, 
 def bench(ruleset: str, seconds: float, seed: int, max_hands: int) -> dict[str, float]:
     from tarneeb import load_rules
 
-    r = load_rules(ruleset)
+    rules = load_rules(ruleset)
     rng = random.Random(seed)
     hands = deals = 0
     deadline = time.perf_counter() + seconds
     c0 = time.process_time()  # CPU time, as bench/fair.py times the engines
     while time.perf_counter() < deadline:
-        h, d = play_match(r, rng, max_hands)
+        h, d = play_match(rules, rng, max_hands)
         hands += h
         deals += d
     elapsed = time.process_time() - c0
@@ -214,13 +214,13 @@ def check(ruleset: str, matches: int, max_hands: int = 50, winner_fn: Any = _win
     AssertionError at the first deal that differs."""
     from tarneeb import load_rules
 
-    r = load_rules(ruleset)
-    if not supported(r):
+    rules = load_rules(ruleset)
+    if not supported(rules):
         raise ValueError(f"{ruleset}: not supported by the minimal engine")
     for i in range(matches):
         mine: list[tuple[Any, ...]] = []
-        play_match(r, random.Random(i), max_hands, mine, winner_fn)
-        theirs = engine_log(r, random.Random(i), max_hands)
+        play_match(rules, random.Random(i), max_hands, mine, winner_fn)
+        theirs = engine_log(rules, random.Random(i), max_hands)
         for k, (a, b) in enumerate(zip(mine, theirs, strict=False)):
             assert a == b, f"{ruleset} seed {i} deal {k}: minimal {a} != engine {b}"
         assert len(mine) == len(theirs), f"{ruleset} seed {i}: {len(mine)} deals != engine {len(theirs)}"

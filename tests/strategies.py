@@ -74,22 +74,22 @@ def near(points: Iterable[int], lo: int, hi: int) -> st.SearchStrategy[int]:
 
 # ------------------------------------------------------------------ individual bids
 
-def score_edges(r: Rules) -> list[int]:
+def score_edges(rules: Rules) -> list[int]:
     """The scores where a rule changes: 0 (partner above zero), the target, the rising-minimum thresholds, the
     thresholds of a rising bid total."""
-    return [0, r.target, *(t for t, _ in r.rising_table), *(t for t, _ in r.total_table)]
+    return [0, rules.target, *(t for t, _ in rules.rising_table), *(t for t, _ in rules.total_table)]
 
 
-def scores(r: Rules) -> st.SearchStrategy[int]:
+def scores(rules: Rules) -> st.SearchStrategy[int]:
     """One player's score, near a boundary of ``r``."""
-    return near(score_edges(r), -60, r.target + 30)
+    return near(score_edges(rules), -60, rules.target + 30)
 
 
 @st.composite
-def bids_with_total(draw: st.DrawFn, r: Rules) -> list[int]:
+def bids_with_total(draw: st.DrawFn, rules: Rules) -> list[int]:
     """Four legal bids (for a score of 0) whose total is, most of the time, ``total_min`` -1, 0 or +1."""
-    legal = R.legal_bids(r, 0)
-    want = draw(near([r.total_min, *(t for _, t in r.total_table)], 4 * legal[0], 4 * legal[-1]))
+    legal = R.legal_bids(rules, 0)
+    want = draw(near([rules.total_min, *(t for _, t in rules.total_table)], 4 * legal[0], 4 * legal[-1]))
     bids = [draw(st.sampled_from(legal)) for _ in range(4)]
     order = draw(st.permutations(range(4)))
     for _ in range(60):  # walk the bids towards the wanted total, one legal step at a time
@@ -108,12 +108,12 @@ def bids_with_total(draw: st.DrawFn, r: Rules) -> list[int]:
     return bids
 
 
-def bid_and_tricks(r: Rules) -> st.SearchStrategy[tuple[int, int]]:
+def bid_and_tricks(rules: Rules) -> st.SearchStrategy[tuple[int, int]]:
     """A legal bid and tricks taken: exactly the bid, one short, one over, none or all 13 most of the time."""
     def tricks(b: int) -> st.SearchStrategy[tuple[int, int]]:
         return st.tuples(st.just(b), st.one_of(st.sampled_from([x for x in (0, b - 1, b, b + 1, 13) if 0 <= x <= 13]),
                                                st.integers(0, 13)))
-    return st.sampled_from(R.legal_bids(r, 0)).flatmap(tricks)
+    return st.sampled_from(R.legal_bids(rules, 0)).flatmap(tricks)
 
 
 def trick_split() -> st.SearchStrategy[list[int]]:
@@ -126,21 +126,21 @@ def trick_split() -> st.SearchStrategy[list[int]]:
 
 
 @st.composite
-def seat_scores(draw: st.DrawFn, r: Rules) -> list[int]:
+def seat_scores(draw: st.DrawFn, rules: Rules) -> list[int]:
     """Four seat scores: each near 0 / the target / a threshold, or an exact tie of the two teams' tie keys."""
     kind = draw(st.sampled_from(["free", "tie", "partner"]))
-    s = [draw(scores(r)) for _ in range(4)]
+    s = [draw(scores(rules)) for _ in range(4)]
     if kind == "partner":  # one partner at the target +-1, the other at 0 +-1
         team = draw(st.integers(0, 1))
-        hi, lo = draw(near([r.target], r.target - 1, r.target + 1)), draw(st.integers(-1, 1))
+        hi, lo = draw(near([rules.target], rules.target - 1, rules.target + 1)), draw(st.integers(-1, 1))
         a, b = (hi, lo) if draw(st.booleans()) else (lo, hi)
         s[team], s[team + 2] = a, b
     elif kind == "tie":  # both teams qualify with equal keys (or one apart)
         d = draw(st.integers(-1, 1))
-        top = draw(st.integers(r.target, r.target + 20))
+        top = draw(st.integers(rules.target, rules.target + 20))
         lo = draw(st.integers(1, 20))
-        if r.tie_rule == "combined":  # equal sums, split differently
-            b0 = draw(st.integers(r.target, top + lo - 1))
+        if rules.tie_rule == "combined":  # equal sums, split differently
+            b0 = draw(st.integers(rules.target, top + lo - 1))
             s = [top, b0, lo, top + lo - b0 + d]
         else:  # equal top scores
             s = [top, top + d, lo, draw(st.integers(1, 20))]
@@ -151,23 +151,23 @@ def seat_scores(draw: st.DrawFn, r: Rules) -> list[int]:
 
 # ------------------------------------------------------------------ team scoring
 
-def contract_and_tricks(r: Rules) -> st.SearchStrategy[tuple[int, int, int]]:
+def contract_and_tricks(rules: Rules) -> st.SearchStrategy[tuple[int, int, int]]:
     """(contract, bidding team, the bidding team's tricks): bid 13, kaboot (13 or 0 tricks), made by exactly 0/+-1."""
     def tricks(c: int) -> st.SearchStrategy[int]:
         return st.one_of(st.sampled_from([x for x in (0, c - 1, c, c + 1, 13) if 0 <= x <= 13]), st.integers(0, 13))
-    contract = st.one_of(st.sampled_from([r.min_bid, r.min_bid + 1, 12, 13]), st.integers(r.min_bid, 13))
+    contract = st.one_of(st.sampled_from([rules.min_bid, rules.min_bid + 1, 12, 13]), st.integers(rules.min_bid, 13))
     return contract.flatmap(lambda c: st.tuples(st.just(c), st.integers(0, 1), tricks(c)))
 
 
-def team_score_pair(r: Rules, target: int) -> st.SearchStrategy[tuple[int, int]]:
+def team_score_pair(rules: Rules, target: int) -> st.SearchStrategy[tuple[int, int]]:
     """Team scores near ``target`` (each -1/0/+1), sometimes equal, sometimes far."""
     one = near([target, 0], -60, target + 40)
     return st.one_of(st.tuples(one, one), one.map(lambda x: (x, x)))
 
 
-def targets(r: Rules) -> list[int]:
+def targets(rules: Rules) -> list[int]:
     """The target in force before and after a game won (win.play-on)."""
-    return sorted({R.target_in_force(r, g) for g in range(3)})
+    return sorted({R.target_in_force(rules, g) for g in range(3)})
 
 
 # ------------------------------------------------------------------ play

@@ -63,9 +63,9 @@ def test_ck_vs_bsfyi_required_differences(ck_bs: dict[str, Comparison]) -> None:
     # tie rule: both teams qualify after the hand in both rulesets, with the same scores
     sit = ck_bs["tie-rule"].situation
     for rid in (CK, BS):
-        r = load_rules(rid)
-        after = [sit["scores"][k] + R.individual_delta(r, sit["bids"][k], sit["tricks"][k]) for k in range(4)]
-        assert R.team_qualifies(r, after[0], after[2]) and R.team_qualifies(r, after[1], after[3])
+        rules = load_rules(rid)
+        after = [sit["scores"][k] + R.individual_delta(rules, sit["bids"][k], sit["tricks"][k]) for k in range(4)]
+        assert R.team_qualifies(rules, after[0], after[2]) and R.team_qualifies(rules, after[1], after[3])
 
 
 def test_ck_vs_bsfyi_other_checks(ck_bs: dict[str, Comparison]) -> None:
@@ -146,9 +146,9 @@ def test_made_bid_wins_for_any_bid() -> None:
     sit = w.situation
     outcomes = {}
     for side in (a, b):
-        r = side.rules
-        after = [sit["scores"][k] + R.individual_delta(r, sit["bids"][k], sit["tricks"][k]) for k in range(4)]
-        outcomes[side.label] = R.individual_outcome(r, after, sit["bids"], sit["tricks"])
+        rules = side.rules
+        after = [sit["scores"][k] + R.individual_delta(rules, sit["bids"][k], sit["tricks"][k]) for k in range(4)]
+        outcomes[side.label] = R.individual_outcome(rules, after, sit["bids"], sit["tricks"])
         assert w.predicted[side.label] == {"winner": outcomes[side.label][0]}
     assert outcomes[a.label][0] != outcomes[b.label][0]
     made = [x for x in outcomes.values() if x[1] == "win.made-bid"]

@@ -189,8 +189,8 @@ def test_examples_against_encodings(ex: object) -> None:
     from tarneeb.conformance.examples import Example
 
     assert isinstance(ex, Example)
-    r = load_rules(ex.ruleset, ex.options)
-    e = Encoding(r)
+    rules = load_rules(ex.ruleset, ex.options)
+    e = Encoding(rules)
     inp, want = ex.input, ex.expect
     if ex.kind == "value":
         assert e.eval_individual_delta(inp["bid"], inp["bid"]) == want["value"]
@@ -203,11 +203,11 @@ def test_examples_against_encodings(ex: object) -> None:
         legal = inp["bid"] != "pass" and int(inp["bid"]) in e.eval_legal_bids(inp["score"])
         assert legal == want["legal"]
     elif ex.kind == "outcome":
-        if r.individual:
+        if rules.individual:
             w, rule = e.eval_individual_outcome(inp["scores"], inp.get("bids"), inp.get("tricks"))
         else:
             s = inp["scores"]
-            w, rule = e.eval_auction_outcome((s[0], s[1]), r.target, inp["bidding_team"], False)
+            w, rule = e.eval_auction_outcome((s[0], s[1]), rules.target, inp["bidding_team"], False)
         assert ("none" if w is None else w) == want["winner"]
         if "rule" in want:
             assert rule == want["rule"]

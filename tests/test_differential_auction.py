@@ -33,9 +33,9 @@ def fast(rid: str, opts: Opts) -> tuple[Rules, Encoding]:
     return r, Encoding(r)
 
 
-def auction_calls(r: Rules) -> list[tuple[int | None, int | None]]:
-    strains = range(5) if r.egyptian else (None,)
-    return [(None, None)] + [(n, s) for n in range(r.min_bid, 14) for s in strains]
+def auction_calls(rules: Rules) -> list[tuple[int | None, int | None]]:
+    strains = range(5) if rules.egyptian else (None,)
+    return [(None, None)] + [(n, s) for n in range(rules.min_bid, 14) for s in strains]
 
 
 @volume()
@@ -106,15 +106,15 @@ def test_trick_relation(data: st.DataObject) -> None:
 
 def test_trick_relation_is_the_proofs_play_step() -> None:
     """``play_trick`` is four ``play_step`` (the 13-trick proofs' relation): a next-lead bug there shows here."""
-    r = load_rules("classic", {})
+    rules = load_rules("classic", {})
     hands = [sum(1 << c for c in range(13 * j, 13 * j + 13)) for j in range(4)]  # seat j holds suit j
     leader, trump = 1, 3
-    cards = [13 * ((leader + r.step * i) % 4) for i in range(4)]  # each seat its 2: 2D led, discards, 2S trumps
-    want = (leader + r.step * R.trick_winner(cards, trump)) % 4
+    cards = [13 * ((leader + rules.step * i) % 4) for i in range(4)]  # each seat its 2: 2D led, discards, 2S trumps
+    want = (leader + rules.step * R.trick_winner(cards, trump)) % 4
     H = [z3.BitVec(f"H{j}", 52) for j in range(4)]
     C = [z3.BitVec(f"c{i}", 6) for i in range(4)]
     for mutant, same in ((None, True), ("next-lead-after-winner", False), ("winner-ignores-trump", False)):
-        e = Encoding(r, mutant)
+        e = Encoding(rules, mutant)
         ok, _, _, nxt, _ = e.play_trick(H, z3.BitVecVal(leader, 2), z3.BitVecVal(trump, 6), C)
         # the proofs' single step, fourth card: the same next leader
         st = e.play_step(H, z3.BitVecVal(leader, 2), z3.BitVecVal(3, 2), C[:3], z3.BitVecVal(trump, 6), C[3])
@@ -130,12 +130,12 @@ def test_first_leader(rid: str, opts: dict[str, object]) -> None:
     """play.lead: the encoding's first leader (the 13-trick proofs' deal) is the engine's ``hand_leader``."""
     from tarneeb.core.hand import hand_leader
 
-    r = load_rules(rid, opts)
+    rules = load_rules(rid, opts)
     for mutant, same in ((None, True), ("lead-by-dealer", False)):
-        e = Encoding(r, mutant)
+        e = Encoding(rules, mutant)
         got = []
         for dealer in range(4):
             for holder in range(4):
-                want = hand_leader(r, dealer, None if r.individual else (holder, 7, None))
+                want = hand_leader(rules, dealer, None if rules.individual else (holder, 7, None))
                 got.append(e.eval_first_leader(dealer, holder) == want)
         assert all(got) if same else not all(got)

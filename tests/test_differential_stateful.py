@@ -54,8 +54,8 @@ LOW = [c for c in range(52) if c % 13 < 9]  # no jack, queen, king or ace
 @cache
 def config(i: int) -> tuple[Rules, Encoding]:
     rid, opts = CONFIGS[i]
-    r = load_rules(rid, dict(opts))
-    return r, Encoding(r)
+    rules = load_rules(rid, dict(opts))
+    return rules, Encoding(rules)
 
 
 class MatchMachine(RuleBasedStateMachine):

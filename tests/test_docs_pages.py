@@ -17,12 +17,12 @@ def test_comparison_has_every_ruleset_and_follows_the_rules() -> None:
     rows = {r.key: r for r in compare.comparison()}
     assert [k for k, *_ in compare.ROWS] == list(rows)
     for rid in rulesets():
-        r = load_rules(rid)
+        rules = load_rules(rid)
         for row in rows.values():
             assert row.values[rid].strip(), (row.key, rid)
-        assert rows["target"].values[rid].startswith(str(r.target))
-        assert rows["redeal-dealer"].values[rid].startswith("the same" if r.redeal_same_dealer else "the next")
-        for o in r.ruleset.options:  # every option shows up on some row it changes
+        assert rows["target"].values[rid].startswith(str(rules.target))
+        assert rows["redeal-dealer"].values[rid].startswith("the same" if rules.redeal_same_dealer else "the next")
+        for o in rules.ruleset.options:  # every option shows up on some row it changes
             assert any(f"option {o.name}:" in row.values[rid] for row in rows.values()), (rid, o.name)
     # rows differ where the rulesets differ
     assert len(set(rows["trump"].values.values())) > 1

@@ -59,9 +59,9 @@ def at_bidding(rid: str, dealer: int = 0, seed: int = 0, **opts: object) -> Matc
 # ----------------------------------------------------------------- deal
 @pytest.mark.parametrize("dealer", range(4))
 def test_deal_goes_from_dealers_right_and_dealer_gets_last(dealer: int) -> None:
-    r = load_rules("eram-41")
+    rules = load_rules("eram-41")
     deck = deck_from(dealer)
-    hands = R.deal_hands(r, dealer, deck)
+    hands = R.deal_hands(rules, dealer, deck)
     assert hands[(dealer + 1) % 4] >> deck[0] & 1
     assert hands[(dealer + 2) % 4] >> deck[1] & 1
     assert hands[dealer] >> deck[51] & 1
@@ -234,13 +234,13 @@ def test_a_trump_that_is_no_suit_is_illegal(bad: Any) -> None:
 
 
 def test_must_trump_when_void() -> None:
-    r = load_rules("classic", {"must_trump": True})
+    rules = load_rules("classic", {"must_trump": True})
     hand = (0x1FFF << 13) | 0b111  # all diamonds + 2,3,4 of clubs ... led spades: void in spades
-    mask = R.legal_play_mask(r, hand, 3, 0)
+    mask = R.legal_play_mask(rules, hand, 3, 0)
     assert mask == 0b111  # must trump with clubs
     r2 = load_rules("classic")
     assert R.legal_play_mask(r2, hand, 3, 0) == hand
-    assert R.play_violation(r, hand, 3, 0, 13) == ("play.must-trump",
+    assert R.play_violation(rules, hand, 3, 0, 13) == ("play.must-trump",
                                                    "the player is void in the led suit, holds a trump and must trump")
 
 
@@ -279,10 +279,10 @@ def test_every_hand_is_13_tricks_of_every_card(seed: int, rid: str, policy: str)
 
 @given(seed=st.integers(0, 10**6), variant=st.sampled_from(range(len(CLASSIC_VARIANTS))))
 def test_classic_variants_run_and_replay(seed: int, variant: int) -> None:
-    r = load_rules("classic", CLASSIC_VARIANTS[variant])
-    res = play_match(r, seed, policy="random", max_hands=4)
+    rules = load_rules("classic", CLASSIC_VARIANTS[variant])
+    res = play_match(rules, seed, policy="random", max_hands=4)
     m = res.match
-    again = Match.replay(r, m.first_dealer, m.history)
+    again = Match.replay(rules, m.first_dealer, m.history)
     assert again.scores == m.scores and again.phase == m.phase and again.redeals == m.redeals
     for rec in m.records:
         if rec.redeal is None:
@@ -291,13 +291,13 @@ def test_classic_variants_run_and_replay(seed: int, variant: int) -> None:
 
 
 def test_same_seed_same_match_and_text_actions_round_trip() -> None:
-    r = load_rules("bsfyi-41")
-    a = play_match(r, 42, policy="heuristic")
-    b = play_match(r, 42, policy="heuristic")
+    rules = load_rules("bsfyi-41")
+    a = play_match(rules, 42, policy="heuristic")
+    b = play_match(rules, 42, policy="heuristic")
     assert a.to_json() == b.to_json()
     assert a.winner is not None
     texts = [str(x) for x in a.match.history]
-    again = Match.replay(r, a.first_dealer, [parse_action(t) for t in texts])
+    again = Match.replay(rules, a.first_dealer, [parse_action(t) for t in texts])
     assert again.scores == a.match.scores and again.winner == a.winner
 
 
@@ -369,7 +369,7 @@ def test_egyptian_no_trump_contract() -> None:
 
 
 def test_weak_hand_redeal() -> None:
-    r = load_rules("classic", {"weak_redeal": True})
+    rules = load_rules("classic", {"weak_redeal": True})
     # seat 1 gets all the 2s..5s except some: build a deck where seat 1 (first dealt) holds no J, Q, K, A
     low = [c for c in range(52) if c % 13 < 9]
     high = [c for c in range(52) if c % 13 >= 9]
@@ -378,7 +378,7 @@ def test_weak_hand_redeal() -> None:
     deck = []
     for i in range(13):
         deck += [seat1[i], rest[3 * i], rest[3 * i + 1], rest[3 * i + 2]]
-    m = Match(r, first_dealer=0)
+    m = Match(rules, first_dealer=0)
     m.apply(Deal(tuple(deck)))
     assert m.phase is Phase.DEAL and m.records[-1].redeal == "deal.weak-redeal" and m.dealer == 1
 
@@ -453,12 +453,12 @@ def _every_option_value() -> list[tuple[str, dict[str, object]]]:
 @pytest.mark.parametrize(("rid", "opts"), _every_option_value(), ids=lambda x: str(x))
 def test_every_option_value_plays_end_to_end(rid: str, opts: dict[str, object]) -> None:
     """Every option value of every ruleset deals, bids, plays and scores whole hands; heuristic matches finish."""
-    r = load_rules(rid, opts)
-    res = play_match(r, "options", policy="heuristic", max_hands=300)
-    assert res.winner in (0, 1), f"{r.label()} did not finish in 300 hands"
+    rules = load_rules(rid, opts)
+    res = play_match(rules, "options", policy="heuristic", max_hands=300)
+    assert res.winner in (0, 1), f"{rules.label()} did not finish in 300 hands"
     played = [rec for rec in res.match.records if rec.redeal is None]
     assert played and all(len(rec.tricks) == 13 for rec in played)
-    rnd = play_match(r, "options", policy="random", max_hands=3)
+    rnd = play_match(rules, "options", policy="random", max_hands=3)
     assert rnd.hands == 3 or rnd.winner is not None
 
 
@@ -501,10 +501,10 @@ def test_copy_of_a_match_built_part_way_keeps_its_target_and_games() -> None:
 def test_legal_bids_follow_a_patched_rule(monkeypatch: pytest.MonkeyPatch, fn: str) -> None:
     """Match keeps the legal bids per rules object and score; a rule replaced afterwards (as a proof's engine
     mutant is, e.g. engine-rising-min-strict on min_bid_for) gives its own answer, not the kept one."""
-    r = load_rules("tarneeb-400")
+    rules = load_rules("tarneeb-400")
 
     def at_bidding() -> Match:
-        m = Match.at(r, 0, [30, 0, 0, 0])  # seat 1 bids first
+        m = Match.at(rules, 0, [30, 0, 0, 0])  # seat 1 bids first
         for seed in range(100):
             m2 = m.copy()
             m2.apply(Deal(random_deck(random.Random(seed))))

@@ -68,17 +68,17 @@ def test_part_way_states_are_reachable_and_accepted(rid: str, opts: dict[str, ob
     from tarneeb.core import rules as R
     from tarneeb.core.match import Match
 
-    r = load_rules(rid, opts)
+    rules = load_rules(rid, opts)
     near = 0
     for kind in SCORE_STATES:
         for i in range(200):
-            sc = interesting_scores(r, random.Random(f"{kind}:{i}"), kind)
-            assert Match(r, 0, sc).scores == sc  # partners equal in the auction family
-            if r.individual:
-                assert R.individual_outcome(r, sc)[0] is None, (kind, sc)
+            sc = interesting_scores(rules, random.Random(f"{kind}:{i}"), kind)
+            assert Match(rules, 0, sc).scores == sc  # partners equal in the auction family
+            if rules.individual:
+                assert R.individual_outcome(rules, sc)[0] is None, (kind, sc)
             else:
-                assert max(sc) < r.target, (kind, sc)
-            near += max(sc) >= r.target - 8
+                assert max(sc) < rules.target, (kind, sc)
+            near += max(sc) >= rules.target - 8
     assert near > 100 * len(SCORE_STATES)
 
 
@@ -108,28 +108,28 @@ def test_the_clause_for_whose_turn_follows_the_hand(rid: str, opts: dict[str, ob
     from tarneeb.core.actions import Bid, Deal
     from tarneeb.core.match import Match, Phase
 
-    r = load_rules(rid, opts)
-    m = Match.at(r, 0)
-    assert C.to_move_clause(r, m) == "hand.tricks"  # waiting for the deal
+    rules = load_rules(rid, opts)
+    m = Match.at(rules, 0)
+    assert C.to_move_clause(rules, m) == "hand.tricks"  # waiting for the deal
     m.apply(Deal(tuple(range(52))))
     seen = []
     opened = False
     while m.phase is not Phase.PLAY:  # individual: high bids (the hand is played); auction: open, then pass
-        seen.append(C.to_move_clause(r, m))
+        seen.append(C.to_move_clause(rules, m))
         legal = list(m.legal_actions())
-        if m.phase is Phase.BIDDING and not r.individual and opened:
+        if m.phase is Phase.BIDDING and not rules.individual and opened:
             m.apply(Bid(None))
         else:
-            m.apply(legal[-1] if r.individual else next(a for a in legal if a != Bid(None)))
+            m.apply(legal[-1] if rules.individual else next(a for a in legal if a != Bid(None)))
             opened = True
     assert seen[0] == bidding and set(seen) <= {bidding, "trump.source"}
-    assert ("trump.source" in seen) == (not r.individual)
-    assert C.to_move_clause(r, m) == "play.lead"
+    assert ("trump.source" in seen) == (not rules.individual)
+    assert C.to_move_clause(rules, m) == "play.lead"
     m.apply(m.legal_actions()[0])
-    assert C.to_move_clause(r, m) == "play.direction"
+    assert C.to_move_clause(rules, m) == "play.direction"
     for _ in range(3):
         m.apply(m.legal_actions()[0])
-    assert C.to_move_clause(r, m) == "play.next-lead"
+    assert C.to_move_clause(rules, m) == "play.next-lead"
 
 
 def test_fuzz_skips_a_ruleset_the_engine_does_not_list(tmp_path: Path) -> None:

@@ -25,13 +25,13 @@ ENGINE = Path(__file__).resolve().parents[1] / "examples/mini_engine/mini_engine
     ("team-tricks", "eram-41", {}, 100),
 ])
 def test_batch_gives_the_lockstep_result(mutant: str, rid: str, opts: dict[str, Any], deals: int) -> None:
-    r = load_rules(rid, opts)
+    rules = load_rules(rid, opts)
     cmd = f"{sys.executable} {ENGINE}" + (f" --mutant {mutant}" if mutant else "")
     out = []
     requests = []
     for batch in (False, True):
         with Engine(cmd) as eng:
-            res = fuzz(eng, r, deals, "0", batch=batch)
+            res = fuzz(eng, rules, deals, "0", batch=batch)
             requests.append(eng.requests)
         out.append(res.to_json())
     assert out[0] == out[1]

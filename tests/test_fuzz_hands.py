@@ -28,19 +28,19 @@ class _StartOnly:
 
 
 def _field(hands: object) -> str:
-    r = load_rules("eram-41")
+    rules = load_rules("eram-41")
     deck = random_deck(random.Random(3))
-    m = Match(r, 0)
+    m = Match(rules, 0)
     t = DealTrace(m.dealer, list(m.scores), m.target, deck)
-    d = lockstep_deal(_StartOnly(hands), r, m, deck, scripted_chooser([]), "s", t)  # type: ignore[arg-type]
+    d = lockstep_deal(_StartOnly(hands), rules, m, deck, scripted_chooser([]), "s", t)  # type: ignore[arg-type]
     assert d is not None
     return d.field
 
 
 def test_engine_hands_compared_card_by_card() -> None:
-    r = load_rules("eram-41")
+    rules = load_rules("eram-41")
     deck = random_deck(random.Random(3))
-    ours = [[card_str(c) for c in cards_of(h)] for h in R.deal_hands(r, 0, deck)]
+    ours = [[card_str(c) for c in cards_of(h)] for h in R.deal_hands(rules, 0, deck)]
     # the same cards: in another order, in another spelling ('10H', lower case) -> no divergence on the hands
     assert _field(ours) != "hands"
     assert _field([list(reversed(h)) for h in ours]) != "hands"

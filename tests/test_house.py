@@ -149,8 +149,8 @@ def test_club_diff_lists_changes_with_engine_checked_witnesses(club: Path, capsy
 
 def test_club_simulates_records_verifies_and_rules(club: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    r = load_rules(str(club))
-    results = list(simulate(r, matches=4, seed="3"))
+    rules = load_rules(str(club))
+    results = list(simulate(rules, matches=4, seed="3"))
     assert all(x.winner is not None for x in results)
     assert any(max(x.final_scores) >= 61 for x in results)  # played to the new target
     rec = tmp_path / "games.jsonl"
@@ -281,8 +281,8 @@ def test_a_house_file_can_extend_a_house_file(tmp_path: Path) -> None:
     two = write(tmp_path, "two.toml", HEAD.format(id="two", base="./one.toml") + "[params]\nwin.target = 31\n")
     rs = resolve_ruleset(str(two))
     assert rs.lineage == ("two", "one", "card-kings-41")
-    r = load_rules(str(two))
-    assert (r.total_min, r.target) == (12, 31)
+    rules = load_rules(str(two))
+    assert (rules.total_min, rules.target) == (12, 31)
     assert "31" in rs.clauses["win.target"].text and "12" in rs.clauses["bid.total"].text
 
 

@@ -36,18 +36,18 @@ def test_the_catalogue_has_the_match_machine_bugs() -> None:
 @pytest.mark.parametrize("mid", MATCH_MUTANTS)
 def test_match_mutant_is_caught(mid: str) -> None:
     m = MUTANTS[mid]
-    r = load_rules(with_readings(get_ruleset(m.ruleset), m.readings), m.options)  # under the readings it shows in
+    rules = load_rules(with_readings(get_ruleset(m.ruleset), m.readings), m.options)  # under the readings it shows in
     with applied(mid):
-        bad, _ = MS.run_rules(r)
+        bad, _ = MS.run_rules(rules)
     assert bad is not None, f"{mid} ({m.text}) not caught under {m.ruleset} {m.options} {m.readings}"
-    w = bad.witness(r)
+    w = bad.witness(rules)
     facts = dict(w.rows)
     assert facts["engine function"] == "tarneeb.core.match.Match"
     assert facts["transition"].startswith("Match"), facts  # a transition of the machine, not a coverage gap
     assert facts["input"].startswith(f"{m.ruleset} [") and "scenario" in facts["input"] and "deal" in facts["input"]
     assert facts["engine returns"] != facts["encoding gives"]
-    assert len(w.clauses) == 1 and w.clauses[0] in r.ruleset.clauses
-    assert facts["clause"] == r.ruleset.cite(w.clauses[0])
+    assert len(w.clauses) == 1 and w.clauses[0] in rules.ruleset.clauses
+    assert facts["clause"] == rules.ruleset.cite(w.clauses[0])
     assert "bounded" in w.title
 
 
@@ -77,11 +77,11 @@ def test_a_transition_never_reached_fails(monkeypatch: pytest.MonkeyPatch) -> No
     real = MS._ind_scenarios
 
     def fewer(r: object, ex: object) -> list[MS.Scenario]:
-        return [s for s in real(r, ex) if "13 made" not in s.name]  # type: ignore[arg-type]
+        return [s for s in real(rules, ex) if "13 made" not in s.name]  # type: ignore[arg-type]
 
     monkeypatch.setattr(MS, "_ind_scenarios", fewer)
-    r = load_rules("eram-41", {})
-    run = MS.SteerVariant(r, "default")
+    rules = load_rules("eram-41", {})
+    run = MS.SteerVariant(rules, "default")
     bad = run.run()
     assert run.coverage["13made"] == 0 and run.coverage["1xT"] == 0  # what that scenario alone reached
     assert bad is not None and bad.transition.startswith("transition 1xT (1 cancelled deal(s) in a row")
@@ -138,8 +138,8 @@ def test_prove_prints_the_coverage_and_carries_it_in_json(monkeypatch: pytest.Mo
 
 
 def test_steered_matches_are_finished_and_replay_from_their_start() -> None:
-    r = load_rules("classic", {"weak_redeal": True, "play_on": 10})
-    got = MS.steered_matches(r)
+    rules = load_rules("classic", {"weak_redeal": True, "play_on": 10})
+    got = MS.steered_matches(rules)
     assert {s.scenario for s in got} and all(s.match.phase.value in ("deal", "over") for s in got)
     causes = {rec.redeal for s in got for rec in s.match.records}
     assert {"auction.all-pass", "deal.weak-redeal", None} <= causes

@@ -34,10 +34,10 @@ def test_bid_key_orders_a_pass_below_every_bid_as_documented() -> None:
 def test_trump_from_reveal_refuses_a_source_without_a_revealed_card(rid: str) -> None:
     # rules.trump_from_reveal under trump.source "fixed" (bsfyi-41) or "contract" (classic): no card is revealed, so
     # the function must refuse (mutant: `==` -> `<=` sends "contract" and "fixed" to the same-colour branch).
-    r = load_rules(rid)
-    assert r.trump_source in ("fixed", "contract")
+    rules = load_rules(rid)
+    assert rules.trump_source in ("fixed", "contract")
     with pytest.raises(ValueError, match="does not use a revealed card"):
-        R.trump_from_reveal(r, 0)
+        R.trump_from_reveal(rules, 0)
 
 
 def test_auction_holder_is_minus_one_until_the_first_bid() -> None:
@@ -65,11 +65,11 @@ def test_deal_trump_of_a_contract_ruleset_is_minus_one() -> None:
 def test_an_egyptian_bid_outside_the_five_strains_is_refused(strain: int) -> None:
     # rules.auction_bid_violation: strains are 0..4 (C D H S no trump); mutant: -1 <= strain accepts a strain of -1.
     # The encodings and the engine family enumerate the five strains only, so the bound itself was untested.
-    r = load_rules("classic", {"egyptian": True})
-    bad = R.auction_bid_violation(r, 0, 1, None, 0, 8, strain)
+    rules = load_rules("classic", {"egyptian": True})
+    bad = R.auction_bid_violation(rules, 0, 1, None, 0, 8, strain)
     # the reason names the ruleset's own bidding (mutant: the two reasons swapped)
     assert bad == ("auction.egyptian", "Egyptian bids name a suit or no trump")
-    assert R.auction_bid_violation(r, 0, 1, None, 0, 8, 0) is None and R.auction_bid_violation(r, 0, 1, None, 0, 8, 4) is None
+    assert R.auction_bid_violation(rules, 0, 1, None, 0, 8, 0) is None and R.auction_bid_violation(rules, 0, 1, None, 0, 8, 4) is None
 
 
 @pytest.mark.parametrize("strain", [-1, 5])
@@ -86,11 +86,11 @@ def test_match_refuses_an_egyptian_bid_outside_the_five_strains(strain: int) -> 
 def test_partners_share_a_score_in_a_team_ruleset() -> None:
     # Match.__init__: in the auction family partners carry one team score (mutant: start[0] > start[2] lets a
     # lower seat-0 score through).
-    r = load_rules("classic")
+    rules = load_rules("classic")
     for bad in ([0, 0, 5, 0], [5, 0, 0, 0], [0, 3, 0, 1], [0, 1, 0, 3]):  # either side of each pair (mutant: >)
         with pytest.raises(IllegalDeal):
-            Match(r, 0, bad)
-    assert Match(r, 0, [5, 3, 5, 3]).team_scores() == (5, 3)
+            Match(rules, 0, bad)
+    assert Match(rules, 0, [5, 3, 5, 3]).team_scores() == (5, 3)
     for few in ([0, 0, 0], [5, 3, 5]):  # four scores, not three, in either family (mutant: len(start) > 4)
         for rid in ("classic", "eram-41"):
             with pytest.raises(IllegalDeal):
@@ -99,11 +99,11 @@ def test_partners_share_a_score_in_a_team_ruleset() -> None:
 
 def test_match_at_wants_four_scores_even_when_partners_may_disagree() -> None:
     # Match.at(partners_agree=False) skips only the partners check (mutant: len(start) > 4 lets three scores in).
-    r = load_rules("classic")
+    rules = load_rules("classic")
     for bad in ([1, 2, 3], [1, 2, 3, 4, 5]):  # (mutants: len(start) > 4, len(start) < 4)
         with pytest.raises(IllegalDeal):
-            Match.at(r, 0, bad, partners_agree=False)
-    m = Match.at(r, 0, [1, 2, 3, 4], partners_agree=False)
+            Match.at(rules, 0, bad, partners_agree=False)
+    m = Match.at(rules, 0, [1, 2, 3, 4], partners_agree=False)
     assert m.scores == [1, 2, 3, 4]
     # Match.copy rebuilds such a match with partners_agree=False too (mutant: True, which refuses it)
     m.apply(Deal(tuple(range(52))))
@@ -113,11 +113,11 @@ def test_match_at_wants_four_scores_even_when_partners_may_disagree() -> None:
 
 def test_match_at_takes_a_game_won_by_either_team() -> None:
     # Match.at: games are won by team 0 or 1 (mutant: only team 0).
-    r = load_rules("classic", {"play_on": 41})
-    m = Match.at(r, 2, [10, 20, 10, 20], games=[1])
-    assert m.games == [1] and m.target == r.target + 41
+    rules = load_rules("classic", {"play_on": 41})
+    m = Match.at(rules, 2, [10, 20, 10, 20], games=[1])
+    assert m.games == [1] and m.target == rules.target + 41
     with pytest.raises(IllegalDeal):
-        Match.at(r, 2, games=[2])
+        Match.at(rules, 2, games=[2])
 
 
 def _phase(m: Match) -> Phase:
@@ -220,10 +220,10 @@ def test_a_new_match_waits_for_its_deal_with_no_hand_state() -> None:
 
 def test_match_at_refuses_a_target_above_the_one_in_force() -> None:
     # Match.at: the target must be the one in force after the games given (mutant: only a lower one is refused).
-    r = load_rules("classic", {"play_on": 41})
+    rules = load_rules("classic", {"play_on": 41})
     with pytest.raises(IllegalDeal):
-        Match.at(r, 0, target=r.target + 41, games=[])
-    assert Match.at(r, 0, target=r.target + 41).games == [0]
+        Match.at(rules, 0, target=rules.target + 41, games=[])
+    assert Match.at(rules, 0, target=rules.target + 41).games == [0]
 
 
 def test_name_trump_outside_trump_choice_is_a_wrong_phase() -> None:
@@ -238,25 +238,25 @@ def test_name_trump_outside_trump_choice_is_a_wrong_phase() -> None:
 def test_an_illegal_auction_bid_gives_the_rules_clause_and_reason() -> None:
     # Match._auction_bid: IllegalBid carries (clause, reason) of rules.auction_bid_violation (mutant: the clause
     # id twice).
-    r = load_rules("classic")
-    m = Match(r, first_dealer=0)
+    rules = load_rules("classic")
+    m = Match(rules, first_dealer=0)
     m.apply(Deal(tuple(range(52))))
     with pytest.raises(IllegalBid) as e:
-        m.apply(Bid(r.min_bid - 1))
-    want = R.auction_bid_violation(r, 0, m.to_move, None, 0, r.min_bid - 1, None)
+        m.apply(Bid(rules.min_bid - 1))
+    want = R.auction_bid_violation(rules, 0, m.to_move, None, 0, rules.min_bid - 1, None)
     assert want is not None and (e.value.rule, e.value.reason) == want and want[0] != want[1]
 
 
 def test_no_seat_is_to_move_after_a_redeal_or_at_the_end() -> None:
     # Match._phase_redeal and the end of the match: to_move is -1 (mutants: seat 1, seat 0).
-    r = load_rules("eram-41")
-    m = Match(r, first_dealer=0)
+    rules = load_rules("eram-41")
+    m = Match(rules, first_dealer=0)
     m.apply(Deal(tuple(random.Random(5).sample(range(52), 52))))
     while _phase(m) is Phase.BIDDING:
-        m.apply(Bid(r.bid_min))  # four minimum bids total below bid.total
-    assert 4 * r.bid_min < r.total_min and m.records[-1].redeal == "bid.total"
+        m.apply(Bid(rules.bid_min))  # four minimum bids total below bid.total
+    assert 4 * rules.bid_min < rules.total_min and m.records[-1].redeal == "bid.total"
     assert _phase(m) is Phase.DEAL and m.to_move == -1
-    m = Match.at(r, 0, [100, 100, 100, 100])  # everyone past the target: the first hand that splits the teams ends it
+    m = Match.at(rules, 0, [100, 100, 100, 100])  # everyone past the target: the first hand that splits the teams ends it
     seed = 0
     while not m.is_over() and seed < 200:
         m.apply(Deal(tuple(random.Random(seed).sample(range(52), 52))))
@@ -283,12 +283,12 @@ def test_a_deal_of_more_than_52_cards_is_refused() -> None:
 
 def test_an_illegal_individual_bid_gives_the_rules_clause_and_reason() -> None:
     # Match._phase_bidding: IllegalBid carries (clause, reason) of rules.bid_violation (mutant: the clause twice).
-    r = load_rules("eram-41")
-    m = Match(r, first_dealer=3)
+    rules = load_rules("eram-41")
+    m = Match(rules, first_dealer=3)
     m.apply(Deal(tuple(random.Random(1).sample(range(52), 52))))
     seat = m.to_move
     for n in (0, 14):
-        want = R.bid_violation(r, m.scores[seat], n, None)
+        want = R.bid_violation(rules, m.scores[seat], n, None)
         assert want is not None
         with pytest.raises(IllegalBid) as e:
             m.apply(Bid(n))
@@ -315,11 +315,11 @@ def test_a_wrong_phase_with_no_one_to_move_names_no_seat() -> None:
 def test_match_at_names_the_targets_a_ruleset_can_have() -> None:
     # Match.at: a target no game count gives is refused with the targets the ruleset has (mutant: the search stops
     # at a target below, and the error names only the one in force).
-    r = load_rules("classic", {"play_on": 41})
-    for bad in (r.target - 1, r.target + 1, r.target + 100):
+    rules = load_rules("classic", {"play_on": 41})
+    for bad in (rules.target - 1, rules.target + 1, rules.target + 100):
         with pytest.raises(IllegalDeal) as e:
-            Match.at(r, 0, target=bad)
-        assert e.value.rule == "win.play-on" and f"{r.target} and {r.target + 41}" in e.value.reason, e.value.reason
+            Match.at(rules, 0, target=bad)
+        assert e.value.rule == "win.play-on" and f"{rules.target} and {rules.target + 41}" in e.value.reason, e.value.reason
 
 
 def test_the_auction_holder_is_minus_one_before_any_deal() -> None:
@@ -360,13 +360,13 @@ def test_the_turn_timer_bids_as_the_rules_say() -> None:
     # (mutants: the membership test negated; the last legal call).
     import dataclasses
 
-    r = load_rules("eram-41")
-    assert r.auto_bid == 2
-    m = Match(r, first_dealer=0)
+    rules = load_rules("eram-41")
+    assert rules.auto_bid == 2
+    m = Match(rules, first_dealer=0)
     m.apply(Deal(tuple(random.Random(3).sample(range(52), 52))))
     assert m.timeout_action() == Bid(2) and Bid(2) in m.legal_actions()
     # a house ruleset may declare another bid (a parameter): 5 is legal here but not the first legal call
-    m = Match(dataclasses.replace(r, auto_bid=5), first_dealer=0)
+    m = Match(dataclasses.replace(rules, auto_bid=5), first_dealer=0)
     m.apply(Deal(tuple(random.Random(3).sample(range(52), 52))))
     assert m.timeout_action() == Bid(5) != m.legal_actions()[0]
     low = load_rules("classic")  # no declared bid: the first legal call
@@ -379,8 +379,8 @@ def test_the_turn_timer_bids_as_the_rules_say() -> None:
 def test_the_turn_timer_names_the_first_legal_trump_and_refuses_when_no_one_is_to_move() -> None:
     # Match.timeout_action outside bidding and play: the first legal action (naming trump), and WrongPhase when
     # there is none (a deal awaited) (mutants: `if legal` for `if not legal`; the last legal action).
-    r = load_rules("classic")
-    m = Match(r, first_dealer=0)
+    rules = load_rules("classic")
+    m = Match(rules, first_dealer=0)
     with pytest.raises(WrongPhase):
         m.timeout_action()
     m.apply(Deal(tuple(random.Random(5).sample(range(52), 52))))
@@ -399,19 +399,19 @@ def test_deal_hands_refuses_a_card_no_byte_can_hold() -> None:
     # rules.deal_hands reads a list deck through bytes(): a negative card or one over 255 raises ValueError, as
     # its docstring says (mutant: the list taken as it is, where card -1 indexes the last bit and 256 is an
     # IndexError)
-    r = load_rules("classic")
+    rules = load_rules("classic")
     deck = list(range(52))
     for bad in (-1, 256):
         with pytest.raises(ValueError):
-            R.deal_hands(r, 0, [bad, *deck[1:]])
+            R.deal_hands(rules, 0, [bad, *deck[1:]])
 
 
 def test_a_card_outside_the_pack_gives_bit_52_whatever_its_number() -> None:
     # rules._CARD_BITS: every card 52..255 gives the one bit outside the pack (so the four masks no longer cover
     # the 52 cards); mutants: another bit (51, a card of the pack; 53), no bit at all, or a table one short
-    r = load_rules("classic")
+    rules = load_rules("classic")
     for out in (52, 200, 255):
-        hands = R.deal_hands(r, 0, [out, *range(51)])  # card 51 left out: bit 51 must stay empty
+        hands = R.deal_hands(rules, 0, [out, *range(51)])  # card 51 left out: bit 51 must stay empty
         assert sum(hands) & (1 << 52) and not sum(hands) >> 53, out
         assert hands[0] | hands[1] | hands[2] | hands[3] != (1 << 52) - 1
 
@@ -419,17 +419,17 @@ def test_a_card_outside_the_pack_gives_bit_52_whatever_its_number() -> None:
 def test_must_trump_forces_nothing_before_trump_is_known() -> None:
     # rules.legal_play_mask with trump -1 (none known yet, as the referee may ask): a seat holding none of the suit led
     # is free to discard anything (mutant: -1 <= trump, where SUIT_MASKS[-1] forces a spade)
-    r = load_rules("classic", {"must_trump": True})
+    rules = load_rules("classic", {"must_trump": True})
     hand = (1 << 13 * 3) | (1 << 13 * 2)  # the two of spades and the two of hearts; clubs led
-    assert R.legal_play_mask(r, hand, 0, -1) == hand
-    assert R.legal_play_mask(r, hand, 0, 3) == 1 << 13 * 3  # with spades trump: the spade only
+    assert R.legal_play_mask(rules, hand, 0, -1) == hand
+    assert R.legal_play_mask(rules, hand, 0, 3) == 1 << 13 * 3  # with spades trump: the spade only
 
 
 def test_the_refused_call_s_reason_says_the_dealer_may_match_only_to_the_dealer() -> None:
     # rules.auction_bid_violation: "(the dealer may match it)" is said to the dealer under the privilege, not to
     # another seat (mutant: the words negated)
-    r = load_rules("classic")
-    low = R.auction_bid_violation(r, 0, 0, (8, None), 0, 7, None)  # the dealer, below the top
-    other = R.auction_bid_violation(r, 0, 1, (8, None), 0, 8, None)  # another seat, matching
+    rules = load_rules("classic")
+    low = R.auction_bid_violation(rules, 0, 0, (8, None), 0, 7, None)  # the dealer, below the top
+    other = R.auction_bid_violation(rules, 0, 1, (8, None), 0, 8, None)  # another seat, matching
     assert low is not None and low[1].endswith("(the dealer may match it)")
     assert other is not None and "dealer" not in other[1]

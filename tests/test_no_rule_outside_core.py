@@ -30,10 +30,10 @@ from tarneeb.ruling.decision import Decision, decide
 from tarneeb_proofs.mutants import MUTANTS, applied
 
 
-def _match(r: Rules, seed: int, scores: list[int] | None = None, hands: int = 30) -> Match:
+def _match(rules: Rules, seed: int, scores: list[int] | None = None, hands: int = 30) -> Match:
     """A seeded self-play match (random legal actions and decks), stopped after ``hands`` deals."""
     rng = random.Random(seed)
-    m = Match(r, rng.randrange(4), scores)
+    m = Match(rules, rng.randrange(4), scores)
     while not m.is_over() and (m.phase is not Phase.DEAL or len(m.records) < hands):
         if m.phase is Phase.DEAL:
             deck = list(range(52))
@@ -70,19 +70,19 @@ def _fast_takes(lines: list[bytes]) -> list[bool]:
 
 
 def _ruling(rid: str, raw: dict[str, Any], options: dict[str, Any] | None = None) -> Decision:
-    r = load_rules(rid, options or {})
+    rules = load_rules(rid, options or {})
     s = parse_situation({"ruleset": rid, **({"options": {rid: options}} if options else {}), **raw})
-    return decide(s.question.kind, r, s)
+    return decide(s.question.kind, rules, s)
 
 
 # ------------------------------------------------------------------ the next dealer after a cancelled deal
 
 
-def _cancelled_twice(r: Rules) -> Match:
+def _cancelled_twice(rules: Rules) -> Match:
     """A match whose first two deals are cancelled by a low bid total (every seat bids its lowest), then one
     deal played (every seat bids its highest)."""
     rng = random.Random(1)
-    m = Match(r, 2)
+    m = Match(rules, 2)
     while len(m.records) < 3:
         if m.phase is Phase.DEAL:
             m.apply(Deal(tuple(rng.sample(range(52), 52))))
@@ -99,8 +99,8 @@ def test_the_dealer_after_a_cancelled_deal_follows_the_core(monkeypatch: pytest.
     """redeal.dealer changed in core (the next seat deals instead of the same one): a record written under the
     old rule now diverges at the deal after each cancelled one, on both paths, and the vector reference and the
     referee give the new dealer."""
-    r = load_rules("card-kings-41")
-    m = _cancelled_twice(r)
+    rules = load_rules("card-kings-41")
+    m = _cancelled_twice(rules)
     lines = _lines(m)
     assert not _divergences(lines, True) and not _divergences(lines, False)
     monkeypatch.setattr(R, "dealer_after_redeal", lambda r, dealer: R.next_seat(r, dealer))
@@ -109,10 +109,10 @@ def test_the_dealer_after_a_cancelled_deal_follows_the_core(monkeypatch: pytest.
         assert divs and divs[0].line == 3 and divs[0].field == "dealer" and divs[0].clause == "redeal.dealer"
     assert _fast_takes(lines)[:2] == [True, False]  # the second cancelled deal has the wrong dealer now
     d0 = m.records[0].dealer
-    got, _, _ = V.ref_bidding_end(r, {"dealer": d0, "scores": [0, 0, 0, 0], "bids": ["bid:2"] * 4})
-    assert got == {"redeal": True, "next_dealer": R.next_seat(r, d0)}
+    got, _, _ = V.ref_bidding_end(rules, {"dealer": d0, "scores": [0, 0, 0, 0], "bids": ["bid:2"] * 4})
+    assert got == {"redeal": True, "next_dealer": R.next_seat(rules, d0)}
     d = _ruling("card-kings-41", {"dealer": d0, "bids": [2, 2, 2, 2], "question": {"kind": "redeal"}})
-    assert d.answer["dealer"] == R.next_seat(r, d0) and "the next dealer" in d.text
+    assert d.answer["dealer"] == R.next_seat(rules, d0) and "the next dealer" in d.text
 
 
 # ------------------------------------------------------------------ the target in force
@@ -121,9 +121,9 @@ def test_the_dealer_after_a_cancelled_deal_follows_the_core(monkeypatch: pytest.
 def test_the_target_in_force_follows_the_core(monkeypatch: pytest.MonkeyPatch) -> None:
     """win.target changed in core (the first game is to 10 more): a record where a team won at the old target
     now diverges on its outcome on both paths, and the referee states the new target."""
-    r = load_rules("classic")
-    m = _match(r, 3, [35, 38, 35, 38])
-    assert m.is_over() and max(m.records[-1].scores_after) < r.target + 10
+    rules = load_rules("classic")
+    m = _match(rules, 3, [35, 38, 35, 38])
+    assert m.is_over() and max(m.records[-1].scores_after) < rules.target + 10
     lines = _lines(m)
     assert not _divergences(lines, True) and not _divergences(lines, False)
     old = R.target_in_force
@@ -227,8 +227,8 @@ def test_the_trick_steps_are_the_cores(monkeypatch: pytest.MonkeyPatch) -> None:
     """play.winner changed in the core's hand steps (the leader always wins): the replay reports the trick
     winners of a clean record (hand.trick_winner_seat), and the fast path refuses its lines
     (hand.legal_trick_winner)."""
-    r = load_rules("bsfyi-41")
-    lines = _lines(_match(r, 5, hands=6))
+    rules = load_rules("bsfyi-41")
+    lines = _lines(_match(rules, 5, hands=6))
     assert all(_fast_takes(lines))
     old_seat, old_play = H.trick_winner_seat, H.legal_trick_winner
     monkeypatch.setattr(H, "trick_winner_seat", lambda r, leader, cards, trump: leader)
@@ -236,8 +236,8 @@ def test_the_trick_steps_are_the_cores(monkeypatch: pytest.MonkeyPatch) -> None:
     assert divs and divs[0].field.endswith(".winner") and divs[0].clause == "play.winner"
     monkeypatch.setattr(H, "trick_winner_seat", old_seat)
 
-    def leader_wins(r: Rules, hands: list[int], leader: int, cards: Any, trump: int) -> int:
-        return leader if old_play(r, hands, leader, cards, trump) >= 0 else -1
+    def leader_wins(rules: Rules, hands: list[int], leader: int, cards: Any, trump: int) -> int:
+        return leader if old_play(rules, hands, leader, cards, trump) >= 0 else -1
 
     monkeypatch.setattr(H, "legal_trick_winner", leader_wins)
     assert not any(_fast_takes(lines))  # every played deal has a trick its leader does not win
@@ -247,8 +247,8 @@ def test_the_trick_steps_are_the_cores(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_the_team_tricks_are_the_cores(monkeypatch: pytest.MonkeyPatch) -> None:
     """seats.partners changed in core (team 1 credited one trick of team 0's): the replay checks tricks given by
     team against rules.team_tricks."""
-    r = load_rules("classic")
-    m = _match(r, 7, hands=3)
+    rules = load_rules("classic")
+    m = _match(rules, 7, hands=3)
     rec = next(x for x in m.records if x.redeal is None)
     objs = [orjson.loads(x) for x in _lines(m)]
     i = next(k for k, o in enumerate(objs) if o.get("hand") == rec.deal_no)
@@ -266,11 +266,11 @@ def test_the_team_tricks_are_the_cores(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_the_deck_of_hands_is_the_cores(monkeypatch: pytest.MonkeyPatch) -> None:
     """deal.order: a deal given as four hands is turned back into the deck by rules.deck_of_hands."""
-    r = load_rules("bsfyi-41")
-    m = _match(r, 11, hands=2)
+    rules = load_rules("bsfyi-41")
+    m = _match(rules, 11, hands=2)
     objs = [orjson.loads(x) for x in _lines(m)]
     for o, rec in zip(objs[1:], m.records, strict=True):
-        hands = R.deal_hands(r, rec.dealer, rec.deck)
+        hands = R.deal_hands(rules, rec.dealer, rec.deck)
         o.pop("deck")
         o["hands"] = [[card_str(c) for c in rec.deck if hands[s] >> c & 1] for s in range(4)]
     lines = [orjson.dumps(o) for o in objs]
@@ -278,9 +278,9 @@ def test_the_deck_of_hands_is_the_cores(monkeypatch: pytest.MonkeyPatch) -> None
     calls: list[int] = []
     old = R.deck_of_hands
 
-    def spy(r: Rules, dealer: int, cards: Any) -> list[int]:
+    def spy(rules: Rules, dealer: int, cards: Any) -> list[int]:
         calls.append(dealer)
-        return old(r, R.next_seat(r, dealer), cards)  # the deal order of the next dealer: the hands come out wrong
+        return old(rules, R.next_seat(rules, dealer), cards)  # the deal order of the next dealer: the hands come out wrong
 
     monkeypatch.setattr(R, "deck_of_hands", spy)
     assert _divergences(lines, False) and calls == [rec.dealer for rec in m.records]

@@ -119,16 +119,16 @@ STEER_CONFIGS: list[tuple[str, dict[str, OptionValue]]] = [(rid, {}) for rid in 
 
 @pytest.mark.parametrize("rid,opts", STEER_CONFIGS)
 def test_steered_matches_refine_the_encoded_steps(rid: str, opts: dict[str, OptionValue]) -> None:
-    r = load_rules(rid, opts)
-    got = steered_matches(r, seed=7)  # raises MatchMismatch on a disagreement
+    rules = load_rules(rid, opts)
+    got = steered_matches(rules, seed=7)  # raises MatchMismatch on a disagreement
     assert len(got) >= 7
     for s in got:  # every match ends at a deal boundary and replays from its start and history
         assert s.match.phase.value in ("deal", "over")
-        again = Match.at(r, *s.start)
+        again = Match.at(rules, *s.start)
         for a in s.match.history:
             again.apply(a)
         assert [x.scores_after for x in again.records] == [x.scores_after for x in s.match.records]
-    run = SteerVariant(r, "this configuration", seed=7)  # every step compared, and no zero where a transition can occur
+    run = SteerVariant(rules, "this configuration", seed=7)  # every step compared, and no zero where a transition can occur
     assert run.run() is None and run.points > 1000
 
 

@@ -106,11 +106,11 @@ def test_the_mutants_are_caught_with_the_encoding_named() -> None:
 def test_every_value_table_entry_is_pinned() -> None:
     """Each legal bid of each individual ruleset has a value example (card-kings-41's 6 is not a legal bid)."""
     for rid in rulesets():
-        r = load_rules(rid)
-        if not r.individual:
+        rules = load_rules(rid)
+        if not rules.individual:
             continue
         pinned = {e.input["bid"] for e in load_examples() if e.kind == "value" and e.ruleset == rid and not e.options}
-        assert pinned == set(R.legal_bids(r, 0)), rid
+        assert pinned == set(R.legal_bids(rules, 0)), rid
 
 
 # ------------------------------------------------------------------ a wrong number in a ruleset file
@@ -217,31 +217,31 @@ VALUE, LEGAL, REDEAL, OUTCOME = ("value", "hand-score"), ("bid-legal",), ("redea
 def _numbers(rid: str) -> list[tuple[Edits, str, tuple[str, ...]]]:
     """(edits of the ruleset file, label, the kinds of example that should notice): each number of its
     [params] one up and one down (a value-table entry one up), the value table as long as the bid range needs."""
-    r = load_rules(rid)
+    rules = load_rules(rid)
     out: list[tuple[Edits, str, tuple[str, ...]]] = []
-    for key, val, kinds in (("win.target", r.target, OUTCOME), ("timer.auto_bid", r.auto_bid, ("timer",))):
+    for key, val, kinds in (("win.target", rules.target, OUTCOME), ("timer.auto_bid", rules.auto_bid, ("timer",))):
         if val:
             out += [([(f"{key} = {val}", f"{key} = {val + d}")], f"{key} {val}->{val + d}", kinds) for d in (-1, 1)]
-    if not r.individual:
+    if not rules.individual:
         return out
-    t = r.total_min
+    t = rules.total_min
     out += [([(f"bid.total_min = {t}", f"bid.total_min = {t + d}")], f"bid.total_min {t}->{t + d}", REDEAL)
             for d in (-1, 1)]
-    vals = list(r.values[r.bid_min:])
+    vals = list(rules.values[rules.bid_min:])
     table = f"score.values = {vals}"
-    out.append(([(table, f"score.values = {vals[1:]}"), (f"bid.min = {r.bid_min}", f"bid.min = {r.bid_min + 1}")],
+    out.append(([(table, f"score.values = {vals[1:]}"), (f"bid.min = {rules.bid_min}", f"bid.min = {rules.bid_min + 1}")],
                 "bid.min one up", LEGAL))
-    out.append(([(table, f"score.values = {[r.bid_min - 1] + vals}"),
-                 (f"bid.min = {r.bid_min}", f"bid.min = {r.bid_min - 1}")], "bid.min one down", LEGAL))
-    out.append(([(table, f"score.values = {vals[:-1]}"), (f"bid.max = {r.bid_max}", f"bid.max = {r.bid_max - 1}")],
+    out.append(([(table, f"score.values = {[rules.bid_min - 1] + vals}"),
+                 (f"bid.min = {rules.bid_min}", f"bid.min = {rules.bid_min - 1}")], "bid.min one down", LEGAL))
+    out.append(([(table, f"score.values = {vals[:-1]}"), (f"bid.max = {rules.bid_max}", f"bid.max = {rules.bid_max - 1}")],
                 "bid.max one down", LEGAL))
     # bid.max one up (14) is refused by the loader itself (a bid is at most 13 tricks): not this family's catch
     for i, v in enumerate(vals):
-        if r.bid_min + i in r.bid_excluded:
+        if rules.bid_min + i in rules.bid_excluded:
             continue  # not a legal bid: the document gives no value for it
         wrong = vals[:i] + [v + 1] + vals[i + 1:]
-        out.append(([(table, f"score.values = {wrong}")], f"value of a bid of {r.bid_min + i}: {v} -> {v + 1}", VALUE))
-    rows = [list(x) for x in r.rising_table]
+        out.append(([(table, f"score.values = {wrong}")], f"value of a bid of {rules.bid_min + i}: {v} -> {v + 1}", VALUE))
+    rows = [list(x) for x in rules.rising_table]
     for i in range(len(rows)):
         for j in (0, 1):
             for d in (-1, 1):

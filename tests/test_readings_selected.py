@@ -60,10 +60,10 @@ def test_every_reading_is_the_encoding_at_every_input_and_a_non_default_one_chan
     changed = 0
     for style, kaboot, bid13 in SCORING:
         opts = {"scoring": style, "kaboot": kaboot, "bid13": bid13}
-        r, base = load_rules(rs, opts), load_rules("classic", opts)
-        enc = Encoding(r)
+        rules, base = load_rules(rs, opts), load_rules("classic", opts)
+        enc = Encoding(rules)
         for c, bt, tt in _domain():
-            got = R.team_deltas(r, c, bt, tt)
+            got = R.team_deltas(rules, c, bt, tt)
             assert enc.eval_team_deltas(c, bt, tt) == got, (aid, rid, opts, c, bt, tt)
             changed += got != R.team_deltas(base, c, bt, tt)
     taken = taken_for(next(a for a in ambiguities() if a.id == aid), get_ruleset("classic"))
@@ -81,12 +81,12 @@ def test_the_variant_no_document_names_pays_the_defenders_double_on_a_failed_13_
     g.write_text(body + '[[source]]\nid = "club-sheet-f13"\npublisher = "a club"\npublished = "its notice board"\n'
                  '[[clause]]\nid = "score.standard"\nheading = "Scoring"\ndoc = "club-sheet-f13"\n'
                  'text = "As classic; a failed bid of 13 pays the defenders twice their tricks."\n')
-    r = load_rules(get_ruleset(str(g)))
-    assert R.team_deltas(r, 13, 0, (10, 3)) == (-13, 6)
-    assert R.team_deltas(r, 12, 0, (10, 3)) == (-12, 3)
-    assert R.team_deltas(r, 13, 1, (3, 10)) == (6, -13)
-    enc = Encoding(r)
-    assert all(enc.eval_team_deltas(c, bt, tt) == R.team_deltas(r, c, bt, tt) for c, bt, tt in _domain())
+    rules = load_rules(get_ruleset(str(g)))
+    assert R.team_deltas(rules, 13, 0, (10, 3)) == (-13, 6)
+    assert R.team_deltas(rules, 12, 0, (10, 3)) == (-12, 3)
+    assert R.team_deltas(rules, 13, 1, (3, 10)) == (6, -13)
+    enc = Encoding(rules)
+    assert all(enc.eval_team_deltas(c, bt, tt) == R.team_deltas(rules, c, bt, tt) for c, bt, tt in _domain())
 
 
 def _records(rules: Any, seeds: range, scores: list[int] | None = None) -> list[bytes]:
@@ -129,8 +129,8 @@ def _without_readings(lines: list[bytes]) -> list[bytes]:
 
 
 def test_records_of_a_bidders_only_engine_verify_clean_under_that_reading_and_name_it_otherwise() -> None:
-    r = load_rules(with_readings(get_ruleset("classic"), {"defender-kaboot": "bidders-only"}))
-    lines = _records(r, range(40))
+    rules = load_rules(with_readings(get_ruleset("classic"), {"defender-kaboot": "bidders-only"}))
+    lines = _records(rules, range(40))
     assert orjson.loads(lines[0])["readings"] == {"defender-kaboot": "bidders-only"}
     s, reps = verify_lines(lines)
     assert s.divergences == 0 and s.hands > 1000, reps[:3]  # the header's readings are followed
@@ -293,8 +293,8 @@ def test_every_reading_of_the_register_that_concerns_the_rules_engine_is_selecta
                          ids=[f"{x[0]}-{x[1]}={x[2]}" for x in _OTHER_READINGS])
 def test_records_played_under_a_reading_verify_clean_under_it_and_diverge_without_it(
         rs_id: str, aid: str, rid: str, opts: dict[str, Any], shows: bool) -> None:
-    r = load_rules(with_readings(get_ruleset(rs_id), {aid: rid}), opts)
-    lines = _records(r, range(12), _AT_THRESHOLDS if aid == "rising-min-threshold" else None)
+    rules = load_rules(with_readings(get_ruleset(rs_id), {aid: rid}), opts)
+    lines = _records(rules, range(12), _AT_THRESHOLDS if aid == "rising-min-threshold" else None)
     assert orjson.loads(lines[0])["readings"] == {aid: rid}
     s, reps = verify_lines(lines)
     assert s.divergences == 0 and s.hands >= 12, reps[:3]  # the header's reading is followed
@@ -355,14 +355,14 @@ def test_under_reading_seat0_the_first_seat_deals_first_everywhere_and_a_record_
     from tarneeb.play.batch import run as batch_run
 
     rs = with_readings(get_ruleset("classic"), {"first-dealer": "seat0"})
-    r = load_rules(rs)
-    assert {play_match(r, "fd", i, "random", 3).first_dealer for i in range(12)} == {0}
+    rules = load_rules(rs)
+    assert {play_match(rules, "fd", i, "random", 3).first_dealer for i in range(12)} == {0}
     assert {play_match(load_rules("classic"), "fd", i, "random", 3).first_dealer for i in range(12)} == {0, 1, 2, 3}
     with pytest.raises(IllegalDeal, match="deal.first-dealer"):
-        Match(r, 2)
-    assert set(batch_run(r, 64, 5).first_dealer.tolist()) == {0}
+        Match(rules, 2)
+    assert set(batch_run(rules, 64, 5).first_dealer.tolist()) == {0}
     assert set(batch_run(load_rules("classic"), 64, 5).first_dealer.tolist()) == {0, 1, 2, 3}
-    lines = _records(r, range(3))
+    lines = _records(rules, range(3))
     s, reps = verify_lines(lines)
     assert s.divergences == 0 and s.errors == 0, reps[:3]
     moved = []  # the same records, the header saying seat 2 dealt first
@@ -383,15 +383,15 @@ def test_under_reading_exactly_the_forced_dealer_bids_the_minimum_alone_and_the_
     for min_bid in (7, 8):
         opts = {"all_pass": "dealer-forced", "min_bid": min_bid}
         for rid, want in (("at-least", list(range(min_bid, 14))), ("exactly", [min_bid])):
-            r = load_rules(with_readings(get_ruleset("classic"), {"forced-dealer-minimum": rid}), opts)
-            m = Match(r, 0)
+            rules = load_rules(with_readings(get_ruleset("classic"), {"forced-dealer-minimum": rid}), opts)
+            m = Match(rules, 0)
             m.apply(Deal(random_deck(__import__("random").Random(1))))
             for _ in range(3):
                 m.apply(Bid(None))
             calls = [a for a in m.legal_actions() if isinstance(a, Bid)]
             assert [a.n for a in calls] == want, (rid, min_bid)
             # before the three passes, nothing changes: the first to speak may bid any number
-            first = Match(r, 0)
+            first = Match(rules, 0)
             first.apply(Deal(random_deck(__import__("random").Random(1))))
             assert [a.n for a in first.legal_actions() if isinstance(a, Bid)] == [None, *range(min_bid, 14)]
             # the encoding's call_ok over the same state (the dealer to speak after three passes, no bid)
@@ -399,7 +399,7 @@ def test_under_reading_exactly_the_forced_dealer_bids_the_minimum_alone_and_the_
 
             from tarneeb_proofs.encode import AuctionState
 
-            enc = Encoding(r)
+            enc = Encoding(rules)
             st = AuctionState(z3.BoolVal(False), z3.IntVal(-1), z3.IntVal(-1), [z3.BoolVal(True)] * 4,
                               z3.IntVal(3), z3.IntVal(3), z3.IntVal(0))
             ok = [n for n in range(min_bid, 14)
@@ -455,8 +455,8 @@ def test_under_reading_same_number_any_strain_the_dealer_takes_the_top_number_in
 
     opts = {"egyptian": True, "auction": "dealer-privilege"}
     for rid, extra in (("exact-bid", []), ("same-number-any-strain", [(8, 0), (8, 1), (8, 2)])):
-        r = load_rules(with_readings(get_ruleset("classic"), {"egyptian-dealer-match": rid}), opts)
-        m = Match(r, 0)
+        rules = load_rules(with_readings(get_ruleset("classic"), {"egyptian-dealer-match": rid}), opts)
+        m = Match(rules, 0)
         m.apply(Deal(random_deck(random.Random(3))))
         m.apply(Bid(8, 3))
         m.apply(Bid(None))
@@ -465,11 +465,11 @@ def test_under_reading_same_number_any_strain_the_dealer_takes_the_top_number_in
         want = {(n, s) for n in range(8, 14) for s in range(5) if n * 5 + s >= 8 * 5 + 3} | set(extra)
         assert got == want, (rid, sorted(got ^ want))
         # another seat than the dealer never matches: seat 2 after seat 1's 8 spades
-        other = Match(r, 0)
+        other = Match(rules, 0)
         other.apply(Deal(random_deck(random.Random(3))))
         other.apply(Bid(8, 3))
         assert (8, 3) not in {(a.n, a.strain) for a in other.legal_actions() if isinstance(a, Bid)}
-        enc = Encoding(r)  # the encoding's call_ok over the dealer's state
+        enc = Encoding(rules)  # the encoding's call_ok over the dealer's state
         st = AuctionState(z3.BoolVal(False), z3.IntVal(8 * 5 + 3), z3.IntVal(1), [z3.BoolVal(True)] * 4,
                           z3.IntVal(2), z3.IntVal(3), z3.IntVal(0))
         ok = {(n, s) for n in range(7, 14) for s in range(5)
@@ -588,8 +588,8 @@ def test_a_house_file_states_its_own_rising_total(tmp_path: Path) -> None:
         with pytest.raises(SpecError, match="is a variant no rule document names: state it in a .* id = \"bid.total\""):
             get_ruleset(str(f))
     f.write_text(head + table + own + clause + 'doc = "club-sheet-rise"\n')
-    r = load_rules(get_ruleset(str(f)))
-    assert [R.total_in_force(r, [s, 0, 0, 0]) for s in (19, 20, 34, 35)] == [11, 12, 12, 14]
+    rules = load_rules(get_ruleset(str(f)))
+    assert [R.total_in_force(rules, [s, 0, 0, 0]) for s in (19, 20, 34, 35)] == [11, 12, 12, 14]
     # the reading's own thresholds, stated in [params], cite the document as the reading does; the inherited
     # clause, which states the fixed total, must be replaced
     g = tmp_path / "reading.toml"
@@ -609,18 +609,18 @@ def test_a_house_file_states_its_own_rising_total(tmp_path: Path) -> None:
 def test_under_reading_in_packets_the_deal_goes_in_rounds_of_packets_and_verify_names_the_reading() -> None:
     from tarneeb.core.cards import cards_of
 
-    r = load_rules(with_readings(get_ruleset("classic"), {"classic-deal-order": "in-packets"}))
-    assert r.deal_packets == (4, 4, 5) and r.label() == "classic [reading classic-deal-order=in-packets]"
+    rules = load_rules(with_readings(get_ruleset("classic"), {"classic-deal-order": "in-packets"}))
+    assert rules.deal_packets == (4, 4, 5) and rules.label() == "classic [reading classic-deal-order=in-packets]"
     deck = list(range(52))
     for dealer in range(4):
-        order = R.deal_order(r, dealer)
-        hands = R.deal_hands(r, dealer, deck)
+        order = R.deal_order(rules, dealer)
+        hands = R.deal_hands(rules, dealer, deck)
         # the seat after the dealer takes places 0-3, 16-19 and 32-36; the dealer the last packet of each round
         assert cards_of(hands[order[0]]) == [0, 1, 2, 3, 16, 17, 18, 19, 32, 33, 34, 35, 36]
         assert cards_of(hands[dealer]) == [12, 13, 14, 15, 28, 29, 30, 31, 47, 48, 49, 50, 51]
-        assert R.deck_of_hands(r, dealer, [cards_of(x) for x in hands]) == deck
-        assert Encoding(r).dealt_to(36) == (0, 12) and Encoding(r).dealt_to(37) == (1, 8)
-    plain = _without_readings(_records(r, range(4)))
+        assert R.deck_of_hands(rules, dealer, [cards_of(x) for x in hands]) == deck
+        assert Encoding(rules).dealt_to(36) == (0, 12) and Encoding(rules).dealt_to(37) == (1, 8)
+    plain = _without_readings(_records(rules, range(4)))
     s, reps = verify_lines(plain)
     played = sum(1 for x in plain if b'"tricks"' in x)
     # one divergence per played deal, at its deck, naming the reading; no card reported as not held
@@ -641,9 +641,9 @@ def test_a_house_file_deals_in_its_own_packets_citing_its_own_source(tmp_path: P
     g = tmp_path / "pk2.toml"
     g.write_text(head.replace("club-pk", "club-pk2") + '[params]\ndeal.packets = [3, 5, 5]\n' + own + clause
                  + 'doc = "club-sheet-pk"\n')
-    r = load_rules(get_ruleset(str(g)))
-    assert [len(p) for p in R.deal_positions(r)] == [13, 13, 13, 13]
-    assert R.deal_positions(r)[1][:4] == (3, 4, 5, 17)  # three cards, then five from place 12 on (seat 0 first)
+    rules = load_rules(get_ruleset(str(g)))
+    assert [len(p) for p in R.deal_positions(rules)] == [13, 13, 13, 13]
+    assert R.deal_positions(rules)[1][:4] == (3, 4, 5, 17)  # three cards, then five from place 12 on (seat 0 first)
     bad = tmp_path / "pk3.toml"
     bad.write_text(head.replace("club-pk", "club-pk3") + '[params]\ndeal.packets = [4, 4, 4]\n' + own + clause
                    + 'doc = "club-sheet-pk"\n')
@@ -674,14 +674,14 @@ def test_under_reading_claimed_each_weak_seat_in_turn_asks_for_a_redeal_or_keeps
     from tarneeb.errors import IllegalAction
 
     auto = load_rules("classic", {"weak_redeal": True})
-    r = load_rules(with_readings(get_ruleset("classic"), {"weak-hand": "claimed"}), {"weak_redeal": True})
+    rules = load_rules(with_readings(get_ruleset("classic"), {"weak-hand": "claimed"}), {"weak_redeal": True})
     assert (parse_action("redeal:ask"), parse_action("redeal:keep"), str(ASK)) == (ASK, KEEP, "redeal:ask")
     # dealer 0, seats 1 and 3 weak: seat 1 chooses first (it bids first), then seat 3
-    deck = _weak_deck(r, 0, (1, 3))
+    deck = _weak_deck(rules, 0, (1, 3))
     m = Match(auto, 0)
     m.apply(Deal(deck))
     assert m.phase is Phase.DEAL and m.records[-1].redeal == "deal.weak-redeal" and m.dealer == 1  # automatic
-    m = Match(r, 0)
+    m = Match(rules, 0)
     m.apply(Deal(deck))
     assert m.phase is Phase.WEAK_CLAIM and m.to_move == 1 and list(m.legal_actions()) == [ASK, KEEP]
     with pytest.raises(IllegalAction):
@@ -692,7 +692,7 @@ def test_under_reading_claimed_each_weak_seat_in_turn_asks_for_a_redeal_or_keeps
     assert (m.phase, m.dealer, m.records[-1].redeal) == (Phase.DEAL, 1, "deal.weak-redeal")
     assert m.records[-1].claims == [(1, False), (3, True)]
     # both keep: the bidding starts with the seat after the dealer
-    m = Match(r, 0)
+    m = Match(rules, 0)
     m.apply(Deal(deck))
     m.apply(KEEP)
     m.apply(KEEP)
@@ -704,14 +704,14 @@ def test_under_reading_claimed_each_weak_seat_in_turn_asks_for_a_redeal_or_keeps
     m.apply(Deal(_weak_deck(cw, 0, (1, 3))))
     assert m.to_move == 3
     # no weak seat: no choice, the bidding starts
-    m = Match(r, 0)
-    m.apply(Deal(_weak_deck(r, 0, ())))
+    m = Match(rules, 0)
+    m.apply(Deal(_weak_deck(rules, 0, ())))
     assert m.phase is Phase.BIDDING
 
 
 def test_the_weak_seats_claims_are_checked_against_the_turn() -> None:
-    r = load_rules(with_readings(get_ruleset("classic"), {"weak-hand": "claimed"}), {"weak_redeal": True})
-    lines = _records(r, range(20))
+    rules = load_rules(with_readings(get_ruleset("classic"), {"weak-hand": "claimed"}), {"weak_redeal": True})
+    lines = _records(rules, range(20))
     bad, done = [], False
     for ln in lines:  # the first deal where a weak seat asked, the claim given to its partner: not a weak seat
         obj = orjson.loads(ln)
@@ -729,9 +729,9 @@ def test_the_weak_seats_claims_are_checked_against_the_turn() -> None:
 
 
 def test_an_engine_letting_weak_seats_keep_their_hands_is_named_by_the_reading() -> None:
-    r = load_rules(with_readings(get_ruleset("classic"), {"weak-hand": "claimed"}), {"weak_redeal": True})
+    rules = load_rules(with_readings(get_ruleset("classic"), {"weak-hand": "claimed"}), {"weak_redeal": True})
     plain = [orjson.dumps({k: v for k, v in orjson.loads(x).items() if k != "claims"})
-             for x in _without_readings(_records(r, range(20)))]
+             for x in _without_readings(_records(rules, range(20)))]
     s, reps = verify_lines(plain)
     assert s.divergences > 0
     (row,) = s.diagnosis()
@@ -748,6 +748,6 @@ def test_the_batch_statistics_play_as_the_engine_under_the_readings(rs_id: str, 
                                                                      opts: dict[str, Any], start: Any) -> None:
     from tarneeb.play.batch import replay_check, run
 
-    r = load_rules(with_readings(get_ruleset(rs_id), {aid: rid}), opts)
-    res = run(r, 200, 3, log_games=40, start_scores=start)
-    assert replay_check(r, res) > 1000  # every logged deal replayed through the engine alike
+    rules = load_rules(with_readings(get_ruleset(rs_id), {aid: rid}), opts)
+    res = run(rules, 200, 3, log_games=40, start_scores=start)
+    assert replay_check(rules, res) > 1000  # every logged deal replayed through the engine alike

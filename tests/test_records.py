@@ -339,10 +339,10 @@ def _with_redeal(rid: str, opts: dict[str, Any] | None = None) -> tuple[list[dic
                                              ("classic", "auction.all-pass")])
 def test_wrong_redeal_dealer(rid: str, clause: str) -> None:
     ds, i = _with_redeal(rid)
-    r = load_rules(rid)
+    rules = load_rules(rid)
     nxt = ds[i + 1]["dealer"]
-    assert nxt == (ds[i]["dealer"] if r.redeal_same_dealer else (ds[i]["dealer"] + r.step) % 4)
-    ds[i + 1]["dealer"] = (nxt + 1) % 4 if r.redeal_same_dealer else ds[i]["dealer"]
+    assert nxt == (ds[i]["dealer"] if rules.redeal_same_dealer else (ds[i]["dealer"] + rules.step) % 4)
+    ds[i + 1]["dealer"] = (nxt + 1) % 4 if rules.redeal_same_dealer else ds[i]["dealer"]
     divs, _ = verify_dicts(ds)
     d = only_clause(divs, clause, "dealer")
     assert d.line == i + 2

@@ -52,7 +52,7 @@ def test_several_bugs_in_the_same_hands_are_each_reported_once_with_their_cause(
     _selfplay("sorted-reveal,failed-pays,redeal-dealer,tie-team0", "card-kings-41", 30, "1", 1.0, out)
     summary, divs = _run(out)
     lines = out.read_bytes().splitlines()
-    r = load_rules("card-kings-41")
+    rules = load_rules("card-kings-41")
     per_line = Counter((d.line, d.field) for d in divs)
     assert max(per_line.values()) == 1  # one report per field per hand
     named = _named(summary)
@@ -75,7 +75,7 @@ def test_several_bugs_in_the_same_hands_are_each_reported_once_with_their_cause(
             failed += 1
             assert "failed-bid-paid-to-opponents" in by_line.get(n, set()), (n, by_line.get(n))
         deck = obj["deck"]
-        if r.trump_source.startswith("revealed") and obj["revealed"] != deck[-2:]:
+        if rules.trump_source.startswith("revealed") and obj["revealed"] != deck[-2:]:
             highest += 1
             assert "sorted-hand-reveal" in by_line.get(n, set()), n
     assert failed > 5 and highest > 5
@@ -207,8 +207,8 @@ def test_mini_engine_bugs_are_named(mutant: str, tmp_path: Path) -> None:
     assert all(_fits(d) & set(names) for d in divs if d.independent and d.field == field)
 
 
-def _extra_tricks_delta(r: Any, bid: int, tricks: int) -> int:
-    v: int = r.values[bid]
+def _extra_tricks_delta(rules: Any, bid: int, tricks: int) -> int:
+    v: int = rules.values[bid]
     return v + (tricks - bid) if tricks >= bid else -v  # a point per extra trick
 
 
@@ -245,11 +245,11 @@ def test_one_hand_that_fits_two_bugs_names_neither_and_the_match_decides() -> No
     cause, and a match whose other hands fit only the split names the split, with the other fit as evidence."""
     from tarneeb.records import diagnose as D
 
-    r = load_rules("card-kings-41")
-    both = D.deltas_causes(r, [3, 2, 5, 2], None, [4, 2, 6, 1], [4, 2, 6, -2])
+    rules = load_rules("card-kings-41")
+    both = D.deltas_causes(rules, [3, 2, 5, 2], None, [4, 2, 6, 1], [4, 2, 6, -2])
     assert {c[0] for c in both} == {"failed-bid-split-between-opponents", "extra-tricks-scored"}
     assert D.named_cause(both) is None  # no cause from this hand alone
-    only = D.deltas_causes(r, [3, 2, 5, 2], None, [3, 2, 7, 1], [4, 2, 6, -2])  # seat 2 took 7: 7 is worth more
+    only = D.deltas_causes(rules, [3, 2, 5, 2], None, [3, 2, 7, 1], [4, 2, 6, -2])  # seat 2 took 7: 7 is worth more
     assert [c[0] for c in only] == ["failed-bid-split-between-opponents"]
     s = Summary()
     for line, fits in ((3, both), (5, only), (7, only)):

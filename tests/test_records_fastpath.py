@@ -305,12 +305,12 @@ def test_deal_hands_reads_any_sequence_of_card_numbers() -> None:
 
     from tarneeb.core import rules as R
 
-    r = load_rules("card-kings-41")
+    rules = load_rules("card-kings-41")
     rng = random.Random(4)
     for dealer in range(4):
         deck = list(random_deck(rng))
         want = [0, 0, 0, 0]
         for i, c in enumerate(deck):
-            want[R.deal_order(r, dealer)[i % 4]] |= 1 << c
+            want[R.deal_order(rules, dealer)[i % 4]] |= 1 << c
         for seq in (deck, tuple(deck), bytes(deck), bytearray(deck), array.array("i", deck), array.array("q", deck)):
-            assert R.deal_hands(r, dealer, seq) == want, type(seq)
+            assert R.deal_hands(rules, dealer, seq) == want, type(seq)

@@ -149,11 +149,11 @@ def test_hands_beside_a_deck_are_checked_against_the_hands_it_deals() -> None:
 
     ds = _dicts("eram-41")
     i = _played(ds)
-    r = load_rules("eram-41")
+    rules = load_rules("eram-41")
     deck = [ds[i]["deck"][k:k + 2] for k in range(0, 104, 2)]
     from tarneeb.core.cards import parse_card
 
-    hands = R.deal_hands(r, ds[i]["dealer"], [parse_card(c) for c in deck])
+    hands = R.deal_hands(rules, ds[i]["dealer"], [parse_card(c) for c in deck])
     ds[i]["hands"] = [[card_str(c) for c in cards_of(h)] for h in hands]
     divs, probs = _run(ds)
     assert divs == [] and probs == []  # the hands the deck deals: nothing to say

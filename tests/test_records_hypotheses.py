@@ -36,12 +36,12 @@ ENGINE = Path(__file__).resolve().parents[1] / "examples/mini_engine/mini_engine
 # ------------------------------------------------------------------ engines and records
 
 
-def _play(r: Rules, seed: int, scores: Sequence[int] | None = None, policy: str = "random",
+def _play(rules: Rules, seed: int, scores: Sequence[int] | None = None, policy: str = "random",
           hands: int = 60, on_start: Callable[[Match], None] | None = None) -> list[bytes]:
     """The record of one seeded match played by our engine under ``r`` (from ``scores`` when given), stopped after
     ``hands`` deals; ``on_start`` sees the match before the first deal."""
     rng = random.Random(seed)
-    m = Match(r, rng.randrange(4), list(scores) if scores is not None else None)
+    m = Match(rules, rng.randrange(4), list(scores) if scores is not None else None)
     if on_start is not None:
         on_start(m)
     pol = POLICIES[policy]
@@ -64,11 +64,11 @@ def _patched(module: Any, name: str, make: Callable[[Any], Any]) -> Iterator[Non
         setattr(module, name, orig)
 
 
-def _near_target(r: Rules, rng: random.Random) -> list[int]:
+def _near_target(rules: Rules, rng: random.Random) -> list[int]:
     """Scores close to the end of a match, where both teams may qualify in the same hand: each team either close
     (one partner a few points short of the target, the other above zero) or waiting (one partner past the target,
     the other at zero or a little below)."""
-    t = r.target
+    t = rules.target
     out = [0, 0, 0, 0]
     for team in (0, 1):
         if rng.random() < 0.5:
@@ -174,9 +174,9 @@ def test_a_pass_taken_as_the_lowest_bid_is_not_named_a_pass_scored_as_0() -> Non
 
 def test_an_excluded_bid_accepted_is_named() -> None:
     """Our engine under card-kings-41 with the excluded bid (6) left among the legal bids."""
-    r = load_rules("card-kings-41")
-    assert r.bid_excluded
-    buggy = replace(r, bid_excluded=frozenset())
+    rules = load_rules("card-kings-41")
+    assert rules.bid_excluded
+    buggy = replace(rules, bid_excluded=frozenset())
     s, divs = _verify([_play(buggy, seed, hands=20) for seed in range(2)])
     bids = [d for d in divs if d.field.startswith("bids[")]
     assert bids and {d.clause for d in bids} == {"bid.excluded"}
@@ -188,8 +188,8 @@ def test_an_excluded_bid_accepted_is_named() -> None:
 def test_a_bid_below_the_rising_minimum_is_not_named_an_excluded_bid() -> None:
     """Look-alike: tarneeb-400's engine without the rising minimum (a player at 30 or more may still bid 2): an
     illegal bid too, but no excluded bid; it is not named excluded-bid-accepted."""
-    r = load_rules("tarneeb-400")
-    buggy = replace(r, rising_min=False)
+    rules = load_rules("tarneeb-400")
+    buggy = replace(rules, rising_min=False)
     starts = [[30 + (seed + s) % 9 for s in range(4)] for seed in range(3)]  # every seat at 30 or more
     s, divs = _verify([_play(buggy, seed, starts[seed], "heuristic", 6) for seed in range(3)])
     bids = [d for d in divs if d.field.startswith("bids[")]
@@ -204,11 +204,11 @@ def test_a_bid_below_the_rising_minimum_is_not_named_an_excluded_bid() -> None:
 def _values_from(threshold: int, other: Rules, holder: list[Match]) -> Callable[[Any], Any]:
     """hand_deltas with ``other``'s bid values for a seat whose score before the deal is ``threshold`` or more."""
     def make(orig: Any) -> Any:
-        def deltas(r: Rules, bids: Sequence[int], contract: Any, tricks: Sequence[int]) -> list[int]:
-            own = orig(r, bids, contract, tricks)
+        def deltas(rules: Rules, bids: Sequence[int], contract: Any, tricks: Sequence[int]) -> list[int]:
+            own = orig(rules, bids, contract, tricks)
             if contract is not None:
                 return list(own)
-            theirs = orig(replace(r, values=other.values), bids, contract, tricks)
+            theirs = orig(replace(rules, values=other.values), bids, contract, tricks)
             before = holder[0].scores
             return [theirs[s] if before[s] >= threshold else own[s] for s in range(4)]
         return deltas
@@ -217,19 +217,19 @@ def _values_from(threshold: int, other: Rules, holder: list[Match]) -> Callable[
 
 def _score_dependent_records(threshold: int | None) -> list[list[bytes]]:
     """card-kings-41 matches whose engine scores with bsfyi-41's values from ``threshold`` on (None: always)."""
-    r = load_rules("card-kings-41")
+    rules = load_rules("card-kings-41")
     other = load_rules("bsfyi-41")
-    assert other.values != r.values
+    assert other.values != rules.values
     records = []
     for seed in range(10):
         rng = random.Random(f"start:{seed}")
         start = [rng.randint(15, 38) for _ in range(4)]  # scores on both sides of 30 from the first hand on
         holder: list[Match] = []
         if threshold is None:
-            records.append(_play(replace(r, values=other.values), seed, start, "heuristic", 12))
+            records.append(_play(replace(rules, values=other.values), seed, start, "heuristic", 12))
         else:
             with _patched(H, "hand_deltas", _values_from(threshold, other, holder)):
-                records.append(_play(r, seed, start, "heuristic", 12, on_start=holder.append))
+                records.append(_play(rules, seed, start, "heuristic", 12, on_start=holder.append))
     return records
 
 
@@ -254,22 +254,22 @@ def _tie_records(pick: Callable[[Rules, Sequence[int], int | None], int | None],
                  matches: int = 80) -> list[list[bytes]]:
     """Matches started near the target whose engine decides a hand where both teams qualify by ``pick``."""
     def make(orig: Any) -> Any:
-        def outcome(r: Rules, scores: Sequence[int], bids: Any = None, tricks: Any = None) -> tuple[int | None, str]:
-            win, rule = orig(r, scores, bids, tricks)
-            return (pick(r, scores, win), rule) if rule == "tie.both-qualify" else (win, rule)
+        def outcome(rules: Rules, scores: Sequence[int], bids: Any = None, tricks: Any = None) -> tuple[int | None, str]:
+            win, rule = orig(rules, scores, bids, tricks)
+            return (pick(rules, scores, win), rule) if rule == "tie.both-qualify" else (win, rule)
         return outcome
 
-    r = load_rules(rid)
+    rules = load_rules(rid)
     records = []
     with _patched(R, "individual_outcome", make):
         for seed in range(matches):
-            records.append(_play(r, seed, _near_target(r, random.Random(f"near:{seed}")), "heuristic", 6))
+            records.append(_play(rules, seed, _near_target(rules, random.Random(f"near:{seed}")), "heuristic", 6))
     return records
 
 
-def _first_seat(r: Rules, scores: Sequence[int], win: int | None) -> int | None:
+def _first_seat(rules: Rules, scores: Sequence[int], win: int | None) -> int | None:
     for s in range(4):  # seats 0, 1, 2, 3: the first whose own score qualifies its team
-        at, partner_above, _, _ = R.qualification(r, scores[s], scores[R.partner(s)])
+        at, partner_above, _, _ = R.qualification(rules, scores[s], scores[R.partner(s)])
         if at and partner_above:
             return R.team_of(s)
     return win

@@ -65,9 +65,9 @@ def test_the_matches_reach_the_transitions_the_tools_must_follow() -> None:
     dealer-forced auction), weak hands and play-on where the options allow them, bids of 13, games won."""
     for rid, vs in T.VARIANTS.items():
         for v in vs:
-            r = load_rules(rid, v)
+            rules = load_rules(rid, v)
             c: collections.Counter[str] = collections.Counter()
-            for rec in T._recorded(rid, r.options):
+            for rec in T._recorded(rid, rules.options):
                 run = 0
                 for h in rec.m.records:
                     run = run + 1 if h.redeal else 0
@@ -77,11 +77,11 @@ def test_the_matches_reach_the_transitions_the_tools_must_follow() -> None:
                     c["play-on"] += any(n.startswith("win.play-on") for n in h.notes)
                     c["bid 13"] += any(b.n == 13 for _, b in h.bids)
             want = {"played", "won", "bid 13"}
-            if r.individual or r.all_pass == "redeal-next":
+            if rules.individual or rules.all_pass == "redeal-next":
                 want |= {"cancelled x1", "cancelled x2", "cancelled x3"}
-            if r.weak_redeal:
+            if rules.weak_redeal:
                 want.add("deal.weak-redeal")
-            if r.play_on_raise:
+            if rules.play_on_raise:
                 want.add("play-on")
             assert all(c[k] > 0 for k in want), (rid, v, dict(c))
 
@@ -89,7 +89,7 @@ def test_the_matches_reach_the_transitions_the_tools_must_follow() -> None:
 def test_a_corruption_is_reported_on_both_paths_and_the_table_decides_the_clause() -> None:
     """The table's clause is not the verifier's: a corruption whose report the verifier cites under another
     clause is a counterexample (the trick leader's clause swapped in the table)."""
-    r = load_rules("eram-41")
+    rules = load_rules("eram-41")
     old = T.CORRUPTIONS
     swapped = tuple(dataclasses.replace(c, clauses=lambda x: ("play.winner",)) if c.name == "trick leader" else c
                     for c in old)
@@ -99,7 +99,7 @@ def test_a_corruption_is_reported_on_both_paths_and_the_table_decides_the_clause
     finally:
         T.CORRUPTIONS = old
     assert w is not None and "leader" in dict(w.rows)["input"] and w.clauses == ["play.winner"]
-    assert T.tools_failure(r.id, {}, ("corruption",)) is None
+    assert T.tools_failure(rules.id, {}, ("corruption",)) is None
 
 
 def test_a_stale_tools_mutant_fails_its_check_without_a_crash(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -128,10 +128,10 @@ def test_the_tools_run_on_the_match_stage_s_steered_matches(rid: str) -> None:
     from tarneeb_proofs.match_stage import steered_matches
 
     for v in T.VARIANTS.get(rid, [{}]):
-        r = load_rules(rid, v)
-        want = [s for s in steered_matches(r, T.SEED) if s.start.target is None and not s.start.games]
+        rules = load_rules(rid, v)
+        want = [s for s in steered_matches(rules, T.SEED) if s.start.target is None and not s.start.games]
         assert len(want) >= 5, (rid, v)
-        recs = {rec.name: rec for rec in T._recorded(rid, r.options)}
+        recs = {rec.name: rec for rec in T._recorded(rid, rules.options)}
         for s in want:
             rec = recs[f"steered match '{s.scenario}'"]
             assert len(rec.m.records) == len(s.match.records) > 0 and len(rec.lines) == 1 + len(s.match.records)

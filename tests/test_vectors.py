@@ -134,7 +134,7 @@ def test_perft_counts_agree_with_enumeration_by_the_match() -> None:
         g = json.loads((ROOT / rid / "perft.json").read_text())[0]
         t = next(x for x in g["tests"] if x["input"]["depth"] == 3)
         inp = t["input"]
-        r = load_rules(rid, g["options"])
+        rules = load_rules(rid, g["options"])
 
         def count(m: Any, d: int) -> int:
             if d == 0 or m.phase is not Phase.PLAY:
@@ -146,7 +146,7 @@ def test_perft_counts_agree_with_enumeration_by_the_match() -> None:
             c.apply(a)
             return c
 
-        m = Match.at(r, inp["dealer"], inp["scores"], inp["target"])
+        m = Match.at(rules, inp["dealer"], inp["scores"], inp["target"])
         m.apply(Deal(tuple(parse_card(c) for c in inp["deck"])))
         for a in inp["actions"]:
             m.apply(parse_action(a))

@@ -94,14 +94,14 @@ def _recording_class(base: type) -> type:
 _RECORDING: dict[type, type] = {}
 
 
-def recording(r: Rules) -> Rules:
+def recording(rules: Rules) -> Rules:
     """A copy of ``r`` that logs every field read while a :func:`reads` block is open (engine and encoding alike)."""
-    cls = _RECORDING.get(type(r))
+    cls = _RECORDING.get(type(rules))
     if cls is None:
-        cls = _RECORDING[type(r)] = _recording_class(type(r))
+        cls = _RECORDING[type(rules)] = _recording_class(type(rules))
     obj: Any = object.__new__(cls)
-    for f in dataclasses.fields(r):
-        object.__setattr__(obj, f.name, getattr(r, f.name))
+    for f in dataclasses.fields(rules):
+        object.__setattr__(obj, f.name, getattr(rules, f.name))
     return obj  # type: ignore[no-any-return]
 
 
@@ -143,9 +143,9 @@ class Memo:
     def __init__(self) -> None:
         self._done: dict[tuple[Any, ...], list[tuple[dict[str, Any], list[dict[str, Any]]]]] = {}
 
-    def get(self, key: tuple[Any, ...], r: Rules) -> list[dict[str, Any]] | None:
+    def get(self, key: tuple[Any, ...], rules: Rules) -> list[dict[str, Any]] | None:
         for seen, facts in self._done.get(key, []):
-            if all(_same_value(getattr(r, k), v) for k, v in seen.items()):
+            if all(_same_value(getattr(rules, k), v) for k, v in seen.items()):
                 return facts
         return None
 
@@ -168,7 +168,7 @@ class Mismatch:
     note: str = ""
     ran: tuple[str, ...] = ()  # the engine functions the concrete run on the input went through
 
-    def witness(self, r: Rules) -> Witness:
+    def witness(self, rules: Rules) -> Witness:
         w = Witness(title=f"the engine's {self.fn} disagrees with the encoding")
         w.add("engine function", f"{self.module}.{self.fn}")
         w.add("input", self.inputs)
@@ -176,19 +176,19 @@ class Mismatch:
         w.add("encoding gives", self.encoding)
         if self.ran:
             w.add("engine code run", ", ".join(self.ran))
-        w.add("clause", r.ruleset.cite(self.clause))
+        w.add("clause", rules.ruleset.cite(self.clause))
         if self.note:
             w.add("note", self.note)
         w.clauses = [self.clause]
         return w
 
 
-def cite(r: Rules, *ids: str) -> str:
+def cite(rules: Rules, *ids: str) -> str:
     """The first of ``ids`` that the ruleset has (rulesets word some rules under different clause ids)."""
     for c in ids:
-        if c in r.ruleset.clauses:
+        if c in rules.ruleset.clauses:
             return c
-    raise KeyError(f"{r.id} has none of the clauses {ids}")
+    raise KeyError(f"{rules.id} has none of the clauses {ids}")
 
 
 # ------------------------------------------------------------------ inputs
@@ -375,7 +375,7 @@ class Target:
             obj = getattr(obj, part)
         return obj  # type: ignore[no-any-return]
 
-    def run(self, r: Rules) -> Mismatch | None:
+    def run(self, rules: Rules) -> Mismatch | None:
         for sm in self.summaries:
             sm.used = False
         paths = forks = 0
@@ -388,7 +388,7 @@ class Target:
                 with summarised([sm for sm in self.summaries if sm.fn in self.uses], self.fn):
                     found = ex.explore(functools.partial(case.call, f, syms))
             except Unsupported as e:
-                raise Refused(self._refusal(r, case, str(e))) from None
+                raise Refused(self._refusal(rules, case, str(e))) from None
             paths += len(found)
             forks += ex.forks
             self.executed.update(ex.executed)
@@ -404,7 +404,7 @@ class Target:
                     try:
                         ok = case.claim(p.result)
                     except Unsupported as e:
-                        raise Refused(self._refusal(r, case, str(e))) from None
+                        raise Refused(self._refusal(rules, case, str(e))) from None
                 bad.append(z3.And(*p.conds, z3.Not(ok)))
             s = z3.Solver()
             s.set("timeout", 60_000)
@@ -421,11 +421,11 @@ class Target:
                 if res == z3.unsat:
                     continue
             if res != z3.sat:
-                raise Refused(self._refusal(r, case, f"Z3 could not decide the claim ({s.reason_unknown()})"))
-            return self._mismatch(r, case, s.model())
+                raise Refused(self._refusal(rules, case, f"Z3 could not decide the claim ({s.reason_unknown()})"))
+            return self._mismatch(rules, case, s.model())
         for sm in self.summaries:
             if sm.used and sm.lemma is not None and not _lemma_holds(sm):
-                raise Refused(self._refusal(r, self.cases[0], f"the summary of {sm.fn} is not proved equal to its "
+                raise Refused(self._refusal(rules, self.cases[0], f"the summary of {sm.fn} is not proved equal to its "
                                                               "encoding (a fault of the bridge)"))
         self.facts = {"function": f"{self.module}.{self.fn}", "domain": self.domain_text,
                       "method": "symbolic" if symbolic else "enumerated", "cases": len(self.cases),
@@ -433,7 +433,7 @@ class Target:
                       "uses": sorted(sm.fn for sm in self.summaries if sm.fn != self.fn and sm.used)}
         return None
 
-    def _mismatch(self, r: Rules, case: Case, m: Any) -> Mismatch:
+    def _mismatch(self, rules: Rules, case: Case, m: Any) -> Mismatch:
         vals = [v.value(m) for v in case.vars]
         shown = ", ".join(f"{v.name} {v.show(x)}" for v, x in zip(case.vars, vals, strict=True))
         inputs = ", ".join(x for x in (case.label, shown) if x)
@@ -462,7 +462,7 @@ class Target:
                     "the symbolic executor (tarneeb_proofs.symbolic), reported as a failure")
         return Mismatch(self.fn, inputs, got_text, repr(want), clause, self.module, note, tuple(ran))
 
-    def _refusal(self, r: Rules, case: Case, why: str) -> Witness:
+    def _refusal(self, rules: Rules, case: Case, why: str) -> Witness:
         w = Witness(title=f"the engine's {self.fn} cannot be proved by symbolic execution: refused")
         w.add("engine function", f"{self.module}.{self.fn}")
         w.add("case", case.label or "(all inputs)")

@@ -237,7 +237,7 @@ def _p_trump(a: Encoding, b: Encoding, check: str) -> _Problem:
         c = _ival(m, rv)
         return {"dealer": 0, "revealed": card_str(c), "question": {"kind": "trump"}}, f"the dealer's turned card is {card_str(c)}"
 
-    def answer(r: Rules, m: z3.ModelRef, terms: list[Term]) -> dict[str, Any]:
+    def answer(rules: Rules, m: z3.ModelRef, terms: list[Term]) -> dict[str, Any]:
         v = _ival(m, terms[0])
         return {"trump": None if v == NAMED else "CDHSN"[v]}
 
@@ -254,7 +254,7 @@ def _p_bid(a: Encoding, b: Encoding, check: str) -> _Problem:
             return ({"dealer": 0, "scores": [0, s, 0, 0], "question": {"kind": "bid-legal", "seat": 1, "bid": n}},
                     f"{player_name(1)}, on {s} points, bids {n}")
 
-        def answer(r: Rules, m: z3.ModelRef, terms: list[Term]) -> dict[str, Any]:
+        def answer(rules: Rules, m: z3.ModelRef, terms: list[Term]) -> dict[str, Any]:
             return {"legal": _ival(m, terms[0]) == 1}
 
         la, lb = (_flag(e.legal_bid(score, bid)) for e in (a, b))
@@ -287,7 +287,7 @@ def _p_bid(a: Encoding, b: Encoding, check: str) -> _Problem:
         return ({"dealer": 0, "auction": calls, "question": {"kind": "bid-legal", "bid": what}},
                 f"{where}, calls {what}")
 
-    def answer_a(r: Rules, m: z3.ModelRef, terms: list[Term]) -> dict[str, Any]:
+    def answer_a(rules: Rules, m: z3.ModelRef, terms: list[Term]) -> dict[str, Any]:
         return {"legal": _ival(m, terms[0]) == 1}
 
     la, lb = legal(a), legal(b)
@@ -308,7 +308,7 @@ def _p_score(a: Encoding, b: Encoding, check: str) -> _Problem:
                      "tricks": [t, 13 - t, 0, 0], "question": {"kind": "score"}},
                     f"{player_name(0)} bids {n} and takes {t} trick{'s' * (t != 1)} (the others bid {filler})")
 
-        def answer(r: Rules, m: z3.ModelRef, terms: list[Term]) -> dict[str, Any]:
+        def answer(rules: Rules, m: z3.ModelRef, terms: list[Term]) -> dict[str, Any]:
             return {"delta0": _ival(m, terms[0])}
 
         for e in (a, b):
@@ -327,7 +327,7 @@ def _p_score(a: Encoding, b: Encoding, check: str) -> _Problem:
                  "tricks": [t, 13 - t, 0, 0], "question": {"kind": "score"}},
                 f"{player_name(0)} holds the contract at {c}; {team_label(0)} takes {t} trick{'s' * (t != 1)}")
 
-    def answer_c(r: Rules, m: z3.ModelRef, terms: list[Term]) -> dict[str, Any]:
+    def answer_c(rules: Rules, m: z3.ModelRef, terms: list[Term]) -> dict[str, Any]:
         return {"delta0": _ival(m, terms[0]), "delta1": _ival(m, terms[1])}
 
     return _Problem(cons, da, db, n * 14 + (13 - tb), build_c, answer_c)
@@ -355,7 +355,7 @@ def _p_redeal(a: Encoding, b: Encoding, check: str) -> _Problem:
                         "the first three players pass; the dealer wants to pass too")
             return ({"dealer": 0, "auction": ["pass"] * 4, "question": {"kind": "redeal"}}, "all four players pass")
 
-        def answer_c(r: Rules, m: z3.ModelRef, terms: list[Term]) -> dict[str, Any]:
+        def answer_c(rules: Rules, m: z3.ModelRef, terms: list[Term]) -> dict[str, Any]:
             if forced:
                 return {"legal": _ival(m, terms[0]) >= 0}
             return {"redeal": _ival(m, terms[0]) == 1, "dealer": _ival(m, terms[1]) % 4}
@@ -379,7 +379,7 @@ def _p_redeal(a: Encoding, b: Encoding, check: str) -> _Problem:
         return ({"dealer": 0, "bids": bs, **at, "question": {"kind": "redeal"}},
                 f"{player_name(0)} deals; the bids are {', '.join(map(str, bs))} (total {sum(bs)})")
 
-    def answer(r: Rules, m: z3.ModelRef, terms: list[Term]) -> dict[str, Any]:
+    def answer(rules: Rules, m: z3.ModelRef, terms: list[Term]) -> dict[str, Any]:
         return {"redeal": _ival(m, terms[0]) == 1, "dealer": _ival(m, terms[1]) % 4}
 
     return _Problem(cons, ans_i(a), ans_i(b), sum(bids), build, answer)
@@ -413,7 +413,7 @@ def _p_winner(a: Encoding, b: Encoding, check: str) -> _Problem:
             return ({"dealer": 3, "scores": sv, "bids": bv, "tricks": tv, "question": {"kind": "winner"}},
                     f"players 1 to 4: scores before the hand {sv}; bids {bv}; tricks taken {tv}")
 
-        def answer(r: Rules, m: z3.ModelRef, terms: list[Term]) -> dict[str, Any]:
+        def answer(rules: Rules, m: z3.ModelRef, terms: list[Term]) -> dict[str, Any]:
             v = _ival(m, terms[0])
             return {"winner": None if v < 0 else v}
 
@@ -439,7 +439,7 @@ def _p_winner(a: Encoding, b: Encoding, check: str) -> _Problem:
                 f"before the hand {team_label(0)} has {xs[0]} points and {team_label(1)} {xs[1]}; {player_name(0)} "
                 f"holds the contract at {c}; {team_label(0)} takes {t} trick{'s' * (t != 1)}")
 
-    def answer_c(r: Rules, m: z3.ModelRef, terms: list[Term]) -> dict[str, Any]:
+    def answer_c(rules: Rules, m: z3.ModelRef, terms: list[Term]) -> dict[str, Any]:
         v = _ival(m, terms[0])
         return {"winner": None if v < 0 else v}
 
@@ -474,7 +474,7 @@ def _p_card(a: Encoding, b: Encoding, check: str) -> _Problem:
                        f"{' '.join(cards)} (no "
                        f"{', '.join(SUIT_NAMES[SUITS.index(v)] for v in voids) or 'void'}) and plays {card_str(c)}")
 
-    def answer(r: Rules, m: z3.ModelRef, terms: list[Term]) -> dict[str, Any]:
+    def answer(rules: Rules, m: z3.ModelRef, terms: list[Term]) -> dict[str, Any]:
         return {"legal": _ival(m, terms[0]) == 1}
 
     # Direction changes whose turn it is; the witness puts the asking seat after the leader in both.
@@ -502,7 +502,7 @@ def _p_trick(a: Encoding, b: Encoding, check: str) -> _Problem:
         return facts, (f"the dealer, {player_name(0)}, turned {card_str(_ival(m, rv))}; {player_name(1)} leads; "
                        f"the trick is {' '.join(cards)}")
 
-    def answer(r: Rules, m: z3.ModelRef, terms: list[Term]) -> dict[str, Any]:
+    def answer(rules: Rules, m: z3.ModelRef, terms: list[Term]) -> dict[str, Any]:
         return {"winner": _ival(m, terms[0])}
 
     cons += [z3.Distinct(rv, *cs)]
@@ -520,7 +520,7 @@ def _p_next_dealer(a: Encoding, b: Encoding, check: str) -> _Problem:
         return ({"dealer": 0, "hand": "cancelled" if c else "played", "question": {"kind": "next-dealer"}},
                 f"{player_name(0)} dealt; the hand was {'cancelled' if c else 'played'}")
 
-    def answer(r: Rules, m: z3.ModelRef, terms: list[Term]) -> dict[str, Any]:
+    def answer(rules: Rules, m: z3.ModelRef, terms: list[Term]) -> dict[str, Any]:
         return {"dealer": _ival(m, terms[0]) % 4}
 
     return _Problem([], [nxt(a)], [nxt(b)], z3.If(cancelled, 1, 0), build, answer)

@@ -23,16 +23,16 @@ DOC_TABLES: dict[str, tuple[tuple[int, int, int], ...]] = {
 }
 
 
-def doc_values(r: Rules) -> dict[int, int]:
+def doc_values(rules: Rules) -> dict[int, int]:
     """Bid -> value as its score.values clause states it: the document's table (a house ruleset that keeps the
     values inherits it); a house ruleset that sets its own values states them in its own clause, so the
     obligation then checks the encoding against the file's list (no document to compare with)."""
-    rs = r.ruleset
+    rs = rules.ruleset
     if "score.values" not in rs.changed:
         for rid in rs.lineage or (rs.id,):
             if rid in DOC_TABLES:
                 return {b: b * mult for lo, hi, mult in DOC_TABLES[rid] for b in range(lo, hi + 1)}
-    return {b: r.values[b] for b in range(r.bid_min, r.bid_max + 1)}
+    return {b: rules.values[b] for b in range(rules.bid_min, rules.bid_max + 1)}
 
 
 def _scoring_individual(enc: Encoding) -> list[Obligation]:

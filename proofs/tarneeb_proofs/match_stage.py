@@ -87,7 +87,7 @@ class Counterexample:
     fn: str = "Match"
     module: str = MOD
 
-    def witness(self, r: Rules) -> Witness:
+    def witness(self, rules: Rules) -> Witness:
         w = Witness(title=f"the engine's match machine disagrees with the encoding (bounded: a steered match) at "
                           f"{self.transition}")
         w.add("engine function", f"{self.module}.{self.fn}")
@@ -95,7 +95,7 @@ class Counterexample:
         w.add("input", self.inputs)
         w.add("engine returns", self.engine)
         w.add("encoding gives", self.encoding)
-        w.add("clause", r.ruleset.cite(self.clause))
+        w.add("clause", rules.ruleset.cite(self.clause))
         w.clauses = [self.clause]
         return w
 
@@ -118,10 +118,10 @@ class _Bad(Exception):
         self.cx = cx
 
 
-def cite(r: Rules, *ids: str) -> str:
+def cite(rules: Rules, *ids: str) -> str:
     """The first of ``ids`` the ruleset has (rulesets word some rules under different clause ids)."""
     for c in ids:
-        if c in r.ruleset.clauses:
+        if c in rules.ruleset.clauses:
             return c
     return "hand.tricks"
 
@@ -178,55 +178,55 @@ _AUCTION_ONLY = {"all-pass", "forced", "weak", "weak-ask", "weak-keep", "made", 
                  "1xA", "2xA", "3xA", "1xW", "2xW", "3xW", "2xmix", "3xmix"}
 
 
-def _causes(r: Rules) -> list[str]:
+def _causes(rules: Rules) -> list[str]:
     """The causes of a cancelled deal that can occur under ``r`` (from its clauses and resolved options)."""
-    cl = r.ruleset.clauses
+    cl = rules.ruleset.clauses
     out = []
-    if r.individual and "bid.total" in cl:
+    if rules.individual and "bid.total" in cl:
         out.append("bid.total")
-    if not r.individual and "auction.all-pass" in cl and r.all_pass != "dealer-forced":
+    if not rules.individual and "auction.all-pass" in cl and rules.all_pass != "dealer-forced":
         out.append("auction.all-pass")
-    if not r.individual and "deal.weak-redeal" in cl and r.weak_redeal:
+    if not rules.individual and "deal.weak-redeal" in cl and rules.weak_redeal:
         out.append("deal.weak-redeal")
     return out
 
 
-def not_applicable(kind: str, r: Rules) -> str | None:
+def not_applicable(kind: str, rules: Rules) -> str | None:
     """Why the transition ``kind`` cannot occur under ``r``, or None when it can (so a zero count fails)."""
-    cl = r.ruleset.clauses
-    fam = "individual" if r.individual else "auction"
-    if kind in _INDIVIDUAL_ONLY and not r.individual:
+    cl = rules.ruleset.clauses
+    fam = "individual" if rules.individual else "auction"
+    if kind in _INDIVIDUAL_ONLY and not rules.individual:
         return f"the {fam} family has no {_KIND[kind].clauses[0]} clause"
-    if kind in _AUCTION_ONLY and r.individual:
+    if kind in _AUCTION_ONLY and rules.individual:
         return f"the {fam} family has no {_KIND[kind].clauses[0]} clause"
-    causes = _causes(r)
+    causes = _causes(rules)
     for cause, c in _CAUSES:
         if kind.endswith(f"x{c}") and cause not in causes:
-            return _no_cause(r, cause)
+            return _no_cause(rules, cause)
     if kind in ("2xmix", "3xmix") and len(causes) < 2:
         return "fewer than two causes of a cancelled deal under this variant"
     if kind in ("total<", "all-pass", "weak"):
         cause = {"total<": "bid.total", "all-pass": "auction.all-pass", "weak": "deal.weak-redeal"}[kind]
         if cause not in causes:
-            return _no_cause(r, cause)
-    if kind == "total-raised" and not any(total > r.total_min for _, total in r.total_table):
+            return _no_cause(rules, cause)
+    if kind == "total-raised" and not any(total > rules.total_min for _, total in rules.total_table):
         return ("the bid total does not rise with the scores (reading fixed of ambiguity raised-total)" if not
-                r.total_table else f"no raised total exceeds the total of {r.total_min}")
-    if kind in ("weak-ask", "weak-keep") and not (r.weak_redeal and r.weak_claim == "claimed"):
-        return "a weak hand cancels the deal at once (reading automatic-next of weak-hand)" if r.weak_redeal \
+                rules.total_table else f"no raised total exceeds the total of {rules.total_min}")
+    if kind in ("weak-ask", "weak-keep") and not (rules.weak_redeal and rules.weak_claim == "claimed"):
+        return "a weak hand cancels the deal at once (reading automatic-next of weak-hand)" if rules.weak_redeal \
             else "weak_redeal = false (off)"
-    if kind == "forced" and r.all_pass != "dealer-forced":
-        return f"all_pass = {r.all_pass}: all four passing cancels the deal"
+    if kind == "forced" and rules.all_pass != "dealer-forced":
+        return f"all_pass = {rules.all_pass}: all four passing cancels the deal"
     if kind in ("kaboot-bid", "kaboot-def") and "score.kaboot" not in cl:
         return "no score.kaboot clause"
-    if kind in ("madebid", "madebid-x") and ("win.made-bid" not in cl or not r.made_bid_wins):
+    if kind in ("madebid", "madebid-x") and ("win.made-bid" not in cl or not rules.made_bid_wins):
         return "no win.made-bid clause" if "win.made-bid" not in cl else "made_bid_wins = 0 (off)"
-    if kind in ("play-on", "won-raised") and ("win.play-on" not in cl or r.play_on_raise <= 0):
+    if kind in ("play-on", "won-raised") and ("win.play-on" not in cl or rules.play_on_raise <= 0):
         return "no win.play-on clause" if "win.play-on" not in cl else "play_on = 0: the first game ends the match"
-    if kind in ("won-raised", "over") and r.play_on_count == "repeated" and r.play_on_raise > 0:
+    if kind in ("won-raised", "over") and rules.play_on_count == "repeated" and rules.play_on_raise > 0:
         return "reading repeated of play-on-count: every game won raises the target again; no game decides the match"
-    if kind in ("13made", "13failed") and r.individual and r.bid_max < 13:
-        return f"bids stop at {r.bid_max}"
+    if kind in ("13made", "13failed") and rules.individual and rules.bid_max < 13:
+        return f"bids stop at {rules.bid_max}"
     if kind in ("tie-level", "tie-won") and "tie.both-qualify" not in cl:
         return "no tie.both-qualify clause"
     if kind == "timer" and not ({"timer.auto-play", "timer.auto-bid"} & set(cl)):
@@ -234,8 +234,8 @@ def not_applicable(kind: str, r: Rules) -> str | None:
     return None
 
 
-def _no_cause(r: Rules, cause: str) -> str:
-    if cause not in r.ruleset.clauses:
+def _no_cause(rules: Rules, cause: str) -> str:
+    if cause not in rules.ruleset.clauses:
         return f"no {cause} clause"
     if cause == "auction.all-pass":
         return "all_pass = dealer-forced: the dealer must bid, no deal is cancelled"
@@ -390,8 +390,8 @@ def _unpack_state(v: int) -> St:
 class _Reads:
     """A view of a :class:`Rules` that records the attributes read through it (see :func:`_built`)."""
 
-    def __init__(self, r: Rules, seen: dict[str, Any]) -> None:
-        self._r = r
+    def __init__(self, rules: Rules, seen: dict[str, Any]) -> None:
+        self._r = rules
         self._seen = seen
 
     def __getattr__(self, name: str) -> Any:
@@ -996,8 +996,8 @@ class Scenario:
     deals: list[tuple[str, DesignFn]]  # (what the deal is for, its design)
 
 
-def _ind_scenarios(r: Rules, ex: Expected) -> list[Scenario]:
-    T = r.target
+def _ind_scenarios(rules: Rules, ex: Expected) -> list[Scenario]:
+    T = rules.target
 
     def value(b: int) -> int:
         return ex.delta(b, 13)
@@ -1055,9 +1055,9 @@ def _ind_scenarios(r: Rules, ex: Expected) -> list[Scenario]:
                                            others[2]: top_of(t, 1, 3)}, trump=t)
             else:
                 x, t, deck = all_trumps(d)
-            return Design(deck, p.bids(d.x.dealer, d.x.scores, want={x: r.made_bid_wins}),
+            return Design(deck, p.bids(d.x.dealer, d.x.scores, want={x: rules.made_bid_wins}),
                           goals=() if unmade else (Goal(frozenset([x]), 13),),
-                          note=f"seat {x} bids {r.made_bid_wins}" + (", the top four trumps elsewhere" if unmade else
+                          note=f"seat {x} bids {rules.made_bid_wins}" + (", the top four trumps elsewhere" if unmade else
                                                                         " holding every trump"))
         return f
 
@@ -1103,20 +1103,20 @@ def _ind_scenarios(r: Rules, ex: Expected) -> list[Scenario]:
                  [("tie for team 0", tie(5, 4))]),
         Scenario("team 0 qualifies alone", Start(3, (T - 2, 30, 29, 40)), [("alone", alone)]),
     ]
-    for threshold, raised in r.total_table:  # raised-total, reading rising: the total in force once a seat has threshold
-        if raised > r.total_min:
+    for threshold, raised in rules.total_table:  # raised-total, reading rising: the total in force once a seat has threshold
+        if raised > rules.total_min:
                 out.append(Scenario(f"a raised total of {raised} from a score of {threshold}",
                                 Start(1, (threshold, 2, 0, 3)),
                                 [("below the raised total", cancel(0)), ("at the raised total", at_threshold)]))
-    if r.made_bid_wins:
+    if rules.made_bid_wins:
         out.append(Scenario("the made-bid number failed, then made", Start(0, (20, 25, 0, 5)),
                             [("made-bid failed", made_bid(True)), ("made-bid win", made_bid(False))]))
     return out
 
 
-def _auc_scenarios(r: Rules, ex: Expected) -> list[Scenario]:
-    T = r.target
-    lo = r.min_bid
+def _auc_scenarios(rules: Rules, ex: Expected) -> list[Scenario]:
+    T = rules.target
+    lo = rules.min_bid
     strains = ex.enc.strains()
 
     def call(n: int, s: int) -> Call:
@@ -1156,8 +1156,8 @@ def _auc_scenarios(r: Rules, ex: Expected) -> list[Scenario]:
             top = [c for s in range(4) for c in top_of(s, 3)] + top_of(t, 1, 3)
             fixed, final, named = {x: top}, call(lo, NO_TRUMP), 0
         else:
-            fixed, final, named = {x: top_of(t, 13)}, call(lo if r.auction_style != "continuous" else lo + 1, t), t
-        match = r.auction_style == "dealer-privilege"
+            fixed, final, named = {x: top_of(t, 13)}, call(lo if rules.auction_style != "continuous" else lo + 1, t), t
+        match = rules.auction_style == "dealer-privilege"
         warm = [] if match else [ex.next(dl)]
         return Design(p.deck(dl, fixed), calls=p.script(dl, x, final, warm=warm, match=match), named=named,
                       goals=(Goal(team_seats(x % 2), 13),),
@@ -1219,17 +1219,17 @@ def _auc_scenarios(r: Rules, ex: Expected) -> list[Scenario]:
         Scenario("both teams at the target, the defenders higher (part-way start)",
                  Start(2, (T - 1, T + 20, T - 1, T + 20)), [("both at the target", made(0))]),
     ]
-    if r.play_on_raise > 0:
+    if rules.play_on_raise > 0:
         raised = ex.target(1)
         played.append(Scenario("part-way at the raised target", Start(1, (10, raised - 1, 10, raised - 1), raised, (0,)),
                                [("at the raised target", made(1))]))
-    if r.all_pass == "dealer-forced":
+    if rules.all_pass == "dealer-forced":
         played.append(Scenario("the dealer forced to bid", Start(3, (0, 0, 0, 0)), [("forced", forced)]))
     extra: list[Scenario] = []
-    if r.weak_redeal and r.weak_claim == "claimed":
+    if rules.weak_redeal and rules.weak_claim == "claimed":
         extra.append(Scenario("weak seats keep their hands (reading claimed of weak-hand)", Start(2, (0, 0, 0, 0)),
                               [("one weak seat keeps", weak_kept(1)), ("two weak seats keep", weak_kept(2))]))
-    causes = _causes(r)
+    causes = _causes(rules)
     pats: list[str] = []
     if "auction.all-pass" in causes:
         pats += ["A", "AA", "AAA"]
@@ -1251,9 +1251,9 @@ def _auc_scenarios(r: Rules, ex: Expected) -> list[Scenario]:
     return out + extra
 
 
-def scenarios(r: Rules, ex: Expected) -> list[Scenario]:
+def scenarios(rules: Rules, ex: Expected) -> list[Scenario]:
     """The steered scenarios for one configuration (see the module docstring)."""
-    return _ind_scenarios(r, ex) if r.individual else _auc_scenarios(r, ex)
+    return _ind_scenarios(rules, ex) if rules.individual else _auc_scenarios(rules, ex)
 
 
 # ====================================================================== the driver
@@ -1290,8 +1290,8 @@ def _hand_text(seat: int, hand: int) -> str:
 class Driver:
     """Runs scenarios on the engine, comparing every step with the encoding (:class:`Expected`)."""
 
-    def __init__(self, r: Rules, ex: Expected, label: str, seed: int = 0) -> None:
-        self.r, self.ex, self.label, self.seed = r, ex, label, seed
+    def __init__(self, rules: Rules, ex: Expected, label: str, seed: int = 0) -> None:
+        self.r, self.ex, self.label, self.seed = rules, ex, label, seed
         self.cov: Counter[str] = Counter()
         self.points = 0
         self.ctx: dict[str, str | Callable[[], str]] = {}
@@ -1977,13 +1977,13 @@ class SteerVariant:
     coverage: dict[str, int] = field(default_factory=dict)
 
     def run(self) -> Counterexample | None:
-        r = self.rules
-        ex = Expected(Encoding(r))
-        drv = Driver(r, ex, self.label, self.seed)
+        rules = self.rules
+        ex = Expected(Encoding(rules))
+        drv = Driver(rules, ex, self.label, self.seed)
         names: list[str] = []
         try:
             drv.starts()
-            for sc in scenarios(r, ex):
+            for sc in scenarios(rules, ex):
                 names.append(sc.name)
                 drv.run(sc)
         except _Bad as b:
@@ -1991,29 +1991,29 @@ class SteerVariant:
             return b.cx
         except PlanError as e:  # the stage could not steer here (a house ruleset it was not written for): a failure
             return Counterexample(f"steering: the scenario '{names[-1] if names else '?'}' cannot be built under "
-                                  f"{r.ruleset.id}/{self.label}", drv.where(), "no match steered", str(e), "hand.tricks")
+                                  f"{rules.ruleset.id}/{self.label}", drv.where(), "no match steered", str(e), "hand.tricks")
         except Exception as e:  # noqa: BLE001 - the engine raised while the stage read its state: a counterexample
             self.points = drv.points
             return Counterexample(f"the engine raised {type(e).__name__} while its state was read", drv.where(),
                                   f"{type(e).__name__}: {e}", "no exception", "hand.tricks")
         self.points = drv.points
         self.coverage = {k: drv.cov.get(k, 0) for k in KIND_IDS}
-        na = {k: why for k in KIND_IDS if (why := not_applicable(k, r)) is not None}
-        report("coverage", {"ruleset": r.ruleset.id, "variant": self.label, "counts": dict(self.coverage), "na": na,
+        na = {k: why for k in KIND_IDS if (why := not_applicable(k, rules)) is not None}
+        report("coverage", {"ruleset": rules.ruleset.id, "variant": self.label, "counts": dict(self.coverage), "na": na,
                             "steps": self.points})
         for k in KIND_IDS:
             if k not in na and self.coverage[k] == 0:
-                return Counterexample(f"transition {k} ({_KIND[k].text}) never reached under {r.ruleset.id}/{self.label}",
-                                      f"{r.ruleset.id} [{self.label}], scenarios: " + "; ".join(names),
-                                      "0 times", "can occur under this variant (not n/a)", cite(r, *_KIND[k].clauses))
+                return Counterexample(f"transition {k} ({_KIND[k].text}) never reached under {rules.ruleset.id}/{self.label}",
+                                      f"{rules.ruleset.id} [{self.label}], scenarios: " + "; ".join(names),
+                                      "0 times", "can occur under this variant (not n/a)", cite(rules, *_KIND[k].clauses))
         return None
 
 
-def variant_runs(r: Rules, seed: int = 0) -> list[SteerVariant]:
+def variant_runs(rules: Rules, seed: int = 0) -> list[SteerVariant]:
     """One :class:`SteerVariant` per option variant of ``r``'s ruleset (:func:`variants`, from ``r``'s options)."""
-    rs = r.ruleset
+    rs = rules.ruleset
     out = []
-    for opts in variants(rs, r.option_map):
+    for opts in variants(rs, rules.option_map):
         try:
             rv = load_rules(rs, opts)
         except ConfigError:
@@ -2046,15 +2046,15 @@ class Steered(NamedTuple):
     match: Match
 
 
-def steered_matches(r: Rules, seed: int = 0) -> list[Steered]:
+def steered_matches(rules: Rules, seed: int = 0) -> list[Steered]:
     """The steered matches of this stage under ``r`` (one configuration), each checked step by step as in
     ``tarneeb prove``. Every match ends at a deal boundary (waiting for a deal, or over), so its records are
     complete; rebuild one with ``Match.at(r, *start)`` and ``match.history``. Raises :class:`MatchMismatch` when the
     engine disagrees with the encoding."""
-    ex = Expected(Encoding(r))
-    drv = Driver(r, ex, variant_label(r.ruleset, r.option_map), seed)
+    ex = Expected(Encoding(rules))
+    drv = Driver(rules, ex, variant_label(rules.ruleset, rules.option_map), seed)
     out = []
-    for sc in scenarios(r, ex):
+    for sc in scenarios(rules, ex):
         try:
             m = drv.run(sc)
         except _Bad as b:
@@ -2063,9 +2063,9 @@ def steered_matches(r: Rules, seed: int = 0) -> list[Steered]:
     return out
 
 
-def run_rules(r: Rules, seed: int = 0) -> tuple[Counterexample | None, list[SteerVariant]]:
+def run_rules(rules: Rules, seed: int = 0) -> tuple[Counterexample | None, list[SteerVariant]]:
     """Every variant of ``r``'s ruleset (as ``tarneeb prove`` runs them), stopping at the first counterexample."""
-    runs = variant_runs(r, seed)
+    runs = variant_runs(rules, seed)
     for v in runs:
         bad = v.run()
         if bad is not None:

@@ -216,12 +216,12 @@ _R_W4_NO_TRUMP = """        c0, c1, c2, c3 = cards
             best = 3
 """
 _R_FOLLOW = "    if follow:\n        return follow\n"
-_R_PRIVILEGE = '        dealer_privilege = seat == dealer and r.auction_style == "dealer-privilege"\n'
-_R_NEXT = "    return (seat + r.step) % 4\n"
-_R_REDEAL = "    return dealer if r.redeal_same_dealer else next_seat(r, dealer)\n"
-_R_REDEAL_SWAPPED = "    return next_seat(r, dealer) if r.redeal_same_dealer else dealer\n"
-_R_RAISED = ("    if r.play_on_raise > 0 and games_won >= 1:\n        if r.play_on_count == \"repeated\":\n"
-             "            return r.target + r.play_on_raise * games_won\n        return r.target + r.play_on_raise\n")
+_R_PRIVILEGE = '        dealer_privilege = seat == dealer and rules.auction_style == "dealer-privilege"\n'
+_R_NEXT = "    return (seat + rules.step) % 4\n"
+_R_REDEAL = "    return dealer if rules.redeal_same_dealer else next_seat(rules, dealer)\n"
+_R_REDEAL_SWAPPED = "    return next_seat(rules, dealer) if rules.redeal_same_dealer else dealer\n"
+_R_RAISED = ("    if rules.play_on_raise > 0 and games_won >= 1:\n        if rules.play_on_count == \"repeated\":\n"
+             "            return rules.target + rules.play_on_raise * games_won\n        return rules.target + rules.play_on_raise\n")
 _R_C = "classic"
 
 _RULES: list[Mutant] = [
@@ -253,12 +253,12 @@ _RULES: list[Mutant] = [
        "the must-trump test reads the led suit's mask (the player is void in it): a void player may discard "
        "holding a trump", "engine.play", "special-case", _R_C, {"must_trump": True}, "own"),
     _m("engine-must-trump-over-follow", RULES, _R_FOLLOW,
-       "    if follow:\n        return follow | (hand & SUIT_MASKS[trump] if r.must_trump and 0 <= trump < 4 else 0)\n",
+       "    if follow:\n        return follow | (hand & SUIT_MASKS[trump] if rules.must_trump and 0 <= trump < 4 else 0)\n",
        "under must-trump a trump may be played while holding the led suit", "engine.play", "special-case", _R_C,
        {"must_trump": True}),
     _m("engine-violation-void-free", RULES,
-       "    if legal_play_mask(r, hand, led, trump) >> card & 1:\n",
-       "    if legal_play_mask(r, hand, led, trump) >> card & 1 or not hand & SUIT_MASKS[led]:\n",
+       "    if legal_play_mask(rules, hand, led, trump) >> card & 1:\n",
+       "    if legal_play_mask(rules, hand, led, trump) >> card & 1 or not hand & SUIT_MASKS[led]:\n",
        "play_violation never refuses a held card from a player void in the led suit (must-trump not enforced "
        "there)", "engine.play", "special-case", _R_C, {"must_trump": True}),
     _m("engine-violation-lead-any-card", RULES,
@@ -286,24 +286,24 @@ _RULES: list[Mutant] = [
        "a trump played fourth always wins: a later lower trump beats an earlier higher one",
        "engine.play", "special-case", "bsfyi-41"),
     # ---- individual bids
-    _m("engine-next-seat-backwards", RULES, _R_NEXT, "    return (seat - r.step) % 4\n",
+    _m("engine-next-seat-backwards", RULES, _R_NEXT, "    return (seat - rules.step) % 4\n",
        "the turn passes the wrong way", "engine.bids", "transition", "tarneeb-400"),
     _m("engine-rising-min-strict", RULES, "            if score >= threshold:\n",
        "            if score > threshold:\n",
        "the rising minimum applies above its threshold, not at it ('>' for '>=')", "engine.bids", "boundary",
        "tarneeb-400", {}, "own"),
     _m("engine-bid-below-min", RULES,
-       "    if type(bid) is not int or not r.bid_min <= bid <= r.bid_max:  # a whole number of tricks in the range\n"
-       "        return \"bid.range\", f\"bids run from {r.bid_min} to {r.bid_max}\"\n"
-       "    if bid in r.bid_excluded:\n"
+       "    if type(bid) is not int or not rules.bid_min <= bid <= rules.bid_max:  # a whole number of tricks in the range\n"
+       "        return \"bid.range\", f\"bids run from {rules.bid_min} to {rules.bid_max}\"\n"
+       "    if bid in rules.bid_excluded:\n"
        "        return \"bid.excluded\", f\"a bid of {bid} is not allowed\"\n"
-       "    lo = min_bid_for(r, score)\n"
+       "    lo = min_bid_for(rules, score)\n"
        "    if bid < lo:\n",
-       "    if type(bid) is not int or not r.bid_min - 1 <= bid <= r.bid_max:  # a whole number of tricks in the range\n"
-       "        return \"bid.range\", f\"bids run from {r.bid_min} to {r.bid_max}\"\n"
-       "    if bid in r.bid_excluded:\n"
+       "    if type(bid) is not int or not rules.bid_min - 1 <= bid <= rules.bid_max:  # a whole number of tricks in the range\n"
+       "        return \"bid.range\", f\"bids run from {rules.bid_min} to {rules.bid_max}\"\n"
+       "    if bid in rules.bid_excluded:\n"
        "        return \"bid.excluded\", f\"a bid of {bid} is not allowed\"\n"
-       "    lo = min_bid_for(r, score)\n"
+       "    lo = min_bid_for(rules, score)\n"
        "    if bid < lo - 1:\n",
        "bid_violation's lower bounds (the range's and the rising minimum's) are one too low: a bid one below the "
        "minimum is accepted", "engine.bids",
@@ -311,19 +311,19 @@ _RULES: list[Mutant] = [
     _m("engine-bid-pass-allowed", RULES, "        return \"bid.no-pass\", \"passing is not allowed\"\n",
        "        return None  # a pass\n", "a pass is accepted where the rules allow none", "engine.bids",
        "special-case", "bsfyi-41"),
-    _m("engine-legal-bids-no-13", RULES, "    return [b for b in range(lo, r.bid_max + 1) if b not in r.bid_excluded]\n",
-       "    return [b for b in range(lo, r.bid_max) if b not in r.bid_excluded]\n",
+    _m("engine-legal-bids-no-13", RULES, "    return [b for b in range(lo, rules.bid_max + 1) if b not in rules.bid_excluded]\n",
+       "    return [b for b in range(lo, rules.bid_max) if b not in rules.bid_excluded]\n",
        "the range of legal bids stops one short: 13 is missing", "engine.bids", "boundary", "eram-41"),
     _m("engine-legal-bids-excluded", RULES,
-       "    return [b for b in range(lo, r.bid_max + 1) if b not in r.bid_excluded]\n",
-       "    return list(range(lo, r.bid_max + 1))\n", "the excluded bid is listed among the legal bids",
+       "    return [b for b in range(lo, rules.bid_max + 1) if b not in rules.bid_excluded]\n",
+       "    return list(range(lo, rules.bid_max + 1))\n", "the excluded bid is listed among the legal bids",
        "engine.bids", "special-case", "card-kings-41", {}, "own"),
     _m("engine-hand-played-strict", RULES, "    return total >= threshold\n",
        "    return total > threshold\n",
        "the bids must exceed the threshold total, not reach it ('>' for '>=')", "engine.bids", "boundary",
        "bsfyi-41"),
-    _m("engine-hand-played-three-bids", RULES, "    return sum(bids), total_in_force(r, scores)\n",
-       "    return sum(bids[:3]), total_in_force(r, scores)\n", "the fourth bid is left out of the total", "engine.bids",
+    _m("engine-hand-played-three-bids", RULES, "    return sum(bids), total_in_force(rules, scores)\n",
+       "    return sum(bids[:3]), total_in_force(rules, scores)\n", "the fourth bid is left out of the total", "engine.bids",
        "special-case", "eram-41"),
     _m("engine-redeal-dealer-swapped", RULES, _R_REDEAL, _R_REDEAL_SWAPPED,
        "after a cancelled deal the same and the next dealer are swapped", "engine.bids", "transition",
@@ -331,11 +331,11 @@ _RULES: list[Mutant] = [
     # ---- the team auction
     _m("engine-redeal-dealer-swapped-auction", RULES, _R_REDEAL, _R_REDEAL_SWAPPED,
        "after a cancelled deal the same and the next dealer are swapped", "engine.turn", "transition", _R_C),
-    _m("engine-anyone-may-match", RULES, _R_PRIVILEGE, '        dealer_privilege = r.auction_style == "dealer-privilege"\n',
+    _m("engine-anyone-may-match", RULES, _R_PRIVILEGE, '        dealer_privilege = rules.auction_style == "dealer-privilege"\n',
        "the dealer's privilege is given to every seat: any seat may match the top bid", "engine.auction",
        "special-case", _R_C, {}, "own"),
     _m("engine-dealer-may-pass-forced", RULES,
-       "    if n is None:\n        if dealer_forced(r, dealer, seat, top, passes):\n"
+       "    if n is None:\n        if dealer_forced(rules, dealer, seat, top, passes):\n"
        "            return \"auction.all-pass\", \"the dealer must bid the minimum after three passes\"\n"
        "        return None\n",
        "    if n is None:\n        return None\n",
@@ -345,21 +345,21 @@ _RULES: list[Mutant] = [
        "        k, tk = (strain, n), (top[1], top[0])\n",
        "bids compare strain first, then tricks: a higher strain beats more tricks", "engine.auction",
        "special-case", _R_C, {"egyptian": True}),
-    _m("engine-auction-min-off-by-one", RULES, "    if type(n) is not int or not r.min_bid <= n <= 13:",
-       "    if type(n) is not int or not r.min_bid - 1 <= n <= 13:",
+    _m("engine-auction-min-off-by-one", RULES, "    if type(n) is not int or not rules.min_bid <= n <= 13:",
+       "    if type(n) is not int or not rules.min_bid - 1 <= n <= 13:",
        "the auction's range starts one below the minimum: an opening bid one below it is accepted",
        "engine.auction", "boundary", _R_C),
     _m("engine-dealer-may-not-match", RULES,
        "        if (k < tk or (k == tk and not dealer_privilege)) and not any_strain:\n",
        "        if k <= tk and not any_strain:\n", "the dealer may not take the top bid at the same number (no dealer's privilege)",
        "engine.auction", "special-case", _R_C),
-    _m("engine-passed-may-reenter", RULES, "    while not active[nxt]:\n        nxt = next_seat(r, nxt)\n", "",
+    _m("engine-passed-may-reenter", RULES, "    while not active[nxt]:\n        nxt = next_seat(rules, nxt)\n", "",
        "the continuous auction does not skip the seats that passed: a seat that passed speaks again",
        "engine.turn", "transition", _R_C, {"auction": "continuous"}, "own"),
-    _m("engine-round-of-five", RULES, "        return None if spoken >= 4 else next_seat(r, seat)\n",
-       "        return None if spoken >= 5 else next_seat(r, seat)\n", "the one-round auction takes five calls",
+    _m("engine-round-of-five", RULES, "        return None if spoken >= 4 else next_seat(rules, seat)\n",
+       "        return None if spoken >= 5 else next_seat(rules, seat)\n", "the one-round auction takes five calls",
        "engine.turn", "boundary", _R_C),
-    _m("engine-next-seat-backwards-auction", RULES, _R_NEXT, "    return (seat - r.step) % 4\n",
+    _m("engine-next-seat-backwards-auction", RULES, _R_NEXT, "    return (seat - rules.step) % 4\n",
        "the turn passes the wrong way", "engine.turn", "transition", _R_C),
     _m("engine-continuous-ends-early", RULES,
        "    if (not has_top and n_active == 0) or (has_top and n_active == 1 and active[holder]):\n",
@@ -377,10 +377,10 @@ _RULES: list[Mutant] = [
        "    return v if tricks > bid else -v\n", "a bid made exactly counts as failed ('>' for '>=')",
        "engine.scoring", "boundary", "eram-41"),
     _m("engine-kaboot-ignored", RULES,
-       "    elif kaboot_bt:\n        d_bt = _kaboot(r, d_bt)\n"
-       "    if tricks[dt] == 13 and r.score_style == \"standard\" and r.defender_kaboot == \"either-team\" \\\n"
-       "            and not (r.kaboot == \"double\" and r.kaboot_double_defenders == \"usual\"):\n"
-       "        d_dt = _kaboot(r, d_dt)\n", "",
+       "    elif kaboot_bt:\n        d_bt = _kaboot(rules, d_bt)\n"
+       "    if tricks[dt] == 13 and rules.score_style == \"standard\" and rules.defender_kaboot == \"either-team\" \\\n"
+       "            and not (rules.kaboot == \"double\" and rules.kaboot_double_defenders == \"usual\"):\n"
+       "        d_dt = _kaboot(rules, d_dt)\n", "",
        "team_deltas leaves out the kaboot rule: all 13 tricks score as usual", "engine.scoring", "special-case",
        _R_C, {}, "own"),
     _m("engine-defenders-score-on-made", RULES, "        d_dt = 0 if made else tricks[dt]\n",
@@ -389,15 +389,15 @@ _RULES: list[Mutant] = [
     _m("engine-deltas-team1-swapped", RULES, "    return (d_bt, d_dt) if bt == 0 else (d_dt, d_bt)\n",
        "    return (d_bt, d_dt) if bt == 0 or made else (d_dt, d_bt)\n",
        "team 1's made contract is credited to team 0", "engine.scoring", "special-case", _R_C),
-    _m("engine-bid13-twelve", RULES, "    return r.bid13 == \"win\" and contract == 13 and team_tricks == 13\n",
-       "    return r.bid13 == \"win\" and contract == 13 and team_tricks >= 12\n",
+    _m("engine-bid13-twelve", RULES, "    return rules.bid13 == \"win\" and contract == 13 and team_tricks == 13\n",
+       "    return rules.bid13 == \"win\" and contract == 13 and team_tricks >= 12\n",
        "a bid of 13 wins the game with 12 tricks", "engine.scoring", "boundary", _R_C),
     # ---- outcome
-    _m("engine-partner-at-zero", RULES, "    return a >= r.target, b > 0, b >= r.target, a > 0\n",
-       "    return a >= r.target, b >= 0, b >= r.target, a >= 0\n",
+    _m("engine-partner-at-zero", RULES, "    return a >= rules.target, b > 0, b >= rules.target, a > 0\n",
+       "    return a >= rules.target, b >= 0, b >= rules.target, a >= 0\n",
        "a partner at exactly 0 qualifies ('>=' for '>')", "engine.outcome", "boundary", "eram-41", {}, "kind"),
-    _m("engine-target-strict", RULES, "    return a >= r.target, b > 0, b >= r.target, a > 0\n",
-       "    return a > r.target, b > 0, b > r.target, a > 0\n",
+    _m("engine-target-strict", RULES, "    return a >= rules.target, b > 0, b >= rules.target, a > 0\n",
+       "    return a > rules.target, b > 0, b > rules.target, a > 0\n",
        "the target must be passed, not reached ('>' for '>=')", "engine.outcome", "boundary", "bsfyi-41"),
     _m("engine-tie-to-team-0", RULES,
        "        if a == b:\n            return None, \"tie.both-qualify\"\n"
@@ -410,8 +410,8 @@ _RULES: list[Mutant] = [
        "the tie is decided by the combined score under the top-score rule", "engine.outcome", "special-case",
        "bsfyi-41"),
     _m("engine-made-bid-unmade", RULES,
-       "            if bids[seat] == r.made_bid_wins and bid_made(bids[seat], tricks[seat]) and (",
-       "            if bids[seat] == r.made_bid_wins and (", "bidding the winning bid wins, made or not",
+       "            if bids[seat] == rules.made_bid_wins and bid_made(bids[seat], tricks[seat]) and (",
+       "            if bids[seat] == rules.made_bid_wins and (", "bidding the winning bid wins, made or not",
        "engine.outcome", "special-case", "bsfyi-41", {"made_bid_wins": 10}),
     _m("engine-tie-to-defenders", RULES, "        return bidding_team, \"tie.both-qualify\"\n",
        "        return 1 - bidding_team, \"tie.both-qualify\"\n",
@@ -424,27 +424,27 @@ _RULES: list[Mutant] = [
        "    return team_scores[0] > target, team_scores[1] > target\n",
        "the target must be passed, not reached ('>' for '>=')", "engine.outcome", "boundary", _R_C),
     _m("engine-play-on-not-raised", RULES, _R_RAISED,
-       "    if r.play_on_raise > 0 and games_won >= 1:\n        return r.target\n",  # under either reading
+       "    if rules.play_on_raise > 0 and games_won >= 1:\n        return rules.target\n",  # under either reading
        "the target never rises: the raise is not added", "engine.outcome", "transition", _R_C, {"play_on": 10}),
     _m("engine-play-on-raised-twice", RULES, _R_RAISED,
-       "    if r.play_on_raise > 0 and games_won >= 1:\n        return r.target + r.play_on_raise * games_won\n",
+       "    if rules.play_on_raise > 0 and games_won >= 1:\n        return rules.target + rules.play_on_raise * games_won\n",
        "the target rises again after every game (reading repeated of play-on-count, not the reading classic takes)",
        "engine.outcome", "transition", _R_C, {"play_on": 10}),
     _m("engine-play-on-late", RULES, _R_RAISED, _R_RAISED.replace("games_won >= 1", "games_won >= 2"),
        "the target rises only after the second game won", "engine.outcome", "boundary", _R_C, {"play_on": 10}),
     # ---- the engine under a reading of the register it can select (issue 23): each shows under that reading only
     _m("engine-first-dealers-ignore-seat0", RULES,
-       '    return (0,) if r.first_dealer == "seat0" else (0, 1, 2, 3)\n', "    return (0, 1, 2, 3)\n",
+       '    return (0,) if rules.first_dealer == "seat0" else (0, 1, 2, 3)\n', "    return (0, 1, 2, 3)\n",
        "under reading seat0 of first-dealer any seat may still deal first", "engine.bids", "transition",
        "bsfyi-41", readings={"first-dealer": "seat0"}),
     _m("engine-forced-dealer-exact-off-by-one", RULES,
-       'and r.forced_bid == "exactly" and n != r.min_bid:', 'and r.forced_bid == "exactly" and n > r.min_bid + 1:',
+       'and rules.forced_bid == "exactly" and n != rules.min_bid:', 'and rules.forced_bid == "exactly" and n > rules.min_bid + 1:',
        "under reading exactly of forced-dealer-minimum the forced dealer may still bid one above the minimum",
        "engine.auction", "boundary", _R_C, {"all_pass": "dealer-forced"},
        readings={"forced-dealer-minimum": "exactly"}),
     _m("engine-dealer-match-reading-misspelt", RULES,
-       'any_strain = r.dealer_match == "same-number-any-strain" and',
-       'any_strain = r.dealer_match == "same-number" and',
+       'any_strain = rules.dealer_match == "same-number-any-strain" and',
+       'any_strain = rules.dealer_match == "same-number" and',
        "the reading same-number-any-strain of egyptian-dealer-match is misspelt: the dealer matches the exact bid only",
        "engine.auction", "special-case", _R_C, {"egyptian": True, "auction": "dealer-privilege"},
        readings={"egyptian-dealer-match": "same-number-any-strain"}),
@@ -454,8 +454,8 @@ _RULES: list[Mutant] = [
        "engine.outcome", "special-case", "bsfyi-41", {"made_bid_wins": 10},
        readings={"bid10-partner": "partner-positive"}),
     _m("engine-play-on-repeated-one-behind", RULES,
-       "            return r.target + r.play_on_raise * games_won\n",
-       "            return r.target + r.play_on_raise * max(1, games_won - 1)\n",
+       "            return rules.target + rules.play_on_raise * games_won\n",
+       "            return rules.target + rules.play_on_raise * max(1, games_won - 1)\n",
        "under reading repeated of play-on-count the target rises only from the third game on (one raise behind)",
        "engine.outcome", "boundary", _R_C, {"play_on": 10}, readings={"play-on-count": "repeated"}),
     _m("engine-total-rising-ignores-seat-3", RULES,
@@ -479,7 +479,7 @@ _RULES: list[Mutant] = [
        "under reading in-packets of classic-deal-order the deck made from four hands deals them one card at a time",
        "engine.play", "special-case", "classic", readings={"classic-deal-order": "in-packets"}),
     _m("engine-weak-claimers-in-seat-order", HAND,
-       "    return tuple(s for s in bidding_order(r, dealer) if s in weak)\n",
+       "    return tuple(s for s in bidding_order(rules, dealer) if s in weak)\n",
        "    return tuple(weak)\n",
        "under reading claimed of weak-hand the weak seats choose in seat order, not in bidding order",
        "engine.play", "special-case", "classic", {"weak_redeal": True}, readings={"weak-hand": "claimed"}),
@@ -490,15 +490,15 @@ _RULES: list[Mutant] = [
        "second weak seat has not chosen", "engine.match", "transition", "classic",
        readings={"weak-hand": "claimed"}),
     _m("match-bid-total-on-zero-scores", MATCH,
-       "            if not core_rules.hand_is_played(r, self.bids, self.scores):\n",
-       "            if not core_rules.hand_is_played(r, self.bids, [0, 0, 0, 0]):\n",
+       "            if not core_rules.hand_is_played(rules, self.bids, self.scores):\n",
+       "            if not core_rules.hand_is_played(rules, self.bids, [0, 0, 0, 0]):\n",
        "the match machine weighs the bid total as if every score were 0 (a rising total never rises)",
        "engine.match", "transition", "bsfyi-41", readings={"raised-total": "rising"}),
     # ---- whole matches (the match stage replays them through the encoded steps)
     _m("engine-match-winner-ignores-trump", RULES, _R_W4, _R_W4_NO_TRUMP,
        "the four-card path of trick_winner leaves out the trump tests (seen in whole matches)", "engine.match",
        "special-case", "eram-41", {}, "all"),
-    _m("engine-match-turn-backwards", RULES, _R_NEXT, "    return (seat - r.step) % 4\n",
+    _m("engine-match-turn-backwards", RULES, _R_NEXT, "    return (seat - rules.step) % 4\n",
        "the deal and the bidding turn pass the wrong way (seen in whole matches)", "engine.match", "transition",
        "card-kings-41"),
 ]
@@ -528,8 +528,8 @@ _MATCH: list[Mutant] = [
        "the turn timer plays the lowest card of the first suit held (clubs first), not the lowest rank",
        "engine.match", "special-case", "eram-41"),
     _m("match-timer-non-trump-only-following", MATCH,
-       '            if r.auto_play == "lowest-non-trump":\n',
-       '            if r.auto_play == "lowest-non-trump" and self.trick:\n',
+       '            if rules.auto_play == "lowest-non-trump":\n',
+       '            if rules.auto_play == "lowest-non-trump" and self.trick:\n',
        "the turn timer prefers a card outside trump only when following, not at the lead", "engine.match",
        "special-case", "eram-41"),
     # part-way starts (Match(), Match.at): the state a verifier, the vectors and the referee build a match from
@@ -562,8 +562,8 @@ _MATCH: list[Mutant] = [
        "an action after the match is over is refused citing win.target even when another clause (the made-bid "
        "win, a tie rule, qualifying) decided it", "engine.match", "special-case", "bsfyi-41"),
     _m("match-play-on-ignored-at-61", HAND,
-       "    nxt = core_rules.target_in_force(r, len(games) + 1)\n    if nxt != target:\n",
-       "    nxt = core_rules.target_in_force(r, len(games) + 1)\n    if nxt != target and target != 61:\n",
+       "    nxt = core_rules.target_in_force(rules, len(games) + 1)\n    if nxt != target:\n",
+       "    nxt = core_rules.target_in_force(rules, len(games) + 1)\n    if nxt != target and target != 61:\n",
        "play-on is ignored at target 61: the first game won there ends the match", "engine.match", "special-case",
        "classic", {"target": 61, "play_on": 10}),
     _m("match-second-redeal-next-seat", MATCH,
@@ -574,14 +574,14 @@ _MATCH: list[Mutant] = [
        "from the second cancelled deal in a row on, the next seat deals (not the redeal.dealer rule)", "engine.match",
        "transition", "card-kings-41"),
     _m("match-weak-redeal-same-dealer", HAND,
-       '    if redeal == "bid.total":\n        return core_rules.dealer_after_redeal(r, dealer)\n',
-       '    if redeal == "bid.total":\n        return core_rules.dealer_after_redeal(r, dealer)\n'
+       '    if redeal == "bid.total":\n        return core_rules.dealer_after_redeal(rules, dealer)\n',
+       '    if redeal == "bid.total":\n        return core_rules.dealer_after_redeal(rules, dealer)\n'
        '    if redeal == "deal.weak-redeal":\n        return dealer\n',
        "after a weak-hand redeal the same dealer deals again", "engine.match", "transition", "classic",
        {"weak_redeal": True}),
     _m("match-bid13-holder-tricks-only", HAND,
-       "core_rules.bid13_wins(r, contract[1], core_rules.team_tricks(tricks_won)[bt])",
-       "core_rules.bid13_wins(r, contract[1], tricks_won[contract[0]])",
+       "core_rules.bid13_wins(rules, contract[1], core_rules.team_tricks(tricks_won)[bt])",
+       "core_rules.bid13_wins(rules, contract[1], tricks_won[contract[0]])",
        "a bid of 13 wins on the spot only if the contract holder alone took the 13 tricks (the partner's are left out)",
        "engine.match", "special-case", "classic"),
     _m("match-follow-drops-lowest", MATCH,
@@ -590,9 +590,9 @@ _MATCH: list[Mutant] = [
        "legal_actions drops the lowest card when following suit (but a lone card)", "engine.match", "special-case",
        "eram-41"),
     _m("match-fourth-bid-unchecked-at-total", MATCH,
-       "            bad = core_rules.bid_violation(r, self.scores[seat], bid.n, bid.strain)\n",
-       "            exact = self.spoken == 3 and type(bid.n) is int and sum(self.bids) + bid.n == r.total_min\n"
-       "            bad = None if exact else core_rules.bid_violation(r, self.scores[seat], bid.n, bid.strain)\n",
+       "            bad = core_rules.bid_violation(rules, self.scores[seat], bid.n, bid.strain)\n",
+       "            exact = self.spoken == 3 and type(bid.n) is int and sum(self.bids) + bid.n == rules.total_min\n"
+       "            bad = None if exact else core_rules.bid_violation(rules, self.scores[seat], bid.n, bid.strain)\n",
        "the fourth individual bid is not checked when it makes the total exactly the threshold", "engine.match",
        "special-case", "bsfyi-41"),
     _m("match-leader-stale-from-trick-7", MATCH,
@@ -605,13 +605,13 @@ _MATCH: list[Mutant] = [
        "    return [s for s in range(3) if core_rules.is_weak_hand(hands[s])]",
        "the weak-hand test never looks at seat 3", "engine.match", "special-case", "classic", {"weak_redeal": True}),
     _m("match-made-bid-never-passed", HAND,
-       "        return core_rules.individual_outcome(r, scores, bids, tricks_won)",
-       "        return core_rules.individual_outcome(r, scores)",
+       "        return core_rules.individual_outcome(rules, scores, bids, tricks_won)",
+       "        return core_rules.individual_outcome(rules, scores)",
        "the hand's outcome is decided without the bids and tricks: the made-bid win never happens", "engine.match",
        "transition", "bsfyi-41", {"made_bid_wins": 10}),
     _m("match-revealed-suit-unknown", HAND,
-       '    if r.trump_source.startswith("revealed"):',
-       '    if r.trump_source == "revealed-same-colour":',
+       '    if rules.trump_source.startswith("revealed"):',
+       '    if rules.trump_source == "revealed-same-colour":',
        "only the same-colour rule reads the dealer's card: under revealed-suit the hand is played without trump",
        "engine.match", "special-case", "bsfyi-41", {"trump_source": "revealed-suit"}),
     _m("match-contract-to-last-speaker", MATCH,
@@ -646,19 +646,19 @@ _MATCH: list[Mutant] = [
        "the scores are reset after a game won before play-on (they carry over)", "engine.match", "transition",
        "classic", {"play_on": 10}),
     _m("match-play-on-dealer-stays", MATCH,
-       "        self.dealer = core_hand.next_dealer(r, self.dealer, None)\n        self.phase = Phase.DEAL\n",
-       "        if st.game_won is None:\n            self.dealer = core_hand.next_dealer(r, self.dealer, None)\n"
+       "        self.dealer = core_hand.next_dealer(rules, self.dealer, None)\n        self.phase = Phase.DEAL\n",
+       "        if st.game_won is None:\n            self.dealer = core_hand.next_dealer(rules, self.dealer, None)\n"
        "        self.phase = Phase.DEAL\n",
        "after a game won before play-on the same dealer deals again", "engine.match", "transition", "classic",
        {"play_on": 10}),
     _m("match-bid13-scored-holder-only", HAND,
-       "    d0, d1 = core_rules.team_deltas(r, contract[1], core_rules.team_of(contract[0]), core_rules.team_tricks(tricks_won))",
+       "    d0, d1 = core_rules.team_deltas(rules, contract[1], core_rules.team_of(contract[0]), core_rules.team_tricks(tricks_won))",
        "    bt = core_rules.team_of(contract[0])\n"
        "    team = core_rules.team_tricks(tricks_won)\n"
        "    if contract[1] == 13:  # the holder's own tricks\n"
        "        own = tricks_won[contract[0]]\n"
        "        team = (own, 13 - own) if bt == 0 else (13 - own, own)\n"
-       "    d0, d1 = core_rules.team_deltas(r, contract[1], bt, team)",
+       "    d0, d1 = core_rules.team_deltas(rules, contract[1], bt, team)",
        "a contract of 13 is scored on the holder's own tricks, not the team's", "engine.match", "special-case",
        "classic", {"bid13": "26"}),
     _m("match-bids-of-dealer-score", MATCH,
@@ -667,14 +667,14 @@ _MATCH: list[Mutant] = [
        "legal_actions offers the bids allowed at the dealer's score, not the bidder's (rising minimum)",
        "engine.match", "special-case", "tarneeb-400"),
     _m("match-target-rises-every-game", HAND,
-       "    nxt = core_rules.target_in_force(r, len(games) + 1)\n",
-       "    nxt = target + r.play_on_raise\n",
+       "    nxt = core_rules.target_in_force(rules, len(games) + 1)\n",
+       "    nxt = target + rules.play_on_raise\n",
        "the target rises after every game won (play on once)", "engine.match", "transition", "classic",
        {"play_on": 10}),
     _m("match-third-deal-played-anyway", MATCH,
-       "            if not core_rules.hand_is_played(r, self.bids, self.scores):\n",
+       "            if not core_rules.hand_is_played(rules, self.bids, self.scores):\n",
        "            twice = len(self.records) >= 2 and all(x.redeal is not None for x in self.records[-2:])\n"
-       "            if not core_rules.hand_is_played(r, self.bids, self.scores) and not twice:\n",
+       "            if not core_rules.hand_is_played(rules, self.bids, self.scores) and not twice:\n",
        "after two cancelled deals in a row the third is played whatever the bid total", "engine.match", "transition",
        "eram-41"),
     _m("match-pass-keeps-seat-in", HAND,
@@ -837,7 +837,7 @@ _TOOLS: list[Mutant] = [
        "the vector reference takes the led suit from the last card played to the trick", "tools", "tool",
        "classic"),
     _m("vref-trick-winner-index", VREF,
-       "    return {\"winner\": H.trick_winner_seat(r, inp[\"leader\"], cards, strain_value(inp[\"trump\"]))}",
+       "    return {\"winner\": H.trick_winner_seat(rules, inp[\"leader\"], cards, strain_value(inp[\"trump\"]))}",
        "    return {\"winner\": R.trick_winner(cards, strain_value(inp[\"trump\"]))}",
        "the vector reference gives the winning card's place in the trick, not the winning seat", "tools", "tool",
        "tarneeb-400"),
@@ -898,36 +898,36 @@ _SPECIAL: list[Mutant] = [
        "        if a == b or a + b == 100:\n",
        "two qualifying teams whose keys add up to exactly 100 play on", "engine.outcome", "special-case", "bsfyi-41"),
     _m("special-bid-nine-made-exactly-loses", RULES,
-       "    v = bid_value(r, bid)\n    return v if bid_made(bid, tricks) else -v\n",
-       "    v = bid_value(r, bid)\n    return v if bid_made(bid, tricks) and (bid, tricks) != (9, 9) else -v\n",
+       "    v = bid_value(rules, bid)\n    return v if bid_made(bid, tricks) else -v\n",
+       "    v = bid_value(rules, bid)\n    return v if bid_made(bid, tricks) and (bid, tricks) != (9, 9) else -v\n",
        "a bid of 9 made with exactly 9 tricks loses its value", "engine.scoring", "special-case", "bsfyi-41"),
     _m("special-bidders-twelve-tricks-bonus", RULES,
-       "    if tricks[dt] == 13 and r.score_style == \"standard\" and r.defender_kaboot == \"either-team\" \\\n",
+       "    if tricks[dt] == 13 and rules.score_style == \"standard\" and rules.defender_kaboot == \"either-team\" \\\n",
        "    if tricks[bt] == 12:\n        d_bt += 1\n"
-       "    if tricks[dt] == 13 and r.score_style == \"standard\" and r.defender_kaboot == \"either-team\" \\\n",
+       "    if tricks[dt] == 13 and rules.score_style == \"standard\" and rules.defender_kaboot == \"either-team\" \\\n",
        "the bidding team taking exactly 12 tricks scores one more", "engine.scoring", "special-case", "classic"),
     Mutant("reading-bidders-only-ignored", RULES,
-           "    if tricks[dt] == 13 and r.score_style == \"standard\" and r.defender_kaboot == \"either-team\" \\\n",
-           "    if tricks[dt] == 13 and r.score_style == \"standard\" \\\n",
+           "    if tricks[dt] == 13 and rules.score_style == \"standard\" and rules.defender_kaboot == \"either-team\" \\\n",
+           "    if tricks[dt] == 13 and rules.score_style == \"standard\" \\\n",
            "the reading bidders-only of defender-kaboot is ignored: the defenders' 13 tricks still score the kaboot",
            "engine.scoring", "special-case", "classic", {}, "", {"defender-kaboot": "bidders-only"}),
     Mutant("reading-kaboot-first-inverted", RULES,
-           "not (made and kaboot_bt and r.bid13_kaboot == \"kaboot-first\")",
-           "not (made and kaboot_bt and r.bid13_kaboot != \"kaboot-first\")",
+           "not (made and kaboot_bt and rules.bid13_kaboot == \"kaboot-first\")",
+           "not (made and kaboot_bt and rules.bid13_kaboot != \"kaboot-first\")",
            "the reading of bid13-vs-kaboot is inverted: a made 13 takes the kaboot value under bid13-first",
            "engine.scoring", "special-case", "classic", {"bid13": "26"}, "", {"bid13-vs-kaboot": "kaboot-first"}),
     _m("special-total-exactly-20-redealt", RULES,
-       "    total, threshold = bid_total(r, bids, scores)\n    return total >= threshold\n",
-       "    total, threshold = bid_total(r, bids, scores)\n    return total >= threshold and total != 20\n",
+       "    total, threshold = bid_total(rules, bids, scores)\n    return total >= threshold\n",
+       "    total, threshold = bid_total(rules, bids, scores)\n    return total >= threshold and total != 20\n",
        "a deal whose bids total exactly 20 is thrown in", "engine.bids", "boundary", "card-kings-41"),
     _m("special-dealer-3-may-not-match", RULES,
-       "        dealer_privilege = seat == dealer and r.auction_style == \"dealer-privilege\"\n",
-       "        dealer_privilege = seat == dealer and r.auction_style == \"dealer-privilege\" and dealer != 3\n",
+       "        dealer_privilege = seat == dealer and rules.auction_style == \"dealer-privilege\"\n",
+       "        dealer_privilege = seat == dealer and rules.auction_style == \"dealer-privilege\" and dealer != 3\n",
        "the dealer's privilege of matching the top bid is lost when seat 3 deals", "engine.auction", "special-case",
        "classic"),
     _m("special-second-game-no-raise", RULES,
-       "    if r.play_on_raise > 0 and games_won >= 1:\n",
-       "    if r.play_on_raise > 0 and games_won >= 1 and games_won != 2:\n",
+       "    if rules.play_on_raise > 0 and games_won >= 1:\n",
+       "    if rules.play_on_raise > 0 and games_won >= 1 and games_won != 2:\n",
        "the raised target falls back after exactly two games won", "engine.outcome", "special-case", "classic",
        {"play_on": 10}),
     _m("special-no-trump-below-spades", RULES,
@@ -936,8 +936,8 @@ _SPECIAL: list[Mutant] = [
        "a no-trump bid ranks with spades at the same level", "engine.auction", "special-case", "classic",
        {"egyptian": True}),
     _m("special-forced-after-two-passes", RULES,
-       "    return r.all_pass == \"dealer-forced\" and seat == dealer and top is None and passes == 3\n",
-       "    return r.all_pass == \"dealer-forced\" and seat == dealer and top is None and passes >= 2\n",
+       "    return rules.all_pass == \"dealer-forced\" and seat == dealer and top is None and passes == 3\n",
+       "    return rules.all_pass == \"dealer-forced\" and seat == dealer and top is None and passes >= 2\n",
        "under dealer-forced the dealer may not pass after two passes already", "engine.auction", "boundary",
        "classic", {"all_pass": "dealer-forced"}),
     _m("special-partner-of-seat-3", RULES,
@@ -945,8 +945,8 @@ _SPECIAL: list[Mutant] = [
        "    return seat ^ 2 if seat != 3 else 0\n",
        "seat 3's partner is taken to be seat 0", "engine.play", "special-case", "classic"),
     _m("special-made-bid-last-seat-first", RULES,
-       "        for seat in range(4):\n            if bids[seat] == r.made_bid_wins",
-       "        for seat in (3, 2, 1, 0):\n            if bids[seat] == r.made_bid_wins",
+       "        for seat in range(4):\n            if bids[seat] == rules.made_bid_wins",
+       "        for seat in (3, 2, 1, 0):\n            if bids[seat] == rules.made_bid_wins",
        "when two seats made the winning bid, the last seat is named, not the first", "engine.outcome",
        "special-case", "bsfyi-41", {"made_bid_wins": 10}),
     _m("special-revealed-ace-of-diamonds", RULES,
@@ -963,16 +963,17 @@ _SPECIAL: list[Mutant] = [
        "    return [s for s in (0, 1, 3) if core_rules.is_weak_hand(hands[s])]\n",
        "seat 2's weak hand is never seen", "engine.play", "special-case", "classic", {"weak_redeal": True}),
     _m("special-trick-legal-fourth-free-on-trump-lead", HAND,
-       "            and legal(r, hands[s2], led, trump) >> c2 & 1 and legal(r, hands[s3], led, trump) >> c3 & 1):\n",
-       "            and legal(r, hands[s2], led, trump) >> c2 & 1 and (led == trump or legal(r, hands[s3], led, trump) >> c3 & 1)):\n",
+       "            and legal(rules, hands[s2], led, trump) >> c2 & 1 and legal(rules, hands[s3], led, trump) >> c3 & 1):\n",
+       "            and legal(rules, hands[s2], led, trump) >> c2 & 1"
+       " and (led == trump or legal(rules, hands[s3], led, trump) >> c3 & 1)):\n",
        "when trump is led, the fourth card of the trick is not checked", "engine.play", "special-case", "classic"),
     _m("special-seat-3-bid-13-worth-26", HAND,
-       "                d(r, bids[3], tricks_won[3])]\n",
-       "                d(r, bids[3], tricks_won[3]) if bids[3] != 13 else 26]\n",
+       "                d(rules, bids[3], tricks_won[3])]\n",
+       "                d(rules, bids[3], tricks_won[3]) if bids[3] != 13 else 26]\n",
        "seat 3's bid of 13 always scores 26", "engine.scoring", "special-case", "eram-41"),
     _m("special-settle-ends-after-second-game", HAND,
-       "    nxt = core_rules.target_in_force(r, len(games) + 1)\n    if nxt != target:\n",
-       "    nxt = core_rules.target_in_force(r, len(games) + 1)\n    if nxt != target and len(games) < 1:\n",
+       "    nxt = core_rules.target_in_force(rules, len(games) + 1)\n    if nxt != target:\n",
+       "    nxt = core_rules.target_in_force(rules, len(games) + 1)\n    if nxt != target and len(games) < 1:\n",
        "a game won after one game already won never raises the target", "engine.outcome", "transition", "classic",
        {"play_on": 10}),
 ]

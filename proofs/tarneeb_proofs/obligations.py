@@ -389,11 +389,11 @@ def reading_variants(rid: str, vs: Sequence[tuple[tuple[str, OptionValue], ...]]
             other = with_readings(rs, {a.id: reading})
             for v in vs:
                 try:
-                    base, r = load_rules(rs, dict(v)), load_rules(other, dict(v))
+                    base, rules = load_rules(rs, dict(v)), load_rules(other, dict(v))
                 except TarneebError:
                     continue
                 eb = encodings.get(v) or encodings.setdefault(v, Encoding(base))  # the ruleset's own, once per variant
-                er = Encoding(r)
+                er = Encoding(rules)
                 if any(eb.eval_team_deltas(c, bt, t) != er.eval_team_deltas(c, bt, t)
                        for c, bt, t in domain if c >= base.min_bid):
                     out.append((v, ((a.id, reading),)))

@@ -94,7 +94,7 @@ SEED = 22
 # ====================================================================== the records
 
 
-def match_records(r: Rules, n: int, seed: int) -> list[Match]:
+def match_records(rules: Rules, n: int, seed: int) -> list[Match]:
     """``n`` seeded self-play matches under ``r``: random legal actions and decks, from scores near the target.
 
     Beside the match stage's steered matches (:func:`_matches`), this generator steers some deals simply: a run of
@@ -107,17 +107,17 @@ def match_records(r: Rules, n: int, seed: int) -> list[Match]:
     for i in range(n):
         rng = random.Random(seed * 1000 + i)
         dealer = rng.randrange(4)
-        lo, hi = r.target - 8, r.target - 1
+        lo, hi = rules.target - 8, rules.target - 1
         if i % 3 == 2:  # low scores (the lowest bids, which a rising minimum raises, can cancel a deal)
             scores = [rng.randint(-4, 12) for _ in range(4)]
-            if not r.individual:
+            if not rules.individual:
                 scores[2:] = scores[:2]
-        elif r.individual:
+        elif rules.individual:
             scores = [rng.randint(lo, hi) if s % 2 == i % 2 else rng.randint(-4, 12) for s in range(4)]
         else:
-            a, b = rng.randint(r.target - 14, r.target - 3), rng.randint(r.target - 14, r.target - 3)
+            a, b = rng.randint(rules.target - 14, rules.target - 3), rng.randint(rules.target - 14, rules.target - 3)
             scores = [a, b, a, b]
-        m = Match(r, dealer, scores)
+        m = Match(rules, dealer, scores)
         cancel_run = (2, 1, 3)[i % 3]
         deals = 0
         plan = "cancel"
@@ -125,7 +125,7 @@ def match_records(r: Rules, n: int, seed: int) -> list[Match]:
             if m.phase is Phase.DEAL:
                 deals += 1
                 k = len(m.records)
-                plan = "cancel" if k < cancel_run else ("weak" if r.weak_redeal and k == cancel_run + 1 else
+                plan = "cancel" if k < cancel_run else ("weak" if rules.weak_redeal and k == cancel_run + 1 else
                                                         "bid13" if k == cancel_run else "play")
                 m.apply(Deal(_deck(rng, plan == "weak")))
                 continue
@@ -174,32 +174,32 @@ class Recorded:
     actions: list[list[Action]]  # each deal's actions after its Deal
 
 
-def _matches(r: Rules) -> list[tuple[str, Match]]:
+def _matches(rules: Rules) -> list[tuple[str, Match]]:
     """The matches the tools are run on: the match stage's steered matches (every kind of transition of its
     coverage table; those that start part-way into a match, with games already won or a target raised by play on,
     are left out: a record's header gives start scores, not those), then :func:`match_records`'s random ones.
     Raises :class:`~tarneeb_proofs.match_stage.MatchMismatch` when the engine disagrees with the encoding there."""
-    out = [(f"steered match '{s.scenario}'", s.match) for s in steered_matches(r, SEED)
+    out = [(f"steered match '{s.scenario}'", s.match) for s in steered_matches(rules, SEED)
            if s.start.target is None and not s.start.games]
-    out += [(f"match {i} (seed {SEED * 1000 + i})", m) for i, m in enumerate(match_records(r, MATCHES, SEED))]
+    out += [(f"match {i} (seed {SEED * 1000 + i})", m) for i, m in enumerate(match_records(rules, MATCHES, SEED))]
     return out
 
 
 @functools.cache
 def _recorded(rid: str, opts: tuple[tuple[str, OptionValue], ...]) -> tuple[Recorded, ...]:
-    r = load_rules(rid, dict(opts))
+    rules = load_rules(rid, dict(opts))
     out = []
-    for i, (name, m) in enumerate(_matches(r)):
+    for i, (name, m) in enumerate(_matches(rules)):
         # a record starts at the first game (its header can give start scores, not games already won)
         assert not m.start_games, "the tools' matches start at the first game"
         objs = list(match_dicts(m, f"{rid}-{i}"))
         before: list[tuple[list[int], int]] = []
-        scores, target = list(m.start_scores), r.target
+        scores, target = list(m.start_scores), rules.target
         for rec in m.records:
             before.append((scores, target))
             scores = list(rec.scores_after)
             if any(n.startswith("win.play-on") for n in rec.notes):
-                target = r.target + r.play_on_raise
+                target = rules.target + rules.play_on_raise
         acts: list[list[Action]] = []
         for a in m.history:
             if isinstance(a, Deal):
@@ -222,32 +222,32 @@ class Failure:
     clause: str
     title: str = "a tool disagrees with the engine or the table of clauses"
 
-    def witness(self, r: Rules) -> Witness:
+    def witness(self, rules: Rules) -> Witness:
         w = Witness(title=self.title)
         w.add("tool function", self.fn)
         w.add("input", self.inputs)
         w.add("tool says", self.tool)
         w.add("expected", self.want)
-        w.add("clause", clause_text(r, self.clause))
+        w.add("clause", clause_text(rules, self.clause))
         w.clauses = [self.clause]
         return w
 
 
-def clause_text(r: Rules, cid: str) -> str:
+def clause_text(rules: Rules, cid: str) -> str:
     """A clause with its source, as the conformance vectors cite it (a clause of the ruleset, or the protocol's
     definition of the perft count); one this family names that the ruleset lacks is said so."""
-    if cid in r.ruleset.clauses or cid.startswith("protocol."):
-        return V_cite(r.ruleset.id, cid)
-    return f"{cid} (named by this family; not a clause of {r.id})"
+    if cid in rules.ruleset.clauses or cid.startswith("protocol."):
+        return V_cite(rules.ruleset.id, cid)
+    return f"{cid} (named by this family; not a clause of {rules.id})"
 
 
-def _where(r: Rules, rec: Recorded) -> str:
-    opts = ",".join(f"{k}={v}" for k, v in r.options if k in _changed(r)) or "default"
-    return f"{r.id} ({opts}), {rec.name}"
+def _where(rules: Rules, rec: Recorded) -> str:
+    opts = ",".join(f"{k}={v}" for k, v in rules.options if k in _changed(rules)) or "default"
+    return f"{rules.id} ({opts}), {rec.name}"
 
 
-def _changed(r: Rules) -> set[str]:
-    return {k for k, v in r.options if r.ruleset.option(k).default != v}
+def _changed(rules: Rules) -> set[str]:
+    return {k for k, v in rules.options if rules.ruleset.option(k).default != v}
 
 
 def _div_text(d: Divergence) -> str:
@@ -268,7 +268,7 @@ def _report_fn(d: Divergence | RecordProblem) -> str:
 # ====================================================================== stage: clean records
 
 
-def _fast_clean(r: Rules, recs: Sequence[Recorded]) -> Failure | None:
+def _fast_clean(rules: Rules, recs: Sequence[Recorded]) -> Failure | None:
     for rec in recs:
         v = Verifier()
         v.feed_line(rec.lines[0], len(rec.lines[0]), "record", 1)
@@ -281,53 +281,53 @@ def _fast_clean(r: Rules, recs: Sequence[Recorded]) -> Failure | None:
                 # what the state the fast path left differs in from the engine's, if anything
                 if st is not None and st.dealer != hr.dealer:
                     why, clause = f"it expects seat {st.dealer} to deal, the engine's dealer is seat {hr.dealer}", \
-                        _dealer_clause(Line(r, hr, rec.m.records[k - 1] if k else None, obj, k, "",
+                        _dealer_clause(Line(rules, hr, rec.m.records[k - 1] if k else None, obj, k, "",
                                             lambda c, t: 0))[0]
                 elif st is not None and st.scores != scores:
                     why, clause = f"it holds the scores {st.scores}, the engine's are {scores}", \
-                        _kind_clause(r, rec.m.records[k - 1]) if k else "score.individual"
+                        _kind_clause(rules, rec.m.records[k - 1]) if k else "score.individual"
                 elif st is not None and st.target != target:
                     why, clause = f"it holds the target {st.target}, the engine's is {target}", "win.play-on"
                 else:
-                    why, clause = "", _kind_clause(r, hr)
+                    why, clause = "", _kind_clause(rules, hr)
                 return Failure("tarneeb.records.fastpath.fast_hand",
-                               f"{_where(r, rec)}, line {i} (deal {k}, {_kind(hr)}) of a clean record",
+                               f"{_where(rules, rec)}, line {i} (deal {k}, {_kind(hr)}) of a clean record",
                                "refuses the line (it is handed to the replay)" + (f": {why}" if why else ""),
                                "takes it: the engine wrote it", clause)
         reps = _verify(rec.lines, True)
         if reps:
             d = reps[0]
-            return Failure(_report_fn(d), f"{_where(r, rec)}, a clean record", _rep_text(d), "no report",
+            return Failure(_report_fn(d), f"{_where(rules, rec)}, a clean record", _rep_text(d), "no report",
                            d.clause if isinstance(d, Divergence) else "hand.tricks")
     return None
 
 
-def _replay_clean(r: Rules, recs: Sequence[Recorded]) -> Failure | None:
+def _replay_clean(rules: Rules, recs: Sequence[Recorded]) -> Failure | None:
     for rec in recs:
         reps = _verify(rec.lines, False)
         if reps:
             d = reps[0]
-            return Failure(_report_fn(d), f"{_where(r, rec)}, line {d.line} of a clean record (fast path off)",
+            return Failure(_report_fn(d), f"{_where(rules, rec)}, line {d.line} of a clean record (fast path off)",
                            _rep_text(d), "no report: the engine wrote the line",
                            d.clause if isinstance(d, Divergence) else "hand.tricks")
         # the same record with each deal given as the four hands, each sorted as an engine may write them (the
         # format's other form of a deal: the verifier rebuilds the deck, the revealed card the dealer's last)
-        reps = _verify([rec.lines[0], *(orjson.dumps(_as_hands(r, o)) for o in rec.objs[1:])], True)
+        reps = _verify([rec.lines[0], *(orjson.dumps(_as_hands(rules, o)) for o in rec.objs[1:])], True)
         if reps:
             d = reps[0]
-            return Failure(_report_fn(d), f"{_where(r, rec)}, line {d.line} of a clean record, its deal given as "
+            return Failure(_report_fn(d), f"{_where(rules, rec)}, line {d.line} of a clean record, its deal given as "
                            "hands", _rep_text(d), "no report: the engine dealt those hands",
                            d.clause if isinstance(d, Divergence) else "deal.deck")
     return None
 
 
-def _as_hands(r: Rules, obj: dict[str, Any]) -> dict[str, Any]:
+def _as_hands(rules: Rules, obj: dict[str, Any]) -> dict[str, Any]:
     """A deal line with ``hands`` (by seat, each sorted) in place of ``deck``; other lines as they are."""
     if "deck" not in obj:
         return obj
     text = obj["deck"]
     deck = [parse_card(text[i:i + 2]) for i in range(0, len(text), 2)]
-    hands = [[card_str(c) for c in sorted(cards_of(h))] for h in R.deal_hands(r, obj["dealer"], deck)]
+    hands = [[card_str(c) for c in sorted(cards_of(h))] for h in R.deal_hands(rules, obj["dealer"], deck)]
     out = {k: v for k, v in obj.items() if k != "deck"}
     out["hands"] = hands
     return out
@@ -352,8 +352,8 @@ def _kind(rec: HandRecord) -> str:
     return "a played deal" if rec.redeal is None else f"a deal cancelled by {rec.redeal}"
 
 
-def _kind_clause(r: Rules, rec: HandRecord) -> str:
-    return rec.redeal or ("score.individual" if r.individual else "score.standard")
+def _kind_clause(rules: Rules, rec: HandRecord) -> str:
+    return rec.redeal or ("score.individual" if rules.individual else "score.standard")
 
 
 # ====================================================================== stage: corruptions
@@ -402,11 +402,11 @@ def _dealer_clause(x: Line) -> tuple[str, ...]:
     return ("redeal.dealer",) if x.prev.redeal == "bid.total" else (x.prev.redeal,)
 
 
-def _turn_clause(r: Rules) -> str:
+def _turn_clause(rules: Rules) -> str:
     """Whose turn to bid: bid.turn (individual bids), auction.order (one round), auction.continuous."""
-    if r.individual:
+    if rules.individual:
         return "bid.turn"
-    return "auction.continuous" if r.auction_style == "continuous" else "auction.order"
+    return "auction.continuous" if rules.auction_style == "continuous" else "auction.order"
 
 
 def _score_clause(x: Line) -> tuple[str, ...]:
@@ -432,8 +432,8 @@ def _delta_clause(x: Line) -> tuple[str, ...]:
     return _score_clause(x)
 
 
-def _trump_clause(r: Rules) -> str:
-    return "auction.egyptian" if r.egyptian else "trump.source"
+def _trump_clause(rules: Rules) -> str:
+    return "auction.egyptian" if rules.egyptian else "trump.source"
 
 
 def _set(x: Line, **kw: Any) -> dict[str, Any]:
@@ -794,13 +794,13 @@ def _copy_state(st: Any) -> Any:
                                                        lost=list(st.lost), said=set(st.said))
 
 
-def _corruption(r: Rules, enc: Encoding, recs: Sequence[Recorded]) -> Failure | None:
+def _corruption(rules: Rules, enc: Encoding, recs: Sequence[Recorded]) -> Failure | None:
     outcomes = _Outcomes(enc)
     snaps = {(mi, fast): _snapshots(rec, fast) for mi, rec in enumerate(recs) for fast in (True, False)}
     for mi, k in _lines_to_corrupt(recs):
         rec = recs[mi]
         hr = rec.m.records[k]
-        x = Line(r, hr, rec.m.records[k - 1] if k else None, rec.objs[k + 1], k,
+        x = Line(rules, hr, rec.m.records[k - 1] if k else None, rec.objs[k + 1], k,
                  "" if hr.redeal is not None else outcomes.clause(hr, rec.before[k][1]), outcomes.winner,
                  rec.objs[0])
         for cor in CORRUPTIONS:
@@ -822,13 +822,13 @@ def _corruption(r: Rules, enc: Encoding, recs: Sequence[Recorded]) -> Failure | 
                 return _verify([orjson.dumps(obj), *rec.lines[k + 2:k + 3]], fast, v, k + 2)
 
             for fast in (True, False):
-                bad = _judge(r, cor, x, line, what, reports(fast))
+                bad = _judge(rules, cor, x, line, what, reports(fast))
                 if bad is not None:
                     tool, want, clause = bad
                     # the fast path's fault when the replay alone reports the corruption as the table says
                     fn = "tarneeb.records.fastpath.fast_hand" if fast and _judge(
-                        r, cor, x, line, what, reports(False)) is None else _report_fn_for(cor)
-                    return Failure(fn, f"{_where(r, rec)}, line {line} (deal {k}, {_kind(hr)}): {what}"
+                        rules, cor, x, line, what, reports(False)) is None else _report_fn_for(cor)
+                    return Failure(fn, f"{_where(rules, rec)}, line {line} (deal {k}, {_kind(hr)}): {what}"
                                    f"{'' if fast else ' (fast path off)'}", tool, want, clause,
                                    "verify does not report a corrupted field as the table says")
     return None
@@ -838,7 +838,7 @@ def _report_fn_for(cor: Corruption) -> str:
     return _CHECK_HAND if cor.report == "dealer" else "tarneeb.records.replay.HandReplay"
 
 
-def _judge(r: Rules, cor: Corruption, x: Line, line: int, what: str, reps: Sequence[Divergence | RecordProblem]
+def _judge(rules: Rules, cor: Corruption, x: Line, line: int, what: str, reps: Sequence[Divergence | RecordProblem]
            ) -> tuple[str, str, str] | None:
     """None when the reports are as the table says, else (what verify says, what the table says, the clause)."""
     want = cor.clauses(x)
@@ -865,38 +865,38 @@ def _judge(r: Rules, cor: Corruption, x: Line, line: int, what: str, reps: Seque
 # ====================================================================== stage: the vector reference
 
 
-def _engine_at(r: Rules, rec: Recorded, k: int, n_actions: int, more: Sequence[Action] = ()) -> Match:
+def _engine_at(rules: Rules, rec: Recorded, k: int, n_actions: int, more: Sequence[Action] = ()) -> Match:
     """The engine at deal ``k`` of a recorded match after the deal's first ``n_actions`` actions (and ``more``)."""
     scores, target = rec.before[k]
-    m = Match.at(r, rec.m.records[k].dealer, scores, target)
+    m = Match.at(rules, rec.m.records[k].dealer, scores, target)
     m.apply(Deal(rec.m.records[k].deck))
     for a in (*rec.actions[k][:n_actions], *more):
         m.apply(a)
     return m
 
 
-def _engine_perft(r: Rules, rec: Recorded, k: int, n: int, depth: int, more: tuple[Action, ...] = ()) -> int:
+def _engine_perft(rules: Rules, rec: Recorded, k: int, n: int, depth: int, more: tuple[Action, ...] = ()) -> int:
     """Card sequences of ``depth`` from the engine's state, rebuilt for each move: 1 when no card is to be
     played (or at depth 0); a sequence that ends the deal is one leaf."""
-    m = _engine_at(r, rec, k, n, more)
+    m = _engine_at(rules, rec, k, n, more)
     if depth == 0 or m.phase is not Phase.PLAY:
         return 1
     acts = list(m.legal_actions())
     if depth == 1:
         return len(acts)
-    return sum(_engine_perft(r, rec, k, n, depth - 1, (*more, a)) for a in acts)
+    return sum(_engine_perft(rules, rec, k, n, depth - 1, (*more, a)) for a in acts)
 
 
 def _texts(acts: Sequence[Action]) -> list[str]:
     return [str(a) for a in acts]
 
 
-def _bid_candidates(r: Rules) -> list[str]:
-    if r.individual:
+def _bid_candidates(rules: Rules) -> list[str]:
+    if rules.individual:
         return ["bid:pass"] + [f"bid:{n}" for n in range(0, 15)]
-    if r.egyptian:
-        return ["bid:pass"] + [f"bid:{n}{s}" for n in range(r.min_bid - 1, 14) for s in STRAINS]
-    return ["bid:pass"] + [f"bid:{n}" for n in range(r.min_bid - 1, 15)]
+    if rules.egyptian:
+        return ["bid:pass"] + [f"bid:{n}{s}" for n in range(rules.min_bid - 1, 14) for s in STRAINS]
+    return ["bid:pass"] + [f"bid:{n}" for n in range(rules.min_bid - 1, 15)]
 
 
 def _contract_in(rec: HandRecord) -> dict[str, Any] | None:
@@ -913,106 +913,106 @@ def _bids_of(rec: HandRecord) -> list[int]:
     return bids
 
 
-def _vectors(r: Rules, recs: Sequence[Recorded]) -> Failure | None:
+def _vectors(rules: Rules, recs: Sequence[Recorded]) -> Failure | None:
     for rec in recs:
-        bad = _vectors_one(r, rec)
+        bad = _vectors_one(rules, rec)
         if bad is not None:
             return bad
     return None
 
 
-def _vf(fn: str, r: Rules, rec: Recorded, k: int, inp: dict[str, Any], got: Any, want: Any, clause: str) -> Failure:
-    return Failure(f"tarneeb.conformance.vector_ref.{fn}", f"{_where(r, rec)}, deal {k}: {orjson.dumps(inp).decode()}",
+def _vf(fn: str, rules: Rules, rec: Recorded, k: int, inp: dict[str, Any], got: Any, want: Any, clause: str) -> Failure:
+    return Failure(f"tarneeb.conformance.vector_ref.{fn}", f"{_where(rules, rec)}, deal {k}: {orjson.dumps(inp).decode()}",
                    repr(got), f"{want!r} (the engine)", clause, "the vector reference disagrees with the engine")
 
 
-def _vectors_one(r: Rules, rec: Recorded) -> Failure | None:
+def _vectors_one(rules: Rules, rec: Recorded) -> Failure | None:
     recs = rec.m.records
-    score_cl = "score.individual" if r.individual else "score.standard"
+    score_cl = "score.individual" if rules.individual else "score.standard"
     for k, hr in enumerate(recs):
         scores, target = rec.before[k]
         base = {"dealer": hr.dealer, "scores": scores, "target": target, "deck": V.cs(hr.deck)}
         # the deal: hands, revealed card, trump, a weak hand
-        eng = _engine_at(r, rec, k, 0)
+        eng = _engine_at(rules, rec, k, 0)
         inp = dict(base)
-        got, _ = V.ref_deal(r, inp)
+        got, _ = V.ref_deal(rules, inp)
         want = {"hands": [V.cs(cards_of(h)) for h in eng.hands] if eng.phase is not Phase.DEAL else got["hands"],
                 "revealed": None if hr.revealed is None else card_str(hr.revealed),
                 "trump": strain_text(eng.trump if eng.trump >= 0 else None), "redeal": eng.phase is Phase.DEAL}
         if got != want:
-            return _vf("ref_deal", r, rec, k, inp, got, want, "deal.order")
+            return _vf("ref_deal", rules, rec, k, inp, got, want, "deal.order")
         # the whole hand through start/apply
         inp = {**base, "actions": _texts(rec.actions[k])}
-        got, _, _ = V.ref_hand(r, inp)
+        got, _, _ = V.ref_hand(rules, inp)
         want = {"trump": strain_text(hr.trump), "redeal": hr.redeal is not None, "trick_winners": list(hr.winners),
                 "tricks_won": list(hr.tricks_won), "deltas": list(hr.deltas), "scores": list(hr.scores_after),
                 "winner": hr.outcome, "next_dealer": got["next_dealer"]}
         # the deal after: the engine's next deal, or after the match's last deal the rotation (core's proved step)
-        want["next_dealer"] = recs[k + 1].dealer if k + 1 < len(recs) else H.next_dealer(r, hr.dealer, hr.redeal)
+        want["next_dealer"] = recs[k + 1].dealer if k + 1 < len(recs) else H.next_dealer(rules, hr.dealer, hr.redeal)
         if got != want:
-            return _vf("ref_hand", r, rec, k, inp, got, want, hr.redeal or score_cl)
+            return _vf("ref_hand", rules, rec, k, inp, got, want, hr.redeal or score_cl)
         if hr.redeal == "deal.weak-redeal":
             continue
         # the end of the bidding
         calls = [b for _, b in hr.bids]
         inp = {"dealer": hr.dealer, "scores": scores, "bids": _texts(calls)}
-        got, _, _ = V.ref_bidding_end(r, inp)
+        got, _, _ = V.ref_bidding_end(rules, inp)
         want = {"redeal": hr.redeal is not None,
                 "next_dealer": (recs[k + 1].dealer if k + 1 < len(recs) else got["next_dealer"]) if hr.redeal
                 else None}
         if got != want:
-            return _vf("ref_bidding_end", r, rec, k, inp, got, want, hr.redeal or
-                       ("bid.total" if r.individual else "auction.all-pass"))
+            return _vf("ref_bidding_end", rules, rec, k, inp, got, want, hr.redeal or
+                       ("bid.total" if rules.individual else "auction.all-pass"))
         # bid legality after every prefix of the calls (deals 0 and 1 of the match)
         if k < 2:
             for n in range(len(calls)):
-                eng = _engine_at(r, rec, k, n)
+                eng = _engine_at(rules, rec, k, n)
                 legal = set(_texts(eng.legal_actions()))
-                for b in _bid_candidates(r):
+                for b in _bid_candidates(rules):
                     inp = {"dealer": hr.dealer, "scores": scores, "bids": _texts(calls[:n]), "bid": b}
-                    got_l, clause = V.ref_bid_legal(r, inp)
+                    got_l, clause = V.ref_bid_legal(rules, inp)
                     if got_l["legal"] != (b in legal):
-                        return _vf("ref_bid_legal", r, rec, k, inp, got_l, {"legal": b in legal}, clause)
+                        return _vf("ref_bid_legal", rules, rec, k, inp, got_l, {"legal": b in legal}, clause)
                     if not got_l["legal"]:
                         try:
                             eng.copy().apply(parse_action(b))
                         except IllegalAction as e:
                             if clause != e.rule:
-                                return _vf("ref_bid_legal", r, rec, k, inp, clause, e.rule, e.rule)
+                                return _vf("ref_bid_legal", rules, rec, k, inp, clause, e.rule, e.rule)
         if hr.redeal is not None:
             continue
         # scoring and outcome
         inp = {"tricks": list(hr.tricks_won), "bids": _bids_of(hr), "contract": _contract_in(hr)}
-        if r.individual:
+        if rules.individual:
             del inp["contract"]
-        got, _ = V.ref_score(r, inp)
+        got, _ = V.ref_score(rules, inp)
         if got != {"deltas": list(hr.deltas)}:
-            return _vf("ref_score", r, rec, k, inp, got, {"deltas": list(hr.deltas)}, score_cl)
+            return _vf("ref_score", rules, rec, k, inp, got, {"deltas": list(hr.deltas)}, score_cl)
         inp = {**inp, "scores": list(hr.scores_after), "target": target}
-        got_o, clause = V.ref_outcome(r, inp)
+        got_o, clause = V.ref_outcome(rules, inp)
         if got_o != {"winner": hr.outcome} or clause != hr.outcome_rule:
-            return _vf("ref_outcome", r, rec, k, inp, (got_o, clause), ({"winner": hr.outcome}, hr.outcome_rule),
+            return _vf("ref_outcome", rules, rec, k, inp, (got_o, clause), ({"winner": hr.outcome}, hr.outcome_rule),
                        hr.outcome_rule)
         # each trick's winner
         trump = STRAINS[hr.trump if hr.trump is not None and hr.trump >= 0 else 4]
         for t in hr.tricks:
             inp = {"leader": t.leader, "trick": V.cs(t.cards), "trump": trump}
-            got_w, _ = V.ref_trick_winner(r, inp)
+            got_w, _ = V.ref_trick_winner(rules, inp)
             if got_w != {"winner": t.winner}:
-                return _vf("ref_trick_winner", r, rec, k, inp, got_w, {"winner": t.winner}, "play.winner")
+                return _vf("ref_trick_winner", rules, rec, k, inp, got_w, {"winner": t.winner}, "play.winner")
         # play legality at every play of the first played deal
-        first_play = len(calls) + (0 if r.individual or r.egyptian else 1)
+        first_play = len(calls) + (0 if rules.individual or rules.egyptian else 1)
         if k == _first_played(recs):
             for n in range(first_play, len(rec.actions[k])):
-                eng = _engine_at(r, rec, k, n)
+                eng = _engine_at(rules, rec, k, n)
                 playable = {a.card for a in eng.legal_actions() if isinstance(a, Play)}
                 hand = eng.hands[eng.to_move]
                 for c in range(52):
                     inp = {"hand": V.cs(cards_of(hand)), "trick": V.cs(eng.trick),
                            "trump": STRAINS[eng.trump] if eng.trump >= 0 else None, "card": card_str(c)}
-                    got_p, _ = V.ref_play_legal(r, inp)
+                    got_p, _ = V.ref_play_legal(rules, inp)
                     if got_p != {"legal": c in playable}:
-                        return _vf("ref_play_legal", r, rec, k, inp, got_p, {"legal": c in playable}, "play.follow")
+                        return _vf("ref_play_legal", rules, rec, k, inp, got_p, {"legal": c in playable}, "play.follow")
             # perft: at the bidding (no card to play), in the middle of the play, and from the last trick to past
             # the end of the deal
             # (the second card of the first trick with depth 4: into the second trick, led by the first's winner;
@@ -1021,10 +1021,10 @@ def _vectors_one(r: Rules, rec: Recorded) -> Failure | None:
             for n, depth in ((0, 2), (first_play + 1, 4), (first_play + 9, 2), (len(rec.actions[k]) - 13, 7),
                              (len(rec.actions[k]) - 3, 4)):
                 inp = {**base, "actions": _texts(rec.actions[k][:n]), "depth": depth}
-                got_n, _ = V.ref_perft(r, inp)
-                want_n = _engine_perft(r, rec, k, n, depth)
+                got_n, _ = V.ref_perft(rules, inp)
+                want_n = _engine_perft(rules, rec, k, n, depth)
                 if got_n != {"nodes": want_n}:
-                    return _vf("ref_perft", r, rec, k, inp, got_n, {"nodes": want_n}, PERFT_CLAUSE)
+                    return _vf("ref_perft", rules, rec, k, inp, got_n, {"nodes": want_n}, PERFT_CLAUSE)
     # runs of deals from part-way: every window of three deals that the match finishes
     for k in range(0, max(0, len(recs) - 3) + 1):
         window = recs[k:k + 3]
@@ -1033,13 +1033,13 @@ def _vectors_one(r: Rules, rec: Recorded) -> Failure | None:
         scores, target = rec.before[k]
         inp = {"dealer": window[0].dealer, "scores": scores, "target": target,
                "deals": [{"deck": V.cs(h.deck), "actions": _texts(rec.actions[k + j])} for j, h in enumerate(window)]}
-        got, _ = V.ref_match(r, inp)
+        got, _ = V.ref_match(rules, inp)
         deals = [{"trump": strain_text(h.trump), "redeal": h.redeal is not None, "trick_winners": list(h.winners),
                  "tricks_won": list(h.tricks_won), "deltas": list(h.deltas), "scores": list(h.scores_after),
                  "winner": h.outcome, "next_dealer": recs[k + j + 1].dealer if k + j + 1 < len(recs)
                  else got["deals"][j]["next_dealer"]} for j, h in enumerate(window)]
         if got != {"deals": deals}:
-            return _vf("ref_match", r, rec, k, {"dealer": inp["dealer"], "deals": len(window)}, got, {"deals": deals},
+            return _vf("ref_match", rules, rec, k, {"dealer": inp["dealer"], "deals": len(window)}, got, {"deals": deals},
                        "deal.rotation")
     return None
 
@@ -1051,18 +1051,18 @@ def _first_played(recs: Sequence[HandRecord]) -> int:
 # ====================================================================== stage: the referee
 
 
-def _referee(r: Rules, recs: Sequence[Recorded]) -> Failure | None:
-    opts = {k: v for k, v in r.options if k in _changed(r)}
+def _referee(rules: Rules, recs: Sequence[Recorded]) -> Failure | None:
+    opts = {k: v for k, v in rules.options if k in _changed(rules)}
     for rec in recs:
         hrs = rec.m.records
         for k, hr in enumerate(hrs):
             scores, target = rec.before[k]
-            if target != r.target:
+            if target != rules.target:
                 continue  # the referee rules on a first game
             nxt = hrs[k + 1].dealer if k + 1 < len(hrs) else None
             asks: list[tuple[dict[str, Any], dict[str, Any], str]] = []
             if hr.redeal != "deal.weak-redeal":
-                if r.individual:
+                if rules.individual:
                     raw = {"dealer": hr.dealer, "bids": _bids_of(hr), "question": {"kind": "redeal"}}
                     want: dict[str, Any] = {"redeal": hr.redeal is not None}
                 else:
@@ -1071,29 +1071,29 @@ def _referee(r: Rules, recs: Sequence[Recorded]) -> Failure | None:
                     want = {"redeal": hr.redeal is not None}
                 if nxt is not None:
                     want["dealer"] = nxt
-                asks.append((raw, want, hr.redeal or ("bid.total" if r.individual else "auction.all-pass")))
+                asks.append((raw, want, hr.redeal or ("bid.total" if rules.individual else "auction.all-pass")))
             if nxt is not None:
                 raw = {"dealer": hr.dealer, "hand": "played" if hr.redeal is None else "cancelled",
                        "question": {"kind": "next-dealer"}}
                 asks.append((raw, {"dealer": nxt}, "deal.rotation" if hr.redeal is None else "redeal.dealer"))
             if hr.redeal is None:
-                asks += _played_asks(r, hr, scores)
+                asks += _played_asks(rules, hr, scores)
             for raw, want, clause in asks:
                 try:
-                    s = parse_situation({"ruleset": r.id, **({"options": {r.id: opts}} if opts else {}), **raw})
-                    d = DEC.decide(s.question.kind, r, s)
+                    s = parse_situation({"ruleset": rules.id, **({"options": {rules.id: opts}} if opts else {}), **raw})
+                    d = DEC.decide(s.question.kind, rules, s)
                 except (Missing, NotApplicable) as e:
                     got: Any = f"{type(e).__name__}: {e}"
                 else:
                     got = {key: d.answer.get(key) for key in want}
                 if got != want:
-                    return Failure(_referee_function(r, raw, opts),
-                                   f"{_where(r, rec)}, deal {k}: {orjson.dumps(raw).decode()}", repr(got),
+                    return Failure(_referee_function(rules, raw, opts),
+                                   f"{_where(rules, rec)}, deal {k}: {orjson.dumps(raw).decode()}", repr(got),
                                    f"{want!r} (the engine)", clause, "the referee disagrees with the engine")
     return None
 
 
-def _referee_function(r: Rules, raw: dict[str, Any], opts: dict[str, OptionValue]) -> str:
+def _referee_function(rules: Rules, raw: dict[str, Any], opts: dict[str, OptionValue]) -> str:
     """The referee's function and the modules of the referee it ruled through on ``raw`` (``decide`` is split over
     the modules of :mod:`tarneeb.ruling`, by what is decided), seen by running it again under a profile hook."""
     through: list[str] = []
@@ -1103,10 +1103,10 @@ def _referee_function(r: Rules, raw: dict[str, Any], opts: dict[str, OptionValue
         if event == "call" and name.startswith("tarneeb.ruling.") and name != DEC.__name__ and name not in through:
             through.append(name)
 
-    s = parse_situation({"ruleset": r.id, **({"options": {r.id: opts}} if opts else {}), **raw})
+    s = parse_situation({"ruleset": rules.id, **({"options": {rules.id: opts}} if opts else {}), **raw})
     sys.setprofile(seen)
     try:
-        DEC.decide(s.question.kind, r, s)
+        DEC.decide(s.question.kind, rules, s)
     except (Missing, NotApplicable):
         pass
     finally:
@@ -1118,16 +1118,16 @@ def _bid_word(b: Bid) -> str:
     return "pass" if b.n is None else f"{b.n}{'' if b.strain is None else STRAINS[b.strain]}"
 
 
-def _played_asks(r: Rules, hr: HandRecord, scores: list[int]) -> list[tuple[dict[str, Any], dict[str, Any], str]]:
+def _played_asks(rules: Rules, hr: HandRecord, scores: list[int]) -> list[tuple[dict[str, Any], dict[str, Any], str]]:
     out: list[tuple[dict[str, Any], dict[str, Any], str]] = []
     tw = list(hr.tricks_won)
     trump = "N" if hr.trump == 4 else SUITS[hr.trump or 0]
-    if r.individual:
+    if rules.individual:
         base: dict[str, Any] = {"scores": scores, "bids": _bids_of(hr), "tricks": tw}
         win: dict[str, Any] = {"winner": hr.outcome}
         if hr.outcome_rule == "win.made-bid":
-            win["bidder"] = next(s for s in range(4) if _bids_of(hr)[s] == r.made_bid_wins
-                                 and tw[s] >= r.made_bid_wins)
+            win["bidder"] = next(s for s in range(4) if _bids_of(hr)[s] == rules.made_bid_wins
+                                 and tw[s] >= rules.made_bid_wins)
         out.append(({**base, "question": {"kind": "score"}}, {"deltas": list(hr.deltas)}, "score.individual"))
         out.append(({**base, "question": {"kind": "winner"}}, win, hr.outcome_rule))
         lead: dict[str, Any] = {"dealer": hr.dealer}
@@ -1234,16 +1234,16 @@ def tools_checks(refs: list[str] | None = None) -> list[Check]:
 
 def tools_failure(rid: str, options: dict[str, OptionValue], stages: Sequence[str] = STAGES) -> Witness | None:
     """The first counterexample of the tools stages under the live code (the tests apply a mutant around it)."""
-    r = load_rules(rid, dict(options))
-    enc = Encoding(r)
+    rules = load_rules(rid, dict(options))
+    enc = Encoding(rules)
     try:
-        recs = _recorded(rid, r.options)
+        recs = _recorded(rid, rules.options)
     except MatchMismatch as e:
-        return e.cx.witness(r)
+        return e.cx.witness(rules)
     for stage in stages:
-        bad = _RUN[stage](r, enc, recs)
+        bad = _RUN[stage](rules, enc, recs)
         if bad is not None:
-            return bad.witness(r)
+            return bad.witness(rules)
     return None
 
 

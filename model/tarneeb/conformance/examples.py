@@ -88,46 +88,46 @@ def _winner(w: int | None) -> int | str:
 
 def check_example(ex: Example) -> Checked:
     """Run one example through the engine."""
-    r = load_rules(ex.ruleset, ex.options)
+    rules = load_rules(ex.ruleset, ex.options)
     inp = ex.input
     got: dict[str, Any] = {}
     k = ex.kind
     if k == "value":
-        got["value"] = core_rules.individual_delta(r, inp["bid"], inp["bid"])
+        got["value"] = core_rules.individual_delta(rules, inp["bid"], inp["bid"])
     elif k == "hand-score":
-        got["played"] = core_rules.hand_is_played(r, inp["bids"], inp.get("scores", [0, 0, 0, 0]))
-        got["deltas"] = [core_rules.individual_delta(r, b, t) for b, t in zip(inp["bids"], inp["tricks"], strict=True)]
+        got["played"] = core_rules.hand_is_played(rules, inp["bids"], inp.get("scores", [0, 0, 0, 0]))
+        got["deltas"] = [core_rules.individual_delta(rules, b, t) for b, t in zip(inp["bids"], inp["tricks"], strict=True)]
     elif k == "bid-legal":
         bid = None if inp["bid"] == "pass" else int(inp["bid"])
-        bad = core_rules.bid_violation(r, inp["score"], bid)
+        bad = core_rules.bid_violation(rules, inp["score"], bid)
         got["legal"] = bad is None
         if bad is not None:
             got["rule"] = bad[0]
     elif k == "redeal":
-        got.update(_redeal(r, inp["dealer"], inp["bids"]))
+        got.update(_redeal(rules, inp["dealer"], inp["bids"]))
     elif k == "trump":
         card = parse_card(inp["revealed"])
-        _, suit = core_hand.deal_trump(r, [c for c in range(52) if c != card] + [card])  # the dealer's last card shows
+        _, suit = core_hand.deal_trump(rules, [c for c in range(52) if c != card] + [card])  # the dealer's last card shows
         got["trump"] = SUITS[suit] if suit >= 0 else "none: the contract names it"
     elif k == "outcome":
-        if r.individual:
-            w, rule = core_rules.individual_outcome(r, inp["scores"], inp.get("bids"), inp.get("tricks"))
+        if rules.individual:
+            w, rule = core_rules.individual_outcome(rules, inp["scores"], inp.get("bids"), inp.get("tricks"))
         else:
             s = inp["scores"]
-            w, rule = core_rules.auction_outcome(r, (s[0], s[1]), r.target, inp["bidding_team"], False)
+            w, rule = core_rules.auction_outcome(rules, (s[0], s[1]), rules.target, inp["bidding_team"], False)
         got["winner"], got["rule"] = _winner(w), rule
     elif k == "team-score":
         tt = (inp["team_tricks"][0], inp["team_tricks"][1])
-        got["deltas"] = list(core_rules.team_deltas(r, inp["contract"], inp["bidding_team"], tt))
-        got["game_won"] = core_rules.bid13_wins(r, inp["contract"], tt[inp["bidding_team"]])
+        got["deltas"] = list(core_rules.team_deltas(rules, inp["contract"], inp["bidding_team"], tt))
+        got["game_won"] = core_rules.bid13_wins(rules, inp["contract"], tt[inp["bidding_team"]])
     elif k == "auction":
-        got.update(_auction(r, inp["dealer"], inp["calls"]))
+        got.update(_auction(rules, inp["dealer"], inp["calls"]))
     elif k == "target":
-        got["target"] = core_rules.target_in_force(r, inp["games_won"])
+        got["target"] = core_rules.target_in_force(rules, inp["games_won"])
     elif k == "deal":
         deck = list(range(52))
         random.Random(ex.id).shuffle(deck)
-        hands = core_rules.deal_hands(r, inp["dealer"], deck)
+        hands = core_rules.deal_hands(rules, inp["dealer"], deck)
         got["cards_each"] = min(h.bit_count() for h in hands) if len({h.bit_count() for h in hands}) == 1 else -1
         got["dealer_gets_last_card"] = bool(hands[inp["dealer"]] >> deck[51] & 1)
     elif k == "weak-hand":
@@ -135,9 +135,9 @@ def check_example(ex: Example) -> Checked:
         hand = [parse_card(c) for c in inp["hand"]]
         rest = [c for c in range(52) if c not in hand]
         deck = [c for i in range(13) for c in (hand[i], rest[3 * i], rest[3 * i + 1], rest[3 * i + 2])]
-        hands = core_rules.deal_hands(r, 0, deck)  # dealer 0: the first card goes to seat 1
+        hands = core_rules.deal_hands(rules, 0, deck)  # dealer 0: the first card goes to seat 1
         others_weak = any(core_rules.is_weak_hand(h) for s, h in enumerate(hands) if s != 1)
-        m = Match(r, first_dealer=0)
+        m = Match(rules, first_dealer=0)
         m.apply(Deal(tuple(deck)))
         got["redeal"] = m.phase is Phase.DEAL and not others_weak
     elif k == "partners":
@@ -145,39 +145,39 @@ def check_example(ex: Example) -> Checked:
         got["partner"] = next(s for s in range(4) if s != seat and core_rules.team_of(s) == core_rules.team_of(seat))
         got["team"] = core_rules.team_of(seat)
     elif k == "timer":
-        m = _match_at_bidding(r, 0, [inp["score"]] * 4)
+        m = _match_at_bidding(rules, 0, [inp["score"]] * 4)
         a = m.timeout_action()
         got["bid"] = a.n if isinstance(a, Bid) else None
     return Checked(ex, got)
 
 
-def _match_at_bidding(r: Rules, dealer: int, scores: list[int] | None = None) -> Match:
+def _match_at_bidding(rules: Rules, dealer: int, scores: list[int] | None = None) -> Match:
     """A match at ``scores`` (zero by default) whose hand by ``dealer`` is dealt and waits for the first bid."""
-    m = Match.at(r, dealer, scores)
+    m = Match.at(rules, dealer, scores)
     deck = list(range(52))
     random.Random(0).shuffle(deck)
-    if r.weak_redeal:  # a deal in which every hand holds a high card
+    if rules.weak_redeal:  # a deal in which every hand holds a high card
         deck = [c for s in range(13) for c in (s, 13 + s, 26 + s, 39 + s)]
     m.apply(Deal(tuple(deck)))
     if m.phase is not Phase.BIDDING:
-        raise RuntimeError(f"{r.id}: the example deal did not reach the bidding (phase {m.phase.value})")
+        raise RuntimeError(f"{rules.id}: the example deal did not reach the bidding (phase {m.phase.value})")
     return m
 
 
-def _redeal(r: Rules, dealer: int, bids: list[int]) -> dict[str, Any]:
+def _redeal(rules: Rules, dealer: int, bids: list[int]) -> dict[str, Any]:
     """Bids given by seat; drive a real match through the bidding."""
-    m = _match_at_bidding(r, dealer)
+    m = _match_at_bidding(rules, dealer)
     seat = m.to_move
     for _ in range(4):
         m.apply(Bid(bids[seat]))
-        seat = core_rules.next_seat(r, seat)
+        seat = core_rules.next_seat(rules, seat)
     if m.phase is Phase.PLAY:  # the hand is played: who deals after it (deal.rotation)
-        return {"played": True, "next_dealer": core_hand.next_dealer(r, m.dealer, None)}
+        return {"played": True, "next_dealer": core_hand.next_dealer(rules, m.dealer, None)}
     return {"played": False, "next_dealer": m.dealer}
 
 
-def _auction(r: Rules, dealer: int, calls: list[str]) -> dict[str, Any]:
-    m = _match_at_bidding(r, dealer)
+def _auction(rules: Rules, dealer: int, calls: list[str]) -> dict[str, Any]:
+    m = _match_at_bidding(rules, dealer)
     for c in calls:
         a = parse_action("bid:" + c)
         try:

@@ -65,11 +65,11 @@ class RefSession:
         if cmd == "hello":
             return {"ok": True, "protocol": PROTOCOL_VERSION, "name": "tarneeb reference", "rulesets": [QUICKSTART_RULESET]}
         if cmd == "start":
-            r = load_rules(req["ruleset"], req.get("options", {}))
-            m = Match.at(r, req["dealer"], req["scores"], req.get("target"))
+            rules = load_rules(req["ruleset"], req.get("options", {}))
+            m = Match.at(rules, req["dealer"], req["scores"], req.get("target"))
             self.m, self.n0 = m, len(m.records)
             deck = tuple(parse_card(c) for c in req["deck"])
-            hands = [[card_str(c) for c in cards_of(h)] for h in core_rules.deal_hands(r, req["dealer"], deck)]
+            hands = [[card_str(c) for c in cards_of(h)] for h in core_rules.deal_hands(rules, req["dealer"], deck)]
             m.apply(Deal(deck))
             return {"ok": True, "hands": hands, **self.state()}
         if self.m is None:
@@ -95,7 +95,7 @@ class RefSession:
 def quickstart_session() -> list[tuple[dict[str, Any], dict[str, Any]]]:
     """(request, answer) pairs of one whole deal under card-kings-41: hello, start, legal, every apply (with a
     legal before the first card), state."""
-    r = load_rules(QUICKSTART_RULESET)
+    rules = load_rules(QUICKSTART_RULESET)
     rng = random.Random(QUICKSTART_SEED)
     sess = RefSession()
     pairs: list[tuple[dict[str, Any], dict[str, Any]]] = []
@@ -109,13 +109,13 @@ def quickstart_session() -> list[tuple[dict[str, Any], dict[str, Any]]]:
     while True:  # a deal that is played (the bids reach the total), from running scores
         deck = list(range(52))
         rng.shuffle(deck)
-        probe = Match.at(r, 1, [12, 7, 9, 3])
+        probe = Match.at(rules, 1, [12, 7, 9, 3])
         probe.apply(Deal(tuple(deck)))
         while probe.phase is Phase.BIDDING:
             probe.apply(heuristic_policy(probe, random.Random(0)))
         if probe.phase is Phase.PLAY:
             break
-    send({"cmd": "start", "ruleset": r.id, "options": {}, "dealer": 1, "scores": [12, 7, 9, 3], "target": 41,
+    send({"cmd": "start", "ruleset": rules.id, "options": {}, "dealer": 1, "scores": [12, 7, 9, 3], "target": 41,
           "deck": [card_str(c) for c in deck]})
     send({"cmd": "legal"})
     pick = random.Random(0)

@@ -109,21 +109,21 @@ def _hand_cards(rng: random.Random, n: int, exclude: set[int] | None = None) -> 
     return sorted(rng.sample(pool, n))
 
 
-def _trumps(r: Rules) -> list[str]:
-    if r.trump_source == "fixed":
-        return [SUITS[r.fixed_suit]]
-    if r.individual:
+def _trumps(rules: Rules) -> list[str]:
+    if rules.trump_source == "fixed":
+        return [SUITS[rules.fixed_suit]]
+    if rules.individual:
         return list(SUITS)
     return list(STRAINS)
 
 
 def gen_play_legality(g: Gen, n: int) -> None:
     """Tests of a card's legality: the edge cases of following and trumping, then ``n`` random hands."""
-    r, rng = g.rules, g.rng
-    tr = _trumps(r)
+    rules, rng = g.rules, g.rng
+    tr = _trumps(rules)
     def add(desc: str, hand: list[int], trick: list[int], trump: str, card: int) -> None:
         inp = {"hand": cs(hand), "trick": cs(trick), "trump": trump, "card": card_str(card)}
-        exp, cid = ref_play_legal(r, inp)
+        exp, cid = ref_play_legal(rules, inp)
         g.add(desc, inp, exp, cid)
     P = parse_card
     # edge cases
@@ -159,11 +159,11 @@ def gen_play_legality(g: Gen, n: int) -> None:
 
 def gen_trick_winner(g: Gen, n: int) -> None:
     """Tests of a trick's winner: trumps, the led suit, discards, no trump; then random tricks."""
-    r, rng = g.rules, g.rng
-    tr = _trumps(r)
+    rules, rng = g.rules, g.rng
+    tr = _trumps(rules)
     def add(desc: str, leader: int, trick: Sequence[str], trump: str) -> None:
         inp = {"leader": leader, "trick": list(trick), "trump": trump}
-        exp, cid = ref_trick_winner(r, inp)
+        exp, cid = ref_trick_winner(rules, inp)
         g.add(desc, inp, exp, cid)
     t = tr[0] if tr[0] != "N" else "S"
     other = SUITS[(SUITS.index(t) + 1) % 4]
@@ -189,9 +189,9 @@ def gen_trick_winner(g: Gen, n: int) -> None:
         add("random trick", rng.randrange(4), cs(trick), rng.choice(tr))
 
 
-def _random_bids_individual(r: Rules, rng: random.Random, scores: Sequence[int], k: int, dealer: int,
+def _random_bids_individual(rules: Rules, rng: random.Random, scores: Sequence[int], k: int, dealer: int,
                             low: bool = False) -> list[str]:
-    m = bid_state(r, dealer, scores, [])
+    m = bid_state(rules, dealer, scores, [])
     out: list[str] = []
     for _ in range(k):
         legal = legal_bid_texts(m)
@@ -201,10 +201,10 @@ def _random_bids_individual(r: Rules, rng: random.Random, scores: Sequence[int],
     return out
 
 
-def _random_auction(r: Rules, rng: random.Random, dealer: int, k: int | None = None,
+def _random_auction(rules: Rules, rng: random.Random, dealer: int, k: int | None = None,
                     pass_bias: float = 0.6) -> list[str]:
     """A random legal auction prefix of ``k`` calls (or a complete auction when k is None)."""
-    m = bid_state(r, dealer, [0, 0, 0, 0], [])
+    m = bid_state(rules, dealer, [0, 0, 0, 0], [])
     out: list[str] = []
     while m.phase is Phase.BIDDING and (k is None or len(out) < k):
         legal = legal_bid_texts(m)
@@ -218,20 +218,20 @@ def _random_auction(r: Rules, rng: random.Random, dealer: int, k: int | None = N
     return out
 
 
-def _score_pool(r: Rules) -> list[int]:
-    t = r.target
+def _score_pool(rules: Rules) -> list[int]:
+    t = rules.target
     return [-39, -10, -2, -1, 0, 1, 2, 5, 20, 29, 30, 31, 39, 40, t - 1, t, t + 1, t + 9]
 
 
 def gen_bid_legality(g: Gen, n: int) -> None:
     """Tests of a bid's legality after the bids before it: the range, passes, outbidding, the dealer's rights; then random."""
-    r, rng = g.rules, g.rng
+    rules, rng = g.rules, g.rng
     def add(desc: str, dealer: int, scores: list[int], bids: list[str], bid: str) -> None:
         inp = {"dealer": dealer, "scores": scores, "bids": bids, "bid": bid}
-        exp, cid = ref_bid_legal(r, inp)
+        exp, cid = ref_bid_legal(rules, inp)
         g.add(desc, inp, exp, cid)
     z = [0, 0, 0, 0]
-    if r.individual:
+    if rules.individual:
         add("the first bidder may not pass", 0, z, [], "bid:pass")
         add("a bid of 1 is below the range", 0, z, [], "bid:1")
         add("a bid of 14 is above the range", 0, z, [], "bid:14")
@@ -246,20 +246,20 @@ def gen_bid_legality(g: Gen, n: int) -> None:
             for b in (2, 3, 4):
                 scores = [sc, 0, 0, 0]
                 # seat 0 bids first when the dealer is 3 (ccw) or 1 (cw)
-                dealer = core_rules.seat_order(r, 0)[3]  # the seat before seat 0 in the direction of play
+                dealer = core_rules.seat_order(rules, 0)[3]  # the seat before seat 0 in the direction of play
                 add(f"a bid of {b} at a score of {sc}", dealer, scores, [], f"bid:{b}")
         while len(g.tests) < n:
-            scores = [rng.choice(_score_pool(r)) for _ in range(4)]
+            scores = [rng.choice(_score_pool(rules)) for _ in range(4)]
             dealer = rng.randrange(4)
             k = rng.randrange(4)
-            prefix = _random_bids_individual(r, rng, scores, k, dealer)
+            prefix = _random_bids_individual(rules, rng, scores, k, dealer)
             bid = rng.choice(["bid:pass"] + [f"bid:{b}" for b in range(0, 15)])
             add("random bid", dealer, scores, prefix, bid)
         return
-    E = r.egyptian
+    E = rules.egyptian
     def bx(n: int, s: str = "S") -> str:
         return f"bid:{n}{s}" if E else f"bid:{n}"
-    lo = r.min_bid
+    lo = rules.min_bid
     add("an opening bid at the minimum", 0, z, [], bx(lo))
     add("an opening bid below the minimum", 0, z, [], bx(lo - 1))
     add("an opening bid of 13", 0, z, [], bx(13))
@@ -285,10 +285,10 @@ def gen_bid_legality(g: Gen, n: int) -> None:
         add("a bid naming a suit without egyptian bidding", 0, z, [], f"bid:{lo}H")
     while len(g.tests) < n:
         dealer = rng.randrange(4)
-        full = _random_auction(r, rng, dealer)
+        full = _random_auction(rules, rng, dealer)
         k = rng.randrange(len(full)) if full else 0
         prefix = full[:k]
-        m = bid_state(r, dealer, z, prefix)
+        m = bid_state(rules, dealer, z, prefix)
         legal = legal_bid_texts(m)
         if rng.random() < 0.5:
             bid = rng.choice(legal)
@@ -300,38 +300,38 @@ def gen_bid_legality(g: Gen, n: int) -> None:
 
 def gen_bidding_end(g: Gen, n: int) -> None:
     """Tests of how the bidding ends: a contract or a redeal, and the next dealer."""
-    r, rng = g.rules, g.rng
+    rules, rng = g.rules, g.rng
     def add(desc: str, dealer: int, scores: list[int], bids: list[str]) -> None:
         inp = {"dealer": dealer, "scores": scores, "bids": bids}
-        exp, cid, cl = ref_bidding_end(r, inp)
+        exp, cid, cl = ref_bidding_end(rules, inp)
         g.add(desc, inp, exp, cid, cl)
     z = [0, 0, 0, 0]
-    if r.individual:
-        t = core_rules.total_in_force(r, z)
+    if rules.individual:
+        t = core_rules.total_in_force(rules, z)
         for dealer in range(4):
             add(f"bids total {t - 1}, one below the threshold (dealer {dealer})", dealer, z,
-                _split(t - 1, r))
-            add(f"bids total exactly {t} (dealer {dealer})", dealer, z, _split(t, r))
+                _split(t - 1, rules))
+            add(f"bids total exactly {t} (dealer {dealer})", dealer, z, _split(t, rules))
         add("bids total 8, the lowest possible", 0, z, ["bid:2"] * 4)
         add("bids total 52", 1, z, ["bid:13"] * 4)
         while len(g.tests) < n:
-            scores = [rng.choice(_score_pool(r)) for _ in range(4)]
+            scores = [rng.choice(_score_pool(rules)) for _ in range(4)]
             dealer = rng.randrange(4)
-            add("random bids", dealer, scores, _random_bids_individual(r, rng, scores, 4, dealer, low=True))
+            add("random bids", dealer, scores, _random_bids_individual(rules, rng, scores, 4, dealer, low=True))
         return
     for dealer in range(4):
-        if r.all_pass == "redeal-next":
+        if rules.all_pass == "redeal-next":
             add(f"all four pass (dealer {dealer})", dealer, z, ["bid:pass"] * 4)
-        lo = f"bid:{r.min_bid}" + ("C" if r.egyptian else "")
+        lo = f"bid:{rules.min_bid}" + ("C" if rules.egyptian else "")
         add(f"three pass and the dealer bids (dealer {dealer})", dealer, z, ["bid:pass"] * 3 + [lo])
     while len(g.tests) < n:
         dealer = rng.randrange(4)
-        add("random auction", dealer, z, _random_auction(r, rng, dealer, pass_bias=0.8))
+        add("random auction", dealer, z, _random_auction(rules, rng, dealer, pass_bias=0.8))
 
 
-def _split(total: int, r: Rules) -> list[str]:
+def _split(total: int, rules: Rules) -> list[str]:
     """Four legal bids summing to ``total`` (as evenly as possible, avoiding excluded bids)."""
-    legal = core_rules.legal_bids(r, 0)
+    legal = core_rules.legal_bids(rules, 0)
     for a in range(2, 14):
         for b_ in range(2, 14):
             for c in range(2, 14):
@@ -349,12 +349,12 @@ def _tricks(rng: random.Random) -> list[int]:
 
 def gen_hand_scoring(g: Gen, n: int) -> None:
     """Tests of a deal's score changes from the bids (or contract) and the tricks won."""
-    r, rng = g.rules, g.rng
+    rules, rng = g.rules, g.rng
     def add(desc: str, inp: dict[str, Any]) -> None:
-        exp, cid = ref_score(r, inp)
+        exp, cid = ref_score(rules, inp)
         g.add(desc, inp, exp, cid)
-    if r.individual:
-        legal = core_rules.legal_bids(r, 0)
+    if rules.individual:
+        legal = core_rules.legal_bids(rules, 0)
         for b in legal:
             add(f"bid {b} made exactly", {"bids": [b, 2, 2, 2], "tricks": [b, 13 - b, 0, 0]})
             add(f"bid {b} failed by one", {"bids": [b, 2, 2, 2], "tricks": [b - 1, 14 - b, 0, 0]})
@@ -367,7 +367,7 @@ def gen_hand_scoring(g: Gen, n: int) -> None:
         while len(g.tests) < n:
             add("random hand", {"bids": [rng.choice(legal) for _ in range(4)], "tricks": _tricks(rng)})
         return
-    for n_ in (r.min_bid, 8, 10, 12, 13):
+    for n_ in (rules.min_bid, 8, 10, 12, 13):
         for seat in (0, 1):
             for own in (n_, n_ - 1, 13, 0):
                 if own < 0:
@@ -380,7 +380,7 @@ def gen_hand_scoring(g: Gen, n: int) -> None:
     add("bidders split tricks between partners", {"contract": {"seat": 2, "n": 7, "strain": None},
                                                  "tricks": [4, 3, 3, 3]})
     while len(g.tests) < n:
-        nn = rng.choice(list(range(r.min_bid, 14)) + [13, 13])
+        nn = rng.choice(list(range(rules.min_bid, 14)) + [13, 13])
         t = _tricks(rng)
         if rng.random() < 0.15:
             side = rng.randrange(2)
@@ -392,12 +392,12 @@ def gen_hand_scoring(g: Gen, n: int) -> None:
 
 def gen_outcome(g: Gen, n: int) -> None:
     """Tests of the match's outcome after a deal: who wins, from the scores, the target, the bids and the tricks."""
-    r, rng = g.rules, g.rng
-    T = r.target
+    rules, rng = g.rules, g.rng
+    T = rules.target
     def add(desc: str, inp: dict[str, Any]) -> None:
-        exp, cid = ref_outcome(r, inp)
+        exp, cid = ref_outcome(rules, inp)
         g.add(desc, inp, exp, cid)
-    if r.individual:
+    if rules.individual:
         bids, tricks = [2, 2, 2, 5], [3, 3, 3, 4]
         def ind(desc: str, scores: list[int], b: list[int] = bids, t: list[int] = tricks) -> None:
             add(desc, {"scores": scores, "target": T, "bids": b, "tricks": t})
@@ -418,14 +418,14 @@ def gen_outcome(g: Gen, n: int) -> None:
         ind("both qualify; equal tops, team 1 has the higher sum", [T, T, 1, 6])
         ind("both qualify; team 0 higher top, team 1 higher sum", [T + 2, T, 1, 10])
         ind("both qualify; team 1 higher top, team 0 higher sum", [T, T + 2, 10, 1])
-        if r.made_bid_wins:
-            mb = r.made_bid_wins
+        if rules.made_bid_wins:
+            mb = rules.made_bid_wins
             ind(f"a made bid of {mb} wins at once", [5, 0, -3, 0], [mb, 2, 2, 2], [mb, 1, 1, 13 - mb - 2])
             ind(f"a failed bid of {mb} does not", [5, 0, -3, 0], [mb, 2, 2, 2], [mb - 1, 2, 1, 13 - mb - 2])
             ind(f"a made bid of {mb} by team 1 with team 0 qualified", [T, mb, 5, 0], [2, mb, 2, 2],
                 [1, mb + 1, 1, 13 - mb - 3])
-        legal = core_rules.legal_bids(r, 0)
-        pool = _score_pool(r)
+        legal = core_rules.legal_bids(rules, 0)
+        pool = _score_pool(rules)
         while len(g.tests) < n:
             sc = [rng.choice(pool) if rng.random() < 0.7 else rng.randint(-40, T + 15) for _ in range(4)]
             ind("random scores", sc, [rng.choice(legal) for _ in range(4)], _tricks(rng))
@@ -447,7 +447,7 @@ def gen_outcome(g: Gen, n: int) -> None:
     auc("a raised target (play on)", T + 3, 0, 0, 8, None, 2 * T)
     while len(g.tests) < n:
         s = [rng.choice([T - 1, T, T + 1, rng.randint(-30, T + 20)]) for _ in range(2)]
-        nn = rng.choice(list(range(r.min_bid, 14)))
+        nn = rng.choice(list(range(rules.min_bid, 14)))
         t = _tricks(rng)
         if rng.random() < 0.2:
             side = rng.randrange(2)
@@ -464,24 +464,24 @@ def _deck(rng: random.Random) -> list[int]:
 
 def gen_deal(g: Gen, n: int) -> None:
     """Tests of a deal: the hands each seat receives from a deck, the revealed card and trump, a redeal."""
-    r, rng = g.rules, g.rng
+    rules, rng = g.rules, g.rng
     def add(desc: str, dealer: int, deck: list[int]) -> None:
-        inp = {"dealer": dealer, "scores": [0, 0, 0, 0], "target": r.target, "deck": cs(deck)}
-        exp, cid = ref_deal(r, inp)
+        inp = {"dealer": dealer, "scores": [0, 0, 0, 0], "target": rules.target, "deck": cs(deck)}
+        exp, cid = ref_deal(rules, inp)
         g.add(desc, inp, exp, cid)
     for dealer in range(4):
         add(f"deck in order, dealer {dealer}", dealer, list(range(52)))
     add("deck in reverse, dealer 0", 0, list(range(51, -1, -1)))
-    if r.weak_redeal:
-        add("one seat gets no card above 10", 0, _weak_deck(0, r))
+    if rules.weak_redeal:
+        add("one seat gets no card above 10", 0, _weak_deck(0, rules))
     while len(g.tests) < n:
-        if r.weak_redeal and rng.random() < 0.3:
-            add("random deal with a weak hand", rng.randrange(4), _weak_deck(rng.randrange(4), r, rng))
+        if rules.weak_redeal and rng.random() < 0.3:
+            add("random deal with a weak hand", rng.randrange(4), _weak_deck(rng.randrange(4), rules, rng))
         else:
             add("random deal", rng.randrange(4), _deck(rng))
 
 
-def _weak_deck(dealer: int, r: Rules, rng: random.Random | None = None) -> list[int]:
+def _weak_deck(dealer: int, rules: Rules, rng: random.Random | None = None) -> list[int]:
     """A deck in which the first seat after the dealer holds no card above 10."""
     low = [c for c in range(52) if core_rules.is_weak_hand(1 << c)]  # 2 to 10
     rest = [c for c in range(52) if not core_rules.is_weak_hand(1 << c)]
@@ -490,7 +490,7 @@ def _weak_deck(dealer: int, r: Rules, rng: random.Random | None = None) -> list[
     weak, others = low[:13], low[13:] + rest
     if rng:
         rng.shuffle(others)
-    first = set(core_rules.deal_positions(r)[0])  # the places of the first seat's cards (deal.order)
+    first = set(core_rules.deal_positions(rules)[0])  # the places of the first seat's cards (deal.order)
     deck: list[int] = []
     for i in range(52):
         deck.append(weak.pop() if i in first else others.pop())
@@ -514,26 +514,26 @@ def _play_random(m: Match, rng: random.Random, low_bids: float = 0.3) -> list[st
 
 def gen_hand(g: Gen, n: int) -> None:
     """Tests of whole deals: random decks from zero or running scores, played out at random, with the deal's result."""
-    r, rng = g.rules, g.rng
-    T = r.target
-    pool = _score_pool(r)
+    rules, rng = g.rules, g.rng
+    T = rules.target
+    pool = _score_pool(rules)
     def add(desc: str, dealer: int, scores: list[int], deck: list[int], actions: list[str]) -> None:
         inp = {"dealer": dealer, "scores": scores, "target": T, "deck": cs(deck), "actions": actions}
-        exp, cid, cl = ref_hand(r, inp)
+        exp, cid, cl = ref_hand(rules, inp)
         g.add(desc, inp, exp, cid, cl)
     i = 0
     while len(g.tests) < n:
         dealer = rng.randrange(4)
         if i % 3 == 0:
             scores = [0, 0, 0, 0]
-        elif r.individual:
+        elif rules.individual:
             scores = [rng.choice(pool) for _ in range(4)]
         else:
             a, b = rng.choice(pool), rng.choice(pool)
             scores = [a, b, a, b]
         i += 1
         deck = _deck(rng)
-        m = Match.at(r, dealer, scores, T)
+        m = Match.at(rules, dealer, scores, T)
         m.apply(Deal(tuple(deck)))
         if m.phase is Phase.DEAL:
             add("a hand dealt again at once", dealer, scores, deck, [])
@@ -547,13 +547,13 @@ def gen_match(g: Gen, n: int) -> None:
     the heuristic bot (with some random actions) until a team wins or :data:`MATCH_DEALS` deals."""
     from tarneeb.conformance.fuzz import SCORE_STATES, interesting_scores, random_chooser
 
-    r, rng = g.rules, g.rng
+    rules, rng = g.rules, g.rng
     while len(g.tests) < n:
         kind = SCORE_STATES[len(g.tests) % len(SCORE_STATES)]
-        scores = interesting_scores(r, rng, kind)
+        scores = interesting_scores(rules, rng, kind)
         dealer = rng.randrange(4)
         choose = random_chooser(rng)
-        m = Match.at(r, dealer, scores, r.target)
+        m = Match.at(rules, dealer, scores, rules.target)
         deals: list[dict[str, Any]] = []
         while m.phase is not Phase.OVER and len(deals) < MATCH_DEALS:
             deck = _deck(rng)
@@ -563,12 +563,12 @@ def gen_match(g: Gen, n: int) -> None:
             while len(m.records) == n0:
                 a = choose(m, list(m.legal_actions()), len(actions))
                 if a is None:
-                    raise RuntimeError(f"{r.id}: the vector's policy chose no action")
+                    raise RuntimeError(f"{rules.id}: the vector's policy chose no action")
                 actions.append(str(a))
                 m.apply(a)
             deals.append({"deck": cs(deck), "actions": actions})
-        inp = {"dealer": dealer, "scores": scores, "target": r.target, "deals": deals}
-        exp, cid = ref_match(r, inp)
+        inp = {"dealer": dealer, "scores": scores, "target": rules.target, "deals": deals}
+        exp, cid = ref_match(rules, inp)
         won = exp["deals"][-1]["winner"]
         g.add(f"a match from {kind} scores {scores}: {len(deals)} deal(s), "
               + ("no winner yet" if won is None else f"team {won} wins"), inp, exp, cid)
@@ -576,11 +576,11 @@ def gen_match(g: Gen, n: int) -> None:
 
 def _perft_edges(g: Gen) -> None:
     """Edge cases of perft: depth 0, during bidding, a few cards before the end, after the deal is over."""
-    r = g.rules
-    rng = random.Random(f"{r.id}|{json.dumps(dict(r.options), sort_keys=True)}|perft-edges")
+    rules = g.rules
+    rng = random.Random(f"{rules.id}|{json.dumps(dict(rules.options), sort_keys=True)}|perft-edges")
     while True:  # a deal whose bidding is played out by random calls
         dealer, deck = rng.randrange(4), _deck(rng)
-        m = Match.at(r, dealer, [0, 0, 0, 0], r.target)
+        m = Match.at(rules, dealer, [0, 0, 0, 0], rules.target)
         m.apply(Deal(tuple(deck)))
         actions: list[str] = []
         while m.phase in (Phase.BIDDING, Phase.TRUMP_CHOICE):
@@ -589,11 +589,11 @@ def _perft_edges(g: Gen) -> None:
             m.apply(a)
         if m.phase is Phase.PLAY and actions:
             break
-    base = {"dealer": dealer, "scores": [0, 0, 0, 0], "target": r.target, "deck": cs(deck)}
+    base = {"dealer": dealer, "scores": [0, 0, 0, 0], "target": rules.target, "deck": cs(deck)}
 
     def add(desc: str, acts: list[str], depth: int, since: int = 2) -> None:
         inp = {**base, "actions": list(acts), "depth": depth}
-        exp, cid = ref_perft(r, inp)
+        exp, cid = ref_perft(rules, inp)
         g.add(desc, inp, exp, cid, since=since)
 
     # protocol 1 counted "the legal sequences of n cards from the play position": these edge cases are 2's
@@ -613,13 +613,13 @@ def _perft_edges(g: Gen) -> None:
 
 def gen_perft(g: Gen, n: int) -> None:
     """Perft tests: how many legal action sequences of each depth follow a position of the play; and the edge cases."""
-    r, rng = g.rules, g.rng
+    rules, rng = g.rules, g.rng
     _perft_edges(g)
     made = 0
     while made < n:
         dealer = rng.randrange(4)
         deck = _deck(rng)
-        m = Match.at(r, dealer, [0, 0, 0, 0], r.target)
+        m = Match.at(rules, dealer, [0, 0, 0, 0], rules.target)
         m.apply(Deal(tuple(deck)))
         if m.phase is not Phase.BIDDING:
             continue
@@ -627,7 +627,7 @@ def gen_perft(g: Gen, n: int) -> None:
         while m.phase in (Phase.BIDDING, Phase.TRUMP_CHOICE):
             legal = m.legal_actions()
             phase: Phase = m.phase
-            if r.individual:
+            if rules.individual:
                 a: Action = legal[min(len(legal) - 1, 3)]  # a bid of 5 or so: total 20, always played
             elif phase is Phase.TRUMP_CHOICE:
                 a = NameTrump(rng.randrange(4))
@@ -647,9 +647,9 @@ def gen_perft(g: Gen, n: int) -> None:
             actions.append(str(a))
             m.apply(a)
         for depth in PERFT_DEPTHS:
-            inp = {"dealer": dealer, "scores": [0, 0, 0, 0], "target": r.target, "deck": cs(deck),
+            inp = {"dealer": dealer, "scores": [0, 0, 0, 0], "target": rules.target, "deck": cs(deck),
                    "actions": list(actions), "depth": depth}
-            exp, cid = ref_perft(r, inp)
+            exp, cid = ref_perft(rules, inp)
             g.add(f"perft depth {depth} after {len(actions)} actions", inp, exp, cid)
         made += 1
 
@@ -686,15 +686,15 @@ def generate(ruleset: str) -> dict[str, list[dict[str, Any]]]:
     """All groups of one ruleset, by category."""
     out: dict[str, list[dict[str, Any]]] = {c: [] for c in CATEGORIES}
     for options, counts in VARIANTS.get(ruleset) or house_variants(ruleset):
-        r = load_rules(ruleset, options)
+        rules = load_rules(ruleset, options)
         for cat in CATEGORIES:
             n = counts.get(cat, 0)
             if not n:
                 continue
-            g = Gen(r, random.Random(f"{ruleset}|{json.dumps(options, sort_keys=True)}|{cat}"))
+            g = Gen(rules, random.Random(f"{ruleset}|{json.dumps(options, sort_keys=True)}|{cat}"))
             GENERATORS[cat](g, n)
             clauses = {k: v for k, v in FIELD_CLAUSES[cat].items()
-                       if v in r.ruleset.clauses or v.startswith("protocol.")}
+                       if v in rules.ruleset.clauses or v.startswith("protocol.")}
             out[cat].append({
                 "description": f"{cat} under {ruleset} ({_opt_label(options)})",
                 "ruleset": ruleset, "options": options, "command": COMMAND[cat], "clauses": clauses,

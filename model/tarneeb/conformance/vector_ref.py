@@ -77,9 +77,9 @@ def legal_bid_texts(m: Match) -> list[str]:
     return [str(a) for a in m.legal_actions()]
 
 
-def _contract(r: Rules, inp: dict[str, Any]) -> tuple[int, int, int | None] | None:
+def _contract(rules: Rules, inp: dict[str, Any]) -> tuple[int, int, int | None] | None:
     """A vector's contract as (seat, tricks, strain); None under individual bids."""
-    if r.individual:
+    if rules.individual:
         return None
     c = inp["contract"]
     return c["seat"], c["n"], None if c.get("strain") is None else strain_value(c["strain"])
@@ -87,26 +87,26 @@ def _contract(r: Rules, inp: dict[str, Any]) -> tuple[int, int, int | None] | No
 
 # ------------------------------------------------------------------ reference answers
 
-def ref_play_legal(r: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str]:
+def ref_play_legal(rules: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str]:
     """The reference answer to a play-legality vector: whether the card may be played, and the deciding clause."""
     hand = mask_of(parse_card(c) for c in inp["hand"])
     trick = inp["trick"]
     led = parse_card(trick[0]) // 13 if trick else -1
     trump = strain_value(inp["trump"])
     card = parse_card(inp["card"])
-    legal = bool(R.legal_play_mask(r, hand, led, trump) >> card & 1)
-    return {"legal": legal}, C.play_clause(r, hand, led, trump)
+    legal = bool(R.legal_play_mask(rules, hand, led, trump) >> card & 1)
+    return {"legal": legal}, C.play_clause(rules, hand, led, trump)
 
 
-def ref_trick_winner(r: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str]:
+def ref_trick_winner(rules: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str]:
     """The reference answer to a trick-winner vector: the winning seat."""
     cards = [parse_card(c) for c in inp["trick"]]
-    return {"winner": H.trick_winner_seat(r, inp["leader"], cards, strain_value(inp["trump"]))}, "play.winner"
+    return {"winner": H.trick_winner_seat(rules, inp["leader"], cards, strain_value(inp["trump"]))}, "play.winner"
 
 
-def ref_bid_legal(r: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str]:
+def ref_bid_legal(rules: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str]:
     """The reference answer to a bid-legality vector: whether the bid may be made, and the deciding clause."""
-    m = bid_state(r, inp["dealer"], inp["scores"], inp["bids"])
+    m = bid_state(rules, inp["dealer"], inp["scores"], inp["bids"])
     bid = parse_action(inp["bid"])
     try:
         m.apply(bid)
@@ -115,45 +115,45 @@ def ref_bid_legal(r: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str]:
     if not isinstance(bid, Bid):
         raise RuntimeError(f"{bid} was applied as a bid but is not one")
     matches_top = False
-    if not r.individual and bid.n is not None:
+    if not rules.individual and bid.n is not None:
         rec = m.record if m.record is not None else m.records[-1]
         earlier = [b for _, b in rec.bids[:-1] if b.n is not None]
         matches_top = bool(earlier) and earlier[-1].key() == bid.key()
-    return {"legal": True}, C.legal_bid_clause(r, bid.n, matches_top)
+    return {"legal": True}, C.legal_bid_clause(rules, bid.n, matches_top)
 
 
-def ref_bidding_end(r: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str, dict[str, str]]:
+def ref_bidding_end(rules: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str, dict[str, str]]:
     """The reference answer to a bidding-end vector: redeal or not, the next dealer, and their clauses."""
-    m = bid_state(r, inp["dealer"], inp["scores"], inp["bids"])
+    m = bid_state(rules, inp["dealer"], inp["scores"], inp["bids"])
     if m.phase is Phase.BIDDING:
-        raise RuntimeError(f"{r.id}: the vector's bids {inp['bids']} do not end the bidding")
+        raise RuntimeError(f"{rules.id}: the vector's bids {inp['bids']} do not end the bidding")
     redeal = m.phase is Phase.DEAL
-    main = C.redeal_clause(r)
+    main = C.redeal_clause(rules)
     return ({"redeal": redeal, "next_dealer": m.dealer if redeal else None}, main,
             {"redeal": main, "next_dealer": C.next_dealer_clause(main)})
 
 
-def ref_score(r: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str]:
+def ref_score(rules: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str]:
     """The reference answer to a scoring vector: the score changes by seat, and the deciding clause."""
     t = inp["tricks"]
-    contract = _contract(r, inp)
-    deltas = H.hand_deltas(r, inp.get("bids") or [0, 0, 0, 0], contract, t)
-    return {"deltas": deltas}, C.score_clause(r, contract, t)
+    contract = _contract(rules, inp)
+    deltas = H.hand_deltas(rules, inp.get("bids") or [0, 0, 0, 0], contract, t)
+    return {"deltas": deltas}, C.score_clause(rules, contract, t)
 
 
-def ref_outcome(r: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str]:
+def ref_outcome(rules: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str]:
     """The reference answer to an outcome vector: the winner (or none yet), and the deciding clause."""
-    win, rule = H.hand_outcome(r, inp["scores"], inp["target"], inp.get("bids") or [0, 0, 0, 0], _contract(r, inp),
+    win, rule = H.hand_outcome(rules, inp["scores"], inp["target"], inp.get("bids") or [0, 0, 0, 0], _contract(rules, inp),
                                inp["tricks"])
     return {"winner": win}, rule
 
 
-def ref_deal(r: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str]:
+def ref_deal(rules: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str]:
     """The reference answer to a deal vector: the hands, the revealed card, the trump and whether it is redealt."""
-    m = Match.at(r, inp["dealer"], inp["scores"], inp["target"])
+    m = Match.at(rules, inp["dealer"], inp["scores"], inp["target"])
     deck = tuple(parse_card(c) for c in inp["deck"])
     m.apply(Deal(deck))
-    hands = [cs(cards_of(h)) for h in R.deal_hands(r, inp["dealer"], deck)]
+    hands = [cs(cards_of(h)) for h in R.deal_hands(rules, inp["dealer"], deck)]
     rec = m.records[-1] if m.record is None else m.record
     out = {"hands": hands, "revealed": None if rec.revealed is None else card_str(rec.revealed),
            "trump": strain_text(rec.trump), "redeal": m.phase is Phase.DEAL}
@@ -169,26 +169,26 @@ def hand_result(m: Match) -> dict[str, Any]:
             "next_dealer": H.next_dealer(m.rules, rec.dealer, rec.redeal)}
 
 
-def ref_hand(r: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str, dict[str, str]]:
+def ref_hand(rules: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str, dict[str, str]]:
     """The reference answer to a whole-deal vector: the deal's result, its main clause and the clause of each field."""
-    m = Match.at(r, inp["dealer"], inp["scores"], inp["target"])
+    m = Match.at(rules, inp["dealer"], inp["scores"], inp["target"])
     m.apply(Deal(tuple(parse_card(c) for c in inp["deck"])))
     for a in inp["actions"]:
         m.apply(parse_action(a))
     if not m.records or m.phase is Phase.PLAY:
-        raise RuntimeError(f"{r.id}: the vector's actions do not finish the deal")
+        raise RuntimeError(f"{rules.id}: the vector's actions do not finish the deal")
     res = hand_result(m)
-    cl = C.result_clauses(r, m.records[-1])
+    cl = C.result_clauses(rules, m.records[-1])
     return res, cl.get("deltas", cl["redeal"]), cl
 
 
-def perft_count(r: Rules, hands: list[int], leader: int, trump: int, trick: list[int], to_move: int,
+def perft_count(rules: Rules, hands: list[int], leader: int, trump: int, trick: list[int], to_move: int,
                 depth: int) -> int:
     """Number of legal play sequences of ``depth`` cards (rules.legal_play_mask, hand.trick_winner_seat)."""
     if depth == 0:
         return 1
     led = trick[0] // 13 if trick else -1
-    legal = R.legal_play_mask(r, hands[to_move], led, trump)
+    legal = R.legal_play_mask(rules, hands[to_move], led, trump)
     if depth == 1:
         return legal.bit_count()
     total = 0
@@ -196,42 +196,42 @@ def perft_count(r: Rules, hands: list[int], leader: int, trump: int, trick: list
         hands[to_move] &= ~(1 << c)
         trick.append(c)
         if len(trick) == 4:
-            w = H.trick_winner_seat(r, leader, trick, trump)
+            w = H.trick_winner_seat(rules, leader, trick, trump)
             if any(hands):
-                total += perft_count(r, hands, w, trump, [], w, depth - 1)
+                total += perft_count(rules, hands, w, trump, [], w, depth - 1)
             else:
                 total += 1
         else:
-            total += perft_count(r, hands, leader, trump, trick, R.next_seat(r, to_move), depth - 1)
+            total += perft_count(rules, hands, leader, trump, trick, R.next_seat(rules, to_move), depth - 1)
         trick.pop()
         hands[to_move] |= 1 << c
     return total
 
 
-def ref_perft(r: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str]:
+def ref_perft(rules: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str]:
     """Card sequences of ``depth`` from the position; a position with no card to play (bidding, naming trump,
     the deal over) and depth 0 count 1, and a sequence that reaches the end of the deal is one leaf."""
-    m = Match.at(r, inp["dealer"], inp["scores"], inp["target"])
+    m = Match.at(rules, inp["dealer"], inp["scores"], inp["target"])
     m.apply(Deal(tuple(parse_card(c) for c in inp["deck"])))
     for a in inp["actions"]:
         m.apply(parse_action(a))
     if m.phase is not Phase.PLAY:
         return {"nodes": 1}, PERFT_CLAUSE
-    n = perft_count(r, list(m.hands), m.trick_leader, m.trump, list(m.trick), m.to_move, inp["depth"])
+    n = perft_count(rules, list(m.hands), m.trick_leader, m.trump, list(m.trick), m.to_move, inp["depth"])
     return {"nodes": n}, PERFT_CLAUSE
 
 
-def ref_match(r: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str]:
+def ref_match(rules: Rules, inp: dict[str, Any]) -> tuple[dict[str, Any], str]:
     """Deals one after the other from part-way scores, each started from the dealer and scores the previous one
     left; the result of each deal as :func:`hand_result` gives it."""
-    m = Match.at(r, inp["dealer"], inp["scores"], inp["target"])
+    m = Match.at(rules, inp["dealer"], inp["scores"], inp["target"])
     out = []
     for deal in inp["deals"]:
         m.apply(Deal(tuple(parse_card(c) for c in deal["deck"])))
         for a in deal["actions"]:
             m.apply(parse_action(a))
         if m.phase is Phase.PLAY:
-            raise RuntimeError(f"{r.id}: the vector's actions do not finish the deal")
+            raise RuntimeError(f"{rules.id}: the vector's actions do not finish the deal")
         out.append(hand_result(m))
-    cl = C.result_clauses(r, m.records[-1])
+    cl = C.result_clauses(rules, m.records[-1])
     return {"deals": out}, cl.get("winner", cl["redeal"])

@@ -265,10 +265,10 @@ def _run_test(eng: Engine, cat: str, grp: dict[str, Any], base: dict[str, Any], 
 
 def _story(base: dict[str, Any], inp: dict[str, Any], actions: Sequence[str]) -> str:
     try:
-        r = load_rules(str(base["ruleset"]), base["options"])
+        rules = load_rules(str(base["ruleset"]), base["options"])
     except TarneebError:
         return ""
-    return replay_story(r, inp["dealer"], inp["scores"], inp.get("target"), inp["deck"], actions)
+    return replay_story(rules, inp["dealer"], inp["scores"], inp.get("target"), inp["deck"], actions)
 
 
 def _run_match(eng: Engine, base: dict[str, Any], inp: dict[str, Any], exp: dict[str, Any]
@@ -315,15 +315,15 @@ def _refusal_clause(base: dict[str, Any], inp: dict[str, Any], actions: Sequence
 def _match_clauses(base: dict[str, Any], inp: dict[str, Any], k: int) -> dict[str, str]:
     """Clauses of the fields of deal ``k`` of a match vector, from the reference replay."""
     try:
-        r = load_rules(str(base["ruleset"]), base["options"])
-        m = Match.at(r, inp["dealer"], inp["scores"], inp["target"])
+        rules = load_rules(str(base["ruleset"]), base["options"])
+        m = Match.at(rules, inp["dealer"], inp["scores"], inp["target"])
         for deal in inp["deals"][:k + 1]:
             m.apply(Deal(tuple(parse_card(c) for c in deal["deck"])))
             for a in deal["actions"]:
                 m.apply(parse_action(a))
     except TarneebError:
         return {}
-    cl = core_clauses.result_clauses(r, m.records[-1])
+    cl = core_clauses.result_clauses(rules, m.records[-1])
     out = {f"deals[{k}].{f}": c for f, c in cl.items()}
     out[f"deals[{k}].trick_winners"] = "play.winner"
     out[f"deals[{k}].tricks_won"] = "hand.tricks"

@@ -222,19 +222,19 @@ def with_readings(rs: Ruleset, chosen: Mapping[str, str], where: str = "--readin
     return replace(rs, params=params, clauses=clauses, readings=readings)
 
 
-def rules_under(r: Rules, chosen: Mapping[str, str]) -> Rules:
-    """``r`` (a ruleset at some option values) following the readings ``chosen`` instead: :func:`with_readings`
+def rules_under(rules: Rules, chosen: Mapping[str, str]) -> Rules:
+    """``rules`` (a ruleset at some option values) following the readings ``chosen`` instead: :func:`with_readings`
     of its ruleset at the same option values, where an option whose value stands for a reading takes the value
     that stands for the chosen one (bs.fyi's trump_source = revealed-suit becomes revealed-same-colour under
     reading same-colour of turned-card-trump), and an option the chosen reading does not have is dropped."""
-    options = dict(r.options)
+    options = dict(rules.options)
     for aid, rid in chosen.items():
         a = ambiguity(aid)
         if not a.option or a.option not in options:
             continue
-        now = taken_for(a, r.ruleset)
+        now = taken_for(a, rules.ruleset)
         if now in a.option_values and rid in a.option_values and options[a.option] == a.option_values[now]:
             options[a.option] = a.option_values[rid]
         if a.option_from and rid not in a.option_from:
             del options[a.option]
-    return build_rules(with_readings(r.ruleset, chosen), options)
+    return build_rules(with_readings(rules.ruleset, chosen), options)

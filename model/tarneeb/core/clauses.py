@@ -25,22 +25,22 @@ def cite(r: Rules | Ruleset, cid: str) -> str:
     return rs.cite(cid) if cid in rs.clauses else cid
 
 
-def known(r: Rules, cid: str, fallback: str) -> str:
+def known(rules: Rules, cid: str, fallback: str) -> str:
     """``cid`` when the ruleset has that clause, else ``fallback``."""
-    return cid if cid in r.ruleset.clauses else fallback
+    return cid if cid in rules.ruleset.clauses else fallback
 
 
 # ------------------------------------------------------------------ deal and trump
 
 
-def trump_clause(r: Rules) -> str:
+def trump_clause(rules: Rules) -> str:
     """The clause that fixes the trump of a hand: the Egyptian contract's strain, or trump.source."""
-    return "auction.egyptian" if r.egyptian else "trump.source"
+    return "auction.egyptian" if rules.egyptian else "trump.source"
 
 
-def redeal_clause(r: Rules) -> str:
+def redeal_clause(rules: Rules) -> str:
     """The clause that decides whether a deal is played or thrown in after the bidding."""
-    return "bid.total" if r.individual else "auction.all-pass"
+    return "bid.total" if rules.individual else "auction.all-pass"
 
 
 def next_dealer_clause(redeal: str | None) -> str:
@@ -54,18 +54,18 @@ def next_dealer_clause(redeal: str | None) -> str:
 # ------------------------------------------------------------------ bidding
 
 
-def turn_clause(r: Rules) -> str:
+def turn_clause(rules: Rules) -> str:
     """The clause that says whose turn it is to bid."""
-    if r.individual:
+    if rules.individual:
         return "bid.turn"
-    return "auction.continuous" if r.auction_style == "continuous" else "auction.order"
+    return "auction.continuous" if rules.auction_style == "continuous" else "auction.order"
 
 
-def contract_clause(r: Rules, either_none: bool) -> str:
+def contract_clause(rules: Rules, either_none: bool) -> str:
     """The clause that decides the contract: all-pass when one side has no contract, else the auction style."""
     if either_none:
         return "auction.all-pass"
-    return "auction.dealer-privilege" if r.auction_style == "dealer-privilege" else "auction.continuous"
+    return "auction.dealer-privilege" if rules.auction_style == "dealer-privilege" else "auction.continuous"
 
 
 # ------------------------------------------------------------------ play
@@ -76,10 +76,10 @@ def lead_clause(trick_no: int) -> str:
     return "play.lead" if trick_no == 0 else "play.next-lead"
 
 
-def play_clause(r: Rules, hand: int, led: int, trump: int) -> str:
+def play_clause(rules: Rules, hand: int, led: int, trump: int) -> str:
     """The clause deciding which cards a hand may play: play.must-trump when it applies (void in the led suit,
     holding a trump, under must-trump), else play.follow."""
-    if (r.must_trump and led >= 0 and 0 <= trump < 4 and not hand & SUIT_MASKS[led]
+    if (rules.must_trump and led >= 0 and 0 <= trump < 4 and not hand & SUIT_MASKS[led]
             and hand & SUIT_MASKS[trump]):
         return "play.must-trump"
     return "play.follow"
@@ -88,15 +88,15 @@ def play_clause(r: Rules, hand: int, led: int, trump: int) -> str:
 # ------------------------------------------------------------------ scoring and outcome
 
 
-def score_clause(r: Rules, contract: tuple[int, int, int | None] | None, tricks_won: Sequence[int]) -> str:
+def score_clause(rules: Rules, contract: tuple[int, int, int | None] | None, tricks_won: Sequence[int]) -> str:
     """The clause that scores a played hand (``contract`` None: individual bids)."""
     if contract is None:
         return "score.individual"
-    if contract[1] == 13 and r.bid13 != "normal":
+    if contract[1] == 13 and rules.bid13 != "normal":
         return "score.bid13"
     if 13 in (tricks_won[0] + tricks_won[2], tricks_won[1] + tricks_won[3]):
         return "score.kaboot"  # under every kaboot option, "no bonus" included: the clause names them all
-    return "score.standard" if r.score_style == "standard" else "score.bid-only"
+    return "score.standard" if rules.score_style == "standard" else "score.bid-only"
 
 
 def individual_delta_clause(claimed: int, expected: int) -> str:
@@ -104,7 +104,7 @@ def individual_delta_clause(claimed: int, expected: int) -> str:
     return "score.individual" if abs(claimed) == abs(expected) or claimed * expected <= 0 else "score.values"
 
 
-def deltas_clause(r: Rules, contract: tuple[int, int, int | None] | None, tricks_won: Sequence[int],
+def deltas_clause(rules: Rules, contract: tuple[int, int, int | None] | None, tricks_won: Sequence[int],
                   claimed: Sequence[int | None], expected: Sequence[int | None]) -> str:
     """The clause a wrong set of score changes breaks, the same for ``verify`` and ``fuzz``: individual bids by
     the first seat whose change differs (:func:`individual_delta_clause`), the auction by :func:`score_clause`."""
@@ -112,42 +112,42 @@ def deltas_clause(r: Rules, contract: tuple[int, int, int | None] | None, tricks
         for c, e in zip(claimed, expected, strict=True):
             if c is not None and e is not None and c != e:
                 return individual_delta_clause(c, e)
-    return score_clause(r, contract, tricks_won)
+    return score_clause(rules, contract, tricks_won)
 
 
-def match_over_clause(r: Rules, outcome_clause: str) -> str:
+def match_over_clause(rules: Rules, outcome_clause: str) -> str:
     """The clause that decides whether a hand ends the match: win.play-on when the ruleset plays on."""
-    return "win.play-on" if r.play_on_raise > 0 else outcome_clause
+    return "win.play-on" if rules.play_on_raise > 0 else outcome_clause
 
 
 # ------------------------------------------------------------------ conformance (vectors, fuzz)
 
 
-def legal_bid_clause(r: Rules, n: int | None, matches_top: bool) -> str:
+def legal_bid_clause(rules: Rules, n: int | None, matches_top: bool) -> str:
     """The clause that allows a legal bid (``n`` None: a pass; ``matches_top``: it equals the top bid so far)."""
-    if r.individual:
-        return "bid.rising-min" if r.rising_min and n is not None and n < 5 else "bid.range"
+    if rules.individual:
+        return "bid.rising-min" if rules.rising_min and n is not None and n < 5 else "bid.range"
     if n is None:
         return "auction.order"
     return "auction.dealer-privilege" if matches_top else "auction.raise"
 
 
-def perft_clause(r: Rules) -> str:
+def perft_clause(rules: Rules) -> str:
     """The clause that decides how many ways a hand can be played on: the legality of every card."""
-    return "play.must-trump" if r.must_trump else "play.follow"
+    return "play.must-trump" if rules.must_trump else "play.follow"
 
 
-def result_clauses(r: Rules, rec: HandRecord) -> dict[str, str]:
+def result_clauses(rules: Rules, rec: HandRecord) -> dict[str, str]:
     """The clause deciding each field of a finished deal's result (redeal, next_dealer, deltas, winner, trump)."""
     if rec.redeal is not None:
         return {"redeal": rec.redeal, "next_dealer": next_dealer_clause(rec.redeal)}
-    return {"redeal": redeal_clause(r), "next_dealer": next_dealer_clause(None),
-            "deltas": score_clause(r, None if r.individual else rec.contract, rec.tricks_won),
-            "winner": rec.outcome_rule or ("win.qualify" if r.individual else "win.target"),
-            "trump": trump_clause(r)}
+    return {"redeal": redeal_clause(rules), "next_dealer": next_dealer_clause(None),
+            "deltas": score_clause(rules, None if rules.individual else rec.contract, rec.tricks_won),
+            "winner": rec.outcome_rule or ("win.qualify" if rules.individual else "win.target"),
+            "trump": trump_clause(rules)}
 
 
-def legal_clause(r: Rules, m: Match, extra: Sequence[str], missing: Sequence[str]) -> str:
+def legal_clause(rules: Rules, m: Match, extra: Sequence[str], missing: Sequence[str]) -> str:
     """The clause deciding the first action two engines disagree about at ``m`` (``extra``: actions only the
     other engine allows, ``missing``: actions only ours allows; texts such as ``play:AS``, ``bid:7``)."""
     a = parse_action((list(extra) + list(missing))[0])
@@ -155,38 +155,38 @@ def legal_clause(r: Rules, m: Match, extra: Sequence[str], missing: Sequence[str
         return "deal.weak-redeal"
     if m.phase is Phase.PLAY and isinstance(a, Play):
         hand = m.hands[m.to_move]
-        v = play_violation(r, hand, m.led, m.trump, a.card)
+        v = play_violation(rules, hand, m.led, m.trump, a.card)
         if v is not None:
             return v[0]
         if m.led >= 0 and hand & SUIT_MASKS[m.led]:
             return "play.follow"
-        return perft_clause(r)
+        return perft_clause(rules)
     if m.phase is Phase.BIDDING and isinstance(a, Bid):
         probe = m.copy()
         try:
             probe.apply(a)
         except IllegalAction as e:
             return e.rule
-        if r.individual:
-            if r.rising_min:
+        if rules.individual:
+            if rules.rising_min:
                 return "bid.rising-min"
-            return "bid.excluded" if a.n in r.bid_excluded or "bid.excluded" in r.ruleset.clauses else "bid.range"
+            return "bid.excluded" if a.n in rules.bid_excluded or "bid.excluded" in rules.ruleset.clauses else "bid.range"
         if a.n is None:
-            return "auction.all-pass" if r.all_pass == "dealer-forced" else "auction.order"
+            return "auction.all-pass" if rules.all_pass == "dealer-forced" else "auction.order"
         top = m.auction_top
         if top is not None and top.key() == a.key():
-            return contract_clause(r, False)
-        if a.strain is not None or r.egyptian:
+            return contract_clause(rules, False)
+        if a.strain is not None or rules.egyptian:
             return "auction.egyptian"
-        return "auction.range" if a.n in (r.min_bid, 13) else "auction.raise"
+        return "auction.range" if a.n in (rules.min_bid, 13) else "auction.raise"
     return "trump.source"
 
 
-def to_move_clause(r: Rules, m: Match) -> str:
+def to_move_clause(rules: Rules, m: Match) -> str:
     """The clause that says who is to move at ``m``: the bidding turn, the contract holder naming trump, the
     leader of a trick, or the direction of play inside one."""
     if m.phase is Phase.BIDDING:
-        return turn_clause(r)
+        return turn_clause(rules)
     if m.phase is Phase.TRUMP_CHOICE:
         return "trump.source"
     if m.phase is Phase.WEAK_CLAIM:
@@ -201,25 +201,25 @@ def to_move_clause(r: Rules, m: Match) -> str:
 # ------------------------------------------------------------------ referee (ruling)
 
 
-def bid_legal_clauses(r: Rules, forced: bool = False) -> tuple[str, ...]:
+def bid_legal_clauses(rules: Rules, forced: bool = False) -> tuple[str, ...]:
     """The clauses the referee cites on whether a bid is legal (a violated one is put first). Individual bids:
     the range, the excluded bids, the rising minimum when the ruleset has one, no passing; auction: the range,
     raising the top bid, how the auction runs (:func:`contract_clause`), the order of speaking; ``forced``
     (the dealer after three passes) puts auction.all-pass first under the dealer-forced rule."""
-    if forced and not r.individual and r.all_pass == "dealer-forced":
+    if forced and not rules.individual and rules.all_pass == "dealer-forced":
         return ("auction.all-pass", "auction.range", "auction.order")
-    if r.individual:
-        return ("bid.range", "bid.excluded") + (("bid.rising-min",) if r.rising_min else ()) + ("bid.no-pass",)
-    return ("auction.range", "auction.raise", contract_clause(r, False), "auction.order")
+    if rules.individual:
+        return ("bid.range", "bid.excluded") + (("bid.rising-min",) if rules.rising_min else ()) + ("bid.no-pass",)
+    return ("auction.range", "auction.raise", contract_clause(rules, False), "auction.order")
 
 
-def score_ruling_clauses(r: Rules) -> tuple[str, ...]:
+def score_ruling_clauses(rules: Rules) -> tuple[str, ...]:
     """The clauses the referee cites for a hand's score. Individual bids: :func:`score_clause` with the values,
     extra and negative-score clauses; auction: the ruleset's own scoring clause (:func:`score_clause` of a hand
     with no bid of 13 and no kaboot), then the kaboot and bid-13 clauses that may override it."""
-    if r.individual:
-        return (score_clause(r, None, (0, 0, 0, 0)), "score.values", "score.extra", "score.negative")
-    return (score_clause(r, (0, 7, None), (7, 6, 0, 0)), "score.kaboot", "score.bid13")
+    if rules.individual:
+        return (score_clause(rules, None, (0, 0, 0, 0)), "score.values", "score.extra", "score.negative")
+    return (score_clause(rules, (0, 7, None), (7, 6, 0, 0)), "score.kaboot", "score.bid13")
 
 
 # ------------------------------------------------------------------ irregularities
@@ -229,8 +229,8 @@ IRREGULARITIES: tuple[str, ...] = (
 )
 
 
-def irregularity_clauses(r: Rules, irregularity: str, trick_no: int = 0, must_trump: bool = False) -> tuple[str, ...]:
-    """The clauses of ``r`` that an irregularity breaks (none of them states a remedy): a revoke breaks
+def irregularity_clauses(rules: Rules, irregularity: str, trick_no: int = 0, must_trump: bool = False) -> tuple[str, ...]:
+    """The clauses of ``rules`` that an irregularity breaks (none of them states a remedy): a revoke breaks
     play.follow (play.must-trump when that is what was broken), a bid out of turn the bidding order
     (:func:`turn_clause`), a lead out of turn :func:`lead_clause`, a misdeal or a wrong number of cards the
     deal (deal.order, hand.tricks). An exposed card breaks no clause: ``()``. Ids the ruleset lacks are left
@@ -239,7 +239,7 @@ def irregularity_clauses(r: Rules, irregularity: str, trick_no: int = 0, must_tr
     if irregularity == "revoke":
         ids = ("play.must-trump", "play.follow") if must_trump else ("play.follow",)
     elif irregularity == "bid-out-of-turn":
-        ids = (turn_clause(r),)
+        ids = (turn_clause(rules),)
     elif irregularity == "lead-out-of-turn":
         ids = (lead_clause(trick_no), "play.direction")
     elif irregularity in ("misdeal", "wrong-card-count"):
@@ -248,4 +248,4 @@ def irregularity_clauses(r: Rules, irregularity: str, trick_no: int = 0, must_tr
         ids = ()
     else:
         raise ValueError(f"unknown irregularity {irregularity!r}; valid: {', '.join(IRREGULARITIES)}")
-    return tuple(c for c in ids if c in r.ruleset.clauses)
+    return tuple(c for c in ids if c in rules.ruleset.clauses)

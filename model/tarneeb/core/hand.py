@@ -31,31 +31,31 @@ from tarneeb.core.spec import Rules
 # ------------------------------------------------------------------ deal
 
 
-def deal_trump(r: Rules, deck: Sequence[int]) -> tuple[int | None, int]:
+def deal_trump(rules: Rules, deck: Sequence[int]) -> tuple[int | None, int]:
     """(revealed card or None, trump 0..3 or -1 when the contract will name it) for a deal (trump.source)."""
-    if r.trump_source == "fixed":
-        return None, r.fixed_suit
-    if r.trump_source.startswith("revealed"):
+    if rules.trump_source == "fixed":
+        return None, rules.fixed_suit
+    if rules.trump_source.startswith("revealed"):
         card = core_rules.revealed_card(deck)
-        return card, core_rules.trump_from_reveal(r, card)
+        return card, core_rules.trump_from_reveal(rules, card)
     return None, -1
 
 
-def weak_seats(r: Rules, hands: Sequence[int]) -> list[int]:
+def weak_seats(rules: Rules, hands: Sequence[int]) -> list[int]:
     """Seats holding no card above 10, when the ruleset redeals for them (deal.weak-redeal); else []."""
-    if not r.weak_redeal:
+    if not rules.weak_redeal:
         return []
     return [s for s in range(4) if core_rules.is_weak_hand(hands[s])]
 
 
-def weak_claimers(r: Rules, dealer: int, hands: Sequence[int]) -> tuple[int, ...]:
+def weak_claimers(rules: Rules, dealer: int, hands: Sequence[int]) -> tuple[int, ...]:
     """Under reading claimed of ambiguity weak-hand, the weak seats (:func:`weak_seats`) in bidding order, each of
     whom may in turn ask for a redeal or keep the hand (deal.weak-redeal); () under reading automatic-next, where a
     weak hand cancels the deal at once, and when no seat is weak."""
-    if r.weak_claim != "claimed":
+    if rules.weak_claim != "claimed":
         return ()
-    weak = weak_seats(r, hands)
-    return tuple(s for s in bidding_order(r, dealer) if s in weak)
+    weak = weak_seats(rules, hands)
+    return tuple(s for s in bidding_order(rules, dealer) if s in weak)
 
 
 # ------------------------------------------------------------------ auction
@@ -74,12 +74,12 @@ class Auction:
     active: list[bool] = field(default_factory=lambda: [True, True, True, True])
 
 
-def auction_start(r: Rules, dealer: int) -> Auction:
+def auction_start(rules: Rules, dealer: int) -> Auction:
     """The auction of a deal by ``dealer``: the seat after the dealer speaks first (auction.order)."""
-    return Auction(dealer, core_rules.next_seat(r, dealer))
+    return Auction(dealer, core_rules.next_seat(rules, dealer))
 
 
-def auction_call(r: Rules, a: Auction, n: int | None, strain: int | None, *,
+def auction_call(rules: Rules, a: Auction, n: int | None, strain: int | None, *,
                  force: bool = False) -> tuple[str, str] | None:
     """Apply a call (``n`` None: a pass) by the seat to speak; None when legal (``a`` is then advanced),
     else (clause id, reason) and ``a`` is unchanged -- unless ``force``: then an illegal call is applied all
@@ -87,7 +87,7 @@ def auction_call(r: Rules, a: Auction, n: int | None, strain: int | None, *,
     seat = a.to_speak
     if seat is None:
         return "auction.order", "the auction is over"
-    bad = core_rules.auction_bid_violation(r, a.dealer, seat, a.top, a.passes, n, strain)
+    bad = core_rules.auction_bid_violation(rules, a.dealer, seat, a.top, a.passes, n, strain)
     if bad is not None and not force:
         return bad
     a.spoken += 1
@@ -97,24 +97,24 @@ def auction_call(r: Rules, a: Auction, n: int | None, strain: int | None, *,
     else:
         a.top = (n, strain)
         a.holder = seat
-    a.to_speak = core_rules.auction_next(r, seat, a.spoken, a.active, a.top is not None, a.holder)
+    a.to_speak = core_rules.auction_next(rules, seat, a.spoken, a.active, a.top is not None, a.holder)
     return bad
 
 
 # ------------------------------------------------------------------ bidding turn
 
 
-def bidding_order(r: Rules, dealer: int) -> tuple[int, int, int, int]:
+def bidding_order(rules: Rules, dealer: int) -> tuple[int, int, int, int]:
     """The seats in the order they bid: the seat after the dealer first, the dealer last (bid.turn,
     auction.order)."""
-    return core_rules.deal_order(r, dealer)
+    return core_rules.deal_order(rules, dealer)
 
 
-def bid_turn(r: Rules, dealer: int, have_bid: Sequence[int]) -> tuple[int | None, int | None]:
+def bid_turn(rules: Rules, dealer: int, have_bid: Sequence[int]) -> tuple[int | None, int | None]:
     """Individual bids: (the seat whose bid it is, None when all four have bid; the first seat in ``have_bid``
     that bid out of turn, i.e. before a seat ahead of it in :func:`bidding_order`, or None) (bid.turn)."""
     done = set(have_bid)
-    order = bidding_order(r, dealer)
+    order = bidding_order(rules, dealer)
     nxt = next((s for s in order if s not in done), None)
     early = None
     if nxt is not None:
@@ -125,68 +125,68 @@ def bid_turn(r: Rules, dealer: int, have_bid: Sequence[int]) -> tuple[int | None
 # ------------------------------------------------------------------ play
 
 
-def hand_leader(r: Rules, dealer: int, contract: tuple[int, int, int | None] | None) -> int:
+def hand_leader(rules: Rules, dealer: int, contract: tuple[int, int, int | None] | None) -> int:
     """The first leader: the seat after the dealer (individual bids), the contract holder (auction) (play.lead)."""
-    return core_rules.next_seat(r, dealer) if contract is None else contract[0]
+    return core_rules.next_seat(rules, dealer) if contract is None else contract[0]
 
 
-def trick_legal(r: Rules, hands: Sequence[int], leader: int, cards: Sequence[int], trump: int) -> bool:
+def trick_legal(rules: Rules, hands: Sequence[int], leader: int, cards: Sequence[int], trump: int) -> bool:
     """Each of a trick's four ``cards``, led by ``leader``, is legal for its seat holding ``hands[seat]`` before the
     trick (play.follow, play.must-trump; play.direction): each seat plays one card, so the earlier cards of the
     trick do not change a later seat's hand. (:func:`legal_trick_winner` decides it, once for both.)"""
-    return legal_trick_winner(r, hands, leader, cards, trump) >= 0
+    return legal_trick_winner(rules, hands, leader, cards, trump) >= 0
 
 
-def legal_trick_winner(r: Rules, hands: Sequence[int], leader: int, cards: Sequence[int], trump: int) -> int:
+def legal_trick_winner(rules: Rules, hands: Sequence[int], leader: int, cards: Sequence[int], trump: int) -> int:
     """The seat that wins a trick of four ``cards`` led by ``leader`` (as :func:`trick_winner_seat`), or -1 when a
     card is not legal for its seat holding ``hands[seat]`` before the trick (as :func:`trick_legal`) (play.follow,
     play.must-trump, play.winner, play.direction)."""
     c0, c1, c2, c3 = cards
-    order = core_rules.seat_order(r, leader)
+    order = core_rules.seat_order(rules, leader)
     s0, s1, s2, s3 = order
     legal = core_rules.legal_play_mask
     led = c0 // 13
-    if not (legal(r, hands[s0], -1, trump) >> c0 & 1 and legal(r, hands[s1], led, trump) >> c1 & 1
-            and legal(r, hands[s2], led, trump) >> c2 & 1 and legal(r, hands[s3], led, trump) >> c3 & 1):
+    if not (legal(rules, hands[s0], -1, trump) >> c0 & 1 and legal(rules, hands[s1], led, trump) >> c1 & 1
+            and legal(rules, hands[s2], led, trump) >> c2 & 1 and legal(rules, hands[s3], led, trump) >> c3 & 1):
         return -1
     return order[core_rules.trick_winner(cards, trump)]
 
 
-def trick_turn(r: Rules, leader: int, n_played: int) -> int:
+def trick_turn(rules: Rules, leader: int, n_played: int) -> int:
     """The seat that plays the ``n_played``-th card (0-based) of a trick led by ``leader`` (play.direction)."""
-    return core_rules.seat_order(r, leader)[n_played]
+    return core_rules.seat_order(rules, leader)[n_played]
 
 
-def trick_winner_seat(r: Rules, leader: int, cards: Sequence[int], trump: int) -> int:
+def trick_winner_seat(rules: Rules, leader: int, cards: Sequence[int], trump: int) -> int:
     """The seat that wins a trick of four cards led by ``leader`` (play.winner, play.direction)."""
-    return core_rules.seat_order(r, leader)[core_rules.trick_winner(cards, trump)]
+    return core_rules.seat_order(rules, leader)[core_rules.trick_winner(cards, trump)]
 
 
 # ------------------------------------------------------------------ scoring and outcome
 
 
-def hand_deltas(r: Rules, bids: Sequence[int], contract: tuple[int, int, int | None] | None,
+def hand_deltas(rules: Rules, bids: Sequence[int], contract: tuple[int, int, int | None] | None,
                 tricks_won: Sequence[int]) -> list[int]:
     """The change of each seat's score (score.individual / score.values; auction: score.standard,
     score.bid-only, score.kaboot, score.bid13). ``contract`` is (seat, tricks, strain), None for individual bids."""
     if contract is None:
         d = core_rules.individual_delta
-        return [d(r, bids[0], tricks_won[0]), d(r, bids[1], tricks_won[1]), d(r, bids[2], tricks_won[2]),
-                d(r, bids[3], tricks_won[3])]
-    d0, d1 = core_rules.team_deltas(r, contract[1], core_rules.team_of(contract[0]), core_rules.team_tricks(tricks_won))
+        return [d(rules, bids[0], tricks_won[0]), d(rules, bids[1], tricks_won[1]), d(rules, bids[2], tricks_won[2]),
+                d(rules, bids[3], tricks_won[3])]
+    d0, d1 = core_rules.team_deltas(rules, contract[1], core_rules.team_of(contract[0]), core_rules.team_tricks(tricks_won))
     return [d0, d1, d0, d1]
 
 
-def hand_outcome(r: Rules, scores: Sequence[int], target: int, bids: Sequence[int],
+def hand_outcome(rules: Rules, scores: Sequence[int], target: int, bids: Sequence[int],
                  contract: tuple[int, int, int | None] | None, tricks_won: Sequence[int]) -> tuple[int | None, str]:
     """(winning team or None, deciding clause) after a played hand, on the scores after it, at ``target``."""
     if contract is None:
-        if target != r.target:
-            r = replace(r, target=target)
-        return core_rules.individual_outcome(r, scores, bids, tricks_won)
+        if target != rules.target:
+            rules = replace(rules, target=target)
+        return core_rules.individual_outcome(rules, scores, bids, tricks_won)
     bt = core_rules.team_of(contract[0])
-    return core_rules.auction_outcome(r, (scores[0], scores[1]), target, bt,
-                             core_rules.bid13_wins(r, contract[1], core_rules.team_tricks(tricks_won)[bt]))
+    return core_rules.auction_outcome(rules, (scores[0], scores[1]), target, bt,
+                             core_rules.bid13_wins(rules, contract[1], core_rules.team_tricks(tricks_won)[bt]))
 
 
 class Settled(NamedTuple):
@@ -198,22 +198,22 @@ class Settled(NamedTuple):
     game_won: int | None  # the team that won a game this hand (the match, or a game before play-on)
 
 
-def settle(r: Rules, win: int | None, target: int, games: Sequence[int]) -> Settled:
+def settle(rules: Rules, win: int | None, target: int, games: Sequence[int]) -> Settled:
     """Apply a hand's outcome: a game won before play-on raises the target; otherwise a win ends the match."""
     if win is None:
         return Settled(None, target, games, None)
-    nxt = core_rules.target_in_force(r, len(games) + 1)
+    nxt = core_rules.target_in_force(rules, len(games) + 1)
     if nxt != target:
         return Settled(None, nxt, (*games, win), win)
     return Settled(win, target, (*games, win), win)
 
 
-def next_dealer(r: Rules, dealer: int, redeal: str | None) -> int:
+def next_dealer(rules: Rules, dealer: int, redeal: str | None) -> int:
     """Who deals next: the next seat after a played deal (deal.rotation); after a cancelled one, per clause:
     bid.total by redeal.dealer, auction.all-pass and deal.weak-redeal the next seat (ambiguity weak-hand)."""
     if redeal == "bid.total":
-        return core_rules.dealer_after_redeal(r, dealer)
-    return core_rules.next_seat(r, dealer)
+        return core_rules.dealer_after_redeal(rules, dealer)
+    return core_rules.next_seat(rules, dealer)
 
 
 __all__ = [

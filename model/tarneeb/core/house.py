@@ -305,13 +305,13 @@ def _check_changes_stated(file: str, rs: Ruleset, base: Ruleset, after: dict[str
 def _check_sound(file: str, rs: Ruleset) -> None:
     """Refuse a configuration that could get stuck (at the option defaults), as ``load_rules`` would."""
     try:
-        r = build_rules(rs)
+        rules = build_rules(rs)
     except ConfigError as e:
         opt = next((o.name for o in rs.options if o.param == e.key or o.name == e.key), None)
         key = f"params.{e.key}" if e.key in rs.params else (f"defaults.{opt}" if opt else e.key)
         note = "" if e.key in rs.changed or not rs.changed else f" [this file changes {', '.join(rs.changed)}]"
         raise SpecError(file, key, e.reason + note) from None
-    if config_problems(r):
+    if config_problems(rules):
         raise RuntimeError(f"{file}: the configuration was refused and accepted at once")
 
 

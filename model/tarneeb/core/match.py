@@ -332,29 +332,29 @@ class Match:
 
     def _legal_individual_bids(self) -> Sequence[Action]:
         """core_rules.legal_bids for the bidder's score, kept per rules and score (rebuilt if a deciding rule is patched)."""
-        r = self.rules
-        table = rules_table(_BID_TABLES, r, bid_deciders())
+        rules = self.rules
+        table = rules_table(_BID_TABLES, rules, bid_deciders())
         score = self.scores[self.to_move]
         got = table.get(score)
         if got is None:
-            got = table[score] = tuple(BIDS[b] for b in core_rules.legal_bids(r, score))
+            got = table[score] = tuple(BIDS[b] for b in core_rules.legal_bids(rules, score))
         return got
 
     def _legal_auction_bids(self) -> Sequence[Action]:
-        r = self.rules
+        rules = self.rules
         a = self.auction
         # The legal calls depend only on (rules, dealer, seat, top bid, passes): the rules decide them once per
         # such state (auction_bid_violation) and the list is kept for the next time the same state comes up.
-        table = rules_table(_AUCTION_TABLES, r, call_deciders())  # rebuilt if a deciding rule is patched
+        table = rules_table(_AUCTION_TABLES, rules, call_deciders())  # rebuilt if a deciding rule is patched
         key = (self.dealer, self.to_move, a.top, a.passes)
         got = table.get(key)
         if got is None:
-            strains = range(5) if r.egyptian else (None,)
+            strains = range(5) if rules.egyptian else (None,)
             candidates: list[Bid] = [PASS] + [BIDS[n] if s is None else EGYPTIAN[(n, s)]
-                                              for n in range(r.min_bid, 14) for s in strains]
+                                              for n in range(rules.min_bid, 14) for s in strains]
             got = table[key] = tuple(
                 b for b in candidates
-                if core_rules.auction_bid_violation(r, self.dealer, self.to_move, a.top, a.passes, b.n, b.strain) is None)
+                if core_rules.auction_bid_violation(rules, self.dealer, self.to_move, a.top, a.passes, b.n, b.strain) is None)
         return got
 
     # -------------------------------------------------------------- apply
@@ -393,9 +393,9 @@ class Match:
     # ------------------------------------------------------------- phases
     def _phase_deal(self, action: Deal) -> None:
         deck = action.deck
-        r = self.rules
+        rules = self.rules
         try:
-            hands = core_rules.deal_hands(r, self.dealer, deck) if len(deck) == 52 else None
+            hands = core_rules.deal_hands(rules, self.dealer, deck) if len(deck) == 52 else None
         except (TypeError, ValueError):
             hands = None
         if hands is None or hands[0] | hands[1] | hands[2] | hands[3] != FULL_DECK:  # 52 cards covering the pack
@@ -404,9 +404,9 @@ class Match:
         self._reset_hand()
         self.hands = hands
         self.record = HandRecord(len(self.records), self.dealer, tuple(deck))
-        weak = core_hand.weak_seats(r, hands)
+        weak = core_hand.weak_seats(rules, hands)
         if weak:
-            claimers = core_hand.weak_claimers(r, self.dealer, hands)
+            claimers = core_hand.weak_claimers(rules, self.dealer, hands)
             if not claimers:  # the redeal is automatic
                 self._phase_redeal("deal.weak-redeal", f"seat(s) {weak} hold no card above 10")
                 return
@@ -457,13 +457,13 @@ class Match:
         rec.trump = trump
 
     def _phase_bidding(self, bid: Bid) -> None:
-        r = self.rules
+        rules = self.rules
         seat = self.to_move
         rec = self.record
         if rec is None:
             raise RuntimeError("a step of a deal with no deal in progress")
-        if r.individual:
-            bad = core_rules.bid_violation(r, self.scores[seat], bid.n, bid.strain)
+        if rules.individual:
+            bad = core_rules.bid_violation(rules, self.scores[seat], bid.n, bid.strain)
             if bad is not None:
                 raise IllegalBid(str(bid), seat, bad[0], bad[1], self.state_text())
             if bid.n is None:
@@ -474,22 +474,22 @@ class Match:
             if self.spoken < 4:
                 self.to_move = self._next[seat]  # bid.turn (core_rules.next_seat, tabled in __init__)
                 return
-            if not core_rules.hand_is_played(r, self.bids, self.scores):
-                total, threshold = core_rules.bid_total(r, self.bids, self.scores)
+            if not core_rules.hand_is_played(rules, self.bids, self.scores):
+                total, threshold = core_rules.bid_total(rules, self.bids, self.scores)
                 self._phase_redeal("bid.total", f"bids total {total}, below {threshold}")
                 return
-            self._start_play(core_hand.hand_leader(r, self.dealer, None))
+            self._start_play(core_hand.hand_leader(rules, self.dealer, None))
             return
         self._auction_bid(bid)
 
     def _auction_bid(self, bid: Bid) -> None:
-        r = self.rules
+        rules = self.rules
         seat = self.to_move
         rec = self.record
         if rec is None:
             raise RuntimeError("a step of a deal with no deal in progress")
         a = self.auction
-        bad = core_hand.auction_call(r, a, bid.n, bid.strain)
+        bad = core_hand.auction_call(rules, a, bid.n, bid.strain)
         if bad is not None:
             raise IllegalBid(str(bid), seat, bad[0], bad[1], self.state_text())
         rec.bids.append((seat, bid))
@@ -503,7 +503,7 @@ class Match:
             self.to_move = nxt
 
     def _end_auction(self) -> None:
-        r = self.rules
+        rules = self.rules
         rec = self.record
         if rec is None:
             raise RuntimeError("a step of a deal with no deal in progress")
@@ -515,12 +515,12 @@ class Match:
             raise RuntimeError("a contract with no number of tricks")
         holder = self.auction.holder
         rec.contract = (holder, top.n, top.strain)  # worded in rec.events
-        if r.egyptian:
+        if rules.egyptian:
             if top.strain is None:
                 raise RuntimeError("an Egyptian contract with no strain")
             self.trump = top.strain
             rec.trump = self.trump
-            self._start_play(core_hand.hand_leader(r, self.dealer, rec.contract))
+            self._start_play(core_hand.hand_leader(rules, self.dealer, rec.contract))
             return
         self.phase = Phase.TRUMP_CHOICE
         self.to_move = holder
@@ -603,12 +603,12 @@ class Match:
             self._phase_hand_scoring()
 
     def _phase_hand_scoring(self) -> None:
-        r = self.rules
+        rules = self.rules
         rec = self.record
         if rec is None:
             raise RuntimeError("a step of a deal with no deal in progress")
         rec.tricks_won = list(self.tricks_won)
-        deltas = core_hand.hand_deltas(r, self.bids, rec.contract, self.tricks_won)
+        deltas = core_hand.hand_deltas(rules, self.bids, rec.contract, self.tricks_won)
         for s in range(4):
             self.scores[s] += deltas[s]
         rec.deltas = deltas
@@ -617,16 +617,16 @@ class Match:
         self._phase_match_outcome()
 
     def _phase_match_outcome(self) -> None:
-        r = self.rules
+        rules = self.rules
         rec = self.record
         if rec is None:
             raise RuntimeError("a step of a deal with no deal in progress")
-        win, rule = core_hand.hand_outcome(r, self.scores, self.target, self.bids, rec.contract, self.tricks_won)
+        win, rule = core_hand.hand_outcome(rules, self.scores, self.target, self.bids, rec.contract, self.tricks_won)
         rec.outcome = win
         rec.outcome_rule = rule
         self.records.append(rec)
         self.record = None
-        st = core_hand.settle(r, win, self.target, self.games)
+        st = core_hand.settle(rules, win, self.target, self.games)
         self.games = list(st.games)
         if st.target != self.target:
             self.target = st.target
@@ -637,7 +637,7 @@ class Match:
             self.phase = Phase.OVER
             self.to_move = -1
             return
-        self.dealer = core_hand.next_dealer(r, self.dealer, None)
+        self.dealer = core_hand.next_dealer(rules, self.dealer, None)
         self.phase = Phase.DEAL
         self.to_move = -1
 
@@ -657,17 +657,17 @@ class Match:
 
     def timeout_action(self) -> Action:
         """What a turn timer plays for the player to move (clauses timer.auto-bid, timer.auto-play)."""
-        r = self.rules
+        rules = self.rules
         if self.phase is Phase.BIDDING:
             legal = self.legal_actions()
-            if r.auto_bid:
-                b = BIDS[r.auto_bid]
+            if rules.auto_bid:
+                b = BIDS[rules.auto_bid]
                 if b in legal:
                     return b
             return legal[0]
         if self.phase is Phase.PLAY:
             cards = cards_of(self.legal_play_mask())
-            if r.auto_play == "lowest-non-trump":
+            if rules.auto_play == "lowest-non-trump":
                 non_trump = [c for c in cards if c // 13 != self.trump]
                 cards = non_trump or cards
             return PLAYS[min(cards, key=lambda c: (c % 13, c // 13))]

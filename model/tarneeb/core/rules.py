@@ -15,15 +15,15 @@ from tarneeb.core.model import Rules
 # ------------------------------------------------------------------ seats
 
 
-def first_dealers(r: Rules) -> tuple[int, ...]:
+def first_dealers(rules: Rules) -> tuple[int, ...]:
     """The seats that may deal the first hand (deal.first-dealer): any, by chance, or seat 0 alone under reading
     seat0 of ambiguity first-dealer. A seeded draw takes ``seats[rng.randrange(len(seats))]``."""
-    return (0,) if r.first_dealer == "seat0" else (0, 1, 2, 3)
+    return (0,) if rules.first_dealer == "seat0" else (0, 1, 2, 3)
 
 
-def next_seat(r: Rules, seat: int) -> int:
+def next_seat(rules: Rules, seat: int) -> int:
     """The seat after ``seat`` in the direction of play (clause play.direction)."""
-    return (seat + r.step) % 4
+    return (seat + rules.step) % 4
 
 
 def team_of(seat: int) -> int:
@@ -45,17 +45,17 @@ _SEAT_ORDERS: dict[int, tuple[tuple[int, int, int, int], ...]] = {
     s: tuple((first, (first + s) % 4, (first + 2 * s) % 4, (first + 3 * s) % 4) for first in range(4)) for s in (1, 3)}
 
 
-def seat_order(r: Rules, first: int) -> tuple[int, int, int, int]:
+def seat_order(rules: Rules, first: int) -> tuple[int, int, int, int]:
     """The four seats in the direction of play, starting with ``first`` (play.direction; step 1 or 3)."""
-    return _SEAT_ORDERS[r.step][first]
+    return _SEAT_ORDERS[rules.step][first]
 
 
-def deal_order(r: Rules, dealer: int) -> tuple[int, int, int, int]:
+def deal_order(rules: Rules, dealer: int) -> tuple[int, int, int, int]:
     """The seats in the order they receive cards: the seat after the dealer first, the dealer last (deal.order)."""
-    return seat_order(r, next_seat(r, dealer))
+    return seat_order(rules, next_seat(rules, dealer))
 
 
-def deal_positions(r: Rules) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+def deal_positions(rules: Rules) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
     """For each of the four seats in :func:`deal_order` (the seat after the dealer first), the places in the deck of
     the cards it receives, in the order it receives them (deal.order): one card at a time, places k, k + 4, ...;
     under reading in-packets of ambiguity classic-deal-order, a round of packets of the first size of
@@ -63,14 +63,14 @@ def deal_positions(r: Rules) -> tuple[tuple[int, ...], tuple[int, ...], tuple[in
     proof by the engine code it ran, and a cache hit would hide the code.)"""
     places: list[list[int]] = [[], [], [], []]
     at = 0
-    for size in r.deal_packets or (1,) * 13:
+    for size in rules.deal_packets or (1,) * 13:
         for k in range(4):
             places[k] += range(at, at + size)
             at += size
     return tuple(places[0]), tuple(places[1]), tuple(places[2]), tuple(places[3])
 
 
-def deal_hands(r: Rules, dealer: int, deck: Sequence[int]) -> list[int]:
+def deal_hands(rules: Rules, dealer: int, deck: Sequence[int]) -> list[int]:
     """Masks of the four hands: card i goes to the (i mod 4 + 1)-th seat after the dealer (deal.order), or as the
     packets of :func:`deal_positions` give it.
 
@@ -83,12 +83,12 @@ def deal_hands(r: Rules, dealer: int, deck: Sequence[int]) -> list[int]:
     # card by card, range-checked (0..255) and integers only, as ``1 << c`` was (iter: not an array's raw buffer)
     cards = deck if type(deck) is bytes else bytes(deck if type(deck) in (list, tuple) else iter(deck))
     bit = _CARD_BITS.__getitem__
-    s0, s1, s2, s3 = deal_order(r, dealer)
+    s0, s1, s2, s3 = deal_order(rules, dealer)
     hands = [0, 0, 0, 0]
-    if r.deal_packets:  # classic-deal-order, reading in-packets
+    if rules.deal_packets:  # classic-deal-order, reading in-packets
         if len(cards) != 52:
             raise ValueError(f"a deal in packets is of 52 cards, not {len(cards)}")
-        for seat, places in zip((s0, s1, s2, s3), deal_positions(r), strict=True):
+        for seat, places in zip((s0, s1, s2, s3), deal_positions(rules), strict=True):
             hands[seat] = sum(bit(cards[i]) for i in places)
         return hands
     hands[s0] = sum(map(bit, cards[0::4]))
@@ -101,13 +101,13 @@ def deal_hands(r: Rules, dealer: int, deck: Sequence[int]) -> list[int]:
 _CARD_BITS = [*CARD_BITS] + [1 << 52] * 204  # card -> its bit; 52..255 outside the pack
 
 
-def deck_of_hands(r: Rules, dealer: int, cards_by_seat: Sequence[Sequence[int]]) -> list[int]:
+def deck_of_hands(rules: Rules, dealer: int, cards_by_seat: Sequence[Sequence[int]]) -> list[int]:
     """The deck that deals each seat (by seat number) its 13 cards in the order given, the inverse of
     :func:`deal_hands` (deal.order): the i-th card of the k-th seat to receive cards is card 4i + k (or at the i-th
     place :func:`deal_positions` gives that seat)."""
     deck = [0] * 52
-    places = deal_positions(r) if r.deal_packets else None
-    for k, seat in enumerate(deal_order(r, dealer)):
+    places = deal_positions(rules) if rules.deal_packets else None
+    for k, seat in enumerate(deal_order(rules, dealer)):
         for i, c in enumerate(cards_by_seat[seat]):
             deck[4 * i + k if places is None else places[k][i]] = c
     return deck
@@ -118,14 +118,14 @@ def revealed_card(deck: Sequence[int]) -> int:
     return deck[51]
 
 
-def trump_from_reveal(r: Rules, card: int) -> int:
+def trump_from_reveal(rules: Rules, card: int) -> int:
     """Trump suit for a revealed card under ``revealed-*`` sources (trump.source)."""
     suit = card // 13
-    if r.trump_source == "revealed-same-colour":
+    if rules.trump_source == "revealed-same-colour":
         return SAME_COLOUR[suit]
-    if r.trump_source == "revealed-suit":
+    if rules.trump_source == "revealed-suit":
         return suit
-    raise ValueError(f"trump source {r.trump_source} does not use a revealed card")
+    raise ValueError(f"trump source {rules.trump_source} does not use a revealed card")
 
 
 def is_weak_hand(mask: int) -> bool:
@@ -139,87 +139,87 @@ _HIGH_CARDS = sum(0b1111000000000 << (13 * s) for s in range(4))  # J, Q, K, A o
 # ---------------------------------------------------------- individual bids
 
 
-def min_bid_for(r: Rules, score: int) -> int:
+def min_bid_for(rules: Rules, score: int) -> int:
     """Lowest bid for a player with ``score`` (bid.range, bid.rising-min)."""
-    lo = r.bid_min
-    if r.rising_min:
-        for threshold, m in r.rising_table:
+    lo = rules.bid_min
+    if rules.rising_min:
+        for threshold, m in rules.rising_table:
             if score >= threshold:
                 lo = max(lo, m)
     return lo
 
 
-def legal_bids(r: Rules, score: int) -> list[int]:
-    lo = min_bid_for(r, score)
-    return [b for b in range(lo, r.bid_max + 1) if b not in r.bid_excluded]
+def legal_bids(rules: Rules, score: int) -> list[int]:
+    lo = min_bid_for(rules, score)
+    return [b for b in range(lo, rules.bid_max + 1) if b not in rules.bid_excluded]
 
 
-def bid_violation(r: Rules, score: int, bid: int | None, strain: int | None = None) -> tuple[str, str] | None:
+def bid_violation(rules: Rules, score: int, bid: int | None, strain: int | None = None) -> tuple[str, str] | None:
     """None when ``bid`` is legal, else (clause id, reason); an individual bid names no suit (bid.meaning)."""
     if strain is not None:
         return "bid.meaning", "a bid here is a number of tricks without a suit"
     if bid is None:
         return "bid.no-pass", "passing is not allowed"
-    if type(bid) is not int or not r.bid_min <= bid <= r.bid_max:  # a whole number of tricks in the range
-        return "bid.range", f"bids run from {r.bid_min} to {r.bid_max}"
-    if bid in r.bid_excluded:
+    if type(bid) is not int or not rules.bid_min <= bid <= rules.bid_max:  # a whole number of tricks in the range
+        return "bid.range", f"bids run from {rules.bid_min} to {rules.bid_max}"
+    if bid in rules.bid_excluded:
         return "bid.excluded", f"a bid of {bid} is not allowed"
-    lo = min_bid_for(r, score)
+    lo = min_bid_for(rules, score)
     if bid < lo:
         return "bid.rising-min", f"with a score of {score} the lowest bid is {lo}"
     return None
 
 
-def total_in_force(r: Rules, scores: Sequence[int]) -> int:
+def total_in_force(rules: Rules, scores: Sequence[int]) -> int:
     """bid.total: the total the four bids must reach in a deal played on ``scores`` (each seat's score before it).
 
     ``total_min``, raised under reading rising of ambiguity raised-total to the total of each (threshold, total)
     pair of ``total_table`` whose threshold the top score at the table reaches (empty under reading fixed)."""
-    need = r.total_min
-    for threshold, total in r.total_table:
+    need = rules.total_min
+    for threshold, total in rules.total_table:
         if total > need and (scores[0] >= threshold or scores[1] >= threshold or scores[2] >= threshold
                              or scores[3] >= threshold):
             need = total
     return need
 
 
-def bid_total(r: Rules, bids: Sequence[int], scores: Sequence[int]) -> tuple[int, int]:
+def bid_total(rules: Rules, bids: Sequence[int], scores: Sequence[int]) -> tuple[int, int]:
     """bid.total: (the total of the bids, the threshold it is compared with) in a deal played on ``scores``."""
-    return sum(bids), total_in_force(r, scores)
+    return sum(bids), total_in_force(rules, scores)
 
 
-def hand_is_played(r: Rules, bids: Sequence[int], scores: Sequence[int]) -> bool:
+def hand_is_played(rules: Rules, bids: Sequence[int], scores: Sequence[int]) -> bool:
     """bid.total: the hand is played iff the bids sum to at least the threshold (:func:`bid_total`)."""
-    total, threshold = bid_total(r, bids, scores)
+    total, threshold = bid_total(rules, bids, scores)
     return total >= threshold
 
 
-def dealer_after_redeal(r: Rules, dealer: int) -> int:
+def dealer_after_redeal(rules: Rules, dealer: int) -> int:
     """redeal.dealer: the same dealer, or the next one."""
-    return dealer if r.redeal_same_dealer else next_seat(r, dealer)
+    return dealer if rules.redeal_same_dealer else next_seat(rules, dealer)
 
 
 # -------------------------------------------------------------------- play
 
 
-def legal_play_mask(r: Rules, hand: int, led: int, trump: int) -> int:
+def legal_play_mask(rules: Rules, hand: int, led: int, trump: int) -> int:
     """Cards of ``hand`` that may be played when ``led`` (-1 when leading) was led (play.follow, play.must-trump)."""
     if led < 0:
         return hand
     follow = hand & SUIT_MASKS[led]
     if follow:
         return follow
-    if r.must_trump and 0 <= trump < 4:
+    if rules.must_trump and 0 <= trump < 4:
         trumps = hand & SUIT_MASKS[trump]
         if trumps:
             return trumps
     return hand
 
 
-def play_violation(r: Rules, hand: int, led: int, trump: int, card: int) -> tuple[str, str] | None:
+def play_violation(rules: Rules, hand: int, led: int, trump: int, card: int) -> tuple[str, str] | None:
     if type(card) is not int or not 0 <= card < 52 or not hand >> card & 1:
         return "play.follow", "the card is not in the player's hand"
-    if legal_play_mask(r, hand, led, trump) >> card & 1:
+    if legal_play_mask(rules, hand, led, trump) >> card & 1:
         return None
     if hand & SUIT_MASKS[led]:
         return "play.follow", "the player holds the led suit and must follow it"
@@ -275,59 +275,59 @@ def bid_made(bid: int, tricks: int) -> bool:
     return tricks >= bid
 
 
-def bid_value(r: Rules, bid: int) -> int:
+def bid_value(rules: Rules, bid: int) -> int:
     """score.values: what a bid is worth, won when made and lost when failed."""
-    return r.values[bid]
+    return rules.values[bid]
 
 
-def individual_delta(r: Rules, bid: int, tricks: int) -> int:
+def individual_delta(rules: Rules, bid: int, tricks: int) -> int:
     """score.individual / score.values (:func:`bid_value`) / score.extra."""
-    v = bid_value(r, bid)
+    v = bid_value(rules, bid)
     return v if bid_made(bid, tricks) else -v
 
 
-def bid13_wins(r: Rules, contract: int, team_tricks: int) -> bool:
-    return r.bid13 == "win" and contract == 13 and team_tricks == 13
+def bid13_wins(rules: Rules, contract: int, team_tricks: int) -> bool:
+    return rules.bid13 == "win" and contract == 13 and team_tricks == 13
 
 
-def team_deltas(r: Rules, contract: int, bidding_team: int, tricks: tuple[int, int]) -> tuple[int, int]:
+def team_deltas(rules: Rules, contract: int, bidding_team: int, tricks: tuple[int, int]) -> tuple[int, int]:
     """Change in each team's score for an auction hand.
 
     Clauses score.standard / score.bid-only, score.kaboot and score.bid13, with the reading the rules select
-    of ambiguities defender-kaboot (``r.defender_kaboot``), kaboot-double-defenders
-    (``r.kaboot_double_defenders``), kaboot-bid-only (``r.bid_only_kaboot``) and bid13-vs-kaboot
-    (``r.bid13_kaboot``), and the variant no document names ``r.failed13_defenders``.
+    of ambiguities defender-kaboot (``rules.defender_kaboot``), kaboot-double-defenders
+    (``rules.kaboot_double_defenders``), kaboot-bid-only (``rules.bid_only_kaboot``) and bid13-vs-kaboot
+    (``rules.bid13_kaboot``), and the variant no document names ``rules.failed13_defenders``.
     """
     bt, dt = bidding_team, 1 - bidding_team
     made = bid_made(contract, tricks[bt])
-    if r.score_style == "standard":
+    if rules.score_style == "standard":
         d_bt = tricks[bt] if made else -contract
         d_dt = 0 if made else tricks[dt]
-        if contract == 13 and not made and r.failed13_defenders == "double":
+        if contract == 13 and not made and rules.failed13_defenders == "double":
             d_dt = 2 * tricks[dt]
     else:
         d_bt = contract if made else -contract
         d_dt = 0
-    kaboot_bt = tricks[bt] == 13 and (r.score_style == "standard" or r.bid_only_kaboot == "bidders-replace")
-    by_bid13 = contract == 13 and r.bid13 != "normal" and not (made and kaboot_bt and r.bid13_kaboot == "kaboot-first")
-    if by_bid13 and r.bid13 == "26":
+    kaboot_bt = tricks[bt] == 13 and (rules.score_style == "standard" or rules.bid_only_kaboot == "bidders-replace")
+    by_bid13 = contract == 13 and rules.bid13 != "normal" and not (made and kaboot_bt and rules.bid13_kaboot == "kaboot-first")
+    if by_bid13 and rules.bid13 == "26":
         d_bt = 26 if made else -16
     elif by_bid13 and made:
         pass  # bid13 = win: the game is won on the spot (auction_outcome); points as a made bid
     elif kaboot_bt:
-        d_bt = _kaboot(r, d_bt)
-    if tricks[dt] == 13 and r.score_style == "standard" and r.defender_kaboot == "either-team" \
-            and not (r.kaboot == "double" and r.kaboot_double_defenders == "usual"):
-        d_dt = _kaboot(r, d_dt)
+        d_bt = _kaboot(rules, d_bt)
+    if tricks[dt] == 13 and rules.score_style == "standard" and rules.defender_kaboot == "either-team" \
+            and not (rules.kaboot == "double" and rules.kaboot_double_defenders == "usual"):
+        d_dt = _kaboot(rules, d_dt)
     return (d_bt, d_dt) if bt == 0 else (d_dt, d_bt)
 
 
-def _kaboot(r: Rules, usual: int) -> int:
-    if r.kaboot == "16":
+def _kaboot(rules: Rules, usual: int) -> int:
+    if rules.kaboot == "16":
         return 16
-    if r.kaboot == "26":
+    if rules.kaboot == "26":
         return 26
-    if r.kaboot == "double":
+    if rules.kaboot == "double":
         return 2 * usual
     return usual
 
@@ -335,50 +335,50 @@ def _kaboot(r: Rules, usual: int) -> int:
 # ---------------------------------------------------------------- outcome
 
 
-def qualification(r: Rules, a: int, b: int) -> tuple[bool, bool, bool, bool]:
+def qualification(rules: Rules, a: int, b: int) -> tuple[bool, bool, bool, bool]:
     """win.qualify, the four comparisons of partners on ``a`` and ``b``: (a at the target or more, b above zero,
     b at the target or more, a above zero). :func:`team_qualifies` combines them."""
-    return a >= r.target, b > 0, b >= r.target, a > 0
+    return a >= rules.target, b > 0, b >= rules.target, a > 0
 
 
-def team_qualifies(r: Rules, a: int, b: int) -> bool:
+def team_qualifies(rules: Rules, a: int, b: int) -> bool:
     """win.qualify: one partner at the target or more and the other above zero (:func:`qualification`)."""
-    a_at, b_above, b_at, a_above = qualification(r, a, b)
+    a_at, b_above, b_at, a_above = qualification(rules, a, b)
     return (a_at and b_above) or (b_at and a_above)
 
 
-def tie_keys(r: Rules, scores: Sequence[int]) -> tuple[int, int]:
+def tie_keys(rules: Rules, scores: Sequence[int]) -> tuple[int, int]:
     """tie.both-qualify: what decides between two qualifying teams, (team 0's, team 1's): the combined score of
     the partners, or the top score of either (the tie rule)."""
-    if r.tie_rule == "combined":
+    if rules.tie_rule == "combined":
         return scores[0] + scores[2], scores[1] + scores[3]
     return max(scores[0], scores[2]), max(scores[1], scores[3])
 
 
-def made_bid_winner(r: Rules, bids: Sequence[int], tricks: Sequence[int],
+def made_bid_winner(rules: Rules, bids: Sequence[int], tricks: Sequence[int],
                     scores: Sequence[int] | None = None) -> int | None:
     """win.made-bid: the first seat (0..3) that bid the winning bid and made it; None when none did or the
     ruleset has no such win. Under reading partner-positive of ambiguity bid10-partner the seat's partner must
     also be above zero in ``scores`` (each seat's score after the hand; without them no made bid wins)."""
-    if r.made_bid_wins:
+    if rules.made_bid_wins:
         for seat in range(4):
-            if bids[seat] == r.made_bid_wins and bid_made(bids[seat], tricks[seat]) and (
-                    r.made_bid_partner == "outright" or (scores is not None and scores[partner(seat)] > 0)):
+            if bids[seat] == rules.made_bid_wins and bid_made(bids[seat], tricks[seat]) and (
+                    rules.made_bid_partner == "outright" or (scores is not None and scores[partner(seat)] > 0)):
                 return seat
     return None
 
 
-def individual_outcome(r: Rules, scores: Sequence[int], bids: Sequence[int] | None = None,
+def individual_outcome(rules: Rules, scores: Sequence[int], bids: Sequence[int] | None = None,
                        tricks: Sequence[int] | None = None) -> tuple[int | None, str]:
     """(winning team or None, deciding clause id) after a scored hand."""
-    if r.made_bid_wins and bids is not None and tricks is not None:
-        seat = made_bid_winner(r, bids, tricks, scores)
+    if rules.made_bid_wins and bids is not None and tricks is not None:
+        seat = made_bid_winner(rules, bids, tricks, scores)
         if seat is not None:
             return team_of(seat), "win.made-bid"
-    q0 = team_qualifies(r, scores[0], scores[2])
-    q1 = team_qualifies(r, scores[1], scores[3])
+    q0 = team_qualifies(rules, scores[0], scores[2])
+    q1 = team_qualifies(rules, scores[1], scores[3])
     if q0 and q1:
-        a, b = tie_keys(r, scores)
+        a, b = tie_keys(rules, scores)
         if a == b:
             return None, "tie.both-qualify"
         return (0 if a > b else 1), "tie.both-qualify"
@@ -394,7 +394,7 @@ def target_reached(team_scores: Sequence[int], target: int) -> tuple[bool, bool]
     return team_scores[0] >= target, team_scores[1] >= target
 
 
-def auction_outcome(r: Rules, team_scores: tuple[int, int], target: int, bidding_team: int,
+def auction_outcome(rules: Rules, team_scores: tuple[int, int], target: int, bidding_team: int,
                     bid13_won: bool) -> tuple[int | None, str]:
     """(winning team or None, clause id) for the auction family at ``target``."""
     if bid13_won:
@@ -409,14 +409,14 @@ def auction_outcome(r: Rules, team_scores: tuple[int, int], target: int, bidding
     return None, "win.target"
 
 
-def target_in_force(r: Rules, games_won: int) -> int:
+def target_in_force(rules: Rules, games_won: int) -> int:
     """win.play-on: the target after ``games_won`` games. Ambiguity play-on-count: play on once (reading once),
     or after every game won (reading repeated: the rules never end the match, the host does)."""
-    if r.play_on_raise > 0 and games_won >= 1:
-        if r.play_on_count == "repeated":
-            return r.target + r.play_on_raise * games_won
-        return r.target + r.play_on_raise
-    return r.target
+    if rules.play_on_raise > 0 and games_won >= 1:
+        if rules.play_on_count == "repeated":
+            return rules.target + rules.play_on_raise * games_won
+        return rules.target + rules.play_on_raise
+    return rules.target
 
 
 # ----------------------------------------------------------------- auction
@@ -427,12 +427,12 @@ def bid_key(n: int | None, strain: int | None) -> int:
     return -1 if n is None else n * 5 + (strain or 0)
 
 
-def dealer_forced(r: Rules, dealer: int, seat: int, top: tuple[int, int | None] | None, passes: int) -> bool:
+def dealer_forced(rules: Rules, dealer: int, seat: int, top: tuple[int, int | None] | None, passes: int) -> bool:
     """auction.all-pass under the dealer-forced option: the dealer speaks after three passes and may not pass."""
-    return r.all_pass == "dealer-forced" and seat == dealer and top is None and passes == 3
+    return rules.all_pass == "dealer-forced" and seat == dealer and top is None and passes == 3
 
 
-def auction_bid_violation(r: Rules, dealer: int, seat: int, top: tuple[int, int | None] | None, passes: int,
+def auction_bid_violation(rules: Rules, dealer: int, seat: int, top: tuple[int, int | None] | None, passes: int,
                           n: int | None, strain: int | None) -> tuple[str, str] | None:
     """None when ``seat`` may make bid ``(n, strain)`` (``n`` None: a pass) over ``top``, else (clause id, reason).
 
@@ -441,20 +441,20 @@ def auction_bid_violation(r: Rules, dealer: int, seat: int, top: tuple[int, int 
     egyptian-dealer-match: the dealer may take exactly the top bid, or its number in any strain).
     """
     if n is None:
-        if dealer_forced(r, dealer, seat, top, passes):
+        if dealer_forced(rules, dealer, seat, top, passes):
             return "auction.all-pass", "the dealer must bid the minimum after three passes"
         return None
-    if (strain is None) == r.egyptian or (strain is not None and (type(strain) is not int or not 0 <= strain <= 4)):
-        return "auction.egyptian", ("Egyptian bids name a suit or no trump" if r.egyptian else "bids here name no suit")
-    if type(n) is not int or not r.min_bid <= n <= 13:  # a whole number of tricks
-        return "auction.range", f"bids run from {r.min_bid} to 13"
-    if dealer_forced(r, dealer, seat, top, passes) and r.forced_bid == "exactly" and n != r.min_bid:
-        return "auction.all-pass", f"the dealer must bid exactly the minimum, {r.min_bid}, after three passes"
+    if (strain is None) == rules.egyptian or (strain is not None and (type(strain) is not int or not 0 <= strain <= 4)):
+        return "auction.egyptian", ("Egyptian bids name a suit or no trump" if rules.egyptian else "bids here name no suit")
+    if type(n) is not int or not rules.min_bid <= n <= 13:  # a whole number of tricks
+        return "auction.range", f"bids run from {rules.min_bid} to 13"
+    if dealer_forced(rules, dealer, seat, top, passes) and rules.forced_bid == "exactly" and n != rules.min_bid:
+        return "auction.all-pass", f"the dealer must bid exactly the minimum, {rules.min_bid}, after three passes"
     if top is not None:
         k, tk = bid_key(n, strain), bid_key(*top)
-        dealer_privilege = seat == dealer and r.auction_style == "dealer-privilege"
+        dealer_privilege = seat == dealer and rules.auction_style == "dealer-privilege"
         # ambiguity egyptian-dealer-match, reading same-number-any-strain: the dealer takes the top bid's number
-        any_strain = r.dealer_match == "same-number-any-strain" and dealer_privilege and n == top[0]
+        any_strain = rules.dealer_match == "same-number-any-strain" and dealer_privilege and n == top[0]
         if (k < tk or (k == tk and not dealer_privilege)) and not any_strain:
             if k == tk and seat == dealer:
                 rule = "auction.continuous"
@@ -466,18 +466,18 @@ def auction_bid_violation(r: Rules, dealer: int, seat: int, top: tuple[int, int 
     return None
 
 
-def auction_next(r: Rules, seat: int, spoken: int, active: Sequence[bool], has_top: bool, holder: int) -> int | None:
+def auction_next(rules: Rules, seat: int, spoken: int, active: Sequence[bool], has_top: bool, holder: int) -> int | None:
     """The seat to speak after ``seat``, or None when the auction is over (auction.order, auction.continuous).
 
     One round (dealer's privilege): over after four calls. Continuous: a pass is final; over when no one is left,
     or when only the holder of the top bid is left.
     """
-    if r.auction_style == "dealer-privilege":
-        return None if spoken >= 4 else next_seat(r, seat)
+    if rules.auction_style == "dealer-privilege":
+        return None if spoken >= 4 else next_seat(rules, seat)
     n_active = sum(active)
     if (not has_top and n_active == 0) or (has_top and n_active == 1 and active[holder]):
         return None
-    nxt = next_seat(r, seat)
+    nxt = next_seat(rules, seat)
     while not active[nxt]:
-        nxt = next_seat(r, nxt)
+        nxt = next_seat(rules, nxt)
     return nxt

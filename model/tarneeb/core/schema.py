@@ -341,11 +341,11 @@ def _build(rs: Ruleset, p: dict[str, Any], values: dict[str, OptionValue]) -> Ru
     )
 
 
-def min_levels(r: Rules) -> list[tuple[int, int]]:
+def min_levels(rules: Rules) -> list[tuple[int, int]]:
     """(score threshold, minimum bid) pairs in force; the first is (-inf-ish, bid_min)."""
-    levels = [(-(10**9), r.bid_min)]
-    if r.rising_min:
-        levels += list(r.rising_table)
+    levels = [(-(10**9), rules.bid_min)]
+    if rules.rising_min:
+        levels += list(rules.rising_table)
     return levels
 
 
@@ -353,72 +353,73 @@ def _fmt_list(xs: list[int]) -> str:
     return ", ".join(str(x) for x in xs) or "none"
 
 
-def _legal_bids_at_zero(r: Rules) -> list[int]:
-    return legal_bids(r, 0)
+def _legal_bids_at_zero(rules: Rules) -> list[int]:
+    return legal_bids(rules, 0)
 
 
-def config_problems(r: Rules) -> list[tuple[str, str]]:
+def config_problems(rules: Rules) -> list[tuple[str, str]]:
     """Reasons a configuration could get stuck or contradict itself; empty when sound."""
     out: list[tuple[str, str]] = []
-    if r.target <= 0:
-        out.append(("win.target", f"target {r.target} is reached before any hand is played"))
-    if r.trump_source == "fixed" and r.fixed_suit < 0:
+    if rules.target <= 0:
+        out.append(("win.target", f"target {rules.target} is reached before any hand is played"))
+    if rules.trump_source == "fixed" and rules.fixed_suit < 0:
         out.append(("trump.fixed_suit", "fixed trump needs a suit"))
-    if r.deal_packets and (sum(r.deal_packets) != 13 or min(r.deal_packets) < 1):
-        out.append(("deal.packets", f"packets of {', '.join(map(str, r.deal_packets))} cards do not deal each seat "
-                                    f"13 cards (they sum to {sum(r.deal_packets)}; each packet holds at least one card)"))
-    if r.individual:
-        if r.trump_source == "contract":
+    if rules.deal_packets and (sum(rules.deal_packets) != 13 or min(rules.deal_packets) < 1):
+        out.append(("deal.packets", f"packets of {', '.join(map(str, rules.deal_packets))} cards do not deal each seat "
+                                    f"13 cards (they sum to {sum(rules.deal_packets)}; each packet holds at least one card)"))
+    if rules.individual:
+        if rules.trump_source == "contract":
             out.append(("trump.source", "individual bidding has no contract to name trump"))
-        if r.tie_rule == "bidding-team":
+        if rules.tie_rule == "bidding-team":
             out.append(("tie.rule", "individual bidding has no bidding team"))
-        if not 1 <= r.bid_min <= r.bid_max <= 13:
-            out.append(("bid.range", f"bid range {r.bid_min}..{r.bid_max} is not inside 1..13"))
-        for threshold, lo in min_levels(r):
-            legal = [b for b in range(lo, r.bid_max + 1) if b not in r.bid_excluded]
+        if not 1 <= rules.bid_min <= rules.bid_max <= 13:
+            out.append(("bid.range", f"bid range {rules.bid_min}..{rules.bid_max} is not inside 1..13"))
+        for threshold, lo in min_levels(rules):
+            legal = [b for b in range(lo, rules.bid_max + 1) if b not in rules.bid_excluded]
             at = max(threshold, 0)
             if not legal:
-                why = (f"the minimum {lo} is above the highest bid {r.bid_max}" if lo > r.bid_max else
-                       f"every bid from {lo} to {r.bid_max} is excluded ({_fmt_list(sorted(r.bid_excluded))})")
+                why = (f"the minimum {lo} is above the highest bid {rules.bid_max}" if lo > rules.bid_max else
+                       f"every bid from {lo} to {rules.bid_max} is excluded ({_fmt_list(sorted(rules.bid_excluded))})")
                 out.append(("bid.rising_min", f"a player with score >= {threshold} would have no legal bid "
                                               f"(witness: scores [{at}, 0, 0, 0] with seat 0 to bid: {why}; "
                                               "the auction is stuck)"))
-            elif 4 * legal[-1] < r.total_min:
+            elif 4 * legal[-1] < rules.total_min:
                 h = legal[-1]
-                out.append(("bid.total_min", f"total {r.total_min} can never be reached (four bids of at most {h}; "
+                out.append(("bid.total_min", f"total {rules.total_min} can never be reached (four bids of at most {h}; "
                                              f"witness: scores [{at}, {at}, {at}, {at}], the highest legal bids "
-                                             f"{h}, {h}, {h}, {h} sum to {4 * h} < {r.total_min}: every hand is "
+                                             f"{h}, {h}, {h}, {h} sum to {4 * h} < {rules.total_min}: every hand is "
                                              "void and redealt forever)"))
-        if r.total_min > 52:
-            out.append(("bid.total_min", f"total {r.total_min} exceeds 4 x 13 (witness: scores [0, 0, 0, 0], "
-                                         f"bids [13, 13, 13, 13] sum to 52 < {r.total_min}: every hand is void)"))
-        top = max((b for b in range(r.bid_min, r.bid_max + 1) if b not in r.bid_excluded), default=0)
-        for threshold, total in r.total_table:  # raised-total: a total in force once a score reaches threshold
+        if rules.total_min > 52:
+            out.append(("bid.total_min", f"total {rules.total_min} exceeds 4 x 13 (witness: scores [0, 0, 0, 0], "
+                                         f"bids [13, 13, 13, 13] sum to 52 < {rules.total_min}: every hand is void)"))
+        top = max((b for b in range(rules.bid_min, rules.bid_max + 1) if b not in rules.bid_excluded), default=0)
+        for threshold, total in rules.total_table:  # raised-total: a total in force once a score reaches threshold
             if 4 * top < total:
                 out.append(("bid.total_table", f"total {total} can never be reached (witness: scores [{threshold}, 0, "
                                                f"0, 0], the highest bids {top}, {top}, {top}, {top} sum to {4 * top} "
                                                f"< {total}: every hand is void and redealt forever)"))
-        for b in range(r.bid_min, r.bid_max + 1):
-            if b not in r.bid_excluded and r.values[b] <= 0:
-                out.append(("score.values", f"a made bid of {b} scores {r.values[b]}: scores could never rise to the target "
+        for b in range(rules.bid_min, rules.bid_max + 1):
+            if b not in rules.bid_excluded and rules.values[b] <= 0:
+                out.append(("score.values", f"a made bid of {b} scores {rules.values[b]}: scores could never rise to the target "
                                             f"(witness: scores [0, 0, 0, 0], bids [{b}, {b}, {b}, {b}], every bid made: "
                                             f"scores stay at or below [0, 0, 0, 0])"))
-        if r.made_bid_wins and (r.made_bid_wins not in range(r.bid_min, r.bid_max + 1) or r.made_bid_wins in r.bid_excluded):
-            out.append(("win.made_bid_wins", f"bid {r.made_bid_wins} can never be made: it is not a legal bid "
-                                             f"(legal bids: {_fmt_list(_legal_bids_at_zero(r))})"))
-        if r.auto_bid:
-            for threshold, lo in min_levels(r):
-                if r.auto_bid < lo or r.auto_bid in r.bid_excluded:
-                    out.append(("timer.auto_bid", f"the timer's bid {r.auto_bid} is illegal for a player with score >= {threshold} "
-                                                  f"(witness: scores [{max(threshold, 0)}, 0, 0, 0], the first bidder's "
-                                                  "timer runs out: the automatic bid is refused)"))
+        made_bid_wins = rules.made_bid_wins
+        if made_bid_wins and (made_bid_wins not in range(rules.bid_min, rules.bid_max + 1) or made_bid_wins in rules.bid_excluded):
+            out.append(("win.made_bid_wins", f"bid {rules.made_bid_wins} can never be made: it is not a legal bid "
+                                             f"(legal bids: {_fmt_list(_legal_bids_at_zero(rules))})"))
+        if rules.auto_bid:
+            for threshold, lo in min_levels(rules):
+                if rules.auto_bid < lo or rules.auto_bid in rules.bid_excluded:
+                    out.append(("timer.auto_bid", f"the timer's bid {rules.auto_bid} is illegal for a player with score "
+                                                  f">= {threshold} (witness: scores [{max(threshold, 0)}, 0, 0, 0], the first "
+                                                  "bidder's timer runs out: the automatic bid is refused)"))
     else:
-        if r.trump_source != "contract":
+        if rules.trump_source != "contract":
             out.append(("trump.source", "an auction ruleset takes trump from the contract"))
-        if r.tie_rule != "bidding-team":
+        if rules.tie_rule != "bidding-team":
             out.append(("tie.rule", "an auction ruleset breaks ties by the bidding team"))
-        if not 1 <= r.min_bid <= 13:
-            out.append(("auction.min_bid", f"minimum bid {r.min_bid} is not inside 1..13"))
-        if r.play_on_raise < 0:
+        if not 1 <= rules.min_bid <= 13:
+            out.append(("auction.min_bid", f"minimum bid {rules.min_bid} is not inside 1..13"))
+        if rules.play_on_raise < 0:
             out.append(("win.play_on_raise", "the target cannot go down"))
     return out

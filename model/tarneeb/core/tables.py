@@ -20,15 +20,15 @@ V = TypeVar("V")
 LIMIT = 16
 
 
-def rules_table(store: dict[int, tuple[Rules, tuple[object, ...], dict[K, V]]], r: Rules,
+def rules_table(store: dict[int, tuple[Rules, tuple[object, ...], dict[K, V]]], rules: Rules,
                 deciders: tuple[object, ...]) -> dict[K, V]:
-    """The table of ``store`` for ``r`` (a new, empty one when ``deciders``, the functions deciding its entries,
+    """The table of ``store`` for ``rules`` (a new, empty one when ``deciders``, the functions deciding its entries,
     are not those it was filled with)."""
-    entry = store.get(id(r))
-    if entry is None or entry[0] is not r or entry[1] != deciders:
+    entry = store.get(id(rules))
+    if entry is None or entry[0] is not rules or entry[1] != deciders:
         if len(store) >= LIMIT:
             store.clear()
-        entry = store[id(r)] = (r, deciders, {})
+        entry = store[id(rules)] = (rules, deciders, {})
     return entry[2]
 
 

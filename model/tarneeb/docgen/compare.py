@@ -104,73 +104,73 @@ def _said(v: object, lang: str) -> str:
     return value_text(v, lang).removeprefix(f"{raw} (").removesuffix(")")
 
 
-def _trump(r: Rules, w: W, lang: str) -> str:
-    if r.trump_source == "fixed":
-        return str(w["trump.fixed"]).format(suit=w["suits"][r.fixed_suit])
-    if r.trump_source == "revealed-same-colour":
+def _trump(rules: Rules, w: W, lang: str) -> str:
+    if rules.trump_source == "fixed":
+        return str(w["trump.fixed"]).format(suit=w["suits"][rules.fixed_suit])
+    if rules.trump_source == "revealed-same-colour":
         return str(w["trump.same-colour"])
-    if r.trump_source == "revealed-suit":
+    if rules.trump_source == "revealed-suit":
         return str(w["trump.revealed"])
-    return str(w["trump.contract"]) + (str(w["trump.egyptian"]) if r.egyptian else "")
+    return str(w["trump.contract"]) + (str(w["trump.egyptian"]) if rules.egyptian else "")
 
 
-def _bid_range(r: Rules, w: W, lang: str) -> str:
-    if r.individual:
-        out = str(w["bids.individual"]).format(lo=r.bid_min, hi=r.bid_max)
-        if r.bid_excluded:
-            out += str(w["bids.never"]).format(bids=w["and"].join(str(b) for b in sorted(r.bid_excluded)))
-        if r.rising_min:
-            steps = w["sep"].join(str(w["bids.step"]).format(m=m, t=t) for t, m in r.rising_table)
+def _bid_range(rules: Rules, w: W, lang: str) -> str:
+    if rules.individual:
+        out = str(w["bids.individual"]).format(lo=rules.bid_min, hi=rules.bid_max)
+        if rules.bid_excluded:
+            out += str(w["bids.never"]).format(bids=w["and"].join(str(b) for b in sorted(rules.bid_excluded)))
+        if rules.rising_min:
+            steps = w["sep"].join(str(w["bids.step"]).format(m=m, t=t) for t, m in rules.rising_table)
             out += str(w["bids.rising"]).format(steps=steps)
         return out
-    kind = w["bids.egyptian"] if r.egyptian else w["bids.number"]
-    return str(w["bids.auction"]).format(lo=r.min_bid, style=_said(r.auction_style, lang), kind=kind)
+    kind = w["bids.egyptian"] if rules.egyptian else w["bids.number"]
+    return str(w["bids.auction"]).format(lo=rules.min_bid, style=_said(rules.auction_style, lang), kind=kind)
 
 
-def _bid_values(r: Rules, w: W, lang: str) -> str:
-    if not r.individual:
-        return str(w[f"values.{r.score_style}"])
-    legal = [b for b in range(r.bid_min, r.bid_max + 1) if b not in r.bid_excluded]
-    if all(r.values[b] == b for b in legal):
+def _bid_values(rules: Rules, w: W, lang: str) -> str:
+    if not rules.individual:
+        return str(w[f"values.{rules.score_style}"])
+    legal = [b for b in range(rules.bid_min, rules.bid_max + 1) if b not in rules.bid_excluded]
+    if all(rules.values[b] == b for b in legal):
         return str(w["values.face"])
-    return str(w["sep"]).join(str(w["values.entry"]).format(b=b, v=r.values[b]) for b in legal)
+    return str(w["sep"]).join(str(w["values.entry"]).format(b=b, v=rules.values[b]) for b in legal)
 
 
-def _redeal_when(r: Rules, w: W, lang: str) -> str:
-    if r.individual:
-        return str(w["redeal.total"]).format(n=r.total_min)
-    out = str(w["redeal.all-pass"] if r.all_pass == "redeal-next" else w["redeal.forced"])
-    if r.weak_redeal:
+def _redeal_when(rules: Rules, w: W, lang: str) -> str:
+    if rules.individual:
+        return str(w["redeal.total"]).format(n=rules.total_min)
+    out = str(w["redeal.all-pass"] if rules.all_pass == "redeal-next" else w["redeal.forced"])
+    if rules.weak_redeal:
         out += str(w["redeal.weak"])
     return out
 
 
-def _score_extra(r: Rules, w: W, lang: str) -> str:
-    if r.individual:
+def _score_extra(rules: Rules, w: W, lang: str) -> str:
+    if rules.individual:
         return str(w["scoring.individual"])
-    return str(w["scoring.auction"]).format(kaboot=_said(r.kaboot, lang), bid13=_said(r.bid13, lang))
+    return str(w["scoring.auction"]).format(kaboot=_said(rules.kaboot, lang), bid13=_said(rules.bid13, lang))
 
 
-def _win(r: Rules, w: W, lang: str) -> str:
-    if r.individual:
+def _win(rules: Rules, w: W, lang: str) -> str:
+    if rules.individual:
         out = str(w["win.individual"])
-        if r.made_bid_wins:
-            out += str(w["win.made-bid"]).format(n=r.made_bid_wins)
+        if rules.made_bid_wins:
+            out += str(w["win.made-bid"]).format(n=rules.made_bid_wins)
         return out
     out = str(w["win.auction"])
-    if r.play_on_raise:
-        out += str(w["win.play-on"]).format(n=r.play_on_raise)
+    if rules.play_on_raise:
+        out += str(w["win.play-on"]).format(n=rules.play_on_raise)
     return out
 
 
-def _timer(r: Rules, w: W, lang: str) -> str:
-    if not r.auto_bid and not r.auto_play:
+def _timer(rules: Rules, w: W, lang: str) -> str:
+    if not rules.auto_bid and not rules.auto_play:
         return str(w["timer.none"])
     parts = []
-    if r.auto_bid:
-        parts.append(str(w["timer.bid"]).format(n=r.auto_bid))
-    if r.auto_play:
-        parts.append(str(w["timer.play"]).format(how=_said(r.auto_play, lang)))
+    if rules.auto_bid:
+        parts.append(str(w["timer.bid"]).format(n=rules.auto_bid))
+    if rules.auto_play:
+        parts.append(str(w["timer.play"]).format(how=_said(rules.auto_play, lang)))
     return str(w["semi"]).join(parts)
 
 
@@ -178,21 +178,23 @@ Value = Callable[[Rules, W, str], str]
 
 # (key, the spec parameters behind the row (option values are shown beside them), value function)
 ROWS: tuple[tuple[str, tuple[str, ...], Value], ...] = (
-    ("family", ("family",), lambda r, w, _: str(w["individual" if r.individual else "auction"])),
-    ("direction", ("direction",), lambda r, w, _: str(w["ccw" if r.step == 1 else "cw"])),
-    ("first-dealer", ("first_dealer",), lambda r, w, _: str(w["by-chance"])),
+    ("family", ("family",), lambda rules, words, _: str(words["individual" if rules.individual else "auction"])),
+    ("direction", ("direction",), lambda rules, words, _: str(words["ccw" if rules.step == 1 else "cw"])),
+    ("first-dealer", ("first_dealer",), lambda rules, words, _: str(words["by-chance"])),
     ("trump", ("trump.source", "trump.fixed_suit", "auction.egyptian"), _trump),
     ("bid-range", ("bid.min", "bid.max", "bid.excluded", "bid.rising_min", "bid.rising_table",
                    "auction.min_bid", "auction.style", "auction.egyptian"), _bid_range),
     ("bid-values", ("score.values", "score.style"), _bid_values),
     ("redeal-threshold", ("bid.total_min", "auction.all_pass", "deal.weak_redeal"), _redeal_when),
-    ("redeal-dealer", ("redeal.dealer",), lambda r, w, _: str(w["same-dealer" if r.redeal_same_dealer else "next-dealer"])),
-    ("first-lead", ("family",), lambda r, w, _: str(w["lead.individual" if r.individual else "lead.auction"])),
-    ("must-trump", ("play.must_trump",), lambda r, w, _: str(w["yes" if (not r.individual and r.must_trump) else "no"])),
+    ("redeal-dealer", ("redeal.dealer",),
+     lambda rules, words, _: str(words["same-dealer" if rules.redeal_same_dealer else "next-dealer"])),
+    ("first-lead", ("family",), lambda rules, words, _: str(words["lead.individual" if rules.individual else "lead.auction"])),
+    ("must-trump", ("play.must_trump",),
+     lambda rules, words, _: str(words["yes" if (not rules.individual and rules.must_trump) else "no"])),
     ("scoring", ("score.kaboot", "score.bid13", "score.style"), _score_extra),
-    ("target", ("win.target",), lambda r, w, _: str(r.target)),
+    ("target", ("win.target",), lambda rules, words, _: str(rules.target)),
     ("win", ("win.made_bid_wins", "win.play_on_raise"), _win),
-    ("tie", ("tie.rule",), lambda r, w, _: str(w[f"tie.{r.tie_rule}"])),
+    ("tie", ("tie.rule",), lambda rules, words, _: str(words[f"tie.{rules.tie_rule}"])),
     ("timer", ("timer.auto_bid", "timer.auto_play"), _timer),
 )
 

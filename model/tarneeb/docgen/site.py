@@ -193,16 +193,16 @@ def _strain(s: int) -> str:
     return strain_name(s) + ("" if s == NO_TRUMP else f" {SUIT_SYMBOLS[s]}")
 
 
-def _hand_rows(rec: HandRecord, r: Rules) -> list[int]:
+def _hand_rows(rec: HandRecord, rules: Rules) -> list[int]:
     """The four hands as dealt, rebuilt from the cards each seat played in the 13 tricks."""
     played: list[list[int]] = [[], [], [], []]
     for t in rec.tricks:
-        for seat, c in zip(R.seat_order(r, t.leader), t.cards, strict=False):
+        for seat, c in zip(R.seat_order(rules, t.leader), t.cards, strict=False):
             played[seat].append(c)
     return [mask_of(p) for p in played]
 
 
-def _record_lines(rid: str, rec: HandRecord, r: Rules, title: str) -> list[str]:
+def _record_lines(rid: str, rec: HandRecord, rules: Rules, title: str) -> list[str]:
     lines = H(title, "~")
     facts = [f"dealer: {_seat_name(rec.dealer)}"]
     if rec.revealed is not None:
@@ -220,7 +220,7 @@ def _record_lines(rid: str, rec: HandRecord, r: Rules, title: str) -> list[str]:
         lines += [f"Bids in order: {E(', '.join(f'{player_name(s)}: {bids[s]}' for s, _ in rec.bids[:4]))}. "
                   f"The hand is not played (clause ``{rec.redeal}``).", ""]
         return lines
-    hands = _hand_rows(rec, r)
+    hands = _hand_rows(rec, rules)
     lines += _table(["player", "hand as dealt (spades | hearts | diamonds | clubs)", "bid", "tricks", "score change",
                      "score after"],
                     ([_seat_name(s), E(hand_str(hands[s])), bids.get(s, ""), str(rec.tricks_won[s]),
@@ -228,7 +228,7 @@ def _record_lines(rid: str, rec: HandRecord, r: Rules, title: str) -> list[str]:
     trick_rows = []
     for n, t in enumerate(rec.tricks, 1):
         cells = ["", "", "", ""]
-        for i, (seat, c) in enumerate(zip(R.seat_order(r, t.leader), t.cards, strict=False)):
+        for i, (seat, c) in enumerate(zip(R.seat_order(rules, t.leader), t.cards, strict=False)):
             text = card_symbol(c) + (" (led)" if i == 0 else "")
             cells[seat] = f"**{text}**" if seat == t.winner else text
         trick_rows.append([str(n), *cells, _seat_name(t.winner)])

@@ -67,17 +67,17 @@ def _longest_suit(hand: int) -> int:
 
 
 def heuristic_policy(m: Match, rng: random.Random) -> Action:
-    r = m.rules
+    rules = m.rules
     seat = m.to_move
     hand = m.hands[seat]
     if m.phase is Phase.BIDDING:
-        if r.individual:
-            legal = core_rules.legal_bids(r, m.scores[seat])
+        if rules.individual:
+            legal = core_rules.legal_bids(rules, m.scores[seat])
             est = round(estimate_tricks(hand, m.trump))
             choice = next((b for b in legal if b >= est), legal[-1])
             if seat == m.dealer:
                 so_far = sum(m.bids) - m.bids[seat]
-                need = core_rules.total_in_force(r, m.scores) - so_far
+                need = core_rules.total_in_force(rules, m.scores) - so_far
                 if choice < need <= est + 1:
                     choice = next((b for b in legal if b >= need), choice)
             return BIDS[choice]
@@ -92,7 +92,7 @@ def heuristic_policy(m: Match, rng: random.Random) -> Action:
         if PASS in legal_actions:
             return PASS
         low = next(a for a in legal_actions if isinstance(a, Bid))
-        if r.egyptian and low.n is not None:
+        if rules.egyptian and low.n is not None:
             cand = EGYPTIAN[(low.n, suit)]
             if cand in legal_actions:
                 return cand
@@ -105,7 +105,7 @@ def heuristic_policy(m: Match, rng: random.Random) -> Action:
         return random_policy(m, rng)
     legal = cards_of(m.legal_play_mask())
     trump = m.trump
-    if r.individual:
+    if rules.individual:
         need_me = m.tricks_won[seat] < m.bids[seat]
         partner = (seat + 2) % 4
         opp_need = any(m.tricks_won[o] < m.bids[o] for o in ((seat + 1) % 4, (seat + 3) % 4))

@@ -44,7 +44,7 @@ class Cites(Protocol):
     """What a hand replay needs of the verifier that runs it (:class:`tarneeb.records.verify.Verifier`)."""
 
     def cite(self, rules: Rules, clause: str) -> str:
-        """The citation of ``clause`` in the ruleset of ``r``."""
+        """The citation of ``clause`` in the ruleset of ``rules``."""
         ...
 
 

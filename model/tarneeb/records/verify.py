@@ -213,12 +213,12 @@ class Verifier:
         self._fast_backoff = FAST_PAUSE  # lines not tried after the next miss (doubled at each miss after a pause)
 
     # -------------------------------------------------------------- helpers
-    def cite(self, r: Rules, clause: str) -> str:
-        """The citation of ``clause`` in the ruleset of ``r`` (looked up once per ruleset and clause)."""
-        key = (r.id, clause)
+    def cite(self, rules: Rules, clause: str) -> str:
+        """The citation of ``clause`` in the ruleset of ``rules`` (looked up once per ruleset and clause)."""
+        key = (rules.id, clause)
         c = self._cites.get(key)
         if c is None:
-            c = r.ruleset.cite(clause) if clause in r.ruleset.clauses else f"{clause} (not a clause of {r.id})"
+            c = rules.ruleset.cite(clause) if clause in rules.ruleset.clauses else f"{clause} (not a clause of {rules.id})"
             self._cites[key] = c
         return c
 
@@ -243,18 +243,18 @@ class Verifier:
             opts.update(self.options)
         chosen = {**h.readings, **(self.readings or {})}
         key = (rid, repr(sorted(opts.items())) + repr(sorted(chosen.items())))
-        r = self._rules_cache.get(key)
-        if r is None:
+        rules = self._rules_cache.get(key)
+        if rules is None:
             try:
                 rs = resolve_ruleset(rid, Path(h.file).parent)  # a file: beside the record too
-                r = load_rules(with_readings(rs, chosen, "readings."), opts)
+                rules = load_rules(with_readings(rs, chosen, "readings."), opts)
             except ConfigError as e:
                 fld = "ruleset" if e.key == "ruleset" else e.key if e.key.startswith("readings.") else f"options.{e.key}"
                 return RecordProblem(h.file, h.line, fld, str(e), h.match)
             except TarneebError as e:
                 return RecordProblem(h.file, h.line, "ruleset", str(e), h.match)
-            self._rules_cache[key] = r
-        return r
+            self._rules_cache[key] = rules
+        return rules
 
     # ----------------------------------------------------------------- feed
     def feed_line(self, data: bytes | None, n: int, file: str, line: int) -> list[Report]:
@@ -307,30 +307,30 @@ class Verifier:
         out: list[Report] = [RecordProblem(h.file, h.line, f, msg, h.match, None, "warning") for f, msg in h.warnings]
         self.summary.matches += 1
         self._skipping = None
-        r = self._rules(h)
-        if isinstance(r, RecordProblem):
+        rules = self._rules(h)
+        if isinstance(rules, RecordProblem):
             self.state = None
             self._skipping = (f"its match header (line {h.line}) could not be used", h.line)
-            return out + [r]
+            return out + [rules]
         if self.ruleset and h.ruleset and h.ruleset != self.ruleset:
             out.append(RecordProblem(h.file, h.line, "ruleset", f"the header names {h.ruleset}; checked under "
                                    f"{self.ruleset} as asked", h.match, severity="warning"))
         start = [0, 0, 0, 0]
         if h.start_scores is not None:
-            sc = team_list(r, h.start_scores)
+            sc = team_list(rules, h.start_scores)
             why = None
             if sc is None:
                 why = "an individual ruleset needs four scores"
             else:
                 try:
-                    start = list(Match.at(r, 0, sc).scores)  # the engine's own check of a part-way start
+                    start = list(Match.at(rules, 0, sc).scores)  # the engine's own check of a part-way start
                 except IllegalAction as e:
                     why = f"{fmt_list(sc)}: {e.reason}"
             if why is not None:
                 self.state = None
                 self._skipping = (f"its match header (line {h.line}) could not be used", h.line)
                 return out + [RecordProblem(h.file, h.line, "start_scores", why, h.match)]
-        self.state = MatchState(h, r, h.first_dealer, "deal.first-dealer", start, core_rules.target_in_force(r, 0), [])
+        self.state = MatchState(h, rules, h.first_dealer, "deal.first-dealer", start, core_rules.target_in_force(rules, 0), [])
         return out + self._lenient(h.lenient, h.file, h.line, h.match, None)
 
     def _lenient(self, found: list[tuple[str, str, str]], file: str, line: int, match: str | None,
@@ -392,7 +392,7 @@ class Verifier:
     # ----------------------------------------------------------- one hand
     def check_hand(self, st: MatchState, h: HandLine) -> list[Report]:
         """Replay one hand from the match state ``st``; update ``st`` for the next one."""
-        r = st.rules
+        rules = st.rules
         out: list[Report] = []
         hand_no = h.hand if h.hand is not None else st.next_hand
         mid = st.header.match
@@ -401,8 +401,8 @@ class Verifier:
                 reason: str = "", causes: list[diagnose.Cause] | None = None) -> Divergence:
             cause = diagnose.named_cause(causes)
             d = Divergence(h.file, h.line, mid, hand_no, trick, fld, str(claimed), str(expected), clause,
-                           self.cite(r, clause), reason, cause="" if cause is None else cause[0],
-                           explanation="" if cause is None else cause[1], ruleset=r.ruleset.id,
+                           self.cite(rules, clause), reason, cause="" if cause is None else cause[0],
+                           explanation="" if cause is None else cause[1], ruleset=rules.ruleset.id,
                            fits=None if causes is None else list(causes))
             out.append(d)
             return d
@@ -427,14 +427,14 @@ class Verifier:
             # a line that goes on from the rules' dealer where the line before claimed another is not wrong again
             if dealer is not None and h.dealer != dealer and h.dealer != alt_dealer:
                 dealer_div = div("dealer", player_and_seat(h.dealer), player_and_seat(dealer), st.dealer_clause,
-                                 causes=diagnose.dealer_causes(r, st.last_dealer, st.last_redeal, h.dealer, st.dealer_clause))
+                                 causes=diagnose.dealer_causes(rules, st.last_dealer, st.last_redeal, h.dealer, st.dealer_clause))
             dealer = h.dealer
         elif dealer is None:
             err("dealer", "missing, and the previous deal did not settle who deals next: hand not checked")
             self._resync(st, h)
             return out
         if not st.scores_known:  # after an unreadable line: the scores before this deal, from its own claims
-            before = _claimed_before(r, h)
+            before = _claimed_before(rules, h)
             if before is not None:
                 st.scores = before
                 st.scores_known = True
@@ -443,12 +443,12 @@ class Verifier:
         if deck is not None and st.header.deal_blocks:  # declared: 13 cards to each seat in turn
             deck = [deck[13 * k + i] for i in range(13) for k in range(4)]
         if deck is None:
-            deck = self._deck_from_hands(r, dealer, h, div, err)
+            deck = self._deck_from_hands(rules, dealer, h, div, err)
             if deck is None:
                 self._resync(st, h)
                 return out
         elif h.hands is not None:  # a deck and the hands it deals, both claimed
-            dealt = core_rules.deal_hands(r, dealer, deck)
+            dealt = core_rules.deal_hands(rules, dealer, deck)
             claimed = [sum(1 << c for c in set(cards)) for cards in h.hands]
             if claimed != dealt and len(set(deck)) == 52:  # every later report of the line follows from it
                 hands_div = div("hands", "; ".join(hand_str(x) for x in claimed), "; ".join(hand_str(x) for x in dealt),
@@ -457,7 +457,7 @@ class Verifier:
         if not HandReplay(self, st, h, hand_no, out, dealer_div or hands_div).run(dealer, deck):
             self._resync(st, h)
         elif dealer_div is not None and rules_dealer is not None:
-            st.alt_dealer = core_hand.next_dealer(r, rules_dealer, st.last_redeal)  # where the rules' dealer leads
+            st.alt_dealer = core_hand.next_dealer(rules, rules_dealer, st.last_redeal)  # where the rules' dealer leads
         return out
 
     def _resync(self, st: MatchState, h: HandLine) -> None:
@@ -508,7 +508,7 @@ class Verifier:
                             f"to {first + len(lost)} after {len(lost)} unreadable line(s) before it", mid, h.hand,
                             "warning")]
 
-    def _deck_from_hands(self, r: Rules, dealer: int, h: HandLine, div: Callable[..., object],
+    def _deck_from_hands(self, rules: Rules, dealer: int, h: HandLine, div: Callable[..., object],
                          err: Callable[..., None]) -> list[int] | None:
         if h.hands is None:
             raise RuntimeError("a deck asked from a hand line without hands")
@@ -526,11 +526,11 @@ class Verifier:
             div("hands", "hands sharing a card", "the 52 cards of the pack, each once", "deal.deck")
             return None
         dcards = list(h.hands[dealer])
-        if r.trump_source.startswith("revealed"):
+        if rules.trump_source.startswith("revealed"):
             rv = h.revealed
             if rv is None or rv < 0:
                 pick = [c for c in dcards if h.trump is not None and h.trump >= 0
-                        and core_rules.trump_from_reveal(r, c) == h.trump]
+                        and core_rules.trump_from_reveal(rules, c) == h.trump]
                 if not pick:
                     err("revealed", "missing: with the deal given as hands, name the revealed card (or the trump)")
                     return None
@@ -540,18 +540,18 @@ class Verifier:
                 return None
             dcards.remove(rv)
             dcards.append(rv)  # the dealer's last card dealt is the one shown (core_rules.revealed_card)
-        return core_rules.deck_of_hands(r, dealer, [dcards if seat == dealer else h.hands[seat] for seat in range(4)])
+        return core_rules.deck_of_hands(rules, dealer, [dcards if seat == dealer else h.hands[seat] for seat in range(4)])
 
 
-def _claimed_before(r: Rules, h: HandLine) -> list[int] | None:
+def _claimed_before(rules: Rules, h: HandLine) -> list[int] | None:
     """The scores before a deal by the record's own claims: its scores minus its deltas (a cancelled deal: its
     scores); None when the line does not say."""
     if h.scores is None:
         return None
-    sc = team_list(r, h.scores)
+    sc = team_list(rules, h.scores)
     if sc is None:
         return None
     if h.deltas is None:
         return list(sc) if h.redeal else None
-    dl = team_list(r, h.deltas)
+    dl = team_list(rules, h.deltas)
     return None if dl is None else [sc[s] - dl[s] for s in range(4)]

@@ -114,7 +114,7 @@ class Report:
 Variant = Callable[[Rules, Situation], Rules | None]
 
 
-def _not_modelled(r: Rules, s: Situation) -> None:
+def _not_modelled(rules: Rules, s: Situation) -> None:
     return None
 
 
@@ -130,32 +130,35 @@ def _defenders13(s: Situation) -> bool:
 
 _Live = Callable[[Rules, Situation], bool]
 AMBIGUITY_READINGS: dict[str, tuple[tuple[str, ...], _Live, dict[str, Variant]]] = {
-    "turned-card-trump": (("trump", "trick-winner"), lambda r, s: r.trump_source.startswith("revealed"), {}),
-    "raised-total": (("redeal", "next-dealer"), lambda r, s: r.total_min != 11 or bool(r.total_table), {}),
-    "rising-min-threshold": (("bid-legal",), lambda r, s: r.rising_min, {}),
-    "bid10-partner": (("winner",), lambda r, s: r.made_bid_wins == 10, {}),
-    "400-numbers": (("score", "winner"), lambda r, s: True, {}),
-    "defender-kaboot": (("score", "winner"), lambda r, s: _defenders13(s), {}),
-    "kaboot-double-defenders": (("score", "winner"), lambda r, s: r.kaboot == "double" and _defenders13(s), {}),
-    "kaboot-bid-only": (("score", "winner"), lambda r, s: r.score_style == "bid-only" and _team13(s), {}),
+    "turned-card-trump": (("trump", "trick-winner"), lambda rules, situation: rules.trump_source.startswith("revealed"), {}),
+    "raised-total": (("redeal", "next-dealer"), lambda rules, situation: rules.total_min != 11 or bool(rules.total_table), {}),
+    "rising-min-threshold": (("bid-legal",), lambda rules, situation: rules.rising_min, {}),
+    "bid10-partner": (("winner",), lambda rules, situation: rules.made_bid_wins == 10, {}),
+    "400-numbers": (("score", "winner"), lambda rules, situation: True, {}),
+    "defender-kaboot": (("score", "winner"), lambda rules, situation: _defenders13(situation), {}),
+    "kaboot-double-defenders": (
+        ("score", "winner"), lambda rules, situation: rules.kaboot == "double" and _defenders13(situation), {}),
+    "kaboot-bid-only": (("score", "winner"), lambda rules, situation: rules.score_style == "bid-only" and _team13(situation), {}),
     "bid13-vs-kaboot": (
-        ("score", "winner"), lambda r, s: s.contract is not None and s.contract.bid == 13 and _team13(s), {}),
-    "egyptian-dealer-match": (("bid-legal",), lambda r, s: r.egyptian and r.auction_style == "dealer-privilege", {}),
-    "forced-dealer-minimum": (("bid-legal",), lambda r, s: _forced_dealer_turn(r, s), {}),
+        ("score", "winner"),
+        lambda rules, situation: situation.contract is not None and situation.contract.bid == 13 and _team13(situation), {}),
+    "egyptian-dealer-match": (
+        ("bid-legal",), lambda rules, situation: rules.egyptian and rules.auction_style == "dealer-privilege", {}),
+    "forced-dealer-minimum": (("bid-legal",), lambda rules, situation: _forced_dealer_turn(rules, situation), {}),
 }
 
 
-def _forced_dealer_turn(r: Rules, s: Situation) -> bool:
+def _forced_dealer_turn(rules: Rules, s: Situation) -> bool:
     """The dealer speaks after three passes under the dealer-forced all-pass rule, with a bid above the minimum."""
     q, calls = s.question.bid, s.auction or []
-    if s.dealer is None or len(calls) != 3 or q is None or q.n is None or q.n <= r.min_bid:
+    if s.dealer is None or len(calls) != 3 or q is None or q.n is None or q.n <= rules.min_bid:
         return False
     top = next(((b.n, b.strain) for b in reversed(calls) if b.n is not None), None)
-    seat = core_hand.bidding_order(r, s.dealer)[len(calls)]
-    return core_rules.dealer_forced(r, s.dealer, seat, top, sum(b.n is None for b in calls))
+    seat = core_hand.bidding_order(rules, s.dealer)[len(calls)]
+    return core_rules.dealer_forced(rules, s.dealer, seat, top, sum(b.n is None for b in calls))
 
 
-def _flags(kind: str, r: Rules, s: Situation, answer: dict[str, Any] | None = None) -> tuple[AmbiguityFlag, ...]:
+def _flags(kind: str, rules: Rules, s: Situation, answer: dict[str, Any] | None = None) -> tuple[AmbiguityFlag, ...]:
     out: list[AmbiguityFlag] = []
     irr = s.question.irregularity if kind == "irregularity" else (answer or {}).get("irregularity")
     if kind == "irregularity" and answer is not None and False in (answer.get("revoke"), answer.get("out_of_turn")):
@@ -165,12 +168,12 @@ def _flags(kind: str, r: Rules, s: Situation, answer: dict[str, Any] | None = No
         if a.id == remedy:
             out.append(_silent_flag(a))
             continue
-        if taken_for(a, r.ruleset) is None or a.id not in AMBIGUITY_READINGS:
+        if taken_for(a, rules.ruleset) is None or a.id not in AMBIGUITY_READINGS:
             continue
         kinds, live, variants = AMBIGUITY_READINGS[a.id]
-        if kind not in kinds or not live(r, s):
+        if kind not in kinds or not live(rules, s):
             continue
-        out.append(_flag(a, kind, r, s, variants))
+        out.append(_flag(a, kind, rules, s, variants))
     return tuple(out)
 
 
@@ -180,22 +183,22 @@ def _silent_flag(a: Ambiguity) -> AmbiguityFlag:
         Reading(rid, text, False, None, "a club's choice: no rule document says") for rid, text in a.readings))
 
 
-def _flag(a: Ambiguity, kind: str, r: Rules, s: Situation, variants: dict[str, Variant]) -> AmbiguityFlag:
+def _flag(a: Ambiguity, kind: str, rules: Rules, s: Situation, variants: dict[str, Variant]) -> AmbiguityFlag:
     readings = []
     for rid, text in a.readings:
         if rid in a.params:  # a selectable reading: the rules that follow it (whatever reading r follows now)
-            variant: Rules | None = rules_under(r, {a.id: rid})
+            variant: Rules | None = rules_under(rules, {a.id: rid})
         else:
-            variant = variants.get(rid, _not_modelled)(r, s)
+            variant = variants.get(rid, _not_modelled)(rules, s)
         if variant is None:
-            readings.append(Reading(rid, text, taken_for(a, r.ruleset) == rid, None,
+            readings.append(Reading(rid, text, taken_for(a, rules.ruleset) == rid, None,
                                     "not computed: the engine has no parameter for this reading"))
             continue
         try:
             d = decide(kind, variant, s)
-            readings.append(Reading(rid, text, taken_for(a, r.ruleset) == rid, d.answer, d.text))
+            readings.append(Reading(rid, text, taken_for(a, rules.ruleset) == rid, d.answer, d.text))
         except (Missing, SituationError, NotApplicable) as e:
-            readings.append(Reading(rid, text, taken_for(a, r.ruleset) == rid, None, f"no ruling: {e}"))
+            readings.append(Reading(rid, text, taken_for(a, rules.ruleset) == rid, None, f"no ruling: {e}"))
     return AmbiguityFlag(a.id, a.question, a.sources, tuple(readings))
 
 
@@ -204,19 +207,19 @@ def _flag(a: Ambiguity, kind: str, r: Rules, s: Situation, variants: dict[str, V
 
 def rule_one(s: Situation, rid: str, options: dict[str, OptionValue]) -> Ruling:
     """The ruling under one ruleset; raises :class:`SituationError` on contradictions."""
-    r = rules_for(s, rid, options)
+    rules = rules_for(s, rid, options)
     kind = s.question.kind
     try:
-        d = decide(kind, r, s)
+        d = decide(kind, rules, s)
     except NotApplicable as e:
-        return Ruling(rid, r.label(), r.ruleset.name, "not-applicable", {}, f"Not applicable: {e}.")
+        return Ruling(rid, rules.label(), rules.ruleset.name, "not-applicable", {}, f"Not applicable: {e}.")
     except Missing as e:
         if not s.all_rulesets:
-            raise s.err([e.field], f"incomplete for {r.label()}: {e.why}") from None
-        return Ruling(rid, r.label(), r.ruleset.name, "undecided", {"missing": e.field},
+            raise s.err([e.field], f"incomplete for {rules.label()}: {e.why}") from None
+        return Ruling(rid, rules.label(), rules.ruleset.name, "undecided", {"missing": e.field},
                       f"Undecided: {e.field} is not given ({e.why}).")
-    return Ruling(rid, r.label(), r.ruleset.name, "ruled", d.answer, d.text, clause_refs(r, d.chain),
-                  _flags(kind, r, s, d.answer), d.math)
+    return Ruling(rid, rules.label(), rules.ruleset.name, "ruled", d.answer, d.text, clause_refs(rules, d.chain),
+                  _flags(kind, rules, s, d.answer), d.math)
 
 
 def _agreement(kind: str, rulings: Sequence[Ruling]) -> str:
@@ -289,9 +292,9 @@ def short_answer(kind: str, answer: dict[str, Any]) -> str:
 
 
 def _contradiction(s: Situation, rid: str, options: dict[str, OptionValue], e: SituationError) -> Ruling:
-    r = rules_for(s, rid, options)
+    rules = rules_for(s, rid, options)
     msg = str(e).removeprefix(f"{e.file}: ").removeprefix(" / ".join(e.fields) + ": ")
-    return Ruling(rid, r.label(), r.ruleset.name, "contradiction", {"fields": list(e.fields)},
+    return Ruling(rid, rules.label(), rules.ruleset.name, "contradiction", {"fields": list(e.fields)},
                   f"Contradiction: {msg}.", fields=e.fields)
 
 
