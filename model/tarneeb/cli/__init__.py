@@ -52,20 +52,29 @@ def _version() -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     from tarneeb.cli.interrupts import interrupts_never_lost
 
+    state = {"pending": False}
     try:
-        with interrupts_never_lost():  # a Ctrl-C that meets a finaliser is raised again, never lost
+        with interrupts_never_lost() as state:  # a Ctrl-C that meets a finaliser is raised again, never lost
             argl = list(sys.argv[1:] if argv is None else argv)
             args = build_parser(argl[0] if argl else None).parse_args(argl)
             rc: int = args.func(args)
             return rc
-    except TarneebError as e:
-        print(f"tarneeb: error: {e}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:
-        return 0
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except Exception as e:
+        if state["pending"]:
+            # the Ctrl-C turned into another exception on its way: Python wraps one raised inside a class
+            # statement's __set_name__ in a RuntimeError, so an interrupt while a module is being imported can
+            # come out as "Error calling __set_name__"
+            print("interrupted", file=sys.stderr)
+            return 130
+        if isinstance(e, TarneebError):
+            print(f"tarneeb: error: {e}", file=sys.stderr)
+            return 2
+        if isinstance(e, BrokenPipeError):
+            return 0
+        raise
 
 
 if __name__ == "__main__":

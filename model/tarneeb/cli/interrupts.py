@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from types import FrameType
 from typing import Any
 
-__all__ = ["interrupts_never_lost"]
+__all__ = ["interrupts_held", "interrupts_never_lost"]
 
 _ACTIVE: list[dict[str, bool]] = []  # the state of the outermost block in force (nested blocks share it)
 
@@ -34,10 +34,12 @@ def interrupts_never_lost() -> Iterator[dict[str, bool]]:
     if _ACTIVE:
         yield _ACTIVE[-1]
         return
-    state = {"pending": False}
+    state = {"pending": False, "holding": False}
 
     def on_interrupt(signum: int, frame: FrameType | None) -> None:
         state["pending"] = True
+        if state["holding"]:  # raised when the held block ends (interrupts_held)
+            return
         f = frame
         while f is not None:
             if f.f_code.co_name == "__del__":
@@ -71,3 +73,25 @@ def interrupts_never_lost() -> Iterator[dict[str, bool]]:
         signal.signal(signal.SIGINT, old_int)
         if not state["pending"]:  # interrupted: the process is ending, and those __del__ may run until it has
             sys.unraisablehook = old_hook
+
+
+@contextlib.contextmanager
+def interrupts_held() -> Iterator[None]:
+    """Inside :func:`interrupts_never_lost`, a Ctrl-C while this block runs is raised when it ends, not inside it.
+
+    For imports: an interrupt in the middle of one leaves a half-built module (Z3's bindings among them), and
+    Python turns a KeyboardInterrupt raised inside a class statement's ``__set_name__`` into a RuntimeError. An
+    import takes well under a second, so the command still stops at once. Outside such a block it runs
+    unchanged."""
+    if not _ACTIVE:
+        yield
+        return
+    state = _ACTIVE[-1]
+    outer = state["holding"]
+    state["holding"] = True
+    try:
+        yield
+    finally:
+        state["holding"] = outer
+    if not outer and state["pending"]:
+        raise KeyboardInterrupt

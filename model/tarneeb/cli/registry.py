@@ -21,6 +21,7 @@ from typing import Any
 
 from tarneeb.cli.demo import register as register_demo
 from tarneeb.cli.fuzz import register as register_fuzz
+from tarneeb.cli.interrupts import interrupts_held
 from tarneeb.cli.new_ruleset import register as register_new_ruleset
 from tarneeb.cli.record import register as register_record
 from tarneeb.cli.rules import register as register_rules
@@ -97,7 +98,8 @@ def register_plugin(subparsers: Any, name: str, ep: EntryPoint | None) -> None:
                                                              "reinstall tarneeb: pip install --force-reinstall tarneeb"))
         return
     try:
-        register: Register = ep.load()
+        with interrupts_held():  # a Ctrl-C waits for the import to end (see interrupts_held)
+            register: Register = ep.load()
     except ModuleNotFoundError as e:
         if not _is_missing_dependency(e, ep.module):
             raise  # a module of our own packages is missing: a bug, not an install choice
