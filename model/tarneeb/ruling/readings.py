@@ -114,18 +114,18 @@ class Report:
 Variant = Callable[[Rules, Situation], Rules | None]
 
 
-def _not_modelled(rules: Rules, s: Situation) -> None:
+def _not_modelled(rules: Rules, situation: Situation) -> None:
     return None
 
 
-def _team13(s: Situation) -> bool:
-    return s.tricks is not None and 13 in core_rules.team_tricks(s.tricks)
+def _team13(situation: Situation) -> bool:
+    return situation.tricks is not None and 13 in core_rules.team_tricks(situation.tricks)
 
 
-def _defenders13(s: Situation) -> bool:
-    if s.contract is None or s.tricks is None:
+def _defenders13(situation: Situation) -> bool:
+    if situation.contract is None or situation.tricks is None:
         return False
-    return core_rules.team_tricks(s.tricks)[1 - core_rules.team_of(s.contract.seat)] == 13
+    return core_rules.team_tricks(situation.tricks)[1 - core_rules.team_of(situation.contract.seat)] == 13
 
 
 _Live = Callable[[Rules, Situation], bool]
@@ -148,19 +148,19 @@ AMBIGUITY_READINGS: dict[str, tuple[tuple[str, ...], _Live, dict[str, Variant]]]
 }
 
 
-def _forced_dealer_turn(rules: Rules, s: Situation) -> bool:
+def _forced_dealer_turn(rules: Rules, situation: Situation) -> bool:
     """The dealer speaks after three passes under the dealer-forced all-pass rule, with a bid above the minimum."""
-    q, calls = s.question.bid, s.auction or []
-    if s.dealer is None or len(calls) != 3 or q is None or q.n is None or q.n <= rules.min_bid:
+    q, calls = situation.question.bid, situation.auction or []
+    if situation.dealer is None or len(calls) != 3 or q is None or q.n is None or q.n <= rules.min_bid:
         return False
     top = next(((b.n, b.strain) for b in reversed(calls) if b.n is not None), None)
-    seat = core_hand.bidding_order(rules, s.dealer)[len(calls)]
-    return core_rules.dealer_forced(rules, s.dealer, seat, top, sum(b.n is None for b in calls))
+    seat = core_hand.bidding_order(rules, situation.dealer)[len(calls)]
+    return core_rules.dealer_forced(rules, situation.dealer, seat, top, sum(b.n is None for b in calls))
 
 
-def _flags(kind: str, rules: Rules, s: Situation, answer: dict[str, Any] | None = None) -> tuple[AmbiguityFlag, ...]:
+def _flags(kind: str, rules: Rules, situation: Situation, answer: dict[str, Any] | None = None) -> tuple[AmbiguityFlag, ...]:
     out: list[AmbiguityFlag] = []
-    irr = s.question.irregularity if kind == "irregularity" else (answer or {}).get("irregularity")
+    irr = situation.question.irregularity if kind == "irregularity" else (answer or {}).get("irregularity")
     if kind == "irregularity" and answer is not None and False in (answer.get("revoke"), answer.get("out_of_turn")):
         irr = None  # the facts show no such irregularity: no remedy to choose
     remedy = IRREGULARITY_AMBIGUITY.get(str(irr))
@@ -171,9 +171,9 @@ def _flags(kind: str, rules: Rules, s: Situation, answer: dict[str, Any] | None 
         if taken_for(a, rules.ruleset) is None or a.id not in AMBIGUITY_READINGS:
             continue
         kinds, live, variants = AMBIGUITY_READINGS[a.id]
-        if kind not in kinds or not live(rules, s):
+        if kind not in kinds or not live(rules, situation):
             continue
-        out.append(_flag(a, kind, rules, s, variants))
+        out.append(_flag(a, kind, rules, situation, variants))
     return tuple(out)
 
 
@@ -183,19 +183,19 @@ def _silent_flag(a: Ambiguity) -> AmbiguityFlag:
         Reading(rid, text, False, None, "a club's choice: no rule document says") for rid, text in a.readings))
 
 
-def _flag(a: Ambiguity, kind: str, rules: Rules, s: Situation, variants: dict[str, Variant]) -> AmbiguityFlag:
+def _flag(a: Ambiguity, kind: str, rules: Rules, situation: Situation, variants: dict[str, Variant]) -> AmbiguityFlag:
     readings = []
     for rid, text in a.readings:
         if rid in a.params:  # a selectable reading: the rules that follow it (whatever reading r follows now)
             variant: Rules | None = rules_under(rules, {a.id: rid})
         else:
-            variant = variants.get(rid, _not_modelled)(rules, s)
+            variant = variants.get(rid, _not_modelled)(rules, situation)
         if variant is None:
             readings.append(Reading(rid, text, taken_for(a, rules.ruleset) == rid, None,
                                     "not computed: the engine has no parameter for this reading"))
             continue
         try:
-            d = decide(kind, variant, s)
+            d = decide(kind, variant, situation)
             readings.append(Reading(rid, text, taken_for(a, rules.ruleset) == rid, d.answer, d.text))
         except (Missing, SituationError, NotApplicable) as e:
             readings.append(Reading(rid, text, taken_for(a, rules.ruleset) == rid, None, f"no ruling: {e}"))
@@ -205,21 +205,21 @@ def _flag(a: Ambiguity, kind: str, rules: Rules, s: Situation, variants: dict[st
 # ------------------------------------------------------------------ resolve
 
 
-def rule_one(s: Situation, rid: str, options: dict[str, OptionValue]) -> Ruling:
+def rule_one(situation: Situation, rid: str, options: dict[str, OptionValue]) -> Ruling:
     """The ruling under one ruleset; raises :class:`SituationError` on contradictions."""
-    rules = rules_for(s, rid, options)
-    kind = s.question.kind
+    rules = rules_for(situation, rid, options)
+    kind = situation.question.kind
     try:
-        d = decide(kind, rules, s)
+        d = decide(kind, rules, situation)
     except NotApplicable as e:
         return Ruling(rid, rules.label(), rules.ruleset.name, "not-applicable", {}, f"Not applicable: {e}.")
     except Missing as e:
-        if not s.all_rulesets:
-            raise s.err([e.field], f"incomplete for {rules.label()}: {e.why}") from None
+        if not situation.all_rulesets:
+            raise situation.err([e.field], f"incomplete for {rules.label()}: {e.why}") from None
         return Ruling(rid, rules.label(), rules.ruleset.name, "undecided", {"missing": e.field},
                       f"Undecided: {e.field} is not given ({e.why}).")
     return Ruling(rid, rules.label(), rules.ruleset.name, "ruled", d.answer, d.text, clause_refs(rules, d.chain),
-                  _flags(kind, rules, s, d.answer), d.math)
+                  _flags(kind, rules, situation, d.answer), d.math)
 
 
 def _agreement(kind: str, rulings: Sequence[Ruling]) -> str:
@@ -291,39 +291,39 @@ def short_answer(kind: str, answer: dict[str, Any]) -> str:
     return f"trump is {strain_name(STRAINS.index(t))}" + (", as stated" if answer.get("stated") else "")
 
 
-def _contradiction(s: Situation, rid: str, options: dict[str, OptionValue], e: SituationError) -> Ruling:
-    rules = rules_for(s, rid, options)
+def _contradiction(situation: Situation, rid: str, options: dict[str, OptionValue], e: SituationError) -> Ruling:
+    rules = rules_for(situation, rid, options)
     msg = str(e).removeprefix(f"{e.file}: ").removeprefix(" / ".join(e.fields) + ": ")
     return Ruling(rid, rules.label(), rules.ruleset.name, "contradiction", {"fields": list(e.fields)},
                   f"Contradiction: {msg}.", fields=e.fields)
 
 
-def resolve(s: Situation) -> Report:
+def resolve(situation: Situation) -> Report:
     """Rule on the situation under every ruleset it names. With several rulesets, facts that contradict one
     ruleset are reported for it alone (status ``contradiction``) and the others still rule; the error is raised
     when only one ruleset was asked or the facts contradict them all."""
     out: list[Ruling] = []
     errors: list[SituationError] = []
-    for rid, o in s.targets:
+    for rid, o in situation.targets:
         try:
-            out.append(rule_one(s, rid, o))
+            out.append(rule_one(situation, rid, o))
         except SituationError as e:
-            if len(s.targets) == 1:
+            if len(situation.targets) == 1:
                 raise
             errors.append(e)
-            out.append(_contradiction(s, rid, o, e))
+            out.append(_contradiction(situation, rid, o, e))
     rulings = tuple(out)
     if errors and len(errors) == len(rulings):
         raise errors[0]
-    if s.all_rulesets and not any(x.status in ("ruled", "contradiction") for x in rulings):
+    if situation.all_rulesets and not any(x.status in ("ruled", "contradiction") for x in rulings):
         reasons = "; ".join(f"{x.label}: {x.text}" for x in rulings)
-        raise s.err(["question"], f"no ruleset can rule on these facts ({reasons})")
-    q = s.question
+        raise situation.err(["question"], f"no ruleset can rule on these facts ({reasons})")
+    q = situation.question
     asked: dict[str, Any] = {k: v for k, v in (
         ("seat", q.seat), ("card", None if q.card is None else card_str(q.card)),
         ("bid", None if q.bid is None else str(q.bid)), ("irregularity", q.irregularity)) if v is not None}
-    return Report(s.file, s.title, s.question.kind, KIND_QUESTIONS[s.question.kind], rulings,
-                  _agreement(s.question.kind, rulings), asked)
+    return Report(situation.file, situation.title, situation.question.kind, KIND_QUESTIONS[situation.question.kind], rulings,
+                  _agreement(situation.question.kind, rulings), asked)
 
 
 def resolve_file(path: str | Path) -> Report:
