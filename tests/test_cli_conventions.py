@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -189,14 +190,24 @@ def test_an_interrupt_inside_a_finaliser_still_ends_prove() -> None:
     assert interrupt["pending"] and not reached_after
 
 
+def _main_running(command: Any, monkeypatch: pytest.MonkeyPatch) -> int:
+    """``tarneeb.cli.main([])`` with ``command`` as the only command."""
+    import tarneeb.cli as cli
+
+    def parser(command_name: str | None = None) -> argparse.ArgumentParser:
+        p = argparse.ArgumentParser(prog="tarneeb")
+        p.set_defaults(func=command)
+        return p
+
+    monkeypatch.setattr(cli, "build_parser", parser)
+    rc: int = cli.main([])
+    return rc
+
+
 def test_every_command_keeps_an_interrupt_that_meets_a_finaliser(monkeypatch: pytest.MonkeyPatch,
                                                                   capsys: pytest.CaptureFixture[str]) -> None:
     # prove lost one Ctrl-C in CI while it was still building its checks (before its own guard began): main()
     # guards every command from the start, so a finaliser anywhere cannot swallow the interrupt
-    import argparse
-
-    import tarneeb.cli as cli
-
     class Finalised:
         def __del__(self) -> None:
             os.kill(os.getpid(), signal.SIGINT)
@@ -209,13 +220,7 @@ def test_every_command_keeps_an_interrupt_that_meets_a_finaliser(monkeypatch: py
             pass
         return 0
 
-    def parser(command_name: str | None = None) -> argparse.ArgumentParser:
-        p = argparse.ArgumentParser(prog="tarneeb")
-        p.set_defaults(func=command)
-        return p
-
-    monkeypatch.setattr(cli, "build_parser", parser)
-    assert cli.main([]) == 130
+    assert _main_running(command, monkeypatch) == 130
     assert capsys.readouterr().err.strip() == "interrupted"
 
 
@@ -223,8 +228,6 @@ def test_an_interrupt_that_python_turns_into_another_error_is_still_interrupted(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     # seen once in 30 Ctrl-C tries at 0.35 s: the interrupt came while dataclasses built the Mutant class, inside a
     # field's __set_name__, and Python raised "RuntimeError: Error calling __set_name__": a traceback and exit 1
-    import tarneeb.cli as cli
-
     class Field:
         def __set_name__(self, owner: type, name: str) -> None:
             os.kill(os.getpid(), signal.SIGINT)
@@ -235,13 +238,7 @@ def test_an_interrupt_that_python_turns_into_another_error_is_still_interrupted(
         type("Built", (), {"options": Field()})
         return 0
 
-    def parser(command_name: str | None = None) -> argparse.ArgumentParser:
-        p = argparse.ArgumentParser(prog="tarneeb")
-        p.set_defaults(func=command)
-        return p
-
-    monkeypatch.setattr(cli, "build_parser", parser)
-    assert cli.main([]) == 130
+    assert _main_running(command, monkeypatch) == 130
     assert capsys.readouterr().err.strip() == "interrupted"
 
 
