@@ -11,11 +11,13 @@ Both create ``.venv`` beside this repository on first use and reuse it after.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
 import tempfile
 import venv
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -68,44 +70,47 @@ def _can_run(name: str) -> bool:
     return subprocess.run([str(BIN / "tarneeb"), name, "--help"], cwd=ROOT, capture_output=True).returncode == 0
 
 
-def _lint_and_pytest(*pytest_args: str, beside: tuple[str | Path, ...] = ()) -> None:
+def _lint_and_pytest(*pytest_args: str) -> None:
     """ruff, mypy --strict, then pytest on two worker processes (the CI machine's 2 cores) with ``pytest_args``;
-    the proofs' cache is one fresh folder for both workers (tests/conftest.py). ``beside``: a command run at the
-    same time as pytest (its output kept and printed after pytest's); the step fails if either does."""
+    the proofs' cache is one fresh folder for both workers (tests/conftest.py)."""
     ensure_venv("test")
     run(BIN / "ruff", "check", "model", "proofs", "tests", "bench", "tools", "examples", "docs")
     run(BIN / "mypy")
     env = dict(os.environ)
     env.setdefault("HYPOTHESIS_PROFILE", "ci")
-    pytest: tuple[str | Path, ...] = (PY, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "2", *pytest_args)
-    if not beside:
-        run(*pytest, env=env)
-        return
+    run(PY, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "2", *pytest_args, env=env)
+
+
+@contextlib.contextmanager
+def beside(*cmd: str | Path) -> Iterator[None]:
+    """``cmd`` runs while the block does, its output kept and printed after the block's; the step then fails as
+    :func:`run` does if ``cmd`` did. A block that fails (or Ctrl-C) ends ``cmd`` too."""
+    shown = " ".join(str(c) for c in cmd)
     with tempfile.TemporaryFile("w+") as out:
-        print("+", " ".join(str(c) for c in beside), "(beside pytest; its output follows pytest's)", flush=True)
-        other = subprocess.Popen([str(c) for c in beside], cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
+        print("+", shown, "(beside the steps below; its output follows theirs)", flush=True)
+        proc = subprocess.Popen([str(c) for c in cmd], cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
         try:
-            print("+", " ".join(str(c) for c in pytest), flush=True)
-            rc = subprocess.call([str(c) for c in pytest], cwd=ROOT, env=env)
-            other_rc = other.wait()
-        finally:
-            if other.poll() is None:  # Ctrl-C or an error: the other command ends with this one
-                other.terminate()
-                other.wait()
+            yield
+        except BaseException:
+            proc.terminate()
+            proc.wait()
+            raise
+        rc = proc.wait()
         out.seek(0)
-        print(f"\n+ {' '.join(str(c) for c in beside)}\n{out.read()}", end="", flush=True)
-    failed = [f"{' '.join(str(c) for c in cmd)} (exit code {code})"
-              for cmd, code in ((pytest, rc), (beside, other_rc)) if code != 0]
-    if failed:
-        print(f"dev.py: command failed: {'; '.join(failed)}", file=sys.stderr)
-        sys.exit(rc or other_rc)
+        print(f"\n+ {shown}\n{out.read()}", end="", flush=True)
+    if rc != 0:
+        print(f"dev.py: command failed with exit code {rc}: {shown}", file=sys.stderr)
+        sys.exit(rc)
 
 
 def test() -> None:
-    # a test file's tests in one worker (their module fixtures), the files in the order tests/conftest.py gives;
-    # beside them (its single process fills the cores' idle moments), the release as a user gets it: the wheel
-    # alone in a fresh venv outside the tree runs the README's commands
-    _lint_and_pytest("--dist", "loadfile", "--no-loadscope-reorder", beside=(PY, "tools/wheel_check.py"))
+    # beside the lint and the tests (its single process fills the cores' idle moments), the release as a user gets
+    # it: the wheel alone in a fresh venv outside the tree runs the README's commands (with the build tools of the
+    # test extras, so the venv first)
+    ensure_venv("test")
+    with beside(PY, "tools/wheel_check.py"):
+        # a test file's tests in one worker (their module fixtures), the files in the order tests/conftest.py gives
+        _lint_and_pytest("--dist", "loadfile", "--no-loadscope-reorder")
 
 
 def check() -> None:
