@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import cache
+from typing import Any, TypeVar
 
 from tarneeb.core import hand as core_hand
 from tarneeb.core import rules as core_rules
@@ -128,7 +129,6 @@ def _auction_hypotheses(rules: Rules, bids: Sequence[int], contract: tuple[int, 
     """Each auction scoring hypothesis with the changes it gives this hand (None when it cannot be computed):
     another value of a scoring option, another reading of the register, the defenders left unscored."""
     deltas = core_hand.hand_deltas
-    out: list[tuple[Cause, list[int] | None]] = []
 
     def run(rv: Rules) -> list[int] | None:
         try:
@@ -136,21 +136,7 @@ def _auction_hypotheses(rules: Rules, bids: Sequence[int], contract: tuple[int, 
         except (IndexError, KeyError, ValueError):  # a hypothesis that cannot be computed for this hand
             return None
 
-    for name, values, clause in _AUCTION_SCORING:
-        attr = "score_style" if name == "scoring" else name
-        mine = getattr(rules, attr)
-        for v in values:
-            if v != mine:
-                out.append(((f"scored-as-{name}-{v}", f"the claimed changes are what {name} = {v} gives; this "
-                             f"ruleset scores with {name} = {mine}",
-                             clause if clause in rules.ruleset.clauses else "score.standard"), run(_variant(rules, attr, v))))
-    for aid, rid, text, rv, taken, clauses in _reading_facts(rules):
-        out.append((_reading_cause(rules, aid, rid, text, taken, clauses[0] if clauses else "score.standard"), run(rv)))
-    if rules.failed13_defenders == "usual":  # a variant no rule document names (a house file can state it)
-        out.append((("failed-13-pays-defenders-double", "a failed bid of 13 pays the defenders twice their tricks, "
-                     "a variant no rule document names (a house file can state it: params "
-                     "score.failed13_defenders = \"double\")", "score.standard"),
-                    run(_variant(rules, "failed13_defenders", "double"))))
+    out: list[tuple[Cause, list[int] | None]] = [(cause, run(rv)) for cause, rv in _auction_plan(rules)]
     bt = core_rules.team_of(contract[0])
     d = run(rules)
     if d is not None:
@@ -158,6 +144,51 @@ def _auction_hypotheses(rules: Rules, bids: Sequence[int], contract: tuple[int, 
         out.append((("defenders-not-scored", f"the defending team's {team[1 - bt]} tricks are not scored",
                      "score.standard"), [d[s] if core_rules.team_of(s) == bt else 0 for s in range(4)]))
     return out
+
+
+Plan = TypeVar("Plan")
+_PLANS: dict[tuple[int, bool, bool], tuple[Rules, Any]] = {}  # (id of rules, auction?, scores known?) -> plan
+
+
+def _kept(key: tuple[int, bool, bool], rules: Rules, make: Callable[[], Plan]) -> Plan:
+    """The hypotheses of one kind for ``rules`` (their causes and the rules they compute with), made once per rules
+    object: they depend on the rules alone; the hand changes only what each one computes."""
+    hit = _PLANS.get(key)
+    if hit is not None and hit[0] is rules:
+        plan: Plan = hit[1]
+        return plan
+    plan = make()
+    if len(_PLANS) > 256:
+        _PLANS.clear()
+    _PLANS[key] = (rules, plan)
+    return plan
+
+
+def _auction_plan(rules: Rules) -> list[tuple[Cause, Rules]]:
+    """The auction scoring hypotheses bar the one that depends on the hand (the defenders left unscored), each with
+    the rules it scores with: another value of a scoring option, another reading of the register."""
+    def make() -> list[tuple[Cause, Rules]]:
+        out: list[tuple[Cause, Rules]] = []
+        for name, values, clause in _AUCTION_SCORING:
+            attr = "score_style" if name == "scoring" else name
+            mine = getattr(rules, attr)
+            for v in values:
+                if v != mine:
+                    out.append(((f"scored-as-{name}-{v}", f"the claimed changes are what {name} = {v} gives; this "
+                                 f"ruleset scores with {name} = {mine}",
+                                 clause if clause in rules.ruleset.clauses else "score.standard"),
+                                _variant(rules, attr, v)))
+        for aid, rid, text, rv, taken, clauses in _reading_facts(rules):
+            out.append((_reading_cause(rules, aid, rid, text, taken, clauses[0] if clauses else "score.standard"),
+                        rv))
+        if rules.failed13_defenders == "usual":  # a variant no rule document names (a house file can state it)
+            out.append((("failed-13-pays-defenders-double", "a failed bid of 13 pays the defenders twice their "
+                         "tricks, a variant no rule document names (a house file can state it: params "
+                         "score.failed13_defenders = \"double\")", "score.standard"),
+                        _variant(rules, "failed13_defenders", "double")))
+        return out
+
+    return _kept((id(rules), True, False), rules, make)
 
 
 _READINGS: dict[int, tuple[Rules, list[tuple[str, str, str, Rules]]]] = {}  # id of rules -> (rules, readings)
@@ -226,94 +257,89 @@ def _individual_deltas_causes(rules: Rules, bids: Sequence[int], tricks: Sequenc
     *post* step), or one of each at once (two bugs in the same hand are named together). ``scores``: each seat's
     score before the deal (the tables that depend on the score are tried only when it is known)."""
     computed: list[tuple[list[int], Cause | None]] = []
-    for fn, cause in _individual_bases(rules, bids, tricks, scores):
+    deltas, d = core_hand.hand_deltas, core_rules.individual_delta
+    own: list[int] | None = None  # the rules' own changes, once computed
+    for kind, cause, rv, t in _individual_plan(rules, scores is not None):
         try:
-            computed.append((fn(), cause))
+            if kind == "rules":
+                got = own = deltas(rules, bids, None, tricks)
+            elif kind == "team-tricks":
+                team = core_rules.team_tricks(tricks)
+                got = deltas(rules, bids, None, [team[core_rules.team_of(s)] for s in range(4)])
+            elif kind == "extra-counted":  # a made bid scores the tricks taken, not the bid
+                got = [d(rules, tricks[s], tricks[s]) if tricks[s] >= bids[s] else d(rules, bids[s], tricks[s])
+                       for s in range(4)]
+            elif kind == "extra-plus-one":  # a made bid earns one more point per extra trick
+                got = [d(rules, bids[s], tricks[s]) + (tricks[s] - bids[s] if tricks[s] >= bids[s] else 0)
+                       for s in range(4)]
+            elif kind == "exactly-fails":
+                got = [d(rules, bids[s], tricks[s]) if tricks[s] != bids[s] else -d(rules, bids[s], tricks[s])
+                       for s in range(4)]
+            elif rv is None:
+                raise RuntimeError(f"the hypothesis {kind} has no rules to compute with")
+            elif kind == "table":
+                got = deltas(rv, bids, None, tricks)
+            else:  # "from-score": a table that depends on the score, the other one from a score of t on
+                if own is None or scores is None:
+                    raise ValueError("the rules' own changes or the scores are not known")
+                theirs = deltas(rv, bids, None, tricks)
+                got = [theirs[s] if scores[s] >= t else own[s] for s in range(4)]
         except (IndexError, KeyError, ValueError):  # a hypothesis that cannot be computed for this hand
             continue
+        computed.append((got, cause))
     return _one_or_two_slips(computed, _individual_posts(want), want)
 
 
-def _individual_bases(rules: Rules, bids: Sequence[int], tricks: Sequence[int], scores: Sequence[int] | None
-                      ) -> list[tuple[Callable[[], list[int]], Cause | None]]:
-    """The ways of computing each seat's change of an individual hand, the rules' own first: each with the cause it
-    would be (a base slip), the value tables of the register's readings and of the other rulesets among them."""
-    d = core_rules.individual_delta
+def _individual_plan(rules: Rules, with_scores: bool) -> list[tuple[str, Cause | None, Rules | None, int]]:
+    """The ways of computing each seat's change of an individual hand, the rules' own first: each a kind, the cause
+    it would be (a base slip), the rules it computes with and the score it starts from (the value tables of the
+    register's readings and of the other rulesets among them; those that depend on the score only
+    ``with_scores``), made once per rules object."""
+    def make() -> list[tuple[str, Cause | None, Rules | None, int]]:
+        bases: list[tuple[str, Cause | None, Rules | None, int]] = [
+            ("rules", None, None, 0),
+            ("team-tricks", ("team-tricks-to-each-partner", "each player is scored on the tricks of the whole team, "
+                             "not on the tricks they took themselves", "score.individual"), None, 0),
+            ("extra-counted", ("extra-tricks-scored", "a made bid scores the tricks taken instead of the bid; extra "
+                               "tricks earn nothing", "score.extra"), None, 0),
+            ("extra-plus-one", ("extra-tricks-scored", "each extra trick over a made bid earns a point; extra tricks "
+                                "earn nothing", "score.extra"), None, 0),
+            ("exactly-fails", ("made-exactly-counts-as-failed", "a bid made exactly is scored as failed; taking the "
+                               "number bid is enough", "score.individual"), None, 0),
+        ]
+        tables = []  # a reading of the register that sets another value table: named as that reading
+        for aid, rid, text, rv, taken, _ in _reading_facts(rules):
+            if rv.values != rules.values:
+                tables.append(rv.values)
+                bases.append(("table", _reading_cause(rules, aid, rid, text, taken, "score.values"), rv, 0))
+        for other, values in _other_value_tables(rules.id):
+            if values in tables:  # the same table: the reading names it
+                continue
+            rv = _variant(rules, "values", values)
+            bases.append(("table", ("values-of-another-ruleset", f"the bid values are those of {other}, not of "
+                                    f"{rules.id}", "score.values"), rv, 0))
+            if not with_scores:
+                continue
+            for t in _score_thresholds():
+                bases.append(("from-score", (f"values-of-another-ruleset-from-{t}", f"a player with {t} points or "
+                                             f"more before the deal is scored with the bid values of {other}, one "
+                                             f"with fewer with those of {rules.id}; {rules.id}'s values do not "
+                                             "depend on the score", "score.values"), rv, t))
+        return bases
 
-    def by_the_rules() -> list[int]:
-        return core_hand.hand_deltas(rules, bids, None, tricks)
-
-    def team_tricks() -> list[int]:
-        t = core_rules.team_tricks(tricks)
-        return core_hand.hand_deltas(rules, bids, None, [t[core_rules.team_of(s)] for s in range(4)])
-
-    def extra_counted() -> list[int]:  # a made bid scores the tricks taken, not the bid
-        return [d(rules, tricks[s], tricks[s]) if tricks[s] >= bids[s] else d(rules, bids[s], tricks[s]) for s in range(4)]
-
-    def extra_plus_one() -> list[int]:  # a made bid earns one more point per extra trick
-        return [d(rules, bids[s], tricks[s]) + (tricks[s] - bids[s] if tricks[s] >= bids[s] else 0) for s in range(4)]
-
-    def exactly_fails() -> list[int]:
-        return [d(rules, bids[s], tricks[s]) if tricks[s] != bids[s] else -d(rules, bids[s], tricks[s]) for s in range(4)]
-
-    bases: list[tuple[Callable[[], list[int]], Cause | None]] = [
-        (by_the_rules, None),
-        (team_tricks, ("team-tricks-to-each-partner", "each player is scored on the tricks of the whole team, "
-                       "not on the tricks they took themselves", "score.individual")),
-        (extra_counted, ("extra-tricks-scored", "a made bid scores the tricks taken instead of the bid; extra "
-                         "tricks earn nothing", "score.extra")),
-        (extra_plus_one, ("extra-tricks-scored", "each extra trick over a made bid earns a point; extra tricks "
-                          "earn nothing", "score.extra")),
-        (exactly_fails, ("made-exactly-counts-as-failed", "a bid made exactly is scored as failed; taking the "
-                         "number bid is enough", "score.individual")),
-    ]
-    tables = []  # a reading of the register that sets another value table: named as that reading
-    for aid, rid, text, rv, taken, _ in _reading_facts(rules):
-        if rv.values != rules.values:
-            tables.append(rv.values)
-            bases.append((lambda rv=rv: core_hand.hand_deltas(rv, bids, None, tricks),  # type: ignore[misc]
-                          _reading_cause(rules, aid, rid, text, taken, "score.values")))
-    for other, values in _other_value_tables(rules.id):
-        if values in tables:  # the same table: the reading names it
-            continue
-        rv = _variant(rules, "values", values)
-        bases.append((lambda rv=rv: core_hand.hand_deltas(rv, bids, None, tricks),  # type: ignore[misc]
-                      ("values-of-another-ruleset", f"the bid values are those of {other}, not of {rules.id}",
-                       "score.values")))
-        if scores is None:
-            continue
-        for t in _score_thresholds():  # a table that depends on the score: the other one from a score of t on
-            def from_score(rv: Rules = rv, t: int = t) -> list[int]:
-                own, theirs = core_hand.hand_deltas(rules, bids, None, tricks), core_hand.hand_deltas(rv, bids, None, tricks)
-                return [theirs[s] if scores[s] >= t else own[s] for s in range(4)]
-
-            bases.append((from_score, (f"values-of-another-ruleset-from-{t}", f"a player with {t} points or more "
-                                       f"before the deal is scored with the bid values of {other}, one with fewer "
-                                       f"with those of {rules.id}; {rules.id}'s values do not depend on the score",
-                                       "score.values")))
-    return bases
+    return _kept((id(rules), False, with_scores), rules, make)
 
 
-def _failed_to_opponents(base: list[int], parts: int) -> list[int]:
-    """``base`` with each failed bid's value also given to each opponent: whole (``parts`` 1) or shared between the
-    two (``parts`` 2, half each, rounded down)."""
+def _failed_to_opponents(base: list[int], parts: int, opponents: Sequence[Sequence[int]]) -> list[int]:
+    """``base`` with each failed bid's value also given to each opponent (``opponents[s]``: the seats not of
+    seat s's team): whole (``parts`` 1) or shared between the two (``parts`` 2, half each, rounded down)."""
     out = list(base)
-    for s in range(4):
-        if base[s] < 0:
-            for o in range(4):
-                if core_rules.team_of(o) != core_rules.team_of(s):  # each opponent
-                    out[o] += -base[s] // parts
+    for s, b in enumerate(base):
+        if b < 0:
+            give = -b // parts
+            for o in opponents[s]:
+                out[o] += give
     return out
-
-
-def _failed_paid(base: list[int]) -> list[int]:
-    """A failed bid's value also paid to each opponent."""
-    return _failed_to_opponents(base, 1)
-
-
-def _failed_split(base: list[int]) -> list[int]:
-    """A failed bid's value shared between the two opponents (half each, rounded down)."""
-    return _failed_to_opponents(base, 2)
 
 
 def _failed_free(base: list[int]) -> list[int]:
@@ -324,12 +350,21 @@ def _failed_free(base: list[int]) -> list[int]:
 def _individual_posts(want: list[int]) -> list[tuple[Callable[[list[int]], list[int]] | None, Cause | None]]:
     """The slips in settling a failed bid, applied after the changes are computed (a post step), nothing first;
     not deducting a failed bid only when the claim has no negative change."""
+    team_of = core_rules.team_of
+    opponents = [[o for o in range(4) if team_of(o) != team_of(s)] for s in range(4)]
+
+    def failed_paid(base: list[int]) -> list[int]:  # a failed bid's value also paid to each opponent
+        return _failed_to_opponents(base, 1, opponents)
+
+    def failed_split(base: list[int]) -> list[int]:  # shared between the two opponents (half each, rounded down)
+        return _failed_to_opponents(base, 2, opponents)
+
     posts: list[tuple[Callable[[list[int]], list[int]] | None, Cause | None]] = [
         (None, None),
-        (_failed_paid, ("failed-bid-paid-to-opponents", "a failed bid's value is also added to each opponent's "
-                        "score; only the bidder loses it", "score.individual")),
-        (_failed_split, ("failed-bid-split-between-opponents", "a failed bid's value is shared between the two "
-                         "opponents (half each); only the bidder loses it", "score.individual")),
+        (failed_paid, ("failed-bid-paid-to-opponents", "a failed bid's value is also added to each opponent's "
+                       "score; only the bidder loses it", "score.individual")),
+        (failed_split, ("failed-bid-split-between-opponents", "a failed bid's value is shared between the two "
+                        "opponents (half each); only the bidder loses it", "score.individual")),
     ]
     if min(want) >= 0:  # failed_free gives no negative change: it cannot give a claim with one
         posts.append((_failed_free, ("failed-bid-not-deducted", "a failed bid costs nothing; its value is taken off "

@@ -197,7 +197,19 @@ class HandReplay:
         tricks = self.h.tricks
         if tricks is None or self.h.deck is None or any(t.leader is None for t in tricks):
             return hands
-        plays = [(core_hand.trick_turn(self.rules, t.leader, j), c) for t in tricks if t.leader is not None
+        so = core_rules.seat_order  # the seats of a trick by its leader, as core_hand.trick_turn takes them
+        rules = self.rules
+        orders = (so(rules, 0), so(rules, 1), so(rules, 2), so(rules, 3))
+        for t in tricks:  # the usual case, four cards each held by the seat that plays it: nothing to say
+            cards = t.cards
+            if len(cards) != 4 or t.leader is None:
+                break
+            a, b, c, d = orders[t.leader]
+            if not (hands[a] >> cards[0] & hands[b] >> cards[1] & hands[c] >> cards[2] & hands[d] >> cards[3] & 1):
+                break
+        else:
+            return hands
+        plays = [(core_hand.trick_turn(rules, t.leader, j), c) for t in tricks if t.leader is not None
                  for j, c in enumerate(t.cards[:4])]
         if all(hands[seat] >> card & 1 for seat, card in plays):
             return hands
