@@ -259,6 +259,10 @@ def _individual_deltas_causes(rules: Rules, bids: Sequence[int], tricks: Sequenc
     computed: list[tuple[list[int], Cause | None]] = []
     deltas, d = core_hand.hand_deltas, core_rules.individual_delta
     own: list[int] | None = None  # the rules' own changes, once computed
+    try:  # each seat's change by core_rules.individual_delta, which three of the slips start from
+        each: list[int] | None = [d(rules, bids[s], tricks[s]) for s in range(4)]
+    except (IndexError, KeyError, ValueError):  # a slip that needs it cannot be computed either
+        each = None
     for kind, cause, rv, t in _individual_plan(rules, scores is not None):
         try:
             if kind == "rules":
@@ -267,14 +271,14 @@ def _individual_deltas_causes(rules: Rules, bids: Sequence[int], tricks: Sequenc
                 team = core_rules.team_tricks(tricks)
                 got = deltas(rules, bids, None, [team[core_rules.team_of(s)] for s in range(4)])
             elif kind == "extra-counted":  # a made bid scores the tricks taken, not the bid
-                got = [d(rules, tricks[s], tricks[s]) if tricks[s] >= bids[s] else d(rules, bids[s], tricks[s])
-                       for s in range(4)]
-            elif kind == "extra-plus-one":  # a made bid earns one more point per extra trick
-                got = [d(rules, bids[s], tricks[s]) + (tricks[s] - bids[s] if tricks[s] >= bids[s] else 0)
-                       for s in range(4)]
-            elif kind == "exactly-fails":
-                got = [d(rules, bids[s], tricks[s]) if tricks[s] != bids[s] else -d(rules, bids[s], tricks[s])
-                       for s in range(4)]
+                got = [d(rules, tricks[s], tricks[s]) if tricks[s] >= bids[s]
+                       else d(rules, bids[s], tricks[s]) if each is None else each[s] for s in range(4)]
+            elif each is None and kind in ("extra-plus-one", "exactly-fails"):
+                continue
+            elif kind == "extra-plus-one" and each is not None:  # a made bid earns one more point per extra trick
+                got = [each[s] + (tricks[s] - bids[s] if tricks[s] >= bids[s] else 0) for s in range(4)]
+            elif kind == "exactly-fails" and each is not None:
+                got = [each[s] if tricks[s] != bids[s] else -each[s] for s in range(4)]
             elif rv is None:
                 raise RuntimeError(f"the hypothesis {kind} has no rules to compute with")
             elif kind == "table":
@@ -350,8 +354,8 @@ def _failed_free(base: list[int]) -> list[int]:
 def _individual_posts(want: list[int]) -> list[tuple[Callable[[list[int]], list[int]] | None, Cause | None]]:
     """The slips in settling a failed bid, applied after the changes are computed (a post step), nothing first;
     not deducting a failed bid only when the claim has no negative change."""
-    team_of = core_rules.team_of
-    opponents = [[o for o in range(4) if team_of(o) != team_of(s)] for s in range(4)]
+    team = [core_rules.team_of(s) for s in range(4)]
+    opponents = [[o for o in range(4) if team[o] != team[s]] for s in range(4)]
 
     def failed_paid(base: list[int]) -> list[int]:  # a failed bid's value also paid to each opponent
         return _failed_to_opponents(base, 1, opponents)
