@@ -42,6 +42,14 @@ process warms up its own loop the same way.
 Each line also gives the spread of the ratio over the rounds (ours / oh_hell in adjacent bursts): on a shared or
 virtual machine it shows how far one run's figure can move.
 
+Each ruleset's second line splits each side's CPU time per trick into the random policy's draws and the rest (the
+engine and the driver's loop): the side is played again briefly, untimed, with a generator that logs every draw
+(:class:`PolicyLog`: a shuffle per deal, ``randrange(n)`` per decision and per chance outcome), and the logged
+draws are then made again alone with a plain generator and timed (:func:`replay_policy`; best of three, warmed
+up). The rest is the per-trick time less the policy's. It prints the ratio on the rest alone and the most our rest
+may take a trick for the whole ratio to reach 1.25, beside the minimal engine's rest. The policy is the same
+work on both sides (the same calls of the same generator), so it narrows whatever ratio the rest has.
+
 Work is normalised: per trick (our hands have 13, theirs 12; our cancelled deals and bidding are charged to our
 tricks) and per decision (bids, trump choices and cards chosen by the policy). The ratio printed per ruleset is
 ours / oh_hell in tricks per CPU second, both measured side by side in the same run; the last line is
@@ -67,6 +75,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import MutableSequence
 from typing import Any
 
 RULESETS = ["card-kings-41", "bsfyi-41", "eram-41", "tarneeb-400", "classic"]
@@ -82,14 +91,16 @@ def warm_up(run: Any, *args: Any) -> None:
         run(*args, WARMUP_SECONDS, 10_000)
 
 
-def run_ours(ruleset: str, seconds: float, seed: int) -> dict[str, float]:
+def run_ours(ruleset: str, seconds: float, seed: int, rng_class: type[random.Random] = random.Random
+             ) -> dict[str, float]:
     """Random self-play of whole matches for ``seconds``; counts deals, played hands, tricks, decisions.
 
-    The burst ends at a wall-clock deadline; its ``seconds`` are the process's CPU time over the burst."""
+    The burst ends at a wall-clock deadline; its ``seconds`` are the process's CPU time over the burst.
+    ``rng_class``: :class:`PolicyLog` to log the policy's draws (:func:`policy_share`), never when timed."""
     from tarneeb import Deal, Match, Phase, load_rules
 
     rules = load_rules(ruleset)
-    rng = random.Random(seed)
+    rng = rng_class(seed)
     randrange, shuffle = rng.randrange, rng.shuffle
     deck = list(range(52))
     deals = hands = decisions = 0
@@ -117,7 +128,8 @@ def run_ours(ruleset: str, seconds: float, seed: int) -> dict[str, float]:
     return {"seconds": elapsed, "deals": deals, "hands": hands, "tricks": 13 * hands, "decisions": decisions}
 
 
-def run_oh_hell(seconds: float, seed: int) -> dict[str, float] | None:
+def run_oh_hell(seconds: float, seed: int, rng_class: type[random.Random] = random.Random
+                ) -> dict[str, float] | None:
     """Random self-play of ``oh_hell`` hands for ``seconds`` (CPU time, as :func:`run_ours`); None without
     OpenSpiel."""
     try:
@@ -126,7 +138,7 @@ def run_oh_hell(seconds: float, seed: int) -> dict[str, float] | None:
         return None
     game = pyspiel.load_game("oh_hell", {"players": 4, "num_tricks_fixed": 12})
     new_state = game.new_initial_state
-    rng = random.Random(seed)
+    rng = rng_class(seed)
     randrange, shuffle = rng.randrange, rng.shuffle
     deck = list(range(52))
     hands = decisions = 0
@@ -154,15 +166,69 @@ def run_oh_hell(seconds: float, seed: int) -> dict[str, float] | None:
     return {"seconds": elapsed, "deals": hands, "hands": hands, "tricks": 12 * hands, "decisions": decisions}
 
 
-def run_minimal(ruleset: str, seconds: float, seed: int) -> dict[str, float]:
+def run_minimal(ruleset: str, seconds: float, seed: int, rng_class: type[random.Random] = random.Random
+                ) -> dict[str, float]:
     import importlib
 
     here = os.path.dirname(os.path.abspath(__file__))
     if here not in sys.path:
         sys.path.insert(0, here)
     minimal = importlib.import_module("minimal")
-    row: dict[str, float] = minimal.bench(ruleset, seconds, seed, MAX_HANDS)
+    row: dict[str, float] = minimal.bench(ruleset, seconds, seed, MAX_HANDS, rng_class)
     return row
+
+
+# ------------------------------------------------------------------ the policy's share of each side's time
+
+class PolicyLog(random.Random):
+    """A generator that logs what the random policy asks of it, in order: ``None`` for a shuffle of the deck,
+    ``n`` for ``randrange(n)``. It gives the same draws as :class:`random.Random` with the same seed."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.log: list[int | None] = []
+        PolicyLog.last = self
+
+    last: PolicyLog | None = None
+
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
+        if stop is not None or step != 1:
+            raise ValueError("the policy draws randrange(n) only")
+        self.log.append(start)
+        return super().randrange(start)
+
+    def shuffle(self, x: MutableSequence[Any]) -> None:
+        self.log.append(None)
+        super().shuffle(x)
+
+
+def replay_policy(log: list[int | None], seed: int) -> float:
+    """CPU seconds to make the logged draws again with a plain :class:`random.Random` (a shuffle of a 52-card list
+    for each ``None``, ``randrange(n)`` for each ``n``), bound to local names as the drivers bind them: the part of
+    a side's time that is the policy's and not the engine's (the loop over the log stands for the driver's own)."""
+    rng = random.Random(seed)
+    randrange, shuffle = rng.randrange, rng.shuffle
+    deck = list(range(52))
+    c0 = time.process_time()
+    for n in log:
+        if n is None:
+            shuffle(deck)
+        else:
+            randrange(n)
+    return time.process_time() - c0
+
+
+def policy_share(run: Any, *args: Any, seconds: float = 0.3) -> tuple[float, float]:
+    """(CPU seconds of the policy's draws per hand, hands logged): the side ``run`` is played for ``seconds`` with a
+    :class:`PolicyLog` (untimed), then its draws are made again alone (:func:`replay_policy`, warmed up first)."""
+    row = run(*args, seconds, 77, PolicyLog)
+    got = PolicyLog.last
+    if got is None or not row or not row["hands"]:
+        raise RuntimeError("no draws were logged")
+    log = got.log
+    for _ in range(WARMUP_CALLS):
+        replay_policy(log[:2000], 1)
+    return min(replay_policy(log, 77) for _ in range(3)) / row["hands"], row["hands"]
 
 
 # ------------------------------------------------------------------ baseline commit in a child process
@@ -239,7 +305,29 @@ def bench_ruleset(ruleset: str, seconds: float, rounds: int, tree: str | None,
     out["fraction_of_minimal"] = ours["tricks_per_s"] / out["minimal"]["tricks_per_s"]
     if tree:
         out["speedup_vs_baseline"] = ours["tricks_per_s"] / out["baseline"]["tricks_per_s"]
+    out["policy"] = policy_split(ruleset, out, have_peer)
     return out
+
+
+def policy_split(ruleset: str, out: dict[str, Any], have_peer: bool) -> dict[str, float]:
+    """Each side's time per trick split into the policy's draws (:func:`policy_share`) and the rest (the engine and
+    its driver's loop), in microseconds; with oh_hell, the ratio on the rest alone, and the most the rest of ours
+    may take a trick for the ratio to be 1.25 (beside the minimal engine's rest)."""
+    sides: dict[str, tuple[Any, tuple[Any, ...], int]] = {"ours": (run_ours, (ruleset,), 13),
+                                                          "minimal": (run_minimal, (ruleset,), 13)}
+    if have_peer:
+        sides["oh_hell"] = (run_oh_hell, (), 12)
+    split: dict[str, float] = {}
+    for name, (run, args, tricks) in sides.items():
+        policy, _ = policy_share(run, *args)
+        per_trick = 1e6 / out[name]["tricks_per_s"]
+        split[f"{name}_us_per_trick"] = per_trick
+        split[f"{name}_policy_us_per_trick"] = 1e6 * policy / tricks
+        split[f"{name}_rest_us_per_trick"] = per_trick - 1e6 * policy / tricks
+    if have_peer:
+        split["ratio_rest"] = split["oh_hell_rest_us_per_trick"] / split["ours_rest_us_per_trick"]
+        split["rest_for_1.25"] = split["oh_hell_us_per_trick"] / 1.25 - split["ours_policy_us_per_trick"]
+    return split
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -275,6 +363,15 @@ def main(argv: list[str] | None = None) -> int:
             line += f" | {100 * row['fraction_of_minimal']:.0f}% of minimal"
             if tree:
                 line += f" | x{row['speedup_vs_baseline']:.2f} vs {a.baseline}"
+            print(line)
+            sp = row["policy"]
+            line = (f"{'':14s} per trick, policy's draws + the rest: ours {sp['ours_policy_us_per_trick']:.2f} + "
+                    f"{sp['ours_rest_us_per_trick']:.2f} us, minimal {sp['minimal_policy_us_per_trick']:.2f} + "
+                    f"{sp['minimal_rest_us_per_trick']:.2f} us")
+            if "ratio_rest" in sp:
+                line += (f", oh_hell {sp['oh_hell_policy_us_per_trick']:.2f} + {sp['oh_hell_rest_us_per_trick']:.2f} us"
+                         f" | ratio on the rest {sp['ratio_rest']:.2f}; 1.25 needs our rest at most "
+                         f"{sp['rest_for_1.25']:.2f} us")
             print(line)
         if "ratio" in row:
             ratios.append(row["ratio"])

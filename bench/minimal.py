@@ -176,11 +176,12 @@ def play_match(r: Any, rng: random.Random, max_hands: int, log: list[tuple[Any, 
     return hands_played, deals
 
 
-def bench(ruleset: str, seconds: float, seed: int, max_hands: int) -> dict[str, float]:
+def bench(ruleset: str, seconds: float, seed: int, max_hands: int,
+          rng_class: type[random.Random] = random.Random) -> dict[str, float]:
     from tarneeb import load_rules
 
     rules = load_rules(ruleset)
-    rng = random.Random(seed)
+    rng = rng_class(seed)
     hands = deals = 0
     deadline = time.perf_counter() + seconds
     c0 = time.process_time()  # CPU time, as bench/fair.py times the engines
