@@ -351,19 +351,27 @@ def _failed_free(base: list[int]) -> list[int]:
     return [max(0, x) for x in base]
 
 
-def _individual_posts(want: list[int]) -> list[tuple[Callable[[list[int]], list[int]] | None, Cause | None]]:
-    """The slips in settling a failed bid, applied after the changes are computed (a post step), nothing first;
-    not deducting a failed bid only when the claim has no negative change."""
+def _individual_posts(want: list[int]) -> list[tuple[Callable[[list[int]], bool] | None, Cause | None]]:
+    """The slips in settling a failed bid, applied after the changes are computed (a post step), nothing first:
+    each as whether it turns given changes into ``want``; not deducting a failed bid only when the claim has no
+    negative change."""
     team = [core_rules.team_of(s) for s in range(4)]
     opponents = [[o for o in range(4) if team[o] != team[s]] for s in range(4)]
+    w0, w1, w2, w3 = want
 
-    def failed_paid(base: list[int]) -> list[int]:  # a failed bid's value also paid to each opponent
-        return _failed_to_opponents(base, 1, opponents)
+    def failed_paid(base: list[int]) -> bool:  # a failed bid's value also paid to each opponent
+        # it only adds to a change: a claim below the change at some seat is out of its reach
+        return (w0 >= base[0] and w1 >= base[1] and w2 >= base[2] and w3 >= base[3]
+                and _failed_to_opponents(base, 1, opponents) == want)
 
-    def failed_split(base: list[int]) -> list[int]:  # shared between the two opponents (half each, rounded down)
-        return _failed_to_opponents(base, 2, opponents)
+    def failed_split(base: list[int]) -> bool:  # shared between the two opponents (half each, rounded down)
+        return (w0 >= base[0] and w1 >= base[1] and w2 >= base[2] and w3 >= base[3]
+                and _failed_to_opponents(base, 2, opponents) == want)
 
-    posts: list[tuple[Callable[[list[int]], list[int]] | None, Cause | None]] = [
+    def failed_free(base: list[int]) -> bool:
+        return _failed_free(base) == want
+
+    posts: list[tuple[Callable[[list[int]], bool] | None, Cause | None]] = [
         (None, None),
         (failed_paid, ("failed-bid-paid-to-opponents", "a failed bid's value is also added to each opponent's "
                        "score; only the bidder loses it", "score.individual")),
@@ -371,13 +379,13 @@ def _individual_posts(want: list[int]) -> list[tuple[Callable[[list[int]], list[
                         "opponents (half each); only the bidder loses it", "score.individual")),
     ]
     if min(want) >= 0:  # failed_free gives no negative change: it cannot give a claim with one
-        posts.append((_failed_free, ("failed-bid-not-deducted", "a failed bid costs nothing; its value is taken off "
+        posts.append((failed_free, ("failed-bid-not-deducted", "a failed bid costs nothing; its value is taken off "
                                      "the bidder's score", "score.individual")))
     return posts
 
 
 def _one_or_two_slips(computed: list[tuple[list[int], Cause | None]],
-                      posts: list[tuple[Callable[[list[int]], list[int]] | None, Cause | None]],
+                      posts: list[tuple[Callable[[list[int]], bool] | None, Cause | None]],
                       want: list[int]) -> list[Cause]:
     """The causes that give ``want``: every single slip (a base alone, a post step on the rules' changes, the
     first of ``computed``); two at once (a base and a post step) only when none fits alone."""
@@ -392,7 +400,7 @@ def _one_or_two_slips(computed: list[tuple[list[int], Cause | None]],
             add(cause)
     rules_d = computed[0][0]
     for post, pcause in posts[1:]:
-        if post is not None and pcause is not None and post(rules_d) == want:
+        if post is not None and pcause is not None and post(rules_d):
             add(pcause)
     if out:
         return out
@@ -403,7 +411,7 @@ def _one_or_two_slips(computed: list[tuple[list[int], Cause | None]],
             continue
         tried.add(key)
         for post, pcause in posts[1:]:
-            if post is not None and cause is not None and pcause is not None and post(deltas) == want:
+            if post is not None and cause is not None and pcause is not None and post(deltas):
                 add((f"{cause[0]}+{pcause[0]}", f"two slips at once: {cause[1]}; and {pcause[1]}", cause[2]))
     return out
 
