@@ -28,7 +28,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from tarneeb import Deal, Match, Phase, load_rules
+from tarneeb import Match, Phase, load_rules
 from tarneeb.core import match as core_match
 from tarneeb.core import rules as core_rules
 from tarneeb.core.actions import Action, Play
@@ -36,6 +36,7 @@ from tarneeb.core.cards import CARD_BITS, SUIT_MASKS
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 fair: Any = importlib.import_module("fair")
+minimal: Any = importlib.import_module("minimal")
 
 
 @contextlib.contextmanager
@@ -115,17 +116,8 @@ def inlined() -> Iterator[None]:
 
 
 def _played(ruleset: str, seed: int) -> tuple[list[tuple[Any, ...]], list[Action]]:
-    rules = load_rules(ruleset)
-    rng = random.Random(seed)
-    m = Match(rules, first_dealer=rng.randrange(4))
-    deck = list(range(52))
-    while m.hands_played < fair.MAX_HANDS and not m.is_over():
-        if m.phase is Phase.DEAL:
-            rng.shuffle(deck)
-            m.apply(Deal(tuple(deck)))
-        else:
-            legal = m.legal_actions()
-            m.apply(legal[rng.randrange(len(legal))])
+    """The seeded match of bench/minimal.py's engine_match (fair.py's policy): its deals and its actions."""
+    m = minimal.engine_match(load_rules(ruleset), random.Random(seed), fair.MAX_HANDS)
     return [(h.dealer, h.redeal, tuple(h.tricks_won), tuple(h.scores_after)) for h in m.records], list(m.history)
 
 

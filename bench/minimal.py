@@ -193,8 +193,9 @@ def bench(ruleset: str, seconds: float, seed: int, max_hands: int,
     return {"seconds": elapsed, "deals": deals, "hands": hands, "tricks": 13 * hands}
 
 
-def engine_log(r: Any, rng: random.Random, max_hands: int) -> list[tuple[Any, ...]]:
-    """The same match played by :class:`tarneeb.Match` with the same random draws, logged like :func:`play_match`."""
+def engine_match(r: Any, rng: random.Random, max_hands: int) -> Any:
+    """The same match played by :class:`tarneeb.Match` with the same random draws (the policy of
+    ``bench/fair.py``), stopped after ``max_hands`` played hands: the :class:`~tarneeb.Match` itself."""
     from tarneeb import Deal, Match, Phase
 
     deck = list(range(52))
@@ -206,8 +207,13 @@ def engine_log(r: Any, rng: random.Random, max_hands: int) -> list[tuple[Any, ..
         else:
             legal = m.legal_actions()
             m.apply(legal[rng.randrange(len(legal))])
+    return m
+
+
+def engine_log(r: Any, rng: random.Random, max_hands: int) -> list[tuple[Any, ...]]:
+    """:func:`engine_match`'s deals, logged like :func:`play_match`."""
     return [(h.dealer, h.redeal is not None, None if h.redeal else tuple(h.tricks_won), tuple(h.scores_after))
-            for h in m.records]
+            for h in engine_match(r, rng, max_hands).records]
 
 
 def check(ruleset: str, matches: int, max_hands: int = 50, winner_fn: Any = _winner) -> int:
