@@ -75,7 +75,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import MutableSequence
+from collections.abc import Callable, MutableSequence
 from typing import Any
 
 RULESETS = ["card-kings-41", "bsfyi-41", "eram-41", "tarneeb-400", "classic"]
@@ -91,16 +91,17 @@ def warm_up(run: Any, *args: Any) -> None:
         run(*args, WARMUP_SECONDS, 10_000)
 
 
-def run_ours(ruleset: str, seconds: float, seed: int, rng_class: type[random.Random] = random.Random
+def run_ours(ruleset: str, seconds: float, seed: int, rng_factory: Callable[[int], random.Random] = random.Random
              ) -> dict[str, float]:
     """Random self-play of whole matches for ``seconds``; counts deals, played hands, tricks, decisions.
 
     The burst ends at a wall-clock deadline; its ``seconds`` are the process's CPU time over the burst.
-    ``rng_class``: :class:`PolicyLog` to log the policy's draws (:func:`policy_share`), never when timed."""
+    ``rng_factory``: what makes the generator from the seed (:func:`policy_share` makes a :class:`PolicyLog`, never
+    in a timed burst)."""
     from tarneeb import Deal, Match, Phase, load_rules
 
     rules = load_rules(ruleset)
-    rng = rng_class(seed)
+    rng = rng_factory(seed)
     randrange, shuffle = rng.randrange, rng.shuffle
     deck = list(range(52))
     deals = hands = decisions = 0
@@ -128,7 +129,7 @@ def run_ours(ruleset: str, seconds: float, seed: int, rng_class: type[random.Ran
     return {"seconds": elapsed, "deals": deals, "hands": hands, "tricks": 13 * hands, "decisions": decisions}
 
 
-def run_oh_hell(seconds: float, seed: int, rng_class: type[random.Random] = random.Random
+def run_oh_hell(seconds: float, seed: int, rng_factory: Callable[[int], random.Random] = random.Random
                 ) -> dict[str, float] | None:
     """Random self-play of ``oh_hell`` hands for ``seconds`` (CPU time, as :func:`run_ours`); None without
     OpenSpiel."""
@@ -138,7 +139,7 @@ def run_oh_hell(seconds: float, seed: int, rng_class: type[random.Random] = rand
         return None
     game = pyspiel.load_game("oh_hell", {"players": 4, "num_tricks_fixed": 12})
     new_state = game.new_initial_state
-    rng = rng_class(seed)
+    rng = rng_factory(seed)
     randrange, shuffle = rng.randrange, rng.shuffle
     deck = list(range(52))
     hands = decisions = 0
@@ -166,7 +167,7 @@ def run_oh_hell(seconds: float, seed: int, rng_class: type[random.Random] = rand
     return {"seconds": elapsed, "deals": hands, "hands": hands, "tricks": 12 * hands, "decisions": decisions}
 
 
-def run_minimal(ruleset: str, seconds: float, seed: int, rng_class: type[random.Random] = random.Random
+def run_minimal(ruleset: str, seconds: float, seed: int, rng_factory: Callable[[int], random.Random] = random.Random
                 ) -> dict[str, float]:
     import importlib
 
@@ -174,7 +175,7 @@ def run_minimal(ruleset: str, seconds: float, seed: int, rng_class: type[random.
     if here not in sys.path:
         sys.path.insert(0, here)
     minimal = importlib.import_module("minimal")
-    row: dict[str, float] = minimal.bench(ruleset, seconds, seed, MAX_HANDS, rng_class)
+    row: dict[str, float] = minimal.bench(ruleset, seconds, seed, MAX_HANDS, rng_factory)
     return row
 
 
@@ -187,9 +188,6 @@ class PolicyLog(random.Random):
     def __init__(self, seed: int) -> None:
         super().__init__(seed)
         self.log: list[int | None] = []
-        PolicyLog.last = self
-
-    last: PolicyLog | None = None
 
     def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
         if stop is not None or step != 1:
@@ -221,11 +219,16 @@ def replay_policy(log: list[int | None], seed: int) -> float:
 def policy_share(run: Any, *args: Any, seconds: float = 0.3) -> tuple[float, float]:
     """(CPU seconds of the policy's draws per hand, hands logged): the side ``run`` is played for ``seconds`` with a
     :class:`PolicyLog` (untimed), then its draws are made again alone (:func:`replay_policy`, warmed up first)."""
-    row = run(*args, seconds, 77, PolicyLog)
-    got = PolicyLog.last
-    if got is None or not row or not row["hands"]:
+    made: list[PolicyLog] = []
+
+    def logged(seed: int) -> random.Random:
+        made.append(PolicyLog(seed))
+        return made[-1]
+
+    row = run(*args, seconds, 77, logged)
+    if len(made) != 1 or not row or not row["hands"]:
         raise RuntimeError("no draws were logged")
-    log = got.log
+    log = made[0].log
     for _ in range(WARMUP_CALLS):
         replay_policy(log[:2000], 1)
     return min(replay_policy(log, 77) for _ in range(3)) / row["hands"], row["hands"]

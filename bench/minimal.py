@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 SUIT = tuple(0x1FFF << (13 * s) for s in range(4))
@@ -177,11 +178,11 @@ def play_match(r: Any, rng: random.Random, max_hands: int, log: list[tuple[Any, 
 
 
 def bench(ruleset: str, seconds: float, seed: int, max_hands: int,
-          rng_class: type[random.Random] = random.Random) -> dict[str, float]:
+          rng_factory: Callable[[int], random.Random] = random.Random) -> dict[str, float]:
     from tarneeb import load_rules
 
     rules = load_rules(ruleset)
-    rng = rng_class(seed)
+    rng = rng_factory(seed)
     hands = deals = 0
     deadline = time.perf_counter() + seconds
     c0 = time.process_time()  # CPU time, as bench/fair.py times the engines

@@ -52,8 +52,15 @@ def test_a_logged_match_plays_as_an_unlogged_one(rid: str) -> None:
 def test_the_log_of_our_run_is_its_draws() -> None:
     """Our side's run, logged: one shuffle a deal, one draw a decision and one a match (its first dealer); the
     policy's time per hand is then measured on that log."""
-    row = fair.run_ours("eram-41", 0.1, 3, fair.PolicyLog)
-    log = fair.PolicyLog.last.log
+    made: list[Any] = []
+
+    def logged(seed: int) -> Any:
+        made.append(fair.PolicyLog(seed))
+        return made[-1]
+
+    row = fair.run_ours("eram-41", 0.1, 3, logged)
+    assert len(made) == 1
+    log = made[0].log
     matches = len(log) - row["deals"] - row["decisions"]
     assert log.count(None) == row["deals"] > 0
     assert 1 <= matches <= row["deals"]
