@@ -322,11 +322,11 @@ def policy_split(ruleset: str, out: dict[str, Any], have_peer: bool) -> dict[str
         sides["oh_hell"] = (run_oh_hell, (), 12)
     split: dict[str, float] = {}
     for name, (run, args, tricks) in sides.items():
-        policy, _ = policy_share(run, *args)
-        per_trick = 1e6 / out[name]["tricks_per_s"]
+        per_hand, _ = policy_share(run, *args)
+        per_trick, policy = 1e6 / out[name]["tricks_per_s"], 1e6 * per_hand / tricks
         split[f"{name}_us_per_trick"] = per_trick
-        split[f"{name}_policy_us_per_trick"] = 1e6 * policy / tricks
-        split[f"{name}_rest_us_per_trick"] = per_trick - 1e6 * policy / tricks
+        split[f"{name}_policy_us_per_trick"] = policy
+        split[f"{name}_rest_us_per_trick"] = per_trick - policy
     if have_peer:
         split["ratio_rest"] = split["oh_hell_rest_us_per_trick"] / split["ours_rest_us_per_trick"]
         split["rest_for_1.25"] = split["oh_hell_us_per_trick"] / 1.25 - split["ours_policy_us_per_trick"]

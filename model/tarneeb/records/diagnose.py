@@ -84,20 +84,29 @@ def named_cause(causes: Sequence[Cause] | None) -> Cause | None:
 # ------------------------------------------------------------------ scoring
 
 
-_VARIANTS: dict[tuple[int, str, object], tuple[Rules, Rules]] = {}  # (id of rules, parameter, value) -> (rules, variant)
+Made = TypeVar("Made")
+_PER_RULES: dict[tuple[object, ...], tuple[Rules, Any]] = {}  # (what, ..., id of rules) -> (rules, what was made)
+
+
+def _per_rules(what: tuple[object, ...], rules: Rules, make: Callable[[], Made]) -> Made:
+    """What ``make`` makes from ``rules`` alone (``what`` names it), made once per rules object: the variants and
+    readings a hypothesis computes with and the lists of hypotheses, which the hand changes only the inputs of.
+    At most 4096 are kept (a long run loads rules afresh; then they are all let go)."""
+    key = (*what, id(rules))
+    hit = _PER_RULES.get(key)
+    if hit is not None and hit[0] is rules:
+        kept: Made = hit[1]
+        return kept
+    made = make()
+    if len(_PER_RULES) > 4096:
+        _PER_RULES.clear()
+    _PER_RULES[key] = (rules, made)
+    return made
 
 
 def _variant(rules: Rules, attr: str, v: object) -> Rules:
     """``rules`` with one parameter changed (a bug hypothesis), made once per rules object."""
-    key = (id(rules), attr, v)
-    hit = _VARIANTS.get(key)
-    if hit is not None and hit[0] is rules:
-        return hit[1]
-    rr = replace(rules, **{attr: v})  # type: ignore[arg-type]
-    if len(_VARIANTS) > 4096:
-        _VARIANTS.clear()
-    _VARIANTS[key] = (rules, rr)
-    return rr
+    return _per_rules(("variant", attr, v), rules, lambda: replace(rules, **{attr: v}))  # type: ignore[arg-type]
 
 
 def deltas_causes(rules: Rules, bids: Sequence[int], contract: Contract, tricks: Sequence[int],
@@ -146,24 +155,6 @@ def _auction_hypotheses(rules: Rules, bids: Sequence[int], contract: tuple[int, 
     return out
 
 
-Plan = TypeVar("Plan")
-_PLANS: dict[tuple[int, bool, bool], tuple[Rules, Any]] = {}  # (id of rules, auction?, scores known?) -> plan
-
-
-def _kept(key: tuple[int, bool, bool], rules: Rules, make: Callable[[], Plan]) -> Plan:
-    """The hypotheses of one kind for ``rules`` (their causes and the rules they compute with), made once per rules
-    object: they depend on the rules alone; the hand changes only what each one computes."""
-    hit = _PLANS.get(key)
-    if hit is not None and hit[0] is rules:
-        plan: Plan = hit[1]
-        return plan
-    plan = make()
-    if len(_PLANS) > 256:
-        _PLANS.clear()
-    _PLANS[key] = (rules, plan)
-    return plan
-
-
 def _auction_plan(rules: Rules) -> list[tuple[Cause, Rules]]:
     """The auction scoring hypotheses bar the one that depends on the hand (the defenders left unscored), each with
     the rules it scores with: another value of a scoring option, another reading of the register."""
@@ -188,33 +179,27 @@ def _auction_plan(rules: Rules) -> list[tuple[Cause, Rules]]:
                         _variant(rules, "failed13_defenders", "double")))
         return out
 
-    return _kept((id(rules), True, False), rules, make)
-
-
-_READINGS: dict[int, tuple[Rules, list[tuple[str, str, str, Rules]]]] = {}  # id of rules -> (rules, readings)
+    return _per_rules(("auction hypotheses",), rules, make)
 
 
 def _other_readings(rules: Rules) -> list[tuple[str, str, str, Rules]]:
     """(ambiguity, reading, its text, ``rules`` following it) for each selectable reading ``rules`` does not follow."""
-    hit = _READINGS.get(id(rules))
-    if hit is not None and hit[0] is rules:
-        return hit[1]
-    out = []
-    for a in selectable_readings(rules.ruleset):
-        taken = taken_for(a, rules.ruleset)
-        for rid in a.params:
-            if rid == taken:
-                continue
-            try:
-                rv = rules_under(rules, {a.id: rid})
-            except TarneebError:  # a reading this configuration refuses
-                continue
-            if any(getattr(rv, f) != getattr(rules, f) for f in rules.__dataclass_fields__ if f not in ("ruleset",)):
-                out.append((a.id, rid, a.reading_text(rid), rv))
-    if len(_READINGS) > 256:
-        _READINGS.clear()
-    _READINGS[id(rules)] = (rules, out)
-    return out
+    def make() -> list[tuple[str, str, str, Rules]]:
+        out = []
+        for a in selectable_readings(rules.ruleset):
+            taken = taken_for(a, rules.ruleset)
+            for rid in a.params:
+                if rid == taken:
+                    continue
+                try:
+                    rv = rules_under(rules, {a.id: rid})
+                except TarneebError:  # a reading this configuration refuses
+                    continue
+                if any(getattr(rv, f) != getattr(rules, f) for f in rules.__dataclass_fields__ if f not in ("ruleset",)):
+                    out.append((a.id, rid, a.reading_text(rid), rv))
+        return out
+
+    return _per_rules(("other readings",), rules, make)
 
 
 def _reading_cause(rules: Rules, aid: str, rid: str, text: str, taken: str | None, clause: str) -> Cause:
@@ -227,23 +212,17 @@ def _reading_cause(rules: Rules, aid: str, rid: str, text: str, taken: str | Non
             clause)
 
 
-_FACTS: dict[int, tuple[Rules, list[tuple[str, str, str, Rules, str | None, tuple[str, ...]]]]] = {}
-
-
 def _reading_facts(rules: Rules) -> list[tuple[str, str, str, Rules, str | None, tuple[str, ...]]]:
     """:func:`_other_readings` with, for each, the reading ``rules`` takes instead and the ambiguity's clauses: what a
     hypothesis's explanation says, looked up once per rules object (the ambiguities are read from the spec)."""
-    hit = _FACTS.get(id(rules))
-    if hit is not None and hit[0] is rules:
-        return hit[1]
-    out = []
-    for aid, rid, text, rv in _other_readings(rules):
-        a = ambiguity(aid)
-        out.append((aid, rid, text, rv, taken_for(a, rules.ruleset), tuple(a.clauses)))
-    if len(_FACTS) > 256:
-        _FACTS.clear()
-    _FACTS[id(rules)] = (rules, out)
-    return out
+    def make() -> list[tuple[str, str, str, Rules, str | None, tuple[str, ...]]]:
+        out = []
+        for aid, rid, text, rv in _other_readings(rules):
+            a = ambiguity(aid)
+            out.append((aid, rid, text, rv, taken_for(a, rules.ruleset), tuple(a.clauses)))
+        return out
+
+    return _per_rules(("reading facts",), rules, make)
 
 
 _AUCTION_SCORING = (("scoring", ("standard", "bid-only"), "score.standard"),
@@ -273,21 +252,21 @@ def _individual_deltas_causes(rules: Rules, bids: Sequence[int], tricks: Sequenc
             elif kind == "extra-counted":  # a made bid scores the tricks taken, not the bid
                 got = [d(rules, tricks[s], tricks[s]) if tricks[s] >= bids[s]
                        else d(rules, bids[s], tricks[s]) if each is None else each[s] for s in range(4)]
-            elif each is None and kind in ("extra-plus-one", "exactly-fails"):
-                continue
-            elif kind == "extra-plus-one" and each is not None:  # a made bid earns one more point per extra trick
-                got = [each[s] + (tricks[s] - bids[s] if tricks[s] >= bids[s] else 0) for s in range(4)]
-            elif kind == "exactly-fails" and each is not None:
-                got = [each[s] if tricks[s] != bids[s] else -each[s] for s in range(4)]
-            elif rv is None:
-                raise RuntimeError(f"the hypothesis {kind} has no rules to compute with")
-            elif kind == "table":
+            elif kind in ("extra-plus-one", "exactly-fails"):
+                if each is None:  # a seat's own change cannot be computed: nor can these
+                    continue
+                got = ([each[s] + (tricks[s] - bids[s] if tricks[s] >= bids[s] else 0) for s in range(4)]
+                       if kind == "extra-plus-one" else  # a made bid earns one more point per extra trick
+                       [each[s] if tricks[s] != bids[s] else -each[s] for s in range(4)])
+            elif kind == "table" and rv is not None:
                 got = deltas(rv, bids, None, tricks)
-            else:  # "from-score": a table that depends on the score, the other one from a score of t on
-                if own is None or scores is None:
-                    raise ValueError("the rules' own changes or the scores are not known")
+            elif kind == "from-score" and rv is not None:  # the other table from a score of t on
+                if own is None or scores is None:  # the rules' own changes or the scores are not known
+                    continue
                 theirs = deltas(rv, bids, None, tricks)
                 got = [theirs[s] if scores[s] >= t else own[s] for s in range(4)]
+            else:
+                raise RuntimeError(f"the scoring hypothesis {kind!r} is not known")
         except (IndexError, KeyError, ValueError):  # a hypothesis that cannot be computed for this hand
             continue
         computed.append((got, cause))
@@ -331,7 +310,7 @@ def _individual_plan(rules: Rules, with_scores: bool) -> list[tuple[str, Cause |
                                              "depend on the score", "score.values"), rv, t))
         return bases
 
-    return _kept((id(rules), False, with_scores), rules, make)
+    return _per_rules(("individual bases", with_scores), rules, make)
 
 
 def _failed_to_opponents(base: list[int], parts: int, opponents: Sequence[Sequence[int]]) -> list[int]:
@@ -359,23 +338,20 @@ def _individual_posts(want: list[int]) -> list[tuple[Callable[[list[int]], bool]
     opponents = [[o for o in range(4) if team[o] != team[s]] for s in range(4)]
     w0, w1, w2, w3 = want
 
-    def failed_paid(base: list[int]) -> bool:  # a failed bid's value also paid to each opponent
-        # it only adds to a change: a claim below the change at some seat is out of its reach
-        return (w0 >= base[0] and w1 >= base[1] and w2 >= base[2] and w3 >= base[3]
-                and _failed_to_opponents(base, 1, opponents) == want)
-
-    def failed_split(base: list[int]) -> bool:  # shared between the two opponents (half each, rounded down)
-        return (w0 >= base[0] and w1 >= base[1] and w2 >= base[2] and w3 >= base[3]
-                and _failed_to_opponents(base, 2, opponents) == want)
+    def to_opponents(parts: int) -> Callable[[list[int]], bool]:
+        def fits(base: list[int]) -> bool:  # it only adds to a change: a claim below it at some seat is out of reach
+            return (w0 >= base[0] and w1 >= base[1] and w2 >= base[2] and w3 >= base[3]
+                    and _failed_to_opponents(base, parts, opponents) == want)
+        return fits
 
     def failed_free(base: list[int]) -> bool:
         return _failed_free(base) == want
 
     posts: list[tuple[Callable[[list[int]], bool] | None, Cause | None]] = [
         (None, None),
-        (failed_paid, ("failed-bid-paid-to-opponents", "a failed bid's value is also added to each opponent's "
+        (to_opponents(1), ("failed-bid-paid-to-opponents", "a failed bid's value is also added to each opponent's "
                        "score; only the bidder loses it", "score.individual")),
-        (failed_split, ("failed-bid-split-between-opponents", "a failed bid's value is shared between the two "
+        (to_opponents(2), ("failed-bid-split-between-opponents", "a failed bid's value is shared between the two "
                         "opponents (half each); only the bidder loses it", "score.individual")),
     ]
     if min(want) >= 0:  # failed_free gives no negative change: it cannot give a claim with one
