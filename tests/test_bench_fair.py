@@ -67,18 +67,3 @@ def test_the_log_of_our_run_is_its_draws() -> None:
     assert all(n is None or 1 <= n <= 53 for n in log)
     per_hand, hands = fair.policy_share(fair.run_minimal, "eram-41", seconds=0.05)
     assert hands > 0 and 0 < per_hand < 0.01  # seconds of draws per hand
-
-
-inline_limit: Any = importlib.import_module("inline_limit")
-
-
-@pytest.mark.parametrize("rid", ["classic", "tarneeb-400"])
-def test_the_inlined_play_path_plays_as_the_engine(rid: str) -> None:
-    """bench/inline_limit.py measures a play path with its calls written inline: it must play every seeded match
-    as the engine does, and a slip in it (the follow-suit masks of the wrong suits) is caught."""
-    inline_limit.check(rid, 4)
-    wrong = inline_limit.SUIT_MASKS[1:] + inline_limit.SUIT_MASKS[:1]
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(inline_limit, "SUIT_MASKS", wrong)
-        with pytest.raises(AssertionError, match="plays otherwise"):
-            inline_limit.check(rid, 4)

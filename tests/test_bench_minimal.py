@@ -77,7 +77,8 @@ def test_bid_table_follows_a_patched_rule(monkeypatch: pytest.MonkeyPatch) -> No
     m = Match(rules, first_dealer=0)
     m.apply(Deal(tuple(range(52))))
     assert [str(a) for a in m.legal_actions()][:2] == ["bid:2", "bid:3"]
-    m.scores[m.to_move] = 45  # rising minimum: 4 from 40 points
+    m = Match.at(rules, 0, [0, 45, 0, 0])  # rising minimum: 4 from 40 points for seat 1, the first to bid
+    m.apply(Deal(tuple(range(52))))
     assert str(m.legal_actions()[0]) == "bid:4"
     monkeypatch.setattr(R, "legal_bids", lambda r, score: [13])
     assert [str(a) for a in m.legal_actions()] == ["bid:13"]

@@ -149,8 +149,8 @@ def test_events_word_the_shown_card_the_contract_and_the_notes() -> None:
 
 
 def test_rising_minimum_in_400() -> None:
-    m = at_bidding("tarneeb-400")
-    m.scores = [0, 41, 0, 30]
+    m = Match.at(load_rules("tarneeb-400"), 0, [0, 41, 0, 30])
+    m.apply(Deal(deck_from(0)))
     assert [a.n for a in m.legal_actions() if isinstance(a, Bid)][0] == 4  # seat 1 at 41
     with pytest.raises(IllegalBid) as e:
         m.apply(Bid(3))

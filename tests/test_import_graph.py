@@ -37,7 +37,7 @@ KNOWN_CYCLES: dict[str, list[list[str]]] = {"tarneeb": [], "tarneeb_proofs": []}
 
 # the modules of tarneeb.core, lowest first: each imports only modules of a lower row (even inside a function;
 # names under TYPE_CHECKING aside). The data and its loading, then the rules, then the steps of a hand, the
-# state machine and the clause each decision cites.
+# transition, the match that steps it and the clause each decision cites.
 CORE_LAYERS: list[tuple[str, ...]] = [
     ("cards", "context", "paths", "prose"),  # cards as bits; the catalog of loaded files; where spec/ is; templates
     ("sources",),  # the documents cited
@@ -47,9 +47,9 @@ CORE_LAYERS: list[tuple[str, ...]] = [
     ("ambiguity",),  # the register of readings, and selecting one
     ("house",),  # a club's ruleset file that extends another
     ("spec",),  # the one lookup of a ruleset name (a catalog of files loaded), load_rules
-    ("hand",),  # the steps of a hand
-    ("tables",),  # the legal actions kept per rules object
-    ("match",),  # the state machine
+    ("hand", "state"),  # the steps of a hand; the states of a match and the events of a step
+    ("tables", "transition"),  # the verifier's auctions kept per rules object; the one transition of a match
+    ("match",),  # a match: a state stepped by the transition, and the record of each deal
     ("clauses",),  # the clause a divergence or a ruling cites
 ]
 

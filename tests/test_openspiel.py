@@ -4,12 +4,15 @@ cards, clone and serialise round-trips, action ids, and the MCTS example. Skippe
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tarneeb.core.state import Playing
 
 pyspiel = pytest.importorskip("pyspiel", reason="open-spiel is not installed (pip install 'tarneeb[openspiel]')")
 og: Any = pytest.importorskip("tarneeb.openspiel_game")
@@ -67,9 +70,7 @@ def test_views_do_not_depend_on_other_seats_hidden_cards(rid: str) -> None:
             a, b = others[0], others[1]
             ca, cb = min(og.cards_of(m.hands[a])), min(og.cards_of(m.hands[b]))
             t = s.clone()
-            tm = t.match
-            tm.hands[a] ^= (1 << ca) | (1 << cb)
-            tm.hands[b] ^= (1 << ca) | (1 << cb)
+            _swap_cards(t.match, a, b, ca, cb)
             assert _views(s, seat) == _views(t, seat), (seed, seat)
             own = og.card_str(min(og.cards_of(m.hands[seat])))
             assert own in s.information_state_string(seat) and own in s.observation_string(seat)
@@ -88,9 +89,21 @@ def test_a_leaking_observer_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     t = s.clone()
     a, b = 1, 2
     ca, cb = min(og.cards_of(m.hands[a])), min(og.cards_of(m.hands[b]))
-    t.match.hands[a] ^= (1 << ca) | (1 << cb)
-    t.match.hands[b] ^= (1 << ca) | (1 << cb)
+    _swap_cards(t.match, a, b, ca, cb)
     assert _views(s, 0) != _views(t, 0)
+
+
+def _swap_cards(m: Any, a: int, b: int, ca: int, cb: int) -> None:
+    """Seats ``a`` and ``b`` exchange cards ``ca`` and ``cb`` in the match's state (another deal, the same so far for
+    everyone else)."""
+    st = m.state
+    assert isinstance(st, Playing), st
+    both = (1 << ca) | (1 << cb)
+    hands = list(st.hands)
+    hands[a] ^= both
+    hands[b] ^= both
+    m.state = dataclasses.replace(st, hands=(hands[0], hands[1], hands[2], hands[3]))
+    assert m.hands[a] >> cb & 1 and m.hands[b] >> ca & 1
 
 
 def test_clone_and_serialise_round_trip() -> None:

@@ -30,6 +30,7 @@ from typing import Any
 
 import z3
 
+from tarneeb.core.model import Derived
 from tarneeb.core.spec import Rules
 
 from . import symbolic
@@ -79,7 +80,7 @@ _READS: list[dict[str, Any]] = []  # the open logs: field -> value read from the
 
 
 def _recording_class(base: type) -> type:
-    names = frozenset(f.name for f in dataclasses.fields(base))
+    names = frozenset(Rules.value_fields())  # what says what the rules are (not the store of what is derived)
 
     def getattribute(self: Any, name: str) -> Any:
         v = object.__getattribute__(self, name)
@@ -102,6 +103,8 @@ def recording(rules: Rules) -> Rules:
     obj: Any = object.__new__(cls)
     for f in dataclasses.fields(rules):
         object.__setattr__(obj, f.name, getattr(rules, f.name))
+    # an empty store: a table kept on the rules is filled again under the log, so the fields it reads are seen
+    object.__setattr__(obj, "derived", Derived())
     return obj  # type: ignore[no-any-return]
 
 

@@ -428,7 +428,7 @@ def engine_reading_variants(rid: str, vs: Sequence[tuple[tuple[str, OptionValue]
                     added = other.ruleset.option(a.option)
                     tries = [load_rules(other.ruleset, {**dict(other.options), a.option: x}) for x in added.allowed]
                 for o in tries:
-                    if any(getattr(o, f) != getattr(base, f) for f in base.__dataclass_fields__
+                    if any(getattr(o, f) != getattr(base, f) for f in base.value_fields()
                            if f not in _RULE_FIELDS_NOT_RULES):
                         item = (tuple(sorted(o.options)), ((a.id, reading),))
                         if item not in out:

@@ -706,26 +706,26 @@ def wire_rules(rules: Rules) -> dict[str, Any]:
     chosen = {"readings": dict(rs.readings)} if rs.readings else {}  # readings selected over the ruleset's
     if rs.id in rulesets():
         return {"ruleset": rules.id, "options": dict(rules.options), **chosen}
-    known = _WIRE.get(id(rules))
-    if known is not None and known[0] is rules:  # a house file is resolved once per run, not once per deal
-        return dict(known[1])
+    # a house file is resolved once per rules object, not once per deal (kept on the rules: Rules.derived)
+    return dict(rules.derived.get("wire rules", (), lambda: _house_wire(rules, chosen)))
+
+
+def _house_wire(rules: Rules, chosen: dict[str, Any]) -> dict[str, Any]:
+    """:func:`wire_rules` of a house ruleset file: its base and options, when they say exactly the same rules."""
+    rs = rules.ruleset
     root = rs.lineage[-1] if rs.lineage else rs.id
     try:
         base = load_rules(with_readings(get_ruleset(root), rs.readings), dict(rules.options))
     except TarneebError:
         base = None
-    same = base is not None and all(getattr(base, f) == getattr(rules, f) for f in rules.__dataclass_fields__
+    same = base is not None and all(getattr(base, f) == getattr(rules, f) for f in rules.value_fields()
                                     if f not in ("ruleset", "options"))
     if not same:
         changed = ", ".join(rs.changed) or "its parameters"
         raise ConfigError(rs.name_ref, "ruleset", f"the protocol names rules by a built-in id and options, and "
                           f"this file changes what no option of {root} can say ({changed}): an outside engine "
                           f"cannot be fuzzed under it (check its records with `tarneeb verify`)")
-    _WIRE[id(rules)] = (rules, {"ruleset": root, "options": dict(rules.options), **chosen})
-    return dict(_WIRE[id(rules)][1])
-
-
-_WIRE: dict[int, tuple[Rules, dict[str, Any]]] = {}
+    return {"ruleset": root, "options": dict(rules.options), **chosen}
 
 
 def fuzz(eng: Engine, rules: Rules, hands: int, seed: str, max_deals: int = 200,

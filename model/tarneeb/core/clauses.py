@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from tarneeb.core import hand as core_hand
 from tarneeb.core.actions import Bid, Play, Redeal, parse_action
 from tarneeb.core.cards import SUIT_MASKS
 from tarneeb.core.match import HandRecord, Match, Phase
@@ -43,12 +44,7 @@ def redeal_clause(rules: Rules) -> str:
     return "bid.total" if rules.individual else "auction.all-pass"
 
 
-def next_dealer_clause(redeal: str | None) -> str:
-    """The clause that names the next dealer: deal.rotation after a played deal; after a cancelled one,
-    redeal.dealer for a low bid total, else the clause that cancelled it."""
-    if redeal is None:
-        return "deal.rotation"
-    return "redeal.dealer" if redeal == "bid.total" else redeal
+next_dealer_clause = core_hand.next_dealer_clause  # the clause that names the next dealer (core.hand decides it)
 
 
 # ------------------------------------------------------------------ bidding

@@ -16,7 +16,8 @@ the referee. No other module scores a hand, settles a match or picks the next de
 * :func:`hand_deltas` -- the change of every seat's score for a played hand.
 * :func:`hand_outcome` -- the winning team (or none) after a played hand, with the deciding clause.
 * :func:`settle` -- the play-on target change and whether the match is over.
-* :func:`next_dealer` -- who deals next, after a played or a cancelled deal.
+* :func:`next_dealer` -- who deals next, after a played or a cancelled deal; :func:`next_dealer_clause` -- the
+  clause that says so.
 """
 
 from __future__ import annotations
@@ -208,6 +209,14 @@ def settle(rules: Rules, win: int | None, target: int, games: Sequence[int]) -> 
     return Settled(win, target, (*games, win), win)
 
 
+def next_dealer_clause(redeal: str | None) -> str:
+    """The clause that names the next dealer: deal.rotation after a played deal; after a cancelled one,
+    redeal.dealer for a low bid total, else the clause that cancelled it."""
+    if redeal is None:
+        return "deal.rotation"
+    return "redeal.dealer" if redeal == "bid.total" else redeal
+
+
 def next_dealer(rules: Rules, dealer: int, redeal: str | None) -> int:
     """Who deals next: the next seat after a played deal (deal.rotation); after a cancelled one, per clause:
     bid.total by redeal.dealer, auction.all-pass and deal.weak-redeal the next seat (ambiguity weak-hand)."""
@@ -217,7 +226,7 @@ def next_dealer(rules: Rules, dealer: int, redeal: str | None) -> int:
 
 
 __all__ = [
-    "Auction", "Settled", "auction_call", "auction_start", "bid_turn", "bidding_order", "deal_trump", "hand_deltas", "hand_leader",
-    "hand_outcome", "next_dealer", "settle", "trick_legal", "legal_trick_winner", "trick_turn", "trick_winner_seat",
-    "weak_claimers", "weak_seats",
+    "Auction", "Settled", "auction_call", "auction_start", "bid_turn", "bidding_order", "deal_trump", "hand_deltas",
+    "hand_leader", "hand_outcome", "legal_trick_winner", "next_dealer", "next_dealer_clause", "settle", "trick_legal",
+    "trick_turn", "trick_winner_seat", "weak_claimers", "weak_seats",
 ]

@@ -3,13 +3,47 @@ values (:class:`Rules`), what the engine runs; loading and validating them is :m
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
+from typing import Any, TypeVar
 
 from tarneeb.core.sources import cite
 from tarneeb.errors import ConfigError
 
 OptionValue = bool | int | str
+T = TypeVar("T")
+
+
+class Derived:
+    """What is derived from one :class:`Rules` object and kept on it (``Rules.derived``): tables of the rule
+    functions' answers (the legal bids by score, the legal calls by auction state), the verifier's hypotheses, ...
+
+    An entry is made once by the function given to :meth:`get` and kept under its key, with ``deciders``: the
+    functions whose answers it holds. When one of them is no longer the same object (the proofs' mutants patch the
+    engine's functions by name) the entry is made again, so no answer of a replaced function is ever given. A new
+    :class:`Rules` (``dataclasses.replace``) starts with an empty store; a copy sent to another process starts
+    empty too (nothing derived crosses a pickle).
+    """
+
+    __slots__ = ("_made",)
+
+    def __init__(self) -> None:
+        self._made: dict[object, tuple[tuple[object, ...], object]] = {}
+
+    def get(self, key: object, deciders: tuple[object, ...], make: Callable[[], T]) -> T:
+        """The entry ``key``, made by ``make()`` if it is missing or was made with other ``deciders``."""
+        hit = self._made.get(key)
+        if hit is not None and hit[0] == deciders:
+            return hit[1]  # type: ignore[return-value]
+        value = make()
+        self._made[key] = (deciders, value)
+        return value
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Derived, ()
+
+    def __repr__(self) -> str:
+        return f"Derived({len(self._made)} entries)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +222,8 @@ class Rules:
     # round of packets of the first size, then of the second, ...); empty: one card at a time
     deal_packets: tuple[int, ...] = ()
     option_map: dict[str, OptionValue] = field(default_factory=dict)
+    # what is derived from these rules (tables, hypotheses), kept on them; never compared, never copied by replace()
+    derived: Derived = field(default_factory=Derived, init=False, repr=False, compare=False)
 
     @property
     def id(self) -> str:
@@ -197,7 +233,15 @@ class Rules:
     def individual(self) -> bool:
         return self.family == "individual"
 
+    @classmethod
+    def value_fields(cls) -> tuple[str, ...]:
+        """The fields that say what the rules are (every field but the store of what is derived from them)."""
+        return _VALUE_FIELDS
+
     def label(self) -> str:
         changed = [f"{k}={_fmt(v)}" for k, v in self.options if self.ruleset.option(k).default != v]
         changed += [f"reading {a}={rd}" for a, rd in sorted(self.ruleset.readings.items())]
         return self.id + (f" [{', '.join(changed)}]" if changed else "")
+
+
+_VALUE_FIELDS = tuple(f.name for f in fields(Rules) if f.compare)

@@ -195,7 +195,7 @@ def _other_readings(rules: Rules) -> list[tuple[str, str, str, Rules]]:
                     rv = rules_under(rules, {a.id: rid})
                 except TarneebError:  # a reading this configuration refuses
                     continue
-                if any(getattr(rv, f) != getattr(rules, f) for f in rules.__dataclass_fields__ if f not in ("ruleset",)):
+                if any(getattr(rv, f) != getattr(rules, f) for f in rules.value_fields() if f not in ("ruleset",)):
                     out.append((a.id, rid, a.reading_text(rid), rv))
         return out
 

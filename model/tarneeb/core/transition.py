@@ -1,0 +1,496 @@
+"""The one transition of a match: ``step(rules, state, action)`` gives the next state and what happened.
+
+Every consumer drives this: :class:`~tarneeb.core.match.Match` owns a state and steps it, the record verifier
+replays a record through it, the referee builds a state and steps it. Nothing else sequences a hand.
+
+A step runs the phase the state is in (one function per phase, ``_deal`` .. ``_play``) and the phases that pass
+on the way (the trump reveal, a redeal, the scoring, the outcome), each a call of :mod:`tarneeb.core.hand` (the
+steps of a hand) or :mod:`tarneeb.core.rules` (the single rule decisions). An illegal action raises an
+:class:`~tarneeb.errors.IllegalAction` naming the action, the seat, the deciding clause and the state, and
+changes nothing (states are immutable).
+
+* :func:`start`, :func:`part_way` -- the state before a match's first deal, or part-way (scores, target, games);
+* :func:`step` -- the transition;
+* :func:`legal_actions`, :func:`legal_play_mask` -- what the player to move may do;
+* :func:`timeout_action` -- what a turn timer plays (timer.auto-bid, timer.auto-play);
+* :func:`describe` -- the state in one line, as the errors quote it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tarneeb.core import hand as core_hand
+from tarneeb.core import rules as core_rules
+from tarneeb.core.actions import ASK, BIDS, EGYPTIAN, KEEP, PASS, PLAYS, Action, Bid, Deal, NameTrump, Play, Redeal
+from tarneeb.core.cards import (
+    CARD_BITS,
+    CARDS_OF_SUIT,
+    FULL_DECK,
+    SUIT_MASKS,
+    card_str,
+    cards_of,
+    hand_str,
+    player_and_seat,
+    strain_name,
+)
+from tarneeb.core.spec import Rules
+from tarneeb.core.state import (
+    Bidding,
+    BiddingOpened,
+    Called,
+    Calling,
+    Cancelled,
+    Claimed,
+    Claiming,
+    Contract,
+    Contracted,
+    ContractMade,
+    Dealing,
+    Dealt,
+    Decided,
+    Event,
+    GameWon,
+    MatchWon,
+    Naming,
+    NextDealer,
+    Over,
+    Phase,
+    Played,
+    Playing,
+    PlayStarted,
+    Scored,
+    State,
+    Table,
+    Trick,
+    TrickTaken,
+    TrumpNamed,
+)
+from tarneeb.core.state import (
+    Deal as DealState,
+)
+from tarneeb.errors import IllegalBid, IllegalDeal, IllegalPlay, IllegalTrump, WrongPhase
+
+Step = tuple[State, tuple[Event, ...]]
+
+_PLAYS_OF_SUIT: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
+    tuple(tuple(PLAYS[c] for c in cards) for cards in CARDS_OF_SUIT[s]) for s in range(4)
+)
+_P0, _P1, _P2, _P3 = _PLAYS_OF_SUIT  # the Play actions of a 13-bit suit mask, per suit
+_OTHER_SUITS = tuple(FULL_DECK ^ m for m in SUIT_MASKS)  # the cards not of suit s
+_SHIFT = (0, 13, 26, 39)
+_NAME_TRUMP = tuple(NameTrump(s) for s in range(4))  # the contract holder's choices (trump.source)
+_CLAIMS = (ASK, KEEP)  # a weak seat's choices (deal.weak-redeal, reading claimed of ambiguity weak-hand)
+_PLAYED = tuple(tuple((Played(seat, c),) for c in range(52)) for seat in range(4))  # one event per seat and card
+_NO_BIDS = (0, 0, 0, 0)
+_ALL_IN = (True, True, True, True)
+_WANT = {Phase.DEAL: "a deal", Phase.BIDDING: "a bid", Phase.PLAY: "a card", Phase.TRUMP_CHOICE: "a trump suit",
+         Phase.WEAK_CLAIM: "redeal:ask or redeal:keep", Phase.OVER: "nothing: the match is over"}
+
+
+# ---------------------------------------------------------------------- starts
+def start(rules: Rules, first_dealer: int = 0, scores: Sequence[int] | None = None) -> Dealing:
+    """The state before the first deal of a match dealt first by ``first_dealer`` (a chance outcome,
+    deal.first-dealer); ``scores`` starts it part-way (seats 0..3; partners carry the team score in the auction
+    family), and then any seat may deal first."""
+    if first_dealer not in (core_rules.first_dealers(rules) if scores is None else range(4)):  # a start, or part-way
+        why = "the first dealer must be a seat 0..3" if first_dealer not in range(4) else \
+            "under reading seat0 of ambiguity first-dealer seat 0 deals the first hand"
+        raise IllegalDeal(f"first dealer {first_dealer}", None, "deal.first-dealer", why, "new match")
+    at = [0, 0, 0, 0] if scores is None else [int(x) for x in scores]
+    if len(at) != 4 or (not rules.individual and (at[0] != at[2] or at[1] != at[3])):
+        raise IllegalDeal(f"start scores {list(scores or [])}", None, "seats.partners",
+                          "four seat scores are needed, and partners share a team score in this ruleset",
+                          "new match")
+    return Dealing(Table(first_dealer, (at[0], at[1], at[2], at[3]), rules.target, ()))
+
+
+def part_way(rules: Rules, dealer: int, scores: Sequence[int] | None = None, target: int | None = None,
+             games: Sequence[int] | None = None, *, partners_agree: bool = True) -> Dealing:
+    """A match part-way, waiting for the deal of a hand by ``dealer`` (as OpenSpiel's games rebuild a state).
+
+    ``scores`` by seat (auction family: partners carry the team score); ``target`` the target in force
+    (win.play-on), ``games`` the winners of the games already won before play-on (inferred from ``target`` when
+    omitted). Everything is checked: a seat 0..3, four integer scores, partners equal in the auction family
+    (``partners_agree=False`` lets a verifier go on from a record's inconsistent claim), a target the ruleset can
+    have in force, team numbers 0 or 1.
+    """
+    given = [0, 0, 0, 0] if scores is None else list(scores)
+    if not all(type(x) is int for x in given):
+        raise IllegalDeal(f"start scores {given}", None, "seats.partners", "seat scores are integers",
+                          "match part-way")
+    if partners_agree or len(given) != 4:
+        start(rules, dealer, given)  # the checks of a start: a seat, four scores, partners equal in a team game
+    else:
+        start(rules, dealer, [0, 0, 0, 0])  # part-way: any dealer may be waited for
+    if games is None:
+        want = core_rules.target_in_force(rules, 0) if target is None else target
+        k = 0
+        # the games it takes to reach that target: 1 at most, or any number under reading repeated
+        most = 2 if rules.play_on_count == "once" else max(2, (want - rules.target) // max(1, rules.play_on_raise) + 1)
+        while core_rules.target_in_force(rules, k) != want:
+            k += 1
+            if k > most:
+                raise IllegalDeal(f"target {want}", None, "win.play-on",
+                                  f"the targets in force under this ruleset are {rules.target}"
+                                  + (f" and {rules.target + rules.play_on_raise}" if rules.play_on_raise else "")
+                                  + (" and so on, one raise per game won" if rules.play_on_count == "repeated"
+                                     and rules.play_on_raise else ""),
+                                  "match part-way")
+        games = [0] * k  # the teams that won earlier games are not known; only their number matters
+    if any(g not in (0, 1) for g in games):
+        raise IllegalDeal(f"games {list(games)}", None, "win.play-on", "a game is won by team 0 or 1",
+                          "match part-way")
+    in_force = core_rules.target_in_force(rules, len(games))
+    if target is not None and target != in_force:
+        raise IllegalDeal(f"target {target}", None, "win.play-on",
+                          f"after {len(games)} game(s) the target in force is {in_force}", "match part-way")
+    s0, s1, s2, s3 = given
+    return Dealing(Table(dealer, (s0, s1, s2, s3), in_force, tuple(games)))
+
+
+# ---------------------------------------------------------------------- the transition
+def step(rules: Rules, state: State, action: Action) -> Step:
+    """The state after ``action`` and the events it caused; raises an :class:`~tarneeb.errors.IllegalAction`
+    (the state is unchanged) when the action is not legal in ``state``."""
+    kind = type(action)
+    if kind is Play and type(state) is Playing:
+        return _play(rules, state, action.card)  # type: ignore[union-attr]
+    if kind is Bid and type(state) is Bidding:
+        return _bid(rules, state, action)  # type: ignore[arg-type]
+    if kind is Bid and type(state) is Calling:
+        return _call(rules, state, action)  # type: ignore[arg-type]
+    if kind is Deal and type(state) is Dealing:
+        return _deal(rules, state, action.deck)  # type: ignore[union-attr]
+    if kind is NameTrump and type(state) is Naming:
+        return _name_trump(rules, state, action)  # type: ignore[arg-type]
+    if kind is Redeal and type(state) is Claiming:
+        return _claim(rules, state, action.ask)  # type: ignore[union-attr]
+    ph = state.phase
+    # once the match is over the clause that decided it answers every action; before, the phase's own
+    rule = (state.rule if type(state) is Over else "deal.weak-redeal" if ph is Phase.WEAK_CLAIM else "hand.tricks")
+    to_move = state.to_move
+    raise WrongPhase(str(action), to_move if to_move >= 0 else None, rule,
+                     f"the {ph.value} phase expects {_WANT.get(ph, ph.value)}", describe(state))
+
+
+def _deal(rules: Rules, state: Dealing, deck: tuple[int, ...]) -> Step:
+    """The deck is dealt (deal.order); a weak hand cancels the deal or gives its holder the choice
+    (deal.weak-redeal); else the bidding opens."""
+    table = state.table
+    try:
+        hands = core_rules.deal_hands(rules, table.dealer, deck) if len(deck) == 52 else None
+    except (TypeError, ValueError):
+        hands = None
+    if hands is None or hands[0] | hands[1] | hands[2] | hands[3] != FULL_DECK:  # 52 cards covering the pack
+        raise IllegalDeal(f"deal of {len(deck)} cards", None, "deal.deck",
+                          "a deal must order all 52 distinct cards 0..51", describe(state))
+    dealt = (hands[0], hands[1], hands[2], hands[3])
+    deal = DealState(tuple(deck), dealt)
+    events: tuple[Event, ...] = (Dealt(table.deals, table.dealer, deal.deck, dealt),)
+    weak = core_hand.weak_seats(rules, hands)
+    if weak:
+        claimers = core_hand.weak_claimers(rules, table.dealer, hands)
+        if not claimers:  # the redeal is automatic
+            return _cancel(rules, table, events, "deal.weak-redeal", f"seat(s) {weak} hold no card above 10")
+        return Claiming(table, deal, claimers), events
+    return _open_bidding(rules, table, deal, events)
+
+
+def _claim(rules: Rules, state: Claiming, ask: bool) -> Step:
+    """A weak seat asks for a redeal (the deal is cancelled) or keeps its hand (the next weak seat chooses, or the
+    bidding opens): deal.weak-redeal under reading claimed of ambiguity weak-hand."""
+    seat = state.claimers[0]
+    deal = state.deal
+    deal = DealState(deal.deck, deal.hands, (*deal.claims, (seat, ask)))
+    events: tuple[Event, ...] = (Claimed(seat, ask),)
+    if ask:
+        return _cancel(rules, state.table, events, "deal.weak-redeal",
+                       f"{player_and_seat(seat)} holds no card above 10 and asks for a redeal")
+    rest = state.claimers[1:]
+    if rest:
+        return Claiming(state.table, deal, rest), events
+    return _open_bidding(rules, state.table, deal, events)
+
+
+def _open_bidding(rules: Rules, table: Table, deal: DealState, events: tuple[Event, ...]) -> Step:
+    """The dealer's card and trump where it decides it (trump.source); the seat after the dealer speaks first
+    (bid.turn, auction.order)."""
+    revealed, trump = core_hand.deal_trump(rules, deal.deck)
+    deal = DealState(deal.deck, deal.hands, deal.claims, (), revealed)
+    first = core_rules.next_seat(rules, table.dealer)
+    events = (*events, BiddingOpened(revealed, trump, first))
+    if rules.individual:
+        return Bidding(table, deal, trump, first, _NO_BIDS, 0), events
+    a = core_hand.auction_start(rules, table.dealer)
+    to_speak = first if a.to_speak is None else a.to_speak
+    return Calling(table, deal, trump, to_speak, None, a.holder, a.passes, a.spoken, _ALL_IN), events
+
+
+def _bid(rules: Rules, state: Bidding, bid: Bid) -> Step:
+    """An individual bid, legal at the bidder's score (bid.*); after the fourth, the bid total decides whether the
+    hand is played (bid.total)."""
+    seat = state.to_move
+    table = state.table
+    bad = core_rules.bid_violation(rules, table.scores[seat], bid.n, bid.strain)
+    if bad is not None:
+        raise IllegalBid(str(bid), seat, bad[0], bad[1], describe(state))
+    n = bid.n
+    if n is None:  # refused above (bid.no-pass): here for the type
+        raise IllegalBid(str(bid), seat, "bid.no-pass", "passing is not allowed", describe(state))
+    b = state.bids
+    bids = (n if seat == 0 else b[0], n if seat == 1 else b[1], n if seat == 2 else b[2], n if seat == 3 else b[3])
+    deal = state.deal
+    deal = DealState(deal.deck, deal.hands, deal.claims, (*deal.calls, (seat, bid)), deal.revealed)
+    events: tuple[Event, ...] = (Called(seat, bid),)
+    spoken = state.spoken + 1
+    if spoken < 4:
+        return Bidding(table, deal, state.trump, core_rules.next_seat(rules, seat), bids, spoken), events
+    if not core_rules.hand_is_played(rules, bids, table.scores):
+        total, threshold = core_rules.bid_total(rules, bids, table.scores)
+        return _cancel(rules, table, events, "bid.total", f"bids total {total}, below {threshold}")
+    return _start_play(rules, Contracted(table, deal, state.trump, bids, None), events)
+
+
+def _call(rules: Rules, state: Calling, bid: Bid) -> Step:
+    """A call of the team auction by the seat to speak (auction.*); when the auction ends, the contract, or a
+    redeal if all four passed (auction.all-pass)."""
+    seat = state.to_move
+    a = core_hand.Auction(state.table.dealer, seat, None if state.top is None else (state.top.n or 0, state.top.strain),
+                          state.holder, state.passes, state.spoken, list(state.active))
+    bad = core_hand.auction_call(rules, a, bid.n, bid.strain)
+    if bad is not None:
+        raise IllegalBid(str(bid), seat, bad[0], bad[1], describe(state))
+    deal = state.deal
+    deal = DealState(deal.deck, deal.hands, deal.claims, (*deal.calls, (seat, bid)), deal.revealed)
+    events: tuple[Event, ...] = (Called(seat, bid),)
+    top = bid if bid.n is not None else state.top
+    if a.to_speak is not None:
+        act = a.active
+        return Calling(state.table, deal, state.trump, a.to_speak, top, a.holder, a.passes, a.spoken,
+                       (act[0], act[1], act[2], act[3])), events
+    table = state.table
+    if top is None:
+        return _cancel(rules, table, events, "auction.all-pass", "all four players passed")
+    n = top.n
+    if n is None:  # a top bid is a bid, never a pass: here for the type
+        raise IllegalBid(str(bid), seat, "auction.order", "the auction ended on a pass as its top bid", describe(state))
+    contract = (a.holder, n, top.strain)
+    events = (*events, ContractMade(contract))
+    if rules.egyptian:
+        strain = top.strain
+        if strain is None:  # an Egyptian bid names a strain (auction.egyptian): here for the type
+            raise IllegalBid(str(bid), seat, "auction.egyptian", "an Egyptian contract names a strain", describe(state))
+        events = (*events, TrumpNamed(strain))
+        return _start_play(rules, Contracted(table, deal, strain, _NO_BIDS, contract), events)
+    return Naming(table, deal, contract), events
+
+
+def _name_trump(rules: Rules, state: Naming, action: NameTrump) -> Step:
+    """The contract holder names one of the four suits as trump (trump.source)."""
+    suit = action.suit
+    if type(suit) is not int or not 0 <= suit < 4:
+        raise IllegalTrump(str(action), state.to_move, "trump.source", "the contract holder names one of the four suits",
+                           describe(state))
+    return _start_play(rules, Contracted(state.table, state.deal, suit, _NO_BIDS, state.contract), (TrumpNamed(suit),))
+
+
+def _start_play(rules: Rules, start: Contracted, events: tuple[Event, ...]) -> Step:
+    """The first trick is led by the seat after the dealer, or the contract holder (play.lead)."""
+    leader = core_hand.hand_leader(rules, start.table.dealer, start.contract)
+    return (Playing(start, start.deal.hands, leader, leader, (), (0, 0, 0, 0), ()),
+            (*events, PlayStarted(leader)))
+
+
+def _play(rules: Rules, state: Playing, card: int) -> Step:
+    """A card by the seat to move, legal by play.follow / play.must-trump; the fourth card of a trick gives it to
+    its winner (play.winner), who leads the next (play.next-lead); the thirteenth trick ends the hand."""
+    seat = state.to_move
+    hands = state.hands
+    hand = hands[seat]
+    trick = state.trick
+    start = state.start
+    led = trick[0] // 13 if trick else -1
+    mask = core_rules.legal_play_mask(rules, hand, led, start.trump)
+    try:
+        legal = (mask >> card) & 1
+    except (TypeError, ValueError):  # not a card number: a negative or non-integer card
+        legal = 0
+    if not legal:
+        bad = core_rules.play_violation(rules, hand, led, start.trump, card)
+        if bad is None:
+            raise RuntimeError("a card refused by the legal set, yet no clause broken")
+        raise IllegalPlay(str(Play(card)), seat, bad[0], bad[1], describe(state))
+    left = hand ^ CARD_BITS[card]  # a card of the hand: 0..51 (a look-up, not a shift)
+    if seat == 0:
+        hands = (left, hands[1], hands[2], hands[3])
+    elif seat == 1:
+        hands = (hands[0], left, hands[2], hands[3])
+    elif seat == 2:
+        hands = (hands[0], hands[1], left, hands[3])
+    else:
+        hands = (hands[0], hands[1], hands[2], left)
+    if len(trick) < 3:
+        return (Playing(start, hands, core_rules.next_seat(rules, seat), state.leader, (*trick, card), state.won,
+                        state.tricks), _PLAYED[seat][card])
+    c0, c1, c2 = trick
+    cards = (c0, c1, c2, card)
+    winner = core_hand.trick_winner_seat(rules, state.leader, cards, start.trump)
+    w = state.won
+    won = (w[0] + (winner == 0), w[1] + (winner == 1), w[2] + (winner == 2), w[3] + (winner == 3))
+    done = Trick(state.leader, cards, winner)
+    tricks = (*state.tricks, done)
+    after = Playing(start, hands, winner, winner, (), won, tricks)
+    if len(tricks) < 13:
+        return after, (*_PLAYED[seat][card], TrickTaken(done))
+    return _end_hand(rules, after, (*_PLAYED[seat][card], TrickTaken(done)))
+
+
+def _end_hand(rules: Rules, state: Playing, events: tuple[Event, ...]) -> Step:
+    """Score a played hand (score.*), decide its outcome (win.*, tie.*), settle play-on (win.play-on), and either
+    end the match or pass the deal on (deal.rotation)."""
+    start = state.start
+    table = start.table
+    won = state.won
+    deltas = core_hand.hand_deltas(rules, start.bids, start.contract, won)
+    sc = table.scores
+    scores = (sc[0] + deltas[0], sc[1] + deltas[1], sc[2] + deltas[2], sc[3] + deltas[3])
+    events = (*events, Scored(won, (deltas[0], deltas[1], deltas[2], deltas[3]), scores))
+    win, rule = core_hand.hand_outcome(rules, scores, table.target, start.bids, start.contract, won)
+    events = (*events, Decided(win, rule))
+    settled = core_hand.settle(rules, win, table.target, table.games)
+    games = tuple(settled.games)
+    if win is not None and settled.target != table.target:
+        events = (*events, GameWon(win, settled.target))
+    after = Table(table.dealer, scores, settled.target, games, table.deals + 1, table.played + 1, table.redeals)
+    if settled.winner is not None:
+        return Over(after, settled.winner, rule), (*events, MatchWon(settled.winner, rule))
+    dealer = core_hand.next_dealer(rules, table.dealer, None)
+    after = Table(dealer, scores, settled.target, games, after.deals, after.played, after.redeals)
+    return Dealing(after), (*events, NextDealer(dealer, core_hand.next_dealer_clause(None)))
+
+
+def _cancel(rules: Rules, table: Table, events: tuple[Event, ...], clause: str, why: str) -> Step:
+    """The deal is cancelled by ``clause``; the next dealer by that clause (redeal.dealer, ...)."""
+    dealer = core_hand.next_dealer(rules, table.dealer, clause)
+    after = Table(dealer, table.scores, table.target, table.games, table.deals + 1, table.played, table.redeals + 1)
+    return Dealing(after), (*events, Cancelled(clause, why), NextDealer(dealer, core_hand.next_dealer_clause(clause)))
+
+
+# ---------------------------------------------------------------------- what the player to move may do
+def legal_play_mask(rules: Rules, state: Playing) -> int:
+    """The cards the seat to move may play (play.follow, play.must-trump)."""
+    trick = state.trick
+    return core_rules.legal_play_mask(rules, state.hands[state.to_move], trick[0] // 13 if trick else -1,
+                                      state.start.trump)
+
+
+def legal_actions(rules: Rules, state: State) -> Sequence[Action]:
+    """Legal actions of the player to move (empty while waiting for a deal, a chance node, and once over).
+
+    In play the cards come in ascending order (clubs first, low to high)."""
+    if type(state) is Playing:
+        trick = state.trick
+        led = trick[0] // 13 if trick else -1
+        mask = core_rules.legal_play_mask(rules, state.hands[state.to_move], led, state.start.trump)
+        if led >= 0 and not mask & _OTHER_SUITS[led]:  # following suit: one precomputed tuple
+            return _PLAYS_OF_SUIT[led][mask >> _SHIFT[led]]
+        return _P0[mask & 0x1FFF] + _P1[(mask >> 13) & 0x1FFF] + _P2[(mask >> 26) & 0x1FFF] + _P3[mask >> 39]
+    if type(state) is Bidding:
+        return legal_bids(rules, state.table.scores[state.to_move])
+    if type(state) is Calling:
+        return legal_calls(rules, state)
+    if type(state) is Naming:
+        return _NAME_TRUMP
+    if type(state) is Claiming:
+        return _CLAIMS
+    return []
+
+
+def legal_bids(rules: Rules, score: int) -> tuple[Bid, ...]:
+    """The individual bids legal at ``score`` (core_rules.legal_bids), kept on the rules object by score."""
+    table: dict[int, tuple[Bid, ...]] = rules.derived.get("legal bids", (core_rules.legal_bids, core_rules.min_bid_for),
+                                                          dict)
+    got = table.get(score)
+    if got is None:
+        got = table[score] = tuple(BIDS[b] for b in core_rules.legal_bids(rules, score))
+    return got
+
+
+def legal_calls(rules: Rules, state: Calling) -> tuple[Bid, ...]:
+    """The calls legal in an auction state. They depend only on (dealer, seat to speak, top bid, passes): the rules
+    decide them once per such state (auction_bid_violation), kept on the rules object."""
+    table: dict[tuple[int, int, Bid | None, int], tuple[Bid, ...]] = rules.derived.get(
+        "legal calls", (core_rules.auction_bid_violation, core_rules.dealer_forced, core_rules.bid_key), dict)
+    dealer = state.table.dealer
+    key = (dealer, state.to_move, state.top, state.passes)
+    got = table.get(key)
+    if got is None:
+        top = None if state.top is None else (state.top.n or 0, state.top.strain)
+        strains = range(5) if rules.egyptian else (None,)
+        candidates: list[Bid] = [PASS] + [BIDS[n] if s is None else EGYPTIAN[(n, s)]
+                                          for n in range(rules.min_bid, 14) for s in strains]
+        got = table[key] = tuple(
+            b for b in candidates
+            if core_rules.auction_bid_violation(rules, dealer, state.to_move, top, state.passes, b.n, b.strain) is None)
+    return got
+
+
+def timeout_action(rules: Rules, state: State) -> Action:
+    """What a turn timer plays for the player to move (clauses timer.auto-bid, timer.auto-play)."""
+    if type(state) is Bidding or type(state) is Calling:
+        legal = legal_actions(rules, state)
+        if rules.auto_bid:
+            b = BIDS[rules.auto_bid]
+            if b in legal:
+                return b
+        return legal[0]
+    if type(state) is Playing:
+        cards = cards_of(legal_play_mask(rules, state))
+        if rules.auto_play == "lowest-non-trump":
+            non_trump = [c for c in cards if c // 13 != state.start.trump]
+            cards = non_trump or cards
+        return PLAYS[min(cards, key=lambda c: (c % 13, c // 13))]
+    legal = legal_actions(rules, state)
+    if not legal:
+        raise WrongPhase("timeout", None, "hand.tricks", "no player is to move", describe(state))
+    return legal[0]
+
+
+# ---------------------------------------------------------------------- in words
+def describe(state: State) -> str:
+    """The state in one line, as error messages quote it: the deal's number, the phase, the dealer, the scores,
+    and the seat to move with its hand, trump and the trick so far where they are known."""
+    table = state.table
+    parts = [f"deal {table.deals}", f"phase {state.phase.value}", f"dealer {player_and_seat(table.dealer)}",
+             f"scores {list(table.scores)}"]
+    to_move = state.to_move
+    if to_move >= 0:
+        parts.append(f"{player_and_seat(to_move)} to move holding [{hand_str(hand_of(state, to_move))}]")
+    trump = trump_of(state)
+    if trump >= 0:
+        parts.append(f"trump {strain_name(trump, letter=True)}")
+    if type(state) is Playing and state.trick:
+        parts.append("trick so far " + " ".join(card_str(c) for c in state.trick))
+    return "; ".join(parts)
+
+
+def hand_of(state: State, seat: int) -> int:
+    """The cards ``seat`` holds now (0 between deals)."""
+    if type(state) is Playing:
+        return state.hands[seat]
+    deal = getattr(state, "deal", None)
+    return 0 if deal is None else deal.hands[seat]
+
+
+def trump_of(state: State) -> int:
+    """Trump 0..3 or 4 (no trump) where it is known in ``state``, else -1."""
+    if type(state) is Playing:
+        return state.start.trump
+    if type(state) is Bidding or type(state) is Calling:
+        return state.trump
+    return -1
+
+
+__all__ = ["Contract", "Step", "describe", "hand_of", "legal_actions", "legal_bids", "legal_calls", "legal_play_mask",
+           "part_way", "start", "step", "timeout_action", "trump_of"]
