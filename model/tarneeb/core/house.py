@@ -121,7 +121,7 @@ def _load_house(file: str, path: Path, ref: str, raw: dict[str, Any], catalog: C
         id=rid, name=_str(file, raw, "name", "(top)"), document=document,
         publisher=_str(file, raw, "publisher", "(top)", own[0].publisher if own else base.publisher),
         summary=_str(file, raw, "summary", "(top)"), path=file, params=params, options=tuple(options),
-        clauses=clauses, ref=ref, extends=base.id, lineage=(rid, *base.lineage),
+        clauses=clauses, ref=ref, extends=base.id, lineage=(rid, *base.lineage), readings=dict(base.readings),
         name_ar=_str(file, raw, "name_ar", "(top)", ""), summary_ar=_str(file, raw, "summary_ar", "(top)", ""),
     )
     chosen = raw.get("readings", {})
