@@ -82,6 +82,15 @@ def test_a_template_naming_no_parameter_is_refused(tmp_path: Path) -> None:
         resolve_ruleset(str(p))
 
 
+
+def test_a_template_may_name_every_parameter_of_its_ruleset(tmp_path: Path) -> None:
+    """Parameter names with digits too (score.bid13): each a ruleset has, but an empty list, which no words state."""
+    for rid, rs in rulesets().items():
+        text = " ".join("{" + k + "}" for k, v in rs.effective_params().items() if v != [])
+        p = write(tmp_path, f"{rid}.toml", HEAD.format(id=f"all-of-{rid}", base=rid)
+                  + f'[[clause]]\nid = "x.all"\nheading = "h"\ntext = "{text}"\n')
+        assert str(rs.effective_params()["win.target"]) in resolve_ruleset(str(p)).clauses["x.all"].text
+
 # ------------------------------------------------------------------ the rule writer's path ("done when")
 
 CLAUSE = ('\n[[clause]]\nid = "etiquette.talk"\nheading = "Table manners"\n'

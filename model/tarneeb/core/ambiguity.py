@@ -208,18 +208,30 @@ def with_readings(rs: Ruleset, chosen: Mapping[str, str], where: str = "--readin
         a = check_reading(aid, rid, where, rs.id, known)
         params.update(a.params[rid])
         base = taken_for(a, replace(rs, readings={}))
-        if a.option:  # from the reading ``rs`` follows now (an earlier selection may have changed the option)
-            rs = _select_option(rs, a, taken_for(a, rs), rid)
+        now = taken_for(a, rs)  # the reading ``rs`` follows (an earlier selection, a house file's base's, may differ)
+        if a.option:
+            rs = _select_option(rs, a, now, rid)
         if rid == base:
             readings.pop(aid, None)
         else:
             readings[aid] = rid
+        old = _note(a, now) if now is not None and now != base else ""
+        note = _note(a, rid) if rid != base else ""
         for cid in a.clauses:
-            if cid in clauses and rid != base:
+            if cid in clauses:
                 c = clauses[cid]
-                note = f" Read here with reading {rid} of ambiguity {aid}: {a.reading_text(rid)}"
-                clauses[cid] = replace(c, text=c.text + note, template=c.template + note)
+                clauses[cid] = replace(c, text=_renote(c.text, old, note), template=_renote(c.template, old, note))
     return replace(rs, params=params, clauses=clauses, readings=readings)
+
+
+def _note(a: Ambiguity, rid: str) -> str:
+    """What a clause whose meaning ambiguity ``a`` changes says when it is read with reading ``rid``."""
+    return f" Read here with reading {rid} of ambiguity {a.id}: {a.reading_text(rid)}"
+
+
+def _renote(text: str, old: str, note: str) -> str:
+    """``text`` with the note of the reading it was read with (``old``, if any) replaced by ``note``."""
+    return (text.replace(old, "", 1) if old else text) + note
 
 
 def rules_under(rules: Rules, chosen: Mapping[str, str]) -> Rules:

@@ -121,7 +121,7 @@ def _load_house(file: str, path: Path, ref: str, raw: dict[str, Any], catalog: C
         id=rid, name=_str(file, raw, "name", "(top)"), document=document,
         publisher=_str(file, raw, "publisher", "(top)", own[0].publisher if own else base.publisher),
         summary=_str(file, raw, "summary", "(top)"), path=file, params=params, options=tuple(options),
-        clauses=clauses, ref=ref, extends=base.id, lineage=(rid, *base.lineage),
+        clauses=clauses, ref=ref, extends=base.id, lineage=(rid, *base.lineage), readings=dict(base.readings),
         name_ar=_str(file, raw, "name_ar", "(top)", ""), summary_ar=_str(file, raw, "summary_ar", "(top)", ""),
     )
     chosen = raw.get("readings", {})
@@ -135,14 +135,23 @@ def _load_house(file: str, path: Path, ref: str, raw: dict[str, Any], catalog: C
     before = {k: v for k, v in READING_DEFAULTS.items() if k in family_params} | base.effective_params()
     after = {k: v for k, v in READING_DEFAULTS.items() if k in family_params} | rs.effective_params()
     rs = replace(rs, changed={p: (before[p], after[p]) for p in after if after[p] != before.get(p)})
-    by_reading = {k for a in chosen for k in ambiguity(a).params[chosen[a]]}
-    _check_changes_stated(file, rs, base, after, own_ids, by_reading)
+    _check_changes_stated(file, rs, base, after, own_ids, _reading_params(rs, chosen))
     rs = with_rendered_clauses(rs)
     rs = replace(rs, name=render(rs.name, after, file, "name"), summary=render(rs.summary, after, file, "summary"),
                  name_ar=render(rs.name_ar, after, file, "name_ar", "ar"),
                  summary_ar=render(rs.summary_ar, after, file, "summary_ar", "ar"))
     _check_sound(file, rs)
     return rs
+
+
+def _reading_params(rs: Ruleset, chosen: dict[str, str]) -> set[str]:
+    """The parameters the readings ``chosen`` set in ``rs``: those each names, and the parameter of the option whose
+    value stands for a reading (weakest-card: option timer_weakest, parameter timer.auto_play)."""
+    out: set[str] = set()
+    for aid, rid in chosen.items():
+        a = ambiguity(aid)
+        out |= set(a.params[rid]) | {o.param for o in rs.options if a.option and o.name == a.option}
+    return out
 
 
 def _id_and_base(file: str, path: Path, raw: dict[str, Any], resolve: Resolve) -> tuple[str, Ruleset]:

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from tarneeb.core.model import Ruleset
 
 PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
-_NAME = re.compile(r"[a-z_]+(\.[a-z_]+)*$")
+_NAME = re.compile(r"[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)*$")  # a parameter's name: score.bid13, win.target
 
 # clause id -> the parameters its statement depends on (besides those its template names)
 CLAUSE_PARAMS: dict[str, tuple[str, ...]] = {

@@ -71,22 +71,23 @@ _AUCTION_READINGS: dict[str, tuple[str, tuple[Any, ...] | None]] = {
     "score.bid13_kaboot": ("choice", ("bid13-first", "kaboot-first")),
     "score.failed13_defenders": ("choice", ("usual", "double")),
     "auction.forced_bid": ("choice", ("at-least", "exactly")),
-    "win.made_bid_partner": ("choice", ("outright", "partner-positive")),
     "auction.dealer_match": ("choice", ("exact-bid", "same-number-any-strain")),
     "win.play_on_count": ("choice", ("once", "repeated")),
     "deal.weak_claim": ("choice", ("automatic-next", "claimed")),
 }
-# Likewise a table or list a reading names (an empty one is the default, the reading a ruleset takes when it leaves
-# the parameter out); a house-rule file may state another (of the individual family; the deal's, of either).
+# Likewise for the individual family (bid10-partner is about its made bid that wins, win.made_bid_wins), and a table
+# or list a reading names (an empty one is the default, the reading a ruleset takes when it leaves the parameter
+# out); a house-rule file may state another (of the individual family; the deal's, of either).
 _INDIVIDUAL_READINGS: dict[str, tuple[str, tuple[Any, ...] | None]] = {
+    "win.made_bid_partner": ("choice", ("outright", "partner-positive")),
     "bid.total_table": ("pairs", None),  # raised-total: (score threshold, total) pairs; [] for a fixed total
 }
 _COMMON_READINGS: dict[str, tuple[str, tuple[Any, ...] | None]] = {
     "deal.packets": ("ints", None),  # classic-deal-order: the packet sizes each seat receives in turn; [] singly
 }
 READING_DEFAULTS: dict[str, Any] = {
-    **{k: allowed[0] for k, (_, allowed) in _AUCTION_READINGS.items() if allowed}, "bid.total_table": [],
-    "deal.packets": []}
+    **{k: allowed[0] for k, (_, allowed) in {**_AUCTION_READINGS, **_INDIVIDUAL_READINGS}.items() if allowed},
+    "bid.total_table": [], "deal.packets": []}
 PARAMS = {**_COMMON, **_INDIVIDUAL, **_AUCTION, **_AUCTION_READINGS, **_INDIVIDUAL_READINGS, **_COMMON_READINGS}
 
 # Clause ids the engine cites, by family; a ruleset must define each.
