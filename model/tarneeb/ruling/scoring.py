@@ -18,7 +18,7 @@ from tarneeb.core import hand as core_hand
 from tarneeb.core import rules as core_rules
 from tarneeb.core.cards import player_name, team_label
 from tarneeb.core.spec import Rules
-from tarneeb.ruling.facts import all_bids, check_individual_bids, contract_of, family_check, total_scores
+from tarneeb.ruling.facts import all_bids, check_individual_bids, contract_of, family_check, outcome_scores, total_scores
 from tarneeb.ruling.situation import Missing, Situation
 from tarneeb.ruling.verdict import Decision, fmt_delta, team_name
 
@@ -176,7 +176,7 @@ def _decide_winner_individual(rules: Rules, situation: Situation) -> Decision:
         _check_after(rules, situation, after)
         win, rule = core_hand.hand_outcome(rules, after, target, bids, None, situation.tricks)
     else:
-        after = situation.scores_after or situation.scores or []
+        after = outcome_scores(situation) or []
         if len(after) != 4:
             raise Missing("scores", "each player's score is needed")
         win, rule = core_rules.individual_outcome(rt, after)
@@ -252,7 +252,7 @@ def decide_winner(rules: Rules, situation: Situation) -> Decision:
         win, rule = core_hand.hand_outcome(rules, [after2[0], after2[1], after2[0], after2[1]], target, [0, 0, 0, 0],
                                            contract, tricks)
     else:
-        sc = situation.scores_after or situation.scores
+        sc = outcome_scores(situation)
         if sc is None:
             raise Missing("scores", "the team scores are needed")
         after2 = (sc[0], sc[1])
