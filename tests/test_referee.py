@@ -258,6 +258,16 @@ def test_scores_after_of_the_other_family_are_not_applicable() -> None:
         assert by["card-kings-41"].status == "ruled"
 
 
+def test_partners_scores_after_a_team_hand_change_alike() -> None:
+    """The team game, each player's score given before and after the hand: a change of team 1 a hand can make
+    (a kaboot's +16) with player 3 moved by less is a contradiction, not a win judged on player 1's score."""
+    raw = {"ruleset": "classic", "scores": [30, 5, 30, 5], "scores_after": [46, 5, 40, 5], "question": {"kind": "winner"}}
+    with pytest.raises(SituationError, match=r"players 1 to 4 change by \(\+16, 0, \+10, 0\).*\(\+16, 0, \+16, 0\)") as e:
+        resolve(parse_situation(raw, "case.toml"))
+    assert e.value.fields == ("scores", "scores_after")
+    assert _rule({**raw, "scores_after": [46, 5, 46, 5]})["winner"] == 0
+
+
 # ------------------------------------------------------------------ contradictions per ruleset
 
 
