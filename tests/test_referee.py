@@ -210,6 +210,64 @@ def test_arithmetic_is_shown() -> None:
     assert team["_math"] == "team 1 took 8 >= 7; team 1 10 + 8 = 18, team 2 5 + 0 = 5"
 
 
+# ------------------------------------------------------------------ the scores before and after the hand
+
+# Both scores given, disagreeing on the winner: before the hand no team has won, after it one has. Classic: team 1
+# bid 8 and fell short (-8), team 2 scored its 8 tricks; card-kings-41: bids 3, 2, 5, 2, each made.
+BEFORE_AFTER: dict[str, tuple[list[int], list[int], int]] = {
+    "classic": ([35, 38, 35, 38], [27, 46, 27, 46], 1),
+    "card-kings-41": ([38, 10, 5, 5], [41, 12, 10, 7], 0),
+}
+
+
+@pytest.mark.parametrize("rid", list(BEFORE_AFTER))
+@pytest.mark.parametrize("by_seat", [False, True], ids=["list", "table"])
+def test_who_has_won_is_judged_on_the_scores_after_the_hand(rid: str, by_seat: bool) -> None:
+    """``scores`` and ``scores_after`` both given and disagreeing on the winner: the winner is judged on the scores
+    after the hand, given as a list or as a table by seat (which was dropped without a word, so the scores before
+    were judged), in English and in Arabic."""
+    before, after, winner = BEFORE_AFTER[rid]
+    on_before = _rule({"ruleset": rid, "scores": before, "question": {"kind": "winner"}})
+    assert on_before["winner"] is None
+    stated: Any = {str(k): v for k, v in enumerate(after)} if by_seat else after
+    raw = {"ruleset": rid, "scores": before, "scores_after": stated, "question": {"kind": "winner"}}
+    got = _rule(raw)
+    assert got["winner"] == winner and got["scores"][:2] == after[:2], got["_text"]
+    ar = rule_dict(raw, lang="ar")["rulings"][0]
+    said = ar["ruling_ar"]
+    assert all(str(v) in said for v in after) and str(before[0]) not in said, said
+
+
+def test_scores_after_by_seat_must_name_every_seat() -> None:
+    """A table of scores after the hand that leaves a seat out is refused, naming the seats missing (counted
+    from 1 in words), not judged on the scores before."""
+    with pytest.raises(SituationError, match="missing: player 3, player 4") as e:
+        parse_situation({"ruleset": "classic", "scores": [30, 38], "scores_after": {"0": 41, "1": 38},
+                         "question": {"kind": "winner"}}, "case.toml")
+    assert e.value.file == "case.toml" and e.value.fields == ("scores_after.2", "scores_after.3")
+
+
+def test_scores_after_of_the_other_family_are_not_applicable() -> None:
+    """Partners with different scores after the hand, and none given before it, are of the individual family: the
+    team game does not judge them (it judged team 1 on player 1's score alone), as with the same scores given
+    before the hand."""
+    for key in ("scores", "scores_after"):
+        rep = resolve(parse_situation({"ruleset": "all", key: [41, 5, 30, 5], "question": {"kind": "winner"}}))
+        by = {x.ruleset: x for x in rep.rulings}
+        assert by["classic"].status == "not-applicable", (key, by["classic"].text)
+        assert by["card-kings-41"].status == "ruled"
+
+
+def test_partners_scores_after_a_team_hand_change_alike() -> None:
+    """The team game, each player's score given before and after the hand: a change of team 1 a hand can make
+    (a kaboot's +16) with player 3 moved by less is a contradiction, not a win judged on player 1's score."""
+    raw = {"ruleset": "classic", "scores": [30, 5, 30, 5], "scores_after": [46, 5, 40, 5], "question": {"kind": "winner"}}
+    with pytest.raises(SituationError, match=r"players 1 to 4 change by \(\+16, 0, \+10, 0\).*\(\+16, 0, \+16, 0\)") as e:
+        resolve(parse_situation(raw, "case.toml"))
+    assert e.value.fields == ("scores", "scores_after")
+    assert _rule({**raw, "scores_after": [46, 5, 46, 5]})["winner"] == 0
+
+
 # ------------------------------------------------------------------ contradictions per ruleset
 
 

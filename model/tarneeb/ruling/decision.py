@@ -27,7 +27,7 @@ from collections.abc import Callable
 from tarneeb.core.spec import Rules
 from tarneeb.ruling.bidding import decide_bid, decide_next_dealer, decide_redeal
 from tarneeb.ruling.facts import check_history, check_stated_trump, family_check
-from tarneeb.ruling.scoring import check_score_change, decide_score, decide_winner
+from tarneeb.ruling.scoring import ScoreChanges, check_score_change, decide_score, decide_winner
 from tarneeb.ruling.situation import Situation
 from tarneeb.ruling.tricks import decide_card, decide_trick, decide_trump
 from tarneeb.ruling.turns import DECIDERS as TURN_DECIDERS
@@ -46,8 +46,11 @@ def _decider(kind: str) -> Callable[[Rules, Situation], Decision]:
     return deciders[kind]
 
 
-def decide(kind: str, rules: Rules, situation: Situation) -> Decision:
-    """The engine's ruling on question ``kind`` under ``rules`` (raises on missing or contradictory facts)."""
+def decide(kind: str, rules: Rules, situation: Situation, changes: ScoreChanges | None = None) -> Decision:
+    """The engine's ruling on question ``kind`` under ``rules`` (raises on missing or contradictory facts).
+
+    ``changes``: the score changes one hand can make under the same rules object, for a caller that rules several
+    situations under it (found on first use and kept there); made for this call when not given."""
     if situation.trump is not None:
         check_stated_trump(rules, situation)
     if situation.history:
@@ -56,10 +59,10 @@ def decide(kind: str, rules: Rules, situation: Situation) -> Decision:
         return decide_seat_score(rules, situation)
     if kind in ("score", "winner"):
         family_check(rules, situation, uses_bids=True)
-        check_score_change(rules, situation)
+        check_score_change(rules, situation, changes)
     if kind == "next-dealer" and situation.deals:
         return decide_deal_sequence(rules, situation)
     return _decider(kind)(rules, situation)
 
 
-__all__ = ["ClauseRef", "Decision", "clause_refs", "decide", "fmt_delta", "team_name"]
+__all__ = ["ClauseRef", "Decision", "ScoreChanges", "clause_refs", "decide", "fmt_delta", "team_name"]

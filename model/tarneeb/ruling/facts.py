@@ -38,15 +38,26 @@ def family_check(rules: Rules, situation: Situation, uses_bids: bool) -> None:
         if uses_bids and situation.bids is None and (situation.contract is not None or situation.auction is not None):
             raise NotApplicable("the situation describes an auction and a contract; this ruleset has "
                                 "individual bids")
-        if situation.scores is not None and len(situation.scores) == 2:
+        if (sc := _family_scores(situation)) is not None and len(sc) == 2:
             raise NotApplicable("the situation gives team scores; this ruleset scores each player")
     else:
         if uses_bids and situation.bids is not None and situation.contract is None and situation.auction is None:
             raise NotApplicable("the situation gives each player's own bid; this ruleset has a team auction")
-        if situation.scores is not None and len(situation.scores) == 4 and (
-                situation.scores[0] != situation.scores[2] or situation.scores[1] != situation.scores[3]):
+        if (sc := _family_scores(situation)) is not None and len(sc) == 4 and (sc[0] != sc[2] or sc[1] != sc[3]):
             raise NotApplicable("the situation gives partners different personal scores; this ruleset keeps "
                                 "one score per team")
+
+
+def _family_scores(situation: Situation) -> list[int] | None:
+    """The scores that show the family of the situation: those before the hand, else those after it (when both are
+    given, :func:`tarneeb.ruling.scoring.check_score_change` checks the ones after against the ones before)."""
+    return situation.scores if situation.scores is not None else situation.scores_after
+
+
+def outcome_scores(situation: Situation) -> list[int] | None:
+    """The scores an outcome is judged on when no hand is scored here: those after the hand when the situation gives
+    them (the question is about the state after it), else the scores it states."""
+    return situation.scores_after if situation.scores_after is not None else situation.scores
 
 
 def contract_of(situation: Situation) -> tuple[int, int, int | None] | None:
@@ -246,7 +257,7 @@ def all_bids(situation: Situation) -> list[int]:
 __all__ = [
     "all_bids", "auction_match", "check_history", "check_individual_bids", "check_stated_trump", "check_tagged",
     "contract_of", "dealt_trump", "direction_word", "family_check", "individual_turn", "leader_of_next",
-    "need_dealer", "trump_chain", "trump_of",
+    "need_dealer", "outcome_scores", "trump_chain", "trump_of",
 ]
 
 

@@ -1,5 +1,6 @@
 """Scoring and the outcome: the question kinds ``score`` and ``winner``, and the check that a stated score change
-is one a hand can make.
+is one a hand can make (:class:`ScoreChanges`: the changes core's scoring gives over every contract or bid and
+every split of the tricks).
 
 Every rule is the rule core's: a hand's score changes (:func:`tarneeb.core.hand.hand_deltas`), the outcome
 (:func:`tarneeb.core.hand.hand_outcome`, :func:`tarneeb.core.rules.auction_outcome`,
@@ -10,15 +11,15 @@ Every rule is the rule core's: a hand's score changes (:func:`tarneeb.core.hand.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from tarneeb.core import clauses as core_clauses
 from tarneeb.core import hand as core_hand
 from tarneeb.core import rules as core_rules
-from tarneeb.core.cards import player_name, team_label
+from tarneeb.core.cards import STRAINS, player_name, team_label
 from tarneeb.core.spec import Rules
-from tarneeb.ruling.facts import all_bids, check_individual_bids, contract_of, family_check, total_scores
+from tarneeb.ruling.facts import all_bids, check_individual_bids, contract_of, family_check, outcome_scores, total_scores
 from tarneeb.ruling.situation import Missing, Situation
 from tarneeb.ruling.verdict import Decision, fmt_delta, team_name
 
@@ -114,40 +115,91 @@ def decide_score(rules: Rules, situation: Situation) -> Decision:
 # ------------------------------------------------------------------ a score change one hand can make
 
 
-def _possible_changes(rules: Rules, situation: Situation) -> list[set[int]] | set[tuple[int, int]]:
-    """Every score change the ruleset allows for one hand (per seat, or per team pair for auctions)."""
-    if rules.individual:
+def _splits() -> Iterator[tuple[int, int, int, int]]:
+    """Every split of a hand's 13 tricks among the four seats (560 of them)."""
+    for a in range(14):
+        for b in range(14 - a):
+            for c in range(14 - a - b):
+                yield a, b, c, 13 - a - b - c
+
+
+class ScoreChanges:
+    """Every score change one hand can make under one :class:`Rules` object, as core scores it: core's
+    :func:`tarneeb.core.hand.hand_deltas` over every contract (:meth:`contracts`) and every split of the 13 tricks
+    among the seats, for the auction family; :func:`tarneeb.core.rules.individual_delta` of a bid over every number
+    of tricks a seat can take, for individual bids (which bids a seat may make is core's
+    :func:`tarneeb.core.rules.legal_bids`).
+
+    Each set is made the first time it is asked for and kept on this object, so a caller that rules several
+    situations under one rules object makes one of these and passes it along (:func:`check_score_change`,
+    :func:`tarneeb.ruling.decision.decide`); it goes with the caller, and nothing is kept between callers."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self._seats: frozenset[tuple[int, ...]] | None = None
+        self._teams: dict[tuple[int, int], tuple[int, ...]] = {}
+        self._bids: dict[int, frozenset[int]] = {}
+
+    def contracts(self) -> list[tuple[int, int, int | None]]:
+        """Auction family: every contract (seat, tricks, strain) a hand can be played at: a call core lets the seat
+        make with no bid before it, as the first call or as a dealer who speaks after three passes, whoever deals;
+        every strain is tried, and none (core refuses a strain where bids name none, and no strain where they name
+        one)."""
         out = []
         for seat in range(4):
-            score = situation.scores[seat] if situation.scores is not None and len(situation.scores) == 4 else 0
-            bids = core_rules.legal_bids(rules, score)
-            stated = situation.bids[seat] if situation.bids is not None else None
-            if stated is not None:
-                bids = [stated]
-            out.append({core_rules.individual_delta(rules, b, t) for b in bids for t in range(14)})
+            for n in range(14):
+                for strain in (None, *range(len(STRAINS))):
+                    if any(core_rules.auction_bid_violation(self.rules, dealer, seat, None, passes, n, strain) is None
+                           for dealer in range(4) for passes in (0, 3)):
+                        out.append((seat, n, strain))
         return out
-    pairs: set[tuple[int, int]] = set()
-    for n in range(14):
-        if _contract_range(rules, n) is not None:
-            continue
-        for bt in (0, 1):
-            for t in range(14):
-                pairs.add(core_rules.team_deltas(rules, n, bt, (t, 13 - t) if bt == 0 else (13 - t, t)))
-    return pairs
+
+    def seats(self) -> frozenset[tuple[int, ...]]:
+        """Auction family: every change of the four seats' scores (players 1 to 4) one hand can make."""
+        if self._seats is None:
+            splits = list(_splits())
+            self._seats = frozenset(tuple(core_hand.hand_deltas(self.rules, (0, 0, 0, 0), contract, split))
+                                    for contract in self.contracts() for split in splits)
+            self._teams = {(d[0], d[1]): d for d in sorted(self._seats)}
+        return self._seats
+
+    def teams(self) -> dict[tuple[int, int], tuple[int, ...]]:
+        """Auction family: every (team 1's change, team 2's change) one hand can make, those of players 1 and 2, each
+        with a change of the four seats' scores that gives it."""
+        self.seats()
+        return self._teams
+
+    def bid(self, bid: int) -> frozenset[int]:
+        """Individual bids: every change of the score of a seat that bid ``bid``, whatever it took."""
+        if bid not in self._bids:
+            self._bids[bid] = frozenset(core_rules.individual_delta(self.rules, bid, t) for t in range(14))
+        return self._bids[bid]
+
+    def seat(self, score: int, bid: int | None) -> frozenset[int]:
+        """Individual bids: every change of the score of a seat on ``score`` before the hand that bid ``bid`` (None:
+        any bid core lets it make on that score)."""
+        bids = [bid] if bid is not None else core_rules.legal_bids(self.rules, score)
+        return frozenset(d for b in bids for d in self.bid(b))
 
 
-def check_score_change(rules: Rules, situation: Situation) -> None:
-    """scores -> scores_after must be a change one hand can make under ``rules``."""
+def check_score_change(rules: Rules, situation: Situation, changes: ScoreChanges | None = None) -> None:
+    """scores -> scores_after must be a change one hand can make under ``rules`` (``changes``: the changes
+    :class:`ScoreChanges` finds for the same rules object, made here when not given)."""
     if situation.scores is None or situation.scores_after is None:
         return
-    possible = _possible_changes(rules, situation)
-    if isinstance(possible, list):
+    if changes is None:
+        changes = ScoreChanges(rules)
+    elif changes.rules is not rules:
+        raise ValueError("the score changes given were found for another rules object")
+    if rules.individual:
         if len(situation.scores) != 4:
             return
         for seat in range(4):
+            stated = situation.bids[seat] if situation.bids is not None else None
+            possible = changes.seat(situation.scores[seat], stated)
             d = situation.scores_after[seat] - situation.scores[seat]
-            if d not in possible[seat]:
-                vals = sorted({abs(v) for v in possible[seat]})
+            if d not in possible:
+                vals = sorted({abs(v) for v in possible})
                 raise situation.err([f"scores.{seat}", f"scores_after.{seat}"] + (["bids"] if situation.bids else []),
                                     f"{player_name(seat)} goes from {situation.scores[seat]} to {situation.scores_after[seat]} "
                                     f"({fmt_delta(d)}), which no hand can do under {rules.label()}: a hand adds or "
@@ -155,10 +207,18 @@ def check_score_change(rules: Rules, situation: Situation) -> None:
         return
     t0, t1 = (situation.scores[0], situation.scores[1])
     a0, a1 = (situation.scores_after[0], situation.scores_after[1])
-    if (a0 - t0, a1 - t1) not in possible:
+    if (a0 - t0, a1 - t1) not in changes.teams():
         raise situation.err(["scores", "scores_after"],
                             f"team changes ({fmt_delta(a0 - t0)}, {fmt_delta(a1 - t1)}) cannot come from one hand under "
                             f"{rules.label()} [score.standard]")
+    by_seat = tuple(a - b for a, b in zip(situation.scores_after, situation.scores, strict=True))
+    if len(by_seat) == 4 and by_seat not in changes.seats():  # each player's score given: the partners' too
+        like = changes.teams()[(a0 - t0, a1 - t1)]
+        raise situation.err(["scores", "scores_after"],
+                            f"players 1 to 4 change by ({', '.join(fmt_delta(d) for d in by_seat)}), which no hand "
+                            f"gives under {rules.label()}; a hand that changes team 1 by {fmt_delta(a0 - t0)} and team 2 "
+                            f"by {fmt_delta(a1 - t1)} changes them by ({', '.join(fmt_delta(d) for d in like)}) "
+                            f"[score.standard]")
 
 
 # ------------------------------------------------------------------ the outcome
@@ -176,7 +236,7 @@ def _decide_winner_individual(rules: Rules, situation: Situation) -> Decision:
         _check_after(rules, situation, after)
         win, rule = core_hand.hand_outcome(rules, after, target, bids, None, situation.tricks)
     else:
-        after = situation.scores_after or situation.scores or []
+        after = outcome_scores(situation) or []
         if len(after) != 4:
             raise Missing("scores", "each player's score is needed")
         win, rule = core_rules.individual_outcome(rt, after)
@@ -252,7 +312,7 @@ def decide_winner(rules: Rules, situation: Situation) -> Decision:
         win, rule = core_hand.hand_outcome(rules, [after2[0], after2[1], after2[0], after2[1]], target, [0, 0, 0, 0],
                                            contract, tricks)
     else:
-        sc = situation.scores_after or situation.scores
+        sc = outcome_scores(situation)
         if sc is None:
             raise Missing("scores", "the team scores are needed")
         after2 = (sc[0], sc[1])
@@ -280,4 +340,4 @@ def decide_winner(rules: Rules, situation: Situation) -> Decision:
     return Decision(answer, text, chain, math)
 
 
-__all__ = ["check_score_change", "decide_score", "decide_winner"]
+__all__ = ["ScoreChanges", "check_score_change", "decide_score", "decide_winner"]

@@ -504,6 +504,15 @@ def _read_scores(file: str, raw: dict[str, Any], situation: Situation) -> None:
                 raise SituationError(file, [key], "give 4 personal scores by seat (or 2 team scores)")
             vals = [_int(file, f"{key}[{i}]", x) for i, x in enumerate(v)]
             setattr(situation, key, vals)
+    if isinstance(raw.get("scores_after"), dict):  # a table by seat: every seat's score after the hand
+        per = _per_seat(file, "scores_after", raw["scores_after"])
+        if len(per) != 4:
+            absent = [k for k in range(4) if k not in per]
+            raise SituationError(file, [f"scores_after.{k}" for k in absent],
+                                 f"not given: a table by seat needs every player's score after the hand (missing: "
+                                 f"{', '.join(player_name(k) for k in absent)}); or give a list of 4 personal scores "
+                                 f"or 2 team scores")
+        situation.scores_after = [_int(file, f"scores_after.{k}", per[k]) for k in range(4)]
     if situation.scores is not None and situation.scores_after is not None and len(situation.scores) != len(situation.scores_after):
         raise situation.err(["scores", "scores_after"], "give both with the same number of entries")
 
