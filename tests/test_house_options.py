@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Iterator
-from dataclasses import fields
 from pathlib import Path
 
 import pytest
@@ -83,8 +82,7 @@ def cli_rules(ruleset: str, options: dict[str, str] | None = None, readings: dic
 def engine_view(rules: Rules) -> dict[str, tuple[str, object]]:
     """What the engine reads of ``rules``, each field with the type of its value (``0`` is not ``False``); the
     ruleset itself (its id, clauses) aside, which a house file changes by being one."""
-    view = {f.name: (type(getattr(rules, f.name)).__name__, getattr(rules, f.name))
-            for f in fields(rules) if f.name != "ruleset"}
+    view = {f: (type(getattr(rules, f)).__name__, getattr(rules, f)) for f in rules.value_fields() if f != "ruleset"}
     view["option types"] = ("", [(k, type(v).__name__) for k, v in rules.options])
     return view
 
