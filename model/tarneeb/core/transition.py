@@ -10,7 +10,7 @@ steps of a hand) or :mod:`tarneeb.core.rules` (the single rule decisions). An il
 changes nothing (states are immutable).
 
 * :func:`start`, :func:`part_way` -- the state before a match's first deal, or part-way (scores, target, games);
-* :func:`step` -- the transition;
+* :func:`step` -- the transition; :func:`play_trick` -- four of its plays at once, for a verifier;
 * :func:`legal_actions`, :func:`legal_play_mask` -- what the player to move may do;
 * :func:`timeout_action` -- what a turn timer plays (timer.auto-bid, timer.auto-play);
 * :func:`describe` -- the state in one line, as the errors quote it.
@@ -346,6 +346,41 @@ def _play(rules: Rules, state: Playing, card: int) -> Step:
     return _end_hand(rules, after, (*_PLAYED[seat][card], TrickTaken(done)))
 
 
+def play_trick(rules: Rules, state: State, cards: Sequence[int]) -> Step:
+    """A whole trick at once: four cards from the seat to lead and the seats after it, in turn. The same state and
+    events as four :func:`step` s of ``Play`` (a test holds them so); where the four are legal it is found in one
+    go (:func:`tarneeb.core.hand.legal_trick_winner`), else by the four steps, the first illegal card raising as
+    :func:`step` does. For a verifier reading whole tricks."""
+    if type(state) is Playing and not state.trick and len(cards) == 4:
+        c0, c1, c2, c3 = cards
+        if type(c0) is type(c1) is type(c2) is type(c3) is int and 0 <= min(c0, c1, c2, c3) and max(c0, c1, c2, c3) < 52:
+            start = state.start
+            leader = state.leader
+            winner = core_hand.legal_trick_winner(rules, state.hands, leader, cards, start.trump)
+            if winner >= 0:
+                s0, s1, s2, s3 = core_rules.seat_order(rules, leader)
+                h = list(state.hands)
+                h[s0] ^= CARD_BITS[c0]
+                h[s1] ^= CARD_BITS[c1]
+                h[s2] ^= CARD_BITS[c2]
+                h[s3] ^= CARD_BITS[c3]
+                w = state.won
+                won = (w[0] + (winner == 0), w[1] + (winner == 1), w[2] + (winner == 2), w[3] + (winner == 3))
+                done = Trick(leader, (c0, c1, c2, c3), winner)
+                tricks = (*state.tricks, done)
+                after = Playing(start, (h[0], h[1], h[2], h[3]), winner, winner, (), won, tricks)
+                events: tuple[Event, ...] = (*_PLAYED[s0][c0], *_PLAYED[s1][c1], *_PLAYED[s2][c2], *_PLAYED[s3][c3], TrickTaken(done))
+                if len(tricks) < 13:
+                    return after, events
+                return _end_hand(rules, after, events)
+    now: State = state
+    happened: tuple[Event, ...] = ()
+    for card in cards:
+        now, events = step(rules, now, PLAYS[card] if type(card) is int and 0 <= card < 52 else Play(card))
+        happened += events
+    return now, happened
+
+
 def _end_hand(rules: Rules, state: Playing, events: tuple[Event, ...]) -> Step:
     """Score a played hand (score.*), decide its outcome (win.*, tie.*), settle play-on (win.play-on), and either
     end the match or pass the deal on (deal.rotation)."""
@@ -493,4 +528,4 @@ def trump_of(state: State) -> int:
 
 
 __all__ = ["Contract", "Step", "describe", "hand_of", "legal_actions", "legal_bids", "legal_calls", "legal_play_mask",
-           "part_way", "start", "step", "timeout_action", "trump_of"]
+           "part_way", "play_trick", "start", "step", "timeout_action", "trump_of"]
