@@ -319,19 +319,10 @@ class Match:
                     return list(e.tricks_won)
         return [0, 0, 0, 0]
 
-    def _calls(self) -> tuple[tuple[int, Bid], ...]:
-        """The calls of the deal in progress, or of the deal that ended last."""
-        st = self.state
-        if type(st) is Playing:
-            return st.start.deal.calls
-        deal = getattr(st, "deal", None)
-        if deal is not None:
-            return deal.calls  # type: ignore[no-any-return]
-        if self._ended is None:
-            return ()
-        before, events = self._ended
-        done = before.start.deal.calls if type(before) is Playing else getattr(getattr(before, "deal", None), "calls", ())
-        return (*done, *[(e.seat, e.bid) for e in events if type(e) is Called])
+    def _calls(self) -> list[tuple[int, Bid]]:
+        """The calls of the deal in progress, or of the deal that ended last (as its record keeps them)."""
+        rec = self.record if self.record is not None else (self.records[-1] if self.records else None)
+        return [] if rec is None else rec.bids
 
     @property
     def bids(self) -> list[int]:

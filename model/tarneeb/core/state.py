@@ -72,13 +72,12 @@ class Table:
 
 @state_class
 class Deal:
-    """A deal in progress, as far as it has gone before the play."""
+    """A deal in progress, as far as the rules need it before the play: the hands dealt, the card the dealer shows
+    and the trump it decides (trump.source). What was said on the way (claims, calls) is in the events."""
 
-    deck: tuple[int, ...]
-    hands: Hands  # as dealt
-    claims: tuple[tuple[int, bool], ...] = ()  # (seat, asks) of the weak seats that chose, in turn
-    calls: tuple[tuple[int, Bid], ...] = ()  # (seat, bid) in order: the individual bids or the auction's calls
-    revealed: int | None = None  # the card the dealer showed (trump.source), once the bidding opened
+    hands: Hands
+    revealed: int | None  # the dealer's card when the ruleset shows one (trump.source), else None
+    trump: int  # 0..3 when the deal decides it (a fixed suit or the dealer's card), -1 when the contract will
 
 
 @state_class
@@ -112,7 +111,6 @@ class Bidding:
 
     table: Table
     deal: Deal
-    trump: int  # 0..3, known before the bidding in the individual family
     to_move: int
     bids: tuple[int, int, int, int]
     spoken: int
@@ -126,7 +124,6 @@ class Calling:
 
     table: Table
     deal: Deal
-    trump: int  # 0..3 when the dealer's card decides it, -1 when the contract will
     to_move: int
     top: Bid | None  # the top bid so far
     holder: int  # its seat, -1 before the first bid
@@ -154,10 +151,9 @@ class Naming:
 
 @state_class
 class Contracted:
-    """What the play of a deal starts from: the deal, trump, the individual bids or the contract."""
+    """What the play of a deal starts from: trump and the individual bids or the contract."""
 
     table: Table
-    deal: Deal
     trump: int  # 0..3, or 4 for no trump (an Egyptian contract)
     bids: tuple[int, int, int, int]  # the individual bids by seat; (0, 0, 0, 0) in the auction family
     contract: Contract | None  # None in the individual family
@@ -174,7 +170,8 @@ class Trick:
 
 @state_class
 class Playing:
-    """The play: the hands as they are now, the trick in progress and the tricks completed."""
+    """The play: the hands as they are now, the trick in progress, the tricks won by seat (their sum is the
+    number of tricks completed). The tricks themselves are in the events."""
 
     start: Contracted
     hands: Hands
@@ -182,7 +179,6 @@ class Playing:
     leader: int  # the seat that led (or leads) the trick in progress
     trick: tuple[int, ...]  # its cards so far, in play order
     won: tuple[int, int, int, int]  # tricks won by seat
-    tricks: tuple[Trick, ...]
 
     phase = Phase.PLAY
 

@@ -51,6 +51,7 @@ from tarneeb.core.state import (
     Decided,
     Event,
     GameWon,
+    Hands,
     MatchWon,
     Naming,
     NextDealer,
@@ -186,8 +187,9 @@ def _deal(rules: Rules, state: Dealing, deck: tuple[int, ...]) -> Step:
         raise IllegalDeal(f"deal of {len(deck)} cards", None, "deal.deck",
                           "a deal must order all 52 distinct cards 0..51", describe(state))
     dealt = (hands[0], hands[1], hands[2], hands[3])
-    deal = DealState(tuple(deck), dealt)
-    events: tuple[Event, ...] = (Dealt(table.deals, table.dealer, deal.deck, dealt),)
+    revealed, trump = core_hand.deal_trump(rules, deck)
+    deal = DealState(dealt, revealed, trump)
+    events: tuple[Event, ...] = (Dealt(table.deals, table.dealer, tuple(deck), dealt),)
     weak = core_hand.weak_seats(rules, hands)
     if weak:
         claimers = core_hand.weak_claimers(rules, table.dealer, hands)
@@ -201,30 +203,26 @@ def _claim(rules: Rules, state: Claiming, ask: bool) -> Step:
     """A weak seat asks for a redeal (the deal is cancelled) or keeps its hand (the next weak seat chooses, or the
     bidding opens): deal.weak-redeal under reading claimed of ambiguity weak-hand."""
     seat = state.claimers[0]
-    deal = state.deal
-    deal = DealState(deal.deck, deal.hands, (*deal.claims, (seat, ask)))
     events: tuple[Event, ...] = (Claimed(seat, ask),)
     if ask:
         return _cancel(rules, state.table, events, "deal.weak-redeal",
                        f"{player_and_seat(seat)} holds no card above 10 and asks for a redeal")
     rest = state.claimers[1:]
     if rest:
-        return Claiming(state.table, deal, rest), events
-    return _open_bidding(rules, state.table, deal, events)
+        return Claiming(state.table, state.deal, rest), events
+    return _open_bidding(rules, state.table, state.deal, events)
 
 
 def _open_bidding(rules: Rules, table: Table, deal: DealState, events: tuple[Event, ...]) -> Step:
     """The dealer's card and trump where it decides it (trump.source); the seat after the dealer speaks first
     (bid.turn, auction.order)."""
-    revealed, trump = core_hand.deal_trump(rules, deal.deck)
-    deal = DealState(deal.deck, deal.hands, deal.claims, (), revealed)
     first = core_rules.next_seat(rules, table.dealer)
-    events = (*events, BiddingOpened(revealed, trump, first))
+    events = (*events, BiddingOpened(deal.revealed, deal.trump, first))
     if rules.individual:
-        return Bidding(table, deal, trump, first, _NO_BIDS, 0), events
+        return Bidding(table, deal, first, _NO_BIDS, 0), events
     a = core_hand.auction_start(rules, table.dealer)
     to_speak = first if a.to_speak is None else a.to_speak
-    return Calling(table, deal, trump, to_speak, None, a.holder, a.passes, a.spoken, _ALL_IN), events
+    return Calling(table, deal, to_speak, None, a.holder, a.passes, a.spoken, _ALL_IN), events
 
 
 def _bid(rules: Rules, state: Bidding, bid: Bid) -> Step:
@@ -240,16 +238,14 @@ def _bid(rules: Rules, state: Bidding, bid: Bid) -> Step:
         raise IllegalBid(str(bid), seat, "bid.no-pass", "passing is not allowed", describe(state))
     b = state.bids
     bids = (n if seat == 0 else b[0], n if seat == 1 else b[1], n if seat == 2 else b[2], n if seat == 3 else b[3])
-    deal = state.deal
-    deal = DealState(deal.deck, deal.hands, deal.claims, (*deal.calls, (seat, bid)), deal.revealed)
     events: tuple[Event, ...] = (Called(seat, bid),)
     spoken = state.spoken + 1
     if spoken < 4:
-        return Bidding(table, deal, state.trump, core_rules.next_seat(rules, seat), bids, spoken), events
+        return Bidding(table, state.deal, core_rules.next_seat(rules, seat), bids, spoken), events
     if not core_rules.hand_is_played(rules, bids, table.scores):
         total, threshold = core_rules.bid_total(rules, bids, table.scores)
         return _cancel(rules, table, events, "bid.total", f"bids total {total}, below {threshold}")
-    return _start_play(rules, Contracted(table, deal, state.trump, bids, None), events)
+    return _start_play(rules, Contracted(table, state.deal.trump, bids, None), state.deal.hands, events)
 
 
 def _call(rules: Rules, state: Calling, bid: Bid) -> Step:
@@ -262,12 +258,11 @@ def _call(rules: Rules, state: Calling, bid: Bid) -> Step:
     if bad is not None:
         raise IllegalBid(str(bid), seat, bad[0], bad[1], describe(state))
     deal = state.deal
-    deal = DealState(deal.deck, deal.hands, deal.claims, (*deal.calls, (seat, bid)), deal.revealed)
     events: tuple[Event, ...] = (Called(seat, bid),)
     top = bid if bid.n is not None else state.top
     if a.to_speak is not None:
         act = a.active
-        return Calling(state.table, deal, state.trump, a.to_speak, top, a.holder, a.passes, a.spoken,
+        return Calling(state.table, deal, a.to_speak, top, a.holder, a.passes, a.spoken,
                        (act[0], act[1], act[2], act[3])), events
     table = state.table
     if top is None:
@@ -282,7 +277,7 @@ def _call(rules: Rules, state: Calling, bid: Bid) -> Step:
         if strain is None:  # an Egyptian bid names a strain (auction.egyptian): here for the type
             raise IllegalBid(str(bid), seat, "auction.egyptian", "an Egyptian contract names a strain", describe(state))
         events = (*events, TrumpNamed(strain))
-        return _start_play(rules, Contracted(table, deal, strain, _NO_BIDS, contract), events)
+        return _start_play(rules, Contracted(table, strain, _NO_BIDS, contract), deal.hands, events)
     return Naming(table, deal, contract), events
 
 
@@ -292,14 +287,14 @@ def _name_trump(rules: Rules, state: Naming, action: NameTrump) -> Step:
     if type(suit) is not int or not 0 <= suit < 4:
         raise IllegalTrump(str(action), state.to_move, "trump.source", "the contract holder names one of the four suits",
                            describe(state))
-    return _start_play(rules, Contracted(state.table, state.deal, suit, _NO_BIDS, state.contract), (TrumpNamed(suit),))
+    return _start_play(rules, Contracted(state.table, suit, _NO_BIDS, state.contract), state.deal.hands,
+                       (TrumpNamed(suit),))
 
 
-def _start_play(rules: Rules, start: Contracted, events: tuple[Event, ...]) -> Step:
+def _start_play(rules: Rules, start: Contracted, hands: Hands, events: tuple[Event, ...]) -> Step:
     """The first trick is led by the seat after the dealer, or the contract holder (play.lead)."""
     leader = core_hand.hand_leader(rules, start.table.dealer, start.contract)
-    return (Playing(start, start.deal.hands, leader, leader, (), (0, 0, 0, 0), ()),
-            (*events, PlayStarted(leader)))
+    return Playing(start, hands, leader, leader, (), (0, 0, 0, 0)), (*events, PlayStarted(leader))
 
 
 def _play(rules: Rules, state: Playing, card: int) -> Step:
@@ -331,17 +326,16 @@ def _play(rules: Rules, state: Playing, card: int) -> Step:
     else:
         hands = (hands[0], hands[1], hands[2], left)
     if len(trick) < 3:
-        return (Playing(start, hands, core_rules.next_seat(rules, seat), state.leader, (*trick, card), state.won,
-                        state.tricks), _PLAYED[seat][card])
+        return (Playing(start, hands, core_rules.next_seat(rules, seat), state.leader, (*trick, card), state.won),
+                _PLAYED[seat][card])
     c0, c1, c2 = trick
     cards = (c0, c1, c2, card)
     winner = core_hand.trick_winner_seat(rules, state.leader, cards, start.trump)
     w = state.won
     won = (w[0] + (winner == 0), w[1] + (winner == 1), w[2] + (winner == 2), w[3] + (winner == 3))
     done = Trick(state.leader, cards, winner)
-    tricks = (*state.tricks, done)
-    after = Playing(start, hands, winner, winner, (), won, tricks)
-    if len(tricks) < 13:
+    after = Playing(start, hands, winner, winner, (), won)
+    if won[0] + won[1] + won[2] + won[3] < 13:
         return after, (*_PLAYED[seat][card], TrickTaken(done))
     return _end_hand(rules, after, (*_PLAYED[seat][card], TrickTaken(done)))
 
@@ -367,10 +361,9 @@ def play_trick(rules: Rules, state: State, cards: Sequence[int]) -> Step:
                 w = state.won
                 won = (w[0] + (winner == 0), w[1] + (winner == 1), w[2] + (winner == 2), w[3] + (winner == 3))
                 done = Trick(leader, (c0, c1, c2, c3), winner)
-                tricks = (*state.tricks, done)
-                after = Playing(start, (h[0], h[1], h[2], h[3]), winner, winner, (), won, tricks)
+                after = Playing(start, (h[0], h[1], h[2], h[3]), winner, winner, (), won)
                 events: tuple[Event, ...] = (*_PLAYED[s0][c0], *_PLAYED[s1][c1], *_PLAYED[s2][c2], *_PLAYED[s3][c3], TrickTaken(done))
-                if len(tricks) < 13:
+                if won[0] + won[1] + won[2] + won[3] < 13:
                     return after, events
                 return _end_hand(rules, after, events)
     now: State = state
@@ -514,8 +507,9 @@ def hand_of(state: State, seat: int) -> int:
     """The cards ``seat`` holds now (0 between deals)."""
     if type(state) is Playing:
         return state.hands[seat]
-    deal = getattr(state, "deal", None)
-    return 0 if deal is None else deal.hands[seat]
+    if type(state) is Claiming or type(state) is Bidding or type(state) is Calling or type(state) is Naming:
+        return state.deal.hands[seat]
+    return 0
 
 
 def trump_of(state: State) -> int:
@@ -523,7 +517,7 @@ def trump_of(state: State) -> int:
     if type(state) is Playing:
         return state.start.trump
     if type(state) is Bidding or type(state) is Calling:
-        return state.trump
+        return state.deal.trump
     return -1
 
 
