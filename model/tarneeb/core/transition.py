@@ -70,7 +70,7 @@ from tarneeb.core.state import (
 from tarneeb.core.state import (
     Deal as DealState,
 )
-from tarneeb.errors import IllegalBid, IllegalDeal, IllegalPlay, IllegalTrump, WrongPhase
+from tarneeb.errors import IllegalAction, IllegalBid, IllegalDeal, IllegalPlay, IllegalTrump, WrongPhase
 
 Step = tuple[State, tuple[Event, ...]]
 
@@ -82,7 +82,6 @@ _OTHER_SUITS = tuple(FULL_DECK ^ m for m in SUIT_MASKS)  # the cards not of suit
 _SHIFT = (0, 13, 26, 39)
 _NAME_TRUMP = tuple(NameTrump(s) for s in range(4))  # the contract holder's choices (trump.source)
 _CLAIMS = (ASK, KEEP)  # a weak seat's choices (deal.weak-redeal, reading claimed of ambiguity weak-hand)
-_PLAYED = tuple(tuple((Played(seat, c),) for c in range(52)) for seat in range(4))  # one event per seat and card
 _NO_BIDS = (0, 0, 0, 0)
 _ALL_IN = (True, True, True, True)
 _WANT = {Phase.DEAL: "a deal", Phase.BIDDING: "a bid", Phase.PLAY: "a card", Phase.TRUMP_CHOICE: "a trump suit",
@@ -171,8 +170,8 @@ def step(rules: Rules, state: State, action: Action) -> Step:
     # once the match is over the clause that decided it answers every action; before, the phase's own
     rule = (state.rule if type(state) is Over else "deal.weak-redeal" if ph is Phase.WEAK_CLAIM else "hand.tricks")
     to_move = state.to_move
-    raise WrongPhase(str(action), to_move if to_move >= 0 else None, rule,
-                     f"the {ph.value} phase expects {_WANT.get(ph, ph.value)}", describe(state))
+    raise refuse(WrongPhase, action, to_move if to_move >= 0 else None, rule,
+                 f"the {ph.value} phase expects {_WANT.get(ph, ph.value)}", state)
 
 
 def _deal(rules: Rules, state: Dealing, deck: tuple[int, ...]) -> Step:
@@ -184,8 +183,8 @@ def _deal(rules: Rules, state: Dealing, deck: tuple[int, ...]) -> Step:
     except (TypeError, ValueError):
         hands = None
     if hands is None or hands[0] | hands[1] | hands[2] | hands[3] != FULL_DECK:  # 52 cards covering the pack
-        raise IllegalDeal(f"deal of {len(deck)} cards", None, "deal.deck",
-                          "a deal must order all 52 distinct cards 0..51", describe(state))
+        raise refuse(IllegalDeal, f"deal of {len(deck)} cards", None, "deal.deck",
+                     "a deal must order all 52 distinct cards 0..51", state)
     dealt = (hands[0], hands[1], hands[2], hands[3])
     revealed, trump = core_hand.deal_trump(rules, deck)
     deal = DealState(dealt, revealed, trump)
@@ -232,10 +231,10 @@ def _bid(rules: Rules, state: Bidding, bid: Bid) -> Step:
     table = state.table
     bad = core_rules.bid_violation(rules, table.scores[seat], bid.n, bid.strain)
     if bad is not None:
-        raise IllegalBid(str(bid), seat, bad[0], bad[1], describe(state))
+        raise refuse(IllegalBid, bid, seat, bad[0], bad[1], state)
     n = bid.n
     if n is None:  # refused above (bid.no-pass): here for the type
-        raise IllegalBid(str(bid), seat, "bid.no-pass", "passing is not allowed", describe(state))
+        raise refuse(IllegalBid, bid, seat, "bid.no-pass", "passing is not allowed", state)
     b = state.bids
     bids = (n if seat == 0 else b[0], n if seat == 1 else b[1], n if seat == 2 else b[2], n if seat == 3 else b[3])
     events: tuple[Event, ...] = (Called(seat, bid),)
@@ -256,7 +255,7 @@ def _call(rules: Rules, state: Calling, bid: Bid) -> Step:
                           state.holder, state.passes, state.spoken, list(state.active))
     bad = core_hand.auction_call(rules, a, bid.n, bid.strain)
     if bad is not None:
-        raise IllegalBid(str(bid), seat, bad[0], bad[1], describe(state))
+        raise refuse(IllegalBid, bid, seat, bad[0], bad[1], state)
     deal = state.deal
     events: tuple[Event, ...] = (Called(seat, bid),)
     top = bid if bid.n is not None else state.top
@@ -269,13 +268,13 @@ def _call(rules: Rules, state: Calling, bid: Bid) -> Step:
         return _cancel(rules, table, events, "auction.all-pass", "all four players passed")
     n = top.n
     if n is None:  # a top bid is a bid, never a pass: here for the type
-        raise IllegalBid(str(bid), seat, "auction.order", "the auction ended on a pass as its top bid", describe(state))
+        raise refuse(IllegalBid, bid, seat, "auction.order", "the auction ended on a pass as its top bid", state)
     contract = (a.holder, n, top.strain)
     events = (*events, ContractMade(contract))
     if rules.egyptian:
         strain = top.strain
         if strain is None:  # an Egyptian bid names a strain (auction.egyptian): here for the type
-            raise IllegalBid(str(bid), seat, "auction.egyptian", "an Egyptian contract names a strain", describe(state))
+            raise refuse(IllegalBid, bid, seat, "auction.egyptian", "an Egyptian contract names a strain", state)
         events = (*events, TrumpNamed(strain))
         return _start_play(rules, Contracted(table, strain, _NO_BIDS, contract), deal.hands, events)
     return Naming(table, deal, contract), events
@@ -285,8 +284,8 @@ def _name_trump(rules: Rules, state: Naming, action: NameTrump) -> Step:
     """The contract holder names one of the four suits as trump (trump.source)."""
     suit = action.suit
     if type(suit) is not int or not 0 <= suit < 4:
-        raise IllegalTrump(str(action), state.to_move, "trump.source", "the contract holder names one of the four suits",
-                           describe(state))
+        raise refuse(IllegalTrump, action, state.to_move, "trump.source", "the contract holder names one of the four suits",
+                     state)
     return _start_play(rules, Contracted(state.table, suit, _NO_BIDS, state.contract), state.deal.hands,
                        (TrumpNamed(suit),))
 
@@ -315,7 +314,7 @@ def _play(rules: Rules, state: Playing, card: int) -> Step:
         bad = core_rules.play_violation(rules, hand, led, start.trump, card)
         if bad is None:
             raise RuntimeError("a card refused by the legal set, yet no clause broken")
-        raise IllegalPlay(str(Play(card)), seat, bad[0], bad[1], describe(state))
+        raise refuse(IllegalPlay, Play(card), seat, bad[0], bad[1], state)
     left = hand ^ CARD_BITS[card]  # a card of the hand: 0..51 (a look-up, not a shift)
     if seat == 0:
         hands = (left, hands[1], hands[2], hands[3])
@@ -327,7 +326,7 @@ def _play(rules: Rules, state: Playing, card: int) -> Step:
         hands = (hands[0], hands[1], hands[2], left)
     if len(trick) < 3:
         return (Playing(start, hands, core_rules.next_seat(rules, seat), state.leader, (*trick, card), state.won),
-                _PLAYED[seat][card])
+                (Played(seat, card),))
     c0, c1, c2 = trick
     cards = (c0, c1, c2, card)
     winner = core_hand.trick_winner_seat(rules, state.leader, cards, start.trump)
@@ -336,8 +335,8 @@ def _play(rules: Rules, state: Playing, card: int) -> Step:
     done = Trick(state.leader, cards, winner)
     after = Playing(start, hands, winner, winner, (), won)
     if won[0] + won[1] + won[2] + won[3] < 13:
-        return after, (*_PLAYED[seat][card], TrickTaken(done))
-    return _end_hand(rules, after, (*_PLAYED[seat][card], TrickTaken(done)))
+        return after, (Played(seat, card), TrickTaken(done))
+    return _end_hand(rules, after, (Played(seat, card), TrickTaken(done)))
 
 
 def play_trick(rules: Rules, state: State, cards: Sequence[int]) -> Step:
@@ -362,7 +361,8 @@ def play_trick(rules: Rules, state: State, cards: Sequence[int]) -> Step:
                 won = (w[0] + (winner == 0), w[1] + (winner == 1), w[2] + (winner == 2), w[3] + (winner == 3))
                 done = Trick(leader, (c0, c1, c2, c3), winner)
                 after = Playing(start, (h[0], h[1], h[2], h[3]), winner, winner, (), won)
-                events: tuple[Event, ...] = (*_PLAYED[s0][c0], *_PLAYED[s1][c1], *_PLAYED[s2][c2], *_PLAYED[s3][c3], TrickTaken(done))
+                events: tuple[Event, ...] = (Played(s0, c0), Played(s1, c1), Played(s2, c2), Played(s3, c3),
+                                             TrickTaken(done))
                 if won[0] + won[1] + won[2] + won[3] < 13:
                     return after, events
                 return _end_hand(rules, after, events)
@@ -481,11 +481,19 @@ def timeout_action(rules: Rules, state: State) -> Action:
         return PLAYS[min(cards, key=lambda c: (c % 13, c // 13))]
     legal = legal_actions(rules, state)
     if not legal:
-        raise WrongPhase("timeout", None, "hand.tricks", "no player is to move", describe(state))
+        raise refuse(WrongPhase, "timeout", None, "hand.tricks", "no player is to move", state)
     return legal[0]
 
 
 # ---------------------------------------------------------------------- in words
+def refuse(kind: type[IllegalAction], action: Action | str, seat: int | None, clause: str, reason: str,
+           state: State) -> IllegalAction:
+    """The error an illegal ``action`` raises in ``state``: the action and the state in words (:func:`describe`),
+    the seat, the deciding clause and the reason. (The proofs compare the kind, the seat and the clause, never the
+    words.)"""
+    return kind(str(action), seat, clause, reason, describe(state))
+
+
 def describe(state: State) -> str:
     """The state in one line, as error messages quote it: the deal's number, the phase, the dealer, the scores,
     and the seat to move with its hand, trump and the trick so far where they are known."""
