@@ -8,18 +8,20 @@ import random
 import pytest
 
 from tarneeb.core import transition as T
-from tarneeb.core.actions import PLAYS, Deal
+from tarneeb.core.actions import PLAYS, Deal, Play
+from tarneeb.core.cards import cards_of
 from tarneeb.core.match import random_deck
-from tarneeb.core.spec import load_rules, rulesets
+from tarneeb.core.rules import seat_order
+from tarneeb.core.spec import Rules, load_rules, rulesets
 from tarneeb.core.state import Dealing, Playing, State
 from tarneeb.errors import IllegalAction
 
 
-def _states(rid: str, seed: int, n: int) -> list[tuple[State, object]]:
+def _states(rid: str, seed: int, n: int) -> list[tuple[Playing, Rules]]:
     """(state, rules) at the lead of every trick of ``n`` seeded random matches."""
     rules = load_rules(rid)
     rng = random.Random(seed)
-    out: list[tuple[State, object]] = []
+    out: list[tuple[Playing, Rules]] = []
     for _ in range(n):
         state: State = T.start(rules, 0)
         for _ in range(400):
@@ -35,21 +37,21 @@ def _states(rid: str, seed: int, n: int) -> list[tuple[State, object]]:
     return out
 
 
-def _four(rules: object, state: State, cards: list[int]) -> object:
+def _four(rules: Rules, state: State, cards: list[int]) -> object:
     """Four steps, or the error the first illegal one raises (type, clause, text)."""
     events: tuple[object, ...] = ()
     try:
         for c in cards:
-            state, ev = T.step(rules, state, PLAYS[c])  # type: ignore[arg-type]
+            state, ev = T.step(rules, state, PLAYS[c])
             events += ev
     except IllegalAction as e:
         return type(e), e.rule, str(e)
     return state, events
 
 
-def _trick(rules: object, state: State, cards: list[int]) -> object:
+def _trick(rules: Rules, state: State, cards: list[int]) -> object:
     try:
-        return T.play_trick(rules, state, cards)  # type: ignore[arg-type]
+        return T.play_trick(rules, state, cards)
     except IllegalAction as e:
         return type(e), e.rule, str(e)
 
@@ -61,16 +63,17 @@ def test_a_whole_trick_at_once_is_four_plays(rid: str) -> None:
     rng = random.Random(rid)
     checked = illegal = last = 0
     for state, rules in _states(rid, 1, 6):
-        assert isinstance(state, Playing)
         # the trick random play would make from here, then a few with a card swapped for another held one
-        s, cards = state, []
+        s: State = state
+        cards: list[int] = []
         for _ in range(4):
-            legal = T.legal_actions(rules, s)  # type: ignore[arg-type]
-            card = legal[rng.randrange(len(legal))].card  # type: ignore[union-attr]
-            cards.append(card)
-            s, _ = T.step(rules, s, PLAYS[card])  # type: ignore[arg-type]
-        tries = [cards] + [[*cards[:k], c, *cards[k + 1:]] for k in (1, 2, 3)
-                           for c in [rng.choice([x for x in range(52) if state.hands[T.core_rules.seat_order(rules, state.leader)[k]] >> x & 1] or [0])]]  # type: ignore[arg-type]
+            legal = T.legal_actions(rules, s)
+            act = legal[rng.randrange(len(legal))]
+            assert isinstance(act, Play)
+            cards.append(act.card)
+            s, _ = T.step(rules, s, act)
+        seats = seat_order(rules, state.leader)
+        tries = [cards] + [[*cards[:k], rng.choice(cards_of(state.hands[seats[k]])), *cards[k + 1:]] for k in (1, 2, 3)]
         for t in tries:
             want, got = _four(rules, state, t), _trick(rules, state, t)
             assert got == want, (rid, t)
