@@ -195,16 +195,28 @@ def test_the_batch_is_the_transitions_twin_state_by_state(rid: str) -> None:
         assert seen["claim ask"] and seen["claim keep"] and any(key.startswith("game won") for key in seen), seen
 
 
-def test_every_value_the_batch_refuses_is_refused_and_the_statistics_fall_back_to_the_engine() -> None:
+def test_every_value_the_batch_refuses_is_refused_and_the_statistics_fall_back_to_the_engine(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The batch refuses each value it does not support (batch.run), the statistics play it with the engine
+    (collect_batch gives collect's figures), and ``tarneeb stats --batch`` says so and goes on."""
+    from tarneeb.cli import main
     from tarneeb.stats import collect, collect_batch
 
     refused = [r for rid in sorted(rulesets()) for r in configurations(rid)[1]]
     assert refused, "the batch refuses nothing: this test has nothing to hold"
     for rules in refused:
-        with pytest.raises(ValueError, match="the batch path does not cover"):
+        why = batch.unsupported(rules)
+        assert why is not None
+        with pytest.raises(ValueError, match=f"the batch path does not cover {why}"):
             batch.run(rules, 2)
         got = collect_batch(rules, 3, 5, max_hands=3).summary()
         assert got == collect(rules, 3, 5, "random", 3).summary(), rules.label()
+        options = [f"{k}={str(v).lower()}" for k, v in rules.options if rules.ruleset.option(k).default != v]
+        assert not rules.ruleset.readings  # (a reading would be passed too)
+        argv = ["stats", rules.id, "--policy", "random", "--batch", "--matches", "2", "--max-hands", "2", "--json"]
+        assert main(argv + [a for o in options for a in ("--option", o)]) == 0
+        err = capsys.readouterr().err
+        assert f"--batch does not cover {rules.label()} ({why}): its matches are played by the engine" in err
 
 
 def test_the_covering_array_covers_every_pair() -> None:

@@ -78,7 +78,7 @@ _CANCELS = ("bid.total", "auction.all-pass", "deal.weak-redeal")  # the clauses 
 def unsupported(rules: Rules) -> str | None:
     """Why the batch path does not play ``rules`` (None: it does): Egyptian bids, whose calls name a strain."""
     if not rules.individual and rules.egyptian:
-        return "Egyptian bids (a call names a strain)"
+        return "Egyptian bids, whose calls name a strain"
     return None
 
 
