@@ -15,7 +15,10 @@ every seat's score for each bid (contract) and tricks, the team of a seat and it
 played or a cancelled deal and its clause, the first dealers, the start of a match; for the played hands that may
 have decided a match, the outcome and the play-on target by :func:`tarneeb.core.hand.hand_outcome` and
 :func:`~tarneeb.core.hand.settle` per game. Two steps are written again here, vectorised, as the twin's own: the
-legal-card mask (:func:`legal_mask`: follow suit, must-trump) and the trick winner (:func:`trick_winner`).
+legal-card mask (:func:`legal_mask`: follow suit, must-trump) and the trick winner (:func:`trick_winner`). Two
+shortcuts assume what the core does, for speed: a bid total is the sum of the four bids (the core's
+``hand_is_played`` is asked once per total), and only the hands that may have decided a match (a seat or team at
+the target, a made-bid win possible, 13 tricks on a bid of 13) are given to the core's outcome.
 
 :func:`replay_check` is the twin's check (OpenSpiel's consistency test): it replays each logged game through
 :func:`tarneeb.core.transition.step` and compares, state by state, everything the batch decided with what the
