@@ -3,8 +3,8 @@
 Both sides play whole matches under the random policy, capped at 50 played hands, in alternating bursts in one
 process: the engine through ``Match`` (``bench/fair.py``'s loop: shuffle, ``Deal``, ``legal_actions`` and a
 uniform pick, every action legality-checked), the batch through :func:`tarneeb.play.batch.run` (``--games``
-matches per call). Before timing, a sample of the batch's games is replayed through ``Match`` and compared deal by
-deal (:func:`tarneeb.play.batch.replay_check`). Both loops are warmed up first, untimed (``fair.warm_up``: CPython
+matches per call). Before timing, a sample of the batch's games is replayed through the core's transition and
+compared state by state (:func:`tarneeb.play.batch.replay_check`). Both loops are warmed up first, untimed (``fair.warm_up``: CPython
 3.11 specialises a function's bytecode only on its 8th call). Prints each ratio batch / engine and, last,
 ``min ratio: X.XX``.
 

@@ -303,3 +303,32 @@ def test_a_referee_restating_a_rule_is_caught(mid: str) -> None:
     until the rule changes in core; then the test of that rule fails."""
     with applied(mid), pytest.MonkeyPatch.context() as mp, pytest.raises(AssertionError):
         RESTATED[mid](mp)
+
+
+# ------------------------------------------------------------------ the batch path's tables
+
+
+def test_the_batch_follows_the_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rules changed in core (the next seat deals after a low bid total, the dealer leads, a bid of 5 is worth 7):
+    the batch path's tables, kept on the rules object, are built again from the changed functions, so the batch
+    plays the new rules (its games change) and the transition replays them alike."""
+    from tarneeb.play import batch
+
+    rules = load_rules("card-kings-41")
+    before = batch.run(rules, 6, 3, max_hands=8, log_games=6, low_bids=3.0)
+    assert batch.replay_check(rules, before)
+    old_value = R.bid_value
+    monkeypatch.setattr(R, "dealer_after_redeal", lambda r, dealer: R.next_seat(r, dealer))
+    monkeypatch.setattr(H, "hand_leader", lambda r, dealer, contract: dealer if contract is None else contract[0])
+    monkeypatch.setattr(R, "bid_value", lambda r, bid: 7 if bid == 5 else old_value(r, bid))
+    after = batch.run(rules, 6, 3, max_hands=8, log_games=6, low_bids=3.0)
+    assert batch.replay_check(rules, after)
+    def played(res: batch.BatchResult) -> list[batch.DealLog]:
+        return [e for lg in res.logs.values() for e in lg.deals if e.redeal is None]
+
+    assert all(e.leader == R.next_seat(rules, e.dealer) for e in played(before))
+    assert played(after) and all(e.leader == e.dealer for e in played(after))
+    cancelled = [e for lg in after.logs.values() for e in lg.deals if e.redeal == "bid.total"]
+    assert cancelled and all(e.next_dealer == (R.next_seat(rules, e.dealer), "redeal.dealer") for e in cancelled)
+    assert any(5 in [n for _, n in e.calls] and e.deltas and 7 in map(abs, e.deltas)
+               for lg in after.logs.values() for e in lg.deals)

@@ -120,9 +120,13 @@ def collect(rules: Rules, matches: int, seed: int | str = 0, policy: str = "heur
 
 def collect_batch(rules: Rules, matches: int, seed: int = 0, max_hands: int = 200,
                   label: str | None = None) -> Stats:
-    """The same counts from the numpy batch path (:mod:`tarneeb.play.batch`, random policy only)."""
+    """The same counts from the numpy batch path (:mod:`tarneeb.play.batch`, random policy only). A configuration
+    the batch does not cover (:func:`tarneeb.play.batch.unsupported`) is played by the engine instead
+    (:func:`collect`, random policy, the same seed)."""
     from tarneeb.play import batch
 
+    if not batch.supported(rules):
+        return collect(rules, matches, seed, "random", max_hands, label)
     res = batch.run(rules, matches, seed, max_hands)
     st = Stats(label or rules.label(), "random", rules.individual, max_hands=max_hands)
     st.matches = matches
