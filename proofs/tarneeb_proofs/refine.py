@@ -1,0 +1,196 @@
+"""What the proofs of the transition share: symbolic states of the engine and their specification's terms.
+
+The family ``transition`` proves, for each phase and each kind of action, that the engine's
+:func:`tarneeb.core.transition.step` gives the state and the events the specification's transition gives, for
+every state of that phase and every action. The engine runs on a *symbolic state*: an object of the engine's own
+state types (:mod:`tarneeb.core.state`) whose fields hold the symbolic values of :mod:`tarneeb_proofs.symbolic`;
+:class:`SymTable` and friends make one, with the domain its fields range over and the terms the specification
+reads. The rule functions the step calls are stood in by their encodings (:class:`tarneeb_proofs.bridge.Summary`,
+each proved equal to the engine's own function by the stages of the family ``engine``), so the step's proof is the
+proof of its sequencing: which function it asks, with what, in which order, and what it makes of the answers.
+
+:func:`same` compares an engine value (a state, an event, a tuple, a number, symbolic or not) with the
+specification's: a Z3 Bool.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import z3
+
+from tarneeb.core import state as S
+from tarneeb.core.spec import Rules
+
+from .bridge import Summary, Var, as_int, bvar, eq, ivar, value
+from .encode import Encoding, Outcome, Term, seat2
+from .symbolic import SymBool, SymInt
+from .witness import card_text, hand_text
+
+TRANSITION = "tarneeb.core.transition"
+NONE_WON = -1  # the specification's "no winner yet"
+
+
+def seat_show(v: Any) -> str:
+    return f"seat {v}"
+
+
+def card_var(name: str) -> Var:
+    return bvar(name, 6, lambda c: card_text(int(c)) if 0 <= int(c) < 52 else str(c))
+
+
+def hand_var(name: str) -> Var:
+    return bvar(name, 52, lambda h: hand_text(int(h)))
+
+
+def seat_var(name: str) -> Var:
+    return bvar(name, 2, seat_show)
+
+
+# ---------------------------------------------------------------------- symbolic tables
+@dataclass
+class SymTable:
+    """A symbolic :class:`tarneeb.core.state.Table`: dealer, scores and counters symbolic; the target in force and
+    the games won before it concrete (the targets a ruleset can have in force and 0-2 games, as the proofs of
+    :func:`tarneeb.core.hand.settle` enumerate them)."""
+
+    dealer: Var
+    scores: list[Var]
+    deals: Var
+    played: Var
+    redeals: Var
+    target: int
+    games: tuple[int, ...]
+
+    @classmethod
+    def make(cls, rules: Rules, target: int, games: tuple[int, ...]) -> SymTable:
+        return cls(seat_var("dealer"), [ivar(f"score of seat {s}") for s in range(4)], ivar("deals ended"),
+                   ivar("hands played"), ivar("deals cancelled"), target, games)
+
+    def vars(self) -> list[Var]:
+        return [self.dealer, *self.scores, self.deals, self.played, self.redeals]
+
+    def domain(self, rules: Rules) -> list[Term]:
+        sc = [v.term for v in self.scores]
+        out = [self.deals.term >= 0, self.played.term >= 0, self.redeals.term >= 0]
+        if not rules.individual:  # partners carry the team score (seats.partners)
+            out += [sc[0] == sc[2], sc[1] == sc[3]]
+        return out
+
+    def engine(self, values: Sequence[Any]) -> S.Table:
+        """The engine's Table from the values of :meth:`vars` (symbolic or plain)."""
+        d, s0, s1, s2, s3, deals, played, redeals = values
+        return S.Table(d, (s0, s1, s2, s3), self.target, self.games, deals, played, redeals)
+
+    def scores_t(self) -> list[Term]:
+        return [v.term for v in self.scores]
+
+
+def table_claim(got: Any, dealer: Term, scores: Sequence[Term], target: Term | int, games: Sequence[Any],
+                deals: Term, played: Term, redeals: Term) -> Term:
+    """The engine's Table ``got`` holds these values."""
+    if type(got) is not S.Table:
+        return z3.BoolVal(False)
+    if len(got.games) != len(games):
+        return z3.BoolVal(False)
+    return z3.And(eq(got.dealer, dealer), *[eq(got.scores[j], scores[j]) for j in range(4)],
+                  eq(got.target, target if not isinstance(target, int) else z3.IntVal(target)),
+                  *[same(g, w) for g, w in zip(got.games, games, strict=True)],
+                  eq(got.deals, deals), eq(got.played, played), eq(got.redeals, redeals))
+
+
+# ---------------------------------------------------------------------- comparing values
+def same(got: Any, want: Any) -> Term:
+    """An engine value equals the specification's: numbers (plain or symbolic, or Z3 terms on the right), None,
+    strings, tuples and lists element by element, engine states and events field by field."""
+    if want is None or got is None:
+        return z3.BoolVal(got is None and want is None)
+    if isinstance(want, str) or isinstance(got, str):
+        if isinstance(want, str) and isinstance(got, str):
+            return z3.BoolVal(got == want)
+        if isinstance(got, str) and z3.is_expr(want):
+            return want == z3.StringVal(got)
+        return z3.BoolVal(False)
+    if isinstance(want, (tuple, list)):
+        if not isinstance(got, (tuple, list)) or len(got) != len(want):
+            return z3.BoolVal(False)
+        return z3.And(*[same(g, w) for g, w in zip(got, want, strict=True)]) if want else z3.BoolVal(True)
+    if dataclasses.is_dataclass(want) and not isinstance(want, type):
+        if type(got) is not type(want):
+            return z3.BoolVal(False)
+        return z3.And(*[same(getattr(got, f.name), getattr(want, f.name)) for f in dataclasses.fields(want)])
+    if isinstance(got, (int, bool, SymInt, SymBool)) and (z3.is_expr(want) or isinstance(want, (int, bool))):
+        w = want if z3.is_expr(want) else (z3.BoolVal(want) if isinstance(want, bool) else z3.IntVal(want))
+        return eq(got, w)
+    return z3.BoolVal(False)
+
+
+def guarded(alternatives: Sequence[tuple[Term, Any]], got: Any) -> Term:
+    """The engine's ``got`` is the alternative whose condition holds (the conditions are exclusive)."""
+    return z3.And(*[z3.Implies(cond, same(got, want)) for cond, want in alternatives])
+
+
+# ---------------------------------------------------------------------- the words of a refusal
+def refusal_summary() -> Summary:
+    """:func:`tarneeb.core.transition.refuse` with its words left out: the error of the same kind, for the same
+    seat and clause (what the proofs compare). The words are for people and are not proved."""
+
+    def applies(*args: Any) -> Term:
+        return z3.BoolVal(True)
+
+    def make(kind: Any, action: Any, seat: Any, clause: Any, reason: Any, state: Any) -> Any:
+        e = Exception.__new__(kind)
+        e.action, e.seat, e.rule, e.reason, e.state = "(the action)", seat, clause, "(the reason)", "(the state)"
+        e.args = (f"illegal action [rule {clause}]",)
+        return e
+
+    return Summary("refuse", applies, make, module=TRANSITION)
+
+
+def refused(err: BaseException, kind: type, seat: Any, clause: Term | str) -> Term:
+    """The engine raised ``kind`` for ``seat`` (None: chance) citing ``clause`` (a Z3 String or a str)."""
+    if type(err) is not kind:
+        return z3.BoolVal(False)
+    rule = getattr(err, "rule", None)
+    if not isinstance(rule, str):
+        return z3.BoolVal(False)
+    ok = z3.StringVal(rule) == clause if z3.is_expr(clause) else z3.BoolVal(rule == clause)
+    got_seat = getattr(err, "seat", None)
+    return z3.And(ok, same(got_seat, seat))
+
+
+# ---------------------------------------------------------------------- encodings at a table's target
+def at_target(enc: Encoding, target: int) -> Encoding:
+    """The encoding with ``target`` in force (win.play-on raises it; the clauses are the ruleset's)."""
+    if target == enc.r.target:
+        return enc
+    e = copy.copy(enc)
+    e.target = z3.IntVal(target)
+    e._evs = {}
+    return e
+
+
+def outcome_winner(o: Outcome) -> Term:
+    """0, 1 or :data:`NONE_WON`."""
+    return z3.If(o.team0, z3.IntVal(0), z3.If(o.team1, z3.IntVal(1), z3.IntVal(NONE_WON)))
+
+
+def as_engine(t: Term) -> Any:
+    """A term as an engine value (a plain value where it simplifies to one)."""
+    return value(t)
+
+
+def bv2(t: Term) -> Term:
+    return seat2(t) if isinstance(t, int) else t
+
+
+def int_of(x: Any) -> Term:
+    return as_int(x)
+
+
+__all__ = ["NONE_WON", "TRANSITION", "SymTable", "at_target", "card_var", "guarded", "hand_var", "outcome_winner",
+           "refusal_summary", "refused", "same", "seat_var", "table_claim"]
