@@ -38,7 +38,7 @@ def _configs() -> list[Config]:
     return out
 
 
-CONFIGS = _configs()
+CONFIGS = tuple(_configs())
 
 
 @pytest.mark.parametrize(("rid", "opts", "readings"), CONFIGS, ids=[config_label(*c) for c in CONFIGS])
@@ -55,12 +55,12 @@ def test_the_true_engine_passes_every_variant_and_reaches_every_transition(
 
 
 # the steered matches under a few configurations beyond the variants' defaults
-STEER_CONFIGS: list[tuple[str, dict[str, OptionValue]]] = [(rid, {}) for rid in sorted(rulesets())] + [
+STEER_CONFIGS: tuple[tuple[str, dict[str, OptionValue]], ...] = (*((rid, {}) for rid in sorted(rulesets())),
     ("classic", {"auction": "continuous", "egyptian": True, "must_trump": True, "direction": "cw"}),
     ("classic", {"all_pass": "dealer-forced", "kaboot": "double", "bid13": "26", "scoring": "bid-only",
                  "play_on": 10}),
     ("bsfyi-41", {"rising_min_bid": True, "made_bid_wins": 10, "trump_source": "revealed-suit"}),
-]
+)
 
 
 @pytest.mark.parametrize(("rid", "opts"), STEER_CONFIGS)

@@ -18,7 +18,7 @@ from tarneeb_proofs.mutants import MUTANTS, applied
 
 pytestmark = pytest.mark.slow
 
-MATCH_MUTANTS = sorted(k for k, m in MUTANTS.items() if m.stage == "test.match")
+MATCH_MUTANTS = tuple(sorted(k for k, m in MUTANTS.items() if m.stage == "test.match"))
 
 
 def test_the_catalogue_has_the_match_machine_bugs() -> None:

@@ -10,7 +10,7 @@ import pytest
 from tests.toolcheck.records import configurations
 from tests.toolcheck.stages import tools_failure
 
-CONFIGS = configurations()
+CONFIGS = tuple(configurations())
 
 
 @pytest.mark.parametrize(("rid", "opts"), CONFIGS, ids=[f"{r}-{i}" for i, (r, _) in enumerate(CONFIGS)])

@@ -15,7 +15,7 @@ from tests.toolcheck.stages import tools_failure
 from tarneeb.core.spec import load_rules, rulesets
 from tarneeb_proofs.mutants import applied
 
-CONFIGS = configurations()
+CONFIGS = tuple(configurations())
 
 
 def test_every_ruleset_is_checked() -> None:

@@ -21,7 +21,7 @@ from tarneeb_proofs.mutants import MUTANTS, applied
 
 pytestmark = pytest.mark.slow
 
-TOOL_MUTANTS = sorted(k for k, m in MUTANTS.items() if m.stage == "test.tools")
+TOOL_MUTANTS = tuple(sorted(k for k, m in MUTANTS.items() if m.stage == "test.tools"))
 
 
 def test_the_catalogue_has_the_tools_bugs() -> None:

@@ -14,7 +14,7 @@ from tests.toolcheck.stages import tools_failure
 
 pytestmark = pytest.mark.slow
 
-CONFIGS = configurations()
+CONFIGS = tuple(configurations())
 
 
 @pytest.mark.parametrize(("rid", "opts"), CONFIGS, ids=[f"{r}-{i}" for i, (r, _) in enumerate(CONFIGS)])

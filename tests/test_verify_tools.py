@@ -20,8 +20,8 @@ from tests.toolcheck.stages import tools_failure
 from tarneeb.core.spec import load_rules
 from tarneeb_proofs.encode import Encoding
 
-CONFIGS = configurations()
-IDS = [f"{r}-{i}" for i, (r, _) in enumerate(CONFIGS)]
+CONFIGS = tuple(configurations())
+IDS = tuple(f"{r}-{i}" for i, (r, _) in enumerate(CONFIGS))
 
 
 @pytest.mark.parametrize(("rid", "opts"), CONFIGS, ids=IDS)

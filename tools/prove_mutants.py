@@ -53,7 +53,9 @@ import threading
 import time
 import xml.etree.ElementTree as ET
 from collections import Counter
+from collections.abc import Mapping
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -90,11 +92,11 @@ def family(stage: str) -> str:
 # stages whose mutants the tests catch, not prove (bounded checks): the test files that catch them, on a patched copy
 # of the tree: the true engine's steered matches under every configuration (and each test.match mutant's), the tools
 # on the recorded matches under every configuration (each test.tools mutant's among them)
-BY_TESTS: dict[str, tuple[str, ...]] = {
+BY_TESTS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "test.match": ("tests/test_match_steered_engine.py",),
     "test.tools": ("tests/test_verify_tools.py", "tests/test_vectors_reference.py", "tests/test_referee_engine.py",
                    "tests/test_tool_records.py"),
-}
+})
 
 
 def by_prove(m: Mutant) -> bool:
