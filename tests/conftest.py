@@ -51,6 +51,24 @@ def _fresh_catalog() -> Any:
         yield catalog
 
 
+@pytest.fixture(scope="session")
+def steer_terms() -> Any:
+    """The encoding's terms the steered matches read (:class:`tests.steered.terms.TermCache`), built once per
+    distinct set of the parameters they read and shared by the session's tests."""
+    from tests.steered.terms import TermCache
+
+    return TermCache()
+
+
+@pytest.fixture(scope="session")
+def tool_records(steer_terms: Any) -> Any:
+    """The records the tools are checked on (:class:`tests.toolcheck.records.RecordBank`), made once per
+    configuration for the session: the true engine's matches (a test of an engine bug makes its own)."""
+    from tests.toolcheck.records import RecordBank
+
+    return RecordBank(steer_terms)
+
+
 # A skip that hides a missing dependency is a defect: a test skipped because a module the package or its `test`
 # extra declares cannot be imported fails instead (z3 is a core dependency; the rest are in the `test` extra, which
 # the test command installs), and so does one skipped for a tool CI installs (node, Chromium) when run on CI.
@@ -94,8 +112,8 @@ def pytest_make_collect_report(collector: Any) -> Any:
 # docs build, Dask, differential properties): marked `slow`, left out by `python3 tools/dev.py check` (the inner
 # loop); `python3 tools/dev.py test` and CI run everything.
 SLOW_MODULES = {
-    "test_proofs", "test_proof_engine", "test_proof_engine_cli", "test_proof_references", "test_symbolic", "test_match_stage",
-    "test_tools_family", "test_prove_cache", "test_mutants", "test_mutant_catalogue", "test_differential",
+    "test_proofs", "test_proof_engine", "test_proof_engine_cli", "test_proof_references", "test_symbolic",
+    "test_prove_cache", "test_mutants", "test_mutant_catalogue", "test_differential",
     "test_differential_auction", "test_differential_mutants", "test_differential_stateful", "test_serve_browser",
     "test_docs_build", "test_js_engine", "test_protocol", "test_vectors", "test_fuzz", "test_fuzz_batch",
     "test_fuzz_hands", "test_records_fuzz", "test_records_units", "test_openspiel", "test_no_rule_outside_core",
@@ -114,8 +132,8 @@ def pytest_configure(config: Any) -> None:
 # and other command lines), the largest first, when what they do not patch is cached. Largest first, test_proof_engine's 150 mutants
 # came first and test_proofs late, and the two proved the true engine's functions cold side by side.
 FIRST_MODULE = "test_proofs"
-PROVING_MODULES = ["test_proof_engine", "test_readme_commands", "test_proof_engine_cli", "test_match_stage",
-                   "test_house", "test_prove_cache", "test_cli_conventions", "test_tools_family",
+PROVING_MODULES = ["test_proof_engine", "test_readme_commands", "test_proof_engine_cli",
+                   "test_house", "test_prove_cache", "test_cli_conventions",
                    "test_proof_references", "test_mutant_catalogue"]
 
 

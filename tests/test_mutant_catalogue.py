@@ -192,3 +192,54 @@ def test_the_harness_judges_prove_output() -> None:
     assert h.judge(m, 0, json.dumps({"summary": {"cpu_s": 1.0}, "results": []}), "")["status"] == "not caught"
     row = h.judge(m, 1, "", "Traceback ...\nValueError: boom\n")
     assert row["status"] == "error" and row["error"] == "ValueError: boom"
+
+
+def test_the_stages_are_prove_s_or_the_tests_and_the_harness_knows_which() -> None:
+    """A mutant's stage is an engine stage of prove, a stage the tests catch (test.match, test.tools: prove does
+    not run them), ruling (tests/test_no_rule_outside_core.py) or held-out; the harness runs the test files of a
+    test stage on the patched copy instead of prove, and both for a held-out mutant."""
+    from tarneeb_proofs.engine_family import STAGES
+
+    h = _harness()
+    known = {f"engine.{s}" for s in STAGES} | set(h.BY_TESTS) | set(h.NOT_BY_PROVE) | {"held-out"}
+    assert {m.stage for m in M._ALL} <= known
+    assert set(h.BY_TESTS) == {"test.match", "test.tools"}
+    assert all((ROOT / f).is_file() for files in h.BY_TESTS.values() for f in files)
+    match = M.MUTANTS["match-second-redeal-next-seat"]
+    assert h.command(match) == [] and h.test_files(match) == ["tests/test_match_steered_engine.py"]
+    assert "pytest" in h.base_row(match)["command"] and "prove" not in h.base_row(match)["command"]
+    held = next(m for m in M._ALL if m.held_out)
+    assert "prove" in h.command(held) and set(h.test_files(held)) == {f for fs in h.BY_TESTS.values() for f in fs}
+    assert h.test_files(M.MUTANTS["engine-round-of-five"]) == []
+
+
+def test_the_harness_judges_test_output(tmp_path: Path) -> None:
+    """A failing test of the patched copy caught the mutant: the row names it and what its counterexample names."""
+    h = _harness()
+    m = M.MUTANTS["fast-running-scores-unchecked"]
+    junit = tmp_path / "junit.xml"
+    junit.write_text(
+        '<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest">'
+        '<testcase classname="tests.test_verify_tools" name="test_the_fast_path_takes_every_line_of_clean_records[eram-41-6]">'
+        '<failure message="AssertionError: a tool disagrees with the engine or the table of clauses&#10;'
+        '  tool function: tarneeb.records.fastpath.fast_hand&#10;[+3 more lines; full report in element text]">'
+        '    assert w is None, w.text()&#10;E   AssertionError: a tool disagrees with the engine or the table&#10;'
+        'E     tool function: tarneeb.records.fastpath.fast_hand&#10;E     input: eram-41 (default), match 0, line 3&#10;'
+        'E     clause: score.individual: ...&#10;E     clauses: score.individual&#10;E   assert None is None</failure>'
+        '</testcase><testcase classname="tests.test_referee_engine" name="test_ok"/></testsuite></testsuites>',
+        encoding="utf-8")
+    row = h.judge_tests(m, 1, junit, "")
+    assert row["test_status"] == "caught" and row["tests_run"] == 2
+    assert row["caught_by_tests"] == ["tests/test_verify_tools.py::test_the_fast_path_takes_every_line_of_clean_records"
+                                      "[eram-41-6]"]
+    assert row["named"] == "tarneeb.records.fastpath.fast_hand" and row["clause"] == "score.individual"
+    assert row["input"] == "eram-41 (default), match 0, line 3"  # from the report's lines: the message is cut
+    merged = h.merge(m, None, row)
+    assert merged["status"] == "caught" and merged["caught_by"] == ["tests"]
+    assert merged["first_failing_check"] == row["caught_by_tests"][0]
+    assert h.merge(m, None, h.judge_tests(m, 0, junit, ""))["status"] == "not caught"
+    assert h.judge_tests(m, 2, tmp_path / "none.xml", "ImportError: boom\n")["test_status"] == "error"
+    # a held-out mutant prove missed and a test caught: caught, by the tests
+    proved = {"status": "not caught", "first_failing_check": ""}
+    assert h.merge(m, proved, row)["status"] == "caught"
+    assert h.merge(m, {"status": "caught", "first_failing_check": "engine.play:x"}, row)["caught_by"] == ["prove", "tests"]

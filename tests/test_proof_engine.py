@@ -17,13 +17,11 @@ from typing import Any
 import pytest
 import z3
 
-from tarneeb import Match  # noqa: E402
 from tarneeb.core import hand as H  # noqa: E402
 from tarneeb.core import rules as R  # noqa: E402
-from tarneeb.core.spec import OptionValue, get_ruleset, load_rules, rulesets  # noqa: E402
+from tarneeb.core.spec import get_ruleset  # noqa: E402
 from tarneeb_proofs import engine_family  # noqa: E402, F401 - registers the builders
 from tarneeb_proofs.bridge import BUILDERS  # noqa: E402
-from tarneeb_proofs.match_stage import SteerVariant, steered_matches  # noqa: E402
 from tarneeb_proofs.mutants import MUTANTS, Mutant, applied  # noqa: E402
 from tarneeb_proofs.obligations import Check, Result, run_check  # noqa: E402
 from tarneeb_proofs.registry import all_checks  # noqa: E402
@@ -96,8 +94,7 @@ def test_engine_mutant_is_caught(name: str) -> None:
             break
     assert r is not None, f"{name} ({m.text}) not caught in {[c.id for c in checks]}"
     facts = _facts(r)
-    fn = "Match" if m.stage == "engine.match" else m.fn  # the match stage names the state machine it replays
-    module = "tarneeb.core.match" if m.stage == "engine.match" else m.module
+    fn, module = m.fn, m.module
     # the function whose proof failed is the edited one, or one that called it on the counterexample's input
     ran = facts.get("engine code run", "").split(", ")
     assert facts["engine function"] == f"{module}.{fn}" or f"{module}.{fn}" in ran, facts
@@ -106,7 +103,7 @@ def test_engine_mutant_is_caught(name: str) -> None:
     clause = r.witness.clauses[0]
     assert facts["clause"] == get_ruleset(m.ruleset).cite(clause)
     # the obligation names the functions one builder proves together ("engine f, g equal the encoding ...")
-    named = r.obligation.removeprefix("engine ").split(" equal ")[0].split(" replays ")[0].split(", ")
+    named = r.obligation.removeprefix("engine ").split(" equal ")[0].split(", ")
     assert fn in named, r.obligation
 
 
@@ -117,30 +114,6 @@ def test_every_stage_and_ruleset_has_an_engine_mutant_in_the_manifest() -> None:
         if c.invariant == "engine":
             (mutated if c.mutant else stages)[c.ruleset].add(c.stage)
     assert stages and all(mutated[rid] for rid in stages)
-
-
-# the match stage's steered matches under a few configurations beyond its own variants' defaults
-STEER_CONFIGS: list[tuple[str, dict[str, OptionValue]]] = [(rid, {}) for rid in rulesets()] + [
-    ("classic", {"auction": "continuous", "egyptian": True, "must_trump": True, "direction": "cw"}),
-    ("classic", {"all_pass": "dealer-forced", "kaboot": "double", "bid13": "26", "scoring": "bid-only",
-                 "play_on": 10}),
-    ("bsfyi-41", {"rising_min_bid": True, "made_bid_wins": 10, "trump_source": "revealed-suit"}),
-]
-
-
-@pytest.mark.parametrize("rid,opts", STEER_CONFIGS)
-def test_steered_matches_refine_the_encoded_steps(rid: str, opts: dict[str, OptionValue]) -> None:
-    rules = load_rules(rid, opts)
-    got = steered_matches(rules, seed=7)  # raises MatchMismatch on a disagreement
-    assert len(got) >= 7
-    for s in got:  # every match ends at a deal boundary and replays from its start and history
-        assert s.match.phase.value in ("deal", "over")
-        again = Match.at(rules, *s.start)
-        for a in s.match.history:
-            again.apply(a)
-        assert [x.scores_after for x in again.records] == [x.scores_after for x in s.match.records]
-    run = SteerVariant(rules, "this configuration", seed=7)  # every step compared, and no zero where a transition can occur
-    assert run.run() is None and run.points > 1000
 
 
 def test_an_engine_caught_in_a_loop_is_a_counterexample_not_a_hang(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -90,6 +90,21 @@ def test_counterexamples_read_as_game_situations(results: list[Result]) -> None:
     assert auction.witness is not None and "to speak" in dict(auction.witness.rows)
 
 
+def test_prove_runs_only_proofs() -> None:
+    """The bounded checks are tests, not prove's: no tools family (tests/test_verify_tools.py and the files it names),
+    no match stage of the engine family (tests/test_match_steered*.py), no check or manifest entry of either, and no
+    mutant of a test.* stage among prove's mutant checks."""
+    from tarneeb_proofs.engine_family import READING_STAGES, STAGES
+    from tarneeb_proofs.mutants import MUTANTS
+
+    assert "tools" not in INVARIANTS and "match" not in STAGES
+    assert not any("match" in stages for stages in READING_STAGES.values())
+    ids = {c.id for c in all_checks()}
+    assert not {i for i in ids if i.startswith(("tools", "engine.match:"))}
+    assert not {i for i in manifest.load() if i.startswith(("tools", "engine.match:"))}
+    assert not {c.mutant for c in all_checks() if c.mutant in MUTANTS and MUTANTS[c.mutant].stage.startswith("test.")}
+
+
 # the obligations of issue 9 (permissions, play.lead, play.winner / play.next-lead) and the mutants that refute them
 REFUTED_BY = {
     "permissions: any lead": {"discard-forbidden", "lead-trump-forbidden", "must-trump-highest"},

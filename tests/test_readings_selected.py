@@ -18,7 +18,7 @@ import pytest
 
 from tarneeb.core import rules as R
 from tarneeb.core.ambiguity import ambiguities, selectable_readings, taken_for, with_readings
-from tarneeb.core.spec import get_ruleset, load_rules
+from tarneeb.core.spec import get_ruleset, load_rules, rulesets
 from tarneeb.errors import ConfigError, SpecError
 from tarneeb.play.simulate import play_match
 from tarneeb.records import verify_lines
@@ -429,18 +429,23 @@ def test_under_reading_partner_positive_a_made_10_wins_only_with_the_partner_abo
     assert R.made_bid_winner(positive, bids, tricks) is None  # without the scores after the hand: no win
 
 
-def test_prove_runs_the_engine_under_every_selectable_reading() -> None:
-    """Each selectable reading of every ruleset it concerns is checked by some engine stage of prove."""
+def test_the_engine_runs_under_every_selectable_reading() -> None:
+    """Each selectable reading of every ruleset it concerns is checked by some engine stage of prove, or by the
+    steered matches of the match machine (tests/test_match_steered_engine.py: the timer's weakest card is read there
+    only)."""
+    from tests.steered.variants import MATCH_READINGS, match_configs
+
     from tarneeb_proofs.engine_family import READING_STAGES, engine_checks
 
     checked = {rd for c in engine_checks() for rd in c.readings}
+    steered = {rd for rid in rulesets() for _, rds in match_configs(rid) for rd in rds}
     for rid in ("card-kings-41", "bsfyi-41", "eram-41", "tarneeb-400", "classic"):
         rs = get_ruleset(rid)
         for a in selectable_readings(rs):
-            assert a.id in READING_STAGES or a.id in _SCORING_AMBIGUITIES, a.id
+            assert a.id in READING_STAGES or a.id in _SCORING_AMBIGUITIES or a.id in MATCH_READINGS, a.id
             for reading in a.params:
                 if reading != taken_for(a, rs):
-                    assert (a.id, reading) in checked, (rid, a.id, reading)
+                    assert (a.id, reading) in checked | steered, (rid, a.id, reading)
 
 
 def test_under_reading_same_number_any_strain_the_dealer_takes_the_top_number_in_any_strain() -> None:

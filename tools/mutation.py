@@ -20,12 +20,13 @@ the excluded definitions below mark the rest SKIPPED, then ``exec`` with the kil
 
 1. the engine proof family (:mod:`tarneeb_proofs.engine_family`): every engine check under the true rules, only
    its obligations that run engine code (the Z3 lemmas about the encoding do not depend on the engine): the
-   symbolic proofs of every function of ``rules`` and ``hand`` and the match stage's steered matches through
-   ``match``; with the proofs' cache (``TARNEEB_PROVE_CACHE``) warm from the unmutated tree, only the builders whose
-   code the mutant changed are proved again;
-2. pytest ``-x -p no:cacheprovider`` on the gap tests, the engine, examples and vectors tests and the differential
-   tests, fastest killers first, with the Hypothesis profile ``mutation`` (the ``ci`` settings: derandomized,
-   60 examples, and no example database, so every mutant sees the same examples).
+   symbolic proofs of every function of ``rules`` and ``hand``; with the proofs' cache (``TARNEEB_PROVE_CACHE``)
+   warm from the unmutated tree, only the builders whose code the mutant changed are proved again;
+2. pytest ``-x -p no:cacheprovider`` on the steered matches of the match machine
+   (``tests/test_match_steered_engine.py``, once ``prove``'s match stage, which step 1 ran), the gap tests, the
+   engine, examples and vectors tests and the differential tests, fastest killers first, with the Hypothesis profile
+   ``mutation`` (the ``ci`` settings: derandomized, 60 examples, and no example database, so every mutant sees the
+   same examples).
 
 Results (one row per mutant) go to ``proofs/mutation-results.json``; ``proofs/mutation-equivalent.toml`` holds the
 reviewed survivors (equivalent, with the reason, or a gap); ``report`` joins the two into ``proofs/MUTATION.md``.
@@ -115,6 +116,7 @@ def short_op(name: str) -> str:
 
 # ---------------------------------------------------------------- the kill command
 TEST_FILES = [
+    "tests/test_match_steered_engine.py",  # the match machine steered through every transition (prove's match stage)
     "tests/test_mutation_gaps.py", "tests/test_engine.py", "tests/test_examples.py", "tests/test_vectors.py",
     "tests/test_differential.py", "tests/test_differential_auction.py", "tests/test_differential_stateful.py",
 ]
@@ -128,9 +130,9 @@ DESELECT = [
 ]
 
 
-# the engine family's stages by the time they take when match.py changes (measured: turn 2 s, match 5 s, bids 5 s,
+# the engine family's stages by the time they take when match.py changes (measured: turn 2 s, bids 5 s,
 # outcome 12 s, scoring 25 s, play 51 s on one core)
-STAGE_ORDER = ["turn", "match", "bids", "auction", "outcome", "scoring", "play"]
+STAGE_ORDER = ["turn", "bids", "auction", "outcome", "scoring", "play"]
 
 
 def _engine_family() -> str | None:
@@ -172,7 +174,7 @@ def kill(module: str) -> int:
         return 3
     os.chdir(ROOT)
     sys.path.insert(0, str(ROOT))  # as `python -m pytest` does: the tests import `tests.*`
-    if True:  # every module: rules and hand are proved symbolically, match is run through the match stage
+    if True:  # every module: rules and hand are proved symbolically (match: the steered-match tests below)
         t0 = time.perf_counter()
         try:
             bad = _engine_family()
@@ -577,7 +579,8 @@ def report() -> None:
         "- Modules: " + ", ".join(f"`{p}`" for p in MODULES.values()) + ".",
         "- Kill command (`python tools/mutation.py kill --module M`), stopping at the first failure: the engine",
         "  proof family (`tarneeb_proofs.engine_family`, every check under the true rules, the obligations that run",
-        "  the engine: the symbolic proofs of `rules` and `hand`, the match stage through `match`; the proofs'",
+        "  the engine: the symbolic proofs of `rules` and `hand` (and, until it left `prove`, the match stage through",
+        "  `match`, now the first test file below); the proofs'",
         "  cache warm from the unmutated tree, so only what the mutant changed is proved again; rows of runs before",
         "  2026-12-01 ran it for `rules` only); then `pytest -x -p no:cacheprovider` on "
         + ", ".join(f"`{f[6:]}`" for f in TEST_FILES),

@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
-"""What `tarneeb prove`'s match stage catches on its own of the mutants of a whole cosmic-ray run that only the
-tests killed (issue 22: how much of the match machine prove sees).
+"""What the steered matches of the match machine (``tests/steered``, once `tarneeb prove`'s match stage) catch on
+their own of the mutants of a whole cosmic-ray run that only the other tests killed (issue 22: how much of the match
+machine the steering sees).
 
     python tools/prove_alone.py                       # match.py, every test-only kill of proofs/mutation-results.json
     python tools/prove_alone.py --only-passed FILE    # only those an earlier run of this tool left passed
 
-Each mutant's stored diff is applied to a copy of the current ``model/``, ``proofs/`` and ``spec/`` (a mutant
-whose line no longer occurs once in the current source is *stale*: counted apart, never guessed), and the match
-stage (``match_stage.run_rules``: every option variant of every ruleset) runs on it in a fresh process, bounded
-to 300 s. *caught*: the stage found a counterexample (or the engine hung past the bound); *passed*: it did not.
+Each mutant's stored diff is applied to a copy of the current ``model/``, ``proofs/``, ``spec/`` and ``tests/`` (a
+mutant whose line no longer occurs once in the current source is *stale*: counted apart, never guessed), and the
+steered matches (``tests.steered.runs.run_rules``: every option variant of every ruleset) run on it in a fresh
+process, bounded to 300 s. *caught*: the stage found a counterexample (or the engine hung past the bound); *passed*: it did not.
 Results go to ``proofs/mutation-prove-alone.json`` (with the commit of the copied tree); a summary to stdout.
 """
 
@@ -26,8 +27,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "proofs" / "mutation-prove-alone.json"
-STAGE = ("import sys\nimport tarneeb_proofs.match_stage as MS\nfrom tarneeb.core.spec import rulesets, load_rules\n"
-         "for rid in rulesets():\n    cx, _ = MS.run_rules(load_rules(rid))\n"
+STAGE = ("import sys\nfrom tests.steered.runs import run_rules\nfrom tarneeb.core.spec import rulesets, load_rules\n"
+         "for rid in rulesets():\n    cx, _ = run_rules(load_rules(rid))\n"
          "    if cx is not None:\n        print('CAUGHT', rid, cx.transition)\n        sys.exit(1)\nprint('PASSED')\n")
 
 
@@ -52,10 +53,10 @@ def main() -> int:
     out: dict[str, list[str]] = dict(earlier)
     with tempfile.TemporaryDirectory(prefix="prove-alone-") as tmp:
         t = Path(tmp)
-        for part in ("model", "proofs", "spec"):
+        for part in ("model", "proofs", "spec", "tests"):
             shutil.copytree(ROOT / part, t / part, ignore=shutil.ignore_patterns("__pycache__"))
         target = t / path.relative_to(ROOT)
-        env = {**os.environ, "PYTHONPATH": f"{t}/model:{t}/proofs"}
+        env = {**os.environ, "PYTHONPATH": f"{t}:{t}/model:{t}/proofs"}  # the copy's root: tests.steered
         try:
             for i, m in enumerate(todo):
                 lines = m["diff"].split("\n")

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""Run the real ``tarneeb prove`` on a patched copy of the tree, once per mutant of the catalogue (issue 22, item 6).
+"""Run the real ``tarneeb prove`` (or the tests that catch the mutant) on a patched copy of the tree, once per mutant of
+the catalogue (issue 22, item 6).
 
     python tools/prove_mutants.py                          # every mutant of tarneeb_proofs.mutants, 2 at a time
     python tools/prove_mutants.py --ids engine-round-of-five,engine-bid13-twelve
     python tools/prove_mutants.py --stage engine.play --jobs 1
-    python tools/prove_mutants.py --held-out --jobs 1      # the held-out set, each through the whole prove
+    python tools/prove_mutants.py --stage test.match       # through the test files that catch the stage
+    python tools/prove_mutants.py --held-out --jobs 1      # the held-out set, each through the whole prove and tests
     python tools/prove_mutants.py --report                 # rewrite proofs/MUTANTS.md from the stored results
 
 For each mutant: its edit is written into a copy of ``model/``, ``proofs/`` and ``spec/`` in a temporary folder
@@ -15,11 +17,19 @@ option variant of that ruleset, so also the one carrying the mutant's options); 
 failing checks, the first failing proof (a check expected to be proved that ended in a counterexample) and what its
 counterexample names (the function or transition, the input, the clause), the wall and CPU time.
 
-A mutant is **caught** when prove exits 1 and a proof check ends in a counterexample; **not caught** when prove
-passes, or fails only on something else (the manifest's own mutant checks whose edit the patch overlaps: they
-report themselves as stale, and are listed per row); **stale** when its ``old`` text does not occur exactly once
-in its module any more (it is reported, never skipped); **error** when prove crashed or timed out (the last line of
-its stderr is kept).
+A mutant of a stage the tests catch, not prove (:data:`BY_TESTS`: ``test.match``, the steered matches of the match
+machine; ``test.tools``, the tools on recorded matches: bounded checks, which prove does not run) gets the test files
+of its stage instead: ``tests/`` and ``pyproject.toml`` are copied beside the patched tree and ``python -m pytest
+<files>`` runs there, the tests of the true engine and tools, which must fail on the patched copy. A held-out mutant
+gets the whole prove and, as well, every one of those test files (no family is named in advance). Recorded: the
+failing tests (``caught_by_tests``, node ids) and what the first one's counterexample names, and which caught it
+(``caught_by``: ``prove``, ``tests`` or both).
+
+A mutant is **caught** when prove exits 1 and a proof check ends in a counterexample, or when a test of those files
+fails; **not caught** when prove passes, or fails only on something else (the manifest's own mutant checks whose edit
+the patch overlaps: they report themselves as stale, and are listed per row), and the tests pass; **stale** when its
+``old`` text does not occur exactly once in its module any more (it is reported, never skipped); **error** when prove
+or pytest crashed or timed out (the last line of its stderr is kept).
 
 Results: ``proofs/mutants-results.json`` (one row per mutant, the rows of the mutants run replacing those of the
 same id) and ``proofs/MUTANTS.md`` (generated from it). Progress goes to stderr; Ctrl-C stops the run, ends the
@@ -41,8 +51,11 @@ import sys
 import tempfile
 import threading
 import time
+import xml.etree.ElementTree as ET
 from collections import Counter
+from collections.abc import Mapping
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -76,10 +89,46 @@ def family(stage: str) -> str:
     return stage.split(".", 1)[0]
 
 
+# stages whose mutants the tests catch, not prove (bounded checks): the test files that catch them, on a patched copy
+# of the tree: the true engine's steered matches under every configuration (and each test.match mutant's), the tools
+# on the recorded matches under every configuration (each test.tools mutant's among them)
+BY_TESTS: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    "test.match": ("tests/test_match_steered_engine.py",),
+    "test.tools": ("tests/test_verify_tools.py", "tests/test_vectors_reference.py", "tests/test_referee_engine.py",
+                   "tests/test_tool_records.py"),
+})
+
+
+def by_prove(m: Mutant) -> bool:
+    """Whether ``tarneeb prove`` runs on the mutant's patched copy (every stage but those of :data:`BY_TESTS`)."""
+    return m.stage not in BY_TESTS
+
+
+def test_files(m: Mutant) -> list[str]:
+    """The test files run on the mutant's patched copy: its stage's; for a held-out mutant, every stage's."""
+    if m.held_out:
+        return [f for files in BY_TESTS.values() for f in files]
+    return list(BY_TESTS.get(m.stage, ()))
+
+
 def command(m: Mutant) -> list[str]:
+    """The prove command run on the mutant's patched copy (empty for a mutant the tests catch, not prove)."""
+    if not by_prove(m):
+        return []
     if m.held_out:  # no family named in advance: the whole prove, as a user runs it
         return ["python", "-m", "tarneeb.cli", "prove", "--jobs", "2", "--json"]
     return ["python", "-m", "tarneeb.cli", "prove", "--invariant", family(m.stage), "--ruleset", m.ruleset, "--json"]
+
+
+def test_command(m: Mutant, junit: Path | None = None) -> list[str]:
+    """The pytest command run on the mutant's patched copy (empty when no test file catches its stage)."""
+    files = test_files(m)
+    if not files:
+        return []
+    out = ["python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts="]
+    if junit is not None:
+        out += [f"--junit-xml={junit}"]
+    return out + files
 
 
 def base_row(m: Mutant) -> dict[str, Any]:
@@ -89,7 +138,7 @@ def base_row(m: Mutant) -> dict[str, Any]:
         fn = ""
     return {"id": m.id, "module": m.module, "fn": fn, "kind": m.kind, "stage": m.stage, "ruleset": m.ruleset,
             "options": dict(m.options), "in_manifest": m.in_manifest, "text": m.text,
-            "command": " ".join(command(m))}
+            "command": " && ".join(" ".join(c) for c in (command(m), test_command(m)) if c)}
 
 
 def _facts(res: dict[str, Any]) -> dict[str, Any]:
@@ -129,7 +178,126 @@ def judge(m: Mutant, rc: int, out: str, err: str) -> dict[str, Any]:
     return row
 
 
+def judge_tests(m: Mutant, rc: int, junit: Path, err: str) -> dict[str, Any]:
+    """The verdict of the test files run on the patched copy, from pytest's exit code and its JUnit XML: the failing
+    tests (node ids) caught the mutant; what the first one's counterexample names (its witness, in the assertion
+    message)."""
+    row: dict[str, Any] = {"tests_exit_code": rc}
+    try:
+        root = ET.parse(junit).getroot()
+    except (OSError, ET.ParseError):
+        root = None
+    if rc not in (0, 1) or root is None:
+        tail = [ln for ln in err.strip().splitlines() if ln.strip()]
+        row.update(test_status="error", test_error=tail[-1] if tail else f"pytest exit code {rc} and no JUnit XML")
+        return row
+    failed: list[tuple[str, str]] = []
+    run = 0
+    for case in root.iter("testcase"):
+        run += 1
+        bad = case.find("failure")
+        if bad is None:
+            bad = case.find("error")
+        if bad is not None:
+            path = case.get("classname", "").replace(".", "/") + ".py"
+            # the report's lines of the error ("E   ..."): the message attribute is cut after a few lines
+            err_lines = [ln[1:] for ln in (bad.text or "").splitlines() if ln.startswith("E ")]
+            failed.append((f"{path}::{case.get('name', '')}", "\n".join(err_lines) or bad.get("message") or ""))
+    row.update(tests_run=run, caught_by_tests=[t for t, _ in failed])
+    if rc == 1 and failed:
+        row.update(test_status="caught", first_failing_test=failed[0][0], **_test_facts(failed[0][1]))
+    else:
+        row.update(test_status="not caught")
+    return row
+
+
+_WITNESS_ROW = ("engine function", "tool function", "function", "transition", "input", "clause", "clauses")
+
+
+def _test_facts(message: str) -> dict[str, Any]:
+    """What a failing test's counterexample names, read from the witness text its assertion message carries."""
+    facts: dict[str, str] = {}
+    for ln in message.splitlines():
+        key, sep, value = ln.strip().partition(": ")
+        if sep and key in _WITNESS_ROW and key not in facts:
+            facts[key] = value
+    named = next((facts[k] for k in ("engine function", "tool function", "function", "transition") if k in facts), "")
+    first = next((ln.strip() for ln in message.splitlines() if ln.strip()), "")
+    return {"named": named, "input": facts.get("input", ""), "clause": facts.get("clauses", ""),
+            "clause_text": facts.get("clause", ""), "obligation": first[:300]}
+
+
+def _run(argv: list[str], tree: Path, env: dict[str, str], out_path: Path, err_path: Path) -> int:
+    """Run ``argv`` (``python -m ...``) in the patched copy, as a process of its own (stopped on Ctrl-C); its exit
+    code, or -1 when it timed out."""
+    with out_path.open("wb") as out, err_path.open("wb") as err:
+        if _stop.is_set():
+            raise KeyboardInterrupt
+        proc = subprocess.Popen([sys.executable, *argv[1:]], cwd=tree, env=env, stdout=out, stderr=err,
+                                stdin=subprocess.DEVNULL, start_new_session=True)
+        with _lock:
+            _running[proc.pid] = proc
+        try:
+            rc = proc.wait(timeout=TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            rc = -1
+        finally:
+            with _lock:
+                _running.pop(proc.pid, None)
+    if _stop.is_set():
+        raise KeyboardInterrupt
+    return rc
+
+
+def _prove_on(m: Mutant, tree: Path, env: dict[str, str], tmp: Path) -> dict[str, Any]:
+    out_path, err_path = tmp / "stdout.json", tmp / "stderr.txt"
+    rc = _run(command(m), tree, env, out_path, err_path)
+    row = judge(m, rc, out_path.read_text(encoding="utf-8", errors="replace"),
+                err_path.read_text(encoding="utf-8", errors="replace"))
+    if rc == -1:
+        row.update(status="error", error=f"timed out after {TIMEOUT_S} s")
+    return row
+
+
+def _tests_on(m: Mutant, tree: Path, env: dict[str, str], tmp: Path) -> dict[str, Any]:
+    for part in ("tests",):  # the tests beside the patched tree, as in the repository (they import tests.*)
+        shutil.copytree(ROOT / part, tree / part, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy2(ROOT / "pyproject.toml", tree / "pyproject.toml")
+    junit, err_path = tmp / "junit.xml", tmp / "pytest-stderr.txt"
+    rc = _run(test_command(m, junit), tree, env, tmp / "pytest-stdout.txt", err_path)
+    row = judge_tests(m, rc, junit, err_path.read_text(encoding="utf-8", errors="replace"))
+    if rc == -1:
+        row.update(test_status="error", test_error=f"timed out after {TIMEOUT_S} s")
+    return row
+
+
+def merge(m: Mutant, proved: dict[str, Any] | None, tested: dict[str, Any] | None) -> dict[str, Any]:
+    """One row from prove's verdict and the tests' (either None when not run): caught when either caught it, with
+    ``caught_by`` saying which; the first failing proof named, else the first failing test."""
+    row: dict[str, Any] = dict(proved or {})
+    if tested is None:
+        return row
+    row.update(tested)
+    by = [who for who, r, key in (("prove", proved, "status"), ("tests", tested, "test_status"))
+          if r is not None and r.get(key) == "caught"]
+    row["caught_by"] = by
+    if proved is not None and proved.get("status") == "caught":
+        return row
+    if "tests" in by:
+        row.update(status="caught", first_failing_check=tested["first_failing_test"], in_stage=True, stage_too=True,
+                   **{k: tested[k] for k in ("named", "input", "clause", "clause_text", "obligation")})
+    elif tested.get("test_status") == "error" and (proved is None or proved.get("status") != "not caught"):
+        row.update(status="error", error=tested.get("test_error", ""))
+    elif proved is None or proved.get("status") == "not caught":
+        row.update(status="not caught", first_failing_check=row.get("first_failing_check", ""))
+    return row
+
+
 def run_one(m: Mutant, keep: Path | None) -> dict[str, Any]:
+    """The mutant through prove on a patched copy of the tree, and through its stage's test files where the tests
+    catch that stage (a held-out mutant: every such file, as well as the whole prove)."""
     row = base_row(m)
     reason = stale_reason(m)
     if reason:
@@ -147,30 +315,9 @@ def run_one(m: Mutant, keep: Path | None) -> dict[str, Any]:
         env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "COLUMNS")}
         env["PYTHONPATH"] = f"{tree / 'model'}{os.pathsep}{tree / 'proofs'}"
         env["PYTHONDONTWRITEBYTECODE"] = "1"
-        out_path, err_path = tmp / "stdout.json", tmp / "stderr.txt"
-        with out_path.open("wb") as out, err_path.open("wb") as err:
-            if _stop.is_set():
-                raise KeyboardInterrupt
-            proc = subprocess.Popen([sys.executable, *command(m)[1:]], cwd=tree, env=env, stdout=out, stderr=err,
-                                    stdin=subprocess.DEVNULL, start_new_session=True)
-            with _lock:
-                _running[proc.pid] = proc
-            try:
-                rc = proc.wait(timeout=TIMEOUT_S)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-                rc = -1
-            finally:
-                with _lock:
-                    _running.pop(proc.pid, None)
-        if _stop.is_set():
-            raise KeyboardInterrupt
-        stdout = out_path.read_text(encoding="utf-8", errors="replace")
-        stderr = err_path.read_text(encoding="utf-8", errors="replace")
-        row.update(judge(m, rc, stdout, stderr))
-        if rc == -1:
-            row.update(status="error", error=f"timed out after {TIMEOUT_S} s")
+        proved = _prove_on(m, tree, env, tmp) if command(m) else None
+        tested = _tests_on(m, tree, env, tmp) if test_files(m) else None
+        row.update(merge(m, proved, tested))
         if keep is not None:
             dest = keep / m.id
             shutil.rmtree(dest, ignore_errors=True)
@@ -315,10 +462,14 @@ def report() -> None:
         "there in a fresh process; for the held-out set (stage `held-out`: bugs written as an outside reviewer would,",
         "without reading the rest of the catalogue, `tarneeb_proofs/held_out.toml`) the whole",
         "`python -m tarneeb.cli prove --jobs 2 --json`, every family and ruleset, as a user runs it.",
-        "*Caught*: prove exited 1 and a proof check ended in a counterexample (the first",
-        "one is shown, with what its counterexample names); *not caught*: prove passed, or failed only on the",
-        "manifest's own mutant checks that the patch makes stale; *stale*: the mutant's text no longer occurs once in",
-        "its module; *error*: prove crashed or timed out.",
+        "The stages the tests catch, not prove (bounded checks: " + ", ".join(f"`{st}`" for st in BY_TESTS) + ") get",
+        "`python -m pytest` on their test files in the patched copy instead (the true engine's and tools' tests, which",
+        "must fail there), and the held-out set gets every one of those files as well as the whole prove.",
+        "*Caught*: prove exited 1 and a proof check ended in a counterexample, or a test failed (the first",
+        "one is shown, with what its counterexample names; `caught by tests`: no proof failed, a test did);",
+        "*not caught*: prove passed, or failed only on the manifest's own mutant checks that the patch makes stale,",
+        "and the tests passed; *stale*: the mutant's text no longer occurs once in its module; *error*: prove or",
+        "pytest crashed or timed out.",
         "",
         f"Last run: {meta['date']} on commit {meta['commit']} (Python {meta['python']}, {meta['jobs']} at a time, "
         f"{meta['wall_s']:.0f} s wall for the {meta['ran']} mutants of that run). "
@@ -343,6 +494,8 @@ def report() -> None:
         if r["status"] == "caught":
             res = "caught" + ("" if r.get("in_stage", True) else f" (first by another stage; by its stage {r['stage']} "
                                                                   f"{'too' if r.get('stage_too') else 'not'})")
+            res += {("tests",): " by tests", ("prove", "tests"): " (by prove and tests)"}.get(
+                tuple(r.get("caught_by", ())), "")
             by, named, inp, clause = f"`{r['first_failing_check']}`", r["named"], r["input"], r["clause"]
         elif r["status"] == "not caught":
             res = f"**not caught** (stage {r['stage']})"
@@ -362,7 +515,8 @@ def report() -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--ids", help="only these mutants (comma-separated ids)")
-    ap.add_argument("--stage", help="only the mutants of this stage (e.g. engine.play; held-out: the held-out set)")
+    ap.add_argument("--stage", help="only the mutants of this stage (e.g. engine.play; test.match and test.tools: "
+                                    "through their test files; held-out: the held-out set)")
     ap.add_argument("--held-out", action="store_true", help="only the held-out set (each through the whole prove)")
     ap.add_argument("--jobs", type=int, default=2, help="prove processes at a time (default 2)")
     ap.add_argument("--keep", type=Path, help="keep each patched copy and its prove output under this folder")

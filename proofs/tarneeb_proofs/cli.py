@@ -16,7 +16,6 @@ from tarneeb.core.spec import rulesets as builtin_rulesets
 from tarneeb.errors import ConfigError
 
 from . import manifest
-from .match_stage import coverage_rows, coverage_tables
 from .obligations import run_all
 from .registry import INVARIANTS, all_checks, refused_variants, ruleset_checks, select
 
@@ -156,7 +155,7 @@ def cmd_prove(args: argparse.Namespace) -> int:
                  "result": r.status, "runtime_s": round(r.runtime, 3), "obligation": r.obligation,
                  "witness": r.witness.to_json() if r.witness else None, "shared_obligations": r.shared}
                 for r in results]
-        sys.stdout.write(json.dumps({"summary": summary, "results": rows, "coverage": coverage_rows(results),
+        sys.stdout.write(json.dumps({"summary": summary, "results": rows,
                                      "engine_functions": function_rows(results)}) + "\n")
         return 0 if not probs else 1
     from rich.markup import escape
@@ -199,15 +198,6 @@ def cmd_prove(args: argparse.Namespace) -> int:
             ft.add_row(escape(fr["function"].removeprefix("tarneeb.core.")), escape(fr["domain"]), fr["method"],
                        conf, str(fr["paths"]), escape(", ".join(fr["uses"])))
         con.print(ft)
-    # the match stage's coverage (bounded: what its steered matches reached), one table per family
-    for ct in coverage_tables(coverage_rows(results)):
-        ctab = Table(title=ct.title)
-        for i, col in enumerate(ct.columns):
-            ctab.add_column(col, justify="left" if i == 0 else "right")
-        for row in ct.rows:
-            ctab.add_row(*[f"[red]{c}[/]" if c == "0" else escape(c) for c in row])
-        con.print(ctab)
-        con.print(escape("; ".join(ct.notes)), highlight=False)
     # the failures in full, then one readable counterexample per invariant family (all with --witnesses)
     for r in results:
         if not r.ok:

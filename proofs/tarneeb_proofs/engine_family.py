@@ -1,10 +1,9 @@
-"""Family ``engine``: the stages (play, bids, auction, turn, scoring, outcome, match), their option variants
+"""Family ``engine``: the stages (play, bids, auction, turn, scoring, outcome), their option variants
 and their mutant checks. The methods are in :mod:`tarneeb_proofs.bridge` and the stage modules it lists."""
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
 from typing import Any
 
 import z3
@@ -14,43 +13,39 @@ from tarneeb.core.spec import get_ruleset, rulesets
 from . import bridge_bids, bridge_play, bridge_scores, cache  # noqa: F401 - bridge_*: their builders register
 from .bridge import BUILDERS, MEMO, SUMMARISERS, Builder, fingerprint, reads, recording
 from .encode import Encoding
-from .match_stage import match_parts
 from .mutants import MUTANTS, MutantError, applied, mutated_source
 from .obligations import Check, Obligation, engine_reading_variants, reading_variants, report, variants
 from .witness import Witness
 
-Part = Callable[[Encoding], list[Any]]  # the match stage's replays
 PLAY_OPTIONS = ("must_trump", "egyptian", "trump_source", "weak_redeal", "direction")
-# stage -> (the match stage's replays or None, option names enumerated for individual rulesets, for auction
-# rulesets); None: not that kind. The other stages' targets come from the builders of bridge.BUILDERS.
-STAGES: dict[str, tuple[Part | None, tuple[str, ...] | None, tuple[str, ...] | None]] = {
-    "play": (None, PLAY_OPTIONS, PLAY_OPTIONS),
-    "bids": (None, ("rising_min_bid", "bid_total_min"), None),
-    "auction": (None, None, ("auction", "all_pass", "egyptian", "min_bid", "direction")),
-    "turn": (None, None, ("auction", "direction", "weak_redeal")),
-    "scoring": (None, (), ("scoring", "kaboot", "bid13", "min_bid")),
-    "outcome": (None, ("target", "made_bid_wins"), ("target", "play_on")),
-    "match": (lambda enc: match_parts(enc)[1], (), ()),
+# stage -> (option names enumerated for individual rulesets, for auction
+# rulesets); None: not that kind. The stages' targets come from the builders of bridge.BUILDERS.
+STAGES: dict[str, tuple[tuple[str, ...] | None, tuple[str, ...] | None]] = {
+    "play": (PLAY_OPTIONS, PLAY_OPTIONS),
+    "bids": (("rising_min_bid", "bid_total_min"), None),
+    "auction": (None, ("auction", "all_pass", "egyptian", "min_bid", "direction")),
+    "turn": (None, ("auction", "direction", "weak_redeal")),
+    "scoring": ((), ("scoring", "kaboot", "bid13", "min_bid")),
+    "outcome": (("target", "made_bid_wins"), ("target", "play_on")),
 }
 
 
 # ambiguity -> the stages whose engine functions follow its readings (beside the auction scoring readings, which
 # reading_variants finds from the encoding): each selectable reading runs them (tests/test_readings_selected.py
-# asserts every selectable ambiguity is in one or the other)
+# asserts every selectable ambiguity is in one or the other, or in the steered-match tests' MATCH_READINGS)
 READING_STAGES: dict[str, tuple[str, ...]] = {
-    "first-dealer": ("bids", "turn", "match"),
+    "first-dealer": ("bids", "turn"),
     "forced-dealer-minimum": ("auction", "turn"),
     "egyptian-dealer-match": ("auction", "turn"),
-    "play-on-count": ("outcome", "match"),
-    "bid10-partner": ("outcome", "match"),
+    "play-on-count": ("outcome",),
+    "bid10-partner": ("outcome",),
     "400-numbers": ("scoring", "outcome"),
     "rising-min-threshold": ("bids",),
-    "raised-total": ("bids", "match"),
-    "classic-deal-order": ("play", "match"),
-    "weak-hand": ("play", "match"),
+    "raised-total": ("bids",),
+    "classic-deal-order": ("play",),
+    "weak-hand": ("play",),
     "turned-card-trump": ("play",),
-    "weakest-card": ("match",),
-    "400-direction": ("play", "bids", "match"),
+    "400-direction": ("play", "bids"),
 }
 
 
@@ -65,7 +60,7 @@ CLAUSES = ("play.winner", "play.follow", "play.must-trump", "play.direction", "t
 
 
 def build(stage: str, mutant: str | None, enc: Encoding) -> list[Any]:
-    """The stage's obligations, one per builder of engine-function targets (or match replay), run with the mutant
+    """The stage's obligations, one per builder of engine-function targets, run with the mutant
     patched in. A builder proved in this process for the same engine code and the same values of the rule fields
     it read is not run again (bridge.MEMO)."""
     if mutant is not None:
@@ -73,18 +68,6 @@ def build(stage: str, mutant: str | None, enc: Encoding) -> list[Any]:
             mutated_source(MUTANTS[mutant])
         except MutantError as e:  # a stale entry (its text edited away) fails its check as vacuous: no crash, no catch
             return [Obligation(f"stale mutant, it no longer applies: {e}", [z3.BoolVal(False)], z3.BoolVal(True))]
-    if stage not in BUILDERS:  # the match stage
-        out = []
-        replays = STAGES[stage][0]
-        assert replays is not None
-        for c in replays(enc):
-            def run_replay(c: Any = c) -> Witness | None:
-                with applied(mutant):
-                    bad = c.run()
-                return None if bad is None else bad.witness(enc.r)
-            out.append(Obligation(f"engine {c.fn} replays its matches through the encoded steps", [], z3.BoolVal(True),
-                                  run=run_replay))
-        return out
     out = []
     variant = (",".join(f"{k}={v}" for k, v in enc.r.options) or "default") + "".join(
         f";reading {a}={rd}" for a, rd in sorted(enc.r.ruleset.readings.items()))
@@ -135,7 +118,7 @@ def engine_checks(refs: list[str] | None = None) -> list[Any]:
         rs = get_ruleset(rid)
         individual = rs.params.get("family") == "individual"
         clauses = tuple(c for c in CLAUSES if c in rs.clauses)
-        for stage, (_, ind_opts, auc_opts) in STAGES.items():
+        for stage, (ind_opts, auc_opts) in STAGES.items():
             names = ind_opts if individual else auc_opts
             if names is None:
                 continue

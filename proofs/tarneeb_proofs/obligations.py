@@ -39,7 +39,7 @@ from . import cache
 from .encode import Encoding, Term
 from .witness import Witness
 
-SOURCE_MUTANT_FAMILIES = ("engine", "tools")  # families whose mutants edit the code, not the encoding
+SOURCE_MUTANT_FAMILIES = ("engine",)  # families whose mutants edit the code, not the encoding
 
 
 class Refused(Exception):
@@ -111,7 +111,7 @@ class Result:
     detail: str = ""
     shared: int = 0  # obligations already proved by an earlier check in this process (same share key)
     # what the check's obligations reported beside their verdict (:func:`report`): plain data, so it comes back from
-    # a worker process (``--jobs``); e.g. the match stage's coverage table under "coverage"
+    # a worker process (``--jobs``); e.g. the engine functions proved under "engine-functions"
     data: dict[str, list[Any]] = field(default_factory=dict)
 
     @property
@@ -269,7 +269,7 @@ def _run_check(check: Check, timeout_ms: int = 60_000) -> Result:
     hypotheses + not(claim) is unsat.
     """
     t0 = time.perf_counter()
-    # the engine and tools families' mutants are bugs in the code (tarneeb_proofs.mutants): their
+    # the engine family's mutants are bugs in the code (tarneeb_proofs.mutants): their
     # encoding is the true one
     enc = Encoding(check.rules(), None if check.invariant in SOURCE_MUTANT_FAMILIES else check.mutant)
     shared = 0
