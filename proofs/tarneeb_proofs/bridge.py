@@ -187,9 +187,12 @@ class Mismatch:
 
 
 def cite(rules: Rules, *ids: str) -> str:
-    """The first of ``ids`` that the ruleset has (rulesets word some rules under different clause ids)."""
+    """The first of ``ids`` that the ruleset has (rulesets word some rules under different clause ids). The clause a
+    counterexample would cite is not part of what is proved, so this read of the ruleset is not logged (a proof is
+    reused for another ruleset with the same rule values: :class:`Memo`)."""
+    clauses = object.__getattribute__(rules, "ruleset").clauses
     for c in ids:
-        if c in rules.ruleset.clauses:
+        if c in clauses:
             return c
     raise KeyError(f"{rules.id} has none of the clauses {ids}")
 

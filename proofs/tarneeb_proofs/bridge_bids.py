@@ -221,16 +221,18 @@ def _state(top_key: Term, passes: Term, to_move: Term, holder: Term = None, acti
                         z3.IntVal(0) if spoken is None else spoken, to_move)
 
 
+def strain_ok(enc: Encoding, strain: Term | None) -> Term:
+    """A bid names a strain (0..4) exactly in Egyptian bidding (auction.egyptian)."""
+    shape = z3.BoolVal((strain is not None) == enc.r.egyptian)
+    return shape if strain is None else z3.And(shape, strain >= 0, strain <= 4)
+
+
 def _call_parts(enc: Encoding, n: Term | None, strain: Term | None) -> tuple[Term, Term, Term]:
     """(the encoding's n, its strain, whether the call has the shape the configuration allows): a pass is n = 0;
     a bid names a strain exactly in Egyptian bidding; 0 tricks is no bid."""
-    egy = enc.r.egyptian
     if n is None:
         return z3.IntVal(0), z3.IntVal(0), z3.BoolVal(strain is None)
-    shape = z3.BoolVal((strain is not None) == egy)
-    if strain is not None:
-        shape = z3.And(shape, strain >= 0, strain <= 4)
-    return n, (z3.IntVal(0) if strain is None else strain), z3.And(shape, n != 0)
+    return n, (z3.IntVal(0) if strain is None else strain), z3.And(strain_ok(enc, strain), n != 0)
 
 
 def _auction_cases(enc: Encoding) -> list[tuple[str, list[Var], list[Term], tuple[bool, str], Any, Any]]:
@@ -299,16 +301,17 @@ def _auction_calls(enc: Encoding) -> list[Target]:
         st = _state(_top_key(enc, top), passes, seat)
         en, es, shape_ok = _call_parts(enc, n, strain)
         ok = z3.And(shape_ok, enc.call_ok(st, dealer, en, es))
+        why = enc.call_refusal(st, dealer, en, es, strain_ok(enc, strain), n is None)  # the clause that refuses it
 
-        def vclaim(res: Any, ok: Term = ok) -> Term:
+        def vclaim(res: Any, ok: Term = ok, why: Term = why) -> Term:
             if res is None:
                 return ok
             if not isinstance(res, tuple) or not isinstance(res[0], str):
                 return z3.BoolVal(False)
-            return z3.Not(ok)
+            return z3.And(z3.Not(ok), why == z3.StringVal(res[0]))
 
         vcases.append(Case(label, vs, dom, lambda f, v, shape=shape: f(r, *_unpack(enc, shape, v)), vclaim,
-                           lambda ev, ok=ok: None if ev(ok) else "refused",
+                           lambda ev, ok=ok, why=why: None if ev(ok) else (ev(why),),
                            lambda res: res[0] if isinstance(res, tuple) else "auction.raise"))
         if n is None and strain is None:  # dealer_forced: the dealer may not pass here (a pass refused)
             forced = z3.Not(ok)

@@ -148,13 +148,17 @@ def _scoring(enc: Encoding) -> list[Target]:
     team = hv.term % 2
     tt = z3.If(team == 0, ts[0] + ts[2], ts[1] + ts[3])
     e0, e1 = enc.team_deltas(c, team, tt)
-    out.append(Target("hand_deltas", [Case("a contract", [hv, cv, *tvs], [between(hv.term, 0, 3),
-                                                                           between(c, r.min_bid, 13)] + tdom,
-                                           lambda f, v: f(r, [0, 0, 0, 0], (v[0], v[1], 0), list(v[2:])),
+    sv_ = ivar("contract strain")  # the strain (none, or 0..4 under Egyptian bids) is carried, never scored
+    strained = [("a contract", [], lambda v: None)] + ([("an Egyptian contract", [between(sv_.term, 0, 4)],
+                                                         lambda v: v[-1])] if r.egyptian else [])
+    out.append(Target("hand_deltas", [Case(label, [hv, cv, *tvs, *([sv_] if extra else [])],
+                                           [between(hv.term, 0, 3), between(c, r.min_bid, 13)] + tdom + extra,
+                                           lambda f, v, strain=strain: f(r, [0, 0, 0, 0], (v[0], v[1], strain(v)),
+                                                                         list(v[2:6])),
                                            lambda res: same(list(res), [e0, e1, e0, e1]) if isinstance(res, list)
                                            else z3.BoolVal(False), lambda ev: [ev(e0), ev(e1), ev(e0), ev(e1)],
-                                           style)], HAND,
-                      "every holder x contract x split of the 13 tricks"))
+                                           style) for label, extra, strain in strained], HAND,
+                      "every holder x contract (x strain) x split of the 13 tricks"))
     return out
 
 
@@ -289,13 +293,18 @@ def _auction_outcomes(enc: Encoding) -> list[Target]:
     ts = [v.term for v in tvs]
     team = hv.term % 2
     tt = z3.If(team == 0, ts[0] + ts[2], ts[1] + ts[3])
+    stv = ivar("contract strain")  # carried, never read: none, or 0..4 under Egyptian bids
     for target in _targets_in_force(enc):
         oh = enc.auction_outcome([s0, s1], z3.IntVal(target), team, enc.bid13_wins(cv.term, tt))
-        hcases.append(Case(f"target {target}", [s0v, s1v, hv, cv, *tvs],
-                           [between(hv.term, 0, 3), between(cv.term, r.min_bid, 13)] + tdom,
-                           lambda f, v, target=target: f(r, [v[0], v[1], v[0], v[1]], target, [0, 0, 0, 0],
-                                                         (v[2], v[3], 0), list(v[4:])),
-                           _outcome_claim(oh), _outcome_want(oh), cl))
+        for strained in ((False, True) if r.egyptian else (False,)):
+            hcases.append(Case(f"target {target}" + (", an Egyptian contract" if strained else ""),
+                               [s0v, s1v, hv, cv, *tvs, *([stv] if strained else [])],
+                               [between(hv.term, 0, 3), between(cv.term, r.min_bid, 13)] + tdom
+                               + ([between(stv.term, 0, 4)] if strained else []),
+                               lambda f, v, target=target, strained=strained: f(
+                                   r, [v[0], v[1], v[0], v[1]], target, [0, 0, 0, 0],
+                                   (v[2], v[3], v[8] if strained else None), list(v[4:8])),
+                               _outcome_claim(oh), _outcome_want(oh), cl))
     out.append(Target("hand_outcome", hcases, HAND,
                       "every target in force x two integer team scores x holder x contract x split of the tricks"))
     return out

@@ -231,11 +231,34 @@ class Encoding:
         self.r = rules
         self.mutant = mutant
         self.step = 2 if mutant == "turn-step-2" else rules.step
-        # Symbolic-capable parameters (a check may replace them by a z3 variable).
-        self.target: Term = z3.IntVal(rules.target)
-        self.play_on_raise: Term = z3.IntVal(rules.play_on_raise)
+        # Symbolic-capable parameters (a check may replace them by a z3 variable): read from the rules when first
+        # asked (a proof that never asks has not read them: the engine family's memo keys a proof by what it read)
+        self._target: Term | None = None
+        self._play_on_raise: Term | None = None
         self._suits: dict[int, tuple[Term, Term]] = {}  # AST id -> (card, suit_of(card)): built once per card
         self._evs: dict[str, tuple[Ev, Term, Term]] = {}  # eval_*'s evaluators, with the parameters they were built at
+
+    @property
+    def target(self) -> Term:
+        """win.target: the target (a term; a check may set another)."""
+        if self._target is None:
+            self._target = z3.IntVal(self.r.target)
+        return self._target
+
+    @target.setter
+    def target(self, t: Term) -> None:
+        self._target = t
+
+    @property
+    def play_on_raise(self) -> Term:
+        """win.play-on: how much the target rises (a term; a check may set another)."""
+        if self._play_on_raise is None:
+            self._play_on_raise = z3.IntVal(self.r.play_on_raise)
+        return self._play_on_raise
+
+    @play_on_raise.setter
+    def play_on_raise(self, t: Term) -> None:
+        self._play_on_raise = t
 
     def _suit(self, card: Term) -> Term:
         """``suit_of(card)``, the same term, built once (a trick's terms ask for it many times)."""
@@ -665,6 +688,28 @@ class Encoding:
                                      n_ == st.top / 5)),
                         z3.Implies(exact, n_ == r.min_bid))
         return z3.If(n_ == 0, z3.And(s_ == 0, z3.Not(forbid)), bid_ok)
+
+    def call_refusal(self, st: AuctionState, dealer: Term, n_: Term, s_: Term, strain_ok: Term, is_pass: bool) -> Term:
+        """The clause that refuses a call (n_, s_) the rules do not allow (a Z3 String): a pass only when the dealer
+        must bid after three passes (auction.all-pass); a bid of the wrong shape (auction.egyptian: a strain named
+        exactly under Egyptian bids), outside the range (auction.range), other than the minimum when the forced
+        dealer must bid exactly it (auction.all-pass, reading exactly of ambiguity forced-dealer-minimum); a bid
+        that does not beat the top bid: the dealer matching it where matching is not allowed in a continuous
+        auction (auction.continuous), the dealer short of the top bid under the dealer's privilege
+        (auction.dealer-privilege), anyone else (auction.raise). ``strain_ok``: the call names a strain exactly
+        as the configuration's bids do."""
+        r = self.r
+        at_dealer = st.to_move == dealer
+        forced = z3.And(z3.BoolVal(r.all_pass == "dealer-forced"), at_dealer, st.top < 0, st.passes == 3)
+        privilege = z3.And(at_dealer, z3.BoolVal(r.auction_style == "dealer-privilege"))
+        short = z3.If(z3.And(self.key(n_, s_) == st.top, at_dealer), z3.StringVal("auction.continuous"),
+                      z3.If(privilege, z3.StringVal("auction.dealer-privilege"), z3.StringVal("auction.raise")))
+        if is_pass:
+            return z3.StringVal("auction.all-pass")
+        return z3.If(z3.Not(strain_ok), z3.StringVal("auction.egyptian"),
+                     z3.If(z3.Or(n_ < r.min_bid, n_ > 13), z3.StringVal("auction.range"),
+                           z3.If(z3.And(forced, z3.BoolVal(r.forced_bid == "exactly"), n_ != r.min_bid),
+                                 z3.StringVal("auction.all-pass"), short)))
 
     def auction_step(self, st: AuctionState, n_: Term, s_: Term) -> AuctionState:
         """The state after the seat to speak calls (n_, s_); a state already over stays as it is."""

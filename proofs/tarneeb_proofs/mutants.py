@@ -117,6 +117,7 @@ def applied(mutant: str | Mutant | None) -> Iterator[None]:
     for name, new in list(fresh.__dict__.items()):
         old = live.__dict__.get(name)
         if isinstance(new, types.FunctionType) and new.__module__ == m.module and isinstance(old, types.FunctionType):
+            new = _in_module(new, live)
             undo.append((live, name, old))
             todo.append((live, name, new))
             swaps[id(old)] = new
@@ -124,7 +125,7 @@ def applied(mutant: str | Mutant | None) -> Iterator[None]:
             for attr, value in vars(new).items():
                 if isinstance(value, (types.FunctionType, property, classmethod, staticmethod)):
                     undo.append((old, attr, vars(old).get(attr)))
-                    todo.append((old, attr, value))
+                    todo.append((old, attr, _in_module(value, live)))
             fresh.__dict__[name] = old  # the edited functions use the live class (with the edited methods)
         elif isinstance(new, enum.Enum) and isinstance(old, enum.Enum) and new.name == old.name:
             fresh.__dict__[name] = old  # a module constant naming an enum member (``_PLAY = Phase.PLAY``)
@@ -146,6 +147,23 @@ def applied(mutant: str | Mutant | None) -> Iterator[None]:
                 delattr(obj, name)
             else:
                 setattr(obj, name, old_value)
+
+
+def _in_module(obj: Any, live: types.ModuleType) -> Any:
+    """An edited function (or a method's function, wrapped as it was) that looks its names up in the live module,
+    as the function it replaces does: a name the proofs stand in there (a summary) or another mutant's edit is seen
+    by the edited code too."""
+    if isinstance(obj, types.FunctionType):
+        f = types.FunctionType(obj.__code__, live.__dict__, obj.__name__, obj.__defaults__, obj.__closure__)
+        f.__kwdefaults__, f.__qualname__, f.__doc__ = obj.__kwdefaults__, obj.__qualname__, obj.__doc__
+        f.__module__ = obj.__module__
+        f.__dict__.update(obj.__dict__)
+        return f
+    if isinstance(obj, (classmethod, staticmethod)):
+        return type(obj)(_in_module(obj.__func__, live))
+    if isinstance(obj, property):
+        return property(*(None if x is None else _in_module(x, live) for x in (obj.fget, obj.fset, obj.fdel)), obj.__doc__)
+    return obj
 
 
 def patched_tree(m: Mutant, src_root: Path, dest: Path) -> Path:

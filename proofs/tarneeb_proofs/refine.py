@@ -26,9 +26,9 @@ import z3
 from tarneeb.core import state as S
 from tarneeb.core.spec import Rules
 
-from .bridge import Summary, Var, as_int, bvar, eq, ivar, value
+from .bridge import Summary, Var, as_bv, as_int, bvar, eq, ivar, value
 from .encode import Encoding, Outcome, Term, seat2
-from .symbolic import SymBool, SymInt
+from .symbolic import SymBool, SymInt, Unsupported
 from .witness import card_text, hand_text
 
 TRANSITION = "tarneeb.core.transition"
@@ -49,6 +49,36 @@ def hand_var(name: str) -> Var:
 
 def seat_var(name: str) -> Var:
     return bvar(name, 2, seat_show)
+
+
+# ---------------------------------------------------------------------- what a step only carries
+class Carried:
+    """A part of a state that a step only carries (hands it on, never reads): any read of it is refused by name, so
+    a proof that uses it holds for every value it could have."""
+
+    __slots__ = ("_what",)
+
+    def __init__(self, what: str) -> None:
+        object.__setattr__(self, "_what", what)
+
+    def __getattr__(self, name: str) -> Any:
+        raise Unsupported(f"the step reads {name} of {object.__getattribute__(self, '_what')}, which its proof takes "
+                          "as carried only")
+
+    def __getitem__(self, i: Any) -> Any:
+        raise Unsupported(f"the step reads an item of {self._what}, which its proof takes as carried only")
+
+    def __iter__(self) -> Any:
+        raise Unsupported(f"the step reads the items of {self._what}, which its proof takes as carried only")
+
+    def __len__(self) -> int:
+        raise Unsupported(f"the step reads the length of {self._what}, which its proof takes as carried only")
+
+    def __bool__(self) -> bool:
+        raise Unsupported(f"the step tests {self._what}, which its proof takes as carried only")
+
+    def __repr__(self) -> str:
+        return f"<{self._what}>"
 
 
 # ---------------------------------------------------------------------- symbolic tables
@@ -104,9 +134,24 @@ def table_claim(got: Any, dealer: Term, scores: Sequence[Term], target: Term | i
 
 
 # ---------------------------------------------------------------------- comparing values
+class _Any:
+    """A value the comparison does not look at (the words of a cancelled deal's reason)."""
+
+    def __repr__(self) -> str:
+        return "(anything)"
+
+
+ANY = _Any()
+
+
 def same(got: Any, want: Any) -> Term:
     """An engine value equals the specification's: numbers (plain or symbolic, or Z3 terms on the right), None,
-    strings, tuples and lists element by element, engine states and events field by field."""
+    strings, tuples and lists element by element, engine states and events field by field; :data:`ANY` matches
+    anything, and a :class:`Carried` part only itself."""
+    if want is ANY:
+        return z3.BoolVal(True)
+    if isinstance(want, Carried) or isinstance(got, Carried):
+        return z3.BoolVal(got is want)
     if want is None or got is None:
         return z3.BoolVal(got is None and want is None)
     if isinstance(want, str) or isinstance(got, str):
@@ -163,6 +208,116 @@ def refused(err: BaseException, kind: type, seat: Any, clause: Term | str) -> Te
     return z3.And(ok, same(got_seat, seat))
 
 
+# ---------------------------------------------------------------------- the hand steps the transition calls
+HAND = "tarneeb.core.hand"
+RULES = "tarneeb.core.rules"
+
+
+def _between(x: Any, lo: int, hi: int) -> Term:
+    t = as_int(x)
+    return z3.And(t >= lo, t <= hi)
+
+
+def transition_summaries(enc: Encoding, targets: Sequence[int]) -> list[Summary]:
+    """The rule functions and hand steps the transition calls, as their encodings, each on the domain of its own
+    proof in the family ``engine`` (the same configuration): legal_play_mask, trick_winner_seat, hand_deltas,
+    hand_outcome (at each of ``targets``, the targets in force), and the words of a refusal (:func:`refusal_summary`)."""
+    from .bridge import in_range
+    from .bridge_play import led6_of
+
+    r = enc.r
+
+    def legal_bid(b: Any) -> Term:
+        t = as_int(b)
+        return z3.And(t >= r.bid_min, t <= r.bid_max, *[t != x for x in sorted(r.bid_excluded)])
+
+    def tricks_ok(ts: Any) -> Term | None:
+        if not isinstance(ts, (list, tuple)) or len(ts) != 4:
+            return None
+        return z3.And(*[_between(t, 0, 13) for t in ts], z3.Sum([as_int(t) for t in ts]) == 13)
+
+    def contract_ok(c: Any) -> Term | None:
+        if not isinstance(c, tuple) or len(c) != 3:
+            return None
+        strain = c[2]
+        s_ok = z3.BoolVal(strain is None and not r.egyptian) if strain is None else \
+            (_between(strain, 0, 4) if r.egyptian else z3.BoolVal(False))
+        return z3.And(_between(c[0], 0, 3), _between(c[1], r.min_bid, 13), s_ok)
+
+    def mask_applies(rr: Any, hand: Any, led: Any, trump: Any) -> Term | None:
+        if rr is not r:
+            return None
+        return z3.And(in_range(hand, 0, (1 << 52) - 1), in_range(led, -1, 3), in_range(trump, 0, 63),
+                      enc.trump_ok(as_bv(trump, 6)))
+
+    def mask_value(rr: Any, hand: Any, led: Any, trump: Any) -> Any:
+        return value(enc.legal_mask(as_bv(hand, 52), led6_of(led), as_bv(trump, 6)))
+
+    def tws_applies(rr: Any, leader: Any, cards: Any, trump: Any) -> Term | None:
+        if rr is not r or not isinstance(cards, (list, tuple)) or len(cards) != 4:
+            return None
+        cs = [as_bv(c, 6) for c in cards]
+        return z3.And(_between(leader, 0, 3), *[_between(c, 0, 51) for c in cards], z3.Distinct(*cs),
+                      in_range(trump, 0, 63), enc.trump_ok(as_bv(trump, 6)))
+
+    def tws_value(rr: Any, leader: Any, cards: Any, trump: Any) -> Any:
+        return value(enc.trick_winner_seat([as_bv(c, 6) for c in cards], as_bv(trump, 6), as_bv(leader, 2)))
+
+    def deltas_applies(rr: Any, bids: Any, contract: Any, tricks: Any) -> Term | None:
+        ok = tricks_ok(tricks)
+        if rr is not r or ok is None:
+            return None
+        if r.individual:
+            if contract is not None or not isinstance(bids, (list, tuple)) or len(bids) != 4:
+                return None
+            return z3.And(ok, *[legal_bid(b) for b in bids])
+        c_ok = contract_ok(contract)
+        return None if c_ok is None else z3.And(ok, c_ok)
+
+    def deltas_value(rr: Any, bids: Any, contract: Any, tricks: Any) -> Any:
+        ts = [as_int(t) for t in tricks]
+        if r.individual:
+            return [value(enc.individual_delta(as_int(b), t)) for b, t in zip(bids, ts, strict=True)]
+        team = as_int(contract[0]) % 2
+        d0, d1 = enc.team_deltas(as_int(contract[1]), team, z3.If(team == 0, ts[0] + ts[2], ts[1] + ts[3]))
+        return [value(d0), value(d1), value(d0), value(d1)]
+
+    def outcome_applies(rr: Any, scores: Any, target: Any, bids: Any, contract: Any, tricks: Any) -> Term | None:
+        ok = tricks_ok(tricks)
+        if rr is not r or ok is None or type(target) is not int or target not in targets or len(scores) != 4:
+            return None
+        if r.individual:
+            if contract is not None:
+                return None
+            return z3.And(ok, *[legal_bid(b) for b in bids])
+        c_ok = contract_ok(contract)
+        sc = [as_int(x) for x in scores]
+        return None if c_ok is None else z3.And(ok, c_ok, sc[0] == sc[2], sc[1] == sc[3])
+
+    def outcome_value(rr: Any, scores: Any, target: Any, bids: Any, contract: Any, tricks: Any) -> Any:
+        e = at_target(enc, target)
+        sc = [as_int(x) for x in scores]
+        ts = [as_int(t) for t in tricks]
+        if r.individual:
+            o = e.individual_outcome(sc, [as_int(b) for b in bids], ts)
+        else:
+            team = as_int(contract[0]) % 2
+            n = as_int(contract[1])
+            o = e.auction_outcome([sc[0], sc[1]], z3.IntVal(target), team,
+                                  e.bid13_wins(n, z3.If(team == 0, ts[0] + ts[2], ts[1] + ts[3])))
+        w = 0 if value(o.team0) else 1 if value(o.team1) else None  # a fork where the winner is open
+        for clause in ("score.bid13", "win.made-bid", "tie.both-qualify", "win.qualify", "win.target"):
+            if value(o.clause == z3.StringVal(clause)):
+                return w, clause
+        raise AssertionError("the encoding's outcome clause is none of its own")
+
+    return [Summary("legal_play_mask", mask_applies, mask_value, RULES),
+            Summary("trick_winner_seat", tws_applies, tws_value, HAND),
+            Summary("hand_deltas", deltas_applies, deltas_value, HAND),
+            Summary("hand_outcome", outcome_applies, outcome_value, HAND),
+            refusal_summary()]
+
+
 # ---------------------------------------------------------------------- encodings at a table's target
 def at_target(enc: Encoding, target: int) -> Encoding:
     """The encoding with ``target`` in force (win.play-on raises it; the clauses are the ruleset's)."""
@@ -192,5 +347,5 @@ def int_of(x: Any) -> Term:
     return as_int(x)
 
 
-__all__ = ["NONE_WON", "TRANSITION", "SymTable", "at_target", "card_var", "guarded", "hand_var", "outcome_winner",
+__all__ = ["ANY", "NONE_WON", "TRANSITION", "Carried", "SymTable", "at_target", "card_var", "guarded", "hand_var", "outcome_winner",
            "refusal_summary", "refused", "same", "seat_var", "table_claim"]

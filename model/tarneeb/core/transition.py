@@ -97,7 +97,7 @@ def start(rules: Rules, first_dealer: int = 0, scores: Sequence[int] | None = No
         why = "the first dealer must be a seat 0..3" if first_dealer not in range(4) else \
             "under reading seat0 of ambiguity first-dealer seat 0 deals the first hand"
         raise IllegalDeal(f"first dealer {first_dealer}", None, "deal.first-dealer", why, "new match")
-    at = [0, 0, 0, 0] if scores is None else [int(x) for x in scores]
+    at = [0, 0, 0, 0] if scores is None else [x if type(x) is int else int(x) for x in scores]  # numbers as ints
     if len(at) != 4 or (not rules.individual and (at[0] != at[2] or at[1] != at[3])):
         raise IllegalDeal(f"start scores {list(scores or [])}", None, "seats.partners",
                           "four seat scores are needed, and partners share a team score in this ruleset",
@@ -175,8 +175,7 @@ def step(rules: Rules, state: State, action: Action) -> Step:
 
 
 def _deal(rules: Rules, state: Dealing, deck: tuple[int, ...]) -> Step:
-    """The deck is dealt (deal.order); a weak hand cancels the deal or gives its holder the choice
-    (deal.weak-redeal); else the bidding opens."""
+    """The deck is dealt (deal.order), refused unless it deals the whole pack (deal.deck); then :func:`_dealt`."""
     table = state.table
     try:
         hands = core_rules.deal_hands(rules, table.dealer, deck) if len(deck) == 52 else None
@@ -185,10 +184,15 @@ def _deal(rules: Rules, state: Dealing, deck: tuple[int, ...]) -> Step:
     if hands is None or hands[0] | hands[1] | hands[2] | hands[3] != FULL_DECK:  # 52 cards covering the pack
         raise refuse(IllegalDeal, f"deal of {len(deck)} cards", None, "deal.deck",
                      "a deal must order all 52 distinct cards 0..51", state)
-    dealt = (hands[0], hands[1], hands[2], hands[3])
+    return _dealt(rules, table, tuple(deck), (hands[0], hands[1], hands[2], hands[3]))
+
+
+def _dealt(rules: Rules, table: Table, deck: tuple[int, ...], hands: Hands) -> Step:
+    """What a deck dealt into ``hands`` makes happen: the dealer's card and trump (trump.source); a weak hand's
+    redeal, or its holder's choice (deal.weak-redeal); else the bidding opens."""
     revealed, trump = core_hand.deal_trump(rules, deck)
-    deal = DealState(dealt, revealed, trump)
-    events: tuple[Event, ...] = (Dealt(table.deals, table.dealer, tuple(deck), dealt),)
+    deal = DealState(hands, revealed, trump)
+    events: tuple[Event, ...] = (Dealt(table.deals, table.dealer, deck, hands),)
     weak = core_hand.weak_seats(rules, hands)
     if weak:
         claimers = core_hand.weak_claimers(rules, table.dealer, hands)
