@@ -52,7 +52,7 @@ from tarneeb.core.actions import Action, Bid, Deal, Play, parse_action
 from tarneeb.core.cards import STRAINS, SUITS, card_str, cards_of, parse_card, strain_text
 from tarneeb.core.match import HandRecord, Match, Phase
 from tarneeb.core.spec import OptionValue, Rules, get_ruleset, load_rules, rulesets
-from tarneeb.errors import IllegalAction
+from tarneeb.errors import IllegalAction, TarneebError
 from tarneeb.records import Divergence, RecordProblem, Verifier, match_dicts
 from tarneeb.records import fastpath as FP
 from tarneeb.ruling import decision as DEC
@@ -1082,7 +1082,7 @@ def _referee(rules: Rules, recs: Sequence[Recorded]) -> Failure | None:
                 try:
                     s = parse_situation({"ruleset": rules.id, **({"options": {rules.id: opts}} if opts else {}), **raw})
                     d = DEC.decide(s.question.kind, rules, s)
-                except (Missing, NotApplicable) as e:
+                except (Missing, NotApplicable, TarneebError) as e:  # a refusal, or facts called a contradiction
                     got: Any = f"{type(e).__name__}: {e}"
                 else:
                     got = {key: d.answer.get(key) for key in want}
@@ -1107,7 +1107,7 @@ def _referee_function(rules: Rules, raw: dict[str, Any], opts: dict[str, OptionV
     sys.setprofile(seen)
     try:
         DEC.decide(s.question.kind, rules, s)
-    except (Missing, NotApplicable):
+    except (Missing, NotApplicable, TarneebError):
         pass
     finally:
         sys.setprofile(None)
