@@ -186,6 +186,20 @@ def trick_winner(rules: Rules, situation: Situation, trick: TrickInProgress, tru
     return taken.trick.winner, state.to_move
 
 
+def _last_won(rules: Rules, situation: Situation) -> tuple[int, int]:
+    """(who won the last finished trick, who leads next), in every trump the facts allow: where trump is not known
+    and the trumps a hand can have answer differently, trump is missing."""
+    try:
+        allowed: tuple[int, ...] = (trump_of(rules, situation)[0],)
+        unknown = None
+    except Missing as e:
+        allowed, unknown = trumps(rules, situation), e
+    got = {trick_winner(rules, situation, situation.history[-1], t) for t in allowed}
+    if len(got) > 1 and unknown is not None:
+        raise unknown
+    return got.pop()
+
+
 def first_leader(rules: Rules, situation: Situation) -> int:
     """Who leads the first trick after the stated dealer's deal (and, in the auction family, contract: a contract
     stated to an individual-bid ruleset is no fact of its hand)."""
@@ -196,15 +210,14 @@ def first_leader(rules: Rules, situation: Situation) -> int:
 
 def leader_of_next(rules: Rules, situation: Situation) -> tuple[int, str, str, dict[str, Any]] | None:
     """(seat, clause, why) of the seat that leads the trick after the finished ones, or None when the facts do
-    not tell: the seat to move after the last trick of ``history`` (play.next-lead), else, when no finished trick is
-    stated, the first leader from the dealer and, in the auction family, the contract (play.lead), as the transition
-    gives them. The last item gives the reason as answer fields ("reason": "last-trick", "first-bidder" or
+    not tell: the seat to move after the last trick of ``history`` (play.next-lead; in every trump the facts allow),
+    else, when no finished trick is stated, the first leader from the dealer and, in the auction family, the
+    contract (play.lead), as the transition gives them. The last item gives the reason as answer fields ("reason": "last-trick", "first-bidder" or
     "contract", with the numbers the English ``why`` states)."""
     if len(situation.history) >= 13:
         raise situation.err(["history"], "all 13 tricks are finished: no trick is left to lead")
     if situation.history:
-        trump, _ = trump_of(rules, situation)
-        won, w = trick_winner(rules, situation, situation.history[-1], trump)
+        won, w = _last_won(rules, situation)
         n = len(situation.history)
         return (w, core_clauses.lead_clause(n), f"{player_name(won)} won the last trick ({n})",
                 {"reason": "last-trick", "tricks_done": n})
