@@ -121,6 +121,24 @@ def test_facts_no_play_has_are_refused_with_the_clause(name: str, change: dict[s
     assert e.value.rule == clause, str(e.value)
 
 
+@pytest.mark.parametrize("seat", range(4))
+def test_each_seat_s_count_is_checked(seat: int) -> None:
+    """After eleven tricks, with the trick in progress led by the seat after ``seat`` (so that the seats before it
+    have played and it has not), a card more or a card less in its hand alone is refused."""
+    rules = load_rules("classic")
+    start = _start(rules)
+    leader = (seat + 1) % 4
+    trick = (48, 49, 50)  # three cards played: by every seat but the one before the leader, ``seat``
+    hands = [CARD_BITS[8 + s] for s in range(4)]  # one card left to those that played
+    hands[seat] = CARD_BITS[0] | CARD_BITS[1]  # two to the seat to move
+    assert T.playing_from(rules, start, hands, leader, trick, (3, 3, 3, 2)).to_move == seat
+    for wrong in (CARD_BITS[0] | CARD_BITS[1] | CARD_BITS[2], CARD_BITS[0]):
+        with pytest.raises(IllegalDeal, match=rf"player {seat + 1} \(seat {seat}\) holds") as e:
+            T.playing_from(rules, start, [wrong if s == seat else h for s, h in enumerate(hands)], leader, trick,
+                           (3, 3, 3, 2))
+        assert e.value.rule == "hand.tricks"
+
+
 def test_the_last_trick_from_facts_ends_the_hand() -> None:
     """One card each after twelve tricks: the seats play in the transition's order (play.direction), the seat to
     move after three cards holds the fourth, and the fourth card ends the hand as the transition ends one: the
