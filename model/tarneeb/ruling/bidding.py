@@ -199,7 +199,7 @@ def _after_played(rules: Rules, dealer: int) -> NextDealer:
     """The next dealer after a deal by ``dealer`` played to its end (:func:`tarneeb.ruling.steps.dealer_after`)."""
     got = steps.dealer_after(rules, dealer, played=True)
     if not got:
-        raise RuntimeError(f"no completion of a played deal by seat {dealer} passes the deal on")
+        raise RuntimeError(f"no completion of a played deal by {player_name(dealer)} passes the deal on")
     return got[0]
 
 

@@ -212,8 +212,8 @@ def leader_of_next(rules: Rules, situation: Situation) -> tuple[int, str, str, d
     """(seat, clause, why) of the seat that leads the trick after the finished ones, or None when the facts do
     not tell: the seat to move after the last trick of ``history`` (play.next-lead; in every trump the facts allow),
     else, when no finished trick is stated, the first leader from the dealer and, in the auction family, the
-    contract (play.lead), as the transition gives them. The last item gives the reason as answer fields ("reason": "last-trick", "first-bidder" or
-    "contract", with the numbers the English ``why`` states)."""
+    contract (play.lead), as the transition gives them. The last item gives the reason as answer fields
+    ("reason": "last-trick", "first-bidder" or "contract", with the numbers the English ``why`` states)."""
     if len(situation.history) >= 13:
         raise situation.err(["history"], "all 13 tricks are finished: no trick is left to lead")
     if situation.history:

@@ -31,7 +31,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from tarneeb.core import rules as core_rules
 from tarneeb.core import transition
 from tarneeb.core.actions import ASK, BIDS, EGYPTIAN, PASS, PLAYS, Bid, Deal, NameTrump
-from tarneeb.core.cards import CARD_BITS
+from tarneeb.core.cards import CARD_BITS, player_name, strain_name
 from tarneeb.core.spec import Rules
 from tarneeb.core.state import (
     Bidding,
@@ -106,7 +106,7 @@ def to_bid(rules: Rules, state: State, seat: int, stated: Mapping[int, int]) -> 
         state, _ = transition.step(rules, state, bid_of(stated[mover]) if mover in stated
                                    else transition.legal_actions(rules, state)[0])
     if type(state) is not Bidding:
-        raise RuntimeError(f"the bidding ended before seat {seat} bid")
+        raise RuntimeError(f"the bidding ended before {player_name(seat)} bid")
     return state
 
 
@@ -186,7 +186,8 @@ def start_of_play(rules: Rules, dealer: int, scores: Sequence[int] | None = None
             break  # no other card turned changes the bidding's end
     if last is not None:
         raise last
-    raise RuntimeError(f"no completion of the bidding reaches a play in trump {trump} under {rules.label()}")
+    raise RuntimeError(f"no completion of the bidding reaches a play in trump {strain_name(trump) if trump is not None else trump} "
+                       f"under {rules.label()}")
 
 
 def _to_contract(rules: Rules, state: Calling, happened: tuple[Event, ...], contract: Contract | None,
@@ -341,7 +342,8 @@ def hand_end(rules: Rules, start: Contracted, tricks: Sequence[int]) -> tuple[Ev
             taken = next(e for e in events if type(e) is TrickTaken)
             if taken.trick.winner == winner:
                 return events
-    raise RuntimeError(f"no last trick tried is won by a seat of {list(tricks)}")
+    raise RuntimeError(f"no last trick tried is won by a player who won a trick of tricks won {list(tricks)} "
+                       "(players 1 to 4)")
 
 
 # ------------------------------------------------------------------ the next deal
