@@ -162,7 +162,8 @@ def _in_module(obj: Any, live: types.ModuleType) -> Any:
     if isinstance(obj, (classmethod, staticmethod)):
         return type(obj)(_in_module(obj.__func__, live))
     if isinstance(obj, property):
-        return property(*(None if x is None else _in_module(x, live) for x in (obj.fget, obj.fset, obj.fdel)), obj.__doc__)
+        fget, fset, fdel = (None if x is None else _in_module(x, live) for x in (obj.fget, obj.fset, obj.fdel))
+        return property(fget, fset, fdel, obj.__doc__)
     return obj
 
 
@@ -860,11 +861,11 @@ _TOOLS: list[Mutant] = [
        "the vector reference gives the winning card's place in the trick, not the winning seat", "test.tools", "tool",
        "tarneeb-400"),
     _m("ruling-team-tricks-to-each-partner", RULING_SCORING,
-       "    return bids, core_hand.hand_deltas(rules, bids, None, tricks)",
-       "    return bids, core_hand.hand_deltas(rules, bids, None, [tricks[0] + tricks[2], tricks[1] + tricks[3]] * 2)",
+       "    return bids, Hand(steps.hand_end(rules, state.start, tricks))",
+       "    return bids, Hand(steps.hand_end(rules, state.start, [tricks[0] + tricks[2], tricks[1] + tricks[3]] * 2))",
        "the referee scores each player on the tricks of the whole team", "test.tools", "tool", "eram-41"),
     _m("ruling-dealer-leads", RULING_FACTS,
-       "        seat = core_hand.hand_leader(rules, situation.dealer, None)\n",
+       "        seat = steps.first_leader(rules, situation.dealer, None)\n",
        "        seat = situation.dealer\n",
        "the referee has the dealer lead the first trick of individual bids", "test.tools", "tool", "bsfyi-41"),
     # the referee restating a rule: the same words until the rule changes in core

@@ -34,7 +34,9 @@ from .bridge_bids import _call_parts, strain_ok
 from .encode import AuctionState, Encoding, Term, seat2
 from .refine import ANY, HAND, RULES, TRANSITION, Carried, SymTable, refused, same, seat_var
 
-_HANDS, _REVEALED, _TRUMP = Carried("the hands"), Carried("the dealer's card"), Carried("trump")
+_HANDS: Any = Carried("the hands")
+_REVEALED: Any = Carried("the dealer's card")
+_TRUMP: Any = Carried("trump")
 _CLAUSES = ("auction.all-pass", "auction.egyptian", "auction.range", "auction.raise", "auction.dealer-privilege",
             "auction.continuous")
 
@@ -50,13 +52,13 @@ def _at(xs: list[Term], i: Term) -> Term:
 def _dealing(table: SymTable, dealer: Term, cancelled: bool) -> Any:
     """The specification's Table after a deal ended (cancelled or not) with ``dealer`` to deal next."""
     t = table
-    return S.Table(dealer, tuple(t.scores_t()), t.target, t.games, t.deals.term + 1,  # type: ignore[arg-type]
+    return S.Table(dealer, tuple(t.scores_t()), t.target, t.games, t.deals.term + 1,
                    t.played.term + (0 if cancelled else 1), t.redeals.term + (1 if cancelled else 0))
 
 
 def _table_of(table: SymTable) -> Any:
     t = table
-    return S.Table(t.dealer.term, tuple(t.scores_t()), t.target, t.games, t.deals.term, t.played.term,  # type: ignore[arg-type]
+    return S.Table(t.dealer.term, tuple(t.scores_t()), t.target, t.games, t.deals.term, t.played.term,
                    t.redeals.term)
 
 
@@ -87,7 +89,7 @@ class _Bid:
         bids = tuple(next(it) for _ in range(4))
         n = next(it) if self.n else None
         strain = next(it) if self.strain else None
-        state = S.Bidding(table, S.Deal(_HANDS, _REVEALED, _TRUMP), to_move, bids, self.spoken)  # type: ignore[arg-type]
+        state = S.Bidding(table, S.Deal(_HANDS, _REVEALED, _TRUMP), to_move, bids, self.spoken)
         return f(self.enc.r, state, Bid(n, strain))
 
     def ok(self) -> Term:
@@ -111,21 +113,21 @@ class _Bid:
         enc, t = self.enc, self.table
         seat, n = self.to_move.term, self.n.term if self.n else z3.IntVal(0)
         bids = [z3.If(seat == j, n, self.bids[j].term) for j in range(4)]
-        called = S.Called(seat, Bid(n, None))  # type: ignore[arg-type]
+        called = S.Called(seat, Bid(n, None))
         if not (isinstance(res, tuple) and len(res) == 2):
             return z3.BoolVal(False)
         got, events = res
         table = _table_of(t)
         if self.spoken < 3:
-            want = S.Bidding(table, S.Deal(_HANDS, _REVEALED, _TRUMP), enc.next_seat2(seat), tuple(bids),  # type: ignore[arg-type]
+            want = S.Bidding(table, S.Deal(_HANDS, _REVEALED, _TRUMP), enc.next_seat2(seat), tuple(bids),
                              self.spoken + 1)
             return z3.And(self.ok(), same(got, want), same(events, (called,)))
         played = enc.hand_played(bids, t.scores_t())
         if type(got) is S.Playing:
             lead = enc.first_leader(t.dealer.term, seat2(0))
-            want_p = S.Playing(S.Contracted(table, _TRUMP, tuple(bids), None), _HANDS, lead, lead, (),  # type: ignore[arg-type]
+            want_p = S.Playing(S.Contracted(table, _TRUMP, tuple(bids), None), _HANDS, lead, lead, (),
                                (0, 0, 0, 0))
-            return z3.And(self.ok(), played, same(got, want_p), same(events, (called, S.PlayStarted(lead))))  # type: ignore[arg-type]
+            return z3.And(self.ok(), played, same(got, want_p), same(events, (called, S.PlayStarted(lead))))
         nxt = enc.dealer_after_redeal(t.dealer.term)
         want_d = S.Dealing(_dealing(t, nxt, True))
         return z3.And(self.ok(), z3.Not(played), same(got, want_d),
@@ -179,7 +181,7 @@ class _Call:
         top = Bid(next(it), next(it) if self.enc.r.egyptian else None) if self.has_top else None
         n = next(it) if self.n else None
         strain = next(it) if self.strain else None
-        state = S.Calling(table, S.Deal(_HANDS, _REVEALED, _TRUMP), to_move, top, holder, passes, spoken, active)  # type: ignore[arg-type]
+        state = S.Calling(table, S.Deal(_HANDS, _REVEALED, _TRUMP), to_move, top, holder, passes, spoken, active)
         return f(self.enc.r, state, Bid(n, strain))
 
     def spec(self) -> tuple[AuctionState, Term, Term, Term, Term]:
@@ -191,22 +193,22 @@ class _Call:
                           self.passes.term, self.spoken.term, z3.BV2Int(self.to_move.term))
         en, es, shape_ok = _call_parts(enc, self.n.term if self.n else None, self.strain.term if self.strain else None)
         ok = z3.And(shape_ok, enc.call_ok(st, z3.BV2Int(self.table.dealer.term), en, es))
-        return st, en, es, ok, enc.auction_step(st, en, es)  # type: ignore[return-value]
+        return st, en, es, ok, enc.auction_step(st, en, es)
 
     def claim(self, res: Any) -> Term:
         enc, t, r = self.enc, self.table, self.enc.r
         st, en, es, ok, after = self.spec()
         seat = self.to_move.term
-        bid = Bid(self.n.term, self.strain.term if self.strain else None) if self.n else Bid(None)  # type: ignore[arg-type]
-        called = S.Called(seat, bid)  # type: ignore[arg-type]
-        top = bid if self.n else (Bid(self.top[0].term, self.top[1].term if r.egyptian else None) if self.has_top  # type: ignore[arg-type]
+        bid = Bid(self.n.term, self.strain.term if self.strain else None) if self.n else Bid(None)
+        called = S.Called(seat, bid)
+        top = bid if self.n else (Bid(self.top[0].term, self.top[1].term if r.egyptian else None) if self.has_top
                                   else None)
         if not (isinstance(res, tuple) and len(res) == 2):
             return z3.BoolVal(False)
         got, events = res
         table = _table_of(t)
         if type(got) is S.Calling:
-            want = S.Calling(table, S.Deal(_HANDS, _REVEALED, _TRUMP), after.to_move, top, after.holder,  # type: ignore[arg-type]
+            want = S.Calling(table, S.Deal(_HANDS, _REVEALED, _TRUMP), after.to_move, top, after.holder,
                              after.passes, after.spoken, tuple(after.active))
             return z3.And(ok, z3.Not(after.ended), same(got, want), same(events, (called,)))
         if type(got) is S.Dealing:
@@ -214,7 +216,7 @@ class _Call:
             want_d = S.Dealing(_dealing(t, nxt, True))
             return z3.And(ok, after.ended, after.top < 0, same(got, want_d),
                           same(events, (called, S.Cancelled("auction.all-pass", ANY),  # type: ignore[arg-type]
-                                        S.NextDealer(nxt, "auction.all-pass"))))  # type: ignore[arg-type]
+                                        S.NextDealer(nxt, "auction.all-pass"))))
         if top is None:
             return z3.BoolVal(False)
         contract = (after.holder, top.n, top.strain)
@@ -269,9 +271,9 @@ class _Name:
         got, events = res
         holder, suit = self.holder.term, self.suit.term
         contract = (holder, self.n.term, None)
-        want = S.Playing(S.Contracted(_table_of(self.table), suit, (0, 0, 0, 0), contract), _HANDS, holder, holder,  # type: ignore[arg-type]
+        want = S.Playing(S.Contracted(_table_of(self.table), suit, (0, 0, 0, 0), contract), _HANDS, holder, holder,
                          (), (0, 0, 0, 0))
-        return z3.And(self.ok(), same(got, want), same(events, (S.TrumpNamed(suit), S.PlayStarted(holder))))  # type: ignore[arg-type]
+        return z3.And(self.ok(), same(got, want), same(events, (S.TrumpNamed(suit), S.PlayStarted(holder))))
 
     def claim_error(self, err: BaseException) -> Term:
         return z3.And(z3.Not(self.ok()), refused(err, IllegalTrump, self.holder.term, "trump.source"))

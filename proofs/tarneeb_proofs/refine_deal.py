@@ -33,8 +33,9 @@ from .bridge_scores import _targets_in_force
 from .encode import Encoding, Term, card_bit, seat2
 from .refine import ANY, HAND, RULES, TRANSITION, Carried, SymTable, card_var, hand_var, refused, same, seat_var
 
-_HANDS, _REVEALED, _TRUMP = Carried("the hands"), Carried("the dealer's card"), Carried("trump")
-_ANY_STATE = Carried("the state")
+_HANDS: Any = Carried("the hands")
+_REVEALED: Any = Carried("the dealer's card")
+_TRUMP: Any = Carried("trump")
 
 
 def _seats_after(enc: Encoding, dealer: int) -> list[int]:
@@ -52,17 +53,17 @@ def _dealt_hands(enc: Encoding, dealer: int, deck: list[Term]) -> list[Term]:
 
 
 def _table_of(t: SymTable, dealer: Any = None, ended: int = 0, cancelled: int = 0) -> Any:
-    return S.Table(t.dealer.term if dealer is None else dealer, tuple(t.scores_t()), t.target, t.games,  # type: ignore[arg-type]
+    return S.Table(t.dealer.term if dealer is None else dealer, tuple(t.scores_t()), t.target, t.games,
                    t.deals.term + ended, t.played.term, t.redeals.term + cancelled)
 
 
 def _opened(enc: Encoding, table: Any, deal: Any, dealer: Term) -> tuple[Any, Any]:
     """The specification's state and event when the bidding opens: the seat after the dealer speaks first."""
     first = enc.next_seat2(dealer)
-    opened = S.BiddingOpened(deal.revealed, deal.trump, first)  # type: ignore[arg-type]
+    opened = S.BiddingOpened(deal.revealed, deal.trump, first)
     if enc.r.individual:
-        return S.Bidding(table, deal, first, (0, 0, 0, 0), 0), opened  # type: ignore[arg-type]
-    return S.Calling(table, deal, first, None, -1, 0, 0, (True, True, True, True)), opened  # type: ignore[arg-type]
+        return S.Bidding(table, deal, first, (0, 0, 0, 0), 0), opened
+    return S.Calling(table, deal, first, None, -1, 0, 0, (True, True, True, True)), opened
 
 
 # ---------------------------------------------------------------------- a deck dealt
@@ -149,9 +150,9 @@ class _Dealt:
         got, events = res
         dealer = seat2(self.dealer)
         revealed, trump = _reveal(enc, self.dealer, deck)
-        deal = S.Deal(hands, revealed, trump)  # type: ignore[arg-type]
+        deal = S.Deal(hands, revealed, trump)
         table = _table_of(t, dealer)
-        dealt = S.Dealt(t.deals.term, dealer, tuple(deck), hands)  # type: ignore[arg-type]
+        dealt = S.Dealt(t.deals.term, dealer, tuple(deck), hands)
         weak = [enc.weak_hand(h) for h in hands] if r.weak_redeal else [z3.BoolVal(False)] * 4
         any_weak = z3.Or(weak)
         if type(got) is S.Claiming:
@@ -165,7 +166,7 @@ class _Dealt:
             nxt = enc.next_seat2(dealer)  # a weak hand: the next seat deals (deal.weak-redeal)
             return z3.And(any_weak, z3.BoolVal(not enc.weak_claimed()), same(got, S.Dealing(_table_of(t, nxt, 1, 1))),
                           same(events, (dealt, S.Cancelled("deal.weak-redeal", ANY),  # type: ignore[arg-type]
-                                        S.NextDealer(nxt, "deal.weak-redeal"))))  # type: ignore[arg-type]
+                                        S.NextDealer(nxt, "deal.weak-redeal"))))
         want_state, opened = _opened(enc, table, deal, dealer)
         return z3.And(z3.Not(any_weak), same(got, want_state), same(events, (dealt, opened)))
 
@@ -251,15 +252,15 @@ class _Claim:
             return z3.BoolVal(False)
         got, events = res
         deal = S.Deal(_HANDS, _REVEALED, _TRUMP)
-        claimed = S.Claimed(seat, ask)  # type: ignore[arg-type]
+        claimed = S.Claimed(seat, ask)
         if type(got) is S.Dealing:
             nxt = enc.next_seat2(t.dealer.term)
             return z3.And(ask, same(got, S.Dealing(_table_of(t, nxt, 1, 1))),
                           same(events, (claimed, S.Cancelled("deal.weak-redeal", ANY),  # type: ignore[arg-type]
-                                        S.NextDealer(nxt, "deal.weak-redeal"))))  # type: ignore[arg-type]
+                                        S.NextDealer(nxt, "deal.weak-redeal"))))
         if self.left > 1:
             rest = tuple(v.term for v in self.claimers[1:])
-            return z3.And(z3.Not(ask), same(got, S.Claiming(_table_of(t), deal, rest)), same(events, (claimed,)))  # type: ignore[arg-type]
+            return z3.And(z3.Not(ask), same(got, S.Claiming(_table_of(t), deal, rest)), same(events, (claimed,)))
         want, opened = _opened(enc, _table_of(t), deal, t.dealer.term)
         return z3.And(z3.Not(ask), same(got, want), same(events, (claimed, opened)))
 
@@ -276,7 +277,7 @@ def _wrong_phase_cases(enc: Encoding) -> list[Case]:
         ("a weak seat choosing", S.Claiming(table, deal, (2,)), "deal.weak-redeal", 2),
         ("the bidding", S.Bidding(table, deal, 1, (0, 0, 0, 0), 0) if r.individual else
          S.Calling(table, deal, 1, None, -1, 0, 0, (True, True, True, True)), "hand.tricks", 1),
-        ("the play", S.Playing(start, _HANDS, 3, 3, (), (0, 0, 0, 0)), "hand.tricks", 3),  # type: ignore[arg-type]
+        ("the play", S.Playing(start, _HANDS, 3, 3, (), (0, 0, 0, 0)), "hand.tricks", 3),
         ("a decided match", S.Over(table, 1, "win.made-bid"), "win.made-bid", None),
         ("a decided match", S.Over(table, 0, "tie.both-qualify"), "tie.both-qualify", None)]
     if not r.individual:
@@ -288,9 +289,11 @@ def _wrong_phase_cases(enc: Encoding) -> list[Case]:
     for (label, st, clause, seat), action in itertools.product(states, actions):
         if takes.get(type(st)) is type(action):
             continue
+        def wrong(err: BaseException, clause: str = clause, seat: int | None = seat) -> Term:
+            return refused(err, WrongPhase, seat, clause)
+
         cases.append(Case(f"{label}, {action}", [], [], lambda f, v, st=st, action=action: f(r, st, action),
-                          lambda res: z3.BoolVal(False), lambda ev: "refused (a wrong phase)", clause,
-                          claim_error=lambda err, clause=clause, seat=seat: refused(err, WrongPhase, seat, clause)))
+                          lambda res: z3.BoolVal(False), lambda ev: "refused (a wrong phase)", clause, claim_error=wrong))
     return cases
 
 
@@ -306,11 +309,11 @@ def _start_cases(enc: Encoding) -> list[Case]:
     partners = z3.BoolVal(True) if r.individual else z3.And(sc[0] == sc[2], sc[1] == sc[3])
 
     def ok_fresh(res: Any) -> Term:
-        want = S.Dealing(S.Table(fd.term, (0, 0, 0, 0), r.target, ()))  # type: ignore[arg-type]
+        want = S.Dealing(S.Table(fd.term, (0, 0, 0, 0), r.target, ()))
         return z3.And(firsts, same(res, want))
 
     def ok_given(res: Any) -> Term:
-        want = S.Dealing(S.Table(fd.term, tuple(sc), r.target, ()))  # type: ignore[arg-type]
+        want = S.Dealing(S.Table(fd.term, tuple(sc), r.target, ()))
         return z3.And(seat, partners, same(res, want))
 
     return [Case("no scores", [fd], [], lambda f, v: f(r, v[0]), ok_fresh, lambda ev: "the state before the first deal",
@@ -347,7 +350,7 @@ def _part_way_cases(enc: Encoding) -> list[Case]:
                 if not target_ok or k is None:
                     return z3.BoolVal(False)
                 kept = tuple(games) if games is not None else (0,) * k
-                want = S.Dealing(S.Table(dv.term, tuple(sc), _in_force(enc, k), kept))  # type: ignore[arg-type]
+                want = S.Dealing(S.Table(dv.term, tuple(sc), _in_force(enc, k), kept))
                 return z3.And(seat, partners, same(res, want))
 
             def claim_error(err: BaseException, seat: Term = seat, partners: Term = partners,

@@ -50,8 +50,10 @@ from .refine import (
 
 # what the step only carries, and the marker of the end of a hand (module constants: the same objects on every run
 # of the explorer, so a result is compared with them by identity)
-_TABLE, _BIDS, _CONTRACT = Carried("the table"), Carried("the bids"), Carried("the contract")
-_FIRST = Carried("the events of the last card")
+_TABLE: Any = Carried("the table")
+_BIDS: Any = Carried("the bids")
+_CONTRACT: Any = Carried("the contract")
+_FIRST: Any = Carried("the events of the last card")
 _END = "the hand is over: _end_hand is called"
 
 
@@ -107,8 +109,8 @@ class _Step:
         to_move = leader
         for _ in range(self.m):
             to_move = (to_move + self.enc.r.step) % 4
-        start = S.Contracted(_TABLE, trump, _BIDS, _CONTRACT)  # type: ignore[arg-type]
-        return f(self.enc.r, Playing(start, hands, to_move, leader, trick, won), Play(card))  # type: ignore[arg-type]
+        start = S.Contracted(_TABLE, trump, _BIDS, _CONTRACT)
+        return f(self.enc.r, Playing(start, hands, to_move, leader, trick, won), Play(card))
 
     def spec(self) -> Any:
         hs = [v.term for v in self.hands]
@@ -129,7 +131,7 @@ class _Step:
         won = [v.term for v in self.won]
         if not (isinstance(res, tuple) and len(res) in (2, 3)):
             return z3.BoolVal(False)
-        played = S.Played(st.seat, card)  # type: ignore[arg-type]
+        played = S.Played(st.seat, card)
         if m < 3:
             got, events = res
             if type(got) is not Playing:
@@ -140,7 +142,7 @@ class _Step:
                           same(got.trick, (*tr, card)), same(got.won, tuple(won)), same(events, (played,)))
         w = st.winner
         won2 = [won[j] + z3.If(w == j, z3.IntVal(1), z3.IntVal(0)) for j in range(4)]
-        taken = S.TrickTaken(S.Trick(leader, (tr[0], tr[1], tr[2], card), w))  # type: ignore[arg-type]
+        taken = S.TrickTaken(S.Trick(leader, (tr[0], tr[1], tr[2], card), w))
         last = z3.Sum(won) == 12
         after = res[1] if res[0] == _END else res[0]
         if type(after) is not Playing:
@@ -236,7 +238,7 @@ class _End:
         decided = events[2]
         if events[0] is not _FIRST or type(decided) is not S.Decided:
             return z3.BoolVal(False)
-        scored = S.Scored(tuple(won), tuple(deltas), tuple(after))  # type: ignore[arg-type]
+        scored = S.Scored(tuple(won), tuple(deltas), tuple(after))
         head = z3.And(same(events[1], scored), z3.BoolVal(decided.winner is not None) == (win != NONE_WON),
                       z3.BoolVal(True) if decided.winner is None else same(decided.winner, win),
                       same(decided.clause, o.clause))
@@ -255,9 +257,9 @@ class _End:
         raised_ev = [e for e in rest if type(e) is S.GameWon]
         if len(rest) != len(raised_ev) + 1:
             return z3.BoolVal(False)
-        raised_ok = same(raised_ev[0], S.GameWon(win, target2)) if raised_ev else z3.BoolVal(True)  # type: ignore[arg-type]
+        raised_ok = same(raised_ev[0], S.GameWon(win, target2)) if raised_ev else z3.BoolVal(True)
         return z3.And(z3.Not(over), head, game_won if raised_ev else z3.Not(game_won), raised_ok,
-                      same(rest[-1], S.NextDealer(nxt, "deal.rotation")),  # type: ignore[arg-type]
+                      same(rest[-1], S.NextDealer(nxt, "deal.rotation")),
                       table_claim(got.table, nxt, after, target2, games2, deals + 1, played + 1, redeals))
 
 

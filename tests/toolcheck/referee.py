@@ -14,6 +14,7 @@ from tarneeb.core.actions import Bid
 from tarneeb.core.cards import STRAINS, SUITS
 from tarneeb.core.match import HandRecord
 from tarneeb.core.spec import OptionValue, Rules
+from tarneeb.errors import TarneebError
 from tarneeb.ruling import decision as DEC
 from tarneeb.ruling import parse_situation
 from tarneeb.ruling.situation import Missing, NotApplicable
@@ -54,7 +55,7 @@ def referee(rules: Rules, recs: Sequence[Recorded]) -> Failure | None:
                 try:
                     s = parse_situation({"ruleset": rules.id, **({"options": {rules.id: opts}} if opts else {}), **raw})
                     d = DEC.decide(s.question.kind, rules, s)
-                except (Missing, NotApplicable) as e:
+                except (Missing, NotApplicable, TarneebError) as e:  # a refusal, or facts called a contradiction
                     got: Any = f"{type(e).__name__}: {e}"
                 else:
                     got = {key: d.answer.get(key) for key in want}
@@ -79,7 +80,7 @@ def _referee_function(rules: Rules, raw: dict[str, Any], opts: dict[str, OptionV
     sys.setprofile(seen)
     try:
         DEC.decide(s.question.kind, rules, s)
-    except (Missing, NotApplicable):
+    except (Missing, NotApplicable, TarneebError):
         pass
     finally:
         sys.setprofile(None)

@@ -10,6 +10,7 @@ steps of a hand) or :mod:`tarneeb.core.rules` (the single rule decisions). An il
 changes nothing (states are immutable).
 
 * :func:`start`, :func:`part_way` -- the state before a match's first deal, or part-way (scores, target, games);
+* :func:`playing_from` -- the play part-way, from facts (the hands now, the trick in progress, the tricks won);
 * :func:`step` -- the transition; :func:`play_trick` -- four of its plays at once, for a verifier;
 * :func:`legal_actions`, :func:`legal_play_mask` -- what the player to move may do;
 * :func:`timeout_action` -- what a turn timer plays (timer.auto-bid, timer.auto-play);
@@ -409,6 +410,57 @@ def _cancel(rules: Rules, table: Table, events: tuple[Event, ...], clause: str, 
     return Dealing(after), (*events, Cancelled(clause, why), NextDealer(dealer, core_hand.next_dealer_clause(clause)))
 
 
+
+# ---------------------------------------------------------------------- the play part-way, from facts
+
+
+def playing_from(rules: Rules, start: Contracted, hands: Sequence[int], leader: int, trick: Sequence[int] = (),
+                 won: Sequence[int] = (0, 0, 0, 0)) -> Playing:
+    """The play part-way, built from facts, as a referee states them: ``start`` (the table, trump and the bids or
+    the contract the play began with: the ``start`` of a :class:`Playing` state :func:`step` reached), the cards each
+    seat holds now (``hands``, four 52-bit masks), the seat that led the trick in progress and its cards so far in
+    play order (``leader``, ``trick``), and the tricks each seat has won (``won``). The seat to move is the one
+    after the trick's cards in the direction of play (play.direction).
+
+    Checked, else :class:`~tarneeb.errors.IllegalDeal` naming the clause: trump is one the ruleset can have and the
+    start is of its bidding family (trump.source); the leader is a seat (play.direction); the cards of the hands and
+    the trick are cards of the pack, each in one place (deal.deck); at most three cards are in the trick, at most 12
+    tricks are won, and every seat holds 13 cards less one per trick won and one if it has played to the trick in
+    progress (hand.tricks)."""
+
+    def bad(clause: str, why: str) -> IllegalDeal:
+        return IllegalDeal("play part-way", None, clause, why, "play part-way")
+
+    if type(start) is not Contracted or rules.individual != (start.contract is None):
+        raise bad("trump.source", "the play starts from the bids or the contract of the ruleset's bidding family")
+    if start.trump not in ((0, 1, 2, 3, 4) if rules.egyptian else (0, 1, 2, 3)):
+        raise bad("trump.source", f"trump {start.trump} is not one this ruleset can have")
+    if type(leader) is not int or leader not in range(4):
+        raise bad("play.direction", f"the leader must be a seat 0..3, not {leader!r}")
+    if len(hands) != 4 or not all(type(h) is int and 0 <= h <= FULL_DECK for h in hands):
+        raise bad("deal.deck", "four hands are needed, each a set of cards of the pack")
+    if len(trick) > 3 or not all(type(c) is int and 0 <= c < 52 for c in trick):
+        raise bad("hand.tricks", "the trick in progress holds at most three cards of the pack before the seat to move")
+    held = hands[0] | hands[1] | hands[2] | hands[3]
+    played = sum(CARD_BITS[c] for c in set(trick))
+    if sum(h.bit_count() for h in hands) != held.bit_count() or len(set(trick)) != len(trick) or held & played:
+        raise bad("deal.deck", "a card is in two places")
+    if len(won) != 4 or not all(type(w) is int and w >= 0 for w in won) or sum(won) > 12:
+        raise bad("hand.tricks", f"tricks won {list(won)}: a trick is left to play only after at most 12")
+    order = core_rules.seat_order(rules, leader)
+    dealt = list(hands)
+    for seat, card in zip(order, trick, strict=False):
+        dealt[seat] |= CARD_BITS[card]
+    left = 13 - sum(won)
+    for seat in range(4):
+        if dealt[seat].bit_count() != left:
+            raise bad("hand.tricks", f"{player_and_seat(seat)} holds {hands[seat].bit_count()} card(s); after "
+                                     f"{sum(won)} trick(s) and {len(trick)} card(s) of this one it holds "
+                                     f"{left - (dealt[seat] != hands[seat])}")
+    return Playing(start, (hands[0], hands[1], hands[2], hands[3]), order[len(trick)], leader, tuple(trick),
+                   (won[0], won[1], won[2], won[3]))
+
+
 # ---------------------------------------------------------------------- what the player to move may do
 def legal_play_mask(rules: Rules, state: Playing) -> int:
     """The cards the seat to move may play (play.follow, play.must-trump)."""
@@ -534,4 +586,4 @@ def trump_of(state: State) -> int:
 
 
 __all__ = ["Contract", "Step", "describe", "hand_of", "legal_actions", "legal_bids", "legal_calls", "legal_play_mask",
-           "part_way", "play_trick", "start", "step", "timeout_action", "trump_of"]
+           "part_way", "play_trick", "playing_from", "start", "step", "timeout_action", "trump_of"]

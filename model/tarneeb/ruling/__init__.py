@@ -5,9 +5,11 @@ facts the players agree on (dealer, scores, hands or the relevant cards, bids,
 tricks taken, the trick in progress) and one question. :func:`resolve` answers
 the question under each ruleset asked, with
 
-* the ruling, computed by the rule core (:mod:`tarneeb.core.rules`,
-  :mod:`tarneeb.core.hand`, and :class:`tarneeb.Match` for auctions, built with
-  :meth:`~tarneeb.core.match.Match.at`); nothing here restates a rule,
+* the ruling, read from the one transition of a match
+  (:func:`tarneeb.core.transition.step`): the facts are built into a state and
+  the action asked about is stepped (:mod:`tarneeb.ruling.steps`); where they
+  leave cards unknown, every completion of them is stepped; nothing here
+  restates a rule or orders a hand's steps,
 * the chain of clauses that decide it (chosen in :mod:`tarneeb.core.clauses`;
   id, our wording, source document and heading, from
   :attr:`tarneeb.core.spec.Ruleset.clauses`),
@@ -64,8 +66,9 @@ The package is split by concern:
 
 * :mod:`tarneeb.ruling.situation` -- the situation file: parsing, checking, :class:`Situation`, the errors;
 * :mod:`tarneeb.ruling.decision` -- deciding each question kind under one ruleset (:func:`decide`), over
-  :mod:`~tarneeb.ruling.verdict` (the decision and its words), :mod:`~tarneeb.ruling.facts` (the facts a question
-  needs, checked), :mod:`~tarneeb.ruling.tricks`, :mod:`~tarneeb.ruling.bidding`, :mod:`~tarneeb.ruling.scoring` and
+  :mod:`~tarneeb.ruling.verdict` (the decision and its words), :mod:`~tarneeb.ruling.steps` (the states built from
+  facts and the steps taken), :mod:`~tarneeb.ruling.facts` (the facts a question needs, checked),
+  :mod:`~tarneeb.ruling.tricks`, :mod:`~tarneeb.ruling.bidding`, :mod:`~tarneeb.ruling.scoring` and
   :mod:`~tarneeb.ruling.turns` (turn order, sequences of deals, one seat's score, irregularities);
 * :mod:`tarneeb.ruling.readings` -- the ambiguity readings, the ruling per ruleset, the report;
 * :mod:`tarneeb.ruling.inputs` -- situations from flags, from a game record, and the club default ruleset;

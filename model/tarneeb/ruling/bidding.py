@@ -1,29 +1,35 @@
 """Bidding and the deal: the question kinds ``bid-legal``, ``redeal`` and ``next-dealer``.
 
-Every rule is the rule core's: a bid's legality (:func:`tarneeb.core.rules.bid_violation`, the auction played
-through a :class:`~tarneeb.core.match.Match`), whether the hand is played (:func:`tarneeb.core.rules.hand_is_played`)
-and the next dealer (:func:`tarneeb.core.hand.next_dealer`), the clauses from :mod:`tarneeb.core.clauses`; what is
-left here is the wording.
+Every rule is the transition's, stepped from the facts (:mod:`tarneeb.ruling.steps`): a bid is legal when the
+transition takes it at the bidder's turn (the refusal's clause when not), the deal is cancelled when the last bid or
+call cancels it (Cancelled), and the next dealer is the one it names (NextDealer) -- after the stated bids, or after
+a completion of a deal played or cancelled. The numbers a ruling states (the bid total and its threshold, the lowest
+bid) are core's (:func:`tarneeb.core.rules.bid_total`, :func:`tarneeb.core.rules.min_bid_for`), the clauses
+:mod:`tarneeb.core.clauses`'; what is left here is the wording.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import tarneeb.ruling.steps as steps
 from tarneeb.core import clauses as core_clauses
-from tarneeb.core import hand as core_hand
 from tarneeb.core import rules as core_rules
+from tarneeb.core import transition
+from tarneeb.core.actions import PASS, Bid
 from tarneeb.core.cards import n_of, player_name, strain_name
-from tarneeb.core.match import Phase
 from tarneeb.core.spec import Rules
-from tarneeb.errors import IllegalAction
+from tarneeb.core.state import Calling, Cancelled, Dealing, Event, NextDealer, State
+from tarneeb.errors import IllegalAction, IllegalBid
 from tarneeb.ruling.facts import (
     all_bids,
-    auction_match,
+    auction,
     check_individual_bids,
     family_check,
     individual_turn,
     need_dealer,
+    opened,
+    stated_bids,
     total_scores,
 )
 from tarneeb.ruling.situation import Missing, Situation
@@ -32,6 +38,15 @@ from tarneeb.ruling.verdict import Decision
 
 def _bid_text(n: int | None, strain: int | None) -> str:
     return "a pass" if n is None else f"a bid of {n}{'' if strain is None else ' ' + strain_name(strain)}"
+
+
+def _refusal(rules: Rules, state: State, bid: Bid) -> tuple[str, str] | None:
+    """The transition's refusal of ``bid`` from the seat to bid in ``state`` (clause, reason), None when it takes it."""
+    try:
+        transition.step(rules, state, bid)
+    except IllegalBid as e:
+        return e.rule, e.reason
+    return None
 
 
 # ------------------------------------------------------------------ a bid
@@ -58,10 +73,11 @@ def decide_bid(rules: Rules, situation: Situation) -> Decision:
         if turn is not None and turn != seat:
             if situation.dealer is None:
                 raise RuntimeError("a bidding turn known without the dealer")
-            order = "players " + " -> ".join(str(x + 1) for x in core_hand.bidding_order(rules, situation.dealer))
+            speaking = steps.speaking_order(rules, situation.dealer)
+            order = "players " + " -> ".join(str(x + 1) for x in speaking)
             return Decision({"legal": False, "seat": seat, "turn": turn, "clause": core_clauses.turn_clause(rules),
                              "irregularity": "bid-out-of-turn", "dealer": situation.dealer,
-                             "order": list(core_hand.bidding_order(rules, situation.dealer))},
+                             "order": list(speaking)},
                             f"{bid_text.capitalize()} by {player_name(seat)} is not legal now: it is {player_name(turn)}'s turn to "
                             f"bid (the dealer is {player_name(situation.dealer)}; order {order}).",
                             (core_clauses.turn_clause(rules),) + checked,
@@ -69,12 +85,12 @@ def decide_bid(rules: Rules, situation: Situation) -> Decision:
         if rules.rising_min and situation.scores is None:
             raise Missing("scores", "the bidder's score sets the lowest bid under this ruleset")
         score = situation.scores[seat] if situation.scores is not None else 0
-        bad = core_rules.bid_violation(rules, score, question.bid.n, question.bid.strain)
+        bad = _refusal(rules, steps.to_bid(rules, opened(rules, situation, situation.scores)[0], seat,
+                                           stated_bids(situation)), question.bid)
         if bad is not None and bad[0] == "bid.meaning":
             return Decision({"legal": False, "clause": "bid.meaning", "seat": seat},
                             f"{bid_text} is not legal: a bid here is a number of tricks with no suit.",
                             ("bid.meaning",))
-        bad = core_rules.bid_violation(rules, score, question.bid.n)
         lo = core_rules.min_bid_for(rules, score)
         math = (f"{lo} <= {question.bid.n} <= {rules.bid_max}"
                 if question.bid.n is not None and lo <= question.bid.n <= rules.bid_max else "")
@@ -98,22 +114,22 @@ def decide_bid(rules: Rules, situation: Situation) -> Decision:
         return Decision({"legal": False, "clause": bad[0], **facts},
                         f"{bid_text.capitalize()} by {player_name(seat)} is not legal: {bad[1]}.",
                         (bad[0],) + tuple(c for c in checked if c != bad[0]), math)
-    m = auction_match(rules, situation)
-    if m.phase is not Phase.BIDDING:
+    state, _ = auction(rules, situation)
+    if type(state) is not Calling:
         raise situation.err(["auction", "question"], "the auction is over: no further call can be made")
-    seat = m.to_move
+    seat = state.to_move
+    dealer = state.table.dealer
     if question.seat is not None and question.seat != seat:
         return Decision({"legal": False, "seat": question.seat, "turn": seat, "clause": core_clauses.turn_clause(rules),
-                         "irregularity": "bid-out-of-turn", "dealer": m.dealer, "calls": len(situation.auction or [])},
+                         "irregularity": "bid-out-of-turn", "dealer": dealer, "calls": len(situation.auction or [])},
                         f"{bid_text.capitalize()} by {player_name(question.seat)} is not legal now: after "
-                        f"{n_of(len(situation.auction or []), 'call')} from the player after the dealer ({player_name(m.dealer)}), "
+                        f"{n_of(len(situation.auction or []), 'call')} from the player after the dealer ({player_name(dealer)}), "
                         f"it is {player_name(seat)}'s turn.",
                         (core_clauses.turn_clause(rules),) + checked, f"{player_name(question.seat)} != {player_name(seat)}")
-    top = m.auction_top
-    top_bid = None if top is None or top.n is None else (top.n, top.strain)
-    checked = core_clauses.bid_legal_clauses(rules, forced=core_rules.dealer_forced(rules, m.dealer, seat, top_bid, m.passes))
+    forced = _refusal(rules, state, PASS) is not None  # the seat may not pass: the dealer forced to bid
+    checked = core_clauses.bid_legal_clauses(rules, forced=forced)
     try:
-        m.apply(question.bid)
+        transition.step(rules, state, question.bid)
     except IllegalAction as e:
         facts = {"seat": seat}
         if e.rule == "auction.range":
@@ -129,7 +145,7 @@ def decide_bid(rules: Rules, situation: Situation) -> Decision:
 
 def decide_redeal(rules: Rules, situation: Situation) -> Decision:
     """Question ``redeal``: is the hand played or thrown in after the bids (the bid total, all passed), and who deals
-    next."""
+    next: the stated bids or calls stepped from the stated dealer's deal."""
     family_check(rules, situation, uses_bids=True)
     dealer = need_dealer(situation)
     cancel = core_clauses.redeal_clause(rules)
@@ -137,39 +153,60 @@ def decide_redeal(rules: Rules, situation: Situation) -> Decision:
         bids = all_bids(situation)
         check_individual_bids(rules, situation)
         scores = total_scores(rules, situation)
-        total, minimum = core_rules.bid_total(rules, bids, scores)  # the numbers core_rules.hand_is_played compares
+        total, minimum = core_rules.bid_total(rules, bids, scores)  # the numbers the transition compares (bid.total)
         sums = "+".join(str(b) for b in bids) + f" = {total}"
-        if core_rules.hand_is_played(rules, bids, scores):
-            nxt = core_hand.next_dealer(rules, dealer, None)
-            return Decision({"redeal": False, "dealer": nxt, "reason": "total", "total": total,
+        _, events = steps.in_turn(rules, opened(rules, situation, scores)[0], stated_bids(situation))
+        if not _cancelled(events):
+            nxt = _after_played(rules, dealer)
+            return Decision({"redeal": False, "dealer": nxt.dealer, "reason": "total", "total": total,
                              "minimum": minimum},
-                            f"The bids total {total}, at least {minimum}: the hand is played, and {player_name(nxt)} "
-                            f"deals the next one.", (cancel, core_clauses.next_dealer_clause(None)),
+                            f"The bids total {total}, at least {minimum}: the hand is played, and {player_name(nxt.dealer)} "
+                            f"deals the next one.", (cancel, nxt.clause),
                             f"{sums} >= {minimum}")
-        nd = core_hand.next_dealer(rules, dealer, cancel)
-        who = "the same dealer" if nd == dealer else "the next dealer"
-        return Decision({"redeal": True, "dealer": nd, "reason": "total", "total": total, "minimum": minimum,
-                         "same_dealer": nd == dealer},
+        nd = _next_dealer(events)
+        who = "the same dealer" if nd.dealer == dealer else "the next dealer"
+        return Decision({"redeal": True, "dealer": nd.dealer, "reason": "total", "total": total, "minimum": minimum,
+                         "same_dealer": nd.dealer == dealer},
                         f"The bids total {total}, below {minimum}: the hand is cancelled and {who}, "
-                        f"{player_name(nd)}, deals again.", (cancel, core_clauses.next_dealer_clause(cancel)),
+                        f"{player_name(nd.dealer)}, deals again.", (cancel, nd.clause),
                         f"{sums} < {minimum}")
     if situation.auction is None:
         raise Missing("auction", "the calls of the auction decide it")
-    m = auction_match(rules, situation)
-    if m.phase is Phase.BIDDING:
-        raise Missing("auction", f"the auction is not over ({player_name(m.to_move)} still to call)")
-    if m.phase is Phase.DEAL:
-        return Decision({"redeal": True, "dealer": m.dealer, "reason": "all-pass"},
-                        f"All four passed: the hand is dealt again by {player_name(m.dealer)}.",
-                        tuple(dict.fromkeys((cancel, core_clauses.next_dealer_clause(m.records[-1].redeal)))))
-    nxt = core_hand.next_dealer(rules, dealer, None)
-    return Decision({"redeal": False, "dealer": nxt, "reason": "contract"},
-                    f"A contract was reached: the hand is played, and {player_name(nxt)} deals the next one.",
-                    (cancel, core_clauses.next_dealer_clause(None)))
+    state, events = auction(rules, situation)
+    if type(state) is Calling:
+        raise Missing("auction", f"the auction is not over ({player_name(state.to_move)} still to call)")
+    if type(state) is Dealing:
+        nd = _next_dealer(events)
+        return Decision({"redeal": True, "dealer": nd.dealer, "reason": "all-pass"},
+                        f"All four passed: the hand is dealt again by {player_name(nd.dealer)}.",
+                        tuple(dict.fromkeys((cancel, nd.clause))))
+    nxt = _after_played(rules, dealer)
+    return Decision({"redeal": False, "dealer": nxt.dealer, "reason": "contract"},
+                    f"A contract was reached: the hand is played, and {player_name(nxt.dealer)} deals the next one.",
+                    (cancel, nxt.clause))
+
+
+def _cancelled(events: tuple[Event, ...]) -> bool:
+    return any(type(e) is Cancelled for e in events)
+
+
+def _next_dealer(events: tuple[Event, ...]) -> NextDealer:
+    """The next dealer the events of a cancelled deal name."""
+    return next(e for e in events if type(e) is NextDealer)
+
+
+def _after_played(rules: Rules, dealer: int) -> NextDealer:
+    """The next dealer after a deal by ``dealer`` played to its end (:func:`tarneeb.ruling.steps.dealer_after`)."""
+    got = steps.dealer_after(rules, dealer, played=True)
+    if not got:
+        raise RuntimeError(f"no completion of a played deal by {player_name(dealer)} passes the deal on")
+    return got[0]
 
 
 def decide_next_dealer(rules: Rules, situation: Situation) -> Decision:
-    """Question ``next-dealer``: who deals after the hand, played or cancelled (from the bids when they are given)."""
+    """Question ``next-dealer``: who deals after the hand, played or cancelled (from the bids when they are given):
+    the dealer the transition names after the stated bids, or after every completion of a deal played, or
+    cancelled, that it takes."""
     dealer = need_dealer(situation)
     result = situation.hand_result
     if result is None and (situation.bids is not None or situation.auction is not None):
@@ -179,19 +216,26 @@ def decide_next_dealer(rules: Rules, situation: Situation) -> Decision:
     if result is None:
         raise Missing("hand", "say whether the hand was played or cancelled (or give the bids)")
     if result == "played":
-        nxt = core_hand.next_dealer(rules, dealer, None)
-        return Decision({"dealer": nxt, "hand": "played"}, f"The hand was played: the deal passes to {player_name(nxt)}.",
-                        (core_clauses.next_dealer_clause(None), "play.direction"))
+        nxt = _after_played(rules, dealer)
+        return Decision({"dealer": nxt.dealer, "hand": "played"},
+                        f"The hand was played: the deal passes to {player_name(nxt.dealer)}.", (nxt.clause, "play.direction"))
     cancel = core_clauses.redeal_clause(rules)
-    nd = core_hand.next_dealer(rules, dealer, cancel)
+    ways = steps.dealer_after(rules, dealer, played=False)
+    if not ways:
+        raise situation.err(["hand"], f"no deal is cancelled under {rules.label()}: the bidding always ends in a "
+                                      "contract, and no hand is thrown in")
+    if len({e.dealer for e in ways}) > 1:
+        raise Missing("hand", "why the hand was cancelled decides who deals next under this ruleset: give the bids or "
+                              "the calls")
+    nd = ways[0]
     if rules.individual:
-        who = "the same dealer deals again" if nd == dealer else "the next dealer deals"
-        return Decision({"dealer": nd, "hand": "cancelled", "same_dealer": nd == dealer},
-                        f"The hand was cancelled: {who}, {player_name(nd)}.",
-                        (core_clauses.next_dealer_clause(cancel), cancel))
-    # all passed, or a weak hand was thrown in: both pass the deal on (core.hand.next_dealer)
-    return Decision({"dealer": nd, "hand": "cancelled", "same_dealer": False},
-                    f"The hand was cancelled: the next dealer, {player_name(nd)}, deals.",
+        who = "the same dealer deals again" if nd.dealer == dealer else "the next dealer deals"
+        return Decision({"dealer": nd.dealer, "hand": "cancelled", "same_dealer": nd.dealer == dealer},
+                        f"The hand was cancelled: {who}, {player_name(nd.dealer)}.",
+                        (nd.clause, cancel))
+    # all passed, or a weak hand was thrown in: the transition passes the deal on either way
+    return Decision({"dealer": nd.dealer, "hand": "cancelled", "same_dealer": False},
+                    f"The hand was cancelled: the next dealer, {player_name(nd.dealer)}, deals.",
                     (cancel, "deal.weak-redeal", core_clauses.next_dealer_clause(None)))
 
 

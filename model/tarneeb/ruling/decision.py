@@ -1,17 +1,20 @@
 """Deciding one question of a situation under one ruleset: :func:`decide` gives a :class:`Decision`.
 
-Every rule is the rule core's: the single decisions of :mod:`tarneeb.core.rules`, the steps of a hand of
-:mod:`tarneeb.core.hand` (trump after the deal, the trick's winning seat, a hand's score changes, its outcome,
-the next dealer), the auction played through a :class:`~tarneeb.core.match.Match` built with
-:meth:`~tarneeb.core.match.Match.at`, and the clause cited from :mod:`tarneeb.core.clauses`. What is left here
-is the referee's own work: which facts a question needs (:class:`~tarneeb.ruling.situation.Missing` when one is
-not given), whether the facts fit the ruleset's family
+Every rule is the transition's (:func:`tarneeb.core.transition.step`): the facts are built into a state -- the match
+at the stated dealer and scores, the bids, calls or cards stepped from it, the play part-way from the hands and the
+trick (:mod:`tarneeb.ruling.steps`) -- and the action the question asks about is stepped; the answer is the state
+after, the events (who won the trick, the score, the outcome, the next dealer) or the clause of a refusal. Where the
+facts leave cards unknown, every completion of them is stepped and a ruling is given only when they agree. The
+clause cited comes from :mod:`tarneeb.core.clauses`; the numbers a ruling shows (a bid total, a comparison with the
+target) from :mod:`tarneeb.core.rules`. What is left here is the referee's own work: which facts a question needs
+(:class:`~tarneeb.ruling.situation.Missing` when one is not given), whether the facts fit the ruleset's family
 (:class:`~tarneeb.ruling.situation.NotApplicable`), the checks of stated facts against the ruleset, and the
 wording of the ruling.
 
 The work is split by what is decided, each module importing only those below it:
 
 * :mod:`tarneeb.ruling.verdict` -- :class:`Decision`, :class:`ClauseRef` and the words every decision uses;
+* :mod:`tarneeb.ruling.steps` -- the states built from facts, and the steps taken;
 * :mod:`tarneeb.ruling.facts` -- the facts a question needs and their checks against the ruleset;
 * :mod:`tarneeb.ruling.tricks` -- trump, a card's legality, a trick's winner;
 * :mod:`tarneeb.ruling.bidding` -- a bid's legality, a cancelled deal, the next dealer;

@@ -3,24 +3,55 @@
 Which facts a ruling needs (:class:`~tarneeb.ruling.situation.Missing` when one is not given), whether the facts
 fit the ruleset's bidding family (:class:`~tarneeb.ruling.situation.NotApplicable`: these are the reasons
 ``spec/i18n/ar-ruling.toml`` [ruling.not-applicable] words in Arabic), and the checks of stated facts against the
-ruleset (a stated trump, the finished tricks in turn, stated bids); trump, the next leader and the auction as the
-rule core gives them (:func:`tarneeb.core.hand.deal_trump`, :func:`tarneeb.core.hand.hand_leader`, a
-:class:`~tarneeb.core.match.Match` built with :meth:`~tarneeb.core.match.Match.at`).
+ruleset (a stated trump, the finished tricks in turn, stated bids); trump, the next leader, the turn to bid and the
+auction as the transition gives them, stepped from the facts by :mod:`tarneeb.ruling.steps` (the event that opened
+the bidding, the seat to move after a trick or a bid, the refusal of a stated bid or call).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
+import tarneeb.ruling.steps as steps
 from tarneeb.core import clauses as core_clauses
-from tarneeb.core import hand as core_hand
 from tarneeb.core import rules as core_rules
-from tarneeb.core.actions import Deal
+from tarneeb.core import transition
 from tarneeb.core.cards import NO_TRUMP, card_str, player_name, strain_name
-from tarneeb.core.match import Match, Phase
 from tarneeb.core.spec import Rules
-from tarneeb.errors import IllegalAction
+from tarneeb.core.state import Bidding, BiddingOpened, Calling, Contracted, Event, Played, Playing, State, TrickTaken
+from tarneeb.errors import IllegalAction, IllegalBid
 from tarneeb.ruling.situation import Missing, NotApplicable, Situation, TrickInProgress, completed_tricks
+
+T = TypeVar("T")
+
+# ------------------------------------------------------------------ what the referee stepped, kept
+
+
+def kept(rules: Rules, situation: Situation, key: object, make: Callable[[], T]) -> T:
+    """``make()`` -- states the referee steps from these facts under ``rules`` (a start of the play, the trumps a
+    hand can have) -- kept on the situation for that rules object, as one ruling asks for them several times."""
+    at = (id(rules), key)
+    hit = situation.kept.get(at)
+    if hit is not None and hit[0] is rules:
+        return hit[1]  # type: ignore[return-value]
+    value = make()
+    situation.kept[at] = (rules, value)
+    return value
+
+
+def trumps(rules: Rules, situation: Situation) -> tuple[int, ...]:
+    """Every trump a hand can be played in under ``rules`` (:func:`tarneeb.ruling.steps.trumps`)."""
+    dealer = situation.dealer or 0
+    return kept(rules, situation, ("trumps", dealer), lambda: steps.trumps(rules, dealer))
+
+
+def start_in(rules: Rules, situation: Situation, trump: int) -> Contracted:
+    """A start of the play in ``trump`` after a deal by the stated dealer, any where none is stated
+    (:func:`tarneeb.ruling.steps.start`)."""
+    dealer = situation.dealer or 0
+    return kept(rules, situation, ("start", dealer, trump), lambda: steps.start(rules, dealer, trump))
+
 
 # ------------------------------------------------------------------ facts a ruleset needs
 
@@ -68,19 +99,18 @@ def contract_of(situation: Situation) -> tuple[int, int, int | None] | None:
 # ------------------------------------------------------------------ trump
 
 
-def _deck_turning(card: int | None) -> tuple[int, ...]:
-    """A deck whose 52nd card, the dealer's 13th (the turned card), is ``card`` (any deck when None)."""
-    if card is None:
-        return tuple(range(52))
-    return (*(c for c in range(52) if c != card), card)
+def dealt(rules: Rules, situation: Situation) -> BiddingOpened:
+    """The event that opened the bidding after a deal by the stated dealer (any, where none is stated) turning the
+    stated card (any, where none is stated): the card the ruleset shows, and trump (-1 when the contract names it)."""
+    return kept(rules, situation, "dealt", lambda: steps.opened(rules, situation.dealer or 0, None, situation.revealed)[1])
 
 
 def dealt_trump(rules: Rules, situation: Situation) -> tuple[int | None, int]:
     """(the turned card the ruleset reads, trump 0..3 or -1 when the contract names it) after the deal."""
-    turned, trump = core_hand.deal_trump(rules, _deck_turning(situation.revealed))
-    if turned is not None and situation.revealed is None:
+    opening = dealt(rules, situation)
+    if opening.revealed is not None and situation.revealed is None:
         raise Missing("revealed", "the dealer's turned card decides trump under this ruleset")
-    return turned, trump
+    return opening.revealed, opening.trump
 
 
 def trump_chain(rules: Rules) -> tuple[str, ...]:
@@ -89,20 +119,25 @@ def trump_chain(rules: Rules) -> tuple[str, ...]:
 
 
 def check_stated_trump(rules: Rules, situation: Situation) -> None:
-    """A trump stated directly must be the one the ruleset gives (a contradiction for this ruleset otherwise)."""
+    """A trump stated directly must be the one the ruleset gives (a contradiction for this ruleset otherwise): the
+    deal's, where it decides trump (a fixed suit, or the stated turned card's), else one a hand can be played in."""
     if situation.trump is None:
         return
-    if rules.trump_source == "fixed" or (rules.trump_source.startswith("revealed") and situation.revealed is not None):
-        turned, dealt = core_hand.deal_trump(rules, _deck_turning(situation.revealed))
-        if dealt != situation.trump:
-            why = f"the turned card {card_str(turned)} makes it {strain_name(dealt)}" if turned is not None else \
-                f"{strain_name(dealt)} is always trump"
+    opening = dealt(rules, situation)
+    if opening.trump >= 0 and (opening.revealed is None or situation.revealed is not None):
+        turned, trump = opening.revealed, opening.trump
+        if trump != situation.trump:
+            why = f"the turned card {card_str(turned)} makes it {strain_name(trump)}" if turned is not None else \
+                f"{strain_name(trump)} is always trump"
             raise situation.err(["trump"] + (["revealed"] if turned is not None else []),
                                 f"trump is stated as {strain_name(situation.trump)}, but under {rules.label()} {why} "
                                 f"[{core_clauses.trump_clause(rules)}]")
-    elif situation.trump == NO_TRUMP and not rules.egyptian:
-        raise situation.err(["trump"], f"no trump is stated, but under {rules.label()} a hand always has a trump suit "
-                                       "[trump.source]")
+    elif situation.trump not in trumps(rules, situation):
+        if situation.trump == NO_TRUMP:
+            raise situation.err(["trump"], f"no trump is stated, but under {rules.label()} a hand always has a trump "
+                                           "suit [trump.source]")
+        raise situation.err(["trump"], f"trump is stated as {strain_name(situation.trump)}, but under {rules.label()} "
+                                       "no hand is played in it [trump.source]")
 
 
 def trump_of(rules: Rules, situation: Situation) -> tuple[int, tuple[str, ...]]:
@@ -121,33 +156,84 @@ def trump_of(rules: Rules, situation: Situation) -> tuple[int, tuple[str, ...]]:
 # ------------------------------------------------------------------ the turn of play
 
 
+def play_start(rules: Rules, situation: Situation, trump: int | None = None) -> Contracted:
+    """A start of the play in ``trump`` (None: the first trump a hand can have; the caller asks only what no trump
+    changes) after a deal by the stated dealer (any, where none is stated) (:func:`tarneeb.ruling.steps.start`)."""
+    if trump is not None:
+        return start_in(rules, situation, trump)
+
+    def any_trump() -> Contracted:
+        state = steps.start_of_play(rules, situation.dealer or 0)[0]
+        if type(state) is not Playing:
+            raise RuntimeError("a start of the play that is not the play")
+        return state.start
+    return kept(rules, situation, "start", any_trump)
+
+
+def trick_played(rules: Rules, situation: Situation, trick: TrickInProgress, trump: int | None = None,
+                 start: Contracted | None = None) -> tuple[State, tuple[Event, ...]]:
+    """The cards of ``trick`` stepped in play order (:func:`tarneeb.ruling.steps.play_in_turn`) from ``start`` (else
+    :func:`play_start` in ``trump``): the state after (its seat to move is the next to play, or to lead), and the
+    events (who played each card, who won)."""
+    return steps.play_in_turn(rules, start or play_start(rules, situation, trump), trick.leader, trick.cards)
+
+
+def trick_winner(rules: Rules, situation: Situation, trick: TrickInProgress, trump: int,
+                 start: Contracted | None = None) -> tuple[int, int]:
+    """(the seat that wins the four cards of ``trick``, the seat that leads next), as the transition steps them."""
+    state, events = trick_played(rules, situation, trick, trump, start)
+    taken = next(e for e in events if type(e) is TrickTaken)
+    return taken.trick.winner, state.to_move
+
+
+def _last_won(rules: Rules, situation: Situation) -> tuple[int, int]:
+    """(who won the last finished trick, who leads next), in every trump the facts allow: where trump is not known
+    and the trumps a hand can have answer differently, trump is missing."""
+    try:
+        allowed: tuple[int, ...] = (trump_of(rules, situation)[0],)
+        unknown = None
+    except Missing as e:
+        allowed, unknown = trumps(rules, situation), e
+    got = {trick_winner(rules, situation, situation.history[-1], t) for t in allowed}
+    if len(got) > 1 and unknown is not None:
+        raise unknown
+    return got.pop()
+
+
+def first_leader(rules: Rules, situation: Situation) -> int:
+    """Who leads the first trick after the stated dealer's deal (and, in the auction family, contract: a contract
+    stated to an individual-bid ruleset is no fact of its hand)."""
+    if situation.dealer is None:
+        raise RuntimeError("the first leader asked without a dealer")
+    return steps.first_leader(rules, situation.dealer, None if rules.individual else contract_of(situation))
+
+
 def leader_of_next(rules: Rules, situation: Situation) -> tuple[int, str, str, dict[str, Any]] | None:
     """(seat, clause, why) of the seat that leads the trick after the finished ones, or None when the facts do
-    not tell: the winner of the last trick of ``history`` (play.next-lead), else, when no finished trick is
-    stated, the first leader (:func:`tarneeb.core.hand.hand_leader`, play.lead) from the dealer and, in the
-    auction family, the contract. The last item gives the reason as answer fields ("reason": "last-trick",
-    "first-bidder" or "contract", with the numbers the English ``why`` states)."""
+    not tell: the seat to move after the last trick of ``history`` (play.next-lead; in every trump the facts allow),
+    else, when no finished trick is stated, the first leader from the dealer and, in the auction family, the
+    contract (play.lead), as the transition gives them. The last item gives the reason as answer fields
+    ("reason": "last-trick", "first-bidder" or "contract", with the numbers the English ``why`` states)."""
     if len(situation.history) >= 13:
         raise situation.err(["history"], "all 13 tricks are finished: no trick is left to lead")
     if situation.history:
-        last = situation.history[-1]
-        trump, _ = trump_of(rules, situation)
-        w = core_hand.trick_winner_seat(rules, last.leader, list(last.cards), trump)
-        return (w, core_clauses.lead_clause(len(situation.history)), f"{player_name(w)} won the last trick ({len(situation.history)})",
-                {"reason": "last-trick", "tricks_done": len(situation.history)})
+        won, w = _last_won(rules, situation)
+        n = len(situation.history)
+        return (w, core_clauses.lead_clause(n), f"{player_name(won)} won the last trick ({n})",
+                {"reason": "last-trick", "tricks_done": n})
     done = completed_tricks(situation)
     if done:
         return None
     if situation.dealer is None:
         return None
     if rules.individual:
-        seat = core_hand.hand_leader(rules, situation.dealer, None)
+        seat = steps.first_leader(rules, situation.dealer, None)
         return (seat, core_clauses.lead_clause(0),
                 f"the first bidder, after the dealer ({player_name(situation.dealer)}), leads the first trick",
                 {"reason": "first-bidder", "dealer": situation.dealer})
     if situation.contract is None:
         raise Missing("contract", "the contract holder leads the first trick under this ruleset")
-    seat = core_hand.hand_leader(rules, situation.dealer, (situation.contract.seat, situation.contract.bid, situation.contract.trump))
+    seat = first_leader(rules, situation)
     return (seat, core_clauses.lead_clause(0), f"the contract holder ({player_name(seat)}) leads the first trick",
             {"reason": "contract"})
 
@@ -158,9 +244,14 @@ def direction_word(rules: Rules) -> str:
 
 
 def check_tagged(rules: Rules, situation: Situation, trick: TrickInProgress, fld: str) -> None:
-    """Seat-tagged cards must follow the direction of play from the leader (play.direction)."""
+    """Seat-tagged cards must be those of the seats the transition has play them, in turn from the leader
+    (play.direction)."""
+    if not trick.seats:
+        return
+    _, events = trick_played(rules, situation, trick)
+    seats = [e.seat for e in events if type(e) is Played]
     for i, st in enumerate(trick.seats):
-        want = core_hand.trick_turn(rules, trick.leader, i)
+        want = seats[i]
         if st is not None and st != want:
             raise situation.err([f"{fld}.cards[{i}].seat", f"{fld}.leader"],
                                 f"card {i + 1} of the trick led by {player_name(trick.leader)} is {player_name(want)}'s under "
@@ -169,14 +260,14 @@ def check_tagged(rules: Rules, situation: Situation, trick: TrickInProgress, fld
 
 
 def check_history(rules: Rules, situation: Situation) -> None:
-    """Finished tricks in turn: seat tags in the direction of play, each trick led by the winner of the one
-    before (play.next-lead), the first by the first leader when the dealer is known (play.lead)."""
+    """Finished tricks in turn: seat tags in the direction of play, each trick led by the seat the transition has
+    lead after the one before (play.next-lead), the first by the first leader when the dealer is known (play.lead)."""
     for i, h in enumerate(situation.history):
         check_tagged(rules, situation, h, f"history[{i}]")
     if not situation.history:
         return
     if situation.dealer is not None and not situation.played and (rules.individual or situation.contract is not None):
-        first = core_hand.hand_leader(rules, situation.dealer, contract_of(situation))
+        first = first_leader(rules, situation)
         if situation.history[0].leader != first:
             raise situation.err(["history[0].leader", "dealer"],
                                 f"the first trick was led by {player_name(situation.history[0].leader)}, but under "
@@ -185,12 +276,12 @@ def check_history(rules: Rules, situation: Situation) -> None:
         trump, _ = trump_of(rules, situation)
     except Missing:
         return
+    start = play_start(rules, situation, trump)
     for i in range(1, len(situation.history)):
-        prev = situation.history[i - 1]
-        w = core_hand.trick_winner_seat(rules, prev.leader, list(prev.cards), trump)
+        won, w = trick_winner(rules, situation, situation.history[i - 1], trump, start)
         if situation.history[i].leader != w:
             raise situation.err([f"history[{i}].leader", f"history[{i - 1}]"],
-                                f"{player_name(w)} won trick {i} under {rules.label()} (trump {strain_name(trump)}), so "
+                                f"{player_name(won)} won trick {i} under {rules.label()} (trump {strain_name(trump)}), so "
                                 f"{player_name(w)} leads trick {i + 1}, not {player_name(situation.history[i].leader)} "
                                 "[play.next-lead]")
 
@@ -198,52 +289,95 @@ def check_history(rules: Rules, situation: Situation) -> None:
 # ------------------------------------------------------------------ bidding
 
 
+def seat_scores(situation: Situation) -> list[int] | None:
+    """The four seat scores the stated scores give a table (two team scores: each carried by both partners)."""
+    sc = situation.scores
+    if sc is None:
+        return None
+    return list(sc) if len(sc) == 4 else [sc[0], sc[1], sc[0], sc[1]]
+
+
+def opened(rules: Rules, situation: Situation, scores: list[int] | None,
+           dealer: int | None = None) -> tuple[Bidding | Calling, BiddingOpened]:
+    """The bidding open after a deal by ``dealer`` (the stated one, else any) at ``scores``
+    (:func:`tarneeb.ruling.steps.opened`); scores no table can have are a contradiction of the facts."""
+    try:
+        return steps.opened(rules, situation.dealer or 0 if dealer is None else dealer, scores)
+    except IllegalAction as e:
+        raise situation.err(["scores"], f"no table of {rules.label()} has these scores: {e.reason} [{e.rule}]") from None
+
+
+def stated_bids(situation: Situation) -> dict[int, int]:
+    """The individual bids stated, by seat."""
+    return {seat: b for seat, b in enumerate(situation.bids or []) if b is not None}
+
+
+def _cannot(rules: Rules, situation: Situation, seat: int, b: int, e: IllegalAction) -> Exception:
+    return situation.err([f"bids.{seat}"] + (["scores"] if e.rule == "bid.rising-min" else []),
+                         f"a bid of {b} cannot have been made under {rules.label()}: {e.reason} [{e.rule}]")
+
+
 def check_individual_bids(rules: Rules, situation: Situation) -> None:
-    """Check stated bids against the ruleset (a stated bid must have been legal)."""
-    if situation.bids is None:
-        return
-    for seat, b in enumerate(situation.bids):
-        if b is None:
-            continue
-        score = situation.scores[seat] if situation.scores is not None else 0
-        bad = core_rules.bid_violation(rules, score, b)
-        if bad is not None:
-            raise situation.err([f"bids.{seat}"] + (["scores"] if bad[0] == "bid.rising-min" else []),
-                                f"a bid of {b} cannot have been made under {rules.label()}: {bad[1]} [{bad[0]}]")
+    """Check stated bids against the ruleset: each stated bid, stepped at its seat's turn (the seats before it making
+    the first bid the transition offers them), is one the transition takes."""
+    for seat, b in sorted(stated_bids(situation).items()):
+        state = steps.to_bid(rules, opened(rules, situation, situation.scores)[0], seat, {})
+        try:
+            transition.step(rules, state, steps.bid_of(b))
+        except IllegalBid as e:
+            raise _cannot(rules, situation, seat, b, e) from None
 
 
-def auction_match(rules: Rules, situation: Situation) -> Match:
-    """A match at the stated dealer and scores with the stated calls applied (the engine checks every call)."""
+def bids_in_turn(rules: Rules, situation: Situation) -> tuple[State, tuple[Event, ...]]:
+    """The stated individual bids stepped in turn from the stated dealer's deal while the seat to bid has one
+    (:func:`tarneeb.ruling.steps.in_turn`): the state reached and the events; a stated bid the transition refuses is a
+    contradiction."""
+    stated = stated_bids(situation)
+    try:
+        return steps.in_turn(rules, opened(rules, situation, situation.scores)[0], stated)
+    except IllegalBid as e:
+        seat = e.seat if e.seat is not None else -1
+        raise _cannot(rules, situation, seat, stated.get(seat, 0), e) from None
+
+
+def auction(rules: Rules, situation: Situation) -> tuple[State, tuple[Event, ...]]:
+    """The auction after the stated dealer's deal at the stated scores, its stated calls stepped in order (the
+    transition checks each): the state after the last, with the events of every step."""
     dealer = need_dealer(situation)
-    scores = None if situation.scores is None else [situation.scores[0], situation.scores[1], situation.scores[0], situation.scores[1]]
-    m = Match.at(rules, dealer, scores)
-    # Any deck will do for the auction; this one gives every seat all 13 ranks (no weak hand).
-    m.apply(Deal(tuple(range(52))))
+    state: State = opened(rules, situation, seat_scores(situation), dealer)[0]
+    happened: tuple[Event, ...] = ()
     for i, call in enumerate(situation.auction or []):
-        if m.phase is not Phase.BIDDING:
+        if type(state) is not Calling:
             raise situation.err([f"auction[{i}]"], "the auction was already over before this call")
         try:
-            m.apply(call)
+            state, events = transition.step(rules, state, call)
         except IllegalAction as e:
             raise situation.err([f"auction[{i}]"], f"{call} by {player_name(e.seat)} cannot have been made under {rules.label()}: "
                                                    f"{e.reason} [{e.rule}]") from None
-    return m
+        happened += events
+    return state, happened
 
 
 def individual_turn(rules: Rules, situation: Situation) -> int | None:
-    """Whose bid it is from the dealer and the bids made (None without a dealer); stated bids that skip a seat
-    are a contradiction (bid.turn)."""
+    """Whose bid it is from the dealer and the bids made (None without a dealer): the seat to bid once the stated
+    bids are stepped in turn; a stated bid of a seat the transition would reach only later is a contradiction
+    (bid.turn)."""
     if situation.dealer is None:
         return None
-    have = [k for k in range(4) if situation.bids is not None and situation.bids[k] is not None]
-    nxt, early = core_hand.bid_turn(rules, situation.dealer, have)
-    if early is not None:
-        raise situation.err([f"bids.{early}", "dealer"],
-                            f"{player_name(early)} has bid, but {player_name(nxt)} bids before it "
-                            f"(the dealer is {player_name(situation.dealer)}) under {rules.label()} "
-                            f"[{core_clauses.turn_clause(rules)}]")
-    if nxt is None:
+    stated = stated_bids(situation)
+    state, _ = bids_in_turn(rules, situation)
+    if type(state) is not Bidding:
         raise situation.err(["bids", "question"], "all four have bid: no bid is left to make")
+    nxt = state.to_move
+    probe: State = state
+    while type(probe) is Bidding:
+        if probe.to_move in stated:
+            early = probe.to_move
+            raise situation.err([f"bids.{early}", "dealer"],
+                                f"{player_name(early)} has bid, but {player_name(nxt)} bids before it "
+                                f"(the dealer is {player_name(situation.dealer)}) under {rules.label()} "
+                                f"[{core_clauses.turn_clause(rules)}]")
+        probe, _ = transition.step(rules, probe, transition.legal_actions(rules, probe)[0])
     return nxt
 
 
@@ -255,9 +389,10 @@ def all_bids(situation: Situation) -> list[int]:
 
 
 __all__ = [
-    "all_bids", "auction_match", "check_history", "check_individual_bids", "check_stated_trump", "check_tagged",
-    "contract_of", "dealt_trump", "direction_word", "family_check", "individual_turn", "leader_of_next",
-    "need_dealer", "outcome_scores", "trump_chain", "trump_of",
+    "all_bids", "auction", "bids_in_turn", "check_history", "check_individual_bids", "check_stated_trump",
+    "check_tagged", "contract_of", "dealt", "dealt_trump", "direction_word", "family_check", "first_leader",
+    "individual_turn", "leader_of_next", "need_dealer", "opened", "outcome_scores", "play_start", "seat_scores",
+    "stated_bids", "total_scores", "trick_played", "trick_winner", "trump_chain", "trump_of",
 ]
 
 

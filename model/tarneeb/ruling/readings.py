@@ -20,13 +20,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tarneeb.core import hand as core_hand
 from tarneeb.core import rules as core_rules
+from tarneeb.core import transition
+from tarneeb.core.actions import PASS
 from tarneeb.core.ambiguity import Ambiguity, ambiguities, rules_under, taken_for
 from tarneeb.core.cards import STRAINS, card_str, player_name, strain_name, team_label
 from tarneeb.core.sources import cite
 from tarneeb.core.spec import OptionValue, Rules
+from tarneeb.core.state import Calling
+from tarneeb.errors import IllegalBid
 from tarneeb.ruling.decision import decide
+from tarneeb.ruling.facts import auction
 from tarneeb.ruling.situation import (
     KIND_QUESTIONS,
     Missing,
@@ -153,9 +157,17 @@ def _forced_dealer_turn(rules: Rules, situation: Situation) -> bool:
     q, calls = situation.question.bid, situation.auction or []
     if situation.dealer is None or len(calls) != 3 or q is None or q.n is None or q.n <= rules.min_bid:
         return False
-    top = next(((b.n, b.strain) for b in reversed(calls) if b.n is not None), None)
-    seat = core_hand.bidding_order(rules, situation.dealer)[len(calls)]
-    return core_rules.dealer_forced(rules, situation.dealer, seat, top, sum(b.n is None for b in calls))
+    try:
+        state, _ = auction(rules, situation)
+    except SituationError:
+        return False
+    if type(state) is not Calling:
+        return False
+    try:  # the seat to speak may not pass: the dealer forced to bid
+        transition.step(rules, state, PASS)
+    except IllegalBid:
+        return True
+    return False
 
 
 def _flags(kind: str, rules: Rules, situation: Situation, answer: dict[str, Any] | None = None) -> tuple[AmbiguityFlag, ...]:

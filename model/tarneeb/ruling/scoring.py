@@ -2,10 +2,15 @@
 is one a hand can make (:class:`ScoreChanges`: the changes core's scoring gives over every contract or bid and
 every split of the tricks).
 
-Every rule is the rule core's: a hand's score changes (:func:`tarneeb.core.hand.hand_deltas`), the outcome
-(:func:`tarneeb.core.hand.hand_outcome`, :func:`tarneeb.core.rules.auction_outcome`,
-:func:`tarneeb.core.rules.individual_outcome`) and the comparisons behind it (:func:`tarneeb.core.rules.qualification`,
-:func:`tarneeb.core.rules.tie_keys`); what is left here is the arithmetic as the ruling states it.
+Every rule is the transition's, stepped from the facts (:mod:`tarneeb.ruling.steps`): the stated bids or the
+contract's auction stepped from a deal at the stated scores (a bid the transition refuses, a deal it cancels, is a
+contradiction), and the hand's end after the stated tricks, whose events give the score changes (Scored) and the
+outcome (Decided). With no hand to step, the outcome at the stated scores is core's single decision
+(:func:`tarneeb.core.rules.auction_outcome`, :func:`tarneeb.core.rules.individual_outcome`); the comparisons a ruling
+shows are core's too (:func:`tarneeb.core.rules.qualification`, :func:`tarneeb.core.rules.tie_keys`,
+:func:`tarneeb.core.rules.target_reached`). The score changes one hand can make (:class:`ScoreChanges`) are core's
+:func:`tarneeb.core.hand.hand_deltas` over every contract and split of the tricks. What is left here is the
+arithmetic as the ruling states it.
 """
 
 from __future__ import annotations
@@ -14,12 +19,26 @@ import dataclasses
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+import tarneeb.ruling.steps as steps
 from tarneeb.core import clauses as core_clauses
 from tarneeb.core import hand as core_hand
 from tarneeb.core import rules as core_rules
+from tarneeb.core import transition
+from tarneeb.core.actions import Bid
 from tarneeb.core.cards import STRAINS, player_name, team_label
 from tarneeb.core.spec import Rules
-from tarneeb.ruling.facts import all_bids, check_individual_bids, contract_of, family_check, outcome_scores, total_scores
+from tarneeb.core.state import Cancelled, Decided, Event, Playing, Scored
+from tarneeb.errors import IllegalAction
+from tarneeb.ruling.facts import (
+    all_bids,
+    check_individual_bids,
+    contract_of,
+    family_check,
+    opened,
+    outcome_scores,
+    stated_bids,
+    total_scores,
+)
 from tarneeb.ruling.situation import Missing, Situation
 from tarneeb.ruling.verdict import Decision, fmt_delta, team_name
 
@@ -35,34 +54,74 @@ def _hand_tricks(situation: Situation) -> list[int]:
     return situation.tricks
 
 
-def _auction_deltas(rules: Rules, situation: Situation, tricks: list[int]) -> tuple[int, int]:
+class Hand:
+    """A played hand stepped to its end: the score changes by seat and the scores after it (Scored), the outcome
+    (Decided: the winning team or None, and the clause)."""
+
+    def __init__(self, events: tuple[Event, ...]) -> None:
+        scored = next(e for e in events if type(e) is Scored)
+        decided = next(e for e in events if type(e) is Decided)
+        self.deltas = list(scored.deltas)
+        self.scores = list(scored.scores)
+        self.winner = decided.winner
+        self.rule = decided.clause
+
+
+def _team_table(situation: Situation) -> list[int] | None:
+    """The seat scores of the table a team hand is played at: each team score carried by both partners."""
+    if situation.scores is None:
+        return None
+    before = situation.scores
+    return [before[0], before[1], before[0], before[1]]
+
+
+def _auction_hand(rules: Rules, situation: Situation, tricks: list[int]) -> Hand:
+    """The contract's hand stepped (:func:`tarneeb.ruling.steps.start_of_play`: an auction its holder wins at its bid,
+    from a deal by the stated dealer, any where none is stated) to its end after ``tricks`` at the stated scores."""
     contract = contract_of(situation)
     if contract is None:
         raise Missing("contract", "the contract (its player and bid) decides the score")
-    bad = _contract_range(rules, contract[1])
+    bad = _contract_range(rules, situation, contract[1])
     if bad is not None:
         raise situation.err(["contract.bid"], f"{contract[1]} is not a possible contract under {rules.label()} "
                                               f"({bad[1]}) [{bad[0]}]")
-    deltas = core_hand.hand_deltas(rules, [0, 0, 0, 0], contract, tricks)
-    return deltas[0], deltas[1]
+    try:
+        state, _ = steps.start_of_play(rules, situation.dealer or 0, _team_table(situation), contract[2], contract)
+    except IllegalAction as e:
+        raise situation.err(["contract", "scores"], f"under {rules.label()} no hand is played in this contract at these "
+                                                    f"scores: {e.reason} [{e.rule}]") from None
+    if type(state) is not Playing:
+        raise RuntimeError("the contract's auction did not reach the play")
+    return Hand(steps.hand_end(rules, state.start, tricks))
 
 
-def _contract_range(rules: Rules, n: int) -> tuple[str, str] | None:
-    """The core's objection to a contract of ``n`` tricks as an opening bid (auction.range), None when it is in
-    range; the strain is left aside (the contract's trump may be the suit named after the auction)."""
-    return core_rules.auction_bid_violation(rules, 0, 1, None, 0, n, 0 if rules.egyptian else None)
+def _contract_range(rules: Rules, situation: Situation, n: int) -> tuple[str, str] | None:
+    """The transition's refusal of ``n`` tricks as the opening call of an auction (auction.range), None when it takes
+    it; the strain is left aside (a suit where bids name one: the contract's trump may be the suit named after)."""
+    state = opened(rules, situation, None, 0)[0]
+    try:
+        transition.step(rules, state, Bid(n, 0 if rules.egyptian else None))
+    except IllegalAction as e:
+        return e.rule, e.reason
+    return None
 
 
-def _individual_deltas(rules: Rules, situation: Situation) -> tuple[list[int], list[int]]:
+def _individual_hand(rules: Rules, situation: Situation) -> tuple[list[int], Hand]:
+    """The stated bids stepped in turn from a deal by the stated dealer (any, where none is stated) at the stated
+    scores, then the hand to its end after the stated tricks: (the bids, the hand). A deal the bids cancel is a
+    contradiction."""
     bids = all_bids(situation)
     check_individual_bids(rules, situation)
     scores = total_scores(rules, situation)
-    if not core_rules.hand_is_played(rules, bids, scores):
+    state, events = steps.in_turn(rules, opened(rules, situation, scores)[0], stated_bids(situation))
+    if any(type(e) is Cancelled for e in events):
         total, minimum = core_rules.bid_total(rules, bids, scores)
         raise situation.err(["bids", "tricks"], f"the bids total {total}, below {minimum}: under {rules.label()} the "
                                                 f"hand is not played, so no tricks are taken [bid.total]")
     tricks = _hand_tricks(situation)
-    return bids, core_hand.hand_deltas(rules, bids, None, tricks)
+    if type(state) is not Playing:
+        raise RuntimeError("four bids that neither cancel the deal nor start the play")
+    return bids, Hand(steps.hand_end(rules, state.start, tricks))
 
 
 def _check_after(rules: Rules, situation: Situation, after: list[int]) -> None:
@@ -81,8 +140,9 @@ def decide_score(rules: Rules, situation: Situation) -> Decision:
     family_check(rules, situation, uses_bids=True)
     before = situation.scores or [0, 0, 0, 0]
     if rules.individual:
-        bids, deltas = _individual_deltas(rules, situation)
-        after = [before[k] + deltas[k] for k in range(4)] if len(before) == 4 else []
+        bids, hand = _individual_hand(rules, situation)
+        deltas = hand.deltas
+        after = hand.scores if len(before) == 4 else []
         _check_after(rules, situation, after)
         parts = [f"{player_name(k)} bid {bids[k]}, took {situation.tricks[k] if situation.tricks else 0}: {fmt_delta(deltas[k])}"
                  for k in range(4)]
@@ -92,8 +152,9 @@ def decide_score(rules: Rules, situation: Situation) -> Decision:
                         "; ".join(parts) + ".", core_clauses.score_ruling_clauses(rules),
                         math)
     tricks = _hand_tricks(situation)
-    d0, d1 = _auction_deltas(rules, situation, tricks)
-    after2 = [before[0] + d0, before[1] + d1]
+    played = _auction_hand(rules, situation, tricks)
+    d0, d1 = played.deltas[0], played.deltas[1]
+    after2 = played.scores[:2]
     _check_after(rules, situation, after2)
     if situation.contract is None:
         raise RuntimeError("a contract's score without a contract")
@@ -224,17 +285,23 @@ def check_score_change(rules: Rules, situation: Situation, changes: ScoreChanges
 # ------------------------------------------------------------------ the outcome
 
 
+def _first_target(rules: Rules) -> int:
+    """The target in force at a match's first game (the table of :func:`tarneeb.core.transition.part_way`): the
+    situation is of a first game."""
+    return transition.part_way(rules, 0).table.target
+
+
 def _decide_winner_individual(rules: Rules, situation: Situation) -> Decision:
-    target = core_rules.target_in_force(rules, 0)  # the situation is of a first game
+    target = _first_target(rules)
     rt = rules if target == rules.target else dataclasses.replace(rules, target=target)  # as H.hand_outcome judges at a target
     bids: list[int] | None = None
     if situation.bids is not None and situation.tricks is not None:
-        bids, deltas = _individual_deltas(rules, situation)
+        bids, hand = _individual_hand(rules, situation)
         if situation.scores is None:
             raise Missing("scores", "the scores before the hand are needed")
-        after = [situation.scores[k] + deltas[k] for k in range(4)]
+        after = hand.scores
         _check_after(rules, situation, after)
-        win, rule = core_hand.hand_outcome(rules, after, target, bids, None, situation.tricks)
+        win, rule = hand.winner, hand.rule
     else:
         after = outcome_scores(situation) or []
         if len(after) != 4:
@@ -300,17 +367,16 @@ def decide_winner(rules: Rules, situation: Situation) -> Decision:
     family_check(rules, situation, uses_bids=situation.bids is not None or situation.contract is not None)
     if rules.individual:
         return _decide_winner_individual(rules, situation)
-    target = core_rules.target_in_force(rules, 0)  # the situation is of a first game
+    target = _first_target(rules)
     contract = contract_of(situation)
     if contract is not None and situation.tricks is not None:
         tricks = _hand_tricks(situation)
-        d0, d1 = _auction_deltas(rules, situation, tricks)
+        played = _auction_hand(rules, situation, tricks)
         if situation.scores is None:
             raise Missing("scores", "the team scores before the hand are needed")
-        after2 = (situation.scores[0] + d0, situation.scores[1] + d1)
+        after2 = (played.scores[0], played.scores[1])
         _check_after(rules, situation, list(after2))
-        win, rule = core_hand.hand_outcome(rules, [after2[0], after2[1], after2[0], after2[1]], target, [0, 0, 0, 0],
-                                           contract, tricks)
+        win, rule = played.winner, played.rule
     else:
         sc = outcome_scores(situation)
         if sc is None:

@@ -141,6 +141,8 @@ class Situation:
     seat_scores: dict[int, int] = field(default_factory=dict)  # personal scores stated for some seats only
     seat_tricks: dict[int, int] = field(default_factory=dict)  # tricks stated for some seats only
     readings: dict[str, str] = field(default_factory=dict)  # ambiguity -> the reading chosen (spec/ambiguities.toml)
+    # what the referee stepped from these facts under one rules object (tarneeb.ruling.facts.kept); never copied
+    kept: dict[object, tuple[object, object]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def err(self, fields: Sequence[str], message: str) -> SituationError:
         """A :class:`SituationError` of this situation's file about ``fields``."""

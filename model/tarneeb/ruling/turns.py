@@ -2,13 +2,13 @@
 :func:`tarneeb.ruling.decision.decide` picks, beside those of :mod:`~tarneeb.ruling.tricks`,
 :mod:`~tarneeb.ruling.bidding` and :mod:`~tarneeb.ruling.scoring`.
 
-As there, every rule is the core's: who leads (:func:`tarneeb.core.hand.hand_leader`, the trick winner),
-whose turn (:func:`tarneeb.core.hand.bid_turn`, :func:`tarneeb.core.hand.trick_turn`, the auction of a
-:class:`~tarneeb.core.match.Match`), the next dealer (:func:`tarneeb.core.hand.next_dealer`), a seat's score
-(:func:`tarneeb.core.rules.individual_delta`), whether a play broke a clause
-(:func:`tarneeb.core.rules.play_violation`) and the clauses an irregularity breaks
-(:func:`tarneeb.core.clauses.irregularity_clauses`). No rule document says what happens *after* an
-irregularity: that is answered by the readings of the ambiguity register (:mod:`tarneeb.ruling.readings`).
+As there, every rule is the transition's, stepped from the facts (:mod:`tarneeb.ruling.steps`): who leads (the
+seat to move when the play starts, or after the last trick), whose turn (the seat to move after the stated bids,
+calls or cards), the next dealer (:mod:`tarneeb.ruling.bidding`), whether a card played broke a clause (the refusal
+of that card from a hand that held the card proving it, :func:`_find_revoke`); a seat's score alone
+(:func:`tarneeb.core.rules.individual_delta`) and the clauses an irregularity breaks
+(:func:`tarneeb.core.clauses.irregularity_clauses`) are core's single decisions. No rule document says what happens
+*after* an irregularity: that is answered by the readings of the ambiguity register (:mod:`tarneeb.ruling.readings`).
 """
 
 from __future__ import annotations
@@ -16,14 +16,29 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
+import tarneeb.ruling.steps as steps
 from tarneeb.core import clauses as core_clauses
-from tarneeb.core import hand as core_hand
 from tarneeb.core import rules as core_rules
-from tarneeb.core.cards import SUIT_NAMES, card_str, n_of, player_name
-from tarneeb.core.match import Phase
+from tarneeb.core import transition
+from tarneeb.core.actions import PLAYS
+from tarneeb.core.cards import CARD_BITS, SUIT_NAMES, card_str, n_of, player_name
 from tarneeb.core.spec import Rules
+from tarneeb.core.state import Calling, Dealing, Played
+from tarneeb.errors import IllegalPlay
 from tarneeb.ruling.bidding import decide_next_dealer
-from tarneeb.ruling.facts import auction_match, direction_word, family_check, individual_turn, leader_of_next, need_dealer, trump_of
+from tarneeb.ruling.facts import (
+    auction,
+    direction_word,
+    family_check,
+    individual_turn,
+    leader_of_next,
+    need_dealer,
+    play_start,
+    trick_played,
+    trick_winner,
+    trump_of,
+)
+from tarneeb.ruling.facts import trumps as facts_trumps
 from tarneeb.ruling.situation import Missing, Situation, TrickInProgress
 from tarneeb.ruling.verdict import Decision, fmt_delta
 
@@ -43,7 +58,7 @@ IRREGULARITY_NAMES: dict[str, str] = {
 def _decide_who_leads(rules: Rules, situation: Situation) -> Decision:
     if situation.trick is not None and len(situation.trick.cards) == 4:
         trump, chain = trump_of(rules, situation)
-        w = core_hand.trick_winner_seat(rules, situation.trick.leader, list(situation.trick.cards), trump)
+        _, w = trick_winner(rules, situation, situation.trick, trump)
         return Decision({"leader": w, "reason": "won-trick"}, f"{player_name(w, True)} won the trick and leads the next one.",
                         ("play.next-lead", "play.winner") + chain, f"winner of the trick = {player_name(w)}")
     got = leader_of_next(rules, situation)
@@ -63,27 +78,29 @@ def _as_turn(lead: Decision) -> Decision:
     return Decision({**lead.answer, "seat": lead.answer["leader"], "phase": "play"}, lead.text, lead.chain, lead.math)
 
 
-def _trick_turn(rules: Rules, trick: TrickInProgress) -> Decision:
+def _trick_turn(rules: Rules, situation: Situation, trick: TrickInProgress) -> Decision:
     n = len(trick.cards)
-    seat = core_hand.trick_turn(rules, trick.leader, n)
+    state, events = trick_played(rules, situation, trick)
+    seat = state.to_move
+    order = [e.seat for e in events if type(e) is Played] + [seat]
     way = direction_word(rules)
     return Decision({"seat": seat, "phase": "play", "reason": "direction", "cards": n, "leader": trick.leader,
                      "direction": way},
                     f"{player_name(seat, True)} plays next: card {n + 1} of the trick led by "
                     f"{player_name(trick.leader)}, going {way}.",
                     ("play.direction",),
-                    "players " + " -> ".join(str(x + 1) for x in core_rules.seat_order(rules, trick.leader)[:n + 1]))
+                    "players " + " -> ".join(str(x + 1) for x in order))
 
 
 def _decide_whose_turn(rules: Rules, situation: Situation) -> Decision:
     if situation.trick is not None and situation.trick.cards and len(situation.trick.cards) < 4:
-        return _trick_turn(rules, situation.trick)
+        return _trick_turn(rules, situation, situation.trick)
     if situation.trick is not None and (len(situation.trick.cards) == 4 or situation.history or situation.played):
         return _as_turn(_decide_who_leads(rules, situation))
     family_check(rules, situation, uses_bids=True)
     dealer = need_dealer(situation)
     clause = core_clauses.turn_clause(rules)
-    order = "players " + " -> ".join(str(x + 1) for x in core_hand.bidding_order(rules, dealer))
+    order = "players " + " -> ".join(str(x + 1) for x in steps.speaking_order(rules, dealer))
     if rules.individual:
         done = situation.bids is not None and all(b is not None for b in situation.bids)
         if not done:
@@ -96,15 +113,16 @@ def _decide_whose_turn(rules: Rules, situation: Situation) -> Decision:
                             f"{player_name(dealer)}, bids last).", (clause,),
                             f"order {order}")
     elif situation.auction is not None or situation.contract is None:
-        m = auction_match(rules, situation)
-        if m.phase is Phase.BIDDING:
-            return Decision({"seat": m.to_move, "phase": "bidding", "calls": len(situation.auction or [])},
-                            f"{player_name(m.to_move, True)} calls next ({n_of(len(situation.auction or []), 'call')} made).",
+        state, _ = auction(rules, situation)
+        if type(state) is Calling:
+            return Decision({"seat": state.to_move, "phase": "bidding", "calls": len(situation.auction or [])},
+                            f"{player_name(state.to_move, True)} calls next ({n_of(len(situation.auction or []), 'call')} made).",
                             (clause,),
                             f"order {order}")
-        if m.phase is Phase.DEAL:
-            return Decision({"seat": m.dealer, "phase": "deal", "reason": "all-pass"},
-                            f"All passed: {player_name(m.dealer)} deals again.",
+        if type(state) is Dealing:
+            dealer = state.table.dealer
+            return Decision({"seat": dealer, "phase": "deal", "reason": "all-pass"},
+                            f"All passed: {player_name(dealer)} deals again.",
                             (core_clauses.redeal_clause(rules),))
         if situation.contract is None:
             raise Missing("contract", "the auction is over; the contract holder names trump and leads")
@@ -178,39 +196,35 @@ def decide_seat_score(rules: Rules, situation: Situation) -> Decision:
 # ------------------------------------------------------------------ irregularities
 
 
-def _seat_index(rules: Rules, t: TrickInProgress, seat: int) -> int:
-    return core_rules.seat_order(rules, t.leader).index(seat)
-
-
 def _find_revoke(rules: Rules, situation: Situation, seat: int) -> tuple[int, int, int, str] | None:
     """(trick index, card played, later card that proves the seat held the suit, clause) of the first proven
-    revoke by ``seat`` in ``situation.history`` (and the trick in progress), or None."""
+    revoke by ``seat`` in ``situation.history`` (and the trick in progress), or None: a card the transition refuses
+    from the seat holding it and the later card, after the cards played before it, in every trump the facts allow."""
     tricks = list(situation.history) + ([situation.trick] if situation.trick is not None else [])
-    trump = -1
-    if rules.must_trump:
-        try:
-            trump, _ = trump_of(rules, situation)
-        except Missing:
-            trump = -1
-    later_cards: list[list[int]] = []
-    for i in range(len(tricks)):
-        out = []
-        for t in tricks[i + 1:]:
-            k = _seat_index(rules, t, seat)
-            if k < len(t.cards):
-                out.append(t.cards[k])
-        out += situation.hands.get(seat, [])
-        later_cards.append(out)
+    try:
+        trumps: tuple[int, ...] = (trump_of(rules, situation)[0],)
+    except Missing:
+        trumps = facts_trumps(rules, situation)
+    starts = [play_start(rules, situation, t) for t in trumps]
+    by_seat = [{e.seat: e.card for e in trick_played(rules, situation, t, start=starts[0])[1] if type(e) is Played}
+               for t in tricks]  # the card each seat played to each trick
     for i, t in enumerate(tricks):
-        k = _seat_index(rules, t, seat)
-        if k == 0 or k >= len(t.cards):
+        card = by_seat[i].get(seat)
+        if card is None or t.cards[0] == card:
             continue
-        card, led = t.cards[k], t.cards[0] // 13
-        for later in later_cards[i]:
-            hand = (1 << card) | (1 << later)
-            bad = core_rules.play_violation(rules, hand, led, trump, card)
-            if bad is not None:
-                return i, card, later, bad[0]
+        before = t.cards[:t.cards.index(card)]
+        later = [x[seat] for x in by_seat[i + 1:] if seat in x] + situation.hands.get(seat, [])
+        for proof in later:
+            refused = []
+            for start in starts:
+                state = steps.position(rules, start, t.leader, before, CARD_BITS[card] | CARD_BITS[proof],
+                                       steps.seats_in_trick(rules, start, t.leader, before))
+                try:
+                    transition.step(rules, state, PLAYS[card])
+                except IllegalPlay as e:
+                    refused.append(e.rule)
+            if len(refused) == len(starts):
+                return i, card, proof, refused[0]
     return None
 
 
