@@ -283,11 +283,11 @@ def _fast_clean(rules: Rules, recs: Sequence[Recorded]) -> Failure | None:
                     why, clause = f"it expects seat {st.dealer} to deal, the engine's dealer is seat {hr.dealer}", \
                         _dealer_clause(Line(rules, hr, rec.m.records[k - 1] if k else None, obj, k, "",
                                             lambda c, t: 0))[0]
-                elif st is not None and st.scores != scores:
-                    why, clause = f"it holds the scores {st.scores}, the engine's are {scores}", \
+                elif st is not None and list(st.table.scores) != scores:
+                    why, clause = f"it holds the scores {list(st.table.scores)}, the engine's are {scores}", \
                         _kind_clause(rules, rec.m.records[k - 1]) if k else "score.individual"
-                elif st is not None and st.target != target:
-                    why, clause = f"it holds the target {st.target}, the engine's is {target}", "win.play-on"
+                elif st is not None and st.table.target != target:
+                    why, clause = f"it holds the target {st.table.target}, the engine's is {target}", "win.play-on"
                 else:
                     why, clause = "", _kind_clause(rules, hr)
                 return Failure("tarneeb.records.fastpath.fast_hand",
@@ -790,8 +790,7 @@ def _snapshots(rec: Recorded, fast: bool) -> list[Any]:
 
 
 def _copy_state(st: Any) -> Any:
-    return None if st is None else dataclasses.replace(st, scores=list(st.scores), games=list(st.games),
-                                                       lost=list(st.lost), said=set(st.said))
+    return None if st is None else dataclasses.replace(st, lost=list(st.lost), said=set(st.said))  # (its Table: a value)
 
 
 def _corruption(rules: Rules, enc: Encoding, recs: Sequence[Recorded]) -> Failure | None:
