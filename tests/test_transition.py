@@ -7,7 +7,9 @@ claims (the same as the steps that reach them)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -269,3 +271,56 @@ def test_the_ends_a_verifier_builds_are_the_steps_that_reach_them(rid: str, opti
             assert type(events[-1]) is NextDealer
             seen.add(c.clause)
     assert {"start", "end"} <= seen, seen
+
+
+def _stepped(rules: Rules, state: State, actions: Sequence[Any], one: Callable[..., Any]) -> object:
+    """Each action in turn by ``one`` (the state and all events), or the error the first refused one raises."""
+    events: tuple[Event, ...] = ()
+    try:
+        for a in actions:
+            state, ev = one(rules, state, a)
+            events += ev
+    except IllegalAction as e:
+        return type(e), e.rule, str(e)
+    return state, events
+
+
+def _at_once(fn: Callable[..., Any], rules: Rules, state: State, actions: Sequence[Any]) -> object:
+    try:
+        return fn(rules, state, actions)
+    except IllegalAction as e:
+        return type(e), e.rule, str(e)
+
+
+@pytest.mark.parametrize(("rid", "options"), CONFIGS, ids=[f"{r}-{i}" for i, (r, _) in enumerate(CONFIGS)])
+def test_runs_at_once_are_their_steps(rid: str, options: dict[str, object]) -> None:
+    """call_all and play_tricks give the state and events of a step (a play_trick) of each in turn: on the runs
+    random matches make from every bidding and play state, cut short or run past the end of the phase, and with a
+    call, bid or card changed for an illegal one (the same error)."""
+    rng = random.Random(rid + str(options))
+    bidding = playing = illegal = 0
+    walk = _walk(rid, 13, 3, options)
+    for i, (rules, state, _, _, _) in enumerate(walk):
+        if type(state) in (Bidding, Calling) and (type(walk[i - 1][1]) is not type(state) if i else True):
+            calls = [a for _, s, a, _, _ in walk[i:i + 12] if isinstance(a, Bid)]
+            for n in {0, 1, 2, len(calls) // 2, len(calls), len(calls) + 1}:
+                run = (calls + [PASS])[:n]
+                tries = [run] + ([[*run[:-1], rng.choice([PASS, Bid(0), Bid(14), Bid(7, 2), Bid(13)])]] if run else [])
+                for t in tries:
+                    want, got = _stepped(rules, state, t, T.step), _at_once(T.call_all, rules, state, t)
+                    assert got == want, (rid, t)
+                    bidding += 1
+                    illegal += isinstance(want, tuple) and len(want) == 3 and isinstance(want[0], type)
+        if type(state) is Playing and not state.trick and len(state.tricks) in (0, 5, 11):
+            plays = [a.card for _, s, a, _, _ in walk[i:i + 60] if isinstance(a, Play)]
+            tricks = [plays[j:j + 4] for j in range(0, len(plays) - len(plays) % 4, 4)]
+            left = 13 - len(state.tricks)
+            for cut in (tricks[:left], tricks[:left][:3], tricks[:left + 1], [tricks[0][:3]]):
+                bad = [list(x) for x in cut]
+                if bad and bad[-1]:
+                    bad[-1][-1] = (bad[-1][-1] + 13) % 52
+                for cards in (cut, bad):
+                    want = _stepped(rules, state, cards, T.play_trick)
+                    assert _at_once(T.play_tricks, rules, state, cards) == want, (rid, cards)
+                    playing += 1
+    assert bidding > 20 and playing > 20 and illegal > 5, (bidding, playing, illegal)

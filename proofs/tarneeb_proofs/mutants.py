@@ -727,10 +727,12 @@ _TOOLS: list[Mutant] = [
        "after the second cancelled deal in a row the fast path expects the next seat to deal", "tools", "tool",
        "card-kings-41", in_manifest="own"),
     _m("fast-trick-led-by-previous-leader", FAST,
-       "        ev: tuple[Event, ...] = ()\n        try:\n            for t in tricks:\n",
-       "        ev: tuple[Event, ...] = ()\n        prev = state.leader\n        try:\n            for t in tricks:\n"
-       "                if t.get(\"leader\") == prev != now.leader:  # the leader written before the winner was known\n"
-       "                    t = {**t, \"leader\": now.leader}\n                prev = now.leader\n",
+       "            for t, taken in zip(tricks, ev[4:65:5], strict=True):\n"
+       "                trick = taken.trick  # type: ignore[union-attr]\n",
+       "            prev = state.leader\n            for t, taken in zip(tricks, ev[4:65:5], strict=True):\n"
+       "                trick = taken.trick  # type: ignore[union-attr]\n"
+       "                if t.get(\"leader\") == prev != trick.leader:  # the leader written before the winner was known\n"
+       "                    t = {**t, \"leader\": trick.leader}\n                prev = trick.leader\n",
        "the fast path accepts a trick led by the previous trick's leader", "tools", "tool", "bsfyi-41"),
     _m("fast-running-scores-unchecked", FAST,
        "                and _ints_are(obj.get(\"scores\"), list(scored.scores))):",
@@ -752,8 +754,8 @@ _TOOLS: list[Mutant] = [
        "tool", "classic", {"weak_redeal": True, "play_on": 10, "must_trump": True, "direction": "cw"},
        in_manifest="own"),
     _m("fast-call-out-of-turn", FAST,
-       "if type(x) is not list or len(x) != 2 or x[0] is not state.to_move:",
-       "if type(x) is not list or len(x) != 2:",
+       "if type(e) is not Called or x[0] is not e.seat:",
+       "if type(e) is not Called:",
        "the fast path takes a call made by a seat whose turn it is not (the auction is replayed by the seat to speak)",
        "tools", "tool", "classic"),
     # reached only by the match stage's steered matches (a weak hand after a cancelled deal), or caught only by

@@ -21,6 +21,7 @@ from tarneeb.core.cards import STRAINS, SUITS
 from tarneeb.core.state import (
     Bidding,
     BiddingOpened,
+    Called,
     Calling,
     Cancelled,
     Dealing,
@@ -32,9 +33,8 @@ from tarneeb.core.state import (
     Playing,
     Scored,
     State,
-    TrickTaken,
 )
-from tarneeb.errors import IllegalBid, IllegalDeal, IllegalPlay
+from tarneeb.errors import IllegalAction, IllegalDeal, IllegalPlay
 from tarneeb.records.driver import Driver, MatchState
 from tarneeb.records.format import _CANONICAL_BID, _CARD_CODE, _CARD_TEXT, contract_text, text_codes
 
@@ -77,14 +77,13 @@ class FastLine(Driver):
     """A canonical line through the driver: each hook steps the line's actions and returns None at the first claim
     the events do not bear out; the last (the end of the deal) advances the match state."""
 
-    __slots__ = ("st", "rules", "obj", "bids", "calls", "start")
+    __slots__ = ("st", "rules", "obj", "bids", "start")
 
     def __init__(self, st: MatchState, obj: dict[str, Any], bids: list[Any]) -> None:
         self.st = st
         self.rules = st.rules
         self.obj = obj
         self.bids = bids
-        self.calls = 0  # the line's calls stepped so far
 
     # ---- the deal: the hands, the revealed card, trump, a weak hand's redeal
     def deal(self, state: Dealing) -> State | None:
@@ -113,26 +112,25 @@ class FastLine(Driver):
 
     # ---- the bidding: each call by the seat to speak, legal; the line's calls end with the bidding
     def call(self, state: Bidding | Calling) -> State | None:
-        i = self.calls
         bids = self.bids
-        if i >= len(bids):  # the line's bidding stops before the bidding is over
-            return None
-        x = bids[i]
-        if type(x) is not list or len(x) != 2 or x[0] is not state.to_move:
-            return None
-        text = x[1]
-        b = _CANONICAL_BID.get(text) if type(text) is str else None
-        if b is None:
-            return None
+        calls = []
+        for x in bids:
+            if type(x) is not list or len(x) != 2:
+                return None
+            text = x[1]
+            b = _CANONICAL_BID.get(text) if type(text) is str else None
+            if b is None:
+                return None
+            calls.append(b)
         try:
-            now, ev = transition.step(self.rules, state, b)
-        except IllegalBid:
+            now, ev = transition.call_all(self.rules, state, calls)
+        except IllegalAction:  # an illegal call, or one after the end of the bidding
             return None
-        self.calls = i + 1
-        if type(now) is type(state):  # the bidding goes on
-            return now
-        if i + 1 != len(bids):  # calls after the end of the bidding
+        if type(now) is Bidding or type(now) is Calling:  # the line's bidding stops before the bidding is over
             return None
+        for x, e in zip(bids, ev, strict=False):  # each call by the seat whose turn it was (the first events: the calls)
+            if type(e) is not Called or x[0] is not e.seat:
+                return None
         if type(now) is Dealing:  # cancelled: a low bid total, or all passed
             return self._cancelled(now, ev, None)
         if self.obj.get("redeal") is not None:
@@ -163,31 +161,27 @@ class FastLine(Driver):
     # ---- the play: the thirteen tricks, each led and won by the seats the transition says
     def trick(self, state: Playing) -> State | None:
         tricks = self.obj.get("tricks")
-        if type(tricks) is not list or len(tricks) != 13 or state.tricks:
+        if type(tricks) is not list or len(tricks) != 13:
             return None
-        rules = self.rules
         code = _CARD_CODE
-        play = transition.play_trick
-        self.start = state.start
-        now: State = state
-        ev: tuple[Event, ...] = ()
         try:
-            for t in tricks:
-                # leader, cards, winner: nothing unknown to warn about (not a dict: TypeError below). The leader and
-                # the winner must be the very int objects the rules give (see fast_hand)
-                if len(t) != 3 or t["leader"] is not now.leader:  # type: ignore[union-attr]
+            cards: list[tuple[int, int, int, int]] = []
+            add = cards.append
+            for t in tricks:  # leader, cards, winner: nothing unknown to warn about (not a dict: TypeError below)
+                a, b, c, d = t["cards"]  # four cards: ValueError below otherwise
+                if len(t) != 3:
                     return None
-                cs = t["cards"]
-                if type(cs) is not list:
-                    return None
-                a, b, c, d = cs  # four cards: ValueError below otherwise
-                now, ev = play(rules, now, (code[a], code[b], code[c], code[d]))
-                taken = ev[4]
-                if type(taken) is not TrickTaken or t["winner"] is not taken.trick.winner:
+                add((code[a], code[b], code[c], code[d]))
+            end, ev = transition.play_tricks(self.rules, state, cards)
+            # each trick's leader and winner: the very int objects the rules give (see fast_hand)
+            for t, taken in zip(tricks, ev[4:65:5], strict=True):
+                trick = taken.trick  # type: ignore[union-attr]
+                if t["leader"] is not trick.leader or t["winner"] is not trick.winner:
                     return None
         except (KeyError, TypeError, ValueError, IllegalPlay):  # a missing field, not four cards, a card not written
             return None  # canonically, or an illegal card
-        return self._scored(now, ev[5:])
+        self.start = state.start
+        return self._scored(end, ev[65:])
 
     # ---- the end of the deal
     def _scored(self, end: State, ev: tuple[Event, ...]) -> State | None:

@@ -43,12 +43,22 @@ from tarneeb.core.state import (
     Playing,
     Scored,
     State,
+    Table,
     TrickTaken,
     Violation,
 )
 from tarneeb.errors import IllegalDeal, IllegalPlay
 from tarneeb.records.driver import Driver, MatchState
-from tarneeb.records.format import _CARD_TEXT, Divergence, HandLine, RecordProblem, Report, bid_text, contract_text
+from tarneeb.records.format import (
+    _CARD_TEXT,
+    Divergence,
+    HandLine,
+    RecordProblem,
+    Report,
+    TrickLine,
+    bid_text,
+    contract_text,
+)
 
 Contract = tuple[int, int, int | None] | None
 
@@ -74,6 +84,12 @@ def _plus(scores: list[int], changes: list[int]) -> list[int]:
 
 def _four(v: list[int]) -> tuple[int, int, int, int]:
     return v[0], v[1], v[2], v[3]
+
+
+def _table(table: Table, dealer: int, scores: tuple[int, int, int, int], target: int, games: tuple[int, ...]) -> Table:
+    """``table`` with the dealer, scores, target and games a record's claims name (``dataclasses.replace`` of
+    those fields, built directly: the replay builds several per hand)."""
+    return Table(dealer, scores, target, games, table.deals, table.played, table.redeals)
 
 
 class Cites(Protocol):
@@ -160,7 +176,8 @@ class HandReplay(Driver):
         """Replay the hand dealt by ``dealer``; False when it could not be replayed (the caller then
         resynchronises)."""
         self.dealer, self.deck = dealer, deck
-        self.table = replace(self.st.table, dealer=dealer)
+        table = self.st.table
+        self.table = table if table.dealer == dealer else replace(table, dealer=dealer)
         ok = self.drive(Dealing(self.table)) is not None
         if self.passes:
             self._pass_fits()
@@ -573,6 +590,10 @@ class HandReplay(Driver):
         if tricks is None or self.start is None:
             raise RuntimeError("a hand played without its tricks")
         k = self.k
+        if k == 0 and len(tricks) == 13 and self.trump_claim == self.trump_rules:
+            ruled = self._as_ruled(state, tricks)
+            if ruled is not None:
+                return ruled
         if k >= len(tricks):
             self.err("tricks", f"only {len(tricks)} of 13 tricks: the deal is incomplete")
             return None
@@ -623,7 +644,7 @@ class HandReplay(Driver):
                     if j == 0:
                         lead_taint = lead_taint or d
                 self.seen |= 1 << c
-        taken = next(e for e in ev if type(e) is TrickTaken)
+        taken = ev[4] if len(ev) > 4 and type(ev[4]) is TrickTaken else next(e for e in ev if type(e) is TrickTaken)
         w = taken.trick.winner
         w_rules = self._winner_by_rules(state, cards) if trump_rules != trump else w
         self.won_rules[w] += 1
@@ -641,6 +662,27 @@ class HandReplay(Driver):
             return now if now.leader == w else replace(now, leader=w, to_move=w)
         if len(tricks) > 13:
             self.div("tricks", f"{len(tricks)} tricks", "13 tricks", "hand.tricks", 13)
+        return self._scoring(self.won)
+
+    def _as_ruled(self, state: Playing, tricks: list[TrickLine]) -> State | None:
+        """The usual case in one go (:func:`~tarneeb.core.transition.play_tricks`): thirteen tricks of legal cards,
+        each led and won by the seats the transition says (or left unsaid), on the rules' trump; then what the
+        trick by trick replay leaves (nothing to report), and the scoring. None when some trick is otherwise."""
+        try:
+            _, ev = transition.play_tricks(self.rules, state, [t.cards for t in tricks])
+        except IllegalPlay:
+            return None
+        taken = ev[4:65:5]
+        for t, e in zip(tricks, taken, strict=True):
+            trick = e.trick  # type: ignore[union-attr]
+            if (t.leader is not None and t.leader != trick.leader) or (t.winner is not None and t.winner != trick.winner):
+                return None
+        for e in taken:
+            w = e.trick.winner  # type: ignore[union-attr]
+            self.won[w] += 1
+            self.won_rules[w] += 1
+        self.seen = (1 << 52) - 1
+        self.k = 13
         return self._scoring(self.won)
 
     def _winner_by_rules(self, state: Playing, cards: list[int]) -> int:
@@ -661,10 +703,10 @@ class HandReplay(Driver):
         if start is None:
             raise RuntimeError("a hand ended before its play started")
         table = start.table
-        if target is not None and games is not None:
-            table = replace(table, target=target, games=tuple(games))
-        if contract != start.contract or table is not start.table:
-            start = replace(start, contract=contract, table=table)
+        if target is not None and games is not None and (target != table.target or tuple(games) != table.games):
+            table = _table(table, table.dealer, table.scores, target, tuple(games))
+        if contract != start.contract or table is not start.table:  # (a Contracted with these fields replaced)
+            start = Contracted(table, start.deal, start.trump, start.bids, contract)
         return transition.end_hand(rules or self.rules, start, tricks, scores=scores)
 
     def _scored_on(self, contract: Contract, tricks: list[int], rules: Rules | None = None) -> Scored:
@@ -686,7 +728,7 @@ class HandReplay(Driver):
                  rule: str = "") -> tuple[State, tuple[Event, ...]]:
         """The match after the hand, going on from ``winner`` (the record's, or the rules') with the scores
         ``scores`` after it, at ``target`` with ``games`` won before it."""
-        table = replace(self.table, scores=_four(scores), target=target, games=tuple(games))
+        table = _table(self.table, self.table.dealer, _four(scores), target, tuple(games))
         return transition.settle_match(self.rules, table, winner, rule)
 
     def _scoring(self, won: list[int]) -> State:
