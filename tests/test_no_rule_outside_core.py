@@ -1,26 +1,39 @@
-"""No rule logic outside core (issue 22, item 4): the tools take every rule from :mod:`tarneeb.core`.
+"""No rule logic outside core (issue 22, item 4): the tools take every rule, and the order of a hand, from
+:mod:`tarneeb.core`.
 
-Each test changes one rule in core (a core function monkeypatched, or a :class:`~tarneeb.core.spec.Rules` field)
-and sees that the tool follows it: the verifier's fast path (:func:`tarneeb.records.fastpath.fast_hand`) and its
-step-by-step replay (``verify_lines(fast=False)``), the conformance vector reference
+Each rule test changes one rule in core (a core function monkeypatched, or a :class:`~tarneeb.core.spec.Rules`
+field) and sees that the tool follows it: the verifier's fast path (:func:`tarneeb.records.fastpath.fast_hand`) and
+its step-by-step replay (``verify_lines(fast=False)``), the conformance vector reference
 (:mod:`tarneeb.conformance.vector_ref`) and the referee's answer and explanation (:func:`tarneeb.ruling.decision.decide`).
 A tool that worked the rule out itself would go on stating the old rule: each of these tests failed on the code
 before the fix (the tools of main at b357330, with the new core functions present), but the first, which guards
 the next dealer after a cancelled deal that main already takes from ``hand.next_dealer``.
+
+The order of a hand (the deal, the weak seats' claims, the bidding, trump, the play, scoring, the outcome, play-on,
+the next dealer) is the transition's (:mod:`tarneeb.core.transition`): no function outside core strings the hand
+steps of :mod:`tarneeb.core.hand` of two phases together, nor builds a state of a phase; the verifier (the fast path,
+the replay, the verifier around them) calls no hand step at all and steps the transition for every hand line it
+replays, only the hypotheses of :mod:`tarneeb.records.diagnose` ask one step each under other rules.
 """
 
 from __future__ import annotations
 
+import ast
 import random
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import orjson
 import pytest
 
+import tarneeb
 from tarneeb import Deal, Match, Phase, load_rules
 from tarneeb.conformance import vector_ref as V
 from tarneeb.core import hand as H
 from tarneeb.core import rules as R
+from tarneeb.core import transition as T
 from tarneeb.core.cards import card_str
 from tarneeb.core.spec import Rules
 from tarneeb.records import Divergence, RecordProblem, Verifier, match_dicts, verify_lines
@@ -224,24 +237,25 @@ def test_a_bids_value_stated_is_the_cores(monkeypatch: pytest.MonkeyPatch) -> No
 
 
 def test_the_trick_steps_are_the_cores(monkeypatch: pytest.MonkeyPatch) -> None:
-    """play.winner changed in the core's hand steps (the leader always wins): the replay reports the trick
-    winners of a clean record (hand.trick_winner_seat), and the fast path refuses its lines
-    (hand.legal_trick_winner)."""
+    """play.winner changed in core (the leader always wins): in the transition's step of a whole trick
+    (hand.legal_trick_winner), both paths follow it, the fast path refusing the played lines of a clean record and
+    the replay reporting their trick winners; and so in the rule both of core's trick steps ask
+    (rules.trick_winner)."""
     rules = load_rules("bsfyi-41")
     lines = _lines(_match(rules, 5, hands=6))
     assert all(_fast_takes(lines))
-    old_seat, old_play = H.trick_winner_seat, H.legal_trick_winner
-    monkeypatch.setattr(H, "trick_winner_seat", lambda r, leader, cards, trump: leader)
-    divs = _divergences(lines, False)
-    assert divs and divs[0].field.endswith(".winner") and divs[0].clause == "play.winner"
-    monkeypatch.setattr(H, "trick_winner_seat", old_seat)
+    old_play = H.legal_trick_winner
 
     def leader_wins(rules: Rules, hands: list[int], leader: int, cards: Any, trump: int) -> int:
         return leader if old_play(rules, hands, leader, cards, trump) >= 0 else -1
 
-    monkeypatch.setattr(H, "legal_trick_winner", leader_wins)
-    assert not any(_fast_takes(lines))  # every played deal has a trick its leader does not win
-    assert not _divergences(lines, True)  # the replay (unpatched winner) still finds the record clean
+    for patch in ((H, "legal_trick_winner", leader_wins), (R, "trick_winner", lambda cards, trump: 0)):
+        with monkeypatch.context() as mp:
+            mp.setattr(*patch)
+            assert not any(_fast_takes(lines))  # every played deal has a trick its leader does not win
+            for fast in (True, False):
+                divs = _divergences(lines, fast)
+                assert divs and divs[0].field.endswith(".winner") and divs[0].clause == "play.winner", patch
 
 
 def test_the_team_tricks_are_the_cores(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -284,6 +298,105 @@ def test_the_deck_of_hands_is_the_cores(monkeypatch: pytest.MonkeyPatch) -> None
 
     monkeypatch.setattr(R, "deck_of_hands", spy)
     assert _divergences(lines, False) and calls == [rec.dealer for rec in m.records]
+
+
+# ------------------------------------------------------------------ the order of a hand is core's
+
+# the hand steps the transition strings together (tarneeb.core.hand), by the phase of a hand each belongs to
+HAND_STEPS: dict[str, frozenset[str]] = {
+    "deal": frozenset({"deal_trump", "weak_seats", "weak_claimers"}),
+    "bidding": frozenset({"auction_start", "auction_call", "bid_turn"}),
+    "play": frozenset({"hand_leader", "trick_turn", "trick_legal", "legal_trick_winner", "trick_winner_seat"}),
+    "scoring": frozenset({"hand_deltas"}),
+    "outcome": frozenset({"hand_outcome", "settle"}),
+    "next dealer": frozenset({"next_dealer", "next_dealer_clause"}),
+}
+PHASE_OF = {name: phase for phase, names in HAND_STEPS.items() for name in names}
+PHASE_STATES = frozenset({"Claiming", "Bidding", "Calling", "Naming", "Playing", "Over"})  # what only a step makes
+MODEL = Path(tarneeb.__file__).resolve().parent
+# the table builders of the vectorised batch self-play, which ask single steps for every dealer, card or auction
+# state (its games are replayed through the transition state by state: tests/test_batch_twin.py)
+TABLES = {("play/batch.py", "__init__"), ("play/batch.py", "_auction")}
+
+
+def _functions() -> Iterator[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]]:
+    for path in sorted(MODEL.rglob("*.py")):
+        rel = path.relative_to(MODEL).as_posix()
+        if not rel.startswith("core/"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                    yield rel, node
+
+
+def _names(node: ast.AST) -> set[str]:
+    return {n.attr if isinstance(n, ast.Attribute) else n.id for n in ast.walk(node)
+            if isinstance(n, ast.Attribute | ast.Name)}
+
+
+def test_no_function_outside_core_strings_hand_steps_together() -> None:
+    """No function outside core asks the hand steps of two phases of a hand (the deal, the bidding, the play, the
+    scoring, the outcome, the next dealer): that order is the transition's."""
+    seen = 0
+    for rel, fn in _functions():
+        phases = {PHASE_OF[n] for n in _names(fn) if n in PHASE_OF}
+        seen += bool(phases)
+        assert len(phases) < 2 or (rel, fn.name) in TABLES, f"{rel}: {fn.name} strings {sorted(phases)} together"
+    assert seen > 10  # (the referee, the vectors, the fuzzer, the hypotheses ask single steps)
+
+
+def test_no_function_outside_core_builds_a_phase_state() -> None:
+    """Only a step of the transition makes a state of a phase (claiming, bidding, an auction, naming trump, the
+    play, the end of the match); outside core a state is stepped, or built from a Table (``Dealing``) or with
+    ``dataclasses.replace`` of the fields a record claims."""
+    for rel, fn in _functions():
+        built = {n.func.id for n in ast.walk(fn) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                 and n.func.id in PHASE_STATES}
+        assert not built, f"{rel}: {fn.name} builds {sorted(built)}"
+
+
+def test_the_verifier_asks_no_hand_step() -> None:
+    """The verifier's reader, driver, fast path, replay and everything around them name no hand step: every hand
+    line goes through the transition. Only the hypotheses of diagnose (one step each, under other rules) may."""
+    for rel, fn in _functions():
+        if rel.startswith("records/") and rel != "records/diagnose.py":
+            steps = sorted(n for n in _names(fn) if n in PHASE_OF)
+            assert not steps, f"{rel}: {fn.name} asks {steps}"
+
+
+def test_every_hand_line_is_stepped_through_the_transition(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Verifying a record steps the transition for every hand line, on both paths, clean or corrupted; and no
+    hand step of core is called from the verifier's modules (only from core, or diagnose's hypotheses)."""
+    rules = load_rules("card-kings-41")
+    m = _cancelled_twice(rules)
+    objs = [orjson.loads(x) for x in _lines(m)]
+    bad = [dict(o) for o in objs]
+    bad[3] = dict(bad[3], scores=[s + 1 for s in bad[3]["scores"]])  # the played deal claims other scores
+    bad[1] = dict(bad[1], dealer=(bad[1]["dealer"] + 1) % 4)
+    deals: list[str] = []
+    step = T.step
+
+    def counting(rules: Rules, state: Any, action: Any, *, force: bool = False) -> Any:
+        if type(action) is Deal:
+            deals.append(sys._getframe(1).f_globals["__name__"])
+        return step(rules, state, action, force=force)
+
+    def guarded(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        def call(*a: Any, **k: Any) -> Any:
+            caller = sys._getframe(1).f_globals["__name__"]
+            assert not caller.startswith("tarneeb.records.") or caller == "tarneeb.records.diagnose", (name, caller)
+            return fn(*a, **k)
+        return call
+
+    monkeypatch.setattr(T, "step", counting)
+    for name in PHASE_OF:
+        monkeypatch.setattr(H, name, guarded(name, getattr(H, name)))
+    for lines in ([orjson.dumps(o) for o in objs], [orjson.dumps(o) for o in bad]):
+        for fast in (True, False):
+            deals.clear()
+            _, reps = verify_lines(lines, fast=fast)
+            assert len(deals) >= len(lines) - 1 and set(deals) <= {"tarneeb.records.fastpath",
+                                                                  "tarneeb.records.replay"}, deals
+    assert any(isinstance(r, Divergence) for r in reps)
 
 
 # ------------------------------------------------------------------ the referee restating a rule (mutants)

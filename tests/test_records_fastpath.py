@@ -272,7 +272,8 @@ def test_bids_not_written_canonically_go_to_the_replay() -> None:
 
 @pytest.mark.parametrize("fn", ["auction_bid_violation", "auction_next", "next_seat"])
 def test_the_fast_paths_auction_table_follows_a_patched_rule(monkeypatch: pytest.MonkeyPatch, fn: str) -> None:
-    """The fast path keeps each auction's outcome; a decider replaced afterwards (as a proof's mutant is) is used."""
+    """The fast path steps each auction through the transition; a decider replaced afterwards (as a proof's mutant
+    is) is used at once."""
     from tarneeb.core import rules as R
 
     lines = records("classic", _key({}), None, 1)

@@ -1,20 +1,43 @@
-"""The one transition of a match (tarneeb.core.transition): its shortcut for whole tricks, and what it promises of
-states (never changed in place) and errors (nothing changes on a refused action)."""
+"""The one transition of a match (tarneeb.core.transition): its shortcut for whole tricks, what it promises of
+states (never changed in place) and errors (nothing changes on a refused action), and what it gives a verifier going
+on from a record's claims: ``force`` (the same step on a legal action; an illegal one taken as made, reported), and
+the start of the play, the end of a hand, the match after an outcome and a cancelled deal from states built from
+claims (the same as the steps that reach them)."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
 
 import pytest
 
+from tarneeb.core import rules as R
 from tarneeb.core import transition as T
-from tarneeb.core.actions import PLAYS, Deal, Play
+from tarneeb.core.actions import PASS, PLAYS, Bid, Deal, NameTrump, Play
 from tarneeb.core.cards import cards_of
 from tarneeb.core.match import random_deck
-from tarneeb.core.rules import seat_order
 from tarneeb.core.spec import Rules, load_rules, rulesets
-from tarneeb.core.state import Dealing, Playing, State
-from tarneeb.errors import IllegalAction
+from tarneeb.core.state import (
+    Bidding,
+    Called,
+    Calling,
+    Cancelled,
+    Dealing,
+    Event,
+    Naming,
+    NextDealer,
+    Over,
+    Played,
+    Playing,
+    PlayStarted,
+    Scored,
+    State,
+    TrumpNamed,
+    Violation,
+)
+from tarneeb.errors import IllegalAction, IllegalDeal, WrongPhase
 
 
 def _states(rid: str, seed: int, n: int) -> list[tuple[Playing, Rules]]:
@@ -72,7 +95,7 @@ def test_a_whole_trick_at_once_is_four_plays(rid: str) -> None:
             assert isinstance(act, Play)
             cards.append(act.card)
             s, _ = T.step(rules, s, act)
-        seats = seat_order(rules, state.leader)
+        seats = R.seat_order(rules, state.leader)
         tries = [cards] + [[*cards[:k], rng.choice(cards_of(state.hands[seats[k]])), *cards[k + 1:]] for k in (1, 2, 3)]
         for t in tries:
             want, got = _four(rules, state, t), _trick(rules, state, t)
@@ -101,3 +124,203 @@ def test_a_step_changes_no_state_it_is_given() -> None:
             nxt, _ = T.step(rules, state, legal[rng.randrange(len(legal))])
         assert repr(state) == before
         state = nxt
+
+
+# ---------------------------------------------------------------------- a verifier going on from a record's claims
+
+
+def _walk(rid: str, seed: int, n: int, options: dict[str, object] | None = None
+          ) -> list[tuple[Rules, State, object, State, tuple[Event, ...]]]:
+    """(rules, state, action, the state after it, its events) of every step of ``n`` seeded random matches."""
+    rules = load_rules(rid, options or {})
+    rng = random.Random(seed)
+    out: list[tuple[Rules, State, object, State, tuple[Event, ...]]] = []
+    for _ in range(n):
+        state: State = T.start(rules, rng.randrange(4))
+        for _ in range(600):
+            if type(state) is Dealing:
+                action: object = Deal(random_deck(rng))
+            else:
+                legal = T.legal_actions(rules, state)
+                if not legal:
+                    break
+                action = legal[rng.randrange(len(legal))]
+            after, events = T.step(rules, state, action)  # type: ignore[arg-type]
+            out.append((rules, state, action, after, events))
+            state = after
+    return out
+
+
+CONFIGS: list[tuple[str, dict[str, object]]] = [(rid, {}) for rid in sorted(rulesets())] + [
+    ("classic", {"weak_redeal": True, "play_on": 10, "must_trump": True}), ("classic", {"egyptian": True}),
+    ("classic", {"egyptian": True, "auction": "continuous", "all_pass": "dealer-forced"})]
+
+
+@pytest.mark.parametrize(("rid", "options"), CONFIGS, ids=[f"{r}-{i}" for i, (r, _) in enumerate(CONFIGS)])
+def test_force_is_the_step_itself_on_every_legal_action(rid: str, options: dict[str, object]) -> None:
+    """``step(..., force=True)`` gives the very state and events of ``step`` on every legal action of random matches
+    (deals, claims, bids, calls, trump, cards), and ``play_trick(..., force=True)`` those of ``play_trick`` on every
+    trick they play."""
+    kinds: set[str] = set()
+    for rules, state, action, after, events in _walk(rid, 7, 4, options):
+        assert T.step(rules, state, action, force=True) == (after, events), (rid, action)  # type: ignore[arg-type]
+        kinds.add(type(action).__name__)
+        if type(state) is Playing and not state.trick:
+            s: State = state
+            cards: list[int] = []
+            while type(s) is Playing and len(cards) < 4:
+                legal = T.legal_actions(rules, s)
+                cards.append(legal[len(cards) % len(legal)].card)  # type: ignore[union-attr]
+                s, _ = T.step(rules, s, PLAYS[cards[-1]])
+            if len(cards) == 4:
+                assert T.play_trick(rules, state, cards, force=True) == T.play_trick(rules, state, cards)
+    assert {"Deal", "Bid", "Play"} <= kinds, kinds
+
+
+def _first(rules: Rules, kind: type, seed: int = 3) -> State:
+    return next(s for r, s, _, _, _ in _walk(rules.id, seed, 2, dict(rules.options)) if type(s) is kind)
+
+
+def test_force_takes_an_illegal_card_as_played() -> None:
+    """An illegal card (a revoke, a card not held) under force: a Violation with the clause step raises with first,
+    then the events of a play; the card leaves the hand it was in, and the trick goes on."""
+    rules = load_rules("eram-41")
+    for _, state, _, _, _ in _walk("eram-41", 5, 2):
+        if type(state) is Playing and state.trick:
+            hand = state.hands[state.to_move]
+            bad = [c for c in range(52) if not T.legal_play_mask(rules, state) >> c & 1]
+            for c in bad[:6]:
+                with pytest.raises(IllegalAction) as e:
+                    T.step(rules, state, PLAYS[c])
+                after, events = T.step(rules, state, PLAYS[c], force=True)
+                v = events[0]
+                assert type(v) is Violation and (v.seat, v.clause, v.why) == (state.to_move, e.value.rule, e.value.reason)
+                assert events[1] == Played(state.to_move, c)
+                if type(after) is Playing and after.trick:
+                    assert after.hands[state.to_move] == hand & ~(1 << c) and after.trick[-1] == c
+            break
+    state = _first(rules, Playing)
+    for bad_action in (Play(52), Play(-1), Deal(tuple(range(52))), PASS):
+        with pytest.raises(IllegalAction):
+            T.step(rules, state, bad_action, force=True)  # not a card of the pack, or another phase's action
+
+
+def test_force_takes_an_illegal_bid_or_call_as_made() -> None:
+    """An illegal individual bid counts (a pass as a bid of nothing); an illegal auction call is made (who speaks
+    after it follows); no trump named by the contract holder is taken; a bad deck still raises."""
+    rules = load_rules("bsfyi-41")
+    state = _first(rules, Bidding)
+    assert isinstance(state, Bidding)
+    after, events = T.step(rules, state, PASS, force=True)
+    assert [type(e) for e in events] == [Violation, Called] and events[0].clause == "bid.no-pass"
+    assert isinstance(after, Bidding) and after.bids[state.to_move] == 0 and after.spoken == 1
+    after, events = T.step(rules, state, Bid(14), force=True)
+    assert events[0].clause == "bid.range" and after.bids[state.to_move] == 14  # type: ignore[union-attr]
+    with pytest.raises(IllegalDeal):
+        T.step(rules, Dealing(state.table), Deal((0,) * 52), force=True)
+    classic = load_rules("classic")
+    call = _first(classic, Calling)
+    assert isinstance(call, Calling)
+    after, events = T.step(classic, call, Bid(classic.min_bid - 1), force=True)
+    assert type(events[0]) is Violation and events[0].clause == "auction.range" and isinstance(after, Calling)
+    assert after.top == Bid(classic.min_bid - 1) and after.holder == call.to_move
+    naming = _first(classic, Naming)
+    assert isinstance(naming, Naming)
+    with pytest.raises(IllegalAction):
+        T.step(classic, naming, NameTrump(4))
+    after, events = T.step(classic, naming, NameTrump(4), force=True)
+    assert [type(e) for e in events] == [Violation, TrumpNamed, PlayStarted] and isinstance(after, Playing)
+    assert after.start.trump == 4
+    with pytest.raises(IllegalAction):
+        T.step(classic, naming, NameTrump(5), force=True)  # no strain at all
+    with pytest.raises(WrongPhase):
+        T.step(classic, naming, PLAYS[0], force=True)
+
+
+@pytest.mark.parametrize(("rid", "options"), CONFIGS, ids=[f"{r}-{i}" for i, (r, _) in enumerate(CONFIGS)])
+def test_the_ends_a_verifier_builds_are_the_steps_that_reach_them(rid: str, options: dict[str, object]) -> None:
+    """start_play, end_hand, settle_match and cancel from the states the steps leave give what the steps give: the
+    play as the step that ends the bidding starts it, the end of a hand as its thirteenth trick's step (and, given
+    the scores after it, the outcome judged on them), the match after an outcome, a cancelled deal."""
+    seen: set[str] = set()
+    for rules, state, _, after, events in _walk(rid, 11, 4, options):
+        kinds = [type(e) for e in events]
+        if PlayStarted in kinds:
+            assert type(after) is Playing
+            assert T.start_play(rules, after.start, after.hands) == (after, events[kinds.index(PlayStarted):])
+            seen.add("start")
+        if Scored in kinds:
+            assert type(state) is Playing
+            won = events[kinds.index(Scored)].tricks_won  # type: ignore[union-attr]
+            tail = events[kinds.index(Scored):]
+            assert T.end_hand(rules, state.start, won) == (after, tail)
+            sc = tail[0].scores  # type: ignore[union-attr]
+            assert T.end_hand(rules, state.start, won, scores=list(sc)) == (after, tail)
+            decided = tail[1]
+            table = replace(state.start.table, scores=sc)
+            assert T.settle_match(rules, table, decided.winner, decided.clause) == (after, tail[2:])  # type: ignore[union-attr]
+            seen.add("over" if type(after) is Over else "end")
+            # judged on other scores: the outcome on those, the scoring itself unchanged
+            other = [x + 100 for x in sc]
+            end, ev = T.end_hand(rules, state.start, won, scores=other)
+            assert ev[0] == replace(tail[0], scores=tuple(other)) and end.table.scores == tuple(other)  # type: ignore[arg-type]
+        if Cancelled in kinds:
+            c = events[kinds.index(Cancelled)]
+            table = state.table
+            assert T.cancel(rules, table, c.clause, c.why) == (after, events[kinds.index(Cancelled):])  # type: ignore[union-attr]
+            assert type(events[-1]) is NextDealer
+            seen.add(c.clause)
+    assert {"start", "end"} <= seen, seen
+
+
+def _stepped(rules: Rules, state: State, actions: Sequence[Any], one: Callable[..., Any]) -> object:
+    """Each action in turn by ``one`` (the state and all events), or the error the first refused one raises."""
+    events: tuple[Event, ...] = ()
+    try:
+        for a in actions:
+            state, ev = one(rules, state, a)
+            events += ev
+    except IllegalAction as e:
+        return type(e), e.rule, str(e)
+    return state, events
+
+
+def _at_once(fn: Callable[..., Any], rules: Rules, state: State, actions: Sequence[Any]) -> object:
+    try:
+        return fn(rules, state, actions)
+    except IllegalAction as e:
+        return type(e), e.rule, str(e)
+
+
+@pytest.mark.parametrize(("rid", "options"), CONFIGS, ids=[f"{r}-{i}" for i, (r, _) in enumerate(CONFIGS)])
+def test_runs_at_once_are_their_steps(rid: str, options: dict[str, object]) -> None:
+    """call_all and play_tricks give the state and events of a step (a play_trick) of each in turn: on the runs
+    random matches make from every bidding and play state, cut short or run past the end of the phase, and with a
+    call, bid or card changed for an illegal one (the same error)."""
+    rng = random.Random(rid + str(options))
+    bidding = playing = illegal = 0
+    walk = _walk(rid, 13, 3, options)
+    for i, (rules, state, _, _, _) in enumerate(walk):
+        if type(state) in (Bidding, Calling) and (type(walk[i - 1][1]) is not type(state) if i else True):
+            calls = [a for _, s, a, _, _ in walk[i:i + 12] if isinstance(a, Bid)]
+            for n in {0, 1, 2, len(calls) // 2, len(calls), len(calls) + 1}:
+                run = (calls + [PASS])[:n]
+                tries = [run] + ([[*run[:-1], rng.choice([PASS, Bid(0), Bid(14), Bid(7, 2), Bid(13)])]] if run else [])
+                for t in tries:
+                    want, got = _stepped(rules, state, t, T.step), _at_once(T.call_all, rules, state, t)
+                    assert got == want, (rid, t)
+                    bidding += 1
+                    illegal += isinstance(want, tuple) and len(want) == 3 and isinstance(want[0], type)
+        if type(state) is Playing and not state.trick and sum(state.won) in (0, 5, 11):
+            plays = [a.card for _, s, a, _, _ in walk[i:i + 60] if isinstance(a, Play)]
+            tricks = [plays[j:j + 4] for j in range(0, len(plays) - len(plays) % 4, 4)]
+            left = 13 - sum(state.won)
+            for cut in (tricks[:left], tricks[:left][:3], tricks[:left + 1], [tricks[0][:3]]):
+                bad = [list(x) for x in cut]
+                if bad and bad[-1]:
+                    bad[-1][-1] = (bad[-1][-1] + 13) % 52
+                for cards in (cut, bad):
+                    want = _stepped(rules, state, cards, T.play_trick)
+                    assert _at_once(T.play_tricks, rules, state, cards) == want, (rid, cards)
+                    playing += 1
+    assert bidding > 20 and playing > 20 and illegal > 5, (bidding, playing, illegal)

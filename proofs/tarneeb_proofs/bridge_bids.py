@@ -77,7 +77,7 @@ def _seats(enc: Encoding) -> list[Target]:
                                              else z3.BoolVal(False), lambda ev: tuple(ev(o) for o in order),
                                              cite(r, "bid.turn", "auction.order"))], HAND, "the 4 dealers"))
     firsts = enc.first_dealers()  # rules.first_dealers: who may deal the first hand (no input but the ruleset)
-    out.append(Target("first_dealers", [Case(f"{r.label()}, no other input", [], [], lambda f, v: f(r),
+    out.append(Target("first_dealers", [Case("no input but the ruleset", [], [], lambda f, v: f(r),
                                              lambda res: z3.BoolVal(isinstance(res, tuple) and list(res) == firsts),
                                              lambda ev: tuple(firsts), "deal.first-dealer")],
                       domain_text="the ruleset"))

@@ -345,7 +345,7 @@ def _deal_hands(enc: Encoding) -> list[Target]:
         k, i = enc.dealt_to(place)
         places[k][i] = place
     want_places = tuple(tuple(p) for p in places)
-    out = [Target("deal_positions", [Case(f"{r.label()}, no other input", [], [], lambda f, v: f(r),
+    out = [Target("deal_positions", [Case("no input but the ruleset", [], [], lambda f, v: f(r),
                                           lambda res: z3.BoolVal(res == want_places), lambda ev: want_places,
                                           "deal.order")], domain_text="no input but the ruleset")]
     # deal_hands: each card dealt to the seat whose turn it is, one at a time round the table from the seat after

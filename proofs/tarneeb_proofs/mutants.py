@@ -743,20 +743,22 @@ RULING_SCORING = "tarneeb.ruling.scoring"
 # tests/test_no_rule_outside_core.py when core changes)
 _TOOLS: list[Mutant] = [
     _m("fast-second-cancel-next-seat", FAST,
-       "    st.dealer = core_hand.next_dealer(rules, dealer, clause)\n",
-       "    st.dealer = core_hand.next_dealer(rules, dealer, clause) if st.last_redeal is None "
-       "else core_rules.next_seat(rules, dealer)\n",
+       "        st.table = now.table\n",
+       "        st.table = now.table if st.last_redeal is None "
+       "else __import__(\"dataclasses\").replace(now.table, dealer=core_rules.next_seat(self.rules, dealer))\n",
        "after the second cancelled deal in a row the fast path expects the next seat to deal", "test.tools", "tool",
        "card-kings-41", in_manifest="own"),
     _m("fast-trick-led-by-previous-leader", FAST,
-       "    won = [0, 0, 0, 0]\n    try:\n        for t in tricks:\n",
-       "    won = [0, 0, 0, 0]\n    prev = leader\n    try:\n        for t in tricks:\n"
-       "            if t.get(\"leader\") == prev != leader:  # the leader written before the winner was known\n"
-       "                t = {**t, \"leader\": leader}\n            prev = leader\n",
+       "            for t, taken in zip(tricks, ev[4:65:5], strict=True):\n"
+       "                trick = taken.trick  # type: ignore[union-attr]\n",
+       "            prev = state.leader\n            for t, taken in zip(tricks, ev[4:65:5], strict=True):\n"
+       "                trick = taken.trick  # type: ignore[union-attr]\n"
+       "                if t.get(\"leader\") == prev != trick.leader:  # the leader written before the winner was known\n"
+       "                    t = {**t, \"leader\": trick.leader}\n                prev = trick.leader\n",
        "the fast path accepts a trick led by the previous trick's leader", "test.tools", "tool", "bsfyi-41"),
     _m("fast-running-scores-unchecked", FAST,
-       "            and _ints_are(obj.get(\"scores\"), after)):",
-       "            and type(obj.get(\"scores\")) is list):",
+       "                and _ints_are(obj.get(\"scores\"), list(scored.scores))):",
+       "                and type(obj.get(\"scores\")) is list):",
        "the fast path checks a played deal's score changes but not the running scores", "test.tools", "tool",
        "eram-41", in_manifest="own"),
     _m("fast-revealed-card-unchecked", FAST,
@@ -768,26 +770,26 @@ _TOOLS: list[Mutant] = [
        "type(out.get(\"match_over\")) is not bool",
        "the fast path takes whatever a line says about the end of the match", "test.tools", "tool", "tarneeb-400"),
     _m("fast-target-not-raised", FAST,
-       "    st.target = settled.target\n",
-       "",
+       "        st.table = end.table\n",
+       "        st.table = __import__(\"dataclasses\").replace(end.table, target=st.table.target)\n",
        "after a game won before play-on the fast path keeps judging the next deals at the old target", "test.tools",
        "tool", "classic", {"weak_redeal": True, "play_on": 10, "must_trump": True, "direction": "cw"},
        in_manifest="own"),
     _m("fast-call-out-of-turn", FAST,
-       "if a.to_speak is None or seat != a.to_speak or b is None",
-       "if a.to_speak is None or b is None",
+       "if type(e) is not Called or x[0] is not e.seat:",
+       "if type(e) is not Called:",
        "the fast path takes a call made by a seat whose turn it is not (the auction is replayed by the seat to speak)",
        "test.tools", "tool", "classic"),
     # reached only by the steered matches (a weak hand after a cancelled deal), or caught only by
     # the corruption "bids on a weak hand"
     _m("fast-weak-after-cancel-unseen", FAST,
-       "    if core_hand.weak_seats(rules, hands):\n        if core_hand.weak_claimers",
-       "    if core_hand.weak_seats(rules, hands) and st.last_redeal is None:\n        if core_hand.weak_claimers",
+       "        if type(now) is Dealing:  # a weak hand",
+       "        if type(now) is Dealing and self.st.last_redeal is None:  # a weak hand",
        "the fast path misses a weak hand dealt right after a cancelled deal (and reads the deal as bid)", "test.tools",
        "tool", "classic", {"weak_redeal": True, "play_on": 10, "must_trump": True, "direction": "cw"}),
     _m("fast-weak-hand-bids-taken", FAST,
-       'return _cancelled(st, obj, dealer, "deal.weak-redeal", bids_obj, [])',
-       'return _cancelled(st, obj, dealer, "deal.weak-redeal", bids_obj, None)',
+       'return self._cancelled(now, ev, []) if "revealed" not in obj else None',
+       'return self._cancelled(now, ev, None) if "revealed" not in obj else None',
        "the fast path takes calls written on a deal thrown in for a weak hand", "test.tools", "tool", "classic",
        {"weak_redeal": True, "play_on": 10, "must_trump": True, "direction": "cw"}),
     _m("replay-weak-hand-bids-unreported", REPLAY,
@@ -796,20 +798,19 @@ _TOOLS: list[Mutant] = [
        "the replay reports calls on a deal thrown in for a weak hand only when there are more than four", "test.tools",
        "tool", "classic", {"weak_redeal": True, "play_on": 10, "must_trump": True, "direction": "cw"}),
     _m("replay-second-cancel-next-seat", REPLAY,
-       "        st.dealer = core_hand.next_dealer(rules, dealer, rule)\n",
-       "        st.dealer = core_hand.next_dealer(rules, dealer, rule) if st.last_redeal is None "
-       "else core_rules.next_seat(rules, dealer)\n",
+       "        table = now.table  # the next dealer by the clause that cancelled the deal\n",
+       "        table = now.table if st.last_redeal is None "
+       "else replace(now.table, dealer=core_rules.next_seat(rules, self.dealer))\n",
        "from the second cancelled deal in a row on, the replay expects the next seat to deal", "test.tools", "tool",
        "card-kings-41"),
     _m("replay-bid13-ordinary", REPLAY,
-       "            rules_d = list(core_hand.hand_deltas(rules, [0, 0, 0, 0], contract, tricks))",
-       "            rules_d = list(core_hand.hand_deltas(__import__(\"dataclasses\").replace(rules, bid13=\"normal\"), [0, 0, 0, 0],"
-       " contract, tricks))",
+       "            rules_d = list(self._scored_on(contract, tricks).deltas)",
+       "            rules_d = list(self._scored_on(contract, tricks, replace(rules, bid13=\"normal\")).deltas)",
        "the replay scores a contract of 13 as an ordinary contract", "test.tools", "tool", "classic",
        {"egyptian": True, "auction": "continuous", "all_pass": "dealer-forced", "bid13": "26", "kaboot": "double",
         "min_bid": 8}),
     _m("replay-rules-winner-forgotten", REPLAY,
-       "            alt_leader = w\n",
+       "        self.alt_leader = w\n",
        "",
        "after a trick whose winner the record names wrongly, the replay does not let the rules' winner lead the "
        "next trick", "test.tools", "tool", "tarneeb-400"),
@@ -818,8 +819,8 @@ _TOOLS: list[Mutant] = [
        "bad = [s for s in range(1, 4) if rules_d[s] is not None",
        "the replay compares every seat's score change but the first seat's", "test.tools", "tool", "bsfyi-41"),
     _m("replay-cancelled-scores-unchecked", REPLAY,
-       "                if st.scores_known and sc != st.scores and sc != alt:",
-       "                if st.scores_known and sc != st.scores and sc != alt and h.tricks is not None:",
+       "                if st.scores_known and sc != before and sc != alt:",
+       "                if st.scores_known and sc != before and sc != alt and h.tricks is not None:",
        "the replay checks a cancelled deal's running scores only on a line that gives tricks (never, for a "
        "cancelled deal)", "test.tools", "tool", "tarneeb-400"),
     _m("replay-match-end-clause", REPLAY,

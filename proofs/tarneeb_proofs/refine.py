@@ -26,7 +26,7 @@ import z3
 from tarneeb.core import state as S
 from tarneeb.core.spec import Rules
 
-from .bridge import Summary, Var, as_bv, as_int, bvar, eq, ivar, value
+from .bridge import Summary, Var, as_bv, as_int, bvar, eq, in_range, ivar, value
 from .encode import Encoding, Outcome, Term, seat2
 from .symbolic import SymBool, SymInt, Unsupported
 from .witness import card_text, hand_text
@@ -93,16 +93,22 @@ class SymTable:
     deals: Var
     played: Var
     redeals: Var
-    target: int
+    target: Any  # an int, or a Var where the step only carries it
     games: tuple[int, ...]
 
     @classmethod
-    def make(cls, rules: Rules, target: int, games: tuple[int, ...]) -> SymTable:
+    def make(cls, rules: Rules, target: int | None, games: tuple[int, ...]) -> SymTable:
+        """``target`` None: any target (a step that only carries the table)."""
         return cls(seat_var("dealer"), [ivar(f"score of seat {s}") for s in range(4)], ivar("deals ended"),
-                   ivar("hands played"), ivar("deals cancelled"), target, games)
+                   ivar("hands played"), ivar("deals cancelled"), ivar("target") if target is None else target,
+                   games)
+
+    def target_term(self) -> Any:
+        return self.target.term if isinstance(self.target, Var) else self.target
 
     def vars(self) -> list[Var]:
-        return [self.dealer, *self.scores, self.deals, self.played, self.redeals]
+        return [self.dealer, *self.scores, self.deals, self.played, self.redeals,
+                *([self.target] if isinstance(self.target, Var) else [])]
 
     def domain(self, rules: Rules) -> list[Term]:
         sc = [v.term for v in self.scores]
@@ -113,8 +119,9 @@ class SymTable:
 
     def engine(self, values: Sequence[Any]) -> S.Table:
         """The engine's Table from the values of :meth:`vars` (symbolic or plain)."""
-        d, s0, s1, s2, s3, deals, played, redeals = values
-        return S.Table(d, (s0, s1, s2, s3), self.target, self.games, deals, played, redeals)
+        d, s0, s1, s2, s3, deals, played, redeals, *rest = values
+        target = rest[0] if rest else self.target
+        return S.Table(d, (s0, s1, s2, s3), target, self.games, deals, played, redeals)
 
     def scores_t(self) -> list[Term]:
         return [v.term for v in self.scores]
@@ -212,104 +219,83 @@ def refused(err: BaseException, kind: type, seat: Any, clause: Term | str) -> Te
 HAND = "tarneeb.core.hand"
 RULES = "tarneeb.core.rules"
 
+# The rule functions and hand steps the transition's sequencing calls, as uninterpreted functions: the transition is
+# proved for every function in their place, so for the engine's own, which the family ``engine`` proves equal to
+# the encodings (legal_play_mask's ``LEGAL`` is the one its own proof uses).
+_I = z3.IntSort()
+TWS = z3.Function("trick_winner_seat", z3.BitVecSort(2), *[z3.BitVecSort(6)] * 4, z3.BitVecSort(6), z3.BitVecSort(2))
+DELTA = [z3.Function(f"score_change_of_seat_{s}", *[_I] * 10, _I) for s in range(4)]  # bids, holder, n, tricks
+WINNER = z3.Function("hand_winner", *[_I] * 15, _I)  # scores, target, bids, holder, n, tricks -> 0, 1, or none
+CLAUSE = z3.Function("hand_outcome_clause", *[_I] * 15, _I)  # -> the index of the deciding clause
+OUTCOME_CLAUSES = ("win.qualify", "tie.both-qualify", "win.made-bid", "win.target", "score.bid13")
 
-def _between(x: Any, lo: int, hi: int) -> Term:
-    t = as_int(x)
-    return z3.And(t >= lo, t <= hi)
+
+def contract_ints(contract: Any) -> tuple[Term, Term]:
+    """(holder, tricks) of a contract as the uninterpreted functions take them: (-1, 0) without one."""
+    if contract is None:
+        return z3.IntVal(-1), z3.IntVal(0)
+    return as_int(contract[0]), as_int(contract[1])
 
 
-def transition_summaries(enc: Encoding, targets: Sequence[int]) -> list[Summary]:
-    """The rule functions and hand steps the transition calls, as their encodings, each on the domain of its own
-    proof in the family ``engine`` (the same configuration): legal_play_mask, trick_winner_seat, hand_deltas,
-    hand_outcome (at each of ``targets``, the targets in force), and the words of a refusal (:func:`refusal_summary`)."""
-    from .bridge import in_range
-    from .bridge_play import led6_of
+def deltas_of(bids: Sequence[Any], contract: Any, tricks: Sequence[Any]) -> list[Term]:
+    holder, n = contract_ints(contract)
+    args = [as_int(b) for b in bids] + [holder, n] + [as_int(t) for t in tricks]
+    return [DELTA[s](*args) for s in range(4)]
 
-    r = enc.r
 
-    def legal_bid(b: Any) -> Term:
-        t = as_int(b)
-        return z3.And(t >= r.bid_min, t <= r.bid_max, *[t != x for x in sorted(r.bid_excluded)])
+def outcome_of(scores: Sequence[Any], target: Any, bids: Sequence[Any], contract: Any,
+               tricks: Sequence[Any]) -> tuple[Term, Term]:
+    """(the winner's term, the clause index's term) of a hand's outcome."""
+    holder, n = contract_ints(contract)
+    args = [as_int(x) for x in scores] + [as_int(target)] + [as_int(b) for b in bids] + [holder, n] + \
+        [as_int(t) for t in tricks]
+    return WINNER(*args), CLAUSE(*args)
 
-    def tricks_ok(ts: Any) -> Term | None:
-        if not isinstance(ts, (list, tuple)) or len(ts) != 4:
-            return None
-        return z3.And(*[_between(t, 0, 13) for t in ts], z3.Sum([as_int(t) for t in ts]) == 13)
 
-    def contract_ok(c: Any) -> Term | None:
-        if not isinstance(c, tuple) or len(c) != 3:
-            return None
-        strain = c[2]
-        s_ok = z3.BoolVal(strain is None and not r.egyptian) if strain is None else \
-            (_between(strain, 0, 4) if r.egyptian else z3.BoolVal(False))
-        return z3.And(_between(c[0], 0, 3), _between(c[1], r.min_bid, 13), s_ok)
+def outcome_clause(index: Term) -> Term:
+    """The clause (a Z3 String) of a clause index: the last one for any index past them."""
+    out = z3.StringVal(OUTCOME_CLAUSES[-1])
+    for k in range(len(OUTCOME_CLAUSES) - 2, -1, -1):
+        out = z3.If(index == k, z3.StringVal(OUTCOME_CLAUSES[k]), out)
+    return out
 
-    def mask_applies(rr: Any, hand: Any, led: Any, trump: Any) -> Term | None:
-        if rr is not r:
-            return None
-        return z3.And(in_range(hand, 0, (1 << 52) - 1), in_range(led, -1, 3), in_range(trump, 0, 63),
-                      enc.trump_ok(as_bv(trump, 6)))
+
+def transition_summaries() -> list[Summary]:
+    """legal_play_mask, trick_winner_seat, hand_deltas and hand_outcome as uninterpreted functions, and the words of
+    a refusal left out (:func:`refusal_summary`)."""
+    from .bridge_play import LEGAL, led6_of
+
+    def four(xs: Any) -> bool:
+        return isinstance(xs, (list, tuple)) and len(xs) == 4
+
+    def mask_applies(rr: Any, hand: Any, led: Any, trump: Any) -> Term:
+        return z3.And(in_range(hand, 0, (1 << 52) - 1), in_range(led, -1, 3), in_range(trump, 0, 63))
 
     def mask_value(rr: Any, hand: Any, led: Any, trump: Any) -> Any:
-        return value(enc.legal_mask(as_bv(hand, 52), led6_of(led), as_bv(trump, 6)))
+        return value(LEGAL(as_bv(hand, 52), led6_of(led), as_bv(trump, 6)))
 
     def tws_applies(rr: Any, leader: Any, cards: Any, trump: Any) -> Term | None:
-        if rr is not r or not isinstance(cards, (list, tuple)) or len(cards) != 4:
+        if not four(cards):
             return None
-        cs = [as_bv(c, 6) for c in cards]
-        return z3.And(_between(leader, 0, 3), *[_between(c, 0, 51) for c in cards], z3.Distinct(*cs),
-                      in_range(trump, 0, 63), enc.trump_ok(as_bv(trump, 6)))
+        return z3.And(in_range(leader, 0, 3), *[in_range(c, 0, 63) for c in cards], in_range(trump, 0, 63))
 
     def tws_value(rr: Any, leader: Any, cards: Any, trump: Any) -> Any:
-        return value(enc.trick_winner_seat([as_bv(c, 6) for c in cards], as_bv(trump, 6), as_bv(leader, 2)))
+        return value(TWS(as_bv(leader, 2), *[as_bv(c, 6) for c in cards], as_bv(trump, 6)))
 
     def deltas_applies(rr: Any, bids: Any, contract: Any, tricks: Any) -> Term | None:
-        ok = tricks_ok(tricks)
-        if rr is not r or ok is None:
-            return None
-        if r.individual:
-            if contract is not None or not isinstance(bids, (list, tuple)) or len(bids) != 4:
-                return None
-            return z3.And(ok, *[legal_bid(b) for b in bids])
-        c_ok = contract_ok(contract)
-        return None if c_ok is None else z3.And(ok, c_ok)
+        return z3.BoolVal(True) if four(bids) and four(tricks) else None
 
     def deltas_value(rr: Any, bids: Any, contract: Any, tricks: Any) -> Any:
-        ts = [as_int(t) for t in tricks]
-        if r.individual:
-            return [value(enc.individual_delta(as_int(b), t)) for b, t in zip(bids, ts, strict=True)]
-        team = as_int(contract[0]) % 2
-        d0, d1 = enc.team_deltas(as_int(contract[1]), team, z3.If(team == 0, ts[0] + ts[2], ts[1] + ts[3]))
-        return [value(d0), value(d1), value(d0), value(d1)]
+        return [value(d) for d in deltas_of(bids, contract, tricks)]
 
     def outcome_applies(rr: Any, scores: Any, target: Any, bids: Any, contract: Any, tricks: Any) -> Term | None:
-        ok = tricks_ok(tricks)
-        if rr is not r or ok is None or type(target) is not int or target not in targets or len(scores) != 4:
-            return None
-        if r.individual:
-            if contract is not None:
-                return None
-            return z3.And(ok, *[legal_bid(b) for b in bids])
-        c_ok = contract_ok(contract)
-        sc = [as_int(x) for x in scores]
-        return None if c_ok is None else z3.And(ok, c_ok, sc[0] == sc[2], sc[1] == sc[3])
+        return z3.BoolVal(True) if four(scores) and four(bids) and four(tricks) else None
 
     def outcome_value(rr: Any, scores: Any, target: Any, bids: Any, contract: Any, tricks: Any) -> Any:
-        e = at_target(enc, target)
-        sc = [as_int(x) for x in scores]
-        ts = [as_int(t) for t in tricks]
-        if r.individual:
-            o = e.individual_outcome(sc, [as_int(b) for b in bids], ts)
-        else:
-            team = as_int(contract[0]) % 2
-            n = as_int(contract[1])
-            o = e.auction_outcome([sc[0], sc[1]], z3.IntVal(target), team,
-                                  e.bid13_wins(n, z3.If(team == 0, ts[0] + ts[2], ts[1] + ts[3])))
-        w = 0 if value(o.team0) else 1 if value(o.team1) else None  # a fork where the winner is open
-        for clause in ("score.bid13", "win.made-bid", "tie.both-qualify", "win.qualify", "win.target"):
-            if value(o.clause == z3.StringVal(clause)):
-                return w, clause
-        raise AssertionError("the encoding's outcome clause is none of its own")
+        w, c = outcome_of(scores, target, bids, contract, tricks)
+        winner = 0 if value(w == 0) else 1 if value(w == 1) else None  # forks: the winner and the clause
+        clause = next((name for k, name in enumerate(OUTCOME_CLAUSES[:-1]) if value(c == k)), OUTCOME_CLAUSES[-1])
+        return winner, clause
 
     return [Summary("legal_play_mask", mask_applies, mask_value, RULES),
             Summary("trick_winner_seat", tws_applies, tws_value, HAND),

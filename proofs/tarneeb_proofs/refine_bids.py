@@ -52,13 +52,13 @@ def _at(xs: list[Term], i: Term) -> Term:
 def _dealing(table: SymTable, dealer: Term, cancelled: bool) -> Any:
     """The specification's Table after a deal ended (cancelled or not) with ``dealer`` to deal next."""
     t = table
-    return S.Table(dealer, tuple(t.scores_t()), t.target, t.games, t.deals.term + 1,
+    return S.Table(dealer, tuple(t.scores_t()), t.target_term(), t.games, t.deals.term + 1,
                    t.played.term + (0 if cancelled else 1), t.redeals.term + (1 if cancelled else 0))
 
 
 def _table_of(table: SymTable) -> Any:
     t = table
-    return S.Table(t.dealer.term, tuple(t.scores_t()), t.target, t.games, t.deals.term, t.played.term,
+    return S.Table(t.dealer.term, tuple(t.scores_t()), t.target_term(), t.games, t.deals.term, t.played.term,
                    t.redeals.term)
 
 
@@ -69,7 +69,7 @@ class _Bid:
     def __init__(self, enc: Encoding, spoken: int, kind: str) -> None:
         r = enc.r
         self.enc, self.spoken, self.kind = enc, spoken, kind
-        self.table = SymTable.make(r, r.target, ())
+        self.table = SymTable.make(r, None, ())
         self.to_move = seat_var("seat to bid")
         self.bids = [ivar(f"bid of seat {s} so far") for s in range(4)]
         self.n = ivar("tricks bid") if kind != "pass" else None
@@ -144,7 +144,7 @@ class _Call:
     def __init__(self, enc: Encoding, has_top: bool, kind: str) -> None:
         r = enc.r
         self.enc, self.has_top, self.kind = enc, has_top, kind
-        self.table = SymTable.make(r, r.target, ())
+        self.table = SymTable.make(r, None, ())
         self.to_move = seat_var("seat to speak")
         self.holder = ivar("holder of the top bid")
         self.passes, self.spoken = ivar("passes"), ivar("calls so far")
@@ -247,7 +247,7 @@ class _Name:
 
     def __init__(self, enc: Encoding) -> None:
         self.enc = enc
-        self.table = SymTable.make(enc.r, enc.r.target, ())
+        self.table = SymTable.make(enc.r, None, ())
         self.holder, self.n, self.suit = seat_var("contract holder"), ivar("contract tricks"), ivar("suit named")
 
     def vars(self) -> list[Var]:
@@ -381,32 +381,46 @@ def _auction_value(enc: Encoding) -> Any:
     return value_of
 
 
-def bid_targets(enc: Encoding) -> list[Target]:
-    """The steps of the bidding phase of the configuration's family (see the module docstring)."""
-    r = enc.r
-    if r.individual:
-        bids = [_Bid(enc, spoken, kind) for spoken in range(4) for kind in ("number", "pass", "strain")]
-        cases = [Case(f"{b.spoken} bid(s) made, a {b.kind}", b.vars(), b.domain(), lambda f, v, b=b: b.call(f, list(v)),
-                      b.claim, lambda ev: "the specification's step", "bid.range", claim_error=b.claim_error)
-                 for b in bids]
-        return [Target("step", cases, TRANSITION, "every bidding state x every bid (a number, a pass, a strain)",
-                       uses=("bid_violation", "hand_is_played", "bid_total", "refuse"))]
-    calls = [_Call(enc, has_top, kind) for has_top in (False, True)
-             for kind in ("pass", "number", "strain")]
+def step_of_a_bid(enc: Encoding) -> Target | None:
+    """An individual bid, in every bidding state (see the module docstring); None in the auction family."""
+    if not enc.r.individual:
+        return None
+    bids = [_Bid(enc, spoken, kind) for spoken in range(4) for kind in ("number", "pass", "strain")]
+    cases = [Case(f"{b.spoken} bid(s) made, a {b.kind}", b.vars(), b.domain(), lambda f, v, b=b: b.call(f, list(v)),
+                  b.claim, lambda ev: "the specification's step", "bid.range", claim_error=b.claim_error)
+             for b in bids]
+    return Target("step", cases, TRANSITION, "every bidding state x every bid (a number, a pass, a strain)",
+                  uses=("bid_violation", "hand_is_played", "bid_total", "refuse"))
+
+
+def step_of_a_call(enc: Encoding) -> Target | None:
+    """A call of the auction, in every auction state; None in the individual family."""
+    if enc.r.individual:
+        return None
+    calls = [_Call(enc, has_top, kind) for has_top in (False, True) for kind in ("pass", "number", "strain")]
     cases = [Case(f"{'a top bid' if c.has_top else 'no bid yet'}, a {c.kind}", c.vars(), c.domain(),
                   lambda f, v, c=c: c.call(f, list(v)), c.claim, lambda ev: "the specification's step",
                   "auction.order", claim_error=c.claim_error) for c in calls]
-    out = [Target("step", cases, TRANSITION, "every auction state x every call (a pass, a number, a strain)",
-                  uses=("auction_call", "refuse"))]
-    if not r.egyptian:
-        nm = _Name(enc)
-        out.append(Target("step", [Case("the holder names trump", nm.vars(), nm.domain(),
-                                        lambda f, v: nm.call(f, list(v)), nm.claim,
-                                        lambda ev: "the specification's step", "trump.source",
-                                        claim_error=nm.claim_error)], TRANSITION,
-                          "every contract x every integer named", uses=("refuse",)))
-    return out
+    return Target("step", cases, TRANSITION, "every auction state x every call (a pass, a number, a strain)",
+                  uses=("auction_call", "refuse"))
 
 
-__all__ = ["bid_stand_ins", "bid_targets"]
+def step_of_naming_trump(enc: Encoding) -> Target | None:
+    """The holder names trump, for every contract and integer named; None where no one names it."""
+    r = enc.r
+    if r.individual or r.egyptian:
+        return None
+    nm = _Name(enc)
+    return Target("step", [Case("the holder names trump", nm.vars(), nm.domain(), lambda f, v: nm.call(f, list(v)),
+                                nm.claim, lambda ev: "the specification's step", "trump.source",
+                                claim_error=nm.claim_error)], TRANSITION, "every contract x every integer named",
+                  uses=("refuse",))
+
+
+BID_TARGETS = (step_of_a_bid,)
+AUCTION_TARGETS = (step_of_a_call, step_of_naming_trump)
+
+
+__all__ = ["AUCTION_TARGETS", "BID_TARGETS", "bid_stand_ins", "step_of_a_bid", "step_of_a_call",
+           "step_of_naming_trump"]
 

@@ -53,7 +53,7 @@ def _dealt_hands(enc: Encoding, dealer: int, deck: list[Term]) -> list[Term]:
 
 
 def _table_of(t: SymTable, dealer: Any = None, ended: int = 0, cancelled: int = 0) -> Any:
-    return S.Table(t.dealer.term if dealer is None else dealer, tuple(t.scores_t()), t.target, t.games,
+    return S.Table(t.dealer.term if dealer is None else dealer, tuple(t.scores_t()), t.target_term(), t.games,
                    t.deals.term + ended, t.played.term, t.redeals.term + cancelled)
 
 
@@ -85,7 +85,7 @@ class _Deal:
 
     def __init__(self, enc: Encoding, n: int = 52) -> None:
         self.enc, self.n = enc, n
-        self.table = SymTable.make(enc.r, enc.r.target, ())
+        self.table = SymTable.make(enc.r, None, ())
         self.deck = [card_var(f"card {i + 1} of the deck") for i in range(n)]
 
     def vars(self) -> list[Var]:
@@ -126,7 +126,7 @@ class _Dealt:
 
     def __init__(self, enc: Encoding, dealer: int) -> None:
         self.enc, self.dealer = enc, dealer
-        self.table = SymTable.make(enc.r, enc.r.target, ())
+        self.table = SymTable.make(enc.r, None, ())
         self.deck = [card_var(f"card {i + 1} of the deck") for i in range(52)]
         self.hands = [hand_var(f"hand of seat {s}") for s in range(4)]
 
@@ -228,7 +228,7 @@ def _deal_stand_ins(enc: Encoding) -> list[Summary]:
 class _Claim:
     def __init__(self, enc: Encoding, left: int) -> None:
         self.enc, self.left = enc, left
-        self.table = SymTable.make(enc.r, enc.r.target, ())
+        self.table = SymTable.make(enc.r, None, ())
         self.claimers = [seat_var(f"weak seat {i + 1} to choose") for i in range(left)]
         self.ask = Var("asks for a redeal", z3.Bool("asks"))
 
@@ -269,7 +269,7 @@ class _Claim:
 def _wrong_phase_cases(enc: Encoding) -> list[Case]:
     """Every state type x every kind of action it does not take: refused as a wrong phase."""
     r = enc.r
-    table = S.Table(0, (0, 0, 0, 0), r.target, ())
+    table = S.Table(0, (0, 0, 0, 0), 41, ())  # the target is only carried: any will do
     deal = S.Deal(_HANDS, _REVEALED, _TRUMP)
     start = S.Contracted(table, _TRUMP, (0, 0, 0, 0), None)
     states: list[tuple[str, Any, str, int | None]] = [
@@ -371,30 +371,51 @@ def _in_force(enc: Encoding, games: int) -> int:
     return int(z3.simplify(enc.target_in_force(z3.IntVal(games))).as_long())
 
 
-def deal_targets(enc: Encoding) -> list[Target]:
-    """The deal, the weak seats' choices, the wrong phases and the starts (see the module docstring)."""
+def check_of_a_deck(enc: Encoding) -> Target:
+    """The deal's check: every deck of 52 cards 0..51 (and of 51 and 53), handed to ``_dealt`` or refused."""
     deals = [_Deal(enc, n) for n in (52, 51, 53)]
     cases = [Case(f"a deck of {d.n} cards 0..51", d.vars(), d.domain(), lambda f, v, d=d: d.call(f, list(v)), d.claim,
                   lambda ev: "the specification's deal", "deal.deck", claim_error=d.claim_error) for d in deals]
+    return Target("step", cases, TRANSITION, "every table x every deck of 52 cards 0..51; decks of 51 and 53",
+                  uses=("deal_hands", "_dealt", "refuse"))
+
+
+def deck_dealt(enc: Encoding) -> Target:
+    """``_dealt``: every dealer, deck and four hands."""
     dealts = [_Dealt(enc, dealer) for dealer in range(4)]
-    out = [Target("step", cases, TRANSITION, "every table x every deck of 52 cards 0..51; decks of 51 and 53",
-                  uses=("deal_hands", "_dealt", "refuse")),
-           Target("_dealt", [Case(f"dealer {x.dealer}", x.vars(), x.domain(), lambda f, v, x=x: x.call(f, list(v)),
+    return Target("_dealt", [Case(f"dealer {x.dealer}", x.vars(), x.domain(), lambda f, v, x=x: x.call(f, list(v)),
                                   x.claim, lambda ev: "the specification's deal", "deal.order") for x in dealts],
                   TRANSITION, "every dealer x every deck of 52 cards 0..51 x every four hands",
-                  uses=("weak_seats", "weak_claimers"))]
-    if enc.weak_claimed():
-        claims = [_Claim(enc, n) for n in range(1, 5)]
-        out.append(Target("step", [Case(f"{c.left} weak seat(s) to choose", c.vars(), c.domain(),
-                                        lambda f, v, c=c: c.call(f, list(v)), c.claim,
-                                        lambda ev: "the specification's step", "deal.weak-redeal") for c in claims],
-                          TRANSITION, "every table x 1-4 weak seats to choose x ask or keep", uses=("refuse",)))
-    out.append(Target("step", _wrong_phase_cases(enc), TRANSITION, "every state kind x every action of another kind",
-                      uses=("refuse",)))
-    out.append(Target("start", _start_cases(enc), TRANSITION, "every integer first dealer x no or four integer scores"))
-    out.append(Target("part_way", _part_way_cases(enc), TRANSITION,
-                      "every dealer x four integer scores x each target in force (and one not) x 0-2 games"))
-    return out
+                  uses=("weak_seats", "weak_claimers"))
+
+
+def step_of_a_claim(enc: Encoding) -> Target | None:
+    """A weak seat asks or keeps, for 1-4 weak seats to choose; None where no weak seat chooses."""
+    if not enc.weak_claimed():
+        return None
+    claims = [_Claim(enc, n) for n in range(1, 5)]
+    return Target("step", [Case(f"{c.left} weak seat(s) to choose", c.vars(), c.domain(),
+                                lambda f, v, c=c: c.call(f, list(v)), c.claim,
+                                lambda ev: "the specification's step", "deal.weak-redeal") for c in claims],
+                  TRANSITION, "every table x 1-4 weak seats to choose x ask or keep", uses=("refuse",))
+
+
+def wrong_phases(enc: Encoding) -> Target:
+    """Every state kind and every action of another kind: a wrong phase."""
+    return Target("step", _wrong_phase_cases(enc), TRANSITION, "every state kind x every action of another kind",
+                  uses=("refuse",))
+
+
+def starts(enc: Encoding) -> Target:
+    return Target("start", _start_cases(enc), TRANSITION, "every integer first dealer x no or four integer scores")
+
+
+def starts_part_way(enc: Encoding) -> Target:
+    return Target("part_way", _part_way_cases(enc), TRANSITION,
+                  "every dealer x four integer scores x each target in force (and one not) x 0-2 games")
+
+
+DEAL_TARGETS = (check_of_a_deck, deck_dealt, step_of_a_claim, wrong_phases, starts, starts_part_way)
 
 
 def deal_stand_ins(enc: Encoding) -> list[Summary]:
@@ -402,4 +423,5 @@ def deal_stand_ins(enc: Encoding) -> list[Summary]:
     return _deal_stand_ins(enc)
 
 
-__all__ = ["deal_stand_ins", "deal_targets"]
+__all__ = ["DEAL_TARGETS", "check_of_a_deck", "deal_stand_ins", "deck_dealt", "starts", "starts_part_way",
+           "step_of_a_claim", "wrong_phases"]

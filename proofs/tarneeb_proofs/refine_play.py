@@ -22,6 +22,7 @@ won add up to at most 12 (13 after the last trick), bids are legal bids (individ
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import z3
@@ -32,16 +33,19 @@ from tarneeb.core.state import Playing
 from tarneeb.errors import IllegalPlay
 
 from .bridge import Case, Summary, Target, Var, bvar, ivar
-from .encode import NO_LED, Encoding, Term, bv6, card_bit, holds, seat2, suit_mask, suit_of
+from .bridge_play import LEGAL
+from .encode import NO_LED, Encoding, Term, bv6, card_bit, holds, seat2, suit_mask
 from .refine import (
     NONE_WON,
     TRANSITION,
+    TWS,
     Carried,
     SymTable,
-    at_target,
     card_var,
+    deltas_of,
     hand_var,
-    outcome_winner,
+    outcome_clause,
+    outcome_of,
     refused,
     same,
     seat_var,
@@ -54,6 +58,7 @@ _TABLE: Any = Carried("the table")
 _BIDS: Any = Carried("the bids")
 _CONTRACT: Any = Carried("the contract")
 _FIRST: Any = Carried("the events of the last card")
+_STRAIN: Any = Carried("the contract's strain")
 _END = "the hand is over: _end_hand is called"
 
 
@@ -61,15 +66,25 @@ def _trump_var() -> Var:
     return bvar("trump", 6, lambda t: "no trump" if t == 4 else "CDHS"[t] if 0 <= t < 4 else str(t))
 
 
-def _play_clause(enc: Encoding, hand: Term, led: Term, trump: Term, card: Term) -> Term:
-    """The clause that refuses ``card`` from ``hand`` (play.follow: not held, or the led suit held; else
-    play.must-trump), as a Z3 String."""
-    follow = z3.StringVal("play.follow")
-    if not enc.r.must_trump:
-        return follow
+def _play_clause(hand: Term, led: Term, card: Term) -> Term:
+    """The clause that refuses ``card`` from ``hand``, as a Z3 String: play.follow for a card not held or while
+    holding the led suit; play.must-trump for a held card refused to a player void in the led suit."""
     held = z3.And(z3.ULT(card, 52), holds(hand, card))
-    return z3.If(z3.Or(z3.Not(held), led == NO_LED, (hand & suit_mask(led)) != 0), follow,
+    return z3.If(z3.Or(z3.Not(held), led == NO_LED, (hand & suit_mask(led)) != 0), z3.StringVal("play.follow"),
                  z3.StringVal("play.must-trump"))
+
+
+@dataclass
+class _Spec:
+    """The specification's step of a card: the seat to play, its hand, the led suit, whether the card is legal
+    (the legal set is legal_play_mask's, any function in its place), the hands after, the trick's winner."""
+
+    seat: Term
+    hand: Term
+    led: Term
+    legal: Term
+    hands: list[Term]
+    winner: Term
 
 
 class _Step:
@@ -88,15 +103,27 @@ class _Step:
         return [*self.hands, self.leader, *self.trick, self.trump, *self.won, self.card]
 
     def domain(self) -> list[Term]:
+        """Every state of the play (see the module docstring); and that a legal set is part of the hand it is of,
+        the whole hand when leading (the family ``follow`` proves both of the encoding, the family ``engine`` the
+        engine's legal_play_mask equal to the encoding's)."""
         enc, m = self.enc, self.m
         hs = [v.term for v in self.hands]
         tr = [v.term for v in self.trick]
         won = [v.term for v in self.won]
+        led = self._led()
         out = [enc.trump_ok(self.trump.term)]
         out += [(hs[a] & hs[b]) == 0 for a in range(4) for b in range(a + 1, 4)]
         out += [z3.ULT(c, 52) for c in tr] + ([z3.Distinct(*tr)] if m > 1 else [])
         out += [(h & card_bit(c)) == 0 for h in hs for c in tr]
+        if m == 0:  # any card held may be led
+            out += [LEGAL(h, led, self.trump.term) == h for h in hs]
+        else:
+            out += [(LEGAL(h, led, self.trump.term) & ~h) == 0 for h in hs]
         return out + [w >= 0 for w in won] + [z3.Sum(won) <= 12]
+
+    def _led(self) -> Term:
+        """The led suit as legal_play_mask takes it: nothing led yet, or the first card's suit (card // 13)."""
+        return bv6(NO_LED) if self.m == 0 else z3.UDiv(self.trick[0].term, z3.BitVecVal(13, 6))
 
     def call(self, f: Any, vals: list[Any]) -> Any:
         it = iter(vals)
@@ -112,13 +139,22 @@ class _Step:
         start = S.Contracted(_TABLE, trump, _BIDS, _CONTRACT)
         return f(self.enc.r, Playing(start, hands, to_move, leader, trick, won), Play(card))
 
-    def spec(self) -> Any:
+    def spec(self) -> _Spec:
         hs = [v.term for v in self.hands]
-        pad = ([v.term for v in self.trick] + [bv6(0)] * 3)[:3]
-        return self.enc.play_step(hs, self.leader.term, seat2(self.m), pad, self.trump.term, self.card.term)
+        card, trump = self.card.term, self.trump.term
+        seat = self.leader.term + seat2(self.m * self.enc.r.step % 4)  # play.direction
+        hand = hs[3]
+        for j in (2, 1, 0):
+            hand = z3.If(seat == j, hs[j], hand)
+        led = self._led()
+        legal = z3.And(z3.ULT(card, 52), z3.Extract(0, 0, z3.LShR(LEGAL(hand, led, trump), z3.ZeroExt(46, card))) == 1)
+        after = [z3.If(seat == j, hs[j] & ~card_bit(card), hs[j]) for j in range(4)]
+        tr = [v.term for v in self.trick] + [card]
+        winner = TWS(self.leader.term, *tr, trump) if self.m == 3 else seat2(0)
+        return _Spec(seat, hand, led, legal, after, winner)
 
     def legal(self) -> Term:
-        return z3.And(z3.ULT(self.card.term, 52), self.spec().legal)
+        return self.spec().legal
 
     def start_claim(self, got: Any) -> Term:
         return z3.BoolVal(type(got) is S.Contracted and got.table is _TABLE and got.bids is _BIDS
@@ -132,7 +168,7 @@ class _Step:
         if not (isinstance(res, tuple) and len(res) in (2, 3)):
             return z3.BoolVal(False)
         played = S.Played(st.seat, card)
-        if m < 3:
+        if m < 3:  # the next seat in the direction of play moves
             got, events = res
             if type(got) is not Playing:
                 return z3.BoolVal(False)
@@ -156,9 +192,8 @@ class _Step:
 
     def claim_error(self, err: BaseException) -> Term:
         st = self.spec()
-        led = bv6(NO_LED) if self.m == 0 else suit_of(self.trick[0].term)
-        clause = _play_clause(self.enc, st.hand, led, self.trump.term, self.card.term)
-        return z3.And(z3.Not(self.legal()), refused(err, IllegalPlay, st.seat, clause))
+        clause = _play_clause(st.hand, st.led, self.card.term)
+        return z3.And(z3.Not(st.legal), refused(err, IllegalPlay, st.seat, clause))
 
 
 def _end_stand_in() -> Summary:
@@ -176,22 +211,17 @@ class _End:
         self.enc, self.table = enc, SymTable.make(r, target, games)
         self.won = [ivar(f"tricks won by seat {s}") for s in range(4)]
         self.bids = [ivar(f"bid of seat {s}") for s in range(4)] if r.individual else []
-        self.contract = [] if r.individual else [seat_var("contract holder"), ivar("contract tricks")] + (
-            [ivar("contract strain")] if r.egyptian else [])
+        self.contract = [] if r.individual else [seat_var("contract holder"), ivar("contract tricks")]  # any
 
     def vars(self) -> list[Var]:
         return [*self.table.vars(), *self.won, *self.bids, *self.contract]
 
     def domain(self) -> list[Term]:
-        r = self.enc.r
+        """The state after the thirteenth trick: 13 tricks won in all (the bids, the contract and the scores any:
+        the scoring and the outcome are any functions in their place)."""
         won = [v.term for v in self.won]
-        out = self.table.domain(r) + [w >= 0 for w in won] + [z3.Sum(won) == 13]
-        if r.individual:
-            return out + [z3.And(b >= r.bid_min, b <= r.bid_max, *[b != x for x in sorted(r.bid_excluded)])
-                          for b in (v.term for v in self.bids)]
-        n = self.contract[1].term
-        out += [n >= r.min_bid, n <= 13]
-        return out + ([self.contract[2].term >= 0, self.contract[2].term <= 4] if r.egyptian else [])
+        out = self.table.domain(self.enc.r) + [w >= 0 for w in won] + [z3.Sum(won) == 13]
+        return out
 
     def call(self, f: Any, vals: list[Any]) -> Any:
         it = iter(vals)
@@ -202,34 +232,32 @@ class _End:
             bids, contract = tuple(next(it) for _ in range(4)), None
         else:
             holder, n = next(it), next(it)
-            bids, contract = (0, 0, 0, 0), (holder, n, next(it) if r.egyptian else None)
+            bids, contract = (0, 0, 0, 0), (holder, n, _STRAIN)  # the strain is only carried
         start = S.Contracted(table, Carried("trump"), bids, contract)  # type: ignore[arg-type]
         after = Playing(start, Carried("the hands"), Carried("the seat to move"), Carried("the leader"), (), won)  # type: ignore[arg-type]
         return f(r, after, (_FIRST,))
 
     def claim(self, res: Any) -> Term:
-        """The hand scored, its outcome, play-on and the next deal or the end of the match (see the docstring)."""
+        """The hand scored (each seat's change, hand_deltas's, any function in its place), its outcome
+        (hand_outcome's, likewise), play-on (win.play-on) and the next deal (deal.rotation) or the end of the
+        match."""
         enc0, r, table = self.enc, self.enc.r, self.table
-        enc = at_target(enc0, table.target)
         sc = table.scores_t()
         won = [v.term for v in self.won]
         if r.individual:
-            bids = [v.term for v in self.bids]
-            deltas = [enc.individual_delta(bids[j], won[j]) for j in range(4)]
-            after = [sc[j] + deltas[j] for j in range(4)]
-            o = enc.individual_outcome(after, bids, won)
+            bids: list[Term] = [v.term for v in self.bids]
+            contract = None
         else:
-            holder, n = self.contract[0].term, self.contract[1].term
-            bt = z3.BV2Int(holder) % 2
-            bt_tricks = z3.If(bt == 0, won[0] + won[2], won[1] + won[3])
-            d0, d1 = enc.team_deltas(n, bt, bt_tricks)
-            deltas = [d0, d1, d0, d1]
-            after = [sc[j] + deltas[j] for j in range(4)]
-            o = enc.auction_outcome([after[0], after[1]], z3.IntVal(table.target), bt, enc.bid13_wins(n, bt_tricks))
+            bids = [z3.IntVal(0)] * 4
+            contract = (z3.BV2Int(self.contract[0].term), self.contract[1].term, None)
+        deltas = deltas_of(bids, contract, won)
+        after = [sc[j] + deltas[j] for j in range(4)]
+        w, c = outcome_of(after, z3.IntVal(table.target), bids, contract, won)
+        clause = outcome_clause(c)
         if not (isinstance(res, tuple) and len(res) == 2 and isinstance(res[1], tuple) and len(res[1]) >= 4):
             return z3.BoolVal(False)
         got, events = res
-        win = outcome_winner(o)
+        win = z3.If(z3.Or(w == 0, w == 1), w, z3.IntVal(NONE_WON))
         raised = enc0.target_in_force(z3.IntVal(len(table.games) + 1))  # the ruleset's own targets: win.play-on
         game_won = z3.And(win != NONE_WON, raised != table.target)
         over = z3.And(win != NONE_WON, z3.Not(game_won))
@@ -241,7 +269,7 @@ class _End:
         scored = S.Scored(tuple(won), tuple(deltas), tuple(after))
         head = z3.And(same(events[1], scored), z3.BoolVal(decided.winner is not None) == (win != NONE_WON),
                       z3.BoolVal(True) if decided.winner is None else same(decided.winner, win),
-                      same(decided.clause, o.clause))
+                      same(decided.clause, clause))
         rest = events[3:]
         games2 = table.games if decided.winner is None else (*table.games, decided.winner)
         if type(got) is S.Over:
@@ -249,11 +277,11 @@ class _End:
                 return z3.BoolVal(False)
             return z3.And(over, head, table_claim(got.table, d, after, target2, games2, deals + 1, played + 1,
                                                   redeals),
-                          same(got.winner, win), same(got.rule, o.clause), same(rest[0].team, win),
-                          same(rest[0].clause, o.clause))
+                          same(got.winner, win), same(got.rule, clause), same(rest[0].team, win),
+                          same(rest[0].clause, clause))
         if type(got) is not S.Dealing or not rest or type(rest[-1]) is not S.NextDealer:
             return z3.BoolVal(False)
-        nxt = enc.next_seat2(d)
+        nxt = enc0.next_seat2(d)
         raised_ev = [e for e in rest if type(e) is S.GameWon]
         if len(rest) != len(raised_ev) + 1:
             return z3.BoolVal(False)
@@ -263,23 +291,30 @@ class _End:
                       table_claim(got.table, nxt, after, target2, games2, deals + 1, played + 1, redeals))
 
 
-def play_targets(enc: Encoding) -> list[Target]:
-    """The step of a card (every shape of the play) and the end of a hand (see the module docstring)."""
-    from .bridge_scores import _targets_in_force
-
+def step_of_a_card(enc: Encoding) -> Target:
+    """The step of a card, for each shape of the play (see the module docstring)."""
     steps = [_Step(enc, m) for m in range(4)]
     cases = [Case(f"{s.m} card(s) in the trick", s.vars(), s.domain(), lambda f, v, s=s: s.call(f, list(v)),
                   s.claim, lambda ev: "the specification's step", "play.follow", claim_error=s.claim_error)
              for s in steps]
+    return Target("step", cases, TRANSITION, "every state of the play x every card (a 6-bit number)",
+                  uses=("legal_play_mask", "trick_winner_seat", "refuse", "_end_hand"))
+
+
+def end_of_a_hand(enc: Encoding) -> Target:
+    """``_end_hand`` at each target in force and 0-2 games won before (see the module docstring)."""
+    from .bridge_scores import _targets_in_force
+
     ends = [_End(enc, t, (0,) * g) for t in _targets_in_force(enc) for g in range(3)]
-    end_cases = [Case(f"target {e.table.target}, {len(e.table.games)} game(s) won before", e.vars(), e.domain(),
-                      lambda f, v, e=e: e.call(f, list(v)), e.claim, lambda ev: "the specification's end of a hand",
-                      "score.values" if enc.r.individual else "score.standard") for e in ends]
-    return [Target("step", cases, TRANSITION, "every state of the play x every card (a 6-bit number)",
-                   uses=("legal_play_mask", "trick_winner_seat", "refuse", "_end_hand")),
-            Target("_end_hand", end_cases, TRANSITION,
-                   "every table x bids or contract x split of the 13 tricks, at each target in force x 0-2 games",
-                   uses=("hand_deltas", "hand_outcome"))]
+    cases = [Case(f"target {e.table.target}, {len(e.table.games)} game(s) won before", e.vars(), e.domain(),
+                  lambda f, v, e=e: e.call(f, list(v)), e.claim, lambda ev: "the specification's end of a hand",
+                  "score.values" if enc.r.individual else "score.standard") for e in ends]
+    return Target("_end_hand", cases, TRANSITION,
+                  "every table x bids or contract x split of the 13 tricks, at each target in force x 0-2 games",
+                  uses=("hand_deltas", "hand_outcome"))
+
+
+PLAY_TARGETS = (step_of_a_card, end_of_a_hand)
 
 
 def play_stand_ins() -> list[Summary]:
@@ -287,4 +322,4 @@ def play_stand_ins() -> list[Summary]:
     return [_end_stand_in()]
 
 
-__all__ = ["play_stand_ins", "play_targets"]
+__all__ = ["PLAY_TARGETS", "end_of_a_hand", "play_stand_ins", "step_of_a_card"]

@@ -71,8 +71,7 @@ def _snapshots(rec: Recorded, fast: bool) -> list[Any]:
 
 def copy_state(st: Any) -> Any:
     """A copy of the verifier's match state (its lists and sets copied), or None."""
-    return None if st is None else dataclasses.replace(st, scores=list(st.scores), games=list(st.games),
-                                                       lost=list(st.lost), said=set(st.said))
+    return None if st is None else dataclasses.replace(st, lost=list(st.lost), said=set(st.said))  # (its Table: a value)
 
 
 def corruption(rules: Rules, enc: Encoding, recs: Sequence[Recorded],

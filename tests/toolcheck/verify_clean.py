@@ -35,11 +35,11 @@ def fast_clean(rules: Rules, recs: Sequence[Recorded]) -> Failure | None:
                     why, clause = f"it expects seat {st.dealer} to deal, the engine's dealer is seat {hr.dealer}", \
                         dealer_clause(Line(rules, hr, rec.m.records[k - 1] if k else None, obj, k, "",
                                             lambda c, t: 0))[0]
-                elif st is not None and st.scores != scores:
-                    why, clause = f"it holds the scores {st.scores}, the engine's are {scores}", \
+                elif st is not None and list(st.table.scores) != scores:
+                    why, clause = f"it holds the scores {list(st.table.scores)}, the engine's are {scores}", \
                         kind_clause(rules, rec.m.records[k - 1]) if k else "score.individual"
-                elif st is not None and st.target != target:
-                    why, clause = f"it holds the target {st.target}, the engine's is {target}", "win.play-on"
+                elif st is not None and st.table.target != target:
+                    why, clause = f"it holds the target {st.table.target}, the engine's is {target}", "win.play-on"
                 else:
                     why, clause = "", kind_clause(rules, hr)
                 return Failure("tarneeb.records.fastpath.fast_hand",

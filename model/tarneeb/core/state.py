@@ -343,6 +343,17 @@ class MatchWon:
 
 
 @state_class
+class Violation:
+    """An illegal action taken as made (``force``: a verifier going on from what a record claims): ``seat``'s
+    ``action`` breaks ``clause`` (``why`` in words). It comes first among the events of its step."""
+
+    seat: int
+    action: str
+    clause: str
+    why: str
+
+
+@state_class
 class NextDealer:
     """Who deals the next deal, and by which clause (deal.rotation, redeal.dealer, ...)."""
 
@@ -351,12 +362,12 @@ class NextDealer:
 
 
 Event = (Dealt | Claimed | BiddingOpened | Called | ContractMade | TrumpNamed | Cancelled | PlayStarted | Played
-         | TrickTaken | Scored | Decided | GameWon | MatchWon | NextDealer)
+         | TrickTaken | Scored | Decided | GameWon | MatchWon | NextDealer | Violation)
 
 
 __all__ = [
     "BiddingOpened", "Bidding", "Called", "Calling", "Cancelled", "Claimed", "Claiming", "Contract", "ContractMade",
     "Contracted", "Deal", "Dealing", "Dealt", "Decided", "Event", "GameWon", "Hands", "MatchWon", "Naming",
     "NextDealer", "Over", "Phase", "PlayStarted", "Played", "Playing", "Scored", "State", "Table", "Trick",
-    "TrickTaken", "TrumpNamed",
+    "TrickTaken", "TrumpNamed", "Violation",
 ]

@@ -11,7 +11,11 @@ changes nothing (states are immutable).
 
 * :func:`start`, :func:`part_way` -- the state before a match's first deal, or part-way (scores, target, games);
 * :func:`playing_from` -- the play part-way, from facts (the hands now, the trick in progress, the tricks won);
-* :func:`step` -- the transition; :func:`play_trick` -- four of its plays at once, for a verifier;
+* :func:`step` -- the transition; :func:`play_trick` -- four of its plays at once, :func:`play_tricks` -- whole tricks
+  one after another, :func:`call_all` -- bids or calls one after another, for a verifier;
+* :func:`start_play`, :func:`end_hand`, :func:`settle_match`, :func:`cancel` -- the start of the play, the end of a
+  hand, a hand's outcome applied to the match and a cancelled deal, from a state a verifier builds from a record's
+  claims (``step(..., force=True)`` takes an illegal action as made);
 * :func:`legal_actions`, :func:`legal_play_mask` -- what the player to move may do;
 * :func:`timeout_action` -- what a turn timer plays (timer.auto-bid, timer.auto-play);
 * :func:`describe` -- the state in one line, as the errors quote it.
@@ -67,6 +71,7 @@ from tarneeb.core.state import (
     Trick,
     TrickTaken,
     TrumpNamed,
+    Violation,
 )
 from tarneeb.core.state import (
     Deal as DealState,
@@ -83,6 +88,7 @@ _OTHER_SUITS = tuple(FULL_DECK ^ m for m in SUIT_MASKS)  # the cards not of suit
 _SHIFT = (0, 13, 26, 39)
 _NAME_TRUMP = tuple(NameTrump(s) for s in range(4))  # the contract holder's choices (trump.source)
 _CLAIMS = (ASK, KEEP)  # a weak seat's choices (deal.weak-redeal, reading claimed of ambiguity weak-hand)
+_PLAY = tuple(tuple(Played(seat, c) for c in range(52)) for seat in range(4))  # one event per seat and card (play_tricks)
 _NO_BIDS = (0, 0, 0, 0)
 _ALL_IN = (True, True, True, True)
 _WANT = {Phase.DEAL: "a deal", Phase.BIDDING: "a bid", Phase.PLAY: "a card", Phase.TRUMP_CHOICE: "a trump suit",
@@ -151,20 +157,27 @@ def part_way(rules: Rules, dealer: int, scores: Sequence[int] | None = None, tar
 
 
 # ---------------------------------------------------------------------- the transition
-def step(rules: Rules, state: State, action: Action) -> Step:
+def step(rules: Rules, state: State, action: Action, *, force: bool = False) -> Step:
     """The state after ``action`` and the events it caused; raises an :class:`~tarneeb.errors.IllegalAction`
-    (the state is unchanged) when the action is not legal in ``state``."""
+    (the state is unchanged) when the action is not legal in ``state``.
+
+    ``force``, for a verifier going on from what a record claims: an illegal bid, auction call or card, or no trump
+    named (a strain of 4) by the contract holder, is taken as made all the same, and the step's events start with a
+    :class:`~tarneeb.core.state.Violation` naming the clause it breaks (a pass is counted as a bid of nothing, a
+    card leaves its seat's hand if it was there). A legal action gives exactly what it gives without ``force``; an
+    action of the wrong phase, a bad deck, a card that is no card of the pack, or a strain that is none still
+    raise."""
     kind = type(action)
     if kind is Play and type(state) is Playing:
-        return _play(rules, state, action.card)  # type: ignore[union-attr]
+        return _play(rules, state, action.card, force)  # type: ignore[union-attr]
     if kind is Bid and type(state) is Bidding:
-        return _bid(rules, state, action)  # type: ignore[arg-type]
+        return _bid(rules, state, action, force)  # type: ignore[arg-type]
     if kind is Bid and type(state) is Calling:
-        return _call(rules, state, action)  # type: ignore[arg-type]
+        return _call(rules, state, action, force)  # type: ignore[arg-type]
     if kind is Deal and type(state) is Dealing:
         return _deal(rules, state, action.deck)  # type: ignore[union-attr]
     if kind is NameTrump and type(state) is Naming:
-        return _name_trump(rules, state, action)  # type: ignore[arg-type]
+        return _name_trump(rules, state, action, force)  # type: ignore[arg-type]
     if kind is Redeal and type(state) is Claiming:
         return _claim(rules, state, action.ask)  # type: ignore[union-attr]
     ph = state.phase
@@ -229,20 +242,25 @@ def _open_bidding(rules: Rules, table: Table, deal: DealState, events: tuple[Eve
     return Calling(table, deal, to_speak, None, a.holder, a.passes, a.spoken, _ALL_IN), events
 
 
-def _bid(rules: Rules, state: Bidding, bid: Bid) -> Step:
+def _bid(rules: Rules, state: Bidding, bid: Bid, force: bool = False) -> Step:
     """An individual bid, legal at the bidder's score (bid.*); after the fourth, the bid total decides whether the
-    hand is played (bid.total)."""
+    hand is played (bid.total). ``force``: an illegal one is taken as made (a pass as a bid of nothing)."""
     seat = state.to_move
     table = state.table
     bad = core_rules.bid_violation(rules, table.scores[seat], bid.n, bid.strain)
+    pre: tuple[Event, ...] = ()
     if bad is not None:
-        raise refuse(IllegalBid, bid, seat, bad[0], bad[1], state)
+        if not force:
+            raise refuse(IllegalBid, bid, seat, bad[0], bad[1], state)
+        pre = (Violation(seat, str(bid), bad[0], bad[1]),)
     n = bid.n
-    if n is None:  # refused above (bid.no-pass): here for the type
-        raise refuse(IllegalBid, bid, seat, "bid.no-pass", "passing is not allowed", state)
+    if n is None:  # refused above (bid.no-pass), or taken as a bid of nothing under force
+        if not force:
+            raise refuse(IllegalBid, bid, seat, "bid.no-pass", "passing is not allowed", state)
+        n = 0
     b = state.bids
     bids = (n if seat == 0 else b[0], n if seat == 1 else b[1], n if seat == 2 else b[2], n if seat == 3 else b[3])
-    events: tuple[Event, ...] = (Called(seat, bid),)
+    events: tuple[Event, ...] = (*pre, Called(seat, bid))
     spoken = state.spoken + 1
     if spoken < 4:
         return Bidding(table, state.deal, core_rules.next_seat(rules, seat), bids, spoken), events
@@ -252,17 +270,21 @@ def _bid(rules: Rules, state: Bidding, bid: Bid) -> Step:
     return _start_play(rules, Contracted(table, state.deal.trump, bids, None), state.deal.hands, events)
 
 
-def _call(rules: Rules, state: Calling, bid: Bid) -> Step:
+def _call(rules: Rules, state: Calling, bid: Bid, force: bool = False) -> Step:
     """A call of the team auction by the seat to speak (auction.*); when the auction ends, the contract, or a
-    redeal if all four passed (auction.all-pass)."""
+    redeal if all four passed (auction.all-pass). ``force``: an illegal call is taken as made (an Egyptian contract
+    it leaves without a strain then waits for its holder to name trump)."""
     seat = state.to_move
     a = core_hand.Auction(state.table.dealer, seat, None if state.top is None else (state.top.n or 0, state.top.strain),
                           state.holder, state.passes, state.spoken, list(state.active))
-    bad = core_hand.auction_call(rules, a, bid.n, bid.strain)
+    bad = core_hand.auction_call(rules, a, bid.n, bid.strain, force=force)
+    pre: tuple[Event, ...] = ()
     if bad is not None:
-        raise refuse(IllegalBid, bid, seat, bad[0], bad[1], state)
+        if not force:
+            raise refuse(IllegalBid, bid, seat, bad[0], bad[1], state)
+        pre = (Violation(seat, str(bid), bad[0], bad[1]),)
     deal = state.deal
-    events: tuple[Event, ...] = (Called(seat, bid),)
+    events: tuple[Event, ...] = (*pre, Called(seat, bid))
     top = bid if bid.n is not None else state.top
     if a.to_speak is not None:
         act = a.active
@@ -278,21 +300,27 @@ def _call(rules: Rules, state: Calling, bid: Bid) -> Step:
     events = (*events, ContractMade(contract))
     if rules.egyptian:
         strain = top.strain
-        if strain is None:  # an Egyptian bid names a strain (auction.egyptian): here for the type
-            raise refuse(IllegalBid, bid, seat, "auction.egyptian", "an Egyptian contract names a strain", state)
+        if strain is None:  # an Egyptian bid names a strain (auction.egyptian): only a call taken under force has none
+            if not force:
+                raise refuse(IllegalBid, bid, seat, "auction.egyptian", "an Egyptian contract names a strain", state)
+            return Naming(table, deal, contract), events
         events = (*events, TrumpNamed(strain))
         return _start_play(rules, Contracted(table, strain, _NO_BIDS, contract), deal.hands, events)
     return Naming(table, deal, contract), events
 
 
-def _name_trump(rules: Rules, state: Naming, action: NameTrump) -> Step:
-    """The contract holder names one of the four suits as trump (trump.source)."""
+def _name_trump(rules: Rules, state: Naming, action: NameTrump, force: bool = False) -> Step:
+    """The contract holder names one of the four suits as trump (trump.source); ``force``: no trump (4) is taken
+    as named."""
     suit = action.suit
+    pre: tuple[Event, ...] = ()
     if type(suit) is not int or not 0 <= suit < 4:
-        raise refuse(IllegalTrump, action, state.to_move, "trump.source", "the contract holder names one of the four suits",
-                     state)
+        why = "the contract holder names one of the four suits"
+        if not force or type(suit) is not int or suit != 4:
+            raise refuse(IllegalTrump, action, state.to_move, "trump.source", why, state)
+        pre = (Violation(state.to_move, str(action), "trump.source", why),)
     return _start_play(rules, Contracted(state.table, suit, _NO_BIDS, state.contract), state.deal.hands,
-                       (TrumpNamed(suit),))
+                       (*pre, TrumpNamed(suit)))
 
 
 def _start_play(rules: Rules, start: Contracted, hands: Hands, events: tuple[Event, ...]) -> Step:
@@ -301,9 +329,10 @@ def _start_play(rules: Rules, start: Contracted, hands: Hands, events: tuple[Eve
     return Playing(start, hands, leader, leader, (), (0, 0, 0, 0)), (*events, PlayStarted(leader))
 
 
-def _play(rules: Rules, state: Playing, card: int) -> Step:
+def _play(rules: Rules, state: Playing, card: int, force: bool = False) -> Step:
     """A card by the seat to move, legal by play.follow / play.must-trump; the fourth card of a trick gives it to
-    its winner (play.winner), who leads the next (play.next-lead); the thirteenth trick ends the hand."""
+    its winner (play.winner), who leads the next (play.next-lead); the thirteenth trick ends the hand. ``force``: an
+    illegal card of the pack is taken as played (it leaves the seat's hand if it was there)."""
     seat = state.to_move
     hands = state.hands
     hand = hands[seat]
@@ -315,12 +344,18 @@ def _play(rules: Rules, state: Playing, card: int) -> Step:
         legal = (mask >> card) & 1
     except (TypeError, ValueError):  # not a card number: a negative or non-integer card
         legal = 0
-    if not legal:
+    played: tuple[Event, ...]
+    if legal:
+        played = (Played(seat, card),)
+        left = hand ^ CARD_BITS[card]  # a card of the hand: 0..51 (a look-up, not a shift)
+    else:
         bad = core_rules.play_violation(rules, hand, led, start.trump, card)
         if bad is None:
             raise RuntimeError("a card refused by the legal set, yet no clause broken")
-        raise refuse(IllegalPlay, Play(card), seat, bad[0], bad[1], state)
-    left = hand ^ CARD_BITS[card]  # a card of the hand: 0..51 (a look-up, not a shift)
+        if not force or type(card) is not int or not 0 <= card < 52:
+            raise refuse(IllegalPlay, Play(card), seat, bad[0], bad[1], state)
+        played = (Violation(seat, str(PLAYS[card]), bad[0], bad[1]), Played(seat, card))
+        left = hand & ~CARD_BITS[card]  # taken as played: it leaves the hand if it was there
     if seat == 0:
         hands = (left, hands[1], hands[2], hands[3])
     elif seat == 1:
@@ -330,8 +365,7 @@ def _play(rules: Rules, state: Playing, card: int) -> Step:
     else:
         hands = (hands[0], hands[1], hands[2], left)
     if len(trick) < 3:
-        return (Playing(start, hands, core_rules.next_seat(rules, seat), state.leader, (*trick, card), state.won),
-                (Played(seat, card),))
+        return Playing(start, hands, core_rules.next_seat(rules, seat), state.leader, (*trick, card), state.won), played
     c0, c1, c2 = trick
     cards = (c0, c1, c2, card)
     winner = core_hand.trick_winner_seat(rules, state.leader, cards, start.trump)
@@ -340,15 +374,16 @@ def _play(rules: Rules, state: Playing, card: int) -> Step:
     done = Trick(state.leader, cards, winner)
     after = Playing(start, hands, winner, winner, (), won)
     if won[0] + won[1] + won[2] + won[3] < 13:
-        return after, (Played(seat, card), TrickTaken(done))
-    return _end_hand(rules, after, (Played(seat, card), TrickTaken(done)))
+        return after, (*played, TrickTaken(done))
+    return _end_hand(rules, after, (*played, TrickTaken(done)))
 
 
-def play_trick(rules: Rules, state: State, cards: Sequence[int]) -> Step:
+def play_trick(rules: Rules, state: State, cards: Sequence[int], *, force: bool = False) -> Step:
     """A whole trick at once: four cards from the seat to lead and the seats after it, in turn. The same state and
     events as four :func:`step` s of ``Play`` (a test holds them so); where the four are legal it is found in one
     go (:func:`tarneeb.core.hand.legal_trick_winner`), else by the four steps, the first illegal card raising as
-    :func:`step` does. For a verifier reading whole tricks."""
+    :func:`step` does (``force``: taken as played as :func:`step` takes it). For a verifier reading whole
+    tricks."""
     if type(state) is Playing and not state.trick and len(cards) == 4:
         c0, c1, c2, c3 = cards
         if type(c0) is type(c1) is type(c2) is type(c3) is int and 0 <= min(c0, c1, c2, c3) and max(c0, c1, c2, c3) < 52:
@@ -374,23 +409,156 @@ def play_trick(rules: Rules, state: State, cards: Sequence[int]) -> Step:
     now: State = state
     happened: tuple[Event, ...] = ()
     for card in cards:
-        now, events = step(rules, now, PLAYS[card] if type(card) is int and 0 <= card < 52 else Play(card))
+        now, events = step(rules, now, PLAYS[card] if type(card) is int and 0 <= card < 52 else Play(card), force=force)
         happened += events
     return now, happened
+
+
+def call_all(rules: Rules, state: State, calls: Sequence[Bid]) -> Step:
+    """Bids or auction calls one after another (the whole bidding, say): the same state and events as a
+    :func:`step` of each in turn (a test holds them so). All but the last are taken in one go while each is legal
+    and the bidding goes on after it; the last, and any from the first that is not or ends the bidding early, are
+    stepped, raising as :func:`step` does. For a verifier reading a hand's bids."""
+    k = 0
+    last = len(calls) - 1
+    events: list[Event] = []
+    if type(state) is Bidding and last > 0:
+        table, seat, spoken = state.table, state.to_move, state.spoken
+        scores = table.scores
+        bids = list(state.bids)
+        violation, nxt = core_rules.bid_violation, core_rules.next_seat
+        while k < last and spoken < 3:
+            bid = calls[k]
+            if type(bid) is not Bid or bid.n is None or violation(rules, scores[seat], bid.n, bid.strain) is not None:
+                break
+            bids[seat] = bid.n
+            events.append(Called(seat, bid))
+            spoken += 1
+            seat = nxt(rules, seat)
+            k += 1
+        if k:
+            state = Bidding(table, state.deal, seat, (bids[0], bids[1], bids[2], bids[3]), spoken)
+    elif type(state) is Calling and last > 0:
+        table, top = state.table, state.top
+        a = core_hand.Auction(table.dealer, state.to_move, None if top is None else (top.n or 0, top.strain),
+                              state.holder, state.passes, state.spoken, list(state.active))
+        call = core_hand.auction_call
+        while k < last:
+            bid = calls[k]
+            speaker = a.to_speak
+            if type(bid) is not Bid or speaker is None or call(rules, a, bid.n, bid.strain) is not None:
+                break
+            if a.to_speak is None:  # the auction ended before the last call: every call stepped
+                k = 0
+                break
+            events.append(Called(speaker, bid))
+            if bid.n is not None:
+                top = bid
+            k += 1
+        to_speak = a.to_speak
+        if k and to_speak is not None:
+            act = a.active
+            state = Calling(table, state.deal, to_speak, top, a.holder, a.passes, a.spoken,
+                            (act[0], act[1], act[2], act[3]))
+    happened = tuple(events) if k else ()
+    for bid in calls[k:]:
+        state, ev = step(rules, state, bid)
+        happened += ev
+    return state, happened
+
+
+def play_tricks(rules: Rules, state: State, tricks: Sequence[Sequence[int]]) -> Step:
+    """Whole tricks one after another (the rest of a hand, say): the same state and events as :func:`play_trick` of
+    each in turn (a test holds them so), found in one go while every trick is legal, the first illegal card raising
+    as :func:`step` does. For a verifier reading a hand's tricks."""
+    if type(state) is not Playing or state.trick:
+        return _trick_by_trick(rules, state, tricks, 0)
+    start = state.start
+    trump = start.trump
+    orders = _seat_orders(rules)
+    winner_of = core_hand.legal_trick_winner
+    bits, played = CARD_BITS, _PLAY
+    hands = list(state.hands)
+    won = list(state.won)
+    events: list[Event] = []
+    leader = state.leader
+    room = 13 - sum(won)  # the tricks left in the hand: a further one raises as its step does
+    k = 0
+    try:
+        for cards in tricks:
+            if k == room:
+                break
+            c0, c1, c2, c3 = cards
+            winner = winner_of(rules, hands, leader, cards, trump)  # a card not of the pack: no winner, or raises
+            if winner < 0:
+                break
+            s0, s1, s2, s3 = orders[leader]
+            hands[s0] ^= bits[c0]
+            hands[s1] ^= bits[c1]
+            hands[s2] ^= bits[c2]
+            hands[s3] ^= bits[c3]
+            won[winner] += 1
+            trick = Trick(leader, (c0, c1, c2, c3), winner)
+            events += (played[s0][c0], played[s1][c1], played[s2][c2], played[s3][c3], TrickTaken(trick))
+            leader = winner
+            k += 1
+    except (TypeError, ValueError):  # not four cards, or not card numbers: trick by trick from here, as play_trick
+        pass
+    if not k:
+        return _trick_by_trick(rules, state, tricks, 0)
+    w4 = (won[0], won[1], won[2], won[3])
+    if k == room:  # the thirteenth trick ends the hand (its events after the tricks', in one go)
+        now, tail = _finish(rules, start, w4, (), None)
+        happened = (*events, *tail)
+    else:
+        now, happened = Playing(start, (hands[0], hands[1], hands[2], hands[3]), leader, leader, (), w4), tuple(events)
+    if k == len(tricks):
+        return now, happened
+    now, rest = _trick_by_trick(rules, now, tricks, k)
+    return now, happened + rest
+
+
+def _seat_orders(rules: Rules) -> tuple[tuple[int, int, int, int], ...]:
+    """The seats of a trick in play order from each leader (play.direction), kept on the rules object."""
+    return rules.derived.get("seat orders", (core_rules.seat_order,),
+                             lambda: tuple(core_rules.seat_order(rules, s) for s in range(4)))
+
+
+def _trick_by_trick(rules: Rules, state: State, tricks: Sequence[Sequence[int]], k: int) -> Step:
+    """:func:`play_trick` of ``tricks[k:]`` in turn."""
+    now = state
+    happened: tuple[Event, ...] = ()
+    for cards in tricks[k:]:
+        now, events = play_trick(rules, now, cards)
+        happened += events
+    return now, happened
+
+
 
 
 def _end_hand(rules: Rules, state: Playing, events: tuple[Event, ...]) -> Step:
     """Score a played hand (score.*), decide its outcome (win.*, tie.*), settle play-on (win.play-on), and either
     end the match or pass the deal on (deal.rotation)."""
-    start = state.start
+    return _finish(rules, state.start, state.won, events, None)
+
+
+def _finish(rules: Rules, start: Contracted, won: tuple[int, int, int, int], events: tuple[Event, ...],
+            claimed: tuple[int, int, int, int] | None) -> Step:
+    """:func:`_end_hand` of a hand played from ``start`` with ``won`` tricks by seat; ``claimed``: the scores after
+    it on which its outcome is judged (None: the scores before it plus its changes)."""
     table = start.table
-    won = state.won
     deltas = core_hand.hand_deltas(rules, start.bids, start.contract, won)
     sc = table.scores
-    scores = (sc[0] + deltas[0], sc[1] + deltas[1], sc[2] + deltas[2], sc[3] + deltas[3])
+    scores = (sc[0] + deltas[0], sc[1] + deltas[1], sc[2] + deltas[2], sc[3] + deltas[3]) if claimed is None else claimed
     events = (*events, Scored(won, (deltas[0], deltas[1], deltas[2], deltas[3]), scores))
     win, rule = core_hand.hand_outcome(rules, scores, table.target, start.bids, start.contract, won)
-    events = (*events, Decided(win, rule))
+    return _settle(rules, table, scores, win, rule, (*events, Decided(win, rule)))
+
+
+def _settle(rules: Rules, table: Table, scores: tuple[int, int, int, int], win: int | None, rule: str,
+            events: tuple[Event, ...]) -> Step:
+    """A played hand's outcome (``win`` by ``rule``) applied to the match at ``table`` (as before the hand), the
+    scores now ``scores``: play-on (win.play-on), the end of the match, or the next dealer (deal.rotation)."""
     settled = core_hand.settle(rules, win, table.target, table.games)
     games = tuple(settled.games)
     if win is not None and settled.target != table.target:
@@ -401,6 +569,41 @@ def _end_hand(rules: Rules, state: Playing, events: tuple[Event, ...]) -> Step:
     dealer = core_hand.next_dealer(rules, table.dealer, None)
     after = Table(dealer, scores, settled.target, games, after.deals, after.played, after.redeals)
     return Dealing(after), (*events, NextDealer(dealer, core_hand.next_dealer_clause(None)))
+
+
+# ---------------------------------------------------------------------- going on from what a record claims
+def start_play(rules: Rules, start: Contracted, hands: Hands) -> Step:
+    """The play of a deal from ``start`` (its table, trump, and bids or contract) with the ``hands`` dealt: the
+    first leader (play.lead), as the step that ends the bidding starts it. For a verifier going on from a record's
+    claims, which builds ``start`` from them: another contract or trump than the rules', a deal played that its bid
+    total cancels."""
+    return _start_play(rules, start, hands, ())
+
+
+def end_hand(rules: Rules, start: Contracted, won: Sequence[int], *, scores: Sequence[int] | None = None) -> Step:
+    """The end of a hand played from ``start`` whose thirteen tricks were won as ``won`` (by seat): the state and
+    events of the thirteenth trick's step from its scoring on (score.*, win.*, tie.*, win.play-on, deal.rotation).
+    For a verifier going on from a record's claims: ``start`` built from them, ``won`` the tricks it claims;
+    ``scores``, the scores after the hand as it claims them: the outcome is judged on them (and
+    :class:`~tarneeb.core.state.Scored` carries them) instead of the scores before it plus its changes."""
+    w0, w1, w2, w3 = won
+    return _finish(rules, start, (w0, w1, w2, w3), (),
+                   None if scores is None else (scores[0], scores[1], scores[2], scores[3]))
+
+
+def settle_match(rules: Rules, table: Table, winner: int | None, clause: str = "") -> Step:
+    """A played hand's outcome applied to the match: ``winner`` (team 0/1, None: nobody yet) by ``clause``, at
+    ``table`` as it was before the hand but for its scores, the scores after it. A game won before play-on raises
+    the target (win.play-on), a match won ends it, else the next dealer deals (deal.rotation): the end of
+    :func:`end_hand` after its outcome. For a verifier going on from a record's claimed winner."""
+    return _settle(rules, table, table.scores, winner, clause, ())
+
+
+def cancel(rules: Rules, table: Table, clause: str, why: str) -> Step:
+    """A deal at ``table`` cancelled by ``clause`` (bid.total, auction.all-pass, deal.weak-redeal; ``why`` in words):
+    the state and events of the step that cancels it from its cancellation on, the next dealer by that clause
+    (redeal.dealer, ...). For a verifier weighing another dealer than the one a record claims."""
+    return _cancel(rules, table, (), clause, why)
 
 
 def _cancel(rules: Rules, table: Table, events: tuple[Event, ...], clause: str, why: str) -> Step:
@@ -585,5 +788,6 @@ def trump_of(state: State) -> int:
     return -1
 
 
-__all__ = ["Contract", "Step", "describe", "hand_of", "legal_actions", "legal_bids", "legal_calls", "legal_play_mask",
-           "part_way", "play_trick", "playing_from", "start", "step", "timeout_action", "trump_of"]
+__all__ = ["Contract", "Step", "call_all", "cancel", "describe", "end_hand", "hand_of", "legal_actions", "legal_bids",
+           "legal_calls", "legal_play_mask", "part_way", "play_trick", "play_tricks", "playing_from", "refuse",
+           "settle_match", "start", "start_play", "step", "timeout_action", "trump_of"]

@@ -14,8 +14,8 @@ As PBN does for bridge, the writer is strict and the reader lenient:
   list, ...), treat every field but the deal, the bids and the cards as
   optional, and turn anything unreadable into a located :class:`RecordProblem`
   instead of an exception.
-* :class:`Verifier` replays each hand through the engine
-  (:class:`~tarneeb.core.match.Match`) and reports every :class:`Divergence` between
+* :class:`Verifier` replays each hand through the engine's transition
+  (:mod:`tarneeb.records.driver`) and reports every :class:`Divergence` between
   what the record claims and what the rules give, with the deciding clause id
   and its source (``Ruleset.cite``). :func:`verify_paths` runs it over files,
   streaming, optionally across processes.

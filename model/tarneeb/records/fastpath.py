@@ -1,61 +1,47 @@
-"""The verifier's fast path: decode a canonical hand line and run it through the rule core, nothing else.
+"""The verifier's fast path: a canonical hand line through the transition, checked cheaply.
 
-As python-chess's PGN reader drives its one ``Board`` and gets speed by skipping work, this path is no second
-replayer: it only decodes the canonical spelling of a line (a 104-character deck, ``[seat, "8H"]`` bids,
-tricks of four card strings) and asks the rule core (:mod:`tarneeb.core.rules` for each decision,
-:mod:`tarneeb.core.hand` for each step of the hand) what the rules give, then compares. It returns True only
-for a clean line, and then advances the match state; on anything unusual or any disagreement it returns False
-with the state untouched, and the verifier replays the line step by step (:mod:`tarneeb.records.replay`, also
-built on the rule core), which reports and goes on past a divergence. The tests compare both paths on every line.
+It is the driver of :mod:`tarneeb.records.driver` with cheaper checks, no second replayer: it decodes only the
+canonical spelling of a line (a 104-character deck, ``[seat, "8H"]`` bids, tricks of four card strings), steps the
+transition with the actions it makes (:func:`tarneeb.core.transition.step`, whole tricks by
+:func:`~tarneeb.core.transition.play_trick`) and compares the line's claims with the events. It returns True only for
+a clean line, and then advances the match state to the one the transition left; on anything unusual, an illegal
+action or any disagreement it returns False with the state untouched, and the verifier replays the line step by step
+(:mod:`tarneeb.records.replay`, the same driver), which reports and goes on past a divergence. The tests compare
+both paths on every line.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
-from tarneeb.core import clauses as core_clauses
-from tarneeb.core import hand as core_hand
 from tarneeb.core import rules as core_rules
-from tarneeb.core.cards import CARD_BITS, FULL_DECK, STRAINS, SUITS
-from tarneeb.core.spec import Rules
-from tarneeb.core.tables import auction_deciders, rules_table
-from tarneeb.records.format import _CANONICAL_BID, _CARD_CODE, _CARD_TEXT, MatchHeader, contract_text, text_codes
-
-
-@dataclass(slots=True)
-class MatchState:
-    """What the verifier knows of a match between two hand lines."""
-
-    header: MatchHeader
-    rules: Rules
-    dealer: int | None  # expected dealer of the next deal; None = unknown (not checked)
-    dealer_clause: str
-    scores: list[int]
-    target: int
-    games: list[int]
-    next_hand: int = 0
-    over_rule: str | None = None  # set once the match is over
-    over_reported: bool = False
-    scores_known: bool = True  # False after an unreadable line: the next hand's own claims give its scores
-    lost: list[tuple[str, int, int | None]] = field(default_factory=list)  # unreadable (file, line, deal number)
-    last_dealer: int | None = None  # dealer of the previous deal (to name a wrong next dealer's cause)
-    last_redeal: str | None = None  # the clause that cancelled the previous deal, None when it was played
-    # where the previous line claimed another dealer or other scores than the rules gave: what the rules gave (the
-    # next dealer from the rules' dealer, the scores by the rules), which the next line may go on from instead
-    alt_dealer: int | None = None
-    alt_scores: list[int] | None = None
-    alt_target: tuple[int, list[int]] | None = None  # (target, games won) as the rules' winner left them
-    said: set[str] = field(default_factory=set)  # warnings given once per match
-    # a clean auction hand the scoring hypotheses can be weighed on (a bid of 13, or all 13 tricks to a team):
-    # (contract, tricks by seat, the changes claimed, which are the rules' own); the verifier takes it
-    # (Summary.refuted)
-    weigh: tuple[tuple[int, int, int | None], list[int], list[int]] | None = None
-
+from tarneeb.core import transition
+from tarneeb.core.actions import Deal, NameTrump
+from tarneeb.core.cards import STRAINS, SUITS
+from tarneeb.core.state import (
+    Bidding,
+    BiddingOpened,
+    Called,
+    Calling,
+    Cancelled,
+    Dealing,
+    Decided,
+    Event,
+    Naming,
+    NextDealer,
+    Over,
+    Playing,
+    Scored,
+    State,
+)
+from tarneeb.errors import IllegalAction, IllegalDeal, IllegalPlay
+from tarneeb.records.driver import Driver, MatchState
+from tarneeb.records.format import _CANONICAL_BID, _CARD_CODE, _CARD_TEXT, contract_text, text_codes
 
 CANONICAL_KEYS = frozenset({"type", "match", "hand", "dealer", "deck", "revealed", "trump", "bids", "redeal",
                             "contract", "tricks", "tricks_won", "deltas", "scores", "outcome"})
 _OUTCOME_KEYS = frozenset({"winner", "clause", "match_over"})
+_NAME_TRUMP = tuple(NameTrump(s) for s in range(4))
 
 
 def _is(v: object, n: int) -> bool:
@@ -71,239 +57,187 @@ def _ints_are(v: object, want: list[int]) -> bool:
 
 def fast_hand(st: MatchState, obj: dict[str, Any]) -> bool:
     """Check a canonical hand line ``obj`` against the state ``st``; True (``st`` advanced) only when clean."""
-    if (not CANONICAL_KEYS.issuperset(obj) or st.alt_dealer is not None or st.alt_scores is not None
-            or st.alt_target is not None):
+    if (not CANONICAL_KEYS.issuperset(obj) or not st.dealer_known or st.alt_dealer is not None
+            or st.alt_scores is not None or st.alt_target is not None):
         return False
-    rules = st.rules
-    dealer = st.dealer
+    table = st.table
     n, d = obj.get("hand"), obj.get("dealer")
-    if (dealer is None or type(n) is not int or n != st.next_hand or obj.get("match") != st.header.match
-            or type(d) is not int or d != dealer):
+    # the dealer must be the very int object the rules give: seats 0..3 are CPython's shared small ints, so ``is``
+    # is the comparison and the type check at once (a bool or float claim is not taken)
+    if type(n) is not int or n != st.next_hand or obj.get("match") != st.header.match or d is not table.dealer:
         return False
     text = obj.get("deck")
-    bids_obj = obj.get("bids")
-    if type(text) is not str or len(text) != 104 or type(bids_obj) is not list:
+    bids = obj.get("bids")
+    if type(text) is not str or len(text) != 104 or type(bids) is not list:
         return False
-    # ---- the deal: the hands, revealed card, trump, a redeal for a weak hand
-    dealt = _deal(rules, dealer, text, obj)
-    if dealt is None:
-        return False
-    hands, trump = dealt
-    if core_hand.weak_seats(rules, hands):
-        if core_hand.weak_claimers(rules, dealer, hands):  # a weak seat chooses (ambiguity weak-hand): the replay checks it
-            return False
-        return _cancelled(st, obj, dealer, "deal.weak-redeal", bids_obj, [])
-    # ---- the bidding
-    contract: tuple[int, int, int | None] | None = None
-    bids = [0, 0, 0, 0]
-    if rules.individual:
-        if obj.get("trump") != STRAINS[trump] or not _individual_bids(rules, dealer, bids_obj, st.scores, bids):
-            return False
-        if not core_rules.hand_is_played(rules, bids, st.scores):
-            return _cancelled(st, obj, dealer, "bid.total", bids_obj, None)
-    else:
-        contract = _auction_of(rules, dealer, bids_obj)
-        if contract is None:  # an illegal call, a call out of turn, or an auction not over
-            return False
-        if contract[0] < 0:  # all passed
-            return _cancelled(st, obj, dealer, "auction.all-pass", bids_obj, None)
-        trump = _contract_trump(rules, obj, contract)
-        if trump < 0:
-            return False
-    if obj.get("redeal") is not None:
-        return False
-    # ---- the play: each card by the core's legality function, each trick by its winner function
-    won = _play(rules, obj.get("tricks"), hands, core_hand.hand_leader(rules, dealer, contract), trump)
-    if won is None:
-        return False
-    return _scored(st, obj, dealer, bids, contract, won)
+    return FastLine(st, obj, bids).drive(Dealing(table)) is not None
 
 
-def _deal(rules: Rules, dealer: int, text: str, obj: dict[str, Any]) -> tuple[list[int], int] | None:
-    """(the four hands, trump 0..3 or -1 when the contract names it) of a 104-character deck dealt by ``dealer``,
-    the revealed card claimed as the rules give it; None when the deck or the revealed card is not."""
-    deck = text_codes(text)  # the card codes in deal order
-    if deck is None:
-        return None
-    hands = core_rules.deal_hands(rules, dealer, deck)
-    if hands[0] | hands[1] | hands[2] | hands[3] != FULL_DECK:  # 52 cards covering the pack: 13 each, no repeat
-        return None
-    revealed, trump = core_hand.deal_trump(rules, deck)
-    if revealed is None:
-        if "revealed" in obj:
+class FastLine(Driver):
+    """A canonical line through the driver: each hook steps the line's actions and returns None at the first claim
+    the events do not bear out; the last (the end of the deal) advances the match state."""
+
+    __slots__ = ("st", "rules", "obj", "bids", "start")
+
+    def __init__(self, st: MatchState, obj: dict[str, Any], bids: list[Any]) -> None:
+        self.st = st
+        self.rules = st.rules
+        self.obj = obj
+        self.bids = bids
+
+    # ---- the deal: the hands, the revealed card, trump, a weak hand's redeal
+    def deal(self, state: Dealing) -> State | None:
+        obj = self.obj
+        deck = text_codes(obj["deck"])  # the card codes in deal order
+        if deck is None:
             return None
-    elif obj.get("revealed") != _CARD_TEXT[revealed]:
-        return None
-    return hands, trump
-
-
-def _individual_bids(rules: Rules, dealer: int, bids_obj: list[Any], scores: list[int], bids: list[int]) -> bool:
-    """The four ``[seat, "n"]`` bids in bidding order, each legal at its bidder's score, into ``bids`` by seat;
-    False on anything else."""
-    if len(bids_obj) != 4:
-        return False
-    for seat, x in zip(core_hand.bidding_order(rules, dealer), bids_obj, strict=True):  # bid.turn
-        if type(x) is not list or len(x) != 2 or type(x[0]) is not int or x[0] != seat:
-            return False
-        b = _CANONICAL_BID.get(x[1]) if type(x[1]) is str else None
-        if b is None or b.n is None or b.strain is not None or core_rules.bid_violation(rules, scores[seat], b.n):
-            return False
-        bids[seat] = b.n
-    return True
-
-
-def _auction_of(rules: Rules, dealer: int, bids_obj: list[Any]) -> _Contract | None:
-    """The contract of the auction of ``[seat, "text"]`` calls (see :func:`_auction`); None when not canonical."""
-    calls: list[object] = [dealer]
-    for x in bids_obj:
-        if type(x) is not list or len(x) != 2 or type(x[0]) is not int or type(x[1]) is not str:
+        try:
+            now, ev = transition.step(self.rules, state, Deal(tuple(deck)))
+        except IllegalDeal:  # not 52 distinct cards
             return None
-        calls += x
-    return _auction(rules, tuple(calls))
+        if type(now) is Dealing:  # a weak hand: the deal is cancelled before the bidding, no card shown
+            return self._cancelled(now, ev, []) if "revealed" not in obj else None
+        opened = ev[1] if len(ev) > 1 else None
+        if type(opened) is not BiddingOpened:  # a weak seat chooses (ambiguity weak-hand): the replay checks it
+            return None
+        revealed = opened.revealed
+        if revealed is None:
+            if "revealed" in obj:
+                return None
+        elif obj.get("revealed") != _CARD_TEXT[revealed]:
+            return None
+        if self.rules.individual and obj.get("trump") != STRAINS[opened.trump]:
+            return None
+        return now
 
+    # ---- the bidding: each call by the seat to speak, legal; the line's calls end with the bidding
+    def call(self, state: Bidding | Calling) -> State | None:
+        bids = self.bids
+        calls = []
+        for x in bids:
+            if type(x) is not list or len(x) != 2:
+                return None
+            text = x[1]
+            b = _CANONICAL_BID.get(text) if type(text) is str else None
+            if b is None:
+                return None
+            calls.append(b)
+        try:
+            now, ev = transition.call_all(self.rules, state, calls)
+        except IllegalAction:  # an illegal call, or one after the end of the bidding
+            return None
+        if type(now) is Bidding or type(now) is Calling:  # the line's bidding stops before the bidding is over
+            return None
+        for x, e in zip(bids, ev, strict=False):  # each call by the seat whose turn it was (the first events: the calls)
+            if type(e) is not Called or x[0] is not e.seat:
+                return None
+        if type(now) is Dealing:  # cancelled: a low bid total, or all passed
+            return self._cancelled(now, ev, None)
+        if self.obj.get("redeal") is not None:
+            return None
+        if type(now) is Playing and not self.rules.individual:  # an Egyptian contract: its strain is trump
+            start = now.start
+            if start.contract is None or not self._contract_is(start.contract, start.trump):
+                return None
+        return now
 
-def _contract_trump(rules: Rules, obj: dict[str, Any], contract: _Contract) -> int:
-    """Trump 0..3 after the auction (the winning bid's strain, or the suit the line names), the contract and trump
-    claimed as the rules give them; -1 when not."""
-    if rules.egyptian:
-        if contract[2] is None:
-            return -1
-        trump = contract[2]
-    else:
-        t = obj.get("trump")
+    def name(self, state: Naming) -> State | None:
+        t = self.obj.get("trump")
         if type(t) is not str or t not in ("C", "D", "H", "S"):
-            return -1
-        trump = SUITS.index(t)
-    cobj = obj.get("contract")
-    if (type(cobj) is not dict or not _is(cobj.get("seat"), contract[0]) or len(cobj) != 2
-            or cobj.get("bid") != contract_text(contract) or obj.get("trump") != STRAINS[trump]):
-        return -1
-    return trump
-
-
-def _scored(st: MatchState, obj: dict[str, Any], dealer: int, bids: list[int], contract: _Contract | None,
-            won: list[int]) -> bool:
-    """Scoring, the outcome and the match, by the core's hand steps, for a hand played to the end: True and the
-    state advanced when the line claims them as the rules give them."""
-    rules = st.rules
-    scores = st.scores
-    deltas = core_hand.hand_deltas(rules, bids, contract, won)
-    after = [scores[0] + deltas[0], scores[1] + deltas[1], scores[2] + deltas[2], scores[3] + deltas[3]]
-    if not (_ints_are(obj.get("tricks_won"), won) and _ints_are(obj.get("deltas"), deltas)
-            and _ints_are(obj.get("scores"), after)):
-        return False
-    if contract is not None and (contract[1] == 13 or 13 in core_rules.team_tricks(won)):
-        st.weigh = (contract, list(won), list(deltas))
-    win, rule = core_hand.hand_outcome(rules, after, st.target, bids, contract, won)
-    settled = core_hand.settle(rules, win, st.target, st.games)
-    over = settled.winner is not None
-    out = obj.get("outcome")
-    if type(out) is not dict or not _OUTCOME_KEYS.issuperset(out):
-        return False
-    w = out.get("winner")
-    c = out.get("clause")
-    if (not (w is None if win is None else _is(w, win)) or out.get("match_over") is not over
-            or (c is not None and (type(c) is not str or (win is not None and c != rule)))):
-        return False
-    if settled.game_won is not None:
-        st.games = list(settled.games)
-    st.target = settled.target
-    st.scores = after
-    st.dealer = core_hand.next_dealer(rules, dealer, None)
-    st.dealer_clause = core_clauses.next_dealer_clause(None)
-    st.last_dealer, st.last_redeal = dealer, None
-    st.next_hand += 1
-    if over:
-        st.over_rule = rule
-    return True
-
-
-_Contract = tuple[int, int, int | None]
-# The outcome of an auction is decided by the rules alone from the dealer and the calls (seat, text): it is kept
-# per rules object (tarneeb.core.tables), as Match keeps its legal calls.
-_AUCTIONS: dict[int, tuple[Rules, tuple[object, ...], dict[tuple[object, ...], _Contract | None]]] = {}
-
-
-def _auction(rules: Rules, calls: tuple[object, ...]) -> _Contract | None:
-    """The contract (holder, tricks, strain) of the auction ``calls`` = (dealer, seat, text, seat, text, ...) with
-    every seat an int: (-1, 0, None) when all passed; None when a call is illegal, out of turn (auction.order) or
-    not written canonically, or the auction is not over."""
-    table = rules_table(_AUCTIONS, rules, auction_deciders())
-    if calls in table:
-        return table[calls]
-    if len(table) > 50_000:
-        table.clear()
-    got = table[calls] = _run_auction(rules, calls)
-    return got
-
-
-def _run_auction(rules: Rules, calls: tuple[object, ...]) -> _Contract | None:
-    dealer = calls[0]
-    if type(dealer) is not int:
-        raise RuntimeError(f"an auction key starts with {dealer!r}, not the dealer's seat")
-    a = core_hand.auction_start(rules, dealer)
-    for i in range(1, len(calls), 2):
-        seat, text = calls[i], calls[i + 1]
-        b = _CANONICAL_BID.get(text) if type(text) is str else None
-        if a.to_speak is None or seat != a.to_speak or b is None or core_hand.auction_call(rules, a, b.n, b.strain) is not None:
             return None
-    if a.to_speak is not None:  # the auction is not over
-        return None
-    if a.top is None:  # all passed
-        return (-1, 0, None)
-    return (a.holder, a.top[0], a.top[1])
+        trump = SUITS.index(t)
+        if not self._contract_is(state.contract, trump):
+            return None
+        now, _ = transition.step(self.rules, state, _NAME_TRUMP[trump])
+        return now
+
+    def _contract_is(self, contract: tuple[int, int, int | None], trump: int) -> bool:
+        """The line claims the contract and trump the auction gave."""
+        obj = self.obj
+        cobj = obj.get("contract")
+        return (type(cobj) is dict and _is(cobj.get("seat"), contract[0]) and len(cobj) == 2
+                and cobj.get("bid") == contract_text(contract) and obj.get("trump") == STRAINS[trump])
+
+    # ---- the play: the thirteen tricks, each led and won by the seats the transition says
+    def trick(self, state: Playing) -> State | None:
+        tricks = self.obj.get("tricks")
+        if type(tricks) is not list or len(tricks) != 13:
+            return None
+        code = _CARD_CODE
+        try:
+            cards: list[tuple[int, int, int, int]] = []
+            add = cards.append
+            for t in tricks:  # leader, cards, winner: nothing unknown to warn about (not a dict: TypeError below)
+                a, b, c, d = t["cards"]  # four cards: ValueError below otherwise
+                if len(t) != 3:
+                    return None
+                add((code[a], code[b], code[c], code[d]))
+            end, ev = transition.play_tricks(self.rules, state, cards)
+            # each trick's leader and winner: the very int objects the rules give (see fast_hand)
+            for t, taken in zip(tricks, ev[4:65:5], strict=True):
+                trick = taken.trick  # type: ignore[union-attr]
+                if t["leader"] is not trick.leader or t["winner"] is not trick.winner:
+                    return None
+        except (KeyError, TypeError, ValueError, IllegalPlay):  # a missing field, not four cards, a card not written
+            return None  # canonically, or an illegal card
+        self.start = state.start
+        return self._scored(end, ev[65:])
+
+    # ---- the end of the deal
+    def _scored(self, end: State, ev: tuple[Event, ...]) -> State | None:
+        """A hand played to the end: its scoring, outcome and the match after it (``ev``: the events of the last
+        trick's step from the scoring on) as the line claims them; the match state advanced."""
+        scored, decided, last = ev[0], ev[1], ev[-1]
+        if type(scored) is not Scored or type(decided) is not Decided:
+            return None
+        st, obj = self.st, self.obj
+        won, deltas = list(scored.tricks_won), list(scored.deltas)
+        if not (_ints_are(obj.get("tricks_won"), won) and _ints_are(obj.get("deltas"), deltas)
+                and _ints_are(obj.get("scores"), list(scored.scores))):
+            return None
+        contract = self.start.contract
+        if contract is not None and (contract[1] == 13 or 13 in core_rules.team_tricks(won)):
+            st.weigh = (contract, won, deltas)
+        win, rule = decided.winner, decided.clause
+        over = type(end) is Over
+        out = obj.get("outcome")
+        if type(out) is not dict or not _OUTCOME_KEYS.issuperset(out):
+            return None
+        w = out.get("winner")
+        c = out.get("clause")
+        if (not (w is None if win is None else _is(w, win)) or out.get("match_over") is not over
+                or (c is not None and (type(c) is not str or (win is not None and c != rule)))):
+            return None
+        dealer = st.table.dealer
+        st.table = end.table
+        if type(last) is NextDealer:
+            st.dealer_clause = last.clause
+        st.last_dealer, st.last_redeal = dealer, None
+        st.next_hand += 1
+        if over:
+            st.over_rule = rule
+        return end
+
+    def _cancelled(self, now: State, ev: tuple[Event, ...], bids_want: list[Any] | None) -> State | None:
+        """A deal the transition cancelled (``ev`` ends with its Cancelled and NextDealer events), its deal and bids
+        already checked; ``bids_want`` [] when no bid may be given (a weak hand). Before a trump is known (all
+        passed, a weak hand) none may be claimed. The match state advanced."""
+        cancelled, nxt = ev[-2], ev[-1]
+        if type(cancelled) is not Cancelled or type(nxt) is not NextDealer:
+            return None
+        st, obj = self.st, self.obj
+        clause = cancelled.clause
+        if (obj.get("redeal") != clause or "tricks" in obj or not _ints_are(obj.get("scores"), list(st.table.scores))
+                or (bids_want is not None and self.bids != bids_want)):
+            return None
+        if clause != "bid.total" and (obj.get("trump") is not None or obj.get("contract", None) is not None):
+            return None
+        dealer = st.table.dealer
+        st.table = now.table
+        st.dealer_clause = nxt.clause
+        st.last_dealer, st.last_redeal = dealer, clause
+        st.next_hand += 1
+        return now
 
 
-def _play(rules: Rules, tricks: object, hands: list[int], leader: int, trump: int) -> list[int] | None:
-    """Tricks won by seat for 13 canonical tricks, or None on any illegal card, wrong leader or winner."""
-    if type(tricks) is not list or len(tricks) != 13:
-        return None
-    code = _CARD_CODE
-    bit = CARD_BITS
-    winner = core_hand.legal_trick_winner
-    so = core_rules.seat_order
-    orders = (so(rules, 0), so(rules, 1), so(rules, 2), so(rules, 3))
-    won = [0, 0, 0, 0]
-    try:
-        for t in tricks:
-            # leader, cards, winner: nothing unknown to warn about (not a dict: TypeError below). The leader and
-            # the winner must be the very int objects the rules give: seats 0..3 are CPython's shared small ints,
-            # so ``is`` is the comparison and the type check at once (a bool or float claim is not taken)
-            if len(t) != 3 or t["leader"] is not leader:
-                return None
-            cs = t["cards"]
-            if type(cs) is not list:
-                return None
-            a, b, c, d = cs  # four cards: ValueError below otherwise
-            cards = c0, c1, c2, c3 = code[a], code[b], code[c], code[d]
-            w = winner(rules, hands, leader, cards, trump)  # the core's hand step: legality and the winning seat
-            if w < 0 or t["winner"] is not w:
-                return None
-            s0, s1, s2, s3 = orders[leader]  # the cards leave the hands of the seats that played them
-            hands[s0] ^= bit[c0]
-            hands[s1] ^= bit[c1]
-            hands[s2] ^= bit[c2]
-            hands[s3] ^= bit[c3]
-            leader = w
-            won[w] += 1
-    except (KeyError, TypeError, ValueError):  # a missing field, not four cards, or a card not written canonically
-        return None
-    return won
-
-
-def _cancelled(st: MatchState, obj: dict[str, Any], dealer: int, clause: str, bids_obj: list[Any],
-               bids_want: list[Any] | None) -> bool:
-    """A deal by ``dealer`` cancelled by ``clause`` (its deal and bids already checked); ``bids_want`` [] when
-    no bid may be given (a weak hand). Before a trump is known (all passed, a weak hand) none may be claimed."""
-    rules = st.rules
-    if (obj.get("redeal") != clause or "tricks" in obj or not _ints_are(obj.get("scores"), st.scores)
-            or (bids_want is not None and bids_obj != bids_want)):
-        return False
-    if clause != "bid.total" and (obj.get("trump") is not None or obj.get("contract", None) is not None):
-        return False
-    st.dealer = core_hand.next_dealer(rules, dealer, clause)
-    st.dealer_clause = core_clauses.next_dealer_clause(clause)
-    st.last_dealer, st.last_redeal = dealer, clause
-    st.next_hand += 1
-    return True
-
+__all__ = ["CANONICAL_KEYS", "FastLine", "fast_hand"]

@@ -1,27 +1,64 @@
 """Replaying one hand line on the record's own claims, so that one divergence does not hide the next.
 
-The replay runs the hand through the rule core's steps (:mod:`tarneeb.core.hand` and :mod:`tarneeb.core.rules`,
-the functions :class:`~tarneeb.core.match.Match` calls). Where the record disagrees with the rules it is
-reported, and the replay goes on from what the record claims: an illegal bid or card is taken as made, the
-claimed trick winner leads the next trick, the claimed tricks are scored. A later check passes when the claim
-agrees with the rules applied to the record's earlier claims, or with the rules alone (the record then only
-mislabelled the earlier fact). A divergence that an earlier one makes unavoidable names it (``follows_line``,
-``follows_field``); the others are independent.
+The replay is the driver of :mod:`tarneeb.records.driver`: the line's actions are stepped through
+:mod:`tarneeb.core.transition`, and its claims compared with the events. Where the record disagrees with the rules it
+is reported, and the replay goes on from what the record claims: an illegal bid, call or card is taken as made
+(``step(..., force=True)``), the claimed leader plays first and the claimed trick winner leads the next trick (the
+state with those fields replaced), a deal is played on the claimed contract and trump, or played at all where the
+bid total cancels it (:func:`~tarneeb.core.transition.start_play`), the claimed tricks are scored and the outcome
+judged on the claimed scores (:func:`~tarneeb.core.transition.end_hand`), and the match goes on from the claimed
+winner (:func:`~tarneeb.core.transition.settle_match`). A later check passes when the claim agrees with the rules
+applied to the record's earlier claims, or with the rules alone (the record then only mislabelled the earlier
+fact). A divergence that an earlier one makes unavoidable names it (``follows_line``, ``follows_field``); the others
+are independent.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Protocol
 
 import tarneeb.records.diagnose as diagnose
 from tarneeb.core import clauses as core_clauses
 from tarneeb.core import hand as core_hand
 from tarneeb.core import rules as core_rules
-from tarneeb.core.actions import Bid
-from tarneeb.core.cards import FULL_DECK, NO_TRUMP, player_and_seat, strain_text, team_label
+from tarneeb.core import transition
+from tarneeb.core.actions import ASK, KEEP, PLAYS, Bid, Deal, NameTrump
+from tarneeb.core.cards import NO_TRUMP, player_and_seat, strain_text, team_label
 from tarneeb.core.spec import Rules
-from tarneeb.records.fastpath import MatchState
-from tarneeb.records.format import _CARD_TEXT, Divergence, HandLine, RecordProblem, Report, bid_text, contract_text
+from tarneeb.core.state import (
+    Bidding,
+    BiddingOpened,
+    Calling,
+    Cancelled,
+    Claiming,
+    Contracted,
+    Dealing,
+    Dealt,
+    Decided,
+    Event,
+    Naming,
+    NextDealer,
+    Over,
+    Playing,
+    Scored,
+    State,
+    Table,
+    TrickTaken,
+    Violation,
+)
+from tarneeb.errors import IllegalDeal, IllegalPlay
+from tarneeb.records.driver import Driver, MatchState
+from tarneeb.records.format import (
+    _CARD_TEXT,
+    Divergence,
+    HandLine,
+    RecordProblem,
+    Report,
+    TrickLine,
+    bid_text,
+    contract_text,
+)
 
 Contract = tuple[int, int, int | None] | None
 
@@ -40,6 +77,21 @@ def team_list(rules: Rules, v: list[int]) -> list[int] | None:
     return None
 
 
+def _plus(scores: list[int], changes: list[int]) -> list[int]:
+    """``scores`` after ``changes``, seat by seat: how a record's running scores add up its own score changes."""
+    return [scores[0] + changes[0], scores[1] + changes[1], scores[2] + changes[2], scores[3] + changes[3]]
+
+
+def _four(v: list[int]) -> tuple[int, int, int, int]:
+    return v[0], v[1], v[2], v[3]
+
+
+def _table(table: Table, dealer: int, scores: tuple[int, int, int, int], target: int, games: tuple[int, ...]) -> Table:
+    """``table`` with the dealer, scores, target and games a record's claims name (``dataclasses.replace`` of
+    those fields, built directly: the replay builds several per hand)."""
+    return Table(dealer, scores, target, games, table.deals, table.played, table.redeals)
+
+
 class Cites(Protocol):
     """What a hand replay needs of the verifier that runs it (:class:`tarneeb.records.verify.Verifier`)."""
 
@@ -48,8 +100,8 @@ class Cites(Protocol):
         ...
 
 
-class HandReplay:
-    """One hand line replayed from the match state; reports go to ``out``."""
+class HandReplay(Driver):
+    """One hand line replayed from the match state through the driver; reports go to ``out``."""
 
     def __init__(self, v: Cites, st: MatchState, h: HandLine, hand_no: int, out: list[Report],
                  taint: Divergence | None = None) -> None:
@@ -65,7 +117,33 @@ class HandReplay:
         self.passes: list[Divergence] = []
         self.calls_made: list[int | None] | None = None
         self.scored: tuple[list[int], list[int] | None] | None = None
-        self.scores_before = list(st.scores)  # the scores the deal is played on (the bid total in force: bid.total)
+        self.scores_before = list(st.table.scores)  # the scores the deal is played on (the bid total in force)
+        # what the driver's hooks learn as the line goes on
+        self.dealer = 0
+        self.deck: list[int] = []
+        self.table = st.table  # the table the deal is played from (its dealer the one the line claims)
+        self.hands: list[int] = [0, 0, 0, 0]  # as the deal's step dealt them
+        self.trump_rules = self.trump_claim = -1  # trump by the rules and by the record's revealed card
+        self.t_div: Divergence | None = None  # the divergence that puts the record's trump apart from the rules'
+        self.claims_done = 0  # the weak seats' claims stepped
+        self.calls: list[tuple[int | None, Bid]] | None = None  # the line's calls in calling order
+        self.called = 0  # the calls stepped
+        self.bids: list[int | None] = [None, None, None, None]  # the individual bids made, by seat (None: a pass)
+        self.bid_div: list[Divergence | None] = [None, None, None, None]  # each seat's illegal bid
+        self.first_bad: Divergence | None = None  # the first illegal auction call (it changes who speaks after it)
+        self.start: Contracted | None = None  # what the play goes on from: the claimed contract and trump
+        self.rules_contract: Contract = None  # the contract the auction gave
+        self.c_div: Divergence | None = None  # the divergence that puts the claimed contract apart from it
+        self.lead_taint: Divergence | None = None  # the divergence the first trick's leader follows from
+        # the play: the tricks done, the tricks won by the record's winners and by the rules' winners, the divergences
+        # that later cards follow from
+        self.k = 0
+        self.won = [0, 0, 0, 0]
+        self.alt_leader = -1
+        self.lead_div: Divergence | None = None
+        self.seen = 0  # the cards played so far (a card first played legally maps to no divergence)
+        self.played: dict[int, Divergence] = {}  # card -> the divergence at its first play, when that was illegal
+        self.wrong_by: list[Divergence | None] = [None, None, None, None]  # each seat's first illegal card
 
     # -------------------------------------------------------------- reports
     def div(self, fld: str, claimed: object, expected: object, clause: str, trick: int | None = None,
@@ -95,8 +173,12 @@ class HandReplay:
 
     # -------------------------------------------------------------- the hand
     def run(self, dealer: int, deck: list[int]) -> bool:
-        """Replay the hand; False when it could not be replayed (the caller then resynchronises)."""
-        ok = self._run(dealer, deck)
+        """Replay the hand dealt by ``dealer``; False when it could not be replayed (the caller then
+        resynchronises)."""
+        self.dealer, self.deck = dealer, deck
+        table = self.st.table
+        self.table = table if table.dealer == dealer else replace(table, dealer=dealer)
+        ok = self.drive(Dealing(self.table)) is not None
         if self.passes:
             self._pass_fits()
         return ok
@@ -115,66 +197,30 @@ class HandReplay:
             cause = diagnose.named_cause(d.fits)
             d.cause, d.explanation = ("", "") if cause is None else cause[:2]
 
-    def _run(self, dealer: int, deck: list[int]) -> bool:
-        rules, h = self.rules, self.h
-        dealt = self._deal(dealer, deck)
-        if dealt is None:
-            return False
-        hands, trump_rules, trump_claim, t_div = dealt
-        if core_hand.weak_seats(rules, hands) and self._weak_cancels(dealer, hands):
-            return self._weak_hand(dealer, hands)
-        # ---- bidding
-        bids: list[int | None] = [None, None, None, None]
-        bid_div: list[Divergence | None] = [None, None, None, None]
-        contract: Contract = None  # the individual family has none
-        if h.bids is None:
-            self.err("bids", "missing: the bids decide the hand, so they must be given")
-            return False
-        calls = self._calls(dealer)
-        if rules.individual:
-            ended = self._individual_bids(dealer, calls, bids, bid_div, trump_claim, trump_rules, t_div)
-            if ended is not None:
-                return ended
-        else:
-            got = self._auction(dealer, calls, bid_div)
-            if isinstance(got, bool):
-                return got
-            contract, trump = got
-            trump_rules = trump_claim = trump
-        trump_claim = self._trump_check(trump_claim, trump_rules, t_div,
-                                        next((d for d in bid_div if d), None) if rules.egyptian else None)
-        rules_contract = contract
-        c_div, contract = self._contract_check(contract, bid_div)
-        if h.redeal:
-            clause = core_clauses.known(rules, h.redeal, core_clauses.redeal_clause(rules))
-            self.div("redeal", h.redeal, "null: the deal is played", clause,
-                     follows=c_div or next((d for d in bid_div if d), None),
-                     causes=diagnose.total_causes(rules, [b or 0 for b in bids], self.st.scores, False)
-                     if rules.individual else None)
-            return False
-        # ---- play
-        if h.tricks is None:
-            self.err("tricks", "missing: a played deal needs its cards in play order")
-            return False
-        won = self._play(hands, core_hand.hand_leader(rules, dealer, contract), trump_claim, trump_rules, c_div or t_div)
-        if won is None:
-            return False
-        self._scoring(dealer, bids, bid_div, contract, won, rules_contract, c_div)
-        return True
-
-    def _deal(self, dealer: int, deck: list[int]) -> tuple[list[int], int, int, Divergence | None] | None:
-        """Check the deal and the revealed card; (the hands, trump by the rules, trump by the record's revealed
-        card, the divergence that puts them apart), None when the deck is not 52 distinct cards."""
-        rules, h = self.rules, self.h
-        hands = core_rules.deal_hands(rules, dealer, deck)
-        if len(set(deck)) != 52 or hands[0] | hands[1] | hands[2] | hands[3] != FULL_DECK:
+    # -------------------------------------------------------------- the deal
+    def deal(self, state: Dealing) -> State | None:
+        """Step the deck, check the deal and the revealed card; go on from the hands the record's play shows were
+        dealt. A weak hand that cancels the deal at once ends it here."""
+        rules, h, deck = self.rules, self.h, self.deck
+        try:
+            now, ev = transition.step(rules, state, Deal(tuple(deck)))
+        except IllegalDeal:
             self.div("deck", f"a deal of {len(set(deck))} distinct cards", "52 distinct cards", "deal.deck",
                      reason="a deal must order all 52 distinct cards 0..51")
             return None
-        hands = self._dealt_as_played(dealer, deck, hands)
-        revealed, trump_rules = core_hand.deal_trump(rules, deck)
+        dealt = ev[0]
+        if type(dealt) is not Dealt:
+            raise RuntimeError("a deal's step begins with its Dealt event")
+        hands = list(dealt.hands)
+        played = self._dealt_as_played(hands)
+        revealed, trump_rules = self._shown(state, ev)
+        if played is not hands:  # go on from the hands the play shows: the deck that deals them to these players
+            hands = played
+            order = [[c for c in deck if hands[s] >> c & 1] for s in range(4)]
+            now, ev = transition.step(rules, state, Deal(tuple(core_rules.deck_of_hands(rules, self.dealer, order))))
+        self.hands = hands
         trump_claim = trump_rules
-        t_div: Divergence | None = None  # the divergence that puts the record's trump apart from the rules'
+        t_div: Divergence | None = None
         if h.revealed is not None:
             if revealed is None:
                 if h.revealed >= 0:
@@ -184,12 +230,33 @@ class HandReplay:
             elif h.revealed != revealed:
                 t_div = self.div("revealed", "none" if h.revealed < 0 else _CARD_TEXT[h.revealed],
                                  f"{_CARD_TEXT[revealed]} (the dealer's last card)", "trump.source",
-                                 causes=None if h.revealed < 0 else diagnose.reveal_causes(rules, deck, dealer, h.revealed))
+                                 causes=None if h.revealed < 0 else diagnose.reveal_causes(rules, deck, self.dealer,
+                                                                                           h.revealed))
                 if h.revealed >= 0:
                     trump_claim = core_rules.trump_from_reveal(rules, h.revealed)
-        return hands, trump_rules, trump_claim, t_div
+        self.trump_rules, self.trump_claim, self.t_div = trump_rules, trump_claim, t_div
+        if type(now) is Dealing:  # a weak hand cancels the deal at once (deal.weak-redeal, reading automatic-next)
+            if h.claims:
+                self.once("claims", "claims", "ignored: a weak hand cancels the deal at once under these rules (reading "
+                          "automatic-next of ambiguity weak-hand; --reading weak-hand=claimed lets a weak seat choose)")
+            return self._weak_hand(now, ev)
+        return now
 
-    def _dealt_as_played(self, dealer: int, deck: list[int], hands: list[int]) -> list[int]:
+    def _shown(self, state: Dealing, ev: tuple[Event, ...]) -> tuple[int | None, int]:
+        """(the card the dealer shows, trump by the rules: -1 when the contract names it) for the record's deck
+        (trump.source): as the deal's step opened the bidding; where a weak hand stops the deal first, as the same
+        rules without the weak-hand redeal open it."""
+        opened = ev[1] if len(ev) > 1 else None
+        if type(opened) is not BiddingOpened:
+            rules = self.rules
+            plain = rules.derived.get("without the weak-hand redeal", (), lambda: replace(rules, weak_redeal=False))
+            _, ev = transition.step(plain, state, Deal(tuple(self.deck)))
+            opened = ev[1]
+            if type(opened) is not BiddingOpened:
+                raise RuntimeError("a deal without the weak-hand redeal opens the bidding")
+        return opened.revealed, opened.trump
+
+    def _dealt_as_played(self, hands: list[int]) -> list[int]:
         """The hands the record's play shows were dealt: ``hands``, the rules' deal, unless some card is played by
         a seat the deck does not deal it to and one reading of the deal order (deal.order) deals every card played
         to its player; then one divergence at the deck names that reading, and the replay goes on from its hands
@@ -197,7 +264,7 @@ class HandReplay:
         tricks = self.h.tricks
         if tricks is None or self.h.deck is None or any(t.leader is None for t in tricks):
             return hands
-        so = core_rules.seat_order  # the seats of a trick by its leader, as core_hand.trick_turn takes them
+        so = core_rules.seat_order  # the seats of a trick by its leader, in the order they play (play.direction)
         rules = self.rules
         orders = (so(rules, 0), so(rules, 1), so(rules, 2), so(rules, 3))
         for t in tricks:  # the usual case, four cards each held by the seat that plays it: nothing to say
@@ -209,11 +276,10 @@ class HandReplay:
                 break
         else:
             return hands
-        plays = [(core_hand.trick_turn(rules, t.leader, j), c) for t in tricks if t.leader is not None
-                 for j, c in enumerate(t.cards[:4])]
+        plays = [(orders[t.leader][j], c) for t in tricks if t.leader is not None for j, c in enumerate(t.cards[:4])]
         if all(hands[seat] >> card & 1 for seat, card in plays):
             return hands
-        fits = diagnose.deal_causes(self.rules, dealer, deck, plays)
+        fits = diagnose.deal_causes(self.rules, self.dealer, self.deck, plays)
         if len(fits) != 1:
             return hands
         cause, dealt = fits[0]
@@ -221,141 +287,219 @@ class HandReplay:
                  "is dealt to", "deal.order", causes=[cause])
         return dealt
 
-    def _weak_cancels(self, dealer: int, hands: list[int]) -> bool:
-        """Whether a deal with a weak seat is cancelled (deal.weak-redeal): at once (reading automatic-next of
-        ambiguity weak-hand), or when a weak seat asks (reading claimed): by the record's ``claims``, each checked
-        against the weak seats in bidding order, or, not logged, by its ``redeal``."""
-        h = self.h
-        claimers = core_hand.weak_claimers(self.rules, dealer, hands)
-        if not claimers:
-            if h.claims:
-                self.once("claims", "claims", "ignored: a weak hand cancels the deal at once under these rules (reading "
-                          "automatic-next of ambiguity weak-hand; --reading weak-hand=claimed lets a weak seat choose)")
-            return True
-        if h.claims is None:  # not logged: the record's cancellation says whether a weak seat asked
-            return h.redeal in ("deal.weak-redeal", "*")
-        for i, (seat, ask) in enumerate(h.claims):
-            said = f"{player_and_seat(seat)} {'asks for a redeal' if ask else 'keeps the hand'}"
-            if i >= len(claimers):
-                self.div(f"claims[{i}]", said, "no further choice: every weak seat has kept its hand", "deal.weak-redeal")
-                return False
-            if seat != claimers[i]:
-                self.div(f"claims[{i}]", said, f"{player_and_seat(claimers[i])} to choose (the weak seats choose in "
-                         "bidding order)", "deal.weak-redeal")
-            if ask:
-                if i + 1 < len(h.claims):
-                    self.div(f"claims[{i + 1}]", f"{len(h.claims) - i - 1} more choice(s)", "none: the deal is "
-                             "cancelled by the first to ask", "deal.weak-redeal")
-                return True
-        if len(h.claims) < len(claimers):
-            self.div("claims", f"{len(h.claims)} choice(s)", f"{player_and_seat(claimers[len(h.claims)])} still to "
-                     "choose", "deal.weak-redeal")
-            return h.redeal in ("deal.weak-redeal", "*")  # go on from the record's own cancellation, if it claims one
-        return False
+    # -------------------------------------------------------------- a weak hand
+    def claim(self, state: Claiming) -> State | None:
+        """A weak seat chooses (deal.weak-redeal, reading claimed of ambiguity weak-hand): by the record's
+        ``claims``, each checked against the seat the transition says is to choose, or, not logged, by its
+        ``redeal`` (a weak seat asked when the record cancels the deal)."""
+        h, i = self.h, self.claims_done
+        claims = h.claims
+        if claims is None or i >= len(claims):  # not logged, or the record's choices end with a weak seat to choose
+            if claims is not None:
+                self.div("claims", f"{len(claims)} choice(s)", f"{player_and_seat(state.to_move)} still to choose",
+                         "deal.weak-redeal")
+            if h.redeal in ("deal.weak-redeal", "*"):  # the record's own cancellation: the seat to choose asked
+                return self._asked(state)
+            now: State = state
+            while type(now) is Claiming:  # the record bids: the weak seats kept their hands
+                now, _ = transition.step(self.rules, now, KEEP)
+            return now
+        seat, ask = claims[i]
+        said = f"{player_and_seat(seat)} {'asks for a redeal' if ask else 'keeps the hand'}"
+        if seat != state.to_move:
+            self.div(f"claims[{i}]", said, f"{player_and_seat(state.to_move)} to choose (the weak seats choose in "
+                     "bidding order)", "deal.weak-redeal")
+        self.claims_done = i + 1
+        if ask:
+            if i + 1 < len(claims):
+                self.div(f"claims[{i + 1}]", f"{len(claims) - i - 1} more choice(s)", "none: the deal is "
+                         "cancelled by the first to ask", "deal.weak-redeal")
+            return self._asked(state)
+        now, _ = transition.step(self.rules, state, KEEP)
+        if type(now) is not Claiming and i + 1 < len(claims):  # every weak seat has kept its hand
+            seat, ask = claims[i + 1]
+            self.div(f"claims[{i + 1}]", f"{player_and_seat(seat)} {'asks for a redeal' if ask else 'keeps the hand'}",
+                     "no further choice: every weak seat has kept its hand", "deal.weak-redeal")
+        return now
 
-    def _weak_hand(self, dealer: int, hands: list[int]) -> bool:
+    def _asked(self, state: Claiming) -> State | None:
+        now, ev = transition.step(self.rules, state, ASK)
+        return self._weak_hand(now, ev)
+
+    def _weak_hand(self, now: State, ev: tuple[Event, ...]) -> State | None:
         """A weak hand is thrown in before the bidding (deal.weak-redeal): no call, no contract."""
         h = self.h
         played: Divergence | None = None  # the record bids on: the slip every other report here follows
         if h.bids:  # thrown in before the bidding: no call was made
             played = self.div("bids", f"{len(h.bids)} calls", "none: the deal is thrown in before the bidding",
-                              "deal.weak-redeal", causes=diagnose.weak_causes(self.rules, dealer, hands))
+                              "deal.weak-redeal", causes=diagnose.weak_causes(self.rules, self.dealer, self.hands))
         self._trump_check(-1, -1, None, played)
         if h.contract is not None:
             self.div("contract", f"{player_and_seat(h.contract[0])} bids {bid_text(h.contract[1])}",
                      "null: the deal is thrown in before the bidding", "deal.weak-redeal", follows=played)
-        return self._cancelled(dealer, "deal.weak-redeal", played)
+        return self._cancelled(now, ev, played)
 
-    def _individual_bids(self, dealer: int, calls: list[tuple[int | None, Bid]], bids: list[int | None],
-                         bid_div: list[Divergence | None], trump_claim: int, trump_rules: int,
-                         t_div: Divergence | None) -> bool | None:
-        """Check the four individual bids in turn and legal at each bidder's score, into ``bids`` and ``bid_div`` by
-        seat; None when the hand is played, else what :meth:`run` returns (a cancelled or unfinished bidding)."""
+    # -------------------------------------------------------------- the bidding
+    def call(self, state: Bidding | Calling) -> State | None:
+        """Step the line's next call, taken as made when illegal (``force``); when the bidding ends, the transition's
+        last step says how (a cancelled deal, the play, trump to name)."""
+        h = self.h
+        calls = self.calls
+        if calls is None:
+            if h.bids is None:
+                self.err("bids", "missing: the bids decide the hand, so they must be given")
+                return None
+            calls = self.calls = self._calls()
+        if isinstance(state, Calling):
+            return self._call(state, calls)
+        return self._bid(state, calls)
+
+    def _bid(self, state: Bidding, calls: list[tuple[int | None, Bid]]) -> State | None:
+        """An individual bid: by the seat to move, legal at its score; after the fourth, the bid total decides whether
+        the hand is played."""
         rules, h, st = self.rules, self.h, self.st
         turn = core_clauses.turn_clause(rules)
-        order = core_hand.bidding_order(rules, dealer)
-        for i, (seat, bid) in enumerate(calls):
-            if i >= 4:
-                self.div(f"bids[{i}]", f"{player_and_seat(seat)} bids {bid_text(bid)}", "no further bid: the bidding is over",
-                         turn)
-                break
-            to_move = order[i]
-            if seat is not None and seat != to_move:
-                self.div(f"bids[{i}].seat", player_and_seat(seat), player_and_seat(to_move), turn)
-            bad = core_rules.bid_violation(rules, st.scores[to_move], bid.n, bid.strain)
-            if bad is not None and st.alt_scores is not None and \
-                    core_rules.bid_violation(rules, st.alt_scores[to_move], bid.n, bid.strain) is None:
-                bad = None  # legal on the scores the rules gave the line before: its claimed ones were the slip
-            if bad is not None:
-                bid_div[to_move] = bd = self.div(f"bids[{i}]", f"{player_and_seat(to_move)} bids {bid_text(bid)}",
-                                                 f"a legal bid ({bad[1]})", bad[0],
-                                                 causes=diagnose.bid_causes(rules, st.scores[to_move], bid.n, bid.strain))
-                if not bid.n and bid.strain is None:  # a pass, or a bid of 0: weighed on the whole deal
-                    self.passes.append(bd)
-            bids[to_move] = bid.n
-        if len(calls) == 4:
-            self.calls_made = list(bids)
-        if len(calls) < 4:
+        i = self.called
+        to_move = state.to_move
+        if i >= len(calls):  # the line's bids end before the fourth
             if h.redeal:
-                return self._claimed_cancel_of_unfinished(dealer)
-            self.div("bids", f"{len(calls)} bids, then the bidding ends", f"{player_and_seat(order[len(calls)])} still to bid",
+                self._claimed_cancel_of_unfinished()
+                return None
+            self.div("bids", f"{len(calls)} bids, then the bidding ends", f"{player_and_seat(to_move)} still to bid",
                      turn)
-            return False
-        if not core_rules.hand_is_played(rules, [b or 0 for b in bids], st.scores):
-            follows = next((d for d in bid_div if d is not None), None)
+            return None
+        seat, bid = calls[i]
+        if seat is not None and seat != to_move:
+            self.div(f"bids[{i}].seat", player_and_seat(seat), player_and_seat(to_move), turn)
+        now, ev = transition.step(rules, state, bid, force=True)
+        broken = ev[0]
+        bad = (broken.clause, broken.why) if type(broken) is Violation else None
+        if bad is not None and st.alt_scores is not None and \
+                core_rules.bid_violation(rules, st.alt_scores[to_move], bid.n, bid.strain) is None:
+            bad = None  # legal on the scores the rules gave the line before: its claimed ones were the slip
+        if bad is not None:
+            self.bid_div[to_move] = bd = self.div(f"bids[{i}]", f"{player_and_seat(to_move)} bids {bid_text(bid)}",
+                                                  f"a legal bid ({bad[1]})", bad[0],
+                                                  causes=diagnose.bid_causes(rules, self.scores_before[to_move], bid.n,
+                                                                             bid.strain))
+            if not bid.n and bid.strain is None:  # a pass, or a bid of 0: weighed on the whole deal
+                self.passes.append(bd)
+        self.bids[to_move] = bid.n
+        self.called = i + 1
+        if type(now) is Bidding:
+            return now
+        # the fourth bid: the bidding is over
+        if len(calls) > 4:
+            seat, bid = calls[4]
+            self.div("bids[4]", f"{player_and_seat(seat)} bids {bid_text(bid)}", "no further bid: the bidding is over",
+                     turn)
+        else:
+            self.calls_made = list(self.bids)
+        if type(now) is Dealing:  # the bid total cancels the deal (bid.total)
+            follows = next((d for d in self.bid_div if d is not None), None)
             if h.redeal == "" and h.tricks is not None:  # the record plays it: go on from its claim
                 self.div("redeal", "null (the deal is played)", "bid.total", "bid.total", follows=follows,
-                         causes=diagnose.total_causes(rules, [b or 0 for b in bids], st.scores, True))
+                         causes=diagnose.total_causes(rules, [b or 0 for b in self.bids], self.scores_before, True))
+                bids = self.bids
+                start = Contracted(state.table, state.deal.trump, (bids[0] or 0, bids[1] or 0, bids[2] or 0,
+                                                                   bids[3] or 0), None)
+                now, _ = transition.start_play(rules, start, state.deal.hands)
             else:
-                self._trump_check(trump_claim, trump_rules, t_div)
-                return self._cancelled(dealer, "bid.total", follows)
-        return None
+                self._trump_check(self.trump_claim, self.trump_rules, self.t_div)
+                return self._cancelled(now, ev, follows)
+        if type(now) is not Playing:
+            raise RuntimeError("an individual deal is played or cancelled after its fourth bid")
+        return self._bidding_over(now)
 
-    def _auction(self, dealer: int, calls: list[tuple[int | None, Bid]], bid_div: list[Divergence | None]
-                 ) -> tuple[Contract, int] | bool:
-        """Play the auction's calls through the core, each divergence into ``bid_div`` by seat; (the contract, trump)
-        when a contract is reached, else what :meth:`run` returns (all passed, an unfinished auction, no trump)."""
+    def _call(self, state: Calling, calls: list[tuple[int | None, Bid]]) -> State | None:
+        """A call of the team auction by the seat to speak, each divergence into ``bid_div`` by seat; when the auction
+        ends: all passed, or the contract (its strain trump, or trump to name)."""
         rules, h = self.rules, self.h
         turn = core_clauses.turn_clause(rules)
-        a = core_hand.auction_start(rules, dealer)
-        first_bad: Divergence | None = None  # an illegal call, taken as made, changes who speaks after it
-        for i, (seat, bid) in enumerate(calls):
-            if a.to_speak is None:
-                self.div(f"bids[{i}]", f"{player_and_seat(seat)} bids {bid_text(bid)}", "no further bid: the bidding is over",
-                         turn, follows=first_bad)
-                break
-            to_move = a.to_speak
-            if seat is not None and seat != to_move:
-                self.div(f"bids[{i}].seat", player_and_seat(seat), player_and_seat(to_move), turn,
-                         follows=first_bad)
-            bad = core_hand.auction_call(rules, a, bid.n, bid.strain, force=True)
-            if bad is not None:
-                bid_div[to_move] = self.div(f"bids[{i}]", f"{player_and_seat(to_move)} bids {bid_text(bid)}",
-                                            f"a legal bid ({bad[1]})", bad[0])
-                first_bad = first_bad or bid_div[to_move]
-        if a.to_speak is not None:
+        i = self.called
+        if i >= len(calls):  # the line's calls end with the auction not over
             if h.redeal:
-                return self._claimed_cancel_of_unfinished(dealer, first_bad)
-            self.div("bids", f"{len(calls)} bids, then the bidding ends", f"{player_and_seat(a.to_speak)} still to bid", turn,
-                     follows=first_bad)
-            return False
-        if a.top is None:
+                self._claimed_cancel_of_unfinished(self.first_bad)
+                return None
+            self.div("bids", f"{len(calls)} bids, then the bidding ends", f"{player_and_seat(state.to_move)} still to "
+                     "bid", turn, follows=self.first_bad)
+            return None
+        seat, bid = calls[i]
+        to_move = state.to_move
+        if seat is not None and seat != to_move:
+            self.div(f"bids[{i}].seat", player_and_seat(seat), player_and_seat(to_move), turn, follows=self.first_bad)
+        now, ev = transition.step(rules, state, bid, force=True)  # an illegal call, taken as made, changes who speaks
+        broken = ev[0]
+        if type(broken) is Violation:
+            self.bid_div[to_move] = self.div(f"bids[{i}]", f"{player_and_seat(to_move)} bids {bid_text(bid)}",
+                                             f"a legal bid ({broken.why})", broken.clause)
+            self.first_bad = self.first_bad or self.bid_div[to_move]
+        self.called = i + 1
+        if type(now) is Calling:
+            return now
+        if i + 1 < len(calls):  # the auction is over
+            seat, bid = calls[i + 1]
+            self.div(f"bids[{i + 1}]", f"{player_and_seat(seat)} bids {bid_text(bid)}", "no further bid: the bidding "
+                     "is over", turn, follows=self.first_bad)
+        if type(now) is Dealing:  # all passed (auction.all-pass)
             self._trump_check(-1, -1, None)
-            self._contract_check(None, bid_div)
-            return self._cancelled(dealer, "auction.all-pass", next((d for d in bid_div if d), None))
-        contract = (a.holder, a.top[0], a.top[1])
-        if rules.egyptian and a.top[1] is not None:
-            return contract, a.top[1]
+            self._contract_check(None)
+            return self._cancelled(now, ev, next((d for d in self.bid_div if d), None))
+        if type(now) is Playing:  # an Egyptian contract: its strain is trump
+            return self._bidding_over(now)
+        return now
+
+    def name(self, state: Naming) -> State | None:
+        """The contract holder's trump, as the record names it (an Egyptian contract without a strain, made by a call
+        taken as made: no trump when it names none)."""
+        rules, h = self.rules, self.h
         if h.trump is None:
             self.err("trump", "missing: the contract holder names trump, so the record must say which")
-            return False
+            return None
         if 0 <= h.trump < 4:
-            return contract, h.trump
-        if rules.egyptian:
-            return contract, h.trump if h.trump >= 0 else NO_TRUMP
-        self.div("trump", strain_text(h.trump) or "null", "one of the four suits", "trump.source",
-                 reason="the contract holder names one of the four suits", follows=first_bad)
-        return False
+            now, _ = transition.step(rules, state, NameTrump(h.trump))
+        elif rules.egyptian:
+            now, _ = transition.step(rules, state, NameTrump(h.trump if h.trump >= 0 else NO_TRUMP), force=True)
+        else:
+            self.div("trump", strain_text(h.trump) or "null", "one of the four suits", "trump.source",
+                     reason="the contract holder names one of the four suits", follows=self.first_bad)
+            return None
+        if type(now) is not Playing:
+            raise RuntimeError("the play starts once trump is named")
+        return self._bidding_over(now)
+
+    def _bidding_over(self, state: Playing) -> State | None:
+        """The bidding is over and the transition starts the play: check the trump and contract claimed, and go on
+        with them (the claimed contract's holder leads)."""
+        rules, h = self.rules, self.h
+        start = state.start
+        contract = start.contract
+        if rules.individual:
+            trump_claim, trump_rules = self.trump_claim, self.trump_rules
+        else:  # the contract's strain, or the trump its holder named
+            trump_claim = trump_rules = self.trump_rules = start.trump
+        trump_claim = self._trump_check(trump_claim, trump_rules, self.t_div,
+                                        next((d for d in self.bid_div if d), None) if rules.egyptian else None)
+        self.trump_claim = trump_claim
+        self.rules_contract = contract
+        c_div, contract = self._contract_check(contract)
+        self.c_div = c_div
+        if h.redeal:
+            clause = core_clauses.known(rules, h.redeal, core_clauses.redeal_clause(rules))
+            self.div("redeal", h.redeal, "null: the deal is played", clause,
+                     follows=c_div or next((d for d in self.bid_div if d), None),
+                     causes=diagnose.total_causes(rules, [b or 0 for b in self.bids], self.scores_before, False)
+                     if rules.individual else None)
+            return None
+        if h.tricks is None:
+            self.err("tricks", "missing: a played deal needs its cards in play order")
+            return None
+        if contract != start.contract or trump_claim != start.trump:  # the play goes on with the record's claims
+            start = replace(start, contract=contract, trump=trump_claim)
+            state, _ = transition.start_play(rules, start, state.hands)  # type: ignore[assignment]
+        self.start = start
+        self.lead_taint = c_div or self.t_div
+        return state
 
     def _trump_check(self, trump_claim: int, trump_rules: int, t_div: Divergence | None,
                      cause: Divergence | None = None) -> int:
@@ -369,8 +513,7 @@ class HandReplay:
                      core_clauses.trump_clause(self.rules), follows=t_div if trump_claim != trump_rules else cause)
         return h.trump if h.trump >= 0 else trump_claim
 
-    def _contract_check(self, contract: Contract, bid_div: list[Divergence | None]
-                        ) -> tuple[Divergence | None, Contract]:
+    def _contract_check(self, contract: Contract) -> tuple[Divergence | None, Contract]:
         """Compare the claimed contract; (its divergence, the contract the hand goes on with)."""
         rules, h = self.rules, self.h
         if rules.individual or (h.contract is None and not h.no_contract):
@@ -380,18 +523,18 @@ class HandReplay:
         if claim == want:
             return None, contract
         d = self.div("contract", claim, want, core_clauses.contract_clause(rules, contract is None or h.contract is None),
-                     follows=next((x for x in bid_div if x), None))
+                     follows=next((x for x in self.bid_div if x), None))
         if h.contract is not None and contract is not None:
             contract = (h.contract[0], h.contract[1].n or 0, h.contract[1].strain)
         return d, contract
 
-    def _calls(self, dealer: int) -> list[tuple[int | None, Bid]]:
+    def _calls(self) -> list[tuple[int | None, Bid]]:
         """The calls in calling order: bids listed by seat are put in calling order (declared, or seen)."""
         rules, h, st = self.rules, self.h, self.st
         calls = list(h.bids or [])
         if len(calls) != 4:
             return calls
-        order = core_hand.bidding_order(rules, dealer)
+        order = core_hand.bidding_order(rules, self.dealer)
         if st.header.bids_by_seat:
             return [(s, calls[s][1]) for s in order]
         seats = [s for s, _ in calls]
@@ -403,132 +546,204 @@ class HandReplay:
             return [calls[s] for s in order]
         return calls
 
-    def _claimed_cancel_of_unfinished(self, dealer: int, follows: Divergence | None = None) -> bool:
+    def _claimed_cancel_of_unfinished(self, follows: Divergence | None = None) -> None:
         clause = core_clauses.known(self.rules, self.h.redeal or "", core_clauses.redeal_clause(self.rules))
         self.div("redeal", self.h.redeal, "no cancellation: the bidding is not over", clause, follows=follows)
-        return False
 
-    def _cancelled(self, dealer: int, rule: str, follows: Divergence | None) -> bool:
-        """The rules cancel the deal (``rule``); the record should say so and leave the scores alone."""
+    def _cancelled(self, now: State, ev: tuple[Event, ...], follows: Divergence | None) -> State | None:
+        """The transition cancelled the deal (``ev`` ends with its Cancelled and NextDealer events); the record
+        should say so and leave the scores alone."""
         rules, h, st = self.rules, self.h, self.st
+        cancelled, nxt = ev[-2], ev[-1]
+        if type(now) is not Dealing or type(cancelled) is not Cancelled or type(nxt) is not NextDealer:
+            raise RuntimeError("a cancelled deal's step ends with its cancellation and the next dealer")
+        rule = cancelled.clause
         if h.redeal is not None and h.redeal not in ("*", rule):
             self.div("redeal", h.redeal or "null (the deal is played)", rule, rule, follows=follows)
             if not h.redeal:
-                return False
+                return None
         alt, st.alt_scores = st.alt_scores, None
+        before = list(st.table.scores)
+        table = now.table  # the next dealer by the clause that cancelled the deal
         if h.scores is not None:
             sc = team_list(rules, h.scores)
             if sc is None:
                 self.err("scores", "an individual ruleset needs four scores")
             else:
-                if st.scores_known and sc != st.scores and sc != alt:  # (alt: the rules' scores of the line before)
-                    self.div("scores", fmt_list(sc), f"{fmt_list(st.scores)} (unchanged by a cancelled deal)", rule)
-                    st.alt_scores = list(st.scores)
-                st.scores = list(sc)  # the next deal starts from what the record claims
+                if st.scores_known and sc != before and sc != alt:  # (alt: the rules' scores of the line before)
+                    self.div("scores", fmt_list(sc), f"{fmt_list(before)} (unchanged by a cancelled deal)", rule)
+                    st.alt_scores = before
+                table = replace(table, scores=_four(sc))  # the next deal starts from what the record claims
                 st.scores_known = True
-        st.dealer = core_hand.next_dealer(rules, dealer, rule)
-        st.dealer_clause = core_clauses.next_dealer_clause(rule)
-        st.last_dealer, st.last_redeal = dealer, rule
-        return True
+        st.table, st.dealer_known = table, True
+        st.dealer_clause = nxt.clause
+        st.last_dealer, st.last_redeal = self.dealer, rule
+        return now
 
-    def _play(self, hands: list[int], leader: int, trump: int, trump_rules: int,
-              taint: Divergence | None) -> list[int] | None:
-        """Tricks won by seat as the record claims them, or None when the play is incomplete."""
+    # -------------------------------------------------------------- the play
+    def trick(self, state: Playing) -> State | None:
+        """The record's next trick: led by the seat it claims, its cards taken as played (an illegal one reported),
+        won by the seat it claims, who then leads. After the thirteenth, the hand is scored on the claims."""
         rules, h = self.rules, self.h
-        if h.tricks is None:
-            raise RuntimeError("a hand replayed without its tricks")
-        hands = list(hands)
-        played: dict[int, Divergence] = {}  # card -> the divergence at its first play, when that was illegal
-        seen = 0  # the cards played so far (a card first played legally maps to no divergence)
-        won = [0, 0, 0, 0]
-        self.won_rules = won_rules = [0, 0, 0, 0]  # by the rules' winner of each trick (as the record played it)
-        alt_leader = -1
-        wrong_by: list[Divergence | None] = [None, None, None, None]  # each seat's first illegal card
-        lead_div: Divergence | None = None
-        legal = core_rules.legal_play_mask
-        winner_of = core_hand.trick_winner_seat
-        so = core_rules.seat_order
-        orders = (so(rules, 0), so(rules, 1), so(rules, 2), so(rules, 3))
-        for k, t in enumerate(h.tricks):
-            if k >= 13:
-                self.div("tricks", f"{len(h.tricks)} tricks", "13 tricks", "hand.tricks", k)
-                break
-            if t.leader is not None and t.leader != leader and t.leader == alt_leader:
-                leader = t.leader  # the rules' winner of the trick before leads: the record mislabelled its winner
-            elif t.leader is not None and t.leader != leader:
-                lead_div = self.div(f"tricks[{k}].leader", player_and_seat(t.leader), player_and_seat(leader),
-                                    core_clauses.lead_clause(k), k, follows=taint if k == 0 else None)
-                leader = t.leader  # the record's leader plays first
-            order = orders[leader]
-            lead_taint = wrong_by[order[0]]  # the suit led comes from a seat already playing other cards
-            trick_taint: Divergence | None = lead_taint
-            cards = t.cards
-            if len(cards) == 4 and core_hand.trick_legal(rules, hands, leader, cards, trump):
-                # four legal cards (the usual case), each decided by the rules as in the loop below
-                c0, c1, c2, c3 = cards
-                s0, s1, s2, s3 = order
-                hands[s0] &= ~(1 << c0)
-                hands[s1] &= ~(1 << c1)
-                hands[s2] &= ~(1 << c2)
-                hands[s3] &= ~(1 << c3)
-                seen |= 1 << c0 | 1 << c1 | 1 << c2 | 1 << c3
-            else:
-                led = -1
-                for j, c in enumerate(cards):
-                    seat = order[j]
-                    hand = hands[seat]
-                    if not (legal(rules, hand, led, trump) >> c) & 1 and not (
-                            trump_rules != trump and (legal(rules, hand, led, trump_rules) >> c) & 1):
-                        bad = core_rules.play_violation(rules, hand, led, trump, c)
-                        if bad is None:
-                            raise RuntimeError(f"card {c} is not legal, yet no clause is broken")
-                        # a seat that played a wrong card before holds other cards now: this one follows from it
-                        after = played.get(c) or wrong_by[seat] or lead_taint or lead_div
-                        d = self.div(f"tricks[{k}].cards[{j}]", f"{player_and_seat(seat)} plays {_CARD_TEXT[c]}",
-                                     f"a legal card ({bad[1]})", bad[0], k, follows=after,
-                                     causes=None if after else diagnose.play_causes(rules, hand, led, trump, c))
-                        if not seen >> c & 1:
-                            played[c] = d
-                        wrong_by[seat] = wrong_by[seat] or d
-                        trick_taint = trick_taint or d
-                        if j == 0:
-                            lead_taint = lead_taint or d
-                    seen |= 1 << c
-                    hands[seat] = hand & ~(1 << c)
-                    if j == 0:
-                        led = c // 13
-            w = winner_of(rules, leader, cards, trump)
-            w_rules = winner_of(rules, leader, cards, trump_rules) if trump_rules != trump else w
-            won_rules[w] += 1
-            alt_leader = w
-            if t.winner is not None and t.winner != w:
-                if t.winner != w_rules:
-                    self.div(f"tricks[{k}].winner", player_and_seat(t.winner), player_and_seat(w), "play.winner", k,
-                             f"cards {' '.join(_CARD_TEXT[x] for x in t.cards)} led by {player_and_seat(leader)}",
-                             follows=trick_taint,
-                             causes=None if trick_taint else diagnose.winner_causes(rules, leader, t.cards, trump, t.winner))
-                w = t.winner  # the record's winner leads next
-            won[w] += 1
-            leader = w
-        if len(h.tricks) < 13:
-            self.err("tricks", f"only {len(h.tricks)} of 13 tricks: the deal is incomplete")
+        tricks = h.tricks
+        if tricks is None or self.start is None:
+            raise RuntimeError("a hand played without its tricks")
+        k = self.k
+        if k == 0 and len(tricks) == 13 and self.trump_claim == self.trump_rules:
+            ruled = self._as_ruled(state, tricks)
+            if ruled is not None:
+                return ruled
+        if k >= len(tricks):
+            self.err("tricks", f"only {len(tricks)} of 13 tricks: the deal is incomplete")
             return None
-        return won
+        t = tricks[k]
+        leader = state.leader
+        if t.leader is not None and t.leader != leader and t.leader == self.alt_leader:
+            leader = t.leader  # the rules' winner of the trick before leads: the record mislabelled its winner
+        elif t.leader is not None and t.leader != leader:
+            self.lead_div = self.div(f"tricks[{k}].leader", player_and_seat(t.leader), player_and_seat(leader),
+                                     core_clauses.lead_clause(k), k, follows=self.lead_taint if k == 0 else None)
+            leader = t.leader  # the record's leader plays first
+        if leader != state.leader:
+            state = replace(state, leader=leader, to_move=leader)
+        wrong_by, played = self.wrong_by, self.played
+        lead_taint = wrong_by[leader]  # the suit led comes from a seat already playing other cards
+        trick_taint: Divergence | None = lead_taint
+        cards = t.cards
+        trump, trump_rules = self.trump_claim, self.trump_rules
+        now: State = state
+        ev: tuple[Event, ...] = ()
+        try:  # four legal cards (the usual case)
+            now, ev = transition.play_trick(rules, state, cards)
+        except IllegalPlay:  # card by card below, each illegal one taken as played and reported
+            pass
+        if ev:
+            for c in cards:
+                self.seen |= 1 << c
+        else:
+            for j, c in enumerate(cards):
+                before = now
+                if type(before) is not Playing:
+                    raise RuntimeError("a trick's cards are played in the play")
+                seat, led, hand = before.to_move, before.led, before.hands[before.to_move]
+                now, got = transition.step(rules, before, PLAYS[c], force=True)
+                ev += got
+                broken = got[0]
+                if type(broken) is Violation and not (
+                        trump_rules != trump and (core_rules.legal_play_mask(rules, hand, led, trump_rules) >> c) & 1):
+                    # a seat that played a wrong card before holds other cards now: this one follows from it
+                    after = played.get(c) or wrong_by[seat] or lead_taint or self.lead_div
+                    d = self.div(f"tricks[{k}].cards[{j}]", f"{player_and_seat(seat)} plays {_CARD_TEXT[c]}",
+                                 f"a legal card ({broken.why})", broken.clause, k, follows=after,
+                                 causes=None if after else diagnose.play_causes(rules, hand, led, trump, c))
+                    if not self.seen >> c & 1:
+                        played[c] = d
+                    wrong_by[seat] = wrong_by[seat] or d
+                    trick_taint = trick_taint or d
+                    if j == 0:
+                        lead_taint = lead_taint or d
+                self.seen |= 1 << c
+        taken = ev[4] if len(ev) > 4 and type(ev[4]) is TrickTaken else next(e for e in ev if type(e) is TrickTaken)
+        w = taken.trick.winner
+        w_rules = self._winner_by_rules(state, cards) if trump_rules != trump else w
+        self.won_rules[w] += 1
+        self.alt_leader = w
+        if t.winner is not None and t.winner != w:
+            if t.winner != w_rules:
+                self.div(f"tricks[{k}].winner", player_and_seat(t.winner), player_and_seat(w), "play.winner", k,
+                         f"cards {' '.join(_CARD_TEXT[x] for x in t.cards)} led by {player_and_seat(leader)}",
+                         follows=trick_taint,
+                         causes=None if trick_taint else diagnose.winner_causes(rules, leader, t.cards, trump, t.winner))
+            w = t.winner  # the record's winner leads next
+        self.won[w] += 1
+        self.k = k = k + 1
+        if type(now) is Playing:
+            return now if now.leader == w else replace(now, leader=w, to_move=w)
+        if len(tricks) > 13:
+            self.div("tricks", f"{len(tricks)} tricks", "13 tricks", "hand.tricks", 13)
+        return self._scoring(self.won)
 
-    def _scoring(self, dealer: int, bids: list[int | None], bid_div: list[Divergence | None], contract: Contract,
-                 won: list[int], rules_contract: Contract = None, prior: Divergence | None = None) -> None:
-        """Score the hand on the record's claims (``contract``, its tricks); ``rules_contract``: the contract the
-        rules gave, ``prior``: the divergence that put the claimed contract apart from it. A claimed change or
-        winner passes too when it is what the rules give on their own contract and tricks (the record only
-        mislabelled the earlier fact), and otherwise follows from that earlier divergence."""
+    def _as_ruled(self, state: Playing, tricks: list[TrickLine]) -> State | None:
+        """The usual case in one go (:func:`~tarneeb.core.transition.play_tricks`): thirteen tricks of legal cards,
+        each led and won by the seats the transition says (or left unsaid), on the rules' trump; then what the
+        trick by trick replay leaves (nothing to report), and the scoring. None when some trick is otherwise."""
+        try:
+            _, ev = transition.play_tricks(self.rules, state, [t.cards for t in tricks])
+        except IllegalPlay:
+            return None
+        taken = ev[4:65:5]
+        for t, e in zip(tricks, taken, strict=True):
+            trick = e.trick  # type: ignore[union-attr]
+            if (t.leader is not None and t.leader != trick.leader) or (t.winner is not None and t.winner != trick.winner):
+                return None
+        for e in taken:
+            w = e.trick.winner  # type: ignore[union-attr]
+            self.won[w] += 1
+            self.won_rules[w] += 1
+        self.seen = (1 << 52) - 1
+        self.k = 13
+        return self._scoring(self.won)
+
+    def _winner_by_rules(self, state: Playing, cards: list[int]) -> int:
+        """The seat that wins the trick ``cards`` from ``state`` under the rules' trump (the record claimed another)."""
+        ruled = replace(state, start=replace(state.start, trump=self.trump_rules))
+        _, ev = transition.play_trick(self.rules, ruled, cards, force=True)
+        taken = next(e for e in ev if type(e) is TrickTaken)
+        return taken.trick.winner
+
+    # -------------------------------------------------------------- the end of the hand
+    def _end(self, contract: Contract, tricks: list[int], scores: list[int] | None = None,
+             target: int | None = None, games: list[int] | None = None,
+             rules: Rules | None = None) -> tuple[State, tuple[Event, ...]]:
+        """The rules' end of the hand on the record's claims: its bids, ``contract`` and ``tricks`` won, played on the
+        scores before it at ``target`` with ``games`` won (the table's when None); ``scores``, the scores after it
+        claimed, on which the outcome is then judged."""
+        start = self.start
+        if start is None:
+            raise RuntimeError("a hand ended before its play started")
+        table = start.table
+        if target is not None and games is not None and (target != table.target or tuple(games) != table.games):
+            table = _table(table, table.dealer, table.scores, target, tuple(games))
+        if contract != start.contract or table is not start.table:  # (a Contracted with these fields replaced)
+            start = Contracted(table, start.trump, start.bids, contract)
+        return transition.end_hand(rules or self.rules, start, tricks, scores=scores)
+
+    def _scored_on(self, contract: Contract, tricks: list[int], rules: Rules | None = None) -> Scored:
+        scored = self._end(contract, tricks, rules=rules)[1][0]
+        if type(scored) is not Scored:
+            raise RuntimeError("the end of a hand begins with its scoring")
+        return scored
+
+    def _decided(self, contract: Contract, tricks: list[int], scores: list[int], target: int,
+                 games: list[int]) -> tuple[int | None, str]:
+        """The rules' outcome (winning team or None, deciding clause) of the hand on ``contract`` and ``tricks``,
+        judged on the claimed ``scores`` after it at ``target``."""
+        decided = self._end(contract, tricks, scores, target, games)[1][1]
+        if type(decided) is not Decided:
+            raise RuntimeError("the end of a hand decides its outcome after its scoring")
+        return decided.winner, decided.clause
+
+    def _settled(self, scores: list[int], target: int, games: list[int], winner: int | None,
+                 rule: str = "") -> tuple[State, tuple[Event, ...]]:
+        """The match after the hand, going on from ``winner`` (the record's, or the rules') with the scores
+        ``scores`` after it, at ``target`` with ``games`` won before it."""
+        table = _table(self.table, self.table.dealer, _four(scores), target, tuple(games))
+        return transition.settle_match(self.rules, table, winner, rule)
+
+    def _scoring(self, won: list[int]) -> State:
+        """Score the hand on the record's claims (its contract, its tricks); the contract the rules gave and the
+        divergence that put the claimed one apart from it weigh the claims too. A claimed change or winner passes
+        too when it is what the rules give on their own contract and tricks (the record only mislabelled the earlier
+        fact), and otherwise follows from that earlier divergence. The match state is advanced."""
         st = self.st
-        tricks, prior = self._tricks_claim(won, prior)
-        claimed_d, full, own = self._deltas_claim(bids, contract, won, tricks, rules_contract, prior)
+        contract = self.start.contract if self.start is not None else None
+        tricks, prior = self._tricks_claim(won, self.c_div)
+        claimed_d, full, own = self._deltas_claim(contract, won, tricks, prior)
         self.scored = (list(tricks), claimed_d)
-        before = list(st.scores)
+        before = list(st.table.scores)
         claimed_scores, s_div, s_rules = self._scores_claim(before, claimed_d, full, contract, tricks)
-        self._outcome(dealer, bids, contract, tricks, own, before, claimed_d if claimed_d is not None else full,
-                      claimed_scores, prior, s_div, s_rules)
+        return self._outcome(contract, tricks, own, before, claimed_d if claimed_d is not None else full,
+                             claimed_scores, prior, s_div, s_rules)
 
     def _tricks_claim(self, won: list[int], prior: Divergence | None) -> tuple[list[int], Divergence | None]:
         """Compare the claimed tricks won; (the tricks the hand is scored on: the record's own counts where they
@@ -557,24 +772,23 @@ class HandReplay:
                 tricks = list(tw)
         return tricks, prior
 
-    def _deltas_claim(self, bids: list[int | None], contract: Contract, won: list[int], tricks: list[int],
-                      rules_contract: Contract, prior: Divergence | None
+    def _deltas_claim(self, contract: Contract, won: list[int], tricks: list[int], prior: Divergence | None
                       ) -> tuple[list[int] | None, list[int] | None, list[tuple[Contract, list[int]]]]:
         """Compare the claimed change of each seat's score with the rules' on the record's bids, contract and tricks
-        (``won``: the tricks by the rules' play); (the claimed changes, the rules' changes (None when a bid is not
-        legal), the contracts and trick counts of the rules' own that a claim may also be right on)."""
+        (``won``: the tricks by the record's winners); (the claimed changes, the rules' changes (None when a bid is
+        not legal), the contracts and trick counts of the rules' own that a claim may also be right on)."""
         rules, h, st = self.rules, self.h, self.st
+        bids = self.bids
         # the rules' change of each seat's score, on the record's bids, contract and tricks
         ok_bids = [b if b is not None and 0 <= b < len(rules.values) else None for b in bids] if rules.individual else bids
         if rules.individual:
-            rules_d: list[int | None] = [None if ok_bids[s] is None else core_rules.individual_delta(rules, ok_bids[s] or 0,
-                                                                                           tricks[s])
-                                         for s in range(4)]
+            scored = self._scored_on(contract, tricks).deltas
+            rules_d: list[int | None] = [None if ok_bids[s] is None else scored[s] for s in range(4)]
         else:
-            rules_d = list(core_hand.hand_deltas(rules, [0, 0, 0, 0], contract, tricks))
+            rules_d = list(self._scored_on(contract, tricks).deltas)
         full = None if None in rules_d else [x or 0 for x in rules_d]
         # the rules' changes on their own contract and trick counts, where the record claimed others
-        own = [(c, t) for c in dict.fromkeys((rules_contract, contract)) for t in (won, self.won_rules)
+        own = [(c, t) for c in dict.fromkeys((self.rules_contract, contract)) for t in (won, self.won_rules)
                if (c, t) != (contract, tricks)] if prior is not None else []
         alts = [self._deltas_on(ok_bids, c, t) for c, t in own]
         claimed_d: list[int] | None = None
@@ -591,8 +805,8 @@ class HandReplay:
                     clause = core_clauses.deltas_clause(rules, None if rules.individual else contract, tricks, claimed_d, rules_d)
                     causes = None if full is None else diagnose.deltas_causes(rules, [b or 0 for b in bids], contract, tricks,
                                                                        claimed_d,
-                                                                       st.scores if st.scores_known else None)
-                    table = [{"seat": s, "bid": self._bid_of(s, bids, contract), "tricks": tricks[s],
+                                                                       list(st.table.scores) if st.scores_known else None)
+                    table = [{"seat": s, "bid": self._bid_of(s, contract), "tricks": tricks[s],
                               "claimed": claimed_d[s], "rules": rules_d[s]} for s in range(4)]
                     self.div("deltas", fmt_list(claimed_d), fmt_list(rules_d), clause, causes=causes, table=table,
                              follows=prior)
@@ -614,11 +828,11 @@ class HandReplay:
             if claimed_scores is None:
                 self.err("scores", "an individual ruleset needs four scores")
             elif st.scores_known:
-                want = [before[s] + basis_d[s] for s in range(4)] if basis_d is not None else None
-                by_rules = [before[s] + full[s] for s in range(4)] if full is not None else None
+                want = _plus(before, basis_d) if basis_d is not None else None
+                by_rules = _plus(before, full) if full is not None else None
                 ok = [want, by_rules]
                 if alt is not None:  # the line goes on from the scores the rules gave the line before
-                    ok += [[alt[s] + x[s] for s in range(4)] for x in (basis_d, full) if x is not None]
+                    ok += [_plus(alt, x) for x in (basis_d, full) if x is not None]
                 if want is not None and claimed_scores not in ok:
                     s_div = self.div("scores", fmt_list(claimed_scores), fmt_list(want), sclause,
                                      reason=f"scores before the deal {fmt_list(before)}"
@@ -627,45 +841,44 @@ class HandReplay:
                     s_rules = want
         return claimed_scores, s_div, s_rules
 
-    def _outcome(self, dealer: int, bids: list[int | None], contract: Contract, tricks: list[int],
-                 own: list[tuple[Contract, list[int]]], before: list[int], basis_d: list[int] | None,
-                 claimed_scores: list[int] | None, prior: Divergence | None, s_div: Divergence | None,
-                 s_rules: list[int] | None) -> None:
+    def _outcome(self, contract: Contract, tricks: list[int], own: list[tuple[Contract, list[int]]],
+                 before: list[int], basis_d: list[int] | None, claimed_scores: list[int] | None,
+                 prior: Divergence | None, s_div: Divergence | None, s_rules: list[int] | None) -> State:
         """Compare the claimed outcome (judged on the record's own scores, no cascade), then advance the match: its
-        scores, games, target and next dealer."""
+        scores, games, target and next dealer, as the transition settles them from the record's winner."""
         rules, h, st = self.rules, self.h, self.st
         if claimed_scores is not None:
             basis = claimed_scores
         elif basis_d is not None:
-            basis = [before[s] + basis_d[s] for s in range(4)]
+            basis = _plus(before, basis_d)
         else:
             basis = before
         judged = st.scores_known or claimed_scores is not None
-        bids0 = [b or 0 for b in bids]
+        bids0 = [b or 0 for b in self.bids]
         given = judged and h.outcome_winner is not None
         claim_w = None if h.outcome_winner is None or h.outcome_winner < 0 else h.outcome_winner
         # the target in force (and the games won): as the record's claims left them, or, where the line before
         # claimed another winner, as the rules left them; the first the line's claims agree with is gone on from
-        options = [(st.target, st.games)] + ([st.alt_target] if st.alt_target is not None else [])
+        options = [(st.table.target, list(st.table.games))] + ([st.alt_target] if st.alt_target is not None else [])
         st.alt_target = None
         for target, games in options:
-            win, rule = core_hand.hand_outcome(rules, basis, target, bids0, contract, tricks)
+            win, rule = self._decided(contract, tricks, basis, target, games)
             if given and claim_w != win:
                 for c, t in own:  # the claimed winner is the rules' on their own contract and tricks: go on from it
-                    got = core_hand.hand_outcome(rules, basis, target, bids0, c, t)
+                    got = self._decided(c, t, basis, target, games)
                     if got[0] == claim_w:
                         win, rule = got
                         break
-            over = core_hand.settle(rules, claim_w if given else win, target, games).winner is not None
+            over = type(self._settled(basis, target, games, claim_w if given else win)[0]) is Over
             if (not given or claim_w == win) and (not judged or h.match_over is None or h.match_over == over):
                 break
         else:
             target, games = options[0]
-            win, rule = core_hand.hand_outcome(rules, basis, target, bids0, contract, tricks)
+            win, rule = self._decided(contract, tricks, basis, target, games)
         w_div: Divergence | None = None
         if given and claim_w != win and s_div is not None and s_rules is not None:
             # the claimed scores are the slip, reported once: a winner right on the scores the rules give is right
-            ruled_w, ruled_rule = core_hand.hand_outcome(rules, s_rules, target, bids0, contract, tricks)
+            ruled_w, ruled_rule = self._decided(contract, tricks, s_rules, target, games)
             if ruled_w == claim_w:
                 win, rule = ruled_w, ruled_rule
         settle_w = win
@@ -676,36 +889,40 @@ class HandReplay:
                          causes=diagnose.outcome_causes(rules, basis, target, bids0, contract, tricks, claim_w),
                          follows=prior or s_div)
                 settle_w = claim_w  # the match goes on from the record's winner (a game won: its target) ...
-                ruled = core_hand.settle(rules, win, target, games)
+                ruled = self._settled(basis, target, games, win)[0].table
                 st.alt_target = (ruled.target, list(ruled.games))  # ... or from the rules' (the next line's choice)
             elif win is not None and h.outcome_clause is not None and h.outcome_clause != rule:
                 self.div("outcome.clause", h.outcome_clause, rule, rule)
-        settled = core_hand.settle(rules, settle_w, target, games)
-        over = settled.winner is not None
+        end, ev = self._settled(basis, target, games, settle_w, rule)
+        over = type(end) is Over
         if judged and h.match_over is not None and h.match_over != over:
             self.div("outcome.match_over", str(h.match_over).lower(), str(over).lower(), core_clauses.match_over_clause(rules, rule),
                      follows=w_div)
-        st.scores = list(basis)
+        table = end.table
+        if over and h.match_over is False:  # the record goes on (judged on: it says the match is not over): the
+            on, ev = self._settled(basis, target, games, None)  # next dealer all the same
+            table = replace(table, dealer=on.table.dealer)
+        nxt = ev[-1]
+        st.table, st.dealer_known = table, True
         st.scores_known = st.scores_known or claimed_scores is not None
-        st.games = list(settled.games)
-        st.target = settled.target
-        st.dealer = core_hand.next_dealer(rules, dealer, None)
-        st.dealer_clause = core_clauses.next_dealer_clause(None)
-        st.last_dealer, st.last_redeal = dealer, None
+        if type(nxt) is NextDealer:
+            st.dealer_clause = nxt.clause
+        st.last_dealer, st.last_redeal = self.dealer, None
         if over and h.match_over is not False:  # a record that goes on says the match is not over: it is judged on
             st.over_rule = rule
+        return end
 
     def _deltas_on(self, ok_bids: list[int | None], contract: Contract, tricks: list[int]) -> list[int] | None:
         """The rules' change of every seat's score on these bids, contract and tricks (None: a bid is not legal)."""
         if not self.rules.individual:
-            return list(core_hand.hand_deltas(self.rules, [0, 0, 0, 0], contract, tricks))
+            return list(self._scored_on(contract, tricks).deltas)
         if None in ok_bids:
             return None
-        return list(core_hand.hand_deltas(self.rules, [b or 0 for b in ok_bids], None, tricks))
+        return list(self._scored_on(None, tricks).deltas)
 
-    def _bid_of(self, seat: int, bids: list[int | None], contract: Contract) -> str | None:
+    def _bid_of(self, seat: int, contract: Contract) -> str | None:
         if contract is None:
-            b = bids[seat]
+            b = self.bids[seat]
             return "pass" if b is None else str(b)
         return contract_text(contract) + (" (contract)" if seat == contract[0] else
                                           " (partner)" if seat == core_rules.partner(contract[0]) else "")

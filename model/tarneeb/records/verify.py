@@ -1,11 +1,12 @@
-"""The verifier: replays each hand line through the rule core and reports every divergence with its clause."""
+"""The verifier: replays each hand line through the transition of a match (:mod:`tarneeb.records.driver`: the fast
+path first, then the replay) and reports every divergence with its clause."""
 
 from __future__ import annotations
 
 import re
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -15,14 +16,15 @@ except ModuleNotFoundError:  # Pyodide (the offline site): the standard library'
     from tarneeb import purejson as orjson  # type: ignore[no-redef]
 
 import tarneeb.records.diagnose as diagnose
-from tarneeb.core import hand as core_hand
 from tarneeb.core import rules as core_rules
+from tarneeb.core import transition
 from tarneeb.core.ambiguity import with_readings
 from tarneeb.core.cards import FULL_DECK, hand_str, player_and_seat
-from tarneeb.core.match import Match
 from tarneeb.core.spec import Rules, load_rules, resolve_ruleset
+from tarneeb.core.state import Over
 from tarneeb.errors import ConfigError, IllegalAction, TarneebError
-from tarneeb.records.fastpath import MatchState, fast_hand
+from tarneeb.records.driver import MatchState
+from tarneeb.records.fastpath import fast_hand
 from tarneeb.records.format import _CARD_TEXT, MAX_LINE, Divergence, HandLine, Item, MatchHeader, RecordProblem, Report
 from tarneeb.records.reader import _item
 from tarneeb.records.replay import HandReplay, fmt_list, team_list
@@ -315,7 +317,8 @@ class Verifier:
         if self.ruleset and h.ruleset and h.ruleset != self.ruleset:
             out.append(RecordProblem(h.file, h.line, "ruleset", f"the header names {h.ruleset}; checked under "
                                    f"{self.ruleset} as asked", h.match, severity="warning"))
-        start = [0, 0, 0, 0]
+        dealer = 0 if h.first_dealer is None else h.first_dealer
+        table = transition.part_way(rules, dealer).table  # any seat may deal first a match read part-way
         if h.start_scores is not None:
             sc = team_list(rules, h.start_scores)
             why = None
@@ -323,14 +326,14 @@ class Verifier:
                 why = "an individual ruleset needs four scores"
             else:
                 try:
-                    start = list(Match.at(rules, 0, sc).scores)  # the engine's own check of a part-way start
+                    table = transition.part_way(rules, dealer, sc).table  # the transition's own check of the start
                 except IllegalAction as e:
                     why = f"{fmt_list(sc)}: {e.reason}"
             if why is not None:
                 self.state = None
                 self._skipping = (f"its match header (line {h.line}) could not be used", h.line)
                 return out + [RecordProblem(h.file, h.line, "start_scores", why, h.match)]
-        self.state = MatchState(h, rules, h.first_dealer, "deal.first-dealer", start, core_rules.target_in_force(rules, 0), [])
+        self.state = MatchState(h, rules, table, h.first_dealer is not None)
         return out + self._lenient(h.lenient, h.file, h.line, h.match, None)
 
     def _lenient(self, found: list[tuple[str, str, str]], file: str, line: int, match: str | None,
@@ -436,7 +439,7 @@ class Verifier:
         if not st.scores_known:  # after an unreadable line: the scores before this deal, from its own claims
             before = _claimed_before(rules, h)
             if before is not None:
-                st.scores = before
+                st.table = replace(st.table, scores=(before[0], before[1], before[2], before[3]))
                 st.scores_known = True
         deck = h.deck
         hands_div: Divergence | None = None
@@ -456,28 +459,31 @@ class Verifier:
         # with another dealer every seat holds other cards and speaks at another turn: the rest of the line follows
         if not HandReplay(self, st, h, hand_no, out, dealer_div or hands_div).run(dealer, deck):
             self._resync(st, h)
-        elif dealer_div is not None and rules_dealer is not None:
-            st.alt_dealer = core_hand.next_dealer(rules, rules_dealer, st.last_redeal)  # where the rules' dealer leads
+        elif dealer_div is not None and rules_dealer is not None:  # where the rules' dealer leads: the same end of
+            ruled = replace(st.table, dealer=rules_dealer)  # the deal, dealt by the rules' dealer
+            after, _ = (transition.settle_match(rules, ruled, None) if st.last_redeal is None
+                        else transition.cancel(rules, ruled, st.last_redeal, ""))
+            st.alt_dealer = after.table.dealer
         return out
 
     def _resync(self, st: MatchState, h: HandLine) -> None:
         """After a hand that could not be replayed: trust the record's own claims for what follows (its scores;
         a game it says was won, which raises the target under play-on)."""
-        st.dealer = None
+        st.dealer_known = False
         st.alt_dealer = st.alt_scores = st.alt_target = None
         if h.outcome_winner is not None and h.outcome_winner in (0, 1):
-            settled = core_hand.settle(st.rules, h.outcome_winner, st.target, st.games)
-            if settled.winner is None:  # a game won before play-on: the next deal is played to the raised target
-                st.games, st.target = list(settled.games), settled.target
+            after, _ = transition.settle_match(st.rules, st.table, h.outcome_winner)
+            if type(after) is not Over:  # a game won before play-on: the next deal is played to the raised target
+                st.table = replace(st.table, target=after.table.target, games=after.table.games)
         if h.scores is not None:
             sc = team_list(st.rules, h.scores)
             if sc is not None:
-                st.scores = sc
+                st.table = replace(st.table, scores=(sc[0], sc[1], sc[2], sc[3]))
                 st.scores_known = True
 
     def _lost(self, st: MatchState, e: RecordProblem) -> None:
         """An unreadable line inside a match: what it said is unknown, so the next hand is judged on its claims."""
-        st.dealer = None
+        st.dealer_known = False
         st.scores_known = False
         hand = e.hand if e.match is None or not st.header.named or e.match == st.header.match else None
         st.lost.append((e.file, e.line, hand))
