@@ -12,10 +12,12 @@ from typing import Any
 
 from tarneeb.cli.common import jobs_arg
 from tarneeb.cli.interrupts import interrupts_never_lost
+from tarneeb.core.spec import get_ruleset
 from tarneeb.core.spec import rulesets as builtin_rulesets
 from tarneeb.errors import ConfigError
 
 from . import manifest
+from .chain import chain, conclusion
 from .obligations import run_all
 from .registry import INVARIANTS, all_checks, refused_variants, ruleset_checks, select
 
@@ -149,6 +151,9 @@ def cmd_prove(args: argparse.Namespace) -> int:
     summary = {"checks": len(results), "proofs": len(proofs), "proved": sum(r.status == "proved" for r in proofs),
                "mutants": len(mutants), "mutants_caught": sum(r.status == "counterexample" for r in mutants),
                "wall_s": round(wall, 2), "cpu_s": round(cpu, 2), "matches_manifest": not probs, "problems": probs}
+    chains = _chains(results)
+    summary["chain"] = {rid: {"links": [lk.to_json() for lk in links], "conclusion": conclusion(links)}
+                        for rid, links in chains.items()}
     if args.json:
         rows = [{"id": r.check.id, "invariant": r.check.invariant, "ruleset": r.check.ruleset,
                  "variant": r.check.variant, "mutant": r.check.mutant, "expected": r.check.expected,
@@ -219,6 +224,14 @@ def cmd_prove(args: argparse.Namespace) -> int:
         con.print(escape(r.witness.text() if r.witness else ""), highlight=False)
     if not args.witnesses and len(witnessed) > len(shown):
         con.print(f"\n({len(witnessed) - len(shown)} more counterexamples: tarneeb prove --witnesses)")
+    con.print("\n[bold]the chain, per ruleset[/] (each link a family of proofs above; the conclusion needs them all)")
+    for rid, links in chains.items():
+        con.print(f"[bold]{escape(rid)}[/]")
+        for lk in links:
+            mark = "[green]proved[/]" if lk.holds else "[red]not proved[/]" if lk.total else "[yellow]not run[/]"
+            fam = lk.family + (f".{lk.stage}" if lk.stage else "")
+            con.print(f"  {mark} {escape(lk.says)} ({escape(fam)}: {lk.proved}/{lk.total})", highlight=False)
+        con.print(f"  => {escape(conclusion(links))}", highlight=False)
     con.print(f"[bold]proved:[/] {summary['proved']}/{summary['proofs']} proofs proved: each property holds for every "
               "input (Z3 found no counterexample)")
     con.print(f"[bold]mutants:[/] {summary['mutants_caught']}/{summary['mutants']} mutants caught, as expected: each "
@@ -231,6 +244,14 @@ def cmd_prove(args: argparse.Namespace) -> int:
             "the one tarneeb_proofs/manifest.json expects"
         con.print(f"[bold]manifest:[/] every result is {where} (wall {wall:.1f} s, CPU {cpu:.1f} s)")
     return 0 if not probs else 1
+
+
+def _chains(results: list[Any]) -> dict[str, list[Any]]:
+    """Each ruleset's chain (:mod:`tarneeb_proofs.chain`) from this run's results."""
+    out = {}
+    for rid in sorted({r.check.ruleset for r in results}):
+        out[rid] = chain(results, rid, get_ruleset(rid).params.get("family") == "individual")
+    return out
 
 
 def _quiet_half_made_contexts() -> None:
