@@ -12,7 +12,6 @@ import json
 import pytest
 
 from tarneeb.cli import main
-from tarneeb_proofs import engine_family  # noqa: F401 - registers the builders
 from tarneeb_proofs.mutants import MUTANTS, applied
 from tarneeb_proofs.obligations import Check, Result, run_check
 

@@ -15,10 +15,7 @@ import pytest
 
 pytest.importorskip("z3")
 
-from tarneeb_proofs import (
-    engine_family,  # noqa: E402, F401 - registers the builders
-    obligations,  # noqa: E402
-)
+from tarneeb_proofs import obligations  # noqa: E402
 from tarneeb_proofs.bridge import MEMO  # noqa: E402
 from tarneeb_proofs.mutants import applied  # noqa: E402
 from tarneeb_proofs.obligations import Check, Result, run_check  # noqa: E402

@@ -44,35 +44,24 @@ RULES = "tarneeb.core.rules"
 HAND = "tarneeb.core.hand"
 
 
-# ------------------------------------------------------------------ the registry of builders
+# ------------------------------------------------------------------ the tables of builders
 @dataclass(frozen=True)
 class Builder:
-    """Builds the targets of some engine functions for one configuration (an Encoding): ``fns`` names them."""
+    """Builds the targets of some engine functions for one configuration (an Encoding): ``fns`` names them. Each
+    stage module lists its builders in an explicit, ordered table (``bridge_play.BUILDERS``, ...), read by
+    :mod:`tarneeb_proofs.engine_family`: nothing registers itself when a module is imported."""
 
     stage: str
     fns: tuple[str, ...]
     make: Callable[[Encoding], list[Target]]
 
 
-BUILDERS: dict[str, list[Builder]] = {}
-SUMMARISERS: dict[str, list[Callable[[Encoding], list[Summary]]]] = {}
+@dataclass(frozen=True)
+class Summariser:
+    """Makes the summaries (proved callees) the targets of ``stages`` may use, for one configuration."""
 
-
-def builds(stage: str, *fns: str) -> Callable[[Callable[[Encoding], list[Target]]], Callable[[Encoding], list[Target]]]:
-    """Register a builder of the targets of ``fns`` in ``stage``."""
-    def deco(make: Callable[[Encoding], list[Target]]) -> Callable[[Encoding], list[Target]]:
-        BUILDERS.setdefault(stage, []).append(Builder(stage, fns, make))
-        return make
-    return deco
-
-
-def summarises(*stages: str) -> Callable[[Callable[[Encoding], list[Summary]]], Callable[[Encoding], list[Summary]]]:
-    """Register the summaries (proved callees) the targets of ``stages`` may use."""
-    def deco(make: Callable[[Encoding], list[Summary]]) -> Callable[[Encoding], list[Summary]]:
-        for st in stages:
-            SUMMARISERS.setdefault(st, []).append(make)
-        return make
-    return deco
+    stages: tuple[str, ...]
+    make: Callable[[Encoding], list[Summary]]
 
 
 # ------------------------------------------------------------------ which rules a proof read

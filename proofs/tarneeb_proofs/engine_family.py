@@ -10,8 +10,8 @@ import z3
 
 from tarneeb.core.spec import get_ruleset, rulesets
 
-from . import bridge_bids, bridge_play, bridge_scores, cache  # noqa: F401 - bridge_*: their builders register
-from .bridge import BUILDERS, MEMO, SUMMARISERS, Builder, fingerprint, reads, recording
+from . import bridge_bids, bridge_play, bridge_scores, cache
+from .bridge import MEMO, Builder, Summariser, Summary, fingerprint, reads, recording
 from .encode import Encoding
 from .mutants import MUTANTS, MutantError, applied, mutated_source
 from .obligations import Check, Obligation, engine_reading_variants, reading_variants, report, variants
@@ -19,7 +19,7 @@ from .witness import Witness
 
 PLAY_OPTIONS = ("must_trump", "egyptian", "trump_source", "weak_redeal", "direction")
 # stage -> (option names enumerated for individual rulesets, for auction
-# rulesets); None: not that kind. The stages' targets come from the builders of bridge.BUILDERS.
+# rulesets); None: not that kind. The stages' targets come from the builders of :data:`BUILDERS`.
 STAGES: dict[str, tuple[tuple[str, ...] | None, tuple[str, ...] | None]] = {
     "play": (PLAY_OPTIONS, PLAY_OPTIONS),
     "bids": (("rising_min_bid", "bid_total_min"), None),
@@ -49,14 +49,27 @@ READING_STAGES: dict[str, tuple[str, ...]] = {
 }
 
 
+# every builder of engine-function targets and every summariser, from the stage modules' own tables, in this order
+BUILDERS: tuple[Builder, ...] = (*bridge_bids.BUILDERS, *bridge_play.BUILDERS, *bridge_scores.BUILDERS)
+SUMMARISERS: tuple[Summariser, ...] = (*bridge_bids.SUMMARISERS, *bridge_play.SUMMARISERS, *bridge_scores.SUMMARISERS)
+
+
+def builders(stage: str) -> tuple[Builder, ...]:
+    """The builders of the stage's targets, in their table order (the order their obligations run)."""
+    return tuple(b for b in BUILDERS if b.stage == stage)
+
+
+def summaries(stage: str, enc: Encoding) -> list[Summary]:
+    """The summaries (proved callees) the stage's targets may use, for the configuration ``enc``."""
+    return [sm for s in SUMMARISERS if stage in s.stages for sm in s.make(enc)]
+
+
 CLAUSES = ("play.winner", "play.follow", "play.must-trump", "play.direction", "trump.source", "deal.weak-redeal",
            "bid.range", "bid.excluded", "bid.rising-min", "bid.no-pass", "bid.total", "redeal.dealer",
            "auction.order", "auction.range", "auction.raise", "auction.dealer-privilege", "auction.continuous",
            "auction.all-pass", "auction.egyptian", "score.individual", "score.standard", "score.bid-only",
            "score.kaboot", "score.bid13", "win.qualify", "tie.both-qualify", "win.made-bid", "win.target",
            "win.play-on")
-
-
 
 
 def build(stage: str, mutant: str | None, enc: Encoding) -> list[Any]:
@@ -71,7 +84,7 @@ def build(stage: str, mutant: str | None, enc: Encoding) -> list[Any]:
     out = []
     variant = (",".join(f"{k}={v}" for k, v in enc.r.options) or "default") + "".join(
         f";reading {a}={rd}" for a, rd in sorted(enc.r.ruleset.readings.items()))
-    for b in BUILDERS[stage]:
+    for b in builders(stage):
         ob = Obligation(f"engine {', '.join(b.fns)} equal the encoding for every input", [], z3.BoolVal(True))
 
         def run(b: Builder = b) -> Witness | None:
@@ -88,11 +101,11 @@ def build(stage: str, mutant: str | None, enc: Encoding) -> list[Any]:
                 rr = recording(enc.r)
                 with reads() as seen:
                     e = Encoding(rr)
-                    summaries = [sm for make in SUMMARISERS.get(stage, []) for sm in make(e)]
+                    stand_ins = summaries(stage, e)
                     facts = []
                     executed: dict[int, Any] = {}
                     for t in b.make(e):
-                        t.summaries = summaries
+                        t.summaries = stand_ins
                         bad = t.run(rr)
                         if bad is not None:
                             return bad.witness(enc.r)
