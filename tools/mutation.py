@@ -140,6 +140,7 @@ def _engine_family() -> str | None:
     from tarneeb_proofs.encode import Encoding
     from tarneeb_proofs.engine_family import engine_checks
     from tarneeb_proofs.obligations import ENGINE_CPU_S, EngineHang, engine_cpu_limit
+    from tarneeb_proofs.session import Session
 
     by_ruleset: dict[str, list[Any]] = {}
     for check in engine_checks():
@@ -149,6 +150,7 @@ def _engine_family() -> str | None:
     # the cheap stages first (the order only changes how soon a mutant is killed, not whether)
     ordered = [c for row in itertools.zip_longest(*by_ruleset.values()) for c in row if c is not None]
     ordered.sort(key=lambda c: STAGE_ORDER.index(c.stage) if c.stage in STAGE_ORDER else len(STAGE_ORDER))
+    session = Session()  # one run: a builder proved for one check is reused by the next (as prove does)
     for check in ordered:
         enc = Encoding(check.rules())
         for ob in check.build(enc):
@@ -156,7 +158,7 @@ def _engine_family() -> str | None:
                 continue
             try:
                 with engine_cpu_limit(ENGINE_CPU_S):  # as prove: a hang is a counterexample, not a timeout
-                    found = ob.run()
+                    found = ob.run(session)
             except EngineHang:
                 return f"{check.id}: {ob.name}: the engine did not finish within {ENGINE_CPU_S:.0f} s of CPU"
             if found is not None:

@@ -120,34 +120,6 @@ def fingerprint(modules: Sequence[str] = ("tarneeb.core.rules", "tarneeb.core.ha
     return tuple(out)
 
 
-def _same_value(a: Any, b: Any) -> bool:
-    try:
-        return bool(a == b)
-    except Exception:  # noqa: BLE001 - incomparable: not the same
-        return False
-
-
-class Memo:
-    """Builders already proved in this process: (stage, fns, engine fingerprint) -> the rule fields they read, with
-    the values, and what they found. A configuration with the same values of those fields gets the same proof (the
-    code that ran read nothing else of the rules)."""
-
-    def __init__(self) -> None:
-        self._done: dict[tuple[Any, ...], list[tuple[dict[str, Any], list[dict[str, Any]]]]] = {}
-
-    def get(self, key: tuple[Any, ...], rules: Rules) -> list[dict[str, Any]] | None:
-        for seen, facts in self._done.get(key, []):
-            if all(_same_value(getattr(rules, k), v) for k, v in seen.items()):
-                return facts
-        return None
-
-    def put(self, key: tuple[Any, ...], seen: dict[str, Any], facts: list[dict[str, Any]]) -> None:
-        self._done.setdefault(key, []).append((dict(seen), facts))
-
-
-MEMO = Memo()
-
-
 # ------------------------------------------------------------------ results
 @dataclass
 class Mismatch:
@@ -178,7 +150,7 @@ class Mismatch:
 def cite(rules: Rules, *ids: str) -> str:
     """The first of ``ids`` that the ruleset has (rulesets word some rules under different clause ids). The clause a
     counterexample would cite is not part of what is proved, so this read of the ruleset is not logged (a proof is
-    reused for another ruleset with the same rule values: :class:`Memo`)."""
+    reused for another ruleset with the same rule values: :class:`~tarneeb_proofs.session.Memo`)."""
     clauses = object.__getattribute__(rules, "ruleset").clauses
     for c in ids:
         if c in clauses:

@@ -11,10 +11,11 @@ import z3
 from tarneeb.core.spec import get_ruleset, rulesets
 
 from . import bridge_bids, bridge_play, bridge_scores, cache
-from .bridge import MEMO, Builder, Summariser, Summary, fingerprint, reads, recording
+from .bridge import Builder, Summariser, Summary, fingerprint, reads, recording
 from .encode import Encoding
 from .mutants import MUTANTS, MutantError, applied, mutated_source
-from .obligations import Check, Obligation, engine_reading_variants, reading_variants, report, variants
+from .obligations import Check, Obligation, engine_reading_variants, reading_variants, variants
+from .session import Session
 from .witness import Witness
 
 PLAY_OPTIONS = ("must_trump", "egyptian", "trump_source", "weak_redeal", "direction")
@@ -74,53 +75,52 @@ CLAUSES = ("play.winner", "play.follow", "play.must-trump", "play.direction", "t
 
 def build(stage: str, mutant: str | None, enc: Encoding) -> list[Any]:
     """The stage's obligations, one per builder of engine-function targets, run with the mutant
-    patched in. A builder proved in this process for the same engine code and the same values of the rule fields
-    it read is not run again (bridge.MEMO)."""
+    patched in. A builder proved earlier in the run's session for the same engine code and the same values of the
+    rule fields it read, or in the cache, is not run again (:class:`~tarneeb_proofs.session.Memo`)."""
     if mutant is not None:
         try:
             mutated_source(MUTANTS[mutant])
         except MutantError as e:  # a stale entry (its text edited away) fails its check as vacuous: no crash, no catch
             return [Obligation(f"stale mutant, it no longer applies: {e}", [z3.BoolVal(False)], z3.BoolVal(True))]
-    out = []
     variant = (",".join(f"{k}={v}" for k, v in enc.r.options) or "default") + "".join(
         f";reading {a}={rd}" for a, rd in sorted(enc.r.ruleset.readings.items()))
-    for b in builders(stage):
-        ob = Obligation(f"engine {', '.join(b.fns)} equal the encoding for every input", [], z3.BoolVal(True))
+    return [Obligation(f"engine {', '.join(b.fns)} equal the encoding for every input", [], z3.BoolVal(True),
+                       run=functools.partial(_run_builder, stage, b, mutant, enc, variant))
+            for b in builders(stage)]
 
-        def run(b: Builder = b) -> Witness | None:
-            with applied(mutant):
-                key = (stage, b.fns, fingerprint())
-                hit = MEMO.get(key, enc.r)
-                dkey = (stage, b.fns)
-                if hit is None and dkey is not None:
-                    hit = cache.get(dkey, enc.r)
-                if hit is not None:
-                    for f in hit:
-                        report("engine-functions", {**f, "ruleset": enc.r.id, "variant": variant, "reused": True})
-                    return None
-                rr = recording(enc.r)
-                with reads() as seen:
-                    e = Encoding(rr)
-                    stand_ins = summaries(stage, e)
-                    facts = []
-                    executed: dict[int, Any] = {}
-                    for t in b.make(e):
-                        t.summaries = stand_ins
-                        bad = t.run(rr)
-                        if bad is not None:
-                            return bad.witness(enc.r)
-                        facts.append(dict(t.facts))
-                        executed.update(t.executed)
-                MEMO.put(key, seen, facts)
-                if dkey is not None:
-                    cache.put(dkey, seen, cache.code_digests(executed), facts)
-                for f in facts:
-                    report("engine-functions", {**f, "ruleset": enc.r.id, "variant": variant, "reused": False})
+
+def _run_builder(stage: str, b: Builder, mutant: str | None, enc: Encoding, variant: str,
+                 session: Session) -> Witness | None:
+    """Prove the targets of one builder (or take them from the session's memo or the cache): a counterexample, or
+    None with the functions proved reported (``engine-functions``)."""
+    with applied(mutant):
+        key = (stage, b.fns, fingerprint())
+        hit = session.memo.get(key, enc.r)
+        dkey = (stage, b.fns)
+        if hit is None:
+            hit = cache.get(dkey, enc.r)
+        if hit is not None:
+            for f in hit:
+                session.report("engine-functions", {**f, "ruleset": enc.r.id, "variant": variant, "reused": True})
             return None
-
-        ob.run = run
-        out.append(ob)
-    return out
+        rr = recording(enc.r)
+        with reads() as seen:
+            e = Encoding(rr)
+            stand_ins = summaries(stage, e)
+            facts = []
+            executed: dict[int, Any] = {}
+            for t in b.make(e):
+                t.summaries = stand_ins
+                bad = t.run(rr)
+                if bad is not None:
+                    return bad.witness(enc.r)
+                facts.append(dict(t.facts))
+                executed.update(t.executed)
+        session.memo.put(key, seen, facts)
+        cache.put(dkey, seen, cache.code_digests(executed), facts)
+        for f in facts:
+            session.report("engine-functions", {**f, "ruleset": enc.r.id, "variant": variant, "reused": False})
+    return None
 
 
 def engine_checks(refs: list[str] | None = None) -> list[Any]:
