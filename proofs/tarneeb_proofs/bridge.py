@@ -37,6 +37,7 @@ from . import symbolic
 from .encode import Encoding, Term, bv6, seat2
 from .evaluate import py_value
 from .obligations import Refused
+from .session import Session
 from .symbolic import Explorer, SymBool, SymInt, Unsupported, current, is_sym, num_eq
 from .witness import Witness, card_text
 
@@ -65,46 +66,30 @@ class Summariser:
 
 
 # ------------------------------------------------------------------ which rules a proof read
-_READS: list[dict[str, Any]] = []  # the open logs: field -> value read from the Rules
-
-
-def _recording_class(base: type) -> type:
+def _recording_class(base: type, log: dict[str, Any]) -> type:
+    """A subclass of ``base`` (a Rules class) whose every read of a rule field is put in ``log`` with its value."""
     names = frozenset(Rules.value_fields())  # what says what the rules are (not the store of what is derived)
 
     def getattribute(self: Any, name: str) -> Any:
         v = object.__getattribute__(self, name)
-        if _READS and name in names:
-            for log in _READS:
-                log[name] = v
+        if name in names:
+            log[name] = v
         return v
 
     return type(f"Recording{base.__name__}", (base,), {"__slots__": (), "__getattribute__": getattribute})
 
 
-_RECORDING: dict[type, type] = {}
-
-
-def recording(rules: Rules) -> Rules:
-    """A copy of ``r`` that logs every field read while a :func:`reads` block is open (engine and encoding alike)."""
-    cls = _RECORDING.get(type(rules))
-    if cls is None:
-        cls = _RECORDING[type(rules)] = _recording_class(type(rules))
-    obj: Any = object.__new__(cls)
+def recording(rules: Rules) -> tuple[Rules, dict[str, Any]]:
+    """A copy of ``rules`` that logs every rule field read from it (by the engine and the encoding alike), with the
+    value, in the dict returned with it: what a proof run on the copy read of the rules. The copy has a class of
+    its own, made for this log, so a copy the engine makes of it (``dataclasses.replace``) logs there too."""
+    log: dict[str, Any] = {}
+    obj: Any = object.__new__(_recording_class(type(rules), log))
     for f in dataclasses.fields(rules):
         object.__setattr__(obj, f.name, getattr(rules, f.name))
     # an empty store: a table kept on the rules is filled again under the log, so the fields it reads are seen
     object.__setattr__(obj, "derived", Derived())
-    return obj  # type: ignore[no-any-return]
-
-
-@contextmanager
-def reads() -> Iterator[dict[str, Any]]:
-    log: dict[str, Any] = {}
-    _READS.append(log)
-    try:
-        yield log
-    finally:
-        _READS.remove(log)
+    return obj, log
 
 
 def fingerprint(modules: Sequence[str] = ("tarneeb.core.rules", "tarneeb.core.hand", "tarneeb.core.cards")) -> tuple[Any, ...]:
@@ -291,23 +276,6 @@ def _definitions(t: Term, summaries: Sequence[Summary]) -> list[Term]:
     return out
 
 
-_LEMMAS: dict[tuple[int, ...], tuple[list[Term], bool]] = {}
-
-
-def _lemma_holds(sm: Summary) -> bool:
-    assert sm.lemma is not None
-    hyp, claim = sm.lemma()
-    key = (*[h.get_id() for h in hyp], claim.get_id())
-    hit = _LEMMAS.get(key)
-    if hit is None:
-        s = z3.Solver()
-        s.set("timeout", 60_000)
-        s.add(*hyp)
-        s.add(z3.Not(claim))
-        hit = _LEMMAS[key] = ([*hyp, claim], s.check() == z3.unsat)
-    return hit[1]
-
-
 def _explorer_proves(cond: Term) -> bool:
     ex = current()
     return ex is not None and ex.proves(cond)
@@ -342,7 +310,10 @@ class Target:
             obj = getattr(obj, part)
         return obj  # type: ignore[no-any-return]
 
-    def run(self, rules: Rules) -> Mismatch | None:
+    def run(self, rules: Rules, session: Session) -> Mismatch | None:
+        """Prove the function equal to its encoding on every case (None), or find the input where it is not (the
+        mismatch); :class:`~tarneeb_proofs.obligations.Refused` where the method cannot follow the code. The
+        run's ``session`` keeps what is decided once per run (the summaries' lemmas)."""
         for sm in self.summaries:
             sm.used = False
         paths = forks = 0
@@ -391,7 +362,7 @@ class Target:
                 raise Refused(self._refusal(rules, case, f"Z3 could not decide the claim ({s.reason_unknown()})"))
             return self._mismatch(rules, case, s.model())
         for sm in self.summaries:
-            if sm.used and sm.lemma is not None and not _lemma_holds(sm):
+            if sm.used and sm.lemma is not None and not session.lemma_holds(*sm.lemma()):
                 raise Refused(self._refusal(rules, self.cases[0], f"the summary of {sm.fn} is not proved equal to its "
                                                               "encoding (a fault of the bridge)"))
         self.facts = {"function": f"{self.module}.{self.fn}", "domain": self.domain_text,

@@ -11,7 +11,7 @@ import z3
 from tarneeb.core.spec import get_ruleset, rulesets
 
 from . import bridge_bids, bridge_play, bridge_scores, cache
-from .bridge import Builder, Summariser, Summary, fingerprint, reads, recording
+from .bridge import Builder, Summariser, Summary, fingerprint, recording
 from .encode import Encoding
 from .mutants import MUTANTS, MutantError, applied, mutated_source
 from .obligations import Check, Obligation, engine_reading_variants, reading_variants, variants
@@ -103,19 +103,18 @@ def _run_builder(stage: str, b: Builder, mutant: str | None, enc: Encoding, vari
             for f in hit:
                 session.report("engine-functions", {**f, "ruleset": enc.r.id, "variant": variant, "reused": True})
             return None
-        rr = recording(enc.r)
-        with reads() as seen:
-            e = Encoding(rr)
-            stand_ins = summaries(stage, e)
-            facts = []
-            executed: dict[int, Any] = {}
-            for t in b.make(e):
-                t.summaries = stand_ins
-                bad = t.run(rr)
-                if bad is not None:
-                    return bad.witness(enc.r)
-                facts.append(dict(t.facts))
-                executed.update(t.executed)
+        rr, seen = recording(enc.r)
+        e = Encoding(rr)
+        stand_ins = summaries(stage, e)
+        facts = []
+        executed: dict[int, Any] = {}
+        for t in b.make(e):
+            t.summaries = stand_ins
+            bad = t.run(rr, session)
+            if bad is not None:
+                return bad.witness(enc.r)
+            facts.append(dict(t.facts))
+            executed.update(t.executed)
         session.memo.put(key, seen, facts)
         cache.put(dkey, seen, cache.code_digests(executed), facts)
         for f in facts:

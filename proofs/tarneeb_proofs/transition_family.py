@@ -20,7 +20,7 @@ import z3
 from tarneeb.core.spec import get_ruleset, rulesets
 
 from . import cache
-from .bridge import Summary, Target, fingerprint, reads, recording
+from .bridge import Summary, Target, fingerprint, recording
 from .encode import Encoding
 from .mutants import MUTANTS, MutantError, applied, mutated_source
 from .obligations import Check, Obligation, engine_reading_variants, variants
@@ -112,16 +112,15 @@ def _run(stage: Stage, make: TargetBuilder, mutant: str | None, enc: Encoding, s
             for f in hit:
                 session.report("engine-functions", {**f, "ruleset": enc.r.id, "reused": True})
             return None
-        rr = recording(enc.r)
-        with reads() as seen:
-            e = Encoding(rr)
-            target = make(e)
-            if target is None:
-                raise AssertionError(f"{make.__name__} has no target under the rules it had one under")
-            target.summaries = _stand_ins(stage, e)
-            bad = target.run(rr)
-            if bad is not None:
-                return bad.witness(enc.r)
+        rr, seen = recording(enc.r)
+        e = Encoding(rr)
+        target = make(e)
+        if target is None:
+            raise AssertionError(f"{make.__name__} has no target under the rules it had one under")
+        target.summaries = _stand_ins(stage, e)
+        bad = target.run(rr, session)
+        if bad is not None:
+            return bad.witness(enc.r)
         facts = [dict(target.facts)]
         session.memo.put(key, seen, facts)
         cache.put(dkey, seen, cache.code_digests(target.executed), facts)
