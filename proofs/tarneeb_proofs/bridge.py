@@ -313,7 +313,7 @@ class Target:
     def run(self, rules: Rules, session: Session) -> Mismatch | None:
         """Prove the function equal to its encoding on every case (None), or find the input where it is not (the
         mismatch); :class:`~tarneeb_proofs.obligations.Refused` where the method cannot follow the code. The
-        run's ``session`` keeps what is decided once per run (the summaries' lemmas)."""
+        run's ``session`` keeps what is decided once per run (the summaries' lemmas, the simplified terms)."""
         for sm in self.summaries:
             sm.used = False
         paths = forks = 0
@@ -321,7 +321,7 @@ class Target:
         for case in self.cases:
             f = self.engine()
             syms = [v.sym() for v in case.vars]
-            ex = Explorer(case.domain)
+            ex = Explorer(case.domain, simplified=session.simplified)
             try:
                 with summarised([sm for sm in self.summaries if sm.fn in self.uses], self.fn):
                     found = ex.explore(functools.partial(case.call, f, syms))

@@ -14,7 +14,9 @@ What a session remembers, each kept for the rest of the run:
 * :attr:`Session.shared_proved`: the formula keys of the shared obligations proved under the true rules (a later
   check with the same formula counts it as shared, not proved again), and :attr:`Session.formula_keys`, the
   keys already computed, by the terms' ids;
-* :attr:`Session.lemmas`: the summaries' lemmas decided (:meth:`Session.lemma_holds`).
+* :attr:`Session.lemmas`: the summaries' lemmas decided (:meth:`Session.lemma_holds`);
+* :attr:`Session.simplified`: the simplified forms of the terms the symbolic executions built, by AST id (the
+  explorations of one function, of its cases and of the next checks build many of the same terms).
 
 It also holds what the obligations of the check running now report beside their verdict (:meth:`Session.report`),
 which :func:`~tarneeb_proofs.obligations.run_check` puts in the check's result.
@@ -68,6 +70,7 @@ class Session:
         self.shared_proved: set[str] = set()  # formula keys of shared obligations proved in this run
         self.formula_keys: dict[tuple[tuple[int, ...], int], tuple[str, list[Term]]] = {}  # AST ids -> (key, terms)
         self.lemmas: dict[tuple[int, ...], tuple[list[Term], bool]] = {}  # AST ids -> (the terms kept alive, holds)
+        self.simplified: dict[int, tuple[Term, Term]] = {}  # AST id -> (term, simplified), for every exploration
         self._reports: dict[str, list[Any]] = {}  # what the obligations of the running check reported
 
     # ------------------------------------------------------------------ the running check
