@@ -38,6 +38,7 @@ from tarneeb.errors import TarneebError
 
 from . import cache
 from .encode import Encoding, Term
+from .evaluate import compiling
 from .session import Session
 from .witness import Witness
 
@@ -394,21 +395,22 @@ def reading_variants(rid: str, vs: Sequence[tuple[tuple[str, OptionValue], ...]]
               for tb in range(14)]
     out: list[tuple[tuple[tuple[str, OptionValue], ...], tuple[tuple[str, str], ...]]] = []
     encodings: dict[tuple[tuple[str, OptionValue], ...], Encoding] = {}
-    for a in selectable_readings(rs):
-        for reading in a.params:
-            if reading == taken_for(a, rs):
-                continue
-            other = with_readings(rs, {a.id: reading})
-            for v in vs:
-                try:
-                    base, rules = load_rules(rs, dict(v)), load_rules(other, dict(v))
-                except TarneebError:
+    with compiling():  # each term set compiled once (across calls too, when the caller has a memo in force)
+        for a in selectable_readings(rs):
+            for reading in a.params:
+                if reading == taken_for(a, rs):
                     continue
-                eb = encodings.get(v) or encodings.setdefault(v, Encoding(base))  # the ruleset's own, once per variant
-                er = Encoding(rules)
-                if any(eb.eval_team_deltas(c, bt, t) != er.eval_team_deltas(c, bt, t)
-                       for c, bt, t in domain if c >= base.min_bid):
-                    out.append((v, ((a.id, reading),)))
+                other = with_readings(rs, {a.id: reading})
+                for v in vs:
+                    try:
+                        base, rules = load_rules(rs, dict(v)), load_rules(other, dict(v))
+                    except TarneebError:
+                        continue
+                    eb = encodings.get(v) or encodings.setdefault(v, Encoding(base))  # the ruleset's own, once a variant
+                    er = Encoding(rules)
+                    if any(eb.eval_team_deltas(c, bt, t) != er.eval_team_deltas(c, bt, t)
+                           for c, bt, t in domain if c >= base.min_bid):
+                        out.append((v, ((a.id, reading),)))
     return out
 
 

@@ -15,6 +15,7 @@ from tarneeb.errors import ConfigError
 from .bid_families import _bids_auction, _bids_individual
 from .encode import Encoding
 from .engine_family import engine_checks
+from .evaluate import compiling
 from .families import (
     _config_auction,
     _config_individual,
@@ -129,11 +130,14 @@ def _family(inv: str, individual: bool) -> list[tuple[str, Callable[[Encoding], 
 
 
 def all_checks() -> list[Check]:
+    """Every check of ``tarneeb prove``: the families 1-6 of each built-in ruleset, the documents' examples, the
+    engine, the transition and the design's invariants (the encodings' evaluators compiled once per term for all)."""
     out: list[Check] = []
-    for rid in rulesets():
-        out += family_checks(rid)
-    out += reference_checks()
-    return out + engine_checks() + transition_checks() + invariant_checks()
+    with compiling():
+        for rid in rulesets():
+            out += family_checks(rid)
+        out += reference_checks()
+        return out + engine_checks() + transition_checks() + invariant_checks()
 
 
 def ruleset_checks(ref: str) -> list[Check]:
@@ -145,8 +149,9 @@ def ruleset_checks(ref: str) -> list[Check]:
     rs = get_ruleset(ref)
     if rs.id in rulesets():
         return [c for c in all_checks() if c.ruleset == rs.id and c.invariant != "references"]
-    return (family_checks(rs.name_ref) + engine_checks([rs.name_ref]) + transition_checks([rs.name_ref])
-            + invariant_checks([rs.name_ref]))
+    with compiling():
+        return (family_checks(rs.name_ref) + engine_checks([rs.name_ref]) + transition_checks([rs.name_ref])
+                + invariant_checks([rs.name_ref]))
 
 
 def refused_variants(checks: Sequence[Check]) -> list[str]:

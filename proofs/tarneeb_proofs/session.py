@@ -16,7 +16,9 @@ What a session remembers, each kept for the rest of the run:
   keys already computed, by the terms' ids;
 * :attr:`Session.lemmas`: the summaries' lemmas decided (:meth:`Session.lemma_holds`);
 * :attr:`Session.simplified`: the simplified forms of the terms the symbolic executions built, by AST id (the
-  explorations of one function, of its cases and of the next checks build many of the same terms).
+  explorations of one function, of its cases and of the next checks build many of the same terms);
+* :attr:`Session.compiled`: the encodings' term sets compiled for concrete evaluation
+  (:class:`~tarneeb_proofs.evaluate.Compiled`), in force while a check runs.
 
 It also holds what the obligations of the check running now report beside their verdict (:meth:`Session.report`),
 which :func:`~tarneeb_proofs.obligations.run_check` puts in the check's result.
@@ -31,6 +33,8 @@ from typing import Any
 import z3
 
 from tarneeb.core.spec import Rules
+
+from .evaluate import Compiled, compiling
 
 Term = Any  # a z3 expression
 
@@ -71,16 +75,19 @@ class Session:
         self.formula_keys: dict[tuple[tuple[int, ...], int], tuple[str, list[Term]]] = {}  # AST ids -> (key, terms)
         self.lemmas: dict[tuple[int, ...], tuple[list[Term], bool]] = {}  # AST ids -> (the terms kept alive, holds)
         self.simplified: dict[int, tuple[Term, Term]] = {}  # AST id -> (term, simplified), for every exploration
+        self.compiled = Compiled()  # the encodings' evaluators compiled, by term
         self._reports: dict[str, list[Any]] = {}  # what the obligations of the running check reported
 
     # ------------------------------------------------------------------ the running check
     @contextmanager
     def running(self) -> Iterator[dict[str, list[Any]]]:
-        """While one check runs: the reports of its obligations (:meth:`report`) go to the dict given."""
+        """While one check runs: the reports of its obligations (:meth:`report`) go to the dict given, and the
+        encodings' evaluators compile into :attr:`compiled`."""
         reports: dict[str, list[Any]] = {}
         self._reports = reports
         try:
-            yield reports
+            with compiling(self.compiled):
+                yield reports
         finally:
             self._reports = {}
 
