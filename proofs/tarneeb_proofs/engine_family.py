@@ -10,7 +10,7 @@ import z3
 
 from tarneeb.core.spec import get_ruleset, rulesets
 
-from . import bridge_bids, bridge_play, bridge_scores, cache
+from . import bridge_bids, bridge_play, bridge_scores
 from .bridge import Builder, Summariser, Summary, fingerprint, recording
 from .encode import Encoding
 from .mutants import MUTANTS, MutantError, applied, mutated_source
@@ -98,7 +98,7 @@ def _run_builder(stage: str, b: Builder, mutant: str | None, enc: Encoding, vari
         hit = session.memo.get(key, enc.r)
         dkey = (stage, b.fns)
         if hit is None:
-            hit = cache.get(dkey, enc.r)
+            hit = session.cache.get(dkey, enc.r)
         if hit is not None:
             for f in hit:
                 session.report("engine-functions", {**f, "ruleset": enc.r.id, "variant": variant, "reused": True})
@@ -116,7 +116,7 @@ def _run_builder(stage: str, b: Builder, mutant: str | None, enc: Encoding, vari
             facts.append(dict(t.facts))
             executed.update(t.executed)
         session.memo.put(key, seen, facts)
-        cache.put(dkey, seen, cache.code_digests(executed), facts)
+        session.cache.put(dkey, seen, executed, facts)
         for f in facts:
             session.report("engine-functions", {**f, "ruleset": enc.r.id, "variant": variant, "reused": False})
     return None

@@ -322,7 +322,7 @@ def _prove(check: Check, ob: Obligation, session: Session, timeout_ms: int) -> _
     # (an obligation proved once per run is not kept in the session's keys: its term ids are not asked for again)
     stored = (f"{key or formula_key(ob.hyp, ob.claim, session.formula_keys, keep=False)}|{ob.guards}"
               if check.mutant is None and cache.enabled() else "")
-    if stored and cache.formula_proved(stored):
+    if stored and session.cache.formula_proved(stored):
         if key:
             session.shared_proved.add(key)
         return _Verdict("proved")
@@ -353,7 +353,7 @@ def _prove(check: Check, ob: Obligation, session: Session, timeout_ms: int) -> _
     if key and check.mutant is None:  # only a proof under the true rules may stand for a later check
         session.shared_proved.add(key)
     if stored:
-        cache.formula_put(stored)
+        session.cache.formula_put(stored)
     return _Verdict("proved")
 
 

@@ -18,7 +18,9 @@ What a session remembers, each kept for the rest of the run:
 * :attr:`Session.simplified`: the simplified forms of the terms the symbolic executions built, by AST id (the
   explorations of one function, of its cases and of the next checks build many of the same terms);
 * :attr:`Session.compiled`: the encodings' term sets compiled for concrete evaluation
-  (:class:`~tarneeb_proofs.evaluate.Compiled`), in force while a check runs.
+  (:class:`~tarneeb_proofs.evaluate.Compiled`), in force while a check runs;
+* :attr:`Session.cache`: the cache folder of proofs across runs, with the digests of the prover's and the
+  engine's code computed so far (:class:`~tarneeb_proofs.cache.ProofCache`).
 
 It also holds what the obligations of the check running now report beside their verdict (:meth:`Session.report`),
 which :func:`~tarneeb_proofs.obligations.run_check` puts in the check's result.
@@ -34,6 +36,7 @@ import z3
 
 from tarneeb.core.spec import Rules
 
+from .cache import ProofCache
 from .evaluate import Compiled, compiling
 
 Term = Any  # a z3 expression
@@ -76,6 +79,7 @@ class Session:
         self.lemmas: dict[tuple[int, ...], tuple[list[Term], bool]] = {}  # AST ids -> (the terms kept alive, holds)
         self.simplified: dict[int, tuple[Term, Term]] = {}  # AST id -> (term, simplified), for every exploration
         self.compiled = Compiled()  # the encodings' evaluators compiled, by term
+        self.cache = ProofCache()  # the cache folder, with the digests of the code computed in this run
         self._reports: dict[str, list[Any]] = {}  # what the obligations of the running check reported
 
     # ------------------------------------------------------------------ the running check

@@ -19,7 +19,6 @@ import z3
 
 from tarneeb.core.spec import get_ruleset, rulesets
 
-from . import cache
 from .bridge import Summary, Target, fingerprint, recording
 from .encode import Encoding
 from .mutants import MUTANTS, MutantError, applied, mutated_source
@@ -107,7 +106,7 @@ def _run(stage: Stage, make: TargetBuilder, mutant: str | None, enc: Encoding, s
         hit = session.memo.get(key, enc.r)
         dkey = (FAMILY, stage.name, make.__name__)
         if hit is None:
-            hit = cache.get(dkey, enc.r)
+            hit = session.cache.get(dkey, enc.r)
         if hit is not None:
             for f in hit:
                 session.report("engine-functions", {**f, "ruleset": enc.r.id, "reused": True})
@@ -123,7 +122,7 @@ def _run(stage: Stage, make: TargetBuilder, mutant: str | None, enc: Encoding, s
             return bad.witness(enc.r)
         facts = [dict(target.facts)]
         session.memo.put(key, seen, facts)
-        cache.put(dkey, seen, cache.code_digests(target.executed), facts)
+        session.cache.put(dkey, seen, target.executed, facts)
         for f in facts:
             session.report("engine-functions", {**f, "ruleset": enc.r.id, "reused": False})
     return None
