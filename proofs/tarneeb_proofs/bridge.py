@@ -108,6 +108,8 @@ def fingerprint(modules: Sequence[str] = ("tarneeb.core.rules", "tarneeb.core.ha
 # ------------------------------------------------------------------ results
 @dataclass
 class Mismatch:
+    """An input where the engine's function and its encoding disagree: what each gives, and the clause."""
+
     fn: str
     inputs: str
     engine: str
@@ -118,6 +120,7 @@ class Mismatch:
     ran: tuple[str, ...] = ()  # the engine functions the concrete run on the input went through
 
     def witness(self, rules: Rules) -> Witness:
+        """The counterexample as the report shows it (the clause cited as ``rules``' ruleset words it)."""
         w = Witness(title=f"the engine's {self.fn} disagrees with the encoding")
         w.add("engine function", f"{self.module}.{self.fn}")
         w.add("input", self.inputs)
@@ -153,22 +156,27 @@ class Var:
     show: Callable[[Any], str] = str
 
     def sym(self) -> Any:
+        """The symbolic value of this input, for the explorer."""
         return SymBool(self.term) if z3.is_bool(self.term) else SymInt(self.term)
 
     def value(self, m: Any) -> Any:
+        """The plain value of this input in the Z3 model ``m`` (a counterexample)."""
         v = m.eval(self.term, model_completion=True)
         return bool(z3.is_true(v)) if z3.is_bool(self.term) else int(v.as_long())
 
 
 def ivar(name: str, show: Callable[[Any], str] = str) -> Var:
+    """An integer input."""
     return Var(name, z3.Int(name.replace(" ", "_")), show)
 
 
 def bvar(name: str, bits: int, show: Callable[[Any], str] = str) -> Var:
+    """A bit-vector input of ``bits`` bits (a non-negative number below 2**bits)."""
     return Var(name, z3.BitVec(name.replace(" ", "_"), bits), show)
 
 
 def boolvar(name: str) -> Var:
+    """A truth-value input."""
     return Var(name, z3.Bool(name.replace(" ", "_")))
 
 
@@ -305,6 +313,7 @@ class Target:
     executed: dict[int, Any] = field(default_factory=dict)  # the engine code its explorations ran (for the cache)
 
     def engine(self) -> Callable[..., Any]:
+        """The engine's function as its module holds it now (a mutant patched in is the one found)."""
         obj: Any = importlib.import_module(self.module)
         for part in self.fn.split("."):
             obj = getattr(obj, part)
@@ -492,12 +501,14 @@ def eq(x: Any, t: Term) -> Term:
 
 
 def same(xs: Sequence[Any], ts: Sequence[Term]) -> Term:
+    """Engine values ``xs`` equal encoding terms ``ts``, one by one (false when the lengths differ)."""
     if len(xs) != len(ts):
         return z3.BoolVal(False)
     return z3.And([eq(x, t) for x, t in zip(xs, ts, strict=True)])
 
 
 def is_none(x: Any) -> Term:
+    """Whether the engine value is None, as a Z3 Bool."""
     return z3.BoolVal(x is None)
 
 
@@ -550,6 +561,7 @@ def as_bv(x: Any, w: int) -> Term:
 
 
 def as_int(x: Any) -> Term:
+    """An engine value as a Z3 integer (a truth value as 0 or 1, a bit-vector unsigned)."""
     t = term_of(x)
     if z3.is_bool(t):
         return z3.If(t, z3.IntVal(1), z3.IntVal(0))
@@ -577,6 +589,7 @@ def value(t: Term) -> Any:
 
 
 def card_show(c: Any) -> str:
+    """A card number as text (its rank and suit when it is a card, else the number)."""
     return card_text(int(c)) if 0 <= int(c) < 52 else str(c)
 
 

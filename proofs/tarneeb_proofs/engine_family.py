@@ -4,6 +4,8 @@ and their mutant checks. The methods are in :mod:`tarneeb_proofs.bridge` and the
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 import z3
@@ -21,20 +23,20 @@ from .witness import Witness
 PLAY_OPTIONS = ("must_trump", "egyptian", "trump_source", "weak_redeal", "direction")
 # stage -> (option names enumerated for individual rulesets, for auction
 # rulesets); None: not that kind. The stages' targets come from the builders of :data:`BUILDERS`.
-STAGES: dict[str, tuple[tuple[str, ...] | None, tuple[str, ...] | None]] = {
+STAGES: Mapping[str, tuple[tuple[str, ...] | None, tuple[str, ...] | None]] = MappingProxyType({
     "play": (PLAY_OPTIONS, PLAY_OPTIONS),
     "bids": (("rising_min_bid", "bid_total_min"), None),
     "auction": (None, ("auction", "all_pass", "egyptian", "min_bid", "direction")),
     "turn": (None, ("auction", "direction", "weak_redeal")),
     "scoring": ((), ("scoring", "kaboot", "bid13", "min_bid")),
     "outcome": (("target", "made_bid_wins"), ("target", "play_on")),
-}
+})
 
 
 # ambiguity -> the stages whose engine functions follow its readings (beside the auction scoring readings, which
 # reading_variants finds from the encoding): each selectable reading runs them (tests/test_readings_selected.py
 # asserts every selectable ambiguity is in one or the other, or in the steered-match tests' MATCH_READINGS)
-READING_STAGES: dict[str, tuple[str, ...]] = {
+READING_STAGES: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "first-dealer": ("bids", "turn"),
     "forced-dealer-minimum": ("auction", "turn"),
     "egyptian-dealer-match": ("auction", "turn"),
@@ -47,7 +49,7 @@ READING_STAGES: dict[str, tuple[str, ...]] = {
     "weak-hand": ("play",),
     "turned-card-trump": ("play",),
     "400-direction": ("play", "bids"),
-}
+})
 
 
 # every builder of engine-function targets and every summariser, from the stage modules' own tables, in this order

@@ -56,6 +56,9 @@ class Refused(Exception):
 
 @dataclass
 class Obligation:
+    """One fact a check proves: hypotheses and a claim (or code run, :attr:`run`), with how a counterexample is
+    shown."""
+
     name: str
     hyp: list[Term]
     claim: Term
@@ -74,6 +77,10 @@ class Obligation:
 
 @dataclass(frozen=True)
 class Check:
+    """One check of ``tarneeb prove``: an invariant family's obligations for one ruleset, option variant and
+    reading, with or without a mutant (a frozen description, sent to worker processes: its rules are loaded when it
+    runs)."""
+
     invariant: str
     ruleset: str
     options: tuple[tuple[str, OptionValue], ...]
@@ -86,19 +93,23 @@ class Check:
 
     @property
     def variant(self) -> str:
+        """The options and readings of the check as text ("default" when none)."""
         opts = ",".join(f"{k}={_fmt(v)}" for k, v in self.options) or "default"
         return opts + "".join(f";reading {a}={r}" for a, r in self.readings)
 
     @property
     def id(self) -> str:
+        """The check's id: family, stage, ruleset, variant and mutant."""
         base = f"{self.invariant}{'.' + self.stage if self.stage else ''}:{self.ruleset}:{self.variant}"
         return base + (f":mutant={self.mutant}" if self.mutant else "")
 
     @property
     def expected(self) -> str:
+        """What the check must end with: a counterexample for a mutant, else a proof."""
         return "counterexample" if self.mutant else "proved"
 
     def rules(self) -> Rules:
+        """The rules the check runs under (its ruleset at its options, under its readings)."""
         if not self.readings:
             return load_rules(self.ruleset, dict(self.options))
         return load_rules(with_readings(get_ruleset(self.ruleset), dict(self.readings)), dict(self.options))
@@ -106,6 +117,8 @@ class Check:
 
 @dataclass
 class Result:
+    """What became of one check: its status, the time it took, and the failing obligation with its witness."""
+
     check: Check
     status: str  # proved | counterexample | vacuous | unknown | refused
     runtime: float
@@ -119,6 +132,7 @@ class Result:
 
     @property
     def ok(self) -> bool:
+        """Whether the check ended as expected."""
         return self.status == self.check.expected
 
 
@@ -246,6 +260,7 @@ def raised_witness(name: str, e: Exception, clauses: Sequence[str]) -> Witness:
 
 
 def hang_witness(name: str, seconds: float) -> Witness:
+    """The counterexample of an engine run that outlasted its CPU limit."""
     w = Witness(f"the engine did not finish within {seconds:.0f} s of CPU: a loop that never ends?")
     w.add("obligation", name)
     return w
@@ -359,14 +374,17 @@ def _prove(check: Check, ob: Obligation, session: Session, timeout_ms: int) -> _
 
 # ------------------------------------------------------------------ helpers
 def ival(m: Any, t: Term) -> int:
+    """The integer value of ``t`` in the model ``m``."""
     return int(m.eval(t, model_completion=True).as_long())
 
 
 def bval(m: Any, t: Term) -> bool:
+    """The truth value of ``t`` in the model ``m``."""
     return bool(z3.is_true(m.eval(t, model_completion=True)))
 
 
 def exactly_one(bs: Sequence[Term]) -> Term:
+    """Exactly one of ``bs`` holds."""
     return z3.And(z3.Or(list(bs)), *[z3.Not(z3.And(a, b)) for a, b in itertools.combinations(bs, 2)])
 
 
