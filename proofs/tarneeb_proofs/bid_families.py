@@ -11,12 +11,8 @@ from typing import Any
 
 import z3
 
-from .encode import (
-    AuctionState,
-    Encoding,
-    Term,
-    zmax,
-)
+from .encode import Encoding, Term, zmax
+from .encode_auction import AuctionState
 from .obligations import Obligation, bval, ival
 from .witness import Witness, bids_text, seat_text
 

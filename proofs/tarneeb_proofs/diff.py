@@ -50,7 +50,8 @@ from tarneeb.core.spec import OptionValue, Rules, get_ruleset, load_rules
 from tarneeb.errors import ConfigError
 from tarneeb.ruling import KINDS, parse_situation, resolve, short_answer
 
-from .encode import AuctionState, Encoding, Term, holds, popcount52, seat2
+from .encode import Encoding, Term, holds, popcount52, seat2
+from .encode_auction import AuctionState
 
 # check id -> question kind
 CHECKS: dict[str, str] = {
