@@ -1,7 +1,10 @@
-"""The one mutant catalogue (``tarneeb_proofs.mutants``) is sound as a catalogue: each edit applies exactly once,
-``applied`` puts the engine back exactly as it was, ``patched_tree`` changes one file, a stale entry is reported
-stale (by ``tarneeb prove`` and by ``tools/prove_mutants.py``), never skipped nor counted as caught. Fast: no proof
-is run but one engine check."""
+"""The one mutant catalogue (``tarneeb_proofs.mutants``: the data of ``mutants.toml`` and ``held_out.toml``) is
+sound as a catalogue: each entry is an edit anchored to a function that exists, its ``old`` text occurring exactly
+once in that function; the edit changes that function and nothing else of its module; ``applied`` patches that one
+function in and puts the engine back exactly as it was; ``patched_tree`` changes one file; a stale entry (its
+function gone, its text edited away or duplicated) is refused naming the mutant, the function and the count, and
+reported stale (by ``tarneeb prove`` and by ``tools/prove_mutants.py``), never skipped nor counted as caught. Fast:
+no proof is run but one engine check."""
 
 from __future__ import annotations
 
@@ -20,39 +23,64 @@ import pytest
 from tarneeb_proofs import mutants as M
 
 ROOT = Path(__file__).resolve().parents[1]
+ALL = list(M.MUTANTS.values())
+OURS = [m for m in ALL if not m.held_out]  # the held-out set is an outside reviewer's: its edits are as written
 
 
 def _file(m: M.Mutant) -> Path:
     return ROOT / Path("model", *m.module.split(".")).with_suffix(".py")
 
 
+def _segments(text: str) -> dict[str, list[str]]:
+    """The source of every function, method and module constant of a module's source, by name."""
+    return {name: [text[a:b] for a, b in found] for name, found in M.spans(text).items()}
+
+
 @pytest.mark.parametrize("mid", sorted(M.MUTANTS))
-def test_the_old_text_occurs_exactly_once_in_its_module(mid: str) -> None:
+def test_the_function_exists_and_the_old_text_occurs_once_in_it(mid: str) -> None:
     m = M.MUTANTS[mid]
     text = _file(m).read_text(encoding="utf-8")
-    assert text.count(m.old) == 1, f"{mid}: {text.count(m.old)} occurrences in {_file(m)}"
-    assert m.old != m.new
     assert M.source_of(m.module) == text  # the in-process source is the file itself
-    compile(M.mutated_source(m), str(_file(m)), "exec")  # the edit leaves valid Python
+    try:
+        edited = M.edit(m, text)  # its function defined once, its old text once in that function
+    except M.MutantError as e:
+        pytest.fail(str(e), pytrace=False)
+    assert m.old != m.new
+    compile(edited, str(_file(m)), "exec")  # the edit leaves valid Python
+
+
+@pytest.mark.parametrize("mid", sorted(M.MUTANTS))
+def test_the_edit_changes_that_function_and_nothing_else(mid: str) -> None:
+    """Every other function, method and constant of the module byte-identical, and the text between them too."""
+    m = M.MUTANTS[mid]
+    text = M.source_of(m.module)
+    edited = M.mutated_source(m)
+    a, b = M.function_span(m, text)
+    assert edited.startswith(text[:a]) and edited.endswith(text[b:])
+    before, after = _segments(text), _segments(edited)
+    assert before.keys() == after.keys()
+    assert [k for k in before if before[k] != after[k]] == [m.function]
+    assert M.function_source(m, edited) == edited[a:len(edited) - (len(text) - b)]
 
 
 def test_ids_are_unique_and_fields_are_known() -> None:
-    assert len(M.MUTANTS) == len(M._ALL)
-    for m in M._ALL:
-        assert m.kind in {"special-case", "boundary", "transition", "tool"}, m.id
-        assert m.in_manifest in {"all", "kind", "own", ""}, m.id
-        assert m.text and m.stage and m.ruleset, m.id
+    ours, held = M.load(M.CATALOGUE), M.load(M.HELD_OUT, held_out=True)
+    assert [m.id for m in ours + held] == list(M.MUTANTS)
+    assert not {m.id for m in ours} & {m.id for m in held}  # the catalogue and the held-out set are disjoint
+    for m in ALL:
+        assert m.kind in M.KINDS and m.in_manifest in M.IN_MANIFEST, m.id
+        assert m.text and m.stage and m.ruleset and m.function, m.id
 
 
 def test_the_held_out_set_spans_every_part_prove_claims_to_see() -> None:
     """The held-out set (held_out.toml) holds bugs in every kind of code the README says a bug in makes prove fail."""
-    held = [m for m in M._ALL if m.held_out]
+    held = [m for m in ALL if m.held_out]
     assert len(held) >= 40
     assert {m.module for m in held} >= {"tarneeb.core.rules", "tarneeb.core.hand", "tarneeb.core.match",
                                         "tarneeb.records.fastpath", "tarneeb.records.replay",
                                         "tarneeb.conformance.vector_ref"}
     assert all(m.stage == "held-out" and not m.in_manifest for m in held)
-    assert not any(m.held_out for m in M._ALL if m.stage != "held-out")
+    assert not any(m.held_out for m in ALL if m.stage != "held-out")
 
 
 def _snapshot(modname: str) -> dict[tuple[str, ...], Any]:
@@ -81,8 +109,8 @@ def _resolve(module: Any, dotted: str) -> Any:
     return obj
 
 
-# the held-out set is run only on patched copies (tools/prove_mutants.py); an edit of module data is one of them
-@pytest.mark.parametrize("mid", sorted(k for k, m in M.MUTANTS.items() if not m.held_out))
+# the held-out set is run only on patched copies (tools/prove_mutants.py)
+@pytest.mark.parametrize("mid", sorted(m.id for m in OURS))
 def test_applied_changes_the_function_and_restores_the_module_exactly(mid: str) -> None:
     m = M.MUTANTS[mid]
     import tarneeb.core.match  # noqa: F401 - loaded, so its own bindings of the rule functions are swapped too
@@ -112,7 +140,7 @@ def test_applied_restores_after_an_exception() -> None:
     assert all(after[k] is before[k] for k in before)
 
 
-@pytest.mark.parametrize("mid", sorted({m.module: m.id for m in reversed(M._ALL)}.values()))
+@pytest.mark.parametrize("mid", sorted({m.module: m.id for m in reversed(ALL)}.values()))
 def test_a_patched_tree_differs_from_the_source_in_that_one_file(mid: str, tmp_path: Path) -> None:
     m = M.MUTANTS[mid]
     dest = M.patched_tree(m, ROOT, tmp_path / "tree")
@@ -202,13 +230,13 @@ def test_the_stages_are_prove_s_or_the_tests_and_the_harness_knows_which() -> No
 
     h = _harness()
     known = {f"engine.{s}" for s in STAGES} | set(h.BY_TESTS) | set(h.NOT_BY_PROVE) | {"held-out"}
-    assert {m.stage for m in M._ALL} <= known
+    assert {m.stage for m in ALL} <= known
     assert set(h.BY_TESTS) == {"test.match", "test.tools"}
     assert all((ROOT / f).is_file() for files in h.BY_TESTS.values() for f in files)
     match = M.MUTANTS["match-second-redeal-next-seat"]
     assert h.command(match) == [] and h.test_files(match) == ["tests/test_match_steered_engine.py"]
     assert "pytest" in h.base_row(match)["command"] and "prove" not in h.base_row(match)["command"]
-    held = next(m for m in M._ALL if m.held_out)
+    held = next(m for m in ALL if m.held_out)
     assert "prove" in h.command(held) and set(h.test_files(held)) == {f for fs in h.BY_TESTS.values() for f in fs}
     assert h.test_files(M.MUTANTS["engine-round-of-five"]) == []
 
