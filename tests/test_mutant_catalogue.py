@@ -2,8 +2,8 @@
 sound as a catalogue: each entry is an edit anchored to a function that exists, its ``old`` text occurring exactly
 once in that function; the edit changes that function and nothing else of its module; ``applied`` patches that one
 function in and puts the engine back exactly as it was; ``patched_tree`` changes one file; a stale entry (its
-function gone, its text edited away or duplicated) is refused naming the mutant, the function and the count, and
-reported stale (by ``tarneeb prove`` and by ``tools/prove_mutants.py``), never skipped nor counted as caught. Fast:
+function gone, its text edited away) is refused naming the mutant, the function and the count, and reported
+stale (by ``tarneeb prove`` and by ``tools/prove_mutants.py``), never skipped nor counted as caught. Fast:
 no proof is run but one engine check."""
 
 from __future__ import annotations
@@ -84,14 +84,13 @@ def test_the_held_out_set_spans_every_part_prove_claims_to_see() -> None:
 
 
 def _snapshot(modname: str) -> dict[tuple[str, ...], Any]:
-    """Every function of the module, every attribute of its classes, and every binding of one of its functions
-    in another loaded ``tarneeb`` module."""
+    """Every binding of the module (its functions, its constants), every attribute of its classes, and every binding
+    of one of its functions in another loaded ``tarneeb`` module."""
     live = importlib.import_module(modname)
     snap: dict[tuple[str, ...], Any] = {}
     for name, v in vars(live).items():
-        if isinstance(v, types.FunctionType) and v.__module__ == modname:  # its own (not one it imported)
-            snap[(modname, name)] = v
-        elif isinstance(v, type) and v.__module__ == modname:
+        snap[(modname, name)] = v
+        if isinstance(v, type) and v.__module__ == modname:
             for attr, x in vars(v).items():
                 snap[(modname, name, attr)] = x
     for mn, mod in list(sys.modules.items()):
@@ -102,33 +101,42 @@ def _snapshot(modname: str) -> dict[tuple[str, ...], Any]:
     return snap
 
 
-def _resolve(module: Any, dotted: str) -> Any:
-    obj = module
-    for part in dotted.split("."):
-        obj = getattr(obj, part)
-    return obj
-
-
 # the held-out set is run only on patched copies (tools/prove_mutants.py)
 @pytest.mark.parametrize("mid", sorted(m.id for m in OURS))
-def test_applied_changes_the_function_and_restores_the_module_exactly(mid: str) -> None:
+def test_applied_patches_that_function_alone_and_restores_the_module_exactly(mid: str) -> None:
     m = M.MUTANTS[mid]
     import tarneeb.core.match  # noqa: F401 - loaded, so its own bindings of the rule functions are swapped too
     import tarneeb.records  # noqa: F401
 
-    mod = importlib.import_module(m.module)
     before = _snapshot(m.module)
-    orig = _resolve(mod, m.fn)
+    key = (m.module, *m.function.split("."))
+    orig = before[key]
     with M.applied(mid):
         inside = _snapshot(m.module)
-        new = _resolve(mod, m.fn)
-        assert new is not orig and new.__code__ is not orig.__code__
-        assert set(inside) == set(before)
-        # every other module that bound one of its functions now holds the re-executed one
-        assert all(inside[k] is not v for k, v in before.items() if len(k) == 2 and isinstance(v, types.FunctionType))
+        assert inside.keys() == before.keys()
+        changed = {k for k in before if inside[k] is not before[k]}
+        new = inside[key]
+        if isinstance(orig, types.FunctionType):
+            assert new.__code__ is not orig.__code__ and new.__globals__ is orig.__globals__
+            # the function and every other binding of it (another module's, a module's alias), nothing else
+            assert changed == {k for k, v in before.items() if v is orig}, sorted(changed)
+        else:  # a module constant: its edited value
+            assert new != orig and changed == {key}
     after = _snapshot(m.module)
     assert after.keys() == before.keys()
     assert all(after[k] is before[k] for k in before), [k for k in before if after[k] is not before[k]]
+
+
+def test_an_edit_of_a_module_constant_is_seen_by_the_function_that_reads_it() -> None:
+    from tarneeb.core import rules
+
+    ten_of_clubs = 1 << 8
+    m = M.MUTANTS["engine-weak-counts-ten"]
+    assert m.function == "_HIGH_CARDS" and m.fn == "is_weak_hand"
+    assert rules.is_weak_hand(ten_of_clubs)
+    with M.applied(m):
+        assert not rules.is_weak_hand(ten_of_clubs)
+    assert rules.is_weak_hand(ten_of_clubs)
 
 
 def test_applied_restores_after_an_exception() -> None:

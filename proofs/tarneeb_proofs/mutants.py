@@ -10,9 +10,9 @@ and the count: the catalogue is stale, and ``tarneeb prove`` and ``tools/prove_m
 to run one:
 
 * :func:`applied` patches it into the running process: the module's edited source is compiled and executed as a
-  fresh module, and its functions (and the methods of its classes) replace the live ones, on the module itself
-  and wherever another loaded module of ``tarneeb`` holds the same function under a name; restored on exit.
-  ``tarneeb prove``'s mutant checks and the tests use this.
+  fresh module, and the edited function (a method: on its live class; a module constant: its value) replaces the
+  live one, on the module itself and wherever another loaded module of ``tarneeb`` holds the same function under
+  a name; restored on exit. ``tarneeb prove``'s mutant checks and the tests use this.
 * :func:`patched_tree` writes a copy of a source tree with the edit made in the file itself, so that the real
   ``tarneeb prove`` can be run on it in a fresh process (``tools/prove_mutants.py``, the published figures).
 
@@ -29,7 +29,6 @@ The held-out set's stage is ``held-out``: no family is named in advance, ``tools
 from __future__ import annotations
 
 import ast
-import enum
 import importlib
 import inspect
 import itertools
@@ -184,41 +183,40 @@ def applied(mutant: str | Mutant | None) -> Iterator[None]:
     code = compile(mutated_source(m), f"<mutant {m.id} of {live.__file__}>", "exec")
     exec(code, fresh.__dict__)  # noqa: S102 - the engine's own source, one edit made
     undo: list[tuple[Any, str, Any]] = []
-    todo: list[tuple[Any, str, Any]] = []  # (object, attribute, the edited module's value)
-    swaps: dict[int, Any] = {}  # id(old function) -> new function
-    for name, new in list(fresh.__dict__.items()):
-        old = live.__dict__.get(name)
-        if isinstance(new, types.FunctionType) and new.__module__ == m.module and isinstance(old, types.FunctionType):
-            new = _in_module(new, live)
-            undo.append((live, name, old))
-            todo.append((live, name, new))
-            swaps[id(old)] = new
-        elif isinstance(new, type) and isinstance(old, type) and new.__module__ == m.module:
-            for attr, value in vars(new).items():
-                if isinstance(value, (types.FunctionType, property, classmethod, staticmethod)):
-                    undo.append((old, attr, vars(old).get(attr)))
-                    todo.append((old, attr, _in_module(value, live)))
-            fresh.__dict__[name] = old  # the edited functions use the live class (with the edited methods)
-        elif isinstance(new, enum.Enum) and isinstance(old, enum.Enum) and new.name == old.name:
-            fresh.__dict__[name] = old  # a module constant naming an enum member (``_PLAY = Phase.PLAY``)
     try:
-        for obj, name, value in todo:
-            setattr(obj, name, value)
-        # a module that took the function by name at import (``from tarneeb.core.rules import bid_key``) gets it too
-        for modname, mod in list(sys.modules.items()):
-            if mod is None or mod is live or not (modname == "tarneeb" or modname.startswith("tarneeb.")):
-                continue
-            for name, value in list(vars(mod).items()):
-                if isinstance(value, types.FunctionType) and id(value) in swaps:
-                    undo.append((mod, name, value))
-                    setattr(mod, name, swaps[id(value)])
+        _swap(m, live, fresh, undo)
         yield
     finally:
         for obj, name, old_value in reversed(undo):
-            if old_value is None:
-                delattr(obj, name)
-            else:
-                setattr(obj, name, old_value)
+            setattr(obj, name, old_value)
+
+
+def _swap(m: Mutant, live: types.ModuleType, fresh: types.ModuleType, undo: list[tuple[Any, str, Any]]) -> None:
+    """Put ``fresh``'s edited ``m.function`` in place of the live one, noting in ``undo`` what it replaced: a
+    function on the module and wherever another loaded module of ``tarneeb`` took it by name (``from
+    tarneeb.core.rules import bid_key``); a method on the live class; a module constant's value on the module."""
+    *path, name = m.function.split(".")
+    owner, edited = live, fresh
+    for part in path:
+        owner, edited = getattr(owner, part), getattr(edited, part)
+    if name not in vars(owner) or name not in vars(edited):
+        raise MutantError(f"mutant {m.id}: {m.module}.{m.function} is not in the running module")
+    old, new = vars(owner)[name], vars(edited)[name]
+    if isinstance(old, types.FunctionType) or (path and isinstance(old, (property, classmethod, staticmethod))):
+        new = _in_module(new, live)
+    elif path or callable(old) or callable(new) or isinstance(old, types.ModuleType):
+        raise MutantError(f"mutant {m.id}: {m.module}.{m.function} ({type(old).__name__}) cannot be patched into "
+                          "the running process")
+    undo.append((owner, name, old))
+    setattr(owner, name, new)
+    if isinstance(old, types.FunctionType) and not path:  # its other names (the module's own aliases too)
+        for modname, mod in list(sys.modules.items()):
+            if mod is None or not (modname == "tarneeb" or modname.startswith("tarneeb.")):
+                continue
+            for alias, value in list(vars(mod).items()):
+                if value is old:
+                    undo.append((mod, alias, value))
+                    setattr(mod, alias, new)
 
 
 def _in_module(obj: Any, live: types.ModuleType) -> Any:
