@@ -2,12 +2,13 @@
 sound as a catalogue: each entry is an edit anchored to a function that exists, its ``old`` text occurring exactly
 once in that function; the edit changes that function and nothing else of its module; ``applied`` patches that one
 function in and puts the engine back exactly as it was; ``patched_tree`` changes one file; a stale entry (its
-function gone, its text edited away) is refused naming the mutant, the function and the count, and reported
-stale (by ``tarneeb prove`` and by ``tools/prove_mutants.py``), never skipped nor counted as caught. Fast:
+function gone, its text edited away or duplicated) is refused naming the mutant, the function and the count, and
+reported stale (by ``tarneeb prove`` and by ``tools/prove_mutants.py``), never skipped nor counted as caught. Fast:
 no proof is run but one engine check."""
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import filecmp
 import importlib
@@ -63,6 +64,22 @@ def test_the_edit_changes_that_function_and_nothing_else(mid: str) -> None:
     assert M.function_source(m, edited) == edited[a:len(edited) - (len(text) - b)]
 
 
+@pytest.mark.parametrize("mid", sorted(m.id for m in OURS))
+def test_the_old_text_holds_no_line_more_than_its_anchor_needs(mid: str) -> None:
+    """A catalogue entry names the lines it changes and only as many unchanged lines around them as make its
+    ``old`` unique in the function: engine code is not copied into the catalogue."""
+    m = M.MUTANTS[mid]
+    body = M.function_source(m)
+    old, new = m.old.splitlines(keepends=True), m.new.splitlines(keepends=True)
+    if len(old) < 2 or not new:
+        return
+    trimmed = ["".join(old[1:])] if old[0] == new[0] else []
+    trimmed += ["".join(old[:-1])] if old[-1] == new[-1] else []
+    for rest in trimmed:
+        assert len(M.occurrences(body, rest)) != 1, f"{mid}: an unchanged line at an end of old is not needed to " \
+                                                    f"anchor it in {m.function}"
+
+
 def test_ids_are_unique_and_fields_are_known() -> None:
     ours, held = M.load(M.CATALOGUE), M.load(M.HELD_OUT, held_out=True)
     assert [m.id for m in ours + held] == list(M.MUTANTS)
@@ -70,6 +87,28 @@ def test_ids_are_unique_and_fields_are_known() -> None:
     for m in ALL:
         assert m.kind in M.KINDS and m.in_manifest in M.IN_MANIFEST, m.id
         assert m.text and m.stage and m.ruleset and m.function, m.id
+
+
+def _entry(mid: str, **fields: str) -> str:
+    body = {"id": mid, "module": "tarneeb.core.rules", "function": "next_seat", "old": "x", "new": "y", "text": "t",
+            "stage": "engine.turn", "kind": "boundary", "ruleset": "classic", **fields}
+    return "[[mutant]]\n" + "".join(f"{k} = {json.dumps(v)}\n" for k, v in body.items() if v) + "\n"
+
+
+def test_the_loader_refuses_a_shared_id_and_a_malformed_entry(tmp_path: Path) -> None:
+    ours, held = tmp_path / "mutants.toml", tmp_path / "held_out.toml"
+    ours.write_text(_entry("a") + _entry("b"), encoding="utf-8")
+    held.write_text(_entry("c", stage=""), encoding="utf-8")
+    assert list(M.catalogue(ours, held)) == ["a", "b", "c"]
+    held.write_text(_entry("b", stage=""), encoding="utf-8")
+    with pytest.raises(M.MutantError, match="mutant b: given twice"):
+        M.catalogue(ours, held)
+    ours.write_text(_entry("a", function=""), encoding="utf-8")
+    with pytest.raises(M.MutantError, match=r"mutants.toml, entry 1 \(a\): fields missing \['function'\]"):
+        M.load(ours)
+    ours.write_text(_entry("a", kind="typo"), encoding="utf-8")
+    with pytest.raises(M.MutantError, match="kind 'typo'"):
+        M.load(ours)
 
 
 def test_the_held_out_set_spans_every_part_prove_claims_to_see() -> None:
@@ -192,6 +231,43 @@ def test_a_stale_entry_is_refused_everywhere(tmp_path: Path) -> None:
     assert "occurs 0 times" in h.stale_reason(m)
     row = h.run_one(m, None)
     assert row["status"] == "stale" and "occurs 0 times" in row["error"]
+
+
+def _planted(m: M.Mutant, how: str) -> str:
+    """``m``'s module source with a stale anchor planted: its function renamed, its old text edited away, edited
+    away from the function but left elsewhere in the module, or duplicated in the function."""
+    text = M.source_of(m.module)
+    k = text.index(m.old)
+    if how == "renamed":
+        return text.replace(f"def {m.function}(", f"def {m.function}_renamed(")
+    if how == "gone":
+        return text[:k] + m.new + text[k + len(m.old):]
+    if how == "elsewhere":
+        return text[:k] + m.new + text[k + len(m.old):] + "#" + m.old
+    return text[:k] + "#" + m.old + text[k:]  # duplicated: once more in a comment inside the function
+
+
+@pytest.mark.parametrize(("how", "message"), [
+    ("renamed", "mutant engine-round-of-five: the function tarneeb.core.rules.auction_next is defined 0 times, not once"),
+    ("gone", "mutant engine-round-of-five: the text to replace occurs 0 times in tarneeb.core.rules.auction_next, not once"),
+    ("elsewhere", "occurs 0 times in tarneeb.core.rules.auction_next"),
+    ("duplicated", "mutant engine-round-of-five: the text to replace occurs 2 times in tarneeb.core.rules.auction_next, "
+                   "not once"),
+])
+def test_a_planted_stale_anchor_is_refused_naming_the_mutant_the_function_and_the_count(
+        how: str, message: str, tmp_path: Path) -> None:
+    m = M.MUTANTS["engine-round-of-five"]
+    planted = _planted(m, how)
+    assert M.source_of(m.module).count(m.old) == 1
+    assert planted.count(m.old) == {"renamed": 1, "gone": 0, "elsewhere": 1, "duplicated": 2}[how]
+    ast.parse(planted)  # still a module: only the anchor is stale
+    with pytest.raises(M.MutantError) as e:
+        M.edit(m, planted)
+    assert message in str(e.value)
+    path = tmp_path / _file(m).relative_to(ROOT)  # and the harness, on a tree holding the planted file
+    path.parent.mkdir(parents=True)
+    path.write_text(planted, encoding="utf-8")
+    assert message in _harness().stale_reason(m, tmp_path)
 
 
 def test_prove_reports_a_stale_manifest_mutant_as_a_failure_not_a_catch(monkeypatch: pytest.MonkeyPatch) -> None:
