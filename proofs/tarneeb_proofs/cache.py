@@ -63,7 +63,8 @@ def prover_digest() -> str:
 # the modules a proof of the engine family depends on (the catalogue of mutants, the registry, the other families
 # and the command are not among them: editing them leaves the cached proofs standing)
 PROVER_MODULES = ("symbolic", "symbolic_values", "symbolic_guards", "bridge", "bridge_play", "bridge_bids",
-                  "bridge_scores", "encode", "evaluate", "obligations", "session", "engine_family", "cache", "witness")
+                  "bridge_scores", "encode", "encode_base", "encode_auction", "evaluate", "obligations", "session",
+                  "engine_family", "cache", "witness")
 
 Code = tuple[types.CodeType, dict[str, Any]]  # a code object and the globals it runs with
 
