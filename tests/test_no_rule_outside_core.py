@@ -306,7 +306,7 @@ def test_the_deck_of_hands_is_the_cores(monkeypatch: pytest.MonkeyPatch) -> None
 HAND_STEPS: dict[str, frozenset[str]] = {
     "deal": frozenset({"deal_trump", "weak_seats", "weak_claimers"}),
     "bidding": frozenset({"auction_start", "auction_call", "bid_turn"}),
-    "play": frozenset({"hand_leader", "trick_turn", "trick_legal", "legal_trick_winner", "trick_winner_seat"}),
+    "play": frozenset({"hand_leader", "trick_turn", "legal_trick_winner", "trick_winner_seat"}),
     "scoring": frozenset({"hand_deltas"}),
     "outcome": frozenset({"hand_outcome", "settle"}),
     "next dealer": frozenset({"next_dealer", "next_dealer_clause"}),

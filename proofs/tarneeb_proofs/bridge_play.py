@@ -449,39 +449,48 @@ def _trick_turn(enc: Encoding) -> list[Target]:
                       "4 leaders x 0-3 cards played")]
 
 
-def _trick_steps(enc: Encoding) -> list[Target]:
-    r = enc.r
-    # trick_winner_seat and trick_legal: four distinct cards, any leader, every trump
+def _trick_cards(enc: Encoding) -> tuple[Var, Var, list[Var], list[Term]]:
+    """A trick's leader, trump and four cards, with their domain: four distinct cards, any leader, every trump."""
     lv, tv = bvar("leader", 2), _trump_var(enc)
     cv = [_card(f"card {i + 1}") for i in range(4)]
+    cs = [v.term for v in cv]
+    return lv, tv, cv, [z3.ULT(c, 52) for c in cs] + [enc.trump_ok(tv.term), z3.Distinct(*cs)]
+
+
+def _trick_winner_seat(enc: Encoding) -> list[Target]:
+    """hand.trick_winner_seat, with trick_winner by its summary (proved by its own target)."""
+    r = enc.r
+    lv, tv, cv, dom = _trick_cards(enc)
+    win = enc.trick_winner_seat([v.term for v in cv], tv.term, lv.term)
+    cases = [Case("", [lv, *cv, tv], dom, lambda f, v: f(r, v[0], list(v[1:5]), v[5]),
+                  lambda res: eq(res, win), lambda ev: ev(win), "play.winner")]
+    return [Target("trick_winner_seat", cases, HAND, "4 leaders x tricks of 4 distinct cards x every trump",
+                   uses=("trick_winner",))]
+
+
+def _legal_trick_winner(enc: Encoding) -> list[Target]:
+    """hand.legal_trick_winner: with legal_play_mask as an uninterpreted function and trick_winner by its
+    summary; the encoding's legal_play (which reads play.must-trump) only names a counterexample's answer."""
+    r = enc.r
+    lv, tv, cv, dom = _trick_cards(enc)
     cs, t = [v.term for v in cv], tv.term
-    dom = [z3.ULT(c, 52) for c in cs] + [enc.trump_ok(t)]
-    win = enc.trick_winner_seat(cs, t, lv.term)
-    wcases = [Case("", [lv, *cv, tv], dom + [z3.Distinct(*cs)], lambda f, v: f(r, v[0], list(v[1:5]), v[5]),
-                   lambda res: eq(res, win), lambda ev: ev(win), "play.winner")]
     hv = [_hand(f"hand of seat {s}") for s in range(4)]
     hs = [v.term for v in hv]
-    legal, abstract = [], []
+    abstract = []
     for k in range(4):
         seat = lv.term + seat2((k * enc.step) % 4)
-        led6 = bv6(NO_LED) if k == 0 else suit_of(cs[0])
-        legal.append(enc.legal_play(_seat_of(hs, seat), led6, t, cs[k]))
         # by legal_play_mask's summary (the led suit as card // 13: the lemma says it is encode.suit_of)
         abstract.append(_bit(LEGAL(_seat_of(hs, seat), bv6(NO_LED) if k == 0 else suit6(cs[0]), t), cs[k]))
-    ok, ok_abstract = z3.And(legal), z3.And(abstract)
-    lcases = [Case("", [*hv, lv, *cv, tv], dom + [z3.Distinct(*cs)],
-                   lambda f, v: f(r, list(v[:4]), v[4], list(v[5:9]), v[9]),
-                   lambda res: eq(res, ok_abstract), lambda ev: ev(ok),
-                   cite(r, "play.must-trump", "play.follow") if r.must_trump else "play.follow")]
-    both = z3.If(ok_abstract, as_int(enc.trick_winner_seat(cs, t, lv.term)), z3.IntVal(-1))
-    both_real = z3.If(ok, as_int(enc.trick_winner_seat(cs, t, lv.term)), z3.IntVal(-1))
-    bcases = [Case("", [*hv, lv, *cv, tv], dom + [z3.Distinct(*cs)],
-                   lambda f, v: f(r, list(v[:4]), v[4], list(v[5:9]), v[9]), lambda res: eq(res, both),
-                   lambda ev: ev(both_real), "play.winner")]
-    return [Target("trick_winner_seat", wcases, HAND, "4 leaders x tricks of 4 distinct cards x every trump"),
-            Target("trick_legal", lcases, HAND, "every four 52-bit hands x 4 leaders x 4 distinct cards x every trump",
-                   uses=("legal_play_mask", "trick_winner")),
-            Target("legal_trick_winner", bcases, HAND,
+    both = z3.If(z3.And(abstract), as_int(enc.trick_winner_seat(cs, t, lv.term)), z3.IntVal(-1))
+
+    def answer(ev: Any) -> Any:  # the encoding's answer, built only to name a counterexample
+        legal = [enc.legal_play(_seat_of(hs, lv.term + seat2((k * enc.step) % 4)),
+                                bv6(NO_LED) if k == 0 else suit_of(cs[0]), t, cs[k]) for k in range(4)]
+        return ev(z3.If(z3.And(legal), as_int(enc.trick_winner_seat(cs, t, lv.term)), z3.IntVal(-1)))
+
+    cases = [Case("", [*hv, lv, *cv, tv], dom, lambda f, v: f(r, list(v[:4]), v[4], list(v[5:9]), v[9]),
+                  lambda res: eq(res, both), answer, "play.winner")]
+    return [Target("legal_trick_winner", cases, HAND,
                    "every four 52-bit hands x 4 leaders x 4 distinct cards x every trump",
                    uses=("trick_winner", "legal_play_mask"))]
 
@@ -498,7 +507,8 @@ BUILDERS: tuple[Builder, ...] = (
     Builder("play", ("team_of", "partner", "team_tricks", "seat_order", "deal_order"), _seat_orders),
     Builder("play", ("hand_leader",), _leader),
     Builder("play", ("trick_turn",), _trick_turn),
-    Builder("play", ("trick_winner_seat", "trick_legal", "legal_trick_winner"), _trick_steps),
+    Builder("play", ("trick_winner_seat",), _trick_winner_seat),
+    Builder("play", ("legal_trick_winner",), _legal_trick_winner),
 )
 SUMMARISERS: tuple[Summariser, ...] = (Summariser(("play",), play_summaries),)
 

@@ -11,8 +11,8 @@ the referee. No other module scores a hand, settles a match or picks the next de
 * :class:`Auction`, :func:`auction_call` -- one call of the team auction and who speaks next.
 * :func:`bidding_order`, :func:`bid_turn` -- the order of the individual bids and whose bid it is (bid.turn).
 * :func:`hand_leader` -- who leads the first trick (play.lead); :func:`trick_turn` -- who plays the n-th card;
-  :func:`trick_legal` -- whether a trick's four cards are all legal; :func:`legal_trick_winner` -- both at once:
-  the seat that wins a trick, or -1 when a card of it is not legal.
+  :func:`legal_trick_winner` -- the seat that wins a trick, or -1 when a card of it is not legal;
+  :func:`trick_winner_seat` -- the seat that wins a trick.
 * :func:`hand_deltas` -- the change of every seat's score for a played hand.
 * :func:`hand_outcome` -- the winning team (or none) after a played hand, with the deciding clause.
 * :func:`settle` -- the play-on target change and whether the match is over.
@@ -131,16 +131,9 @@ def hand_leader(rules: Rules, dealer: int, contract: tuple[int, int, int | None]
     return core_rules.next_seat(rules, dealer) if contract is None else contract[0]
 
 
-def trick_legal(rules: Rules, hands: Sequence[int], leader: int, cards: Sequence[int], trump: int) -> bool:
-    """Each of a trick's four ``cards``, led by ``leader``, is legal for its seat holding ``hands[seat]`` before the
-    trick (play.follow, play.must-trump; play.direction): each seat plays one card, so the earlier cards of the
-    trick do not change a later seat's hand. (:func:`legal_trick_winner` decides it, once for both.)"""
-    return legal_trick_winner(rules, hands, leader, cards, trump) >= 0
-
-
 def legal_trick_winner(rules: Rules, hands: Sequence[int], leader: int, cards: Sequence[int], trump: int) -> int:
     """The seat that wins a trick of four ``cards`` led by ``leader`` (as :func:`trick_winner_seat`), or -1 when a
-    card is not legal for its seat holding ``hands[seat]`` before the trick (as :func:`trick_legal`) (play.follow,
+    card is not legal for its seat holding ``hands[seat]`` before the trick (play.follow,
     play.must-trump, play.winner, play.direction)."""
     c0, c1, c2, c3 = cards
     order = core_rules.seat_order(rules, leader)
@@ -227,6 +220,6 @@ def next_dealer(rules: Rules, dealer: int, redeal: str | None) -> int:
 
 __all__ = [
     "Auction", "Settled", "auction_call", "auction_start", "bid_turn", "bidding_order", "deal_trump", "hand_deltas",
-    "hand_leader", "hand_outcome", "legal_trick_winner", "next_dealer", "next_dealer_clause", "settle", "trick_legal",
+    "hand_leader", "hand_outcome", "legal_trick_winner", "next_dealer", "next_dealer_clause", "settle",
     "trick_turn", "trick_winner_seat", "weak_claimers", "weak_seats",
 ]
