@@ -233,5 +233,5 @@ def test_an_exception_from_the_code_under_check_is_a_counterexample_not_an_error
         res = run_check(Check("engine", "eram-41", (), None, ("bid.range",), how, stage="t"))
         assert res.status == "counterexample" and res.witness is not None, res
         rows = dict(res.witness.rows)
-        assert rows["function"].startswith("tarneeb.core.match.") and "bid" in rows["input"], rows
+        assert rows["function"].startswith("tarneeb.core.transition.") and "bid" in rows["input"], rows
         assert res.witness.clauses in (["bid.range"], ["hand.tricks"]), res.witness.clauses

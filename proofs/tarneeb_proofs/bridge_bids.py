@@ -70,6 +70,14 @@ def _seats(enc: Encoding) -> list[Target]:
                                            lambda f, v, cause=cause: f(r, v[0], cause),
                                            lambda res, want=want: eq(res, want), lambda ev, want=want: ev(want), cl)
                                       for cause, want, cl in causes], HAND, "the 4 dealers x every cause"))
+    # hand.next_dealer_clause: the clause that names the next dealer, by the cause (the one its rule cites above)
+    names = {None: "deal.rotation", "bid.total": "redeal.dealer", "auction.all-pass": "auction.all-pass",
+             "deal.weak-redeal": "deal.weak-redeal"}
+    out.append(Target("next_dealer_clause", [Case(f"after {cause or 'a played deal'}", [], [],
+                                                  lambda f, v, cause=cause: f(cause),
+                                                  lambda res, cause=cause: z3.BoolVal(res == names[cause]),
+                                                  lambda ev, cause=cause: names[cause], names[cause])
+                                             for cause, _, _ in causes], HAND, "every cause"))
     order = [seat_after(enc, d, k) for k in range(1, 5)]
     out.append(Target("bidding_order", [Case("", [dv], dom, lambda f, v: f(r, v[0]),
                                              lambda res: same(list(res), order) if isinstance(res, tuple)
@@ -455,7 +463,7 @@ def _auction_next(enc: Encoding) -> list[Target]:
 
 # this module's builders, in the order their obligations run within a stage, and its summarisers: explicit tables,
 # read by tarneeb_proofs.engine_family (nothing registers itself when the module is imported)
-_SEATS = ("next_seat", "dealer_after_redeal", "next_dealer", "bidding_order", "first_dealers")
+_SEATS = ("next_seat", "dealer_after_redeal", "next_dealer", "next_dealer_clause", "bidding_order", "first_dealers")
 BUILDERS: tuple[Builder, ...] = (
     Builder("bids", _SEATS, _seats),
     Builder("turn", _SEATS, _seats),
