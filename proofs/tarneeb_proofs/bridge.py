@@ -93,7 +93,8 @@ def recording(rules: Rules) -> tuple[Rules, dict[str, Any]]:
 
 
 def fingerprint(modules: Sequence[str] = ("tarneeb.core.rules", "tarneeb.core.hand", "tarneeb.core.cards")) -> tuple[Any, ...]:
-    """The engine code as it is now: its functions and class methods (objects, so a patched one differs)."""
+    """The engine code as it is now: its functions and class methods (objects, so a patched one differs) and its
+    module-level data (a table, a mask: a patched value differs)."""
     out: list[Any] = []
     for name in modules:
         mod = importlib.import_module(name)
@@ -102,7 +103,28 @@ def fingerprint(modules: Sequence[str] = ("tarneeb.core.rules", "tarneeb.core.ha
                 out.append((k, v))
                 if isinstance(v, type):
                     out += [(f"{k}.{a}", x) for a, x in sorted(vars(v).items()) if callable(x)]
+            elif isinstance(v, _DATA) and not k.startswith("__"):
+                out.append((k, _Held(v)))
     return tuple(out)
+
+
+_DATA = (int, str, bytes, tuple, frozenset, float)  # module-level values a fingerprint compares (immutable ones)
+
+
+class _Held:
+    """A module-level value in a fingerprint, compared by identity (a patched value is another object; hashing a
+    large table's contents on every proof would cost more than the proof) and kept alive so its id stays its own."""
+
+    __slots__ = ("v",)
+
+    def __init__(self, v: object) -> None:
+        self.v = v
+
+    def __hash__(self) -> int:
+        return id(self.v)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Held) and other.v is self.v
 
 
 # ------------------------------------------------------------------ results
@@ -438,7 +460,25 @@ def _summands(t: Term) -> list[Term] | None:
     return [t]
 
 
-def _free(t: Term) -> frozenset[str]:
+def _free(t: Term, memo: dict[int, tuple[Term, frozenset[str]]] | None = None) -> frozenset[str]:
+    """The names of the variables ``t`` reads (``memo``: what is known of subterms, by id, kept alive in it)."""
+    if memo is not None:
+        hit = memo.get(t.get_id())
+        if hit is not None:
+            return hit[1]
+    if z3.is_const(t):
+        out = frozenset((str(t),)) if t.decl().kind() == z3.Z3_OP_UNINTERPRETED else frozenset()
+    elif z3.is_app(t):
+        out = frozenset().union(*(_free(x, memo) for x in t.children())) if memo is not None else \
+            _free_walk(t)
+    else:
+        out = _free_walk(t)
+    if memo is not None:
+        memo[t.get_id()] = (t, out)
+    return out
+
+
+def _free_walk(t: Term) -> frozenset[str]:
     seen: set[str] = set()
     todo, done = [t], set()
     while todo:
@@ -469,16 +509,18 @@ def sum_parts(domain: Sequence[Term], a: Term, b: Term) -> bool:
     if sa is None or sb is None:
         return False
     groups: dict[frozenset[str], tuple[list[Term], list[Term]]] = {}
+    memo: dict[int, tuple[Term, frozenset[str]]] = {}
+    domain_free = [(d, _free(d, memo)) for d in domain]  # what each constraint reads, once for every group
     for side, terms in ((0, sa), (1, sb)):
         for t in terms:
             if z3.is_bv_value(t) and t.as_long() == 0:
                 continue
-            groups.setdefault(_free(t), ([], []))[side].append(t)
+            groups.setdefault(_free(t, memo), ([], []))[side].append(t)
     for names, (xs, ys) in groups.items():
         w = max([x.size() for x in xs + ys]) + 8
         lhs = z3.Sum([z3.ZeroExt(w - x.size(), x) for x in xs]) if xs else z3.BitVecVal(0, w)
         rhs = z3.Sum([z3.ZeroExt(w - y.size(), y) for y in ys]) if ys else z3.BitVecVal(0, w)
-        dom = [d for d in domain if _free(d) <= names]
+        dom = [d for d, free in domain_free if free <= names]
         s = z3.Solver()
         s.set("timeout", 10_000)
         s.add(*dom)

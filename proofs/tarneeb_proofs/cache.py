@@ -64,7 +64,8 @@ def prover_digest() -> str:
 # and the command are not among them: editing them leaves the cached proofs standing)
 PROVER_MODULES = ("symbolic", "symbolic_values", "symbolic_guards", "bridge", "bridge_play", "bridge_bids",
                   "bridge_scores", "encode", "encode_base", "encode_auction", "evaluate", "obligations", "session",
-                  "engine_family", "cache", "witness")
+                  "engine_family", "cache", "witness", "refine", "refine_deal", "refine_bids", "refine_play",
+                  "transition_family")
 
 Code = tuple[types.CodeType, dict[str, Any]]  # a code object and the globals it runs with
 

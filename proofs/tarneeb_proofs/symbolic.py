@@ -97,6 +97,8 @@ class Explorer:
         self._conds: list[Term] = []
         self._fixed: list[tuple[Term, Term]] = []  # (term, value) concretised on this path
         self._notes: list[str] = []
+        # per prefix of choices and claim (by its id, the claim kept alive so the id stays its own): what proves gave
+        self._proved: dict[tuple[tuple[int, ...], int], tuple[Term, bool]] = {}
 
     # ------------------------------------------------------------------ running
     def explore(self, fn: Callable[[], Any]) -> list[Path]:
@@ -229,8 +231,15 @@ class Explorer:
         return int(value)
 
     def proves(self, claim: Term) -> bool:
-        """``claim`` holds on every input of this path (used to justify a conversion, e.g. a number >= 0)."""
-        return bool(self._check(z3.Not(claim)) == z3.unsat)
+        """``claim`` holds on every input of this path (used to justify a conversion, e.g. a number >= 0). A path
+        is replayed from its first choice, so what was proved at the same prefix of choices is not proved again."""
+        key = (tuple(self._trail[:self._pos]), claim.get_id())
+        hit = self._proved.get(key)
+        if hit is not None and hit[0].eq(claim):
+            return hit[1]
+        out = bool(self._check(z3.Not(claim)) == z3.unsat)
+        self._proved[key] = (claim, out)
+        return out
 
     def note(self, text: str) -> None:
         """Note something of this path the proof states rather than checks (a number turned into text)."""
