@@ -48,7 +48,7 @@ CORE_LAYERS: list[tuple[str, ...]] = [
     ("house",),  # a club's ruleset file that extends another
     ("spec",),  # the one lookup of a ruleset name (a catalog of files loaded), load_rules
     ("hand", "state"),  # the steps of a hand; the states of a match and the events of a step
-    ("tables", "transition"),  # the verifier's auctions kept per rules object; the one transition of a match
+    ("transition",),  # the one transition of a match
     ("match",),  # a match: a state stepped by the transition, and the record of each deal
     ("clauses",),  # the clause a divergence or a ruling cites
 ]

@@ -1,10 +1,14 @@
-"""The one mutant catalogue (``tarneeb_proofs.mutants``) is sound as a catalogue: each edit applies exactly once,
-``applied`` puts the engine back exactly as it was, ``patched_tree`` changes one file, a stale entry is reported
-stale (by ``tarneeb prove`` and by ``tools/prove_mutants.py``), never skipped nor counted as caught. Fast: no proof
-is run but one engine check."""
+"""The one mutant catalogue (``tarneeb_proofs.mutants``: the data of ``mutants.toml`` and ``held_out.toml``) is
+sound as a catalogue: each entry is an edit anchored to a function that exists, its ``old`` text occurring exactly
+once in that function; the edit changes that function and nothing else of its module; ``applied`` patches that one
+function in and puts the engine back exactly as it was; ``patched_tree`` changes one file; a stale entry (its
+function gone, its text edited away or duplicated) is refused naming the mutant, the function and the count, and
+reported stale (by ``tarneeb prove`` and by ``tools/prove_mutants.py``), never skipped nor counted as caught. Fast:
+no proof is run but one engine check."""
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import filecmp
 import importlib
@@ -20,50 +24,112 @@ import pytest
 from tarneeb_proofs import mutants as M
 
 ROOT = Path(__file__).resolve().parents[1]
+ALL = list(M.MUTANTS.values())
+OURS = [m for m in ALL if not m.held_out]  # the held-out set is an outside reviewer's: its edits are as written
 
 
 def _file(m: M.Mutant) -> Path:
     return ROOT / Path("model", *m.module.split(".")).with_suffix(".py")
 
 
+def _segments(text: str) -> dict[str, list[str]]:
+    """The source of every function, method and module constant of a module's source, by name."""
+    return {name: [text[a:b] for a, b in found] for name, found in M.spans(text).items()}
+
+
 @pytest.mark.parametrize("mid", sorted(M.MUTANTS))
-def test_the_old_text_occurs_exactly_once_in_its_module(mid: str) -> None:
+def test_the_function_exists_and_the_old_text_occurs_once_in_it(mid: str) -> None:
     m = M.MUTANTS[mid]
     text = _file(m).read_text(encoding="utf-8")
-    assert text.count(m.old) == 1, f"{mid}: {text.count(m.old)} occurrences in {_file(m)}"
-    assert m.old != m.new
     assert M.source_of(m.module) == text  # the in-process source is the file itself
-    compile(M.mutated_source(m), str(_file(m)), "exec")  # the edit leaves valid Python
+    try:
+        edited = M.edit(m, text)  # its function defined once, its old text once in that function
+    except M.MutantError as e:
+        pytest.fail(str(e), pytrace=False)
+    assert m.old != m.new
+    compile(edited, str(_file(m)), "exec")  # the edit leaves valid Python
+
+
+@pytest.mark.parametrize("mid", sorted(M.MUTANTS))
+def test_the_edit_changes_that_function_and_nothing_else(mid: str) -> None:
+    """Every other function, method and constant of the module byte-identical, and the text between them too."""
+    m = M.MUTANTS[mid]
+    text = M.source_of(m.module)
+    edited = M.mutated_source(m)
+    a, b = M.function_span(m, text)
+    assert edited.startswith(text[:a]) and edited.endswith(text[b:])
+    before, after = _segments(text), _segments(edited)
+    assert before.keys() == after.keys()
+    assert [k for k in before if before[k] != after[k]] == [m.function]
+    assert M.function_source(m, edited) == edited[a:len(edited) - (len(text) - b)]
+
+
+@pytest.mark.parametrize("mid", sorted(m.id for m in OURS))
+def test_the_old_text_holds_no_line_more_than_its_anchor_needs(mid: str) -> None:
+    """A catalogue entry names the lines it changes and only as many unchanged lines around them as make its
+    ``old`` unique in the function: engine code is not copied into the catalogue."""
+    m = M.MUTANTS[mid]
+    body = M.function_source(m)
+    old, new = m.old.splitlines(keepends=True), m.new.splitlines(keepends=True)
+    if len(old) < 2 or not new:
+        return
+    trimmed = ["".join(old[1:])] if old[0] == new[0] else []
+    trimmed += ["".join(old[:-1])] if old[-1] == new[-1] else []
+    for rest in trimmed:
+        assert len(M.occurrences(body, rest)) != 1, f"{mid}: an unchanged line at an end of old is not needed to " \
+                                                    f"anchor it in {m.function}"
 
 
 def test_ids_are_unique_and_fields_are_known() -> None:
-    assert len(M.MUTANTS) == len(M._ALL)
-    for m in M._ALL:
-        assert m.kind in {"special-case", "boundary", "transition", "tool"}, m.id
-        assert m.in_manifest in {"all", "kind", "own", ""}, m.id
-        assert m.text and m.stage and m.ruleset, m.id
+    ours, held = M.load(M.CATALOGUE), M.load(M.HELD_OUT, held_out=True)
+    assert [m.id for m in ours + held] == list(M.MUTANTS)
+    assert not {m.id for m in ours} & {m.id for m in held}  # the catalogue and the held-out set are disjoint
+    for m in ALL:
+        assert m.kind in M.KINDS and m.in_manifest in M.IN_MANIFEST, m.id
+        assert m.text and m.stage and m.ruleset and m.function, m.id
+
+
+def _entry(mid: str, **fields: str) -> str:
+    body = {"id": mid, "module": "tarneeb.core.rules", "function": "next_seat", "old": "x", "new": "y", "text": "t",
+            "stage": "engine.turn", "kind": "boundary", "ruleset": "classic", **fields}
+    return "[[mutant]]\n" + "".join(f"{k} = {json.dumps(v)}\n" for k, v in body.items() if v) + "\n"
+
+
+def test_the_loader_refuses_a_shared_id_and_a_malformed_entry(tmp_path: Path) -> None:
+    ours, held = tmp_path / "mutants.toml", tmp_path / "held_out.toml"
+    ours.write_text(_entry("a") + _entry("b"), encoding="utf-8")
+    held.write_text(_entry("c", stage=""), encoding="utf-8")
+    assert list(M.catalogue(ours, held)) == ["a", "b", "c"]
+    held.write_text(_entry("b", stage=""), encoding="utf-8")
+    with pytest.raises(M.MutantError, match="mutant b: given twice"):
+        M.catalogue(ours, held)
+    ours.write_text(_entry("a", function=""), encoding="utf-8")
+    with pytest.raises(M.MutantError, match=r"mutants.toml, entry 1 \(a\): fields missing \['function'\]"):
+        M.load(ours)
+    ours.write_text(_entry("a", kind="typo"), encoding="utf-8")
+    with pytest.raises(M.MutantError, match="kind 'typo'"):
+        M.load(ours)
 
 
 def test_the_held_out_set_spans_every_part_prove_claims_to_see() -> None:
     """The held-out set (held_out.toml) holds bugs in every kind of code the README says a bug in makes prove fail."""
-    held = [m for m in M._ALL if m.held_out]
+    held = [m for m in ALL if m.held_out]
     assert len(held) >= 40
     assert {m.module for m in held} >= {"tarneeb.core.rules", "tarneeb.core.hand", "tarneeb.core.match",
                                         "tarneeb.records.fastpath", "tarneeb.records.replay",
                                         "tarneeb.conformance.vector_ref"}
     assert all(m.stage == "held-out" and not m.in_manifest for m in held)
-    assert not any(m.held_out for m in M._ALL if m.stage != "held-out")
+    assert not any(m.held_out for m in ALL if m.stage != "held-out")
 
 
 def _snapshot(modname: str) -> dict[tuple[str, ...], Any]:
-    """Every function of the module, every attribute of its classes, and every binding of one of its functions
-    in another loaded ``tarneeb`` module."""
+    """Every binding of the module (its functions, its constants), every attribute of its classes, and every binding
+    of one of its functions in another loaded ``tarneeb`` module."""
     live = importlib.import_module(modname)
     snap: dict[tuple[str, ...], Any] = {}
     for name, v in vars(live).items():
-        if isinstance(v, types.FunctionType) and v.__module__ == modname:  # its own (not one it imported)
-            snap[(modname, name)] = v
-        elif isinstance(v, type) and v.__module__ == modname:
+        snap[(modname, name)] = v
+        if isinstance(v, type) and v.__module__ == modname:
             for attr, x in vars(v).items():
                 snap[(modname, name, attr)] = x
     for mn, mod in list(sys.modules.items()):
@@ -74,33 +140,42 @@ def _snapshot(modname: str) -> dict[tuple[str, ...], Any]:
     return snap
 
 
-def _resolve(module: Any, dotted: str) -> Any:
-    obj = module
-    for part in dotted.split("."):
-        obj = getattr(obj, part)
-    return obj
-
-
-# the held-out set is run only on patched copies (tools/prove_mutants.py); an edit of module data is one of them
-@pytest.mark.parametrize("mid", sorted(k for k, m in M.MUTANTS.items() if not m.held_out))
-def test_applied_changes_the_function_and_restores_the_module_exactly(mid: str) -> None:
+# the held-out set is run only on patched copies (tools/prove_mutants.py)
+@pytest.mark.parametrize("mid", sorted(m.id for m in OURS))
+def test_applied_patches_that_function_alone_and_restores_the_module_exactly(mid: str) -> None:
     m = M.MUTANTS[mid]
     import tarneeb.core.match  # noqa: F401 - loaded, so its own bindings of the rule functions are swapped too
     import tarneeb.records  # noqa: F401
 
-    mod = importlib.import_module(m.module)
     before = _snapshot(m.module)
-    orig = _resolve(mod, m.fn)
+    key = (m.module, *m.function.split("."))
+    orig = before[key]
     with M.applied(mid):
         inside = _snapshot(m.module)
-        new = _resolve(mod, m.fn)
-        assert new is not orig and new.__code__ is not orig.__code__
-        assert set(inside) == set(before)
-        # every other module that bound one of its functions now holds the re-executed one
-        assert all(inside[k] is not v for k, v in before.items() if len(k) == 2 and isinstance(v, types.FunctionType))
+        assert inside.keys() == before.keys()
+        changed = {k for k in before if inside[k] is not before[k]}
+        new = inside[key]
+        if isinstance(orig, types.FunctionType):
+            assert new.__code__ is not orig.__code__ and new.__globals__ is orig.__globals__
+            # the function and every other binding of it (another module's, a module's alias), nothing else
+            assert changed == {k for k, v in before.items() if v is orig}, sorted(changed)
+        else:  # a module constant: its edited value
+            assert new != orig and changed == {key}
     after = _snapshot(m.module)
     assert after.keys() == before.keys()
     assert all(after[k] is before[k] for k in before), [k for k in before if after[k] is not before[k]]
+
+
+def test_an_edit_of_a_module_constant_is_seen_by_the_function_that_reads_it() -> None:
+    from tarneeb.core import rules
+
+    ten_of_clubs = 1 << 8
+    m = M.MUTANTS["engine-weak-counts-ten"]
+    assert m.function == "_HIGH_CARDS" and m.fn == "is_weak_hand"
+    assert rules.is_weak_hand(ten_of_clubs)
+    with M.applied(m):
+        assert not rules.is_weak_hand(ten_of_clubs)
+    assert rules.is_weak_hand(ten_of_clubs)
 
 
 def test_applied_restores_after_an_exception() -> None:
@@ -112,7 +187,7 @@ def test_applied_restores_after_an_exception() -> None:
     assert all(after[k] is before[k] for k in before)
 
 
-@pytest.mark.parametrize("mid", sorted({m.module: m.id for m in reversed(M._ALL)}.values()))
+@pytest.mark.parametrize("mid", sorted({m.module: m.id for m in reversed(ALL)}.values()))
 def test_a_patched_tree_differs_from_the_source_in_that_one_file(mid: str, tmp_path: Path) -> None:
     m = M.MUTANTS[mid]
     dest = M.patched_tree(m, ROOT, tmp_path / "tree")
@@ -156,6 +231,43 @@ def test_a_stale_entry_is_refused_everywhere(tmp_path: Path) -> None:
     assert "occurs 0 times" in h.stale_reason(m)
     row = h.run_one(m, None)
     assert row["status"] == "stale" and "occurs 0 times" in row["error"]
+
+
+def _planted(m: M.Mutant, how: str) -> str:
+    """``m``'s module source with a stale anchor planted: its function renamed, its old text edited away, edited
+    away from the function but left elsewhere in the module, or duplicated in the function."""
+    text = M.source_of(m.module)
+    k = text.index(m.old)
+    if how == "renamed":
+        return text.replace(f"def {m.function}(", f"def {m.function}_renamed(")
+    if how == "gone":
+        return text[:k] + m.new + text[k + len(m.old):]
+    if how == "elsewhere":
+        return text[:k] + m.new + text[k + len(m.old):] + "#" + m.old
+    return text[:k] + "#" + m.old + text[k:]  # duplicated: once more in a comment inside the function
+
+
+@pytest.mark.parametrize(("how", "message"), [
+    ("renamed", "mutant engine-round-of-five: the function tarneeb.core.rules.auction_next is defined 0 times, not once"),
+    ("gone", "mutant engine-round-of-five: the text to replace occurs 0 times in tarneeb.core.rules.auction_next, not once"),
+    ("elsewhere", "occurs 0 times in tarneeb.core.rules.auction_next"),
+    ("duplicated", "mutant engine-round-of-five: the text to replace occurs 2 times in tarneeb.core.rules.auction_next, "
+                   "not once"),
+])
+def test_a_planted_stale_anchor_is_refused_naming_the_mutant_the_function_and_the_count(
+        how: str, message: str, tmp_path: Path) -> None:
+    m = M.MUTANTS["engine-round-of-five"]
+    planted = _planted(m, how)
+    assert M.source_of(m.module).count(m.old) == 1
+    assert planted.count(m.old) == {"renamed": 1, "gone": 0, "elsewhere": 1, "duplicated": 2}[how]
+    ast.parse(planted)  # still a module: only the anchor is stale
+    with pytest.raises(M.MutantError) as e:
+        M.edit(m, planted)
+    assert message in str(e.value)
+    path = tmp_path / _file(m).relative_to(ROOT)  # and the harness, on a tree holding the planted file
+    path.parent.mkdir(parents=True)
+    path.write_text(planted, encoding="utf-8")
+    assert message in _harness().stale_reason(m, tmp_path)
 
 
 def test_prove_reports_a_stale_manifest_mutant_as_a_failure_not_a_catch(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -202,13 +314,13 @@ def test_the_stages_are_prove_s_or_the_tests_and_the_harness_knows_which() -> No
 
     h = _harness()
     known = {f"engine.{s}" for s in STAGES} | set(h.BY_TESTS) | set(h.NOT_BY_PROVE) | {"held-out"}
-    assert {m.stage for m in M._ALL} <= known
+    assert {m.stage for m in ALL} <= known
     assert set(h.BY_TESTS) == {"test.match", "test.tools"}
     assert all((ROOT / f).is_file() for files in h.BY_TESTS.values() for f in files)
     match = M.MUTANTS["match-second-redeal-next-seat"]
     assert h.command(match) == [] and h.test_files(match) == ["tests/test_match_steered_engine.py"]
     assert "pytest" in h.base_row(match)["command"] and "prove" not in h.base_row(match)["command"]
-    held = next(m for m in M._ALL if m.held_out)
+    held = next(m for m in ALL if m.held_out)
     assert "prove" in h.command(held) and set(h.test_files(held)) == {f for fs in h.BY_TESTS.values() for f in fs}
     assert h.test_files(M.MUTANTS["engine-round-of-five"]) == []
 

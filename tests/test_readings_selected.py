@@ -397,7 +397,7 @@ def test_under_reading_exactly_the_forced_dealer_bids_the_minimum_alone_and_the_
             # the encoding's call_ok over the same state (the dealer to speak after three passes, no bid)
             import z3
 
-            from tarneeb_proofs.encode import AuctionState
+            from tarneeb_proofs.encode_auction import AuctionState
 
             enc = Encoding(rules)
             st = AuctionState(z3.BoolVal(False), z3.IntVal(-1), z3.IntVal(-1), [z3.BoolVal(True)] * 4,
@@ -456,7 +456,7 @@ def test_under_reading_same_number_any_strain_the_dealer_takes_the_top_number_in
 
     from tarneeb.core.actions import Bid, Deal
     from tarneeb.core.match import Match, random_deck
-    from tarneeb_proofs.encode import AuctionState
+    from tarneeb_proofs.encode_auction import AuctionState
 
     opts = {"egyptian": True, "auction": "dealer-privilege"}
     for rid, extra in (("exact-bid", []), ("same-number-any-strain", [(8, 0), (8, 1), (8, 2)])):

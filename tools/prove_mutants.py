@@ -61,7 +61,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "model"), str(ROOT / "proofs")]
 
-from tarneeb_proofs.mutants import MUTANTS, Mutant, MutantError, patched_tree  # noqa: E402
+from tarneeb_proofs.mutants import MUTANTS, Mutant, MutantError, edit, patched_tree  # noqa: E402
 
 RESULTS = ROOT / "proofs" / "mutants-results.json"
 REPORT = ROOT / "proofs" / "MUTANTS.md"
@@ -77,12 +77,16 @@ def module_path(m: Mutant, root: Path = ROOT) -> Path:
 
 
 def stale_reason(m: Mutant, root: Path = ROOT) -> str:
-    """Why ``m`` no longer applies to the tree at ``root`` ("" when its old text occurs exactly once)."""
+    """Why ``m`` no longer applies to the tree at ``root`` ("" when its function is there and its old text occurs
+    exactly once in that function)."""
     path = module_path(m, root)
     if not path.is_file():
         return f"{path.relative_to(root)} does not exist"
-    n = path.read_text(encoding="utf-8").count(m.old)
-    return "" if n == 1 else f"the text to replace occurs {n} times in {path.relative_to(root)}, not once"
+    try:
+        edit(m, path.read_text(encoding="utf-8"))
+    except MutantError as e:
+        return str(e)
+    return ""
 
 
 def family(stage: str) -> str:
@@ -457,7 +461,7 @@ def report() -> None:
         "# Mutants through the real `tarneeb prove`",
         "",
         "This file is generated (`python tools/prove_mutants.py`, or `--report` to rewrite it from the stored results).",
-        "Each mutant of the one catalogue (`proofs/tarneeb_proofs/mutants.py`) was written into a copy of the tree",
+        "Each mutant of the one catalogue (`proofs/tarneeb_proofs/mutants.toml`) was written into a copy of the tree",
         "and `python -m tarneeb.cli prove --invariant <family of its stage> --ruleset <its ruleset> --json` was run",
         "there in a fresh process; for the held-out set (stage `held-out`: bugs written as an outside reviewer would,",
         "without reading the rest of the catalogue, `tarneeb_proofs/held_out.toml`) the whole",
@@ -468,7 +472,7 @@ def report() -> None:
         "*Caught*: prove exited 1 and a proof check ended in a counterexample, or a test failed (the first",
         "one is shown, with what its counterexample names; `caught by tests`: no proof failed, a test did);",
         "*not caught*: prove passed, or failed only on the manifest's own mutant checks that the patch makes stale,",
-        "and the tests passed; *stale*: the mutant's text no longer occurs once in its module; *error*: prove or",
+        "and the tests passed; *stale*: the mutant's function is gone or its text no longer occurs once in it; *error*: prove or",
         "pytest crashed or timed out.",
         "",
         f"Last run: {meta['date']} on commit {meta['commit']} (Python {meta['python']}, {meta['jobs']} at a time, "

@@ -7,16 +7,13 @@ the family proves is written in ``proofs/README.md``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import z3
 
-from .encode import (
-    AuctionState,
-    Encoding,
-    Term,
-    zmax,
-)
+from .encode import Encoding, Term, zmax
+from .encode_auction import AuctionRun, AuctionState
 from .obligations import Obligation, bval, ival
 from .witness import Witness, bids_text, seat_text
 
@@ -138,43 +135,18 @@ def _bids_continuous(enc: Encoding) -> list[Obligation]:
     calls: list[tuple[int, int]] = [(0, 0)] + [(b, x) for b in range(r.min_bid, 14) for x in range(strains)]
     keys = [z3.simplify(enc.key(z3.IntVal(b), z3.IntVal(x))).as_long() for b, x in calls[1:]]
     lo_key, hi_key = min(keys), max(keys)
-    rstep = r.step % 4  # the invariant is stated from the ruleset; 1 and 3 are their own inverses mod 4
-
-    def dist(a: Term, b: Term) -> Term:  # seats from a to b in the direction of play
-        return ((b - a) * rstep) % 4
-
-    def nact(x: AuctionState) -> Term:
-        return z3.Sum([z3.If(a, 1, 0) for a in x.active])
-
-    def active(x: AuctionState, seat: Term) -> Term:
-        return z3.Or([z3.And(seat == j, x.active[j]) for j in range(4)])
-
-    def inv(x: AuctionState) -> Term:
-        over = z3.If(x.top < 0, nact(x) == 0, z3.And(nact(x) == 1, active(x, x.holder)))
-        pos = [(dist(dealer, z3.IntVal(j)) + 3) % 4 for j in range(4)]  # 0 = first to speak, 3 = the dealer
-        no_bid = z3.And(x.holder == -1, *[x.active[j] == (pos[j] >= x.passes) for j in range(4)],
-                        z3.Implies(z3.Not(x.ended), (dist(dealer, x.to_move) + 3) % 4 == x.passes),
-                        # auction.all-pass (dealer-forced): the dealer never makes the fourth pass
-                        x.passes <= 3 if r.all_pass == "dealer-forced" else z3.BoolVal(True))
-        between = [z3.Implies(z3.And(dist(x.holder, z3.IntVal(j)) > 0,
-                                     dist(x.holder, z3.IntVal(j)) < dist(x.holder, x.to_move)), z3.Not(x.active[j]))
-                   for j in range(4)]
-        a_bid = z3.And(x.top >= lo_key, x.top <= hi_key, x.holder >= 0, x.holder <= 3, active(x, x.holder),
-                       z3.Implies(z3.Not(x.ended), z3.And(x.to_move != x.holder, active(x, x.to_move), *between)))
-        return z3.And(dealer >= 0, dealer <= 3, x.to_move >= 0, x.to_move <= 3, x.passes == 4 - nact(x),
-                      x.ended == over, z3.If(x.top < 0, z3.And(x.top == -1, no_bid), a_bid))
-
+    inv = _continuous_invariant(enc, dealer, lo_key, hi_key)
     ok = enc.call_ok(st, dealer, n, s)
     nxt = enc.auction_step(st, n, s)
     step_hyp = [inv(st), z3.Not(st.ended), ok]
-    rank_down = z3.Or(nact(nxt) < nact(st), z3.And(nact(nxt) == nact(st), nxt.top > st.top))
-    bounded = z3.And(nact(st) >= 0, st.top <= hi_key)
+    rank_down = z3.Or(_seats_in(nxt) < _seats_in(st), z3.And(_seats_in(nxt) == _seats_in(st), nxt.top > st.top))
+    bounded = z3.And(_seats_in(st) >= 0, st.top <= hi_key)
     raise_hyp = step_hyp + [n > 0, z3.Implies(st.top >= 0, z3.And(st.top == enc.key(tn, ts), tn >= r.min_bid,
                                                                    tn <= 13, ts >= 0, ts < strains))]
     raises = z3.And(z3.Or(st.top < 0, n > tn, z3.And(n == tn, s > ts)), nxt.holder == st.to_move)
     some_call = z3.Or([enc.call_ok(st, dealer, z3.IntVal(a), z3.IntVal(b)) for a, b in calls])
-    result = z3.Or(z3.And(st.top >= 0, nact(st) == 1, active(st, st.holder)),
-                   z3.And(st.top < 0, nact(st) == 0, z3.BoolVal(r.all_pass == "redeal-next")))
+    result = z3.Or(z3.And(st.top >= 0, _seats_in(st) == 1, _is_in(st, st.holder)),
+                   z3.And(st.top < 0, _seats_in(st) == 0, z3.BoolVal(r.all_pass == "redeal-next")))
 
     def w(m: Any) -> Witness:
         x = Witness(title="an auction in progress")
@@ -187,7 +159,7 @@ def _bids_continuous(enc: Encoding) -> list[Obligation]:
         cn, cs = ival(m, n), ival(m, s)
         x.add("call", "pass" if cn == 0 else f"{cn}{'CDHSN'[cs] if r.egyptian and 0 <= cs < 5 else ''}")
         x.add("after the call: top / seats in / over",
-              f"{ival(m, nxt.top)} / {ival(m, nact(nxt))} / {bval(m, nxt.ended)}")
+              f"{ival(m, nxt.top)} / {ival(m, _seats_in(nxt))} / {bval(m, nxt.ended)}")
         return x
 
     # permissions (auction.continuous, auction.raise, auction.egyptian, auction.all-pass): a player to speak may
@@ -216,13 +188,52 @@ def _bids_continuous(enc: Encoding) -> list[Obligation]:
         Obligation("every legal call lowers the rank (seats still in, then the top bid rises; both bounded)",
                    step_hyp, z3.And(bounded, rank_down), w),
         Obligation("a player to speak is still in and has a legal call", [inv(st), z3.Not(st.ended)],
-                   z3.And(active(st, st.to_move), some_call), w),
+                   z3.And(_is_in(st, st.to_move), some_call), w),
         Obligation("an auction that is over has one contract (its holder the last seat in) or the all-pass rule",
                    [inv(st), st.ended], result, w),
         Obligation("a bid must beat the top bid (tricks, then strain) and takes the contract", raise_hyp, raises, w),
         Obligation("permissions: a pass (but the forced dealer's), any bid above the top at every level and strain",
                    perm_hyp, perms, w_perm),
     ]
+
+
+def _seats_in(x: AuctionState) -> Term:
+    """How many seats are still in the auction (have not passed)."""
+    return z3.Sum([z3.If(a, 1, 0) for a in x.active])
+
+
+def _is_in(x: AuctionState, seat: Term) -> Term:
+    """Whether ``seat`` is still in the auction."""
+    return z3.Or([z3.And(seat == j, x.active[j]) for j in range(4)])
+
+
+def _continuous_invariant(enc: Encoding, dealer: Term, lo_key: int, hi_key: int) -> Callable[[AuctionState], Term]:
+    """The inductive invariant of the continuous auction dealt by ``dealer``, stated from the ruleset (not from the
+    mutable encoding): with no bid, the first ``passes`` seats to speak have passed and the next one speaks; with a
+    bid, its key is a bid's, its holder is still in and every seat between the holder and the seat to speak has
+    passed; the auction is over exactly when one seat is left holding a bid, or every seat passed."""
+    r = enc.r
+    rstep = r.step % 4  # the invariant is stated from the ruleset; 1 and 3 are their own inverses mod 4
+
+    def dist(a: Term, b: Term) -> Term:  # seats from a to b in the direction of play
+        return ((b - a) * rstep) % 4
+
+    def inv(x: AuctionState) -> Term:
+        over = z3.If(x.top < 0, _seats_in(x) == 0, z3.And(_seats_in(x) == 1, _is_in(x, x.holder)))
+        pos = [(dist(dealer, z3.IntVal(j)) + 3) % 4 for j in range(4)]  # 0 = first to speak, 3 = the dealer
+        no_bid = z3.And(x.holder == -1, *[x.active[j] == (pos[j] >= x.passes) for j in range(4)],
+                        z3.Implies(z3.Not(x.ended), (dist(dealer, x.to_move) + 3) % 4 == x.passes),
+                        # auction.all-pass (dealer-forced): the dealer never makes the fourth pass
+                        x.passes <= 3 if r.all_pass == "dealer-forced" else z3.BoolVal(True))
+        between = [z3.Implies(z3.And(dist(x.holder, z3.IntVal(j)) > 0,
+                                     dist(x.holder, z3.IntVal(j)) < dist(x.holder, x.to_move)), z3.Not(x.active[j]))
+                   for j in range(4)]
+        a_bid = z3.And(x.top >= lo_key, x.top <= hi_key, x.holder >= 0, x.holder <= 3, _is_in(x, x.holder),
+                       z3.Implies(z3.Not(x.ended), z3.And(x.to_move != x.holder, _is_in(x, x.to_move), *between)))
+        return z3.And(dealer >= 0, dealer <= 3, x.to_move >= 0, x.to_move <= 3, x.passes == 4 - _seats_in(x),
+                      x.ended == over, z3.If(x.top < 0, z3.And(x.top == -1, no_bid), a_bid))
+
+    return inv
 
 
 def _bids_auction(enc: Encoding) -> list[Obligation]:
@@ -273,31 +284,7 @@ def _bids_auction(enc: Encoding) -> list[Obligation]:
             *[z3.Implies(z3.And(run.made[i], run.calls_n[i] == 0, run.made[j]), run.seat[j] != run.seat[i])
               for i in range(n) for j in range(i + 1, n)])
 
-    # permissions (auction.order, auction.raise, auction.egyptian, auction.dealer-privilege, auction.all-pass):
-    # at every call, a pass unless the dealer is forced; any bid (every level, every strain) above all bids
-    # so far; the dealer, speaking last, may match the top bid
-    pn, ps = z3.Int("call_n"), z3.Int("call_s")
-    in_range = [pn >= r.min_bid, pn <= 13, ps >= 0, ps < strains]
-    perms: list[Term] = []
-    what: list[tuple[int, str]] = []  # per permission: the call index, and "pass" / "bid" / "match"
-    prev_n: Term = z3.IntVal(0)
-    prev_s: Term = z3.IntVal(0)
-    for i in range(n):
-        forced = z3.And(z3.BoolVal(r.all_pass == "dealer-forced"), run.seat[i] == dealer, run.top[i] < 0,
-                        run.passes[i] == 3)
-        perms.append(z3.Implies(z3.And(run.made[i], z3.Not(forced)), run.call_ok[i](z3.IntVal(0), z3.IntVal(0))))
-        what += [(i, "pass"), (i, "bid")]
-        above = [z3.Implies(run.is_bid(j), z3.Or(pn > run.calls_n[j], z3.And(pn == run.calls_n[j], ps > run.calls_s[j])))
-                 for j in range(i)]
-        exact = z3.And(forced, z3.BoolVal(r.forced_bid == "exactly"))  # forced-dealer-minimum: the minimum only
-        perms.append(z3.Implies(z3.And(run.made[i], *in_range, *above, z3.Implies(exact, pn == r.min_bid)),
-                                run.call_ok[i](pn, ps)))
-        if i == n - 1 and r.auction_style == "dealer-privilege":
-            perms.append(z3.Implies(z3.And(run.made[i], run.top[i] >= 0, pn == prev_n, ps == prev_s),
-                                    run.call_ok[i](pn, ps)))
-            what.append((i, "match"))
-        prev_n = z3.If(run.is_bid(i), run.calls_n[i], prev_n)
-        prev_s = z3.If(run.is_bid(i), run.calls_s[i], prev_s)
+    perms, what, pn, ps = _auction_permissions(enc, run, dealer)
 
     def w_p(m: Any) -> Witness:
         w = w_a(m)
@@ -333,3 +320,39 @@ def _bids_auction(enc: Encoding) -> list[Obligation]:
         Obligation("permissions: a pass (but the forced dealer's), any bid above the top at every level and strain, "
                    "the dealer's match", hyp, z3.And(perms), w_p),
     ]
+
+
+def _auction_permissions(enc: Encoding, run: AuctionRun, dealer: Term) -> tuple[list[Term], list[tuple[int, str]], Term, Term]:
+    """The permissions of a bounded auction, one term per permission, each with (the call's index, "pass" / "bid" /
+    "match"), and the call (``call_n``, ``call_s``) they allow.
+
+    auction.order, auction.raise, auction.egyptian, auction.dealer-privilege, auction.all-pass: at every call, a pass
+    unless the dealer is forced; any bid (every level, every strain) above all bids so far; the dealer, speaking
+    last, may match the top bid.
+    """
+    r = enc.r
+    n = len(run.calls_n)
+    strains = enc.strains()
+    pn, ps = z3.Int("call_n"), z3.Int("call_s")
+    in_range = [pn >= r.min_bid, pn <= 13, ps >= 0, ps < strains]
+    perms: list[Term] = []
+    what: list[tuple[int, str]] = []  # per permission: the call index, and "pass" / "bid" / "match"
+    prev_n: Term = z3.IntVal(0)
+    prev_s: Term = z3.IntVal(0)
+    for i in range(n):
+        forced = z3.And(z3.BoolVal(r.all_pass == "dealer-forced"), run.seat[i] == dealer, run.top[i] < 0,
+                        run.passes[i] == 3)
+        perms.append(z3.Implies(z3.And(run.made[i], z3.Not(forced)), run.call_ok[i](z3.IntVal(0), z3.IntVal(0))))
+        what += [(i, "pass"), (i, "bid")]
+        above = [z3.Implies(run.is_bid(j), z3.Or(pn > run.calls_n[j], z3.And(pn == run.calls_n[j], ps > run.calls_s[j])))
+                 for j in range(i)]
+        exact = z3.And(forced, z3.BoolVal(r.forced_bid == "exactly"))  # forced-dealer-minimum: the minimum only
+        perms.append(z3.Implies(z3.And(run.made[i], *in_range, *above, z3.Implies(exact, pn == r.min_bid)),
+                                run.call_ok[i](pn, ps)))
+        if i == n - 1 and r.auction_style == "dealer-privilege":
+            perms.append(z3.Implies(z3.And(run.made[i], run.top[i] >= 0, pn == prev_n, ps == prev_s),
+                                    run.call_ok[i](pn, ps)))
+            what.append((i, "match"))
+        prev_n = z3.If(run.is_bid(i), run.calls_n[i], prev_n)
+        prev_s = z3.If(run.is_bid(i), run.calls_s[i], prev_s)
+    return perms, what, pn, ps

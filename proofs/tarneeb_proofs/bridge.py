@@ -296,13 +296,13 @@ def summarised(summaries: Sequence[Summary], skip: str) -> Iterator[None]:
         mod = importlib.import_module(sm.module)
         real = getattr(mod, sm.fn)
 
-        def stand_in(*args: Any, sm: Summary = sm, real: Any = real) -> Any:
-            cond = sm.applies(*args)
+        def stand_in(*args: Any, sm: Summary = sm, real: Any = real, **kw: Any) -> Any:
+            cond = sm.applies(*args, **kw)
             if cond is not None and (not any(is_sym(a) for a in _flat(args)) and z3.is_true(z3.simplify(cond))
                                      or _explorer_proves(cond)):
                 sm.used = True
-                return sm.value(*args)
-            return real(*args)
+                return sm.value(*args, **kw)
+            return real(*args, **kw)
 
         undo.append((mod, sm.fn, real))
         setattr(mod, sm.fn, stand_in)

@@ -35,7 +35,8 @@ from .bridge import (
     summarises,
     value,
 )
-from .encode import AuctionState, Encoding, Term
+from .encode import Encoding, Term
+from .encode_auction import AuctionState
 
 STRAIN_TEXT = "CDHSN"
 

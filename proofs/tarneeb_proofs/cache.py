@@ -61,7 +61,7 @@ def prover_digest() -> str:
 # the modules a proof of the engine family depends on (the catalogue of mutants, the registry, the other families
 # and the command are not among them: editing them leaves the cached proofs standing)
 PROVER_MODULES = ("symbolic", "bridge", "bridge_play", "bridge_bids", "bridge_scores", "encode", "evaluate",
-                  "obligations", "engine_family", "cache", "witness")
+                  "obligations", "engine_family", "cache", "witness", "encode_base", "encode_auction")
 
 
 _DIGESTS: dict[tuple[int, int], tuple[types.CodeType, dict[str, Any], str]] = {}

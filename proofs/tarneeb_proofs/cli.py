@@ -8,19 +8,26 @@ import os
 import sys
 import time
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tarneeb.cli.common import jobs_arg
 from tarneeb.cli.interrupts import interrupts_never_lost
+from tarneeb.core.spec import get_ruleset
 from tarneeb.core.spec import rulesets as builtin_rulesets
 from tarneeb.errors import ConfigError
 
 from . import manifest
+from .chain import chain, conclusion
 from .obligations import run_all
 from .registry import INVARIANTS, all_checks, refused_variants, ruleset_checks, select
 
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
+
 
 def register(sub: Any) -> None:
+    """Add the ``prove`` command to the subcommands of ``tarneeb`` (the entry point ``tarneeb.commands``)."""
     p = sub.add_parser("prove", help="run the Z3 proofs of the invariants (and their mutants) against the manifest")
     p.add_argument("--ruleset", help="only this ruleset: a built-in id, or the path of a ruleset file (house rules: "
                                      "its proofs and mutants, not compared with the manifest)")
@@ -102,6 +109,8 @@ def _run(args: argparse.Namespace, chosen: list[Any], results: list[Any], t0: fl
 
 
 def cmd_prove(args: argparse.Namespace) -> int:
+    """``tarneeb prove``: run the chosen checks, compare the results with the manifest, and report them (one JSON
+    object, or tables and counterexamples); 0 when every result is the one expected, 130 when interrupted."""
     chosen: list[Any] = []
     results: list[Any] = []
     try:
@@ -132,6 +141,31 @@ def cmd_prove(args: argparse.Namespace) -> int:
         print(f"interrupted after {len(results)} of {len(chosen)} checks (manifest not compared)", file=sys.stderr)
         return 130
     wall, cpu = time.perf_counter() - t0, _cpu() - c0
+    probs = _compared(args, chosen, results, complete, house)
+    proofs = [r for r in results if r.check.mutant is None]
+    mutants = [r for r in results if r.check.mutant is not None]
+    summary = {"checks": len(results), "proofs": len(proofs), "proved": sum(r.status == "proved" for r in proofs),
+               "mutants": len(mutants), "mutants_caught": sum(r.status == "counterexample" for r in mutants),
+               "wall_s": round(wall, 2), "cpu_s": round(cpu, 2), "matches_manifest": not probs, "problems": probs}
+    chains = _chains(results)
+    summary["chain"] = {rid: {"links": [lk.to_json() for lk in links], "conclusion": conclusion(links)}
+                        for rid, links in chains.items()}
+    if args.json:
+        rows = [{"id": r.check.id, "invariant": r.check.invariant, "ruleset": r.check.ruleset,
+                 "variant": r.check.variant, "mutant": r.check.mutant, "expected": r.check.expected,
+                 "result": r.status, "runtime_s": round(r.runtime, 3), "obligation": r.obligation,
+                 "witness": r.witness.to_json() if r.witness else None, "shared_obligations": r.shared}
+                for r in results]
+        sys.stdout.write(json.dumps({"summary": summary, "results": rows,
+                                     "engine_functions": function_rows(results)}) + "\n")
+        return 0 if not probs else 1
+    _print_report(args, results, chains, summary, house, wall, cpu)
+    return 0 if not probs else 1
+
+
+def _compared(args: argparse.Namespace, chosen: list[Any], results: list[Any], complete: bool, house: bool) -> list[str]:
+    """The results that are not the ones expected, each said in a line: against the manifest, or for a ruleset file
+    against each check's own expectation; with ``--write-manifest``, against the manifest this run wrote."""
     entries = manifest.load()
     # the manifest lists the built-ins; a ruleset file's checks must each give their own expectation
     probs = ([f"{r.check.id}: expected {r.check.expected}, got {r.status}" for r in results if not r.ok] if house
@@ -144,27 +178,50 @@ def cmd_prove(args: argparse.Namespace) -> int:
             print("not writing the manifest: " + x, file=sys.stderr)
         entries = manifest.load()
         probs = manifest.problems(chosen, results, entries, complete)
-    proofs = [r for r in results if r.check.mutant is None]
-    mutants = [r for r in results if r.check.mutant is not None]
-    summary = {"checks": len(results), "proofs": len(proofs), "proved": sum(r.status == "proved" for r in proofs),
-               "mutants": len(mutants), "mutants_caught": sum(r.status == "counterexample" for r in mutants),
-               "wall_s": round(wall, 2), "cpu_s": round(cpu, 2), "matches_manifest": not probs, "problems": probs}
-    if args.json:
-        rows = [{"id": r.check.id, "invariant": r.check.invariant, "ruleset": r.check.ruleset,
-                 "variant": r.check.variant, "mutant": r.check.mutant, "expected": r.check.expected,
-                 "result": r.status, "runtime_s": round(r.runtime, 3), "obligation": r.obligation,
-                 "witness": r.witness.to_json() if r.witness else None, "shared_obligations": r.shared}
-                for r in results]
-        sys.stdout.write(json.dumps({"summary": summary, "results": rows,
-                                     "engine_functions": function_rows(results)}) + "\n")
-        return 0 if not probs else 1
+    return probs
+
+
+def _print_report(args: argparse.Namespace, results: list[Any], chains: dict[str, list[Any]], summary: dict[str, Any],
+                  house: bool, wall: float, cpu: float) -> None:
+    """The run for a reader: the tables of the families and of the engine's functions, the failures and the
+    counterexamples, the chain per ruleset, the totals and the comparison with the manifest."""
     from rich.markup import escape
-    from rich.table import Table
 
     from tarneeb.cli.common import console
 
     con = console()  # not wrapped at 80 columns when piped
-    # one row per invariant family, one column per ruleset: proofs proved / mutants caught, and the time spent
+    con.print(_family_table(results))
+    # the engine's functions: each proved for every input of its domain (symbolic execution or every point)
+    frows = function_rows(results)
+    if frows:
+        con.print(_function_table(frows))
+    _print_counterexamples(con, results, args.witnesses)
+    con.print("\n[bold]the chain, per ruleset[/] (each link a family of proofs above; the conclusion needs them all)")
+    for rid, links in chains.items():
+        con.print(f"[bold]{escape(rid)}[/]")
+        for lk in links:
+            mark = "[green]proved[/]" if lk.holds else "[red]not proved[/]" if lk.total else "[yellow]not run[/]"
+            fam = lk.family + (f".{lk.stage}" if lk.stage else "")
+            con.print(f"  {mark} {escape(lk.says)} ({escape(fam)}: {lk.proved}/{lk.total})", highlight=False)
+        con.print(f"  => {escape(conclusion(links))}", highlight=False)
+    con.print(f"[bold]proved:[/] {summary['proved']}/{summary['proofs']} proofs proved: each property holds for every "
+              "input (Z3 found no counterexample)")
+    con.print(f"[bold]mutants:[/] {summary['mutants_caught']}/{summary['mutants']} mutants caught, as expected: each "
+              "is a rule broken on purpose, and the proofs must find a counterexample to it")
+    probs = summary["problems"]
+    for p in probs:
+        con.print(("[red]refused (a check failed; its witness is above):[/] " if house else
+                   "[red]manifest mismatch:[/] ") + escape(p))
+    if not probs:
+        where = "its own expectation (a ruleset file has no manifest)" if house else \
+            "the one tarneeb_proofs/manifest.json expects"
+        con.print(f"[bold]manifest:[/] every result is {where} (wall {wall:.1f} s, CPU {cpu:.1f} s)")
+
+
+def _family_table(results: list[Any]) -> Table:
+    """One row per invariant family, one column per ruleset: proofs proved / mutants caught, and the time spent."""
+    from rich.table import Table
+
     rulesets = sorted({r.check.ruleset for r in results})
     t = Table(title="tarneeb prove: invariant x ruleset (proofs proved, mutants caught, seconds)")
     t.add_column("invariant")
@@ -185,20 +242,29 @@ def cmd_prove(args: argparse.Namespace) -> int:
             cells.append(f"[{colour}]{ok_p}/{np_} proved\n{ok_m}/{nm} caught\n{sum(r.runtime for r in rs):.1f} s[/]")
         if any(c != "-" for c in cells):
             t.add_row(inv, *cells)
-    con.print(t)
-    # the engine's functions: each proved for every input of its domain (symbolic execution or every point)
-    frows = function_rows(results)
-    if frows:
-        ft = Table(title="engine functions proved equal to their encodings for every input of the domain "
-                         "(symbolic: every feasible path of the engine's own code; enumerated: every point)")
-        for col in ("function", "domain", "method", "configurations", "paths", "uses the proof of"):
-            ft.add_column(col, justify="right" if col in ("configurations", "paths") else "left")
-        for fr in frows:
-            conf = f"{fr['configurations']}" + (f" ({fr['reused']} reused)" if fr["reused"] else "")
-            ft.add_row(escape(fr["function"].removeprefix("tarneeb.core.")), escape(fr["domain"]), fr["method"],
-                       conf, str(fr["paths"]), escape(", ".join(fr["uses"])))
-        con.print(ft)
-    # the failures in full, then one readable counterexample per invariant family (all with --witnesses)
+    return t
+
+
+def _function_table(frows: list[dict[str, Any]]) -> Table:
+    """The engine's functions the engine family proved (:func:`function_rows`), one row each."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    ft = Table(title="engine functions proved equal to their encodings for every input of the domain "
+                     "(symbolic: every feasible path of the engine's own code; enumerated: every point)")
+    for col in ("function", "domain", "method", "configurations", "paths", "uses the proof of"):
+        ft.add_column(col, justify="right" if col in ("configurations", "paths") else "left")
+    for fr in frows:
+        conf = f"{fr['configurations']}" + (f" ({fr['reused']} reused)" if fr["reused"] else "")
+        ft.add_row(escape(fr["function"].removeprefix("tarneeb.core.")), escape(fr["domain"]), fr["method"],
+                   conf, str(fr["paths"]), escape(", ".join(fr["uses"])))
+    return ft
+
+
+def _print_counterexamples(con: Console, results: list[Any], every: bool) -> None:
+    """The failures in full, then one readable counterexample per invariant family (``every``: all of them)."""
+    from rich.markup import escape
+
     for r in results:
         if not r.ok:
             c = r.check
@@ -209,7 +275,7 @@ def cmd_prove(args: argparse.Namespace) -> int:
     shown: set[str] = set()
     witnessed = [r for r in results if r.ok and r.witness is not None]
     for r in witnessed:
-        if not args.witnesses and r.check.invariant in shown:
+        if not every and r.check.invariant in shown:
             continue
         shown.add(r.check.invariant)
         c = r.check
@@ -217,20 +283,16 @@ def cmd_prove(args: argparse.Namespace) -> int:
                   f"[bold]{escape(c.mutant or '')}[/] (a rule broken on purpose) was caught, as expected, by this "
                   f"counterexample to {escape(r.obligation)}", highlight=False)
         con.print(escape(r.witness.text() if r.witness else ""), highlight=False)
-    if not args.witnesses and len(witnessed) > len(shown):
+    if not every and len(witnessed) > len(shown):
         con.print(f"\n({len(witnessed) - len(shown)} more counterexamples: tarneeb prove --witnesses)")
-    con.print(f"[bold]proved:[/] {summary['proved']}/{summary['proofs']} proofs proved: each property holds for every "
-              "input (Z3 found no counterexample)")
-    con.print(f"[bold]mutants:[/] {summary['mutants_caught']}/{summary['mutants']} mutants caught, as expected: each "
-              "is a rule broken on purpose, and the proofs must find a counterexample to it")
-    for p in probs:
-        con.print(("[red]refused (a check failed; its witness is above):[/] " if house else
-                   "[red]manifest mismatch:[/] ") + escape(p))
-    if not probs:
-        where = "its own expectation (a ruleset file has no manifest)" if house else \
-            "the one tarneeb_proofs/manifest.json expects"
-        con.print(f"[bold]manifest:[/] every result is {where} (wall {wall:.1f} s, CPU {cpu:.1f} s)")
-    return 0 if not probs else 1
+
+
+def _chains(results: list[Any]) -> dict[str, list[Any]]:
+    """Each ruleset's chain (:mod:`tarneeb_proofs.chain`) from this run's results."""
+    out = {}
+    for rid in sorted({r.check.ruleset for r in results}):
+        out[rid] = chain(results, rid, get_ruleset(rid).params.get("family") == "individual")
+    return out
 
 
 def _quiet_half_made_contexts() -> None:

@@ -50,7 +50,8 @@ from tarneeb.core.spec import OptionValue, Rules, get_ruleset, load_rules
 from tarneeb.errors import ConfigError
 from tarneeb.ruling import KINDS, parse_situation, resolve, short_answer
 
-from .encode import AuctionState, Encoding, Term, holds, popcount52, seat2
+from .encode import Encoding, Term, holds, popcount52, seat2
+from .encode_auction import AuctionState
 
 # check id -> question kind
 CHECKS: dict[str, str] = {
@@ -99,15 +100,20 @@ ROWS: dict[str, str] = {
 
 @dataclass(frozen=True)
 class Side:
+    """One side of a comparison: a ruleset with some of its options set, as written on the command line (``spec``)
+    and resolved (``rules``)."""
+
     spec: str
     rules: Rules
     options: dict[str, OptionValue]
 
     @property
     def label(self) -> str:
+        """The side's name for a reader (:meth:`tarneeb.core.spec.Rules.label`)."""
         return self.rules.label()
 
     def entry(self) -> dict[str, Any] | str:
+        """The side as a witness situation names it: the ruleset's reference, with its options when it has some."""
         ref = self.rules.ruleset.name_ref  # a ruleset file by its path, so the witness situation loads it
         return {"id": ref, "options": dict(self.options)} if self.options else ref
 
@@ -175,6 +181,9 @@ def _dealer_turn(e: Encoding, top: Term) -> tuple[AuctionState, list[Term]]:
 
 @dataclass
 class Comparison:
+    """The outcome of one check between two sides: a difference (with its witness situation and each side's
+    ruling), no difference, not comparable, or unknown (Z3 gave no answer in time)."""
+
     check: str
     kind: str
     a: str
@@ -193,6 +202,7 @@ class Comparison:
     readings: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
+        """The comparison as JSON (``tarneeb diff --json``)."""
         return {"check": self.check, "kind": self.kind, "title": CHECK_TITLES[self.check], "a": self.a,
                 "b": self.b, "status": self.status, "summary": self.summary, "rulings": self.rulings,
                 "predicted": self.predicted, "situation": self.situation,
@@ -661,6 +671,7 @@ def row_witnesses(a: str, b: str, rows: Sequence[str] | None = None) -> dict[str
 
 
 def witness_text(w: Comparison) -> str:
+    """A comparison for a reader: the verdict, and for a difference its situation, rulings and what they rest on."""
     head = f"{w.check} ({CHECK_TITLES[w.check]}): "
     if w.status != "difference":
         return head + w.summary

@@ -19,8 +19,14 @@ differential tests and ``tarneeb diff``):
 
 ``Encoding(rules, mutant=None)``
     all term builders for one configuration. ``mutant`` names one
-    deliberately wrong rule from :data:`MUTANTS`; the proofs must find a
+    deliberately wrong rule from :data:`tarneeb_proofs.encode_base.MUTANTS`; the proofs must find a
     counterexample for it.
+
+``Encoding`` is built in layers, lowest first: :class:`tarneeb_proofs.encode_base.EncodingBase` (the rules, the
+mutant switch, the turn order, the parameters a check may make symbolic),
+:class:`tarneeb_proofs.encode_auction.AuctionEncoding` (the team auction: its state
+:class:`~tarneeb_proofs.encode_auction.AuctionState`, its terms and their evaluation), and this module's class
+(every other rule). The helpers below (``bv6``, ``suit_of``, ``holds`` ...) are for the proofs too.
 
 Term builders (inputs are z3 terms; results are z3 terms):
     ``legal_play(hand, led, trump, card)``, ``legal_mask(hand, led, trump)``,
@@ -32,8 +38,9 @@ Term builders (inputs are z3 terms; results are z3 terms):
     ``bid13_wins(contract, bt_tricks)``, ``team_qualifies(a, b)``, ``made_bid_win(bids, tricks)``,
     ``individual_outcome(scores, bids, tricks)`` -> :class:`Outcome`,
     ``auction_outcome(team_scores, target, bidding_team, bid13_won)`` -> :class:`Outcome`,
-    ``target_in_force(games_won)``, ``auction(dealer, n_steps)`` -> :class:`AuctionRun`, and its steps
-    ``auction_start(dealer)``, ``call_ok(state, dealer, n, strain)``, ``auction_step(state, n, strain)``.
+    ``target_in_force(games_won)``, ``auction(dealer, n_steps)`` ->
+    :class:`~tarneeb_proofs.encode_auction.AuctionRun`, and its steps ``auction_start(dealer)``,
+    ``call_ok(state, dealer, n, strain)``, ``auction_step(state, n, strain)``.
 
 Concrete evaluation (the terms above at a point, through the one evaluator :class:`tarneeb_proofs.evaluate.Ev`:
 each term set is built once per encoding and compiled once):
@@ -52,66 +59,26 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import z3
 
-from tarneeb.core.spec import Rules
-
-from .evaluate import Ev
-
-Term = Any  # a z3 expression (z3 ships without type information)
+from .encode_auction import AuctionEncoding
+from .encode_base import Term as Term  # a z3 expression: every module of the proofs takes it from here
 
 NO_LED = 63
 NO_TRUMP = 4
 FULL = (1 << 52) - 1
 SAME_COLOUR = (3, 2, 1, 0)  # clause trump.source (revealed-same-colour): clubs<->spades, diamonds<->hearts
 
-# Deliberately wrong rules. Each proof family lists the mutants it must catch.
-MUTANTS: dict[str, str] = {
-    "turn-step-2": "the turn passes two seats on instead of one (a seat plays twice in a trick)",
-    "card-from-anywhere": "a played card need not come from the player's own hand",
-    "follow-not-enforced": "follow-suit is not enforced: any card of the hand may be played",
-    "must-trump-ignored": "a void player may discard even when holding a trump, under must_trump",
-    "winner-ignores-trump": "the trick goes to the highest card of the led suit even when trump was played",
-    "winner-highest-rank": "the highest rank wins the trick, whatever its suit",
-    "excluded-bid-allowed": "a bid the ruleset excludes (6 in card-kings-41) is allowed",
-    "rising-min-ignored": "the rising minimum bid is not applied",
-    "bid-below-min": "a bid one below the minimum is allowed",
-    "redeal-threshold-plus-1": "the hand is thrown in unless the bids reach one more than the ruleset's total",
-    "redeal-dealer-swapped": "after a thrown-in hand the other redeal rule picks the dealer (same <-> next)",
-    "bids-capped-at-2": "no bid above 2 is allowed",
-    "extra-tricks-count": "each trick above the bid earns one more point",
-    "failed-bid-scores": "a failed bid earns its value instead of losing it",
-    "defenders-score-on-made": "the defenders score their tricks even when the contract is made",
-    "bid13-26-swapped": "under bid13=26 a made 13 costs 16 and a failed one earns 26",
-    "partner-geq-0": "a team qualifies with the partner at zero (>= 0 instead of > 0)",
-    "tie-to-team-0": "when both teams qualify, team 0 wins",
-    "tie-to-defenders": "when both teams reach the target, the defending team wins",
-    "play-on-not-raised": "after the first game the target stays where it was",
-    "passed-may-reenter": "in the continuous auction a player who passed may bid again",
-    "anyone-may-match": "any player may match the top bid, not only the dealer",
-    "dealer-may-pass-forced": "under dealer-forced the dealer may still pass after three passes",
-    "strain-before-tricks": "Egyptian bids compare the strain before the number of tricks",
-    "dealer-match-ignored": "the dealer may not match the top bid (no dealer's privilege)",
-    "discard-forbidden": "a player void in the led suit who holds a trump must play one (must-trump though it is off)",
-    "must-trump-highest": "under must_trump a void player must play their highest trump",
-    "lead-trump-forbidden": "a trump may not be led while the leader holds a card of another suit",
-    "top-bid-refused": "the highest bid of the range (13) is refused",
-    "rising-min-early": "the rising minimum bid applies from one point below its threshold",
-    "opener-must-bid": "the first seat to speak may not pass",
-    "same-level-strain-refused": "an Egyptian bid must raise the number of tricks (a higher strain at the same level is refused)",
-    "lead-by-dealer": "the dealer leads the first trick",
-    "next-lead-after-winner": "after a trick the seat after its winner leads the next one",
-}
-
 
 # ------------------------------------------------------------------ helpers
 def bv6(x: int | Term) -> Term:
+    """A 6-bit term: a card or a suit (an int becomes a constant; a term is kept)."""
     return z3.BitVecVal(x, 6) if isinstance(x, int) else x
 
 
 def seat2(x: int | Term) -> Term:
+    """A 2-bit term: a seat (an int becomes a constant; a term is kept)."""
     return z3.BitVecVal(x, 2) if isinstance(x, int) else x
 
 
@@ -121,6 +88,7 @@ def suit_of(card: Term) -> Term:
 
 
 def rank_of(card: Term) -> Term:
+    """Rank (0 = two .. 12 = ace, 6 bits) of a 6-bit card."""
     return card - suit_of(card) * 13
 
 
@@ -130,6 +98,7 @@ def card_bit(card: Term) -> Term:
 
 
 def holds(hand: Term, card: Term) -> Term:
+    """Whether the 52-bit ``hand`` holds ``card``."""
     return (hand & card_bit(card)) != 0
 
 
@@ -150,6 +119,7 @@ def popcount52(x: Term) -> Term:
 
 
 def zmax(a: Term, b: Term) -> Term:
+    """The larger of two integer terms."""
     return z3.If(a >= b, a, b)
 
 
@@ -168,47 +138,6 @@ class Outcome:
 
 
 @dataclass
-class AuctionState:
-    """The auction after some calls (auction family)."""
-
-    ended: Term  # Bool: the auction is over
-    top: Term  # Int: top key, -1 = none
-    holder: Term  # Int: seat holding the top bid, -1 = none
-    active: list[Term]  # Bool per seat: not yet passed (continuous)
-    passes: Term  # Int: passes so far
-    spoken: Term  # Int: calls so far
-    to_move: Term  # Int: the seat to speak
-
-
-@dataclass
-class AuctionRun:
-    """A bounded symbolic auction (auction family): calls and the state after each one."""
-
-    calls_n: list[Term]  # Int: 0 = pass, else the number of tricks
-    calls_s: list[Term]  # Int: strain 0..4 (0 when not Egyptian)
-    seat: list[Term]  # Int: who makes call i
-    legal: list[Term]  # Bool: call i is legal (or the auction is already over)
-    ended: list[Term]  # Bool: the auction is over after i calls (index 0..n)
-    top: list[Term]  # Int: top key after i calls, -1 = none
-    holder: list[Term]  # Int: seat holding the top bid
-    active: list[list[Term]]  # Bool per seat: not yet passed (continuous)
-    passes: list[Term]  # Int: passes so far
-    dealer: Term
-    made: list[Term]  # Bool: call i was actually made (auction not over before it)
-    call_ok: list[Callable[[Term, Term], Term]]  # call_ok[i](n, s): would call (n, s) be legal at step i
-
-    def is_bid(self, i: int) -> Term:
-        return z3.And(self.made[i], self.calls_n[i] > 0)
-
-    def all_legal(self) -> Term:
-        return z3.And(self.legal)
-
-    def contract(self) -> tuple[Term, Term, Term]:
-        """(has contract, holder seat, top key) at the end."""
-        return self.top[-1] >= 0, self.holder[-1], self.top[-1]
-
-
-@dataclass
 class PlayStep:
     """One card played (:meth:`Encoding.play_step`): the state after it and the facts of the play."""
 
@@ -222,43 +151,8 @@ class PlayStep:
     m: Term  # 2 bits: cards in the current trick after the play (0 when it closed)
 
 
-class Encoding:
-    """Every rule of one configuration as z3 terms (see the module docstring)."""
-
-    def __init__(self, rules: Rules, mutant: str | None = None) -> None:
-        if mutant is not None and mutant not in MUTANTS:
-            raise ValueError(f"unknown mutant {mutant!r}")
-        self.r = rules
-        self.mutant = mutant
-        self.step = 2 if mutant == "turn-step-2" else rules.step
-        # Symbolic-capable parameters (a check may replace them by a z3 variable): read from the rules when first
-        # asked (a proof that never asks has not read them: the engine family's memo keys a proof by what it read)
-        self._target: Term | None = None
-        self._play_on_raise: Term | None = None
-        self._suits: dict[int, tuple[Term, Term]] = {}  # AST id -> (card, suit_of(card)): built once per card
-        self._evs: dict[str, tuple[Ev, Term, Term]] = {}  # eval_*'s evaluators, with the parameters they were built at
-
-    @property
-    def target(self) -> Term:
-        """win.target: the target (a term; a check may set another)."""
-        if self._target is None:
-            self._target = z3.IntVal(self.r.target)
-        return self._target
-
-    @target.setter
-    def target(self, t: Term) -> None:
-        self._target = t
-
-    @property
-    def play_on_raise(self) -> Term:
-        """win.play-on: how much the target rises (a term; a check may set another)."""
-        if self._play_on_raise is None:
-            self._play_on_raise = z3.IntVal(self.r.play_on_raise)
-        return self._play_on_raise
-
-    @play_on_raise.setter
-    def play_on_raise(self, t: Term) -> None:
-        self._play_on_raise = t
+class Encoding(AuctionEncoding):
+    """Every rule of one configuration as z3 terms (see the module docstring): ``Encoding(rules, mutant=None)``."""
 
     def _suit(self, card: Term) -> Term:
         """``suit_of(card)``, the same term, built once (a trick's terms ask for it many times)."""
@@ -267,17 +161,10 @@ class Encoding:
             hit = self._suits[card.get_id()] = (card, suit_of(card))
         return hit[1]
 
-    def m(self, name: str) -> bool:
-        return self.mutant == name
-
     # ------------------------------------------------------------- seats
     def next_seat2(self, seat: Term) -> Term:
-        """play.direction, on 2-bit seats."""
+        """play.direction, on 2-bit seats (on integer seats: :meth:`next_seat`, of the auction's layer below)."""
         return seat2(seat) + self.step
-
-    def next_seat(self, seat: Term) -> Term:
-        """play.direction, on integer seats."""
-        return (seat + self.step) % 4
 
     def first_dealers(self) -> list[int]:
         """deal.first-dealer: chance picks any of the 4 seats; under reading seat0 of ambiguity first-dealer
@@ -285,6 +172,7 @@ class Encoding:
         return [0] if self.r.first_dealer == "seat0" else [0, 1, 2, 3]
 
     def team_of(self, seat: Term) -> Term:
+        """seats.partners: the team of an integer seat (team 0 is seats 0 and 2, team 1 seats 1 and 3)."""
         return seat % 2
 
     def dealt_to(self, place: int) -> tuple[int, int]:
@@ -312,6 +200,7 @@ class Encoding:
         return z3.ULE(trump, 4) if r.egyptian else z3.ULT(trump, 4)
 
     def trump_from_reveal(self, card: Term) -> Term:
+        """trump.source: the trump a turned card names (its suit, or its same-colour partner)."""
         s = suit_of(card)
         if self.r.trump_source == "revealed-same-colour":
             return z3.If(s == 0, bv6(3), z3.If(s == 1, bv6(2), z3.If(s == 2, bv6(1), bv6(0))))
@@ -362,6 +251,7 @@ class Encoding:
         return z3.And(in_hand, z3.Or(leading, suit_of(card) == led, z3.And(void, trump_rule)))
 
     def legal_mask(self, hand: Term, led: Term, trump: Term) -> Term:
+        """The 52-bit mask of the cards :meth:`legal_play` allows from ``hand``."""
         bits = [z3.If(self.legal_play(hand, led, trump, bv6(c)), z3.BitVecVal(1, 1), z3.BitVecVal(0, 1))
                 for c in range(51, -1, -1)]
         return z3.Concat(*bits)
@@ -473,17 +363,20 @@ class Encoding:
         return lo
 
     def bid_max(self) -> int:
+        """bid.range: the highest bid."""
         if self.m("top-bid-refused"):
             return self.r.bid_max - 1
         return 2 if self.m("bids-capped-at-2") else self.r.bid_max
 
     def legal_bid(self, score: Term, bid: Term) -> Term:
+        """bid.range / bid.rising-min: may a player with ``score`` bid ``bid``?"""
         parts = [bid >= self.min_bid_for(score), bid <= self.bid_max()]
         if not self.m("excluded-bid-allowed"):
             parts += [bid != x for x in sorted(self.r.bid_excluded)]
         return z3.And(parts)
 
     def total_min(self) -> int:
+        """bid.total: the least total of the four bids that gets a hand played (raised by :meth:`total_needed`)."""
         return self.r.total_min + (1 if self.m("redeal-threshold-plus-1") else 0)
 
     def total_needed(self, scores: Sequence[Term]) -> Term:
@@ -500,6 +393,7 @@ class Encoding:
         return z3.Sum(list(bids)) >= self.total_needed(scores)
 
     def dealer_after_redeal(self, dealer: Term) -> Term:
+        """bid.total: who deals after a thrown-in hand (the same dealer or the next seat)."""
         same = self.r.redeal_same_dealer != self.m("redeal-dealer-swapped")
         return dealer if same else self.next_seat(dealer)
 
@@ -519,6 +413,7 @@ class Encoding:
         return z3.If(tricks >= bid, made, failed)
 
     def bid13_wins(self, contract: Term, bt_tricks: Term) -> Term:
+        """score.bid13: under bid13 = win, a bid of 13 whose team takes all 13 tricks wins on the spot."""
         return z3.And(z3.BoolVal(self.r.bid13 == "win"), contract == 13, bt_tricks == 13)
 
     def _kaboot(self, usual: Term) -> Term:
@@ -643,149 +538,7 @@ class Encoding:
                                 else self.play_on_raise)
         return z3.If(z3.And(self.play_on_raise > 0, games_won >= 1), raised, self.target)
 
-    # ---------------------------------------------------------- auction
-    def strains(self) -> int:
-        return 5 if self.r.egyptian else 1
-
-    def key(self, n: Term, s: Term) -> Term:
-        """auction.raise / auction.egyptian: more tricks, then a higher strain (C<D<H<S<N)."""
-        if self.m("strain-before-tricks"):
-            return s * 14 + n
-        return n * 5 + s
-
-    def auction_bound(self) -> int:
-        """Calls enough for any auction: every bid raises the top key, every seat passes at most once."""
-        if self.r.auction_style == "dealer-privilege":
-            return 4
-        return (13 - self.r.min_bid + 1) * self.strains() + 4
-
-    def auction_start(self, dealer: Term) -> AuctionState:
-        """auction.order: nothing bid, everyone in, the seat after the dealer to speak."""
-        return AuctionState(z3.BoolVal(False), z3.IntVal(-1), z3.IntVal(-1), [z3.BoolVal(True)] * 4,
-                            z3.IntVal(0), z3.IntVal(0), self.next_seat(dealer))
-
-    def call_ok(self, st: AuctionState, dealer: Term, n_: Term, s_: Term) -> Term:
-        """Is the call (n_, s_) (n_ = 0: pass) legal for the seat to speak in state ``st``?"""
-        r = self.r
-        at_dealer = st.to_move == dealer
-        may_match: Term = z3.BoolVal(False)
-        if r.auction_style == "dealer-privilege" and not self.m("dealer-match-ignored"):
-            may_match = at_dealer
-        if self.m("anyone-may-match"):
-            may_match = z3.BoolVal(True)
-        forbid = z3.And(z3.BoolVal(r.all_pass == "dealer-forced" and not self.m("dealer-may-pass-forced")),
-                        at_dealer, st.top < 0, st.passes == 3)
-        if self.m("opener-must-bid"):
-            forbid = z3.Or(forbid, z3.And(st.top < 0, st.passes == 0))  # nothing said yet: the first to speak
-        beats = self.key(n_, 0 if self.m("same-level-strain-refused") else s_) > st.top
-        # ambiguity forced-dealer-minimum, reading exactly: the forced dealer's one bid is the minimum
-        exact = z3.And(z3.BoolVal(r.all_pass == "dealer-forced" and r.forced_bid == "exactly"), at_dealer, st.top < 0,
-                       st.passes == 3)
-        bid_ok = z3.And(n_ >= r.min_bid, n_ <= 13, s_ >= 0, s_ < self.strains(),
-                        z3.Or(st.top < 0, beats, z3.And(may_match, self.key(n_, s_) == st.top),
-                              # ambiguity egyptian-dealer-match, reading same-number-any-strain: the top's number
-                              z3.And(may_match, z3.BoolVal(r.dealer_match == "same-number-any-strain"),
-                                     n_ == st.top / 5)),
-                        z3.Implies(exact, n_ == r.min_bid))
-        return z3.If(n_ == 0, z3.And(s_ == 0, z3.Not(forbid)), bid_ok)
-
-    def call_refusal(self, st: AuctionState, dealer: Term, n_: Term, s_: Term, strain_ok: Term, is_pass: bool) -> Term:
-        """The clause that refuses a call (n_, s_) the rules do not allow (a Z3 String): a pass only when the dealer
-        must bid after three passes (auction.all-pass); a bid of the wrong shape (auction.egyptian: a strain named
-        exactly under Egyptian bids), outside the range (auction.range), other than the minimum when the forced
-        dealer must bid exactly it (auction.all-pass, reading exactly of ambiguity forced-dealer-minimum); a bid
-        that does not beat the top bid: the dealer matching it where matching is not allowed in a continuous
-        auction (auction.continuous), the dealer short of the top bid under the dealer's privilege
-        (auction.dealer-privilege), anyone else (auction.raise). ``strain_ok``: the call names a strain exactly
-        as the configuration's bids do."""
-        r = self.r
-        at_dealer = st.to_move == dealer
-        forced = z3.And(z3.BoolVal(r.all_pass == "dealer-forced"), at_dealer, st.top < 0, st.passes == 3)
-        privilege = z3.And(at_dealer, z3.BoolVal(r.auction_style == "dealer-privilege"))
-        short = z3.If(z3.And(self.key(n_, s_) == st.top, at_dealer), z3.StringVal("auction.continuous"),
-                      z3.If(privilege, z3.StringVal("auction.dealer-privilege"), z3.StringVal("auction.raise")))
-        if is_pass:
-            return z3.StringVal("auction.all-pass")
-        return z3.If(z3.Not(strain_ok), z3.StringVal("auction.egyptian"),
-                     z3.If(z3.Or(n_ < r.min_bid, n_ > 13), z3.StringVal("auction.range"),
-                           z3.If(z3.And(forced, z3.BoolVal(r.forced_bid == "exactly"), n_ != r.min_bid),
-                                 z3.StringVal("auction.all-pass"), short)))
-
-    def auction_step(self, st: AuctionState, n_: Term, s_: Term) -> AuctionState:
-        """The state after the seat to speak calls (n_, s_); a state already over stays as it is."""
-        r = self.r
-        live = z3.Not(st.ended)
-        is_pass = n_ == 0
-        to_move = st.to_move
-        new_top = z3.If(z3.And(live, z3.Not(is_pass)), self.key(n_, s_), st.top)
-        new_holder = z3.If(z3.And(live, z3.Not(is_pass)), to_move, st.holder)
-        new_passes = z3.If(z3.And(live, is_pass), st.passes + 1, st.passes)
-        new_spoken = z3.If(live, st.spoken + 1, st.spoken)
-        if self.m("passed-may-reenter"):
-            new_active = [z3.BoolVal(True)] * 4
-        else:
-            new_active = [z3.If(z3.And(live, is_pass, to_move == j), z3.BoolVal(False), st.active[j])
-                          for j in range(4)]
-        if r.auction_style == "dealer-privilege":
-            new_ended = z3.Or(st.ended, new_spoken >= 4)
-            nxt = self.next_seat(to_move)
-        else:
-            n_active = z3.Sum([z3.If(a, 1, 0) for a in new_active])
-            holder_active = z3.Or([z3.And(new_holder == j, new_active[j]) for j in range(4)])
-            over = z3.If(new_top < 0, n_active == 0, z3.And(n_active == 1, holder_active))
-            if self.m("passed-may-reenter"):  # passes no longer take a seat out; four passes with no bid close
-                over = z3.If(new_top < 0, new_passes >= 4, z3.BoolVal(False))
-            new_ended = z3.Or(st.ended, over)
-            s1 = self.next_seat(to_move)
-            s2 = self.next_seat(s1)
-            s3 = self.next_seat(s2)
-
-            def act(x: Term) -> Term:
-                return z3.Or([z3.And(x == j, new_active[j]) for j in range(4)])
-
-            nxt = z3.If(act(s1), s1, z3.If(act(s2), s2, z3.If(act(s3), s3, to_move)))
-        return AuctionState(new_ended, new_top, new_holder, new_active, new_passes, new_spoken,
-                            z3.If(live, nxt, to_move))
-
-    def auction(self, dealer: Term, n_steps: int | None = None, prefix: str = "a") -> AuctionRun:
-        """A symbolic auction of ``n_steps`` calls (default :meth:`auction_bound`) from ``dealer``.
-
-        The state after the auction ends is frozen (later calls are ignored).
-        A call is (n, s): n = 0 is a pass; s is the strain (always 0 unless Egyptian).
-        """
-        n = self.auction_bound() if n_steps is None else n_steps
-        cn = [z3.Int(f"{prefix}_n{i}") for i in range(n)]
-        cs = [z3.Int(f"{prefix}_s{i}") for i in range(n)]
-        st = self.auction_start(dealer)
-        states = [st]
-        seat: list[Term] = []
-        legal: list[Term] = []
-        made: list[Term] = []
-        call_ok: list[Callable[[Term, Term], Term]] = []
-        for i in range(n):
-            def ok(n_: Term, s_: Term, st_: AuctionState = st) -> Term:
-                return self.call_ok(st_, dealer, n_, s_)
-
-            call_ok.append(ok)
-            legal.append(z3.Or(st.ended, self.call_ok(st, dealer, cn[i], cs[i])))
-            made.append(z3.Not(st.ended))
-            seat.append(st.to_move)
-            st = self.auction_step(st, cn[i], cs[i])
-            states.append(st)
-        return AuctionRun(cn, cs, seat, legal, [x.ended for x in states], [x.top for x in states],
-                          [x.holder for x in states], [x.active for x in states], [x.passes for x in states],
-                          dealer, made, call_ok)
-
     # ------------------------------------------------ concrete evaluation
-    def _ev(self, name: str, build: Callable[[], tuple[list[Term], list[Term]]]) -> Ev:
-        """The evaluator of one term set (inputs, outputs), built once per encoding (and per value of the
-        parameters a check may make symbolic) and compiled once per term (:class:`tarneeb_proofs.evaluate.Ev`)."""
-        hit = self._evs.get(name)
-        if hit is None or hit[1] is not self.target or hit[2] is not self.play_on_raise:
-            xs, outs = build()
-            hit = self._evs[name] = (Ev(xs, outs), self.target, self.play_on_raise)
-        return hit[0]
-
     # play
     def eval_legal_mask(self, hand: int, led: int, trump: int) -> int:
         """Mirror of ``rules.legal_play_mask`` (led -1 when leading; trump -1 or 4 when none)."""
@@ -815,6 +568,7 @@ class Encoding:
         return bool(v[0]), [int(x) for x in v[1:5]], [int(x) for x in v[5:9]], int(v[9])
 
     def eval_next_seat(self, seat: int) -> int:
+        """Mirror of ``rules.next_seat``."""
         def b() -> tuple[list[Term], list[Term]]:
             s = z3.Int("s")
             return [s], [self.next_seat(s)]
@@ -828,12 +582,14 @@ class Encoding:
         return int(self._ev("first_leader", b)(dealer, holder)[0])
 
     def eval_trump_from_reveal(self, card: int) -> int:
+        """Mirror of ``rules.trump_from_reveal``."""
         def b() -> tuple[list[Term], list[Term]]:
             c = z3.BitVec("c", 6)
             return [c], [self.trump_from_reveal(c)]
         return int(self._ev("trump_from_reveal", b)(card)[0])
 
     def eval_trump_ok(self, trump: int) -> bool:
+        """Whether this configuration can produce the trump value ``trump`` (:meth:`trump_ok`)."""
         def b() -> tuple[list[Term], list[Term]]:
             t = z3.BitVec("t", 6)
             return [t], [self.trump_ok(t)]
@@ -848,6 +604,7 @@ class Encoding:
         return [i for i, ok in enumerate(self._ev("legal_bids", b)(score)) if ok]
 
     def eval_hand_played(self, bids: Sequence[int], scores: Sequence[int]) -> bool:
+        """Mirror of ``rules.hand_is_played``."""
         def b() -> tuple[list[Term], list[Term]]:
             bs = [z3.Int(f"b{i}") for i in range(4)]
             ss = [z3.Int(f"s{i}") for i in range(4)]
@@ -855,6 +612,7 @@ class Encoding:
         return bool(self._ev("hand_played", b)(*bids, *scores)[0])
 
     def eval_dealer_after_redeal(self, dealer: int) -> int:
+        """Mirror of ``rules.dealer_after_redeal``."""
         def b() -> tuple[list[Term], list[Term]]:
             d = z3.Int("d")
             return [d], [self.dealer_after_redeal(d)]
@@ -862,6 +620,7 @@ class Encoding:
 
     # scoring and outcome
     def eval_individual_delta(self, bid: int, tricks: int) -> int:
+        """Mirror of ``rules.individual_delta``."""
         def b() -> tuple[list[Term], list[Term]]:
             x, t = z3.Int("b"), z3.Int("t")
             return [x, t], [self.individual_delta(x, t)]
@@ -876,6 +635,7 @@ class Encoding:
         return int(d0), int(d1)
 
     def eval_bid13_wins(self, contract: int, team_tricks: int) -> bool:
+        """Mirror of ``rules.bid13_wins``."""
         def b() -> tuple[list[Term], list[Term]]:
             c, t = z3.Int("c"), z3.Int("t")
             return [c, t], [self.bid13_wins(c, t)]
@@ -901,6 +661,7 @@ class Encoding:
 
     def eval_auction_outcome(self, team_scores: tuple[int, int], target: int, bidding_team: int,
                              bid13_won: bool) -> tuple[int | None, str]:
+        """Mirror of ``rules.auction_outcome``: (winning team or None, clause id)."""
         def b() -> tuple[list[Term], list[Term]]:
             s = [z3.Int("s0"), z3.Int("s1")]
             t, bt, b13 = z3.Int("T"), z3.Int("bt"), z3.Bool("b13")
@@ -910,76 +671,15 @@ class Encoding:
         return (None if w < 0 else int(w)), str(clause)
 
     def eval_target_in_force(self, games_won: int) -> int:
+        """Mirror of ``rules.target_in_force``."""
         def b() -> tuple[list[Term], list[Term]]:
             g = z3.Int("g")
             return [g], [self.target_in_force(g)]
         return int(self._ev("target_in_force", b)(games_won)[0])
 
-    # team auction, call by call
-    def eval_auction_start(self, dealer: int) -> tuple[Any, ...]:
-        """The auction state as a tuple (ended, top, holder, active0..3, passes, spoken, to_move)."""
-        def b() -> tuple[list[Term], list[Term]]:
-            d = z3.Int("d")
-            return [d], _state_terms(self.auction_start(d))
-        return tuple(self._ev("auction_start", b)(dealer))
-
-    def eval_call_ok(self, state: tuple[Any, ...], dealer: int, n: int, s: int) -> bool:
-        """May the seat to speak in ``state`` call (n, s) (n = 0: a pass)?"""
-        def b() -> tuple[list[Term], list[Term]]:
-            st, ins = _state_vars()
-            d, n_, s_ = z3.Int("d"), z3.Int("n"), z3.Int("s")
-            return [*ins, d, n_, s_], [self.call_ok(st, d, n_, s_)]
-        return bool(self._ev("call_ok", b)(*state, dealer, n, s)[0])
-
-    def eval_auction_step(self, state: tuple[Any, ...], n: int, s: int) -> tuple[Any, ...]:
-        """The state after the seat to speak calls (n, s)."""
-        def b() -> tuple[list[Term], list[Term]]:
-            st, ins = _state_vars()
-            n_, s_ = z3.Int("n"), z3.Int("s")
-            return [*ins, n_, s_], _state_terms(self.auction_step(st, n_, s_))
-        return tuple(self._ev("auction_step", b)(*state, n, s))
-
-    def eval_key(self, n: int, s: int) -> int:
-        def b() -> tuple[list[Term], list[Term]]:
-            n_, s_ = z3.Int("n"), z3.Int("s")
-            return [n_, s_], [self.key(n_, s_)]
-        return int(self._ev("key", b)(n, s)[0])
-
-    def eval_auction(self, dealer: int, calls: Sequence[tuple[int, int]]) -> dict[str, Any]:
-        """Run given calls ((0, 0) = pass, else (n, strain)) through the symbolic auction (:meth:`auction`).
-
-        Returns ``{"legal": bool, "ended": bool, "contract": (seat, n, strain) | None, "calls_used": k}``
-        where ``calls_used`` counts the calls made before the auction ended.
-        """
-        k = len(calls)
-
-        def b() -> tuple[list[Term], list[Term]]:
-            d = z3.Int("ed")
-            run = self.auction(d, max(k, 1), prefix="e")
-            outs = [z3.And(run.legal[:k]) if k else z3.BoolVal(True), run.ended[k], run.top[k], run.holder[k],
-                    z3.Sum([z3.If(x, 1, 0) for x in run.made[:k]]) if k else z3.IntVal(0)]
-            return [d, *run.calls_n, *run.calls_s], outs
-        padded = list(calls) if calls else [(0, 0)]
-        legal, ended, top, holder, used = self._ev(f"auction/{k}", b)(
-            dealer, *(n for n, _ in padded), *(s for _, s in padded))
-        contract = None
-        if top >= 0:
-            contract = (int(holder), top // 5, top % 5 if self.r.egyptian else -1)
-        return {"legal": bool(legal), "ended": bool(ended), "contract": contract, "calls_used": int(used)}
-
 
 def _trump(trump: int) -> int:
     return NO_TRUMP if trump < 0 else trump
-
-
-def _state_vars() -> tuple[AuctionState, list[Term]]:
-    ins = [z3.Bool("ended"), z3.Int("top"), z3.Int("holder"), *(z3.Bool(f"act{j}") for j in range(4)),
-           z3.Int("passes"), z3.Int("spoken"), z3.Int("to_move")]
-    return AuctionState(ins[0], ins[1], ins[2], ins[3:7], ins[7], ins[8], ins[9]), ins
-
-
-def _state_terms(st: AuctionState) -> list[Term]:
-    return [st.ended, st.top, st.holder, *st.active, st.passes, st.spoken, st.to_move]
 
 
 Builder = Callable[[Encoding], Term]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import z3
@@ -18,6 +19,7 @@ from .encode import (
     FULL,
     NO_LED,
     Encoding,
+    PlayStep,
     Term,
     bv6,
     card_bit,
@@ -29,8 +31,11 @@ from .encode import (
 from .obligations import Obligation, bval, exactly_one, ival
 from .witness import Witness, card_text, hand_text, seat_text
 
-
 # ====================================================== 1. a hand is 13 tricks
+# the hand invariant at a state (hands, played set, tricks done, cards in the trick, leader, tricks won, a count)
+_Invariant = Callable[[Sequence[Term], Term, Term, Term, Term, Sequence[Term], Callable[[Term], Term]], Term]
+
+
 def _count_lemmas(cnt: Callable[[Term], Term], x: Term, c: Term) -> list[Term]:
     """Instances, at the terms ``x`` and ``c``, of the counting lemmas proved for ``popcount52`` (:func:`_popcount_obs`)."""
     b = card_bit(c)
@@ -85,17 +90,7 @@ def _tricks(enc: Encoding) -> list[Obligation]:
     c = z3.BitVec("c", 6)
     cnt = z3.Function("cnt", z3.BitVecSort(52), z3.BitVecSort(8))
     rstep = z3.BitVecVal(r.step % 4, 2)  # the invariant is stated from the ruleset, not from the (mutable) encoding
-
-    def inv(H: Sequence[Term], P: Term, k: Term, m: Term, leader: Term, W: Sequence[Term],
-            count: Callable[[Term], Term]) -> Term:
-        parts = _masks(H, P) + [z3.ULE(k, 13), z3.Implies(k == 13, m == 0),
-                                count(P) == 4 * k + z3.ZeroExt(6, m)]
-        for j in range(4):
-            pos = (z3.BitVecVal(j, 2) - leader) * rstep  # j's place in the trick's play order
-            played = z3.If(z3.ULT(pos, m), z3.BitVecVal(1, 8), z3.BitVecVal(0, 8))
-            parts.append(count(H[j]) == 13 - k - played)
-        parts += [z3.ULE(w, 13) for w in W] + [W[0] + W[1] + W[2] + W[3] == k]
-        return z3.And(parts)
+    inv = _hand_invariant(rstep)
 
     # the transition: one card c played by the seat to move, through the play relation of encode.py
     # (the same relation ``play_trick`` builds a whole trick from, which the differential tests run)
@@ -135,80 +130,130 @@ def _tricks(enc: Encoding) -> list[Obligation]:
         z3.Implies(m != 3, z3.And(st.leader == leader, st.m == m + 1, *[W2[j] == W[j] for j in range(4)])))
     hyp_win = [z3.Distinct(*X)] + base  # any four distinct cards, any hands: the trick's cards decide
 
-    def w_state(mdl: Any) -> Witness:
-        w = Witness(title="a hand in progress")
-        w.add("trump", _trump_text(ival(mdl, trump)))
-        for j in range(4):
-            w.add(f"seat {j} holds", hand_text(ival(mdl, H[j])))
-        w.add("tricks played / cards in this trick", f"{ival(mdl, k)} / {ival(mdl, m)}")
-        w.add("leader", seat_text(ival(mdl, leader)))
-        mm = ival(mdl, m)
-        w.add("trick so far", " ".join(card_text(ival(mdl, T[i])) for i in range(mm)) or "(none)")
-        w.add("to play", f"{seat_text(ival(mdl, seat))} plays {card_text(ival(mdl, c))}")
-        w.add("tricks won", str([ival(mdl, x) for x in W]))
-        return w
-
-    def w_init(mdl: Any) -> Witness:
-        w = Witness(title="a fresh deal")
-        for j in range(4):
-            w.add(f"seat {j} holds", hand_text(ival(mdl, H[j])))
-        return w
-
-    def w_end(mdl: Any) -> Witness:
-        w = Witness(title="after the last trick")
-        for j in range(4):
-            w.add(f"seat {j} still holds", hand_text(ival(mdl, H[j])))
-        w.add("tricks won", str([ival(mdl, x) for x in W]))
-        return w
-
-    def w_order(mdl: Any) -> Witness:
-        w = Witness(title="a trick's turn order")
-        w.add("leader", seat_text(ival(mdl, leader)))
-        w.add("seats to play, in order", ", ".join(seat_text(ival(mdl, s)) for s in order))
-        return w
-
-    def w_lead(mdl: Any) -> Witness:
-        w = Witness(title="the first trick")
-        w.add("dealer", seat_text(ival(mdl, dealer)))
-        if not r.individual:
-            w.add("contract holder", seat_text(ival(mdl, holder)))
-        w.add("first leader (encoding)", seat_text(ival(mdl, enc.first_leader(dealer, holder))))
-        return w
-
-    def w_trick(mdl: Any) -> Witness:
-        w = Witness(title="a card played in a trick")
-        w.add("trump", _trump_text(ival(mdl, trump)))
-        w.add("leader", seat_text(ival(mdl, leader)))
-        mm = ival(mdl, m)
-        w.add("trick so far", " ".join(card_text(ival(mdl, T[i])) for i in range(mm)) or "(none)")
-        w.add("to play", f"{seat_text(ival(mdl, seat))} plays {card_text(ival(mdl, c))}")
-        w.add("tricks won", str([ival(mdl, x) for x in W]))
-        w.add("leader after the play (encoding)", seat_text(ival(mdl, st.leader)))
-        w.add("tricks won after the play (encoding)", str([ival(mdl, x) for x in W2]))
-        return w
-
+    wit = _HandWitnesses(enc, H, k, m, W, T, leader, trump, dealer, holder, c, seat, st, W2, order)
     zero = [_count_lemmas(cnt, h, bv6(0))[2] for h in H]
     return list(_popcount_obs()) + [
         Obligation("the first trick is led by the seat after the dealer / the contract holder (play.lead)",
-                   [], enc.first_leader(dealer, holder) == want_lead, w_lead),
+                   [], enc.first_leader(dealer, holder) == want_lead, wit.first_trick),
         Obligation("the fourth card's trick goes to the highest trump, else the highest card of the led suit, "
                    "whose seat leads next; before it the leader stays (play.winner, play.next-lead)",
-                   hyp_win, claim_win, w_trick),
+                   hyp_win, claim_win, wit.card_played),
         Obligation("a deal satisfies the hand invariant", init,
-                   inv(H, P, k, m, leader, W, popcount52), w_init, share=True, guards="off"),
+                   inv(H, P, k, m, leader, W, popcount52), wit.fresh_deal, share=True, guards="off"),
         Obligation("a legal play is a card of the player's own hand (play.follow)",
-                   [inv(H, P, k, m, leader, W, cnt), z3.ULT(k, 13), legal] + base, held, w_state, guards="claim"),
+                   [inv(H, P, k, m, leader, W, cnt), z3.ULT(k, 13), legal] + base, held, wit.in_progress, guards="claim"),
         Obligation("in every trick the four seats to play are the four seats (one card per seat)",
-                   [], z3.Distinct(*order), w_order),
+                   [], z3.Distinct(*order), wit.turn_order),
         Obligation("every play of a held card keeps the invariant (partition of the deck, counts, one winner per trick)",
-                   step_hyp, inv(H2, P2, k2, st.m, st.leader, W2, cnt), w_state, share=True, guards="claim"),
+                   step_hyp, inv(H2, P2, k2, st.m, st.leader, W2, cnt), wit.in_progress, share=True, guards="claim"),
         Obligation("the player to move always holds a card",
-                   [inv(H, P, k, m, leader, W, cnt), z3.ULT(k, 13)] + base + zero, hand != 0, w_state,
+                   [inv(H, P, k, m, leader, W, cnt), z3.ULT(k, 13)] + base + zero, hand != 0, wit.in_progress,
                    guards="claim"),
         Obligation("after 13 tricks every card was played once and the trick counts sum to 13",
                    [inv(H, P, k, m, leader, W, cnt), k == 13] + base + zero,
-                   z3.And(P == FULL, *[h == 0 for h in H], W[0] + W[1] + W[2] + W[3] == 13), w_end),
+                   z3.And(P == FULL, *[h == 0 for h in H], W[0] + W[1] + W[2] + W[3] == 13), wit.after_last),
     ]
+
+
+def _hand_invariant(rstep: Term) -> _Invariant:
+    """The invariant of a hand in progress, for the turn order ``rstep`` (2 bits): the hands and the played set
+    partition the deck, ``k`` tricks done and ``m`` cards of the current one played (counted by ``count``), each
+    seat holding 13 - k cards less the one it played in this trick, and the tricks won summing to ``k``."""
+
+    def inv(H: Sequence[Term], P: Term, k: Term, m: Term, leader: Term, W: Sequence[Term],
+            count: Callable[[Term], Term]) -> Term:
+        parts = _masks(H, P) + [z3.ULE(k, 13), z3.Implies(k == 13, m == 0),
+                                count(P) == 4 * k + z3.ZeroExt(6, m)]
+        for j in range(4):
+            pos = (z3.BitVecVal(j, 2) - leader) * rstep  # j's place in the trick's play order
+            played = z3.If(z3.ULT(pos, m), z3.BitVecVal(1, 8), z3.BitVecVal(0, 8))
+            parts.append(count(H[j]) == 13 - k - played)
+        parts += [z3.ULE(w, 13) for w in W] + [W[0] + W[1] + W[2] + W[3] == k]
+        return z3.And(parts)
+
+    return inv
+
+
+@dataclass(frozen=True, eq=False)
+class _HandWitnesses:
+    """The counterexamples of the tricks family (:func:`_tricks`) read as game situations, from its variables: the
+    hands ``H``, tricks done ``k``, cards in the trick ``m``, tricks won ``W``, the trick so far ``T``, the leader,
+    trump, dealer and contract holder, the card ``c`` played by ``seat``; and what the encoding made of the play
+    (``st``, the tricks won after it ``W2``, the seats to play a trick in order)."""
+
+    enc: Encoding
+    H: list[Term]
+    k: Term
+    m: Term
+    W: list[Term]
+    T: list[Term]
+    leader: Term
+    trump: Term
+    dealer: Term
+    holder: Term
+    c: Term
+    seat: Term
+    st: PlayStep
+    W2: list[Term]
+    order: list[Term]
+
+    def in_progress(self, mdl: Any) -> Witness:
+        """A hand in progress and the card to play."""
+        w = Witness(title="a hand in progress")
+        w.add("trump", _trump_text(ival(mdl, self.trump)))
+        for j in range(4):
+            w.add(f"seat {j} holds", hand_text(ival(mdl, self.H[j])))
+        w.add("tricks played / cards in this trick", f"{ival(mdl, self.k)} / {ival(mdl, self.m)}")
+        w.add("leader", seat_text(ival(mdl, self.leader)))
+        mm = ival(mdl, self.m)
+        w.add("trick so far", " ".join(card_text(ival(mdl, self.T[i])) for i in range(mm)) or "(none)")
+        w.add("to play", f"{seat_text(ival(mdl, self.seat))} plays {card_text(ival(mdl, self.c))}")
+        w.add("tricks won", str([ival(mdl, x) for x in self.W]))
+        return w
+
+    def fresh_deal(self, mdl: Any) -> Witness:
+        """The four hands of a deal."""
+        w = Witness(title="a fresh deal")
+        for j in range(4):
+            w.add(f"seat {j} holds", hand_text(ival(mdl, self.H[j])))
+        return w
+
+    def after_last(self, mdl: Any) -> Witness:
+        """The hands and the tricks won after the last trick."""
+        w = Witness(title="after the last trick")
+        for j in range(4):
+            w.add(f"seat {j} still holds", hand_text(ival(mdl, self.H[j])))
+        w.add("tricks won", str([ival(mdl, x) for x in self.W]))
+        return w
+
+    def turn_order(self, mdl: Any) -> Witness:
+        """A trick's leader and the seats to play it, in order."""
+        w = Witness(title="a trick's turn order")
+        w.add("leader", seat_text(ival(mdl, self.leader)))
+        w.add("seats to play, in order", ", ".join(seat_text(ival(mdl, s)) for s in self.order))
+        return w
+
+    def first_trick(self, mdl: Any) -> Witness:
+        """The dealer, the contract holder and the first leader."""
+        w = Witness(title="the first trick")
+        w.add("dealer", seat_text(ival(mdl, self.dealer)))
+        if not self.enc.r.individual:
+            w.add("contract holder", seat_text(ival(mdl, self.holder)))
+        w.add("first leader (encoding)", seat_text(ival(mdl, self.enc.first_leader(self.dealer, self.holder))))
+        return w
+
+    def card_played(self, mdl: Any) -> Witness:
+        """A card played in a trick, and the leader and tricks won after it."""
+        w = Witness(title="a card played in a trick")
+        w.add("trump", _trump_text(ival(mdl, self.trump)))
+        w.add("leader", seat_text(ival(mdl, self.leader)))
+        mm = ival(mdl, self.m)
+        w.add("trick so far", " ".join(card_text(ival(mdl, self.T[i])) for i in range(mm)) or "(none)")
+        w.add("to play", f"{seat_text(ival(mdl, self.seat))} plays {card_text(ival(mdl, self.c))}")
+        w.add("tricks won", str([ival(mdl, x) for x in self.W]))
+        w.add("leader after the play (encoding)", seat_text(ival(mdl, self.st.leader)))
+        w.add("tricks won after the play (encoding)", str([ival(mdl, x) for x in self.W2]))
+        return w
 
 
 def _masks(H: Sequence[Term], P: Term) -> list[Term]:

@@ -31,7 +31,8 @@ from tarneeb.errors import IllegalBid, IllegalTrump
 
 from .bridge import Case, Summary, Target, Var, as_int, boolvar, cite, ivar, value
 from .bridge_bids import _call_parts, strain_ok
-from .encode import AuctionState, Encoding, Term, seat2
+from .encode import Encoding, Term, seat2
+from .encode_auction import AuctionState
 from .refine import ANY, HAND, RULES, TRANSITION, Carried, SymTable, refused, same, seat_var
 
 _HANDS: Any = Carried("the hands")

@@ -24,12 +24,14 @@ from .families import (
     _scoring_auction,
     _scoring_individual,
 )
+from .invariants import invariant_checks
 from .obligations import Check, Obligation, reading_variants, variants
 from .play_families import _follow, _tricks
 from .references import reference_checks
 from .transition_family import transition_checks
 
-INVARIANTS = ("tricks", "follow", "bids", "scoring", "outcome", "config", "references", "engine", "transition")
+INVARIANTS = ("tricks", "follow", "bids", "scoring", "outcome", "config", "references", "engine", "transition",
+              "invariants")
 INVARIANT_TITLES = {
     "tricks": "1. a hand is 13 tricks",
     "follow": "2. legal follow-suit and trick winner",
@@ -40,6 +42,7 @@ INVARIANT_TITLES = {
     "references": "7. the documents' worked examples (encoding and engine)",
     "engine": "8. the engine's rule functions equal the encodings (tarneeb_proofs.bridge)",
     "transition": "9. the engine's transition equals the specification's, for every state and action",
+    "invariants": "10. the design's invariants, inductive on the specification's transition",
 }
 
 
@@ -130,7 +133,7 @@ def all_checks() -> list[Check]:
     for rid in rulesets():
         out += family_checks(rid)
     out += reference_checks()
-    return out + engine_checks() + transition_checks()
+    return out + engine_checks() + transition_checks() + invariant_checks()
 
 
 def ruleset_checks(ref: str) -> list[Check]:
@@ -142,7 +145,8 @@ def ruleset_checks(ref: str) -> list[Check]:
     rs = get_ruleset(ref)
     if rs.id in rulesets():
         return [c for c in all_checks() if c.ruleset == rs.id and c.invariant != "references"]
-    return family_checks(rs.name_ref) + engine_checks([rs.name_ref]) + transition_checks([rs.name_ref])
+    return (family_checks(rs.name_ref) + engine_checks([rs.name_ref]) + transition_checks([rs.name_ref])
+            + invariant_checks([rs.name_ref]))
 
 
 def refused_variants(checks: Sequence[Check]) -> list[str]:

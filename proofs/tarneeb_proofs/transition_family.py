@@ -53,6 +53,11 @@ class Stage:
     readings: tuple[str, ...]
 
 
+def _play_stand_ins(enc: Encoding) -> list[Summary]:
+    """The play's stand-ins (a named function: a stage is sent to worker processes, a lambda cannot be)."""
+    return play_stand_ins()
+
+
 STAGES: tuple[Stage, ...] = (
     Stage("deal", DEAL_TARGETS, deal_stand_ins, ("trump_source", "direction", "target"),
           ("weak_redeal", "egyptian", "direction", "target", "play_on"),
@@ -61,7 +66,7 @@ STAGES: tuple[Stage, ...] = (
           ("rising-min-threshold", "raised-total", "400-direction")),
     Stage("auction", AUCTION_TARGETS, bid_stand_ins, None, ("auction", "all_pass", "egyptian", "min_bid", "direction"),
           ("forced-dealer-minimum", "egyptian-dealer-match")),
-    Stage("play", PLAY_TARGETS, lambda enc: play_stand_ins(), ("trump_source", "direction", "target"),
+    Stage("play", PLAY_TARGETS, _play_stand_ins, ("trump_source", "direction", "target"),
           ("egyptian", "direction", "target", "play_on"), ("turned-card-trump", "400-direction", "play-on-count")),
 )
 CLAUSES = ("deal.deck", "deal.order", "deal.first-dealer", "deal.rotation", "deal.weak-redeal", "trump.source",

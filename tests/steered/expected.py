@@ -6,7 +6,8 @@ from collections.abc import Callable, Sequence
 
 import z3
 
-from tarneeb_proofs.encode import SUIT_MASKS, AuctionState, Encoding, Term
+from tarneeb_proofs.encode import SUIT_MASKS, Encoding, Term
+from tarneeb_proofs.encode_auction import AuctionState
 from tarneeb_proofs.evaluate import Ev
 
 from .terms import (

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import cache
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from tarneeb.core import hand as core_hand
 from tarneeb.core import rules as core_rules
@@ -85,23 +85,13 @@ def named_cause(causes: Sequence[Cause] | None) -> Cause | None:
 
 
 Made = TypeVar("Made")
-_PER_RULES: dict[tuple[object, ...], tuple[Rules, Any]] = {}  # (what, ..., id of rules) -> (rules, what was made)
 
 
 def _per_rules(what: tuple[object, ...], rules: Rules, make: Callable[[], Made]) -> Made:
-    """What ``make`` makes from ``rules`` alone (``what`` names it), made once per rules object: the variants and
-    readings a hypothesis computes with and the lists of hypotheses, which the hand changes only the inputs of.
-    At most 4096 are kept (a long run loads rules afresh; then they are all let go)."""
-    key = (*what, id(rules))
-    hit = _PER_RULES.get(key)
-    if hit is not None and hit[0] is rules:
-        kept: Made = hit[1]
-        return kept
-    made = make()
-    if len(_PER_RULES) > 4096:
-        _PER_RULES.clear()
-    _PER_RULES[key] = (rules, made)
-    return made
+    """What ``make`` makes from ``rules`` alone (``what`` names it), made once per rules object and kept on it
+    (``rules.derived``): the variants and readings a hypothesis computes with and the lists of hypotheses, which
+    the hand changes only the inputs of."""
+    return rules.derived.get(("diagnose", *what), (), make)
 
 
 def _variant(rules: Rules, attr: str, v: object) -> Rules:
