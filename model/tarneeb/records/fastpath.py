@@ -16,7 +16,7 @@ from operator import is_
 from typing import Any
 
 from tarneeb.core import rules as core_rules
-from tarneeb.core import transition
+from tarneeb.core import runs, transition
 from tarneeb.core.actions import NameTrump
 from tarneeb.core.cards import STRAINS, SUITS
 from tarneeb.core.state import (
@@ -124,7 +124,7 @@ class FastLine(Driver):
                 return None
             calls.append(b)
         try:
-            now, ev = transition.call_all(self.rules, state, calls)
+            now, ev = runs.call_all(self.rules, state, calls)
         except IllegalAction:  # an illegal call, or one after the end of the bidding
             return None
         if type(now) is Bidding or type(now) is Calling:  # the line's bidding stops before the bidding is over
@@ -178,7 +178,7 @@ class FastLine(Driver):
                 winners.append(t["winner"])
         except (KeyError, TypeError, ValueError):  # a missing field, not four cards, a card not written canonically
             return None
-        played = transition.trick_winners(self.rules, state, cards)
+        played = runs.trick_winners(self.rules, state, cards)
         if played is None:  # an illegal card: the replay says which
             return None
         end, seats, ev = played

@@ -22,7 +22,7 @@ import tarneeb.records.diagnose as diagnose
 from tarneeb.core import clauses as core_clauses
 from tarneeb.core import hand as core_hand
 from tarneeb.core import rules as core_rules
-from tarneeb.core import transition
+from tarneeb.core import runs, transition
 from tarneeb.core.actions import ASK, KEEP, PLAYS, Bid, Deal, NameTrump
 from tarneeb.core.cards import NO_TRUMP, player_and_seat, strain_text, team_label
 from tarneeb.core.spec import Rules
@@ -664,10 +664,10 @@ class HandReplay(Driver):
         return self._scoring(self.won)
 
     def _as_ruled(self, state: Playing, tricks: list[TrickLine]) -> State | None:
-        """The usual case in one go (:func:`~tarneeb.core.transition.trick_winners`): thirteen tricks of legal cards,
+        """The usual case in one go (:func:`~tarneeb.core.runs.trick_winners`): thirteen tricks of legal cards,
         each led and won by the seats the transition says (or left unsaid), on the rules' trump; then what the
         trick by trick replay leaves (nothing to report), and the scoring. None when some trick is otherwise."""
-        played = transition.trick_winners(self.rules, state, [t.cards for t in tricks])
+        played = runs.trick_winners(self.rules, state, [t.cards for t in tricks])
         if played is None:  # an illegal card: trick by trick
             return None
         seats = played[1]
