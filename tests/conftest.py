@@ -10,7 +10,8 @@ The proofs' cache (``tarneeb_proofs.cache``) is a fresh folder per test run, sha
 ``TARNEEB_PROVE_CACHE=off`` set by the caller turns it off for the run.
 
 Each test works in a fresh, empty catalog of ruleset files (:mod:`tarneeb.core.context`): a house file one test
-loads is not known to the next, and no test resets a registry by hand.
+loads is not known to the next, and no test resets a registry by hand. The encodings' compiled terms are kept for
+the run (``_compiled_terms``).
 """
 
 from __future__ import annotations
@@ -49,6 +50,16 @@ def _fresh_catalog() -> Any:
     """The ruleset files a test loads, and the sources they declare, live in its own catalog."""
     with using(Catalog()) as catalog:
         yield catalog
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _compiled_terms() -> Any:
+    """The encodings' evaluators compile each term set once for the whole run (as ``tarneeb prove`` does per run):
+    a memo in force (:func:`tarneeb_proofs.evaluate.compiling`) for the tests that evaluate many encodings."""
+    from tarneeb_proofs.evaluate import compiling
+
+    with compiling() as memo:
+        yield memo
 
 
 @pytest.fixture(scope="session")

@@ -9,7 +9,7 @@ import pytest
 
 z3 = pytest.importorskip("z3")
 
-from tarneeb_proofs.evaluate import Ev, EvalError, py_value  # noqa: E402
+from tarneeb_proofs.evaluate import Compiled, Ev, EvalError, compiling, py_value  # noqa: E402
 
 
 def z3_value(xs: list[Any], outs: list[Any], vals: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -58,7 +58,11 @@ def test_booleans_ite_and_strings() -> None:
 
 def test_the_compiled_function_is_memoised_by_term() -> None:
     a = z3.Int("memo_a")
-    assert Ev([a], [a + 1])._f is Ev([a], [a + 1])._f
+    memo = Compiled()
+    assert Ev([a], [a + 1], memo)._f is Ev([a], [a + 1], memo)._f is memo.function([a], [a + 1])
+    with compiling(Compiled()) as in_force:  # the memo in force, for evaluators built without one (the encodings')
+        assert Ev([a], [a + 1])._f is Ev([a], [a + 1])._f is in_force.function([a], [a + 1])
+        assert Ev([a], [a + 1])._f is not memo.function([a], [a + 1])
 
 
 @pytest.mark.parametrize("build, what", [

@@ -8,11 +8,11 @@ tests in one worker; :mod:`tests.test_proof_engine` holds the in-process checks 
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
 from tarneeb.cli import main
-from tarneeb_proofs import engine_family  # noqa: F401 - registers the builders
 from tarneeb_proofs.mutants import MUTANTS, applied
 from tarneeb_proofs.obligations import Check, Result, run_check
 
@@ -70,11 +70,11 @@ def test_ctrl_c_prints_interrupted_and_no_manifest_mismatch(monkeypatch: pytest.
 
     calls = []
 
-    def interrupted(c: Check) -> Result:
+    def interrupted(c: Check, *rest: Any) -> Result:
         calls.append(c)
         if len(calls) == 3:
             raise KeyboardInterrupt
-        return run_check(c)
+        return run_check(c, *rest)
 
     monkeypatch.setattr(checks_mod, "run_check", interrupted)
     assert main(["prove", "--invariant", "engine", "--ruleset", "eram-41"]) == 130

@@ -223,7 +223,7 @@ def test_an_exception_from_the_code_under_check_is_a_counterexample_not_an_error
         m.apply(Bid(1))  # not a bid of the range: the engine raises IllegalBid
 
     def build(enc: object) -> list[Obligation]:
-        return [Obligation("runs the engine", [], z3.BoolVal(True), run=lambda: refuse())]
+        return [Obligation("runs the engine", [], z3.BoolVal(True), run=lambda session: refuse())]
 
     def broken(enc: object) -> list[Obligation]:
         refuse()

@@ -3,7 +3,7 @@
 An engine builder's proof is reused exactly when every engine code object it ran is unchanged and the rule values
 it read are the same; an edit of one engine function (a mutant of the catalogue, applied in this process) makes
 the builders that ran it prove again, and only those. An obligation of the encodings' families is reused by its
-exact formula. Each test has its own empty cache folder and clears the in-process memo first.
+exact formula. Each test has its own empty cache folder, and each run its own session (nothing kept in memory).
 """
 
 from __future__ import annotations
@@ -15,24 +15,21 @@ import pytest
 
 pytest.importorskip("z3")
 
-from tarneeb_proofs import (
-    engine_family,  # noqa: E402, F401 - registers the builders
-    obligations,  # noqa: E402
-)
-from tarneeb_proofs.bridge import MEMO  # noqa: E402
+from tarneeb_proofs import obligations  # noqa: E402
 from tarneeb_proofs.mutants import applied  # noqa: E402
 from tarneeb_proofs.obligations import Check, Result, run_check  # noqa: E402
 from tarneeb_proofs.registry import all_checks  # noqa: E402
+from tarneeb_proofs.session import Session  # noqa: E402
 
 
 def _check(cid: str) -> Check:
     return next(c for c in all_checks() if c.id == cid)
 
 
-def _fresh(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
+def _fresh(monkeypatch: pytest.MonkeyPatch, folder: Path) -> Session:
+    """A new run: the cache in ``folder``, a new session (its memo empty)."""
     monkeypatch.setenv("TARNEEB_PROVE_CACHE", str(folder))
-    monkeypatch.setattr(MEMO, "_done", {})
-    monkeypatch.setattr(obligations, "_SHARED_PROVED", set())
+    return Session()
 
 
 def _reused(res: Result) -> dict[str, bool]:
@@ -42,20 +39,20 @@ def _reused(res: Result) -> dict[str, bool]:
 def test_an_engine_proof_is_reused_until_the_code_it_ran_changes(tmp_path: Path,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     outcome, play = _check("engine.outcome:card-kings-41:default"), _check("engine.play:card-kings-41:default")
-    _fresh(monkeypatch, tmp_path)
-    first = run_check(outcome)
+    session = _fresh(monkeypatch, tmp_path)
+    first = run_check(outcome, session)
     assert first.status == "proved" and first.data["engine-functions"]
     assert not any(_reused(first).values())  # an empty cache: every builder proved
-    assert run_check(play).status == "proved"
-    _fresh(monkeypatch, tmp_path)  # a new run: the memo empty, the folder kept
-    again = run_check(outcome)
+    assert run_check(play, session).status == "proved"
+    session = _fresh(monkeypatch, tmp_path)  # a new run: the memo empty, the folder kept
+    again = run_check(outcome, session)
     assert again.status == "proved" and all(_reused(again).values()) and _reused(again) == {
         k: True for k in _reused(first)}
     # an edit of team_qualifies: the builders that ran it prove again (and find the bug); the play stage is reused
-    _fresh(monkeypatch, tmp_path)
+    session = _fresh(monkeypatch, tmp_path)
     with applied("special-qualify-refuses-57"):
-        bad = run_check(outcome)
-        same = run_check(play)
+        bad = run_check(outcome, session)
+        same = run_check(play, session)
     assert bad.status == "counterexample"
     assert bad.witness is not None
     facts = dict(bad.witness.rows)
@@ -73,15 +70,12 @@ def test_an_encoding_obligation_is_reused_by_its_formula(tmp_path: Path, monkeyp
         return real(s)
 
     monkeypatch.setattr(obligations, "solve", counting)
-    _fresh(monkeypatch, tmp_path)
-    assert run_check(check).status == "proved"
+    assert run_check(check, _fresh(monkeypatch, tmp_path)).status == "proved"
     cold = len(calls)
     assert cold > 0
-    _fresh(monkeypatch, tmp_path)
     calls.clear()
-    assert run_check(check).status == "proved"
+    assert run_check(check, _fresh(monkeypatch, tmp_path)).status == "proved"
     assert not calls  # every obligation taken from the cache by its formula
     monkeypatch.setenv("TARNEEB_PROVE_CACHE", "off")  # --no-cache: all proved again
-    monkeypatch.setattr(obligations, "_SHARED_PROVED", set())
-    assert run_check(check).status == "proved"
+    assert run_check(check, Session()).status == "proved"
     assert len(calls) == cold

@@ -110,6 +110,7 @@ def operator_kept(name: str) -> bool:
 
 
 def short_op(name: str) -> str:
+    """A cosmic-ray operator's name, shortened for the report (``Compare``, ``Binary``, ``Unary``)."""
     return name.split("/", 1)[-1].replace("ReplaceComparisonOperator", "Compare").replace(
         "ReplaceBinaryOperator", "Binary").replace("ReplaceUnaryOperator", "Unary")
 
@@ -140,6 +141,7 @@ def _engine_family() -> str | None:
     from tarneeb_proofs.encode import Encoding
     from tarneeb_proofs.engine_family import engine_checks
     from tarneeb_proofs.obligations import ENGINE_CPU_S, EngineHang, engine_cpu_limit
+    from tarneeb_proofs.session import Session as ProofSession
 
     by_ruleset: dict[str, list[Any]] = {}
     for check in engine_checks():
@@ -149,6 +151,7 @@ def _engine_family() -> str | None:
     # the cheap stages first (the order only changes how soon a mutant is killed, not whether)
     ordered = [c for row in itertools.zip_longest(*by_ruleset.values()) for c in row if c is not None]
     ordered.sort(key=lambda c: STAGE_ORDER.index(c.stage) if c.stage in STAGE_ORDER else len(STAGE_ORDER))
+    session = ProofSession()  # one run: a builder proved for one check is reused by the next (as prove does)
     for check in ordered:
         enc = Encoding(check.rules())
         for ob in check.build(enc):
@@ -156,7 +159,7 @@ def _engine_family() -> str | None:
                 continue
             try:
                 with engine_cpu_limit(ENGINE_CPU_S):  # as prove: a hang is a counterexample, not a timeout
-                    found = ob.run()
+                    found = ob.run(session)
             except EngineHang:
                 return f"{check.id}: {ob.name}: the engine did not finish within {ENGINE_CPU_S:.0f} s of CPU"
             if found is not None:
@@ -239,6 +242,8 @@ def _cr(copy: Path, *args: str) -> None:
 
 @dataclass
 class Session:
+    """One cosmic-ray session: a module's mutants (or a shard of them) run in a temporary copy of the tree."""
+
     module: str
     copy: Path
     db: Path
@@ -248,6 +253,7 @@ class Session:
 
     @property
     def name(self) -> str:
+        """The module, and the shard when the module's mutants are split."""
         return self.module if self.shard[1] == 1 else f"{self.module} (shard {self.shard[0] + 1} of {self.shard[1]})"
 
 
@@ -420,6 +426,7 @@ def _collect(s: Session) -> list[dict[str, Any]]:
 
 
 def run(args: argparse.Namespace) -> int:
+    """``tools/mutation.py run``: run the mutants (in temporary copies), store the results, write the report."""
     modules = args.modules.split(",")
     only: dict[str, set[str]] = {}
     old = _load_results()[1] if RESULTS.exists() else []
@@ -563,9 +570,15 @@ def _review() -> dict[str, dict[str, str]]:
 
 
 def report() -> None:
+    """``tools/mutation.py report``: write proofs/MUTATION.md from the results and the review of the survivors."""
     meta, mutants = _load_results()
     review = _review()
-    run_ms = [d for d in mutants if d["status"] not in ("skipped", "not run")]
+    lines = _report_method(meta) + _report_figures(mutants, review) + _report_survivors(mutants, review)
+    REPORT.write_text("\n".join(lines))
+
+
+def _report_method(meta: dict[str, Any]) -> list[str]:
+    """The report's title, how the mutants were run, and the runs that produced the results."""
     lines = [
         "# Mutation score of the rule code",
         "",
@@ -607,7 +620,13 @@ def report() -> None:
     for r in meta["runs"]:
         lines.append(f"| {r['date']} | {r['commit']} | `{r['command']}` | {r['mutants_run']} | {r['seconds']} | {r['jobs']} |")
     lines += [f"\nNote ({r['date']}): {n}" for r in meta["runs"] for n in r.get("notes", [])]
-    lines += ["", "## Figures", "",
+    return lines
+
+
+def _report_figures(mutants: list[dict[str, Any]], review: dict[str, dict[str, str]]) -> list[str]:
+    """The figures per module (and the kill rate), and what killed the mutants first."""
+    run_ms = [d for d in mutants if d["status"] not in ("skipped", "not run")]
+    lines = ["", "## Figures", "",
               "Skipped before running: *subset* (operator left out, above), *annotation* (inside a type annotation:",
               "never evaluated under `from __future__ import annotations`, so equivalent by construction), *excluded*",
               "(definition above), *sample* (outside the deterministic sample of a `--sample` run), *not run* (left",
@@ -650,7 +669,12 @@ def report() -> None:
             killers["engine proof family" if kb.startswith("engine family") else
                     kb.split("::")[0].replace("pytest: ", "") if kb else "(no output)"] += 1
     lines += ["", "Killed by (first failure):", ""] + [f"- {k}: {v}" for k, v in killers.most_common()]
-    lines += ["", "## Survivors", "",
+    return lines
+
+
+def _report_survivors(mutants: list[dict[str, Any]], review: dict[str, dict[str, str]]) -> list[str]:
+    """Each survivor with its review, then the timeouts and the errors."""
+    lines = ["", "## Survivors", "",
               "Each with its place, the mutation, and the review: *equivalent* (why no input can tell it from the",
               "original), *gap* (what is not tested), or *closed* (a gap a new test now kills: re-run and killed).", ""]
     surv_all = [d for d in mutants if d["status"] == "survived" or (d.get("rerun") and d["status"] in ("killed", "timeout"))]
@@ -678,7 +702,7 @@ def report() -> None:
     if errored:
         lines += ["", "## Errors", ""] + [f"- `{d['file']}:{d['line']}` {d['operator']}: {d['status']}" for d in errored]
     lines.append("")
-    REPORT.write_text("\n".join(lines))
+    return lines
 
 
 def _wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -691,6 +715,7 @@ def _wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The command line of the tool: ``run``, ``report``, ``collect``, ``kill``."""
     p = argparse.ArgumentParser(prog="tools/mutation.py", description=__doc__.split("\n\n")[0] if __doc__ else None)
     sub = p.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="run the mutants (in temporary copies), store the results, write the report")

@@ -37,6 +37,7 @@ from . import symbolic
 from .encode import Encoding, Term, bv6, seat2
 from .evaluate import py_value
 from .obligations import Refused
+from .session import Session
 from .symbolic import Explorer, SymBool, SymInt, Unsupported, current, is_sym, num_eq
 from .witness import Witness, card_text
 
@@ -44,78 +45,51 @@ RULES = "tarneeb.core.rules"
 HAND = "tarneeb.core.hand"
 
 
-# ------------------------------------------------------------------ the registry of builders
+# ------------------------------------------------------------------ the tables of builders
 @dataclass(frozen=True)
 class Builder:
-    """Builds the targets of some engine functions for one configuration (an Encoding): ``fns`` names them."""
+    """Builds the targets of some engine functions for one configuration (an Encoding): ``fns`` names them. Each
+    stage module lists its builders in an explicit, ordered table (``bridge_play.BUILDERS``, ...), read by
+    :mod:`tarneeb_proofs.engine_family`: nothing registers itself when a module is imported."""
 
     stage: str
     fns: tuple[str, ...]
     make: Callable[[Encoding], list[Target]]
 
 
-BUILDERS: dict[str, list[Builder]] = {}
-SUMMARISERS: dict[str, list[Callable[[Encoding], list[Summary]]]] = {}
+@dataclass(frozen=True)
+class Summariser:
+    """Makes the summaries (proved callees) the targets of ``stages`` may use, for one configuration."""
 
-
-def builds(stage: str, *fns: str) -> Callable[[Callable[[Encoding], list[Target]]], Callable[[Encoding], list[Target]]]:
-    """Register a builder of the targets of ``fns`` in ``stage``."""
-    def deco(make: Callable[[Encoding], list[Target]]) -> Callable[[Encoding], list[Target]]:
-        BUILDERS.setdefault(stage, []).append(Builder(stage, fns, make))
-        return make
-    return deco
-
-
-def summarises(*stages: str) -> Callable[[Callable[[Encoding], list[Summary]]], Callable[[Encoding], list[Summary]]]:
-    """Register the summaries (proved callees) the targets of ``stages`` may use."""
-    def deco(make: Callable[[Encoding], list[Summary]]) -> Callable[[Encoding], list[Summary]]:
-        for st in stages:
-            SUMMARISERS.setdefault(st, []).append(make)
-        return make
-    return deco
+    stages: tuple[str, ...]
+    make: Callable[[Encoding], list[Summary]]
 
 
 # ------------------------------------------------------------------ which rules a proof read
-_READS: list[dict[str, Any]] = []  # the open logs: field -> value read from the Rules
-
-
-def _recording_class(base: type) -> type:
+def _recording_class(base: type, log: dict[str, Any]) -> type:
+    """A subclass of ``base`` (a Rules class) whose every read of a rule field is put in ``log`` with its value."""
     names = frozenset(Rules.value_fields())  # what says what the rules are (not the store of what is derived)
 
     def getattribute(self: Any, name: str) -> Any:
         v = object.__getattribute__(self, name)
-        if _READS and name in names:
-            for log in _READS:
-                log[name] = v
+        if name in names:
+            log[name] = v
         return v
 
     return type(f"Recording{base.__name__}", (base,), {"__slots__": (), "__getattribute__": getattribute})
 
 
-_RECORDING: dict[type, type] = {}
-
-
-def recording(rules: Rules) -> Rules:
-    """A copy of ``r`` that logs every field read while a :func:`reads` block is open (engine and encoding alike)."""
-    cls = _RECORDING.get(type(rules))
-    if cls is None:
-        cls = _RECORDING[type(rules)] = _recording_class(type(rules))
-    obj: Any = object.__new__(cls)
+def recording(rules: Rules) -> tuple[Rules, dict[str, Any]]:
+    """A copy of ``rules`` that logs every rule field read from it (by the engine and the encoding alike), with the
+    value, in the dict returned with it: what a proof run on the copy read of the rules. The copy has a class of
+    its own, made for this log, so a copy the engine makes of it (``dataclasses.replace``) logs there too."""
+    log: dict[str, Any] = {}
+    obj: Any = object.__new__(_recording_class(type(rules), log))
     for f in dataclasses.fields(rules):
         object.__setattr__(obj, f.name, getattr(rules, f.name))
     # an empty store: a table kept on the rules is filled again under the log, so the fields it reads are seen
     object.__setattr__(obj, "derived", Derived())
-    return obj  # type: ignore[no-any-return]
-
-
-@contextmanager
-def reads() -> Iterator[dict[str, Any]]:
-    log: dict[str, Any] = {}
-    _READS.append(log)
-    try:
-        yield log
-    finally:
-        _READS.remove(log)
+    return obj, log
 
 
 def fingerprint(modules: Sequence[str] = ("tarneeb.core.rules", "tarneeb.core.hand", "tarneeb.core.cards")) -> tuple[Any, ...]:
@@ -131,37 +105,11 @@ def fingerprint(modules: Sequence[str] = ("tarneeb.core.rules", "tarneeb.core.ha
     return tuple(out)
 
 
-def _same_value(a: Any, b: Any) -> bool:
-    try:
-        return bool(a == b)
-    except Exception:  # noqa: BLE001 - incomparable: not the same
-        return False
-
-
-class Memo:
-    """Builders already proved in this process: (stage, fns, engine fingerprint) -> the rule fields they read, with
-    the values, and what they found. A configuration with the same values of those fields gets the same proof (the
-    code that ran read nothing else of the rules)."""
-
-    def __init__(self) -> None:
-        self._done: dict[tuple[Any, ...], list[tuple[dict[str, Any], list[dict[str, Any]]]]] = {}
-
-    def get(self, key: tuple[Any, ...], rules: Rules) -> list[dict[str, Any]] | None:
-        for seen, facts in self._done.get(key, []):
-            if all(_same_value(getattr(rules, k), v) for k, v in seen.items()):
-                return facts
-        return None
-
-    def put(self, key: tuple[Any, ...], seen: dict[str, Any], facts: list[dict[str, Any]]) -> None:
-        self._done.setdefault(key, []).append((dict(seen), facts))
-
-
-MEMO = Memo()
-
-
 # ------------------------------------------------------------------ results
 @dataclass
 class Mismatch:
+    """An input where the engine's function and its encoding disagree: what each gives, and the clause."""
+
     fn: str
     inputs: str
     engine: str
@@ -172,6 +120,7 @@ class Mismatch:
     ran: tuple[str, ...] = ()  # the engine functions the concrete run on the input went through
 
     def witness(self, rules: Rules) -> Witness:
+        """The counterexample as the report shows it (the clause cited as ``rules``' ruleset words it)."""
         w = Witness(title=f"the engine's {self.fn} disagrees with the encoding")
         w.add("engine function", f"{self.module}.{self.fn}")
         w.add("input", self.inputs)
@@ -189,7 +138,7 @@ class Mismatch:
 def cite(rules: Rules, *ids: str) -> str:
     """The first of ``ids`` that the ruleset has (rulesets word some rules under different clause ids). The clause a
     counterexample would cite is not part of what is proved, so this read of the ruleset is not logged (a proof is
-    reused for another ruleset with the same rule values: :class:`Memo`)."""
+    reused for another ruleset with the same rule values: :class:`~tarneeb_proofs.session.Memo`)."""
     clauses = object.__getattribute__(rules, "ruleset").clauses
     for c in ids:
         if c in clauses:
@@ -207,22 +156,27 @@ class Var:
     show: Callable[[Any], str] = str
 
     def sym(self) -> Any:
+        """The symbolic value of this input, for the explorer."""
         return SymBool(self.term) if z3.is_bool(self.term) else SymInt(self.term)
 
     def value(self, m: Any) -> Any:
+        """The plain value of this input in the Z3 model ``m`` (a counterexample)."""
         v = m.eval(self.term, model_completion=True)
         return bool(z3.is_true(v)) if z3.is_bool(self.term) else int(v.as_long())
 
 
 def ivar(name: str, show: Callable[[Any], str] = str) -> Var:
+    """An integer input."""
     return Var(name, z3.Int(name.replace(" ", "_")), show)
 
 
 def bvar(name: str, bits: int, show: Callable[[Any], str] = str) -> Var:
+    """A bit-vector input of ``bits`` bits (a non-negative number below 2**bits)."""
     return Var(name, z3.BitVec(name.replace(" ", "_"), bits), show)
 
 
 def boolvar(name: str) -> Var:
+    """A truth-value input."""
     return Var(name, z3.Bool(name.replace(" ", "_")))
 
 
@@ -330,23 +284,6 @@ def _definitions(t: Term, summaries: Sequence[Summary]) -> list[Term]:
     return out
 
 
-_LEMMAS: dict[tuple[int, ...], tuple[list[Term], bool]] = {}
-
-
-def _lemma_holds(sm: Summary) -> bool:
-    assert sm.lemma is not None
-    hyp, claim = sm.lemma()
-    key = (*[h.get_id() for h in hyp], claim.get_id())
-    hit = _LEMMAS.get(key)
-    if hit is None:
-        s = z3.Solver()
-        s.set("timeout", 60_000)
-        s.add(*hyp)
-        s.add(z3.Not(claim))
-        hit = _LEMMAS[key] = ([*hyp, claim], s.check() == z3.unsat)
-    return hit[1]
-
-
 def _explorer_proves(cond: Term) -> bool:
     ex = current()
     return ex is not None and ex.proves(cond)
@@ -376,12 +313,16 @@ class Target:
     executed: dict[int, Any] = field(default_factory=dict)  # the engine code its explorations ran (for the cache)
 
     def engine(self) -> Callable[..., Any]:
+        """The engine's function as its module holds it now (a mutant patched in is the one found)."""
         obj: Any = importlib.import_module(self.module)
         for part in self.fn.split("."):
             obj = getattr(obj, part)
         return obj  # type: ignore[no-any-return]
 
-    def run(self, rules: Rules) -> Mismatch | None:
+    def run(self, rules: Rules, session: Session) -> Mismatch | None:
+        """Prove the function equal to its encoding on every case (None), or find the input where it is not (the
+        mismatch); :class:`~tarneeb_proofs.obligations.Refused` where the method cannot follow the code. The
+        run's ``session`` keeps what is decided once per run (the summaries' lemmas, the simplified terms)."""
         for sm in self.summaries:
             sm.used = False
         paths = forks = 0
@@ -389,7 +330,7 @@ class Target:
         for case in self.cases:
             f = self.engine()
             syms = [v.sym() for v in case.vars]
-            ex = Explorer(case.domain)
+            ex = Explorer(case.domain, simplified=session.simplified)
             try:
                 with summarised([sm for sm in self.summaries if sm.fn in self.uses], self.fn):
                     found = ex.explore(functools.partial(case.call, f, syms))
@@ -430,7 +371,7 @@ class Target:
                 raise Refused(self._refusal(rules, case, f"Z3 could not decide the claim ({s.reason_unknown()})"))
             return self._mismatch(rules, case, s.model())
         for sm in self.summaries:
-            if sm.used and sm.lemma is not None and not _lemma_holds(sm):
+            if sm.used and sm.lemma is not None and not session.lemma_holds(*sm.lemma()):
                 raise Refused(self._refusal(rules, self.cases[0], f"the summary of {sm.fn} is not proved equal to its "
                                                               "encoding (a fault of the bridge)"))
         self.facts = {"function": f"{self.module}.{self.fn}", "domain": self.domain_text,
@@ -560,12 +501,14 @@ def eq(x: Any, t: Term) -> Term:
 
 
 def same(xs: Sequence[Any], ts: Sequence[Term]) -> Term:
+    """Engine values ``xs`` equal encoding terms ``ts``, one by one (false when the lengths differ)."""
     if len(xs) != len(ts):
         return z3.BoolVal(False)
     return z3.And([eq(x, t) for x, t in zip(xs, ts, strict=True)])
 
 
 def is_none(x: Any) -> Term:
+    """Whether the engine value is None, as a Z3 Bool."""
     return z3.BoolVal(x is None)
 
 
@@ -618,6 +561,7 @@ def as_bv(x: Any, w: int) -> Term:
 
 
 def as_int(x: Any) -> Term:
+    """An engine value as a Z3 integer (a truth value as 0 or 1, a bit-vector unsigned)."""
     t = term_of(x)
     if z3.is_bool(t):
         return z3.If(t, z3.IntVal(1), z3.IntVal(0))
@@ -645,6 +589,7 @@ def value(t: Term) -> Any:
 
 
 def card_show(c: Any) -> str:
+    """A card number as text (its rank and suit when it is a card, else the number)."""
     return card_text(int(c)) if 0 <= int(c) < 52 else str(c)
 
 

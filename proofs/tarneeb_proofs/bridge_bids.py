@@ -19,20 +19,20 @@ from tarneeb.core.hand import Auction
 
 from .bridge import (
     HAND,
+    Builder,
     Case,
+    Summariser,
     Summary,
     Target,
     Var,
     as_int,
     between,
     boolvar,
-    builds,
     cite,
     eq,
     ivar,
     same,
     seat_after,
-    summarises,
     value,
 )
 from .encode import Encoding, Term
@@ -46,8 +46,6 @@ def _strain(s: Any) -> str:
 
 
 # ================================================================ seats and dealers
-@builds("turn", "next_seat", "dealer_after_redeal", "next_dealer", "bidding_order", "first_dealers")
-@builds("bids", "next_seat", "dealer_after_redeal", "next_dealer", "bidding_order", "first_dealers")
 def _seats(enc: Encoding) -> list[Target]:
     r = enc.r
     dv = ivar("dealer")
@@ -85,8 +83,6 @@ def _seats(enc: Encoding) -> list[Target]:
     return out
 
 
-@builds("turn", "bid_turn")
-@builds("bids", "bid_turn")
 def _bid_turn(enc: Encoding) -> list[Target]:
     """hand.bid_turn over every dealer and every sequence of distinct seats that have bid (bid.turn)."""
     r = enc.r
@@ -126,7 +122,6 @@ def _bid_turn(enc: Encoding) -> list[Target]:
 
 
 # ================================================================ individual bids
-@summarises("bids")
 def bids_summaries(enc: Encoding) -> list[Summary]:
     """min_bid_for as its encoding (every integer score), for legal_bids and bid_violation."""
     r = enc.r
@@ -134,7 +129,6 @@ def bids_summaries(enc: Encoding) -> list[Summary]:
                     lambda rr, score: value(enc.min_bid_for(as_int(score))))]
 
 
-@builds("bids", "min_bid_for", "legal_bids", "bid_violation", "total_in_force", "bid_total", "hand_is_played")
 def _individual_bids(enc: Encoding) -> list[Target]:
     r = enc.r
     out: list[Target] = []
@@ -290,7 +284,6 @@ def _unpack(enc: Encoding, shape: tuple[bool, str], v: Sequence[Any]) -> tuple[A
     return dealer, seat, top, passes, n, strain
 
 
-@builds("auction", "auction_bid_violation", "dealer_forced", "bid_key")
 def _auction_calls(enc: Encoding) -> list[Target]:
     r = enc.r
     out: list[Target] = []
@@ -337,7 +330,6 @@ def _auction_calls(enc: Encoding) -> list[Target]:
     return out
 
 
-@builds("auction", "auction_start", "auction_call")
 def _auction_call_targets(enc: Encoding) -> list[Target]:
     """hand.auction_start and hand.auction_call: one call applied to any auction state."""
     r = enc.r
@@ -425,7 +417,6 @@ def _state_eq(enc: Encoding, a: Auction, st: AuctionState) -> Term:
     return z3.And(parts)
 
 
-@builds("turn", "auction_next")
 def _auction_next(enc: Encoding) -> list[Target]:
     """auction_next after every call (the state the engine passes it), next_seat and dealer_after_redeal."""
     r = enc.r
@@ -462,4 +453,21 @@ def _auction_next(enc: Encoding) -> list[Target]:
     return [Target("auction_next", cases, domain_text="every seat x calls so far x seats still in x top bid holder")]
 
 
-__all__ = ["bids_summaries"]
+# this module's builders, in the order their obligations run within a stage, and its summarisers: explicit tables,
+# read by tarneeb_proofs.engine_family (nothing registers itself when the module is imported)
+_SEATS = ("next_seat", "dealer_after_redeal", "next_dealer", "bidding_order", "first_dealers")
+BUILDERS: tuple[Builder, ...] = (
+    Builder("bids", _SEATS, _seats),
+    Builder("turn", _SEATS, _seats),
+    Builder("bids", ("bid_turn",), _bid_turn),
+    Builder("turn", ("bid_turn",), _bid_turn),
+    Builder("bids", ("min_bid_for", "legal_bids", "bid_violation", "total_in_force", "bid_total", "hand_is_played"),
+            _individual_bids),
+    Builder("auction", ("auction_bid_violation", "dealer_forced", "bid_key"), _auction_calls),
+    Builder("auction", ("auction_start", "auction_call"), _auction_call_targets),
+    Builder("turn", ("auction_next",), _auction_next),
+)
+SUMMARISERS: tuple[Summariser, ...] = (Summariser(("bids",), bids_summaries),)
+
+
+__all__ = ["BUILDERS", "SUMMARISERS", "bids_summaries"]

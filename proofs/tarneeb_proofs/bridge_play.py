@@ -17,14 +17,15 @@ import z3
 
 from .bridge import (
     HAND,
+    Builder,
     Case,
+    Summariser,
     Summary,
     Target,
     Var,
     as_bv,
     as_int,
     between,
-    builds,
     bvar,
     card_show,
     cite,
@@ -33,7 +34,6 @@ from .bridge import (
     ivar,
     same,
     seat_after,
-    summarises,
     value,
 )
 from .encode import NO_LED, Encoding, Term, bv6, card_bit, holds, seat2, suit_mask, suit_of
@@ -79,7 +79,6 @@ def _follow_clause(r: Any) -> str:
     return cite(r, "play.must-trump", "play.follow") if r.must_trump else "play.follow"
 
 
-@builds("play", "trick_winner")
 def _trick_winner(enc: Encoding) -> list[Target]:
     """trick_winner: tricks of 1..4 distinct cards, every trump of the configuration."""
     cases = []
@@ -100,7 +99,6 @@ def _trick_winner(enc: Encoding) -> list[Target]:
     return [Target("trick_winner", cases, domain_text="tricks of 1-4 distinct cards x every trump")]
 
 
-@builds("play", "legal_play_mask", "play_violation")
 def _follow(enc: Encoding) -> list[Target]:
     """legal_play_mask and play_violation: any 52-bit hand, every led suit (or leading) and trump."""
     r = enc.r
@@ -144,7 +142,6 @@ def _follow(enc: Encoding) -> list[Target]:
     return out
 
 
-@builds("play", "trump_from_reveal", "is_weak_hand")
 def _reveal_and_weak(enc: Encoding) -> list[Target]:
     """trump_from_reveal (revealed-card sources) and is_weak_hand (rulesets with the weak-hand redeal)."""
     r = enc.r
@@ -164,7 +161,6 @@ def _reveal_and_weak(enc: Encoding) -> list[Target]:
     return out
 
 
-@summarises("play")
 def play_summaries(enc: Encoding) -> list[Summary]:
     """legal_play_mask and trick_winner as their encodings, for the hand steps that call them."""
     r = enc.r
@@ -257,7 +253,6 @@ def _dealer_last_position(enc: Encoding, dealer: int) -> int:
     return pos
 
 
-@builds("play", "revealed_card", "deal_trump")
 def _reveal(enc: Encoding) -> list[Target]:
     """revealed_card and hand.deal_trump: the dealer's last card (deal.order) and the trump it gives."""
     r = enc.r
@@ -294,7 +289,6 @@ def _reveal(enc: Encoding) -> list[Target]:
     return out
 
 
-@builds("play", "weak_seats", "weak_claimers")
 def _weak_seats(enc: Encoding) -> list[Target]:
     """hand.weak_seats: every four hands."""
     r = enc.r
@@ -335,7 +329,6 @@ def _weak_seats(enc: Encoding) -> list[Target]:
     return out
 
 
-@builds("play", "deal_positions", "deal_hands", "deck_of_hands")
 def _deal_hands(enc: Encoding) -> list[Target]:
     r = enc.r
     # deal_positions: the deck's places of each recipient's cards, in the order it receives them (deal.order), from
@@ -391,7 +384,6 @@ def _deal_hands(enc: Encoding) -> list[Target]:
             Target("deck_of_hands", [inverse], domain_text="every dealer x every four sequences of 13 cards")]
 
 
-@builds("play", "team_of", "partner", "team_tricks", "seat_order", "deal_order")
 def _seat_orders(enc: Encoding) -> list[Target]:
     """team_of, partner, team_tricks, seat_order, deal_order: the seats, their teams and orders (seats.partners)."""
     out: list[Target] = []
@@ -425,7 +417,6 @@ def _seat_orders(enc: Encoding) -> list[Target]:
     return out
 
 
-@builds("play", "hand_leader")
 def _leader(enc: Encoding) -> list[Target]:
     """hand.hand_leader: the seat after the dealer (individual bids) or the contract holder (auction)."""
     r = enc.r
@@ -446,7 +437,6 @@ def _leader(enc: Encoding) -> list[Target]:
     return out
 
 
-@builds("play", "trick_turn")
 def _trick_turn(enc: Encoding) -> list[Target]:
     r = enc.r
     # trick_turn: the seat playing the n-th card of a trick led by leader (play.direction)
@@ -459,7 +449,6 @@ def _trick_turn(enc: Encoding) -> list[Target]:
                       "4 leaders x 0-3 cards played")]
 
 
-@builds("play", "trick_winner_seat", "trick_legal", "legal_trick_winner")
 def _trick_steps(enc: Encoding) -> list[Target]:
     r = enc.r
     # trick_winner_seat and trick_legal: four distinct cards, any leader, every trump
@@ -497,4 +486,21 @@ def _trick_steps(enc: Encoding) -> list[Target]:
                    uses=("trick_winner", "legal_play_mask"))]
 
 
-__all__ = ["play_summaries", "trumps"]
+# this module's builders, in the order their obligations run, and its summarisers: explicit tables, read by
+# tarneeb_proofs.engine_family (nothing registers itself when the module is imported)
+BUILDERS: tuple[Builder, ...] = (
+    Builder("play", ("trick_winner",), _trick_winner),
+    Builder("play", ("legal_play_mask", "play_violation"), _follow),
+    Builder("play", ("trump_from_reveal", "is_weak_hand"), _reveal_and_weak),
+    Builder("play", ("revealed_card", "deal_trump"), _reveal),
+    Builder("play", ("weak_seats", "weak_claimers"), _weak_seats),
+    Builder("play", ("deal_positions", "deal_hands", "deck_of_hands"), _deal_hands),
+    Builder("play", ("team_of", "partner", "team_tricks", "seat_order", "deal_order"), _seat_orders),
+    Builder("play", ("hand_leader",), _leader),
+    Builder("play", ("trick_turn",), _trick_turn),
+    Builder("play", ("trick_winner_seat", "trick_legal", "legal_trick_winner"), _trick_steps),
+)
+SUMMARISERS: tuple[Summariser, ...] = (Summariser(("play",), play_summaries),)
+
+
+__all__ = ["BUILDERS", "SUMMARISERS", "play_summaries", "trumps"]

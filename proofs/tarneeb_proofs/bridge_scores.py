@@ -13,7 +13,23 @@ from typing import Any
 
 import z3
 
-from .bridge import HAND, Case, Summary, Target, Var, as_int, between, builds, cite, eq, in_range, ivar, same, summarises, value
+from .bridge import (
+    HAND,
+    Builder,
+    Case,
+    Summariser,
+    Summary,
+    Target,
+    Var,
+    as_int,
+    between,
+    cite,
+    eq,
+    in_range,
+    ivar,
+    same,
+    value,
+)
 from .encode import Encoding, Outcome, Term
 
 
@@ -30,7 +46,6 @@ def _tricks(names: Sequence[str]) -> tuple[list[Var], list[Term]]:
 
 
 # ================================================================ summaries
-@summarises("scoring", "outcome")
 def score_summaries(enc: Encoding) -> list[Summary]:
     """individual_delta, team_deltas, bid13_wins, team_qualifies and individual_outcome as their encodings, for the
     hand steps that call them (hand_deltas, hand_outcome), on the domains their own targets prove."""
@@ -86,7 +101,6 @@ def score_summaries(enc: Encoding) -> list[Summary]:
 
 
 # ================================================================ scoring
-@builds("scoring", "bid_made", "bid_value", "individual_delta", "team_deltas", "bid13_wins", "hand_deltas")
 def _scoring(enc: Encoding) -> list[Target]:
     r = enc.r
     out: list[Target] = []
@@ -185,7 +199,6 @@ def _outcome_want(o: Outcome) -> Any:
     return want
 
 
-@builds("outcome", "target_in_force", "settle")
 def _play_on(enc: Encoding) -> list[Target]:
     r = enc.r
     gv = ivar("games won")
@@ -196,8 +209,6 @@ def _play_on(enc: Encoding) -> list[Target]:
                    domain_text="every number of games won >= 0"), _settle(enc)]
 
 
-@builds("outcome", "qualification", "team_qualifies", "tie_keys", "made_bid_winner", "individual_outcome",
-        "target_reached", "auction_outcome", "hand_outcome")
 def _outcomes(enc: Encoding) -> list[Target]:
     r = enc.r
     out: list[Target] = []
@@ -337,4 +348,16 @@ def _settle(enc: Encoding) -> Target:
     return Target("settle", cases, HAND, "every winner x target in force x games won before (0-2)")
 
 
-__all__ = ["score_summaries"]
+# this module's builders, in the order their obligations run within a stage, and its summarisers: explicit tables,
+# read by tarneeb_proofs.engine_family (nothing registers itself when the module is imported)
+BUILDERS: tuple[Builder, ...] = (
+    Builder("scoring", ("bid_made", "bid_value", "individual_delta", "team_deltas", "bid13_wins", "hand_deltas"),
+            _scoring),
+    Builder("outcome", ("target_in_force", "settle"), _play_on),
+    Builder("outcome", ("qualification", "team_qualifies", "tie_keys", "made_bid_winner", "individual_outcome",
+                        "target_reached", "auction_outcome", "hand_outcome"), _outcomes),
+)
+SUMMARISERS: tuple[Summariser, ...] = (Summariser(("scoring", "outcome"), score_summaries),)
+
+
+__all__ = ["BUILDERS", "SUMMARISERS", "score_summaries"]

@@ -4,36 +4,39 @@ and their mutant checks. The methods are in :mod:`tarneeb_proofs.bridge` and the
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 import z3
 
 from tarneeb.core.spec import get_ruleset, rulesets
 
-from . import bridge_bids, bridge_play, bridge_scores, cache  # noqa: F401 - bridge_*: their builders register
-from .bridge import BUILDERS, MEMO, SUMMARISERS, Builder, fingerprint, reads, recording
+from . import bridge_bids, bridge_play, bridge_scores
+from .bridge import Builder, Summariser, Summary, fingerprint, recording
 from .encode import Encoding
 from .mutants import MUTANTS, MutantError, applied, mutated_source
-from .obligations import Check, Obligation, engine_reading_variants, reading_variants, report, variants
+from .obligations import Check, Obligation, engine_reading_variants, reading_variants, variants
+from .session import Session
 from .witness import Witness
 
 PLAY_OPTIONS = ("must_trump", "egyptian", "trump_source", "weak_redeal", "direction")
 # stage -> (option names enumerated for individual rulesets, for auction
-# rulesets); None: not that kind. The stages' targets come from the builders of bridge.BUILDERS.
-STAGES: dict[str, tuple[tuple[str, ...] | None, tuple[str, ...] | None]] = {
+# rulesets); None: not that kind. The stages' targets come from the builders of :data:`BUILDERS`.
+STAGES: Mapping[str, tuple[tuple[str, ...] | None, tuple[str, ...] | None]] = MappingProxyType({
     "play": (PLAY_OPTIONS, PLAY_OPTIONS),
     "bids": (("rising_min_bid", "bid_total_min"), None),
     "auction": (None, ("auction", "all_pass", "egyptian", "min_bid", "direction")),
     "turn": (None, ("auction", "direction", "weak_redeal")),
     "scoring": ((), ("scoring", "kaboot", "bid13", "min_bid")),
     "outcome": (("target", "made_bid_wins"), ("target", "play_on")),
-}
+})
 
 
 # ambiguity -> the stages whose engine functions follow its readings (beside the auction scoring readings, which
 # reading_variants finds from the encoding): each selectable reading runs them (tests/test_readings_selected.py
 # asserts every selectable ambiguity is in one or the other, or in the steered-match tests' MATCH_READINGS)
-READING_STAGES: dict[str, tuple[str, ...]] = {
+READING_STAGES: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "first-dealer": ("bids", "turn"),
     "forced-dealer-minimum": ("auction", "turn"),
     "egyptian-dealer-match": ("auction", "turn"),
@@ -46,7 +49,22 @@ READING_STAGES: dict[str, tuple[str, ...]] = {
     "weak-hand": ("play",),
     "turned-card-trump": ("play",),
     "400-direction": ("play", "bids"),
-}
+})
+
+
+# every builder of engine-function targets and every summariser, from the stage modules' own tables, in this order
+BUILDERS: tuple[Builder, ...] = (*bridge_bids.BUILDERS, *bridge_play.BUILDERS, *bridge_scores.BUILDERS)
+SUMMARISERS: tuple[Summariser, ...] = (*bridge_bids.SUMMARISERS, *bridge_play.SUMMARISERS, *bridge_scores.SUMMARISERS)
+
+
+def builders(stage: str) -> tuple[Builder, ...]:
+    """The builders of the stage's targets, in their table order (the order their obligations run)."""
+    return tuple(b for b in BUILDERS if b.stage == stage)
+
+
+def summaries(stage: str, enc: Encoding) -> list[Summary]:
+    """The summaries (proved callees) the stage's targets may use, for the configuration ``enc``."""
+    return [sm for s in SUMMARISERS if stage in s.stages for sm in s.make(enc)]
 
 
 CLAUSES = ("play.winner", "play.follow", "play.must-trump", "play.direction", "trump.source", "deal.weak-redeal",
@@ -57,57 +75,53 @@ CLAUSES = ("play.winner", "play.follow", "play.must-trump", "play.direction", "t
            "win.play-on")
 
 
-
-
 def build(stage: str, mutant: str | None, enc: Encoding) -> list[Any]:
     """The stage's obligations, one per builder of engine-function targets, run with the mutant
-    patched in. A builder proved in this process for the same engine code and the same values of the rule fields
-    it read is not run again (bridge.MEMO)."""
+    patched in. A builder proved earlier in the run's session for the same engine code and the same values of the
+    rule fields it read, or in the cache, is not run again (:class:`~tarneeb_proofs.session.Memo`)."""
     if mutant is not None:
         try:
             mutated_source(MUTANTS[mutant])
         except MutantError as e:  # a stale entry (its text edited away) fails its check as vacuous: no crash, no catch
             return [Obligation(f"stale mutant, it no longer applies: {e}", [z3.BoolVal(False)], z3.BoolVal(True))]
-    out = []
     variant = (",".join(f"{k}={v}" for k, v in enc.r.options) or "default") + "".join(
         f";reading {a}={rd}" for a, rd in sorted(enc.r.ruleset.readings.items()))
-    for b in BUILDERS[stage]:
-        ob = Obligation(f"engine {', '.join(b.fns)} equal the encoding for every input", [], z3.BoolVal(True))
+    return [Obligation(f"engine {', '.join(b.fns)} equal the encoding for every input", [], z3.BoolVal(True),
+                       run=functools.partial(_run_builder, stage, b, mutant, enc, variant))
+            for b in builders(stage)]
 
-        def run(b: Builder = b) -> Witness | None:
-            with applied(mutant):
-                key = (stage, b.fns, fingerprint())
-                hit = MEMO.get(key, enc.r)
-                dkey = (stage, b.fns)
-                if hit is None and dkey is not None:
-                    hit = cache.get(dkey, enc.r)
-                if hit is not None:
-                    for f in hit:
-                        report("engine-functions", {**f, "ruleset": enc.r.id, "variant": variant, "reused": True})
-                    return None
-                rr = recording(enc.r)
-                with reads() as seen:
-                    e = Encoding(rr)
-                    summaries = [sm for make in SUMMARISERS.get(stage, []) for sm in make(e)]
-                    facts = []
-                    executed: dict[int, Any] = {}
-                    for t in b.make(e):
-                        t.summaries = summaries
-                        bad = t.run(rr)
-                        if bad is not None:
-                            return bad.witness(enc.r)
-                        facts.append(dict(t.facts))
-                        executed.update(t.executed)
-                MEMO.put(key, seen, facts)
-                if dkey is not None:
-                    cache.put(dkey, seen, cache.code_digests(executed), facts)
-                for f in facts:
-                    report("engine-functions", {**f, "ruleset": enc.r.id, "variant": variant, "reused": False})
+
+def _run_builder(stage: str, b: Builder, mutant: str | None, enc: Encoding, variant: str,
+                 session: Session) -> Witness | None:
+    """Prove the targets of one builder (or take them from the session's memo or the cache): a counterexample, or
+    None with the functions proved reported (``engine-functions``)."""
+    with applied(mutant):
+        key = (stage, b.fns, fingerprint())
+        hit = session.memo.get(key, enc.r)
+        dkey = (stage, b.fns)
+        if hit is None:
+            hit = session.cache.get(dkey, enc.r)
+        if hit is not None:
+            for f in hit:
+                session.report("engine-functions", {**f, "ruleset": enc.r.id, "variant": variant, "reused": True})
             return None
-
-        ob.run = run
-        out.append(ob)
-    return out
+        rr, seen = recording(enc.r)
+        e = Encoding(rr)
+        stand_ins = summaries(stage, e)
+        facts = []
+        executed: dict[int, Any] = {}
+        for t in b.make(e):
+            t.summaries = stand_ins
+            bad = t.run(rr, session)
+            if bad is not None:
+                return bad.witness(enc.r)
+            facts.append(dict(t.facts))
+            executed.update(t.executed)
+        session.memo.put(key, seen, facts)
+        session.cache.put(dkey, seen, executed, facts)
+        for f in facts:
+            session.report("engine-functions", {**f, "ruleset": enc.r.id, "variant": variant, "reused": False})
+    return None
 
 
 def engine_checks(refs: list[str] | None = None) -> list[Any]:

@@ -8,7 +8,9 @@ Chosen by measurement over the engine family's own evaluations (16 814 distinct 
 engine check of ``tarneeb prove``): substituting the point and asking ``z3.simplify`` (the previous ``Ev``) took
 305 us a point, asserting the point and solving (the previous ``Encoding.eval_*``) 5-90 ms a call, the
 compiled terms 2.5 us a point (compiling all 89 sets: 0.42 s), with the same values everywhere. The compiled
-function is memoised by term, so variants and checks sharing a term compile it once.
+function is memoised by term in a :class:`Compiled` (a run's, the session's: variants and checks sharing a term
+compile it once), given to :class:`Ev` or put in force for a block by :func:`compiling` (the encodings build their
+evaluators without one: they use the memo in force).
 
 Values: an integer or bit-vector input takes any Python integer (a bit-vector input is reduced to its width, as
 ``BitVecVal`` does), a Boolean input any truth value; results are ``int`` (bit-vectors unsigned), ``bool`` or
@@ -24,7 +26,10 @@ tests all read the encodings' values through :class:`Ev`. This module imports on
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from types import MappingProxyType
 from typing import Any
 
 import z3
@@ -36,24 +41,58 @@ class EvalError(ValueError):
     """A term (or a point) the evaluator cannot reduce to a value."""
 
 
-_MEMO: dict[tuple[int, ...], tuple[list[Term], Callable[..., tuple[Any, ...]]]] = {}
+class Compiled:
+    """Compiled term sets, by the ids of their terms (kept alive here, so their ids stay theirs): a set of terms
+    met again (another encoding of the same rule values, another check) is compiled once."""
+
+    def __init__(self) -> None:
+        self._memo: dict[tuple[int, ...], tuple[list[Term], Callable[..., tuple[Any, ...]]]] = {}
+
+    def function(self, xs: Sequence[Term], outs: Sequence[Term]) -> Callable[..., tuple[Any, ...]]:
+        """:func:`compile_terms` of ``xs`` and ``outs``, compiled once."""
+        key = tuple(t.get_id() for t in [*xs, *outs])
+        hit = self._memo.get(key)
+        if hit is None:
+            hit = ([*xs, *outs], compile_terms(xs, outs))
+            self._memo[key] = hit
+        return hit[1]
+
+
+# the memo Ev compiles into when it is given none (the encodings build theirs so): a dynamic context, set by
+# compiling() for a block (a session while it runs a check; the building of the checks)
+_IN_FORCE: ContextVar[Compiled | None] = ContextVar("tarneeb_proofs_compiled", default=None)
+
+
+@contextmanager
+def compiling(memo: Compiled | None = None) -> Iterator[Compiled]:
+    """In the block, :class:`Ev` compiles into ``memo``; without one, into the memo already in force (a new one when
+    none is)."""
+    if memo is None:
+        memo = _IN_FORCE.get()
+        if memo is not None:
+            yield memo
+            return
+        memo = Compiled()
+    token = _IN_FORCE.set(memo)
+    try:
+        yield memo
+    finally:
+        _IN_FORCE.reset(token)
 
 
 class Ev:
     """The value of the terms ``outs`` (over the variables ``xs``) at concrete points: ``Ev(xs, outs)(*point)``
-    is the tuple of the outputs' values. Compiled once per term (see the module docstring)."""
+    is the tuple of the outputs' values. Compiled once per term in ``compiled``, or in the memo in force
+    (:func:`compiling`); with neither, compiled here (see the module docstring)."""
 
-    def __init__(self, xs: Sequence[Term], outs: Sequence[Term]) -> None:
+    def __init__(self, xs: Sequence[Term], outs: Sequence[Term], compiled: Compiled | None = None) -> None:
         self.xs = list(xs)
         self.outs = list(outs)
-        key = tuple(t.get_id() for t in [*self.xs, *self.outs])
-        hit = _MEMO.get(key)
-        if hit is None:  # the terms are kept alive with the memo, so their ids stay theirs
-            hit = ([*self.xs, *self.outs], compile_terms(self.xs, self.outs))
-            _MEMO[key] = hit
-        self._f = hit[1]
+        memo = compiled if compiled is not None else _IN_FORCE.get()
+        self._f = memo.function(self.xs, self.outs) if memo is not None else compile_terms(self.xs, self.outs)
 
     def __call__(self, *vals: Any) -> tuple[Any, ...]:
+        """The outputs' values at the point ``vals`` (one value per input, in order)."""
         if len(vals) != len(self.xs):
             raise EvalError(f"{len(vals)} values for the {len(self.xs)} inputs {', '.join(map(str, self.xs))}")
         return self._f(*vals)
@@ -83,14 +122,17 @@ def _signed(x: int, w: int) -> int:
     return x - (1 << w) if x >> (w - 1) & 1 else x
 
 
-_RUNTIME: dict[str, Any] = {"_ediv": _ediv, "_signed": _signed, "_index": operator.index}
+_RUNTIME: Mapping[str, Any] = MappingProxyType({"_ediv": _ediv, "_signed": _signed, "_index": operator.index})
 
-_NARY: dict[int, str] = {z3.Z3_OP_AND: " and ", z3.Z3_OP_OR: " or ", z3.Z3_OP_ADD: " + ", z3.Z3_OP_MUL: " * ",
-                         z3.Z3_OP_SUB: " - ", z3.Z3_OP_BAND: " & ", z3.Z3_OP_BOR: " | ", z3.Z3_OP_BXOR: " ^ "}
-_WRAP: dict[int, str] = {z3.Z3_OP_BADD: " + ", z3.Z3_OP_BSUB: " - ", z3.Z3_OP_BMUL: " * "}  # then reduced
-_CMP: dict[int, str] = {z3.Z3_OP_LE: "<=", z3.Z3_OP_LT: "<", z3.Z3_OP_GE: ">=", z3.Z3_OP_GT: ">",
-                        z3.Z3_OP_ULEQ: "<=", z3.Z3_OP_ULT: "<", z3.Z3_OP_UGEQ: ">=", z3.Z3_OP_UGT: ">"}
-_SCMP: dict[int, str] = {z3.Z3_OP_SLEQ: "<=", z3.Z3_OP_SLT: "<", z3.Z3_OP_SGEQ: ">=", z3.Z3_OP_SGT: ">"}
+_NARY: Mapping[int, str] = MappingProxyType({
+    z3.Z3_OP_AND: " and ", z3.Z3_OP_OR: " or ", z3.Z3_OP_ADD: " + ", z3.Z3_OP_MUL: " * ", z3.Z3_OP_SUB: " - ",
+    z3.Z3_OP_BAND: " & ", z3.Z3_OP_BOR: " | ", z3.Z3_OP_BXOR: " ^ "})
+_WRAP: Mapping[int, str] = MappingProxyType({z3.Z3_OP_BADD: " + ", z3.Z3_OP_BSUB: " - ", z3.Z3_OP_BMUL: " * "})  # then reduced
+_CMP: Mapping[int, str] = MappingProxyType({z3.Z3_OP_LE: "<=", z3.Z3_OP_LT: "<", z3.Z3_OP_GE: ">=", z3.Z3_OP_GT: ">",
+                                            z3.Z3_OP_ULEQ: "<=", z3.Z3_OP_ULT: "<", z3.Z3_OP_UGEQ: ">=",
+                                            z3.Z3_OP_UGT: ">"})
+_SCMP: Mapping[int, str] = MappingProxyType({z3.Z3_OP_SLEQ: "<=", z3.Z3_OP_SLT: "<", z3.Z3_OP_SGEQ: ">=",
+                                             z3.Z3_OP_SGT: ">"})
 
 
 def _sort_ok(x: Term, strings: bool) -> bool:

@@ -17,6 +17,7 @@ This module is the bottom of the proof layers above :mod:`tarneeb_proofs.encode`
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import hashlib
 import itertools
 import os
@@ -27,7 +28,7 @@ import traceback
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import InvalidStateError, ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import z3
 
@@ -37,6 +38,8 @@ from tarneeb.errors import TarneebError
 
 from . import cache
 from .encode import Encoding, Term
+from .evaluate import compiling
+from .session import Session
 from .witness import Witness
 
 SOURCE_MUTANT_FAMILIES = ("engine",)  # families whose mutants edit the code, not the encoding
@@ -53,6 +56,9 @@ class Refused(Exception):
 
 @dataclass
 class Obligation:
+    """One fact a check proves: hypotheses and a claim (or code run, :attr:`run`), with how a counterexample is
+    shown."""
+
     name: str
     hyp: list[Term]
     claim: Term
@@ -64,13 +70,17 @@ class Obligation:
     # "claim" when a hypothesis is an invariant or lemma instance whose guards speak of other states (k = 13
     # while k < 13; removing a card from the played set), "off" for an invariant claimed at one state (the deal)
     guards: str = "claim+hyp"
-    # an obligation discharged by running code (the engine family): returns a counterexample or None, may raise
-    # Refused (what it did beside its verdict goes through :func:`report`)
-    run: Callable[[], Witness | None] | None = None
+    # an obligation discharged by running code (the engine family), given the run's session: returns a
+    # counterexample or None, may raise Refused (what it did beside its verdict goes through Session.report)
+    run: Callable[[Session], Witness | None] | None = None
 
 
 @dataclass(frozen=True)
 class Check:
+    """One check of ``tarneeb prove``: an invariant family's obligations for one ruleset, option variant and
+    reading, with or without a mutant (a frozen description, sent to worker processes: its rules are loaded when it
+    runs)."""
+
     invariant: str
     ruleset: str
     options: tuple[tuple[str, OptionValue], ...]
@@ -83,19 +93,23 @@ class Check:
 
     @property
     def variant(self) -> str:
+        """The options and readings of the check as text ("default" when none)."""
         opts = ",".join(f"{k}={_fmt(v)}" for k, v in self.options) or "default"
         return opts + "".join(f";reading {a}={r}" for a, r in self.readings)
 
     @property
     def id(self) -> str:
+        """The check's id: family, stage, ruleset, variant and mutant."""
         base = f"{self.invariant}{'.' + self.stage if self.stage else ''}:{self.ruleset}:{self.variant}"
         return base + (f":mutant={self.mutant}" if self.mutant else "")
 
     @property
     def expected(self) -> str:
+        """What the check must end with: a counterexample for a mutant, else a proof."""
         return "counterexample" if self.mutant else "proved"
 
     def rules(self) -> Rules:
+        """The rules the check runs under (its ruleset at its options, under its readings)."""
         if not self.readings:
             return load_rules(self.ruleset, dict(self.options))
         return load_rules(with_readings(get_ruleset(self.ruleset), dict(self.readings)), dict(self.options))
@@ -103,6 +117,8 @@ class Check:
 
 @dataclass
 class Result:
+    """What became of one check: its status, the time it took, and the failing obligation with its witness."""
+
     check: Check
     status: str  # proved | counterexample | vacuous | unknown | refused
     runtime: float
@@ -116,6 +132,7 @@ class Result:
 
     @property
     def ok(self) -> bool:
+        """Whether the check ended as expected."""
         return self.status == self.check.expected
 
 
@@ -125,27 +142,25 @@ def _fmt(v: object) -> str:
     return str(v)
 
 
-_SHARED_PROVED: set[str] = set()  # formula keys of shared obligations already proved in this process
-_KEYS: dict[tuple[tuple[int, ...], int], tuple[str, list[Term]]] = {}  # z3 AST ids -> (key, the terms kept alive)
-
-
-def formula_key(hyp: Sequence[Term], claim: Term, keep: bool = True) -> str:
+def formula_key(hyp: Sequence[Term], claim: Term,
+                keys: dict[tuple[tuple[int, ...], int], tuple[str, list[Term]]] | None = None, keep: bool = True) -> str:
     """The sha256 of the SMT-LIB text (declarations, hypotheses, claim) of an obligation.
 
     Two obligations get the same key only when they state exactly the same
     fact. z3 hash-conses its terms, so the text is printed once per distinct
-    formula (memoised on the term ids, whose terms are kept alive here).
+    formula when ``keys`` is given (a session's :attr:`~tarneeb_proofs.session.Session.formula_keys`: the key
+    memoised on the term ids, whose terms are kept alive there; with ``keep`` false it is looked up, not added).
     """
     ids = (tuple(h.get_id() for h in hyp), claim.get_id())
-    hit = _KEYS.get(ids)
+    hit = keys.get(ids) if keys is not None else None
     if hit is None:
         hs, cs = z3.Solver(), z3.Solver()
         hs.add(*hyp)
         cs.add(claim)
         text = hs.sexpr() + "\n; claim\n" + cs.sexpr()
         hit = (hashlib.sha256(text.encode()).hexdigest(), [*hyp, claim])
-        if keep:  # (an obligation proved once per run is not kept: its term ids are not asked for again)
-            _KEYS[ids] = hit
+        if keys is not None and keep:
+            keys[ids] = hit
     return hit[0]
 
 
@@ -187,23 +202,14 @@ def solve(s: Any) -> Any:
     return r
 
 
-_REPORTS: dict[str, list[Any]] = {}  # what the obligations of the running check reported (see :func:`report`)
-
-
-def report(key: str, item: Any) -> None:
-    """Add ``item`` (plain, picklable data) to the list ``key`` of the running check's :attr:`Result.data`."""
-    _REPORTS.setdefault(key, []).append(item)
-
-
-def run_check(check: Check, timeout_ms: int = 60_000) -> Result:
-    """:func:`_run_check`, with what its obligations reported (:func:`report`) in the result's ``data``."""
-    _REPORTS.clear()
-    try:
-        res = _run_check(check, timeout_ms)
-        res.data = {k: list(v) for k, v in _REPORTS.items()}
-        return res
-    finally:
-        _REPORTS.clear()
+def run_check(check: Check, session: Session | None = None, timeout_ms: int = 60_000) -> Result:
+    """:func:`_run_check` in the run's ``session`` (a new one when none is given: nothing reused from an earlier
+    check), with what its obligations reported (:meth:`Session.report`) in the result's ``data``."""
+    session = Session() if session is None else session
+    with session.running() as reports:
+        res = _run_check(check, session, timeout_ms)
+    res.data = {k: list(v) for k, v in reports.items()}
+    return res
 
 
 # The longest an obligation that runs engine code may take, in CPU seconds of this process (the longest one
@@ -254,13 +260,24 @@ def raised_witness(name: str, e: Exception, clauses: Sequence[str]) -> Witness:
 
 
 def hang_witness(name: str, seconds: float) -> Witness:
+    """The counterexample of an engine run that outlasted its CPU limit."""
     w = Witness(f"the engine did not finish within {seconds:.0f} s of CPU: a loop that never ends?")
     w.add("obligation", name)
     return w
 
 
-def _run_check(check: Check, timeout_ms: int = 60_000) -> Result:
-    """Run every obligation of a check; a solver timeout is a visible ``unknown``, never a pass.
+class _Verdict(NamedTuple):
+    """What became of one obligation: ``proved`` (or taken as proved from the cache), ``shared`` (proved by an
+    earlier check of the run), else the check's failing status with its witness or detail."""
+
+    status: str
+    witness: Witness | None = None
+    detail: str = ""
+
+
+def _run_check(check: Check, session: Session | None = None, timeout_ms: int = 60_000) -> Result:
+    """Run every obligation of a check in the run's ``session``; a solver timeout is a visible ``unknown``, never a
+    pass.
 
     Per obligation: the hypotheses are satisfiable, every guard of a guarded
     conjunct (``Implies(g, c)``, in the claim or the hypotheses) is
@@ -268,6 +285,7 @@ def _run_check(check: Check, timeout_ms: int = 60_000) -> Result:
     :attr:`Obligation.guards`), and
     hypotheses + not(claim) is unsat.
     """
+    session = Session() if session is None else session
     t0 = time.perf_counter()
     # the engine family's mutants are bugs in the code (tarneeb_proofs.mutants): their
     # encoding is the true one
@@ -286,74 +304,87 @@ def _run_check(check: Check, timeout_ms: int = 60_000) -> Result:
                           raised_witness("building the check", e, check.clauses), shared=shared)
         if ob is None:
             break
-        if ob.run is not None:
-            try:
-                with engine_cpu_limit(ENGINE_CPU_S):
-                    w = ob.run()
-            except EngineHang:
-                w = hang_witness(ob.name, ENGINE_CPU_S)
-            except Refused as e:
-                return Result(check, "refused", time.perf_counter() - t0, ob.name, e.witness, shared=shared)
-            except Exception as e:  # noqa: BLE001 - the code under check raised where it should answer
-                w = raised_witness(ob.name, e, check.clauses)
-            if w is not None:
-                return Result(check, "counterexample", time.perf_counter() - t0, ob.name, w, shared=shared)
-            continue
-        key = formula_key(ob.hyp, ob.claim) if ob.share else ""
-        if key and key in _SHARED_PROVED:
+        v = _run_code(check, ob, session) if ob.run is not None else _prove(check, ob, session, timeout_ms)
+        if v.status == "shared":
             shared += 1
-            continue
-        # across runs: the same formula (exact SMT-LIB text, vacuity mode) proved by the same prover and Z3
-        stored = (f"{key or formula_key(ob.hyp, ob.claim, keep=False)}|{ob.guards}"
-                  if check.mutant is None and cache.enabled() else "")
-        if stored and cache.formula_proved(stored):
-            if key:
-                _SHARED_PROVED.add(key)
-            continue
-        s = z3.Solver()
-        s.set("timeout", timeout_ms)
-        s.add(*ob.hyp)
-        r = solve(s)
-        if r != z3.sat:
-            status = "vacuous" if r == z3.unsat else "unknown"
-            return Result(check, status, time.perf_counter() - t0, ob.name, detail=f"hypotheses are {r}", shared=shared)
-        models = [s.model()]
-        for where, g in guards(ob.hyp, ob.claim, ob.guards):
-            if any(z3.is_true(md.eval(g, model_completion=True)) for md in models):
-                continue
-            r = s.check(g)
-            if r == z3.sat:
-                models.append(s.model())
-                continue
-            status = "vacuous" if r == z3.unsat else "unknown"
-            return Result(check, status, time.perf_counter() - t0, ob.name,
-                          detail=f"the guard of {where} is {r} with the hypotheses: {_guard_text(g)}", shared=shared)
-        s.add(z3.Not(ob.claim))
-        r = solve(s)
-        if r == z3.sat:
-            w = ob.witness(s.model())
-            w.clauses = list(check.clauses)
-            return Result(check, "counterexample", time.perf_counter() - t0, ob.name, w, shared=shared)
-        if r != z3.unsat:
-            return Result(check, "unknown", time.perf_counter() - t0, ob.name, detail=str(s.reason_unknown()),
-                          shared=shared)
-        if key and check.mutant is None:  # only a proof under the true rules may stand for a later check
-            _SHARED_PROVED.add(key)
-        if stored:
-            cache.formula_put(stored)
+        elif v.status != "proved":
+            return Result(check, v.status, time.perf_counter() - t0, ob.name, v.witness, v.detail, shared=shared)
     return Result(check, "proved", time.perf_counter() - t0, shared=shared)
+
+
+def _run_code(check: Check, ob: Obligation, session: Session) -> _Verdict:
+    """An obligation discharged by running code: a hang, a raised exception or the counterexample it returns fails
+    the check; a refusal makes it ``refused``."""
+    assert ob.run is not None
+    try:
+        with engine_cpu_limit(ENGINE_CPU_S):
+            w = ob.run(session)
+    except EngineHang:
+        w = hang_witness(ob.name, ENGINE_CPU_S)
+    except Refused as e:
+        return _Verdict("refused", e.witness)
+    except Exception as e:  # noqa: BLE001 - the code under check raised where it should answer
+        w = raised_witness(ob.name, e, check.clauses)
+    return _Verdict("proved") if w is None else _Verdict("counterexample", w)
+
+
+def _prove(check: Check, ob: Obligation, session: Session, timeout_ms: int) -> _Verdict:
+    """An obligation of formulas: taken from this run (a shared one proved earlier) or the cache, else proved."""
+    key = formula_key(ob.hyp, ob.claim, session.formula_keys) if ob.share else ""
+    if key and key in session.shared_proved:
+        return _Verdict("shared")
+    # across runs: the same formula (exact SMT-LIB text, vacuity mode) proved by the same prover and Z3
+    # (an obligation proved once per run is not kept in the session's keys: its term ids are not asked for again)
+    stored = (f"{key or formula_key(ob.hyp, ob.claim, session.formula_keys, keep=False)}|{ob.guards}"
+              if check.mutant is None and cache.enabled() else "")
+    if stored and session.cache.formula_proved(stored):
+        if key:
+            session.shared_proved.add(key)
+        return _Verdict("proved")
+    s = z3.Solver()
+    s.set("timeout", timeout_ms)
+    s.add(*ob.hyp)
+    r = solve(s)
+    if r != z3.sat:
+        return _Verdict("vacuous" if r == z3.unsat else "unknown", detail=f"hypotheses are {r}")
+    models = [s.model()]
+    for where, g in guards(ob.hyp, ob.claim, ob.guards):
+        if any(z3.is_true(md.eval(g, model_completion=True)) for md in models):
+            continue
+        r = s.check(g)
+        if r == z3.sat:
+            models.append(s.model())
+            continue
+        return _Verdict("vacuous" if r == z3.unsat else "unknown",
+                        detail=f"the guard of {where} is {r} with the hypotheses: {_guard_text(g)}")
+    s.add(z3.Not(ob.claim))
+    r = solve(s)
+    if r == z3.sat:
+        w = ob.witness(s.model())
+        w.clauses = list(check.clauses)
+        return _Verdict("counterexample", w)
+    if r != z3.unsat:
+        return _Verdict("unknown", detail=str(s.reason_unknown()))
+    if key and check.mutant is None:  # only a proof under the true rules may stand for a later check
+        session.shared_proved.add(key)
+    if stored:
+        session.cache.formula_put(stored)
+    return _Verdict("proved")
 
 
 # ------------------------------------------------------------------ helpers
 def ival(m: Any, t: Term) -> int:
+    """The integer value of ``t`` in the model ``m``."""
     return int(m.eval(t, model_completion=True).as_long())
 
 
 def bval(m: Any, t: Term) -> bool:
+    """The truth value of ``t`` in the model ``m``."""
     return bool(z3.is_true(m.eval(t, model_completion=True)))
 
 
 def exactly_one(bs: Sequence[Term]) -> Term:
+    """Exactly one of ``bs`` holds."""
     return z3.And(z3.Or(list(bs)), *[z3.Not(z3.And(a, b)) for a, b in itertools.combinations(bs, 2)])
 
 
@@ -382,21 +413,22 @@ def reading_variants(rid: str, vs: Sequence[tuple[tuple[str, OptionValue], ...]]
               for tb in range(14)]
     out: list[tuple[tuple[tuple[str, OptionValue], ...], tuple[tuple[str, str], ...]]] = []
     encodings: dict[tuple[tuple[str, OptionValue], ...], Encoding] = {}
-    for a in selectable_readings(rs):
-        for reading in a.params:
-            if reading == taken_for(a, rs):
-                continue
-            other = with_readings(rs, {a.id: reading})
-            for v in vs:
-                try:
-                    base, rules = load_rules(rs, dict(v)), load_rules(other, dict(v))
-                except TarneebError:
+    with compiling():  # each term set compiled once (across calls too, when the caller has a memo in force)
+        for a in selectable_readings(rs):
+            for reading in a.params:
+                if reading == taken_for(a, rs):
                     continue
-                eb = encodings.get(v) or encodings.setdefault(v, Encoding(base))  # the ruleset's own, once per variant
-                er = Encoding(rules)
-                if any(eb.eval_team_deltas(c, bt, t) != er.eval_team_deltas(c, bt, t)
-                       for c, bt, t in domain if c >= base.min_bid):
-                    out.append((v, ((a.id, reading),)))
+                other = with_readings(rs, {a.id: reading})
+                for v in vs:
+                    try:
+                        base, rules = load_rules(rs, dict(v)), load_rules(other, dict(v))
+                    except TarneebError:
+                        continue
+                    eb = encodings.get(v) or encodings.setdefault(v, Encoding(base))  # the ruleset's own, once a variant
+                    er = Encoding(rules)
+                    if any(eb.eval_team_deltas(c, bt, t) != er.eval_team_deltas(c, bt, t)
+                           for c, bt, t in domain if c >= base.min_bid):
+                        out.append((v, ((a.id, reading),)))
     return out
 
 
@@ -442,20 +474,22 @@ CHUNK = 16  # at most this many neighbouring checks go to a worker at once (run_
 def run_all(checks: Sequence[Check], jobs: int = 1) -> Iterator[Result]:
     """The results in the order of ``checks``; ``jobs`` > 1 runs them in that many worker processes.
 
-    Neighbouring checks go to the same worker in chunks of at most :data:`CHUNK` checks, so most shared
-    obligations are still proved once per worker; a worker never takes a proof from another in memory (through the
-    cache folder it may). Chunks this small keep every worker busy to the end: the engine family's heavy checks sit
-    together in the registry's order, and with chunks of an eighth of the checks one chunk held most of the run's
-    CPU while the other worker idled (cold ``tarneeb prove --jobs 2``, 1063 checks: 604 s wall with chunks of 132
-    checks, 434 s with chunks of 16, the same 860 s CPU, 2026-12-03).
+    The run has one :class:`~tarneeb_proofs.session.Session` per process that runs checks: this one, or each
+    worker's own (made when the worker starts). Neighbouring checks go to the same worker in chunks of at most
+    :data:`CHUNK` checks, so most shared obligations are still proved once per worker; a worker never takes a proof
+    from another in memory (through the cache folder it may). Chunks this small keep every worker busy to the end:
+    the engine family's heavy checks sit together in the registry's order, and with chunks of an eighth of the
+    checks one chunk held most of the run's CPU while the other worker idled (cold ``tarneeb prove --jobs 2``, 1063
+    checks: 604 s wall with chunks of 132 checks, 434 s with chunks of 16, the same 860 s CPU, 2026-12-03).
     """
     if jobs <= 1:
+        session = Session()
         for c in checks:
-            yield run_check(c)
+            yield run_check(c, session)
         return
-    ex = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_ignores_ctrl_c)
+    ex = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_starts)
     try:
-        yield from ex.map(run_check, checks, chunksize=max(1, min(CHUNK, len(checks) // (4 * jobs))))
+        yield from ex.map(_worker_check, checks, chunksize=max(1, min(CHUNK, len(checks) // (4 * jobs))))
     except BaseException:  # Ctrl-C (or the caller stopped reading): the workers are ended, not waited for
         threading.excepthook = _quiet_invalid_state(threading.excepthook)
         for proc in list((getattr(ex, "_processes", None) or {}).values()):
@@ -481,8 +515,25 @@ def _quiet_invalid_state(hook: Any) -> Any:
     return quiet
 
 
-def _worker_ignores_ctrl_c() -> None:
-    """A worker of run_all leaves Ctrl-C to the main process, which ends it (a worker that took the interrupt
-    printed its own traceback from inside multiprocessing)."""
+# the session of a worker process of run_all: set once when the worker starts, read by each check it runs (the
+# worker's loop runs every task in the context its initializer ran in)
+_WORKER_SESSION: contextvars.ContextVar[Session | None] = contextvars.ContextVar("tarneeb_proofs_worker_session",
+                                                                               default=None)
+
+
+def _worker_starts() -> None:
+    """A worker of run_all makes its session (one per worker process, for all the checks it runs) and leaves
+    Ctrl-C to the main process, which ends it (a worker that took the interrupt printed its own traceback from
+    inside multiprocessing)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _WORKER_SESSION.set(Session())
+
+
+def _worker_check(check: Check) -> Result:
+    """One check in a worker process of run_all, in the worker's session."""
+    session = _WORKER_SESSION.get()
+    if session is None:  # (a pool started without _worker_starts)
+        session = Session()
+        _WORKER_SESSION.set(session)
+    return run_check(check, session)
 

@@ -7,7 +7,7 @@ The top of the proof layers: it imports the families (:mod:`tarneeb_proofs.play_
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from tarneeb.core.spec import OptionValue, get_ruleset, rulesets
 from tarneeb.errors import ConfigError
@@ -15,6 +15,7 @@ from tarneeb.errors import ConfigError
 from .bid_families import _bids_auction, _bids_individual
 from .encode import Encoding
 from .engine_family import engine_checks
+from .evaluate import compiling
 from .families import (
     _config_auction,
     _config_individual,
@@ -32,7 +33,7 @@ from .transition_family import transition_checks
 
 INVARIANTS = ("tricks", "follow", "bids", "scoring", "outcome", "config", "references", "engine", "transition",
               "invariants")
-INVARIANT_TITLES = {
+INVARIANT_TITLES: Mapping[str, str] = {
     "tricks": "1. a hand is 13 tricks",
     "follow": "2. legal follow-suit and trick winner",
     "bids": "3. bids and the redeal",
@@ -57,7 +58,7 @@ OUTCOME_OPTIONS_IND = ("target", "made_bid_wins")
 OUTCOME_OPTIONS_AUC = ("target",)
 
 # mutants per (family, family kind): (mutant, option variant it applies to or None for the first variant)
-MUTANT_PLAN: dict[tuple[str, bool], list[tuple[str, dict[str, OptionValue]]]] = {
+MUTANT_PLAN: Mapping[tuple[str, bool], Sequence[tuple[str, Mapping[str, OptionValue]]]] = {
     ("tricks", True): [("turn-step-2", {}), ("card-from-anywhere", {}), ("lead-by-dealer", {}),
                        ("next-lead-after-winner", {}), ("winner-ignores-trump", {})],
     ("tricks", False): [("turn-step-2", {}), ("card-from-anywhere", {}), ("lead-by-dealer", {}),
@@ -86,7 +87,7 @@ MUTANT_PLAN: dict[tuple[str, bool], list[tuple[str, dict[str, OptionValue]]]] = 
     ("config", True): [("bids-capped-at-2", {})],
     ("config", False): [],
 }
-EXTRA_MUTANTS: dict[str, list[tuple[str, str, dict[str, OptionValue]]]] = {
+EXTRA_MUTANTS: Mapping[str, Sequence[tuple[str, str, Mapping[str, OptionValue]]]] = {
     # ruleset -> (family, mutant, options)
     "card-kings-41": [("bids", "excluded-bid-allowed", {})],
     "tarneeb-400": [("bids", "rising-min-ignored", {}), ("bids", "rising-min-early", {})],
@@ -96,7 +97,7 @@ EXTRA_MUTANTS: dict[str, list[tuple[str, str, dict[str, OptionValue]]]] = {
                 ("config", "defenders-score-on-made", {})],
 }
 
-CLAUSES = {
+CLAUSES: Mapping[str, tuple[str, ...]] = {
     "tricks": ("hand.tricks", "play.direction", "play.lead", "play.follow", "play.winner", "play.next-lead"),
     "follow": ("play.follow", "play.must-trump", "play.winner", "trump.source"),
     "bids": ("bid.range", "bid.excluded", "bid.rising-min", "bid.turn", "bid.total", "redeal.dealer",
@@ -129,11 +130,14 @@ def _family(inv: str, individual: bool) -> list[tuple[str, Callable[[Encoding], 
 
 
 def all_checks() -> list[Check]:
+    """Every check of ``tarneeb prove``: the families 1-6 of each built-in ruleset, the documents' examples, the
+    engine, the transition and the design's invariants (the encodings' evaluators compiled once per term for all)."""
     out: list[Check] = []
-    for rid in rulesets():
-        out += family_checks(rid)
-    out += reference_checks()
-    return out + engine_checks() + transition_checks() + invariant_checks()
+    with compiling():
+        for rid in rulesets():
+            out += family_checks(rid)
+        out += reference_checks()
+        return out + engine_checks() + transition_checks() + invariant_checks()
 
 
 def ruleset_checks(ref: str) -> list[Check]:
@@ -145,8 +149,9 @@ def ruleset_checks(ref: str) -> list[Check]:
     rs = get_ruleset(ref)
     if rs.id in rulesets():
         return [c for c in all_checks() if c.ruleset == rs.id and c.invariant != "references"]
-    return (family_checks(rs.name_ref) + engine_checks([rs.name_ref]) + transition_checks([rs.name_ref])
-            + invariant_checks([rs.name_ref]))
+    with compiling():
+        return (family_checks(rs.name_ref) + engine_checks([rs.name_ref]) + transition_checks([rs.name_ref])
+                + invariant_checks([rs.name_ref]))
 
 
 def refused_variants(checks: Sequence[Check]) -> list[str]:
@@ -196,6 +201,7 @@ def family_checks(rid: str) -> list[Check]:
 
 
 def select(checks: Sequence[Check], ruleset: str | None = None, invariant: str | None = None) -> list[Check]:
+    """The checks of ``ruleset`` and ``invariant`` (each None: all)."""
     return [c for c in checks if (ruleset is None or c.ruleset == ruleset)
             and (invariant is None or c.invariant == invariant)]
 

@@ -19,15 +19,15 @@ import z3
 
 from tarneeb.core.spec import get_ruleset, rulesets
 
-from . import cache
-from .bridge import MEMO, Summary, Target, fingerprint, reads, recording
+from .bridge import Summary, Target, fingerprint, recording
 from .encode import Encoding
 from .mutants import MUTANTS, MutantError, applied, mutated_source
-from .obligations import Check, Obligation, engine_reading_variants, report, variants
+from .obligations import Check, Obligation, engine_reading_variants, variants
 from .refine import transition_summaries
 from .refine_bids import AUCTION_TARGETS, BID_TARGETS, bid_stand_ins
 from .refine_deal import DEAL_TARGETS, deal_stand_ins
 from .refine_play import PLAY_TARGETS, play_stand_ins
+from .session import Session
 from .witness import Witness
 
 FAMILY = "transition"
@@ -98,32 +98,33 @@ def build(stage: Stage, mutant: str | None, enc: Encoding) -> list[Obligation]:
     return out
 
 
-def _run(stage: Stage, make: TargetBuilder, mutant: str | None, enc: Encoding) -> Witness | None:
+def _run(stage: Stage, make: TargetBuilder, mutant: str | None, enc: Encoding, session: Session) -> Witness | None:
+    """Prove one target (or take it from the session's memo or the cache): a counterexample, or None with the
+    function proved reported (``engine-functions``)."""
     with applied(mutant):
         key = (FAMILY, stage.name, make.__name__, fingerprint(MODULES))
-        hit = MEMO.get(key, enc.r)
+        hit = session.memo.get(key, enc.r)
         dkey = (FAMILY, stage.name, make.__name__)
         if hit is None:
-            hit = cache.get(dkey, enc.r)
+            hit = session.cache.get(dkey, enc.r)
         if hit is not None:
             for f in hit:
-                report("engine-functions", {**f, "ruleset": enc.r.id, "reused": True})
+                session.report("engine-functions", {**f, "ruleset": enc.r.id, "reused": True})
             return None
-        rr = recording(enc.r)
-        with reads() as seen:
-            e = Encoding(rr)
-            target = make(e)
-            if target is None:
-                raise AssertionError(f"{make.__name__} has no target under the rules it had one under")
-            target.summaries = _stand_ins(stage, e)
-            bad = target.run(rr)
-            if bad is not None:
-                return bad.witness(enc.r)
+        rr, seen = recording(enc.r)
+        e = Encoding(rr)
+        target = make(e)
+        if target is None:
+            raise AssertionError(f"{make.__name__} has no target under the rules it had one under")
+        target.summaries = _stand_ins(stage, e)
+        bad = target.run(rr, session)
+        if bad is not None:
+            return bad.witness(enc.r)
         facts = [dict(target.facts)]
-        MEMO.put(key, seen, facts)
-        cache.put(dkey, seen, cache.code_digests(target.executed), facts)
+        session.memo.put(key, seen, facts)
+        session.cache.put(dkey, seen, target.executed, facts)
         for f in facts:
-            report("engine-functions", {**f, "ruleset": enc.r.id, "reused": False})
+            session.report("engine-functions", {**f, "ruleset": enc.r.id, "reused": False})
     return None
 
 
