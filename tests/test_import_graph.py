@@ -49,6 +49,7 @@ CORE_LAYERS: list[tuple[str, ...]] = [
     ("spec",),  # the one lookup of a ruleset name (a catalog of files loaded), load_rules
     ("hand", "state"),  # the steps of a hand; the states of a match and the events of a step
     ("transition",),  # the one transition of a match
+    ("runs",),  # runs of bids and of tricks at once, for a verifier: what stepping the transition gives
     ("match",),  # a match: a state stepped by the transition, and the record of each deal
     ("clauses",),  # the clause a divergence or a ruling cites
 ]

@@ -364,8 +364,9 @@ def test_the_verifier_asks_no_hand_step() -> None:
 
 
 def test_every_hand_line_is_stepped_through_the_transition(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Verifying a record steps the transition for every hand line, on both paths, clean or corrupted; and no
-    hand step of core is called from the verifier's modules (only from core, or diagnose's hypotheses)."""
+    """Verifying a record steps the transition for every hand line (its deal: ``step`` of a ``Deal``, or ``deal``),
+    on both paths, clean or corrupted; and no hand step of core is called from the verifier's modules (only from
+    core, or diagnose's hypotheses)."""
     rules = load_rules("card-kings-41")
     m = _cancelled_twice(rules)
     objs = [orjson.loads(x) for x in _lines(m)]
@@ -380,6 +381,12 @@ def test_every_hand_line_is_stepped_through_the_transition(monkeypatch: pytest.M
             deals.append(sys._getframe(1).f_globals["__name__"])
         return step(rules, state, action, force=force)
 
+    deal = T.deal
+
+    def dealing(rules: Rules, state: Any, deck: Any) -> Any:  # the transition's deal from a deck the fast path reads
+        deals.append(sys._getframe(1).f_globals["__name__"])
+        return deal(rules, state, deck)
+
     def guarded(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
         def call(*a: Any, **k: Any) -> Any:
             caller = sys._getframe(1).f_globals["__name__"]
@@ -388,6 +395,7 @@ def test_every_hand_line_is_stepped_through_the_transition(monkeypatch: pytest.M
         return call
 
     monkeypatch.setattr(T, "step", counting)
+    monkeypatch.setattr(T, "deal", dealing)
     for name in PHASE_OF:
         monkeypatch.setattr(H, name, guarded(name, getattr(H, name)))
     for lines in ([orjson.dumps(o) for o in objs], [orjson.dumps(o) for o in bad]):

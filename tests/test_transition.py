@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from tarneeb.core import rules as R
+from tarneeb.core import runs as U
 from tarneeb.core import transition as T
 from tarneeb.core.actions import PASS, PLAYS, Bid, Deal, NameTrump, Play
 from tarneeb.core.cards import cards_of
@@ -34,6 +35,7 @@ from tarneeb.core.state import (
     PlayStarted,
     Scored,
     State,
+    TrickTaken,
     TrumpNamed,
     Violation,
 )
@@ -307,8 +309,11 @@ def test_runs_at_once_are_their_steps(rid: str, options: dict[str, object]) -> N
                 run = (calls + [PASS])[:n]
                 tries = [run] + ([[*run[:-1], rng.choice([PASS, Bid(0), Bid(14), Bid(7, 2), Bid(13)])]] if run else [])
                 for t in tries:
-                    want, got = _stepped(rules, state, t, T.step), _at_once(T.call_all, rules, state, t)
+                    want, got = _stepped(rules, state, t, T.step), _at_once(U.call_all, rules, state, t)
                     assert got == want, (rid, t)
+                    # again (an auction's run as kept on the rules), and with equal calls that are other objects
+                    assert _at_once(U.call_all, rules, state, t) == want, (rid, t)
+                    assert _at_once(U.call_all, rules, state, [Bid(b.n, b.strain) for b in t]) == want, (rid, t)
                     bidding += 1
                     illegal += isinstance(want, tuple) and len(want) == 3 and isinstance(want[0], type)
         if type(state) is Playing and not state.trick and sum(state.won) in (0, 5, 11):
@@ -321,6 +326,159 @@ def test_runs_at_once_are_their_steps(rid: str, options: dict[str, object]) -> N
                     bad[-1][-1] = (bad[-1][-1] + 13) % 52
                 for cards in (cut, bad):
                     want = _stepped(rules, state, cards, T.play_trick)
-                    assert _at_once(T.play_tricks, rules, state, cards) == want, (rid, cards)
+                    assert _at_once(U.play_tricks, rules, state, cards) == want, (rid, cards)
+                    assert U.trick_winners(rules, state, cards) == _bare(state, cards, want), (rid, cards)
                     playing += 1
     assert bidding > 20 and playing > 20 and illegal > 5, (bidding, playing, illegal)
+
+
+def _bare(state: State, cards: Sequence[Sequence[int]], want: object) -> object:
+    """What trick_winners must give for ``cards`` from ``state`` when their steps give ``want``: None unless every
+    trick was played whole (no error, a TrickTaken each); else the state, the first leader and each trick's winner
+    from the TrickTaken events, and the events after the last of them."""
+    if not isinstance(want, tuple) or len(want) != 2 or not isinstance(state, Playing):
+        return None
+    after, events = want
+    taken = [i for i, e in enumerate(events) if type(e) is TrickTaken]
+    if len(taken) != len(cards) or not cards or (type(after) is Playing and after.trick):
+        return None
+    return after, [state.leader] + [events[i].trick.winner for i in taken], events[taken[-1] + 1:]  # type: ignore[union-attr]
+
+
+def test_trick_winners_are_none_off_the_start_of_a_trick_or_past_the_hand() -> None:
+    """trick_winners gives nothing where play_tricks would not play every trick whole: from a trick in progress,
+    from another phase, with a trick of three cards, one illegal card, or one trick more than the hand has."""
+    rules = load_rules("classic")
+    walk = _walk("classic", 5, 2)
+    for i, (_, state, _, _, _) in enumerate(walk):
+        if type(state) is Playing and not state.trick and sum(state.won) == 0:
+            plays = [a.card for _, s, a, _, _ in walk[i:i + 52] if isinstance(a, Play)]
+            tricks = [plays[j:j + 4] for j in range(0, 52, 4)]
+            got = U.trick_winners(rules, state, tricks)
+            assert got is not None and type(got[0]) is not Playing and len(got[1]) == 14
+            assert U.trick_winners(rules, state, [*tricks, tricks[0]]) is None  # a 14th trick
+            assert U.trick_winners(rules, state, [tricks[0][:3]]) is None
+            assert U.trick_winners(rules, state, [[tricks[0][0], tricks[0][1], tricks[0][2], tricks[0][1]]]) is None
+            assert U.trick_winners(rules, T.play_trick(rules, state, tricks[0][:1])[0], tricks[1:]) is None
+            assert U.trick_winners(rules, Dealing(state.table), tricks) is None
+            return
+    raise AssertionError("no hand played")
+
+
+@pytest.mark.parametrize(("rid", "options"), CONFIGS, ids=[f"{r}-{i}" for i, (r, _) in enumerate(CONFIGS)])
+def test_a_deal_from_any_sequence_is_the_step_of_its_deck(rid: str, options: dict[str, object]) -> None:
+    """deal(rules, state, deck) gives the state and events of step(rules, state, Deal(tuple(deck))) for the deck as
+    bytes, a list or a tuple; and the same error for a deck that deals no whole pack or from another phase."""
+    rng = random.Random(rid)
+    seen = 0
+    for rules, state, action, after, events in _walk(rid, 17, 3, options):
+        if type(action) is Deal:
+            deck = action.deck
+            for given in (bytes(deck), list(deck), tuple(deck)):
+                assert T.deal(rules, state, given) == (after, events), rid
+            seen += 1
+            bad = list(deck)
+            i, j = rng.sample(range(52), 2)
+            bad[i] = bad[j]  # a card twice, one missing
+            for wrong in (bad, deck[:51], [*deck[:51], 52], [*deck[:51], -1]):
+                want = _stepped(rules, state, [Deal(tuple(wrong))], T.step)
+                assert _stepped(rules, state, [wrong], T.deal) == want and isinstance(want, tuple) and len(want) == 3
+        elif type(state) is not Dealing and seen:
+            want = _stepped(rules, state, [Deal(tuple(range(52)))], T.step)
+            assert _stepped(rules, state, [range(52)], T.deal) == want
+    assert seen > 5, seen
+
+
+def test_an_auction_run_kept_on_the_rules_follows_a_changed_rule(monkeypatch: pytest.MonkeyPatch) -> None:
+    """call_all keeps auction runs on the rules object, under the rule functions that decided them: when one is
+    replaced (as the proofs' mutants replace them), a run is decided afresh, never given as the old function had
+    it."""
+    rules = load_rules("classic")
+    state = _first(rules, Calling)
+    calls = [PASS, Bid(rules.min_bid), PASS]  # the auction goes on after the first two, which are kept
+    want = _stepped(rules, state, calls, T.step)
+    assert isinstance(want, tuple) and len(want) == 2 and _at_once(U.call_all, rules, state, calls) == want
+    real = R.auction_bid_violation
+
+    def no_passes(rules: Rules, dealer: int, seat: int, top: Any, passes: int, n: int | None, strain: int | None
+                  ) -> tuple[str, str] | None:
+        return ("auction.order", "no passes today") if n is None else real(rules, dealer, seat, top, passes, n, strain)
+
+    monkeypatch.setattr(R, "auction_bid_violation", no_passes)
+    changed = _stepped(rules, state, calls, T.step)
+    assert changed != want and _at_once(U.call_all, rules, state, calls) == changed
+
+
+@pytest.mark.parametrize("options", [{}, {"all_pass": "dealer-forced"}, {"auction": "continuous"},
+                                     {"egyptian": True, "auction": "continuous"}])
+def test_an_auction_run_is_kept_under_every_field_of_the_auction(options: dict[str, object]) -> None:
+    """A run kept on the rules is given again only from an auction equal in every field (the seat to speak, the top
+    bid and its holder, the passes, the calls so far, the seats still in, the dealer): call_all from auctions that
+    differ in one field, reachable or not (a verifier builds them from a record's claims), is their steps. (Not a
+    top bid without its holder, a seat to speak that is out, nor a holder that passes with the others, in the
+    continuous auction: no call reaches them, and the rules would seek the next seat to speak forever.)"""
+    rules = load_rules("classic", options)
+    state = _first(rules, Calling)
+    assert isinstance(state, Calling)
+    top = Bid(rules.min_bid, 2 if rules.egyptian else None)
+    variants = [replace(state, to_move=s) for s in range(4)] + [replace(state, passes=p) for p in (1, 2)] + [
+        replace(state, spoken=n) for n in (1, 2, 3)] + [replace(state, table=replace(state.table, dealer=d))
+                                                       for d in range(4)] + [
+        replace(state, top=top, holder=h) for h in range(4)] + [replace(state, top=top, holder=0, to_move=1)] + [
+        replace(state, top=top, holder=h) for h in ((-1,) if rules.auction_style != "continuous" else ())] + [
+        replace(state, top=top, holder=2, table=replace(state.table, dealer=d)) for d in range(4)] + [
+        replace(state, active=tuple(s != (state.to_move + k) % 4 for s in range(4))) for k in (1, 2, 3)]
+    for calls in ([PASS, Bid(rules.min_bid + 1, 3 if rules.egyptian else None), PASS],
+                  [PASS, PASS, Bid(13, 4 if rules.egyptian else None), PASS], [PASS, PASS, PASS], [top, PASS, PASS],
+                  [PASS, PASS, PASS, PASS, PASS]):
+        assert _at_once(U.call_all, rules, state, calls) == _stepped(rules, state, calls, T.step)
+        if rules.auction_style == "continuous" and calls.count(PASS) > 3:
+            # the holder passes too: with every seat out the rules would seek the next forever
+            vs = [v for v in variants if v.top is None]
+        else:
+            vs = variants
+        want = [_stepped(rules, v, calls, T.step) for v in vs]
+        for first in vs:  # each auction met first, in a store of its own (a new rules object), then every other
+            fresh = replace(rules)
+            _at_once(U.call_all, fresh, first, calls)
+            for v, w in zip(vs, want, strict=True):
+                assert _at_once(U.call_all, fresh, v, calls) == w, (first, v, calls)
+
+
+@pytest.mark.parametrize(("rid", "options"), CONFIGS, ids=[f"{r}-{i}" for i, (r, _) in enumerate(CONFIGS)])
+def test_individual_bids_at_once_end_the_bidding_as_their_steps(rid: str, options: dict[str, object]) -> None:
+    """call_all of individual bids, from each bidding of seeded matches: the four bids made, the lowest and the
+    highest legal ones (the fourth starting the play, or cancelling the deal on the bid total), a run cut short
+    or one past the bidding, and an illegal bid at each position 0..3 are the states, events and errors of their
+    steps; the bids the rules give and equal bids that are other objects alike."""
+    rules = load_rules(rid, options)
+    walk = _walk(rid, 29, 3, options)
+    ends: dict[str, int] = {"played": 0, "cancelled": 0, "illegal": 0}
+    for i, (_, state, _, _, _) in enumerate(walk):
+        if type(state) is not Bidding or state.spoken:
+            continue
+        made = [a for _, _, a, _, _ in walk[i:i + 4] if isinstance(a, Bid)]
+        seats = [state.to_move]
+        for _ in range(3):
+            seats.append(R.next_seat(rules, seats[-1]))
+        low = [T.legal_bids(rules, state.table.scores[s])[0] for s in seats]
+        high = [T.legal_bids(rules, state.table.scores[s])[-1] for s in seats]
+        runs: list[list[Bid]] = [made, low, high, low[:3], [*high, high[0]], [*low, PASS]]
+        for p in range(4):
+            for wrong in (PASS, Bid(rules.bid_max + 1), Bid(low[p].n, 2)):
+                runs.append([*high[:p], wrong, *high[p + 1:]])
+        for run in runs:
+            for calls in (run, [Bid(b.n, b.strain) for b in run]):
+                want = _stepped(rules, state, calls, T.step)
+                assert _at_once(U.call_all, rules, state, calls) == want, (rid, calls)
+            if len(want) == 3:
+                ends["illegal"] += 1
+            elif len(run) == 4 and any(type(e) is PlayStarted for e in want[1]):  # type: ignore[index, union-attr]
+                ends["played"] += 1
+            elif len(run) == 4 and any(type(e) is Cancelled and e.clause == "bid.total"  # type: ignore[union-attr]
+                                       for e in want[1]):  # type: ignore[index, union-attr]
+                ends["cancelled"] += 1
+    if not any(type(s) is Bidding for _, s, _, _, _ in walk):
+        assert any(type(s) is Calling for _, s, _, _, _ in walk), rid
+        return  # a ruleset of team auctions: no individual bids
+    assert ends["played"] > 3 and ends["cancelled"] > 0 and ends["illegal"] >= 12, (rid, ends)

@@ -11,8 +11,8 @@ changes nothing (states are immutable).
 
 * :func:`start`, :func:`part_way` -- the state before a match's first deal, or part-way (scores, target, games);
 * :func:`playing_from` -- the play part-way, from facts (the hands now, the trick in progress, the tricks won);
-* :func:`step` -- the transition; :func:`play_trick` -- four of its plays at once, :func:`play_tricks` -- whole tricks
-  one after another, :func:`call_all` -- bids or calls one after another, for a verifier;
+* :func:`step` -- the transition; for a verifier, :func:`deal` -- its deal from a deck given as any sequence,
+  :func:`play_trick` -- four of its plays at once (runs of bids and of tricks at once: :mod:`tarneeb.core.runs`);
 * :func:`start_play`, :func:`end_hand`, :func:`settle_match`, :func:`cancel` -- the start of the play, the end of a
   hand, a hand's outcome applied to the match and a cancelled deal, from a state a verifier builds from a record's
   claims (``step(..., force=True)`` takes an illegal action as made);
@@ -88,7 +88,6 @@ _OTHER_SUITS = tuple(FULL_DECK ^ m for m in SUIT_MASKS)  # the cards not of suit
 _SHIFT = (0, 13, 26, 39)
 _NAME_TRUMP = tuple(NameTrump(s) for s in range(4))  # the contract holder's choices (trump.source)
 _CLAIMS = (ASK, KEEP)  # a weak seat's choices (deal.weak-redeal, reading claimed of ambiguity weak-hand)
-_PLAY = tuple(tuple(Played(seat, c) for c in range(52)) for seat in range(4))  # one event per seat and card (play_tricks)
 _NO_BIDS = (0, 0, 0, 0)
 _ALL_IN = (True, True, True, True)
 _WANT = {Phase.DEAL: "a deal", Phase.BIDDING: "a bid", Phase.PLAY: "a card", Phase.TRUMP_CHOICE: "a trump suit",
@@ -188,7 +187,7 @@ def step(rules: Rules, state: State, action: Action, *, force: bool = False) -> 
                  f"the {ph.value} phase expects {_WANT.get(ph, ph.value)}", state)
 
 
-def _deal(rules: Rules, state: Dealing, deck: tuple[int, ...]) -> Step:
+def _deal(rules: Rules, state: Dealing, deck: Sequence[int]) -> Step:
     """The deck is dealt (deal.order), refused unless it deals the whole pack (deal.deck); then :func:`_dealt`."""
     table = state.table
     try:
@@ -199,6 +198,14 @@ def _deal(rules: Rules, state: Dealing, deck: tuple[int, ...]) -> Step:
         raise refuse(IllegalDeal, f"deal of {len(deck)} cards", None, "deal.deck",
                      "a deal must order all 52 distinct cards 0..51", state)
     return _dealt(rules, table, tuple(deck), (hands[0], hands[1], hands[2], hands[3]))
+
+
+def deal(rules: Rules, state: State, deck: Sequence[int]) -> Step:
+    """``step(rules, state, Deal(tuple(deck)))`` for a deck given as any sequence of card numbers (the bytes a
+    verifier decodes, say), without building the action: the same state and events, or the same error."""
+    if type(state) is not Dealing:
+        return step(rules, state, Deal(tuple(deck)))
+    return _deal(rules, state, deck)
 
 
 def _dealt(rules: Rules, table: Table, deck: tuple[int, ...], hands: Hands) -> Step:
@@ -264,10 +271,17 @@ def _bid(rules: Rules, state: Bidding, bid: Bid, force: bool = False) -> Step:
     spoken = state.spoken + 1
     if spoken < 4:
         return Bidding(table, state.deal, core_rules.next_seat(rules, seat), bids, spoken), events
+    return _bids_made(rules, table, state.deal, bids, events)
+
+
+def _bids_made(rules: Rules, table: Table, deal: DealState, bids: tuple[int, int, int, int],
+               events: tuple[Event, ...]) -> Step:
+    """The four bids made: the bid total decides whether the hand is played (bid.total); if it is, the play starts
+    (play.lead), else the deal is cancelled."""
     if not core_rules.hand_is_played(rules, bids, table.scores):
         total, threshold = core_rules.bid_total(rules, bids, table.scores)
         return _cancel(rules, table, events, "bid.total", f"bids total {total}, below {threshold}")
-    return _start_play(rules, Contracted(table, state.deal.trump, bids, None), state.deal.hands, events)
+    return _start_play(rules, Contracted(table, deal.trump, bids, None), deal.hands, events)
 
 
 def _call(rules: Rules, state: Calling, bid: Bid, force: bool = False) -> Step:
@@ -414,128 +428,6 @@ def play_trick(rules: Rules, state: State, cards: Sequence[int], *, force: bool 
     return now, happened
 
 
-def call_all(rules: Rules, state: State, calls: Sequence[Bid]) -> Step:
-    """Bids or auction calls one after another (the whole bidding, say): the same state and events as a
-    :func:`step` of each in turn (a test holds them so). All but the last are taken in one go while each is legal
-    and the bidding goes on after it; the last, and any from the first that is not or ends the bidding early, are
-    stepped, raising as :func:`step` does. For a verifier reading a hand's bids."""
-    k = 0
-    last = len(calls) - 1
-    events: list[Event] = []
-    if type(state) is Bidding and last > 0:
-        table, seat, spoken = state.table, state.to_move, state.spoken
-        scores = table.scores
-        bids = list(state.bids)
-        violation, nxt = core_rules.bid_violation, core_rules.next_seat
-        while k < last and spoken < 3:
-            bid = calls[k]
-            if type(bid) is not Bid or bid.n is None or violation(rules, scores[seat], bid.n, bid.strain) is not None:
-                break
-            bids[seat] = bid.n
-            events.append(Called(seat, bid))
-            spoken += 1
-            seat = nxt(rules, seat)
-            k += 1
-        if k:
-            state = Bidding(table, state.deal, seat, (bids[0], bids[1], bids[2], bids[3]), spoken)
-    elif type(state) is Calling and last > 0:
-        table, top = state.table, state.top
-        a = core_hand.Auction(table.dealer, state.to_move, None if top is None else (top.n or 0, top.strain),
-                              state.holder, state.passes, state.spoken, list(state.active))
-        call = core_hand.auction_call
-        while k < last:
-            bid = calls[k]
-            speaker = a.to_speak
-            if type(bid) is not Bid or speaker is None or call(rules, a, bid.n, bid.strain) is not None:
-                break
-            if a.to_speak is None:  # the auction ended before the last call: every call stepped
-                k = 0
-                break
-            events.append(Called(speaker, bid))
-            if bid.n is not None:
-                top = bid
-            k += 1
-        to_speak = a.to_speak
-        if k and to_speak is not None:
-            act = a.active
-            state = Calling(table, state.deal, to_speak, top, a.holder, a.passes, a.spoken,
-                            (act[0], act[1], act[2], act[3]))
-    happened = tuple(events) if k else ()
-    for bid in calls[k:]:
-        state, ev = step(rules, state, bid)
-        happened += ev
-    return state, happened
-
-
-def play_tricks(rules: Rules, state: State, tricks: Sequence[Sequence[int]]) -> Step:
-    """Whole tricks one after another (the rest of a hand, say): the same state and events as :func:`play_trick` of
-    each in turn (a test holds them so), found in one go while every trick is legal, the first illegal card raising
-    as :func:`step` does. For a verifier reading a hand's tricks."""
-    if type(state) is not Playing or state.trick:
-        return _trick_by_trick(rules, state, tricks, 0)
-    start = state.start
-    trump = start.trump
-    orders = _seat_orders(rules)
-    winner_of = core_hand.legal_trick_winner
-    bits, played = CARD_BITS, _PLAY
-    hands = list(state.hands)
-    won = list(state.won)
-    events: list[Event] = []
-    leader = state.leader
-    room = 13 - sum(won)  # the tricks left in the hand: a further one raises as its step does
-    k = 0
-    try:
-        for cards in tricks:
-            if k == room:
-                break
-            c0, c1, c2, c3 = cards
-            winner = winner_of(rules, hands, leader, cards, trump)  # a card not of the pack: no winner, or raises
-            if winner < 0:
-                break
-            s0, s1, s2, s3 = orders[leader]
-            hands[s0] ^= bits[c0]
-            hands[s1] ^= bits[c1]
-            hands[s2] ^= bits[c2]
-            hands[s3] ^= bits[c3]
-            won[winner] += 1
-            trick = Trick(leader, (c0, c1, c2, c3), winner)
-            events += (played[s0][c0], played[s1][c1], played[s2][c2], played[s3][c3], TrickTaken(trick))
-            leader = winner
-            k += 1
-    except (TypeError, ValueError):  # not four cards, or not card numbers: trick by trick from here, as play_trick
-        pass
-    if not k:
-        return _trick_by_trick(rules, state, tricks, 0)
-    w4 = (won[0], won[1], won[2], won[3])
-    if k == room:  # the thirteenth trick ends the hand (its events after the tricks', in one go)
-        now, tail = _finish(rules, start, w4, (), None)
-        happened = (*events, *tail)
-    else:
-        now, happened = Playing(start, (hands[0], hands[1], hands[2], hands[3]), leader, leader, (), w4), tuple(events)
-    if k == len(tricks):
-        return now, happened
-    now, rest = _trick_by_trick(rules, now, tricks, k)
-    return now, happened + rest
-
-
-def _seat_orders(rules: Rules) -> tuple[tuple[int, int, int, int], ...]:
-    """The seats of a trick in play order from each leader (play.direction), kept on the rules object."""
-    return rules.derived.get("seat orders", (core_rules.seat_order,),
-                             lambda: tuple(core_rules.seat_order(rules, s) for s in range(4)))
-
-
-def _trick_by_trick(rules: Rules, state: State, tricks: Sequence[Sequence[int]], k: int) -> Step:
-    """:func:`play_trick` of ``tricks[k:]`` in turn."""
-    now = state
-    happened: tuple[Event, ...] = ()
-    for cards in tricks[k:]:
-        now, events = play_trick(rules, now, cards)
-        happened += events
-    return now, happened
-
-
-
-
 def _end_hand(rules: Rules, state: Playing, events: tuple[Event, ...]) -> Step:
     """Score a played hand (score.*), decide its outcome (win.*, tie.*), settle play-on (win.play-on), and either
     end the match or pass the deal on (deal.rotation)."""
@@ -563,11 +455,12 @@ def _settle(rules: Rules, table: Table, scores: tuple[int, int, int, int], win: 
     games = tuple(settled.games)
     if win is not None and settled.target != table.target:
         events = (*events, GameWon(win, settled.target))
-    after = Table(table.dealer, scores, settled.target, games, table.deals + 1, table.played + 1, table.redeals)
+    deals, played = table.deals + 1, table.played + 1
     if settled.winner is not None:
+        after = Table(table.dealer, scores, settled.target, games, deals, played, table.redeals)
         return Over(after, settled.winner, rule), (*events, MatchWon(settled.winner, rule))
     dealer = core_hand.next_dealer(rules, table.dealer, None)
-    after = Table(dealer, scores, settled.target, games, after.deals, after.played, after.redeals)
+    after = Table(dealer, scores, settled.target, games, deals, played, table.redeals)
     return Dealing(after), (*events, NextDealer(dealer, core_hand.next_dealer_clause(None)))
 
 
@@ -788,6 +681,6 @@ def trump_of(state: State) -> int:
     return -1
 
 
-__all__ = ["Contract", "Step", "call_all", "cancel", "describe", "end_hand", "hand_of", "legal_actions", "legal_bids",
-           "legal_calls", "legal_play_mask", "part_way", "play_trick", "play_tricks", "playing_from", "refuse",
+__all__ = ["Contract", "Step", "cancel", "deal", "describe", "end_hand", "hand_of", "legal_actions", "legal_bids",
+           "legal_calls", "legal_play_mask", "part_way", "play_trick", "playing_from", "refuse",
            "settle_match", "start", "start_play", "step", "timeout_action", "trump_of"]

@@ -12,11 +12,12 @@ both paths on every line.
 
 from __future__ import annotations
 
+from operator import is_
 from typing import Any
 
 from tarneeb.core import rules as core_rules
-from tarneeb.core import transition
-from tarneeb.core.actions import Deal, NameTrump
+from tarneeb.core import runs, transition
+from tarneeb.core.actions import NameTrump
 from tarneeb.core.cards import STRAINS, SUITS
 from tarneeb.core.state import (
     Bidding,
@@ -34,7 +35,7 @@ from tarneeb.core.state import (
     Scored,
     State,
 )
-from tarneeb.errors import IllegalAction, IllegalDeal, IllegalPlay
+from tarneeb.errors import IllegalAction, IllegalDeal
 from tarneeb.records.driver import Driver, MatchState
 from tarneeb.records.format import _CANONICAL_BID, _CARD_CODE, _CARD_TEXT, contract_text, text_codes
 
@@ -92,7 +93,7 @@ class FastLine(Driver):
         if deck is None:
             return None
         try:
-            now, ev = transition.step(self.rules, state, Deal(tuple(deck)))
+            now, ev = transition.deal(self.rules, state, deck)
         except IllegalDeal:  # not 52 distinct cards
             return None
         if type(now) is Dealing:  # a weak hand: the deal is cancelled before the bidding, no card shown
@@ -123,7 +124,7 @@ class FastLine(Driver):
                 return None
             calls.append(b)
         try:
-            now, ev = transition.call_all(self.rules, state, calls)
+            now, ev = runs.call_all(self.rules, state, calls)
         except IllegalAction:  # an illegal call, or one after the end of the bidding
             return None
         if type(now) is Bidding or type(now) is Calling:  # the line's bidding stops before the bidding is over
@@ -164,24 +165,28 @@ class FastLine(Driver):
         if type(tricks) is not list or len(tricks) != 13:
             return None
         code = _CARD_CODE
+        cards: list[tuple[int, int, int, int]] = []
+        leaders: list[object] = []
+        winners: list[object] = []
         try:
-            cards: list[tuple[int, int, int, int]] = []
-            add = cards.append
             for t in tricks:  # leader, cards, winner: nothing unknown to warn about (not a dict: TypeError below)
                 a, b, c, d = t["cards"]  # four cards: ValueError below otherwise
                 if len(t) != 3:
                     return None
-                add((code[a], code[b], code[c], code[d]))
-            end, ev = transition.play_tricks(self.rules, state, cards)
-            # each trick's leader and winner: the very int objects the rules give (see fast_hand)
-            for t, taken in zip(tricks, ev[4:65:5], strict=True):
-                trick = taken.trick  # type: ignore[union-attr]
-                if t["leader"] is not trick.leader or t["winner"] is not trick.winner:
-                    return None
-        except (KeyError, TypeError, ValueError, IllegalPlay):  # a missing field, not four cards, a card not written
-            return None  # canonically, or an illegal card
+                cards.append((code[a], code[b], code[c], code[d]))
+                leaders.append(t["leader"])
+                winners.append(t["winner"])
+        except (KeyError, TypeError, ValueError):  # a missing field, not four cards, a card not written canonically
+            return None
+        played = runs.trick_winners(self.rules, state, cards)
+        if played is None:  # an illegal card: the replay says which
+            return None
+        end, seats, ev = played
+        # each trick's leader and winner: the very int objects the rules give (see fast_hand)
+        if not (all(map(is_, leaders, seats)) and all(map(is_, winners, seats[1:]))):
+            return None
         self.start = state.start
-        return self._scored(end, ev[65:])
+        return self._scored(end, ev)
 
     # ---- the end of the deal
     def _scored(self, end: State, ev: tuple[Event, ...]) -> State | None:

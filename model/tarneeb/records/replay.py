@@ -22,7 +22,7 @@ import tarneeb.records.diagnose as diagnose
 from tarneeb.core import clauses as core_clauses
 from tarneeb.core import hand as core_hand
 from tarneeb.core import rules as core_rules
-from tarneeb.core import transition
+from tarneeb.core import runs, transition
 from tarneeb.core.actions import ASK, KEEP, PLAYS, Bid, Deal, NameTrump
 from tarneeb.core.cards import NO_TRUMP, player_and_seat, strain_text, team_label
 from tarneeb.core.spec import Rules
@@ -664,22 +664,20 @@ class HandReplay(Driver):
         return self._scoring(self.won)
 
     def _as_ruled(self, state: Playing, tricks: list[TrickLine]) -> State | None:
-        """The usual case in one go (:func:`~tarneeb.core.transition.play_tricks`): thirteen tricks of legal cards,
+        """The usual case in one go (:func:`~tarneeb.core.runs.trick_winners`): thirteen tricks of legal cards,
         each led and won by the seats the transition says (or left unsaid), on the rules' trump; then what the
         trick by trick replay leaves (nothing to report), and the scoring. None when some trick is otherwise."""
-        try:
-            _, ev = transition.play_tricks(self.rules, state, [t.cards for t in tricks])
-        except IllegalPlay:
+        played = runs.trick_winners(self.rules, state, [t.cards for t in tricks])
+        if played is None:  # an illegal card: trick by trick
             return None
-        taken = ev[4:65:5]
-        for t, e in zip(tricks, taken, strict=True):
-            trick = e.trick  # type: ignore[union-attr]
-            if (t.leader is not None and t.leader != trick.leader) or (t.winner is not None and t.winner != trick.winner):
+        seats = played[1]
+        for k, t in enumerate(tricks):
+            if (t.leader is not None and t.leader != seats[k]) or (t.winner is not None and t.winner != seats[k + 1]):
                 return None
-        for e in taken:
-            w = e.trick.winner  # type: ignore[union-attr]
-            self.won[w] += 1
-            self.won_rules[w] += 1
+        won, won_rules = self.won, self.won_rules
+        for w in seats[1:]:
+            won[w] += 1
+            won_rules[w] += 1
         self.seen = (1 << 52) - 1
         self.k = 13
         return self._scoring(self.won)
