@@ -33,6 +33,7 @@ from .bridge import (
     ivar,
     same,
     seat_after,
+    term_of,
     value,
 )
 from .encode import Encoding, Term
@@ -401,7 +402,7 @@ def _auction_call_targets(enc: Encoding) -> list[Target]:
                               cite(r, "auction.continuous", "auction.order")))
     out.append(Target("auction_call", cases, HAND,
                       "every auction state (dealer, seat, top bid, holder, passes, calls, seats in) x call, forced "
-                      "or not"))
+                      "or not", uses=("auction_next",)))
     # an auction that is over refuses every call
     over = Case("the auction is over", [], [], lambda f, v: f(r, Auction(0, None), 7, None),
                 lambda res: z3.BoolVal(isinstance(res, tuple) and res[0] == "auction.order"),
@@ -425,40 +426,89 @@ def _state_eq(enc: Encoding, a: Auction, st: AuctionState) -> Term:
     return z3.And(parts)
 
 
+def _next_case(enc: Encoding, bid: bool, has_top: bool, seat: Term, spoken: Term, holder: Term,
+               active: Sequence[Term]) -> tuple[list[Term], AuctionState]:
+    """The state auction_next is given after a call, and the encoding's step to it: (the domain of the case, the
+    encoding's state after the call). ``bid``: the seat bid (it holds the top bid and is still in), else it passed
+    (it is out; the top bid, if any, is another seat's, still in)."""
+    r = enc.r
+    dom = [between(seat, 0, 3), spoken >= 1]
+    if bid:
+        dom += [holder == seat, z3.Or([z3.And(seat == j, active[j]) for j in range(4)])]
+    else:
+        dom += [z3.Or([z3.And(seat == j, z3.Not(active[j])) for j in range(4)])]
+        dom += ([between(holder, 0, 3), holder != seat, z3.Or([z3.And(holder == j, active[j]) for j in range(4)])]
+                if has_top else [holder == -1])
+    # the encoding's step from the state before the call: the seat in, one call fewer
+    before = _state(z3.IntVal(enc.key(r.min_bid, 0)) if has_top and not bid else z3.IntVal(-1),
+                    z3.IntVal(0), seat, holder if not bid else z3.IntVal(-1),
+                    [z3.Or(a, seat == j) for j, a in enumerate(active)], spoken - 1)
+    nxt = enc.auction_step(before, z3.IntVal(r.min_bid + (1 if has_top and not bid else 0)) if bid
+                           else z3.IntVal(0), z3.IntVal(0))
+    return dom, nxt
+
+
+_NEXT_SHAPES = ((False, False), (False, True), (True, True))  # (the seat bid, there is a top bid)
+
+
 def _auction_next(enc: Encoding) -> list[Target]:
-    """auction_next after every call (the state the engine passes it), next_seat and dealer_after_redeal."""
+    """auction_next after every call (the state the engine passes it)."""
     r = enc.r
     cases = []
-    for bid in (False, True):
-        for has_top in ((True,) if bid else (False, True)):
-            sv, spv, hv = ivar("seat that called"), ivar("calls so far"), ivar("holder")
-            act = [boolvar(f"seat {j} still in") for j in range(4)]
-            seat, spoken, holder, active = sv.term, spv.term, hv.term, [a.term for a in act]
-            dom = [between(seat, 0, 3), spoken >= 1]
-            if bid:  # the seat bid: it holds the top bid and is still in
-                dom += [holder == seat, z3.Or([z3.And(seat == j, active[j]) for j in range(4)])]
-            else:  # the seat passed: it is out; the top bid (if any) is another seat's, still in
-                dom += [z3.Or([z3.And(seat == j, z3.Not(active[j])) for j in range(4)])]
-                dom += ([between(holder, 0, 3), holder != seat,
-                         z3.Or([z3.And(holder == j, active[j]) for j in range(4)])] if has_top else [holder == -1])
-            # the encoding's step from the state before the call: the seat in, one call fewer
-            before = _state(z3.IntVal(enc.key(r.min_bid, 0)) if has_top and not bid else z3.IntVal(-1),
-                            z3.IntVal(0), seat, holder if not bid else z3.IntVal(-1),
-                            [z3.Or(a, seat == j) for j, a in enumerate(active)], spoken - 1)
-            nxt = enc.auction_step(before, z3.IntVal(r.min_bid + (1 if has_top and not bid else 0)) if bid
-                                   else z3.IntVal(0), z3.IntVal(0))
+    for bid, has_top in _NEXT_SHAPES:
+        sv, spv, hv = ivar("seat that called"), ivar("calls so far"), ivar("holder")
+        act = [boolvar(f"seat {j} still in") for j in range(4)]
+        dom, nxt = _next_case(enc, bid, has_top, sv.term, spv.term, hv.term, [a.term for a in act])
 
-            def claim(res: Any, nxt: AuctionState = nxt) -> Term:
-                if res is None:
-                    return nxt.ended
-                return z3.And(z3.Not(nxt.ended), eq(res, nxt.to_move))
+        def claim(res: Any, nxt: AuctionState = nxt) -> Term:
+            if res is None:
+                return nxt.ended
+            return z3.And(z3.Not(nxt.ended), eq(res, nxt.to_move))
 
-            cases.append(Case(f"the seat {'bid' if bid else 'passed'}, {'a' if has_top else 'no'} top bid",
-                              [sv, spv, *act, hv], dom,
-                              lambda f, v, has_top=has_top: f(r, v[0], v[1], list(v[2:6]), has_top, v[6]), claim,
-                              lambda ev, nxt=nxt: None if ev(nxt.ended) else ev(nxt.to_move),
-                              "auction.continuous" if r.auction_style == "continuous" else "auction.order"))
+        cases.append(Case(f"the seat {'bid' if bid else 'passed'}, {'a' if has_top else 'no'} top bid",
+                          [sv, spv, *act, hv], dom,
+                          lambda f, v, has_top=has_top: f(r, v[0], v[1], list(v[2:6]), has_top, v[6]), claim,
+                          lambda ev, nxt=nxt: None if ev(nxt.ended) else ev(nxt.to_move),
+                          "auction.continuous" if r.auction_style == "continuous" else "auction.order"))
     return [Target("auction_next", cases, domain_text="every seat x calls so far x seats still in x top bid holder")]
+
+
+def auction_summaries(enc: Encoding) -> list[Summary]:
+    """auction_next as its encoding, in the states its target covers (proved in the same stage), for
+    auction_call: the seat to speak next, or None (a fork on whether the auction ended)."""
+    r = enc.r
+    # the cases by the ids of their arguments' terms (kept alive with them): a path is replayed from its start, and
+    # calls the summary with the same terms again
+    made: dict[tuple[Any, ...], tuple[list[Term], list[tuple[list[Term], AuctionState]]]] = {}
+
+    def parts(seat: Any, spoken: Any, active: Any, has_top: Any, holder: Any
+              ) -> list[tuple[list[Term], AuctionState]] | None:
+        if type(has_top) is not bool or not isinstance(active, (list, tuple)) or len(active) != 4:
+            return None
+        args = [as_int(seat), as_int(spoken), as_int(holder), *(term_of(x) for x in active)]
+        if not all(z3.is_bool(x) for x in args[3:]):
+            return None
+        key = (has_top, *(t.get_id() for t in args))
+        hit = made.get(key)
+        if hit is None:
+            s, sp, h, act = args[0], args[1], args[2], args[3:]
+            hit = made[key] = (args, [_next_case(enc, bid, top, s, sp, h, act) for bid, top in _NEXT_SHAPES
+                                      if top == has_top])
+        return hit[1]
+
+    def applies(rr: Any, seat: Any, spoken: Any, active: Any, has_top: Any, holder: Any) -> Term | None:
+        ps = parts(seat, spoken, active, has_top, holder) if rr is r else None
+        return None if ps is None else z3.Or([z3.And(dom) for dom, _ in ps])
+
+    def next_seat(rr: Any, seat: Any, spoken: Any, active: Any, has_top: Any, holder: Any) -> Any:
+        ps = parts(seat, spoken, active, has_top, holder)
+        assert ps is not None
+        ended, to_move = ps[-1][1].ended, ps[-1][1].to_move
+        for dom, nxt in ps[-2::-1]:
+            ended, to_move = z3.If(z3.And(dom), nxt.ended, ended), z3.If(z3.And(dom), nxt.to_move, to_move)
+        return None if value(ended) else value(to_move)
+
+    return [Summary("auction_next", applies, next_seat)]
 
 
 # this module's builders, in the order their obligations run within a stage, and its summarisers: explicit tables,
@@ -472,10 +522,12 @@ BUILDERS: tuple[Builder, ...] = (
     Builder("bids", ("min_bid_for", "legal_bids", "bid_violation", "total_in_force", "bid_total", "hand_is_played"),
             _individual_bids),
     Builder("auction", ("auction_bid_violation", "dealer_forced", "bid_key"), _auction_calls),
+    Builder("auction", ("auction_next",), _auction_next),
     Builder("auction", ("auction_start", "auction_call"), _auction_call_targets),
     Builder("turn", ("auction_next",), _auction_next),
 )
-SUMMARISERS: tuple[Summariser, ...] = (Summariser(("bids",), bids_summaries),)
+SUMMARISERS: tuple[Summariser, ...] = (Summariser(("bids",), bids_summaries),
+                                       Summariser(("auction",), auction_summaries))
 
 
-__all__ = ["BUILDERS", "SUMMARISERS", "bids_summaries"]
+__all__ = ["BUILDERS", "SUMMARISERS", "auction_summaries", "bids_summaries"]

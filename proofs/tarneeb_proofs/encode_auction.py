@@ -107,11 +107,12 @@ class AuctionEncoding(EncodingBase):
         # ambiguity forced-dealer-minimum, reading exactly: the forced dealer's one bid is the minimum
         exact = z3.And(z3.BoolVal(r.all_pass == "dealer-forced" and r.forced_bid == "exactly"), at_dealer, st.top < 0,
                        st.passes == 3)
-        bid_ok = z3.And(n_ >= r.min_bid, n_ <= 13, s_ >= 0, s_ < self.strains(),
-                        z3.Or(st.top < 0, beats, z3.And(may_match, self.key(n_, s_) == st.top),
-                              # ambiguity egyptian-dealer-match, reading same-number-any-strain: the top's number
-                              z3.And(may_match, z3.BoolVal(r.dealer_match == "same-number-any-strain"),
-                                     n_ == st.top / 5)),
+        raises = [st.top < 0, beats, z3.And(may_match, self.key(n_, s_) == st.top)]
+        # ambiguity egyptian-dealer-match, reading same-number-any-strain: the top's number (the reading is read
+        # only where someone may match: it changes nothing in a continuous auction)
+        if not z3.is_false(may_match) and r.dealer_match == "same-number-any-strain":
+            raises.append(z3.And(may_match, n_ == st.top / 5))
+        bid_ok = z3.And(n_ >= r.min_bid, n_ <= 13, s_ >= 0, s_ < self.strains(), z3.Or(raises),
                         z3.Implies(exact, n_ == r.min_bid))
         return z3.If(n_ == 0, z3.And(s_ == 0, z3.Not(forbid)), bid_ok)
 

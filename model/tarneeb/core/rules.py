@@ -453,8 +453,10 @@ def auction_bid_violation(rules: Rules, dealer: int, seat: int, top: tuple[int, 
     if top is not None:
         k, tk = bid_key(n, strain), bid_key(*top)
         dealer_privilege = seat == dealer and rules.auction_style == "dealer-privilege"
-        # ambiguity egyptian-dealer-match, reading same-number-any-strain: the dealer takes the top bid's number
-        any_strain = rules.dealer_match == "same-number-any-strain" and dealer_privilege and n == top[0]
+        # ambiguity egyptian-dealer-match, reading same-number-any-strain: the dealer takes the top bid's number (in
+        # any strain: without Egyptian bids a bid has no strain, and its number is the bid the dealer may match)
+        any_strain = (rules.egyptian and dealer_privilege and n == top[0]
+                      and rules.dealer_match == "same-number-any-strain")
         if (k < tk or (k == tk and not dealer_privilege)) and not any_strain:
             if k == tk and seat == dealer:
                 rule = "auction.continuous"
