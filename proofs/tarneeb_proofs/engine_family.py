@@ -99,7 +99,7 @@ def _run_builder(stage: str, b: Builder, mutant: str | None, enc: Encoding, vari
         key = (stage, b.fns, fingerprint())
         hit = session.memo.get(key, enc.r)
         dkey = (stage, b.fns)
-        if hit is None:
+        if hit is None and mutant is None:  # a mutant's run never meets the cache (its digests are the engine's)
             hit = session.cache.get(dkey, enc.r)
         if hit is not None:
             for f in hit:
@@ -118,7 +118,8 @@ def _run_builder(stage: str, b: Builder, mutant: str | None, enc: Encoding, vari
             facts.append(dict(t.facts))
             executed.update(t.executed)
         session.memo.put(key, seen, facts)
-        session.cache.put(dkey, seen, executed, facts)
+        if mutant is None:
+            session.cache.put(dkey, seen, executed, facts)
         for f in facts:
             session.report("engine-functions", {**f, "ruleset": enc.r.id, "variant": variant, "reused": False})
     return None

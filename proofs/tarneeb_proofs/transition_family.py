@@ -105,7 +105,7 @@ def _run(stage: Stage, make: TargetBuilder, mutant: str | None, enc: Encoding, s
         key = (FAMILY, stage.name, make.__name__, fingerprint(MODULES))
         hit = session.memo.get(key, enc.r)
         dkey = (FAMILY, stage.name, make.__name__)
-        if hit is None:
+        if hit is None and mutant is None:  # a mutant's run never meets the cache (its digests are the engine's)
             hit = session.cache.get(dkey, enc.r)
         if hit is not None:
             for f in hit:
@@ -122,7 +122,8 @@ def _run(stage: Stage, make: TargetBuilder, mutant: str | None, enc: Encoding, s
             return bad.witness(enc.r)
         facts = [dict(target.facts)]
         session.memo.put(key, seen, facts)
-        session.cache.put(dkey, seen, target.executed, facts)
+        if mutant is None:
+            session.cache.put(dkey, seen, target.executed, facts)
         for f in facts:
             session.report("engine-functions", {**f, "ruleset": enc.r.id, "reused": False})
     return None
