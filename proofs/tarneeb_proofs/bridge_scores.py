@@ -172,7 +172,7 @@ def _scoring(enc: Encoding) -> list[Target]:
                                            lambda res: same(list(res), [e0, e1, e0, e1]) if isinstance(res, list)
                                            else z3.BoolVal(False), lambda ev: [ev(e0), ev(e1), ev(e0), ev(e1)],
                                            style) for label, extra, strain in strained], HAND,
-                      "every holder x contract (x strain) x split of the 13 tricks"))
+                      "every holder x contract (x strain) x split of the 13 tricks", uses=("team_deltas",)))
     return out
 
 
