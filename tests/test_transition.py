@@ -275,7 +275,7 @@ def test_the_ends_a_verifier_builds_are_the_steps_that_reach_them(rid: str, opti
     assert {"start", "end"} <= seen, seen
 
 
-def _stepped(rules: Rules, state: State, actions: Sequence[Any], one: Callable[..., Any]) -> object:
+def _stepped(rules: Rules, state: State, actions: Sequence[Any], one: Callable[..., Any]) -> Any:
     """Each action in turn by ``one`` (the state and all events), or the error the first refused one raises."""
     events: tuple[Event, ...] = ()
     try:
@@ -287,7 +287,7 @@ def _stepped(rules: Rules, state: State, actions: Sequence[Any], one: Callable[.
     return state, events
 
 
-def _at_once(fn: Callable[..., Any], rules: Rules, state: State, actions: Sequence[Any]) -> object:
+def _at_once(fn: Callable[..., Any], rules: Rules, state: State, actions: Sequence[Any]) -> Any:
     try:
         return fn(rules, state, actions)
     except IllegalAction as e:
@@ -342,7 +342,7 @@ def _bare(state: State, cards: Sequence[Sequence[int]], want: object) -> object:
     taken = [i for i, e in enumerate(events) if type(e) is TrickTaken]
     if len(taken) != len(cards) or not cards or (type(after) is Playing and after.trick):
         return None
-    return after, [state.leader] + [events[i].trick.winner for i in taken], events[taken[-1] + 1:]  # type: ignore[union-attr]
+    return after, [state.leader] + [events[i].trick.winner for i in taken], events[taken[-1] + 1:]
 
 
 def test_trick_winners_are_none_off_the_start_of_a_trick_or_past_the_hand() -> None:
@@ -427,7 +427,8 @@ def test_an_auction_run_is_kept_under_every_field_of_the_auction(options: dict[s
         replace(state, top=top, holder=h) for h in range(4)] + [replace(state, top=top, holder=0, to_move=1)] + [
         replace(state, top=top, holder=h) for h in ((-1,) if rules.auction_style != "continuous" else ())] + [
         replace(state, top=top, holder=2, table=replace(state.table, dealer=d)) for d in range(4)] + [
-        replace(state, active=tuple(s != (state.to_move + k) % 4 for s in range(4))) for k in (1, 2, 3)]
+        replace(state, active=(0 != (state.to_move + k) % 4, 1 != (state.to_move + k) % 4,
+                               2 != (state.to_move + k) % 4, 3 != (state.to_move + k) % 4)) for k in (1, 2, 3)]
     for calls in ([PASS, Bid(rules.min_bid + 1, 3 if rules.egyptian else None), PASS],
                   [PASS, PASS, Bid(13, 4 if rules.egyptian else None), PASS], [PASS, PASS, PASS], [top, PASS, PASS],
                   [PASS, PASS, PASS, PASS, PASS]):
@@ -473,10 +474,9 @@ def test_individual_bids_at_once_end_the_bidding_as_their_steps(rid: str, option
                 assert _at_once(U.call_all, rules, state, calls) == want, (rid, calls)
             if len(want) == 3:
                 ends["illegal"] += 1
-            elif len(run) == 4 and any(type(e) is PlayStarted for e in want[1]):  # type: ignore[index, union-attr]
+            elif len(run) == 4 and any(type(e) is PlayStarted for e in want[1]):
                 ends["played"] += 1
-            elif len(run) == 4 and any(type(e) is Cancelled and e.clause == "bid.total"  # type: ignore[union-attr]
-                                       for e in want[1]):  # type: ignore[index, union-attr]
+            elif len(run) == 4 and any(type(e) is Cancelled and e.clause == "bid.total" for e in want[1]):
                 ends["cancelled"] += 1
     if not any(type(s) is Bidding for _, s, _, _, _ in walk):
         assert any(type(s) is Calling for _, s, _, _, _ in walk), rid
