@@ -31,6 +31,7 @@ INVARIANT_NAMES = ("13 tricks per hand", "legal follow-suit", "bids and the bid-
 
 @dataclass
 class Link:
+    """One link of a ruleset's chain: its family (and stage), what it says, and how many of its proofs proved."""
     family: str
     stage: str
     says: str
@@ -39,9 +40,11 @@ class Link:
 
     @property
     def holds(self) -> bool:
+        """Every proof of the link ran here and proved."""
         return self.total > 0 and self.proved == self.total
 
     def to_json(self) -> dict[str, Any]:
+        """The link as ``prove --json`` gives it under ``summary.chain``."""
         return {"family": self.family + (f".{self.stage}" if self.stage else ""), "says": self.says,
                 "proved": self.proved, "proofs": self.total, "holds": self.holds}
 

@@ -16,6 +16,7 @@ from .diff import diff, witness_text
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
+    """``tarneeb diff``: compare two rulesets question by question; the exit code says whether they differ."""
     t0 = time.perf_counter()
     ws = diff(args.a, args.b, args.question or None, timeout_ms=args.timeout * 1000)
     if args.json:
@@ -33,6 +34,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: Any) -> None:
+    """Add the ``diff`` command to the CLI's subcommands."""
     s = subparsers.add_parser(
         "diff", help="find situations where two rulesets rule differently (Z3), with the smallest witness",
         description="For each question kind, search with Z3 for a concrete situation that rulesets A and B rule "

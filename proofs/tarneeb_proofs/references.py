@@ -92,6 +92,8 @@ class ReferenceCheck(Check):
     from the defaults and the obligation reports the refusal (the run goes on)."""
 
     def rules(self) -> Rules:
+        """The check's rules; where the ruleset refuses the example's options, the ruleset's defaults (the
+        obligation reports the refusal)."""
         try:
             return super().rules()
         except TarneebError:

@@ -36,18 +36,22 @@ NONE_WON = -1  # the specification's "no winner yet"
 
 
 def seat_show(v: Any) -> str:
+    """A seat as a counterexample shows it."""
     return f"seat {v}"
 
 
 def card_var(name: str) -> Var:
+    """A symbolic card (6 bits), shown as the engine writes cards."""
     return bvar(name, 6, lambda c: card_text(int(c)) if 0 <= int(c) < 52 else str(c))
 
 
 def hand_var(name: str) -> Var:
+    """A symbolic hand (a 52-bit mask), shown as its cards."""
     return bvar(name, 52, lambda h: hand_text(int(h)))
 
 
 def seat_var(name: str) -> Var:
+    """A symbolic seat (2 bits)."""
     return bvar(name, 2, seat_show)
 
 
@@ -104,13 +108,16 @@ class SymTable:
                    games)
 
     def target_term(self) -> Any:
+        """The target in force as a term (or the concrete target)."""
         return self.target.term if isinstance(self.target, Var) else self.target
 
     def vars(self) -> list[Var]:
+        """The table's symbolic variables, in a counterexample's order."""
         return [self.dealer, *self.scores, self.deals, self.played, self.redeals,
                 *([self.target] if isinstance(self.target, Var) else [])]
 
     def domain(self, rules: Rules) -> list[Term]:
+        """What a table of a match can hold: counters at least 0, partners' scores equal in the auction family."""
         sc = [v.term for v in self.scores]
         out = [self.deals.term >= 0, self.played.term >= 0, self.redeals.term >= 0]
         if not rules.individual:  # partners carry the team score (seats.partners)
@@ -124,6 +131,7 @@ class SymTable:
         return S.Table(d, (s0, s1, s2, s3), target, self.games, deals, played, redeals)
 
     def scores_t(self) -> list[Term]:
+        """The four scores as terms."""
         return [v.term for v in self.scores]
 
 
@@ -238,6 +246,7 @@ def contract_ints(contract: Any) -> tuple[Term, Term]:
 
 
 def deltas_of(bids: Sequence[Any], contract: Any, tricks: Sequence[Any]) -> list[Term]:
+    """Each seat's score change as the uninterpreted stand-in for hand_deltas gives it."""
     holder, n = contract_ints(contract)
     args = [as_int(b) for b in bids] + [holder, n] + [as_int(t) for t in tricks]
     return [DELTA[s](*args) for s in range(4)]
@@ -326,10 +335,12 @@ def as_engine(t: Term) -> Any:
 
 
 def bv2(t: Term) -> Term:
+    """A seat as a 2-bit term (an int made one; a term kept)."""
     return seat2(t) if isinstance(t, int) else t
 
 
 def int_of(x: Any) -> Term:
+    """An engine value as a Z3 integer (:func:`tarneeb_proofs.bridge.as_int`)."""
     return as_int(x)
 
 

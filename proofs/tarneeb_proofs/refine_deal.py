@@ -407,10 +407,12 @@ def wrong_phases(enc: Encoding) -> Target:
 
 
 def starts(enc: Encoding) -> Target:
+    """The target of ``transition.start``: every first dealer, no scores or four integer scores."""
     return Target("start", _start_cases(enc), TRANSITION, "every integer first dealer x no or four integer scores")
 
 
 def starts_part_way(enc: Encoding) -> Target:
+    """The target of ``transition.part_way``: every dealer, scores, target in force and games won."""
     return Target("part_way", _part_way_cases(enc), TRANSITION,
                   "every dealer x four integer scores x each target in force (and one not) x 0-2 games")
 
