@@ -307,13 +307,15 @@ def test_the_harness_judges_prove_output() -> None:
 
 
 def test_the_stages_are_prove_s_or_the_tests_and_the_harness_knows_which() -> None:
-    """A mutant's stage is an engine stage of prove, a stage the tests catch (test.match, test.tools: prove does
+    """A mutant's stage is an engine or transition stage of prove, a stage the tests catch (test.match, test.tools: prove does
     not run them), ruling (tests/test_no_rule_outside_core.py) or held-out; the harness runs the test files of a
     test stage on the patched copy instead of prove, and both for a held-out mutant."""
     from tarneeb_proofs.engine_family import STAGES
+    from tarneeb_proofs.transition_family import STAGES as TRANSITION_STAGES
 
     h = _harness()
-    known = {f"engine.{s}" for s in STAGES} | set(h.BY_TESTS) | set(h.NOT_BY_PROVE) | {"held-out"}
+    known = ({f"engine.{s}" for s in STAGES} | {f"transition.{s.name}" for s in TRANSITION_STAGES} | set(h.BY_TESTS)
+             | set(h.NOT_BY_PROVE) | {"held-out"})
     assert {m.stage for m in ALL} <= known
     assert set(h.BY_TESTS) == {"test.match", "test.tools"}
     assert all((ROOT / f).is_file() for files in h.BY_TESTS.values() for f in files)

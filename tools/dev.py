@@ -110,7 +110,7 @@ def test() -> None:
     ensure_venv("test")
     with beside(PY, "tools/wheel_check.py"):
         # a test file's tests in one worker (their module fixtures), the files in the order tests/conftest.py gives
-        _lint_and_pytest("--dist", "loadfile", "--no-loadscope-reorder")
+        _lint_and_pytest("--dist", "loadfile", "--no-loadscope-reorder", "--durations=25")
 
 
 def check() -> None:

@@ -42,7 +42,7 @@ from .evaluate import compiling
 from .session import Session
 from .witness import Witness
 
-SOURCE_MUTANT_FAMILIES = ("engine",)  # families whose mutants edit the code, not the encoding
+SOURCE_MUTANT_FAMILIES = ("engine", "transition")  # families whose mutants edit the code, not the encoding
 
 
 class Refused(Exception):
