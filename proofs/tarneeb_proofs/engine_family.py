@@ -15,7 +15,7 @@ from tarneeb.core.spec import get_ruleset, rulesets
 from . import bridge_bids, bridge_play, bridge_scores
 from .bridge import Builder, Summariser, Summary, fingerprint, recording
 from .encode import Encoding
-from .mutants import MUTANTS, MutantError, applied, mutated_source
+from .mutants import MUTANTS, MutantError, applied, manifest_mutants, mutated_source
 from .obligations import Check, Obligation, engine_reading_variants, reading_variants, variants
 from .session import Session
 from .witness import Witness
@@ -147,15 +147,7 @@ def engine_checks(refs: list[str] | None = None) -> list[Any]:
             for v, rd in (reading_variants(rid, vs) if stage == "scoring" and not individual else
                           [x for x in engine_reading_variants(rid, vs) if stage in READING_STAGES.get(x[1][0][0], ())]):
                 out.append(Check("engine", rid, v, None, clauses, functools.partial(build, stage, None), stage, rd))
-            for mname, m in MUTANTS.items():
-                if m.stage != f"engine.{stage}" or not m.in_manifest:
-                    continue
-                same_kind = (rulesets()[m.ruleset].params.get("family") == "individual") == individual
-                if not {"all": True, "kind": same_kind, "own": m.ruleset == rid}[m.in_manifest]:
-                    continue
-                base = dict(vs[0])
-                base.update({k: x for k, x in m.options.items() if k in names})
-                out.append(Check("engine", rid, tuple(sorted(base.items())), mname, clauses,
-                                 functools.partial(build, stage, mname), stage))
+            for v, mname in manifest_mutants(f"engine.{stage}", rid, individual, names, vs[0]):
+                out.append(Check("engine", rid, v, mname, clauses, functools.partial(build, stage, mname), stage))
     return out
 

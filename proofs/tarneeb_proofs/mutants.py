@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tarneeb.core.spec import OptionValue
+from tarneeb.core.spec import OptionValue, rulesets
 
 CATALOGUE = Path(__file__).with_name("mutants.toml")
 HELD_OUT = Path(__file__).with_name("held_out.toml")
@@ -293,3 +293,21 @@ def catalogue(path: Path = CATALOGUE, held_out: Path = HELD_OUT) -> dict[str, Mu
 
 
 MUTANTS: dict[str, Mutant] = catalogue()
+
+
+def manifest_mutants(stage: str, rid: str, individual: bool, names: tuple[str, ...],
+                     base: tuple[tuple[str, OptionValue], ...]) -> list[tuple[tuple[tuple[str, OptionValue], ...], str]]:
+    """The catalogue's mutants of ``stage`` (``family.stage``) that ``prove`` runs on ruleset ``rid`` (``in_manifest``:
+    every ruleset, those of the mutant's family kind, or its own), each with the option variant it runs under: ``base``
+    with the mutant's options among ``names``."""
+    out = []
+    for mname, m in MUTANTS.items():
+        if m.stage != stage or not m.in_manifest:
+            continue
+        same_kind = (rulesets()[m.ruleset].params.get("family") == "individual") == individual
+        if not {"all": True, "kind": same_kind, "own": m.ruleset == rid}[m.in_manifest]:
+            continue
+        opts = dict(base)
+        opts.update({k: x for k, x in m.options.items() if k in names})
+        out.append((tuple(sorted(opts.items())), mname))
+    return out

@@ -21,7 +21,7 @@ from tarneeb.core.spec import get_ruleset, rulesets
 
 from .bridge import Summary, Target, fingerprint, recording
 from .encode import Encoding
-from .mutants import MUTANTS, MutantError, applied, mutated_source
+from .mutants import MUTANTS, MutantError, applied, manifest_mutants, mutated_source
 from .obligations import Check, Obligation, engine_reading_variants, variants
 from .refine import transition_summaries
 from .refine_bids import AUCTION_TARGETS, BID_TARGETS, bid_stand_ins
@@ -147,16 +147,8 @@ def transition_checks(refs: list[str] | None = None) -> list[Any]:
             out += [Check(FAMILY, rid, v, None, clauses, make, stage.name) for v in vs]
             out += [Check(FAMILY, rid, v, None, clauses, make, stage.name, rd)
                     for v, rd in engine_reading_variants(rid, vs) if rd[0][0] in stage.readings]
-            for mname, m in MUTANTS.items():
-                if m.stage != f"{FAMILY}.{stage.name}" or not m.in_manifest:
-                    continue
-                same_kind = (rulesets()[m.ruleset].params.get("family") == "individual") == individual
-                if not {"all": True, "kind": same_kind, "own": m.ruleset == rid}[m.in_manifest]:
-                    continue
-                base = dict(vs[0])
-                base.update({k: x for k, x in m.options.items() if k in names})
-                out.append(Check(FAMILY, rid, tuple(sorted(base.items())), mname, clauses,
-                                 functools.partial(build, stage, mname), stage.name))
+            out += [Check(FAMILY, rid, v, mname, clauses, functools.partial(build, stage, mname), stage.name)
+                    for v, mname in manifest_mutants(f"{FAMILY}.{stage.name}", rid, individual, names, vs[0])]
     return out
 
 
