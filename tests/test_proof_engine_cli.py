@@ -19,14 +19,12 @@ from tarneeb_proofs.obligations import Check, Result, run_check
 ENGINE_MUTANTS = {k: m for k, m in MUTANTS.items() if m.stage.startswith("engine.")}
 
 
-# one mutant per stage through the command line, in-process, but for the stages of classic's auction (auction,
-# turn): each of their mutants patches a function of the auction that every classic variant's auction and match
-# stages run, so through the command line it proves a large part of the classic engine again (the auction's
-# 1166 s in a loaded test run, the suite's longest; the turn's 58 s on a quiet one); tests/test_proof_engine.py
-# catches each of them in-process and tools/prove_mutants.py through the real prove on a patched tree
-# (proofs/MUTANTS.md). The command line's path from a failing check to its report is the same for every stage.
-CLI_MUTANTS = ["engine-trick-winner-highest-rank", "engine-hand-played-three-bids", "engine-failed-bid-scores",
-               "engine-partner-at-zero"]
+# two mutants through the command line, in-process: one whose witness shows cards (play) and one whose witness
+# shows scores (outcome). The command line's path from a failing check to its report is the same for every stage;
+# tests/test_proof_engine.py catches every engine mutant in-process with the same assertions on its witness, and
+# tools/prove_mutants.py through the real prove on a patched tree (proofs/MUTANTS.md). A mutant run proves its
+# ruleset's whole engine again (it never reads the cache), so each one here costs seconds.
+CLI_MUTANTS = ["engine-trick-winner-highest-rank", "engine-partner-at-zero"]
 
 
 @pytest.mark.parametrize("name", CLI_MUTANTS)
