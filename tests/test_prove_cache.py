@@ -79,3 +79,18 @@ def test_an_encoding_obligation_is_reused_by_its_formula(tmp_path: Path, monkeyp
     monkeypatch.setenv("TARNEEB_PROVE_CACHE", "off")  # --no-cache: all proved again
     assert run_check(check, Session()).status == "proved"
     assert len(calls) == cold
+
+
+def test_a_ruleset_is_keyed_by_its_content_not_by_where_its_file_was_read() -> None:
+    """A proof made in one clone is found in another: the key of a function that reads the whole ruleset holds its
+    rules and words, not the path of its file nor the name it was loaded by; any other change is a new key."""
+    import dataclasses
+
+    from tarneeb.core.spec import get_ruleset
+    from tarneeb_proofs.cache import value_text
+
+    rs = get_ruleset("classic")
+    elsewhere = dataclasses.replace(rs, path="/elsewhere/spec/rulesets/classic.toml", ref="./classic.toml")
+    assert value_text(elsewhere) == value_text(rs)
+    assert value_text(dataclasses.replace(rs, params={**rs.params, "target": 31})) != value_text(rs)
+    assert value_text(dataclasses.replace(rs, summary=rs.summary + ".")) != value_text(rs)

@@ -39,6 +39,7 @@ from .evaluate import py_value
 from .obligations import Refused
 from .session import Session
 from .symbolic import Explorer, SymBool, SymInt, Unsupported, current, is_sym, num_eq
+from .symbolic_values import untraced
 from .witness import Witness, card_text
 
 RULES = "tarneeb.core.rules"
@@ -273,9 +274,7 @@ def summarised(summaries: Sequence[Summary], skip: str) -> Iterator[None]:
         real = getattr(mod, sm.fn)
 
         def stand_in(*args: Any, sm: Summary = sm, real: Any = real, **kw: Any) -> Any:
-            cond = sm.applies(*args, **kw)
-            if cond is not None and (not any(is_sym(a) for a in _flat(args)) and z3.is_true(z3.simplify(cond))
-                                     or _explorer_proves(cond)):
+            if _stands_in(sm, args, kw):
                 sm.used = True
                 return sm.value(*args, **kw)
             return real(*args, **kw)
@@ -304,6 +303,15 @@ def _definitions(t: Term, summaries: Sequence[Summary]) -> list[Term]:
             out.append(x == sm.definition(*x.children()))
         todo.extend(x.children())
     return out
+
+
+@untraced
+def _stands_in(sm: Summary, args: tuple[Any, ...], kw: dict[str, Any]) -> bool:
+    """The summary ``sm`` answers for these arguments: they lie in its domain on every input of the path (the
+    prover's and Z3's code only: a summary's domain is the encoding's, it runs none of the engine)."""
+    cond = sm.applies(*args, **kw)
+    return cond is not None and (not any(is_sym(a) for a in _flat(args)) and z3.is_true(z3.simplify(cond))
+                                 or _explorer_proves(cond))
 
 
 def _explorer_proves(cond: Term) -> bool:

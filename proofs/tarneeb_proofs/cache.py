@@ -24,6 +24,7 @@ for the rest of the run.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import importlib
 import json
@@ -70,12 +71,19 @@ PROVER_MODULES = ("symbolic", "symbolic_values", "symbolic_guards", "bridge", "b
 Code = tuple[types.CodeType, dict[str, Any]]  # a code object and the globals it runs with
 
 
+# the fields of a ruleset that say where its file was read from and the name it was loaded by: never a rule, so
+# never part of a cache key (a proof made in one clone is found in another)
+WHERE_READ = ("path", "ref")
+
+
 def value_text(v: Any) -> str:
     """A stable text of a rule field's value (a set sorted; a Ruleset by its digest)."""
     if isinstance(v, (frozenset, set)):
         return repr(sorted(v, key=repr))
     if isinstance(v, (int, str, bool, float, tuple)) or v is None:
         return repr(v)
+    if dataclasses.is_dataclass(v) and not isinstance(v, type):  # a Ruleset: its content, not where it was read
+        v = [(f.name, getattr(v, f.name)) for f in dataclasses.fields(v) if f.name not in WHERE_READ]
     return hashlib.sha256(repr(v).encode()).hexdigest()
 
 

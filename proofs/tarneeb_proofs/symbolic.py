@@ -54,6 +54,7 @@ from .symbolic_values import (
     num_eq,
     simplified,
     term_of,
+    untraced,
 )
 
 
@@ -68,6 +69,13 @@ class Path:
 
 
 # ====================================================================== the explorer
+def _solver(domain: Sequence[Term], timeout_ms: int) -> Any:
+    s = z3.Solver()
+    s.set("timeout", timeout_ms)
+    s.add(*domain)
+    return s
+
+
 class Explorer:
     """Runs a function on symbolic inputs along every feasible path (depth first, by re-execution)."""
 
@@ -107,7 +115,9 @@ class Explorer:
         the others."""
         paths: list[Path] = []
         work: list[list[int]] = [[]]
-        with guards(self.executed, self.hook):
+        # one solver for every path: the domain asserted once, each path's conditions in a scope of their own
+        s = self._solver = _solver(self.domain, self.timeout_ms)
+        with guards(self.executed, self.hook) as watched:
             while work:
                 if len(paths) >= self.max_paths:
                     raise Unsupported(f"more than {self.max_paths} paths")
@@ -117,13 +127,11 @@ class Explorer:
                 self._conds = []
                 self._fixed = []
                 self._notes = []
-                s = z3.Solver()
-                s.set("timeout", self.timeout_ms)
-                s.add(*self.domain)
-                self._solver = s
+                s.pop(s.num_scopes())
+                s.push()
                 try:
                     with exploring(self):
-                        result: Any = fn()
+                        result: Any = watched(fn)
                     err: BaseException | None = None
                 except Unsupported:
                     raise
@@ -137,6 +145,7 @@ class Explorer:
         return paths
 
     # ------------------------------------------------------------------ decisions
+    @untraced
     def simplified(self, t: Term) -> Term:
         """``z3.simplify(t)``, from the cache of simplified terms this explorer was given."""
         return simplified(t, self._simplified)
@@ -146,6 +155,7 @@ class Explorer:
             t = z3.substitute(t, *self._fixed)
         return simplified(t, self._simplified)
 
+    @untraced
     def _check(self, extra: Term) -> Any:
         s = self._solver
         t0 = time.perf_counter()
@@ -180,6 +190,7 @@ class Explorer:
         self._solver.add(cond)
         return value
 
+    @untraced
     def decide(self, cond: Term) -> bool:
         """The truth of a symbolic condition on this path (a fork when both outcomes are possible)."""
         c = self._simplify(cond)
@@ -197,6 +208,7 @@ class Explorer:
 
         return bool(self._choose(make))
 
+    @untraced
     def concretize(self, t: Term, what: str) -> int:
         """The value of a symbolic number needed as a plain int (an index, a key): one fork per possible value."""
         c = self._simplify(t)
@@ -230,6 +242,7 @@ class Explorer:
         self._fixed.append((c, z3.IntVal(value) if z3.is_int(c) else z3.BitVecVal(value, c.size())))
         return int(value)
 
+    @untraced
     def proves(self, claim: Term) -> bool:
         """``claim`` holds on every input of this path (used to justify a conversion, e.g. a number >= 0). A path
         is replayed from its first choice, so what was proved at the same prefix of choices is not proved again."""

@@ -9,14 +9,14 @@ from __future__ import annotations
 import builtins
 import sys
 import types
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from types import MappingProxyType
 from typing import Any, Final
 
 import z3
 
-from .symbolic_values import SymBool, SymInt, Term, Unsupported, is_sym, wrap
+from .symbolic_values import SymBool, SymInt, Term, Unsupported, is_sym, untraced, wrap
 
 ENGINE: Final = "tarneeb"  # the package whose code is explored (tarneeb_proofs is the prover, not the engine)
 
@@ -66,6 +66,7 @@ class _Table(tuple):  # type: ignore[type-arg]
 
     _terms: Any
 
+    @untraced
     def __getitem__(self, i: Any) -> Any:
         if not isinstance(i, SymInt):
             return tuple.__getitem__(self, i)
@@ -101,11 +102,13 @@ def _is_engine(g: dict[str, Any]) -> bool:
 
 
 @contextmanager
-def guards(executed: dict[int, tuple[types.CodeType, dict[str, Any]]] | None = None, hook: bool = True) -> Iterator[None]:
-    """While exploring: engine modules see guarded introspection names, the bytes() model and symbolic tables; a
-    symbolic value passed to Python code outside the engine, or engine code reading ``__class__``, is refused.
-    ``executed`` collects the engine code that ran (id -> (code object, the globals it ran with)). ``hook``: the
-    profile hook that refuses and collects (off only to profile the explorer itself)."""
+def guards(executed: dict[int, tuple[types.CodeType, dict[str, Any]]] | None = None, hook: bool = True
+           ) -> Iterator[Callable[[Callable[[], Any]], Any]]:
+    """While exploring: engine modules see guarded introspection names, the bytes() model and symbolic tables.
+    Gives ``watched``: ``watched(fn)`` runs ``fn()`` (a run of the engine's code) under the hook, which refuses a
+    symbolic value passed to Python code outside the engine, or engine code reading ``__class__``, and collects in
+    ``executed`` the engine code that ran (id -> (code object, the globals it ran with)). ``hook``: off only to
+    profile the explorer itself."""
     installed: list[tuple[dict[str, Any], dict[str, Any]]] = []
     kinds: dict[int, int] = {}  # id(module globals) -> 1 engine, 2 prover or z3, 0 other
     seen_code: set[int] = set()
@@ -172,15 +175,21 @@ def guards(executed: dict[int, tuple[types.CodeType, dict[str, Any]]] | None = N
 
     # a trace function, not a profile function: Python calls it for each new frame only ("call"), where a profile
     # function is called for every return and every call into C as well (a third of an exploration's time, spent
-    # in z3's bindings); it returns None, so no frame is traced line by line
-    old = sys.gettrace()
-    if hook:
+    # in z3's bindings); it returns None, so no frame is traced line by line. It is on only while the engine's code
+    # runs, and off again in what that code calls of the prover (symbolic_values.untraced)
+    def watched(fn: Callable[[], Any]) -> Any:
+        if not hook:
+            return fn()
+        old = sys.gettrace()
         sys.settrace(profile)
-    try:
-        yield
-    finally:
-        if hook:
+        try:
+            return fn()
+        finally:
             sys.settrace(old)
+
+    try:
+        yield watched
+    finally:
         for g, before in reversed(installed):
             for n in (*_SHADOWS, _MARK):
                 g.pop(n, None)
