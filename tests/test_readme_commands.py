@@ -116,8 +116,13 @@ def test_no_readme_command_has_a_placeholder() -> None:
 
 
 def test_which_commands_the_wheel_alone_runs() -> None:
-    wheel = [line for _, line in RC.readme_commands() if RC.not_from_the_wheel(line) is None]
+    wheel = [line for _, line in RC.from_the_wheel()]
     assert "tarneeb ruling winner" in " ".join(wheel) and "tarneeb new-ruleset" in " ".join(wheel) and len(wheel) >= 5
+    assert all(RC.not_from_the_wheel(line) is None for line in wheel)
+    text = ("```sh\npython examples/e.py selfplay --out theirs.jsonl\ntarneeb verify theirs.jsonl   # exits 1: bug\n"
+            "tarneeb new-ruleset --from x > club.toml\ntarneeb rules ./club.toml\n```\n")
+    assert [line for _, line in RC.from_the_wheel(text)] == ["tarneeb new-ruleset --from x > club.toml",
+                                                             "tarneeb rules ./club.toml"]
     argvs = [" ".join(RC.argv_of(line)[0]) for line in wheel]
     assert not any("examples/" in a or "spec/" in a or a.startswith("tarneeb stats") for a in argvs)
     assert RC.expected_exit("tarneeb vectors generate   # regenerate", from_wheel=True) == 2

@@ -17,6 +17,7 @@ an output). A command that fails on purpose (it drives a planted bug, or checks 
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 from pathlib import Path
@@ -133,6 +134,23 @@ def not_from_the_wheel(line: str) -> str | None:
     if argv[0] == "python" or argv[:2] == ["tarneeb", "stats"]:
         return "an optional extra (stats, openspiel)"
     return None
+
+
+def from_the_wheel(text: str | None = None) -> list[tuple[int, str]]:
+    """The README commands the installed wheel alone runs as written: those :func:`not_from_the_wheel` allows, less
+    those that read a file only a command it cannot run writes (with ``--out`` or ``>``: an example engine's
+    self-play, say)."""
+    out: list[tuple[int, str]] = []
+    unwritten: set[str] = set()
+    for n, line in readme_commands(text):
+        argv, to = argv_of(line)
+        written = to or (argv[argv.index("--out") + 1] if "--out" in argv[:-1] else None)
+        if not_from_the_wheel(line) is None and not unwritten & {os.path.normpath(a) for a in argv}:
+            out.append((n, line))
+            unwritten.discard(os.path.normpath(written or "."))
+        elif written:
+            unwritten.add(os.path.normpath(written))
+    return out
 
 
 def fails_on_purpose(line: str) -> bool:
