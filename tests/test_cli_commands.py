@@ -161,8 +161,8 @@ def test_ctrl_c_in_a_real_process() -> None:
 
 @pytest.mark.slow  # imports distributed in a process of its own
 def test_verify_on_a_cluster_it_cannot_reach_says_so_before_it_waits(tmp_path: Path) -> None:
-    """The README's cluster command with a scheduler that is not there: a line saying what it is waiting for, then
-    the one located error line (exit 2), never a traceback or a silent half-minute."""
+    """The docs' cluster command (docs/guide/engines.rst) with a scheduler that is not there: a line saying what it
+    is waiting for, then the one located error line (exit 2), never a traceback or a silent half-minute."""
     import os
 
     pytest.importorskip("distributed")

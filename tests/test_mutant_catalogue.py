@@ -112,7 +112,7 @@ def test_the_loader_refuses_a_shared_id_and_a_malformed_entry(tmp_path: Path) ->
 
 
 def test_the_held_out_set_spans_every_part_prove_claims_to_see() -> None:
-    """The held-out set (held_out.toml) holds bugs in every kind of code the README says a bug in makes prove fail."""
+    """The held-out set (held_out.toml) holds bugs in every kind of code the docs say a bug in makes prove fail."""
     held = [m for m in ALL if m.held_out]
     assert len(held) >= 40
     assert {m.module for m in held} >= {"tarneeb.core.rules", "tarneeb.core.hand", "tarneeb.core.match",

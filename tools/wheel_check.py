@@ -28,7 +28,7 @@ import zipfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from readme_commands import argv_of, expected_exit, not_from_the_wheel, readme_commands
+from readme_commands import argv_of, expected_exit, from_the_wheel
 
 ROOT = Path(__file__).resolve().parents[1]
 HASHED = "_2bd9936ea71faec4.txt"  # one of the documents' file names: never in human output
@@ -144,9 +144,10 @@ def run(keep: bool) -> None:
 
 
 def readme_as_written(work: Path, env: dict[str, str]) -> None:
-    """Every README command that needs neither a file of the source tree nor an extra, as written, in README order
-    (``vectors generate`` without ``--out`` must refuse to write into the installed package)."""
-    lines = [(n, line) for n, line in readme_commands() if not_from_the_wheel(line) is None]
+    """Every README command that needs neither a file of the source tree nor an extra (nor a file only such a command
+    writes), as written, in README order (``vectors generate`` without ``--out`` must refuse to write into the
+    installed package)."""
+    lines = from_the_wheel()
     print(f"running the README's {len(lines)} commands that need only the wheel, as written", flush=True)
     for n, line in lines:
         argv, out_file = argv_of(line)

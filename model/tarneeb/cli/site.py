@@ -2,8 +2,8 @@
 
 The site runs the engine itself under Pyodide (the npm package ``pyodide``, whose files go into the site; nothing
 is loaded from another host) and caches itself with a service worker on the first visit. Any static host serves
-it: copy OUT there (see the README). Needs Jinja2 (the ``serve`` extra) to render the pages, and the npm
-package: ``npm install pyodide`` in the repository, or ``--pyodide DIR``.
+it: copy OUT there (docs/guide/referee.rst says how). Needs Jinja2 (the ``serve`` extra) to render the pages, and
+the npm package: ``npm install pyodide`` in the repository, or ``--pyodide DIR``.
 """
 
 from __future__ import annotations
