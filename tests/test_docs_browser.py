@@ -15,7 +15,7 @@ import pytest
 pytest.importorskip("playwright", reason="playwright is not installed (pip install -e '.[test]')")
 
 from playwright.sync_api import Browser, sync_playwright  # noqa: E402
-from tests.test_docs_build import _copy_docs, _sphinx  # noqa: E402
+from tests.docs_support import built_site  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
@@ -47,11 +47,9 @@ OVERFLOW_JS = """() => {
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    tmp = tmp_path_factory.mktemp("docs")
-    out = tmp / "html"
-    proc = _sphinx(_copy_docs(tmp), out)
-    assert proc.returncode == 0, f"docs build failed:\n{proc.stdout}\n{proc.stderr}"
+def site() -> Path:
+    out, failed, _ = built_site()
+    assert failed is None, failed
     return out
 
 

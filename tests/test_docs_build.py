@@ -1,16 +1,14 @@
-"""The sphinx site: built once per session in a temporary folder, then checked page by page."""
+"""The sphinx site: built once per test run (tests/docs_support.py), then checked page by page."""
 
 from __future__ import annotations
 
 import html
 import re
 import shutil
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
+from tests.docs_support import built_site, copy_docs, sphinx
 
 from tarneeb.conformance.examples import load_examples
 from tarneeb.core.ambiguity import ambiguities
@@ -20,33 +18,12 @@ from tarneeb.docgen import rulebook as docgen
 from tarneeb.i18n import tables
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCS = ROOT / "docs"
-
-
-def _copy_docs(dest: Path) -> Path:
-    src = dest / "docs"
-    shutil.copytree(DOCS, src, ignore=shutil.ignore_patterns("_build", "generated", "__pycache__"))
-    return src
-
-
-def _sphinx(src: Path, out: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    import os
-
-    full_env = dict(os.environ)
-    full_env.update(env or {})
-    return subprocess.run([sys.executable, "-m", "sphinx", "-W", "-q", "-b", "html", str(src), str(out)],
-                          capture_output=True, text=True, env=full_env, timeout=300)
 
 
 @pytest.fixture(scope="session")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    tmp = tmp_path_factory.mktemp("docs")
-    src = _copy_docs(tmp)
-    out = tmp / "html"
-    t0 = time.perf_counter()
-    proc = _sphinx(src, out)
-    elapsed = time.perf_counter() - t0
-    assert proc.returncode == 0, f"docs build failed:\n{proc.stdout}\n{proc.stderr}"
+def site() -> Path:
+    out, failed, elapsed = built_site()
+    assert failed is None, failed
     print(f"docs build: {elapsed:.1f}s")
     return out
 
@@ -173,8 +150,8 @@ def test_a_wrong_example_fails_the_build(tmp_path: Path) -> None:
     broken = ex.replace('expect = { trump = "D" }', 'expect = { trump = "S" }', 1)
     assert broken != ex
     (spec / "examples.toml").write_text(broken, encoding="utf-8")
-    src = _copy_docs(tmp_path)
-    proc = _sphinx(src, tmp_path / "html", {"TARNEEB_SPEC_DIR": str(spec), "TARNEEB_DOCS_WITNESSES": "off"})
+    src = copy_docs(tmp_path)
+    proc = sphinx(src, tmp_path / "html", {"TARNEEB_SPEC_DIR": str(spec), "TARNEEB_DOCS_WITNESSES": "off"})
     assert proc.returncode != 0
     assert "000-trump-hearts" in proc.stdout + proc.stderr
 
