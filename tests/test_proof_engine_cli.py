@@ -89,7 +89,7 @@ def test_a_worker_that_dies_is_a_failed_run_in_one_line(monkeypatch: pytest.Monk
 
     import tarneeb_proofs.cli as prove_cli
 
-    def broken(checks: object, jobs: int) -> object:
+    def broken(checks: object, jobs: int, cost: object = None) -> object:
         yield from ()
         raise BrokenProcessPool("A process in the process pool was terminated abruptly")
 

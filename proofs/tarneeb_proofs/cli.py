@@ -94,7 +94,8 @@ def _run(args: argparse.Namespace, chosen: list[Any], results: list[Any], t0: fl
     if args.no_cache:
         os.environ["TARNEEB_PROVE_CACHE"] = "off"  # read by tarneeb_proofs.cache, in the workers too
     tty, last = sys.stderr.isatty(), time.perf_counter()
-    for res in run_all(chosen, args.jobs):
+    expected = {cid: e["runtime_s"] for cid, e in manifest.load().items()}
+    for res in run_all(chosen, args.jobs, cost=lambda c: expected.get(c.id, 0.1)):
         if interrupt["pending"]:  # a Ctrl-C whose KeyboardInterrupt something swallowed anyway
             raise KeyboardInterrupt
         results.append(res)
@@ -106,6 +107,8 @@ def _run(args: argparse.Namespace, chosen: list[Any], results: list[Any], t0: fl
             last = now
     if tty:
         print("\r\x1b[K", end="", file=sys.stderr, flush=True)
+    order = {c.id: i for i, c in enumerate(chosen)}  # workers' results come as they are done: the checks' order
+    results.sort(key=lambda r: order[r.check.id])
 
 
 def cmd_prove(args: argparse.Namespace) -> int:
