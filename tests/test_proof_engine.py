@@ -12,6 +12,7 @@ from __future__ import annotations
 import collections
 import functools
 import inspect
+import itertools
 from typing import Any
 
 import pytest
@@ -104,6 +105,26 @@ def test_engine_mutant_is_caught(name: str) -> None:
     # the obligation names the functions one builder proves together ("engine f, g equal the encoding ...")
     named = r.obligation.removeprefix("engine ").split(" equal ")[0].split(", ")
     assert fn in named, r.obligation
+
+
+def test_the_engine_runs_under_every_set_of_readings_that_each_change_a_variant() -> None:
+    """Readings are proved together, not one at a time only: for every stage, ruleset and variant, every set of
+    two or more readings (of different ambiguities) that each change it alone is an engine check of its own."""
+    checks = [c for c in _all_checks() if c.invariant == "engine" and not c.mutant]
+    have = {(c.stage, c.ruleset, c.options, c.readings) for c in checks}
+    singles: dict[tuple[Any, ...], set[tuple[str, str]]] = collections.defaultdict(set)
+    for c in checks:
+        if len(c.readings) == 1:
+            singles[(c.stage, c.ruleset, c.options)].add(c.readings[0])
+    sizes: collections.Counter[int] = collections.Counter()
+    for (stage, rid, opts), rds in singles.items():
+        for k in range(2, len(rds) + 1):
+            for combo in itertools.combinations(sorted(rds), k):
+                if len({a for a, _ in combo}) == k:
+                    assert (stage, rid, opts, combo) in have, (stage, rid, opts, combo)
+                    sizes[k] += 1
+    assert sizes[2] > 100 and sizes[3] > 0, sizes
+    assert not any(len({a for a, _ in c.readings}) < len(c.readings) for c in checks)  # one reading per ambiguity
 
 
 def test_every_stage_and_ruleset_has_an_engine_mutant_in_the_manifest() -> None:

@@ -468,6 +468,35 @@ def engine_reading_variants(rid: str, vs: Sequence[tuple[tuple[str, OptionValue]
     return out
 
 
+Variant = tuple[tuple[str, OptionValue], ...]
+Readings = tuple[tuple[str, str], ...]
+
+
+def reading_combinations(singles: Sequence[tuple[Variant, Readings]]) -> list[tuple[Variant, Readings]]:
+    """(variant, readings) for every variant and every set of two or more readings, of different ambiguities, that
+    each change that variant on their own (``singles``: the (variant, one reading) pairs that do). A reading that
+    changes nothing under a variant adds nothing to a set there, so the sets not listed are ones listed. The
+    families that take them run under each set too: a bug where two readings meet (each right alone) is a
+    counterexample. What a set shares with a reading alone (a function that reads the fields of one of them only)
+    the session's memo proves once."""
+    by_variant: dict[Variant, list[tuple[str, str]]] = {}
+    for v, rd in singles:
+        by_variant.setdefault(v, []).extend(rd)
+    out: list[tuple[Variant, Readings]] = []
+    for v, rds in by_variant.items():
+        for k in range(2, len(rds) + 1):
+            for combo in itertools.combinations(rds, k):
+                if len({a for a, _ in combo}) == k:
+                    out.append((v, tuple(sorted(combo))))
+    return out
+
+
+def reading_sets(singles: Sequence[tuple[Variant, Readings]]) -> list[tuple[Variant, Readings]]:
+    """``singles`` (variant, one reading), then every set of them a variant takes together
+    (:func:`reading_combinations`)."""
+    return [*singles, *reading_combinations(singles)]
+
+
 def worker_plan(checks: Sequence[Check], jobs: int, cost: Callable[[Check], float] | None = None
                 ) -> list[list[Check]]:
     """``checks`` split between ``jobs`` workers. The checks of one family and stage (``engine.play``,
