@@ -29,6 +29,7 @@ The held-out set's stage is ``held-out``: no family is named in advance, ``tools
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import inspect
 import itertools
@@ -106,13 +107,20 @@ def _anchors(text: str) -> Iterator[tuple[str, ast.stmt]]:
 def spans(text: str) -> dict[str, list[tuple[int, int]]]:
     """Where each function, method and module constant of a module's source lies in it, by name: the offsets of
     its first line (its first decorator's) and just past its last line's newline (a name defined twice: two)."""
+    return {name: list(found) for name, found in _spans(text)}
+
+
+@functools.lru_cache(maxsize=16)
+def _spans(text: str) -> tuple[tuple[str, tuple[tuple[int, int], ...]], ...]:
+    """:func:`spans` as a value, kept for the last sources asked (a function of the text alone: parsing a module
+    is most of what applying a mutant costs, and the same few modules are asked again and again)."""
     ends = list(itertools.accumulate(len(line) + 1 for line in text.split("\n")))  # just past each line's newline
     out: dict[str, list[tuple[int, int]]] = {}
     for name, st in _anchors(text):
         first = min([st.lineno] + [d.lineno for d in getattr(st, "decorator_list", [])])
         last = st.end_lineno or st.lineno
         out.setdefault(name, []).append(((ends[first - 2] if first > 1 else 0), min(ends[last - 1], len(text))))
-    return out
+    return tuple((name, tuple(found)) for name, found in out.items())
 
 
 def function_span(m: Mutant, text: str) -> tuple[int, int]:
