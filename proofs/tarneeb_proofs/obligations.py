@@ -412,7 +412,8 @@ def reading_variants(rid: str, vs: Sequence[tuple[tuple[str, OptionValue], ...]]
     domain = [(c, bt, (tb, 13 - tb) if bt == 0 else (13 - tb, tb)) for c in range(1, 14) for bt in (0, 1)
               for tb in range(14)]
     out: list[tuple[tuple[tuple[str, OptionValue], ...], tuple[tuple[str, str], ...]]] = []
-    encodings: dict[tuple[tuple[str, OptionValue], ...], Encoding] = {}
+    # the ruleset's own scores over the domain, once a variant
+    tables: dict[tuple[tuple[str, OptionValue], ...], list[tuple[tuple[int, int, tuple[int, int]], Any]]] = {}
     with compiling():  # each term set compiled once (across calls too, when the caller has a memo in force)
         for a in selectable_readings(rs):
             for reading in a.params:
@@ -424,10 +425,12 @@ def reading_variants(rid: str, vs: Sequence[tuple[tuple[str, OptionValue], ...]]
                         base, rules = load_rules(rs, dict(v)), load_rules(other, dict(v))
                     except TarneebError:
                         continue
-                    eb = encodings.get(v) or encodings.setdefault(v, Encoding(base))  # the ruleset's own, once a variant
+                    if v not in tables:
+                        eb = Encoding(base)
+                        tables[v] = [((c, bt, t), eb.eval_team_deltas(c, bt, t)) for c, bt, t in domain
+                                     if c >= base.min_bid]
                     er = Encoding(rules)
-                    if any(eb.eval_team_deltas(c, bt, t) != er.eval_team_deltas(c, bt, t)
-                           for c, bt, t in domain if c >= base.min_bid):
+                    if any(d != er.eval_team_deltas(*x) for x, d in tables[v]):
                         out.append((v, ((a.id, reading),)))
     return out
 
