@@ -70,12 +70,13 @@ def _can_run(name: str) -> bool:
     return subprocess.run([str(BIN / "tarneeb"), name, "--help"], cwd=ROOT, capture_output=True).returncode == 0
 
 
-def _lint_and_pytest(*pytest_args: str) -> None:
-    """ruff, mypy --strict, then pytest on two worker processes (the CI machine's 2 cores) with ``pytest_args``;
-    the proofs' cache is one fresh folder for both workers (tests/conftest.py)."""
-    ensure_venv("test")
-    run(BIN / "ruff", "check", "model", "proofs", "tests", "bench", "tools", "examples", "docs")
-    run(BIN / "mypy")
+RUFF = (BIN / "ruff", "check", "model", "proofs", "tests", "bench", "tools", "examples", "docs")
+MYPY = (BIN / "mypy",)
+
+
+def _pytest(*pytest_args: str) -> None:
+    """pytest on two worker processes (the CI machine's 2 cores) with ``pytest_args``; the proofs' cache is one
+    fresh folder for both workers (tests/conftest.py)."""
     env = dict(os.environ)
     env.setdefault("HYPOTHESIS_PROFILE", "ci")
     run(PY, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "2", *pytest_args, env=env)
@@ -107,15 +108,19 @@ def test() -> None:
     # beside the lint and the tests (its single process fills the cores' idle moments), the release as a user gets
     # it: the wheel alone in a fresh venv outside the tree runs the README's commands (with the build tools of the
     # test extras, so the venv first)
+    # ruff and mypy (one core for a few seconds each) beside the tests too: their output, and a failure, come after
     ensure_venv("test")
-    with beside(PY, "tools/wheel_check.py"):
+    with beside(PY, "tools/wheel_check.py"), beside(*RUFF), beside(*MYPY):
         # a test file's tests in one worker (their module fixtures), the files in the order tests/conftest.py gives
-        _lint_and_pytest("--dist", "loadfile", "--no-loadscope-reorder", "--durations=25")
+        _pytest("--dist", "loadfile", "--no-loadscope-reorder", "--durations=25")
 
 
 def check() -> None:
-    """The fast inner loop: ruff, mypy and the tests not marked ``slow`` (tests/conftest.py)."""
-    _lint_and_pytest("-m", "not slow")
+    """The fast inner loop: ruff, mypy, then the tests not marked ``slow`` (tests/conftest.py)."""
+    ensure_venv("test")
+    run(*RUFF)
+    run(*MYPY)
+    _pytest("-m", "not slow")
 
 
 def main() -> None:
