@@ -25,8 +25,7 @@ PROVE_JOBS = 2
 def results() -> list[Result]:
     # in PROVE_JOBS processes, as tarneeb prove --jobs runs them: the first file either test worker takes, it
     # proves the engine cold for the files after it
-    expected = {cid: e["runtime_s"] for cid, e in manifest.load().items()}
-    return list(run_all(all_checks(), jobs=PROVE_JOBS, cost=lambda c: expected.get(c.id, 0.1)))
+    return list(run_all(all_checks(), jobs=PROVE_JOBS, cost=manifest.expected_seconds()))
 
 
 def test_every_result_matches_the_manifest(results: list[Result]) -> None:

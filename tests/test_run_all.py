@@ -18,8 +18,8 @@ def _stage(c: object) -> str:
 
 def test_a_family_stage_runs_in_one_worker_in_order_and_the_workers_are_balanced() -> None:
     checks = all_checks()
-    expected = {cid: e["runtime_s"] for cid, e in manifest.load().items()}
-    plan = worker_plan(checks, 2, lambda c: expected.get(c.id, 0.1))
+    cost = manifest.expected_seconds()
+    plan = worker_plan(checks, 2, cost)
     assert len(plan) == 2
     assert sorted(c.id for part in plan for c in part) == sorted(c.id for c in checks)  # each check once
     where = {_stage(c): i for i, part in enumerate(plan) for c in part}
@@ -27,8 +27,8 @@ def test_a_family_stage_runs_in_one_worker_in_order_and_the_workers_are_balanced
         assert all(where[_stage(c)] == i for c in part)
         pos = {c.id: k for k, c in enumerate(checks)}
         assert [pos[c.id] for c in part] == sorted(pos[c.id] for c in part)  # in the run's order
-    loads = [sum(expected.get(c.id, 0.1) for c in part) for part in plan]
-    biggest = max(sum(expected.get(c.id, 0.1) for c in checks if _stage(c) == s) for s in where)
+    loads = [sum(cost(c) for c in part) for part in plan]
+    biggest = max(sum(cost(c) for c in checks if _stage(c) == s) for s in where)
     assert abs(loads[0] - loads[1]) <= biggest  # dealt largest first to the least loaded
 
 

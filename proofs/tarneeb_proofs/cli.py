@@ -94,8 +94,7 @@ def _run(args: argparse.Namespace, chosen: list[Any], results: list[Any], t0: fl
     if args.no_cache:
         os.environ["TARNEEB_PROVE_CACHE"] = "off"  # read by tarneeb_proofs.cache, in the workers too
     tty, last = sys.stderr.isatty(), time.perf_counter()
-    expected = {cid: e["runtime_s"] for cid, e in manifest.load().items()}
-    for res in run_all(chosen, args.jobs, cost=lambda c: expected.get(c.id, 0.1)):
+    for res in run_all(chosen, args.jobs, cost=manifest.expected_seconds()):
         if interrupt["pending"]:  # a Ctrl-C whose KeyboardInterrupt something swallowed anyway
             raise KeyboardInterrupt
         results.append(res)

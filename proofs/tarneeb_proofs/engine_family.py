@@ -16,7 +16,7 @@ from . import bridge_bids, bridge_play, bridge_scores
 from .bridge import Builder, Summariser, Summary, fingerprint, recording
 from .encode import Encoding
 from .mutants import MUTANTS, MutantError, applied, manifest_mutants, mutated_source
-from .obligations import Check, Obligation, engine_reading_variants, reading_sets, reading_variants, variants
+from .obligations import Check, Obligation, engine_reading_sets, reading_sets, reading_variants, variants
 from .session import Session
 from .witness import Witness
 
@@ -144,9 +144,8 @@ def engine_checks(refs: list[str] | None = None) -> list[Any]:
                 out.append(Check("engine", rid, v, None, clauses, functools.partial(build, stage, None), stage))
             # the engine under each selectable reading of the register: where it changes a score (the scoring
             # stage of the auction family: the encoding says where), or the rules the engine is given
-            singles = (reading_variants(rid, vs) if stage == "scoring" and not individual else
-                       [x for x in engine_reading_variants(rid, vs) if stage in READING_STAGES.get(x[1][0][0], ())])
-            for v, rd in reading_sets(singles):
+            for v, rd in (reading_sets(reading_variants(rid, vs)) if stage == "scoring" and not individual else
+                          engine_reading_sets(rid, vs, {a for a, st in READING_STAGES.items() if stage in st})):
                 out.append(Check("engine", rid, v, None, clauses, functools.partial(build, stage, None), stage, rd))
             for v, mname in manifest_mutants(f"engine.{stage}", rid, individual, names, vs[0]):
                 out.append(Check("engine", rid, v, mname, clauses, functools.partial(build, stage, mname), stage))

@@ -40,7 +40,7 @@ from tarneeb.core.spec import get_ruleset, rulesets
 
 from .bridge_play import LEGAL
 from .encode import NO_LED, Encoding, Term, bv6, card_bit, seat2, suit_mask, suit_of, zmax
-from .obligations import Check, Obligation, engine_reading_variants, ival, reading_sets, variants
+from .obligations import Check, Obligation, engine_reading_sets, ival, variants
 from .refine import NONE_WON, TWS
 from .witness import Witness, card_text, hand_text, seat_text
 
@@ -389,7 +389,7 @@ def invariant_checks(refs: list[str] | None = None) -> list[Check]:
             make = part.build
             out += [Check(FAMILY, rid, v, None, clauses, make, part.name) for v in vs]
             out += [Check(FAMILY, rid, v, None, clauses, make, part.name, rd)
-                    for v, rd in reading_sets([x for x in engine_reading_variants(rid, vs) if x[1][0][0] in part.readings])]
+                    for v, rd in engine_reading_sets(rid, vs, part.readings)]
             for mutant, opts, kind in part.mutants:
                 if kind is not None and kind != individual:
                     continue
@@ -397,7 +397,6 @@ def invariant_checks(refs: list[str] | None = None) -> list[Check]:
                 base.update({k: x for k, x in opts if k in names})
                 out.append(Check(FAMILY, rid, tuple(sorted(base.items())), mutant, clauses, make, part.name))
     return out
-
 
 
 __all__ = ["FAMILY", "PARTS", "Part", "bid_total", "follow_suit", "invariant_checks", "match_outcome"]

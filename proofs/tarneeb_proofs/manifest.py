@@ -7,7 +7,7 @@ is a check in code, and every result equals the entry's expected result.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +31,13 @@ def load(path: Path = MANIFEST, missing_ok: bool = False) -> dict[str, dict[str,
         raise SpecError(str(path), "(file)", f"cannot read the proofs manifest: {exc}") from None
     entries: dict[str, dict[str, Any]] = data["checks"]
     return entries
+
+
+def expected_seconds(path: Path = MANIFEST) -> Callable[[Check], float]:
+    """A check's runtime as the manifest last recorded it (0.1 s for one it does not list): what
+    :func:`tarneeb_proofs.obligations.run_all` deals work to its workers by."""
+    runtimes = {cid: e["runtime_s"] for cid, e in load(path, missing_ok=True).items()}
+    return lambda c: float(runtimes.get(c.id, 0.1))
 
 
 def save(results: Sequence[Result], path: Path = MANIFEST, accept: bool = False) -> list[str]:

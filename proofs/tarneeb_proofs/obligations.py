@@ -25,7 +25,7 @@ import signal
 import threading
 import time
 import traceback
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Container, Iterator, Sequence
 from concurrent.futures import InvalidStateError, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -498,6 +498,12 @@ def reading_sets(singles: Sequence[tuple[Variant, Readings]]) -> list[tuple[Vari
     """``singles`` (variant, one reading), then every set of them a variant takes together
     (:func:`reading_combinations`)."""
     return [*singles, *reading_combinations(singles)]
+
+
+def engine_reading_sets(rid: str, vs: Sequence[Variant], ambiguities: Container[str]) -> list[tuple[Variant, Readings]]:
+    """:func:`engine_reading_variants` of the readings of ``ambiguities`` (those a stage reads), then every set of
+    them a variant takes together (:func:`reading_sets`)."""
+    return reading_sets([x for x in engine_reading_variants(rid, vs) if x[1][0][0] in ambiguities])
 
 
 def worker_plan(checks: Sequence[Check], jobs: int, cost: Callable[[Check], float] | None = None

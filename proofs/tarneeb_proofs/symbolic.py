@@ -155,7 +155,6 @@ class Explorer:
             t = z3.substitute(t, *self._fixed)
         return simplified(t, self._simplified)
 
-    @untraced
     def _check(self, extra: Term) -> Any:
         s = self._solver
         t0 = time.perf_counter()

@@ -22,7 +22,7 @@ from tarneeb.core.spec import get_ruleset, rulesets
 from .bridge import Summary, Target, fingerprint, recording
 from .encode import Encoding
 from .mutants import MUTANTS, MutantError, applied, manifest_mutants, mutated_source
-from .obligations import Check, Obligation, engine_reading_variants, reading_sets, variants
+from .obligations import Check, Obligation, engine_reading_sets, variants
 from .refine import transition_summaries
 from .refine_bids import AUCTION_TARGETS, BID_TARGETS, bid_stand_ins
 from .refine_deal import DEAL_TARGETS, deal_stand_ins
@@ -146,11 +146,10 @@ def transition_checks(refs: list[str] | None = None) -> list[Any]:
             make = functools.partial(build, stage, None)
             out += [Check(FAMILY, rid, v, None, clauses, make, stage.name) for v in vs]
             out += [Check(FAMILY, rid, v, None, clauses, make, stage.name, rd)
-                    for v, rd in reading_sets([x for x in engine_reading_variants(rid, vs) if x[1][0][0] in stage.readings])]
+                    for v, rd in engine_reading_sets(rid, vs, stage.readings)]
             out += [Check(FAMILY, rid, v, mname, clauses, functools.partial(build, stage, mname), stage.name)
                     for v, mname in manifest_mutants(f"{FAMILY}.{stage.name}", rid, individual, names, vs[0])]
     return out
-
 
 
 __all__ = ["FAMILY", "STAGES", "Stage", "build", "transition_checks"]
