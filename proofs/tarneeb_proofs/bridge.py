@@ -584,6 +584,11 @@ def seat_after(enc: Encoding, seat: Term, k: int) -> Term:
     return out
 
 
+def seats_after(enc: Encoding, dealer: int) -> list[int]:
+    """The four seats after a concrete ``dealer`` in play.direction (the dealer last), as plain numbers."""
+    return [int(z3.simplify(seat_after(enc, z3.IntVal(dealer), k)).as_long()) for k in range(1, 5)]
+
+
 def seat_term(seat: Term) -> Term:
     """An integer seat term (a 2-bit seat widened)."""
     return z3.BV2Int(seat) if z3.is_bv(seat) else seat

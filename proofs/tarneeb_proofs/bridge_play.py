@@ -34,6 +34,7 @@ from .bridge import (
     ivar,
     same,
     seat_after,
+    seats_after,
     value,
 )
 from .encode import NO_LED, Encoding, Term, bv6, card_bit, holds, seat2, suit_mask, suit_of
@@ -311,7 +312,7 @@ def _weak_seats(enc: Encoding) -> list[Target]:
     claimed = enc.weak_claimed()
     cases = []
     for dealer in range(4):
-        order = [int(z3.simplify(seat_after(enc, z3.IntVal(dealer), k)).as_long()) for k in range(1, 5)]
+        order = seats_after(enc, dealer)
 
         def cclaim(res: Any, order: list[int] = order) -> Term:
             if not isinstance(res, tuple) or any(type(x) is not int for x in res):
@@ -347,7 +348,7 @@ def _deal_hands(enc: Encoding) -> list[Target]:
     cases = []
     for dealer in range(4):
         deck = _deck()
-        order = [int(z3.simplify(seat_after(enc, z3.IntVal(dealer), k)).as_long()) for k in range(1, 5)]
+        order = seats_after(enc, dealer)
         bits = [z3.ZeroExt(60, card_bit(v.term)) for v in deck]
         want_hands = []
         for seat in range(4):  # the sum of the bits of the cards dealt to the seat

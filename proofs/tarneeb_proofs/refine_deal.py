@@ -28,7 +28,7 @@ from tarneeb.core import state as S
 from tarneeb.core.actions import ASK, PASS, PLAYS, Deal, NameTrump, Redeal
 from tarneeb.errors import IllegalDeal, WrongPhase
 
-from .bridge import Case, Summary, Target, Var, as_bv, as_int, ivar, seat_after, value
+from .bridge import Case, Summary, Target, Var, as_bv, as_int, ivar, seats_after, value
 from .bridge_scores import _targets_in_force
 from .encode import Encoding, Term, card_bit, seat2
 from .refine import ANY, HAND, RULES, TRANSITION, Carried, SymTable, card_var, hand_var, refused, same, seat_var
@@ -38,13 +38,9 @@ _REVEALED: Any = Carried("the dealer's card")
 _TRUMP: Any = Carried("trump")
 
 
-def _seats_after(enc: Encoding, dealer: int) -> list[int]:
-    return [int(z3.simplify(seat_after(enc, z3.IntVal(dealer), k)).as_long()) for k in range(1, 5)]
-
-
 def _dealt_hands(enc: Encoding, dealer: int, deck: list[Term]) -> list[Term]:
     """deal.order: each seat's hand, the sum of the bits of the cards dealt to it (52 bits each)."""
-    order = _seats_after(enc, dealer)
+    order = seats_after(enc, dealer)
     out = []
     for seat in range(4):
         mine = [card_bit(c) for i, c in enumerate(deck) if order[enc.dealt_to(i)[0]] == seat]
@@ -156,7 +152,7 @@ class _Dealt:
         weak = [enc.weak_hand(h) for h in hands] if r.weak_redeal else [z3.BoolVal(False)] * 4
         any_weak = z3.Or(weak)
         if type(got) is S.Claiming:
-            order = _seats_after(enc, self.dealer)
+            order = seats_after(enc, self.dealer)
             if not enc.weak_claimed() or not isinstance(got.claimers, tuple) or \
                     list(got.claimers) != [s for s in order if s in got.claimers]:  # in bidding order
                 return z3.BoolVal(False)
@@ -174,7 +170,8 @@ class _Dealt:
 def _reveal(enc: Encoding, dealer: int, deck: list[Term]) -> tuple[Any, Any]:
     """trump.source: (the dealer's card or None, trump or -1) of a deck dealt by ``dealer``."""
     r = enc.r
-    last = max(i for i in range(52) if _seats_after(enc, dealer)[enc.dealt_to(i)[0]] == dealer)
+    order = seats_after(enc, dealer)
+    last = max(i for i in range(52) if order[enc.dealt_to(i)[0]] == dealer)
     if r.trump_source == "fixed":
         return None, r.fixed_suit
     if r.trump_source.startswith("revealed"):
@@ -214,7 +211,7 @@ def _deal_stand_ins(enc: Encoding) -> list[Summary]:
     def claimers_value(rr: Any, dealer: Any, hands: Any) -> Any:
         if not enc.weak_claimed():
             return ()
-        return tuple(s for s in _seats_after(enc, dealer) if value(enc.weak_hand(as_bv(hands[s], 52))))
+        return tuple(s for s in seats_after(enc, dealer) if value(enc.weak_hand(as_bv(hands[s], 52))))
 
     return [Summary("deal_hands", hands_applies, hands_value, RULES),
             Summary("_dealt", lambda *a: z3.BoolVal(True),

@@ -93,6 +93,7 @@ def _is_int_table(v: Any) -> bool:
 
 _SHADOWS: Mapping[str, Any] = MappingProxyType({**{n: _guarded(n, f) for n, f in _INTROSPECTION.items()},
                                                 "bytes": _bytes_model})
+_ALIASES: Mapping[int, str] = MappingProxyType({id(f): n for n, f in _INTROSPECTION.items()})
 _MARK: Final = "__tarneeb_symbolic_guard__"
 
 
@@ -120,15 +121,14 @@ def guards(executed: dict[int, tuple[types.CodeType, dict[str, Any]]] | None = N
         installed.append((g, before))
         g.update(_SHADOWS)
         g[_MARK] = True
-        # tables of non-negative ints, indexed symbolically by an if-then-else (see _Table)
         for n, v in list(g.items()):
-            if _is_int_table(v) and not n.startswith("__"):
-                before.setdefault(n, v)
-                g[n] = _Table(v)
-        # a module-level alias of an introspection builtin (``_type = type``) is guarded too
-        for n, v in list(g.items()):
-            for real_name, real in _INTROSPECTION.items():
-                if v is real and n not in _SHADOWS:
+            if type(v) in (tuple, list):  # tables of non-negative ints, indexed symbolically (see _Table)
+                if _is_int_table(v) and not n.startswith("__"):
+                    before.setdefault(n, v)
+                    g[n] = _Table(v)
+            elif n not in _SHADOWS:  # a module-level alias of an introspection builtin (``_type = type``)
+                real_name = _ALIASES.get(id(v))
+                if real_name is not None and v is _INTROSPECTION[real_name]:
                     before.setdefault(n, v)
                     g[n] = _SHADOWS[real_name]
 
@@ -142,8 +142,8 @@ def guards(executed: dict[int, tuple[types.CodeType, dict[str, Any]]] | None = N
                 install(g)
         return k
 
-    for mod in list(sys.modules.values()):  # the engine's loaded modules, before anything runs
-        if mod is not None and _is_engine(vars(mod)):
+    for name, mod in list(sys.modules.items()):  # the engine's loaded modules, before anything runs
+        if mod is not None and (name == ENGINE or name.startswith(ENGINE + ".")) and _is_engine(vars(mod)):
             kind(vars(mod))
 
     def profile(frame: types.FrameType, event: str, arg: Any) -> None:
