@@ -114,5 +114,6 @@ def test_prove_ticks_while_a_check_runs() -> None:
     assert written[-1] == "\r\x1b[K"
     assert ticker._thread is not None and not ticker._thread.is_alive()
     after = len(written)
+    ticker.draw()  # as the thread would, had it woken just before the line was cleared
     time.sleep(0.05)
     assert len(written) == after  # nothing drawn once the line is cleared
