@@ -6,6 +6,7 @@ the same with or without."""
 from __future__ import annotations
 
 import io
+import itertools
 import sys
 import time
 from pathlib import Path
@@ -37,6 +38,14 @@ def test_the_progress_bar_shows_on_a_terminal_only() -> None:
         text = stream.getvalue()
         assert ("counting" in text and "2/3" in text) is shown, text
         assert shown or text == ""
+
+
+def test_what_is_printed_meanwhile_stays_on_standard_output(capsys: pytest.CaptureFixture[str]) -> None:
+    stream = Terminal()
+    with progress_bar(stream) as bar:
+        bar.add_task("counting", total=1)
+        print("a result")
+    assert capsys.readouterr().out == "a result\n" and "a result" not in stream.getvalue()
 
 
 def _cli(argv: list[str], stderr: io.StringIO, capsys: pytest.CaptureFixture[str],
@@ -76,7 +85,7 @@ def test_the_batch_calls_back_after_each_deal_in_lock_step() -> None:
     rounds: list[tuple[int, int]] = []
     res = batch.run(rules, 12, seed=3, max_hands=6, on_round=lambda k, on: rounds.append((k, on)))
     assert [k for k, _ in rounds] == list(range(1, len(rounds) + 1)) and len(rounds) >= 6
-    assert rounds[-1][1] == 0 and all(a >= b for (_, a), (_, b) in zip(rounds, rounds[1:]))
+    assert rounds[-1][1] == 0 and all(a >= b for (_, a), (_, b) in itertools.pairwise(rounds))
     assert len(rounds) == int(res.deals.max())
     done: list[int] = []
     collect_batch(rules, 12, 3, 6, progress=done.append)
@@ -117,3 +126,14 @@ def test_prove_ticks_while_a_check_runs() -> None:
     ticker.draw()  # as the thread would, had it woken just before the line was cleared
     time.sleep(0.05)
     assert len(written) == after  # nothing drawn once the line is cleared
+
+
+def test_record_shows_its_matches_on_a_terminal(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    argv = ["record", "--ruleset", "classic", "--matches", "3", "--seed", "1", "--out"]
+    rc, out, err = _cli([*argv, str(tmp_path / "a.jsonl")], Terminal(), capsys, monkeypatch)
+    rc_piped, out_piped, err_piped = _cli([*argv, str(tmp_path / "b.jsonl")], io.StringIO(), capsys, monkeypatch)
+    assert rc == rc_piped == 0 and out == out_piped == ""
+    assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
+    assert "recording classic" in err and "3/3" in err, err
+    assert err_piped.startswith("record: wrote 3 whole matches")
