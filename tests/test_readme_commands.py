@@ -107,6 +107,23 @@ def test_the_readme_shows_outputs_of_commands_the_test_runs() -> None:
             assert RC.fails_on_purpose(line), f"README.md:{n}: a planted bug: say `# exits 1: ...` in its comment"
 
 
+def test_the_examples_write_outside_the_clone() -> None:
+    """A file or folder a README example writes (``>``, ``--out``, ``tarneeb site``'s folder) goes beside the
+    clone, into the folder the set-up makes, never into the checkout (the docs build aside: its ``_build`` folder
+    is the build's own, ignored by git)."""
+    assert any(RC.argv_of(line)[0] == ["mkdir", "-p", "../tarneeb-out"] for _, line in RC.readme_commands())
+    written = []
+    for n, line in RC.readme_commands():
+        argv, to = RC.argv_of(line)
+        if "sphinx" in argv:
+            continue
+        outs = [to] + ([argv[argv.index("--out") + 1]] if "--out" in argv[:-1] else [])
+        outs += [argv[2]] if argv[:2] == ["tarneeb", "site"] else []
+        written += [(n, o) for o in outs if o is not None]
+    assert len(written) >= 4, written
+    assert all(o.startswith("../tarneeb-out/") for _, o in written), written
+
+
 def test_no_readme_command_has_a_placeholder() -> None:
     """A command block holds commands a newcomer can paste: no ``...``, no HOST, no single-letter stand-in
     (``--match M``); a template belongs in the prose around it."""
@@ -172,7 +189,7 @@ def test_every_readme_command_runs_as_written(tmp_path: Path) -> None:
             failures.append(f"{where}\n  exit {p.returncode}, expected {expect}\n{p.stdout[-1500:]}\n{p.stderr[-1500:]}")
         elif "Traceback" in p.stderr:
             failures.append(f"{where}\n  printed a traceback\n{p.stderr[-2000:]}")
-        elif not (p.stdout.strip() or p.stderr.strip() or _wrote(work, argv)):
+        elif not (p.stdout.strip() or p.stderr.strip() or _wrote(work, argv) or RC.silent(line)):
             failures.append(f"{where}\n  printed nothing and wrote no --out file")
         elif "--json" in argv and argv[:2] == ["tarneeb", "stats"]:
             for c in json.loads(p.stdout)["configurations"]:

@@ -28,6 +28,7 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 # a command (a regular expression over the line as written) -> why no test runs it, and what tests it instead
 NOT_RUN: dict[str, str] = {
     r"^python3 tools/dev\.py (demo|test)\b": "the set-up commands run everything (this test included); CI runs `test`",
+    r"^\. \.venv/bin/activate\b": "a shell's own command: the tests put the venv's bin folder first on PATH, as it does",
     r"^\.venv/bin/pip install ": "an install into the venv: the test extra already holds every extra's packages",
     r"^\.venv/bin/python -m sphinx\b": "the docs build (minutes): tests/test_docs_build.py builds the same source with "
                                        "the same flags (-W: a warning fails it)",
@@ -38,6 +39,7 @@ NOT_RUN: dict[str, str] = {
     r"^tarneeb site\b": "needs Pyodide's npm files: tests/test_offline_site.py builds the site and drives it in Chromium",
     r"^python -m http\.server\b": "a server that runs until Ctrl-C: tests/test_offline_site.py serves the site so",
 }
+SILENT = ("mkdir",)  # commands that print nothing when they succeed (the others must say something)
 TREE = ("spec/", "examples/", ".venv/", "docs", "tools/", "bench/")  # files of a clone, not of the wheel
 ON_PURPOSE_EXIT = 1  # a command that drives a planted bug must find it: vectors run, fuzz and verify exit 1
 ON_PURPOSE = re.compile(r"\s#\s.*\bexits 1\b")  # ... and says so in its comment: "# exits 1: the bug is found"
@@ -151,6 +153,12 @@ def from_the_wheel(text: str | None = None) -> list[tuple[int, str]]:
         elif written:
             unwritten.add(os.path.normpath(written))
     return out
+
+
+def silent(line: str) -> bool:
+    """Whether the command prints nothing when it succeeds (``mkdir -p``), so that saying nothing is no fault."""
+    argv, _ = argv_of(line)
+    return bool(argv) and argv[0] in SILENT
 
 
 def fails_on_purpose(line: str) -> bool:

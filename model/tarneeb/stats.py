@@ -119,15 +119,26 @@ def collect(rules: Rules, matches: int, seed: int | str = 0, policy: str = "heur
 
 
 def collect_batch(rules: Rules, matches: int, seed: int = 0, max_hands: int = 200,
-                  label: str | None = None) -> Stats:
+                  label: str | None = None, progress: Callable[[int], None] | None = None) -> Stats:
     """The same counts from the numpy batch path (:mod:`tarneeb.play.batch`, random policy only). A configuration
     the batch does not cover (:func:`tarneeb.play.batch.unsupported`) is played by the engine instead
-    (:func:`collect`, random policy, the same seed)."""
+    (:func:`collect`, random policy, the same seed). ``progress(done)`` is called after each deal the batch plays
+    in lock-step (by the engine: after each match) with the number of matches over (finished, or stopped at the
+    cap)."""
     from tarneeb.play import batch
 
     if not batch.supported(rules):
-        return collect(rules, matches, seed, "random", max_hands, label)
-    res = batch.run(rules, matches, seed, max_hands)
+        done = 0
+
+        def one_more() -> None:
+            nonlocal done
+            done += 1
+            if progress is not None:
+                progress(done)
+
+        return collect(rules, matches, seed, "random", max_hands, label, progress=one_more)
+    res = batch.run(rules, matches, seed, max_hands,
+                    on_round=None if progress is None else lambda _rounds, still_on: progress(matches - still_on))
     st = Stats(label or rules.label(), "random", rules.individual, max_hands=max_hands)
     st.matches = matches
     st.deals = int(res.deals.sum())

@@ -6,7 +6,9 @@ import argparse
 import json
 import os
 import sys
+import threading
 import time
+from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any
 
@@ -89,23 +91,82 @@ def _chosen(args: argparse.Namespace) -> tuple[list[Any], bool, bool]:
     return chosen, len(chosen) == len(checks) and not house, house
 
 
+class Ticker:
+    """prove's progress on a terminal: one line kept up to date, ``prove: 12 of 80 checks, 31 s (the last check
+    done)``, drawn again after each check and every ``every`` seconds by a thread, so that the seconds go on
+    counting while a long check runs. The thread writes with ``write`` (by default straight to the file descriptor:
+    ``os.write`` takes no lock of Python's, so the worker processes forked meanwhile inherit none held)."""
+
+    def __init__(self, total: int, t0: float, write: Callable[[str], None], clock: Callable[[], float] = time.perf_counter,
+                 every: float = 1.0) -> None:
+        self.total, self.t0, self.write, self.clock, self.every = total, t0, write, clock, every
+        self.done, self.last = 0, ""
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def line(self) -> str:
+        last = f" ({self.last})" if self.last else ""
+        return f"prove: {self.done} of {self.total} checks, {self.clock() - self.t0:.0f} s{last}"
+
+    def draw(self) -> None:
+        with self._lock:
+            if not self._stop.is_set():
+                self.write("\r\x1b[K" + self.line()[:150])
+
+    def check_done(self, done: int, check_id: str) -> None:
+        self.done, self.last = done, check_id
+        self.draw()
+
+    def _tick(self) -> None:
+        while not self._stop.wait(self.every):
+            self.draw()
+
+    def __enter__(self) -> Ticker:
+        self.draw()
+        self._thread = threading.Thread(target=self._tick, name="prove-progress", daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        with self._lock:
+            self._stop.set()
+            self.write("\r\x1b[K")
+        if self._thread is not None:
+            self._thread.join()
+
+
+def _to_stderr(text: str) -> None:
+    try:
+        os.write(sys.stderr.fileno(), text.encode())
+    except OSError:  # a terminal gone: the progress is not worth an error
+        pass
+
+
 def _run(args: argparse.Namespace, chosen: list[Any], results: list[Any], t0: float, interrupt: dict[str, bool]) -> None:
-    """Run the chosen checks into ``results``, with progress on stderr."""
+    """Run the chosen checks into ``results``, with progress on stderr: on a terminal, a line kept up to date
+    (:class:`Ticker`); else a line every 20 s, when a check is done."""
     if args.no_cache:
         os.environ["TARNEEB_PROVE_CACHE"] = "off"  # read by tarneeb_proofs.cache, in the workers too
-    tty, last = sys.stderr.isatty(), time.perf_counter()
-    for res in run_all(chosen, args.jobs, cost=manifest.expected_seconds()):
-        if interrupt["pending"]:  # a Ctrl-C whose KeyboardInterrupt something swallowed anyway
-            raise KeyboardInterrupt
-        results.append(res)
-        now = time.perf_counter()
-        if tty or now - last >= 20:  # progress on stderr: a line kept up to date, or one every 20 s
-            line = f"prove: {len(results)} of {len(chosen)} checks, {now - t0:.0f} s ({res.check.id})"
-            print(("\r\x1b[K" + line[:150]) if tty else line, end="" if tty else "\n", file=sys.stderr,
-                  flush=True)
-            last = now
-    if tty:
-        print("\r\x1b[K", end="", file=sys.stderr, flush=True)
+    if sys.stderr.isatty():
+        sys.stderr.flush()  # what was printed before, ahead of the ticker's own writes
+        with Ticker(len(chosen), t0, _to_stderr) as ticker:
+            for res in run_all(chosen, args.jobs, cost=manifest.expected_seconds()):
+                if interrupt["pending"]:  # a Ctrl-C whose KeyboardInterrupt something swallowed anyway
+                    raise KeyboardInterrupt
+                results.append(res)
+                ticker.check_done(len(results), res.check.id)
+    else:
+        last = time.perf_counter()
+        for res in run_all(chosen, args.jobs, cost=manifest.expected_seconds()):
+            if interrupt["pending"]:
+                raise KeyboardInterrupt
+            results.append(res)
+            now = time.perf_counter()
+            if now - last >= 20:
+                print(f"prove: {len(results)} of {len(chosen)} checks, {now - t0:.0f} s ({res.check.id})",
+                      file=sys.stderr, flush=True)
+                last = now
     order = {c.id: i for i, c in enumerate(chosen)}  # workers' results come as they are done: the checks' order
     results.sort(key=lambda r: order[r.check.id])
 

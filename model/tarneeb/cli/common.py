@@ -35,6 +35,23 @@ def console(stderr: bool = False) -> Any:
     return Console(stderr=stderr, width=100_000, soft_wrap=True)
 
 
+def progress_bar(stream: Any = None, show: bool = True) -> Any:
+    """The progress of a long command: a rich display on standard error (``stream``), shown only when it is a
+    terminal (and ``show``) and gone when done, so that piped output and ``--json`` are what they are without it.
+    Each task shows its description, a bar, how many of how many, and the time elapsed, redrawn by a thread ten
+    times a second: a long step still shows the time passing. Standard output is left alone (rich would send what
+    is printed there meanwhile to the display's stream). Not for a command that forks worker processes while it
+    runs (a thread that holds a lock at the fork leaves the child that lock held): ``verify`` refreshes its own
+    bar, and ``prove`` keeps its own line."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    stream = sys.stderr if stream is None else stream
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    console=Console(file=stream), transient=True, redirect_stdout=False,
+                    disable=not (show and stream.isatty()))
+
+
 def count_arg(lowest: int) -> Callable[[str], int]:
     """An argparse type: a whole number >= ``lowest``."""
 

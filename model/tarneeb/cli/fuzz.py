@@ -13,7 +13,7 @@ import json
 import sys
 from typing import Any
 
-from tarneeb.cli.common import add_reading_arg, rules_from_args
+from tarneeb.cli.common import add_reading_arg, progress_bar, rules_from_args
 from tarneeb.conformance.protocol import Engine
 from tarneeb.errors import BadInput
 
@@ -58,7 +58,10 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
                 print("nothing was run: the engine does not support this ruleset")
             return 2
         try:
-            res = fuzz(eng, rules, args.hands, str(args.seed), part_way=args.part_way, batch=args.batch)
+            with progress_bar() as bar:
+                task = bar.add_task(f"fuzz {rules.label()}: deals", total=args.hands)
+                res = fuzz(eng, rules, args.hands, str(args.seed), part_way=args.part_way, batch=args.batch,
+                           on_progress=lambda n: bar.advance(task, n))
         except NoBatch as e:
             raise BadInput(f"--batch: the engine does not serve the batched 'deal' command ({e}); see "
                            "spec/protocol/README.md, or run without --batch") from None

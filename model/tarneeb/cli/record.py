@@ -12,7 +12,7 @@ import json
 import sys
 from typing import IO, Any
 
-from tarneeb.cli.common import add_selfplay_args, print_json, rules_from_args
+from tarneeb.cli.common import add_selfplay_args, print_json, progress_bar, rules_from_args
 from tarneeb.core.cards import n_of
 from tarneeb.errors import BadInput
 from tarneeb.records import match_lines
@@ -44,13 +44,17 @@ def cmd_record(args: argparse.Namespace) -> int:
     matches = lines = hands = 0
     interrupted = False
     try:
-        for res in simulate(rules, args.matches, args.seed, args.policy, args.max_hands):
-            chunk = list(match_lines(res.match, res.seed, meta={"seed": res.seed, "policy": args.policy,
-                                                                 "generator": "tarneeb record"}))
-            out.write(b"".join(chunk))  # one write per match: an interrupt never leaves half a match
-            matches += 1
-            lines += len(chunk)
-            hands += res.hands + res.redeals
+        # on standard error, on a terminal only, and not between the records shown on that terminal
+        with progress_bar(show=to_file or not sys.stdout.isatty()) as bar:
+            task = bar.add_task(f"recording {rules.label()}", total=args.matches)
+            for res in simulate(rules, args.matches, args.seed, args.policy, args.max_hands):
+                chunk = list(match_lines(res.match, res.seed, meta={"seed": res.seed, "policy": args.policy,
+                                                                     "generator": "tarneeb record"}))
+                out.write(b"".join(chunk))  # one write per match: an interrupt never leaves half a match
+                matches += 1
+                lines += len(chunk)
+                hands += res.hands + res.redeals
+                bar.advance(task)
     except KeyboardInterrupt:
         interrupted = True
         raise

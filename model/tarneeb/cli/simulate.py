@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
-from tarneeb.cli.common import add_selfplay_args, print_json, print_summary, rules_from_args
+from tarneeb.cli.common import add_selfplay_args, print_json, print_summary, progress_bar, rules_from_args
 
 
 def register(subparsers: Any) -> None:
@@ -39,10 +38,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             raise
         print_json(tally.summary())
         return 0
-    from rich.progress import Progress
-
     try:
-        with Progress(transient=True, disable=not sys.stderr.isatty()) as prog:
+        with progress_bar() as prog:  # on standard error: the summary alone goes to standard output
             task = prog.add_task(f"simulating {rules.label()}", total=args.matches)
             for res in gen:
                 tally.add(res)

@@ -7,7 +7,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from tarneeb.cli.common import add_selfplay_args, console, counts_text, option_args, print_json, reading_args
+from tarneeb.cli.common import add_selfplay_args, console, counts_text, option_args, print_json, progress_bar, reading_args
 from tarneeb.core.ambiguity import with_readings
 from tarneeb.core.spec import get_ruleset, load_rules
 from tarneeb.errors import BadInput
@@ -56,9 +56,21 @@ def cmd_stats(args: argparse.Namespace) -> int:
                 console(stderr=True).print(f"--batch does not cover {r.label()} ({why}): its matches are played by "
                                            "the engine", highlight=False, markup=False)
         seed = int.from_bytes(str(args.seed).encode()[:8].ljust(8, b"\0"), "little")
-        results = [collect_batch(r, args.matches, seed, args.max_hands) for r in configs]
-    else:
-        results = [collect(r, args.matches, args.seed, args.policy, args.max_hands) for r in configs]
+    results = []
+    with progress_bar() as bar:  # on standard error, on a terminal only: the output is the same without it
+        for r in configs:
+            task = bar.add_task(f"{r.label()}: matches done", total=args.matches)
+
+            def over(done: int, task: Any = task) -> None:
+                bar.update(task, completed=done)
+
+            def one_more(task: Any = task) -> None:
+                bar.advance(task)
+
+            if args.batch:
+                results.append(collect_batch(r, args.matches, seed, args.max_hands, progress=over))
+            else:
+                results.append(collect(r, args.matches, args.seed, args.policy, args.max_hands, progress=one_more))
     out: dict[str, Any] = {"ruleset": args.ruleset, "policy": args.policy, "matches": args.matches,
                            "seed": args.seed, "configurations": [s.summary() for s in results]}
     if len(results) == 2:

@@ -14,6 +14,7 @@ import shlex
 from pathlib import Path
 from typing import Any
 
+from tarneeb.cli.common import progress_bar
 from tarneeb.conformance.protocol import Engine
 from tarneeb.errors import BadInput
 
@@ -129,8 +130,13 @@ def cmd_run(args: argparse.Namespace) -> int:
                            "(FILE is RULESET/CATEGORY.json, as a failure prints it)")
     else:
         paths = vector_paths(_dir(args.dir), rid, cats)
-    with Engine(args.engine, timeout=args.timeout) as eng:
-        rep = run_vectors(eng, paths, only=only, protocol=args.protocol)
+    with Engine(args.engine, timeout=args.timeout) as eng, progress_bar() as bar:
+        task = bar.add_task("vectors", total=len(paths))
+
+        def on_progress(done: int, name: str) -> None:
+            bar.update(task, completed=done, description=f"vectors {name}")
+
+        rep = run_vectors(eng, paths, on_progress=on_progress, only=only, protocol=args.protocol)
         listed = eng.hello.get("rulesets")
         said = engine_protocol(eng.hello)
     if args.junit:

@@ -344,9 +344,10 @@ def parse_selector(sel: str) -> tuple[str, int | None, int | None]:
         raise BadInput(f"--only {sel}: {where!r} is not a line number (FILE:LINE) or #N") from None
 
 
-def run_vectors(eng: Engine, paths: Sequence[Path], on_progress: Callable[[int], None] | None = None,
+def run_vectors(eng: Engine, paths: Sequence[Path], on_progress: Callable[[int, str], None] | None = None,
                 only: Sequence[str] | None = None, protocol: int | None = None) -> RunReport:
-    """Run the tests of ``paths`` against ``eng``.
+    """Run the tests of ``paths`` against ``eng``; ``on_progress(done, name)`` is called as each file (a ruleset's
+    category) starts, with the number of files done before it and its name (``card-kings-41/outcome``).
 
     Groups of a ruleset the engine does not list in its ``hello`` answer's ``rulesets`` are skipped and
     counted in :attr:`RunReport.skipped` (an engine that lists none is given every group). ``only``
@@ -361,9 +362,11 @@ def run_vectors(eng: Engine, paths: Sequence[Path], on_progress: Callable[[int],
     rep = RunReport(protocol=version)
     supported = eng.hello.get("rulesets")
     sel = [parse_selector(s) for s in only or []]
-    for path in paths:
+    for done, path in enumerate(paths):
         cat = path.stem
         rel = "/".join(path.parts[-2:])
+        if on_progress:
+            on_progress(done, f"{path.parent.name}/{cat}")
         groups, lines = _load(path)
         ordinal = 0
         for grp in groups:
@@ -403,8 +406,6 @@ def run_vectors(eng: Engine, paths: Sequence[Path], on_progress: Callable[[int],
                                             cid, fld, ev, gv, cite_clause(rid, cid), rel, line, request, story,
                                             _failure_lines(cat, grp, base, t, fld), since))
                 rep.results.append((f"{rid}/{cat}", name, where, rep.failures[-1]))
-            if on_progress:
-                on_progress(len(grp["tests"]))
     if sel and not rep.passed + rep.failed and not rep.skipped:
         raise BadInput(f"--only {', '.join(only or [])}: no such test (FILE:LINE of a test line of a vector file)")
     return rep

@@ -322,7 +322,8 @@ def _draw(rng: np.random.Generator, counts: np.ndarray[Any, Any], low: float) ->
 
 def run(rules: Rules, n: int, seed: int = 0, max_hands: int = 200, log_games: int = 0,
         winner_fn: Any = None, start_scores: Any = None, low_bids: float = 1.0,
-        decks: Callable[[np.random.Generator, int], np.ndarray[Any, Any]] | None = None) -> BatchResult:
+        decks: Callable[[np.random.Generator, int], np.ndarray[Any, Any]] | None = None,
+        on_round: Callable[[int, int], None] | None = None) -> BatchResult:
     """Play ``n`` matches in lock-step (random policy); log the first ``log_games`` for :func:`replay_check`.
     ``start_scores`` (four seat scores, the same for every match) starts them part-way, as ``Match(rules, dealer,
     scores)`` does: near the target, the games end, which random play from zero rarely brings about in the
@@ -331,7 +332,9 @@ def run(rules: Rules, n: int, seed: int = 0, max_hands: int = 200, log_games: in
     For a test that must reach rare states: ``low_bids`` above 1 makes the low bids and passes likelier (the
     k-th legal bid or call is drawn as ``floor(u ** low_bids * count)``; 1, the random policy: uniform), so that
     bid totals fall to the threshold and auctions are passed out; ``decks(rng, m)`` gives the decks of ``m``
-    deals (each row an order of 0..51; default uniform shuffles). ``winner_fn`` replaces :func:`trick_winner`."""
+    deals (each row an order of 0..51; default uniform shuffles). ``winner_fn`` replaces :func:`trick_winner`.
+    ``on_round(rounds, still_on)`` is called after each deal played in lock-step: the deals so far, the matches
+    still on."""
     why = unsupported(rules)
     if why is not None:
         raise ValueError(f"{rules.label()}: the batch path does not cover {why}; use the engine")
@@ -349,11 +352,15 @@ def run(rules: Rules, n: int, seed: int = 0, max_hands: int = 200, log_games: in
     target = np.full(n, table.target)
     games_won: list[tuple[int, ...]] = [table.games for _ in range(n)]
     active = np.ones(n, bool)
+    rounds = 0
     while active.any():
         _round(rules, tables, rng, res, np.flatnonzero(active), dealer, target, games_won, active, win_fn, low_bids,
                decks)
         cut = (res.hands_played >= max_hands) | (res.deals >= 10 * max_hands)
         active &= ~cut
+        rounds += 1
+        if on_round is not None:
+            on_round(rounds, int(active.sum()))
     return res
 
 
