@@ -12,10 +12,12 @@ import orjson
 from tarneeb.conformance import vector_ref as V
 from tarneeb.conformance.protocol import PERFT_CLAUSE
 from tarneeb.core import hand as H
+from tarneeb.core import transition
 from tarneeb.core.actions import Action, Deal, Play, parse_action
 from tarneeb.core.cards import STRAINS, card_str, cards_of, strain_text
 from tarneeb.core.match import HandRecord, Match, Phase
 from tarneeb.core.spec import Rules
+from tarneeb.core.state import State
 from tarneeb.errors import IllegalAction
 
 from .failure import Failure, where
@@ -32,16 +34,19 @@ def engine_at(rules: Rules, rec: Recorded, k: int, n_actions: int, more: Sequenc
     return m
 
 
-def _engine_perft(rules: Rules, rec: Recorded, k: int, n: int, depth: int, more: tuple[Action, ...] = ()) -> int:
-    """Card sequences of ``depth`` from the engine's state, rebuilt for each move: 1 when no card is to be
-    played (or at depth 0); a sequence that ends the deal is one leaf."""
-    m = engine_at(rules, rec, k, n, more)
-    if depth == 0 or m.phase is not Phase.PLAY:
+def _engine_perft(rules: Rules, rec: Recorded, k: int, n: int, depth: int) -> int:
+    """Card sequences of ``depth`` from the engine's state after the deal's first ``n`` actions, stepped by core's
+    transition: 1 when no card is to be played (or at depth 0); a sequence that ends the deal is one leaf."""
+    return _perft(rules, engine_at(rules, rec, k, n).state, depth)
+
+
+def _perft(rules: Rules, state: State, depth: int) -> int:
+    if depth == 0 or state.phase is not Phase.PLAY:
         return 1
-    acts = list(m.legal_actions())
+    acts = transition.legal_actions(rules, state)
     if depth == 1:
         return len(acts)
-    return sum(_engine_perft(rules, rec, k, n, depth - 1, (*more, a)) for a in acts)
+    return sum(_perft(rules, transition.step(rules, state, a)[0], depth - 1) for a in acts)
 
 
 def texts(acts: Sequence[Action]) -> list[str]:
