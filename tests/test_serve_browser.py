@@ -16,6 +16,7 @@ import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -57,12 +58,39 @@ def browser() -> Iterator[Browser]:
         b.close()
 
 
-@pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
-    ctx = browser.new_context(viewport=DESKTOP)
-    pg = ctx.new_page()
-    yield pg
+# One page per kind of window for the whole module, each test starting with its own goto: a new context and
+# page cost about 0.25 s of CPU each (a renderer started, the style and scripts fetched again), as much as the
+# rest of a short test. No test leaves anything a goto does not reset (the app sets no cookie and stores nothing).
+
+
+def _shared_page(browser: Browser, **options: Any) -> Iterator[Page]:
+    ctx = browser.new_context(**options)
+    yield ctx.new_page()
     ctx.close()
+
+
+@pytest.fixture(scope="module")
+def desktop(browser: Browser) -> Iterator[Page]:
+    yield from _shared_page(browser, viewport=DESKTOP)
+
+
+@pytest.fixture
+def page(desktop: Page) -> Page:
+    """The desktop window, back at 1280 px (a test may have narrowed it to a phone's width)."""
+    desktop.set_viewport_size(DESKTOP)
+    return desktop
+
+
+@pytest.fixture(scope="module")
+def phone(browser: Browser) -> Iterator[Page]:
+    """A phone at 390 px with touch, at two device pixels a CSS pixel."""
+    yield from _shared_page(browser, viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+
+
+@pytest.fixture(scope="module")
+def phone1x(browser: Browser) -> Iterator[Page]:
+    """A phone at 390 px with touch, at one device pixel a CSS pixel (lighter screenshots)."""
+    yield from _shared_page(browser, viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True)
 
 
 @pytest.fixture(scope="module")
@@ -216,16 +244,17 @@ def test_contradictory_facts_get_a_message_and_the_form_stays(server: Server, pa
 
 
 @pytest.mark.parametrize("path", ["", "ruling", "records", "rules/eram-41"])
-def test_arabic_pages_are_right_to_left(server: Server, browser: Browser, path: str, shots: list[Path]) -> None:
+def test_arabic_pages_are_right_to_left(server: Server, page: Page, path: str, shots: list[Path]) -> None:
     sizes: tuple[tuple[ViewportSize, str], ...] = ((DESKTOP, "desktop"), (PHONE, "phone"))
+    pg = page
     for size, label in sizes:
-        ctx = browser.new_context(viewport=size)
-        pg = ctx.new_page()
+        pg.set_viewport_size(size)
         pg.goto(server.url + "ar/" + path)
-        assert pg.evaluate("document.documentElement.dir") == "rtl"
-        assert pg.evaluate("document.documentElement.lang") == "ar"
+        where = f"{pg.url} ({label})"
+        assert pg.evaluate("document.documentElement.dir") == "rtl", where
+        assert pg.evaluate("document.documentElement.lang") == "ar", where
         for sel in ("body", "nav", "main"):
-            assert pg.evaluate(f"getComputedStyle(document.querySelector('{sel}')).direction") == "rtl", sel
+            assert pg.evaluate(f"getComputedStyle(document.querySelector('{sel}')).direction") == "rtl", (where, sel)
         # the navigation runs right to left: the first link (the app's name) is the rightmost
         brand = pg.locator("nav a.brand").bounding_box()
         switch = pg.locator("nav a.lang").bounding_box()
@@ -234,7 +263,6 @@ def test_arabic_pages_are_right_to_left(server: Server, browser: Browser, path: 
             assert code.evaluate("e => getComputedStyle(e.closest('code')).direction") == "ltr"
         no_horizontal_scroll(pg)
         shoot(pg, shots, f"{(path or 'home').replace('/', '-')}-ar-{label}")
-        ctx.close()
 
 
 def test_an_arabic_ruling(server: Server, page: Page, shots: list[Path]) -> None:
@@ -283,11 +311,10 @@ def answer_lines(pg: Page) -> list[str]:
     return [" ".join(t.split()) for t in pg.locator("#answer p").all_text_contents()]
 
 
-def test_a_revoke_from_the_form_on_a_phone(server: Server, browser: Browser, shots: list[Path]) -> None:
+def test_a_revoke_from_the_form_on_a_phone(server: Server, phone: Page, shots: list[Path]) -> None:
     """spec/disputes/revoke-found-later.toml entered on a phone: the irregularity chosen, the finished tricks
     tapped in with the card picker, the later card typed with its seat."""
-    ctx = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
-    page = ctx.new_page()
+    page = phone
     page.goto(server.url + "en/ruling")
     expect(page.locator("#irregularity-box")).to_be_hidden()  # shown only for an irregularity
     tick_only(page, ["card-kings-41", "eram-41", "classic"])
@@ -329,13 +356,11 @@ def test_a_revoke_from_the_form_on_a_phone(server: Server, browser: Browser, sho
     shoot(page, shots, "ruling-revoke-en-phone")
     shoot_part(page, "#result", shots, "ruling-revoke-en-phone-result")
     shoot_part(page, "fieldset:has(#history_leader0)", shots, "ruling-revoke-en-phone-tricks")
-    ctx.close()
 
 
-def test_an_arabic_ruling_text(server: Server, browser: Browser, shots: list[Path]) -> None:
+def test_an_arabic_ruling_text(server: Server, phone: Page, shots: list[Path]) -> None:
     """The Arabic page answers in Arabic (tarneeb ruling --lang ar), right to left, players counted from 1."""
-    ctx = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
-    page = ctx.new_page()
+    page = phone
     page.goto(server.url + "ar/ruling")
     page.select_option("#kind", "score")
     page.select_option("#q_seat", "2")
@@ -355,16 +380,14 @@ def test_an_arabic_ruling_text(server: Server, browser: Browser, shots: list[Pat
     no_horizontal_scroll(page)
     shoot(page, shots, "ruling-score-ar-phone")
     shoot_part(page, "#result", shots, "ruling-score-ar-phone-result")
-    ctx.close()
 
 
-def test_the_arabic_examples_on_a_phone(server: Server, browser: Browser, shots: list[Path]) -> None:
+def test_the_arabic_examples_on_a_phone(server: Server, phone: Page, shots: list[Path]) -> None:
     """The examples under the Arabic paste box at 390 px: the disputes' Arabic titles, no file path; one opened and
     ruled."""
     from tarneeb.docgen.pages_i18n import page_text
 
-    ctx = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
-    pg = ctx.new_page()
+    pg = phone
     pg.goto(server.url + "ar/ruling")
     pg.locator("details.paste > summary").click()
     example = pg.locator('.examples a[href$="example=cancelled-hand-dealer"]')
@@ -381,15 +404,13 @@ def test_the_arabic_examples_on_a_phone(server: Server, browser: Browser, shots:
     assert broken == [], f"ids broken across lines: {broken}"
     no_horizontal_scroll(pg)
     shoot_part(pg, "#headline", shots, "ruling-cancelled-hand-dealer-ar-phone-headline")
-    ctx.close()
 
 
 @pytest.mark.parametrize("lang", ["en", "ar"])
-def test_the_question_menus_fit_a_phone(server: Server, browser: Browser, lang: str) -> None:
+def test_the_question_menus_fit_a_phone(server: Server, phone1x: Page, lang: str) -> None:
     """At 390 px every choice of the question and irregularity menus shows whole in the closed menu (the
     irregularity question's long label was cut off)."""
-    ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    pg = ctx.new_page()
+    pg = phone1x
     pg.goto(server.url + f"{lang}/ruling")
     pg.select_option("#kind", "irregularity")
     cut = pg.evaluate("""() => {
@@ -408,7 +429,6 @@ def test_the_question_menus_fit_a_phone(server: Server, browser: Browser, lang: 
         return out;
     }""")
     assert cut == [], f"menu choices wider than the menu at 390 px: {cut}"
-    ctx.close()
 
 
 def _one_dispute_per_kind() -> list[Path]:
@@ -422,44 +442,61 @@ def _one_dispute_per_kind() -> list[Path]:
     return list(seen.values())
 
 
+def shown_groups(pg: Page) -> dict[str, list[int]]:
+    """The form's field groups that show, each with the places (0: its first element) of its elements that show,
+    in one round trip; shown as Playwright's ``:visible`` (and ``expect(...).to_be_visible()``) counts it."""
+    places: list[tuple[str, int]] = pg.locator("form [data-group]:visible").evaluate_all(
+        """els => els.map(e => {
+            const g = e.getAttribute('data-group');
+            return [g, [...document.querySelectorAll('form [data-group]')].filter(o => o.getAttribute('data-group') === g)
+                       .indexOf(e)];
+        })""")
+    out: dict[str, list[int]] = {}
+    for group, place in places:
+        out.setdefault(group, []).append(place)
+    return out
+
+
 @pytest.mark.parametrize("lang", ["en", "ar"])
 @pytest.mark.parametrize("path", _one_dispute_per_kind(), ids=lambda p: p.stem)
-def test_every_question_kind_on_a_phone(server: Server, browser: Browser, path: Path, lang: str,
+def test_every_question_kind_on_a_phone(server: Server, phone1x: Page, path: Path, lang: str,
                                         shots: list[Path]) -> None:
     """Each question kind at 390 px in both languages: its form (only its fields), then its dispute pasted: the
     one-sentence answer on top, the referee's lines as the command prints them, no sideways scrolling."""
     import tomllib
 
     question = tomllib.loads(path.read_text(encoding="utf-8"))["question"]
-    ctx = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True)
-    page = ctx.new_page()
+    page = phone1x
     page.goto(server.url + f"{lang}/ruling")
     page.select_option("#kind", question["kind"])
     key = question["kind"]
     if "irregularity" in question:  # its own fields (an exposed card: the player and the card)
         page.select_option("#irregularity", question["irregularity"])
         key += ":" + question["irregularity"]
-    for group in GROUP_KEYS:  # only the question's fields
-        if group in KIND_GROUPS[key]:
-            expect(page.locator(f'form [data-group="{group}"]').first).to_be_visible()
-        else:
-            expect(page.locator(f'form [data-group="{group}"]:visible')).to_have_count(0)
+    # only the question's fields; the page's script folds the others at once, on the menu's change event
+    shown = shown_groups(page)
+    hidden = [g for g in GROUP_KEYS if g in KIND_GROUPS[key] and 0 not in shown.get(g, [])]
+    extra = {g: shown[g] for g in GROUP_KEYS if g not in KIND_GROUPS[key] and g in shown}
+    assert hidden == [], f"{key} ({lang}): field groups it reads whose first element is hidden: {hidden}"
+    assert extra == {}, f"{key} ({lang}): field groups it does not read shown (group: elements shown): {extra}"
     expect(page.locator("#kind-hint")).not_to_be_empty()
     no_horizontal_scroll(page)
     shoot(page, shots, f"form-{path.stem}-{lang}-phone")
     page.locator("details.paste > summary").click()
     page.fill("#situation_text", path.read_text(encoding="utf-8"))
     page.click("#rule-pasted")
-    expect(page.locator("#error")).to_have_count(0)
+    page.locator("#headline, #error").first.wait_for()  # the answer's page, not the form still shown
+    errors = page.locator("#error").all_inner_texts()
+    assert errors == [], f"{key} ({lang}): {path.name} answered with an error: {errors}"
     expect(page.locator("#headline")).to_be_visible()
-    assert answer_lines(page)[1:] == cli_lines(path, lang)[1:]
+    shown_lines, want = answer_lines(page)[1:], cli_lines(path, lang)[1:]
+    assert shown_lines == want, f"{key} ({lang}): the page's lines differ from tarneeb ruling {path.name}"
     no_horizontal_scroll(page)
     broken = page.eval_on_selector_all("#result code, #result bdi.id",  # clause ids, a sentence's ruleset ids
                                        "els => els.filter(e => e.getClientRects().length > 1)"
                                        ".map(e => e.textContent)")
-    assert broken == [], f"ids broken across lines: {broken}"
+    assert broken == [], f"{key} ({lang}): ids broken across lines: {broken}"
     shoot_part(page, "#result", shots, f"ruling-{path.stem}-{lang}-phone-result")
-    ctx.close()
 
 
 # ------------------------------------------------------------------ records
@@ -528,9 +565,8 @@ def test_a_malformed_situation_upload(server: Server, page: Page, tmp_path: Path
 
 
 @pytest.mark.parametrize("lang", ["en", "ar"])
-def test_main_pages_fit_a_phone(server: Server, browser: Browser, lang: str, shots: list[Path]) -> None:
-    ctx = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
-    pg = ctx.new_page()
+def test_main_pages_fit_a_phone(server: Server, phone: Page, lang: str, shots: list[Path]) -> None:
+    pg = phone
     for path in ("", "ruling", "records", "rules/", "rules/classic"):
         pg.goto(server.url + f"{lang}/{path}")
         no_horizontal_scroll(pg)
@@ -541,7 +577,6 @@ def test_main_pages_fit_a_phone(server: Server, browser: Browser, lang: str, sho
         assert small == [], f"{pg.url}: tap targets under 40px high: {small}"
         if lang == "en" or path in ("ruling", "rules/classic"):
             shoot(pg, shots, f"{(path.rstrip('/') or 'home').replace('/', '-')}-{lang}-phone")
-    ctx.close()
 
 
 def test_desktop_screenshots(server: Server, page: Page, shots: list[Path]) -> None:
