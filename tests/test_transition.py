@@ -482,3 +482,22 @@ def test_individual_bids_at_once_end_the_bidding_as_their_steps(rid: str, option
         assert any(type(s) is Calling for _, s, _, _, _ in walk), rid
         return  # a ruleset of team auctions: no individual bids
     assert ends["played"] > 3 and ends["cancelled"] > 0 and ends["illegal"] >= 12, (rid, ends)
+
+
+def test_a_refusal_says_the_state_in_words_when_read_and_through_pickle() -> None:
+    """A refusal's words (the state described) are made when the message is first read, and are then the same
+    whether read there or after a trip through pickle (a proof worker's or a Dask task's result)."""
+    import pickle
+
+    from tarneeb.errors import IllegalAction
+
+    rules = load_rules("classic", {})
+    state = T.start(rules)
+    with pytest.raises(IllegalAction) as info:
+        T.step(rules, state, Play(0))
+    e = info.value
+    assert e.rule == "hand.tricks" and e.seat is None
+    text = str(e)
+    assert text.endswith(f"(state: {T.describe(state)})") and "[rule hand.tricks]" in text
+    again = pickle.loads(pickle.dumps(e))
+    assert type(again) is type(e) and str(again) == text and again.state == e.state

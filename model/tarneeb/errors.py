@@ -24,7 +24,7 @@ fine, the other side failed.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 
@@ -94,17 +94,34 @@ class DocsBuildError(BadInput):
 
 
 class IllegalAction(TarneebError, ValueError):
-    """An action the rules do not allow here. ``rule`` is the deciding clause id."""
+    """An action the rules do not allow here. ``rule`` is the deciding clause id. ``state`` (the state in words) may
+    be given as a function that says it, called when the message is first read: a caller that only needs the rule
+    (a bot or a test trying actions) does not pay for the words."""
 
-    def __init__(self, action: str, seat: int | None, rule: str, reason: str, state: str) -> None:
+    def __init__(self, action: str, seat: int | None, rule: str, reason: str, state: str | Callable[[], str]) -> None:
         self.action = action
         self.seat = seat
         self.rule = rule
         self.reason = reason
-        self.state = state
+        self._state = state
+        super().__init__(action, seat, rule, reason)
+
+    @property
+    def state(self) -> str:
+        """The state in words, as the message quotes it."""
+        if not isinstance(self._state, str):
+            self._state = self._state()
+        return self._state
+
+    @state.setter
+    def state(self, words: str) -> None:
+        self._state = words
+
+    def __str__(self) -> str:
         # players counted 1 to 4 as in every human text, with the seat (0..3) the data holds; anything else as given
+        seat = self.seat
         who = "chance" if seat is None else f"player {seat + 1} (seat {seat})" if 0 <= seat < 4 else f"seat {seat}"
-        super().__init__(f"illegal {action} by {who}: {reason} [rule {rule}] (state: {state})")
+        return f"illegal {self.action} by {who}: {self.reason} [rule {self.rule}] (state: {self.state})"
 
     def __reduce__(self) -> tuple[Any, ...]:  # whole through pickle (a proof worker's result, a Dask task)
         return type(self), (self.action, self.seat, self.rule, self.reason, self.state)

@@ -640,10 +640,10 @@ def timeout_action(rules: Rules, state: State) -> Action:
 # ---------------------------------------------------------------------- in words
 def refuse(kind: type[IllegalAction], action: Action | str, seat: int | None, clause: str, reason: str,
            state: State) -> IllegalAction:
-    """The error an illegal ``action`` raises in ``state``: the action and the state in words (:func:`describe`),
-    the seat, the deciding clause and the reason. (The proofs compare the kind, the seat and the clause, never the
-    words.)"""
-    return kind(str(action), seat, clause, reason, describe(state))
+    """The error an illegal ``action`` raises in ``state``: the action and the state in words (:func:`describe`,
+    said when the message is first read), the seat, the deciding clause and the reason. (The proofs compare the
+    kind, the seat and the clause, never the words.)"""
+    return kind(str(action), seat, clause, reason, lambda: describe(state))
 
 
 def describe(state: State) -> str:
