@@ -27,6 +27,16 @@ def test_the_correct_mini_engine_never_diverges(rid: str, opts: dict[str, object
     assert res.deals == 25
 
 
+def test_the_correct_mini_engine_never_diverges_across_weak_hand_redeals() -> None:
+    """Classic with weak_redeal: a deal with a weak hand is cancelled at once and the next seat deals; our hands for
+    the engine's deal are still those of the seat that dealt it. 150 deals of seed "t" hold several weak-hand
+    redeals (a hand computed from the next dealer diverges at deal 123)."""
+    with Engine(MINI) as eng:
+        res = fuzz(eng, load_rules("classic", {"weak_redeal": True}), 150, "t")
+    assert res.divergence is None, res.to_json()
+    assert res.deals == 150
+
+
 @pytest.mark.parametrize("cmd,kind", [
     (f"{sys.executable} -c \"print('hello there')\"", "garbage"),
     (f"{sys.executable} -c \"import sys; sys.exit(3)\"", "crashed"),
