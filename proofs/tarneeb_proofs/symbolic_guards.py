@@ -97,9 +97,12 @@ _ALIASES: Mapping[int, str] = MappingProxyType({id(f): n for n, f in _INTROSPECT
 _MARK: Final = "__tarneeb_symbolic_guard__"
 
 
-def _is_engine(g: dict[str, Any]) -> bool:
-    name = g.get("__name__", "")
+def _engine_name(name: object) -> bool:
     return isinstance(name, str) and (name == ENGINE or name.startswith(ENGINE + "."))
+
+
+def _is_engine(g: dict[str, Any]) -> bool:
+    return _engine_name(g.get("__name__", ""))
 
 
 @contextmanager
@@ -143,7 +146,7 @@ def guards(executed: dict[int, tuple[types.CodeType, dict[str, Any]]] | None = N
         return k
 
     for name, mod in list(sys.modules.items()):  # the engine's loaded modules, before anything runs
-        if mod is not None and (name == ENGINE or name.startswith(ENGINE + ".")) and _is_engine(vars(mod)):
+        if mod is not None and _engine_name(name) and _is_engine(vars(mod)):
             kind(vars(mod))
 
     def profile(frame: types.FrameType, event: str, arg: Any) -> None:

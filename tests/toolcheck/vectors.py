@@ -24,12 +24,12 @@ from .failure import Failure, where
 from .records import Recorded, bids_of
 
 
-def engine_at(rules: Rules, rec: Recorded, k: int, n_actions: int, more: Sequence[Action] = ()) -> Match:
-    """The engine at deal ``k`` of a recorded match after the deal's first ``n_actions`` actions (and ``more``)."""
+def engine_at(rules: Rules, rec: Recorded, k: int, n_actions: int) -> Match:
+    """The engine at deal ``k`` of a recorded match after the deal's first ``n_actions`` actions."""
     scores, target = rec.before[k]
     m = Match.at(rules, rec.m.records[k].dealer, scores, target)
     m.apply(Deal(rec.m.records[k].deck))
-    for a in (*rec.actions[k][:n_actions], *more):
+    for a in rec.actions[k][:n_actions]:
         m.apply(a)
     return m
 
