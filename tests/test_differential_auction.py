@@ -139,3 +139,28 @@ def test_first_leader(rid: str, opts: dict[str, object]) -> None:
                 want = hand_leader(rules, dealer, None if rules.individual else (holder, 7, None))
                 got.append(e.eval_first_leader(dealer, holder) == want)
         assert all(got) if same else not all(got)
+
+
+def test_auction_next_answers_in_every_state_even_unreachable_ones() -> None:
+    """auction_next is total: for every seat, count of calls, set of seats still in and top-bid holder (reachable or
+    not: a referee builds states from what a person types) it answers at once, with None or a seat still in."""
+    import itertools
+    import signal
+
+    def too_slow(signum: int, frame: object) -> None:
+        raise TimeoutError("auction_next did not answer within 2 s")
+
+    for rid, opts in AUCTIONS:
+        r = rules_of(rid, opts)
+        old = signal.signal(signal.SIGALRM, too_slow)
+        signal.alarm(2)
+        try:
+            for active in itertools.product((False, True), repeat=4):
+                for seat, holder, spoken, has_top in itertools.product(range(4), range(4), (1, 4, 9), (False, True)):
+                    nxt = R.auction_next(r, seat, spoken, list(active), has_top, holder)
+                    assert nxt is None or 0 <= nxt <= 3, (rid, opts, active, seat, holder)
+                    if r.auction_style == "continuous":
+                        assert nxt is None or active[nxt], (rid, opts, active, seat, holder)
+        finally:
+            signal.alarm(0)
+            signal.signal(signal.SIGALRM, old)

@@ -479,6 +479,8 @@ def auction_next(rules: Rules, seat: int, spoken: int, active: Sequence[bool], h
     n_active = sum(active)
     if (not has_top and n_active == 0) or (has_top and n_active == 1 and active[holder]):
         return None
+    if n_active == 0:  # a top bid whose holder is out: no deal reaches it; over, rather than a search for no one
+        return None
     nxt = next_seat(rules, seat)
     while not active[nxt]:
         nxt = next_seat(rules, nxt)
