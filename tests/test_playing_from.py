@@ -7,6 +7,7 @@ import random
 from collections.abc import Iterator
 
 import pytest
+from tests.walks import random_walk
 
 from tarneeb.core import transition as T
 from tarneeb.core.actions import PLAYS, Deal
@@ -21,22 +22,13 @@ def _plays(rules: Rules, seed: int, n: int) -> Iterator[tuple[Playing, list[obje
     """Every state of the play of ``n`` seeded random matches, with the actions taken from it to its hand's end."""
     rng = random.Random(seed)
     for _ in range(n):
-        state: State = T.start(rules, 0)
         seen: list[tuple[Playing, list[object]]] = []
-        for _ in range(600):
-            if type(state) is Dealing:
-                state, _ = T.step(rules, state, Deal(random_deck(rng)))
-                continue
-            legal = T.legal_actions(rules, state)
-            if not legal:
-                break
-            action = legal[rng.randrange(len(legal))]
+        for state, action, after, _ in random_walk(rules, rng, 0, 600):
             for _, rest in seen:
                 rest.append(action)
             if type(state) is Playing:
                 seen.append((state, [action]))
-            state, _ = T.step(rules, state, action)
-            if type(state) is not Playing and seen:
+            if type(after) is not Playing and seen:
                 yield from seen
                 seen = []
 

@@ -17,16 +17,14 @@ from typing import Any
 
 import pytest
 from tests.spec_variants import IDS, VARIANTS, variant_rules
+from tests.walks import random_walk
 
 from tarneeb.core import hand as core_hand
 from tarneeb.core import rules as core_rules
-from tarneeb.core import transition as T
-from tarneeb.core.actions import Deal
 from tarneeb.core.cards import CARD_BITS, STRAINS, SUIT_MASKS, card_str, cards_of
-from tarneeb.core.match import random_deck
 from tarneeb.core.model import OptionValue
 from tarneeb.core.spec import Rules
-from tarneeb.core.state import Dealing, Playing, State, Trick, TrickTaken
+from tarneeb.core.state import Playing, Trick, TrickTaken
 from tarneeb.errors import SituationError
 from tarneeb.ruling import parse_situation
 from tarneeb.ruling.decision import decide
@@ -37,23 +35,16 @@ def _mid_play(rules: Rules, rng: random.Random) -> tuple[Playing, list[Trick]]:
     """A state of the play a random match reaches, at a random trick and card; and the tricks of its hand so far."""
     stop = rng.randrange(52)
     while True:
-        state: State = T.start(rules, rng.randrange(4) if rules.first_dealer != "seat0" else 0)
+        dealer = rng.randrange(4) if rules.first_dealer != "seat0" else 0
         played = 0
         done: list[Trick] = []
-        for _ in range(400):
+        for state, _, _, events in random_walk(rules, rng, dealer, 400):
             if type(state) is Playing:
                 if played == stop:
                     return state, done
                 played += 1
             else:
                 done = []
-            if type(state) is Dealing:
-                state, _ = T.step(rules, state, Deal(random_deck(rng)))
-                continue
-            legal = T.legal_actions(rules, state)
-            if not legal:
-                break
-            state, events = T.step(rules, state, legal[rng.randrange(len(legal))])
             done += [e.trick for e in events if isinstance(e, TrickTaken)]
         stop = rng.randrange(max(1, stop))
 

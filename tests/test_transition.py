@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from tests.walks import random_walk
 
 from tarneeb.core import rules as R
 from tarneeb.core import runs as U
@@ -48,17 +49,8 @@ def _states(rid: str, seed: int, n: int) -> list[tuple[Playing, Rules]]:
     rng = random.Random(seed)
     out: list[tuple[Playing, Rules]] = []
     for _ in range(n):
-        state: State = T.start(rules, 0)
-        for _ in range(400):
-            if type(state) is Playing and not state.trick:
-                out.append((state, rules))
-            if type(state) is Dealing:
-                state, _ = T.step(rules, state, Deal(random_deck(rng)))
-                continue
-            legal = T.legal_actions(rules, state)
-            if not legal:
-                break
-            state, _ = T.step(rules, state, legal[rng.randrange(len(legal))])
+        out += [(state, rules) for state, _, _, _ in random_walk(rules, rng, 0, 400)
+                if type(state) is Playing and not state.trick]
     return out
 
 
@@ -138,18 +130,7 @@ def _walk(rid: str, seed: int, n: int, options: dict[str, object] | None = None
     rng = random.Random(seed)
     out: list[tuple[Rules, State, object, State, tuple[Event, ...]]] = []
     for _ in range(n):
-        state: State = T.start(rules, rng.randrange(4))
-        for _ in range(600):
-            if type(state) is Dealing:
-                action: object = Deal(random_deck(rng))
-            else:
-                legal = T.legal_actions(rules, state)
-                if not legal:
-                    break
-                action = legal[rng.randrange(len(legal))]
-            after, events = T.step(rules, state, action)  # type: ignore[arg-type]
-            out.append((rules, state, action, after, events))
-            state = after
+        out += [(rules, *step) for step in random_walk(rules, rng, rng.randrange(4), 600)]
     return out
 
 
