@@ -3,7 +3,7 @@
 Times :func:`tarneeb.conformance.fuzz.fuzz` as ``tarneeb fuzz --engine CMD --ruleset R --hands N --seed S
 --batch`` runs it (the engine is started and greeted first, not timed). Each run reports
 
-* ``deals_per_s``: deals over the wall-clock time of the fuzz run (the figure of issue 13: at least 500 for
+* ``deals_per_s``: deals over the wall-clock time of the fuzz run (the target: at least 500 for
   ``examples/mini_engine``, eram-41, 1,000 deals);
 * ``ours_cpu_s`` (this process, its reader threads included) and ``engine_cpu_s`` (the engine process, read from
   ``/proc/PID/stat``), and ``deals_per_cpu_s`` over both: the figure least moved by other load;

@@ -5,7 +5,7 @@ or ``--json`` with ``--json``), its standard output thrown away; its peak reside
 kernel when it ends (``os.wait4``). Both sides are the same command doing the same work per match; only the
 number of matches differs. ``simulate`` keeps a running tally and drops each match once counted, so the peak
 should not grow with the number of matches: the printed ratio (peak for the large run over peak for the small
-one) is the figure, the target (issue 10) at most 1.2 for 100,000 matches against 1,000. Before the tally, the
+one) is the figure, the target at most 1.2 for 100,000 matches against 1,000. Before the tally, the
 command kept every match (about 90 KB each) to the end.
 
     .venv/bin/python bench/simulate_memory.py                              # 1,000 and 100,000 matches

@@ -5,7 +5,7 @@ Generates a record file by seeded self-play (or takes ``--file``), then times
 reports wall-clock hands per second and hands per CPU second, counting the
 worker processes' CPU time too: the per-core figure, less disturbed by other
 load on the machine, and, with several jobs, the cost of running in parallel. The
-target from issue 4 was 20,000 hands per second per core; issue 28 asks 100,000 hands per CPU second.
+first target was 20,000 hands per second per core; the current one is 100,000 hands per CPU second.
 
     .venv/bin/python bench/verify.py                       # mixed file, about 10,000 hands
     .venv/bin/python bench/verify.py --matches 2000 --jobs 1 2
@@ -26,7 +26,7 @@ while it ran (from ``/proc/stat``): ``machine_busy`` is the share of all CPUs in
 ``others_busy_cpus`` the CPUs' worth of work of other processes. The hands per CPU
 second are the figure to compare with the target when others are busy. Each row also gives the rate at which
 orjson decodes the same file's lines, measured after each run in the same process (``decode_lines_per_cpu_s``),
-our rate's fraction of it (``of_decode``, issue 28 asks for 0.28: 100,000 hands per CPU second), and the load
+our rate's fraction of it (``of_decode``; the target is 0.28: 100,000 hands per CPU second), and the load
 average when the row was measured.
 
 Not a test: it prints figures, it does not pass or fail.
@@ -132,7 +132,7 @@ def run(path: str, jobs: int, fast: bool) -> dict[str, Any]:
 
 def decode(path: str) -> dict[str, Any]:
     """Read the file's lines and decode each with orjson, nothing else: the CPU cost of reading the records, the
-    yardstick verify's rate is given against (issue 28: verify within a factor of four of it)."""
+    yardstick verify's rate is given against (the target: verify within a factor of four of it)."""
     c0 = time.process_time()
     lines = 0
     with open(path, "rb") as f:

@@ -1,5 +1,5 @@
-"""Ruleset files live in an explicit catalog (tarneeb.core.context), not in a registry of the process (issue 27,
-item 4): two configurations coexist in one process, and nothing one loads is seen by the other."""
+"""Ruleset files live in an explicit catalog (tarneeb.core.context), not in a registry of the process:
+two configurations coexist in one process, and nothing one loads is seen by the other."""
 
 from __future__ import annotations
 

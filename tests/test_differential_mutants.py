@@ -5,7 +5,7 @@ at exactly 0, a tie to team 0, kaboot left out, the redeal dealer swapped, ...),
 ``mutants.applied``; the named property, run with its own strategies (derandomized, no shrinking, at most 500
 examples), must fail. The same entries are the ``tarneeb prove`` engine family's mutants (their ``stage``).
 
-Measured with the CI profile (issue 9, item 6, when these bugs were function replacements in
+Measured with the CI profile (when these bugs were function replacements in
 ``tests/engine_mutants.py``, named here by their catalogue ids), which tests failed under each mutant:
 
 ==================================  ===========================================  ======================================

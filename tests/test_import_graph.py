@@ -22,8 +22,7 @@ the type checker, never imported when the program runs), and inside ``tarneeb.co
 modules of a lower row of CORE_LAYERS (test_the_core_modules_import_only_below_them).
 
 Likewise the imports of ``tarneeb`` that cross its packages (``tarneeb.core``, ``tarneeb.records``, ...) from
-inside a function (KNOWN_LAZY) and the private names imported from another package (KNOWN_PRIVATE), issue 27
-item 1."""
+inside a function (KNOWN_LAZY) and the private names imported from another package (KNOWN_PRIVATE)."""
 
 from __future__ import annotations
 

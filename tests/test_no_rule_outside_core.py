@@ -1,4 +1,4 @@
-"""No rule logic outside core (issue 22, item 4): the tools take every rule, and the order of a hand, from
+"""No rule logic outside core: the tools take every rule, and the order of a hand, from
 :mod:`tarneeb.core`.
 
 Each rule test changes one rule in core (a core function monkeypatched, or a :class:`~tarneeb.core.spec.Rules`

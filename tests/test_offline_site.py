@@ -40,7 +40,7 @@ CHROMIUM = os.environ.get("TARNEEB_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 ARTIFACTS = Path(os.environ.get("TARNEEB_ARTIFACTS", ROOT / "tests" / "artifacts")) / "offline"
-MAX_BYTES = 20_000_000  # the first visit's download (issue 26: 20 MB or less)
+MAX_BYTES = 20_000_000  # the first visit's download (the target: 20 MB or less)
 
 
 def _cli(*argv: str) -> str:

@@ -105,7 +105,7 @@ def test_prove_runs_only_proofs() -> None:
     assert not {c.mutant for c in all_checks() if c.mutant in MUTANTS and MUTANTS[c.mutant].stage.startswith("test.")}
 
 
-# the obligations of issue 9 (permissions, play.lead, play.winner / play.next-lead) and the mutants that refute them
+# the obligations of the play (permissions, play.lead, play.winner / play.next-lead) and the mutants that refute them
 REFUTED_BY = {
     "permissions: any lead": {"discard-forbidden", "lead-trump-forbidden", "must-trump-highest"},
     "permissions: every bid in range": {"top-bid-refused", "rising-min-early", "bids-capped-at-2"},

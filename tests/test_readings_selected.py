@@ -1,4 +1,4 @@
-"""Readings of the ambiguity register selected by ``--reading`` and a house file's ``[readings]`` (issue 23, item 3).
+"""Readings of the ambiguity register selected by ``--reading`` and a house file's ``[readings]``.
 
 Each selectable reading changes what the engine scores (never a label only); the engine equals the encoding under
 every reading at every input of the scoring domain; a record set written under a reading verifies clean when the

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Mutation testing of the engine's rule code with cosmic-ray (issue 9, item 7).
+"""Mutation testing of the engine's rule code with cosmic-ray.
 
     python tools/mutation.py run [--modules rules,hand,match] [--jobs 1]   # everything, then the report
     python tools/mutation.py run --jobs 2 --sample 0.5 --budget 3600       # the published run, within the hour

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """What the steered matches of the match machine (``tests/steered``, once `tarneeb prove`'s match stage) catch on
-their own of the mutants of a whole cosmic-ray run that only the other tests killed (issue 22: how much of the match
-machine the steering sees).
+their own of the mutants of a whole cosmic-ray run that only the other tests killed (how much of the match machine
+the steering sees).
 
     python tools/prove_alone.py                       # match.py, every test-only kill of proofs/mutation-results.json
     python tools/prove_alone.py --only-passed FILE    # only those an earlier run of this tool left passed

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Run the real ``tarneeb prove`` (or the tests that catch the mutant) on a patched copy of the tree, once per mutant of
-the catalogue (issue 22, item 6).
+the catalogue.
 
     python tools/prove_mutants.py                          # every mutant of tarneeb_proofs.mutants, 2 at a time
     python tools/prove_mutants.py --ids engine-round-of-five,engine-bid13-twelve
