@@ -18,7 +18,7 @@ from tarneeb_proofs.encode import Encoding
 from tarneeb_proofs.evaluate import Ev
 
 from .corruptions import CORRUPTIONS, Corruption, Line, lines_to_corrupt
-from .failure import CHECK_HAND, Failure, kind_text, rep_text, verify_lines, where
+from .failure import Failure, field_fn, kind_text, rep_text, verify_lines, where
 from .records import Recorded
 
 
@@ -110,15 +110,11 @@ def corruption(rules: Rules, enc: Encoding, recs: Sequence[Recorded],
                     tool, want, clause = bad
                     # the fast path's fault when the replay alone reports the corruption as the table says
                     fn = "tarneeb.records.fastpath.fast_hand" if fast and _judge(
-                        rules, cor, x, line, what, reports(False)) is None else _report_fn_for(cor)
+                        rules, cor, x, line, what, reports(False)) is None else field_fn(cor.report, hr.redeal is not None)
                     return Failure(fn, f"{where(rules, rec)}, line {line} (deal {k}, {kind_text(hr)}): {what}"
                                    f"{'' if fast else ' (fast path off)'}", tool, want, clause,
                                    "verify does not report a corrupted field as the table says")
     return None
-
-
-def _report_fn_for(cor: Corruption) -> str:
-    return CHECK_HAND if cor.report == "dealer" else "tarneeb.records.replay.HandReplay"
 
 
 def _judge(rules: Rules, cor: Corruption, x: Line, line: int, what: str, reps: Sequence[Divergence | RecordProblem]

@@ -66,11 +66,24 @@ CHECK_HAND = ("tarneeb.records.verify.Verifier.check_hand (the dealer and the en
                "left them: tarneeb.records.replay.HandReplay)")
 
 
+END_FIELDS = ("tricks_won", "deltas", "scores", "outcome.")  # the claims the end of a hand's replay checks
+
+
+def field_fn(field: str, cancelled: bool = False) -> str:
+    """The verifier's function that reports on ``field`` of a line (``cancelled``: of a cancelled deal, whose
+    scores the replay's own step checks)."""
+    if field in ("dealer", "hand"):
+        return CHECK_HAND
+    if field.startswith(END_FIELDS) and not (field == "scores" and cancelled):
+        return "tarneeb.records.hand_end.HandEnd"
+    return "tarneeb.records.replay.HandReplay"
+
+
 def report_fn(d: Divergence | RecordProblem) -> str:
     """The verifier's function that made the report ``d``."""
-    if isinstance(d, Divergence) and d.field in ("dealer", "hand"):
-        return CHECK_HAND
-    return "tarneeb.records.replay.HandReplay"
+    if isinstance(d, Divergence):
+        return field_fn(d.field, "cancelled deal" in d.expected)
+    return "tarneeb.records.replay.HandReplay" if d.field in ("dealer", "hand") else field_fn(d.field)
 
 
 
