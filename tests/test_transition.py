@@ -287,10 +287,10 @@ def test_a_hand_without_cards_is_the_hand_with_them(rid: str, options: dict[str,
         kinds = [type(e) for e in events]
         if type(state) is Dealing and BiddingOpened in kinds:
             opened, ev = T.open_unseen(rules, state)
-            assert type(opened) is type(after) and opened.to_move == after.to_move  # type: ignore[union-attr]
+            assert type(opened) is type(after) and opened.to_move == after.to_move
             assert ev[0].to_move == events[kinds.index(BiddingOpened)].to_move  # type: ignore[union-attr]
             seen.add("open")
-        if type(state) is Dealing and Cancelled in kinds and events[kinds.index(Cancelled)].clause == "deal.weak-redeal":  # type: ignore[union-attr]
+        if type(state) is Dealing and Cancelled in kinds and events[kinds.index(Cancelled)].clause == "deal.weak-redeal":
             got, ev = T.open_unseen(rules, state, weak=True)
             assert got == after and ev[-1] == events[-1]
             seen.add("weak")

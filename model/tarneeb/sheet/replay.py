@@ -288,36 +288,35 @@ def _read(rules: Rules, names: Sequence[str], done: HandResult, events: tuple[Ev
     done.target = state.table.target
     done.scores = state.table.scores
     for e in events:
-        t = type(e)
-        if t is Called:
-            done.calls.append((e.seat, e.bid))  # type: ignore[union-attr]
-        elif t is ContractMade:
-            done.contract = e.contract  # type: ignore[union-attr]
-        elif t is TrumpNamed:
-            done.trump = e.trump  # type: ignore[union-attr]
-        elif t is Cancelled:
-            done.redeal = e.clause  # type: ignore[union-attr]
-            done.reasons.append(Reason("deal", e.clause, f"The deal is thrown in: {e.why}; no score changes."))  # type: ignore[union-attr]
-        elif t is Scored:
-            done.tricks_won = e.tricks_won  # type: ignore[union-attr]
-            done.deltas = e.deltas  # type: ignore[union-attr]
-            done.scores = e.scores  # type: ignore[union-attr]
+        if type(e) is Called:
+            done.calls.append((e.seat, e.bid))
+        elif type(e) is ContractMade:
+            done.contract = e.contract
+        elif type(e) is TrumpNamed:
+            done.trump = e.trump
+        elif type(e) is Cancelled:
+            done.redeal = e.clause
+            done.reasons.append(Reason("deal", e.clause, f"The deal is thrown in: {e.why}; no score changes."))
+        elif type(e) is Scored:
+            done.tricks_won = e.tricks_won
+            done.deltas = e.deltas
+            done.scores = e.scores
             done.reasons += _score_reasons(rules, names, done)
-        elif t is Decided:
-            done.outcome_clause = e.clause  # type: ignore[union-attr]
-        elif t is GameWon:
-            done.game_won = e.team  # type: ignore[union-attr]
-            done.reasons.append(Reason("outcome", "win.play-on", f"{_team(names, e.team)} win a game; play goes on to "  # type: ignore[union-attr]
-                                                      f"{e.target}."))  # type: ignore[union-attr]
-        elif t is MatchWon:
-            done.winner = e.team  # type: ignore[union-attr]
-            done.outcome_clause = e.clause  # type: ignore[union-attr]
-            done.reasons.append(Reason("outcome", e.clause, f"{_team(names, e.team)} win the match."))  # type: ignore[union-attr]
-        elif t is NextDealer:
-            done.next_dealer = e.dealer  # type: ignore[union-attr]
-            done.next_dealer_clause = e.clause  # type: ignore[union-attr]
-            same = e.dealer == done.dealer  # type: ignore[union-attr]
-            done.reasons.append(Reason("dealer", e.clause, f"{names[e.dealer]} deals {'again' if same else 'next'}."))  # type: ignore[union-attr]
+        elif type(e) is Decided:
+            done.outcome_clause = e.clause
+        elif type(e) is GameWon:
+            done.game_won = e.team
+            done.reasons.append(Reason("outcome", "win.play-on",
+                                       f"{_team(names, e.team)} win a game; play goes on to {e.target}."))
+        elif type(e) is MatchWon:
+            done.winner = e.team
+            done.outcome_clause = e.clause
+            done.reasons.append(Reason("outcome", e.clause, f"{_team(names, e.team)} win the match."))
+        elif type(e) is NextDealer:
+            done.next_dealer = e.dealer
+            done.next_dealer_clause = e.clause
+            same = e.dealer == done.dealer
+            done.reasons.append(Reason("dealer", e.clause, f"{names[e.dealer]} deals {'again' if same else 'next'}."))
 
 
 def _score_reasons(rules: Rules, names: Sequence[str], done: HandResult) -> list[Reason]:
