@@ -323,3 +323,29 @@ def test_kaboot_bid13_and_a_made_bid_agree_with_the_referee(rid: str, options: d
             (h.winner is None and won["winner"] is None), (h.number, won)
         before = h.scores
     assert res.over == (ends is not None) and res.winner_clause == (ends or "")
+
+
+def test_the_sheet_replays_without_orjson_rich_or_starlette() -> None:
+    """The future score sheet page runs the same Python under Pyodide: tarneeb.sheet reads and replays a sheet in a
+    Python without orjson, z3, rich or Starlette, to the same result."""
+    import os
+    import subprocess
+    import sys
+
+    code = r'''
+import importlib.abc, json, sys
+class Absent(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name.split(".")[0] in ("orjson", "z3", "rich", "starlette", "anyio", "uvicorn", "numpy"):
+            raise ModuleNotFoundError(name, name=name)
+sys.meta_path.insert(0, Absent())
+from tarneeb.sheet import result_dict, score_sheet, sheet_from_data
+print(json.dumps(result_dict(score_sheet(sheet_from_data(json.loads(sys.argv[1]))))))
+'''
+    text = (EXAMPLES / "classic.json").read_text(encoding="utf-8")
+    p = subprocess.run([sys.executable, "-c", code, text], capture_output=True, text=True, timeout=120,
+                       env={**os.environ, "PYTHONPATH": str(ROOT / "model")})
+    assert p.returncode == 0, p.stderr[-3000:]
+    from tarneeb.sheet import result_dict
+
+    assert json.loads(p.stdout) == result_dict(score_sheet(sheet_from_data(json.loads(text))))

@@ -88,40 +88,6 @@ _LAST = frozenset({"win.play-on", "deal.rotation", "redeal.dealer", "auction.all
                    "win.qualify", "win.target", "tie.both-qualify", "win.made-bid", "score.bid13", "tie.rule"})
 
 
-def _json(res: Any) -> dict[str, Any]:
-    from tarneeb.core.cards import strain_text
-
-    def bid(b: Any) -> str:
-        return "pass" if b.n is None else f"{b.n}" + ("" if b.strain is None else strain_text(b.strain) or "")
-
-    hands = []
-    for h in res.hands:
-        hands.append({
-            "hand": h.number, "dealer": h.dealer, "calls": [[s, bid(b)] for s, b in h.calls],
-            "contract": None if h.contract is None else {"seat": h.contract[0], "bid": f"{h.contract[1]}"
-                                                          + (strain_text(h.contract[2]) or "")},
-            "trump": strain_text(h.trump), "redeal": h.redeal,
-            "tricks_won": None if h.tricks_won is None else list(h.tricks_won),
-            "deltas": list(h.deltas), "scores": list(h.scores),
-            "reasons": [{"kind": r.kind, "clause": r.clause, "text": r.text} for r in h.reasons],
-            "outcome": {"winner": h.winner, "clause": h.outcome_clause, "match_over": h.winner is not None,
-                        "game_won": h.game_won, "target": h.target},
-            "next_dealer": h.next_dealer, "next_dealer_clause": h.next_dealer_clause or None,
-        })
-    err = res.error
-    return {
-        "format": "tarneeb-score-sheet-result", "version": 1,
-        "numbering": "seats 0-3 in the sheet's order of players, teams 0 (seats 0 and 2) and 1, hands from 1",
-        "ruleset": res.rules.id, "label": res.rules.label(), "players": list(res.sheet.players),
-        "first_dealer": res.sheet.first_dealer, "start_scores": list(res.start_scores), "hands": hands,
-        "scores": list(res.scores), "outcome": {"winner": res.winner, "clause": res.winner_clause or None,
-                                                "match_over": res.over},
-        "next_dealer": res.next_dealer,
-        "error": None if err is None else {"hand": err.hand or None, "field": err.field, "clause": err.clause,
-                                           "message": err.message},
-    }
-
-
 def error_line(file: str, err: Any) -> str:
     """The first impossible entry as one line: ``FILE: hand N: FIELD: message (clause)``."""
     where = f"hand {err.hand}: " if err.hand else ""
@@ -130,11 +96,11 @@ def error_line(file: str, err: Any) -> str:
 
 def cmd_score(args: argparse.Namespace) -> int:
     from tarneeb.cli.common import print_json
-    from tarneeb.sheet import read_sheet, score_sheet
+    from tarneeb.sheet import read_sheet, result_dict, score_sheet
 
     res = score_sheet(read_sheet(args.file))
     if args.json:
-        print_json(_json(res))
+        print_json(result_dict(res))
     else:
         sys.stdout.write(_text(args.file, res))
     if res.error is not None:

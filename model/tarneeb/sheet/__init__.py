@@ -7,7 +7,8 @@
   (:func:`tarneeb.core.transition.open_unseen`, ``step`` of each bid or call, then
   :func:`tarneeb.core.transition.tricks_taken`): every check and every number is core's. It gives each hand's
   score changes with their reasons, the running scores, the next dealer and the outcome, and stops at the first
-  entry core refuses (:class:`EntryError`: the hand from 1, the field, the clause).
+  entry core refuses (:class:`EntryError`: the hand from 1, the field, the clause); :func:`result_dict` -- that
+  result as JSON (``tarneeb score --json``).
 
 Nothing here decides a rule: the bids and calls are core's to refuse, the deal's cancellation, the scores, the
 outcome, play-on and the next dealer are read from the events core's steps report. The sentences name the players
@@ -15,7 +16,7 @@ by the names on the sheet.
 """
 
 from tarneeb.sheet.format import FORMAT, VERSION, Sheet, SheetHand, read_sheet, sheet_from_data
-from tarneeb.sheet.replay import EntryError, HandResult, Reason, SheetResult, score_sheet
+from tarneeb.sheet.replay import EntryError, HandResult, Reason, SheetResult, result_dict, score_sheet
 
 __all__ = ["FORMAT", "VERSION", "EntryError", "HandResult", "Reason", "Sheet", "SheetHand", "SheetResult",
-           "read_sheet", "score_sheet", "sheet_from_data"]
+           "read_sheet", "result_dict", "score_sheet", "sheet_from_data"]

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from tarneeb.core import clauses as core_clauses
 from tarneeb.core import rules as core_rules
 from tarneeb.core import transition
 from tarneeb.core.actions import PASS, Bid, NameTrump
-from tarneeb.core.cards import strain_name
+from tarneeb.core.cards import strain_name, strain_text
 from tarneeb.core.spec import Rules
 from tarneeb.core.state import (
     Bidding,
@@ -346,4 +347,40 @@ def _score_reasons(rules: Rules, names: Sequence[str], done: HandResult) -> list
                    f"{'made' if made else 'failed'}. {_team(names, 0)} {_fmt(d[0])}, {_team(names, 1)} {_fmt(d[1])}.")]
 
 
-__all__ = ["EntryError", "HandResult", "Reason", "SheetResult", "score_sheet"]
+def result_dict(res: SheetResult) -> dict[str, Any]:
+    """A replayed sheet as JSON (``tarneeb score --json``; a page shows the same): each hand's dealer, calls, contract,
+    score changes, running scores, reasons, outcome and next dealer, then the match's. Seats 0..3 in the sheet's order
+    of players, teams 0 (seats 0 and 2) and 1, hands from 1."""
+
+    def bid(b: Bid) -> str:
+        return "pass" if b.n is None else f"{b.n}" + ("" if b.strain is None else strain_text(b.strain) or "")
+
+    hands = []
+    for h in res.hands:
+        hands.append({
+            "hand": h.number, "dealer": h.dealer, "calls": [[s, bid(b)] for s, b in h.calls],
+            "contract": None if h.contract is None else {"seat": h.contract[0], "bid": f"{h.contract[1]}"
+                                                          + (strain_text(h.contract[2]) or "")},
+            "trump": strain_text(h.trump), "redeal": h.redeal,
+            "tricks_won": None if h.tricks_won is None else list(h.tricks_won),
+            "deltas": list(h.deltas), "scores": list(h.scores),
+            "reasons": [{"kind": r.kind, "clause": r.clause, "text": r.text} for r in h.reasons],
+            "outcome": {"winner": h.winner, "clause": h.outcome_clause, "match_over": h.winner is not None,
+                        "game_won": h.game_won, "target": h.target},
+            "next_dealer": h.next_dealer, "next_dealer_clause": h.next_dealer_clause or None,
+        })
+    err = res.error
+    return {
+        "format": "tarneeb-score-sheet-result", "version": 1,
+        "numbering": "seats 0-3 in the sheet's order of players, teams 0 (seats 0 and 2) and 1, hands from 1",
+        "ruleset": res.rules.id, "label": res.rules.label(), "players": list(res.sheet.players),
+        "first_dealer": res.sheet.first_dealer, "start_scores": list(res.start_scores), "hands": hands,
+        "scores": list(res.scores), "outcome": {"winner": res.winner, "clause": res.winner_clause or None,
+                                                "match_over": res.over},
+        "next_dealer": res.next_dealer,
+        "error": None if err is None else {"hand": err.hand or None, "field": err.field, "clause": err.clause,
+                                           "message": err.message},
+    }
+
+
+__all__ = ["EntryError", "HandResult", "Reason", "SheetResult", "result_dict", "score_sheet"]
