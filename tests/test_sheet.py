@@ -131,8 +131,8 @@ def test_the_human_output_names_players_and_says_the_arithmetic(capsys: pytest.C
                      out)
     assert f"Rami 0 {'+' if first.deltas[0] >= 0 else '-'} {abs(first.deltas[0])} = {first.scores_after[0]}" in out
     assert "The deal is thrown in: bids total" in out and "(bid.total)." in out and "deals again (redeal.dealer)" in out
-    assert out.rstrip().endswith(f"win the match (tie.both-qualify); final scores Rami {m.scores[0]}; "
-                                 f"Hala {m.scores[1]}; Sami {m.scores[2]}; Dina {m.scores[3]}.")
+    assert out.rstrip().endswith(f"win the match (tie.both-qualify); final scores Rami {m.scores[0]}, "
+                                 f"Hala {m.scores[1]}, Sami {m.scores[2]}, Dina {m.scores[3]}.")
     assert not re.search(r"seat \d|\[|\{|Bid\(|None", out)
     said = re.findall(r"bid (\d+)(?: \(a bid of \d+ is worth (\d+)\))? and took (\d+): (made|failed), ([+-]?\d+)", out)
     assert len(said) > 40 and all((word == "made") == (int(d) > 0) and abs(int(d)) == int(worth or bid)
@@ -199,6 +199,16 @@ def test_an_illegal_bid_cites_the_clause_core_refuses_it_by(tmp_path: Path, caps
     path = _write(tmp_path, _sheet("classic", [{"contract": {"seat": 1, "bid": "6"}, "bidding_team_tricks": 7}]))
     _, _, err = _score(capsys, path)
     assert err.endswith("(auction.range)\n")
+
+
+def test_a_first_dealer_the_rules_refuse(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Under reading seat0 of ambiguity first-dealer only seat 0 deals first: the head's entry, its line alone."""
+    path = _write(tmp_path, _sheet("bsfyi-41", [], first_dealer=2, readings={"first-dealer": "seat0"}))
+    rc, out, err = _score(capsys, path)
+    assert rc == 1 and out == "" and err == f"{path}: first_dealer: under reading seat0 of ambiguity first-dealer " \
+                                            "seat 0 deals the first hand (deal.first-dealer)\n"
+    rc, out, _ = _score(capsys, _write(tmp_path, _sheet("bsfyi-41", [], readings={"first-dealer": "seat0"})))
+    assert rc == 0 and out.rstrip().endswith("no winner yet; scores Rami 0, Hala 0, Sami 0, Dina 0; Rami deals hand 1.")
 
 
 def test_a_hand_after_the_match_ended(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -73,7 +73,7 @@ def _text(file: str, res: Any) -> str:
         out += [f"  {r.text[:-1]} ({r.clause})." for r in h.reasons if r.kind in ("outcome", "dealer")]
         before = h.scores
     out.append("")
-    final = "; ".join(f"{head} {res.scores[s]}" for head, s in cols)
+    final = ", ".join(f"{head} {res.scores[s]}" for head, s in cols)
     if res.over:
         out.append(f"Outcome: {_pair(names, res.winner)} win the match ({res.winner_clause}); final scores {final}.")
     else:
@@ -101,7 +101,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     res = score_sheet(read_sheet(args.file))
     if args.json:
         print_json(result_dict(res))
-    else:
+    elif res.error is None or res.error.hand:  # an impossible head (the first dealer): its line alone
         sys.stdout.write(_text(args.file, res))
     if res.error is not None:
         sys.stderr.write(error_line(args.file, res.error) + "\n")

@@ -111,7 +111,9 @@ class SheetResult:
 
     @property
     def next_dealer(self) -> int | None:
-        return self.hands[-1].next_dealer if self.hands else self.sheet.first_dealer
+        if self.hands:
+            return self.hands[-1].next_dealer
+        return None if self.error is not None else self.sheet.first_dealer
 
 
 class _Refused(Exception):
