@@ -201,6 +201,16 @@ def test_an_illegal_bid_cites_the_clause_core_refuses_it_by(tmp_path: Path, caps
     assert err.endswith("(auction.range)\n")
 
 
+def test_a_trump_other_than_the_egyptian_contracts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    hands = [{"contract": {"seat": 1, "bid": "8H"}, "trump": "S", "bidding_team_tricks": 8}]
+    path = _write(tmp_path, _sheet("classic", hands, options={"egyptian": True}))
+    rc, _, err = _score(capsys, path)
+    assert rc == 1 and err == f"{path}: hand 1: trump: the contract names hearts as trump, not spades (auction.egyptian)\n"
+    hands[0]["trump"] = "H"
+    rc, _, _ = _score(capsys, _write(tmp_path, _sheet("classic", hands, options={"egyptian": True})))
+    assert rc == 0
+
+
 def test_a_first_dealer_the_rules_refuse(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Under reading seat0 of ambiguity first-dealer only seat 0 deals first: the head's entry, its line alone."""
     path = _write(tmp_path, _sheet("bsfyi-41", [], first_dealer=2, readings={"first-dealer": "seat0"}))

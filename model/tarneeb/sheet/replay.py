@@ -170,6 +170,10 @@ def _hand(rules: Rules, sheet: Sheet, state: State, k: int, hand: SheetHand, las
         except IllegalAction as e:
             raise _Refused(EntryError(k, "trump", e.rule, e.reason)) from None
         events += more
+    named = next((e.trump for e in events if type(e) is TrumpNamed), None)
+    if hand.trump is not None and named is not None and named != hand.trump:  # the contract's own strain
+        raise _Refused(EntryError(k, "trump", "auction.egyptian", f"the contract names {strain_name(named)} as trump, "
+                                                                  f"not {strain_name(hand.trump)}"))
     cancelled = next((e for e in events if type(e) is Cancelled), None)
     trick_field = "tricks_won" if hand.tricks_won is not None or rules.individual else "bidding_team_tricks"
     won: Sequence[int] | int | None = hand.tricks_won if hand.tricks_won is not None else hand.bidding_team_tricks
