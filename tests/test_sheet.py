@@ -248,14 +248,20 @@ def test_a_hand_after_the_match_ended(tmp_path: Path, capsys: pytest.CaptureFixt
     ({"hands": [{"calls": ["7", "pass", "pass", "pass"], "bidding_team_tricks": 7}]},
      ": hand 1: calls: card-kings-41 is played with individual bids: write bids and tricks_won"),
     ({"hands": [{"bids": ["six"]}]}, ': hand 1: bids: "six" is no bid'),
+    ({"hands": [{"bids": [4, 3, 2, 2], "tricks_won": [3, 3, 3, 4], "bidding_team_tricks": 6}]},
+     ": hand 1: give the tricks once"),
     ({"extra": 1}, ": extra: unknown field"),
 ])
 def test_a_sheet_that_cannot_be_used_is_exit_2(change: dict[str, Any], words: str, tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
-    path = _write(tmp_path, {**_sheet("card-kings-41", []), **change})
+    sheet = {**_sheet("card-kings-41", []), **change}
+    path = _write(tmp_path, sheet)
     rc, out, err = _score(capsys, path)
     assert rc == 2 and out == "" and err.startswith(f"tarneeb: error: {path}{words}"), err
     assert "Traceback" not in err and err.count("\n") == 1
+    # the schema refuses the same shapes (a ruleset, its options and the family of its hands are not its to say)
+    shape = not ({"ruleset", "options"} & set(change)) and "individual bids" not in words
+    assert jsonschema.Draft202012Validator(SCHEMA).is_valid(sheet) is not shape, change
 
 
 def test_a_file_that_is_not_json_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -48,7 +48,7 @@ def _text(file: str, res: Any) -> str:
     names = res.sheet.players
     rules = res.rules
     cols = _columns(res)
-    out = [f"Score sheet {file}: {rules.label()} ({rules.ruleset.name}), first to {res.first_target}.",
+    out = [f"Score sheet {file}: {rules.label()} ({rules.ruleset.name}), target {res.first_target}.",
            "Players: " + ", ".join(f"{n} (player {s + 1})" for s, n in enumerate(names)) + "; "
            f"{_pair(names, 0)} play against {_pair(names, 1)}. {names[res.sheet.first_dealer]} deals first.", ""]
     width = [max(len(h), 6) for h, _ in cols]

@@ -205,6 +205,8 @@ def _hand(name: str, k: int, h: Any) -> SheetHand:
         raise SheetError(name, f"hand {k}", "give one of bids (individual bids), calls or contract (an auction), or "
                                             "redeal (a deal thrown in for a weak hand)"
                          + (f", not {' and '.join(stated)}" if stated else ""))
+    if tricks is not None and team_tricks is not None:
+        raise SheetError(name, f"hand {k}", "give the tricks once: tricks_won or bidding_team_tricks, not both")
     note = h.get("note", "")
     if not isinstance(note, str):
         raise SheetError(name, at + "note", "a note is text")

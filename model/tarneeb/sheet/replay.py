@@ -131,7 +131,7 @@ def score_sheet(sheet: Sheet, rules: Rules | None = None) -> SheetResult:
         state: State = transition.start(rules, sheet.first_dealer)
     except IllegalAction as e:
         return SheetResult(sheet, rules, [], EntryError(0, "first_dealer", e.rule, e.reason), (0, 0, 0, 0), rules.target)
-    start = state.table.scores
+    start, target = state.table.scores, state.table.target
     error = None
     for k, hand in enumerate(sheet.hands, start=1):
         try:
@@ -140,7 +140,7 @@ def score_sheet(sheet: Sheet, rules: Rules | None = None) -> SheetResult:
             error = r.error
             break
         hands.append(done)
-    return SheetResult(sheet, rules, hands, error, start, rules.target)
+    return SheetResult(sheet, rules, hands, error, start, target)
 
 
 # ------------------------------------------------------------------ one hand
