@@ -172,7 +172,8 @@ def _sheet(rid: str, hands: list[dict[str, Any]], **head: Any) -> dict[str, Any]
     ("bsfyi-41", [{"bids": [4, 3, 2], "tricks_won": [3, 3, 3, 4]}],
      "hand 1: bids: the bidding is not over: Rami is still to bid (bid.turn)"),
     # a contract no auction can end in (below the lowest bid)
-    ("classic", [{"contract": {"seat": 1, "bid": "6"}, "bidding_team_tricks": 7}], "hand 1: contract: "),
+    ("classic", [{"contract": {"seat": 1, "bid": "6"}, "bidding_team_tricks": 7}],
+     "hand 1: contract: Hala's contract of 6: bids run from 7 to 13 (auction.range)"),
     # more calls than the auction takes
     ("classic", [{"calls": ["7", "pass", "pass", "pass", "8"], "bidding_team_tricks": 7}],
      "hand 1: calls: the bidding was over after the fourth call; 5 are written (auction.order)"),

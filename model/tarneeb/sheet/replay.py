@@ -163,7 +163,7 @@ def _hand(rules: Rules, sheet: Sheet, state: State, k: int, hand: SheetHand, las
     elif hand.calls is not None:
         state, events = _calls(rules, names, state, events, k, "calls", hand.calls)
     elif hand.contract is not None:
-        state, events = _contract(rules, state, events, k, hand.contract)
+        state, events = _contract(rules, names, state, events, k, hand.contract)
     if type(state) is Naming and hand.trump is not None:
         try:
             state, more = transition.step(rules, state, NameTrump(hand.trump))
@@ -245,8 +245,8 @@ def _bid_words(bid: Bid) -> str:
     return f"{bid.n}" + ("" if bid.strain is None else f" {strain_name(bid.strain)}")
 
 
-def _contract(rules: Rules, state: State, events: tuple[Event, ...], k: int, contract: tuple[int, Bid]
-              ) -> tuple[State, tuple[Event, ...]]:
+def _contract(rules: Rules, names: Sequence[str], state: State, events: tuple[Event, ...], k: int,
+              contract: tuple[int, Bid]) -> tuple[State, tuple[Event, ...]]:
     """An auction the transition takes that the contract's holder wins with its bid: the holder bids, every other
     call a pass where one is taken (else the first call offered); failing that, the first seat to speak opens with
     the lowest call and the holder bids over it. The first refusal of the holder's bid is the entry's error."""
@@ -273,7 +273,8 @@ def _contract(rules: Rules, state: State, events: tuple[Event, ...], k: int, con
         if made == (seat, bid.n, bid.strain):
             return now, happened
     if first is not None:
-        raise _Refused(EntryError(k, "contract", first.rule, first.reason))
+        raise _Refused(EntryError(k, "contract", first.rule, f"{names[seat]}'s contract of {_bid_words(bid)}: "
+                                                             f"{first.reason}"))
     raise _Refused(EntryError(k, "contract", core_clauses.turn_clause(rules),
                               "no auction the rules allow ends in this contract"))
 
