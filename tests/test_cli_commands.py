@@ -42,7 +42,7 @@ def _commands(parser_help: str) -> list[str]:
 
 # the order of `tarneeb --help` and of the generated CLI page (docs): changing it changes the docs
 DOCUMENTED_ORDER = ["rulesets", "show", "simulate", "stats", "demo", "prove", "record", "verify", "vectors", "fuzz",
-                    "rules", "ruling", "diff", "new-ruleset", "serve", "site"]
+                    "rules", "ruling", "score", "diff", "new-ruleset", "serve", "site"]
 
 
 def test_order_is_the_documented_one() -> None:

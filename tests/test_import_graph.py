@@ -8,7 +8,7 @@ a function (test_each_package_imports_only_packages_below_it):
 2. ``tarneeb.core`` -- the rules, once;
 3. ``tarneeb`` -- the package's front door (the core's names, imported on first use);
 4. ``tarneeb.i18n`` (texts in other languages), ``tarneeb.play`` (bots, self-play), ``tarneeb.records`` (game
-   records and their verifier), ``tarneeb.openspiel_game``;
+   records and their verifier), ``tarneeb.openspiel_game``, ``tarneeb.sheet`` (score sheets kept at a table);
 5. ``tarneeb.stats`` (over play), ``tarneeb.conformance`` (other engines; over play and records),
    ``tarneeb.ruling`` (the referee; over i18n and records);
 6. ``tarneeb.docgen`` -- the rule pages and the site, which show examples, hands, statistics and rulings;
@@ -69,7 +69,8 @@ KNOWN_LAZY_CLI = {
     ("tarneeb.cli.simulate", "tarneeb.play.simulate"), ("tarneeb.cli.site", "tarneeb.offline.build"),
     ("tarneeb.cli.stats", "tarneeb.play.batch"), ("tarneeb.cli.stats", "tarneeb.stats"),
     ("tarneeb.cli.vectors", "tarneeb.conformance.protocol"), ("tarneeb.cli.vectors", "tarneeb.conformance.vectors"),
-    ("tarneeb.cli.vectors", "tarneeb.core.spec"),
+    ("tarneeb.cli.vectors", "tarneeb.core.spec"), ("tarneeb.cli.score", "tarneeb.core.cards"),
+    ("tarneeb.cli.score", "tarneeb.core.rules"), ("tarneeb.cli.score", "tarneeb.sheet"),
 }
 # the others, each a heavy optional dependency loaded only when needed: play.batch imports numpy (extra "stats"),
 # serve.app starlette (extra "serve"); tarneeb.stats and the offline pages work without them until asked for that
@@ -85,7 +86,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("tarneeb.errors", "tarneeb.purejson"),
     ("tarneeb.core",),
     ("tarneeb",),
-    ("tarneeb.i18n", "tarneeb.play", "tarneeb.records", "tarneeb.openspiel_game"),
+    ("tarneeb.i18n", "tarneeb.play", "tarneeb.records", "tarneeb.openspiel_game", "tarneeb.sheet"),
     ("tarneeb.stats", "tarneeb.conformance", "tarneeb.ruling"),
     ("tarneeb.docgen",),
     ("tarneeb.serve",),

@@ -23,6 +23,7 @@ from tarneeb.core.match import random_deck
 from tarneeb.core.spec import Rules, load_rules, rulesets
 from tarneeb.core.state import (
     Bidding,
+    BiddingOpened,
     Called,
     Calling,
     Cancelled,
@@ -254,6 +255,71 @@ def test_the_ends_a_verifier_builds_are_the_steps_that_reach_them(rid: str, opti
             assert type(events[-1]) is NextDealer
             seen.add(c.clause)
     assert {"start", "end"} <= seen, seen
+
+
+@pytest.mark.parametrize(("rid", "options"), CONFIGS, ids=[f"{r}-{i}" for i, (r, _) in enumerate(CONFIGS)])
+def test_a_hand_without_cards_is_the_hand_with_them(rid: str, options: dict[str, object]) -> None:
+    """open_unseen and tricks_taken (a score sheet's hand) from the states the steps leave: the bidding opens for
+    the seat the deal's step opens it for; the hand's end from its tricks (by seat, or the contract team's count) is
+    the thirteenth trick's step from its scoring on: the same score changes, scores, outcome, play-on and next
+    dealer; a weak hand thrown in is the cancelled deal's step."""
+    seen: set[str] = set()
+    for rules, state, _, after, events in _walk(rid, 13, 4, options):
+        kinds = [type(e) for e in events]
+        if type(state) is Dealing and BiddingOpened in kinds:
+            opened, ev = T.open_unseen(rules, state)
+            assert type(opened) is type(after) and opened.to_move == after.to_move
+            assert ev[0].to_move == events[kinds.index(BiddingOpened)].to_move  # type: ignore[union-attr]
+            seen.add("open")
+        if type(state) is Dealing and Cancelled in kinds and events[kinds.index(Cancelled)].clause == "deal.weak-redeal":
+            got, ev = T.open_unseen(rules, state, weak=True)
+            assert got == after and ev[-1] == events[-1]
+            seen.add("weak")
+        if Scored in kinds:
+            assert type(state) is Playing
+            start, _ = T.start_play(rules, state.start, state.hands)
+            tail = events[kinds.index(Scored):]
+            won = tail[0].tricks_won  # type: ignore[union-attr]
+            assert T.tricks_taken(rules, start, won) == (after, tail)
+            contract = state.start.contract
+            if contract is not None:
+                team = R.team_tricks(won)[R.team_of(contract[0])]
+                end, ev = T.tricks_taken(rules, start, team)
+                assert end == after and ev[1:] == tail[1:]
+                assert (ev[0].deltas, ev[0].scores) == (tail[0].deltas, tail[0].scores)  # type: ignore[union-attr]
+            seen.add("end")
+    assert {"open", "end"} <= seen, seen
+
+
+def test_a_hand_without_cards_refuses_what_no_hand_can_be() -> None:
+    """tricks_taken refuses tricks that do not make 13 (hand.tricks) and a call at the wrong time; open_unseen a
+    weak hand's redeal where the ruleset plays such a hand, and any deal once the match is over (its clause)."""
+    rules = load_rules("card-kings-41")
+    st, _ = T.open_unseen(rules, T.start(rules, 0))
+    with pytest.raises(WrongPhase):
+        T.tricks_taken(rules, st, [3, 3, 3, 4])
+    with pytest.raises(WrongPhase):
+        T.open_unseen(rules, st)
+    for b in (5, 3, 3, 2):
+        st, _ = T.step(rules, st, Bid(b))
+    for won, why in (([3, 3, 3, 3], r"3 \+ 3 \+ 3 \+ 3 = 12"), ([14, 0, 0, -1], "none below 0"), (13, "four counts")):
+        with pytest.raises(IllegalAction, match=why) as e:
+            T.tricks_taken(rules, st, won)
+        assert e.value.rule == "hand.tricks"
+    with pytest.raises(IllegalDeal) as d:
+        T.open_unseen(rules, T.start(rules, 0), weak=True)
+    assert d.value.rule == "deal.weak-redeal"
+    classic = load_rules("classic")
+    st, _ = T.open_unseen(classic, T.part_way(classic, 0, [40, 0, 40, 0]))
+    for call in (PASS, Bid(7), PASS, PASS):  # player 3 (seat 2) wins the auction
+        st, _ = T.step(classic, st, call)
+    with pytest.raises(IllegalAction, match="from 0 to 13"):
+        T.tricks_taken(classic, st, 14)
+    over, _ = T.tricks_taken(classic, st, 7)  # the contract holder has not named trump: it changes no score
+    assert type(over) is Over
+    with pytest.raises(WrongPhase) as w:
+        T.open_unseen(classic, over)
+    assert w.value.rule == over.rule == "win.target"
 
 
 def _stepped(rules: Rules, state: State, actions: Sequence[Any], one: Callable[..., Any]) -> Any:

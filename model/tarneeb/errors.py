@@ -9,6 +9,7 @@
     |   +-- SpecError                 a spec file: names the file and the key
     |   +-- ConfigError               options unknown, ill-typed, or a combination that could get stuck
     |   +-- SituationError            a dispute situation: names the file and the fields
+    |   +-- SheetError                a score sheet that cannot be used: names the file and the field
     |   +-- DocsBuildError            a generated page that cannot be built honestly
     +-- IllegalAction (also ValueError)   a rule violation: names the action, seat, state and deciding clause
     |   +-- IllegalBid, IllegalPlay, IllegalTrump, IllegalDeal, WrongPhase
@@ -84,6 +85,20 @@ class SituationError(BadInput):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return type(self), (self.file, self.fields, self.message)
+
+
+class SheetError(BadInput):
+    """A score sheet file that cannot be used (not JSON, another format or version, a field of the wrong shape, a
+    ruleset that cannot be loaded): names the file and the field."""
+
+    def __init__(self, file: str, field: str, message: str) -> None:
+        self.file = file
+        self.field = field
+        self.message = message
+        super().__init__(f"{file}: {field}: {message}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return type(self), (self.file, self.field, self.message)
 
 
 class DocsBuildError(BadInput):
@@ -181,6 +196,6 @@ class EngineRejected(EngineError):
 
 __all__ = [
     "ActionError", "BadInput", "CardError", "ConfigError", "DocsBuildError", "EngineError", "EngineFailure",
-    "EngineRejected", "IllegalAction", "IllegalBid", "IllegalDeal", "IllegalPlay", "IllegalTrump", "SituationError",
-    "SpecError", "TarneebError", "WrongPhase",
+    "EngineRejected", "IllegalAction", "IllegalBid", "IllegalDeal", "IllegalPlay", "IllegalTrump", "SheetError",
+    "SituationError", "SpecError", "TarneebError", "WrongPhase",
 ]

@@ -37,7 +37,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 # the built-in commands by name -> their module in this package (tarneeb.cli.registry.BUILTIN; a test keeps them equal)
 _BUILTIN_NAMES = {"rulesets": "rulesets", "show": "show", "simulate": "simulate", "demo": "demo", "record": "record",
                   "verify": "verify", "vectors": "vectors", "fuzz": "fuzz", "rules": "rules", "ruling": "ruling",
-                  "new-ruleset": "new_ruleset", "serve": "serve", "stats": "stats", "site": "site"}
+                  "score": "score", "new-ruleset": "new_ruleset", "serve": "serve", "stats": "stats", "site": "site"}
 
 
 def _version() -> str:

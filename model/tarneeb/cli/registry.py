@@ -27,6 +27,7 @@ from tarneeb.cli.record import register as register_record
 from tarneeb.cli.rules import register as register_rules
 from tarneeb.cli.rulesets import register as register_rulesets
 from tarneeb.cli.ruling import register as register_ruling
+from tarneeb.cli.score import register as register_score
 from tarneeb.cli.serve import register as register_serve
 from tarneeb.cli.show import register as register_show
 from tarneeb.cli.simulate import register as register_simulate
@@ -43,7 +44,8 @@ Register = Callable[[Any], None]
 BUILTIN: dict[str, Register] = {
     "rulesets": register_rulesets, "show": register_show, "simulate": register_simulate, "demo": register_demo,
     "record": register_record, "verify": register_verify, "vectors": register_vectors, "fuzz": register_fuzz,
-    "rules": register_rules, "ruling": register_ruling, "new-ruleset": register_new_ruleset, "serve": register_serve,
+    "rules": register_rules, "ruling": register_ruling, "score": register_score, "new-ruleset": register_new_ruleset,
+    "serve": register_serve,
     "stats": register_stats, "site": register_site,
 }
 
@@ -66,7 +68,7 @@ KNOWN_PLUGINS: dict[str, Plugin] = {
 
 # the order of `tarneeb --help` (and of the generated CLI page); plug-ins not named here follow, by name
 ORDER = ("rulesets", "show", "simulate", "stats", "demo", "prove", "record", "verify", "vectors", "fuzz", "rules", "ruling",
-         "diff", "new-ruleset", "serve", "site")
+         "score", "diff", "new-ruleset", "serve", "site")
 
 
 class CommandUnavailable(BadInput):

@@ -16,6 +16,8 @@ changes nothing (states are immutable).
 * :func:`start_play`, :func:`end_hand`, :func:`settle_match`, :func:`cancel` -- the start of the play, the end of a
   hand, a hand's outcome applied to the match and a cancelled deal, from a state a verifier builds from a record's
   claims (``step(..., force=True)`` takes an illegal action as made);
+* :func:`open_unseen`, :func:`tricks_taken` -- a hand whose cards nobody wrote down (a score sheet): its bidding
+  opened without a deal, its play ended from the tricks each took;
 * :func:`legal_actions`, :func:`legal_play_mask` -- what the player to move may do;
 * :func:`timeout_action` -- what a turn timer plays (timer.auto-bid, timer.auto-play);
 * :func:`describe` -- the state in one line, as the errors quote it.
@@ -507,6 +509,65 @@ def _cancel(rules: Rules, table: Table, events: tuple[Event, ...], clause: str, 
 
 
 
+# ---------------------------------------------------------------------- a hand whose cards nobody wrote down
+_UNSEEN = DealState((0, 0, 0, 0), None, -1)  # a deal whose cards are not known, nor a trump it turns up
+
+
+def open_unseen(rules: Rules, state: State, *, weak: bool = False) -> Step:
+    """The deal of a hand whose cards nobody wrote down (a score sheet kept at a real table), from the match waiting
+    for it (:class:`~tarneeb.core.state.Dealing`): the bidding opened as after a deal (bid.turn, auction.order),
+    trump not known until a contract names it (it changes no score). The bids or calls are then stepped as ever,
+    and the play, never stepped card by card, is ended by :func:`tricks_taken`. ``weak``: the deal thrown in for a
+    hand with no card above 10 (deal.weak-redeal), refused where the ruleset plays such a hand. Another phase is
+    refused as :func:`step` refuses a deal there."""
+    if type(state) is not Dealing:
+        ph = state.phase
+        rule = state.rule if type(state) is Over else "hand.tricks"
+        raise refuse(WrongPhase, "deal", None, rule, f"the {ph.value} phase expects {_WANT.get(ph, ph.value)}", state)
+    table = state.table
+    if weak:
+        if not rules.weak_redeal:
+            raise refuse(IllegalDeal, "weak-hand redeal", None, "deal.weak-redeal",
+                         "this ruleset plays a hand with no card above 10; the deal is not thrown in", state)
+        return _cancel(rules, table, (), "deal.weak-redeal", "a player held no card above 10")
+    return _open_bidding(rules, table, _UNSEEN, ())
+
+
+def tricks_taken(rules: Rules, state: State, won: Sequence[int] | int) -> Step:
+    """The end of a hand whose cards nobody wrote down (:func:`open_unseen`), from the start of its play (the
+    contract holder yet to name trump counts as that start where nobody wrote trump down): its 13 tricks taken as
+    ``won`` -- four counts by seat, or in the auction family the number the contract's team took -- then what the
+    thirteenth trick's step does (:func:`end_hand`: score.*, win.*, tie.*, win.play-on, deal.rotation). Refused
+    (hand.tricks) unless the counts are whole numbers, none below 0, making 13 in all."""
+    if type(state) is Naming:
+        start = Contracted(state.table, -1, _NO_BIDS, state.contract)
+    elif type(state) is Playing and not state.trick and not any(state.won):
+        start = state.start
+    else:
+        ph = state.phase
+        rule = state.rule if type(state) is Over else "hand.tricks"
+        raise refuse(WrongPhase, "tricks taken", None, rule, f"the {ph.value} phase expects {_WANT.get(ph, ph.value)}",
+                     state)
+    contract = start.contract
+    by_seat: list[int] = []
+    if type(won) is int and contract is not None:
+        if 0 <= won <= 13:
+            team = core_rules.team_of(contract[0])
+            other = next(s for s in range(4) if core_rules.team_of(s) != team)
+            by_seat = [0, 0, 0, 0]
+            by_seat[contract[0]], by_seat[other] = won, 13 - won
+        why = f"the contract's team took {won} of the 13 tricks: a number from 0 to 13 is needed"
+    elif not isinstance(won, int) and len(won) == 4 and all(type(w) is int and w >= 0 for w in won):
+        by_seat = list(won)
+        why = f"the tricks taken, {' + '.join(map(str, won))} = {sum(won)}, must make the 13 tricks of a hand"
+    else:
+        why = ("the number of tricks the contract's team took is needed" if contract is not None
+               else "four counts of tricks, one a player, none below 0, are needed")
+    if len(by_seat) != 4 or sum(by_seat) != 13:
+        raise refuse(IllegalPlay, f"tricks taken {won}", None, "hand.tricks", why, state)
+    return _finish(rules, start, (by_seat[0], by_seat[1], by_seat[2], by_seat[3]), (), None)
+
+
 # ---------------------------------------------------------------------- the play part-way, from facts
 
 
@@ -682,5 +743,5 @@ def trump_of(state: State) -> int:
 
 
 __all__ = ["Contract", "Step", "cancel", "deal", "describe", "end_hand", "hand_of", "legal_actions", "legal_bids",
-           "legal_calls", "legal_play_mask", "part_way", "play_trick", "playing_from", "refuse",
-           "settle_match", "start", "start_play", "step", "timeout_action", "trump_of"]
+           "legal_calls", "legal_play_mask", "open_unseen", "part_way", "play_trick", "playing_from", "refuse",
+           "settle_match", "start", "start_play", "step", "timeout_action", "tricks_taken", "trump_of"]
