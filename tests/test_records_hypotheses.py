@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+import pytest
 
 from tarneeb import Deal, Match, Phase, load_rules, random_deck
 from tarneeb.core import hand as H
@@ -329,3 +330,88 @@ def test_a_card_not_held_is_not_follow_suit_not_enforced() -> None:
     _, divs = _verify([[orjson.dumps(o) for o in objs]])
     cards = [d for d in divs if d.field.startswith("tricks[0].cards[") and d.independent]
     assert cards and all(d.clause == "play.follow" and "follow-suit-not-enforced" not in _fits(d) for d in cards)
+
+
+# ------------------------------------------------------------------ a failed bid settled with the opponents
+
+
+# mini engine bug -> the cause its records name (each a look-alike of the others: the same bids and tricks, the
+# failed bid's value reaching the opponents otherwise)
+FAILED_SETTLEMENTS = {
+    "failed-split-lower-first": "failed-bid-split-lower-half-first",
+    "failed-split-upper-first": "failed-bid-split-upper-half-first",
+    "failed-split": "failed-bid-split-between-opponents",
+    "failed-pays-not-charged": "failed-bid-paid-to-opponents-bidder-not-charged",
+    "failed-pays": "failed-bid-paid-to-opponents",
+}
+
+
+@pytest.mark.parametrize("mutant", list(FAILED_SETTLEMENTS))
+def test_a_failed_bid_settled_with_the_opponents_is_named_by_how(mutant: str, tmp_path: Path) -> None:
+    """Each way of settling a failed bid with the opponents is named on its own engine's records and on no other's
+    (an uneven split on a failed bid of an odd value; paid whole with or without the bidder charged)."""
+    out = tmp_path / "f.jsonl"
+    _selfplay(mutant, "card-kings-41", 3, "1", out)
+    s, divs = _verify_file(out)
+    assert [d for d in divs if d.field == "deltas"]
+    assert _named(s) == {"deltas": FAILED_SETTLEMENTS[mutant]}, s.diagnosis()
+    assert _row(s, "deltas")["clause"] == "score.individual"
+
+
+def test_an_uneven_split_follows_the_direction_of_play() -> None:
+    """The opponent who plays after the bidder is the one the hypothesis gives the first share: seat 1 bid 3 and
+    took 1 (value 3), the others made their 3; the lower half first gives that opponent 1 and the other 2."""
+    from tarneeb.records import diagnose as D
+
+    rules = load_rules("card-kings-41")
+    first = R.next_seat(rules, 1)
+    claimed = [3, -3, 3, 3]
+    claimed[first] += 1
+    claimed[R.partner(first)] += 2
+    fits = D.deltas_causes(rules, [3, 3, 3, 3], None, [3, 1, 5, 4], claimed)
+    assert [c[0] for c in fits] == ["failed-bid-split-lower-half-first"], fits
+    claimed[first] += 1
+    claimed[R.partner(first)] -= 1
+    fits = D.deltas_causes(rules, [3, 3, 3, 3], None, [3, 1, 5, 4], claimed)
+    assert [c[0] for c in fits] == ["failed-bid-split-upper-half-first"], fits
+
+
+# ------------------------------------------------------------------ another bid-total threshold
+
+
+@pytest.mark.parametrize("threshold", [10, 12, 13])
+def test_another_bid_total_threshold_is_named_with_its_value(threshold: int, tmp_path: Path) -> None:
+    """An engine playing a deal from a bid total of 10, 12 or 13 (card-kings-41: 11): the file names that value
+    and no other (each the others' look-alike), the deals the rules settle alike ruling the others out."""
+    out = tmp_path / "t.jsonl"
+    _selfplay(f"total-{threshold}", "card-kings-41", 1, "2", out)
+    s, divs = _verify_file(out)
+    assert [d for d in divs if d.field == "redeal" and d.clause == "bid.total"]
+    assert _named(s) == {"redeal": f"bid-total-threshold-{threshold}"}, s.diagnosis()
+    assert _row(s, "redeal")["clause"] == "bid.total"
+
+
+def test_a_total_that_rises_with_the_scores_is_not_named_a_fixed_threshold() -> None:
+    """Look-alike: bsfyi-41's engine following the reading rising of raised-total (12 once a player has 30) while
+    the records say nothing of it: named that reading, not a fixed threshold of 12 (deals before anyone reached 30
+    played from 11 rule it out)."""
+    from tarneeb.core.ambiguity import rules_under
+
+    def low_bids(m: Match, rng: random.Random) -> Any:  # low bids: totals about the threshold, whatever it is
+        if m.phase is Phase.BIDDING:
+            return m.legal_actions()[rng.choice((0, 0, 1, 2))]
+        return POLICIES["heuristic"](m, rng)
+
+    rising = rules_under(load_rules("bsfyi-41"), {"raised-total": "rising"})
+    records = []
+    POLICIES["low-bids"] = low_bids
+    try:
+        for seed in range(4):
+            lines = [orjson.loads(x) for x in _play(rising, seed, [20, 22, 18, 24], "low-bids", 40)]
+            lines[0].pop("readings", None)  # the records do not say which reading their engine follows
+            records.append([orjson.dumps(o) for o in lines])
+    finally:
+        POLICIES.pop("low-bids")
+    s, divs = _verify(records)
+    assert [d for d in divs if d.field == "redeal"], [d.text() for d in divs]
+    assert _named(s) == {"redeal": "reading-rising-of-raised-total"}, s.diagnosis()

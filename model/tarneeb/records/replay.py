@@ -395,6 +395,9 @@ class HandReplay(Driver):
                      turn)
         else:
             self.calls_made = list(self.bids)
+            if not any(self.bid_div) and ((type(now) is Dealing and h.redeal == "bid.total")
+                                          or (type(now) is not Dealing and not h.redeal and h.tricks is not None)):
+                st.weigh_total = ([b or 0 for b in self.bids], list(self.scores_before), type(now) is not Dealing)
         if type(now) is Dealing:  # the bid total cancels the deal (bid.total)
             follows = next((d for d in self.bid_div if d is not None), None)
             if h.redeal == "" and h.tricks is not None:  # the record plays it: go on from its claim

@@ -278,9 +278,12 @@ class Verifier:
                 except orjson.JSONDecodeError:
                     obj = None
                 if type(obj) is dict and obj.get("type") == "hand":
+                    before = st.table.scores
                     if fast_hand(st, obj):
                         if st.weigh is not None:
                             self._weigh(st, file)
+                        if st.rules.individual:
+                            self._weigh_fast_total(st, obj, before, file)
                         self._fast_misses, self._fast_backoff = 0, FAST_PAUSE
                         sm = self.summary
                         sm.lines += 1
@@ -373,10 +376,14 @@ class Verifier:
             return out
         self.summary.hands += 1
         lost = bool(st.lost)
-        st.weigh = None
+        st.weigh = st.weigh_total = None
         out.extend(self.check_hand(st, h))
         if st.weigh is not None:
             self._weigh(st, h.file)
+        if st.weigh_total is not None:
+            bids, before, played = st.weigh_total
+            st.weigh_total = None
+            self._weigh_total(st, bids, before, played, h.file)
         if lost:  # a warning about a deal missing at an unreadable line before: reports stay in line order
             out.sort(key=lambda x: x.line)
         if not any(isinstance(x, Divergence) or x.severity == "error" for x in out):
@@ -391,6 +398,22 @@ class Verifier:
         st.weigh = None
         for name in diagnose.refuted_causes(st.rules, contract, tricks, changes):
             self.summary.refuted[(file, st.header.match, "deltas", name)] += 1
+
+    def _weigh_fast_total(self, st: MatchState, obj: dict[str, Any], before: tuple[int, ...], file: str) -> None:
+        """Weigh the threshold hypotheses on a clean line the fast path took: its four bids, played or cancelled
+        by their total (a deal thrown in for a weak hand says nothing about the total)."""
+        redeal = obj.get("redeal")
+        calls = obj.get("bids")
+        if redeal not in (None, "bid.total") or type(calls) is not list or len(calls) != 4:
+            return
+        texts = [c[1] for c in calls]
+        if all(type(t) is str and t.isdigit() for t in texts):
+            self._weigh_total(st, [int(t) for t in texts], list(before), redeal is None, file)
+
+    def _weigh_total(self, st: MatchState, bids: list[int], before: list[int], played: bool, file: str) -> None:
+        """Count the threshold hypotheses a deal whose total the record settled as the rules do contradicts."""
+        for name in diagnose.refuted_total_causes(st.rules, bids, before, played):
+            self.summary.refuted[(file, st.header.match, "redeal", name)] += 1
 
     # ----------------------------------------------------------- one hand
     def check_hand(self, st: MatchState, h: HandLine) -> list[Report]:
