@@ -415,3 +415,65 @@ def test_a_total_that_rises_with_the_scores_is_not_named_a_fixed_threshold() -> 
     s, divs = _verify(records)
     assert [d for d in divs if d.field == "redeal"], [d.text() for d in divs]
     assert _named(s) == {"redeal": "reading-rising-of-raised-total"}, s.diagnosis()
+
+
+# ------------------------------------------------------------------ one bug, one clause
+
+
+@pytest.mark.parametrize("seed", ["1", "2", "3", "4"])
+def test_a_failed_bid_paid_to_the_opponents_cites_one_clause_whatever_the_seed(seed: str, tmp_path: Path) -> None:
+    """The mini engine's failed-pays: every scoring divergence it explains cites score.individual, the clause its
+    hypothesis breaks, in the reports, the counts by clause and the diagnosis, at every seed (by the first seat
+    that differs, some hands would cite score.values: an opponent who made its bid keeps the sign of its change)."""
+    out = tmp_path / "p.jsonl"
+    _selfplay("failed-pays", "bsfyi-41", 2, seed, out)
+    s, divs = _verify_file(out)
+    deltas = [d for d in divs if d.field == "deltas"]
+    assert deltas and {d.clause for d in deltas} == {"score.individual"}, {d.clause for d in deltas}
+    assert _named(s) == {"deltas": "failed-bid-paid-to-opponents"}, s.diagnosis()
+    assert _row(s, "deltas")["clause"] == "score.individual"
+    assert s.to_json()["by_clause"] == {"score.individual": len(deltas)}
+    assert [(c["cause"], c["clause"]) for c in s.causes()] == [("failed-bid-paid-to-opponents", "score.individual")]
+
+
+@pytest.mark.parametrize("seed", ["0", "1", "2"])
+def test_fuzz_cites_the_clause_of_the_bug_it_finds_whatever_the_seed(seed: str) -> None:
+    """fuzz names the clause verify names for the same claim: failed-pays is score.individual at every seed."""
+    from tarneeb.conformance.fuzz import fuzz
+    from tarneeb.conformance.protocol import Engine
+
+    with Engine(f"{sys.executable} {ENGINE} --mutant failed-pays") as eng:
+        res = fuzz(eng, load_rules("bsfyi-41"), 200, seed)
+    assert res.divergence is not None and res.divergence.field == "deltas", res.to_json()
+    assert res.divergence.clause == "score.individual", res.to_json()
+
+
+def test_a_failed_13_paying_the_defenders_double_cites_the_clause_of_its_cause() -> None:
+    """classic with an engine paying the defenders double on a failed 13: the divergences cite the clause the
+    diagnosis names (score.standard: how the defenders score), not score.bid13 (a made 13)."""
+    records = [_play(replace(load_rules("classic"), failed13_defenders="double"), seed, hands=60) for seed in range(12)]
+    s, divs = _verify(records)
+    deltas = [d for d in divs if d.field == "deltas"]
+    assert deltas, s.to_json()
+    assert _named(s) == {"deltas": "failed-13-pays-defenders-double"}, s.diagnosis()
+    assert {d.clause for d in deltas} == {_row(s, "deltas")["clause"]} == {"score.standard"}
+
+
+def test_a_hand_that_fits_two_clauses_is_counted_under_the_clause_of_the_cause_named() -> None:
+    """A hand that fits two hypotheses breaking different clauses cites the rules' clause on its own line; once the
+    file's hands name one of them, the counts by clause put it under that cause's clause."""
+    from tarneeb.cli.verify import summary_text
+    from tarneeb.records import diagnose as D
+
+    rules = load_rules("card-kings-41")
+    both = D.deltas_causes(rules, [3, 2, 5, 2], None, [4, 2, 6, 1], [4, 2, 6, -2])  # the split or extra tricks
+    assert {c[2] for c in both} == {"score.individual", "score.extra"}
+    assert D.fits_clause(both, "score.values") == "score.values"
+    only = D.deltas_causes(rules, [3, 2, 5, 3], None, [3, 2, 7, 1], [4, 2, 6, -3])
+    s = Summary()
+    for line, fits in ((3, both), (5, only), (7, only)):
+        s.count(Divergence("g.jsonl", line, "1:0", line, None, "deltas", "[..]", "[..]",
+                           D.fits_clause(fits, "score.values"), "", fits=fits))
+    assert s.by_clause == {"score.individual": 2, "score.values": 1}
+    assert s.to_json()["by_clause"] == {"score.individual": 3}
+    assert "divergences by clause:\n  score.individual: 3\n" in summary_text(s)

@@ -158,11 +158,11 @@ def summary_text(s: Summary) -> str:
              f"{n_of(s.hands, 'hand record')} checked, {s.clean_hands} clean; {n_of(s.divergences, 'divergence')}, "
              f"{n_of(s.errors, 'unreadable record')}, {n_of(s.warnings, 'warning')}"
              + (f", {n_of(s.unreadable_files, 'unreadable file')}" if s.unreadable_files else "")]
+    rows = s.diagnosis()
     if s.by_clause:
         lines.append("divergences by clause:")
-        for clause, n in s.by_clause.most_common():
+        for clause, n in s.clause_counts(rows).most_common():
             lines.append(f"  {clause}: {n}")
-    rows = s.diagnosis()
     if s.by_cause or s.evidence:
         follow = s.divergences - s.independent
         lines.append(f"divergences by cause ({s.independent} independent" +

@@ -81,6 +81,17 @@ def named_cause(causes: Sequence[Cause] | None) -> Cause | None:
     return causes[0] if causes and len(causes) == 1 else None
 
 
+def fits_clause(causes: Sequence[Cause] | None, clause: str) -> str:
+    """The clause a divergence cites: the one clause every hypothesis that reproduces its claim breaks (each cause
+    has one clause, cited for every divergence it explains, in ``verify``, ``fuzz`` and the summary, whatever the
+    seats), else ``clause``, the rules' own for the field (none fits, or the fits break different clauses)."""
+    if causes:
+        first = causes[0][2]
+        if all(c[2] == first for c in causes):
+            return first
+    return clause
+
+
 # ------------------------------------------------------------------ scoring
 
 
@@ -627,6 +638,6 @@ def winner_causes(rules: Rules, leader: int, cards: Sequence[int], trump: int, c
     return _all(tries, claimed)
 
 
-__all__ = ["Cause", "bid_causes", "dealer_causes", "deltas_causes", "named_cause", "outcome_causes", "pass_causes",
+__all__ = ["Cause", "bid_causes", "dealer_causes", "deltas_causes", "fits_clause", "named_cause", "outcome_causes", "pass_causes",
            "deal_causes", "play_causes", "refuted_causes", "refuted_total_causes", "reveal_causes", "total_causes", "weak_causes",
            "winner_causes"]

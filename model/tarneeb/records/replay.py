@@ -153,6 +153,7 @@ class HandReplay(Driver):
         h = self.h
         follows = follows or self.taint
         cause = diagnose.named_cause(causes)
+        clause = diagnose.fits_clause(causes, clause)
         d = Divergence(h.file, h.line, self.mid, self.hand_no, trick, fld, str(claimed), str(expected), clause,
                        self.v.cite(self.rules, clause), reason,
                        None if follows is None else follows.line, None if follows is None else follows.field,

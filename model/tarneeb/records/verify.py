@@ -157,6 +157,18 @@ class Summary:
                 first[label] = (at, cl)
         return [{"cause": k, "count": n, "clause": first[k][1], "first": first[k][0]} for k, n in count.most_common()]
 
+    def clause_counts(self, diagnosis: list[dict[str, Any]] | None = None) -> Counter[str]:
+        """The divergences by clause, those a named cause explains (:meth:`diagnosis`) under its clause: one bug,
+        one clause, whatever clause each of its hands cited on its own."""
+        verdict = {(row["file"], row["field"]): row for row in (self.diagnosis() if diagnosis is None else diagnosis)}
+        out = Counter(self.by_clause)
+        for (file, _, grp, clause, names), n in self.evidence.items():
+            row = verdict[(file, grp)]
+            if row["cause"] is not None and row["cause"] in names and row["clause"] != clause:
+                out[clause] -= n
+                out[row["clause"]] += n
+        return +out  # the clauses left with no divergence dropped
+
     def exit_code(self) -> int:
         """2 when some input could not be read, else 1 when divergences were found, else 0."""
         if self.unreadable_files or self.errors:
@@ -169,7 +181,7 @@ class Summary:
         return {"kind": "summary", "files": self.files, "unreadable_files": self.unreadable_files,
                 "lines": self.lines, "matches": self.matches, "hands": self.hands, "clean_hands": self.clean_hands,
                 "divergences": self.divergences, "errors": self.errors, "warnings": self.warnings,
-                "by_clause": dict(self.by_clause.most_common()), "independent": self.independent,
+                "by_clause": dict(self.clause_counts(rows).most_common()), "independent": self.independent,
                 "by_cause": self.causes(rows), "diagnosis": rows,
                 "diagnosis_by_match": self.diagnosis(per_match=True), "exit": self.exit_code()}
 
@@ -426,6 +438,7 @@ class Verifier:
         def div(fld: str, claimed: object, expected: object, clause: str, trick: int | None = None,
                 reason: str = "", causes: list[diagnose.Cause] | None = None) -> Divergence:
             cause = diagnose.named_cause(causes)
+            clause = diagnose.fits_clause(causes, clause)
             d = Divergence(h.file, h.line, mid, hand_no, trick, fld, str(claimed), str(expected), clause,
                            self.cite(rules, clause), reason, cause="" if cause is None else cause[0],
                            explanation="" if cause is None else cause[1], ruleset=rules.ruleset.id,
