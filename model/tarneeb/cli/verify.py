@@ -29,6 +29,7 @@ from tarneeb.records.units import (
     verify_units,
     worker_pool,
 )
+from tarneeb.records.verify import MIN_CAUSE_HANDS
 
 
 def register(subparsers: Any) -> None:
@@ -174,8 +175,9 @@ def summary_text(s: Summary) -> str:
         lines.append("diagnosis (each recognised bug tried on every diverging hand of a field):")
         lines += [f"  {row['file']}: {diagnosis_text(row)}" for row in rows]
         by_file = {(row["file"], row["field"]): (row["status"], row["cause"]) for row in rows}
-        odd = [row for row in s.diagnosis(per_match=True)
-               if (row["status"], row["cause"]) != by_file[(row["file"], row["field"])]]
+        odd = [row for row in s.diagnosis(per_match=True)  # a match's hint of the file's cause agrees with it
+               if (row["status"], row["cause"]) != by_file[(row["file"], row["field"])]
+               and not (row["status"] == "hint" and by_file[(row["file"], row["field"])] == ("cause", row["hint"]))]
         if odd:
             lines.append("matches whose own hands say otherwise:")
             lines += [f"  {row['file']} match {row['match']}: {diagnosis_text(row)}" for row in odd[:MAX_ODD]]
@@ -203,6 +205,11 @@ def diagnosis_text(row: dict[str, Any]) -> str:
         others = [f for f in row["fits"] if f["cause"] != row["cause"]]
         return (f"{fld}: cause {row['cause']} [clause {row['clause']}]: fits {n} of {n} {where}: "
                 f"{row['explanation']}" + (f"; also fits: {fits_text(others)}" if others else ""))
+    if row["status"] == "hint":
+        others = [f for f in row["fits"] if f["cause"] != row["hint"]]
+        return (f"{fld}: no cause named, a hint: {row['hint']} [clause {row['clause']}] fits {n_of(n, 'hand')} where "
+                f"{fld} diverges, and a cause is named from {MIN_CAUSE_HANDS} hands on: {row['explanation']}"
+                + (f"; also fits: {fits_text(others)}" if others else ""))
     if row["status"] == "ambiguous":
         both = [f["cause"] for f in row["fits"] if f["hands"] == n and f["cause"] not in against]
         rest = [f for f in row["fits"] if f["cause"] not in both]

@@ -99,7 +99,9 @@ class Summary:
     def diagnosis(self, per_match: bool = False) -> list[dict[str, Any]]:
         """What the hands of each file (``per_match``: of each match) say about the cause of each diagnosed field's
         divergences. A cause is named (``status`` "cause") only when its hypothesis reproduces the claim of every
-        diverging hand of that field and no other hypothesis does; "ambiguous" when several do; "partial" when
+        diverging hand of that field, no other hypothesis does and those hands are at least
+        :data:`MIN_CAUSE_HANDS` (independent divergences: a follow-on is never evidence); "hint" when one hypothesis
+        alone fits hands fewer than that (``hint``: its name, ``cause`` None); "ambiguous" when several do; "partial" when
         some hypotheses fit some hands only (the evidence: how many hands each fits); "unexplained" when none fits
         any. A hypothesis some clean hand contradicts (it would have scored that hand otherwise) is never named.
         Each row: file, match (per match), field, clause, hands, status, cause, explanation, fits (each
@@ -122,17 +124,20 @@ class Summary:
             n, fits = g["hands"], g["fits"]
             no = against.get(key, Counter())
             full = sorted(x for x, c in fits.items() if c == n and not no[x])
-            status = ("cause" if len(full) == 1 else "ambiguous" if full else "partial" if fits else "unexplained")
+            status = ("cause" if len(full) == 1 and n >= MIN_CAUSE_HANDS else "hint" if len(full) == 1
+                      else "ambiguous" if full else "partial" if fits else "unexplained")
             cause = full[0] if status == "cause" else None
+            hint = full[0] if status == "hint" else None
             row: dict[str, Any] = {"file": key[0], **({"match": key[1]} if per_match else {}), "field": key[-1],
                                    "clause": g["clause"].most_common(1)[0][0], "hands": n, "status": status,
-                                   "cause": cause, "explanation": self.fit_texts[cause][0] if cause else "",
+                                   "cause": cause, "hint": hint,
+                                   "explanation": self.fit_texts[cause or hint][0] if cause or hint else "",
                                    "fits": [{"cause": x, "hands": c} for x, c in
                                             sorted(fits.items(), key=lambda kv: (-kv[1], kv[0]))],
                                    "contradicted": [{"cause": x, "clean_hands": no[x]} for x in sorted(fits) if no[x]],
                                    "unexplained": g["unexplained"]}
-            if cause is not None:
-                row["clause"] = self.fit_texts[cause][1]
+            if cause is not None or hint is not None:
+                row["clause"] = self.fit_texts[cause or hint][1]
             out.append(row)
         return out
 
@@ -184,6 +189,11 @@ class Summary:
                 "by_clause": dict(self.clause_counts(rows).most_common()), "independent": self.independent,
                 "by_cause": self.causes(rows), "diagnosis": rows,
                 "diagnosis_by_match": self.diagnosis(per_match=True), "exit": self.exit_code()}
+
+
+# The fewest independent diverging hands of a field on which a cause is stated as a fact: one hand may fit a
+# hypothesis by chance, so a single hand names it only as a hint ("fits 1 hand").
+MIN_CAUSE_HANDS = 2
 
 
 def field_group(fld: str) -> str:
