@@ -209,8 +209,7 @@ def _reading_cause(rules: Rules, aid: str, rid: str, text: str, taken: str | Non
             "deal.weak-redeal": "a deal played though a seat holds no card above 10 follows"}.get(
         clause, "the claimed changes follow")
     return (f"reading-{rid}-of-{aid}", f"{what} reading {rid} of ambiguity {aid} ({text}); "
-            f"{rules.id} takes reading {taken}; to check these records under that reading pass --reading {aid}={rid}",
-            clause)
+            f"{rules.id} takes reading {taken}", clause)  # --reading is suggested once tried (records.suggest)
 
 
 def _reading_facts(rules: Rules) -> list[tuple[str, str, str, Rules, str | None, tuple[str, ...]]]:
@@ -551,8 +550,8 @@ def deal_causes(rules: Rules, dealer: int, deck: Sequence[int],
             hands = core_rules.deal_hands(rv, dealer, deck)
             if all(hands[seat] >> card & 1 for seat, card in plays):
                 out.append(((f"reading-{rid}-of-{aid}", f"the cards played are the hands of a deck dealt as reading "
-                             f"{rid} of ambiguity {aid} deals it ({text}); {rules.id} takes reading {taken}; to "
-                             f"check these records under that reading pass --reading {aid}={rid}", "deal.order"),
+                             f"{rid} of ambiguity {aid} deals it ({text}); {rules.id} takes reading {taken}",
+                             "deal.order"),
                             hands))
     return out
 
