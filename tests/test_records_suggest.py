@@ -13,8 +13,8 @@ import orjson
 import pytest
 
 from tarneeb import Deal, Match, Phase, load_rules, random_deck
-from tarneeb.core.actions import Bid
 from tarneeb.cli import main
+from tarneeb.core.actions import Bid
 from tarneeb.core.ambiguity import with_readings
 from tarneeb.core.spec import Rules, get_ruleset
 from tarneeb.play.bots import POLICIES

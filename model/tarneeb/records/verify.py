@@ -128,16 +128,17 @@ class Summary:
                       else "ambiguous" if full else "partial" if fits else "unexplained")
             cause = full[0] if status == "cause" else None
             hint = full[0] if status == "hint" else None
+            named = cause or hint  # the one fit, stated as a cause or as a hint
             row: dict[str, Any] = {"file": key[0], **({"match": key[1]} if per_match else {}), "field": key[-1],
                                    "clause": g["clause"].most_common(1)[0][0], "hands": n, "status": status,
                                    "cause": cause, "hint": hint,
-                                   "explanation": self.fit_texts[cause or hint][0] if cause or hint else "",
+                                   "explanation": self.fit_texts[named][0] if named else "",
                                    "fits": [{"cause": x, "hands": c} for x, c in
                                             sorted(fits.items(), key=lambda kv: (-kv[1], kv[0]))],
                                    "contradicted": [{"cause": x, "clean_hands": no[x]} for x in sorted(fits) if no[x]],
                                    "unexplained": g["unexplained"]}
-            if cause is not None or hint is not None:
-                row["clause"] = self.fit_texts[cause or hint][1]
+            if named:
+                row["clause"] = self.fit_texts[named][1]
             out.append(row)
         return out
 
