@@ -241,15 +241,17 @@ def test_two_scoring_bugs_in_the_same_hand_are_named_together(tmp_path: Path) ->
 
 def test_one_hand_that_fits_two_bugs_names_neither_and_the_match_decides() -> None:
     """Bids 3/2/5/2, tricks 4/2/6/1, claimed [4, 2, 6, -2] against the rules' [3, 2, 5, -2]: a failed bid split
-    between the opponents and a made bid scoring the tricks taken both reproduce it; that hand alone names no
-    cause, and a match whose other hands fit only the split names the split, with the other fit as evidence."""
+    between the opponents (half each, or either half first: the value 2 is even) and a made bid scoring the tricks
+    taken all reproduce it; that hand alone names no cause, and a match whose other hands fit only the even split
+    (a failed 3 split 1 and 1) names the split, with the other fits as evidence."""
     from tarneeb.records import diagnose as D
 
     rules = load_rules("card-kings-41")
     both = D.deltas_causes(rules, [3, 2, 5, 2], None, [4, 2, 6, 1], [4, 2, 6, -2])
-    assert {c[0] for c in both} == {"failed-bid-split-between-opponents", "extra-tricks-scored"}
+    assert {c[0] for c in both} == {"failed-bid-split-between-opponents", "failed-bid-split-lower-half-first",
+                                    "failed-bid-split-upper-half-first", "extra-tricks-scored"}
     assert D.named_cause(both) is None  # no cause from this hand alone
-    only = D.deltas_causes(rules, [3, 2, 5, 2], None, [3, 2, 7, 1], [4, 2, 6, -2])  # seat 2 took 7: 7 is worth more
+    only = D.deltas_causes(rules, [3, 2, 5, 3], None, [3, 2, 7, 1], [4, 2, 6, -3])  # seat 2 took 7: 7 is worth more
     assert [c[0] for c in only] == ["failed-bid-split-between-opponents"]
     s = Summary()
     for line, fits in ((3, both), (5, only), (7, only)):
@@ -258,10 +260,13 @@ def test_one_hand_that_fits_two_bugs_names_neither_and_the_match_decides() -> No
     [row] = s.diagnosis()
     assert (row["status"], row["cause"], row["hands"]) == ("cause", "failed-bid-split-between-opponents", 3)
     assert row["fits"] == [{"cause": "failed-bid-split-between-opponents", "hands": 3},
-                           {"cause": "extra-tricks-scored", "hands": 1}]
+                           {"cause": "extra-tricks-scored", "hands": 1},
+                           {"cause": "failed-bid-split-lower-half-first", "hands": 1},
+                           {"cause": "failed-bid-split-upper-half-first", "hands": 1}]
     from tarneeb.cli.verify import diagnosis_text
 
-    assert diagnosis_text(row).endswith("also fits: extra-tricks-scored on 1 of 3")
+    assert diagnosis_text(row).endswith("also fits: extra-tricks-scored on 1 of 3, failed-bid-split-lower-half-first "
+                                        "on 1 of 3, failed-bid-split-upper-half-first on 1 of 3")
     assert [c["cause"] for c in s.causes()] == ["failed-bid-split-between-opponents"]
 
 

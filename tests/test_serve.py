@@ -780,6 +780,32 @@ def test_the_records_page_gives_the_diagnosis_with_its_evidence(client: TestClie
     assert f"\u2068{other['cause']}\u2069 ({t['diag_of'].format(k=other['hands'], n=row['hands'])})" in text
 
 
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_the_records_page_gives_a_hint_for_a_cause_one_hand_fits(client: TestClient, lang: str, tmp_path: Path) -> None:
+    """A file with one diverging hand that one hypothesis fits: a hint on the page, not a cause."""
+    from tarneeb.records import verify_lines
+    from tarneeb.records.verify import MIN_CAUSE_HANDS
+    from tarneeb.serve.strings import STRINGS
+
+    out = tmp_path / "m.jsonl"
+    subprocess.run([sys.executable, str(ROOT / "examples/mini_engine/mini_engine.py"), "--mutant", "failed-pays",
+                    "selfplay", "--ruleset", "card-kings-41", "--matches", "1", "--seed", "1", "--out", str(out)],
+                   check=True, timeout=120)
+    lines = out.read_bytes().splitlines()
+    _, reps = verify_lines(lines)
+    first = min(d.line for d in reps if getattr(d, "field", "") == "deltas")
+    body = b"\n".join(lines[:first]) + b"\n"  # the match up to its first diverging hand
+    summary, _ = verify_lines(body.splitlines(), file="g.jsonl")
+    [row] = summary.diagnosis()
+    assert (row["status"], row["hint"]) == ("hint", "failed-bid-paid-to-opponents"), row
+    page = client.post(f"/{lang}/records", files={"records_file": ("g.jsonl", body)}).text
+    [item] = re.findall(r'<li class="diag-hint" data-field="deltas">(.*?)</li>', page, re.S)
+    t = STRINGS[lang]
+    text = html.unescape(re.sub(r"<[^>]+>", "", item))
+    assert t["diag_hint"].split("{")[0] in text and f"\u2068{row['hint']}\u2069" in text
+    assert str(MIN_CAUSE_HANDS) in text
+
+
 def test_each_question_shows_the_fields_its_facts_need(client: TestClient) -> None:
     """The form folds away the fields a question does not read (serve/form.KIND_GROUPS, applied by fields.js): every
     fact a dispute of that question gives is in a group the question shows, and the page marks every group."""

@@ -39,6 +39,14 @@ MUTANTS: dict[str, str] = {
     "pass-41": "41 family: a pass is accepted as a bid of nothing",
     "failed-pays": "41 family: a failed bid's value is also paid to each opponent",
     "failed-split": "41 family: a failed bid's value is split between the two opponents (half each)",
+    "failed-split-lower-first": "41 family: a failed bid's value is split between the two opponents, the lower half "
+                                "to the one who plays after the bidder, the rest to the other",
+    "failed-split-upper-first": "41 family: a failed bid's value is split between the two opponents, the upper half "
+                                "to the one who plays after the bidder, the rest to the other",
+    "failed-pays-not-charged": "41 family: a failed bid's value is paid to each opponent and not taken off the bidder",
+    "total-10": "41 family: a deal is played from a bid total of 10 (one below the ruleset's)",
+    "total-12": "41 family: a deal is played from a bid total of 12 (one above the ruleset's)",
+    "total-13": "41 family: a deal is played from a bid total of 13 (two above the ruleset's)",
     "no-follow-void-trump": "must-trump option: a player holding no trump is not made to follow suit",
     "protocol-1": "written to protocol 1: hello names version 1, and perft counts only sequences of exactly "
                   "depth cards (0 where no card can be played)",
@@ -205,6 +213,7 @@ def score_41(cfg: dict[str, Any], bids: list[int], tricks: list[int]) -> list[in
     for s in range(4):
         took = tricks[s] + tricks[(s + 2) % 4] if on("team-tricks") else tricks[s]
         v = cfg["values"][bids[s]] if bids[s] in cfg["values"] else 0
+        first, other = (s + cfg["step"]) % 4, (s + 4 - cfg["step"]) % 4  # the opponent who plays after s first
         if took >= bids[s]:
             out[s] += v
         else:
@@ -215,6 +224,16 @@ def score_41(cfg: dict[str, Any], bids: list[int], tricks: list[int]) -> list[in
             if on("failed-split"):
                 out[(s + 1) % 4] += v // 2
                 out[(s + 3) % 4] += v // 2
+            if on("failed-split-lower-first"):
+                out[first] += v // 2
+                out[other] += v - v // 2
+            if on("failed-split-upper-first"):
+                out[first] += v - v // 2
+                out[other] += v // 2
+            if on("failed-pays-not-charged"):
+                out[s] += v
+                out[first] += v
+                out[other] += v
     return out
 
 
@@ -478,7 +497,8 @@ class Hand:
                 self.to_move = self.nxt(seat)
                 return
             total = sum(x.n or 0 for _, x in self.said)
-            if total < cfg["total"]:
+            need = next((int(m[6:]) for m in MUTANT.split(",") if m.startswith("total-")), cfg["total"])
+            if total < need:
                 same = cfg["redeal_same"]
                 if on("redeal-dealer"):
                     same = not same

@@ -19,6 +19,7 @@ from tarneeb.core.cards import n_of
 from tarneeb.core.spec import get_ruleset, load_rules
 from tarneeb.errors import BadInput
 from tarneeb.records import Report, Summary, verify_paths
+from tarneeb.records.suggest import Key, ReadingCheck, check_readings, report_key
 from tarneeb.records.units import (
     DEFAULT_UNIT_BYTES,
     DEFAULT_WORKER_WAIT,
@@ -29,6 +30,7 @@ from tarneeb.records.units import (
     verify_units,
     worker_pool,
 )
+from tarneeb.records.verify import MIN_CAUSE_HANDS
 
 
 def register(subparsers: Any) -> None:
@@ -65,10 +67,14 @@ def cmd_verify(args: argparse.Namespace) -> int:
     printed = 0
     limit = args.max_reports
     write = sys.stdout.write
+    diverged: set[Key] = set()  # every divergence and error, to re-check a reading against (records.suggest)
 
     def on_report(rep: Report) -> None:
         nonlocal printed
         printed += 1
+        k = report_key(rep)
+        if k is not None:
+            diverged.add(k)
         if limit and printed > limit:
             return
         if args.json:
@@ -104,12 +110,19 @@ def cmd_verify(args: argparse.Namespace) -> int:
         # an empty file, or one with headers only, has checked nothing: it is not "clean"
         raise BadInput(f"{', '.join(args.files)}: no hand records (nothing was checked)")
     code = s.exit_code()
+    checks: list[ReadingCheck] = []
+    if not args.scheduler and not any(is_url(f) for f in args.files):  # a reading suggested only once tried
+        checks = check_readings(s.diagnosis(), diverged, ruleset=args.ruleset, options=options, readings=readings,
+                                jobs=jobs)
     if args.json:
-        sys.stdout.buffer.write(orjson.dumps(s.to_json(), option=orjson.OPT_APPEND_NEWLINE))
+        obj = s.to_json()
+        if checks:
+            obj["readings_checked"] = [c.to_json() for c in checks]
+        sys.stdout.buffer.write(orjson.dumps(obj, option=orjson.OPT_APPEND_NEWLINE))
     else:
         if limit and printed > limit:
             write(f"... {printed - limit} more reports not shown (--max-reports {limit})\n")
-        write(summary_text(s) + "\n")
+        write(summary_text(s, checks) + "\n")
     sys.stdout.flush()
     return code
 
@@ -152,17 +165,17 @@ def _run_units(args: argparse.Namespace, options: dict[str, Any] | None, jobs: i
         pool.join()
 
 
-def summary_text(s: Summary) -> str:
+def summary_text(s: Summary, checks: list[ReadingCheck] | None = None) -> str:
     verdict = {0: "clean", 1: "DIVERGENCES FOUND", 2: "INPUT NOT READABLE"}[s.exit_code()]
     lines = [f"{verdict}: {n_of(s.files, 'file')}, {n_of(s.matches, 'match', 'matches')}, "
              f"{n_of(s.hands, 'hand record')} checked, {s.clean_hands} clean; {n_of(s.divergences, 'divergence')}, "
              f"{n_of(s.errors, 'unreadable record')}, {n_of(s.warnings, 'warning')}"
              + (f", {n_of(s.unreadable_files, 'unreadable file')}" if s.unreadable_files else "")]
+    rows = s.diagnosis()
     if s.by_clause:
         lines.append("divergences by clause:")
-        for clause, n in s.by_clause.most_common():
+        for clause, n in s.clause_counts(rows).most_common():
             lines.append(f"  {clause}: {n}")
-    rows = s.diagnosis()
     if s.by_cause or s.evidence:
         follow = s.divergences - s.independent
         lines.append(f"divergences by cause ({s.independent} independent" +
@@ -174,13 +187,17 @@ def summary_text(s: Summary) -> str:
         lines.append("diagnosis (each recognised bug tried on every diverging hand of a field):")
         lines += [f"  {row['file']}: {diagnosis_text(row)}" for row in rows]
         by_file = {(row["file"], row["field"]): (row["status"], row["cause"]) for row in rows}
-        odd = [row for row in s.diagnosis(per_match=True)
-               if (row["status"], row["cause"]) != by_file[(row["file"], row["field"])]]
+        odd = [row for row in s.diagnosis(per_match=True)  # a match's hint of the file's cause agrees with it
+               if (row["status"], row["cause"]) != by_file[(row["file"], row["field"])]
+               and not (row["status"] == "hint" and by_file[(row["file"], row["field"])] == ("cause", row["hint"]))]
         if odd:
             lines.append("matches whose own hands say otherwise:")
             lines += [f"  {row['file']} match {row['match']}: {diagnosis_text(row)}" for row in odd[:MAX_ODD]]
             if len(odd) > MAX_ODD:
                 lines.append(f"  ... {len(odd) - MAX_ODD} more (--json lists every match: diagnosis_by_match)")
+    if checks:
+        lines.append("readings the diagnosis names (each tried before it is suggested):")
+        lines += [f"  {c.text()}" for c in checks]
     return "\n".join(lines)
 
 
@@ -203,6 +220,11 @@ def diagnosis_text(row: dict[str, Any]) -> str:
         others = [f for f in row["fits"] if f["cause"] != row["cause"]]
         return (f"{fld}: cause {row['cause']} [clause {row['clause']}]: fits {n} of {n} {where}: "
                 f"{row['explanation']}" + (f"; also fits: {fits_text(others)}" if others else ""))
+    if row["status"] == "hint":
+        others = [f for f in row["fits"] if f["cause"] != row["hint"]]
+        return (f"{fld}: no cause named, a hint: {row['hint']} [clause {row['clause']}] fits {n_of(n, 'hand')} where "
+                f"{fld} diverges, and a cause is named from {MIN_CAUSE_HANDS} hands on: {row['explanation']}"
+                + (f"; also fits: {fits_text(others)}" if others else ""))
     if row["status"] == "ambiguous":
         both = [f["cause"] for f in row["fits"] if f["hands"] == n and f["cause"] not in against]
         rest = [f for f in row["fits"] if f["cause"] not in both]

@@ -46,7 +46,7 @@ from tarneeb.core.match import HandRecord, Match, Phase, random_deck
 from tarneeb.core.spec import Rules, get_ruleset, load_rules, rulesets
 from tarneeb.errors import BadInput, ConfigError, EngineRejected, IllegalDeal, TarneebError
 from tarneeb.play.bots import heuristic_policy
-from tarneeb.records import hand_dict, header_dict
+from tarneeb.records import diagnose, hand_dict, header_dict
 
 
 @dataclass
@@ -306,6 +306,13 @@ class _Lockstep:
                     rec = m.records[-1]  # the clause verify names for the same claim (core.clauses.deltas_clause)
                     clause = core_clauses.deltas_clause(rules, None if rules.individual else rec.contract, rec.tricks_won, theirs,
                                                         ours_res[k])
+                    bids = [0, 0, 0, 0]  # each seat's bid (an individual deal; the auction is scored on its contract)
+                    for seat, b in rec.bids:
+                        bids[seat] = b.n or 0
+                    before = [a - d for a, d in zip(rec.scores_after, rec.deltas, strict=True)]
+                    contract = None if rules.individual else rec.contract
+                    clause = diagnose.fits_clause(diagnose.deltas_causes(rules, bids, contract, rec.tricks_won, theirs,
+                                                                         before), clause)  # one bug, one clause
                 self.stop(k, ours_res[k], theirs, clause,
                           "the deal: " + deal_story(m.records[-1], trace.scores) + "; the engine answered "
                           + ", ".join(f"{f} {_show(fin.get(f))}" for f in ("tricks_won", "deltas", "scores", "winner")))

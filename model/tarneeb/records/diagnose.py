@@ -81,6 +81,17 @@ def named_cause(causes: Sequence[Cause] | None) -> Cause | None:
     return causes[0] if causes and len(causes) == 1 else None
 
 
+def fits_clause(causes: Sequence[Cause] | None, clause: str) -> str:
+    """The clause a divergence cites: the one clause every hypothesis that reproduces its claim breaks (each cause
+    has one clause, cited for every divergence it explains, in ``verify``, ``fuzz`` and the summary, whatever the
+    seats), else ``clause``, the rules' own for the field (none fits, or the fits break different clauses)."""
+    if causes:
+        first = causes[0][2]
+        if all(c[2] == first for c in causes):
+            return first
+    return clause
+
+
 # ------------------------------------------------------------------ scoring
 
 
@@ -198,8 +209,7 @@ def _reading_cause(rules: Rules, aid: str, rid: str, text: str, taken: str | Non
             "deal.weak-redeal": "a deal played though a seat holds no card above 10 follows"}.get(
         clause, "the claimed changes follow")
     return (f"reading-{rid}-of-{aid}", f"{what} reading {rid} of ambiguity {aid} ({text}); "
-            f"{rules.id} takes reading {taken}; to check these records under that reading pass --reading {aid}={rid}",
-            clause)
+            f"{rules.id} takes reading {taken}", clause)  # --reading is suggested once tried (records.suggest)
 
 
 def _reading_facts(rules: Rules) -> list[tuple[str, str, str, Rules, str | None, tuple[str, ...]]]:
@@ -260,7 +270,7 @@ def _individual_deltas_causes(rules: Rules, bids: Sequence[int], tricks: Sequenc
         except (IndexError, KeyError, ValueError):  # a hypothesis that cannot be computed for this hand
             continue
         computed.append((got, cause))
-    return _one_or_two_slips(computed, _individual_posts(want), want)
+    return _one_or_two_slips(computed, _individual_posts(rules, want), want)
 
 
 def _individual_plan(rules: Rules, with_scores: bool) -> list[tuple[str, Cause | None, Rules | None, int]]:
@@ -303,15 +313,36 @@ def _individual_plan(rules: Rules, with_scores: bool) -> list[tuple[str, Cause |
     return _per_rules(("individual bases", with_scores), rules, make)
 
 
-def _failed_to_opponents(base: list[int], parts: int, opponents: Sequence[Sequence[int]]) -> list[int]:
-    """``base`` with each failed bid's value also given to each opponent (``opponents[s]``: the seats not of
-    seat s's team): whole (``parts`` 1) or shared between the two (``parts`` 2, half each, rounded down)."""
+# How a failed bid's value reaches the opponents (a post step): each gives, from the value ``v`` the bidder lost, what
+# the first opponent (the one who plays after the bidder) and the other get, and whether the bidder is charged.
+_FAILED_SETTLEMENTS: tuple[tuple[str, str, Callable[[int], tuple[int, int]], bool], ...] = (
+    ("failed-bid-paid-to-opponents", "a failed bid's value is also added to each opponent's score; only the bidder "
+     "loses it", lambda v: (v, v), True),
+    ("failed-bid-paid-to-opponents-bidder-not-charged", "a failed bid's value is added to each opponent's score "
+     "and not taken off the bidder's; only the bidder loses it", lambda v: (v, v), False),
+    ("failed-bid-split-between-opponents", "a failed bid's value is shared between the two opponents (half each, "
+     "rounded down); only the bidder loses it", lambda v: (v // 2, v // 2), True),
+    ("failed-bid-split-lower-half-first", "a failed bid's value is shared between the two opponents: the one who "
+     "plays after the bidder gets the lower half, the other the rest; only the bidder loses it",
+     lambda v: (v // 2, v - v // 2), True),
+    ("failed-bid-split-upper-half-first", "a failed bid's value is shared between the two opponents: the one who "
+     "plays after the bidder gets the upper half, the other the rest; only the bidder loses it",
+     lambda v: (v - v // 2, v // 2), True),
+)
+
+
+def _failed_to_opponents(base: list[int], share: Callable[[int], tuple[int, int]], charged: bool,
+                         opponents: Sequence[Sequence[int]]) -> list[int]:
+    """``base`` with each failed bid's value given to the opponents (``opponents[s]``: seat s's opponents, the one
+    who plays after it first) as ``share`` parts it, and taken off the bidder only when ``charged``."""
     out = list(base)
     for s, b in enumerate(base):
         if b < 0:
-            give = -b // parts
-            for o in opponents[s]:
-                out[o] += give
+            first, other = share(-b)
+            out[opponents[s][0]] += first
+            out[opponents[s][1]] += other
+            if not charged:
+                out[s] -= b
     return out
 
 
@@ -320,30 +351,27 @@ def _failed_free(base: list[int]) -> list[int]:
     return [max(0, x) for x in base]
 
 
-def _individual_posts(want: list[int]) -> list[tuple[Callable[[list[int]], bool] | None, Cause | None]]:
+def _individual_posts(rules: Rules, want: list[int]
+                      ) -> list[tuple[Callable[[list[int]], bool] | None, Cause | None]]:
     """The slips in settling a failed bid, applied after the changes are computed (a post step), nothing first:
     each as whether it turns given changes into ``want``; not deducting a failed bid only when the claim has no
     negative change."""
     team = [core_rules.team_of(s) for s in range(4)]
-    opponents = [[o for o in range(4) if team[o] != team[s]] for s in range(4)]
+    opponents = [[o for o in core_rules.seat_order(rules, s) if team[o] != team[s]] for s in range(4)]
     w0, w1, w2, w3 = want
 
-    def to_opponents(parts: int) -> Callable[[list[int]], bool]:
+    def to_opponents(share: Callable[[int], tuple[int, int]], charged: bool) -> Callable[[list[int]], bool]:
         def fits(base: list[int]) -> bool:  # it only adds to a change: a claim below it at some seat is out of reach
             return (w0 >= base[0] and w1 >= base[1] and w2 >= base[2] and w3 >= base[3]
-                    and _failed_to_opponents(base, parts, opponents) == want)
+                    and _failed_to_opponents(base, share, charged, opponents) == want)
         return fits
 
     def failed_free(base: list[int]) -> bool:
         return _failed_free(base) == want
 
-    posts: list[tuple[Callable[[list[int]], bool] | None, Cause | None]] = [
-        (None, None),
-        (to_opponents(1), ("failed-bid-paid-to-opponents", "a failed bid's value is also added to each opponent's "
-                       "score; only the bidder loses it", "score.individual")),
-        (to_opponents(2), ("failed-bid-split-between-opponents", "a failed bid's value is shared between the two "
-                        "opponents (half each); only the bidder loses it", "score.individual")),
-    ]
+    posts: list[tuple[Callable[[list[int]], bool] | None, Cause | None]] = [(None, None)]
+    posts += [(to_opponents(share, charged), (name, text, "score.individual"))
+              for name, text, share, charged in _FAILED_SETTLEMENTS]
     if min(want) >= 0:  # failed_free gives no negative change: it cannot give a claim with one
         posts.append((failed_free, ("failed-bid-not-deducted", "a failed bid costs nothing; its value is taken off "
                                      "the bidder's score", "score.individual")))
@@ -475,15 +503,40 @@ def pass_causes(rules: Rules, bids: Sequence[int | None], played: bool, tricks: 
                                  "bid.no-pass"))], want)
 
 
+# The bid totals tried as another threshold (bid.total): those within THRESHOLD_REACH of the ruleset's own.
+THRESHOLD_REACH = 4
+
+
+def _threshold_plan(rules: Rules) -> list[tuple[Cause, Rules]]:
+    """The hypotheses "the deal is played from a bid total of T on" for each T within :data:`THRESHOLD_REACH` of
+    the ruleset's threshold (not it), each with the rules it decides with (their ``total_min`` replaced; a total
+    that rises with the scores still rises from it), made once per rules object."""
+    def make() -> list[tuple[Cause, Rules]]:
+        own = rules.total_min
+        return [((f"bid-total-threshold-{t}", f"a deal is played when the four bids add up to {t} or more; "
+                  f"{rules.id} plays it from {own}", "bid.total"), _variant(rules, "total_min", t))
+                for t in range(max(1, own - THRESHOLD_REACH), own + THRESHOLD_REACH + 1) if t != own]
+
+    return _per_rules(("threshold hypotheses",), rules, make)
+
+
 def total_causes(rules: Rules, bids: Sequence[int], scores: Sequence[int], played: bool) -> list[Cause]:
     """Why an individual deal with ``bids``, played on ``scores``, was ``played`` (or cancelled) against the bid
-    total in force: every reading of the register about the total (bid.total) under which it is."""
+    total in force: every reading of the register about the total (bid.total) under which it is, and every other
+    threshold (within :data:`THRESHOLD_REACH` of the ruleset's) under which it is."""
     def under(rv: Rules) -> Callable[[], object]:
         return lambda: core_rules.hand_is_played(rv, bids, scores)
 
     tries = [(under(rv), _reading_cause(rules, aid, rid, text, taken, "bid.total"))
              for aid, rid, text, rv, taken, clauses in _reading_facts(rules) if "bid.total" in clauses]
+    tries += [(under(rv), cause) for cause, rv in _threshold_plan(rules)]
     return _all(tries, played)
+
+
+def refuted_total_causes(rules: Rules, bids: Sequence[int], scores: Sequence[int], played: bool) -> list[str]:
+    """The threshold hypotheses (:func:`total_causes`) a deal the record ``played`` (or cancelled) as the rules do
+    contradicts: those under which its bids would have decided it otherwise."""
+    return [cause[0] for cause, rv in _threshold_plan(rules) if core_rules.hand_is_played(rv, bids, scores) != played]
 
 
 def deal_causes(rules: Rules, dealer: int, deck: Sequence[int],
@@ -497,8 +550,8 @@ def deal_causes(rules: Rules, dealer: int, deck: Sequence[int],
             hands = core_rules.deal_hands(rv, dealer, deck)
             if all(hands[seat] >> card & 1 for seat, card in plays):
                 out.append(((f"reading-{rid}-of-{aid}", f"the cards played are the hands of a deck dealt as reading "
-                             f"{rid} of ambiguity {aid} deals it ({text}); {rules.id} takes reading {taken}; to "
-                             f"check these records under that reading pass --reading {aid}={rid}", "deal.order"),
+                             f"{rid} of ambiguity {aid} deals it ({text}); {rules.id} takes reading {taken}",
+                             "deal.order"),
                             hands))
     return out
 
@@ -584,6 +637,6 @@ def winner_causes(rules: Rules, leader: int, cards: Sequence[int], trump: int, c
     return _all(tries, claimed)
 
 
-__all__ = ["Cause", "bid_causes", "dealer_causes", "deltas_causes", "named_cause", "outcome_causes", "pass_causes",
-           "deal_causes", "play_causes", "refuted_causes", "reveal_causes", "total_causes", "weak_causes",
+__all__ = ["Cause", "bid_causes", "dealer_causes", "deltas_causes", "fits_clause", "named_cause", "outcome_causes", "pass_causes",
+           "deal_causes", "play_causes", "refuted_causes", "refuted_total_causes", "reveal_causes", "total_causes", "weak_causes",
            "winner_causes"]

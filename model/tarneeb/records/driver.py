@@ -52,6 +52,9 @@ class MatchState:
     # (contract, tricks by seat, the changes claimed, which are the rules' own); the verifier takes it
     # (Summary.refuted)
     weigh: tuple[tuple[int, int, int | None], list[int], list[int]] | None = None
+    # a deal of the individual family whose bid total the record settled as the rules do, which the threshold
+    # hypotheses are weighed on: (the bids, the scores before the deal, whether it was played)
+    weigh_total: tuple[list[int], list[int], bool] | None = None
 
     @property
     def dealer(self) -> int | None:

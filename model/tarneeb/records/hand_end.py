@@ -81,6 +81,7 @@ class HandEnd(Driver):
     start: Contracted | None
     rules_contract: Contract
     c_div: Divergence | None
+    d_div: Divergence | None
 
     # -------------------------------------------------------------- reports
     def div(self, fld: str, claimed: object, expected: object, clause: str, trick: int | None = None,
@@ -90,6 +91,7 @@ class HandEnd(Driver):
         h = self.h
         follows = follows or self.taint
         cause = diagnose.named_cause(causes)
+        clause = diagnose.fits_clause(causes, clause)
         d = Divergence(h.file, h.line, self.mid, self.hand_no, trick, fld, str(claimed), str(expected), clause,
                        self.v.cite(self.rules, clause), reason,
                        None if follows is None else follows.line, None if follows is None else follows.field,
@@ -159,6 +161,8 @@ class HandEnd(Driver):
         self.scored = (list(tricks), claimed_d)
         before = list(st.table.scores)
         claimed_scores, s_div, s_rules = self._scores_claim(before, claimed_d, full, contract, tricks)
+        if s_div is None and self.d_div is not None and full is not None and st.scores_known:
+            s_rules = _plus(before, full)  # the scores the rules give: a winner they give follows the changes' slip
         return self._outcome(contract, tricks, own, before, claimed_d if claimed_d is not None else full,
                              claimed_scores, prior, s_div, s_rules)
 
@@ -225,8 +229,8 @@ class HandEnd(Driver):
                                                                        list(st.table.scores) if st.scores_known else None)
                     table = [{"seat": s, "bid": self._bid_of(s, contract), "tricks": tricks[s],
                               "claimed": claimed_d[s], "rules": rules_d[s]} for s in range(4)]
-                    self.div("deltas", fmt_list(claimed_d), fmt_list(rules_d), clause, causes=causes, table=table,
-                             follows=prior)
+                    self.d_div = self.div("deltas", fmt_list(claimed_d), fmt_list(rules_d), clause, causes=causes,
+                                          table=table, follows=prior)
         return claimed_d, full, own
 
     def _scores_claim(self, before: list[int], claimed_d: list[int] | None, full: list[int] | None,
@@ -293,18 +297,24 @@ class HandEnd(Driver):
             target, games = options[0]
             win, rule = self._decided(contract, tricks, basis, target, games)
         w_div: Divergence | None = None
-        if given and claim_w != win and s_div is not None and s_rules is not None:
-            # the claimed scores are the slip, reported once: a winner right on the scores the rules give is right
+        upstream = prior or s_div  # the divergence of this hand the claimed winner follows from
+        if given and claim_w != win and s_rules is not None:
             ruled_w, ruled_rule = self._decided(contract, tricks, s_rules, target, games)
-            if ruled_w == claim_w:
+            if ruled_w == claim_w and s_div is not None:
+                # the claimed scores are the slip, reported once: a winner right on the scores the rules give is right
                 win, rule = ruled_w, ruled_rule
+            elif ruled_w == claim_w and upstream is None:
+                # the winner the rules give on their own changes: the claimed changes are the slip, the winner
+                # computed from them follows (no cause of its own from a fit the changes' slip explains)
+                upstream = self.d_div
         settle_w = win
         if given:
             if claim_w != win:
                 w_div = self.div("outcome.winner", "none" if claim_w is None else f"{team_label(claim_w)} (winner {claim_w})",
                          "none" if win is None else f"{team_label(win)} (winner {win})", rule, reason=f"scores {fmt_list(basis)}",
-                         causes=diagnose.outcome_causes(rules, basis, target, bids0, contract, tricks, claim_w),
-                         follows=prior or s_div)
+                         causes=None if upstream is not None and upstream is self.d_div else
+                         diagnose.outcome_causes(rules, basis, target, bids0, contract, tricks, claim_w),
+                         follows=upstream)
                 settle_w = claim_w  # the match goes on from the record's winner (a game won: its target) ...
                 ruled = self._settled(basis, target, games, win)[0].table
                 st.alt_target = (ruled.target, list(ruled.games))  # ... or from the rules' (the next line's choice)

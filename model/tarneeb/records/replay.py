@@ -89,6 +89,7 @@ class HandReplay(HandEnd):
         self.start: Contracted | None = None  # what the play goes on from: the claimed contract and trump
         self.rules_contract: Contract = None  # the contract the auction gave
         self.c_div: Divergence | None = None  # the divergence that puts the claimed contract apart from it
+        self.d_div: Divergence | None = None  # the divergence of the claimed score changes, when they diverge
         self.lead_taint: Divergence | None = None  # the divergence the first trick's leader follows from
         # the play: the tricks done, the tricks won by the record's winners and by the rules' winners, the divergences
         # that later cards follow from
@@ -324,6 +325,9 @@ class HandReplay(HandEnd):
                      turn)
         else:
             self.calls_made = list(self.bids)
+            if not any(self.bid_div) and ((type(now) is Dealing and h.redeal == "bid.total")
+                                          or (type(now) is not Dealing and not h.redeal and h.tricks is not None)):
+                st.weigh_total = ([b or 0 for b in self.bids], list(self.scores_before), type(now) is not Dealing)
         if type(now) is Dealing:  # the bid total cancels the deal (bid.total)
             follows = next((d for d in self.bid_div if d is not None), None)
             if h.redeal == "" and h.tricks is not None:  # the record plays it: go on from its claim

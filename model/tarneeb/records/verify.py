@@ -99,7 +99,9 @@ class Summary:
     def diagnosis(self, per_match: bool = False) -> list[dict[str, Any]]:
         """What the hands of each file (``per_match``: of each match) say about the cause of each diagnosed field's
         divergences. A cause is named (``status`` "cause") only when its hypothesis reproduces the claim of every
-        diverging hand of that field and no other hypothesis does; "ambiguous" when several do; "partial" when
+        diverging hand of that field, no other hypothesis does and those hands are at least
+        :data:`MIN_CAUSE_HANDS` (independent divergences: a follow-on is never evidence); "hint" when one hypothesis
+        alone fits hands fewer than that (``hint``: its name, ``cause`` None); "ambiguous" when several do; "partial" when
         some hypotheses fit some hands only (the evidence: how many hands each fits); "unexplained" when none fits
         any. A hypothesis some clean hand contradicts (it would have scored that hand otherwise) is never named.
         Each row: file, match (per match), field, clause, hands, status, cause, explanation, fits (each
@@ -122,17 +124,21 @@ class Summary:
             n, fits = g["hands"], g["fits"]
             no = against.get(key, Counter())
             full = sorted(x for x, c in fits.items() if c == n and not no[x])
-            status = ("cause" if len(full) == 1 else "ambiguous" if full else "partial" if fits else "unexplained")
+            status = ("cause" if len(full) == 1 and n >= MIN_CAUSE_HANDS else "hint" if len(full) == 1
+                      else "ambiguous" if full else "partial" if fits else "unexplained")
             cause = full[0] if status == "cause" else None
+            hint = full[0] if status == "hint" else None
+            named = cause or hint  # the one fit, stated as a cause or as a hint
             row: dict[str, Any] = {"file": key[0], **({"match": key[1]} if per_match else {}), "field": key[-1],
                                    "clause": g["clause"].most_common(1)[0][0], "hands": n, "status": status,
-                                   "cause": cause, "explanation": self.fit_texts[cause][0] if cause else "",
+                                   "cause": cause, "hint": hint,
+                                   "explanation": self.fit_texts[named][0] if named else "",
                                    "fits": [{"cause": x, "hands": c} for x, c in
                                             sorted(fits.items(), key=lambda kv: (-kv[1], kv[0]))],
                                    "contradicted": [{"cause": x, "clean_hands": no[x]} for x in sorted(fits) if no[x]],
                                    "unexplained": g["unexplained"]}
-            if cause is not None:
-                row["clause"] = self.fit_texts[cause][1]
+            if named:
+                row["clause"] = self.fit_texts[named][1]
             out.append(row)
         return out
 
@@ -157,6 +163,18 @@ class Summary:
                 first[label] = (at, cl)
         return [{"cause": k, "count": n, "clause": first[k][1], "first": first[k][0]} for k, n in count.most_common()]
 
+    def clause_counts(self, diagnosis: list[dict[str, Any]] | None = None) -> Counter[str]:
+        """The divergences by clause, those a named cause explains (:meth:`diagnosis`) under its clause: one bug,
+        one clause, whatever clause each of its hands cited on its own."""
+        verdict = {(row["file"], row["field"]): row for row in (self.diagnosis() if diagnosis is None else diagnosis)}
+        out = Counter(self.by_clause)
+        for (file, _, grp, clause, names), n in self.evidence.items():
+            row = verdict[(file, grp)]
+            if row["cause"] is not None and row["cause"] in names and row["clause"] != clause:
+                out[clause] -= n
+                out[row["clause"]] += n
+        return +out  # the clauses left with no divergence dropped
+
     def exit_code(self) -> int:
         """2 when some input could not be read, else 1 when divergences were found, else 0."""
         if self.unreadable_files or self.errors:
@@ -169,9 +187,14 @@ class Summary:
         return {"kind": "summary", "files": self.files, "unreadable_files": self.unreadable_files,
                 "lines": self.lines, "matches": self.matches, "hands": self.hands, "clean_hands": self.clean_hands,
                 "divergences": self.divergences, "errors": self.errors, "warnings": self.warnings,
-                "by_clause": dict(self.by_clause.most_common()), "independent": self.independent,
+                "by_clause": dict(self.clause_counts(rows).most_common()), "independent": self.independent,
                 "by_cause": self.causes(rows), "diagnosis": rows,
                 "diagnosis_by_match": self.diagnosis(per_match=True), "exit": self.exit_code()}
+
+
+# The fewest independent diverging hands of a field on which a cause is stated as a fact: one hand may fit a
+# hypothesis by chance, so a single hand names it only as a hint ("fits 1 hand").
+MIN_CAUSE_HANDS = 2
 
 
 def field_group(fld: str) -> str:
@@ -278,9 +301,12 @@ class Verifier:
                 except orjson.JSONDecodeError:
                     obj = None
                 if type(obj) is dict and obj.get("type") == "hand":
+                    before = st.table.scores
                     if fast_hand(st, obj):
                         if st.weigh is not None:
                             self._weigh(st, file)
+                        if st.rules.individual:
+                            self._weigh_fast_total(st, obj, before, file)
                         self._fast_misses, self._fast_backoff = 0, FAST_PAUSE
                         sm = self.summary
                         sm.lines += 1
@@ -373,10 +399,14 @@ class Verifier:
             return out
         self.summary.hands += 1
         lost = bool(st.lost)
-        st.weigh = None
+        st.weigh = st.weigh_total = None
         out.extend(self.check_hand(st, h))
         if st.weigh is not None:
             self._weigh(st, h.file)
+        if st.weigh_total is not None:
+            bids, before, played = st.weigh_total
+            st.weigh_total = None
+            self._weigh_total(st, bids, before, played, h.file)
         if lost:  # a warning about a deal missing at an unreadable line before: reports stay in line order
             out.sort(key=lambda x: x.line)
         if not any(isinstance(x, Divergence) or x.severity == "error" for x in out):
@@ -392,6 +422,22 @@ class Verifier:
         for name in diagnose.refuted_causes(st.rules, contract, tricks, changes):
             self.summary.refuted[(file, st.header.match, "deltas", name)] += 1
 
+    def _weigh_fast_total(self, st: MatchState, obj: dict[str, Any], before: tuple[int, ...], file: str) -> None:
+        """Weigh the threshold hypotheses on a clean line the fast path took: its four bids, played or cancelled
+        by their total (a deal thrown in for a weak hand says nothing about the total)."""
+        redeal = obj.get("redeal")
+        calls = obj.get("bids")
+        if redeal not in (None, "bid.total") or type(calls) is not list or len(calls) != 4:
+            return
+        texts = [c[1] for c in calls]
+        if all(type(t) is str and t.isdigit() for t in texts):
+            self._weigh_total(st, [int(t) for t in texts], list(before), redeal is None, file)
+
+    def _weigh_total(self, st: MatchState, bids: list[int], before: list[int], played: bool, file: str) -> None:
+        """Count the threshold hypotheses a deal whose total the record settled as the rules do contradicts."""
+        for name in diagnose.refuted_total_causes(st.rules, bids, before, played):
+            self.summary.refuted[(file, st.header.match, "redeal", name)] += 1
+
     # ----------------------------------------------------------- one hand
     def check_hand(self, st: MatchState, h: HandLine) -> list[Report]:
         """Replay one hand from the match state ``st``; update ``st`` for the next one."""
@@ -403,6 +449,7 @@ class Verifier:
         def div(fld: str, claimed: object, expected: object, clause: str, trick: int | None = None,
                 reason: str = "", causes: list[diagnose.Cause] | None = None) -> Divergence:
             cause = diagnose.named_cause(causes)
+            clause = diagnose.fits_clause(causes, clause)
             d = Divergence(h.file, h.line, mid, hand_no, trick, fld, str(claimed), str(expected), clause,
                            self.cite(rules, clause), reason, cause="" if cause is None else cause[0],
                            explanation="" if cause is None else cause[1], ruleset=rules.ruleset.id,

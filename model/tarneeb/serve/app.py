@@ -31,6 +31,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tarneeb.core.cards import card_symbol, parse_card
+from tarneeb.records.verify import MIN_CAUSE_HANDS
 from tarneeb.serve import engine
 from tarneeb.serve.form import FIRST_SEAT, HISTORY_ROWS, KIND_GROUPS, situation_from_form
 from tarneeb.serve.strings import STRINGS, all_hands, any_hand, counted, kind_label
@@ -141,7 +142,8 @@ def page(request: Request, template: str, code: int = 200, **ctx: Any) -> HTMLRe
                seat_name=lambda s: strings["seat_name"].format(n=int(s) + FIRST_SEAT[lang]),
                other_lang=_other(lang), other_url=f"/{_other(lang)}/{quote(rest)}", path=request.url.path,
                fits_of=lambda fits, n: _fits_of(strings, fits, int(n)),
-               all_hands=lambda n: all_hands(lang, int(n)), any_hand=lambda n: any_hand(lang, int(n)))
+               all_hands=lambda n: all_hands(lang, int(n)), any_hand=lambda n: any_hand(lang, int(n)),
+               min_cause_hands=MIN_CAUSE_HANDS)
     return HTMLResponse(ENV.get_template(template).render(**ctx), status_code=code)
 
 

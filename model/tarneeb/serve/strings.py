@@ -185,6 +185,8 @@ EN: dict[str, str] = {
     "diag_cause": "cause {cause}: it reproduces what the record claims on {hands} where this field "
                   "diverges, and no other recognised bug does.",
     "diag_also": "Also fits some of them: {fits}.",
+    "diag_hint": "no cause named, a hint: {cause} reproduces what the record claims on {hands} where this field "
+                 "diverges, too few to name a cause (it takes {min} hands).",
     "diag_ambiguous": "no cause named: {causes} each reproduce {hands}; the records cannot tell them apart.",
     "diag_partial": "no cause named: no recognised bug reproduces {hands}. Fits: {fits}. Unexplained: {u}.",
     "diag_unexplained": "unexplained: no recognised bug reproduces what the record claims on {any}.",
@@ -366,6 +368,8 @@ AR: dict[str, str] = {
     "diag_cause": "السبب {cause}: يعيد ما يقوله السجل في {hands} حيث اختلف هذا الحقل، ولا يفعل ذلك أيّ خطأ معروف "
                   "آخر.",
     "diag_also": "ويطابق بعضها أيضًا: {fits}.",
+    "diag_hint": "لا سبب مسمّى، بل إشارة: {cause} يعيد ما يقوله السجل في {hands} حيث اختلف هذا الحقل، وهذا أقل من أن "
+                 "يُسمّى سببًا (يلزم {min} أيدٍ على الأقل).",
     "diag_ambiguous": "لا سبب مسمّى: كلٌّ من {causes} يعيد {hands}؛ لا تكفي السجلات للتمييز بينها.",
     "diag_partial": "لا سبب مسمّى: لا خطأ معروف يعيد {hands}. يطابق: {fits}. بلا تفسير: {u}.",
     "diag_unexplained": "بلا تفسير: لا خطأ معروف يعيد ما يقوله السجل في {any}.",
