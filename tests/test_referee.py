@@ -352,6 +352,35 @@ def test_quick_flags_short_answer(capsys: pytest.CaptureFixture[str]) -> None:
     assert len(lines) == 1 + 5 + 1 and lines[-1].startswith("The rulesets disagree")
 
 
+def test_quick_flags_count_players_from_one(capsys: pytest.CaptureFixture[str]) -> None:
+    """Every seat flag a person types counts players 1 to 4, as the answer does; the JSON keeps seats 0 to 3."""
+    assert main(["ruling", "card-legal", "--dealer", "1", "--seat", "3", "--card", "AS", "--ruleset",
+                 "card-kings-41"]) == 0
+    out = capsys.readouterr().out
+    assert "Player 3 may not lead: it is player 2's turn" in out and "dealer (player 1)" in out, out
+    assert main(["ruling", "card-legal", "--dealer", "1", "--seat", "3", "--card", "AS", "--ruleset",
+                 "card-kings-41", "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)["rulings"][0]["answer"]
+    assert (answer["dealer"], answer["seat"], answer["turn"]) == (0, 2, 1)
+    # each PLAYER:... flag: the player typed is the seat before it in the situation
+    flags = {"--contract": "2:8:S", "--hand-cards": "3:5C,9H", "--void": "4:D", "--trick": "2:KD", "--history":
+             "1:2H,KH,3H,4S"}
+    from tarneeb.ruling.inputs import situation_from_flags
+
+    raw = situation_from_flags("card-legal", {"contract": flags["--contract"], "hand_cards": [flags["--hand-cards"]],
+                                              "void": [flags["--void"]], "trick": flags["--trick"],
+                                              "history": [flags["--history"]], "seat": 3, "dealer": 4})
+    assert raw["contract"]["seat"] == 1 and list(raw["hands"]) == ["2"] and list(raw["voids"]) == ["3"]
+    assert raw["trick"]["leader"] == 1 and raw["history"][0]["leader"] == 0
+    assert raw["question"]["seat"] == 2 and raw["dealer"] == 3
+    # no player 0 or 5, on any of them
+    for flag, value in [("--dealer", "0"), ("--dealer", "5"), ("--seat", "0"), ("--seat", "5"),
+                        *((f, "0" + v[1:]) for f, v in flags.items()), *((f, "5" + v[1:]) for f, v in flags.items())]:
+        assert main(["ruling", "card-legal", "--card", "AS", "--ruleset", "classic", flag, value]) == 2, (flag, value)
+        err = capsys.readouterr().err
+        assert flag in err and "players are counted 1 to 4" in err and "Traceback" not in err, (flag, value, err)
+
+
 def test_explain_is_the_long_form(capsys: pytest.CaptureFixture[str]) -> None:
     f = str(DISPUTES / "tie-equal-combined.toml")
     main(["ruling", f])
@@ -424,7 +453,7 @@ def test_record_hand_as_situation(tmp_path: Path, capsys: pytest.CaptureFixture[
 
 
 def test_arabic_output_is_isolated_and_counts_seats_from_one(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["ruling", "card-legal", "--dealer", "1", "--seat", "3", "--card", "AS", "--ruleset",
+    assert main(["ruling", "card-legal", "--dealer", "2", "--seat", "4", "--card", "AS", "--ruleset",
                  "card-kings-41", "--lang", "ar"]) == 0
     out = capsys.readouterr().out
     for line in out.splitlines():
