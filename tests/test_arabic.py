@@ -475,6 +475,8 @@ QUICK = [
     ["who-leads", "--trick", "1:2H,KH,3H,4S", "--trump", "S", "--ruleset", "classic"],
     ["whose-turn", "--trick", "3:2H,KH", "--trump", "S", "--ruleset", "all"],
     ["whose-turn", "--dealer", "4", "--auction", "pass,8", "--ruleset", "classic"],
+    ["who-leads", "--dealer", "1", "--auction", "7,8,pass,8", "--ruleset", "classic"],
+    ["whose-turn", "--dealer", "1", "--auction", "7,8,pass,8", "--ruleset", "classic"],
     ["card-legal", "--trick", "1:2H", "--seat", "2", "--card", "5H", "--trump", "S", "--ruleset", "classic"],
     ["card-legal", "--trick", "1:2H", "--seat", "2", "--card", "5C", "--hand-cards", "2:5C,9H", "--trump", "S",
      "--ruleset", "classic"],

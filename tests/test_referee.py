@@ -94,6 +94,54 @@ def test_auction_turn_agrees_with_match(dealer: int, calls: list[str], rnd: rand
     assert turn["seat"] == m.to_move
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 3), st.lists(st.sampled_from(["pass", "7", "8", "9", "10"]), min_size=4, max_size=8),
+       st.randoms(use_true_random=False))
+def test_an_auction_settles_who_leads_as_match_does(dealer: int, calls: list[str], rnd: random.Random) -> None:
+    """Classic's who-leads and whose-turn take the auction alone (no contract stated): the contract it ends with,
+    as the state machine makes it, names trump and leads (the dealer's match of the top bid takes the contract)."""
+    from tarneeb.core.actions import NameTrump
+
+    m = _dealt("classic", dealer, rnd)
+    made: list[str] = []
+    for c in calls:
+        if m.phase is not Phase.BIDDING:
+            break
+        b = BIDS[0].__class__(None) if c == "pass" else BIDS[int(c)]
+        probe = m.copy()
+        try:
+            probe.apply(b)
+        except Exception:
+            continue
+        m = probe
+        made.append(c)
+    if m.phase is not Phase.TRUMP_CHOICE:
+        return
+    base = {"ruleset": "classic", "dealer": dealer, "auction": made}
+    turn = _rule({**base, "question": {"kind": "whose-turn"}})
+    assert (turn["seat"], turn["phase"]) == (m.to_move, "trump"), (made, turn["_text"])
+    assert turn["contract"]["seat"] == m.auction_holder, (made, turn["_text"])
+    m.apply(next(a for a in m.legal_actions() if isinstance(a, NameTrump)))
+    who = _rule({**base, "question": {"kind": "who-leads"}})
+    assert who["leader"] == m.to_move and who["trick"] == 1, (made, who["_text"])
+    assert "auction.dealer-privilege" in who["_clauses"]
+
+
+def test_the_dealers_match_takes_the_contract_and_the_lead(capsys: pytest.CaptureFixture[str]) -> None:
+    """Rule document 002, "Bidding for tricks": the dealer who says the top bid's number takes the contract. Player 1
+    deals; players 2 and 3 bid 7 and 8, player 4 passes, the dealer says 8: player 1 holds the contract and leads."""
+    args = ["ruling", "who-leads", "--ruleset", "classic", "--dealer", "1", "--auction", "7,8,pass,8"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "Player 1 leads trick 1: the auction ends with player 1's bid of 8 as the contract" in out, out
+    assert main([*args[:-1], "7,8,pass,pass"]) == 0
+    assert "Player 3 leads trick 1" in capsys.readouterr().out
+    assert main(["ruling", "whose-turn", "--ruleset", "classic", "--dealer", "1", "--auction", "7,8,pass,8"]) == 0
+    assert "Player 1 names trump next" in capsys.readouterr().out
+    assert main([*args[:-1], "7,8"]) == 2  # not over: no contract yet
+    assert "the auction is not over: player 4 calls next" in capsys.readouterr().err
+
+
 @settings(max_examples=25, deadline=None)
 @given(st.sampled_from(INDIVIDUAL), st.integers(0, 3), st.integers(0, 5), st.randoms(use_true_random=False))
 def test_leads_agree_with_match(rid: str, dealer: int, n_tricks: int, rnd: random.Random) -> None:
