@@ -394,7 +394,7 @@ def test_quick_flags_short_answer(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out.strip().splitlines()
     assert 2 <= len(out) <= 4  # the question, then one to three lines
     text = "\n".join(out)
-    assert "51 = 51" in text and "tie.both-qualify" in text and "Card Kings" in text
+    assert "51 equals 51" in text and "tie.both-qualify" in text and "Card Kings" in text
     assert main(["ruling", "winner", "--scores", "41,50,10,1", "--ruleset", "all"]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
     assert len(lines) == 1 + 5 + 1 and lines[-1].startswith("The rulesets disagree")
@@ -543,4 +543,4 @@ def test_rule_dict_is_a_superset_of_report_json() -> None:
     rep = resolve(parse_situation({"ruleset": "card-kings-41", "scores": [41, 50, 10, 1],
                                    "question": {"kind": "winner"}}))
     assert report_json(rep)["rulings"][0]["math"] == "combined 41+10 = 51, 50+1 = 51: 51 = 51"
-    assert "51 = 51" in report_text(rep)
+    assert "51 equals 51" in report_text(rep) and report_json(rep)["rulings"][0]["math_words"].endswith("51 equals 51")

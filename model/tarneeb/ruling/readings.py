@@ -31,6 +31,7 @@ from tarneeb.core.state import Calling
 from tarneeb.errors import IllegalBid
 from tarneeb.ruling.decision import decide
 from tarneeb.ruling.facts import auction
+from tarneeb.ruling.math_words import math_words
 from tarneeb.ruling.situation import (
     KIND_QUESTIONS,
     Missing,
@@ -350,7 +351,8 @@ def report_json(rep: Report) -> dict[str, Any]:
         "agreement": rep.agreement, "headline": headline(rep), "asked": rep.asked,
         "rulings": [{
             "ruleset": x.ruleset, "label": x.label, "name": x.name, "status": x.status, "answer": x.answer,
-            "ruling": x.text, "math": x.math, "fields": list(x.fields), "short": short_lines(x, rep.kind),
+            "ruling": x.text, "math": x.math, "math_words": math_words(x.math), "fields": list(x.fields),
+            "short": short_lines(x, rep.kind),
             "clauses": [c.to_json() for c in x.clauses],
             "ambiguities": [{
                 "id": a.id, "question": a.question, "sources": list(a.sources), "changes_ruling": a.changes_ruling,
@@ -372,7 +374,7 @@ def short_lines(x: Ruling, kind: str = "") -> list[str]:
         c = x.clauses[0]
         why.append(f"{c.id} ({cite(c.doc, c.heading)})")
     if x.math:
-        why.append(x.math)
+        why.append(math_words(x.math))
     if why:
         lines.append("; ".join(why))
     live = [a for a in x.ambiguities if a.changes_ruling]
@@ -410,7 +412,7 @@ def _explain(rep: Report) -> list[str]:
         lines.append(f"{x.label} - {x.name}")
         lines.append(f"  Ruling: {x.text}")
         if x.math:
-            lines.append(f"  Arithmetic: {x.math}")
+            lines.append(f"  Arithmetic: {math_words(x.math)}")
         if x.clauses:
             lines.append("  Decided by:")
             for c in x.clauses:
@@ -455,9 +457,9 @@ def report_text(rep: Report, explain: bool = False) -> str:
     for x in rep.rulings:
         why = ""
         if x.status == "ruled" and x.clauses:
-            why = f" [{x.clauses[0].id}" + (f"; {x.math}" if x.math else "") + "]"
+            why = f" [{x.clauses[0].id}" + (f"; {math_words(x.math)}" if x.math else "") + "]"
         elif x.math:
-            why = f" [{x.math}]"
+            why = f" [{math_words(x.math)}]"
         amb = [a.id for a in x.ambiguities if a.changes_ruling or (
             any(r.taken for r in a.readings) and any(r.answer is None for r in a.readings))]
         lines.append(f"{x.label}: {x.text}{why}" + (f" (ambiguous: {', '.join(amb)})" if amb else ""))
