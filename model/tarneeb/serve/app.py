@@ -234,9 +234,15 @@ async def ruling_get(request: Request) -> Response:
     name = request.query_params.get("example")
     if name:
         found = [e for e in ctx["examples"] if e.name == name]
-        if found:
-            ctx["f"] = {"situation_text": found[0].text}
+        if not found:  # a link cut short or garbled: said so, not an empty form that looks like the answer
+            return await made(request, "ruling.html", 404, error_lead=bad_example(lang, name), **ctx)
+        ctx["f"] = {"situation_text": found[0].text}
     return await made(request, "ruling.html", **ctx)
+
+
+def bad_example(lang: str, name: str) -> str:
+    """What the referee page says for a link naming no example (``?example=`` cut short or garbled)."""
+    return STRINGS[lang]["bad_example"].format(name=name[:80])
 
 
 HEAVY_THREADS = 1  # threads of one process doing the heavy work (a ruling, a record check, a page) at a time

@@ -29,6 +29,8 @@ EN: dict[str, str] = {
     "error": "Cannot use this input:",
     "error_facts": "Look at: {facts}. The referee's words:",
     "error_detail": "The referee's words:",
+    "bad_example": "This link names no example here: \u201c{name}\u201d is not one (the link may be cut short or "
+                   "garbled). Pick an example from the list, or describe the situation below.",
     "back_home": "Back to the start page",
     "not_found": "There is no such page.",
     "bad_request": "The request could not be read; send the form again from the page.",
@@ -215,6 +217,8 @@ AR: dict[str, str] = {
     "error": "لا يمكن استخدام هذا الإدخال:",
     "error_facts": "راجِع: {facts}. وهذه عبارة الحَكَم بالإنجليزية:",
     "error_detail": "وهذه عبارة الحَكَم بالإنجليزية:",
+    "bad_example": "هذا الرابط لا يسمّي مثالًا من الأمثلة هنا: «{name}» ليس منها (ربما قُطع الرابط أو تلف). "
+                   "اختر مثالًا من القائمة، أو صف الموقف أدناه.",
     "back_home": "العودة إلى الصفحة الأولى",
     "not_found": "لا توجد صفحة بهذا العنوان.",
     "bad_request": "تعذّرت قراءة الطلب؛ أرسل النموذج من الصفحة مرة أخرى.",
