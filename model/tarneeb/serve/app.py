@@ -242,7 +242,9 @@ async def ruling_get(request: Request) -> Response:
 
 def bad_example(lang: str, name: str) -> str:
     """What the referee page says for a link naming no example (``?example=`` cut short or garbled)."""
-    return STRINGS[lang]["bad_example"].format(name=name[:80])
+    # in Arabic text a Latin name is isolated and kept on one line (no break at its hyphens)
+    shown = name[:80] if lang == "en" else "\u2066" + name[:80].replace("-", "\u2011") + "\u2069"
+    return STRINGS[lang]["bad_example"].format(name=shown)
 
 
 HEAVY_THREADS = 1  # threads of one process doing the heavy work (a ruling, a record check, a page) at a time
