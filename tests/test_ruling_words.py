@@ -109,3 +109,19 @@ def test_the_english_answer_reads_as_sentences(path: Any) -> None:
         assert not bad, bad
     for r in report_json(rep)["rulings"]:
         assert bool(r["math"]) == bool(r["math_words"]) and not _CODE_LIKE.search(r["math_words"]), r["math_words"]
+
+
+def test_an_undecided_ruling_names_the_missing_fact_in_words() -> None:
+    """"Undecided" says which fact is missing in words, players counted 1 to 4, the field beside them: not
+    "hands.2 is not given (... add voids.2)"."""
+    from tarneeb.ruling.readings import missing_words
+
+    assert missing_words("hands.2") == "the cards player 3 holds"
+    assert missing_words("voids.0") == "the suits player 1 has none of"
+    assert missing_words("deals[1].hand") == "what became of the hand of deal 2"
+    out = rule_dict({"trick": {"leader": 1, "cards": ["KD", "3H", "4D", "5D"]}, "question": {"kind": "trick-winner"}},
+                    "all")
+    undecided = {r["label"]: r["ruling"] for r in out["rulings"] if r["status"] == "undecided"}
+    assert "for want of the dealer's turned card (revealed)" in undecided["card-kings-41"], undecided
+    assert "for want of the contract's trump (contract.trump)" in undecided["classic"], undecided
+    assert not any(" is not given" in u for u in undecided.values()), undecided

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -230,7 +231,7 @@ def rule_one(situation: Situation, rid: str, options: dict[str, OptionValue]) ->
         if not situation.all_rulesets:
             raise situation.err([e.field], f"incomplete for {rules.label()}: {e.why}") from None
         return Ruling(rid, rules.label(), rules.ruleset.name, "undecided", {"missing": e.field},
-                      f"Undecided: {e.field} is not given ({e.why}).")
+                      f"Undecided, for want of {missing_words(e.field)} ({e.field}): {e.why}.")
     return Ruling(rid, rules.label(), rules.ruleset.name, "ruled", d.answer, d.text, clause_refs(rules, d.chain),
                   _flags(kind, rules, situation, d.answer), d.math)
 
@@ -342,6 +343,28 @@ def resolve(situation: Situation) -> Report:
 def resolve_file(path: str | Path) -> Report:
     """The report of the situation file at ``path``: its ruling under each ruleset it names."""
     return resolve(load_situation(path))
+
+
+_FACT_WORDS = {
+    "scores": "the scores", "question.seat": "the player asked about", "question.card": "the card asked about",
+    "dealer": "the dealer", "contract": "the contract", "auction": "the auction's calls", "tricks": "the tricks taken",
+    "history": "the finished tricks", "hand": "what became of the hand", "revealed": "the dealer's turned card",
+    "contract.trump": "the contract's trump", "bids": "the bids", "trump": "the trump",
+}
+_SEAT_FACT_WORDS = {"hands": "the cards {p} holds", "voids": "the suits {p} has none of", "bids": "{p}'s bid",
+                    "tricks": "the tricks {p} took", "scores": "{p}'s score"}
+
+
+def missing_words(field: str) -> str:
+    """A fact the referee lacks (a situation's field: ``hands.2``, ``deals[1].hand``) in words, players counted 1 to
+    4 (``the cards player 3 holds``); the field itself where it has no words here."""
+    m = re.fullmatch(r"deals\[(\d+)\]\.(.+)", field)
+    if m is not None:
+        return f"{missing_words(m.group(2))} of deal {int(m.group(1)) + 1}"
+    m = re.fullmatch(r"([a-z_]+)\.(\d)", field)
+    if m is not None and m.group(1) in _SEAT_FACT_WORDS:
+        return _SEAT_FACT_WORDS[m.group(1)].format(p=player_name(int(m.group(2))))
+    return _FACT_WORDS.get(field, field)
 
 
 def report_json(rep: Report) -> dict[str, Any]:
