@@ -26,9 +26,10 @@ Players 1 to 4: every flag you type and every answer you read counts players 1 t
 are for machines only: situation files and dispute files, game records, the protocol and --json count seats 0
 to 3, so seat 0 is player 1. Examples:
   tarneeb ruling winner --scores 41,50,10,1 --ruleset card-kings-41
-  tarneeb ruling card-legal --dealer 2 --seat 4 --card AS --ruleset card-kings-41
+  tarneeb ruling card-legal --dealer 1 --seat 3 --card AS --ruleset card-kings-41
   tarneeb ruling card-legal --trick 2:KD --seat 3 --card 3C --void 3:D --trump S
   tarneeb ruling who-leads --dealer 2 --ruleset bsfyi-41
+  tarneeb ruling who-leads --dealer 1 --auction 7,8,pass,8 --ruleset classic
   tarneeb ruling next-dealer --dealer 3 --deals cancelled,cancelled
   tarneeb ruling irregularity --irregularity revoke
   tarneeb ruling spec/disputes/tie-equal-combined.toml --explain
