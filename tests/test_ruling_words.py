@@ -109,6 +109,8 @@ def test_the_english_answer_reads_as_sentences(path: Any) -> None:
         assert not bad, bad
     for r in report_json(rep)["rulings"]:
         assert bool(r["math"]) == bool(r["math_words"]) and not _CODE_LIKE.search(r["math_words"]), r["math_words"]
+        if r["status"] == "ruled" and r["clauses"]:  # its clause named as such, not a bare id heading the line
+            assert r["short"][1].startswith(f"deciding clause {r['clauses'][0]['id']} ("), r["short"]
 
 
 def test_an_undecided_ruling_names_the_missing_fact_in_words() -> None:

@@ -395,7 +395,7 @@ def short_lines(x: Ruling, kind: str = "") -> list[str]:
     why = []
     if x.clauses:
         c = x.clauses[0]
-        why.append(f"{c.id} ({cite(c.doc, c.heading)})")
+        why.append(f"deciding clause {c.id} ({cite(c.doc, c.heading)})")
     if x.math:
         why.append(math_words(x.math))
     if why:
@@ -480,7 +480,7 @@ def report_text(rep: Report, explain: bool = False) -> str:
     for x in rep.rulings:
         why = ""
         if x.status == "ruled" and x.clauses:
-            why = f" [{x.clauses[0].id}" + (f"; {math_words(x.math)}" if x.math else "") + "]"
+            why = f" [by {x.clauses[0].id}" + (f"; {math_words(x.math)}" if x.math else "") + "]"
         elif x.math:
             why = f" [{math_words(x.math)}]"
         amb = [a.id for a in x.ambiguities if a.changes_ruling or (
