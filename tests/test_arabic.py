@@ -471,25 +471,27 @@ def test_arabic_verdict_states_the_english_facts_and_reason(path: Path, capsys: 
 
 
 QUICK = [
-    ["who-leads", "--dealer", "1", "--ruleset", "bsfyi-41"],
-    ["who-leads", "--trick", "0:2H,KH,3H,4S", "--trump", "S", "--ruleset", "classic"],
-    ["whose-turn", "--trick", "2:2H,KH", "--trump", "S", "--ruleset", "all"],
-    ["whose-turn", "--dealer", "3", "--auction", "pass,8", "--ruleset", "classic"],
-    ["card-legal", "--trick", "0:2H", "--seat", "1", "--card", "5H", "--trump", "S", "--ruleset", "classic"],
-    ["card-legal", "--trick", "0:2H", "--seat", "1", "--card", "5C", "--hand-cards", "1:5C,9H", "--trump", "S",
+    ["who-leads", "--dealer", "2", "--ruleset", "bsfyi-41"],
+    ["who-leads", "--trick", "1:2H,KH,3H,4S", "--trump", "S", "--ruleset", "classic"],
+    ["whose-turn", "--trick", "3:2H,KH", "--trump", "S", "--ruleset", "all"],
+    ["whose-turn", "--dealer", "4", "--auction", "pass,8", "--ruleset", "classic"],
+    ["who-leads", "--dealer", "1", "--auction", "7,8,pass,8", "--ruleset", "classic"],
+    ["whose-turn", "--dealer", "1", "--auction", "7,8,pass,8", "--ruleset", "classic"],
+    ["card-legal", "--trick", "1:2H", "--seat", "2", "--card", "5H", "--trump", "S", "--ruleset", "classic"],
+    ["card-legal", "--trick", "1:2H", "--seat", "2", "--card", "5C", "--hand-cards", "2:5C,9H", "--trump", "S",
      "--ruleset", "classic"],
-    ["card-legal", "--trick", "0:2H", "--seat", "2", "--card", "5C", "--trump", "S", "--ruleset", "classic"],
-    ["trick-winner", "--trick", "0:2H,KH,3H,4C", "--trump", "S", "--ruleset", "classic"],
+    ["card-legal", "--trick", "1:2H", "--seat", "3", "--card", "5C", "--trump", "S", "--ruleset", "classic"],
+    ["trick-winner", "--trick", "1:2H,KH,3H,4C", "--trump", "S", "--ruleset", "classic"],
     ["winner", "--scores", "41,50,10,1", "--ruleset", "all"],
     ["winner", "--scores", "20,35", "--ruleset", "classic"],
-    ["winner", "--scores", "31,20", "--contract", "0:8", "--tricks", "5,1,5,2", "--ruleset", "classic"],
-    ["redeal", "--dealer", "0", "--bids", "4,3,3,3", "--ruleset", "bsfyi-41"],
-    ["redeal", "--dealer", "0", "--auction", "pass,8,pass,pass", "--ruleset", "classic"],
-    ["next-dealer", "--dealer", "2", "--result", "played", "--ruleset", "all"],
-    ["next-dealer", "--dealer", "2", "--result", "cancelled", "--ruleset", "all"],
-    ["bid-legal", "--dealer", "0", "--auction", "8", "--seat", "3", "--bid", "9", "--ruleset", "classic"],
-    ["bid-legal", "--dealer", "0", "--auction", "8", "--bid", "7", "--ruleset", "classic"],
-    ["score", "--seat", "1", "--bids=-,4,-,-", "--tricks=-,2,-,-", "--scores=-,12,-,-",
+    ["winner", "--scores", "31,20", "--contract", "1:8", "--tricks", "5,1,5,2", "--ruleset", "classic"],
+    ["redeal", "--dealer", "1", "--bids", "4,3,3,3", "--ruleset", "bsfyi-41"],
+    ["redeal", "--dealer", "1", "--auction", "pass,8,pass,pass", "--ruleset", "classic"],
+    ["next-dealer", "--dealer", "3", "--result", "played", "--ruleset", "all"],
+    ["next-dealer", "--dealer", "3", "--result", "cancelled", "--ruleset", "all"],
+    ["bid-legal", "--dealer", "1", "--auction", "8", "--seat", "4", "--bid", "9", "--ruleset", "classic"],
+    ["bid-legal", "--dealer", "1", "--auction", "8", "--bid", "7", "--ruleset", "classic"],
+    ["score", "--seat", "2", "--bids=-,4,-,-", "--tricks=-,2,-,-", "--scores=-,12,-,-",
      "--ruleset", "bsfyi-41"],
     ["trump", "--trump", "H", "--ruleset", "bsfyi-41"],
 ]
@@ -534,11 +536,11 @@ def test_disagreeing_arabic_rulings_are_one_sentence() -> None:
 
 # situations beyond the disputes and QUICK whose arithmetic takes the shapes those do not reach
 MATH_MORE = [
-    ["next-dealer", "--dealer", "2", "--deals", "played,cancelled", "--ruleset", "all"],
-    ["irregularity", "--irregularity", "lead-out-of-turn", "--trick", "2:2H", "--seat", "0", "--trump", "S",
+    ["next-dealer", "--dealer", "3", "--deals", "played,cancelled", "--ruleset", "all"],
+    ["irregularity", "--irregularity", "lead-out-of-turn", "--trick", "3:2H", "--seat", "1", "--trump", "S",
      "--ruleset", "classic"],
-    ["irregularity", "--irregularity", "lead-out-of-turn", "--history", "0:2H,KH,3H,4S", "--trump", "S", "--seat",
-     "0", "--card", "5D", "--ruleset", "classic"],
+    ["irregularity", "--irregularity", "lead-out-of-turn", "--history", "1:2H,KH,3H,4S", "--trump", "S", "--seat",
+     "1", "--card", "5D", "--ruleset", "classic"],
     ["winner", "--scores", "45,20,10,5", "--ruleset", "card-kings-41"],
 ]
 _CARD_CODE = re.compile(r"(?<![\w@.])(?:10|[2-9TJQKA])[CDHS](?![\w@])")
@@ -605,7 +607,7 @@ def test_an_undecided_ruling_words_the_missing_fact_in_arabic(capsys: pytest.Cap
     by the field's id ("contract.trump")."""
     import json
 
-    assert main(["ruling", "trick-winner", "--trick", "1:KD,3H,4D,5D", "--ruleset", "all", "--lang", "ar",
+    assert main(["ruling", "trick-winner", "--trick", "2:KD,3H,4D,5D", "--ruleset", "all", "--lang", "ar",
                  "--json"]) in (0, 1)
     out = json.loads(capsys.readouterr().out)
     undecided = {r["label"]: r["ruling_ar"] for r in out["rulings"] if r["status"] == "undecided"}
@@ -676,9 +678,9 @@ def test_a_card_is_named_in_words_with_its_code() -> None:
 
 
 @pytest.mark.parametrize(("args", "said"), [
-    (["trick-winner", "--trick", "0:2H,KH,3H,4C", "--trump", "S", "--ruleset", "classic"],
+    (["trick-winner", "--trick", "1:2H,KH,3H,4C", "--trump", "S", "--ruleset", "classic"],
      ["اللمّة بشايب الكبّة (KH)"]),
-    (["card-legal", "--trick", "0:2H", "--seat", "1", "--card", "5C", "--hand-cards", "1:5C,9H", "--trump", "S",
+    (["card-legal", "--trick", "1:2H", "--seat", "2", "--card", "5C", "--hand-cards", "2:5C,9H", "--trump", "S",
       "--ruleset", "classic"], ["أن يلعب خمسة السباتي (5C)"]),
     ([str(spec_dir() / "disputes" / "revoke-found-later.toml"), "--ruleset", "classic"],
      ["لعب ثلاثة الكبّة (3H) ثم ظهر أن معه سبعة الديناري (7D). وهذا ممنوع في play.follow."]),

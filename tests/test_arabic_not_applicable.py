@@ -11,9 +11,9 @@ from tarneeb.cli import main
 from tarneeb.i18n.tables import i18n
 
 CASES = [  # (the flags, a word of the reason the Arabic must give)
-    (["score", "--contract", "0:8", "--tricks", "5,1,5,2", "--ruleset", "bsfyi-41"], "مزايدة"),
+    (["score", "--contract", "1:8", "--tricks", "5,1,5,2", "--ruleset", "bsfyi-41"], "مزايدة"),
     (["winner", "--scores", "20,35", "--ruleset", "bsfyi-41"], "لكل فريق"),
-    (["redeal", "--dealer", "0", "--bids", "4,3,3,3", "--ruleset", "classic"], "طلب كل لاعب"),
+    (["redeal", "--dealer", "1", "--bids", "4,3,3,3", "--ruleset", "classic"], "طلب كل لاعب"),
     (["winner", "--scores", "41,50,10,1", "--ruleset", "classic"], "الشريكين"),
 ]
 

@@ -166,6 +166,68 @@ def _pyodide() -> Path:
     raise AssertionError  # unreachable
 
 
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_a_link_to_no_example_says_so(lang: str) -> None:
+    """A link whose ?example= names no example (cut short or garbled) says so, in the page's language, instead of
+    showing the empty form as if that were the ruling; a whole one still opens its example."""
+    from tarneeb.offline.pages import respond
+
+    out = json.loads(respond(json.dumps({"page": "ruling", "lang": lang, "example": "tie-equal-comb"})))
+    named = "tie-equal-comb" if lang == "en" else "tie\u2011equal\u2011comb"  # kept on one line in Arabic
+    assert out["status"] == 404 and 'id="error"' in out["html"] and named in out["html"]
+    assert ("cut short" if lang == "en" else "قُطع الرابط") in out["html"]
+    whole = json.loads(respond(json.dumps({"page": "ruling", "lang": lang, "example": "tie-equal-combined"})))
+    assert whole["status"] == 200 and 'id="error"' not in whole["html"]
+
+
+STUB_PYODIDE = "export function loadPyodide() { return new Promise(function () {}); }\n"  # an engine still loading
+
+
+@pytest.mark.parametrize(("fragment", "broken"), [
+    ("#s=%%%garbled", True), ("#s=", True), ("#s=c2NoZW1hID0gMQo", False), ("#s=4py", True),
+    ("#s=4pyTx", True)])
+def test_a_damaged_share_link_says_so_and_keeps_saying_it(fragment: str, broken: bool,
+                                                          tmp_path: Path) -> None:
+    """offline.js, in Chromium, on the referee page with an engine that is still loading: a #s= that is not a
+    situation's base64url (garbled characters, empty, a length no base64 has, cut inside a letter) says the link is
+    damaged or cut short, and that message stays; a whole one goes on to rule (it says "Ruling…")."""
+    _chromium()
+    pw = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -e '.[test]')")
+    (tmp_path / "en" / "ruling").mkdir(parents=True)
+    (tmp_path / "pyodide").mkdir()
+    (tmp_path / "pyodide" / "pyodide.mjs").write_text(STUB_PYODIDE)
+    shutil.copy(ROOT / "model" / "tarneeb" / "offline" / "static" / "offline.js", tmp_path / "offline.js")
+    (tmp_path / "en" / "ruling" / "index.html").write_text(
+        '<!doctype html><html lang="en"><body><main><h1>Ruling</h1></main>'
+        '<script src="../../offline.js" data-root="../../"></script></body></html>')
+    with socket.socket() as sk:
+        sk.bind(("127.0.0.1", 0))
+        port = sk.getsockname()[1]
+    srv = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory",
+                            str(tmp_path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
+                break
+            time.sleep(0.05)
+        with pw.sync_playwright() as play:
+            browser = play.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            try:
+                page = browser.new_page()
+                page.goto(f"http://127.0.0.1:{port}/en/ruling/{fragment}")
+                page.wait_for_timeout(700)
+                said = page.locator(".offline-status").inner_text()
+            finally:
+                browser.close()
+    finally:
+        srv.terminate()
+        srv.wait(10)
+    if broken:
+        assert said.startswith("This link is damaged or cut short"), said
+    else:
+        assert said == "Ruling…" or said.startswith("Loading"), said
+
+
 def _chromium() -> None:
     if Path(CHROMIUM).exists() or shutil.which(CHROMIUM):
         return

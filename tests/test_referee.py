@@ -94,6 +94,54 @@ def test_auction_turn_agrees_with_match(dealer: int, calls: list[str], rnd: rand
     assert turn["seat"] == m.to_move
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 3), st.lists(st.sampled_from(["pass", "7", "8", "9", "10"]), min_size=4, max_size=8),
+       st.randoms(use_true_random=False))
+def test_an_auction_settles_who_leads_as_match_does(dealer: int, calls: list[str], rnd: random.Random) -> None:
+    """Classic's who-leads and whose-turn take the auction alone (no contract stated): the contract it ends with,
+    as the state machine makes it, names trump and leads (the dealer's match of the top bid takes the contract)."""
+    from tarneeb.core.actions import NameTrump
+
+    m = _dealt("classic", dealer, rnd)
+    made: list[str] = []
+    for c in calls:
+        if m.phase is not Phase.BIDDING:
+            break
+        b = BIDS[0].__class__(None) if c == "pass" else BIDS[int(c)]
+        probe = m.copy()
+        try:
+            probe.apply(b)
+        except Exception:
+            continue
+        m = probe
+        made.append(c)
+    if m.phase is not Phase.TRUMP_CHOICE:
+        return
+    base = {"ruleset": "classic", "dealer": dealer, "auction": made}
+    turn = _rule({**base, "question": {"kind": "whose-turn"}})
+    assert (turn["seat"], turn["phase"]) == (m.to_move, "trump"), (made, turn["_text"])
+    assert turn["contract"]["seat"] == m.auction_holder, (made, turn["_text"])
+    m.apply(next(a for a in m.legal_actions() if isinstance(a, NameTrump)))
+    who = _rule({**base, "question": {"kind": "who-leads"}})
+    assert who["leader"] == m.to_move and who["trick"] == 1, (made, who["_text"])
+    assert "auction.dealer-privilege" in who["_clauses"]
+
+
+def test_the_dealers_match_takes_the_contract_and_the_lead(capsys: pytest.CaptureFixture[str]) -> None:
+    """Rule document 002, "Bidding for tricks": the dealer who says the top bid's number takes the contract. Player 1
+    deals; players 2 and 3 bid 7 and 8, player 4 passes, the dealer says 8: player 1 holds the contract and leads."""
+    args = ["ruling", "who-leads", "--ruleset", "classic", "--dealer", "1", "--auction", "7,8,pass,8"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "Player 1 leads trick 1: the auction ends with player 1's bid of 8 as the contract" in out, out
+    assert main([*args[:-1], "7,8,pass,pass"]) == 0
+    assert "Player 3 leads trick 1" in capsys.readouterr().out
+    assert main(["ruling", "whose-turn", "--ruleset", "classic", "--dealer", "1", "--auction", "7,8,pass,8"]) == 0
+    assert "Player 1 names trump next" in capsys.readouterr().out
+    assert main([*args[:-1], "7,8"]) == 2  # not over: no contract yet
+    assert "the auction is not over: player 4 calls next" in capsys.readouterr().err
+
+
 @settings(max_examples=25, deadline=None)
 @given(st.sampled_from(INDIVIDUAL), st.integers(0, 3), st.integers(0, 5), st.randoms(use_true_random=False))
 def test_leads_agree_with_match(rid: str, dealer: int, n_tricks: int, rnd: random.Random) -> None:
@@ -346,10 +394,39 @@ def test_quick_flags_short_answer(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out.strip().splitlines()
     assert 2 <= len(out) <= 4  # the question, then one to three lines
     text = "\n".join(out)
-    assert "51 = 51" in text and "tie.both-qualify" in text and "Card Kings" in text
+    assert "51 equals 51" in text and "tie.both-qualify" in text and "Card Kings" in text
     assert main(["ruling", "winner", "--scores", "41,50,10,1", "--ruleset", "all"]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
     assert len(lines) == 1 + 5 + 1 and lines[-1].startswith("The rulesets disagree")
+
+
+def test_quick_flags_count_players_from_one(capsys: pytest.CaptureFixture[str]) -> None:
+    """Every seat flag a person types counts players 1 to 4, as the answer does; the JSON keeps seats 0 to 3."""
+    assert main(["ruling", "card-legal", "--dealer", "1", "--seat", "3", "--card", "AS", "--ruleset",
+                 "card-kings-41"]) == 0
+    out = capsys.readouterr().out
+    assert "Player 3 may not lead: it is player 2's turn" in out and "dealer (player 1)" in out, out
+    assert main(["ruling", "card-legal", "--dealer", "1", "--seat", "3", "--card", "AS", "--ruleset",
+                 "card-kings-41", "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)["rulings"][0]["answer"]
+    assert (answer["dealer"], answer["seat"], answer["turn"]) == (0, 2, 1)
+    # each PLAYER:... flag: the player typed is the seat before it in the situation
+    flags = {"--contract": "2:8:S", "--hand-cards": "3:5C,9H", "--void": "4:D", "--trick": "2:KD", "--history":
+             "1:2H,KH,3H,4S"}
+    from tarneeb.ruling.inputs import situation_from_flags
+
+    raw = situation_from_flags("card-legal", {"contract": flags["--contract"], "hand_cards": [flags["--hand-cards"]],
+                                              "void": [flags["--void"]], "trick": flags["--trick"],
+                                              "history": [flags["--history"]], "seat": 3, "dealer": 4})
+    assert raw["contract"]["seat"] == 1 and list(raw["hands"]) == ["2"] and list(raw["voids"]) == ["3"]
+    assert raw["trick"]["leader"] == 1 and raw["history"][0]["leader"] == 0
+    assert raw["question"]["seat"] == 2 and raw["dealer"] == 3
+    # no player 0 or 5, on any of them
+    for flag, value in [("--dealer", "0"), ("--dealer", "5"), ("--seat", "0"), ("--seat", "5"),
+                        *((f, "0" + v[1:]) for f, v in flags.items()), *((f, "5" + v[1:]) for f, v in flags.items())]:
+        assert main(["ruling", "card-legal", "--card", "AS", "--ruleset", "classic", flag, value]) == 2, (flag, value)
+        err = capsys.readouterr().err
+        assert flag in err and "players are counted 1 to 4" in err and "Traceback" not in err, (flag, value, err)
 
 
 def test_explain_is_the_long_form(capsys: pytest.CaptureFixture[str]) -> None:
@@ -424,7 +501,7 @@ def test_record_hand_as_situation(tmp_path: Path, capsys: pytest.CaptureFixture[
 
 
 def test_arabic_output_is_isolated_and_counts_seats_from_one(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["ruling", "card-legal", "--dealer", "1", "--seat", "3", "--card", "AS", "--ruleset",
+    assert main(["ruling", "card-legal", "--dealer", "2", "--seat", "4", "--card", "AS", "--ruleset",
                  "card-kings-41", "--lang", "ar"]) == 0
     out = capsys.readouterr().out
     for line in out.splitlines():
@@ -466,4 +543,4 @@ def test_rule_dict_is_a_superset_of_report_json() -> None:
     rep = resolve(parse_situation({"ruleset": "card-kings-41", "scores": [41, 50, 10, 1],
                                    "question": {"kind": "winner"}}))
     assert report_json(rep)["rulings"][0]["math"] == "combined 41+10 = 51, 50+1 = 51: 51 = 51"
-    assert "51 = 51" in report_text(rep)
+    assert "51 equals 51" in report_text(rep) and report_json(rep)["rulings"][0]["math_words"].endswith("51 equals 51")

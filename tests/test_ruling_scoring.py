@@ -245,9 +245,9 @@ def test_a_bidders_kaboot_stated_as_scores_alone_is_a_change_a_hand_can_make() -
 
 
 def test_a_bidders_kaboot_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
-    """``tarneeb ruling score --contract 0:7:S --tricks 7,0,6,0 --scores 10,5 --scores-after 26,5``, in English
+    """``tarneeb ruling score --contract 1:7:S --tricks 7,0,6,0 --scores 10,5 --scores-after 26,5``, in English
     and with ``--lang ar``: ruled, exit 0, players counted from 1."""
-    args = ["ruling", "score", "--ruleset", "classic", "--dealer", "3", "--contract", "0:7:S", "--tricks", "7,0,6,0",
+    args = ["ruling", "score", "--ruleset", "classic", "--dealer", "4", "--contract", "1:7:S", "--tricks", "7,0,6,0",
             "--scores", "10,5", "--scores-after", "26,5"]
     assert main(args) == 0
     out = capsys.readouterr().out

@@ -86,3 +86,44 @@ def test_an_arabic_page_names_the_facts_of_an_error_in_arabic(form: dict[str, st
     assert ar is not None and en is not None
     assert ar.startswith("لا يمكن استخدام هذا الإدخال: راجِع: " + "، ".join(words)), ar
     assert "راجِع" not in en and not re.search(r"\bseats? \d", en), en
+
+
+_CODE_LIKE = re.compile(r"\[\s*-?\d|>=|<=|!=| < | > | = player|\bleader = |\w+\(player \d\)")
+
+
+@pytest.mark.parametrize("path", sorted((spec_dir() / "disputes").glob("*.toml")), ids=lambda p: p.stem)
+def test_the_english_answer_reads_as_sentences(path: Any) -> None:
+    """The referee's English, short and explained, has no list in brackets ("scores [45, 20, 0, 10]") and no
+    comparison signs ("45 >= 41 and 0 <= 0", "player 4 != player 3"): the arithmetic is in words, number for
+    number; the JSON keeps ``math`` as programs read it, beside ``math_words``."""
+    from tarneeb.ruling import load_situation, report_json, report_text, resolve
+
+    rep = resolve(load_situation(path))
+    for explain in (False, True):
+        text = report_text(rep, explain)
+        # clause sources and ruleset options are quoted as they are; the rulings and their arithmetic are checked
+        said = [x.text for x in rep.rulings] + [ln for ln in text.splitlines() if "Arithmetic:" in ln]
+        if not explain:
+            said += [ln.split(")", 1)[-1] for ln in text.splitlines() if ln.startswith("  ") and "(" in ln]
+        bad = [s for s in said if _CODE_LIKE.search(s)]
+        assert not bad, bad
+    for r in report_json(rep)["rulings"]:
+        assert bool(r["math"]) == bool(r["math_words"]) and not _CODE_LIKE.search(r["math_words"]), r["math_words"]
+        if r["status"] == "ruled" and r["clauses"]:  # its clause named as such, not a bare id heading the line
+            assert r["short"][1].startswith(f"deciding clause {r['clauses'][0]['id']} ("), r["short"]
+
+
+def test_an_undecided_ruling_names_the_missing_fact_in_words() -> None:
+    """"Undecided" says which fact is missing in words, players counted 1 to 4, the field beside them: not
+    "hands.2 is not given (... add voids.2)"."""
+    from tarneeb.ruling.readings import missing_words
+
+    assert missing_words("hands.2") == "the cards player 3 holds"
+    assert missing_words("voids.0") == "the suits player 1 has none of"
+    assert missing_words("deals[1].hand") == "what became of the hand of deal 2"
+    out = rule_dict({"trick": {"leader": 1, "cards": ["KD", "3H", "4D", "5D"]}, "question": {"kind": "trick-winner"}},
+                    "all")
+    undecided = {r["label"]: r["ruling"] for r in out["rulings"] if r["status"] == "undecided"}
+    assert "for want of the dealer's turned card (revealed)" in undecided["card-kings-41"], undecided
+    assert "for want of the contract's trump (contract.trump)" in undecided["classic"], undecided
+    assert not any(" is not given" in u for u in undecided.values()), undecided

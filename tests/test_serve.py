@@ -191,7 +191,14 @@ def test_the_arabic_page_gives_clauses_in_arabic(client: TestClient) -> None:
     page = client.post("/ar/ruling", data=form).text
     doc = ruleset_doc("card-kings-41", "ar")
     arabic = {c.id: c.text for s in doc.sections for c in s.clauses}
-    assert f'<code dir="ltr"><bdi>win.qualify</bdi></code> {esc(arabic["win.qualify"])}' in page
+    # the clause's words first, its id after them in a small technical line; no id heads a fold
+    assert f'<li>{esc(arabic["win.qualify"])} <cite' in page
+    assert '<small class="tech">رمز البند: <code dir="ltr"><bdi>win.qualify</bdi></code></small>' in page
+    for lang, p in (("ar", page), ("en", client.post("/en/ruling", data=form).text)):
+        heads = re.findall(r"<(summary|h4)>(.*?)</\1>", p, re.S)
+        assert heads and not [h for _, h in heads if "<code" in h or "win." in h], (lang, heads)
+    english = client.post("/en/ruling", data=form).text  # its arithmetic in words, not signs
+    assert "50 is at least 41 and -4 is at most 0" in english and "&gt;=" not in english
     assert '<details class="english">' in page  # the referee's English sentence, folded away
     assert '<p class="verdict-en" lang="en" dir="ltr">' in page
 
@@ -1129,3 +1136,15 @@ def test_the_arabic_ambiguity_box_lists_rulesets_with_the_arabic_comma(client: T
                 assert not (latin if lang == "ar" else arabic), (path.name, lang, latin or arabic)
                 seen[lang] += len(arabic if lang == "ar" else latin)
     assert seen["en"] and seen["ar"], seen  # some box lists several rulesets
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_a_link_to_no_example_says_so(client: TestClient, lang: str) -> None:
+    """A referee link whose ?example= is cut short or garbled says so (404, in the page's language), instead of an
+    empty form that looks like the answer; the whole link opens its example."""
+    r = client.get(f"/{lang}/ruling?example=tie-equal-comb")
+    named = "tie-equal-comb" if lang == "en" else "tie\u2011equal\u2011comb"  # kept on one line in Arabic
+    assert r.status_code == 404 and 'id="error"' in r.text and named in r.text
+    assert ("cut short" if lang == "en" else "قُطع الرابط") in r.text
+    whole = client.get(f"/{lang}/ruling?example=tie-equal-combined")
+    assert whole.status_code == 200 and 'id="error"' not in whole.text and "tie-equal-combined" in whole.text

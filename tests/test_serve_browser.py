@@ -585,3 +585,61 @@ def test_desktop_screenshots(server: Server, page: Page, shots: list[Path]) -> N
             page.goto(server.url + f"{lang}/{path}")
             no_horizontal_scroll(page)
             shoot(page, shots, f"{(path or 'home').replace('/', '-')}-{lang}-desktop")
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_is_this_card_legal_in_six_taps_on_a_phone(server: Server, phone: Page, lang: str, shots: list[Path]) -> None:
+    """At 390 px, from the referee's page: player 2 led the king of diamonds, may player 3, who has no diamond,
+    play the three of clubs? Each tap counted (a menu would be two: open, choose): the trick's leader (its player
+    button turns the card picker to the trick), K♦, the player asked (the picker turns to the card asked), 3♣, no
+    diamonds, "Get the ruling"."""
+    taps: list[str] = []
+
+    def tap(selector: str) -> None:
+        phone.locator(selector).tap()
+        taps.append(selector)
+
+    phone.goto(server.url + f"{lang}/ruling")
+    expect(phone.locator("#kind")).to_have_value("card-legal")  # the question the page opens on
+    tap('select#trick_leader + .chips button[data-seat="1"]')
+    tap('button.card[data-card="KD"]')
+    tap('select#q_seat + .chips button[data-seat="2"]')
+    tap('button.card[data-card="3C"]')
+    tap('label.check:has(input[name="void_D"])')
+    expect(phone.locator("#trick_leader")).to_have_value("1")
+    expect(phone.locator("#trick_cards")).to_have_value("KD")
+    expect(phone.locator("#q_seat")).to_have_value("2")
+    expect(phone.locator("#q_card")).to_have_value("3C")
+    shoot_part(phone, "#situation-form", shots, f"ruling-six-taps-form-{lang}-phone")
+    tap("#get-ruling")
+    assert len(taps) <= 6, taps
+    result = phone.locator("#result")
+    expect(result).to_be_visible()
+    expect(phone.locator("#error")).to_have_count(0)
+    expect(result.locator("#headline")).to_contain_text("يجوز" if lang == "ar" else "Legal")
+    expect(result.locator(".verdict").first).to_contain_text("3♣")
+    no_horizontal_scroll(phone)
+    shoot_part(phone, "#result", shots, f"ruling-six-taps-result-{lang}-phone")
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_the_why_fold_gives_words_first_and_a_damaged_link_says_so(server: Server, page: Page, phone: Page,
+                                                                  lang: str, shots: list[Path]) -> None:
+    """A ruling's "why" fold is headed by words, each clause's own words first and its id after them in a small
+    technical line; a link naming no example says so. At 1280 and 390 px."""
+    for pg, size in ((page, "desktop"), (phone, "phone")):
+        pg.goto(server.url + f"{lang}/ruling?example=tie-equal-combined")
+        pg.click("#rule-pasted")  # the example's situation, in the paste box opened
+        why = pg.locator("details.why").first
+        expect(why.locator("summary")).not_to_contain_text("tie.")
+        why.locator("summary").click()
+        first = why.locator("ul.clauses li").first
+        expect(first.locator("small.tech code")).to_be_visible()
+        assert not first.inner_text().startswith(("tie.", "win.")), first.inner_text()
+        no_horizontal_scroll(pg)
+        shoot_part(pg, "#result", shots, f"ruling-why-{lang}-{size}")
+        pg.goto(server.url + f"{lang}/ruling?example=tie-equal-comb")
+        expect(pg.locator("#error")).to_contain_text("tie-equal-comb" if lang == "en" else "tie\u2011equal\u2011comb")
+        no_horizontal_scroll(pg)
+        shoot_part(pg, "main", shots, f"ruling-bad-example-{lang}-{size}") if size == "desktop" else \
+            shoot_part(pg, "#error", shots, f"ruling-bad-example-{lang}-{size}")

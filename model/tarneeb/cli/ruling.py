@@ -20,13 +20,17 @@ Which ruleset: --ruleset beats the situation's own `ruleset`, which beats the cl
 (ids separated by commas, or "all"), else ./tarneeb.toml, else $XDG_CONFIG_HOME/tarneeb/config.toml
 (~/.config/tarneeb/config.toml), each holding e.g. `ruleset = "card-kings-41"`; with none of them, every ruleset.
 
-Seats are 0..3 in the input (partners 0+2, 1+3); the Arabic output (--lang ar) names them 1..4 as players
-count, so seat 0 is player 1. Examples:
+Players 1 to 4: every flag you type and every answer you read counts players 1 to 4 in the order of play
+(partners 1 and 3, 2 and 4): --dealer, --seat, --contract PLAYER:..., --hand-cards PLAYER:..., --void PLAYER:...,
+--trick LEADER:..., --history LEADER:..., and the four values of --scores, --bids, --tricks in order. Seats 0 to 3
+are for machines only: situation files and dispute files, game records, the protocol and --json count seats 0
+to 3, so seat 0 is player 1. Examples:
   tarneeb ruling winner --scores 41,50,10,1 --ruleset card-kings-41
   tarneeb ruling card-legal --dealer 1 --seat 3 --card AS --ruleset card-kings-41
-  tarneeb ruling card-legal --trick 1:KD --seat 2 --card 3C --void 2:D --trump S
-  tarneeb ruling who-leads --dealer 1 --ruleset bsfyi-41
-  tarneeb ruling next-dealer --dealer 2 --deals cancelled,cancelled
+  tarneeb ruling card-legal --trick 2:KD --seat 3 --card 3C --void 3:D --trump S
+  tarneeb ruling who-leads --dealer 2 --ruleset bsfyi-41
+  tarneeb ruling who-leads --dealer 1 --auction 7,8,pass,8 --ruleset classic
+  tarneeb ruling next-dealer --dealer 3 --deals cancelled,cancelled
   tarneeb ruling irregularity --irregularity revoke
   tarneeb ruling spec/disputes/tie-equal-combined.toml --explain
   tarneeb ruling games.jsonl --match club-7 --hand 3 --question winner
@@ -140,8 +144,8 @@ def register(subparsers: Any) -> None:
         description="Give the ruling under each ruleset asked, with the clause that decides it, its source, the "
                     "arithmetic, and any ambiguity of the documents. The situation is a file (TOML or JSON; "
                     "schema spec/disputes/schema.json), one hand of a game record (--match, --hand), or a "
-                    "question kind with flags. The ruling counts players 1 to 4, as players do; files, --seat and the JSON "
-                    "give seats 0 to 3 (seat 0 is player 1).",
+                    "question kind with flags. The flags and the ruling count players 1 to 4, as players do; situation "
+                    "files, records and --json count seats 0 to 3 (seat 0 is player 1).",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     s.add_argument("target", nargs="?", metavar="TARGET",
                    help=f"a situation file (.toml/.json), a record file (.jsonl), or a question kind: {_KINDS_HELP}")
@@ -165,28 +169,32 @@ def register(subparsers: Any) -> None:
     rec.add_argument("--question", metavar="KIND",
                      help=f"the question about that hand (default: score, or redeal for a hand thrown in): "
                           f"{_KINDS_HELP}")
-    q = s.add_argument_group("quick input (with a question kind as TARGET; seats 0..3)")
-    q.add_argument("--dealer", type=int, help="the dealer's seat")
-    q.add_argument("--scores", metavar="S0,S1,S2,S3",
-                   help="scores before the hand: 4 by seat ('-' unknown) or 2 team scores")
-    q.add_argument("--scores-after", dest="scores_after", metavar="S0,S1,S2,S3", help="scores after the hand")
-    q.add_argument("--bids", metavar="B0,B1,B2,B3", help="individual bids by seat, '-' for not yet bid")
-    q.add_argument("--tricks", metavar="T0,T1,T2,T3", help="tricks taken by seat, '-' for unknown")
-    q.add_argument("--contract", metavar="SEAT:BID[:TRUMP]", help="the contract (auction family), e.g. 1:8:S")
-    q.add_argument("--auction", metavar="CALL,CALL", help="calls in order from the seat after the dealer, e.g. pass,8")
+    q = s.add_argument_group("quick input (with a question kind as TARGET; players 1 to 4)")
+    q.add_argument("--dealer", type=int, metavar="PLAYER", help="the dealer, player 1 to 4")
+    q.add_argument("--scores", metavar="S1,S2,S3,S4",
+                   help="scores before the hand: 4, players 1 to 4 in order ('-' unknown), or 2 team scores")
+    q.add_argument("--scores-after", dest="scores_after", metavar="S1,S2,S3,S4", help="scores after the hand")
+    q.add_argument("--bids", metavar="B1,B2,B3,B4", help="individual bids, players 1 to 4 in order, '-' for not yet bid")
+    q.add_argument("--tricks", metavar="T1,T2,T3,T4", help="tricks taken, players 1 to 4 in order, '-' for unknown")
+    q.add_argument("--contract", metavar="PLAYER:BID[:TRUMP]",
+                   help="the contract (auction family): its player, bid and trump, e.g. 2:8:S")
+    q.add_argument("--auction", metavar="CALL,CALL", help="calls in order from the player after the dealer, e.g. pass,8")
     q.add_argument("--trump", metavar="SUIT", help="trump, stated directly (C, D, H, S or N); checked against the ruleset")
     q.add_argument("--revealed", metavar="CARD", help="the dealer's turned card, e.g. QH")
-    q.add_argument("--hand-cards", dest="hand_cards", action="append", metavar="SEAT:CARDS",
-                   help="cards a seat holds, e.g. 2:3C,5S,7H (repeatable)")
-    q.add_argument("--void", action="append", metavar="SEAT:SUITS", help="suits a seat is void in, e.g. 2:D (repeatable)")
-    q.add_argument("--trick", metavar="LEADER:CARDS", help="the trick in progress, e.g. 1:KD,2D (or 1: for none yet)")
+    q.add_argument("--hand-cards", dest="hand_cards", action="append", metavar="PLAYER:CARDS",
+                   help="cards a player holds, e.g. 3:3C,5S,7H (repeatable)")
+    q.add_argument("--void", action="append", metavar="PLAYER:SUITS",
+                   help="suits a player is void in, e.g. 3:D (repeatable)")
+    q.add_argument("--trick", metavar="LEADER:CARDS",
+                   help="the trick in progress: its leader, then the cards in order, e.g. 2:KD,2D (2: for none yet)")
     q.add_argument("--led", metavar="SUIT", help="the suit led, without its card (with --trick LEADER:)")
     q.add_argument("--history", action="append", metavar="LEADER:C1,C2,C3,C4",
-                   help="a finished trick of this hand, in order (repeatable)")
+                   help="a finished trick of this hand: its leader, then the cards in order, e.g. 1:2H,KH,3H,4S "
+                        "(repeatable)")
     q.add_argument("--deals", metavar="RESULT,RESULT",
-                   help="earlier deals in order, each played or cancelled, the first by --dealer (next-dealer)")
+                   help="earlier deals in order, each played or cancelled, the first dealt by --dealer (next-dealer)")
     q.add_argument("--result", choices=("played", "cancelled"), help="what became of the hand (next-dealer)")
-    q.add_argument("--seat", type=int, help="the seat the question is about, 0..3 (seat 0 is player 1)")
+    q.add_argument("--seat", type=int, metavar="PLAYER", help="the player the question is about, 1 to 4")
     q.add_argument("--card", help="the card asked about, e.g. AS")
     q.add_argument("--bid", help="the bid asked about: a number, pass, or e.g. 8H")
     q.add_argument("--irregularity",

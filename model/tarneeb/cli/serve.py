@@ -87,8 +87,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from tarneeb.serve.app import QuietErrors, create_app
+    from tarneeb.serve.slow import BoundedConfig
 
     workers = args.workers or cores()
+    bounds = {"header_timeout": args.header_timeout, "body_timeout": args.body_timeout}
     sock = _bind(args.host, args.port, listen=workers == 1 or not OWN_SOCKETS)
     address, family = sock.getsockname(), sock.family
     host, port = address[:2]
@@ -99,15 +101,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
     url = f"http://{shown}:{port}/"
     if args.json:
         print_json({"url": url, "host": host, "port": port, "max_upload": args.max_upload_kib * 1024,
-                    "workers": workers})
+                    "workers": workers, "header_timeout": args.header_timeout, "body_timeout": args.body_timeout})
     else:
         print(f"tarneeb serve: {url} (English {url}en/, Arabic {url}ar/); {workers} worker process"
               f"{'es' if workers > 1 else ''}; Ctrl-C stops", flush=True)
     sys.stdout.flush()
     if workers == 1:
-        config = uvicorn.Config(QuietErrors(create_app(max_upload=args.max_upload_kib * 1024)), log_level="warning",
-                                access_log=False, lifespan="off", timeout_graceful_shutdown=2,
-                                timeout_worker_healthcheck=WORKER_HEALTHCHECK_S)
+        config = BoundedConfig(QuietErrors(create_app(max_upload=args.max_upload_kib * 1024)), **bounds, log_level="warning",
+                               access_log=False, lifespan="off", timeout_graceful_shutdown=2,
+                               timeout_worker_healthcheck=WORKER_HEALTHCHECK_S)
         server = uvicorn.Server(config)
         server.run(sockets=[sock])  # on Ctrl-C uvicorn stops, then raises KeyboardInterrupt: main prints one line, 130
         return 0
@@ -117,9 +119,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from tarneeb.serve.app import MAX_UPLOAD_ENV
 
     os.environ[MAX_UPLOAD_ENV] = str(args.max_upload_kib * 1024)  # read by each worker's app (worker_app)
-    config = uvicorn.Config("tarneeb.serve.app:worker_app", factory=True, workers=workers, log_level="warning",
-                            access_log=False, lifespan="off", timeout_graceful_shutdown=2,
-                            timeout_worker_healthcheck=WORKER_HEALTHCHECK_S)
+    config = BoundedConfig("tarneeb.serve.app:worker_app", **bounds, factory=True, workers=workers, log_level="warning",
+                           access_log=False, lifespan="off", timeout_graceful_shutdown=2,
+                           timeout_worker_healthcheck=WORKER_HEALTHCHECK_S)
     shared: list[Any] = [OwnSocket(family, address)] if OWN_SOCKETS else [sock]
     supervisor = Multiprocess(config, sockets=shared)
     supervisor.run()  # until Ctrl-C (or SIGTERM): then it stops the workers and returns
@@ -142,17 +144,45 @@ def cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+# the bounds of tarneeb.serve.slow, repeated here so that `tarneeb serve --help` runs without the serve extra
+# (tests/test_serve.py checks they are the same)
+HEADER_SECONDS = 10.0
+BODY_SECONDS = 60.0
+KEEP_ALIVE_SECONDS = 5
+
+
+def seconds_arg(text: str) -> float:
+    """A bound in seconds: a number above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value < 86400:
+        raise argparse.ArgumentTypeError(f"{text}: give a number of seconds above 0 (and below a day)")
+    return value
+
+
 def register(subparsers: Any) -> None:
     s = subparsers.add_parser(
         "serve", help="the referee, record checks and rule pages as a local web app (English and Arabic)",
         description="Start a local web app: pick rulesets and describe a situation (card picker, scores, bids) for "
                     "a cited ruling; paste or upload game records to see each divergence; read each ruleset's rules. "
-                    "Needs the serve extra: pip install 'tarneeb[serve]'.")
+                    "Needs the serve extra: pip install 'tarneeb[serve]'. Slow clients are bounded: a connection "
+                    f"that has not sent a request's headers within --header-timeout (default {HEADER_SECONDS:g} s, "
+                    "from when it connects or from the previous answer), or a body within --body-timeout (default "
+                    f"{BODY_SECONDS:g} s after its headers), is closed (with 408 when it had begun a request); a "
+                    f"connection idle between two requests is closed after {KEEP_ALIVE_SECONDS} s.")
     s.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1, this machine only)")
     s.add_argument("--port", type=count_arg(0), default=DEFAULT_PORT,
                    help=f"port to listen on (default {DEFAULT_PORT}; 0 picks a free one)")
     s.add_argument("--max-upload-kib", type=count_arg(1), default=2048,
                    help="largest request accepted, upload included, in KiB (default 2048)")
+    s.add_argument("--header-timeout", type=seconds_arg, default=HEADER_SECONDS, metavar="S",
+                   help=f"seconds a connection has to send a request's headers, from when it connects or from the "
+                        f"previous answer; a connection that sends nothing is closed then too (default {HEADER_SECONDS:g})")
+    s.add_argument("--body-timeout", type=seconds_arg, default=BODY_SECONDS, metavar="S",
+                   help=f"seconds a request's body has to arrive in full once its headers are in (default "
+                        f"{BODY_SECONDS:g})")
     s.add_argument("--workers", type=count_arg(1), default=None,
                    help="worker processes answering requests (default: one per core; 1: a single process)")
     s.add_argument("--json", action="store_true", help="print the address as one JSON object instead of a sentence")

@@ -201,6 +201,7 @@ def _ruling(lang: str, req: dict[str, Any]) -> dict[str, Any]:
     form: dict[str, list[Any]] = req.get("form") or {}
     fields = _fields(form)
     text, name = None, ""
+    found: list[Any] = []
     if req.get("situation") is not None:
         text, name = str(req["situation"]), LINK_NAME
         fields = {"situation_text": text}
@@ -210,6 +211,9 @@ def _ruling(lang: str, req: dict[str, Any]) -> dict[str, Any]:
             fields = {"situation_text": found[0].text}
     chosen = [str(v) for v in form.get("ruleset", ids if not form else []) if v in ids]
     ctx = app._ruling_ctx(lang, fields, chosen)
+    if req.get("example") and not found:  # a link cut short or garbled: said so, as the web referee says it
+        html, code = render(path, "ruling.html", 404, error_lead=app.bad_example(lang, str(req["example"])), **ctx)
+        return {"html": html, "status": code}
     if not form and text is None:  # the form, empty or holding an example
         return {"html": render(path, "ruling.html", **ctx)[0], "status": 200}
     explain = bool(fields.get("explain"))

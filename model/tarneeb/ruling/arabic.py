@@ -124,6 +124,9 @@ def _lead_why(a: dict[str, Any], seat: object) -> str:
         return _t("reasons", "lead-first-bidder", dealer=player(a.get("dealer")))
     if reason == "contract":
         return _t("reasons", "lead-contract", seat=player(seat))
+    if reason == "auction":
+        c = a.get("contract", {})
+        return _t("reasons", "lead-auction", holder=player(c.get("seat")), bid=c.get("bid", "?"))
     if reason == "direction":
         return _t("reasons", "direction", cards=a.get("cards", "?"), leader=player(a.get("leader")),
                   way=_t("labels", str(a.get("direction", "counter-clockwise"))))
@@ -301,6 +304,9 @@ def _whose_turn(a: dict[str, Any]) -> str:
         return _t("sentences", "turn-bidding-made", seat=seat, made=a["made"], dealer=player(a.get("dealer")))
     if phase == "bidding" and "calls" in a:
         return _t("sentences", "turn-bidding-calls", seat=seat, calls=a["calls"])
+    if phase == "trump" and "contract" in a:
+        c = a["contract"]
+        return _t("sentences", "turn-naming", seat=seat, holder=player(c.get("seat")), bid=c.get("bid", "?"))
     return _t("sentences", f"whose-turn-{phase}", seat=seat)
 
 

@@ -19,7 +19,19 @@ from tarneeb.core import rules as core_rules
 from tarneeb.core import transition
 from tarneeb.core.cards import NO_TRUMP, card_str, player_name, strain_name
 from tarneeb.core.spec import Rules
-from tarneeb.core.state import Bidding, BiddingOpened, Calling, Contracted, Event, Played, Playing, State, TrickTaken
+from tarneeb.core.state import (
+    Bidding,
+    BiddingOpened,
+    Calling,
+    Contracted,
+    ContractMade,
+    Dealing,
+    Event,
+    Played,
+    Playing,
+    State,
+    TrickTaken,
+)
 from tarneeb.errors import IllegalAction, IllegalBid
 from tarneeb.ruling.situation import Missing, NotApplicable, Situation, TrickInProgress, completed_tricks
 
@@ -231,6 +243,13 @@ def leader_of_next(rules: Rules, situation: Situation) -> tuple[int, str, str, d
         return (seat, core_clauses.lead_clause(0),
                 f"the first bidder, after the dealer ({player_name(situation.dealer)}), leads the first trick",
                 {"reason": "first-bidder", "dealer": situation.dealer})
+    if situation.contract is None and situation.auction is not None:
+        contract = auction_contract(rules, situation)
+        seat = steps.first_leader(rules, situation.dealer, contract)
+        return (seat, core_clauses.lead_clause(0),
+                f"the auction ends with {player_name(contract[0])}'s bid of {contract[1]} as the contract, and the "
+                "contract holder leads the first trick",
+                {"reason": "auction", "contract": {"seat": contract[0], "bid": contract[1]}})
     if situation.contract is None:
         raise Missing("contract", "the contract holder leads the first trick under this ruleset")
     seat = first_leader(rules, situation)
@@ -358,6 +377,24 @@ def auction(rules: Rules, situation: Situation) -> tuple[State, tuple[Event, ...
     return state, happened
 
 
+def auction_contract(rules: Rules, situation: Situation) -> tuple[int, int, int | None]:
+    """The contract the stated auction ends with, as the transition makes it (the ContractMade of
+    :func:`auction`'s steps): (seat, tricks, strain or None while the holder has still to name trump). An auction
+    not over yet leaves the contract :class:`Missing`; one where all passed has none (the deal is cancelled)."""
+    state, events = auction(rules, situation)
+    made = [e.contract for e in events if type(e) is ContractMade]
+    if made:
+        return made[-1]
+    if type(state) is Calling:
+        raise Missing("auction", f"the auction is not over: {player_name(state.to_move)} calls next, and the "
+                                 "contract it ends with decides who leads")
+    if type(state) is Dealing:
+        raise situation.err(["auction"], f"all passed, so the deal is cancelled and {player_name(state.table.dealer)} "
+                                         f"deals again under {rules.label()} "
+                                         f"[{core_clauses.redeal_clause(rules)}]: no one leads")
+    raise RuntimeError(f"an auction ended without a contract in {type(state).__name__}")
+
+
 def individual_turn(rules: Rules, situation: Situation) -> int | None:
     """Whose bid it is from the dealer and the bids made (None without a dealer): the seat to bid once the stated
     bids are stepped in turn; a stated bid of a seat the transition would reach only later is a contradiction
@@ -389,7 +426,7 @@ def all_bids(situation: Situation) -> list[int]:
 
 
 __all__ = [
-    "all_bids", "auction", "bids_in_turn", "check_history", "check_individual_bids", "check_stated_trump",
+    "all_bids", "auction", "auction_contract", "bids_in_turn", "check_history", "check_individual_bids", "check_stated_trump",
     "check_tagged", "contract_of", "dealt", "dealt_trump", "direction_word", "family_check", "first_leader",
     "individual_turn", "leader_of_next", "need_dealer", "opened", "outcome_scores", "play_start", "seat_scores",
     "stated_bids", "total_scores", "trick_played", "trick_winner", "trump_chain", "trump_of",

@@ -82,24 +82,41 @@ def _ints(flag: str, text: str, unknown_ok: bool = False) -> list[int | None]:
     return out
 
 
-def _seat_list(flag: str, text: str) -> tuple[int, list[str]]:
-    """``SEAT:A,B,C`` -> (seat, [A, B, C])."""
-    seat, sep, rest = text.partition(":")
-    if not sep or not seat.strip().isdigit():
-        raise SituationError("(flags)", [flag], f"{text!r}: write SEAT:ITEMS, e.g. 2:AS,KD")
-    return int(seat), [x for x in _split(rest) if x]
+PLAYERS_WORDS = "players are counted 1 to 4 (partners 1 and 3, 2 and 4)"
+
+
+def player_seat(flag: str, value: object) -> int:
+    """The seat (0..3, as situation files and records count) of the player a person typed (1..4)."""
+    text = str(value).strip()
+    if not text.lstrip("+-").isdigit():
+        raise SituationError("(flags)", [flag], f"{text!r} is not a player: {PLAYERS_WORDS}")
+    n = int(text)
+    if not 1 <= n <= 4:
+        raise SituationError("(flags)", [flag], f"there is no player {n}: {PLAYERS_WORDS}")
+    return n - 1
+
+
+def _seat_list(flag: str, text: str, example: str) -> tuple[int, list[str]]:
+    """``PLAYER:A,B,C`` -> (seat, [A, B, C]), the player counted 1..4 and the seat 0..3."""
+    player, sep, rest = text.partition(":")
+    if not sep or not player.strip().lstrip("+-").isdigit():
+        raise SituationError("(flags)", [flag], f"{text!r}: write PLAYER:ITEMS, e.g. {example} ({PLAYERS_WORDS})")
+    return player_seat(flag, player), [x for x in _split(rest) if x]
 
 
 def situation_from_flags(kind: str, f: Mapping[str, Any]) -> dict[str, Any]:
     """A raw situation from the values of the quick-input flags (``None`` = not given); see ``tarneeb ruling
-    --help`` for each flag."""
+    --help`` for each flag. The flags count players 1 to 4, as a person does (``--dealer 1`` is the first player);
+    the situation they give counts seats 0 to 3, as files, records and the JSON do."""
     raw: dict[str, Any] = {"title": "from the command line", "question": {"kind": kind}}
     q = raw["question"]
-    for key in ("seat", "card", "bid", "irregularity"):
+    if f.get("seat") is not None:
+        q["seat"] = player_seat("--seat", f["seat"])
+    for key in ("card", "bid", "irregularity"):
         if f.get(key) is not None:
             q[key] = f[key]
     if f.get("dealer") is not None:
-        raw["dealer"] = f["dealer"]
+        raw["dealer"] = player_seat("--dealer", f["dealer"])
     for key, flag in (("scores", "--scores"), ("scores_after", "--scores-after")):
         if f.get(key):
             vals = _ints(flag, f[key], unknown_ok=True)
@@ -113,13 +130,15 @@ def situation_from_flags(kind: str, f: Mapping[str, Any]) -> dict[str, Any]:
         if f.get(key):
             vals = _ints(flag, f[key], unknown_ok=True)
             if len(vals) != 4:
-                raise SituationError("(flags)", [flag], "give four values by seat 0..3, '-' for unknown (e.g. 3,-,-,4)")
+                raise SituationError("(flags)", [flag], "give four values, players 1 to 4 in order, '-' for unknown "
+                                                        "(e.g. 3,-,-,4)")
             raw[key] = {str(i): v for i, v in enumerate(vals) if v is not None}
     if f.get("contract"):
         parts = f["contract"].split(":")
         if len(parts) not in (2, 3) or not all(p.strip().lstrip("-").isdigit() for p in parts[:2]):
-            raise SituationError("(flags)", ["--contract"], f"{f['contract']!r}: write SEAT:BID or SEAT:BID:TRUMP")
-        raw["contract"] = {"seat": int(parts[0]), "bid": int(parts[1])}
+            raise SituationError("(flags)", ["--contract"], f"{f['contract']!r}: write PLAYER:BID or PLAYER:BID:TRUMP, "
+                                                            f"e.g. 2:8:S ({PLAYERS_WORDS})")
+        raw["contract"] = {"seat": player_seat("--contract", parts[0]), "bid": int(parts[1])}
         if len(parts) == 3:
             raw["contract"]["trump"] = parts[2]
     if f.get("auction") is not None:
@@ -130,15 +149,15 @@ def situation_from_flags(kind: str, f: Mapping[str, Any]) -> dict[str, Any]:
     if f.get("hand_cards"):
         raw["hands"] = {}
         for item in f["hand_cards"]:
-            seat, cards = _seat_list("--hand", item)
+            seat, cards = _seat_list("--hand-cards", item, "3:3C,5S,7H")
             raw["hands"][str(seat)] = cards
     if f.get("void"):
         raw["voids"] = {}
         for item in f["void"]:
-            seat, suits = _seat_list("--void", item)
+            seat, suits = _seat_list("--void", item, "3:D")
             raw["voids"].setdefault(str(seat), []).extend(suits)
     if f.get("trick") is not None:
-        leader, cards = _seat_list("--trick", f["trick"])
+        leader, cards = _seat_list("--trick", f["trick"], "2:KD,2D")
         raw["trick"] = {"leader": leader, "cards": cards}
         if f.get("led"):
             raw["trick"]["led"] = f["led"]
@@ -147,7 +166,7 @@ def situation_from_flags(kind: str, f: Mapping[str, Any]) -> dict[str, Any]:
     if f.get("history"):
         raw["history"] = []
         for item in f["history"]:
-            leader, cards = _seat_list("--history", item)
+            leader, cards = _seat_list("--history", item, "1:2H,KH,3H,4S")
             raw["history"].append({"leader": leader, "cards": cards})
     if f.get("deals"):
         raw["deals"] = [{"hand": x} for x in _split(f["deals"])]
@@ -254,4 +273,5 @@ def with_rulesets(raw: dict[str, Any], rulesets: str | Sequence[Any] | None,
     return out
 
 
-__all__ = ["CONFIG_NAME", "ENV", "club_default", "situation_from_flags", "situation_from_record", "with_rulesets"]
+__all__ = ["CONFIG_NAME", "ENV", "PLAYERS_WORDS", "club_default", "player_seat", "situation_from_flags",
+           "situation_from_record", "with_rulesets"]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +32,7 @@ from tarneeb.core.state import Calling
 from tarneeb.errors import IllegalBid
 from tarneeb.ruling.decision import decide
 from tarneeb.ruling.facts import auction
+from tarneeb.ruling.math_words import math_words
 from tarneeb.ruling.situation import (
     KIND_QUESTIONS,
     Missing,
@@ -229,7 +231,7 @@ def rule_one(situation: Situation, rid: str, options: dict[str, OptionValue]) ->
         if not situation.all_rulesets:
             raise situation.err([e.field], f"incomplete for {rules.label()}: {e.why}") from None
         return Ruling(rid, rules.label(), rules.ruleset.name, "undecided", {"missing": e.field},
-                      f"Undecided: {e.field} is not given ({e.why}).")
+                      f"Undecided, for want of {missing_words(e.field)} ({e.field}): {e.why}.")
     return Ruling(rid, rules.label(), rules.ruleset.name, "ruled", d.answer, d.text, clause_refs(rules, d.chain),
                   _flags(kind, rules, situation, d.answer), d.math)
 
@@ -343,6 +345,28 @@ def resolve_file(path: str | Path) -> Report:
     return resolve(load_situation(path))
 
 
+_FACT_WORDS = {
+    "scores": "the scores", "question.seat": "the player asked about", "question.card": "the card asked about",
+    "dealer": "the dealer", "contract": "the contract", "auction": "the auction's calls", "tricks": "the tricks taken",
+    "history": "the finished tricks", "hand": "what became of the hand", "revealed": "the dealer's turned card",
+    "contract.trump": "the contract's trump", "bids": "the bids", "trump": "the trump",
+}
+_SEAT_FACT_WORDS = {"hands": "the cards {p} holds", "voids": "the suits {p} has none of", "bids": "{p}'s bid",
+                    "tricks": "the tricks {p} took", "scores": "{p}'s score"}
+
+
+def missing_words(field: str) -> str:
+    """A fact the referee lacks (a situation's field: ``hands.2``, ``deals[1].hand``) in words, players counted 1 to
+    4 (``the cards player 3 holds``); the field itself where it has no words here."""
+    m = re.fullmatch(r"deals\[(\d+)\]\.(.+)", field)
+    if m is not None:
+        return f"{missing_words(m.group(2))} of deal {int(m.group(1)) + 1}"
+    m = re.fullmatch(r"([a-z_]+)\.(\d)", field)
+    if m is not None and m.group(1) in _SEAT_FACT_WORDS:
+        return _SEAT_FACT_WORDS[m.group(1)].format(p=player_name(int(m.group(2))))
+    return _FACT_WORDS.get(field, field)
+
+
 def report_json(rep: Report) -> dict[str, Any]:
     """The report as a JSON object: the question, the agreement and each ruleset's ruling."""
     return {
@@ -350,7 +374,8 @@ def report_json(rep: Report) -> dict[str, Any]:
         "agreement": rep.agreement, "headline": headline(rep), "asked": rep.asked,
         "rulings": [{
             "ruleset": x.ruleset, "label": x.label, "name": x.name, "status": x.status, "answer": x.answer,
-            "ruling": x.text, "math": x.math, "fields": list(x.fields), "short": short_lines(x, rep.kind),
+            "ruling": x.text, "math": x.math, "math_words": math_words(x.math), "fields": list(x.fields),
+            "short": short_lines(x, rep.kind),
             "clauses": [c.to_json() for c in x.clauses],
             "ambiguities": [{
                 "id": a.id, "question": a.question, "sources": list(a.sources), "changes_ruling": a.changes_ruling,
@@ -370,9 +395,9 @@ def short_lines(x: Ruling, kind: str = "") -> list[str]:
     why = []
     if x.clauses:
         c = x.clauses[0]
-        why.append(f"{c.id} ({cite(c.doc, c.heading)})")
+        why.append(f"deciding clause {c.id} ({cite(c.doc, c.heading)})")
     if x.math:
-        why.append(x.math)
+        why.append(math_words(x.math))
     if why:
         lines.append("; ".join(why))
     live = [a for a in x.ambiguities if a.changes_ruling]
@@ -410,7 +435,7 @@ def _explain(rep: Report) -> list[str]:
         lines.append(f"{x.label} - {x.name}")
         lines.append(f"  Ruling: {x.text}")
         if x.math:
-            lines.append(f"  Arithmetic: {x.math}")
+            lines.append(f"  Arithmetic: {math_words(x.math)}")
         if x.clauses:
             lines.append("  Decided by:")
             for c in x.clauses:
@@ -455,9 +480,9 @@ def report_text(rep: Report, explain: bool = False) -> str:
     for x in rep.rulings:
         why = ""
         if x.status == "ruled" and x.clauses:
-            why = f" [{x.clauses[0].id}" + (f"; {x.math}" if x.math else "") + "]"
+            why = f" [by {x.clauses[0].id}" + (f"; {math_words(x.math)}" if x.math else "") + "]"
         elif x.math:
-            why = f" [{x.math}]"
+            why = f" [{math_words(x.math)}]"
         amb = [a.id for a in x.ambiguities if a.changes_ruling or (
             any(r.taken for r in a.readings) and any(r.answer is None for r in a.readings))]
         lines.append(f"{x.label}: {x.text}{why}" + (f" (ambiguous: {', '.join(amb)})" if amb else ""))

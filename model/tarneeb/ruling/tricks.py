@@ -306,7 +306,7 @@ def _missing(rules: Rules, situation: Situation, seat: int, led: int, outs: dict
 
     if turns_on(led):
         return Missing(f"hands.{seat}", f"whether {player_name(seat)} holds a {SUIT_NAMES[led][:-1]} decides it; list the "
-                                        f"player's whole hand or add voids.{seat}")
+                                        "player's whole hand, or the suits the player has none of")
     trumps, why = _trumps(rules, situation)
     if why is not None and any(outs.get((t, held), o) != o for (_, held), o in outs.items() for t in trumps):
         return why
@@ -314,9 +314,9 @@ def _missing(rules: Rules, situation: Situation, seat: int, led: int, outs: dict
         if turns_on(suit):
             if len(trumps) == 1 and suit == trumps[0]:
                 return Missing(f"hands.{seat}", f"whether {player_name(seat)} holds a trump ({SUIT_NAMES[suit]}) decides "
-                                                f"it under must-trump; list the hand or add voids.{seat}")
+                                                "it under must-trump; list the hand, or the suits the player has none of")
             return Missing(f"hands.{seat}", f"whether {player_name(seat)} holds a {SUIT_NAMES[suit][:-1]} decides it; "
-                                            f"list the player's whole hand or add voids.{seat}")
+                                            "list the player's whole hand, or the suits the player has none of")
     return Missing(f"hands.{seat}", f"which cards {player_name(seat)} holds decides it; list the player's whole hand")
 
 

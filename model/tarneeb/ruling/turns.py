@@ -23,7 +23,7 @@ from tarneeb.core import transition
 from tarneeb.core.actions import PLAYS
 from tarneeb.core.cards import CARD_BITS, SUIT_NAMES, card_str, n_of, player_name
 from tarneeb.core.spec import Rules
-from tarneeb.core.state import Calling, Dealing, Played
+from tarneeb.core.state import Calling, Dealing, Naming, Played
 from tarneeb.errors import IllegalPlay
 from tarneeb.ruling.bidding import decide_next_dealer
 from tarneeb.ruling.facts import (
@@ -69,6 +69,8 @@ def _decide_who_leads(rules: Rules, situation: Situation) -> Decision:
     seat, clause, why, facts = got
     n = len(situation.history) + 1
     chain = (clause, "play.winner") if clause != "play.lead" else (clause, core_clauses.turn_clause(rules))
+    if facts.get("reason") == "auction":  # the contract the auction settled decides the lead
+        chain = (*chain, core_clauses.contract_clause(rules, False))
     return Decision({"leader": seat, "trick": n, **facts}, f"{player_name(seat, True)} leads trick {n}: {why}.", chain,
                     f"trick {n}: leader = {player_name(seat)}")
 
@@ -124,8 +126,13 @@ def _decide_whose_turn(rules: Rules, situation: Situation) -> Decision:
             return Decision({"seat": dealer, "phase": "deal", "reason": "all-pass"},
                             f"All passed: {player_name(dealer)} deals again.",
                             (core_clauses.redeal_clause(rules),))
-        if situation.contract is None:
-            raise Missing("contract", "the auction is over; the contract holder names trump and leads")
+        if type(state) is Naming and situation.trump is None:
+            holder, bid, _ = state.contract
+            return Decision({"seat": state.to_move, "phase": "trump", "reason": "auction",
+                             "contract": {"seat": holder, "bid": bid}},
+                            f"{player_name(state.to_move, True)} names trump next: the auction ends with "
+                            f"{player_name(holder)}'s bid of {bid} as the contract, and the contract holder names trump.",
+                            ("trump.source", core_clauses.contract_clause(rules, False)))
     return _as_turn(_decide_who_leads(rules, situation))
 
 

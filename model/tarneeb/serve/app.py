@@ -24,7 +24,7 @@ from markupsafe import Markup, escape
 from starlette.applications import Starlette
 from starlette.datastructures import FormData, UploadFile
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -236,9 +236,17 @@ async def ruling_get(request: Request) -> Response:
     name = request.query_params.get("example")
     if name:
         found = [e for e in ctx["examples"] if e.name == name]
-        if found:
-            ctx["f"] = {"situation_text": found[0].text}
+        if not found:  # a link cut short or garbled: said so, not an empty form that looks like the answer
+            return await made(request, "ruling.html", 404, error_lead=bad_example(lang, name), **ctx)
+        ctx["f"] = {"situation_text": found[0].text}
     return await made(request, "ruling.html", **ctx)
+
+
+def bad_example(lang: str, name: str) -> str:
+    """What the referee page says for a link naming no example (``?example=`` cut short or garbled)."""
+    # in Arabic text a Latin name is isolated and kept on one line (no break at its hyphens)
+    shown = name[:80] if lang == "en" else "\u2066" + name[:80].replace("-", "\u2011") + "\u2069"
+    return STRINGS[lang]["bad_example"].format(name=shown)
 
 
 HEAVY_THREADS = 1  # threads of one process doing the heavy work (a ruling, a record check, a page) at a time
@@ -401,6 +409,12 @@ async def http_error(request: Request, exc: Exception) -> Response:
     return page(request, "error.html", status, message=words["bad_request"], detail=detail, status=status)
 
 
+async def client_gone(request: Request, exc: Exception) -> Response:
+    """The client went away, or was cut off for sending its request too slowly (tarneeb.serve.slow), part-way through
+    its body: no one is left to answer, and nothing went wrong here, so nothing is logged."""
+    return Response(status_code=408)
+
+
 async def server_error(request: Request, exc: Exception) -> Response:
     """Anything unexpected: logged, and a short page with status 500 (no traceback)."""
     log.error("error answering %s %s: %r", request.method, request.url.path, exc)
@@ -429,7 +443,8 @@ def create_app(max_upload: int = DEFAULT_MAX_UPLOAD, seconds: float = DEFAULT_SE
         Route("/{lang}/rules/", rules_index),
         Route("/{lang}/rules/{rid}", rules_page),
     ]
-    app = Starlette(routes=routes, exception_handlers={HTTPException: http_error, Exception: server_error})
+    app = Starlette(routes=routes, exception_handlers={HTTPException: http_error, ClientDisconnect: client_gone,
+                                                       Exception: server_error})
     app.state.max_upload = max_upload
     app.state.seconds = seconds
     return app

@@ -132,7 +132,7 @@ def ruling_groups(rulings: list[dict[str, Any]], lang: str = "en") -> list[dict[
     for r in rulings:
         english = _own_label(r["label"]).sub(mark, r["ruling"])
         sentence = r.get("ruling_ar", english) if lang == "ar" else english
-        math = (r.get("math_ar") or "") if lang == "ar" else r["math"]
+        math = (r.get("math_ar") or "") if lang == "ar" else r.get("math_words", r["math"])
         g = out.setdefault((r["status"], english, sentence, math),
                            {"status": r["status"], "ruling": sentence, "english": english, "math": math,
                             "labels": [], "members": [], "clause_ids": [], "ambiguity_ids": []})

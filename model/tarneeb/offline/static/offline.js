@@ -11,11 +11,15 @@
   var WORDS = {
     en: { loading: "Loading the referee… (the first visit downloads it once; afterwards it works offline)",
           ruling: "Ruling…", share: "Share this ruling", copied: "Link copied", link: "Link to this ruling",
-          failed: "The referee could not start in this browser: ", badlink: "This link does not hold a situation.",
+          failed: "The referee could not start in this browser: ",
+          badlink: "This link is damaged or cut short: it holds no situation the referee can read. Ask for the link " +
+                   "again, or describe the situation in the form below.",
           offline: "Saved on this device: the referee works offline." },
     ar: { loading: "جارٍ تحميل الحَكَم… (تُنزَّل ملفاته مرة واحدة في الزيارة الأولى، ثم يعمل دون اتصال)",
           ruling: "جارٍ الحكم…", share: "شارك هذا الحكم", copied: "نُسخ الرابط", link: "رابط هذا الحكم",
-          failed: "تعذّر تشغيل الحَكَم في هذا المتصفح: ", badlink: "هذا الرابط لا يحمل موقفًا.",
+          failed: "تعذّر تشغيل الحَكَم في هذا المتصفح: ",
+          badlink: "هذا الرابط تالف أو مقطوع: لا يحمل موقفًا يستطيع الحَكَم قراءته. اطلب الرابط من جديد، أو صف " +
+                   "الموقف في النموذج أدناه.",
           offline: "محفوظ على هذا الجهاز: يعمل الحَكَم دون اتصال." }
   };
   var T = window.tarneeb = { times: {}, answered: 0, last: null, error: null };  // times: ms from the page's opening
@@ -82,9 +86,13 @@
   }
 
   // what an address asks: the situation of its #s=, the dispute of its ?example=, or the empty form
+  // (a #s= that is not base64url of UTF-8 text, or is empty, throws: the link is damaged or cut short)
   function asked(url) {
     var s = new URLSearchParams(url.hash.replace(/^#/, "")).get("s");
-    if (s) { return { situation: b64urlDecode(s) }; }
+    if (s !== null) {
+      if (!/^[A-Za-z0-9_-]+$/.test(s) || s.length % 4 === 1) { throw new Error("not a situation's link"); }
+      return { situation: b64urlDecode(s) };
+    }
     var ex = url.searchParams.get("example");
     return ex ? { example: ex } : {};
   }
@@ -221,14 +229,16 @@
     popped = null;
   });
 
-  var first = {};
-  try { first = asked(new URL(location.href)); } catch (e) { status(words().badlink, "bad"); }
-  status(words().loading);
+  var first = {}, broken = false;
+  try { first = asked(new URL(location.href)); } catch (e) { broken = true; }
+  status(broken ? words().badlink : words().loading, broken ? "bad" : "");  // a broken link says so, and stays said
+  if (broken) { document.body.setAttribute("data-badlink", "1"); }
   if (first.situation || first.example) {
     go(here, first, "replace");
   } else {
     engine.then(function () {
       T.times.ready = performance.now();
+      if (broken) { return; }
       cached.then(function (yes) { status(yes ? words().offline : "", yes ? "ok" : ""); });
     }, function (e) { T.error = String(e && e.message || e); status(words().failed + T.error, "bad"); });
   }

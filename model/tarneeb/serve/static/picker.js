@@ -22,6 +22,46 @@
     });
   }
   showIrregularity();
+  // Each player menu gets a row of buttons, players 1 to 4: one tap where the menu takes two (open, choose). The
+  // menu stays the field sent (and works without this script). A menu that names whose cards come next (the player
+  // asked about, a trick's leader) also turns the card picker to those cards (data-cards: the field's id).
+  function chooseTarget(id) {
+    var radio = document.querySelector('#picker input[name="_target"][value="' + id + '"]');
+    if (radio && !radio.checked && !radio.closest(".not-asked")) {
+      radio.checked = true;
+      radio.dispatchEvent(new Event("change"));
+    }
+  }
+  document.querySelectorAll("select.seat").forEach(function (sel) {
+    var row = document.createElement("div");
+    row.className = "chips";
+    row.setAttribute("role", "group");
+    var label = sel.id && document.querySelector('label[for="' + sel.id + '"]');
+    if (label) { row.setAttribute("aria-label", label.textContent); }
+    var chips = [];
+    Array.prototype.forEach.call(sel.options, function (opt) {
+      if (opt.value === "") { return; }
+      var b = document.createElement("button");
+      b.type = "button";
+      b.className = "chip";
+      b.setAttribute("data-seat", opt.value);
+      b.setAttribute("aria-label", opt.textContent);
+      b.textContent = String(Number(opt.value) + 1);  // players count 1 to 4, as the menu's names do
+      b.addEventListener("click", function () {
+        sel.value = sel.value === opt.value ? "" : opt.value;  // tapping the chosen player again clears it
+        sel.dispatchEvent(new Event("change", { bubbles: true }));
+        if (sel.value !== "" && sel.getAttribute("data-cards")) { chooseTarget(sel.getAttribute("data-cards")); }
+      });
+      chips.push(b);
+      row.appendChild(b);
+    });
+    function mark() {
+      chips.forEach(function (b) { b.setAttribute("aria-pressed", b.getAttribute("data-seat") === sel.value ? "true" : "false"); });
+    }
+    sel.addEventListener("change", mark);
+    mark();
+    sel.parentNode.insertBefore(row, sel.nextSibling);
+  });
   var picker = document.getElementById("picker");
   if (!picker) { return; }
   picker.hidden = false;
