@@ -279,7 +279,7 @@ def test_extends_cycle_and_unknown_base(tmp_path: Path) -> None:
     with pytest.raises(SpecError, match="extends itself"):
         resolve_ruleset(str(tmp_path / "a.toml"))
     p = write(tmp_path, "u.toml", HEAD.format(id="u1", base="card-kings-42"))
-    with pytest.raises(SpecError, match=r"extends: unknown ruleset; valid: .*card-kings-41"):
+    with pytest.raises(SpecError, match=r"extends: unknown ruleset; did you mean card-kings-41\? \(valid: .*card-kings-41"):
         resolve_ruleset(str(p))
     with pytest.raises(ConfigError, match="no such ruleset file"):
         resolve_ruleset("./missing.toml")

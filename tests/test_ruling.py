@@ -122,7 +122,7 @@ BAD: list[tuple[str, dict[str, Any], tuple[str, ...], str]] = [
     ("missing void knowledge", {"trick": {"leader": 1, "cards": ["KD"]}, "revealed": "9C",
                                 "question": {"kind": "card-legal", "card": "3C"}}, ("hands.2",), "incomplete"),
     ("bad seat", {"dealer": 4, "question": {"kind": "trump"}}, ("dealer",), "not a seat"),
-    ("unknown kind", {"question": {"kind": "who-cheated"}}, ("question.kind",), "valid"),
+    ("unknown kind", {"question": {"kind": "who-cheated"}}, ("question.kind",), "the kinds:"),
     ("unknown ruleset", {"ruleset": "hearts", "question": {"kind": "trump"}}, ("ruleset",), "unknown ruleset"),
 ]
 

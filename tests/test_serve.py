@@ -228,8 +228,9 @@ def test_each_rulesets_card_gives_its_verdict_in_arabic(client: TestClient, path
 @pytest.mark.parametrize(("data", "files", "message"), [
     ({"situation_text": "ruleset = [1"}, None, "(pasted): (syntax): "),
     ({"situation_text": '{"ruleset": "all",'}, None, "(pasted): (syntax): "),
-    ({"situation_text": "ruleset = 'all'\n[question]\nkind = 'who-knows'"}, None, "(pasted): question.kind: 'who-knows'"),
-    ({}, {"situation_file": ("x.toml", b"\xff\xfe\x00garbage", "application/octet-stream")}, "x.toml: (file): not UTF-8"),
+    ({"situation_text": "ruleset = 'all'\n[question]\nkind = 'who-knows'"}, None,
+     "(pasted): question.kind: who-knows is not a question kind"),
+    ({}, {"situation_file": ("x.toml", b"\xff\xfe\x00garbage", "application/octet-stream")}, "x.toml: not UTF-8"),
     ({}, {"situation_file": ("s.json", b"[1, 2]", "application/json")}, "s.json: (top): a situation is a table"),
     ({"ruleset": ALL, "kind": "winner", "score0": "x", "score1": "1", "score2": "1", "score3": "1"}, None,
      "(form): scores[0]: 'x' is not a whole number"),

@@ -15,7 +15,7 @@ from typing import Any
 
 from tarneeb.cli.common import add_reading_arg, progress_bar, rules_from_args
 from tarneeb.conformance.protocol import Engine
-from tarneeb.errors import BadInput
+from tarneeb.errors import BadInput, os_error_words
 
 
 def register(subparsers: Any) -> None:
@@ -70,7 +70,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
             with open(args.out, "wb") as f:
                 f.writelines(res.reproducer)
         except OSError as e:
-            raise BadInput(f"--out {args.out}: cannot write: {e.strerror or e}") from None
+            raise BadInput(f"--out {args.out}: cannot write: {os_error_words(e)}") from None
     if args.json:
         print(json.dumps(res.to_json()))
     elif res.divergence is None:

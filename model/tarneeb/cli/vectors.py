@@ -16,7 +16,7 @@ from typing import Any
 
 from tarneeb.cli.common import progress_bar
 from tarneeb.conformance.protocol import Engine
-from tarneeb.errors import BadInput
+from tarneeb.errors import BadInput, os_error_words
 
 
 def register(subparsers: Any) -> None:
@@ -143,7 +143,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         try:
             Path(args.junit).write_text(junit_xml(rep, args.engine), encoding="utf-8")
         except OSError as e:
-            raise BadInput(f"--junit {args.junit}: cannot write: {e.strerror or e}") from None
+            raise BadInput(f"--junit {args.junit}: cannot write: {os_error_words(e)}") from None
     if args.json:
         print(json.dumps(rep.to_json(args.max_failures)))
     else:

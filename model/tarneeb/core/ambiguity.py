@@ -19,7 +19,7 @@ from typing import Any
 from tarneeb.core.model import Clause, OptionValue, Rules, Ruleset
 from tarneeb.core.paths import spec_dir
 from tarneeb.core.schema import PARAMS, READING_DEFAULTS, _check_param, build_rules, rulesets
-from tarneeb.errors import ConfigError, SpecError
+from tarneeb.errors import ConfigError, SpecError, did_you_mean, os_error_words
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,8 +51,10 @@ class Ambiguity:
 def _load(path: str) -> tuple[Ambiguity, ...]:
     try:
         raw = tomllib.loads(open(path, encoding="utf-8").read())
-    except (OSError, tomllib.TOMLDecodeError) as e:
-        raise SpecError(path, "(file)", str(e)) from None
+    except tomllib.TOMLDecodeError as e:
+        raise SpecError(path, "(toml)", str(e)) from None
+    except OSError as e:
+        raise SpecError(path, "(file)", f"cannot read: {os_error_words(e)}") from None
     out = []
     known_rs = set(rulesets())
     for i, a in enumerate(raw.get("ambiguity", [])):
@@ -174,7 +176,8 @@ def check_reading(aid: str, rid: str, where: str = "--reading", source: str = "(
     try:
         a = ambiguity(aid)
     except KeyError:
-        raise ConfigError(source, key, f"no such ambiguity; selectable: {valid or 'none'}") from None
+        raise ConfigError(source, key, f"no such ambiguity{did_you_mean(aid, [x.id for x in ambiguities()])} "
+                                       f"(selectable: {valid or 'none'})") from None
     if selectable is not None and aid not in selectable and a.selectable:
         raise ConfigError(source, key, f"this ambiguity does not concern {source}; selectable for it: "
                                        f"{valid or 'none'}")
@@ -186,7 +189,8 @@ def check_reading(aid: str, rid: str, where: str = "--reading", source: str = "(
         raise ConfigError(source, key, f"the engine follows one reading of this ambiguity only{how}; selectable: "
                                        f"{valid or 'none'}")
     if rid not in a.params:
-        raise ConfigError(source, f"{key}={rid}", "no such reading; valid: " + ", ".join(a.params))
+        raise ConfigError(source, f"{key}={rid}", f"no such reading{did_you_mean(rid, a.params)} (valid: "
+                                                 + ", ".join(a.params) + ")")
     return a
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar
 
 from tarneeb.core.sources import cite
-from tarneeb.errors import ConfigError
+from tarneeb.errors import ConfigError, did_you_mean
 
 OptionValue = bool | int | str
 T = TypeVar("T")
@@ -155,7 +155,8 @@ class Ruleset:
             if o.name == name:
                 return o
         valid = ", ".join(o.name for o in self.options) or "(this ruleset has no options)"
-        raise ConfigError(self.id, name, f"unknown option; valid options: {valid}")
+        raise ConfigError(self.id, name, f"unknown option{did_you_mean(name, (o.name for o in self.options))} "
+                                         f"(valid options: {valid})")
 
     def defaults(self) -> dict[str, OptionValue]:
         return {o.name: o.default for o in self.options}

@@ -22,7 +22,7 @@ from tarneeb.core.model import Clause, Option, OptionValue, Rules, Ruleset
 from tarneeb.core.paths import spec_dir
 from tarneeb.core.prose import render
 from tarneeb.core.rules import legal_bids
-from tarneeb.errors import ConfigError, SpecError
+from tarneeb.errors import ConfigError, SpecError, os_error_words
 
 # ---------------------------------------------------------------- schema
 # Every parameter the engine understands: name -> (kind, allowed values or None).
@@ -159,7 +159,7 @@ def read_toml(path: Path) -> dict[str, Any]:
     except tomllib.TOMLDecodeError as e:
         raise SpecError(str(path), "(toml)", str(e)) from None
     except (OSError, UnicodeDecodeError) as e:
-        raise SpecError(str(path), "(file)", str(e)) from None
+        raise SpecError(str(path), "(file)", f"cannot read: {os_error_words(e)}") from None
 
 
 def check_keys(file: str, table: dict[str, Any], known: Sequence[str], where: str = "") -> None:

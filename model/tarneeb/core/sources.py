@@ -15,7 +15,7 @@ from typing import Any
 
 from tarneeb.core.context import current
 from tarneeb.core.paths import spec_dir
-from tarneeb.errors import SpecError
+from tarneeb.errors import SpecError, os_error_words
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +53,7 @@ def _table() -> dict[str, Source]:
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8-sig"))
     except OSError as exc:
-        raise SpecError(str(path), "(file)", f"cannot read the sources table: {exc.strerror}") from None
+        raise SpecError(str(path), "(file)", f"cannot read the sources table: {os_error_words(exc)}") from None
     except tomllib.TOMLDecodeError as exc:
         raise SpecError(str(path), "(file)", f"not valid TOML: {exc}") from None
     out: dict[str, Source] = {}

@@ -21,7 +21,7 @@ from typing import Any
 
 from tarneeb.core import rules as core_rules
 from tarneeb.core.cards import STRAINS, card_str
-from tarneeb.errors import SituationError
+from tarneeb.errors import SituationError, os_error_words
 from tarneeb.records.format import HandLine, MatchHeader, RecordProblem, bid_text
 from tarneeb.records.reader import read_records
 
@@ -50,8 +50,10 @@ def club_default(cwd: Path | None = None, env: Mapping[str, str] | None = None) 
             continue
         try:
             raw = tomllib.loads(p.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
-            raise SituationError(str(p), ["(file)"], str(e)) from None
+        except tomllib.TOMLDecodeError as e:
+            raise SituationError(str(p), ["(toml)"], str(e)) from None
+        except (OSError, UnicodeDecodeError) as e:
+            raise SituationError(str(p), [], f"cannot read: {os_error_words(e)}") from None
         table = raw.get("ruling", raw)
         if "ruleset" not in table:
             continue
@@ -175,7 +177,7 @@ def situation_from_record(path: str, match: str | None, hand: int, kind: str | N
             elif isinstance(it, RecordProblem) and it.severity == "error" and (match is None or it.match == match):
                 raise SituationError(path, [f"line {it.line}", it.field], it.message)
     except OSError as e:
-        raise SituationError(path, ["(file)"], str(e)) from None
+        raise SituationError(path, [], f"cannot read: {os_error_words(e)}") from None
     if match is None:
         if len(headers) != 1:
             raise SituationError(path, ["--match"], f"the file holds {len(headers)} matches; name one: "

@@ -28,7 +28,7 @@ from tarneeb.core.ambiguity import check_reading, selectable_readings, with_read
 from tarneeb.core.cards import NO_TRUMP, SUIT_NAMES, card_str, parse_card, parse_suit, player_name
 from tarneeb.core.clauses import IRREGULARITIES
 from tarneeb.core.spec import OptionValue, Rules, Ruleset, load_rules, resolve_ruleset, ruleset_files_allowed, rulesets
-from tarneeb.errors import CardError, SituationError, TarneebError
+from tarneeb.errors import CardError, SituationError, TarneebError, did_you_mean, os_error_words, shorten
 
 KINDS: tuple[str, ...] = (
     "card-legal", "trick-winner", "bid-legal", "redeal", "score", "winner", "next-dealer", "trump",
@@ -47,6 +47,23 @@ KIND_QUESTIONS: dict[str, str] = {
     "whose-turn": "whose turn is it?",
     "irregularity": "what happens after this irregularity?",
 }
+# what people type for a question kind -> the kind they mean (offered as "did you mean", never taken silently)
+KIND_ALIASES: dict[str, str] = {
+    "who-wins": "winner", "who-won": "winner", "wins": "winner", "won": "winner", "game-over": "winner",
+    "legal": "card-legal", "can-play": "card-legal", "play-legal": "card-legal", "revoke": "irregularity",
+    "dealer": "next-dealer", "who-deals": "next-dealer", "who-deals-next": "next-dealer", "lead": "who-leads",
+    "leader": "who-leads", "turn": "whose-turn", "who-plays": "whose-turn", "trick": "trick-winner",
+    "who-takes": "trick-winner", "points": "score", "scores": "score", "misdeal": "redeal", "throw-in": "redeal",
+    "bid": "bid-legal", "can-bid": "bid-legal", "trumps": "trump",
+}
+
+
+def unknown_kind(kind: object, file_too: bool = False) -> str:
+    """The message for a question kind that is none of KINDS (``file_too``: nor a file): the kinds, and the one
+    meant when it is close."""
+    what = "neither a question kind nor a file" if file_too else "not a question kind"
+    return (f"{shorten(kind)} is {what}{did_you_mean(str(kind), KINDS, KIND_ALIASES)} "
+            f"(the kinds: {', '.join(KINDS)})")
 _TOP_KEYS = {
     "schema", "title", "description", "ruleset", "options", "dealer", "scores", "scores_after", "hands",
     "voids", "revealed", "bids", "contract", "auction", "tricks", "played", "trick", "hand", "question",
@@ -373,7 +390,7 @@ def read_raw(path: str | Path) -> dict[str, Any]:
     try:
         text = p.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as e:
-        raise SituationError(file, ["(file)"], str(e)) from None
+        raise SituationError(file, [], f"cannot read: {os_error_words(e)}") from None
     return decode_situation(text, file, p.suffix.lower() == ".json")
 
 
@@ -473,7 +490,7 @@ def _parse_question(file: str, raw: dict[str, Any]) -> Question:
     if not isinstance(asked, dict) or "kind" not in asked:
         raise SituationError(file, ["question.kind"], f"missing: one of {', '.join(KINDS)}")
     if asked["kind"] not in KINDS:
-        raise SituationError(file, ["question.kind"], f"{asked['kind']!r}; valid: {', '.join(KINDS)}")
+        raise SituationError(file, ["question.kind"], unknown_kind(asked["kind"]))
     for k in asked:
         if k not in _QUESTION_KEYS:
             raise SituationError(file, [f"question.{k}"], f"unknown field; valid: {', '.join(_QUESTION_KEYS)}")
