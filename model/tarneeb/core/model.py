@@ -244,5 +244,10 @@ class Rules:
         changed += [f"reading {a}={rd}" for a, rd in sorted(self.ruleset.readings.items())]
         return self.id + (f" [{', '.join(changed)}]" if changed else "")
 
+    def words(self) -> str:
+        """The rules as human output names them: the ruleset's name, then its id (and what differs from its
+        defaults, as :meth:`label`): ``Tarneeb 41 (bs.fyi), ruleset bsfyi-41``."""
+        return f"{self.ruleset.name}, ruleset {self.label()}"
+
 
 _VALUE_FIELDS = tuple(f.name for f in fields(Rules) if f.compare)

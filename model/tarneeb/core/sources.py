@@ -130,3 +130,38 @@ def cite_ref(ref: str, lang: str = "en") -> str:
     if not sep or doc not in sources():
         return ref
     return cite(doc, heading, lang)
+
+
+# ------------------------------------------------------------------ names of clauses and ambiguities
+
+
+@cache
+def _names() -> dict[str, dict[str, str]]:
+    """``spec/names.toml``: the short English name of each clause id and of each ambiguity id."""
+    path = spec_dir() / "names.toml"
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8-sig"))
+    except OSError as exc:
+        raise SpecError(str(path), "(file)", f"cannot read the names table: {os_error_words(exc)}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise SpecError(str(path), "(toml)", str(exc)) from None
+    return {k: {str(i): str(n) for i, n in raw.get(k, {}).items()} for k in ("clause", "ambiguity")}
+
+
+def rule_name(clause_id: str) -> str:
+    """The clause's short name, ``the follow-suit rule``; a clause not in spec/names.toml (a club's own) is
+    ``rule ID``."""
+    return _names()["clause"].get(clause_id) or f"rule {clause_id}"
+
+
+def rule_words(clause_id: str) -> str:
+    """A clause as human output names it: its name with its id beside it, ``the follow-suit rule (play.follow)``."""
+    name = _names()["clause"].get(clause_id)
+    return f"{name} ({clause_id})" if name else f"rule {clause_id}"
+
+
+def topic_words(ambiguity_id: str) -> str:
+    """An ambiguity as human output names it: what it is about with its id beside it, ``what happens after a
+    revoke (revoke-remedy)``."""
+    name = _names()["ambiguity"].get(ambiguity_id)
+    return f"{name} ({ambiguity_id})" if name else f"the question {ambiguity_id}"
