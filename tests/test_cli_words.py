@@ -76,3 +76,16 @@ def test_stats_json_keys_the_pass_by_name_and_says_its_numbering(capsys: pytest.
     bids = out["configurations"][0]["bids"]
     assert "pass" in bids and "0" not in bids, bids
     assert out["numbering"].startswith("seats 0-3"), out
+
+
+def test_show_names_the_ruleset_and_its_rules_by_name_and_its_json_says_its_numbering(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    assert main(["show", "classic"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Classic Tarneeb (online table), ruleset classic, from "), out[:200]
+    assert "the follow-suit rule (play.follow)" in out and "what happens after a revoke" not in out, out
+    assert "who deals first (first-dealer)" in out.lower(), out
+    assert main(["show", "classic", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["numbering"].startswith("seats 0-3")

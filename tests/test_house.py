@@ -262,7 +262,7 @@ def test_a_stuck_combination_is_refused_with_a_witness(tmp_path: Path, capsys: p
     for argv in (("simulate", "--ruleset", str(p)), ("prove", "--ruleset", str(p)), ("rules", str(p))):
         rc, _, err = run(capsys, *argv)
         assert rc == 2, argv
-        assert "no legal bid" in err and "witness: scores [40, 0, 0, 0]" in err and "bid.rising_table" in err
+        assert "no legal bid" in err and "witness: scores 40, 0, 0, 0 by player, player 1 to bid" in err and "bid.rising_table" in err
 
 
 def test_a_combination_the_proofs_refuse_comes_with_a_witness(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -86,3 +86,63 @@ def test_an_arabic_page_names_the_facts_of_an_error_in_arabic(form: dict[str, st
     assert ar is not None and en is not None
     assert ar.startswith("لا يمكن استخدام هذا الإدخال: راجِع: " + "، ".join(words)), ar
     assert "راجِع" not in en and not re.search(r"\bseats? \d", en), en
+
+
+# ------------------------------------------------------------------ the English report: words, not Python or bare ids
+
+_LIST = re.compile(r"\[-?\d+, |\{'|\['|'\]")  # a Python list of numbers, a dict, a quoted item
+
+
+def _bare_ids(text: str) -> list[str]:
+    """Clause and ambiguity ids shown alone: each must stand in brackets after its name."""
+    from tarneeb.core.ambiguity import ambiguities
+    from tarneeb.core.spec import rulesets
+
+    ids = {c for rs in rulesets().values() for c in rs.clauses} | {a.id for a in ambiguities()}
+    ids = {i for i in ids if "-" in i or "." in i}  # "misdeal" is also the English word
+    # "(see ambiguity classic-deal-order)" in a clause's own wording names it by what it is: beside a word
+    return sorted({i for i in ids for m in re.finditer(r"(?<![\w.-])(?<!ambiguity )" + re.escape(i) + r"(?![\w-]|\.toml)", text)
+                   if text[m.start() - 1:m.start()] != "(" or text[m.end():m.end() + 1] != ")"})
+
+
+def test_every_dispute_is_reported_in_words_with_ids_beside_their_names() -> None:
+    from tarneeb.ruling import load_situation, report_text, resolve
+
+    for p in sorted((spec_dir() / "disputes").glob("*.toml")):
+        rep = resolve(load_situation(p))
+        for explain in (False, True):
+            text = report_text(rep, explain)
+            # a reading's id stands before its own words ("replay-hand: The hand is thrown in"): not a bare id
+            head = "\n".join(ln for ln in text.splitlines() if not re.match(r"\s+- [a-z0-9-]+( \(taken\))?: ", ln))
+            assert not _LIST.search(text), (p.name, _LIST.search(text), text)
+            assert not _bare_ids(head), (p.name, _bare_ids(head), text)
+
+
+def test_the_quick_winner_question_says_the_scores_by_player_and_the_rule_by_name() -> None:
+    from tarneeb.ruling import parse_situation, report_text, resolve
+
+    rep = resolve(parse_situation({"title": "t", "ruleset": "card-kings-41", "scores": [41, 50, 10, 1],
+                                   "question": {"kind": "winner"}}, "(flags)"))
+    text = report_text(rep)
+    assert "scores: player 1 41, player 2 50, player 3 10, player 4 1" in text, text
+    assert "Tarneeb 41 (Card Kings), ruleset card-kings-41: " in text, text
+    assert "the both-qualify tie rule (tie.both-qualify), from Card Kings" in text, text
+
+
+def test_an_irregularity_names_the_rule_broken_and_what_the_documents_are_silent_on() -> None:
+    from tarneeb.ruling import parse_situation, report_text, resolve
+
+    rep = resolve(parse_situation({"title": "t", "ruleset": "all", "question": {"kind": "irregularity",
+                                                                                 "irregularity": "revoke"}}, "(flags)"))
+    text = report_text(rep)
+    assert "breaks the follow-suit rule (play.follow)." in text, text
+    assert "silent on what happens after a revoke (revoke-remedy)" in text, text
+    assert "[the follow-suit rule (play.follow)]" not in text, text  # said once, not again in brackets
+
+
+def test_the_json_says_its_numbering() -> None:
+    from tarneeb.ruling import parse_situation, report_json, resolve
+
+    out = report_json(resolve(parse_situation({"title": "t", "ruleset": "card-kings-41", "scores": [41, 50, 10, 1],
+                                               "question": {"kind": "winner"}}, "(flags)")))
+    assert out["numbering"].startswith("seats 0-3") and "teams 0-1" in out["numbering"], out

@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from tarneeb.cli.common import console, count_arg, print_json, print_summary
-from tarneeb.core.sources import cite
+from tarneeb.core.sources import cite, rule_words
 from tarneeb.core.spec import load_rules, rulesets
 
 
@@ -62,7 +62,6 @@ def cancelled_text(rules: Any, rec: Any, records: Any) -> str:
     """One cancelled deal: its bids, the clause that cancelled it, and who deals next (and by which clause)."""
     from tarneeb.core.cards import player_name
     from tarneeb.core.clauses import next_dealer_clause
-    from tarneeb.core.sources import rule_words
 
     bids = ", ".join(call_text(s, b) for s, b in rec.bids) or "none"
     if rules.family == "individual" and rec.bids:

@@ -15,6 +15,7 @@ from typing import Any
 
 from tarneeb.cli.common import add_reading_arg, progress_bar, rules_from_args
 from tarneeb.conformance.protocol import Engine
+from tarneeb.core.cards import n_of
 from tarneeb.errors import BadInput, os_error_words
 
 
@@ -54,7 +55,8 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
             if args.json:
                 print(json.dumps({"deals": 0, "divergence": None, "skipped": wire, "engine_rulesets": listed}))
             else:
-                print(f"skipped: ruleset {wire} is not in the engine's hello rulesets {json.dumps(listed)}")
+                print(f"skipped: ruleset {wire} is not among the rulesets the engine's hello lists "
+                      f"({', '.join(str(x) for x in listed) or 'none'})")
                 print("nothing was run: the engine does not support this ruleset")
             return 2
         try:
@@ -78,7 +80,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     else:
         print(f"divergence after {res.deals} deals: {res.divergence.text()}")
         if res.shrunk is not None:
-            print(f"shrunk to {res.reproducer_deals} deal(s): {res.shrunk.text()}")
+            print(f"shrunk to {n_of(res.reproducer_deals, 'deal')}: {res.shrunk.text()}")
         print("reproducer (game record; check it with `tarneeb verify`):")
         for line in res.reproducer:
             sys.stdout.write(line.decode())

@@ -382,28 +382,28 @@ def config_problems(rules: Rules) -> list[tuple[str, str]]:
                 why = (f"the minimum {lo} is above the highest bid {rules.bid_max}" if lo > rules.bid_max else
                        f"every bid from {lo} to {rules.bid_max} is excluded ({_fmt_list(sorted(rules.bid_excluded))})")
                 out.append(("bid.rising_min", f"a player with score >= {threshold} would have no legal bid "
-                                              f"(witness: scores [{at}, 0, 0, 0] with seat 0 to bid: {why}; "
+                                              f"(witness: scores {at}, 0, 0, 0 by player, player 1 to bid: {why}; "
                                               "the auction is stuck)"))
             elif 4 * legal[-1] < rules.total_min:
                 h = legal[-1]
                 out.append(("bid.total_min", f"total {rules.total_min} can never be reached (four bids of at most {h}; "
-                                             f"witness: scores [{at}, {at}, {at}, {at}], the highest legal bids "
+                                             f"witness: scores {at}, {at}, {at}, {at} by player, the highest legal bids "
                                              f"{h}, {h}, {h}, {h} sum to {4 * h} < {rules.total_min}: every hand is "
                                              "void and redealt forever)"))
         if rules.total_min > 52:
-            out.append(("bid.total_min", f"total {rules.total_min} exceeds 4 x 13 (witness: scores [0, 0, 0, 0], "
-                                         f"bids [13, 13, 13, 13] sum to 52 < {rules.total_min}: every hand is void)"))
+            out.append(("bid.total_min", f"total {rules.total_min} exceeds 4 x 13 (witness: scores 0, 0, 0, 0 by player, "
+                                         f"bids 13, 13, 13, 13 sum to 52 < {rules.total_min}: every hand is void)"))
         top = max((b for b in range(rules.bid_min, rules.bid_max + 1) if b not in rules.bid_excluded), default=0)
         for threshold, total in rules.total_table:  # raised-total: a total in force once a score reaches threshold
             if 4 * top < total:
-                out.append(("bid.total_table", f"total {total} can never be reached (witness: scores [{threshold}, 0, "
-                                               f"0, 0], the highest bids {top}, {top}, {top}, {top} sum to {4 * top} "
+                out.append(("bid.total_table", f"total {total} can never be reached (witness: scores {threshold}, 0, "
+                                               f"0, 0 by player, the highest bids {top}, {top}, {top}, {top} sum to {4 * top} "
                                                f"< {total}: every hand is void and redealt forever)"))
         for b in range(rules.bid_min, rules.bid_max + 1):
             if b not in rules.bid_excluded and rules.values[b] <= 0:
                 out.append(("score.values", f"a made bid of {b} scores {rules.values[b]}: scores could never rise to the target "
-                                            f"(witness: scores [0, 0, 0, 0], bids [{b}, {b}, {b}, {b}], every bid made: "
-                                            f"scores stay at or below [0, 0, 0, 0])"))
+                                            f"(witness: scores 0, 0, 0, 0 by player, bids {b}, {b}, {b}, {b}, every bid made: "
+                                            f"scores stay at or below 0)"))
         made_bid_wins = rules.made_bid_wins
         if made_bid_wins and (made_bid_wins not in range(rules.bid_min, rules.bid_max + 1) or made_bid_wins in rules.bid_excluded):
             out.append(("win.made_bid_wins", f"bid {rules.made_bid_wins} can never be made: it is not a legal bid "
@@ -412,7 +412,7 @@ def config_problems(rules: Rules) -> list[tuple[str, str]]:
             for threshold, lo in min_levels(rules):
                 if rules.auto_bid < lo or rules.auto_bid in rules.bid_excluded:
                     out.append(("timer.auto_bid", f"the timer's bid {rules.auto_bid} is illegal for a player with score "
-                                                  f">= {threshold} (witness: scores [{max(threshold, 0)}, 0, 0, 0], the first "
+                                                  f">= {threshold} (witness: scores {max(threshold, 0)}, 0, 0, 0 by player, the first "
                                                   "bidder's timer runs out: the automatic bid is refused)"))
     else:
         if rules.trump_source != "contract":
