@@ -59,7 +59,7 @@ def test_dispute_files_follow_the_schema(path: Path) -> None:
 def test_disagreement_line_names_the_split() -> None:
     rep = resolve(load_situation(DISPUTES / "tie-equal-combined.toml"))
     assert rep.agreement.startswith("The rulesets disagree")
-    assert "team 1 wins under bsfyi-41, tarneeb-400" in rep.agreement
+    assert "team 1 wins under rulesets bsfyi-41 and tarneeb-400" in rep.agreement
     rep = resolve(load_situation(DISPUTES / "partner-negative.toml"))
     assert rep.agreement.startswith("All 4 rulesets")
 

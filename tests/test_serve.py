@@ -142,7 +142,7 @@ def test_the_winner_dispute_from_the_form(client: TestClient) -> None:
     assert sorted(articles) == sorted(r["label"] for r in want["rulings"])
     for r in want["rulings"]:
         assert text_of(esc(r["ruling"])) in text_of(articles[r["label"]])
-    assert "no winner yet under card-kings-41, eram-41" in text_of(page)
+    assert "no winner yet under rulesets card-kings-41 and eram-41" in text_of(page)
     # the human citation, not the machine id
     assert 'Card Kings, Tarneeb 41 rules page (untitled), section "How the game ends"' in text_of(articles["card-kings-41"])
 

@@ -245,7 +245,9 @@ def _agreement(kind: str, rulings: Sequence[Ruling]) -> str:
         return f"All {len(ruled)} rulesets that rule on this agree."
     parts = []
     for members in groups.values():
-        names = ", ".join(m.label for m in members)
+        labels = [m.label for m in members]  # the ids beside a word: "under rulesets bsfyi-41 and tarneeb-400"
+        names = (f"ruleset {labels[0]}" if len(labels) == 1 else
+                 f"rulesets {', '.join(labels[:-1])} and {labels[-1]}")
         parts.append(f"{short_answer(kind, members[0].answer)} under {names}")
     return "The rulesets disagree: " + "; ".join(parts) + "."
 
