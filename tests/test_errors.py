@@ -79,3 +79,13 @@ def test_a_spec_or_situation_error_of_a_whole_file_names_no_field() -> None:
     assert str(SpecError("a.toml", "(file)", "cannot read: permission denied")) == "a.toml: cannot read: permission denied"
     assert str(SituationError("s.toml", ["(file)"], "not UTF-8 text")) == "s.toml: not UTF-8 text"
     assert str(SituationError("s.toml", ["question", "seat"], "missing")) == "s.toml: question / seat: missing"
+
+
+def test_an_echoed_value_is_said_in_words_not_as_python_and_shortened() -> None:
+    from tarneeb.errors import echo
+
+    assert echo("x") == "'x'" and echo(None) == "nothing" and echo(True) == "true" and echo(41) == "41"
+    assert echo([1, "a"]) == "the list 1, 'a'" and echo([]) == "an empty list"
+    assert echo({"id": "classic", "options": {}}) == "a table of id, options"
+    assert "4,299 characters" in echo("9" * 4299) and len(echo("9" * 4299)) < 100
+    assert "[" not in echo([1, 2]) and "{" not in echo({"a": 1})

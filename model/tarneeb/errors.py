@@ -47,6 +47,25 @@ def shorten(value: object, limit: int = SHORTEN_AT) -> str:
     return f"{text[:keep]}...({len(text):,} characters)...{text[-keep:]}"
 
 
+def echo(value: object) -> str:
+    """A value of the input as an error message quotes it, in words rather than Python's: a text in quotes (cut
+    when long, :func:`shorten`, a path aside), ``true``/``false``, ``nothing`` for a missing value, ``the list 1, 2``, ``a table of
+    id, options``; a number as it is."""
+    if isinstance(value, str):  # a path is never cut (as shorten_words): the file named must stay findable
+        return "'" + (value if "/" in value else shorten(value)) + "'"
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return shorten(value)
+    if isinstance(value, list | tuple):
+        return "the list " + shorten(", ".join(echo(x) for x in value)) if value else "an empty list"
+    if isinstance(value, dict):
+        return "a table of " + shorten(", ".join(str(k) for k in value)) if value else "an empty table"
+    return shorten(value)
+
+
 _LONG_WORD = re.compile(r"[^\s,;:'\"()\[\]]{" + str(SHORTEN_AT + 1) + ",}")  # a value, without the punctuation around it
 
 
@@ -271,7 +290,7 @@ class EngineRejected(EngineError):
 
 
 __all__ = [
-    "SHORTEN_AT", "close_names", "did_you_mean", "file_error", "os_error_words", "shorten", "shorten_words",
+    "SHORTEN_AT", "close_names", "did_you_mean", "echo", "file_error", "os_error_words", "shorten", "shorten_words",
     "ActionError", "BadInput", "CardError", "ConfigError", "DocsBuildError", "EngineError", "EngineFailure",
     "EngineRejected", "IllegalAction", "IllegalBid", "IllegalDeal", "IllegalPlay", "IllegalTrump", "SituationError",
     "SpecError", "TarneebError", "WrongPhase",

@@ -12,7 +12,7 @@ from tarneeb.core.ambiguity import with_readings
 from tarneeb.core.cards import n_of, per_player, per_team, player_name, team_label
 from tarneeb.core.sources import rule_words
 from tarneeb.core.spec import Rules, get_ruleset, load_rules, parse_option_args
-from tarneeb.errors import ConfigError
+from tarneeb.errors import ConfigError, echo
 
 CommandFn = Callable[[argparse.Namespace], int]
 
@@ -60,7 +60,7 @@ def count_arg(lowest: int) -> Callable[[str], int]:
         try:
             n = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+            raise argparse.ArgumentTypeError(f"{echo(text)} is not a whole number") from None
         if n < lowest:
             raise argparse.ArgumentTypeError(f"{n} is below the lowest allowed value, {lowest}")
         return n
@@ -101,7 +101,7 @@ def reading_args(items: Sequence[str] | None) -> dict[str, str]:
             raise ConfigError("(command line)", f"--reading {item}", "a reading is written AMBIGUITY=READING")
         k, v = (x.strip() for x in item.split("=", 1))
         if k in out:
-            raise ConfigError("(command line)", f"--reading {k}", f"given twice ({out[k]!r} and {v!r}); give it once")
+            raise ConfigError("(command line)", f"--reading {k}", f"given twice ({echo(out[k])} and {echo(v)}); give it once")
         out[k] = v
     return out
 

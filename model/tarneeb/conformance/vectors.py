@@ -34,7 +34,7 @@ from tarneeb.core.cards import parse_card
 from tarneeb.core.clauses import cite
 from tarneeb.core.match import Match
 from tarneeb.core.spec import load_rules, rulesets, spec_dir
-from tarneeb.errors import BadInput, EngineFailure, EngineRejected, TarneebError
+from tarneeb.errors import BadInput, EngineFailure, EngineRejected, TarneebError, echo
 
 
 def default_dir() -> Path:
@@ -343,7 +343,7 @@ def parse_selector(sel: str) -> tuple[str, int | None, int | None]:
             return rel, None, int(where[1:])
         return rel, int(where), None
     except ValueError:
-        raise BadInput(f"--only {sel}: {where!r} is not a line number (FILE:LINE) or #N") from None
+        raise BadInput(f"--only {sel}: {echo(where)} is not a line number (FILE:LINE) or #N") from None
 
 
 def run_vectors(eng: Engine, paths: Sequence[Path], on_progress: Callable[[int, str], None] | None = None,
@@ -426,7 +426,7 @@ def vector_paths(root: Path, ruleset: str | None = None, categories: Sequence[st
             if p.exists() and (not categories or cat in categories):
                 out.append(p)
     if ruleset and not out:
-        raise BadInput(f"{root}: no vectors for ruleset {ruleset!r}")
+        raise BadInput(f"{root}: no vectors for ruleset {echo(ruleset)}")
     return out
 
 __all__ = ["CATEGORIES", "EngineFailure", "Failure", "RunReport", "default_dir", "generate", "generated_files",

@@ -22,7 +22,7 @@ from tarneeb.core.model import Clause, Option, OptionValue, Rules, Ruleset
 from tarneeb.core.paths import spec_dir
 from tarneeb.core.prose import render
 from tarneeb.core.rules import legal_bids
-from tarneeb.errors import ConfigError, SpecError, os_error_words
+from tarneeb.errors import ConfigError, SpecError, echo, os_error_words
 
 # ---------------------------------------------------------------- schema
 # Every parameter the engine understands: name -> (kind, allowed values or None).
@@ -129,7 +129,7 @@ def _check_param(file: str, key: str, value: Any) -> None:
         )
     if not ok:
         want = f"one of {', '.join(repr(a) for a in allowed)}" if allowed else f"a value of kind {kind}"
-        raise SpecError(file, f"params.{key}", f"{value!r} is not {want}")
+        raise SpecError(file, f"params.{key}", f"{echo(value)} is not {want}")
 
 
 def _flatten(d: dict[str, Any], prefix: str = "") -> dict[str, Any]:
@@ -148,7 +148,7 @@ def _req(file: str, table: dict[str, Any], key: str, where: str, kind: type = st
         raise SpecError(file, f"{where}.{key}", "missing")
     v = table[key]
     if not isinstance(v, kind):
-        raise SpecError(file, f"{where}.{key}", f"{v!r} should be of type {kind.__name__}")
+        raise SpecError(file, f"{where}.{key}", f"{echo(v)} should be of type {kind.__name__}")
     return v
 
 
@@ -173,7 +173,7 @@ def check_top(file: str, raw: dict[str, Any], known: Sequence[str]) -> None:
     """The top level of a ruleset file: only ``known`` keys, and schema 1."""
     check_keys(file, raw, known)
     if raw.get("schema") != 1:
-        raise SpecError(file, "schema", f"{raw.get('schema')!r}: only schema 1 is understood")
+        raise SpecError(file, "schema", f"{echo(raw.get('schema'))}: only schema 1 is understood")
 
 
 def load_ruleset_file(path: Path) -> Ruleset:
@@ -192,12 +192,12 @@ def load_ruleset_file(path: Path) -> Ruleset:
         name = _req(file, o, "name", where)
         param = _req(file, o, "param", where)
         if param not in PARAMS:
-            raise SpecError(file, f"{where}.param", f"unknown parameter {param!r}")
+            raise SpecError(file, f"{where}.param", f"unknown parameter {echo(param)}")
         if param in params:
             raise SpecError(file, f"{where}.param", f"{param} is set in [params] and by option {name}; set it once")
         otype = _req(file, o, "type", where)
         if otype not in ("bool", "int", "choice"):
-            raise SpecError(file, f"{where}.type", f"{otype!r}; valid: bool, int, choice")
+            raise SpecError(file, f"{where}.type", f"{echo(otype)}; valid: bool, int, choice")
         rng = o.get("range")
         opt = Option(
             name=name, param=param, type=otype, default=o.get("default"),
@@ -267,7 +267,7 @@ def _all_rulesets(root: str) -> dict[str, Ruleset]:
     for p in sorted(folder.glob("*.toml")):
         rs = load_ruleset_file(p)
         if rs.id != p.stem:
-            raise SpecError(str(p), "id", f"{rs.id!r} does not match the file name {p.stem!r}")
+            raise SpecError(str(p), "id", f"{echo(rs.id)} does not match the file name {echo(p.stem)}")
         out[rs.id] = rs
     return out
 
@@ -286,7 +286,7 @@ def parse_option_args(items: list[str]) -> dict[str, str]:
         k, v = item.split("=", 1)
         k = k.strip()
         if k in out:
-            raise ConfigError("(command line)", k, f"--option {k} is given twice ({out[k]!r} and {v.strip()!r}); give it once")
+            raise ConfigError("(command line)", k, f"--option {k} is given twice ({echo(out[k])} and {echo(v.strip())}); give it once")
         out[k] = v.strip()
     return out
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from tarneeb.core.context import current
 from tarneeb.core.paths import spec_dir
-from tarneeb.errors import SpecError, os_error_words
+from tarneeb.errors import SpecError, echo, os_error_words
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +62,7 @@ def _table() -> dict[str, Source]:
         try:
             src = Source(s["id"], s["publisher"], s["title"], s["described_as"], s["published"])
         except KeyError as exc:
-            raise SpecError(str(path), where, f"missing key {exc.args[0]!r}") from None
+            raise SpecError(str(path), where, f"missing key {echo(exc.args[0])}") from None
         out[src.id] = src
     return out
 
@@ -120,7 +120,7 @@ def cite(doc: str, heading: str, lang: str = "en") -> str:
         # a club's own rule sheet (declared by a ruleset file): its headings are cited as the club wrote them
         return f"{name}، قسم «{heading}»"
     if not rendered:
-        raise SpecError(f"i18n/{lang}.toml", f"heading.{heading!r}", f"no {lang} rendering of this section heading")
+        raise SpecError(f"i18n/{lang}.toml", f"heading.{echo(heading)}", f"no {lang} rendering of this section heading")
     return f"{name}، قسم «{rendered}» ({heading})"
 
 

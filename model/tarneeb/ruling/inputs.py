@@ -21,7 +21,7 @@ from typing import Any
 
 from tarneeb.core import rules as core_rules
 from tarneeb.core.cards import STRAINS, card_str
-from tarneeb.errors import SituationError, os_error_words
+from tarneeb.errors import SituationError, echo, os_error_words
 from tarneeb.records.format import HandLine, MatchHeader, RecordProblem, bid_text
 from tarneeb.records.reader import read_records
 
@@ -80,7 +80,7 @@ def _ints(flag: str, text: str, unknown_ok: bool = False) -> list[int | None]:
         try:
             out.append(int(x))
         except ValueError:
-            raise SituationError("(flags)", [flag], f"{x!r} is not a whole number (write e.g. 41,50,10,1)") from None
+            raise SituationError("(flags)", [flag], f"{echo(x)} is not a whole number (write e.g. 41,50,10,1)") from None
     return out
 
 
@@ -88,7 +88,7 @@ def _seat_list(flag: str, text: str) -> tuple[int, list[str]]:
     """``SEAT:A,B,C`` -> (seat, [A, B, C])."""
     seat, sep, rest = text.partition(":")
     if not sep or not seat.strip().isdigit():
-        raise SituationError("(flags)", [flag], f"{text!r}: write SEAT:ITEMS, e.g. 2:AS,KD")
+        raise SituationError("(flags)", [flag], f"{echo(text)}: write SEAT:ITEMS, e.g. 2:AS,KD")
     return int(seat), [x for x in _split(rest) if x]
 
 
@@ -120,7 +120,7 @@ def situation_from_flags(kind: str, f: Mapping[str, Any]) -> dict[str, Any]:
     if f.get("contract"):
         parts = f["contract"].split(":")
         if len(parts) not in (2, 3) or not all(p.strip().lstrip("-").isdigit() for p in parts[:2]):
-            raise SituationError("(flags)", ["--contract"], f"{f['contract']!r}: write SEAT:BID or SEAT:BID:TRUMP")
+            raise SituationError("(flags)", ["--contract"], f"{echo(f['contract'])}: write SEAT:BID or SEAT:BID:TRUMP")
         raw["contract"] = {"seat": int(parts[0]), "bid": int(parts[1])}
         if len(parts) == 3:
             raw["contract"]["trump"] = parts[2]
@@ -184,7 +184,7 @@ def situation_from_record(path: str, match: str | None, hand: int, kind: str | N
                                                     + ", ".join(list(headers)[:10]))
         match = next(iter(headers))
     if match not in headers:
-        raise SituationError(path, ["--match"], f"no match {match!r}; valid: {', '.join(list(headers)[:10])}")
+        raise SituationError(path, ["--match"], f"no match {echo(match)}; valid: {', '.join(list(headers)[:10])}")
     head = headers[match]
     hands = lines.get(match, [])
     field = hand - 1  # the record's own hand field counts from 0
