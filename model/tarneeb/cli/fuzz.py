@@ -76,7 +76,8 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(res.to_json()))
     elif res.divergence is None:
-        print(f"no divergence in {res.deals} deals ({res.matches} matches) under {rules.label()}")
+        print(f"no divergence in {n_of(res.deals, 'deal')} ({n_of(res.matches, 'match', 'matches')}) under "
+              f"{rules.words()}")
     else:
         print(f"divergence after {res.deals} deals: {res.divergence.text()}")
         if res.shrunk is not None:

@@ -409,7 +409,8 @@ def short_reading(r: Reading, kind: str = "") -> str:
 
 
 def _explain(rep: Report) -> list[str]:
-    lines = [f"{rep.title} ({rep.file})", f"Question: {rep.question}", ""]
+    where = rep.file if rep.file.startswith("(") else f"({rep.file})"  # "(flags)" is bracketed already
+    lines = [f"{rep.title} {where}", f"Question: {rep.question}", ""]
     for x in rep.rulings:
         lines.append(f"{x.name}, ruleset {x.label}")
         lines.append(f"  Ruling: {x.text}")
