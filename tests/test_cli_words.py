@@ -87,5 +87,6 @@ def test_show_names_the_ruleset_and_its_rules_by_name_and_its_json_says_its_numb
     assert out.startswith("Classic Tarneeb (online table), ruleset classic, from "), out[:200]
     assert "the follow-suit rule (play.follow)" in out and "what happens after a revoke" not in out, out
     assert "who deals first (first-dealer)" in out.lower(), out
+    assert '"dealer-privilege"' not in out and "│ must_trump  │ false " in out, out  # option defaults as written
     assert main(["show", "classic", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["numbering"].startswith("seats 0-3")

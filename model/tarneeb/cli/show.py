@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
@@ -125,7 +124,8 @@ def cmd_show(args: argparse.Namespace) -> int:
         for col in ("name", "default", "valid", "meaning"):
             t.add_column(col, overflow="fold")
         for o in data["options"]:
-            t.add_row(o["name"], json.dumps(o["default"]), o["valid"], o["meaning"])
+            d = o["default"]  # as the valid values are written: true, false, a name or a number (never JSON quotes)
+            t.add_row(o["name"], ("true" if d else "false") if isinstance(d, bool) else str(d), o["valid"], o["meaning"])
         con.print(t)
     t = Table(title="Ambiguities and the reading taken")
     for col in ("about", "question", "reading"):
