@@ -208,9 +208,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps({"machine": info, **result}))
     else:
-        print(f"machine: {info}")
+        from words import machine_words, value_words
+
+        print(machine_words(info))
         for k, v in result.items():
-            print(f"{k}: " + (", ".join(f"{a}={b}" for a, b in v.items()) if isinstance(v, dict) else str(v)))
+            print(f"{k.replace('_', ' ')}: {value_words(v)}")
     return 0
 
 

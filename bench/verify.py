@@ -284,7 +284,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps({"machine": info, "runs": results}))
     else:
-        print(f"machine: {info}")
+        from words import machine_words
+
+        print(machine_words(info))
         for name, rows in results.items():
             print(name)
             for r in rows:

@@ -359,6 +359,7 @@ def english_facts(en: str, labels: list[str]) -> list[str]:
         return " "
 
     text = re.sub(r"\b[Tt]eam (\d)\b", team, text)
+    text = re.sub(r"\bplayer \d (?=[+-]?\d)", " ", text)  # "scores: player 1 14, ...": the label of a value by player
     want += re.findall(r"[+-]?\d+", text)
     return want
 

@@ -162,7 +162,7 @@ def test_fuzz_skips_a_ruleset_the_engine_does_not_list(tmp_path: Path) -> None:
                         "--ruleset", "eram-41", "--hands", "5", "--out", str(out)], capture_output=True, text=True,
                        timeout=60)
     assert p.returncode == 2, p.stdout + p.stderr
-    assert p.stdout.splitlines()[0] == 'skipped: ruleset eram-41 is not in the engine\'s hello rulesets ["classic"]'
+    assert p.stdout.splitlines()[0] == "skipped: ruleset eram-41 is not among the rulesets the engine's hello lists (classic)"
     assert not out.exists() and "Traceback" not in p.stderr
 
 
@@ -185,3 +185,28 @@ def test_an_engine_ignoring_a_reading_it_is_told_diverges_and_verify_names_the_s
     assert got.returncode == 1
     clauses = {d["clause"] for d in reports if d["kind"] == "divergence" and d["independent"]}
     assert clauses == {want}, reports[:2]
+
+
+# ------------------------------------------------------------------ a divergence in words (conformance.explain)
+
+def test_a_divergence_and_its_deal_are_told_in_words_players_counted_from_1() -> None:
+    import re
+
+    from tarneeb.conformance.explain import deal_story
+    from tarneeb.conformance.fuzz import FuzzDivergence
+    from tarneeb.core.clauses import cite
+    from tarneeb.play.simulate import play_match
+
+    rules = load_rules("card-kings-41")
+    rec = next(r for r in play_match(rules, "words", 0, "heuristic", 3).match.records if r.redeal is None)
+    story = deal_story(rec, [0, 0, 0, 0])
+    d = FuzzDivergence("0:1", 0, 55, 12, "deltas", [-2, 4, -12, 2], [2, 4, -12, 2], "score.individual",
+                       cite(rules, "score.individual"), "the deal: " + story)
+    text = d.text()
+    assert "the engine says player 1 2, player 2 4, player 3 -12, player 4 2, the rules give player 1 -2" in text, text
+    assert "[the individual-scoring rule (score.individual), from Card Kings" in text, text
+    assert story.startswith(f"player {rec.dealer + 1} deals; scores before: player 1 0, player 2 0, player 3 0, "
+                            "player 4 0; "), story
+    assert re.search(r"trick 1 led by player \d: (\w\w ){3}\w\w, won by player \d", story), story
+    assert not re.search(r"\[-?\d+, ", text), text  # no Python list
+    assert not re.search(r"\d:\d|>\d", story), story  # no seat:bid or cards>winner codes

@@ -262,7 +262,7 @@ def test_a_stuck_combination_is_refused_with_a_witness(tmp_path: Path, capsys: p
     for argv in (("simulate", "--ruleset", str(p)), ("prove", "--ruleset", str(p)), ("rules", str(p))):
         rc, _, err = run(capsys, *argv)
         assert rc == 2, argv
-        assert "no legal bid" in err and "witness: scores [40, 0, 0, 0]" in err and "bid.rising_table" in err
+        assert "no legal bid" in err and "witness: scores 40, 0, 0, 0 by player, player 1 to bid" in err and "bid.rising_table" in err
 
 
 def test_a_combination_the_proofs_refuse_comes_with_a_witness(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -279,7 +279,7 @@ def test_extends_cycle_and_unknown_base(tmp_path: Path) -> None:
     with pytest.raises(SpecError, match="extends itself"):
         resolve_ruleset(str(tmp_path / "a.toml"))
     p = write(tmp_path, "u.toml", HEAD.format(id="u1", base="card-kings-42"))
-    with pytest.raises(SpecError, match=r"extends: unknown ruleset; valid: .*card-kings-41"):
+    with pytest.raises(SpecError, match=r"extends: unknown ruleset; did you mean card-kings-41\? \(valid: .*card-kings-41"):
         resolve_ruleset(str(p))
     with pytest.raises(ConfigError, match="no such ruleset file"):
         resolve_ruleset("./missing.toml")

@@ -52,8 +52,8 @@ def test_vectors_run_catches_the_planted_bug(mutant: str, capsys: pytest.Capture
     # enough to locate the bug without opening the file: the request, and for deals the bids, tricks and scores
     assert f["request"] and f["selector"].startswith("card-kings-41/")
     if f["category"] in ("hand", "match"):
-        assert "bids (seat:bid)" in f["story"] and "tricks (leader:cards>winner)" in f["story"]
-        assert "scores before" in f["story"]
+        assert "bids: player " in f["story"] and "trick 1 led by player " in f["story"]
+        assert "scores before: player 1 " in f["story"]
     # pasting its request lines into the engine reproduces what the engine gave
     with Engine(f"{JS} --mutant {mutant}") as eng:
         answers = [eng.request(json.loads(x)) for x in f["requests"]]
@@ -85,7 +85,7 @@ def test_fuzz_catches_the_planted_bug(mutant: str, capsys: pytest.CaptureFixture
     allowed = {MUTANTS[mutant]} | ({"score.values"} if MUTANTS[mutant] == "score.individual" else set())
     assert res["divergence"]["clause"] in allowed and res["reproducer_deals"] == 1
     if res["divergence"]["field"] in ("deltas", "winner", "scores"):
-        assert "bids (seat:bid)" in res["divergence"]["detail"] and "the engine answered" in res["divergence"]["detail"]
+        assert "bids: player " in res["divergence"]["detail"] and "the engine answered" in res["divergence"]["detail"]
 
 
 def test_the_correct_js_engine_never_diverges(capsys: pytest.CaptureFixture[str]) -> None:

@@ -12,6 +12,7 @@ z3 = pytest.importorskip("z3")
 
 from tarneeb.conformance.protocol import PERFT_CLAUSE  # noqa: E402
 from tarneeb.core.cards import card_str  # noqa: E402
+from tarneeb.core.sources import rule_words  # noqa: E402
 from tarneeb.core.spec import rulesets  # noqa: E402
 from tarneeb_proofs import manifest  # noqa: E402
 from tarneeb_proofs.encode import Encoding, holds, suit_mask, suit_of  # noqa: E402
@@ -71,7 +72,7 @@ def test_counterexamples_read_as_game_situations(results: list[Result]) -> None:
         assert r.witness.rows, r.check.id
         clauses = set(rulesets()[r.check.ruleset].clauses) | {PERFT_CLAUSE}  # perft: the protocol's definition
         assert r.witness.clauses and set(r.witness.clauses) <= clauses, r.check.id
-        assert "clauses: " + ", ".join(r.witness.clauses) in text
+        assert "clauses: " + ", ".join(rule_words(c) for c in r.witness.clauses) in text
     # card situations print cards by rank and suit, as the engine writes them
     follow = next(r for r in cex if r.check.mutant == "winner-ignores-trump" and r.check.invariant == "follow")
     assert follow.witness is not None
@@ -82,7 +83,7 @@ def test_counterexamples_read_as_game_situations(results: list[Result]) -> None:
     assert trick.witness is not None
     facts = dict(trick.witness.rows)
     assert len(facts["trick so far"].split()) == 3 and "plays" in facts["to play"]
-    assert facts["leader after the play (encoding)"].startswith("seat ")
+    assert facts["leader after the play (encoding)"].startswith("player ")
     refused = next(r for r in cex if r.check.mutant == "dealer-match-ignored" and r.check.invariant == "bids")
     assert refused.witness is not None
     assert "(matching)" in dict(refused.witness.rows)["refused (encoding), though the rules allow it"]

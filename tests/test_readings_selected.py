@@ -166,12 +166,12 @@ def test_a_house_file_selects_a_reading_and_its_clause_says_which(tmp_path: Path
 def test_a_reading_of_another_ruleset_or_a_reading_not_in_the_register_is_refused_by_name() -> None:
     with pytest.raises(ConfigError, match="does not concern eram-41"):
         with_readings(get_ruleset("eram-41"), {"defender-kaboot": "bidders-only"})
-    with pytest.raises(ConfigError, match="no such reading; valid: either-team, bidders-only"):
+    with pytest.raises(ConfigError, match=r"no such reading \(valid: either-team, bidders-only\)"):
         with_readings(get_ruleset("classic"), {"defender-kaboot": "both"})
 
 
 @pytest.mark.parametrize(("arg", "said"), [
-    ("defender-kaboot=nope", "--reading defender-kaboot=nope: no such reading; valid: either-team, bidders-only"),
+    ("defender-kaboot=nope", "--reading defender-kaboot=nope: no such reading (valid: either-team, bidders-only)"),
     ("junk", "--reading junk: a reading is written AMBIGUITY=READING"),
     ("revoke-remedy=replay-hand", "--reading revoke-remedy: no ruleset takes a reading of this ambiguity"),
 ])

@@ -178,5 +178,5 @@ def test_a_file_split_for_local_workers_that_cannot_be_read_is_reported_once(
     monkeypatch.setattr(units_module, "open_source", refuse)  # the forked workers inherit it
     reps: list[Any] = []
     s = verify_paths([str(p)], jobs=2, chunk_bytes=1, on_report=reps.append)
-    assert [r.text() for r in reps] == [f"{p}:0: error: (file): cannot read: Permission denied"]
+    assert [r.text() for r in reps] == [f"{p}: error: cannot read: permission denied"]
     assert s.files == 1 and s.unreadable_files == 1 and s.exit_code() == 2

@@ -59,7 +59,7 @@ def test_dispute_files_follow_the_schema(path: Path) -> None:
 def test_disagreement_line_names_the_split() -> None:
     rep = resolve(load_situation(DISPUTES / "tie-equal-combined.toml"))
     assert rep.agreement.startswith("The rulesets disagree")
-    assert "team 1 wins under bsfyi-41, tarneeb-400" in rep.agreement
+    assert "team 1 wins under rulesets bsfyi-41 and tarneeb-400" in rep.agreement
     rep = resolve(load_situation(DISPUTES / "partner-negative.toml"))
     assert rep.agreement.startswith("All 4 rulesets")
 
@@ -122,7 +122,7 @@ BAD: list[tuple[str, dict[str, Any], tuple[str, ...], str]] = [
     ("missing void knowledge", {"trick": {"leader": 1, "cards": ["KD"]}, "revealed": "9C",
                                 "question": {"kind": "card-legal", "card": "3C"}}, ("hands.2",), "incomplete"),
     ("bad seat", {"dealer": 4, "question": {"kind": "trump"}}, ("dealer",), "not a seat"),
-    ("unknown kind", {"question": {"kind": "who-cheated"}}, ("question.kind",), "valid"),
+    ("unknown kind", {"question": {"kind": "who-cheated"}}, ("question.kind",), "the kinds:"),
     ("unknown ruleset", {"ruleset": "hearts", "question": {"kind": "trump"}}, ("ruleset",), "unknown ruleset"),
 ]
 

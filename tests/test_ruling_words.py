@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from tarneeb.core.sources import rule_words
 from tarneeb.core.spec import spec_dir
 from tarneeb.ruling import rule_dict
 
@@ -110,7 +111,7 @@ def test_the_english_answer_reads_as_sentences(path: Any) -> None:
     for r in report_json(rep)["rulings"]:
         assert bool(r["math"]) == bool(r["math_words"]) and not _CODE_LIKE.search(r["math_words"]), r["math_words"]
         if r["status"] == "ruled" and r["clauses"]:  # its clause named as such, not a bare id heading the line
-            assert r["short"][1].startswith(f"deciding clause {r['clauses'][0]['id']} ("), r["short"]
+            assert r["short"][1].startswith(rule_words(r["clauses"][0]["id"]) + ", from "), r["short"]
 
 
 def test_an_undecided_ruling_names_the_missing_fact_in_words() -> None:
@@ -127,3 +128,61 @@ def test_an_undecided_ruling_names_the_missing_fact_in_words() -> None:
     assert "for want of the dealer's turned card (revealed)" in undecided["card-kings-41"], undecided
     assert "for want of the contract's trump (contract.trump)" in undecided["classic"], undecided
     assert not any(" is not given" in u for u in undecided.values()), undecided
+# ------------------------------------------------------------------ the English report: words, not Python or bare ids
+
+_LIST = re.compile(r"\[-?\d+, |\{'|\['|'\]")  # a Python list of numbers, a dict, a quoted item
+
+
+def _bare_ids(text: str) -> list[str]:
+    """Clause and ambiguity ids shown alone: each must stand in brackets after its name."""
+    from tarneeb.core.ambiguity import ambiguities
+    from tarneeb.core.spec import rulesets
+
+    ids = {c for rs in rulesets().values() for c in rs.clauses} | {a.id for a in ambiguities()}
+    ids = {i for i in ids if "-" in i or "." in i}  # "misdeal" is also the English word
+    # "(see ambiguity classic-deal-order)" in a clause's own wording names it by what it is: beside a word
+    return sorted({i for i in ids for m in re.finditer(r"(?<![\w.-])(?<!ambiguity )" + re.escape(i) + r"(?![\w-]|\.toml)", text)
+                   if text[m.start() - 1:m.start()] != "(" or text[m.end():m.end() + 1] != ")"})
+
+
+def test_every_dispute_is_reported_in_words_with_ids_beside_their_names() -> None:
+    from tarneeb.ruling import load_situation, report_text, resolve
+
+    for p in sorted((spec_dir() / "disputes").glob("*.toml")):
+        rep = resolve(load_situation(p))
+        for explain in (False, True):
+            text = report_text(rep, explain)
+            # a reading's id stands before its own words ("replay-hand: The hand is thrown in"): not a bare id
+            head = "\n".join(ln for ln in text.splitlines() if not re.match(r"\s+- [a-z0-9-]+( \(taken\))?: ", ln))
+            assert not _LIST.search(text), (p.name, _LIST.search(text), text)
+            assert not _bare_ids(head), (p.name, _bare_ids(head), text)
+
+
+def test_the_quick_winner_question_says_the_scores_by_player_and_the_rule_by_name() -> None:
+    from tarneeb.ruling import parse_situation, report_text, resolve
+
+    rep = resolve(parse_situation({"title": "t", "ruleset": "card-kings-41", "scores": [41, 50, 10, 1],
+                                   "question": {"kind": "winner"}}, "(flags)"))
+    text = report_text(rep)
+    assert "scores: player 1 41, player 2 50, player 3 10, player 4 1" in text, text
+    assert "Tarneeb 41 (Card Kings), ruleset card-kings-41: " in text, text
+    assert "the both-qualify tie rule (tie.both-qualify), from Card Kings" in text, text
+
+
+def test_an_irregularity_names_the_rule_broken_and_what_the_documents_are_silent_on() -> None:
+    from tarneeb.ruling import parse_situation, report_text, resolve
+
+    rep = resolve(parse_situation({"title": "t", "ruleset": "all", "question": {"kind": "irregularity",
+                                                                                 "irregularity": "revoke"}}, "(flags)"))
+    text = report_text(rep)
+    assert "breaks the follow-suit rule (play.follow)." in text, text
+    assert "silent on what happens after a revoke (revoke-remedy)" in text, text
+    assert "[the follow-suit rule (play.follow)]" not in text, text  # said once, not again in brackets
+
+
+def test_the_json_says_its_numbering() -> None:
+    from tarneeb.ruling import parse_situation, report_json, resolve
+
+    out = report_json(resolve(parse_situation({"title": "t", "ruleset": "card-kings-41", "scores": [41, 50, 10, 1],
+                                               "question": {"kind": "winner"}}, "(flags)")))
+    assert out["numbering"].startswith("seats 0-3") and "teams 0-1" in out["numbering"], out

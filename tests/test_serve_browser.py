@@ -149,8 +149,8 @@ def test_a_winner_dispute(server: Server, page: Page, shots: list[Path]) -> None
     result = page.locator("#result")
     expect(result).to_be_visible()
     expect(page.locator("#error")).to_have_count(0)
-    expect(result.locator(".agreement")).to_contain_text("team 1 wins under bsfyi-41, tarneeb-400; "
-                                                         "no winner yet under card-kings-41, eram-41")
+    expect(result.locator(".agreement")).to_contain_text("team 1 wins under rulesets bsfyi-41 and tarneeb-400; "
+                                                         "no winner yet under rulesets card-kings-41 and eram-41")
     ck = result.locator('article:has(h3 [data-ruleset="card-kings-41"])')
     expect(ck.locator(".verdict")).to_contain_text("no winner yet, another hand is played")
     expect(ck).to_contain_text("tie.both-qualify")

@@ -240,7 +240,7 @@ def test_a_hand_after_the_match_ended(tmp_path: Path, capsys: pytest.CaptureFixt
 
 
 @pytest.mark.parametrize(("change", "words"), [
-    ({"ruleset": "card-kings-42"}, ": ruleset: unknown ruleset; valid: "),
+    ({"ruleset": "card-kings-42"}, ": ruleset: unknown ruleset; did you mean "),
     ({"version": 2}, ": version: this tarneeb reads version 1 of the score sheet, not 2"),
     ({"format": "tarneeb-record"}, ": format: 'tarneeb-score-sheet' is needed, not 'tarneeb-record'"),
     ({"players": ["Rami", "Hala", "Sami"]}, ": players: the four players' names are needed, in seat order"),

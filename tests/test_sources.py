@@ -55,3 +55,18 @@ def test_human_output_has_no_hashed_file_name(argv: list[str], capsys: pytest.Ca
     out = capsys.readouterr().out
     assert out.strip()
     assert not HASHED.search(out), HASHED.search(out)
+
+
+def test_every_clause_and_ambiguity_has_a_name_and_is_shown_beside_it() -> None:
+    from tarneeb.core.ambiguity import ambiguities
+    from tarneeb.core.sources import rule_name, rule_words, topic_words
+    from tarneeb.core.spec import rulesets
+
+    for rs in rulesets().values():
+        for cid in rs.clauses:
+            assert not rule_name(cid).startswith("rule "), f"{cid} has no name in spec/names.toml"
+            assert rule_words(cid) == f"{rule_name(cid)} ({cid})"
+    for a in ambiguities():
+        assert topic_words(a.id).endswith(f" ({a.id})") and not topic_words(a.id).startswith("the question "), a.id
+    assert rule_words("play.follow") == "the follow-suit rule (play.follow)"
+    assert rule_words("club.own-rule") == "rule club.own-rule"  # a club's own clause, not yet named

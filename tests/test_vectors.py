@@ -158,3 +158,16 @@ def test_the_independent_mini_engine_passes_every_vector() -> None:
         rep = V.run_vectors(eng, V.vector_paths(ROOT))
     assert rep.failed == 0, rep.to_json(5)
     assert rep.passed >= 5000
+
+
+def test_a_failure_is_told_in_words_with_its_rule_by_name() -> None:
+    f = V.Failure(ruleset="classic", options={"kaboot": 26}, category="hand", index=3, description="a kaboot",
+                  clause="score.kaboot", field="deltas", expected=[26, 0, 26, 0], got=[16, 0, 16, 0],
+                  source=V.cite_clause("classic", "score.kaboot"), file="classic/hand.json", line=4,
+                  request='{"cmd":"start"}')
+    head = f.text().splitlines()[0]
+    assert head.startswith("classic/hand.json:4: hand under ruleset classic with kaboot=26 (a kaboot): "), head
+    assert "deltas: expected player 1 26, player 2 0, player 3 26, player 4 0, engine gave player 1 16" in head, head
+    assert head.endswith('[the kaboot rule (score.kaboot), from an online Tarneeb table (publisher not named), '
+                         '"How to Play Tarneeb", section "Scoring a hand"]'), head
+    assert "{" not in head and "[26" not in head, head

@@ -24,9 +24,114 @@ fine, the other side failed.
 
 from __future__ import annotations
 
+import difflib
+import errno
 import json
-from collections.abc import Callable, Sequence
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
+
+# ------------------------------------------------------------------ the words of every error message
+# One place each for what every message does alike: suggest the name meant (did_you_mean), shorten what it
+# echoes of the input (shorten), and say what went wrong with a file (file_error, os_error_words).
+
+SHORTEN_AT = 80  # characters of echoed input kept whole; a longer value is cut in the middle
+
+
+def shorten(value: object, limit: int = SHORTEN_AT) -> str:
+    """``value`` as an error echoes it: whole when short, else its start and end with the length between
+    (``123456...(4,299 characters)...789``), so that a message stays a line however long the input was."""
+    text = str(value)
+    if len(text) <= limit:
+        return text
+    keep = max(limit // 2 - 10, 4)
+    return f"{text[:keep]}...({len(text):,} characters)...{text[-keep:]}"
+
+
+def echo(value: object) -> str:
+    """A value of the input as an error message quotes it, in words rather than Python's: a text in quotes (cut
+    when long, :func:`shorten`, a path aside), ``true``/``false``, ``nothing`` for a missing value, ``the list 1, 2``, ``a table of
+    id, options``; a number as it is."""
+    if isinstance(value, str):  # a path is never cut (as shorten_words): the file named must stay findable
+        return "'" + (value if "/" in value else shorten(value)) + "'"
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return shorten(value)
+    if isinstance(value, list | tuple):
+        return "the list " + shorten(", ".join(echo(x) for x in value)) if value else "an empty list"
+    if isinstance(value, dict):
+        return "a table of " + shorten(", ".join(str(k) for k in value)) if value else "an empty table"
+    return shorten(value)
+
+
+_LONG_WORD = re.compile(r"[^\s,;:'\"()\[\]]{" + str(SHORTEN_AT + 1) + ",}")  # a value, without the punctuation around it
+
+
+def shorten_words(message: str) -> str:
+    """Every run of more than :data:`SHORTEN_AT` characters without a space in ``message`` shortened
+    (:func:`shorten`), a path aside (it has a ``/``: the file a message names is never cut): the error classes
+    below pass what they are given through it."""
+    return _LONG_WORD.sub(lambda m: m.group(0) if "/" in m.group(0) else shorten(m.group(0)), message)
+
+
+def close_names(word: str, choices: Iterable[str], aliases: Mapping[str, str] | None = None) -> list[str]:
+    """The names of ``choices`` close to ``word`` (a misspelling), best first, at most three; ``aliases``
+    maps other words people use to the name they mean (``who-wins`` -> ``winner``)."""
+    names = list(dict.fromkeys(choices))
+    aliases = dict(aliases or {})
+    key = word.strip().lower()
+    lowered = {n.lower(): n for n in names}
+    for a, n in aliases.items():
+        lowered.setdefault(a, n)
+    scored = sorted(((difflib.SequenceMatcher(None, key, k).ratio(), k) for k in lowered), key=lambda rk: (-rk[0], rk[1]))
+    best = scored[0][0] if scored else 0.0
+    found = [k for r, k in scored if r >= 0.6 and r >= best - 0.05]  # only those nearly as close as the closest
+    return list(dict.fromkeys(lowered[f] for f in found))[:3]
+
+
+def did_you_mean(word: str, choices: Iterable[str], aliases: Mapping[str, str] | None = None) -> str:
+    """``"; did you mean classic?"`` (or ``"; did you mean who-leads or whose-turn?"``) for a misspelt name,
+    ``""`` when nothing is close: the one suggestion every message about an unknown name adds."""
+    close = close_names(word, choices, aliases)
+    if not close:
+        return ""
+    return "; did you mean " + (close[0] if len(close) == 1 else ", ".join(close[:-1]) + " or " + close[-1]) + "?"
+
+
+_OS_WORDS = {
+    errno.ENOENT: "there is no such file",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "permission denied",
+    errno.EISDIR: "it is a folder, not a file",
+    errno.ENOTDIR: "a part of the path is not a folder",
+    errno.ENOSPC: "the disk is full",
+    errno.EROFS: "the file system is read-only",
+    errno.ENAMETOOLONG: "the name is too long",
+}
+
+
+def os_error_words(e: BaseException) -> str:
+    """What an operating-system or decoding error says, in words: never ``[Errno 2]``, never the path again
+    (the message names the file itself)."""
+    if isinstance(e, UnicodeDecodeError):
+        return f"not UTF-8 text (byte {e.start + 1} cannot be read)"
+    if isinstance(e, OSError):
+        if e.errno in _OS_WORDS:
+            return _OS_WORDS[e.errno]
+        if e.strerror:
+            return e.strerror[0].lower() + e.strerror[1:]
+        return shorten_words(str(e.args[0]) if e.args else type(e).__name__)
+    return shorten_words(str(e))
+
+
+def file_error(file: str, reason: str, line: int | None = None, field: str | None = None) -> str:
+    """One error about a file as every command words it: ``FILE: REASON`` for the file as a whole,
+    ``FILE:LINE: FIELD: REASON`` for a place in it (``line`` counted from 1; none, or 0, is the whole file)."""
+    where = file if not line else f"{file}:{line}"
+    return f"{where}: {field}: {reason}" if field else f"{where}: {reason}"
 
 
 class TarneebError(Exception):
@@ -37,7 +142,11 @@ class TarneebError(Exception):
 
 
 class BadInput(TarneebError, ValueError):
-    """Input that cannot be used: a file, a field, a text. The message says where."""
+    """Input that cannot be used: a file, a field, a text. The message says where; a long value it echoes is
+    shortened (:func:`shorten_words`), however the message was built."""
+
+    def __str__(self) -> str:
+        return shorten_words(super().__str__())
 
 
 class CardError(BadInput):
@@ -55,7 +164,7 @@ class SpecError(BadInput):
         self.file = file
         self.key = key
         self.reason = message
-        super().__init__(f"{file}: {key}: {message}")
+        super().__init__(file_error(file, message, field=None if key == "(file)" else key))
 
     def __reduce__(self) -> tuple[Any, ...]:
         return type(self), (self.file, self.key, self.reason)
@@ -81,7 +190,8 @@ class SituationError(BadInput):
         self.file = file
         self.fields = tuple(fields)
         self.message = message
-        super().__init__(f"{file}: {' / '.join(fields)}: {message}")
+        named = [f for f in self.fields if f != "(file)"]  # "(file)": the file as a whole, no field to name
+        super().__init__(file_error(file, message, field=" / ".join(named) or None))
 
     def __reduce__(self) -> tuple[Any, ...]:
         return type(self), (self.file, self.fields, self.message)
@@ -195,6 +305,7 @@ class EngineRejected(EngineError):
 
 
 __all__ = [
+    "SHORTEN_AT", "close_names", "did_you_mean", "echo", "file_error", "os_error_words", "shorten", "shorten_words",
     "ActionError", "BadInput", "CardError", "ConfigError", "DocsBuildError", "EngineError", "EngineFailure",
     "EngineRejected", "IllegalAction", "IllegalBid", "IllegalDeal", "IllegalPlay", "IllegalTrump", "SheetError",
     "SituationError", "SpecError", "TarneebError", "WrongPhase",

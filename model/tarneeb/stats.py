@@ -84,6 +84,10 @@ class Stats:
             self.length[m.hands_played] += 1
             self.first_dealer_team_wins += m.winner == core_rules.team_of(first_dealer)
 
+    def call_name(self, call: int) -> str:
+        """A call as the summary and the charts name it: ``pass`` for the auction family's 0, else the number."""
+        return "pass" if call == 0 and not self.individual else str(call)
+
     def summary(self) -> dict[str, Any]:
         def mean(c: Counter[int]) -> float | None:
             n = sum(c.values())
@@ -96,7 +100,8 @@ class Stats:
             "mean_match_hands": mean(self.length),
             "cancelled_rate": round(self.cancelled / self.deals, 4) if self.deals else None,
             "cancelled_by": dict(self.cancel_reasons),
-            "bids": {str(k): v for k, v in sorted(self.bids.items())}, "mean_bid": mean(self.bids),
+            # a pass (counted as a call of 0 in the auction family) is keyed by name; mean_bid counts it as 0
+            "bids": {self.call_name(k): v for k, v in sorted(self.bids.items())}, "mean_bid": mean(self.bids),
             "contracts": {str(k): v for k, v in sorted(self.contracts.items())}, "mean_contract": mean(self.contracts),
             "made_rate": round(self.made / self.tried, 4) if self.tried else None,
             "dealer_team_hand_rate": round(self.dealer_team_hands / self.hands, 4) if self.hands else None,
@@ -169,8 +174,10 @@ def compare(base: Stats, other: Stats) -> dict[str, Any]:
 
 # ---------------------------------------------------------------- terminal
 
-def text_bars(counts: Counter[int], width: int = 40, other: Counter[int] | None = None) -> list[str]:
-    """A horizontal bar chart of shares in plain text (``#``; a second series in ``=`` below each bar)."""
+def text_bars(counts: Counter[int], width: int = 40, other: Counter[int] | None = None,
+              name: Callable[[int], str] = str) -> list[str]:
+    """A horizontal bar chart of shares in plain text (``#``; a second series in ``=`` below each bar); ``name``
+    says each key (``pass`` for a call of 0)."""
     keys = sorted(set(counts) | set(other or {}))
     tot_a = sum(counts.values()) or 1
     tot_b = sum((other or Counter()).values()) or 1
@@ -178,7 +185,7 @@ def text_bars(counts: Counter[int], width: int = 40, other: Counter[int] | None 
     lines = []
     for k in keys:
         share = counts[k] / tot_a
-        lines.append(f"{k:>4} {'#' * round(width * share / top):<{width}} {100 * share:5.1f}%")
+        lines.append(f"{name(k):>4} {'#' * round(width * share / top):<{width}} {100 * share:5.1f}%")
         if other is not None:
             share_b = other[k] / tot_b
             lines.append(f"{'':>4} {'=' * round(width * share_b / top):<{width}} {100 * share_b:5.1f}%")

@@ -38,7 +38,7 @@ from .bridge import (
     value,
 )
 from .encode import NO_LED, Encoding, Term, bv6, card_bit, holds, seat2, suit_mask, suit_of
-from .witness import hand_text
+from .witness import hand_text, suit_text
 
 LEDS = (-1, 0, 1, 2, 3)
 
@@ -53,12 +53,12 @@ def _led(led: int) -> Term:
 
 
 def _led_text(led: int) -> str:
-    return "none (leading)" if led < 0 else "CDHS"[led]
+    return "none (leading)" if led < 0 else suit_text(led)
 
 
 def _trump_var(enc: Encoding) -> Var:
     """The trump (6 bits; 4 = no trump), ranging over what the configuration's trump.source produces."""
-    return bvar("trump", 6, lambda t: "no trump" if t == 4 else "CDHS"[t] if 0 <= t < 4 else str(t))
+    return bvar("trump", 6, suit_text)
 
 
 def _hand(name: str) -> Var:

@@ -29,7 +29,7 @@ from .encode import (
     suit_of,
 )
 from .obligations import Obligation, bval, exactly_one, ival
-from .witness import Witness, card_text, hand_text, seat_text
+from .witness import Witness, card_text, hand_text, seat_text, suit_text
 
 # ====================================================== 1. a hand is 13 tricks
 # the hand invariant at a state (hands, played set, tricks done, cards in the trick, leader, tricks won, a count)
@@ -263,7 +263,7 @@ def _masks(H: Sequence[Term], P: Term) -> list[Term]:
 
 
 def _trump_text(t: int) -> str:
-    return "no trump" if t == 4 else "CDHS"[t] if 0 <= t < 4 else f"? ({t})"
+    return suit_text(t)
 
 
 # ============================================= 2. follow-suit and trick winner
@@ -299,7 +299,7 @@ def _follow(enc: Encoding) -> list[Obligation]:
         w = Witness(title="a player to play")
         w.add("hand", hand_text(ival(m, hand)))
         ld = ival(m, led)
-        w.add("led suit", "CDHS"[ld] if ld < 4 else "(leading)")
+        w.add("led suit", suit_text(ld) if ld < 4 else "none (leading)")
         w.add("trump", _trump_text(ival(m, trump)))
         w.add("card", card_text(ival(m, c)))
         w.add("legal (encoding)", str(bval(m, may(led))))
@@ -308,7 +308,7 @@ def _follow(enc: Encoding) -> list[Obligation]:
     def w_legal(m: Any) -> Witness:
         w = Witness(title="a player to follow")
         w.add("hand", hand_text(ival(m, hand)))
-        w.add("led suit", "CDHS"[ival(m, led)])
+        w.add("led suit", suit_text(ival(m, led)))
         w.add("trump", _trump_text(ival(m, trump)))
         w.add("legal cards (encoding)", hand_text(ival(m, M)))
         return w

@@ -11,16 +11,31 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import Any
 
-from tarneeb.errors import TarneebError
+from tarneeb.errors import TarneebError, did_you_mean, shorten
 
-__all__ = ["build_parser", "main"]
+__all__ = ["Parser", "build_parser", "main"]
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, whose answer to a value that is none of the choices (a command, ``--policy``, ``--lang``)
+    names the one meant when it is close, in words rather than Python's quoted lists. Each command's parser is one
+    too (``add_subparsers`` makes its parsers of the class of the parser it is called on)."""
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        choices = action.choices
+        if choices is not None and value not in choices:
+            names = [str(c) for c in choices]
+            what = "command" if action.dest.endswith("command") else "choice"
+            raise argparse.ArgumentError(action, f"{shorten(value)} is not a {what}{did_you_mean(str(value), names)} "
+                                                 f"(the {what}s: {', '.join(names)})")
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser of every command; ``command`` (a built-in command's name): only that command is registered,
     so that running it imports nothing the other commands need (the start-up of ``tarneeb verify``)."""
-    p = argparse.ArgumentParser(prog="tarneeb", description="Reference model of the Tarneeb card games.")
+    p = Parser(prog="tarneeb", description="Reference model of the Tarneeb card games.")
     p.add_argument("--version", action="version", version=f"tarneeb {_version()}", help="print the version and exit")
     sub = p.add_subparsers(dest="command", required=True)
     if command is not None and command in _BUILTIN_NAMES:

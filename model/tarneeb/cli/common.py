@@ -9,9 +9,10 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from tarneeb.core.ambiguity import with_readings
-from tarneeb.core.cards import n_of, player_name, team_label
+from tarneeb.core.cards import n_of, per_player, per_team, player_name, team_label
+from tarneeb.core.sources import rule_words
 from tarneeb.core.spec import Rules, get_ruleset, load_rules, parse_option_args
-from tarneeb.errors import ConfigError
+from tarneeb.errors import ConfigError, echo
 
 CommandFn = Callable[[argparse.Namespace], int]
 
@@ -59,7 +60,7 @@ def count_arg(lowest: int) -> Callable[[str], int]:
         try:
             n = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+            raise argparse.ArgumentTypeError(f"{echo(text)} is not a whole number") from None
         if n < lowest:
             raise argparse.ArgumentTypeError(f"{n} is below the lowest allowed value, {lowest}")
         return n
@@ -100,7 +101,7 @@ def reading_args(items: Sequence[str] | None) -> dict[str, str]:
             raise ConfigError("(command line)", f"--reading {item}", "a reading is written AMBIGUITY=READING")
         k, v = (x.strip() for x in item.split("=", 1))
         if k in out:
-            raise ConfigError("(command line)", f"--reading {k}", f"given twice ({out[k]!r} and {v!r}); give it once")
+            raise ConfigError("(command line)", f"--reading {k}", f"given twice ({echo(out[k])} and {echo(v)}); give it once")
         out[k] = v
     return out
 
@@ -121,13 +122,16 @@ def jobs_arg(text: str) -> int:
     return count_arg(1)(text)
 
 
-def counts_text(counts: Mapping[str, int] | None) -> str:
-    """``{"win.target": 20, "win.tie": 3}`` as people read it: ``win.target 20, win.tie 3`` (``none`` when empty)."""
-    return ", ".join(f"{k} {v}" for k, v in (counts or {}).items()) or "none"
+def counts_text(counts: Mapping[str, int] | None, one: str, many: str | None = None) -> str:
+    """How often each clause decided (``{"win.target": 20, "tie.both-qualify": 1}``) as people read it, counting
+    ``one`` (``many``): ``20 matches by the target rule (win.target), 1 match by the both-qualify tie rule
+    (tie.both-qualify)`` (``none`` when empty)."""
+    return ", ".join(f"{n_of(v, one, many)} by {rule_words(k)}" for k, v in (counts or {}).items()) or "none"
 
 
-def print_summary(label: str, policy: str, s: dict[str, Any], results: Sequence[Any]) -> None:
-    """The human summary of a batch of self-play matches (simulate, demo), with each match when few."""
+def print_summary(label: str, policy: str, s: dict[str, Any], results: Sequence[Any], teams: bool = False) -> None:
+    """The human summary of a batch of self-play matches (simulate, demo), with each match when few; ``teams``:
+    the scores are the two teams' (the auction family's), each held by both partners."""
     from rich.markup import escape
 
     con = console()
@@ -135,11 +139,16 @@ def print_summary(label: str, policy: str, s: dict[str, Any], results: Sequence[
     con.print(f"{head}[bold]{escape(label)}[/bold] ({policy} policy): {n_of(s['matches'], 'match', 'matches')}, "
               f"{team_label(0)} won {s['team0_wins']}, {team_label(1)} won {s['team1_wins']}, unfinished {s['unfinished']}; "
               f"{n_of(s['hands'], 'hand')} played ({s['mean_hands']} per match), {n_of(s['redeals'], 'redeal')}; "
-              f"decided by {escape(counts_text(s['decided_by']))}")
+              f"decided: {escape(counts_text(s['decided_by'], 'match', 'matches'))}", highlight=False)
     if len(results) <= 5:
         for r in results:
             con.print(f"  seed {r.seed}: first dealer {player_name(r.first_dealer)}, {n_of(r.hands, 'hand')}, "
                       f"{n_of(r.redeals, 'redeal')}, "
-                      f"final scores {r.final_scores}, winner "
+                      f"final scores {_scores_text(r.final_scores, teams)}, winner "
                       f"{team_label(r.winner) if r.winner is not None else 'none (unfinished)'}"
-                      f"{' by ' + r.winner_rule if r.winner_rule else ''}")
+                      f"{' by ' + rule_words(r.winner_rule) if r.winner_rule else ''}", highlight=False)
+
+
+def _scores_text(scores: Sequence[int], teams: bool) -> str:
+    """Four scores by player, or (``teams``) the two teams' scores, in words."""
+    return per_team([scores[0], scores[1]]) if teams or len(scores) == 2 else per_player(scores)

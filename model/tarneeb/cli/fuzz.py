@@ -15,7 +15,8 @@ from typing import Any
 
 from tarneeb.cli.common import add_reading_arg, progress_bar, rules_from_args
 from tarneeb.conformance.protocol import Engine
-from tarneeb.errors import BadInput
+from tarneeb.core.cards import n_of
+from tarneeb.errors import BadInput, os_error_words
 
 
 def register(subparsers: Any) -> None:
@@ -54,7 +55,8 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
             if args.json:
                 print(json.dumps({"deals": 0, "divergence": None, "skipped": wire, "engine_rulesets": listed}))
             else:
-                print(f"skipped: ruleset {wire} is not in the engine's hello rulesets {json.dumps(listed)}")
+                print(f"skipped: ruleset {wire} is not among the rulesets the engine's hello lists "
+                      f"({', '.join(str(x) for x in listed) or 'none'})")
                 print("nothing was run: the engine does not support this ruleset")
             return 2
         try:
@@ -70,15 +72,16 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
             with open(args.out, "wb") as f:
                 f.writelines(res.reproducer)
         except OSError as e:
-            raise BadInput(f"--out {args.out}: cannot write: {e.strerror or e}") from None
+            raise BadInput(f"--out {args.out}: cannot write: {os_error_words(e)}") from None
     if args.json:
         print(json.dumps(res.to_json()))
     elif res.divergence is None:
-        print(f"no divergence in {res.deals} deals ({res.matches} matches) under {rules.label()}")
+        print(f"no divergence in {n_of(res.deals, 'deal')} ({n_of(res.matches, 'match', 'matches')}) under "
+              f"{rules.words()}")
     else:
         print(f"divergence after {res.deals} deals: {res.divergence.text()}")
         if res.shrunk is not None:
-            print(f"shrunk to {res.reproducer_deals} deal(s): {res.shrunk.text()}")
+            print(f"shrunk to {n_of(res.reproducer_deals, 'deal')}: {res.shrunk.text()}")
         print("reproducer (game record; check it with `tarneeb verify`):")
         for line in res.reproducer:
             sys.stdout.write(line.decode())

@@ -14,7 +14,7 @@ from typing import IO, Any
 
 from tarneeb.cli.common import add_selfplay_args, print_json, progress_bar, rules_from_args
 from tarneeb.core.cards import n_of
-from tarneeb.errors import BadInput
+from tarneeb.errors import BadInput, os_error_words
 from tarneeb.records import match_lines
 
 
@@ -38,7 +38,7 @@ def cmd_record(args: argparse.Namespace) -> int:
         try:
             out = open(args.out, "wb")
         except OSError as e:
-            raise BadInput(f"--out {args.out}: cannot write: {e.strerror or e}") from None
+            raise BadInput(f"--out {args.out}: cannot write: {os_error_words(e)}") from None
     else:
         out = sys.stdout.buffer
     matches = lines = hands = 0

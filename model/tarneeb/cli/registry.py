@@ -96,7 +96,7 @@ def register_plugin(subparsers: Any, name: str, ep: EntryPoint | None) -> None:
     known = KNOWN_PLUGINS.get(name)
     if ep is None:
         if known is not None:
-            _stand_in(subparsers, name, known.help, _needs(name, known, f"no {GROUP!r} entry point provides it",
+            _stand_in(subparsers, name, known.help, _needs(name, known, f"no {GROUP} entry point provides it",
                                                              "reinstall tarneeb: pip install --force-reinstall tarneeb"))
         return
     try:
@@ -106,14 +106,14 @@ def register_plugin(subparsers: Any, name: str, ep: EntryPoint | None) -> None:
         if not _is_missing_dependency(e, ep.module):
             raise  # a module of our own packages is missing: a bug, not an install choice
         reason = f"{e.name} is not installed"
-        msg = _needs(name, known, reason) if known is not None else f"{name!r} cannot run ({reason}; plug-in {ep.value})"
+        msg = _needs(name, known, reason) if known is not None else f"{name} cannot run ({reason}; plug-in {ep.value})"
         _stand_in(subparsers, name, known.help if known is not None else f"(unavailable: {reason})", msg)
         return
     register(subparsers)
 
 
 def _needs(name: str, plugin: Plugin, reason: str, fix: str = "") -> str:
-    return f"{name!r} needs {plugin.needs} ({reason}): {fix or plugin.install}"
+    return f"{name} needs {plugin.needs} ({reason}): {fix or plugin.install}"
 
 
 def _is_missing_dependency(e: ModuleNotFoundError, module: str) -> bool:

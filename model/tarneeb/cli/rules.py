@@ -10,6 +10,7 @@ import json
 import sys
 from typing import Any
 
+from tarneeb.core.cards import JSON_NUMBERING
 from tarneeb.docgen.rulebook import render, ruleset_doc
 from tarneeb.i18n.tables import LANGS
 
@@ -17,7 +18,7 @@ from tarneeb.i18n.tables import LANGS
 def cmd_rules(args: argparse.Namespace) -> int:
     doc = ruleset_doc(args.ruleset, args.lang)
     if args.json:
-        sys.stdout.write(json.dumps(doc.to_json(), ensure_ascii=False) + "\n")
+        sys.stdout.write(json.dumps({"numbering": JSON_NUMBERING, **doc.to_json()}, ensure_ascii=False) + "\n")
         return 0
     sys.stdout.write(render(doc, args.format))
     return 0

@@ -40,7 +40,7 @@ to 3, so seat 0 is player 1. Examples:
 def _build(args: argparse.Namespace) -> Any:
     from tarneeb.ruling import KINDS, parse_situation
     from tarneeb.ruling.inputs import situation_from_flags, situation_from_record, with_rulesets
-    from tarneeb.ruling.situation import read_raw
+    from tarneeb.ruling.situation import read_raw, unknown_kind
 
     target = args.target
     rulesets = None
@@ -64,6 +64,9 @@ def _build(args: argparse.Namespace) -> Any:
         raw = situation_from_record(target, args.match, args.hand, args.question)
         name = target
     else:
+        if not Path(target).exists() and Path(target).suffix.lower() not in (".toml", ".json"):
+            # neither a question kind nor a file: say both, and the kind meant when it is close
+            raise SituationError("(command line)", ["TARGET"], unknown_kind(target, file_too=True))
         raw = read_raw(target)
         name = target
         if args.question:

@@ -17,7 +17,7 @@ import sys
 from typing import Any
 
 from tarneeb.cli.common import count_arg, print_json
-from tarneeb.errors import BadInput
+from tarneeb.errors import BadInput, os_error_words
 
 DEFAULT_PORT = 8041
 NEEDS = {"starlette": "starlette", "uvicorn": "uvicorn", "jinja2": "jinja2", "multipart": "python-multipart"}  # module: package
@@ -46,7 +46,7 @@ def _bind(host: str, port: int, listen: bool = True) -> socket.socket:
         sock.close()
         if e.errno == errno.EADDRINUSE:
             raise BadInput(f"--port {port}: the port is in use on {host}; pass another, or --port 0 for a free one") from None
-        raise BadInput(f"--host {host} --port {port}: cannot listen there: {e.strerror or e}") from None
+        raise BadInput(f"--host {host} --port {port}: cannot listen there: {os_error_words(e)}") from None
     if listen:
         sock.listen(128)
     sock.set_inheritable(True)

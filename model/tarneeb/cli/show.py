@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
 from tarneeb.cli.common import console, print_json
-from tarneeb.core.sources import cite
+from tarneeb.core.cards import JSON_NUMBERING
+from tarneeb.core.sources import cite, rule_words, topic_words
 from tarneeb.core.spec import get_ruleset
 from tarneeb.docgen.rulebook import label, ruleset_doc, runs_by
 from tarneeb.i18n.tables import LANGS
@@ -35,6 +35,7 @@ def show_data(rid: str, lang: str = "en") -> dict[str, Any]:
 
     rs = get_ruleset(rid)
     return {
+        "numbering": JSON_NUMBERING,
         "id": rs.id, "name": rs.name, "document": rs.document, "publisher": rs.publisher, "summary": rs.summary,
         "clauses": [{"id": c.id, "text": c.text, "doc": c.doc, "heading": c.heading,
                      "source": cite(c.doc, c.heading)} for c in rs.clauses.values()],
@@ -52,6 +53,7 @@ def _show_data_lang(rid: str, lang: str) -> dict[str, Any]:
     rs = get_ruleset(rid)
     by_id = {c.id: c for s in d.sections for c in s.clauses}
     return {
+        "numbering": JSON_NUMBERING,
         "id": rs.id, "lang": lang, "name": d.name, "document": rs.document, "publisher": rs.publisher,
         "summary": d.summary,
         "clauses": [{"id": c.id, "text": by_id[c.id].text, "doc": c.doc, "heading": c.heading,
@@ -109,26 +111,27 @@ def cmd_show(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     con = console()
-    con.print(f"[bold]{data['name']}[/bold] ({data['id']}), from {cite(data['document'], '')}")
+    con.print(f"[bold]{data['name']}[/bold], ruleset {data['id']}, from {cite(data['document'], '')}")
     con.print(data["summary"])
     t = Table(title="Clauses")
-    for col in ("id", "rule (our wording)", "source"):
+    for col in ("rule", "its wording (ours)", "source"):
         t.add_column(col, overflow="fold")
     for c in data["clauses"]:
-        t.add_row(c["id"], c["text"], c["source"])
+        t.add_row(rule_words(c["id"]), c["text"], c["source"])
     con.print(t)
     if data["options"]:
         t = Table(title="Options")
         for col in ("name", "default", "valid", "meaning"):
             t.add_column(col, overflow="fold")
         for o in data["options"]:
-            t.add_row(o["name"], json.dumps(o["default"]), o["valid"], o["meaning"])
+            d = o["default"]  # as the valid values are written: true, false, a name or a number (never JSON quotes)
+            t.add_row(o["name"], ("true" if d else "false") if isinstance(d, bool) else str(d), o["valid"], o["meaning"])
         con.print(t)
     t = Table(title="Ambiguities and the reading taken")
-    for col in ("id", "question", "reading"):
+    for col in ("about", "question", "reading"):
         t.add_column(col, overflow="fold")
     for a in data["ambiguities"]:
-        t.add_row(a["id"], a["question"], f"{a['reading']}: {a['reading_text']}" + "".join(
+        t.add_row(topic_words(a["id"]), a["question"], f"{a['reading']}: {a['reading_text']}" + "".join(
             f"\nselect another: --reading {a['id']}={r}" for r in a.get("selectable", [])))
     con.print(t)
     return 0

@@ -47,7 +47,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                     shown.append(res)
                 prog.advance(task)
     except KeyboardInterrupt:
-        print_summary(rules.label(), args.policy, tally.summary(interrupted=True), shown)
+        print_summary(rules.words(), args.policy, tally.summary(interrupted=True), shown, rules.family == "auction")
         raise
-    print_summary(rules.label(), args.policy, tally.summary(), shown)
+    print_summary(rules.words(), args.policy, tally.summary(), shown, rules.family == "auction")
     return 0

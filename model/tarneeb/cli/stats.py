@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from tarneeb.cli.common import add_selfplay_args, console, counts_text, option_args, print_json, progress_bar, reading_args
 from tarneeb.core.ambiguity import with_readings
+from tarneeb.core.cards import JSON_NUMBERING
 from tarneeb.core.spec import get_ruleset, load_rules
 from tarneeb.errors import BadInput
 
@@ -71,7 +73,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
                 results.append(collect_batch(r, args.matches, seed, args.max_hands, progress=over))
             else:
                 results.append(collect(r, args.matches, args.seed, args.policy, args.max_hands, progress=one_more))
-    out: dict[str, Any] = {"ruleset": args.ruleset, "policy": args.policy, "matches": args.matches,
+    out: dict[str, Any] = {"numbering": JSON_NUMBERING, "ruleset": args.ruleset, "policy": args.policy,
+                           "matches": args.matches,
                            "seed": args.seed, "configurations": [s.summary() for s in results]}
     if len(results) == 2:
         out["change"] = compare(results[0], results[1])
@@ -84,32 +87,32 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
     con = console()
     other = results[1] if len(results) == 2 else None
-    for s in results:
+    for r, s in zip(configs, results, strict=True):
         sm = s.summary()
         capped = sm["stopped_at_cap"]
         stop = (f" ({capped} stopped at the cap of {sm['max_hands']} hands"
                 + ("; random play rarely ends an individual game: the heuristic policy without --batch plays them"
                    " out" if capped == sm["matches"] and sm["family"] == "individual" else "") + ")") if capped else ""
-        con.print(f"[bold]{escape(sm['label'])}[/bold] ({sm['policy']} policy): {sm['matches']} matches, "
+        con.print(f"[bold]{escape(r.words())}[/bold] ({sm['policy']} policy): {sm['matches']} matches, "
                   f"{sm['finished']} finished{stop}, {sm['hands']} hands played, {sm['deals']} deals")
-        why = f" ({escape(counts_text(sm['cancelled_by']))})" if sm["cancelled_by"] else ""
+        why = f", {escape(counts_text(sm['cancelled_by'], 'deal'))}" if sm["cancelled_by"] else ""
         length = "n/a (no match finished)" if sm["mean_match_hands"] is None else f"{sm['mean_match_hands']} hands"
         con.print(f"  mean match length {length}; cancelled deals {_pct(sm['cancelled_rate'])}"
                   f"{why}; made {_pct(sm['made_rate'])}; dealer's team wins the hand "
                   f"{_pct(sm['dealer_team_hand_rate'])}; first dealer's team wins the match "
                   f"{_pct(sm['first_dealer_team_match_rate'])}", highlight=False)
 
-    def chart(title: str, a: Counter[int], b: Counter[int] | None) -> None:
+    def chart(title: str, a: Counter[int], b: Counter[int] | None, name: Callable[[int], str] = str) -> None:
         legend = escape(f" (# {results[0].label}, = {results[1].label})") if b is not None else ""
         con.print(f"[bold]{title}[/bold]{legend}", highlight=False)
         if not a and not b:  # a heading with nothing under it read as a fault: say why it is empty
             con.print("  none (no match finished)" if "match" in title else "  none", highlight=False)
-        for line in text_bars(a, other=b):
+        for line in text_bars(a, other=b, name=name):
             con.print("  " + line, highlight=False, markup=False)
 
     base = results[0]
     chart("match length (hands)", base.length, other.length if other else None)
-    chart("bids" if base.individual else "calls (0 = pass)", base.bids, other.bids if other else None)
+    chart("bids" if base.individual else "calls", base.bids, other.bids if other else None, base.call_name)
     chart("total of the bids" if base.individual else "contracts", base.contracts, other.contracts if other else None)
     if "change" in out:
         con.print("change: " + ", ".join(_change_text(k, v) for k, v in out["change"].items()), highlight=False)

@@ -16,7 +16,8 @@ from typing import Any
 
 from tarneeb.cli.common import progress_bar
 from tarneeb.conformance.protocol import Engine
-from tarneeb.errors import BadInput
+from tarneeb.core.sources import rule_words
+from tarneeb.errors import BadInput, os_error_words
 
 
 def register(subparsers: Any) -> None:
@@ -143,19 +144,20 @@ def cmd_run(args: argparse.Namespace) -> int:
         try:
             Path(args.junit).write_text(junit_xml(rep, args.engine), encoding="utf-8")
         except OSError as e:
-            raise BadInput(f"--junit {args.junit}: cannot write: {e.strerror or e}") from None
+            raise BadInput(f"--junit {args.junit}: cannot write: {os_error_words(e)}") from None
     if args.json:
         print(json.dumps(rep.to_json(args.max_failures)))
     else:
         print(f"{rep.passed} passed, {rep.failed} failed")
         for r, n in rep.skipped.items():
-            print(f"  {n:5d} skipped: ruleset {r} is not in the engine's hello rulesets {json.dumps(listed)}")
+            print(f"  {n:5d} skipped: ruleset {r} is not among the rulesets the engine's hello lists "
+                  f"({', '.join(str(x) for x in listed or []) or 'none'})")
         who = f"the engine's hello names protocol {said}" if args.protocol is None else f"--protocol {rep.protocol}"
         for v, n in sorted(rep.newer.items()):
             print(f"  {n:5d} skipped: they test protocol {v} ({PROTOCOL_CHANGES.get(v, 'see the changelog')}); "
                   f"{who} (spec/protocol/CHANGELOG.md; --protocol {v} runs them)")
         for clause, n in sorted(rep.by_clause.items(), key=lambda kv: -kv[1]):
-            print(f"  {n:5d} failures on clause {clause}")
+            print(f"  {n:5d} {'failure' if n == 1 else 'failures'} on {rule_words(clause)}")
         for f in rep.failures[:args.max_failures]:
             print(f.text())
             if f.since > said:

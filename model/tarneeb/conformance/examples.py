@@ -19,7 +19,7 @@ from tarneeb.core.actions import Bid, Deal, parse_action
 from tarneeb.core.cards import SUITS, parse_card
 from tarneeb.core.match import Match, Phase
 from tarneeb.core.spec import Rules, load_rules, spec_dir
-from tarneeb.errors import IllegalAction, SpecError
+from tarneeb.errors import IllegalAction, SpecError, echo
 
 KINDS = ("value", "hand-score", "bid-legal", "redeal", "trump", "outcome", "team-score", "auction", "target",
          "deal", "timer", "weak-hand", "partners")
@@ -50,7 +50,7 @@ class Checked:
 
     def mismatches(self) -> list[str]:
         """One line per stated value the engine contradicts: what the document says and what the engine gives."""
-        return [f"{k}: document says {v!r}, engine gives {self.got.get(k)!r}"
+        return [f"{k}: document says {echo(v)}, engine gives {echo(self.got.get(k))}"
                 for k, v in self.example.expect.items() if self.got.get(k) != v]
 
 
@@ -68,7 +68,7 @@ def _load(path: str) -> tuple[Example, ...]:
             if key not in x:
                 raise SpecError(path, f"{where}.{key}", "missing")
         if x["kind"] not in KINDS:
-            raise SpecError(path, f"{where}.kind", f"{x['kind']!r}; valid: {', '.join(KINDS)}")
+            raise SpecError(path, f"{where}.kind", f"{echo(x['kind'])}; valid: {', '.join(KINDS)}")
         if x["id"] in seen:
             raise SpecError(path, f"{where}.id", f"duplicate id {x['id']}")
         seen.add(x["id"])

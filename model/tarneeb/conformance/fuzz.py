@@ -33,7 +33,7 @@ from typing import Any, NoReturn
 
 import orjson
 
-from tarneeb.conformance.explain import deal_story
+from tarneeb.conformance.explain import clause_text, deal_story, value_text
 from tarneeb.conformance.protocol import Engine
 from tarneeb.conformance.vector_ref import hand_result
 from tarneeb.core import clauses as core_clauses
@@ -41,7 +41,7 @@ from tarneeb.core import hand as core_hand
 from tarneeb.core import rules as core_rules
 from tarneeb.core.actions import Action, Bid, Deal, NameTrump, Play, Redeal, parse_action
 from tarneeb.core.ambiguity import with_readings
-from tarneeb.core.cards import CARD_TEXT, STRAINS, card_str, cards_of, parse_card, strain_text
+from tarneeb.core.cards import CARD_TEXT, STRAINS, card_str, cards_of, parse_card, strain_text, team_label
 from tarneeb.core.match import HandRecord, Match, Phase, random_deck
 from tarneeb.core.spec import Rules, get_ruleset, load_rules, rulesets
 from tarneeb.errors import BadInput, ConfigError, EngineRejected, IllegalDeal, TarneebError
@@ -70,8 +70,8 @@ class FuzzDivergence:
         if self.step is not None:
             where += f" action {self.step}"
         extra = f" ({self.detail})" if self.detail else ""
-        return (f"{where}: {self.field}: the engine says {_show(self.theirs)}, the rules give {_show(self.ours)}"
-                f"{extra} [clause {self.source}]")
+        return (f"{where}: {self.field}: the engine says {value_text(self.theirs)}, the rules give "
+                f"{value_text(self.ours)}{extra} [{clause_text(self.clause, self.source)}]")
 
     def to_json(self) -> dict[str, Any]:
         """The divergence as a JSON object (the fields of :meth:`text`, ``null`` where not known)."""
@@ -80,8 +80,11 @@ class FuzzDivergence:
                 "source": self.source, "detail": self.detail}
 
 
-def _show(v: Any) -> str:
-    return orjson.dumps(v).decode() if not isinstance(v, str) else v
+def _answer_text(fld: str, v: Any) -> str:
+    """A field of the engine's answer in words (a winning team 0/1 as people count it)."""
+    if fld == "winner" and type(v) is int:
+        return team_label(v)
+    return value_text(v)
 
 
 @dataclass
@@ -315,7 +318,8 @@ class _Lockstep:
                                                                          before), clause)  # one bug, one clause
                 self.stop(k, ours_res[k], theirs, clause,
                           "the deal: " + deal_story(m.records[-1], trace.scores) + "; the engine answered "
-                          + ", ".join(f"{f} {_show(fin.get(f))}" for f in ("tricks_won", "deltas", "scores", "winner")))
+                          + "; ".join(f"{f}: {_answer_text(f, fin.get(f))}"
+                                      for f in ("tricks_won", "deltas", "scores", "winner")))
 
 
 class _Abandon(Exception):

@@ -24,7 +24,7 @@ from dataclasses import field as _field
 from pathlib import Path
 from typing import Any
 
-from tarneeb.conformance.explain import replay_story
+from tarneeb.conformance.explain import clause_text, replay_story, value_text
 from tarneeb.conformance.protocol import PROTOCOL_VERSION, Engine, engine_protocol
 from tarneeb.conformance.vector_gen import generate, generated_files, write_all
 from tarneeb.conformance.vector_ref import CATEGORIES, COMMAND, START_CATEGORIES, hand_result
@@ -34,7 +34,7 @@ from tarneeb.core.cards import parse_card
 from tarneeb.core.clauses import cite
 from tarneeb.core.match import Match
 from tarneeb.core.spec import load_rules, rulesets, spec_dir
-from tarneeb.errors import BadInput, EngineFailure, EngineRejected, TarneebError
+from tarneeb.errors import BadInput, EngineFailure, EngineRejected, TarneebError, echo
 
 
 def default_dir() -> Path:
@@ -85,12 +85,14 @@ class Failure:
 
     def text(self) -> str:
         """The failure in words: the test, the field expected and got with its clause, the request (and the deal)."""
-        head = f"{self.selector}: {self.category} under {self.ruleset} {json.dumps(self.options)} ({self.description})"
+        opts = ", ".join(f"{k}={json.dumps(v)}" for k, v in self.options.items())
+        head = (f"{self.selector}: {self.category} under ruleset {self.ruleset}"
+                + (f" with {opts}" if opts else "") + f" ({self.description})")
         if self.field == "(refused)":
-            what = f"the engine refused the request ({self.got}); the rules give {json.dumps(self.expected)}"
+            what = f"the engine refused the request ({self.got}); the rules give {value_text(self.expected)}"
         else:
-            what = f"{self.field}: expected {json.dumps(self.expected)}, engine gave {json.dumps(self.got)}"
-        lines = [f"{head}: {what} [clause {self.source}]", f"  request: {self.request}"]
+            what = f"{self.field}: expected {value_text(self.expected)}, engine gave {value_text(self.got)}"
+        lines = [f"{head}: {what} [{clause_text(self.clause, self.source)}]", f"  request: {self.request}"]
         if self.story:
             lines.append(f"  deal: {self.story}")
         return "\n".join(lines)
@@ -341,7 +343,7 @@ def parse_selector(sel: str) -> tuple[str, int | None, int | None]:
             return rel, None, int(where[1:])
         return rel, int(where), None
     except ValueError:
-        raise BadInput(f"--only {sel}: {where!r} is not a line number (FILE:LINE) or #N") from None
+        raise BadInput(f"--only {sel}: {echo(where)} is not a line number (FILE:LINE) or #N") from None
 
 
 def run_vectors(eng: Engine, paths: Sequence[Path], on_progress: Callable[[int, str], None] | None = None,
@@ -424,7 +426,7 @@ def vector_paths(root: Path, ruleset: str | None = None, categories: Sequence[st
             if p.exists() and (not categories or cat in categories):
                 out.append(p)
     if ruleset and not out:
-        raise BadInput(f"{root}: no vectors for ruleset {ruleset!r}")
+        raise BadInput(f"{root}: no vectors for ruleset {echo(ruleset)}")
     return out
 
 __all__ = ["CATEGORIES", "EngineFailure", "Failure", "RunReport", "default_dir", "generate", "generated_files",

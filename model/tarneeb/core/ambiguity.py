@@ -19,7 +19,7 @@ from typing import Any
 from tarneeb.core.model import Clause, OptionValue, Rules, Ruleset
 from tarneeb.core.paths import spec_dir
 from tarneeb.core.schema import PARAMS, READING_DEFAULTS, _check_param, build_rules, rulesets
-from tarneeb.errors import ConfigError, SpecError
+from tarneeb.errors import ConfigError, SpecError, did_you_mean, echo, os_error_words
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,8 +51,10 @@ class Ambiguity:
 def _load(path: str) -> tuple[Ambiguity, ...]:
     try:
         raw = tomllib.loads(open(path, encoding="utf-8").read())
-    except (OSError, tomllib.TOMLDecodeError) as e:
-        raise SpecError(path, "(file)", str(e)) from None
+    except tomllib.TOMLDecodeError as e:
+        raise SpecError(path, "(toml)", str(e)) from None
+    except OSError as e:
+        raise SpecError(path, "(file)", f"cannot read: {os_error_words(e)}") from None
     out = []
     known_rs = set(rulesets())
     for i, a in enumerate(raw.get("ambiguity", [])):
@@ -66,7 +68,7 @@ def _load(path: str) -> tuple[Ambiguity, ...]:
             if rs not in known_rs:
                 raise SpecError(path, f"{where}.taken.{rs}", f"unknown ruleset; valid: {', '.join(sorted(known_rs))}")
             if reading not in ids:
-                raise SpecError(path, f"{where}.taken.{rs}", f"unknown reading {reading!r}; valid: {', '.join(sorted(ids))}")
+                raise SpecError(path, f"{where}.taken.{rs}", f"unknown reading {echo(reading)}; valid: {', '.join(sorted(ids))}")
         params: dict[str, dict[str, Any]] = {}
         option_values: dict[str, OptionValue] = {}
         option_from: dict[str, str] = {}
@@ -108,14 +110,14 @@ def _check_taken(path: str, key: str, a: Ambiguity, rs: Ruleset, reading: str) -
     p = {**READING_DEFAULTS, **rs.params}
     off = {k: p.get(k) for k, v in a.params[reading].items() if p.get(k) != v}
     if off:
-        raise SpecError(path, key, f"takes reading {reading!r}, but the ruleset's "
-                        + ", ".join(f"{k} is {v!r}" for k, v in off.items()))
+        raise SpecError(path, key, f"takes reading {echo(reading)}, but the ruleset's "
+                        + ", ".join(f"{k} is {echo(v)}" for k, v in off.items()))
     has = {o.name: o for o in rs.options}
     if reading in a.option_values and (a.option not in has or a.option_values[reading] not in has[a.option].allowed):
-        raise SpecError(path, key, f"takes reading {reading!r}, but option {a.option} does not allow "
-                                   f"{a.option_values[reading]!r}")
+        raise SpecError(path, key, f"takes reading {echo(reading)}, but option {a.option} does not allow "
+                                   f"{echo(a.option_values[reading])}")
     if a.option_from and reading not in a.option_from and a.option in has:
-        raise SpecError(path, key, f"takes reading {reading!r}, but the ruleset has option {a.option} already")
+        raise SpecError(path, key, f"takes reading {echo(reading)}, but the ruleset has option {a.option} already")
 
 
 def _select_option(rs: Ruleset, a: Ambiguity, base: str | None, rid: str) -> Ruleset:
@@ -174,7 +176,8 @@ def check_reading(aid: str, rid: str, where: str = "--reading", source: str = "(
     try:
         a = ambiguity(aid)
     except KeyError:
-        raise ConfigError(source, key, f"no such ambiguity; selectable: {valid or 'none'}") from None
+        raise ConfigError(source, key, f"no such ambiguity{did_you_mean(aid, [x.id for x in ambiguities()])} "
+                                       f"(selectable: {valid or 'none'})") from None
     if selectable is not None and aid not in selectable and a.selectable:
         raise ConfigError(source, key, f"this ambiguity does not concern {source}; selectable for it: "
                                        f"{valid or 'none'}")
@@ -186,7 +189,8 @@ def check_reading(aid: str, rid: str, where: str = "--reading", source: str = "(
         raise ConfigError(source, key, f"the engine follows one reading of this ambiguity only{how}; selectable: "
                                        f"{valid or 'none'}")
     if rid not in a.params:
-        raise ConfigError(source, f"{key}={rid}", "no such reading; valid: " + ", ".join(a.params))
+        raise ConfigError(source, f"{key}={rid}", f"no such reading{did_you_mean(rid, a.params)} (valid: "
+                                                 + ", ".join(a.params) + ")")
     return a
 
 

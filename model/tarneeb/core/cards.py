@@ -8,7 +8,7 @@ single ``&``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from tarneeb.errors import CardError
 
@@ -60,6 +60,10 @@ def card_name(card: int) -> str:
 def card_symbol(card: int) -> str:
     """A card as players read it: its rank and its suit's symbol, ``10♥``."""
     return f"{RANK_NAMES[card % 13]}{SUIT_SYMBOLS[card // 13]}"
+
+
+# what every --json of a human-facing command (ruling, show, rules, stats) says of its numbers, in its "numbering"
+JSON_NUMBERING = "seats 0-3 (seat 0 is player 1), teams 0-1 (team 0 is players 1 and 3)"
 
 
 def player_name(seat: object, capital: bool = False) -> str:
@@ -160,6 +164,26 @@ def count(mask: int) -> int:
 
 def suit_count(mask: int, suit: int) -> int:
     return (mask & SUIT_MASKS[suit]).bit_count()
+
+
+def per_player(values: Sequence[object]) -> str:
+    """Four values by seat as people read them: ``player 1 3, player 2 5, player 3 1, player 4 4``."""
+    return ", ".join(f"{player_name(s)} {v}" for s, v in enumerate(values))
+
+
+def per_team(values: Sequence[object]) -> str:
+    """Two values by team as people read them: ``team 1 41, team 2 39``."""
+    return ", ".join(f"{team_label(t)} {v}" for t, v in enumerate(values))
+
+
+def hand_codes(mask: int) -> str:
+    """A hand by suit in the cards' codes, as every human text writes a card (``AS``, ``TD``) and every input
+    takes it: ``AS KS 7S | QH 2H | no diamonds | 9C 8C``."""
+    parts = []
+    for s in (3, 2, 1, 0):
+        rs = ranks_in(mask, s)
+        parts.append(" ".join(RANKS[r] + SUITS[s] for r in reversed(rs)) or f"no {SUIT_NAMES[s]}")
+    return " | ".join(parts)
 
 
 def hand_str(mask: int) -> str:

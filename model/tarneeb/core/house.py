@@ -47,7 +47,7 @@ from tarneeb.core.schema import (
     with_rendered_clauses,
 )
 from tarneeb.core.sources import Source, builtin_sources
-from tarneeb.errors import ConfigError, SpecError
+from tarneeb.errors import ConfigError, SpecError, echo
 
 # resolves the ruleset a house file extends (a built-in id, or a file's path relative to the folder given), in
 # the catalog the file is loaded into (tarneeb.core.spec.resolve_ruleset)
@@ -84,7 +84,7 @@ def load_file(path: Path, ref: str, catalog: Catalog, resolve: Resolve) -> Rules
         if builtin is not None:
             if Path(builtin.path).resolve() == path.resolve():
                 return builtin
-            raise SpecError(file, "id", f"{rs.id!r} is a built-in ruleset; a file of your own needs its own id")
+            raise SpecError(file, "id", f"{echo(rs.id)} is a built-in ruleset; a file of your own needs its own id")
         _check_sound(file, rs)
         return replace(rs, ref=ref)
     key = str(path.resolve())
@@ -102,7 +102,7 @@ def _str(file: str, table: dict[str, Any], key: str, where: str, default: str | 
         return default
     v = _req(file, table, key, where)
     if not isinstance(v, str):
-        raise SpecError(file, f"{where}.{key}", f"{v!r} should be a text")  # _req checks it: for the type checker
+        raise SpecError(file, f"{where}.{key}", f"{echo(v)} should be a text")  # _req checks it: for the type checker
     return v
 
 
@@ -158,18 +158,18 @@ def _id_and_base(file: str, path: Path, raw: dict[str, Any], resolve: Resolve) -
     """The file's own id (not a built-in's, nor one of its bases') and the ruleset it extends."""
     rid = _str(file, raw, "id", "(top)")
     if not _ID.match(rid):
-        raise SpecError(file, "id", f"{rid!r}: an id is lower-case letters, digits and hyphens")
+        raise SpecError(file, "id", f"{echo(rid)}: an id is lower-case letters, digits and hyphens")
     if rid in rulesets():
-        raise SpecError(file, "id", f"{rid!r} is a built-in ruleset; a house ruleset needs its own id")
+        raise SpecError(file, "id", f"{echo(rid)} is a built-in ruleset; a house ruleset needs its own id")
     ext = raw.get("extends")
     if not isinstance(ext, str):
-        raise SpecError(file, "extends", f"{ext!r}: give a built-in id ({', '.join(rulesets())}) or a file path")
+        raise SpecError(file, "extends", f"{echo(ext)}: give a built-in id ({', '.join(rulesets())}) or a file path")
     try:
         base = resolve(ext, path.parent)
     except ConfigError as e:
         raise SpecError(file, "extends", e.reason) from None
     if rid in base.lineage:
-        raise SpecError(file, "id", f"{rid!r} is already the id of a ruleset it extends")
+        raise SpecError(file, "id", f"{echo(rid)} is already the id of a ruleset it extends")
     return rid, base
 
 
@@ -188,7 +188,7 @@ def _own_sources(file: str, raw: dict[str, Any], catalog: Catalog) -> tuple[list
         sid = _str(file, s, "id", where)
         known = known_sources().get(sid)
         if known is not None and not known.origin:  # a document of spec/sources.toml (a file's may be reloaded)
-            raise SpecError(file, f"{where}.id", f"{sid!r} is already a source ({known.name}); choose another id")
+            raise SpecError(file, f"{where}.id", f"{echo(sid)} is already a source ({known.name}); choose another id")
         own.append(Source(sid, _str(file, s, "publisher", where), _str(file, s, "title", where, ""),
                           _str(file, s, "described_as", where, "house rules"), _str(file, s, "published", where),
                           origin=file))
@@ -197,7 +197,7 @@ def _own_sources(file: str, raw: dict[str, Any], catalog: Catalog) -> tuple[list
 
     def doc_ok(doc: str, key: str) -> str:
         if doc not in known_sources():
-            raise SpecError(file, key, f"{doc!r} is not a known source; valid: {', '.join(valid_docs)} "
+            raise SpecError(file, key, f"{echo(doc)} is not a known source; valid: {', '.join(valid_docs)} "
                                        "(or declare it in a [[source]] table)")
         return doc
 
@@ -261,10 +261,10 @@ def _clauses(file: str, raw: dict[str, Any], rid: str, base: Ruleset, document: 
         raise SpecError(file, "remove_clauses", "a list of clause ids")
     for cid in removed:
         if cid not in clauses:
-            raise SpecError(file, "remove_clauses", f"{cid!r} is not a clause of {base.id}; valid: "
+            raise SpecError(file, "remove_clauses", f"{echo(cid)} is not a clause of {base.id}; valid: "
                                                     + ", ".join(clauses))
         if cid in cited:
-            raise SpecError(file, "remove_clauses", f"{cid!r} is cited by the engine; replace it instead")
+            raise SpecError(file, "remove_clauses", f"{echo(cid)} is cited by the engine; replace it instead")
         del clauses[cid]
     own_ids: set[str] = set()
     for i, c in enumerate(raw.get("clause", [])):
@@ -293,11 +293,11 @@ def _check_changes_stated(file: str, rs: Ruleset, base: Ruleset, after: dict[str
         if p in changed and after[p] not in _register_values(p):
             c = rs.clauses.get(cid)
             if cid not in own_ids or c is None or c.doc in _rule_documents():
-                raise SpecError(file, f"params.{p}", f"{p} = {after[p]!r} is a variant no rule document names: "
+                raise SpecError(file, f"params.{p}", f"{p} = {echo(after[p])} is a variant no rule document names: "
                                 f"state it in a [[clause]] with id = \"{cid}\" citing this file's own [[source]]")
     for p, cid in FEATURE_CLAUSES.items():
         if p in changed and after[p] and cid not in rs.clauses:
-            raise SpecError(file, f"params.{p}", f"{p} = {after[p]!r} is a rule the sheet must state: add a "
+            raise SpecError(file, f"params.{p}", f"{p} = {echo(after[p])} is a rule the sheet must state: add a "
                                                  f"[[clause]] with id = \"{cid}\" (a template may name {{{p}}})")
     for cid, c in rs.clauses.items():
         key = f"clause {cid}"

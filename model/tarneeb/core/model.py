@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar
 
 from tarneeb.core.sources import cite
-from tarneeb.errors import ConfigError
+from tarneeb.errors import ConfigError, did_you_mean, echo
 
 OptionValue = bool | int | str
 T = TypeVar("T")
@@ -85,25 +85,25 @@ class Option:
                 elif text in ("false", "0", "no", "off"):
                     value = False
                 else:
-                    raise ConfigError(ruleset, self.name, f"{raw!r} is not a boolean; valid: {self.valid_text()}")
+                    raise ConfigError(ruleset, self.name, f"{echo(raw)} is not a boolean; valid: {self.valid_text()}")
             else:
                 try:
                     value = int(text)
                 except ValueError:
-                    raise ConfigError(ruleset, self.name, f"{raw!r} is not an integer; valid: {self.valid_text()}") from None
+                    raise ConfigError(ruleset, self.name, f"{echo(raw)} is not an integer; valid: {self.valid_text()}") from None
         elif isinstance(raw, bool | int | str):
             value = raw
         else:
-            raise ConfigError(ruleset, self.name, f"{raw!r} has the wrong type; valid: {self.valid_text()}")
+            raise ConfigError(ruleset, self.name, f"{echo(raw)} has the wrong type; valid: {self.valid_text()}")
         if self.type == "bool" and not isinstance(value, bool):
-            raise ConfigError(ruleset, self.name, f"{value!r} is not a boolean; valid: {self.valid_text()}")
+            raise ConfigError(ruleset, self.name, f"{echo(value)} is not a boolean; valid: {self.valid_text()}")
         if self.type == "int" and (isinstance(value, bool) or not isinstance(value, int)):
-            raise ConfigError(ruleset, self.name, f"{value!r} is not an integer; valid: {self.valid_text()}")
+            raise ConfigError(ruleset, self.name, f"{echo(value)} is not an integer; valid: {self.valid_text()}")
         if self.type == "choice" and not isinstance(value, str):
-            raise ConfigError(ruleset, self.name, f"{value!r} is not a choice; valid: {self.valid_text()}")
+            raise ConfigError(ruleset, self.name, f"{echo(value)} is not a choice; valid: {self.valid_text()}")
         if self.range is not None:
             if not isinstance(value, int):
-                raise ConfigError(ruleset, self.name, f"{value!r} is not an integer; valid: {self.valid_text()}")
+                raise ConfigError(ruleset, self.name, f"{echo(value)} is not an integer; valid: {self.valid_text()}")
             if not self.range[0] <= value <= self.range[1]:
                 raise ConfigError(ruleset, self.name, f"{value} is out of range; valid: {self.valid_text()}")
         elif value not in self.allowed:
@@ -155,7 +155,8 @@ class Ruleset:
             if o.name == name:
                 return o
         valid = ", ".join(o.name for o in self.options) or "(this ruleset has no options)"
-        raise ConfigError(self.id, name, f"unknown option; valid options: {valid}")
+        raise ConfigError(self.id, name, f"unknown option{did_you_mean(name, (o.name for o in self.options))} "
+                                         f"(valid options: {valid})")
 
     def defaults(self) -> dict[str, OptionValue]:
         return {o.name: o.default for o in self.options}
@@ -242,6 +243,11 @@ class Rules:
         changed = [f"{k}={_fmt(v)}" for k, v in self.options if self.ruleset.option(k).default != v]
         changed += [f"reading {a}={rd}" for a, rd in sorted(self.ruleset.readings.items())]
         return self.id + (f" [{', '.join(changed)}]" if changed else "")
+
+    def words(self) -> str:
+        """The rules as human output names them: the ruleset's name, then its id (and what differs from its
+        defaults, as :meth:`label`): ``Tarneeb 41 (bs.fyi), ruleset bsfyi-41``."""
+        return f"{self.ruleset.name}, ruleset {self.label()}"
 
 
 _VALUE_FIELDS = tuple(f.name for f in fields(Rules) if f.compare)

@@ -22,7 +22,7 @@ from tarneeb.core.model import Clause, Option, OptionValue, Rules, Ruleset
 from tarneeb.core.paths import spec_dir
 from tarneeb.core.prose import render
 from tarneeb.core.rules import legal_bids
-from tarneeb.errors import ConfigError, SpecError
+from tarneeb.errors import ConfigError, SpecError, echo, os_error_words
 
 # ---------------------------------------------------------------- schema
 # Every parameter the engine understands: name -> (kind, allowed values or None).
@@ -129,7 +129,7 @@ def _check_param(file: str, key: str, value: Any) -> None:
         )
     if not ok:
         want = f"one of {', '.join(repr(a) for a in allowed)}" if allowed else f"a value of kind {kind}"
-        raise SpecError(file, f"params.{key}", f"{value!r} is not {want}")
+        raise SpecError(file, f"params.{key}", f"{echo(value)} is not {want}")
 
 
 def _flatten(d: dict[str, Any], prefix: str = "") -> dict[str, Any]:
@@ -148,7 +148,7 @@ def _req(file: str, table: dict[str, Any], key: str, where: str, kind: type = st
         raise SpecError(file, f"{where}.{key}", "missing")
     v = table[key]
     if not isinstance(v, kind):
-        raise SpecError(file, f"{where}.{key}", f"{v!r} should be of type {kind.__name__}")
+        raise SpecError(file, f"{where}.{key}", f"{echo(v)} should be of type {kind.__name__}")
     return v
 
 
@@ -159,7 +159,7 @@ def read_toml(path: Path) -> dict[str, Any]:
     except tomllib.TOMLDecodeError as e:
         raise SpecError(str(path), "(toml)", str(e)) from None
     except (OSError, UnicodeDecodeError) as e:
-        raise SpecError(str(path), "(file)", str(e)) from None
+        raise SpecError(str(path), "(file)", f"cannot read: {os_error_words(e)}") from None
 
 
 def check_keys(file: str, table: dict[str, Any], known: Sequence[str], where: str = "") -> None:
@@ -173,7 +173,7 @@ def check_top(file: str, raw: dict[str, Any], known: Sequence[str]) -> None:
     """The top level of a ruleset file: only ``known`` keys, and schema 1."""
     check_keys(file, raw, known)
     if raw.get("schema") != 1:
-        raise SpecError(file, "schema", f"{raw.get('schema')!r}: only schema 1 is understood")
+        raise SpecError(file, "schema", f"{echo(raw.get('schema'))}: only schema 1 is understood")
 
 
 def load_ruleset_file(path: Path) -> Ruleset:
@@ -192,12 +192,12 @@ def load_ruleset_file(path: Path) -> Ruleset:
         name = _req(file, o, "name", where)
         param = _req(file, o, "param", where)
         if param not in PARAMS:
-            raise SpecError(file, f"{where}.param", f"unknown parameter {param!r}")
+            raise SpecError(file, f"{where}.param", f"unknown parameter {echo(param)}")
         if param in params:
             raise SpecError(file, f"{where}.param", f"{param} is set in [params] and by option {name}; set it once")
         otype = _req(file, o, "type", where)
         if otype not in ("bool", "int", "choice"):
-            raise SpecError(file, f"{where}.type", f"{otype!r}; valid: bool, int, choice")
+            raise SpecError(file, f"{where}.type", f"{echo(otype)}; valid: bool, int, choice")
         rng = o.get("range")
         opt = Option(
             name=name, param=param, type=otype, default=o.get("default"),
@@ -267,7 +267,7 @@ def _all_rulesets(root: str) -> dict[str, Ruleset]:
     for p in sorted(folder.glob("*.toml")):
         rs = load_ruleset_file(p)
         if rs.id != p.stem:
-            raise SpecError(str(p), "id", f"{rs.id!r} does not match the file name {p.stem!r}")
+            raise SpecError(str(p), "id", f"{echo(rs.id)} does not match the file name {echo(p.stem)}")
         out[rs.id] = rs
     return out
 
@@ -286,7 +286,7 @@ def parse_option_args(items: list[str]) -> dict[str, str]:
         k, v = item.split("=", 1)
         k = k.strip()
         if k in out:
-            raise ConfigError("(command line)", k, f"--option {k} is given twice ({out[k]!r} and {v.strip()!r}); give it once")
+            raise ConfigError("(command line)", k, f"--option {k} is given twice ({echo(out[k])} and {echo(v.strip())}); give it once")
         out[k] = v.strip()
     return out
 
@@ -382,28 +382,28 @@ def config_problems(rules: Rules) -> list[tuple[str, str]]:
                 why = (f"the minimum {lo} is above the highest bid {rules.bid_max}" if lo > rules.bid_max else
                        f"every bid from {lo} to {rules.bid_max} is excluded ({_fmt_list(sorted(rules.bid_excluded))})")
                 out.append(("bid.rising_min", f"a player with score >= {threshold} would have no legal bid "
-                                              f"(witness: scores [{at}, 0, 0, 0] with seat 0 to bid: {why}; "
+                                              f"(witness: scores {at}, 0, 0, 0 by player, player 1 to bid: {why}; "
                                               "the auction is stuck)"))
             elif 4 * legal[-1] < rules.total_min:
                 h = legal[-1]
                 out.append(("bid.total_min", f"total {rules.total_min} can never be reached (four bids of at most {h}; "
-                                             f"witness: scores [{at}, {at}, {at}, {at}], the highest legal bids "
+                                             f"witness: scores {at}, {at}, {at}, {at} by player, the highest legal bids "
                                              f"{h}, {h}, {h}, {h} sum to {4 * h} < {rules.total_min}: every hand is "
                                              "void and redealt forever)"))
         if rules.total_min > 52:
-            out.append(("bid.total_min", f"total {rules.total_min} exceeds 4 x 13 (witness: scores [0, 0, 0, 0], "
-                                         f"bids [13, 13, 13, 13] sum to 52 < {rules.total_min}: every hand is void)"))
+            out.append(("bid.total_min", f"total {rules.total_min} exceeds 4 x 13 (witness: scores 0, 0, 0, 0 by player, "
+                                         f"bids 13, 13, 13, 13 sum to 52 < {rules.total_min}: every hand is void)"))
         top = max((b for b in range(rules.bid_min, rules.bid_max + 1) if b not in rules.bid_excluded), default=0)
         for threshold, total in rules.total_table:  # raised-total: a total in force once a score reaches threshold
             if 4 * top < total:
-                out.append(("bid.total_table", f"total {total} can never be reached (witness: scores [{threshold}, 0, "
-                                               f"0, 0], the highest bids {top}, {top}, {top}, {top} sum to {4 * top} "
+                out.append(("bid.total_table", f"total {total} can never be reached (witness: scores {threshold}, 0, "
+                                               f"0, 0 by player, the highest bids {top}, {top}, {top}, {top} sum to {4 * top} "
                                                f"< {total}: every hand is void and redealt forever)"))
         for b in range(rules.bid_min, rules.bid_max + 1):
             if b not in rules.bid_excluded and rules.values[b] <= 0:
                 out.append(("score.values", f"a made bid of {b} scores {rules.values[b]}: scores could never rise to the target "
-                                            f"(witness: scores [0, 0, 0, 0], bids [{b}, {b}, {b}, {b}], every bid made: "
-                                            f"scores stay at or below [0, 0, 0, 0])"))
+                                            f"(witness: scores 0, 0, 0, 0 by player, bids {b}, {b}, {b}, {b}, every bid made: "
+                                            f"scores stay at or below 0)"))
         made_bid_wins = rules.made_bid_wins
         if made_bid_wins and (made_bid_wins not in range(rules.bid_min, rules.bid_max + 1) or made_bid_wins in rules.bid_excluded):
             out.append(("win.made_bid_wins", f"bid {rules.made_bid_wins} can never be made: it is not a legal bid "
@@ -412,7 +412,7 @@ def config_problems(rules: Rules) -> list[tuple[str, str]]:
             for threshold, lo in min_levels(rules):
                 if rules.auto_bid < lo or rules.auto_bid in rules.bid_excluded:
                     out.append(("timer.auto_bid", f"the timer's bid {rules.auto_bid} is illegal for a player with score "
-                                                  f">= {threshold} (witness: scores [{max(threshold, 0)}, 0, 0, 0], the first "
+                                                  f">= {threshold} (witness: scores {max(threshold, 0)}, 0, 0, 0 by player, the first "
                                                   "bidder's timer runs out: the automatic bid is refused)"))
     else:
         if rules.trump_source != "contract":

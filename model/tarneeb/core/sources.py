@@ -15,7 +15,7 @@ from typing import Any
 
 from tarneeb.core.context import current
 from tarneeb.core.paths import spec_dir
-from tarneeb.errors import SpecError
+from tarneeb.errors import SpecError, echo, os_error_words
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +53,7 @@ def _table() -> dict[str, Source]:
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8-sig"))
     except OSError as exc:
-        raise SpecError(str(path), "(file)", f"cannot read the sources table: {exc.strerror}") from None
+        raise SpecError(str(path), "(file)", f"cannot read the sources table: {os_error_words(exc)}") from None
     except tomllib.TOMLDecodeError as exc:
         raise SpecError(str(path), "(file)", f"not valid TOML: {exc}") from None
     out: dict[str, Source] = {}
@@ -62,7 +62,7 @@ def _table() -> dict[str, Source]:
         try:
             src = Source(s["id"], s["publisher"], s["title"], s["described_as"], s["published"])
         except KeyError as exc:
-            raise SpecError(str(path), where, f"missing key {exc.args[0]!r}") from None
+            raise SpecError(str(path), where, f"missing key {echo(exc.args[0])}") from None
         out[src.id] = src
     return out
 
@@ -120,7 +120,7 @@ def cite(doc: str, heading: str, lang: str = "en") -> str:
         # a club's own rule sheet (declared by a ruleset file): its headings are cited as the club wrote them
         return f"{name}، قسم «{heading}»"
     if not rendered:
-        raise SpecError(f"i18n/{lang}.toml", f"heading.{heading!r}", f"no {lang} rendering of this section heading")
+        raise SpecError(f"i18n/{lang}.toml", f"heading.{echo(heading)}", f"no {lang} rendering of this section heading")
     return f"{name}، قسم «{rendered}» ({heading})"
 
 
@@ -130,3 +130,38 @@ def cite_ref(ref: str, lang: str = "en") -> str:
     if not sep or doc not in sources():
         return ref
     return cite(doc, heading, lang)
+
+
+# ------------------------------------------------------------------ names of clauses and ambiguities
+
+
+@cache
+def _names() -> dict[str, dict[str, str]]:
+    """``spec/names.toml``: the short English name of each clause id and of each ambiguity id."""
+    path = spec_dir() / "names.toml"
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8-sig"))
+    except OSError as exc:
+        raise SpecError(str(path), "(file)", f"cannot read the names table: {os_error_words(exc)}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise SpecError(str(path), "(toml)", str(exc)) from None
+    return {k: {str(i): str(n) for i, n in raw.get(k, {}).items()} for k in ("clause", "ambiguity")}
+
+
+def rule_name(clause_id: str) -> str:
+    """The clause's short name, ``the follow-suit rule``; a clause not in spec/names.toml (a club's own) is
+    ``rule ID``."""
+    return _names()["clause"].get(clause_id) or f"rule {clause_id}"
+
+
+def rule_words(clause_id: str) -> str:
+    """A clause as human output names it: its name with its id beside it, ``the follow-suit rule (play.follow)``."""
+    name = _names()["clause"].get(clause_id)
+    return f"{name} ({clause_id})" if name else f"rule {clause_id}"
+
+
+def topic_words(ambiguity_id: str) -> str:
+    """An ambiguity as human output names it: what it is about with its id beside it, ``what happens after a
+    revoke (revoke-remedy)``."""
+    name = _names()["ambiguity"].get(ambiguity_id)
+    return f"{name} ({ambiguity_id})" if name else f"the question {ambiguity_id}"

@@ -34,7 +34,7 @@ from tarneeb.core.schema import (
     read_toml,
     rulesets,
 )
-from tarneeb.errors import ConfigError
+from tarneeb.errors import ConfigError, did_you_mean
 
 
 def get_ruleset(rid: str, catalog: Catalog | None = None) -> Ruleset:
@@ -72,7 +72,7 @@ def resolve_ruleset(ref: str, relative_to: str | Path | None = None, catalog: Ca
     if ref in all_rs:
         return all_rs[ref]
     if not cat.files_allowed:
-        raise ConfigError(ref, "ruleset", f"unknown ruleset; valid: {', '.join(all_rs)}")
+        raise ConfigError(ref, "ruleset", f"unknown ruleset{did_you_mean(ref, all_rs)} (valid: {', '.join(all_rs)})")
     loaded = cat.rulesets
     if ref in loaded:
         return loaded[ref]
@@ -94,7 +94,8 @@ def resolve_ruleset(ref: str, relative_to: str | Path | None = None, catalog: Ca
     if looks_like_path:
         raise ConfigError(ref, "ruleset", "no such ruleset file; give a built-in id ("
                           + ", ".join(all_rs) + ") or the path of a ruleset file")
-    raise ConfigError(ref, "ruleset", f"unknown ruleset; valid: {', '.join(all_rs)}, or the path of a ruleset file")
+    raise ConfigError(ref, "ruleset", f"unknown ruleset{did_you_mean(ref, all_rs)} (valid: {', '.join(all_rs)}, "
+                                      "or the path of a ruleset file)")
 
 
 def load_rules(rid: str | Ruleset, options: Mapping[str, object] | None = None,

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from tarneeb.core.ambiguity import ambiguities, taken_for
-from tarneeb.core.sources import cite, cite_ref
+from tarneeb.core.sources import cite, cite_ref, rule_words, topic_words
 from tarneeb.core.spec import Ruleset, get_ruleset, rulesets, spec_dir
 from tarneeb.errors import SpecError
 from tarneeb.i18n import arabic
@@ -549,7 +549,7 @@ def _render_txt(d: RulesetDoc) -> str:
     def _wrap(text: str, indent: str) -> list[str]:
         return wrap_at(text, indent, keep_runs=ar)
 
-    title = f"{d.name} ({d.id})"
+    title = f"{d.name} ({d.id})" if ar else f"{d.name}, ruleset {d.id}"  # English names its rules by their names
     lines = [title, "=" * len(title), *_wrap(d.summary, ""), f"{L['document']}: {cite(d.document, '', d.lang)}"]
     if ar:
         lines += _wrap(arabic.seat_convention("ar"), "")
@@ -559,7 +559,7 @@ def _render_txt(d: RulesetDoc) -> str:
         for source, run in source_runs(d, s):
             lines += _wrap(f"({L['source']}: {source})", "")
             for c in run:
-                lines += [f"[{c.id}]", *_wrap(c.text, "    ")]
+                lines += [f"[{c.id if ar else rule_words(c.id)}]", *_wrap(c.text, "    ")]
         lines += [""]
     lines += [L["options"].upper(), ""]
     if not d.options:
@@ -570,7 +570,8 @@ def _render_txt(d: RulesetDoc) -> str:
     if not d.ambiguities:
         lines += ["  " + L["no_ambiguities"]]
     for a in d.ambiguities:
-        lines += [f"{a.id}", *_wrap(a.question, "    "), *_wrap(f"{L['reading']}: {a.reading}: {a.reading_text}", "    ")]
+        lines += [a.id if ar else topic_words(a.id)[:1].upper() + topic_words(a.id)[1:], *_wrap(a.question, "    "),
+                  *_wrap(f"{L['reading']}: {a.reading}: {a.reading_text}", "    ")]
         if a.option:
             lines += [f"    {L['selectable']}: {a.option}"]
     if ar:

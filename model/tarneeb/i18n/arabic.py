@@ -23,7 +23,7 @@ from typing import Any
 
 from tarneeb.core import cards
 from tarneeb.core.spec import spec_dir
-from tarneeb.errors import SpecError
+from tarneeb.errors import SpecError, os_error_words
 
 LRI, RLI, FSI, PDI = "\u2066", "\u2067", "\u2068", "\u2069"
 RLM, LRM = "\u200f", "\u200e"
@@ -186,7 +186,7 @@ def _terms_raw(path: str) -> dict[str, Any]:
         with open(path, "rb") as f:
             return tomllib.load(f)
     except OSError as e:
-        raise SpecError(path, "(file)", f"cannot read the Arabic vocabulary: {e.strerror}") from None
+        raise SpecError(path, "(file)", f"cannot read the Arabic vocabulary: {os_error_words(e)}") from None
     except tomllib.TOMLDecodeError as e:
         raise SpecError(path, "(toml)", str(e)) from None
 

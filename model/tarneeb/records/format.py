@@ -11,7 +11,7 @@ from typing import Any
 
 from tarneeb.core.actions import BIDS, EGYPTIAN, PASS, Bid
 from tarneeb.core.cards import CARD_TEXT, NO_TRUMP, RANKS, STRAINS, SUITS, card_str, parse_card, parse_suit
-from tarneeb.errors import CardError
+from tarneeb.errors import CardError, file_error
 
 FORMAT = "tarneeb-record"
 VERSION = 1
@@ -303,7 +303,10 @@ class RecordProblem:
     severity: str = "error"  # "error": not checked; "warning": checked, something ignored
 
     def text(self) -> str:
-        """One line: file, line, match and hand (counted from 1) when known, severity, field and message."""
+        """One line: file, line, match and hand (counted from 1) when known, severity, field and message; a
+        problem of the file as a whole (line 0 in the JSON) names no line and no field."""
+        if self.line == 0 and self.field == "(file)":
+            return file_error(self.file, f"{self.severity}: {self.message}")
         where = f"{self.file}:{self.line}"
         if self.match is not None:
             where += f": match {self.match}"

@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import IO, Any
 
 from tarneeb.core.match import Match
+from tarneeb.errors import os_error_words
 from tarneeb.records.format import MAX_LINE, Item, RecordProblem, Report
 from tarneeb.records.reader import _read_lines
 from tarneeb.records.units import Merger, Unit, cannot_read, file_units, run_unit, worker_pool
@@ -69,7 +70,7 @@ def _verify_stream(source: IO[bytes], name: str, verifier: Verifier, sink: Repor
                 last = offset
     except OSError as e:  # a read error in the middle of a file
         verifier.summary.unreadable_files += 1
-        sink(RecordProblem(name, lineno + 1, "(file)", f"read error: {e.strerror or e}; the rest of the file is "
+        sink(RecordProblem(name, lineno + 1, "(file)", f"read error: {os_error_words(e)}; the rest of the file is "
                            "not checked"))
 
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from tarneeb.core.spec import rulesets
-from tarneeb.errors import TarneebError
+from tarneeb.errors import TarneebError, os_error_words
 from tarneeb.records.format import MAX_LINE, Divergence, MatchHeader, RecordProblem, Report
 from tarneeb.records.reader import _read_lines, parse_line
 from tarneeb.records.verify import Summary, Verifier
@@ -73,7 +73,7 @@ def url_package_missing(url: str) -> str:
 
 def cannot_read(path: str, e: OSError) -> RecordProblem:
     """The report of a file that cannot be opened (line 0: the file, not a line of it)."""
-    return RecordProblem(path, 0, "(file)", f"cannot read: {e.strerror or e}")
+    return RecordProblem(path, 0, "(file)", f"cannot read: {os_error_words(e)}")
 
 
 # ------------------------------------------------------------------ one byte range
@@ -164,7 +164,7 @@ def expand_path(path: str) -> list[str] | str:
         except ImportError:  # the protocol's filesystem package (s3fs for s3://, ...) is not installed
             return url_package_missing(path)
         except (OSError, ValueError) as e:
-            return f"cannot list: {getattr(e, 'strerror', None) or e}"
+            return f"cannot list: {os_error_words(e)}"
         if not paths:
             return "no file matches"
         return sorted(p if "://" in p else fs.unstrip_protocol(p) for p in paths)
@@ -212,7 +212,7 @@ def plan_units(paths: Sequence[str], *, unit_bytes: int = DEFAULT_UNIT_BYTES, ru
             except ImportError:
                 out.append(missing(path, file_index, url_package_missing(path)))
             except (OSError, ValueError) as e:
-                out.append(missing(path, file_index, f"cannot read: {getattr(e, 'strerror', None) or e}"))
+                out.append(missing(path, file_index, f"cannot read: {os_error_words(e)}"))
             else:
                 out += file_units(path, file_index, size, step, ruleset, options, fast, readings)
             file_index += 1

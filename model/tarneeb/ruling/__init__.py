@@ -79,6 +79,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tarneeb.errors import echo
 from tarneeb.ruling.decision import decide
 from tarneeb.ruling.readings import (
     AMBIGUITY_READINGS,
@@ -124,7 +125,7 @@ def rule_dict(situation: dict[str, Any], rulesets: list[str] | str | None = None
     from tarneeb.ruling.inputs import with_rulesets
 
     if lang not in ("en", "ar"):
-        raise SituationError(name, ["lang"], f"{lang!r}; valid: en, ar")
+        raise SituationError(name, ["lang"], f"{echo(lang)}; valid: en, ar")
     rep = resolve(parse_situation(with_rulesets(situation, rulesets), name))
     out = report_json(rep)
     if lang == "ar":

@@ -18,6 +18,7 @@ from tarneeb.core import clauses as core_clauses
 from tarneeb.core import rules as core_rules
 from tarneeb.core import transition
 from tarneeb.core.cards import NO_TRUMP, card_str, player_name, strain_name
+from tarneeb.core.sources import rule_words
 from tarneeb.core.spec import Rules
 from tarneeb.core.state import (
     Bidding,
@@ -143,7 +144,7 @@ def check_stated_trump(rules: Rules, situation: Situation) -> None:
                 f"{strain_name(trump)} is always trump"
             raise situation.err(["trump"] + (["revealed"] if turned is not None else []),
                                 f"trump is stated as {strain_name(situation.trump)}, but under {rules.label()} {why} "
-                                f"[{core_clauses.trump_clause(rules)}]")
+                                f"[{rule_words(core_clauses.trump_clause(rules))}]")
     elif situation.trump not in trumps(rules, situation):
         if situation.trump == NO_TRUMP:
             raise situation.err(["trump"], f"no trump is stated, but under {rules.label()} a hand always has a trump "
@@ -413,7 +414,7 @@ def individual_turn(rules: Rules, situation: Situation) -> int | None:
             raise situation.err([f"bids.{early}", "dealer"],
                                 f"{player_name(early)} has bid, but {player_name(nxt)} bids before it "
                                 f"(the dealer is {player_name(situation.dealer)}) under {rules.label()} "
-                                f"[{core_clauses.turn_clause(rules)}]")
+                                f"[{rule_words(core_clauses.turn_clause(rules))}]")
         probe, _ = transition.step(rules, probe, transition.legal_actions(rules, probe)[0])
     return nxt
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from tarneeb.core import rules as core_rules
 from tarneeb.core.cards import STRAINS, card_str
-from tarneeb.errors import SituationError
+from tarneeb.errors import SituationError, echo, os_error_words
 from tarneeb.records.format import HandLine, MatchHeader, RecordProblem, bid_text
 from tarneeb.records.reader import read_records
 
@@ -50,8 +50,10 @@ def club_default(cwd: Path | None = None, env: Mapping[str, str] | None = None) 
             continue
         try:
             raw = tomllib.loads(p.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
-            raise SituationError(str(p), ["(file)"], str(e)) from None
+        except tomllib.TOMLDecodeError as e:
+            raise SituationError(str(p), ["(toml)"], str(e)) from None
+        except (OSError, UnicodeDecodeError) as e:
+            raise SituationError(str(p), [], f"cannot read: {os_error_words(e)}") from None
         table = raw.get("ruling", raw)
         if "ruleset" not in table:
             continue
@@ -78,7 +80,7 @@ def _ints(flag: str, text: str, unknown_ok: bool = False) -> list[int | None]:
         try:
             out.append(int(x))
         except ValueError:
-            raise SituationError("(flags)", [flag], f"{x!r} is not a whole number (write e.g. 41,50,10,1)") from None
+            raise SituationError("(flags)", [flag], f"{echo(x)} is not a whole number (write e.g. 41,50,10,1)") from None
     return out
 
 
@@ -89,7 +91,7 @@ def player_seat(flag: str, value: object) -> int:
     """The seat (0..3, as situation files and records count) of the player a person typed (1..4)."""
     text = str(value).strip()
     if not text.lstrip("+-").isdigit():
-        raise SituationError("(flags)", [flag], f"{text!r} is not a player: {PLAYERS_WORDS}")
+        raise SituationError("(flags)", [flag], f"{echo(text)} is not a player: {PLAYERS_WORDS}")
     n = int(text)
     if not 1 <= n <= 4:
         raise SituationError("(flags)", [flag], f"there is no player {n}: {PLAYERS_WORDS}")
@@ -100,7 +102,7 @@ def _seat_list(flag: str, text: str, example: str) -> tuple[int, list[str]]:
     """``PLAYER:A,B,C`` -> (seat, [A, B, C]), the player counted 1..4 and the seat 0..3."""
     player, sep, rest = text.partition(":")
     if not sep or not player.strip().lstrip("+-").isdigit():
-        raise SituationError("(flags)", [flag], f"{text!r}: write PLAYER:ITEMS, e.g. {example} ({PLAYERS_WORDS})")
+        raise SituationError("(flags)", [flag], f"{echo(text)}: write PLAYER:ITEMS, e.g. {example} ({PLAYERS_WORDS})")
     return player_seat(flag, player), [x for x in _split(rest) if x]
 
 
@@ -136,7 +138,7 @@ def situation_from_flags(kind: str, f: Mapping[str, Any]) -> dict[str, Any]:
     if f.get("contract"):
         parts = f["contract"].split(":")
         if len(parts) not in (2, 3) or not all(p.strip().lstrip("-").isdigit() for p in parts[:2]):
-            raise SituationError("(flags)", ["--contract"], f"{f['contract']!r}: write PLAYER:BID or PLAYER:BID:TRUMP, "
+            raise SituationError("(flags)", ["--contract"], f"{echo(f['contract'])}: write PLAYER:BID or PLAYER:BID:TRUMP, "
                                                             f"e.g. 2:8:S ({PLAYERS_WORDS})")
         raw["contract"] = {"seat": player_seat("--contract", parts[0]), "bid": int(parts[1])}
         if len(parts) == 3:
@@ -194,14 +196,14 @@ def situation_from_record(path: str, match: str | None, hand: int, kind: str | N
             elif isinstance(it, RecordProblem) and it.severity == "error" and (match is None or it.match == match):
                 raise SituationError(path, [f"line {it.line}", it.field], it.message)
     except OSError as e:
-        raise SituationError(path, ["(file)"], str(e)) from None
+        raise SituationError(path, [], f"cannot read: {os_error_words(e)}") from None
     if match is None:
         if len(headers) != 1:
             raise SituationError(path, ["--match"], f"the file holds {len(headers)} matches; name one: "
                                                     + ", ".join(list(headers)[:10]))
         match = next(iter(headers))
     if match not in headers:
-        raise SituationError(path, ["--match"], f"no match {match!r}; valid: {', '.join(list(headers)[:10])}")
+        raise SituationError(path, ["--match"], f"no match {echo(match)}; valid: {', '.join(list(headers)[:10])}")
     head = headers[match]
     hands = lines.get(match, [])
     field = hand - 1  # the record's own hand field counts from 0

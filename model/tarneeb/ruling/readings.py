@@ -25,8 +25,8 @@ from tarneeb.core import rules as core_rules
 from tarneeb.core import transition
 from tarneeb.core.actions import PASS
 from tarneeb.core.ambiguity import Ambiguity, ambiguities, rules_under, taken_for
-from tarneeb.core.cards import STRAINS, card_str, player_name, strain_name, team_label
-from tarneeb.core.sources import cite
+from tarneeb.core.cards import JSON_NUMBERING, STRAINS, card_str, player_name, strain_name, team_label
+from tarneeb.core.sources import cite, rule_words, topic_words
 from tarneeb.core.spec import OptionValue, Rules
 from tarneeb.core.state import Calling
 from tarneeb.errors import IllegalBid
@@ -247,7 +247,9 @@ def _agreement(kind: str, rulings: Sequence[Ruling]) -> str:
         return f"All {len(ruled)} rulesets that rule on this agree."
     parts = []
     for members in groups.values():
-        names = ", ".join(m.label for m in members)
+        labels = [m.label for m in members]  # the ids beside a word: "under rulesets bsfyi-41 and tarneeb-400"
+        names = (f"ruleset {labels[0]}" if len(labels) == 1 else
+                 f"rulesets {', '.join(labels[:-1])} and {labels[-1]}")
         parts.append(f"{short_answer(kind, members[0].answer)} under {names}")
     return "The rulesets disagree: " + "; ".join(parts) + "."
 
@@ -265,7 +267,7 @@ def headline(rep: Report) -> str:
         words = short_answer(rep.kind, a)
         if rep.kind == "irregularity" and a.get("revoke") and a.get("trick") is not None:
             words = (f"a revoke in trick {a['trick']} ({a.get('card')} played while holding {a.get('proof')}), "
-                     f"which breaks {', '.join(a.get('breaks') or [])}"
+                     f"which breaks {' and '.join(rule_words(b) for b in a.get('breaks') or [])}"
                      + ("; the documents are silent on what follows" if a.get("documents") == "silent" else ""))
         return f"{words[:1].upper()}{words[1:]}: all {len(ruled)} rulesets that rule on this agree."
     return _agreement(rep.kind, rep.rulings)
@@ -297,7 +299,7 @@ def short_answer(kind: str, answer: dict[str, Any]) -> str:
     if kind == "irregularity":
         if answer.get("out_of_turn") is False:
             return f"no irregularity ({player_name(answer.get('turn'))}'s turn)"
-        broken = ", ".join(answer.get("breaks") or []) or "no clause"
+        broken = " and ".join(rule_words(b) for b in answer.get("breaks") or []) or "no rule"
         return ("a revoke, " if answer.get("revoke") else "") + f"breaks {broken}"
     t = answer.get("trump")
     if t is None:
@@ -370,6 +372,7 @@ def missing_words(field: str) -> str:
 def report_json(rep: Report) -> dict[str, Any]:
     """The report as a JSON object: the question, the agreement and each ruleset's ruling."""
     return {
+        "numbering": JSON_NUMBERING,
         "file": rep.file, "title": rep.title, "kind": rep.kind, "question": rep.question,
         "agreement": rep.agreement, "headline": headline(rep), "asked": rep.asked,
         "rulings": [{
@@ -395,7 +398,7 @@ def short_lines(x: Ruling, kind: str = "") -> list[str]:
     why = []
     if x.clauses:
         c = x.clauses[0]
-        why.append(f"deciding clause {c.id} ({cite(c.doc, c.heading)})")
+        why.append(f"{rule_words(c.id)}, from {cite(c.doc, c.heading)}")
     if x.math:
         why.append(math_words(x.math))
     if why:
@@ -406,19 +409,20 @@ def short_lines(x: Ruling, kind: str = "") -> list[str]:
     silent = [a for a in x.ambiguities if not a.changes_ruling and all(r.answer is None for r in a.readings)]
     if live:
         lines.append("Ambiguous: " + "; ".join(
-            f"{a.id} ({', '.join(f'{r.id}: {short_reading(r, kind)}' for r in a.readings)})" for a in live))
+            f"{topic_words(a.id)}: {', '.join(f'{r.id}: {short_reading(r, kind)}' for r in a.readings)}" for a in live))
     elif open_:
         lines.append("Ambiguous: " + "; ".join(
-            f"{a.id}: this ruling takes {next(r.id for r in a.readings if r.taken)}; under "
+            f"{topic_words(a.id)}: this ruling takes {next(r.id for r in a.readings if r.taken)}; under "
             + ", ".join(f"{r.id} ({r.text})" for r in a.readings if r.answer is None) + " it may differ"
             for a in open_))
     elif silent and kind == "irregularity":
         for a in silent:
-            lines.append(f"The rule documents are silent on what follows ({a.id}); a club can adopt: "
+            lines.append(f"The rule documents are silent on {topic_words(a.id)}; a club can adopt: "
                          + " | ".join(f"{r.id}: {r.text}" for r in a.readings))
     elif silent:
         lines.append("The rule documents are silent: " + "; ".join(
-            f"{a.id}, a club can adopt " + " or ".join(f"{r.id} ({r.text})" for r in a.readings) for a in silent))
+            f"{topic_words(a.id)}, a club can adopt " + " or ".join(f"{r.id} ({r.text})" for r in a.readings)
+            for a in silent))
     return lines
 
 
@@ -430,19 +434,20 @@ def short_reading(r: Reading, kind: str = "") -> str:
 
 
 def _explain(rep: Report) -> list[str]:
-    lines = [f"{rep.title} ({rep.file})", f"Question: {rep.question}", ""]
+    where = rep.file if rep.file.startswith("(") else f"({rep.file})"  # "(flags)" is bracketed already
+    lines = [f"{rep.title} {where}", f"Question: {rep.question}", ""]
     for x in rep.rulings:
-        lines.append(f"{x.label} - {x.name}")
+        lines.append(f"{x.name}, ruleset {x.label}")
         lines.append(f"  Ruling: {x.text}")
         if x.math:
             lines.append(f"  Arithmetic: {math_words(x.math)}")
         if x.clauses:
             lines.append("  Decided by:")
             for c in x.clauses:
-                lines.append(f"    {c.id}: {c.text} [{cite(c.doc, c.heading)}]")
+                lines.append(f"    {rule_words(c.id)}: {c.text} [{cite(c.doc, c.heading)}]")
         for a in x.ambiguities:
             if all(rd.answer is None for rd in a.readings) and not any(rd.taken for rd in a.readings):
-                lines.append(f"  The rule documents are silent: {a.id}: {a.question}")
+                lines.append(f"  The rule documents are silent on {topic_words(a.id)}: {a.question}")
                 lines.append("    Readings a club can adopt:")
                 for rd in a.readings:
                     lines.append(f"    - {rd.id}: {rd.text}")
@@ -450,12 +455,12 @@ def _explain(rep: Report) -> list[str]:
             if not a.changes_ruling:
                 missing = [rd for rd in a.readings if rd.answer is None]
                 if missing:
-                    lines.append(f"  Ambiguity {a.id}: {a.question} (not computed by the engine: "
+                    lines.append(f"  Ambiguity, {topic_words(a.id)}: {a.question} (not computed by the engine: "
                                  + "; ".join(f"{rd.id}: {rd.text}" for rd in missing) + ")")
                     continue
-                lines.append(f"  Ambiguity {a.id} bears on this, but every reading rules the same here.")
+                lines.append(f"  Ambiguity, {topic_words(a.id)}, bears on this, but every reading rules the same here.")
                 continue
-            lines.append(f"  AMBIGUOUS (the readings rule differently): {a.id}: {a.question}")
+            lines.append(f"  AMBIGUOUS (the readings rule differently): {topic_words(a.id)}: {a.question}")
             for rd in a.readings:
                 lines.append(f"    - {rd.id}{' (taken)' if rd.taken else ''}: {rd.ruling}")
         lines.append("")
@@ -473,28 +478,28 @@ def report_text(rep: Report, explain: bool = False) -> str:
     if len(rep.rulings) == 1:
         x = rep.rulings[0]
         body = short_lines(x, rep.kind)
-        lines.append(f"{x.label}: {body[0]}")
+        lines.append(f"{x.name}, ruleset {x.label}: {body[0]}")
         lines += ["  " + ln for ln in body[1:]]
         return "\n".join(lines) + "\n"
     silent: dict[str, AmbiguityFlag] = {}
     for x in rep.rulings:
         why = ""
-        if x.status == "ruled" and x.clauses:
-            why = f" [by {x.clauses[0].id}" + (f"; {math_words(x.math)}" if x.math else "") + "]"
+        if x.status == "ruled" and x.clauses and rule_words(x.clauses[0].id) not in x.text:
+            why = f" [{rule_words(x.clauses[0].id)}" + (f"; {math_words(x.math)}" if x.math else "") + "]"
         elif x.math:
             why = f" [{math_words(x.math)}]"
-        amb = [a.id for a in x.ambiguities if a.changes_ruling or (
+        amb = [topic_words(a.id) for a in x.ambiguities if a.changes_ruling or (
             any(r.taken for r in a.readings) and any(r.answer is None for r in a.readings))]
-        lines.append(f"{x.label}: {x.text}{why}" + (f" (ambiguous: {', '.join(amb)})" if amb else ""))
+        lines.append(f"{x.name}, ruleset {x.label}: {x.text}{why}" + (f"; ambiguous: {'; '.join(amb)}" if amb else ""))
         for a in x.ambiguities:
             if all(rd.answer is None and not rd.taken for rd in a.readings):
                 silent[a.id] = a
     for a in silent.values():
         if rep.kind == "irregularity":
-            lines.append(f"The rule documents are silent on {a.id}; a club can adopt:")
+            lines.append(f"The rule documents are silent on {topic_words(a.id)}; a club can adopt:")
             lines += [f"  - {rd.id}: {rd.text}" for rd in a.readings]
         else:
-            lines.append(f"The rule documents are silent on {a.id}; a club can adopt: "
+            lines.append(f"The rule documents are silent on {topic_words(a.id)}; a club can adopt: "
                          + "; or ".join(f"{rd.id} ({rd.text})" for rd in a.readings))
     if rep.agreement:
         lines.append(rep.agreement)

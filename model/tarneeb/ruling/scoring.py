@@ -25,7 +25,7 @@ from tarneeb.core import hand as core_hand
 from tarneeb.core import rules as core_rules
 from tarneeb.core import transition
 from tarneeb.core.actions import Bid
-from tarneeb.core.cards import STRAINS, player_name, team_label
+from tarneeb.core.cards import STRAINS, per_player, per_team, player_name, team_label
 from tarneeb.core.spec import Rules
 from tarneeb.core.state import Cancelled, Decided, Event, Playing, Scored
 from tarneeb.errors import IllegalAction
@@ -307,7 +307,7 @@ def _decide_winner_individual(rules: Rules, situation: Situation) -> Decision:
         if len(after) != 4:
             raise Missing("scores", "each player's score is needed")
         win, rule = core_rules.individual_outcome(rt, after)
-    standing = "scores of players 1 to 4: " + ", ".join(str(v) for v in after[:-1]) + f" and {after[-1]}"
+    standing = f"scores: {per_player(after)}"
     chain: tuple[str, ...] = (rule,) + tuple(c for c in ("win.target", "win.qualify", "tie.both-qualify")
                                              if c != rule)
     if rule == "win.made-bid":
@@ -392,7 +392,7 @@ def decide_winner(rules: Rules, situation: Situation) -> Decision:
             f"{team_label(1)}: {after2[1]} {'>=' if reached[1] else '<'} {target}")
     answer: dict[str, Any] = {"winner": win, "clause": rule, "scores": list(after2), "target": target}
     if win is None:
-        text = f"No team has reached {target} ({team_label(0)} has {after2[0]}, {team_label(1)} has {after2[1]}): play goes on."
+        text = f"No team has reached {target} (scores: {per_team(after2)}): play goes on."
         answer.update(reason="none-reached")
     elif rule == "score.bid13":
         text = f"{team_name(win)} bid 13 and took every trick: it wins on the spot."
@@ -401,7 +401,7 @@ def decide_winner(rules: Rules, situation: Situation) -> Decision:
         text = f"Both teams reached {target}: the bidding team, {team_name(win)}, wins."
         answer.update(reason="bidding-team")
     else:
-        text = f"{team_name(win)} reached {target} and wins ({team_label(0)} has {after2[0]}, {team_label(1)} has {after2[1]})."
+        text = f"{team_name(win)} reached {target} and wins (scores: {per_team(after2)})."
         answer.update(reason="reached")
     return Decision(answer, text, chain, math)
 

@@ -28,7 +28,7 @@ from tarneeb.core.ambiguity import check_reading, selectable_readings, with_read
 from tarneeb.core.cards import NO_TRUMP, SUIT_NAMES, card_str, parse_card, parse_suit, player_name
 from tarneeb.core.clauses import IRREGULARITIES
 from tarneeb.core.spec import OptionValue, Rules, Ruleset, load_rules, resolve_ruleset, ruleset_files_allowed, rulesets
-from tarneeb.errors import CardError, SituationError, TarneebError
+from tarneeb.errors import CardError, SituationError, TarneebError, did_you_mean, echo, os_error_words, shorten
 
 KINDS: tuple[str, ...] = (
     "card-legal", "trick-winner", "bid-legal", "redeal", "score", "winner", "next-dealer", "trump",
@@ -47,6 +47,23 @@ KIND_QUESTIONS: dict[str, str] = {
     "whose-turn": "whose turn is it?",
     "irregularity": "what happens after this irregularity?",
 }
+# what people type for a question kind -> the kind they mean (offered as "did you mean", never taken silently)
+KIND_ALIASES: dict[str, str] = {
+    "who-wins": "winner", "who-won": "winner", "wins": "winner", "won": "winner", "game-over": "winner",
+    "legal": "card-legal", "can-play": "card-legal", "play-legal": "card-legal", "revoke": "irregularity",
+    "dealer": "next-dealer", "who-deals": "next-dealer", "who-deals-next": "next-dealer", "lead": "who-leads",
+    "leader": "who-leads", "turn": "whose-turn", "who-plays": "whose-turn", "trick": "trick-winner",
+    "who-takes": "trick-winner", "points": "score", "scores": "score", "misdeal": "redeal", "throw-in": "redeal",
+    "bid": "bid-legal", "can-bid": "bid-legal", "trumps": "trump",
+}
+
+
+def unknown_kind(kind: object, file_too: bool = False) -> str:
+    """The message for a question kind that is none of KINDS (``file_too``: nor a file): the kinds, and the one
+    meant when it is close."""
+    what = "neither a question kind nor a file" if file_too else "not a question kind"
+    return (f"{shorten(kind)} is {what}{did_you_mean(str(kind), KINDS, KIND_ALIASES)} "
+            f"(the kinds: {', '.join(KINDS)})")
 _TOP_KEYS = {
     "schema", "title", "description", "ruleset", "options", "dealer", "scores", "scores_after", "hands",
     "voids", "revealed", "bids", "contract", "auction", "tricks", "played", "trick", "hand", "question",
@@ -154,19 +171,19 @@ def _seat(s: Situation | str, fld: str, v: object) -> int:
     if isinstance(v, str) and v.strip().isdigit():
         v = int(v)
     if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < 4:
-        raise SituationError(file, [fld], f"{v!r} is not a seat (0..3)")
+        raise SituationError(file, [fld], f"{echo(v)} is not a seat (0..3)")
     return v
 
 
 def _int(file: str, fld: str, v: object) -> int:
     if not isinstance(v, int) or isinstance(v, bool):
-        raise SituationError(file, [fld], f"{v!r} is not a whole number")
+        raise SituationError(file, [fld], f"{echo(v)} is not a whole number")
     return v
 
 
 def _card(file: str, fld: str, v: object) -> int:
     if not isinstance(v, str):
-        raise SituationError(file, [fld], f"{v!r} is not a card (write it like AS, 10H, 2C)")
+        raise SituationError(file, [fld], f"{echo(v)} is not a card (write it like AS, 10H, 2C)")
     try:
         return parse_card(v)
     except CardError as e:
@@ -247,7 +264,7 @@ def _deals(file: str, v: object) -> list[PastDeal]:
                 raise SituationError(file, [f"{fld}.{k}"], "unknown field; valid: hand, bids, auction")
         hand = d.get("hand")
         if hand is not None and hand not in ("played", "cancelled"):
-            raise SituationError(file, [f"{fld}.hand"], f"{hand!r}; valid: played, cancelled")
+            raise SituationError(file, [f"{fld}.hand"], f"{echo(hand)}; valid: played, cancelled")
         bids = None
         if "bids" in d:
             per = _per_seat(file, f"{fld}.bids", d["bids"])
@@ -277,7 +294,7 @@ def _parse_bid(file: str, fld: str, v: object) -> Bid:
         if not isinstance(a, Bid):
             raise RuntimeError(f"bid:{v} read as {a}, not a bid")
         return a
-    raise SituationError(file, [fld], f"{v!r} is not a bid (a number, 'pass', or e.g. '8H')")
+    raise SituationError(file, [fld], f"{echo(v)} is not a bid (a number, 'pass', or e.g. '8H')")
 
 
 def _targets(file: str, raw: dict[str, Any]) -> tuple[list[tuple[str, dict[str, OptionValue]]], bool]:
@@ -311,9 +328,9 @@ def _targets(file: str, raw: dict[str, Any]) -> tuple[list[tuple[str, dict[str, 
         elif isinstance(e, dict) and isinstance(e.get("id"), str) and isinstance(e.get("options", {}), dict):
             rid, o = e["id"], {**opts.get(e["id"], {}), **e.get("options", {})}
         else:
-            raise SituationError(file, [where], f"{e!r}: give a ruleset id or a table {{ id, options }}")
+            raise SituationError(file, [where], f"{echo(e)}: give a ruleset id or a table {{ id, options }}")
         if unknown(rid):
-            raise SituationError(file, [where], f"unknown ruleset {rid!r}; valid: all, {', '.join(known)}"
+            raise SituationError(file, [where], f"unknown ruleset {echo(rid)}; valid: all, {', '.join(known)}"
                                  + (", or the path of a ruleset file" if ruleset_files_allowed() else ""))
         try:
             load_rules(rid, o)
@@ -373,7 +390,7 @@ def read_raw(path: str | Path) -> dict[str, Any]:
     try:
         text = p.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as e:
-        raise SituationError(file, ["(file)"], str(e)) from None
+        raise SituationError(file, [], f"cannot read: {os_error_words(e)}") from None
     return decode_situation(text, file, p.suffix.lower() == ".json")
 
 
@@ -440,7 +457,7 @@ def parse_situation(raw: dict[str, Any], file: str = "(situation)") -> Situation
         if k not in _TOP_KEYS:
             raise SituationError(file, [k], f"unknown field; valid: {', '.join(sorted(_TOP_KEYS))}")
     if raw.get("schema", 1) != 1:
-        raise SituationError(file, ["schema"], f"{raw.get('schema')!r}: only schema 1 is understood")
+        raise SituationError(file, ["schema"], f"{echo(raw.get('schema'))}: only schema 1 is understood")
     targets, everything = _targets(file, raw)
     question = _parse_question(file, raw)
     situation = Situation(file=file, title=str(raw.get("title", Path(file).stem)), targets=targets,
@@ -457,7 +474,7 @@ def parse_situation(raw: dict[str, Any], file: str = "(situation)") -> Situation
         situation.deals = _deals(file, raw["deals"])
     if "hand" in raw:
         if raw["hand"] not in ("played", "cancelled"):
-            raise SituationError(file, ["hand"], f"{raw['hand']!r}; valid: played, cancelled")
+            raise SituationError(file, ["hand"], f"{echo(raw['hand'])}; valid: played, cancelled")
         situation.hand_result = raw["hand"]
     exp = raw.get("expected", {})
     if not isinstance(exp, dict) or any(not isinstance(v, dict) for v in exp.values()):
@@ -473,13 +490,13 @@ def _parse_question(file: str, raw: dict[str, Any]) -> Question:
     if not isinstance(asked, dict) or "kind" not in asked:
         raise SituationError(file, ["question.kind"], f"missing: one of {', '.join(KINDS)}")
     if asked["kind"] not in KINDS:
-        raise SituationError(file, ["question.kind"], f"{asked['kind']!r}; valid: {', '.join(KINDS)}")
+        raise SituationError(file, ["question.kind"], unknown_kind(asked["kind"]))
     for k in asked:
         if k not in _QUESTION_KEYS:
             raise SituationError(file, [f"question.{k}"], f"unknown field; valid: {', '.join(_QUESTION_KEYS)}")
     irr = asked.get("irregularity")
     if asked["kind"] == "irregularity" and irr not in IRREGULARITIES:
-        raise SituationError(file, ["question.irregularity"], f"{irr!r}; valid: {', '.join(IRREGULARITIES)}")
+        raise SituationError(file, ["question.irregularity"], f"{echo(irr)}; valid: {', '.join(IRREGULARITIES)}")
     if irr is not None and asked["kind"] != "irregularity":
         raise SituationError(file, ["question.irregularity"], "only an irregularity question names one")
     question = Question(

@@ -22,6 +22,7 @@ from tarneeb.core import rules as core_rules
 from tarneeb.core import transition
 from tarneeb.core.actions import PLAYS
 from tarneeb.core.cards import CARD_BITS, SUIT_NAMES, card_str, n_of, player_name
+from tarneeb.core.sources import rule_words
 from tarneeb.core.spec import Rules
 from tarneeb.core.state import Calling, Dealing, Naming, Played
 from tarneeb.errors import IllegalPlay
@@ -290,9 +291,9 @@ def _decide_irregularity(rules: Rules, situation: Situation) -> Decision:
     breaks = core_clauses.irregularity_clauses(rules, irr, trick_no, must)
     answer["breaks"] = list(breaks)
     if breaks:
-        head = f"{name} breaks {', '.join(breaks)} of {rules.label()}."
+        head = f"{name} breaks {' and '.join(rule_words(b) for b in breaks)}."
     else:
-        head = f"{name}: no clause of {rules.label()} deals with it."
+        head = f"{name}: no rule of this ruleset deals with it."
     if answer.get("revoke"):
         head = f"{player_name(situation.question.seat, True)} revoked in trick {answer['trick']}. " + head
     text = head + " The rule documents are silent on what happens next; a club picks one of the readings below."

@@ -86,8 +86,8 @@ def rule(raw: dict[str, Any], name: str = "(form)", lang: str = "en", explain: b
     with builtin_rulesets_only():  # a request names no file of the host and sees nothing of another's
         rep = rule_dict(raw, None, lang, explain, name=name)
     lines = [ln for ln in rep["text"].splitlines() if ln.strip()]
-    if name.startswith("(") and lines and lines[0].endswith(f" ({name})"):  # "(form)", "(pasted)": not a file
-        lines[0] = lines[0][:-len(name) - 3]
+    if name.startswith("(") and lines and lines[0].endswith(f" {name}"):  # "(form)", "(pasted)": not a file
+        lines[0] = lines[0][:-len(name) - 1]
     rep["lines"] = lines
     for r in rep["rulings"]:
         rs = get_ruleset(r["ruleset"])

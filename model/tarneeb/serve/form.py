@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tarneeb.errors import SituationError
+from tarneeb.errors import SituationError, echo
 
 FORM = "(form)"
 SEATS = (0, 1, 2, 3)
@@ -77,7 +77,7 @@ def _trick_cards(text: str, fld: str, first: int) -> list[str | dict[str, Any]]:
             continue
         n = _number(seat)
         if not card or not isinstance(n, int) or not first <= n < first + 4:
-            raise SituationError(FORM, [f"{fld}[{i}]"], f"{c!r}: write a card with its player as CARD@PLAYER, e.g. "
+            raise SituationError(FORM, [f"{fld}[{i}]"], f"{echo(c)}: write a card with its player as CARD@PLAYER, e.g. "
                                                        f"7D@{first + 2} (players {first}..{first + 3})")
         out.append({"seat": n - first, "card": card})
     return out
@@ -193,7 +193,7 @@ def _options(text: str) -> dict[str, dict[str, str]]:
             rid, _, rest = part.partition(" ")
         pairs = [p for p in re.split(r"[\s,]+", rest.strip()) if p]
         if not rid.strip() or not pairs or any("=" not in p for p in pairs):
-            raise SituationError(FORM, ["options"], f"{part!r}: write RULESET: NAME=VALUE, e.g. classic: must_trump=true")
+            raise SituationError(FORM, ["options"], f"{echo(part)}: write RULESET: NAME=VALUE, e.g. classic: must_trump=true")
         opts = out.setdefault(rid.strip(), {})
         for p in pairs:
             name, _, value = p.partition("=")
