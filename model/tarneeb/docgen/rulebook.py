@@ -90,6 +90,10 @@ LABELS_EN: dict[str, str] = {
     "generated": "Generated from the spec files; every statement is our own wording of the cited document.",
     "other_lang": "Arabic version",
     "int_range": "an integer from {lo} to {hi}",
+    "technical": "For developers",
+    "tech_clauses": "clauses in order",
+    "tech_options": "options",
+    "tech_readings": "ambiguities and readings",
 }
 
 
@@ -129,6 +133,8 @@ def missing_texts(lang: str) -> list[str]:
                     out.append(f"ambiguity {a.id}:{key}")
         out.extend(f"section {k}" for k, _ in SECTIONS if not tr(lang, "sections", k).strip())
         out.extend(f"label {k}" for k in LABELS_EN if not tr(lang, "labels", k).strip())
+        out.extend(f"option name {o.name}" for o in {o.name: o for rs in rulesets().values() for o in rs.options}.values()
+                   if not option_name(lang, o.name).strip())
     return out
 
 
@@ -180,6 +186,8 @@ class OptionItem:
     meaning: str
     doc: str
     heading: str
+    title: str = ""  # the option as a reader of the document's language calls it (its name in English)
+    raw_default: str = ""  # the default as typed
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,6 +199,7 @@ class AmbiguityItem:
     others: tuple[tuple[str, str], ...]
     option: str
     sources: tuple[str, ...]
+    selectable: tuple[str, ...] = ()  # the readings ``--reading`` may select instead
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,14 +242,45 @@ def _fmt_value(v: object) -> str:
 
 
 def value_text(v: object, lang: str) -> str:
-    """An option value as typed (``fixed``), with its rendering in ``lang`` beside it: ``fixed (ثابت)``."""
+    """An option value as a reader of ``lang`` says it: ``fixed`` in English, «ثابت» in Arabic (the value as typed
+    goes to the technical line, :func:`technical_line`); a number as it is."""
     raw = _fmt_value(v)
     if lang == "en" or raw.lstrip("-").isdigit():
         return raw
     rendered = tr(lang, "values", raw)
     if not rendered:
         raise SpecError(str(spec_dir() / "i18n" / f"{lang}.toml"), f"values.{raw}", f"no {lang} rendering of this value")
-    return f"{raw} ({rendered})"
+    return rendered
+
+
+def option_name(lang: str, name: str) -> str:
+    """An option as a reader of ``lang`` calls it (``[option_names]`` of the translation table); its id in English."""
+    return (tr(lang, "option_names", name) if lang != "en" else "") or name
+
+
+def technical_parts(rid: str, clause_ids: Iterable[str], options: Iterable[tuple[str, str]],
+                    readings: Iterable[tuple[str, str, Iterable[str]]]) -> list[str]:
+    """The ids a rule writer looks for, for the one technical line of an Arabic page: the ruleset, its clauses in
+    order, its options with their default values, each ambiguity with the reading taken and the command that
+    selects another."""
+    parts = [rid, " ".join(clause_ids)]
+    opts = [f"{n}={v}" for n, v in options]
+    if opts:
+        parts.append(" ".join(opts))
+    for aid, taken, others in readings:
+        parts.append(" ".join([f"{aid}={taken}", *(f"--reading {aid}={r}" for r in others)]))
+    return [p for p in parts if p]
+
+
+def technical_line(lang: str, parts: list[str]) -> str:
+    """One line holding every id of an Arabic page, after its label, in a first-strong isolate (FSI ... PDI) so the
+    ids cannot reorder the Arabic around them."""
+    return f"{label(lang, 'technical')}: {arabic.FSI}{' | '.join(parts)}{arabic.PDI}"
+
+
+def doc_technical(d: "RulesetDoc") -> list[str]:
+    return technical_parts(d.id, d.clause_ids(), [(o.name, o.raw_default) for o in d.options],
+                           [(a.id, a.reading, a.selectable) for a in d.ambiguities])
 
 
 def ruleset_doc(rid: str, lang: str = "en") -> RulesetDoc:
@@ -270,7 +310,8 @@ def ruleset_doc(rid: str, lang: str = "en") -> RulesetDoc:
             allowed = (label(lang, "int_range").format(lo=o.range[0], hi=o.range[1]) if o.range is not None
                        else "، ".join(value_text(v, lang) for v in o.allowed))
             default = value_text(o.default, lang)
-        options.append(OptionItem(o.name, default, allowed, meaning, o.doc, o.heading))
+        options.append(OptionItem(o.name, default, allowed, meaning, o.doc, o.heading, option_name(lang, o.name),
+                                  _fmt_value(o.default)))
     ambs = []
     for a in ambiguities():
         taken_ = taken_for(a, rs)
@@ -285,7 +326,7 @@ def ruleset_doc(rid: str, lang: str = "en") -> RulesetDoc:
             id=a.id, question=amb_tr("question", a.question), reading=taken,
             reading_text=amb_tr(taken, a.reading_text(taken)),
             others=tuple((r, amb_tr(r, t)) for r, t in a.readings if r != taken),
-            option=a.option, sources=a.sources,
+            option=a.option, sources=a.sources, selectable=tuple(r for r in a.params if r != taken),
         ))
     name = (tr(lang, "ruleset", rs.id, "name") or rs.name_ar if lang == "ar" else "") or rs.name
     summary = (tr(lang, "ruleset", rs.id, "summary") or rs.summary_ar if lang == "ar" else "") or rs.summary
@@ -520,16 +561,17 @@ def _render_md(d: RulesetDoc) -> str:
     return "\n".join([f'<div dir="rtl" lang="{d.lang}">', "", *(_md_line(ln) for ln in lines), "", "</div>"]) + "\n"
 
 
-def wrap_at(text: str, indent: str, width: int = 100, keep_runs: bool = False) -> list[str]:
+def wrap_at(text: str, indent: str, width: int = 100, keep_runs: bool = False, first: str | None = None) -> list[str]:
     """Lines of at most ``width``; ids such as ``auction.dealer-privilege`` are never split at their hyphens.
 
-    With ``keep_runs`` (Arabic), a left-to-right run (``What you need``) is not split across lines either.
+    With ``keep_runs`` (Arabic), a left-to-right run (``What you need``) is not split across lines either;
+    ``first`` is the first line's indent (a bullet) when it differs from ``indent``.
     """
     import textwrap
 
     if keep_runs:
         text = arabic.isolate(text, lambda s: s.replace(" ", "\xa0"))
-    lines = textwrap.wrap(text, width=width, initial_indent=indent, subsequent_indent=indent,
+    lines = textwrap.wrap(text, width=width, initial_indent=indent if first is None else first, subsequent_indent=indent,
                           break_on_hyphens=False, break_long_words=False) or [indent]
     return [ln.replace("\xa0", " ") for ln in lines] if keep_runs else lines
 
