@@ -278,6 +278,16 @@ def technical_line(lang: str, parts: list[str]) -> str:
     return f"{label(lang, 'technical')}: {arabic.FSI}{' | '.join(parts)}{arabic.PDI}"
 
 
+def technical_html(lang: str, parts: list[str]) -> str:
+    """The technical line of an Arabic page as a folded block (``<details>``): closed, a reader sees its label only;
+    each part isolated left-to-right (``<bdi>``)."""
+    from html import escape as e
+
+    body = "<br>".join(f'<bdi dir="ltr">{e(p)}</bdi>' for p in parts)
+    return (f'<details class="tarneeb-technical"><summary>{e(label(lang, "technical"))}</summary>'
+            f'<p dir="ltr" style="font-family:monospace;overflow-wrap:anywhere">{body}</p></details>')
+
+
 def doc_technical(d: "RulesetDoc") -> list[str]:
     return technical_parts(d.id, d.clause_ids(), [(o.name, o.raw_default) for o in d.options],
                            [(a.id, a.reading, a.selectable) for a in d.ambiguities])
@@ -481,7 +491,7 @@ def _render_rst(d: RulesetDoc) -> str:
                     ".. container:: tarneeb-clause",
                     f"   :name: {clause_anchor(d.id, c.id, d.lang)}",
                     "",
-                    f"   ``{c.id}`` — {f(c.text)}",
+                    f"   {f(c.text)}" if f.ar else f"   ``{c.id}`` — {f(c.text)}",  # Arabic: ids folded at the end
                     "",
                 ]
     lines += rst_heading(L["options"], "-")
@@ -494,19 +504,28 @@ def _render_rst(d: RulesetDoc) -> str:
             lines += [".. container:: tarneeb-source", "", f"   *{L['source']}:* {f(source)}", ""]
             for o in opts:
                 lines += [".. container:: tarneeb-clause tarneeb-option", "",
-                          f"   ``{o.name}`` — {f(o.meaning)}", "",
+                          f"   **{rst_escape(o.title)}** — {f(o.meaning)}" if f.ar else f"   ``{o.name}`` — {f(o.meaning)}", "",
                           f"   *{L['default']}:* {f(o.default)}{f.sep}*{L['allowed']}:* {f(o.allowed)}", ""]
     lines += rst_heading(L["ambiguities"], "-")
     if not d.ambiguities:
         lines += [L["no_ambiguities"], ""]
     for a in d.ambiguities:
-        lines += [".. container:: tarneeb-ambiguity", "", f"   **{a.id}** — {f(a.question)}", ""]
-        lines += [f"   - {L['reading']}: ``{a.reading}`` — {f(a.reading_text)}"]
-        for r, t in a.others:
-            lines += [f"   - {L['other_readings']}: ``{r}`` — {f(t)}"]
-        if a.option:
-            lines += [f"   - {L['selectable']}: ``{a.option}``"]
+        if f.ar:  # the question and the readings in words; the ids are in the folded technical block
+            lines += [".. container:: tarneeb-ambiguity", "", f"   {f(a.question)}", ""]
+            lines += [f"   - {L['reading']}: {f(a.reading_text)}"]
+            lines += [f"   - {L['other_readings']}: {f(t)}" for _, t in a.others]
+            if a.option:
+                lines += [f"   - {L['selectable']}: {rst_escape(option_name(d.lang, a.option))}"]
+        else:
+            lines += [".. container:: tarneeb-ambiguity", "", f"   **{a.id}** — {f(a.question)}", ""]
+            lines += [f"   - {L['reading']}: ``{a.reading}`` — {f(a.reading_text)}"]
+            for r, t in a.others:
+                lines += [f"   - {L['other_readings']}: ``{r}`` — {f(t)}"]
+            if a.option:
+                lines += [f"   - {L['selectable']}: ``{a.option}``"]
         lines += [f"   - {L['sources']}: " + f.sep.join(f(cite_ref(s, d.lang)) for s in a.sources), ""]
+    if f.ar:
+        lines += [".. raw:: html", "", "   " + technical_html(d.lang, doc_technical(d)), ""]
     return "\n".join(lines)
 
 
@@ -527,7 +546,7 @@ def _md_line(line: str) -> str:
 def _render_md(d: RulesetDoc) -> str:
     L = d.labels
     f = _Fmt(d.lang, "md")
-    lines = [f"# {f(d.name)} ({f.code(d.id)})", "", f(d.summary), "",
+    lines = [f"# {f(d.name)}" if f.ar else f"# {f(d.name)} ({f.code(d.id)})", "", f(d.summary), "",
              f"{L['document']}: {f(cite(d.document, '', d.lang))}", ""]
     if f.ar:
         lines += [f(arabic.seat_convention("ar")), ""]
@@ -536,29 +555,36 @@ def _render_md(d: RulesetDoc) -> str:
         lines += [f"### {s.title}", ""]
         for source, run in source_runs(d, s):
             lines += [f"*{L['source']}:* {f(source)}", ""]
-            lines += [f"- **{f.code(c.id)}** {f(c.text)}" for c in run] + [""]
+            lines += [f"- {f(c.text)}" if f.ar else f"- **{f.code(c.id)}** {f(c.text)}" for c in run] + [""]
     lines += [f"## {L['options']}", ""]
     if not d.options:
         lines += [L["no_options"], ""]
     else:
         lines += [f"| {L['option']} | {L['default']} | {L['allowed']} | {L['meaning']} |", "|---|---|---|---|"]
-        lines += [f"| {f.code(o.name)} | {f(o.default)} | {f(o.allowed)} | {f(o.meaning).replace('|', '/')} |"
-                  for o in d.options]
+        lines += [f"| {o.title if f.ar else f.code(o.name)} | {f(o.default)} | {f(o.allowed)} | "
+                  f"{f(o.meaning).replace('|', '/')} |" for o in d.options]
         lines += [""]
     lines += [f"## {L['ambiguities']}", ""]
     if not d.ambiguities:
         lines += [L["no_ambiguities"], ""]
     for a in d.ambiguities:
-        lines += [f"- **{f.code(a.id)}**: {f(a.question)}",
-                  f"  - {L['reading']}: {f.code(a.reading)}: {f(a.reading_text)}"]
-        lines += [f"  - {L['other_readings']}: {f.code(r)}: {f(t)}" for r, t in a.others]
-        if a.option:
-            lines += [f"  - {L['selectable']}: {f.code(a.option)}"]
+        if f.ar:  # in words; the ids are in the folded technical block
+            lines += [f"- {f(a.question)}", f"  - {L['reading']}: {f(a.reading_text)}"]
+            lines += [f"  - {L['other_readings']}: {f(t)}" for _, t in a.others]
+            if a.option:
+                lines += [f"  - {L['selectable']}: {option_name(d.lang, a.option)}"]
+        else:
+            lines += [f"- **{f.code(a.id)}**: {f(a.question)}",
+                      f"  - {L['reading']}: {f.code(a.reading)}: {f(a.reading_text)}"]
+            lines += [f"  - {L['other_readings']}: {f.code(r)}: {f(t)}" for r, t in a.others]
+            if a.option:
+                lines += [f"  - {L['selectable']}: {f.code(a.option)}"]
         lines += [f"  - {L['sources']}: " + f.sep.join(f(cite_ref(s, d.lang)) for s in a.sources)]
     if not f.ar:
         return "\n".join(lines) + "\n"
     # GitHub and most Markdown viewers honour dir on a block; the RLM keeps plain viewers right-to-left.
-    return "\n".join([f'<div dir="rtl" lang="{d.lang}">', "", *(_md_line(ln) for ln in lines), "", "</div>"]) + "\n"
+    return "\n".join([f'<div dir="rtl" lang="{d.lang}">', "", *(_md_line(ln) for ln in lines), "",
+                      technical_html(d.lang, doc_technical(d)), "", "</div>"]) + "\n"
 
 
 def wrap_at(text: str, indent: str, width: int = 100, keep_runs: bool = False, first: str | None = None) -> list[str]:
@@ -588,10 +614,10 @@ def _render_txt(d: RulesetDoc) -> str:
     L = d.labels
     ar = d.lang != "en"
 
-    def _wrap(text: str, indent: str) -> list[str]:
-        return wrap_at(text, indent, keep_runs=ar)
+    def _wrap(text: str, indent: str, first: str | None = None) -> list[str]:
+        return wrap_at(text, indent, keep_runs=ar, first=first)
 
-    title = f"{d.name} ({d.id})"
+    title = d.name if ar else f"{d.name} ({d.id})"
     lines = [title, "=" * len(title), *_wrap(d.summary, ""), f"{L['document']}: {cite(d.document, '', d.lang)}"]
     if ar:
         lines += _wrap(arabic.seat_convention("ar"), "")
@@ -600,23 +626,32 @@ def _render_txt(d: RulesetDoc) -> str:
         lines += [s.title, "-" * len(s.title)]
         for source, run in source_runs(d, s):
             lines += _wrap(f"({L['source']}: {source})", "")
-            for c in run:
-                lines += [f"[{c.id}]", *_wrap(c.text, "    ")]
+            for c in run:  # Arabic: a bullet of the statement; the ids are on the technical line at the end
+                lines += _wrap(c.text, "    ", first="  • ") if ar else [f"[{c.id}]", *_wrap(c.text, "    ")]
         lines += [""]
     lines += [L["options"].upper(), ""]
     if not d.options:
         lines += ["  " + L["no_options"]]
     for o in d.options:
-        lines += [*_wrap(f"{o.name} = {o.default}   ({L['allowed']}: {o.allowed})", ""), *_wrap(o.meaning, "    ")]
+        lines += [*_wrap(f"{o.title if ar else o.name} = {o.default}   ({L['allowed']}: {o.allowed})", ""),
+                  *_wrap(o.meaning, "    ")]
     lines += ["", L["ambiguities"].upper(), ""]
     if not d.ambiguities:
         lines += ["  " + L["no_ambiguities"]]
     for a in d.ambiguities:
-        lines += [f"{a.id}", *_wrap(a.question, "    "), *_wrap(f"{L['reading']}: {a.reading}: {a.reading_text}", "    ")]
-        if a.option:
-            lines += [f"    {L['selectable']}: {a.option}"]
+        if ar:
+            lines += [*_wrap(a.question, "    ", first="  • "), *_wrap(f"{L['reading']}: {a.reading_text}", "    ")]
+            lines += [ln for _, t in a.others for ln in _wrap(f"{L['other_readings']}: {t}", "    ")]
+            if a.option:
+                lines += [f"    {L['selectable']}: {option_name(d.lang, a.option)}"]
+        else:
+            lines += [f"{a.id}", *_wrap(a.question, "    "),
+                      *_wrap(f"{L['reading']}: {a.reading}: {a.reading_text}", "    ")]
+            if a.option:
+                lines += [f"    {L['selectable']}: {a.option}"]
     if ar:
         lines = [txt_line(ln) for ln in lines]
+        lines += ["", arabic.rtl_line(technical_line(d.lang, doc_technical(d)))]
     return "\n".join(lines) + "\n"
 
 
@@ -647,14 +682,19 @@ def _render_html(d: RulesetDoc) -> str:
     rtl = ' dir="rtl"' if d.lang == "ar" else ""
     out = [f'<!DOCTYPE html>\n<html lang="{d.lang}"{rtl}><head><meta charset="utf-8">',
            '<meta name="viewport" content="width=device-width, initial-scale=1">',
-           f"<title>{e(d.name)} ({e(d.id)})</title>", f"<style>{_HTML_STYLE}</style></head><body>",
-           f"<h1>{t(d.name)} (<code>{e(d.id)}</code>)</h1>", f"<p>{t(d.summary)}</p>",
+           f"<title>{e(d.name)}{'' if f.ar else f' ({e(d.id)})'}</title>", f"<style>{_HTML_STYLE}</style></head><body>",
+           f"<h1>{t(d.name)}</h1>" if f.ar else f"<h1>{t(d.name)} (<code>{e(d.id)}</code>)</h1>", f"<p>{t(d.summary)}</p>",
            f"<p>{e(L['document'])}: {t(cite(d.document, '', d.lang))}</p>", f"<p><em>{t(L['generated'])}</em></p>",
            f"<h2>{e(L['rules'])}</h2>"]
     for s in d.sections:
         out += [f"<h3>{e(s.title)}</h3>"]
         for source, run in source_runs(d, s):
             out += [f"<p><small>{e(L['source'])}: {t(source)}</small></p>", "<dl>"]
+            if f.ar:  # the statements as a list; the ids are in the folded technical block
+                out[-1] = "<ul>"
+                out += [f'<li id="{e(clause_anchor(d.id, c.id, d.lang))}">{t(c.text)}</li>' for c in run]
+                out += ["</ul>"]
+                continue
             for c in run:
                 out += [f'<dt id="{e(clause_anchor(d.id, c.id, d.lang))}"><code>{e(c.id)}</code></dt>',
                         f"<dd>{t(c.text)}</dd>"]
@@ -666,7 +706,7 @@ def _render_html(d: RulesetDoc) -> str:
         for source, opts in option_runs(d):  # as the clauses: the source once above its options
             out += [f"<p><small>{e(L['source'])}: {t(source)}</small></p>", "<dl>"]
             for o in opts:
-                out += [f"<dt><code>{e(o.name)}</code></dt>",
+                out += [f"<dt><strong>{e(o.title)}</strong></dt>" if f.ar else f"<dt><code>{e(o.name)}</code></dt>",
                         f"<dd>{t(o.meaning)}<br>{e(L['default'])}: {t(o.default)}{e(f.sep)}{e(L['allowed'])}: "
                         f"{t(o.allowed)}</dd>"]
             out += ["</dl>"]
@@ -675,14 +715,22 @@ def _render_html(d: RulesetDoc) -> str:
         out += [f"<p>{e(L['no_ambiguities'])}</p>"]
     out += ["<ul>"] if d.ambiguities else []
     for a in d.ambiguities:
-        out += [f"<li><strong>{e(a.id)}</strong>: {t(a.question)}<ul>",
-                f"<li>{e(L['reading'])}: <code>{e(a.reading)}</code>: {t(a.reading_text)}</li>"]
-        out += [f"<li>{e(L['other_readings'])}: <code>{e(r)}</code>: {t(text)}</li>" for r, text in a.others]
-        if a.option:
-            out += [f"<li>{e(L['selectable'])}: <code>{e(a.option)}</code></li>"]
+        if f.ar:  # in words; the ids are in the folded technical block
+            out += [f"<li>{t(a.question)}<ul>", f"<li>{e(L['reading'])}: {t(a.reading_text)}</li>"]
+            out += [f"<li>{e(L['other_readings'])}: {t(text)}</li>" for _, text in a.others]
+            if a.option:
+                out += [f"<li>{e(L['selectable'])}: {e(option_name(d.lang, a.option))}</li>"]
+        else:
+            out += [f"<li><strong>{e(a.id)}</strong>: {t(a.question)}<ul>",
+                    f"<li>{e(L['reading'])}: <code>{e(a.reading)}</code>: {t(a.reading_text)}</li>"]
+            out += [f"<li>{e(L['other_readings'])}: <code>{e(r)}</code>: {t(text)}</li>" for r, text in a.others]
+            if a.option:
+                out += [f"<li>{e(L['selectable'])}: <code>{e(a.option)}</code></li>"]
         out += [f"<li>{e(L['sources'])}: " + e(f.sep).join(t(cite_ref(s, d.lang)) for s in a.sources)
                 + "</li></ul></li>"]
     out += ["</ul>"] if d.ambiguities else []
+    if f.ar:
+        out += [technical_html(d.lang, doc_technical(d))]
     return "\n".join(out + ["</body></html>"]) + "\n"
 
 
