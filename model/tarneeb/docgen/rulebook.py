@@ -91,6 +91,8 @@ LABELS_EN: dict[str, str] = {
     "other_lang": "Arabic version",
     "int_range": "an integer from {lo} to {hi}",
     "technical": "For developers",
+    "no_name": "(no name in this language yet)",
+    "no_summary": "(no summary in this language yet)",
     "tech_clauses": "clauses in order",
     "tech_options": "options",
     "tech_readings": "ambiguities and readings",
@@ -338,8 +340,11 @@ def ruleset_doc(rid: str, lang: str = "en") -> RulesetDoc:
             others=tuple((r, amb_tr(r, t)) for r, t in a.readings if r != taken),
             option=a.option, sources=a.sources, selectable=tuple(r for r in a.params if r != taken),
         ))
-    name = (tr(lang, "ruleset", rs.id, "name") or rs.name_ar if lang == "ar" else "") or rs.name
-    summary = (tr(lang, "ruleset", rs.id, "summary") or rs.summary_ar if lang == "ar" else "") or rs.summary
+    name, summary = rs.name, rs.summary
+    if lang != "en":  # a sheet without its Arabic name or summary says so, in Arabic, rather than show the English
+        name = tr(lang, "ruleset", rs.id, "name") or (rs.name_ar if lang == "ar" else "") or label(lang, "no_name")
+        summary = (tr(lang, "ruleset", rs.id, "summary") or (rs.summary_ar if lang == "ar" else "")
+                   or label(lang, "no_summary"))
     return RulesetDoc(
         id=rs.id, lang=lang, name=name, summary=summary, document=rs.document, publisher=rs.publisher,
         sections=sections, options=tuple(options), ambiguities=tuple(ambs),
