@@ -724,3 +724,168 @@ def test_the_referee_names_cards_in_words(args: list[str], said: list[str], caps
     assert not any(re.search(r"[A-Za-z]", v) for v in verdicts), verdicts
     named = tables.i18n("ar")["ruling"]["irregularities"]["revoke"]
     assert not any(named in v for v in verdicts), verdicts
+
+
+# ---------------------------------------------------------------- 9. every fact of the English, in the Arabic
+#
+# For every dispute of spec/disputes/ (the referee's report, short and with --explain) and every ruleset's `show` and
+# `rules`: the Arabic carries each number the English states (cards counted by their codes), each reading's ruling,
+# each deciding clause once, no ruling cut short after a colon, and no Latin letter outside the one technical line.
+
+_TECH = "للمطوّرين:"
+_ID_LIKE = re.compile(r"\S*[A-Za-z]\S*")
+
+
+def _plain_lines(text: str) -> list[str]:
+    return [_ISOLATES.sub("", ln.replace("\u2067", "").replace("\u2068", "")) for ln in text.splitlines()]
+
+
+def _numbers(text: str) -> set[str]:
+    """The numbers a text states, ids (eram-41, play.follow) and card codes aside (a card counts as its code)."""
+    cards = {c.replace("T", "10", 1) if c.startswith("T") else c for c in _CARD.findall(text)}
+    text = _ID_LIKE.sub(" ", _CARD.sub(" ", text))
+    return cards | set(re.findall(r"\d+", text))
+
+
+def arabic_report_problems(en: str, ar: str, rep: Any) -> list[str]:
+    """What the Arabic report ``ar`` of ``rep`` leaves out of the English ``en``, or says wrongly."""
+    from dataclasses import replace
+
+    from tarneeb.ruling.arabic import sentence
+
+    out: list[str] = []
+    lines = _plain_lines(ar)
+    tech = [ln for ln in lines if ln.startswith(_TECH)]
+    if len(tech) != 1 or lines[-1] != tech[0]:
+        out.append(f"not one technical line, last: {tech}")
+    body = [ln for ln in lines[1:] if not ln.startswith(_TECH)]  # the title aside (a dispute's title in words)
+    text = "\n".join(body)
+    out += [f"Latin outside the technical line: {ln!r}" for ln in body if re.search("[A-Za-z]", ln)]
+    for i, ln in enumerate(body):  # a colon ends a line only above the list it announces
+        if ln.rstrip().endswith(":") and not (i + 1 < len(body) and body[i + 1].startswith("  - ")):
+            out.append(f"nothing after the colon: {ln!r}")
+    missing = _numbers("\n".join(en.splitlines()[1:])) - _numbers(_codes_for_card_words(text))
+    if missing:
+        out.append(f"numbers of the English missing from the Arabic: {sorted(missing)}")
+    seen_silent: set[str] = set()
+    readings = 0
+    for x in rep.rulings:
+        for a in x.ambiguities:
+            if all(r.answer is None and not r.taken for r in a.readings):
+                readings += 0 if a.id in seen_silent else len(a.readings)
+                seen_silent.add(a.id)
+            elif a.changes_ruling:
+                readings += len(a.readings)
+                for r in a.readings:  # the ruling under each reading, as the English gives it
+                    said = sentence(rep.kind, replace(x, answer=r.answer, status="ruled"), rep.asked)
+                    if _ISOLATES.sub("", said) not in text:
+                        out.append(f"{x.label}: no ruling under the reading {r.id} ({said!r})")
+            elif any(r.taken for r in a.readings) and any(r.answer is None for r in a.readings):
+                readings += sum(r.answer is None for r in a.readings)
+    listed = sum(ln.startswith("  - ") for ln in body)
+    if listed != readings:
+        out.append(f"{listed} readings listed, the report has {readings}")
+    rs_all = rulesets()
+    for x in rep.rulings:
+        for c in x.clauses[:1] if x.status == "ruled" else []:
+            said = tables.clause_text(rs_all[x.ruleset], c.id, "ar") if x.ruleset in rs_all else c.text
+            if text.count(said) != 1:
+                out.append(f"{x.label}: the deciding clause {c.id} said {text.count(said)} times")
+    return out
+
+
+@pytest.mark.parametrize("explain", [False, True], ids=["short", "explain"])
+@pytest.mark.parametrize("path", DISPUTE_FILES, ids=lambda p: p.stem)
+def test_the_arabic_report_carries_every_fact_of_the_english(path: Path, explain: bool,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    from tarneeb.ruling import load_situation, resolve
+
+    more = ["--explain"] if explain else []
+    assert main(["ruling", str(path), *more]) == 0
+    en = capsys.readouterr().out
+    assert main(["ruling", str(path), "--lang", "ar", *more]) == 0
+    ar = capsys.readouterr().out
+    assert arabic_report_problems(en, ar, resolve(load_situation(path))) == []
+
+
+def test_the_arabic_report_check_sees_an_omission(capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check above on a report that drops the readings' rulings (as defenders-kaboot once printed «الحكم
+    بيختلف حسب القراءة:» and nothing after it), a number, or says a clause twice."""
+    from tarneeb.ruling import arabic as ruling_ar
+    from tarneeb.ruling import load_situation, resolve
+
+    path = spec_dir() / "disputes" / "defenders-kaboot.toml"
+    rep = resolve(load_situation(path))
+    assert main(["ruling", str(path)]) == 0
+    en = capsys.readouterr().out
+    good = ruling_ar.report_text_ar(rep)
+    assert arabic_report_problems(en, good, rep) == []
+    cut = "\n".join(ln for ln in good.splitlines() if not _ISOLATES.sub("", ln).lstrip("\u2067").startswith("  - "))
+    assert any("nothing after the colon" in p for p in arabic_report_problems(en, cut, rep))
+    assert any("numbers" in p for p in arabic_report_problems(en, good.replace("21", "22"), rep))  # 5 + 16 = 21
+    lines = good.splitlines()
+    clause = next(ln for ln in lines if "القاعدة اللي بتحسم" in ln)
+    assert any("said 2 times" in p for p in arabic_report_problems(en, "\n".join([lines[0], clause, *lines[1:]]), rep))
+
+
+def show_problems(rid: str, en: dict[str, Any], ar: dict[str, Any], printed: str) -> list[str]:
+    """What the Arabic ``show`` of ``rid`` (its data ``ar`` and its printed text) leaves out of the English ``en``."""
+    out: list[str] = []
+    if [c["id"] for c in ar["clauses"]] != [c["id"] for c in en["clauses"]]:
+        out.append("not the same clauses")
+    if len(ar["options"]) != len(en["options"]) or len(ar["ambiguities"]) != len(en["ambiguities"]):
+        out.append("not the same options or ambiguities")
+    pairs = [(c["id"], c["text"], a["text"]) for c, a in zip(en["clauses"], ar["clauses"], strict=False)]
+    pairs += [(o["name"], o["meaning"], a["meaning"]) for o, a in zip(en["options"], ar["options"], strict=False)]
+    pairs += [("summary", en["summary"], ar["summary"])]
+    for e, a in zip(en["ambiguities"], ar["ambiguities"], strict=False):
+        pairs.append((e["id"], e["reading_text"], a["reading_text"]))
+        if len(a["other_readings"]) != len(e["selectable"]):
+            out.append(f"{e['id']}: {len(a['other_readings'])} other readings, the English {len(e['selectable'])}")
+    for where, e_text, a_text in pairs:
+        missing = _numbers(e_text) - _numbers(a_text)
+        if missing:
+            out.append(f"{rid} {where}: {sorted(missing)} missing from {a_text!r}")
+    lines = _plain_lines(printed)
+    tech = [ln for ln in lines if ln.startswith(_TECH)]
+    if len(tech) != 1:
+        out.append(f"{len(tech)} technical lines")
+    out += [f"Latin outside the technical line: {ln!r}" for ln in lines
+            if not ln.startswith(_TECH) and re.search("[A-Za-z]", ln)]
+    plain = re.sub(r"\s+", " ", "\n".join(ln for ln in lines if not ln.startswith(_TECH)))
+    for c in ar["clauses"]:
+        if plain.count(" ".join(c["text"].split())) != 1:
+            out.append(f"{c['id']}: its statement printed {plain.count(' '.join(c['text'].split()))} times")
+    for a in ar["ambiguities"]:
+        for r in a["other_readings"]:
+            if " ".join(r["text"].split()) not in plain:
+                out.append(f"{a['id']}: the reading {r['id']} not printed")
+    return out
+
+
+@pytest.mark.parametrize("rid", RIDS)
+def test_arabic_show_and_rules_carry_every_fact_of_the_english(rid: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["show", rid, "--lang", "ar"]) == 0
+    printed = capsys.readouterr().out
+    assert show_problems(rid, show_data(rid), show_data(rid, "ar"), printed) == []
+    assert main(["rules", rid, "--lang", "ar"]) == 0
+    lines = _plain_lines(capsys.readouterr().out)
+    assert [ln for ln in lines if not ln.startswith(_TECH) and re.search("[A-Za-z]", ln)] == []
+    d_en, d_ar = docgen.ruleset_doc(rid), docgen.ruleset_doc(rid, "ar")
+    assert d_ar.clause_ids() == d_en.clause_ids() and len(d_ar.ambiguities) == len(d_en.ambiguities)
+
+
+def test_the_show_check_sees_an_omission(capsys: pytest.CaptureFixture[str]) -> None:
+    """The check above on a show that drops an option value's number, a reading, or prints an id."""
+    rid = "classic"
+    en, ar = show_data(rid), show_data(rid, "ar")
+    assert main(["show", rid, "--lang", "ar"]) == 0
+    printed = capsys.readouterr().out
+    assert show_problems(rid, en, ar, printed) == []
+    bad = {**ar, "clauses": [{**c, "text": c["text"].replace("13", "")} if c["id"] == "auction.range" else c
+                             for c in ar["clauses"]]}
+    assert any("auction.range" in p for p in show_problems(rid, en, bad, printed))
+    dropped = {**ar, "ambiguities": [{**a, "other_readings": []} for a in ar["ambiguities"]]}
+    assert any("other readings" in p for p in show_problems(rid, en, dropped, printed))
+    assert any("Latin" in p for p in show_problems(rid, en, ar, printed.replace("القواعد", "[play.follow] القواعد", 1)))

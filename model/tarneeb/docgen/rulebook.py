@@ -290,7 +290,7 @@ def technical_html(lang: str, parts: list[str]) -> str:
             f'<p dir="ltr" style="font-family:monospace;overflow-wrap:anywhere">{body}</p></details>')
 
 
-def doc_technical(d: "RulesetDoc") -> list[str]:
+def doc_technical(d: RulesetDoc) -> list[str]:
     return technical_parts(d.id, d.clause_ids(), [(o.name, o.raw_default) for o in d.options],
                            [(a.id, a.reading, a.selectable) for a in d.ambiguities])
 

@@ -616,11 +616,11 @@ def _arithmetic_ar(x: Ruling) -> str:
     return ltr(formula) if formula else ""
 
 
-def _clause_text(x: Ruling, c: Any) -> str:
-    """A deciding clause as players read it: its Arabic statement and its source in Arabic (no id)."""
+def _clause_text(x: Ruling, c: Any) -> tuple[str, str]:
+    """A deciding clause as players read it: (its Arabic statement, its source in Arabic); no id."""
     rs = rulesets().get(x.ruleset)
     text = clause_text(rs, c.id, "ar") if rs is not None else c.text
-    return f"{text} ({isolate(cite(c.doc, c.heading, 'ar'))})"
+    return text, isolate(cite(c.doc, c.heading, "ar"))
 
 
 def _deciding(x: Ruling, explain: bool) -> list[Any]:
@@ -763,7 +763,8 @@ def report_text_ar(rep: Report, explain: bool = False) -> str:
         raise RuntimeError(f"a report of an unknown question kind {rep.kind!r}")
     several_ = len(rep.rulings) > 1
     lines = [f"{_t('labels', 'question')}: {_t('questions', rep.kind)}"]
-    clauses: dict[str, list[Ruling]] = {}  # each clause statement once, with the rulesets it decides for
+    # each clause statement once, with the rulesets it decides for and every source it has among them
+    clauses: dict[str, tuple[list[Ruling], list[str]]] = {}
     amb_lines: list[str] = []
     silent: dict[str, AmbiguityFlag] = {}
     for x in rep.rulings:
@@ -776,16 +777,19 @@ def report_text_ar(rep: Report, explain: bool = False) -> str:
         if math and not several_:
             lines.append(f"{_t('labels', 'arithmetic')}: {math}")
         for c in _deciding(x, explain):
-            clauses.setdefault(_clause_text(x, c), []).append(x)
+            text, source = _clause_text(x, c)
+            who, sources = clauses.setdefault(text, ([], []))
+            who.append(x)
+            sources += [source] if source not in sources else []
         more, quiet = _ambiguity_lines(rep.kind, x, rep.asked, several_)
         amb_lines += [ln for ln in more if ln not in amb_lines or ln.startswith("  - ")]
         for a in x.ambiguities:
             if a.id in quiet:
                 silent.setdefault(a.id, a)
-    for text, xs in clauses.items():
+    for text, (xs, sources) in clauses.items():
         names = "، ".join(dict.fromkeys(ruleset_ar(y.label, y.ruleset) for y in xs))
         label = _t("labels", "clause_for", names=names) if several_ else _t("labels", "clause")
-        lines.append(f"{label}: {text}")
+        lines.append(f"{label}: {text} ({'؛ '.join(sources)})")
     lines += amb_lines
     for a in silent.values():
         lines += _silent_lines(a)

@@ -75,9 +75,9 @@ def with_suits(text: object) -> str:
 
 # a red card as the page shows it (10♥, A♦), or a red suit's symbol alone; on an Arabic page a red card named in
 # words («ثلاثة الكبّة», the referee's words of spec/i18n/terms.toml [cards]; the Arabic names no code)
-_RED_SUIT = re.compile(r"(?:(?<!\w)(?:10|[2-9JQKA]))?[♥♦]|(?:%s) (?:%s)" % (
-    "|".join(map(re.escape, sorted(terms()["cards"]["ranks"], key=len, reverse=True))),
-    "|".join(re.escape(terms()["cards"]["suits"][s]) for s in "HD")))
+_RED_RANKS = "|".join(map(re.escape, sorted(terms()["cards"]["ranks"], key=len, reverse=True)))
+_RED_SUITS_AR = "|".join(re.escape(terms()["cards"]["suits"][s]) for s in "HD")
+_RED_SUIT = re.compile(rf"(?:(?<!\w)(?:10|[2-9JQKA]))?[♥♦]|(?:{_RED_RANKS}) (?:{_RED_SUITS_AR})")
 
 
 def with_red_suits(text: object) -> Markup:
