@@ -285,9 +285,12 @@ def technical_html(lang: str, parts: list[str]) -> str:
     each part isolated left-to-right (``<bdi>``)."""
     from html import escape as e
 
-    body = "<br>".join(f'<bdi dir="ltr">{e(p)}</bdi>' for p in parts)
+    def whole(part: str) -> str:  # an id is never broken at its hyphen; a line breaks between ids
+        return " ".join(f'<span style="white-space:nowrap">{e(w)}</span>' for w in part.split(" "))
+
+    body = "<br>".join(f'<bdi dir="ltr">{whole(p)}</bdi>' for p in parts)
     return (f'<details class="tarneeb-technical"><summary>{e(label(lang, "technical"))}</summary>'
-            f'<p dir="ltr" style="font-family:monospace;overflow-wrap:anywhere">{body}</p></details>')
+            f'<p dir="ltr" style="font-family:monospace">{body}</p></details>')
 
 
 def doc_technical(d: RulesetDoc) -> list[str]:
