@@ -765,6 +765,7 @@ def report_text_ar(rep: Report, explain: bool = False) -> str:
     lines = [f"{_t('labels', 'question')}: {_t('questions', rep.kind)}"]
     # each clause statement once, with the rulesets it decides for and every source it has among them
     clauses: dict[str, tuple[list[Ruling], list[str]]] = {}
+    deciding: set[str] = set()  # the statements of the clauses that decide (the first of a ruling's chain)
     amb_lines: list[str] = []
     silent: dict[str, AmbiguityFlag] = {}
     for x in rep.rulings:
@@ -776,8 +777,10 @@ def report_text_ar(rep: Report, explain: bool = False) -> str:
         lines.append(head)
         if math and not several_:
             lines.append(f"{_t('labels', 'arithmetic')}: {math}")
-        for c in _deciding(x, explain):
+        for i, c in enumerate(_deciding(x, explain)):
             text, source = _clause_text(x, c)
+            if i == 0 or c.id in (x.answer.get("breaks") or []):
+                deciding.add(text)
             who, sources = clauses.setdefault(text, ([], []))
             who.append(x)
             sources += [source] if source not in sources else []
@@ -788,7 +791,8 @@ def report_text_ar(rep: Report, explain: bool = False) -> str:
                 silent.setdefault(a.id, a)
     for text, (xs, sources) in clauses.items():
         names = "، ".join(dict.fromkeys(ruleset_ar(y.label, y.ruleset) for y in xs))
-        label = _t("labels", "clause_for", names=names) if several_ else _t("labels", "clause")
+        label = (_t("labels", "clause_for", names=names) if several_ else _t("labels", "clause")) \
+            if text in deciding else _t("labels", "chain_for" if several_ else "chain", names=names)
         lines.append(f"{label}: {text} ({'؛ '.join(sources)})")
     lines += amb_lines
     for a in silent.values():
