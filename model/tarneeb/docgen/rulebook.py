@@ -483,7 +483,7 @@ def _render_rst(d: RulesetDoc) -> str:
     f = _Fmt(d.lang, "rst")
     lines: list[str] = RST_LTR_ROLE.copy() if f.ar else []
     lines += [f".. _ruleset-{d.lang}-{d.id}:", ""]
-    lines += rst_heading(rst_title(f"{d.name} ({d.id})") if f.ar else f(f"{d.name} ({d.id})"), "=", over=True)
+    lines += rst_heading(rst_title(d.name) if f.ar else f(f"{d.name} ({d.id})"), "=", over=True)
     lines += [f(d.summary), ""]
     lines += [f"{L['document']}: {f(cite(d.document, '', d.lang))}", ""]  # a line (a field list set it apart)
     if f.ar:
