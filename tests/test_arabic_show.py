@@ -8,6 +8,7 @@ import re
 import pytest
 
 from tarneeb.cli import main
+from tarneeb.cli.show import show_data
 from tarneeb.core.sources import cite
 from tarneeb.core.spec import get_ruleset, rulesets
 
@@ -23,7 +24,10 @@ def test_arabic_show_cites_each_source_once_above_its_clauses(rid: str, capsys: 
     assert rules.count("(المصدر:") == len(runs) < len(clauses)
     # each citation stands just above the first clause of its run
     lines = rules.splitlines()
-    for c in runs:
-        at = lines.index(f"[{c.id}]")
-        above = next(ln for ln in reversed(lines[:at]) if not ln.startswith(" "))
-        assert not above.startswith("["), c.id  # a citation line (or the heading), not the clause before
+    texts = {c["id"]: c["text"] for c in show_data(rid, "ar")["clauses"]}
+    for c in runs:  # a clause is a bullet of its Arabic statement (its id is the technical line's)
+        at = next(i for i, ln in enumerate(lines) if ln.startswith("  • ") and texts[c.id].startswith(ln[4:24]))
+        k = at - 1  # the citation just above (it may wrap to a second line), not the clause before
+        while not lines[k].startswith("(المصدر:"):
+            assert not lines[k].startswith("  "), c.id
+            k -= 1

@@ -175,7 +175,9 @@ def test_arabic_pages_are_whole_page_rtl(site: Path) -> None:
         assert '<code class="docutils literal' not in body[1], f"{p.name}: a code span without dir=ltr"
         assert not re.search(r'<span class="ltrw?">', body[1]), f"{p.name}: an ltr span without dir=ltr"
     classic = (site / "generated" / "ar" / "classic.html").read_text(encoding="utf-8")
-    assert '<code dir="ltr" class="docutils literal' in classic
+    # the ids are in the one folded technical block, each line of it a left-to-right isolate; none in the text
+    assert classic.count('<details class="tarneeb-technical">') == 1 and '<bdi dir="ltr">' in classic
+    assert '<code dir="ltr" class="docutils literal' not in classic
     assert '<span class="ltr" dir="ltr">' in classic
     for p in (site / "generated" / "en").glob("*.html"):
         tag = re.search(r"<html\b[^>]*>", p.read_text(encoding="utf-8"))

@@ -118,6 +118,22 @@ def test_the_scaffold_loads_unchanged_and_plays_as_its_base(tmp_path: Path, caps
         assert [o.name for o in rs.options] == [o.name for o in get_ruleset(base).options]
 
 
+def test_the_arabic_sheet_never_shows_the_english_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """new-ruleset writes the Arabic name and summary given (--name-ar, --summary-ar), or leaves them blank and marked
+    in the file; a blank one is marked missing on the Arabic sheet, in Arabic, not replaced by the English one."""
+    rc, out, _ = run(capsys, "new-ruleset", "--from", "eram-41", "--id", "blank-club")
+    assert rc == 0 and 'name_ar = ""' in out and 'summary_ar = ""' in out and out.count("TO WRITE") == 2
+    rs = resolve_ruleset(str(write(tmp_path, "blank.toml", out)))
+    d = ruleset_doc(str(tmp_path / "blank.toml"), "ar")
+    assert d.name == tables.tr("ar", "labels", "no_name") and d.summary == tables.tr("ar", "labels", "no_summary")
+    assert rs.name not in render_doc(d, "txt") and rs.summary.split(":")[0] not in render_doc(d, "txt")
+    rc, out, _ = run(capsys, "new-ruleset", "--from", "eram-41", "--id", "named-club", "--name-ar", "طرنيب نادينا",
+                     "--summary-ar", "متل إيرام كاردز بس الهدف {win.target}.")
+    assert rc == 0 and "TO WRITE" not in out
+    d = ruleset_doc(str(write(tmp_path, "named.toml", out)), "ar")
+    assert (d.name, d.summary) == ("طرنيب نادينا", "متل إيرام كاردز بس الهدف 41.")
+
+
 def test_club_sheets_state_the_new_numbers(club: Path, capsys: pytest.CaptureFixture[str]) -> None:
     rs = resolve_ruleset(str(club))
     assert rs.changed == {"win.target": (41, 61), "bid.total_min": (11, 12)}

@@ -51,15 +51,18 @@ def test_a_stated_trump_all_agree_on_says_what_they_agree_on() -> None:
     en = rule_dict(_dispute("stated-trump"), None, "en")["headline"]
     assert en.startswith("Trump is diamonds, as stated: all 3 rulesets"), en
     ar = rule_dict(_dispute("stated-trump"), None, "ar")["headline"]
-    assert ar.startswith("الطرنيب ديناري كما ورد.") and "(3)" in ar, ar
-    assert "يوافق" not in ar and "يسمّيه" not in ar and "هذه المجموع" not in ar.split(".")[0], ar
+    assert ar.startswith("الطرنيب ديناري متل ما انقال.") and "(3)" in ar, ar
+    assert "ماشي مع" not in ar and "بيسمّي" not in ar and "هذه المجموع" not in ar.split(".")[0], ar
 
 
 def test_an_arabic_disagreement_is_one_sentence() -> None:
-    """Each group's verdict runs on to the rulesets that give it («... في classic»), no full stop between."""
+    """Each group's verdict runs on to the rulesets that give it («... عند الطرنيب الكلاسيكي»), by their Arabic
+    names, no full stop between."""
+    from tarneeb.ruling.arabic import ruleset_ar
+
     ar = rule_dict(_dispute("turned-card-trump"), None, "ar")["headline"]
     assert ar.startswith("القوانين مختلفة:") and ar.count(".") == 1 and ar.endswith("."), ar
-    assert "في \u2066classic\u2069" in ar, ar
+    assert f"عند {ruleset_ar('classic')}" in ar and "classic" not in ar, ar
 
 
 def test_a_list_by_seat_is_named_by_player() -> None:

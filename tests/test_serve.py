@@ -193,7 +193,7 @@ def test_the_arabic_page_gives_clauses_in_arabic(client: TestClient) -> None:
     arabic = {c.id: c.text for s in doc.sections for c in s.clauses}
     # the clause's words first, its id after them in a small technical line; no id heads a fold
     assert f'<li>{esc(arabic["win.qualify"])} <cite' in page
-    assert '<small class="tech">رمز البند: <code dir="ltr"><bdi>win.qualify</bdi></code></small>' in page
+    assert '<small class="tech">رمز القاعدة للمطوّرين: <code dir="ltr"><bdi>win.qualify</bdi></code></small>' in page
     for lang, p in (("ar", page), ("en", client.post("/en/ruling", data=form).text)):
         heads = re.findall(r"<(summary|h4)>(.*?)</\1>", p, re.S)
         assert heads and not [h for _, h in heads if "<code" in h or "win." in h], (lang, heads)
@@ -614,7 +614,7 @@ def test_the_arabic_revoke_numbers_players_from_one(client: TestClient, capsys: 
     """On the Arabic page as on the English one, a typed tag is a player number (1..4), as the reports count."""
     page = client.post("/ar/ruling", data=REVOKE_FORM).text
     same_ruling(page, says(capsys, ROOT / "spec/disputes/revoke-found-later.toml", "--lang", "ar"))
-    assert "خالف اللاعب 3 في اللمّة 1" in text_of(page)
+    assert "اللاعب 3 غلط باللمّة 1" in text_of(page)
     assert '<option value="2" selected>اللاعب 3</option>' in page  # the seat asked, shown as player 3
 
 
@@ -860,18 +860,21 @@ def test_red_suits_are_red_on_a_ruling_page(client: TestClient, lang: str) -> No
         assert error_of(page) is None
         return page.split('id="result"')[1].split("</section>")[0]
 
+    # the Arabic names a card in words (no code): a red one in words is red
+    three_h, seven_d, ace_h, two_s = (("3♥", "7♦", "A♥", "2♠") if lang == "en" else
+                                      ("ثلاثة الكبّة", "سبعة الديناري", "آس الكبّة", "اثنين البستوني"))
     revoke = result("revoke-found-later.toml")
     headline = re.search(r'<p class="headline"[^>]*>(.*?)</p>', revoke, re.S)
-    assert headline is not None and red("3♥") in headline.group(1) and red("7♦") in headline.group(1)
+    assert headline is not None and red(three_h) in headline.group(1) and red(seven_d) in headline.group(1)
     math = re.search(r'<p class="math">(.*?)</p>', revoke, re.S)
-    assert math is not None and red("3♥") in math.group(1)
+    assert math is not None and red(three_h) in math.group(1)
     answer = re.search(r'<div class="answer"[^>]*>(.*?)</div>', revoke, re.S)
-    assert answer is not None and red("7♦") in answer.group(1)
+    assert answer is not None and red(seven_d) in answer.group(1)
     trick = result("trick-winner-trump.toml")
     verdicts = {label: re.findall(r'<p class="verdict"[^>]*>(.*?)</p>', body, re.S)[0]
                 for label, body in card_of(trick).items()}
-    assert red("A♥") in verdicts["bsfyi-41"]
-    assert "2♠" in verdicts["card-kings-41"] and "red" not in verdicts["card-kings-41"]
+    assert red(ace_h) in verdicts["bsfyi-41"]
+    assert two_s in verdicts["card-kings-41"] and "red" not in verdicts["card-kings-41"]
     assert not re.search(r'<span class="red">[^<]*[♠♣]', trick + revoke)  # black suits: text colour
     css = (ROOT / "model/tarneeb/serve/static/style.css").read_text(encoding="utf-8")
     assert re.search(r"span\.red\s*\{[^}]*color:\s*var\(--red\)", css)
@@ -1021,14 +1024,16 @@ def test_what_each_reading_rules_is_in_arabic_on_an_arabic_page(client: TestClie
 
 
 def test_the_arabic_headline_keeps_each_ruleset_id_whole(client: TestClient) -> None:
-    """Where the rulesets disagree, the Arabic headline names each ruleset isolated and whole: in a
-    ``<bdi class="id">`` (its isolate marks kept around it, as the command prints them) that style.css never breaks,
-    wherever it stands on the page (a 390 px phone broke "bsfyi-41" at its hyphen)."""
+    """Where the rulesets disagree, the Arabic headline names each ruleset by its Arabic name (no id: the ids are
+    the technical line's); an id that does stand in an Arabic line is in a ``<bdi class="id">`` that style.css never
+    breaks, wherever it stands on the page (a 390 px phone broke "bsfyi-41" at its hyphen)."""
+    from tarneeb.ruling.arabic import ruleset_ar
+
     page = result_of(client, "ar", "cancelled-hand-dealer.toml")
     head = re.search(r'<p class="headline"[^>]*>(.*?)</p>', page, re.S)
     assert head is not None
     for rid in ("bsfyi-41", "card-kings-41", "eram-41", "tarneeb-400"):
-        assert f'\u2066<bdi class="id" dir="ltr">{rid}</bdi>\u2069' in head.group(1), rid
+        assert ruleset_ar(rid) in html.unescape(head.group(1)) and rid not in head.group(1), rid
     css = (ROOT / "model/tarneeb/serve/static/style.css").read_text(encoding="utf-8")
     assert re.search(r"(?:^|[,}]\s*)bdi\.id\s*[,{][^}]*white-space:\s*nowrap", css, re.M)  # not only in a card
     # a run of words (a citation's English title) is not held on one line
@@ -1084,7 +1089,7 @@ def test_the_arabic_examples_are_listed_by_their_arabic_titles(client: TestClien
 
 
 def test_a_card_several_rulesets_share_speaks_of_them_all(client: TestClient) -> None:
-    """On an Arabic card (or headline), a sentence about the rules says «هذه القوانين», as players say it, of one
+    """On an Arabic card (or headline), a sentence about the rules says «هالقوانين», as players say it, of one
     ruleset and of several that rule alike; never «هذه المجموعة» (this set) or «هذه المجموعات»."""
     seen = []
     for name in ("exposed-card-before-bidding.toml", "stated-trump.toml"):
@@ -1096,9 +1101,9 @@ def test_a_card_several_rulesets_share_speaks_of_them_all(client: TestClient) ->
             assert verdict is not None
             assert "المجموعة" not in verdict.group(1) and "المجموعات" not in verdict.group(1), labels
             if len(labels) > 1:
-                seen.append("هذه القوانين" in verdict.group(1))
+                seen.append("هالقوانين" in verdict.group(1))
             elif labels == ["classic"] and name == "stated-trump.toml":
-                assert "ففي هذه القوانين" in verdict.group(1)
+                assert "بهالقوانين" in verdict.group(1)
     assert seen.count(True) == 3, seen  # exposed card: all five; stated trump: a contradiction and an agreement
 
 

@@ -77,8 +77,9 @@ def _allowed(param: str) -> str:
     return _RANGES.get(param, "an integer")
 
 
-def scaffold(base_ref: str, new_id: str) -> str:
-    """The commented file (text)."""
+def scaffold(base_ref: str, new_id: str, name_ar: str = "", summary_ar: str = "") -> str:
+    """The commented file (text). ``name_ar`` and ``summary_ar`` are the Arabic sheet's name and summary; left blank,
+    the file says so and the Arabic sheet marks them missing (it never shows the English ones in their place)."""
     rs = get_ruleset(base_ref)
     by_param = {o.param: o for o in rs.options}
     out = [
@@ -94,8 +95,10 @@ def scaffold(base_ref: str, new_id: str) -> str:
         f"name = {_toml(rs.name + ' (house rules)')}",
         "# name and summary may name parameters in braces too, e.g. {win.target}",
         f"summary = {_toml(rs.name + ' as our table plays it: target {win.target}.')}",
-        '# name_ar = ""      # the Arabic name and summary of the rule sheet (default: the English ones)',
-        '# summary_ar = ""',
+        "# The Arabic sheet's name and summary (tarneeb rules THIS_FILE --lang ar). Left blank, the Arabic sheet",
+        "# says they are not written yet; write them in Arabic (they may name parameters in braces too).",
+        f"name_ar = {_toml(name_ar)}" + ("" if name_ar else "      # TO WRITE: the name in Arabic"),
+        f"summary_ar = {_toml(summary_ar)}" + ("" if summary_ar else "   # TO WRITE: the summary in Arabic"),
         "",
         "# Your own rule sheet: the clauses you add cite it (title, and where members can read it).",
         "[[source]]",
@@ -131,7 +134,7 @@ def scaffold(base_ref: str, new_id: str) -> str:
         '# id = "win.made-bid"',
         '# heading = "Extra rules"',
         '# text = "A player who bids {win.made_bid_wins} and makes it wins the game for their team at once."',
-        '# text_ar = "من يطلب {win.made_bid_wins} ويحققه يفوز فريقه باللعبة فورًا."',
+        '# text_ar = "اللي بيطلب {win.made_bid_wins} وبيجيبه، فريقه بيربح اللعبة دغري."',
         "",
         "# Clauses of the base that the engine does not cite may be dropped:",
         "# remove_clauses = []",
@@ -139,8 +142,25 @@ def scaffold(base_ref: str, new_id: str) -> str:
     return "\n".join(out) + "\n"
 
 
+def _ask(prompt: str) -> str:
+    """One line from a person at a terminal (the file itself goes to standard output); "" when none is there."""
+    if not sys.stdin.isatty():
+        return ""
+    sys.stderr.write(prompt)
+    sys.stderr.flush()
+    try:
+        return sys.stdin.readline().strip()
+    except (EOFError, KeyboardInterrupt):
+        return ""
+
+
 def cmd_new_ruleset(args: argparse.Namespace) -> int:
-    text = scaffold(args.base, args.id)
+    name_ar, summary_ar = args.name_ar, args.summary_ar
+    if name_ar is None and not args.json:
+        name_ar = _ask("The rule sheet's name in Arabic (Enter to leave it blank, marked in the file): ")
+    if summary_ar is None and not args.json:
+        summary_ar = _ask("Its summary in Arabic (Enter to leave it blank, marked in the file): ")
+    text = scaffold(args.base, args.id, name_ar or "", summary_ar or "")
     if args.json:
         print_json({"base": args.base, "id": args.id, "text": text})
     else:
@@ -156,5 +176,9 @@ def register(subparsers: Any) -> None:
     s.add_argument("--from", dest="base", required=True, metavar="RULESET",
                    help="the ruleset to extend: a built-in id or the path of a ruleset file")
     s.add_argument("--id", default="my-club", help="the id of the new ruleset (default my-club)")
+    s.add_argument("--name-ar", dest="name_ar", metavar="TEXT",
+                   help="the Arabic sheet's name (asked at a terminal; else left blank and marked in the file)")
+    s.add_argument("--summary-ar", dest="summary_ar", metavar="TEXT",
+                   help="the Arabic sheet's summary (asked at a terminal; else left blank and marked in the file)")
     s.add_argument("--json", action="store_true", help="one JSON object with the file's text")
     s.set_defaults(func=cmd_new_ruleset)

@@ -110,11 +110,9 @@ def _title_ar(args: argparse.Namespace, rep: Any) -> str:
 
 def _text_ar(args: argparse.Namespace, rep: Any) -> str:
     """The Arabic report, headed by what it rules on (as the English one names its title)."""
-    from tarneeb.ruling.arabic import ltr, report_text_ar, rtl_isolated
+    from tarneeb.ruling.arabic import report_text_ar, rtl_isolated
 
-    head = _title_ar(args, rep)
-    if args.explain:
-        head = f"{head} ({ltr(rep.file)})"
+    head = _title_ar(args, rep)  # with --explain, the file is named in the technical line
     return rtl_isolated(head) + "\n" + report_text_ar(rep, args.explain)
 
 

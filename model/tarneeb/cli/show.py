@@ -10,7 +10,7 @@ from tarneeb.cli.common import console, print_json
 from tarneeb.core.cards import JSON_NUMBERING
 from tarneeb.core.sources import cite, rule_words, topic_words
 from tarneeb.core.spec import get_ruleset
-from tarneeb.docgen.rulebook import label, ruleset_doc, runs_by
+from tarneeb.docgen.rulebook import doc_technical, label, ruleset_doc, runs_by
 from tarneeb.i18n.tables import LANGS
 
 
@@ -59,44 +59,51 @@ def _show_data_lang(rid: str, lang: str) -> dict[str, Any]:
         "clauses": [{"id": c.id, "text": by_id[c.id].text, "doc": c.doc, "heading": c.heading,
                      "source": cite(c.doc, c.heading), "citation": cite(c.doc, c.heading, lang)}
                     for c in rs.clauses.values()],
-        "options": [{"name": o.name, "type": o.type, "default": o.default, "valid": item.allowed,
+        "options": [{"name": o.name, "title": item.title, "type": o.type, "default": o.default, "valid": item.allowed,
                      "meaning": item.meaning, "citation": cite(o.doc, o.heading, lang)}
                     for o, item in zip(rs.options, d.options, strict=True)],
-        "ambiguities": [{"id": a.id, "question": a.question, "reading": a.reading, "reading_text": a.reading_text}
+        "ambiguities": [{"id": a.id, "question": a.question, "reading": a.reading, "reading_text": a.reading_text,
+                         "selectable": list(a.selectable),
+                         "other_readings": [{"id": r, "text": t} for r, t in a.others]}
                         for a in d.ambiguities],
         "default_text": {o.name: item.default for o, item in zip(rs.options, d.options,
                                                                                       strict=True)},
+        "technical": doc_technical(d),
     }
 
 
 def show_lines_rtl(data: dict[str, Any], width: int = 100) -> list[str]:
-    """The Arabic ``show`` as plain lines: right-to-left, ids and codes isolated, Arabic punctuation."""
-    from tarneeb.docgen.rulebook import txt_line, wrap_at
-    from tarneeb.i18n.arabic import seat_convention
+    """The Arabic ``show`` as plain lines, right-to-left, in the players' words: the rules by source, the options
+    by their Arabic names and values, each ambiguity with the reading taken and the others; no id in them. The
+    ids (ruleset, clauses in order, options as typed, readings and the ``--reading`` commands) are on one
+    technical line at the end, in a first-strong isolate."""
+    from tarneeb.docgen.rulebook import technical_line, txt_line, wrap_at
+    from tarneeb.i18n.arabic import rtl_line, seat_convention
 
     L = {k: label(data["lang"], k) for k in ("document", "rules", "source", "options", "allowed", "ambiguities",
-                                             "reading")}
+                                             "reading", "other_readings")}
 
-    def wrap(text: str, indent: str = "") -> list[str]:
-        return wrap_at(text, indent, width, keep_runs=True)
+    def wrap(text: str, indent: str = "", first: str | None = None) -> list[str]:
+        return wrap_at(text, indent, width, keep_runs=True, first=first)
 
-    lines = wrap(f"{data['name']} ({data['id']})، {L['document']}: {cite(data['document'], '', data['lang'])}")
+    lines = wrap(f"{data['name']}، {L['document']}: {cite(data['document'], '', data['lang'])}")
     lines += wrap(data["summary"]) + wrap(seat_convention(data["lang"])) + ["", L["rules"]]
     for source, run in runs_by(data["clauses"], lambda c: str(c["citation"])):  # a source once, above its clauses
         lines += wrap(f"({L['source']}: {source})")
         for c in run:
-            lines += [f"[{c['id']}]", *wrap(c["text"], "    ")]
+            lines += wrap(c["text"], "    ", first="  • ")
     if data["options"]:
         lines += ["", L["options"]]
         for o in data["options"]:
-            lines += wrap(f"{o['name']} = {data['default_text'][o['name']]}   ({L['allowed']}: {o['valid']})")
+            lines += wrap(f"{o['title']}: {data['default_text'][o['name']]}   ({L['allowed']}: {o['valid']})")
             lines += wrap(o["meaning"], "    ")
     lines += ["", L["ambiguities"]]
     for a in data["ambiguities"]:
-        lines += [a["id"], *wrap(a["question"], "    "), *wrap(f"{L['reading']}: {a['reading']}: {a['reading_text']}",
-                                                              "    ")]
-        lines += wrap(", ".join(f"--reading {a['id']}={r}" for r in a.get("selectable", [])), "    ")
-    return [txt_line(ln) for ln in lines]
+        lines += wrap(a["question"], "    ", first="  • ")
+        lines += wrap(f"{L['reading']}: {a['reading_text']}", "    ")
+        lines += [ln for r in a["other_readings"] for ln in wrap(f"{L['other_readings']}: {r['text']}", "    ")]
+    out = [txt_line(ln) for ln in lines]
+    return [*out, "", rtl_line(technical_line(data["lang"], data["technical"]))]
 
 
 def cmd_show(args: argparse.Namespace) -> int:

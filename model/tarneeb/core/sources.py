@@ -99,9 +99,10 @@ def heading_text(heading: str, lang: str = "en") -> str:
 def cite(doc: str, heading: str, lang: str = "en") -> str:
     """``Card Kings, ... , section "Bidding"``: a citation a reader can follow.
 
-    With ``lang="ar"``: the publisher and the document's own title as written, what the document is in Arabic,
-    and the section heading in Arabic with the document's heading beside it, e.g.
-    ``bs.fyi، «How to Play Tarneeb 41»، قسم «الطلب» (Bidding)``.
+    With ``lang="ar"``: the publisher, the document's title and the section heading as an Arabic reader names
+    them (``publisher``, ``title`` and ``[heading]`` of ``spec/i18n/ar.toml``), e.g.
+    ``بي إس دوت فاي، «طريقة لعب طرنيب 41»، قسم «الطلب»``: no Latin letter in a player's line (the English
+    citation, with the document's own words, is the English output's).
     """
     src = source(doc)
     if lang == "en":
@@ -110,7 +111,7 @@ def cite(doc: str, heading: str, lang: str = "en") -> str:
     tr = _translations(lang).get("source", {}).get(doc, {})
     publisher = str(tr.get("publisher", src.publisher))
     if src.title:
-        name = f"{publisher}، «{src.title}»"
+        name = f"{publisher}، «{tr.get('title', src.title)}»"
     else:
         name = f"{publisher}، {tr.get('described_as', src.described_as)} (بلا عنوان)"
     if not heading:
@@ -121,7 +122,7 @@ def cite(doc: str, heading: str, lang: str = "en") -> str:
         return f"{name}، قسم «{heading}»"
     if not rendered:
         raise SpecError(f"i18n/{lang}.toml", f"heading.{echo(heading)}", f"no {lang} rendering of this section heading")
-    return f"{name}، قسم «{rendered}» ({heading})"
+    return f"{name}، قسم «{rendered}»"
 
 
 def cite_ref(ref: str, lang: str = "en") -> str:

@@ -90,6 +90,12 @@ LABELS_EN: dict[str, str] = {
     "generated": "Generated from the spec files; every statement is our own wording of the cited document.",
     "other_lang": "Arabic version",
     "int_range": "an integer from {lo} to {hi}",
+    "technical": "For developers",
+    "no_name": "(no name in this language yet)",
+    "no_summary": "(no summary in this language yet)",
+    "tech_clauses": "clauses in order",
+    "tech_options": "options",
+    "tech_readings": "ambiguities and readings",
 }
 
 
@@ -129,6 +135,8 @@ def missing_texts(lang: str) -> list[str]:
                     out.append(f"ambiguity {a.id}:{key}")
         out.extend(f"section {k}" for k, _ in SECTIONS if not tr(lang, "sections", k).strip())
         out.extend(f"label {k}" for k in LABELS_EN if not tr(lang, "labels", k).strip())
+        out.extend(f"option name {o.name}" for o in {o.name: o for rs in rulesets().values() for o in rs.options}.values()
+                   if not option_name(lang, o.name).strip())
     return out
 
 
@@ -180,6 +188,8 @@ class OptionItem:
     meaning: str
     doc: str
     heading: str
+    title: str = ""  # the option as a reader of the document's language calls it (its name in English)
+    raw_default: str = ""  # the default as typed
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,6 +201,7 @@ class AmbiguityItem:
     others: tuple[tuple[str, str], ...]
     option: str
     sources: tuple[str, ...]
+    selectable: tuple[str, ...] = ()  # the readings ``--reading`` may select instead
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,14 +244,58 @@ def _fmt_value(v: object) -> str:
 
 
 def value_text(v: object, lang: str) -> str:
-    """An option value as typed (``fixed``), with its rendering in ``lang`` beside it: ``fixed (ثابت)``."""
+    """An option value as a reader of ``lang`` says it: ``fixed`` in English, «ثابت» in Arabic (the value as typed
+    goes to the technical line, :func:`technical_line`); a number as it is."""
     raw = _fmt_value(v)
     if lang == "en" or raw.lstrip("-").isdigit():
         return raw
     rendered = tr(lang, "values", raw)
     if not rendered:
         raise SpecError(str(spec_dir() / "i18n" / f"{lang}.toml"), f"values.{raw}", f"no {lang} rendering of this value")
-    return f"{raw} ({rendered})"
+    return rendered
+
+
+def option_name(lang: str, name: str) -> str:
+    """An option as a reader of ``lang`` calls it (``[option_names]`` of the translation table); its id in English."""
+    return (tr(lang, "option_names", name) if lang != "en" else "") or name
+
+
+def technical_parts(rid: str, clause_ids: Iterable[str], options: Iterable[tuple[str, str]],
+                    readings: Iterable[tuple[str, str, Iterable[str]]]) -> list[str]:
+    """The ids a rule writer looks for, for the one technical line of an Arabic page: the ruleset, its clauses in
+    order, its options with their default values, each ambiguity with the reading taken and the command that
+    selects another."""
+    parts = [rid, " ".join(clause_ids)]
+    opts = [f"{n}={v}" for n, v in options]
+    if opts:
+        parts.append(" ".join(opts))
+    for aid, taken, others in readings:
+        parts.append(" ".join([f"{aid}={taken}", *(f"--reading {aid}={r}" for r in others)]))
+    return [p for p in parts if p]
+
+
+def technical_line(lang: str, parts: list[str]) -> str:
+    """One line holding every id of an Arabic page, after its label, in a first-strong isolate (FSI ... PDI) so the
+    ids cannot reorder the Arabic around them."""
+    return f"{label(lang, 'technical')}: {arabic.FSI}{' | '.join(parts)}{arabic.PDI}"
+
+
+def technical_html(lang: str, parts: list[str]) -> str:
+    """The technical line of an Arabic page as a folded block (``<details>``): closed, a reader sees its label only;
+    each part isolated left-to-right (``<bdi>``)."""
+    from html import escape as e
+
+    def whole(part: str) -> str:  # an id is never broken at its hyphen; a line breaks between ids
+        return " ".join(f'<span style="white-space:nowrap">{e(w)}</span>' for w in part.split(" "))
+
+    body = "<br>".join(f'<bdi dir="ltr">{whole(p)}</bdi>' for p in parts)
+    return (f'<details class="tarneeb-technical"><summary>{e(label(lang, "technical"))}</summary>'
+            f'<p dir="ltr" style="font-family:monospace">{body}</p></details>')
+
+
+def doc_technical(d: RulesetDoc) -> list[str]:
+    return technical_parts(d.id, d.clause_ids(), [(o.name, o.raw_default) for o in d.options],
+                           [(a.id, a.reading, a.selectable) for a in d.ambiguities])
 
 
 def ruleset_doc(rid: str, lang: str = "en") -> RulesetDoc:
@@ -270,7 +325,8 @@ def ruleset_doc(rid: str, lang: str = "en") -> RulesetDoc:
             allowed = (label(lang, "int_range").format(lo=o.range[0], hi=o.range[1]) if o.range is not None
                        else "، ".join(value_text(v, lang) for v in o.allowed))
             default = value_text(o.default, lang)
-        options.append(OptionItem(o.name, default, allowed, meaning, o.doc, o.heading))
+        options.append(OptionItem(o.name, default, allowed, meaning, o.doc, o.heading, option_name(lang, o.name),
+                                  _fmt_value(o.default)))
     ambs = []
     for a in ambiguities():
         taken_ = taken_for(a, rs)
@@ -285,10 +341,13 @@ def ruleset_doc(rid: str, lang: str = "en") -> RulesetDoc:
             id=a.id, question=amb_tr("question", a.question), reading=taken,
             reading_text=amb_tr(taken, a.reading_text(taken)),
             others=tuple((r, amb_tr(r, t)) for r, t in a.readings if r != taken),
-            option=a.option, sources=a.sources,
+            option=a.option, sources=a.sources, selectable=tuple(r for r in a.params if r != taken),
         ))
-    name = (tr(lang, "ruleset", rs.id, "name") or rs.name_ar if lang == "ar" else "") or rs.name
-    summary = (tr(lang, "ruleset", rs.id, "summary") or rs.summary_ar if lang == "ar" else "") or rs.summary
+    name, summary = rs.name, rs.summary
+    if lang != "en":  # a sheet without its Arabic name or summary says so, in Arabic, rather than show the English
+        name = tr(lang, "ruleset", rs.id, "name") or (rs.name_ar if lang == "ar" else "") or label(lang, "no_name")
+        summary = (tr(lang, "ruleset", rs.id, "summary") or (rs.summary_ar if lang == "ar" else "")
+                   or label(lang, "no_summary"))
     return RulesetDoc(
         id=rs.id, lang=lang, name=name, summary=summary, document=rs.document, publisher=rs.publisher,
         sections=sections, options=tuple(options), ambiguities=tuple(ambs),
@@ -424,7 +483,7 @@ def _render_rst(d: RulesetDoc) -> str:
     f = _Fmt(d.lang, "rst")
     lines: list[str] = RST_LTR_ROLE.copy() if f.ar else []
     lines += [f".. _ruleset-{d.lang}-{d.id}:", ""]
-    lines += rst_heading(rst_title(f"{d.name} ({d.id})") if f.ar else f(f"{d.name} ({d.id})"), "=", over=True)
+    lines += rst_heading(rst_title(d.name) if f.ar else f(f"{d.name} ({d.id})"), "=", over=True)
     lines += [f(d.summary), ""]
     lines += [f"{L['document']}: {f(cite(d.document, '', d.lang))}", ""]  # a line (a field list set it apart)
     if f.ar:
@@ -440,7 +499,7 @@ def _render_rst(d: RulesetDoc) -> str:
                     ".. container:: tarneeb-clause",
                     f"   :name: {clause_anchor(d.id, c.id, d.lang)}",
                     "",
-                    f"   ``{c.id}`` — {f(c.text)}",
+                    f"   {f(c.text)}" if f.ar else f"   ``{c.id}`` — {f(c.text)}",  # Arabic: ids folded at the end
                     "",
                 ]
     lines += rst_heading(L["options"], "-")
@@ -453,19 +512,28 @@ def _render_rst(d: RulesetDoc) -> str:
             lines += [".. container:: tarneeb-source", "", f"   *{L['source']}:* {f(source)}", ""]
             for o in opts:
                 lines += [".. container:: tarneeb-clause tarneeb-option", "",
-                          f"   ``{o.name}`` — {f(o.meaning)}", "",
+                          f"   **{rst_escape(o.title)}** — {f(o.meaning)}" if f.ar else f"   ``{o.name}`` — {f(o.meaning)}", "",
                           f"   *{L['default']}:* {f(o.default)}{f.sep}*{L['allowed']}:* {f(o.allowed)}", ""]
     lines += rst_heading(L["ambiguities"], "-")
     if not d.ambiguities:
         lines += [L["no_ambiguities"], ""]
     for a in d.ambiguities:
-        lines += [".. container:: tarneeb-ambiguity", "", f"   **{a.id}** — {f(a.question)}", ""]
-        lines += [f"   - {L['reading']}: ``{a.reading}`` — {f(a.reading_text)}"]
-        for r, t in a.others:
-            lines += [f"   - {L['other_readings']}: ``{r}`` — {f(t)}"]
-        if a.option:
-            lines += [f"   - {L['selectable']}: ``{a.option}``"]
+        if f.ar:  # the question and the readings in words; the ids are in the folded technical block
+            lines += [".. container:: tarneeb-ambiguity", "", f"   {f(a.question)}", ""]
+            lines += [f"   - {L['reading']}: {f(a.reading_text)}"]
+            lines += [f"   - {L['other_readings']}: {f(t)}" for _, t in a.others]
+            if a.option:
+                lines += [f"   - {L['selectable']}: {rst_escape(option_name(d.lang, a.option))}"]
+        else:
+            lines += [".. container:: tarneeb-ambiguity", "", f"   **{a.id}** — {f(a.question)}", ""]
+            lines += [f"   - {L['reading']}: ``{a.reading}`` — {f(a.reading_text)}"]
+            for r, t in a.others:
+                lines += [f"   - {L['other_readings']}: ``{r}`` — {f(t)}"]
+            if a.option:
+                lines += [f"   - {L['selectable']}: ``{a.option}``"]
         lines += [f"   - {L['sources']}: " + f.sep.join(f(cite_ref(s, d.lang)) for s in a.sources), ""]
+    if f.ar:
+        lines += [".. raw:: html", "", "   " + technical_html(d.lang, doc_technical(d)), ""]
     return "\n".join(lines)
 
 
@@ -486,7 +554,7 @@ def _md_line(line: str) -> str:
 def _render_md(d: RulesetDoc) -> str:
     L = d.labels
     f = _Fmt(d.lang, "md")
-    lines = [f"# {f(d.name)} ({f.code(d.id)})", "", f(d.summary), "",
+    lines = [f"# {f(d.name)}" if f.ar else f"# {f(d.name)} ({f.code(d.id)})", "", f(d.summary), "",
              f"{L['document']}: {f(cite(d.document, '', d.lang))}", ""]
     if f.ar:
         lines += [f(arabic.seat_convention("ar")), ""]
@@ -495,41 +563,49 @@ def _render_md(d: RulesetDoc) -> str:
         lines += [f"### {s.title}", ""]
         for source, run in source_runs(d, s):
             lines += [f"*{L['source']}:* {f(source)}", ""]
-            lines += [f"- **{f.code(c.id)}** {f(c.text)}" for c in run] + [""]
+            lines += [f"- {f(c.text)}" if f.ar else f"- **{f.code(c.id)}** {f(c.text)}" for c in run] + [""]
     lines += [f"## {L['options']}", ""]
     if not d.options:
         lines += [L["no_options"], ""]
     else:
         lines += [f"| {L['option']} | {L['default']} | {L['allowed']} | {L['meaning']} |", "|---|---|---|---|"]
-        lines += [f"| {f.code(o.name)} | {f(o.default)} | {f(o.allowed)} | {f(o.meaning).replace('|', '/')} |"
-                  for o in d.options]
+        lines += [f"| {o.title if f.ar else f.code(o.name)} | {f(o.default)} | {f(o.allowed)} | "
+                  f"{f(o.meaning).replace('|', '/')} |" for o in d.options]
         lines += [""]
     lines += [f"## {L['ambiguities']}", ""]
     if not d.ambiguities:
         lines += [L["no_ambiguities"], ""]
     for a in d.ambiguities:
-        lines += [f"- **{f.code(a.id)}**: {f(a.question)}",
-                  f"  - {L['reading']}: {f.code(a.reading)}: {f(a.reading_text)}"]
-        lines += [f"  - {L['other_readings']}: {f.code(r)}: {f(t)}" for r, t in a.others]
-        if a.option:
-            lines += [f"  - {L['selectable']}: {f.code(a.option)}"]
+        if f.ar:  # in words; the ids are in the folded technical block
+            lines += [f"- {f(a.question)}", f"  - {L['reading']}: {f(a.reading_text)}"]
+            lines += [f"  - {L['other_readings']}: {f(t)}" for _, t in a.others]
+            if a.option:
+                lines += [f"  - {L['selectable']}: {option_name(d.lang, a.option)}"]
+        else:
+            lines += [f"- **{f.code(a.id)}**: {f(a.question)}",
+                      f"  - {L['reading']}: {f.code(a.reading)}: {f(a.reading_text)}"]
+            lines += [f"  - {L['other_readings']}: {f.code(r)}: {f(t)}" for r, t in a.others]
+            if a.option:
+                lines += [f"  - {L['selectable']}: {f.code(a.option)}"]
         lines += [f"  - {L['sources']}: " + f.sep.join(f(cite_ref(s, d.lang)) for s in a.sources)]
     if not f.ar:
         return "\n".join(lines) + "\n"
     # GitHub and most Markdown viewers honour dir on a block; the RLM keeps plain viewers right-to-left.
-    return "\n".join([f'<div dir="rtl" lang="{d.lang}">', "", *(_md_line(ln) for ln in lines), "", "</div>"]) + "\n"
+    return "\n".join([f'<div dir="rtl" lang="{d.lang}">', "", *(_md_line(ln) for ln in lines), "",
+                      technical_html(d.lang, doc_technical(d)), "", "</div>"]) + "\n"
 
 
-def wrap_at(text: str, indent: str, width: int = 100, keep_runs: bool = False) -> list[str]:
+def wrap_at(text: str, indent: str, width: int = 100, keep_runs: bool = False, first: str | None = None) -> list[str]:
     """Lines of at most ``width``; ids such as ``auction.dealer-privilege`` are never split at their hyphens.
 
-    With ``keep_runs`` (Arabic), a left-to-right run (``What you need``) is not split across lines either.
+    With ``keep_runs`` (Arabic), a left-to-right run (``What you need``) is not split across lines either;
+    ``first`` is the first line's indent (a bullet) when it differs from ``indent``.
     """
     import textwrap
 
     if keep_runs:
         text = arabic.isolate(text, lambda s: s.replace(" ", "\xa0"))
-    lines = textwrap.wrap(text, width=width, initial_indent=indent, subsequent_indent=indent,
+    lines = textwrap.wrap(text, width=width, initial_indent=indent if first is None else first, subsequent_indent=indent,
                           break_on_hyphens=False, break_long_words=False) or [indent]
     return [ln.replace("\xa0", " ") for ln in lines] if keep_runs else lines
 
@@ -546,10 +622,10 @@ def _render_txt(d: RulesetDoc) -> str:
     L = d.labels
     ar = d.lang != "en"
 
-    def _wrap(text: str, indent: str) -> list[str]:
-        return wrap_at(text, indent, keep_runs=ar)
+    def _wrap(text: str, indent: str, first: str | None = None) -> list[str]:
+        return wrap_at(text, indent, keep_runs=ar, first=first)
 
-    title = f"{d.name} ({d.id})" if ar else f"{d.name}, ruleset {d.id}"  # English names its rules by their names
+    title = d.name if ar else f"{d.name}, ruleset {d.id}"  # English names its rules by their names
     lines = [title, "=" * len(title), *_wrap(d.summary, ""), f"{L['document']}: {cite(d.document, '', d.lang)}"]
     if ar:
         lines += _wrap(arabic.seat_convention("ar"), "")
@@ -558,24 +634,32 @@ def _render_txt(d: RulesetDoc) -> str:
         lines += [s.title, "-" * len(s.title)]
         for source, run in source_runs(d, s):
             lines += _wrap(f"({L['source']}: {source})", "")
-            for c in run:
-                lines += [f"[{c.id if ar else rule_words(c.id)}]", *_wrap(c.text, "    ")]
+            for c in run:  # Arabic: a bullet of the statement; the ids are on the technical line at the end
+                lines += _wrap(c.text, "    ", first="  • ") if ar else [f"[{rule_words(c.id)}]", *_wrap(c.text, "    ")]
         lines += [""]
     lines += [L["options"].upper(), ""]
     if not d.options:
         lines += ["  " + L["no_options"]]
     for o in d.options:
-        lines += [*_wrap(f"{o.name} = {o.default}   ({L['allowed']}: {o.allowed})", ""), *_wrap(o.meaning, "    ")]
+        lines += [*_wrap(f"{o.title if ar else o.name} = {o.default}   ({L['allowed']}: {o.allowed})", ""),
+                  *_wrap(o.meaning, "    ")]
     lines += ["", L["ambiguities"].upper(), ""]
     if not d.ambiguities:
         lines += ["  " + L["no_ambiguities"]]
     for a in d.ambiguities:
-        lines += [a.id if ar else topic_words(a.id)[:1].upper() + topic_words(a.id)[1:], *_wrap(a.question, "    "),
-                  *_wrap(f"{L['reading']}: {a.reading}: {a.reading_text}", "    ")]
-        if a.option:
-            lines += [f"    {L['selectable']}: {a.option}"]
+        if ar:
+            lines += [*_wrap(a.question, "    ", first="  • "), *_wrap(f"{L['reading']}: {a.reading_text}", "    ")]
+            lines += [ln for _, t in a.others for ln in _wrap(f"{L['other_readings']}: {t}", "    ")]
+            if a.option:
+                lines += [f"    {L['selectable']}: {option_name(d.lang, a.option)}"]
+        else:
+            lines += [topic_words(a.id)[:1].upper() + topic_words(a.id)[1:], *_wrap(a.question, "    "),
+                      *_wrap(f"{L['reading']}: {a.reading}: {a.reading_text}", "    ")]
+            if a.option:
+                lines += [f"    {L['selectable']}: {a.option}"]
     if ar:
         lines = [txt_line(ln) for ln in lines]
+        lines += ["", arabic.rtl_line(technical_line(d.lang, doc_technical(d)))]
     return "\n".join(lines) + "\n"
 
 
@@ -606,14 +690,19 @@ def _render_html(d: RulesetDoc) -> str:
     rtl = ' dir="rtl"' if d.lang == "ar" else ""
     out = [f'<!DOCTYPE html>\n<html lang="{d.lang}"{rtl}><head><meta charset="utf-8">',
            '<meta name="viewport" content="width=device-width, initial-scale=1">',
-           f"<title>{e(d.name)} ({e(d.id)})</title>", f"<style>{_HTML_STYLE}</style></head><body>",
-           f"<h1>{t(d.name)} (<code>{e(d.id)}</code>)</h1>", f"<p>{t(d.summary)}</p>",
+           f"<title>{e(d.name)}{'' if f.ar else f' ({e(d.id)})'}</title>", f"<style>{_HTML_STYLE}</style></head><body>",
+           f"<h1>{t(d.name)}</h1>" if f.ar else f"<h1>{t(d.name)} (<code>{e(d.id)}</code>)</h1>", f"<p>{t(d.summary)}</p>",
            f"<p>{e(L['document'])}: {t(cite(d.document, '', d.lang))}</p>", f"<p><em>{t(L['generated'])}</em></p>",
            f"<h2>{e(L['rules'])}</h2>"]
     for s in d.sections:
         out += [f"<h3>{e(s.title)}</h3>"]
         for source, run in source_runs(d, s):
             out += [f"<p><small>{e(L['source'])}: {t(source)}</small></p>", "<dl>"]
+            if f.ar:  # the statements as a list; the ids are in the folded technical block
+                out[-1] = "<ul>"
+                out += [f'<li id="{e(clause_anchor(d.id, c.id, d.lang))}">{t(c.text)}</li>' for c in run]
+                out += ["</ul>"]
+                continue
             for c in run:
                 out += [f'<dt id="{e(clause_anchor(d.id, c.id, d.lang))}"><code>{e(c.id)}</code></dt>',
                         f"<dd>{t(c.text)}</dd>"]
@@ -625,7 +714,7 @@ def _render_html(d: RulesetDoc) -> str:
         for source, opts in option_runs(d):  # as the clauses: the source once above its options
             out += [f"<p><small>{e(L['source'])}: {t(source)}</small></p>", "<dl>"]
             for o in opts:
-                out += [f"<dt><code>{e(o.name)}</code></dt>",
+                out += [f"<dt><strong>{e(o.title)}</strong></dt>" if f.ar else f"<dt><code>{e(o.name)}</code></dt>",
                         f"<dd>{t(o.meaning)}<br>{e(L['default'])}: {t(o.default)}{e(f.sep)}{e(L['allowed'])}: "
                         f"{t(o.allowed)}</dd>"]
             out += ["</dl>"]
@@ -634,14 +723,22 @@ def _render_html(d: RulesetDoc) -> str:
         out += [f"<p>{e(L['no_ambiguities'])}</p>"]
     out += ["<ul>"] if d.ambiguities else []
     for a in d.ambiguities:
-        out += [f"<li><strong>{e(a.id)}</strong>: {t(a.question)}<ul>",
-                f"<li>{e(L['reading'])}: <code>{e(a.reading)}</code>: {t(a.reading_text)}</li>"]
-        out += [f"<li>{e(L['other_readings'])}: <code>{e(r)}</code>: {t(text)}</li>" for r, text in a.others]
-        if a.option:
-            out += [f"<li>{e(L['selectable'])}: <code>{e(a.option)}</code></li>"]
+        if f.ar:  # in words; the ids are in the folded technical block
+            out += [f"<li>{t(a.question)}<ul>", f"<li>{e(L['reading'])}: {t(a.reading_text)}</li>"]
+            out += [f"<li>{e(L['other_readings'])}: {t(text)}</li>" for _, text in a.others]
+            if a.option:
+                out += [f"<li>{e(L['selectable'])}: {e(option_name(d.lang, a.option))}</li>"]
+        else:
+            out += [f"<li><strong>{e(a.id)}</strong>: {t(a.question)}<ul>",
+                    f"<li>{e(L['reading'])}: <code>{e(a.reading)}</code>: {t(a.reading_text)}</li>"]
+            out += [f"<li>{e(L['other_readings'])}: <code>{e(r)}</code>: {t(text)}</li>" for r, text in a.others]
+            if a.option:
+                out += [f"<li>{e(L['selectable'])}: <code>{e(a.option)}</code></li>"]
         out += [f"<li>{e(L['sources'])}: " + e(f.sep).join(t(cite_ref(s, d.lang)) for s in a.sources)
                 + "</li></ul></li>"]
     out += ["</ul>"] if d.ambiguities else []
+    if f.ar:
+        out += [technical_html(d.lang, doc_technical(d))]
     return "\n".join(out + ["</body></html>"]) + "\n"
 
 

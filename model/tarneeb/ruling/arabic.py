@@ -21,7 +21,7 @@ from tarneeb.core.cards import STRAINS, SUITS, parse_card
 from tarneeb.core.sources import cite
 from tarneeb.core.spec import rulesets
 from tarneeb.errors import CardError
-from tarneeb.i18n.arabic import LRI, PDI, RLI, isolate, team_name, terms
+from tarneeb.i18n.arabic import FSI, LRI, PDI, RLI, isolate, team_name, terms
 from tarneeb.i18n.tables import clause_text, i18n, tr
 from tarneeb.ruling.readings import KEY_FIELDS, AmbiguityFlag, Report, Ruling
 
@@ -32,17 +32,45 @@ def ltr(text: object) -> str:
 
 
 def card_ar(code: object) -> str:
-    """A card as players name it, its code after it in brackets: ``AS`` -> «آس البستوني (AS)», ``10H`` -> «عشرة
-    الكبّة (10H)»; the words are ``[cards]`` of ``spec/i18n/terms.toml`` (where the docs find them too), the code
-    stays as given, in a left-to-right isolate (:func:`ltr`). A code that is not a card: «الورقة X», so that a
-    sentence's «بـ» still reads («بالورقة X»)."""
+    """A card as players name it: ``AS`` -> «آس البستوني», ``10H`` -> «عشرة الكبّة»; the words are ``[cards]`` of
+    ``spec/i18n/terms.toml`` (where the docs find them too). The code is left for the technical line: players say
+    the card, they do not spell its code. A code that is not a card: «الورقة X» (X isolated), so that a sentence's
+    «بـ» still reads."""
     try:
         c = parse_card(str(code))
     except CardError:
         return f"الورقة {ltr(code)}"
     words = terms().get("cards", {})
     rank, suit = words["ranks"][c % 13], words["suits"][SUITS[c // 13]]
-    return f"{rank} {suit} ({ltr(code)})"
+    return f"{rank} {suit}"
+
+
+def ruleset_ar(label: str, rid: str = "") -> str:
+    """A ruling's ruleset label (``classic [all_pass=dealer-forced]``, ``eram-41 [reading weakest-card=lowest-rank]``)
+    in Arabic words: the ruleset's Arabic name, with each option changed by its Arabic name and value and each
+    reading by its Arabic text. The label itself goes to the technical line."""
+    m = re.fullmatch(r"(\S+)(?: \[(.*)\])?", label)
+    base, extra = (m.group(1), m.group(2)) if m else (label, None)
+    rid = rid or base
+    name = tr("ar", "ruleset", rid, "name") or (rulesets()[rid].name_ar if rid in rulesets() else "") or ltr(base)
+    if not extra:
+        return name
+    options, readings = [], []
+    for part in extra.split(", "):
+        if (r := re.fullmatch(r"reading (\S+)=(\S+)", part)) is not None:
+            readings.append(tr("ar", "ambiguity", r.group(1), r.group(2)).rstrip(".") or ltr(part))
+        elif "=" in part:
+            k, v = part.split("=", 1)
+            option = tr("ar", "option_names", k) or ltr(k)
+            value = v if re.fullmatch(r"-?\d+", v) else (tr("ar", "values", v) or ltr(v))
+            options.append(_t("labels", "option_value", option=option, value=value))
+        else:
+            options.append(ltr(part))
+    if options:
+        name = _t("labels", "with_options", name=name, options="، ".join(options))
+    for reading in readings:
+        name = _t("labels", "with_reading", name=name, reading=reading)
+    return name
 
 
 def rtl_isolated(text: str) -> str:
@@ -80,10 +108,6 @@ def _strain(code: object) -> str:
 
 def _delta(d: int) -> str:
     return ltr(f"+{d}" if d > 0 else str(d))
-
-
-def _clauses(ids: list[str]) -> str:
-    return "، ".join(ltr(c) for c in ids)
 
 
 def _num(n: object) -> str:
@@ -158,10 +182,9 @@ def _card(a: dict[str, Any], asked: dict[str, Any]) -> str:
             key = "card-void-must-trump" if a.get("must_trump") else "card-void"
             return _t("sentences", key, seat=seat, card=card, led=led)
         return _t("sentences", "card-legal", card=card, seat=seat)
-    clause = f" ({ltr(a['clause'])})" if a.get("clause") else ""
-    if reason in ("holds-led", "must-trump"):
-        return _t("sentences", f"card-{reason}", seat=seat, card=card, led=led, clause=clause)
-    return _t("sentences", "card-not-legal", card=card, seat=seat)[:-1] + clause + "."
+    if reason in ("holds-led", "must-trump"):  # the clause itself is stated under the sentence, its id in the
+        return _t("sentences", f"card-{reason}", seat=seat, card=card, led=led, clause="")  # technical line
+    return _t("sentences", "card-not-legal", card=card, seat=seat)
 
 
 def _bid(a: dict[str, Any], asked: dict[str, Any]) -> str:
@@ -199,7 +222,7 @@ def _bid(a: dict[str, Any], asked: dict[str, Any]) -> str:
     key = "bid-not-legal-seat" if "seat" in a else "bid-not-legal"
     head = _t("sentences", key, bid=bid, seat=seat)[:-1]
     reason = f": {_t('reasons', because[0], **because[1])}" if because is not None else ""
-    return f"{head}{reason} ({ltr(clause)})."
+    return f"{head}{reason}."  # the clause is stated under the sentence, its id in the technical line
 
 
 def _redeal(a: dict[str, Any]) -> str:
@@ -323,9 +346,9 @@ def _irregularity(a: dict[str, Any], asked: dict[str, Any]) -> str:
         return _t("sentences", f"no-{irr}", seat=player(a.get("turn")))
     breaks = list(a.get("breaks", []))
     if breaks and head:  # the revoke is told already: the clause it breaks, without its name again
-        text = head + _t("sentences", "irregularity-told", clauses=_clauses(breaks))
+        text = head + _t("sentences", "irregularity-told")
     elif breaks:
-        text = head + _t("sentences", "irregularity", name=name, clauses=_clauses(breaks))
+        text = head + _t("sentences", "irregularity", name=name)
     else:
         text = head + _t("sentences", "irregularity-no-clause", name=name)
     return text + (" " + _t("sentences", "documents-silent") if a.get("documents") == "silent" else "")
@@ -503,21 +526,21 @@ def _render(math: str) -> tuple[str, str] | None:
     if _FORMULA.fullmatch(math):
         return "formula", _formula(math)
     if (m := re.fullmatch(r"turned (\S+) \(([a-z]+)\) -> trump ([a-z ]+)", math)) is not None:
-        return "trump-turned", _a("trump-turned", card=ltr(m.group(1)), suit=_suit(m.group(2)),
+        return "trump-turned", _a("trump-turned", card=card_ar(m.group(1)), suit=_suit(m.group(2)),
                                   trump=_suit(m.group(3)))
     if (m := re.fullmatch(r"leader = player (\d)", math)) is not None:
         return "leader", _a("leader", seat=m.group(1))
     if (m := re.fullmatch(r"(\S+) is a ([a-z]+), the led suit", math)) is not None:
-        return "follows", _a("follows", card=ltr(m.group(1)), suit=_suit(m.group(2)))
+        return "follows", _a("follows", card=card_ar(m.group(1)), suit=_suit(m.group(2)))
     if (m := re.fullmatch(r"player (\d) is void in ([a-z]+)( and holds a trump)?", math)) is not None:
         key = "void-holds-trump" if m.group(3) else "void"
         return key, _a(key, seat=m.group(1), suit=_suit(m.group(2)))
     if (m := re.fullmatch(r"player (\d) holds a ([a-z]+)", math)) is not None:
         return "holds", _a("holds", seat=m.group(1), suit=_suit(m.group(2)))
     if (m := re.fullmatch(r"((?:\S+\(player \d\) ?)+): (\S+) wins", math)) is not None:
-        cards = "، ".join(_a("trick-card", card=ltr(c), seat=s)
+        cards = "، ".join(_a("trick-card", card=card_ar(c), seat=s)
                          for c, s in re.findall(r"(\S+)\(player (\d)\)", m.group(1)))
-        return "trick", _a("trick", cards=cards, card=ltr(m.group(2)))
+        return "trick", _a("trick", cards=cards, card=card_ar(m.group(2)))
     if (m := re.fullmatch(r"(\d+) is among the excluded bids \[([\d, ]*)\]", math)) is not None:
         return "excluded", _a("excluded", bid=m.group(1), bids="، ".join(m.group(2).split(", ")))
     if (m := re.fullmatch(rf"score (-?\d+): lowest bid (\d+); {_CMP}", math)) is not None:
@@ -566,8 +589,8 @@ def _render(math: str) -> tuple[str, str] | None:
     if m is not None:
         trick, led, seat, card, what, proof = m.groups()
         held = _a("a-trump") if what == "trump" else _suit(what)
-        return "revoke", _a("revoke", trick=trick, led=_suit(led), seat=seat, card=ltr(card), held=held,
-                            proof=ltr(proof))
+        return "revoke", _a("revoke", trick=trick, led=_suit(led), seat=seat, card=card_ar(card), held=held,
+                            proof=card_ar(proof))
     return None
 
 
@@ -599,48 +622,69 @@ def _arithmetic_ar(x: Ruling) -> str:
     return ltr(formula) if formula else ""
 
 
-def _clause_line(x: Ruling) -> str:
-    c = x.clauses[0]
+def _clause_text(x: Ruling, c: Any) -> tuple[str, str]:
+    """A deciding clause as players read it: (its Arabic statement, its source in Arabic); no id."""
     rs = rulesets().get(x.ruleset)
     text = clause_text(rs, c.id, "ar") if rs is not None else c.text
-    return f"{_t('labels', 'clause')} {ltr(c.id)}: {text} ({isolate(cite(c.doc, c.heading, 'ar'))})"
+    return text, isolate(cite(c.doc, c.heading, "ar"))
 
 
-def _readings_ar(a: AmbiguityFlag) -> list[str]:
+def _deciding(x: Ruling, explain: bool) -> list[Any]:
+    """The clauses a ruling's report states: the deciding one, every clause an irregularity breaks, and with
+    ``explain`` the whole chain; each once."""
+    if x.status != "ruled" or not x.clauses:
+        return []
+    breaks = set(x.answer.get("breaks") or [])
+    return [c for i, c in enumerate(x.clauses) if i == 0 or explain or c.id in breaks]
+
+
+def _reading_lines(kind: str, x: Ruling, a: AmbiguityFlag, asked: dict[str, Any]) -> list[str]:
+    """Each reading of ``a``: its Arabic text and, where the engine rules it, the ruling under it (as the English
+    report gives each reading's ruling); a reading the engine cannot rule is said to be so."""
     out = []
     for r in a.readings:
-        text = tr("ar", "ambiguity", a.id, r.id) or r.text
-        mark = f" ({_t('labels', 'taken')})" if r.taken else ""
-        out.append(f"{ltr(r.id)}{mark}: {text}")
+        text = (tr("ar", "ambiguity", a.id, r.id) or r.text).rstrip(".")
+        if r.answer is not None:
+            ruling = sentence(kind, dataclasses.replace(x, answer=r.answer, status="ruled"), asked)
+        else:
+            ruling = _t("labels", "not_computed") + "."
+        out.append("  - " + _t("labels", "reading", reading=text, mark=_t("labels", "taken") if r.taken else "",
+                                ruling=ruling))
     return out
 
 
-def _ruling_lines(kind: str, x: Ruling, asked: dict[str, Any], explain: bool) -> list[str]:
-    lines = [f"{ltr(x.label)}: {sentence(kind, x, asked)}"]
-    if x.status != "ruled":
-        return lines
-    if x.clauses:
-        lines.append(_clause_line(x))
-    if explain:
-        rs = rulesets().get(x.ruleset)
-        for c in x.clauses[1:]:
-            text = clause_text(rs, c.id, "ar") if rs is not None else c.text
-            lines.append(f"  {ltr(c.id)}: {text} ({isolate(cite(c.doc, c.heading, 'ar'))})")
-    math = _arithmetic_ar(x)
-    if math:
-        lines.append(f"{_t('labels', 'arithmetic')}: {math}")
+def _silent_lines(a: AmbiguityFlag) -> list[str]:
+    return [_t("labels", "silent")] + ["  - " + (tr("ar", "ambiguity", a.id, r.id) or r.text) for r in a.readings]
+
+
+def _ambiguity_lines(kind: str, x: Ruling, asked: dict[str, Any], several_: bool) -> tuple[list[str], list[str]]:
+    """(lines on the readings of ``x``'s live or open ambiguities, the silent ambiguities' ids): every reading's
+    ruling, each said once."""
+    lines: list[str] = []
+    silent: list[str] = []
     for a in x.ambiguities:
-        silent = all(r.answer is None and not r.taken for r in a.readings)
-        if silent and (explain or kind == "irregularity"):
-            lines.append(_t("labels", "silent", id=ltr(a.id)))
-            lines += ["  - " + r for r in _readings_ar(a)]
-        elif silent:
-            lines.append(_t("labels", "silent", id=ltr(a.id)) + " " + "، ".join(ltr(r.id) for r in a.readings))
+        if all(r.answer is None and not r.taken for r in a.readings):
+            silent.append(a.id)
         elif a.changes_ruling:
-            lines.append(_t("labels", "ambiguous", id=ltr(a.id)))
-            if explain:
-                lines += ["  - " + r for r in _readings_ar(a)]
-    return lines
+            lines.append(_t("labels", "ambiguous_for", name=ruleset_ar(x.label, x.ruleset)) if several_
+                         else _t("labels", "ambiguous"))
+            lines += _reading_lines(kind, x, a, asked)
+        elif any(r.taken for r in a.readings) and any(r.answer is None for r in a.readings):
+            taken = next(tr("ar", "ambiguity", a.id, r.id) or r.text for r in a.readings if r.taken).rstrip(".")
+            lines.append(_t("labels", "open", taken=taken))
+            lines += ["  - " + (tr("ar", "ambiguity", a.id, r.id) or r.text) for r in a.readings if r.answer is None]
+    return lines, silent
+
+
+def _technical(rep: Report, explain: bool) -> str:
+    """The one technical line: the file, each ruleset's label, its deciding clauses' ids, the ambiguities and
+    readings, in a first-strong isolate so the ids cannot reorder the Arabic line."""
+    parts = [rep.file] if explain and rep.file else []
+    for x in rep.rulings:
+        ids = [c.id for c in _deciding(x, explain)]
+        ids += [f"{a.id}: {', '.join(r.id for r in a.readings)}" for a in x.ambiguities]
+        parts.append(x.label + (f" ({'; '.join(ids)})" if ids else ""))
+    return _t("labels", "technical", ids=f"{FSI}{' | '.join(parts)}{PDI}")
 
 
 def _agreement(rep: Report) -> str:
@@ -652,8 +696,8 @@ def _agreement(rep: Report) -> str:
         groups.setdefault(x.key(rep.kind), []).append(x)
     if len(groups) == 1:
         return _t("labels", "all_agree", n=len(ruled))
-    parts = [f"{_agreed(rep, m).removesuffix('.')} {_t('labels', 'under')} {'، '.join(ltr(y.label) for y in m)}"
-             for m in groups.values()]
+    parts = [f"{_agreed(rep, m).removesuffix('.')} {_t('labels', 'under')} "
+             f"{'، '.join(ruleset_ar(y.label, y.ruleset) for y in m)}" for m in groups.values()]
     return _t("labels", "disagree") + " " + "؛ و".join(parts) + "."  # a sentence, not a table's bar
 
 
@@ -718,25 +762,54 @@ def headline_ar(rep: Report) -> str:
 
 
 def report_text_ar(rep: Report, explain: bool = False) -> str:
-    """The report in Arabic, one right-to-left isolated line each; short unless ``explain``."""
+    """The report in Arabic, one right-to-left isolated line each: each ruleset's ruling and arithmetic, each
+    deciding clause's statement once (with the rulesets it decides for, when several are asked), every reading's
+    ruling, what the documents leave open, how the rulesets agree, and one technical line with the ids."""
     if rep.kind not in KEY_FIELDS:
         raise RuntimeError(f"a report of an unknown question kind {rep.kind!r}")
+    several_ = len(rep.rulings) > 1
     lines = [f"{_t('labels', 'question')}: {_t('questions', rep.kind)}"]
-    if len(rep.rulings) == 1 or explain:
-        for x in rep.rulings:
-            lines += _ruling_lines(rep.kind, x, rep.asked, explain)
-    else:  # one line each
-        for x in rep.rulings:
-            parts = [ltr(x.clauses[0].id)] if x.clauses else []
-            parts += [m for m in [_arithmetic_ar(x)] if m]  # the arithmetic, as the English line gives it
-            why = f" ({'؛ '.join(parts)})" if x.status == "ruled" and parts else ""
-            lines.append(f"{ltr(x.label)}: {sentence(rep.kind, x, rep.asked)}{why}")
+    # each clause statement once, with the rulesets it decides for and every source it has among them
+    clauses: dict[str, tuple[list[Ruling], list[str]]] = {}
+    deciding: set[str] = set()  # the statements of the clauses that decide (the first of a ruling's chain)
+    amb_lines: list[str] = []
+    silent: dict[str, AmbiguityFlag] = {}
+    for x in rep.rulings:
+        head = f"{ruleset_ar(x.label, x.ruleset)}: {sentence(rep.kind, x, rep.asked)}"
+        math = _arithmetic_ar(x) if x.status == "ruled" else ""
+        if math and several_:
+            head = f"{head[:-1]} ({_t('labels', 'arithmetic')}: {math})." if head.endswith(".") else \
+                f"{head} ({_t('labels', 'arithmetic')}: {math})"
+        lines.append(head)
+        if math and not several_:
+            lines.append(f"{_t('labels', 'arithmetic')}: {math}")
+        for i, c in enumerate(_deciding(x, explain)):
+            text, source = _clause_text(x, c)
+            if i == 0 or c.id in (x.answer.get("breaks") or []):
+                deciding.add(text)
+            who, sources = clauses.setdefault(text, ([], []))
+            who.append(x)
+            sources += [source] if source not in sources else []
+        more, quiet = _ambiguity_lines(rep.kind, x, rep.asked, several_)
+        amb_lines += [ln for ln in more if ln not in amb_lines or ln.startswith("  - ")]
+        for a in x.ambiguities:
+            if a.id in quiet:
+                silent.setdefault(a.id, a)
+    for text, (xs, sources) in clauses.items():
+        names = "، ".join(dict.fromkeys(ruleset_ar(y.label, y.ruleset) for y in xs))
+        label = (_t("labels", "clause_for", names=names) if several_ else _t("labels", "clause")) \
+            if text in deciding else _t("labels", "chain_for" if several_ else "chain", names=names)
+        lines.append(f"{label}: {text} ({'؛ '.join(sources)})")
+    lines += amb_lines
+    for a in silent.values():
+        lines += _silent_lines(a)
     agreement = _agreement(rep)
     if agreement:
         lines.append(agreement)
     lines.append(_t("labels", "seats_note"))
+    lines.append(_technical(rep, explain))
     return "\n".join(rtl_isolated(ln) for ln in lines) + "\n"
 
 
 __all__ = ["LRI", "MATH_SHAPES", "PDI", "RLI", "add_sentences", "arithmetic", "fact", "ltr", "math_ar", "math_shape",
-           "player", "report_text_ar", "rtl_isolated", "sentence", "several"]
+           "player", "report_text_ar", "rtl_isolated", "ruleset_ar", "sentence", "several"]

@@ -31,6 +31,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tarneeb.core.cards import card_symbol, parse_card
+from tarneeb.i18n.arabic import terms
 from tarneeb.records.verify import MIN_CAUSE_HANDS
 from tarneeb.serve import engine
 from tarneeb.serve.form import FIRST_SEAT, HISTORY_ROWS, KIND_GROUPS, situation_from_form
@@ -73,8 +74,11 @@ def with_suits(text: object) -> str:
     return _CARD_CODE.sub(lambda m: card_symbol(parse_card(m.group(0))), str(text))
 
 
-# a red card as the page shows it (10♥, A♦), or a red suit's symbol alone
-_RED_SUIT = re.compile(r"(?:(?<!\w)(?:10|[2-9JQKA]))?[♥♦]")
+# a red card as the page shows it (10♥, A♦), or a red suit's symbol alone; on an Arabic page a red card named in
+# words («ثلاثة الكبّة», the referee's words of spec/i18n/terms.toml [cards]; the Arabic names no code)
+_RED_RANKS = "|".join(map(re.escape, sorted(terms()["cards"]["ranks"], key=len, reverse=True)))
+_RED_SUITS_AR = "|".join(re.escape(terms()["cards"]["suits"][s]) for s in "HD")
+_RED_SUIT = re.compile(rf"(?:(?<!\w)(?:10|[2-9JQKA]))?[♥♦]|(?:{_RED_RANKS}) (?:{_RED_SUITS_AR})")
 
 
 def with_red_suits(text: object) -> Markup:
