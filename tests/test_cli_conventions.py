@@ -1,4 +1,4 @@
-"""CLI conventions every command keeps (issue 10): help text on every option, --version, a refused repeated
+"""CLI conventions every command keeps: help text on every option, --version, a refused repeated
 --option and --jobs below 1, no wrapping when piped, a UTF-8 byte-order mark accepted, empty record files not
 "clean", Ctrl-C as one line with exit 130 and a partial summary where one exists."""
 

@@ -1,4 +1,4 @@
-"""Human output of the self-play commands speaks as people do: right plurals, no internal field names (issue 25)."""
+"""Human output of the self-play commands speaks as people do: right plurals, no internal field names."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Bug hypotheses of the verifier (issue 23, item 2): for each, records written by an engine with exactly that bug
+"""Bug hypotheses of the verifier: for each, records written by an engine with exactly that bug
 are verified and the file's diagnosis names it, and nothing else; a look-alike bug (another engine, another
 hypothesis) is not named as it.
 

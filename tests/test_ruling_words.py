@@ -1,4 +1,4 @@
-"""The referee's words for players (issue 24, item 4): a contradiction on an Arabic page names the facts in conflict
+"""The referee's words for players: a contradiction on an Arabic page names the facts in conflict
 in Arabic words, not by their ids; a headline where rulesets agree says what they all agree on, not one ruleset's
 reason; a disagreement is one sentence."""
 

@@ -1,4 +1,4 @@
-"""One seat convention in human output (issue 24, item 4): the engine's own error texts, a deal's event texts and a
+"""One seat convention in human output: the engine's own error texts, a deal's event texts and a
 record check's reports count players 1 to 4 (and teams 1 and 2), each with the seat number the data holds where
 data is quoted; records and JSON keep seats 0..3."""
 

@@ -1,4 +1,4 @@
-"""The web referee against a stranger's requests (issue 24, items 1 and 2): no file of the host is opened because a
+"""The web referee against a stranger's requests: no file of the host is opened because a
 request named it, nothing one request loads is seen by another, and every bound gives a located 4xx in bounded
 time; the command line gives the same one-line error with exit 2."""
 

@@ -1,5 +1,5 @@
-"""The web app's event loop stays free while pages are made (issue 24, item 3: ``/healthz`` answers while the
-workers are busy): the heavy work of a request, its page included, runs off the loop, so a health check is
+"""The web app's event loop stays free while pages are made: ``/healthz`` answers while the
+workers are busy; the heavy work of a request, its page included, runs off the loop, so a health check is
 answered while another request's page is still being made.
 
 No timing is asserted: each test holds one piece of work (a page being rendered, a large form being decoded) until

@@ -1,4 +1,4 @@
-"""A record check on the Arabic page, in Arabic (issue 24, item 4): what the record claims, what the rules give and
+"""A record check on the Arabic page, in Arabic: what the record claims, what the rules give and
 why, worded from the verifier's own sentence ("player 3 (seat 2) plays QD" as «اللاعب 3 (المقعد 2) يلعب QD»), the
 data it quotes kept as written; the JSON and the command line keep the verifier's English. A diagnosis of one hand
 record speaks of that one record ("on any of the 1 hand record" was wrong in both languages)."""
