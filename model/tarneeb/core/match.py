@@ -142,7 +142,7 @@ class Match:
            games: Sequence[int] | None = None, *, partners_agree: bool = True) -> Match:
         """A match part-way, waiting for the deal of a hand by ``dealer`` (:func:`tarneeb.core.transition.part_way`
         checks everything)."""
-        m = cls.__new__(cls)
+        m = cls(rules, dealer)  # (mypyc compiles no cls.__new__: the start is made, then replaced)
         m._setup(rules, dealer, transition.part_way(rules, dealer, scores, target, games, partners_agree=partners_agree))
         return m
 
