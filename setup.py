@@ -47,7 +47,7 @@ def why_pure() -> str | None:
     from setuptools._distutils.sysconfig import customize_compiler
 
     cc = new_compiler()
-    customize_compiler(cc)  # type: ignore[no-untyped-call]
+    customize_compiler(cc)
     with tempfile.TemporaryDirectory() as tmp:
         probe = Path(tmp) / "probe.c"
         probe.write_text("int main(void) { return 0; }\n", encoding="utf-8")
