@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from tarneeb.cli.common import jobs_arg
 from tarneeb.cli.interrupts import interrupts_never_lost
-from tarneeb.compiled import build
+from tarneeb.compiled import build, compiled_installed
 from tarneeb.core.spec import get_ruleset
 from tarneeb.core.spec import rulesets as builtin_rulesets
 from tarneeb.errors import ConfigError
@@ -255,7 +255,8 @@ def _print_report(args: argparse.Namespace, results: list[Any], chains: dict[str
     from tarneeb.cli.common import console
 
     con = console()  # not wrapped at 80 columns when piped
-    con.print(f"proved: the engine's Python source ({escape(build())})", highlight=False)
+    beside = ", not the compiled build installed beside it" if compiled_installed() else ""
+    con.print(f"the proofs ran the engine's pure Python source{beside}", highlight=False)
     con.print(_family_table(results))
     # the engine's functions: each proved for every input of its domain (symbolic execution or every point)
     frows = function_rows(results)
