@@ -1,6 +1,6 @@
 """The trace of seeded matches that tests/test_compiled.py compares between the compiled and the pure build.
 
-    python -m tests.compiled_trace [--only SUBSTRING]   # from the repository root; one JSON line per step
+    python -m tests.compiled_trace [--only SUBSTRING] [--steps N]   # from the repository root; a JSON line a step
 
 Run once as the installed package is (compiled) and once with ``TARNEEB_PURE=1`` (its pure source): the two outputs
 must be equal line by line. One match per variant of :mod:`tests.spec_variants` (every ruleset, option value and
@@ -38,10 +38,10 @@ def refusal(m: Match, action: Action) -> str:
     return f"legal: {action}"
 
 
-def play(m: Match, name: str, rng: random.Random, out: list[dict[str, Any]]) -> None:
-    """Play ``m`` at random to its end (or :data:`STEPS` steps), a line per step into ``out``."""
+def play(m: Match, name: str, rng: random.Random, out: list[dict[str, Any]], steps: int = STEPS) -> None:
+    """Play ``m`` at random to its end (or ``steps`` steps), a line per step into ``out``."""
     rules = m.rules
-    for n in range(STEPS):
+    for n in range(steps):
         legal = list(m.legal_actions())
         said = {str(a) for a in legal}
         probes = [Play(c) for c in range(52) if str(Play(c)) not in said]
@@ -67,7 +67,7 @@ def play(m: Match, name: str, rng: random.Random, out: list[dict[str, Any]]) -> 
         "hands_played": m.hands_played, "redeals": m.redeals, "team_scores": m.team_scores(), "games": m.games})
 
 
-def trace(variant: int) -> list[dict[str, Any]]:
+def trace(variant: int, steps: int = STEPS) -> list[dict[str, Any]]:
     """Two matches of variant number ``variant``: one from its start, one from scores near the target (so that
     it ends, and its outcome is compared)."""
     rid, options, readings = VARIANTS[variant]
@@ -81,7 +81,7 @@ def trace(variant: int) -> list[dict[str, Any]]:
     except TarneebError as e:  # a reading that names the first dealer
         out.append({"variant": name, "first_dealer": first, "refused": f"{type(e).__name__}: {e}"})
         m = Match(rules, 0)
-    play(m, name, rng, out)
+    play(m, name, rng, out, steps)
     near = [rules.target - 1 - rng.randrange(6) for _ in range(4)]
     scores = near if rules.individual else [near[0], near[1], near[0], near[1]]
     try:
@@ -89,18 +89,19 @@ def trace(variant: int) -> list[dict[str, Any]]:
     except TarneebError as e:
         out.append({"variant": name, "part_way": scores, "refused": f"{type(e).__name__}: {e}"})
         return out
-    play(m, f"{name} part-way", rng, out)
+    play(m, f"{name} part-way", rng, out, steps)
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--only", default="", help="the variants whose name contains this text (default: every one)")
+    p.add_argument("--steps", type=int, default=STEPS, help=f"steps of each match at most (default {STEPS})")
     args = p.parse_args(argv)
     print(json.dumps({"build": build()}))
     for i, name in enumerate(IDS):
         if args.only in name:
-            for line in trace(i):
+            for line in trace(i, args.steps):
                 print(json.dumps(line))
     return 0
 

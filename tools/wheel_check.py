@@ -151,7 +151,7 @@ def compiled_as_pure(wheel: Path, python: Path, env: dict[str, str]) -> None:
     if wheel.name.endswith("-none-any.whl"):
         print("the wheel is pure Python (no C compiler here): no compiled build to compare", flush=True)
         return
-    trace: list[str | Path] = [python, "-m", "tests.compiled_trace"]
+    trace: list[str | Path] = [python, "-m", "tests.compiled_trace", "--steps", "150"]  # tests/test_compiled.py: 400
     compiled = sh(trace, cwd=ROOT, env={k: v for k, v in env.items() if k != "TARNEEB_PURE"})
     pure = sh(trace, cwd=ROOT, env={**env, "TARNEEB_PURE": "1"})
     c, p = compiled.splitlines(), pure.splitlines()
