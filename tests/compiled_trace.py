@@ -3,17 +3,20 @@
     python -m tests.compiled_trace [--only SUBSTRING] [--steps N]   # from the repository root; a JSON line a step
 
 Run once as the installed package is (compiled) and once with ``TARNEEB_PURE=1`` (its pure source): the two outputs
-must be equal line by line. One match per variant of :mod:`tests.spec_variants` (every ruleset, option value and
-reading), its deals and choices drawn from a seed named after the variant. Each line is one step: the variant, the
-step's number, the state in words, the player to move, the legal actions, the action taken and the events it caused,
-the scores, the winner and the clause that decided it, and the error texts of two illegal actions tried first (a
-card and a bid nobody may make there). The match's deal records close each variant.
+must be equal line by line. Two matches per variant of :mod:`tests.spec_variants` (every ruleset, option value and
+reading), one from the start and one from scores near the target, their deals and choices drawn from a seed named
+after the variant. Each line is one step: the variant, the step's number, the state in words, the player to move,
+the legal actions, the action taken and the events it caused, the scores, the winner and the clause that decided
+it, and the error texts of two illegal actions tried first (a card and a bid nobody may make there). The match's
+deal records close it, then the match and its last actions through pickle and copy.
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import json
+import pickle
 import random
 import sys
 from typing import Any
@@ -65,6 +68,9 @@ def play(m: Match, name: str, rng: random.Random, out: list[dict[str, Any]], ste
          "tricks_won": r.tricks_won, "deltas": r.deltas, "scores_after": r.scores_after, "outcome": r.outcome,
          "outcome_rule": r.outcome_rule, "events": r.events} for r in m.records],
         "hands_played": m.hands_played, "redeals": m.redeals, "team_scores": m.team_scores(), "games": m.games})
+    again = pickle.loads(pickle.dumps(m))  # a match and its actions through pickle and copy, as a caller may send them
+    out.append({"variant": name, "pickled": again.state_text(), "same_history": again.history == m.history,
+                "copied": [str(a) for a in copy.deepcopy(m.history[-8:])], "copy": copy.copy(m).state_text()})
 
 
 def trace(variant: int, steps: int = STEPS) -> list[dict[str, Any]]:
