@@ -2,7 +2,10 @@
 
 ``pip install`` (or a wheel from ``python -m build``) compiles the modules of :data:`MODULES` with mypyc where a C
 compiler is present (``setup.py``); the ``.py`` sources are installed beside the compiled extensions. Compiled or
-pure, it is the same source: speed is the only difference (tests/test_compiled.py compares the two, state by state).
+pure, it is the same source: on well-typed calls speed is the only difference (tests/test_compiled.py compares the
+two, state by state). A value of the wrong type is refused differently: compiled code checks each argument against its
+annotation and raises TypeError (``Play("QD")``), where the pure source takes it and refuses it with the rule's
+error (``illegal play:<card 'QD'>``); the package's own callers pass the types ``mypy --strict`` holds them to.
 
 The pure source runs instead when ``TARNEEB_PURE=1`` is set at build time (nothing is compiled) or at run time
 (:func:`use_pure`, called by ``tarneeb/__init__.py``), and always for ``tarneeb prove`` and ``tarneeb diff``: the proofs
