@@ -58,6 +58,10 @@ ours / oh_hell in tricks per CPU second, both measured side by side in the same 
 
     python bench/fair.py [--seconds 4] [--rulesets classic bsfyi-41 ...] [--baseline REF] [--json]
 
+Where the installed core is compiled by mypyc (``tarneeb --version`` says so), our side runs it and its pure source
+runs beside it as the side ``pure`` (``TARNEEB_PURE=1``, in a child process per burst, timing only its own loop):
+each line gives the pure source's ratio to oh_hell too, and the compiled build's speed-up over it.
+
 ``--baseline REF`` also runs our side with the ``tarneeb`` package of commit REF (a ``git worktree`` under the
 system's temporary folder, in a child process per burst, timing only its own loop), so before/after figures come
 from the same run. ``bench/minimal.py`` is also run (a bitmask engine doing the same checks, the practical limit)
@@ -262,6 +266,31 @@ def run_baseline(tree: str, ruleset: str, seconds: float, seed: int, warm: bool 
     return row
 
 
+# ------------------------------------------------------------------ the pure source beside a compiled build
+
+def compiled_here() -> bool:
+    """This process runs the core compiled by mypyc (tarneeb.compiled): the pure source is then a side of its own."""
+    from tarneeb.compiled import build
+
+    return "compiled by mypyc" in build()
+
+
+def run_pure(ruleset: str, seconds: float, seed: int, warm: bool = True) -> dict[str, float]:
+    """:func:`run_ours` on the pure source of the same installed package (``TARNEEB_PURE=1``), in a child process
+    per burst (timing only its own loop, as the baseline's)."""
+    env = dict(os.environ)
+    env["TARNEEB_PURE"] = "1"
+    code = ("import sys, json; sys.path.insert(0, sys.argv[1]); import fair; from tarneeb.compiled import build; "
+            "assert 'pure Python' in build(), build(); "
+            "warm = sys.argv[5] == '1'; warm and fair.warm_up(fair.run_ours, sys.argv[2]); "
+            "print(json.dumps(fair.run_ours(sys.argv[2], float(sys.argv[3]), int(sys.argv[4]))))")
+    out = subprocess.run([sys.executable, "-c", code, os.path.dirname(os.path.abspath(__file__)), ruleset,
+                          str(seconds), str(seed), "1" if warm else "0"], capture_output=True, text=True, env=env,
+                         check=True).stdout
+    row: dict[str, float] = json.loads(out)
+    return row
+
+
 # ------------------------------------------------------------------ driver
 
 def _add(acc: dict[str, float], row: dict[str, float]) -> None:
@@ -281,6 +310,9 @@ def bench_ruleset(ruleset: str, seconds: float, rounds: int, tree: str | None,
     sides: dict[str, dict[str, float]] = {"ours": {}, "oh_hell": {}, "minimal": {}}
     if tree:
         sides["baseline"] = {}
+    pure = compiled_here()
+    if pure:
+        sides["pure"] = {}
     have_peer = run_oh_hell(0.0, 0) is not None
     if warm:
         warm_up(run_ours, ruleset)
@@ -299,6 +331,8 @@ def bench_ruleset(ruleset: str, seconds: float, rounds: int, tree: str | None,
         _add(sides["minimal"], run_minimal(ruleset, per, i))
         if tree:
             _add(sides["baseline"], run_baseline(tree, ruleset, per, i, warm))
+        if pure:
+            _add(sides["pure"], run_pure(ruleset, per, i, warm))
     out: dict[str, Any] = {"ruleset": ruleset, **{k: _rates(v) for k, v in sides.items() if v}}
     ours = out["ours"]
     if have_peer:
@@ -308,6 +342,10 @@ def bench_ruleset(ruleset: str, seconds: float, rounds: int, tree: str | None,
     out["fraction_of_minimal"] = ours["tricks_per_s"] / out["minimal"]["tricks_per_s"]
     if tree:
         out["speedup_vs_baseline"] = ours["tricks_per_s"] / out["baseline"]["tricks_per_s"]
+    if pure:
+        out["speedup_vs_pure"] = ours["tricks_per_s"] / out["pure"]["tricks_per_s"]
+        if have_peer:
+            out["ratio_pure"] = out["pure"]["tricks_per_s"] / out["oh_hell"]["tricks_per_s"]
     out["policy"] = policy_split(ruleset, out, have_peer)
     return out
 
@@ -346,10 +384,14 @@ def main(argv: list[str] | None = None) -> int:
     tree = baseline_tree(a.baseline) if a.baseline else None
     ratios: list[float] = []
     load = "load average {:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
+    from tarneeb.compiled import build
+
+    side = "; the pure source beside it as 'pure', in a child process per burst" if compiled_here() else ""
     if a.json:
-        print(json.dumps({"machine": True, "cpus": os.cpu_count(), "load_avg_before": os.getloadavg()}))
+        print(json.dumps({"machine": True, "cpus": os.cpu_count(), "load_avg_before": os.getloadavg(),
+                          "build": build()}))
     else:
-        print(f"{load} before, {os.cpu_count()} CPUs; CPU time per side, bursts alternating")
+        print(f"{load} before, {os.cpu_count()} CPUs; CPU time per side, bursts alternating; ours: {build()}{side}")
     for rid in a.rulesets:
         row = bench_ruleset(rid, a.seconds, a.rounds, tree, not a.no_warmup)
         if a.json:
@@ -366,6 +408,11 @@ def main(argv: list[str] | None = None) -> int:
             line += f" | {100 * row['fraction_of_minimal']:.0f}% of minimal"
             if tree:
                 line += f" | x{row['speedup_vs_baseline']:.2f} vs {a.baseline}"
+            if "pure" in row:
+                line += f" | pure {row['pure']['tricks_per_s']:9,.0f} tricks/s"
+                if "ratio_pure" in row:
+                    line += f", ratio {row['ratio_pure']:.2f}"
+                line += f" (compiled x{row['speedup_vs_pure']:.2f})"
             print(line)
             sp = row["policy"]
             line = (f"{'':14s} per trick, policy's draws + the rest: ours {sp['ours_policy_us_per_trick']:.2f} + "

@@ -12,6 +12,8 @@ The proofs' cache (``tarneeb_proofs.cache``) is a fresh folder per test run, sha
 Each test works in a fresh, empty catalog of ruleset files (:mod:`tarneeb.core.context`): a house file one test
 loads is not known to the next, and no test resets a registry by hand. The encodings' compiled terms are kept for
 the run (``_compiled_terms``).
+
+``TARNEEB_PURE=1`` is set for the run: the engine's pure source is what the tests check (:mod:`tarneeb.compiled`).
 """
 
 from __future__ import annotations
@@ -24,7 +26,12 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 
-from tarneeb.core.context import Catalog, using
+# the tests run the engine's pure Python source whichever build is installed (they patch mutants into it, prove it,
+# walk its code): tests/test_compiled.py compares a compiled build with it, in processes of its own. Set before
+# the package is first imported (tarneeb/__init__.py reads it), and for the commands the tests start.
+os.environ["TARNEEB_PURE"] = "1"
+
+from tarneeb.core.context import Catalog, using  # noqa: E402
 
 settings.register_profile(
     "ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True

@@ -72,6 +72,7 @@ KNOWN_LAZY_CLI = {
     ("tarneeb.cli.vectors", "tarneeb.conformance.protocol"), ("tarneeb.cli.vectors", "tarneeb.conformance.vectors"),
     ("tarneeb.cli.vectors", "tarneeb.core.spec"), ("tarneeb.cli.score", "tarneeb.core.cards"),
     ("tarneeb.cli.score", "tarneeb.core.rules"), ("tarneeb.cli.score", "tarneeb.sheet"),
+    ("tarneeb.cli", "tarneeb.compiled"),  # --version, and prove/diff made pure, import it only then
 }
 # the others, each a heavy optional dependency loaded only when needed: play.batch imports numpy (extra "stats"),
 # serve.app starlette (extra "serve"); tarneeb.stats and the offline pages work without them until asked for that
@@ -85,7 +86,7 @@ KNOWN_PRIVATE: set[tuple[str, str]] = set()
 # the layers of tarneeb, lowest first (see the module docstring)
 LAYERS: list[tuple[str, ...]] = [
     ("tarneeb.errors", "tarneeb.purejson"),
-    ("tarneeb.core",),
+    ("tarneeb.core", "tarneeb.compiled"),  # the engine's core; which build of it runs (compiled or pure)
     ("tarneeb",),
     ("tarneeb.i18n", "tarneeb.play", "tarneeb.records", "tarneeb.openspiel_game", "tarneeb.sheet"),
     ("tarneeb.stats", "tarneeb.conformance", "tarneeb.ruling"),

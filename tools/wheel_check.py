@@ -107,7 +107,7 @@ def run(keep: bool) -> None:
         t = bindir / "tarneeb"
         print(f"running the README's commands from {work}", flush=True)
         steps: list[tuple[list[str | Path], int, Callable[[str], bool] | None]] = [
-            ([t, "--version"], 0, lambda o: o.startswith("tarneeb ")),
+            ([t, "--version"], 0, lambda o: o.startswith("tarneeb ") and "engine core" in o),
             ([t, "rulesets", "--json"], 0, lambda o: len(json.loads(o)) == 5),
             ([t, "rulesets"], 0, lambda o: "Card Kings" in o and HASHED not in o),
             ([t, "show", "classic"], 0, lambda o: "section" in o and HASHED not in o),
@@ -136,11 +136,33 @@ def run(keep: bool) -> None:
                 raise CheckFailed(f"{' '.join(map(str, cmd))}: unexpected output:\n{out[-2000:]}")
         readme_as_written(work, env)
         print("the installed wheel runs every README command from outside the tree", flush=True)
+        compiled_as_pure(wheel, bindir / "python", env)
     finally:
         if keep:
             print(f"kept {tmp}")
         else:
             shutil.rmtree(tmp, ignore_errors=True)
+
+
+def compiled_as_pure(wheel: Path, python: Path, env: dict[str, str]) -> None:
+    """A platform wheel carries the core compiled by mypyc (setup.py): the seeded matches of tests/compiled_trace.py
+    must give the same trace on it as on its pure source (``TARNEEB_PURE=1``), line for line. (The trace's script
+    is the tree's, run from the tree's root; the package is the installed wheel's: it is not at the root.)"""
+    if wheel.name.endswith("-none-any.whl"):
+        print("the wheel is pure Python (no C compiler here): no compiled build to compare", flush=True)
+        return
+    trace: list[str | Path] = [python, "-m", "tests.compiled_trace", "--steps", "150"]  # tests/test_compiled.py: 400
+    compiled = sh(trace, cwd=ROOT, env={k: v for k, v in env.items() if k != "TARNEEB_PURE"})
+    pure = sh(trace, cwd=ROOT, env={**env, "TARNEEB_PURE": "1"})
+    c, p = compiled.splitlines(), pure.splitlines()
+    if "compiled by mypyc" not in c[0] or "pure Python" not in p[0]:
+        raise CheckFailed(f"the traces name the builds {c[0]} and {p[0]}: expected compiled, then pure")
+    for n, (a, b) in enumerate(zip(c[1:], p[1:], strict=False), 2):
+        if a != b:
+            raise CheckFailed(f"line {n} of the traces: the compiled build gives\n{a[:1500]}\nthe pure source\n{b[:1500]}")
+    if len(c) != len(p):
+        raise CheckFailed(f"the compiled trace has {len(c)} lines, the pure one {len(p)}")
+    print(f"the compiled core gives the {len(c) - 1} lines of the seeded matches' trace as its pure source", flush=True)
 
 
 def readme_as_written(work: Path, env: dict[str, str]) -> None:

@@ -6,6 +6,7 @@ with its options, and :class:`Match` plays it as a replayable list of actions.
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -51,6 +52,13 @@ def __getattr__(name: str) -> Any:
 
 
 __version__ = "0.1.0"
+
+# TARNEEB_PURE=1 at run time: the core's pure Python source runs even where its compiled build is installed
+# (tarneeb.compiled)
+if os.environ.get("TARNEEB_PURE", "") not in ("", "0"):
+    from tarneeb.compiled import use_pure
+
+    use_pure()
 
 __all__ = [
     "Action", "Bid", "CardError", "ConfigError", "Deal", "HandRecord", "IllegalAction", "IllegalBid",

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from tarneeb.cli.common import jobs_arg
 from tarneeb.cli.interrupts import interrupts_never_lost
+from tarneeb.compiled import build, compiled_installed
 from tarneeb.core.spec import get_ruleset
 from tarneeb.core.spec import rulesets as builtin_rulesets
 from tarneeb.errors import ConfigError
@@ -209,7 +210,8 @@ def cmd_prove(args: argparse.Namespace) -> int:
     mutants = [r for r in results if r.check.mutant is not None]
     summary = {"checks": len(results), "proofs": len(proofs), "proved": sum(r.status == "proved" for r in proofs),
                "mutants": len(mutants), "mutants_caught": sum(r.status == "counterexample" for r in mutants),
-               "wall_s": round(wall, 2), "cpu_s": round(cpu, 2), "matches_manifest": not probs, "problems": probs}
+               "wall_s": round(wall, 2), "cpu_s": round(cpu, 2), "matches_manifest": not probs, "problems": probs,
+               "engine_build": build()}
     chains = _chains(results)
     summary["chain"] = {rid: {"links": [lk.to_json() for lk in links], "conclusion": conclusion(links)}
                         for rid, links in chains.items()}
@@ -253,6 +255,8 @@ def _print_report(args: argparse.Namespace, results: list[Any], chains: dict[str
     from tarneeb.cli.common import console
 
     con = console()  # not wrapped at 80 columns when piped
+    beside = ", not the compiled build installed beside it" if compiled_installed() else ""
+    con.print(f"the proofs ran the engine's pure Python source{beside}", highlight=False)
     con.print(_family_table(results))
     # the engine's functions: each proved for every input of its domain (symbolic execution or every point)
     frows = function_rows(results)

@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tarneeb.compiled import require_pure
 from tarneeb.core.spec import OptionValue, rulesets
 
 CATALOGUE = Path(__file__).with_name("mutants.toml")
@@ -185,6 +186,7 @@ def applied(mutant: str | Mutant | None) -> Iterator[None]:
         yield
         return
     m = MUTANTS[mutant] if isinstance(mutant, str) else mutant
+    require_pure(f"the mutant {m.id}")  # patched into the pure source: a compiled caller would never call it
     live = importlib.import_module(m.module)
     fresh = types.ModuleType(m.module)
     fresh.__dict__.update({"__file__": live.__file__, "__package__": live.__package__, "__name__": m.module})

@@ -34,6 +34,7 @@ from typing import Any
 
 import z3
 
+from tarneeb.compiled import require_pure
 from tarneeb.core.spec import Rules
 
 from .cache import ProofCache
@@ -73,6 +74,7 @@ class Session:
     """The state of one run of the proofs in one process (see the module docstring); made empty."""
 
     def __init__(self) -> None:
+        require_pure("the proofs")  # they execute the engine's source on symbolic values and digest its code
         self.memo = Memo()
         self.shared_proved: set[str] = set()  # formula keys of shared obligations proved in this run
         self.formula_keys: dict[tuple[tuple[int, ...], int], tuple[str, list[Term]]] = {}  # AST ids -> (key, terms)

@@ -9,6 +9,7 @@ never a traceback; Ctrl-C prints ``interrupted`` and exits 130.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -36,7 +37,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser of every command; ``command`` (a built-in command's name): only that command is registered,
     so that running it imports nothing the other commands need (the start-up of ``tarneeb verify``)."""
     p = Parser(prog="tarneeb", description="Reference model of the Tarneeb card games.")
-    p.add_argument("--version", action="version", version=f"tarneeb {_version()}", help="print the version and exit")
+    p.add_argument("--version", action=_Version, help="print the version and which build of the engine runs, and exit")
     sub = p.add_subparsers(dest="command", required=True)
     if command is not None and command in _BUILTIN_NAMES:
         import importlib
@@ -55,6 +56,26 @@ _BUILTIN_NAMES = {"rulesets": "rulesets", "show": "show", "simulate": "simulate"
                   "score": "score", "new-ruleset": "new_ruleset", "serve": "serve", "stats": "stats", "site": "site"}
 
 
+class _Version(argparse.Action):
+    """``--version``: the version and, in the same line, whether the engine's core runs compiled or pure (looked up
+    only when asked)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        from tarneeb.compiled import build
+
+        print(f"tarneeb {_version()}, {build()}")
+        parser.exit()
+
+
+# the commands that run the engine's pure Python source even where the compiled build is installed: the proofs
+# execute its functions on symbolic values and digest their code (tarneeb.compiled)
+PURE_COMMANDS = ("prove", "diff")
+
+
 def _version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
@@ -71,6 +92,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         with interrupts_never_lost() as state:  # a Ctrl-C that meets a finaliser is raised again, never lost
             argl = list(sys.argv[1:] if argv is None else argv)
+            if argl and argl[0] in PURE_COMMANDS:
+                from tarneeb.compiled import use_pure
+
+                os.environ["TARNEEB_PURE"] = "1"  # for the worker processes too
+                use_pure()  # before any command module imports the core
             args = build_parser(argl[0] if argl else None).parse_args(argl)
             rc: int = args.func(args)
             return rc

@@ -9,6 +9,7 @@ the command line: ``deal:<104 chars>``, ``bid:7``, ``bid:pass``, ``bid:8H``,
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from tarneeb.core.cards import RANKS, STRAINS, card_str, parse_card, parse_suit
 from tarneeb.core.rules import bid_key
@@ -18,6 +19,9 @@ from tarneeb.errors import ActionError, CardError
 @dataclass(frozen=True, slots=True)
 class Deal:
     deck: tuple[int, ...]
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickle and copy (compiled by mypyc, a frozen class has no other way)
+        return Deal, (self.deck,)
 
     def __str__(self) -> str:
         return "deal:" + "".join(card_str(c) for c in self.deck)
@@ -29,6 +33,9 @@ class Bid:
 
     n: int | None
     strain: int | None = None
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickle and copy (compiled by mypyc, a frozen class has no other way)
+        return Bid, (self.n, self.strain)
 
     def __str__(self) -> str:
         if self.n is None:
@@ -46,6 +53,9 @@ class Bid:
 class NameTrump:
     suit: int
 
+    def __reduce__(self) -> tuple[Any, ...]:  # pickle and copy (compiled by mypyc, a frozen class has no other way)
+        return NameTrump, (self.suit,)
+
     def __str__(self) -> str:
         return "trump:" + _strain_text(self.suit)
 
@@ -59,6 +69,9 @@ def _strain_text(strain: object) -> str:
 class Play:
     card: int
 
+    def __reduce__(self) -> tuple[Any, ...]:  # pickle and copy (compiled by mypyc, a frozen class has no other way)
+        return Play, (self.card,)
+
     def __str__(self) -> str:
         c = self.card
         return _PLAY_TEXT[c] if type(c) is int and 0 <= c < 52 else f"play:<card {c!r}>"
@@ -69,6 +82,9 @@ class Redeal:
     """A weak seat's choice under reading claimed of ambiguity weak-hand: ask for a redeal, or keep the hand."""
 
     ask: bool
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickle and copy (compiled by mypyc, a frozen class has no other way)
+        return Redeal, (self.ask,)
 
     def __str__(self) -> str:
         return "redeal:ask" if self.ask else "redeal:keep"

@@ -17,6 +17,7 @@ import random
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from tarneeb.core import hand as core_hand
 from tarneeb.core import transition
@@ -108,6 +109,15 @@ def random_deck(rng: random.Random) -> tuple[int, ...]:
     return tuple(deck)
 
 
+def _replayed(rules: Rules, first_dealer: int, scores: Sequence[int], games: Sequence[int],
+              actions: Sequence[Action]) -> Match:
+    """The match from ``first_dealer``'s deal at ``scores`` (and ``games`` won) after ``actions``."""
+    m = Match.at(rules, first_dealer, scores, None, games, partners_agree=False)
+    for a in actions:
+        m.apply(a)
+    return m
+
+
 class Match:
     """A whole match under one :class:`~tarneeb.core.spec.Rules`: a state and the actions that led to it.
 
@@ -142,7 +152,7 @@ class Match:
            games: Sequence[int] | None = None, *, partners_agree: bool = True) -> Match:
         """A match part-way, waiting for the deal of a hand by ``dealer`` (:func:`tarneeb.core.transition.part_way`
         checks everything)."""
-        m = cls.__new__(cls)
+        m = cls(rules, dealer)  # (mypyc compiles no cls.__new__: the start is made, then replaced)
         m._setup(rules, dealer, transition.part_way(rules, dealer, scores, target, games, partners_agree=partners_agree))
         return m
 
@@ -155,10 +165,11 @@ class Match:
         return m
 
     def copy(self) -> Match:
-        m = Match.at(self.rules, self.first_dealer, self.start_scores, None, self.start_games, partners_agree=False)
-        for a in self.history:
-            m.apply(a)
-        return m
+        return _replayed(self.rules, self.first_dealer, self.start_scores, self.start_games, tuple(self.history))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """A pickle or a copy holds the match's start and its actions (compiled by mypyc, a match has no other way)."""
+        return _replayed, (self.rules, self.first_dealer, self.start_scores, self.start_games, tuple(self.history))
 
     # ------------------------------------------------------------------ stepping
     def apply(self, action: Action) -> None:
