@@ -694,7 +694,7 @@ def test_a_card_is_named_in_words() -> None:
     """``card_ar``: the rank and the suit as players say them (the words of terms.toml [cards]), no code (players
     say the card; the code is the technical line's); every card of the pack its own name."""
     from tarneeb.core.cards import card_str
-    from tarneeb.ruling.arabic import card_ar
+    from tarneeb.ruling.arabic_words import card_ar
 
     assert card_ar("AS") == "آس البستوني"
     assert card_ar("10H") == "عشرة الكبّة" and card_ar("TH") == "عشرة الكبّة"

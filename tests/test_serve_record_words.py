@@ -110,7 +110,7 @@ def test_the_english_page_shows_cards_with_their_suits(client: TestClient, tmp_p
 def test_the_winner_of_a_match_is_a_team_in_arabic_words() -> None:
     """The verifier's "team 2 (winner 1)" reads «الفريق الثاني (2 و4)» on an Arabic page, as the referee names a
     team; not the record's own field name in English, «(winner 1)»."""
-    from tarneeb.ruling.arabic import team
+    from tarneeb.ruling.arabic_words import team
 
     for n in (0, 1):
         text, lang = said(f"team {n + 1} (winner {n})", "ar")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from tarneeb.ruling.arabic import team
+from tarneeb.ruling.arabic_words import team
 
 LRI, PDI, NBSP = "\u2066", "\u2069", "\u00a0"
 _PLAYER = r"player (\d) \(seat (\d)\)"
