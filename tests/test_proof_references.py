@@ -206,7 +206,7 @@ def test_an_engine_alone_wrong_is_caught(monkeypatch: pytest.MonkeyPatch) -> Non
     assert "003-bid-5-take-7" in failed
     facts = dict(failed["003-bid-5-take-7"].witness.rows)  # type: ignore[union-attr]
     assert facts["encoding"] == "agrees" and facts["engine"].startswith("differs")
-    assert "deltas: document says [5, -4, 2, -2], engine gives [7, -4, 2, -2]" in facts["engine"]
+    assert "deltas: document says the list 5, -4, 2, -2, engine gives the list 7, -4, 2, -2" in facts["engine"]
 
 
 # ------------------------------------------------------------------ every number of the ruleset files, both sides

@@ -95,11 +95,12 @@ def family(stage: str) -> str:
 
 # stages whose mutants the tests catch, not prove (bounded checks): the test files that catch them, on a patched copy
 # of the tree: the true engine's steered matches under every configuration (and each test.match mutant's), the tools
-# on the recorded matches under every configuration (each test.tools mutant's among them)
+# on the recorded matches under every configuration (each test.tools mutant's among them), and the fuzzer against
+# the correct example engine
 BY_TESTS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "test.match": ("tests/test_match_steered_engine.py",),
     "test.tools": ("tests/test_verify_tools.py", "tests/test_vectors_reference.py", "tests/test_referee_engine.py",
-                   "tests/test_tool_records.py"),
+                   "tests/test_tool_records.py", "tests/test_fuzz.py"),
 })
 
 

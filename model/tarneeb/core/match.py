@@ -111,11 +111,11 @@ def random_deck(rng: random.Random) -> tuple[int, ...]:
 
 def _replayed(rules: Rules, first_dealer: int, scores: Sequence[int], games: Sequence[int],
               actions: Sequence[Action]) -> Match:
-    """The match from ``first_dealer``'s deal at ``scores`` (and ``games`` won) after ``actions``."""
+    """The match from ``first_dealer``'s deal at ``scores`` (and ``games`` won) after ``actions``: what a pickle of
+    a match holds (:meth:`Match.__reduce__`), rebuilt as :meth:`Match.copy` rebuilds one."""
     m = Match.at(rules, first_dealer, scores, None, games, partners_agree=False)
-    for a in actions:
-        m.apply(a)
-    return m
+    m.history = list(actions)
+    return m.copy()
 
 
 class Match:
@@ -152,8 +152,10 @@ class Match:
            games: Sequence[int] | None = None, *, partners_agree: bool = True) -> Match:
         """A match part-way, waiting for the deal of a hand by ``dealer`` (:func:`tarneeb.core.transition.part_way`
         checks everything)."""
-        m = cls(rules, dealer)  # (mypyc compiles no cls.__new__: the start is made, then replaced)
-        m._setup(rules, dealer, transition.part_way(rules, dealer, scores, target, games, partners_agree=partners_agree))
+        state = transition.part_way(rules, dealer, scores, target, games, partners_agree=partners_agree)
+        # (mypyc compiles no cls.__new__: a match dealt first by seat 0, which every ruleset accepts, then replaced)
+        m = cls(rules, 0)
+        m._setup(rules, dealer, state)
         return m
 
     @classmethod
@@ -165,7 +167,10 @@ class Match:
         return m
 
     def copy(self) -> Match:
-        return _replayed(self.rules, self.first_dealer, self.start_scores, self.start_games, tuple(self.history))
+        m = Match.at(self.rules, self.first_dealer, self.start_scores, None, self.start_games, partners_agree=False)
+        for a in self.history:
+            m.apply(a)
+        return m
 
     def __reduce__(self) -> tuple[Any, ...]:
         """A pickle or a copy holds the match's start and its actions (compiled by mypyc, a match has no other way)."""
