@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.pyodide_like import WITHOUT_EXTRAS
 
 from tarneeb.offline import build as B
 from tarneeb.offline.pages import share_fragment, situation_toml
@@ -72,13 +73,7 @@ def test_a_situation_round_trips_through_its_toml() -> None:
 def test_the_engine_imports_without_orjson_z3_rich_or_starlette(tmp_path: Path) -> None:
     """Item 4: the ruling, the record check and the site's pages import and answer in a Python without orjson,
     z3, rich or Starlette (as in Pyodide), the same as with them."""
-    code = r'''
-import importlib.abc, json, sys
-class Absent(importlib.abc.MetaPathFinder):
-    def find_spec(self, name, path, target=None):
-        if name.split(".")[0] in ("orjson", "z3", "rich", "starlette", "anyio", "uvicorn", "numpy"):
-            raise ModuleNotFoundError(name, name=name)
-sys.meta_path.insert(0, Absent())
+    code = WITHOUT_EXTRAS + r'''
 from tarneeb.offline.pages import respond
 ruling = json.loads(respond(json.dumps({"page": "ruling", "lang": "ar", "situation": sys.argv[1]})))
 records = json.loads(respond(json.dumps({"page": "records", "lang": "en", "form": {"records_text": [sys.argv[2]]}})))

@@ -11,6 +11,7 @@ from typing import Any
 
 import jsonschema
 import pytest
+from tests.pyodide_like import WITHOUT_EXTRAS
 from tests.sheet_support import EXAMPLE_MATCHES, EXAMPLES, PLAYERS, example_match, sheet_of_match
 
 from tarneeb import Match, load_rules
@@ -359,13 +360,7 @@ def test_the_sheet_replays_without_orjson_rich_or_starlette() -> None:
     import subprocess
     import sys
 
-    code = r'''
-import importlib.abc, json, sys
-class Absent(importlib.abc.MetaPathFinder):
-    def find_spec(self, name, path, target=None):
-        if name.split(".")[0] in ("orjson", "z3", "rich", "starlette", "anyio", "uvicorn", "numpy"):
-            raise ModuleNotFoundError(name, name=name)
-sys.meta_path.insert(0, Absent())
+    code = WITHOUT_EXTRAS + r'''
 from tarneeb.sheet import result_dict, score_sheet, sheet_from_data
 print(json.dumps(result_dict(score_sheet(sheet_from_data(json.loads(sys.argv[1]))))))
 '''
