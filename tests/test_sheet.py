@@ -17,6 +17,7 @@ from tests.sheet_support import EXAMPLE_MATCHES, EXAMPLES, PLAYERS, example_matc
 from tarneeb import Match, load_rules
 from tarneeb.cli import main
 from tarneeb.core import rules as R
+from tarneeb.core.sources import rule_words
 from tarneeb.play.simulate import play_match
 from tarneeb.sheet import score_sheet, sheet_from_data
 
@@ -128,11 +129,12 @@ def test_the_human_output_names_players_and_says_the_arithmetic(capsys: pytest.C
     first = m.records[0]
     hala_bid = next(b.n for s, b in first.bids if s == 1)
     assert f"Hand 1, dealt by {PLAYERS[first.dealer]}:" in out
-    assert re.search(rf"Hala bid {hala_bid} and took {first.tricks_won[1]}: (made|failed), [+-]?\d+ \(score\.individual\)\.",
-                     out)
+    assert re.search(rf"Hala bid {hala_bid} and took {first.tricks_won[1]}: (made|failed), [+-]?\d+, "
+                     r"by the individual-scoring rule \(score\.individual\)\.", out)
     assert f"Rami 0 {'+' if first.deltas[0] >= 0 else '-'} {abs(first.deltas[0])} = {first.scores_after[0]}" in out
-    assert "The deal is thrown in: bids total" in out and "(bid.total)." in out and "deals again (redeal.dealer)" in out
-    assert out.rstrip().endswith(f"win the match (tie.both-qualify); final scores Rami {m.scores[0]}, "
+    assert "The deal is thrown in: bids total" in out and "by the bid-total rule (bid.total)." in out \
+        and "deals again, by the redeal-dealer rule (redeal.dealer)" in out
+    assert out.rstrip().endswith(f"win the match by the both-qualify tie rule (tie.both-qualify); final scores Rami {m.scores[0]}, "
                                  f"Hala {m.scores[1]}, Sami {m.scores[2]}, Dina {m.scores[3]}.")
     assert not re.search(r"seat \d|\[|\{|Bid\(|None", out)
     said = re.findall(r"bid (\d+)(?: \(a bid of \d+ is worth (\d+)\))? and took (\d+): (made|failed), ([+-]?\d+)", out)
@@ -144,8 +146,8 @@ def test_the_human_output_names_players_and_says_the_arithmetic(capsys: pytest.C
     assert [int(took) for _, took, _ in said] == [h["bidding_team_tricks"] for h in sheet["hands"]
                                                   if "bidding_team_tricks" in h]
     assert all((word == "made") == (int(took) >= int(bid)) for bid, took, word in said)
-    assert "Rami & Sami" in out and "win a game; play goes on to 82 (win.play-on)." in out
-    assert "The deal is thrown in: a player held no card above 10; no score changes (deal.weak-redeal)." in out
+    assert "Rami & Sami" in out and "win a game; play goes on to 82, by " in out and "(win.play-on)." in out
+    assert "The deal is thrown in: a player held no card above 10; no score changes, by " in out
 
 
 # ------------------------------------------------------------------ impossible entries
@@ -232,7 +234,7 @@ def test_a_hand_after_the_match_ended(tmp_path: Path, capsys: pytest.CaptureFixt
     team = " and ".join(PLAYERS[s] for s in range(4) if R.team_of(s) == m.winner)
     assert rc == 1 and err == f"{path}: hand {n + 1}: hand: the match was over after hand {n}: {team} won it " \
                               f"({m.winner_rule})\n"
-    assert f"{team} win the match ({m.winner_rule})" in out  # the hands before are still shown
+    assert f"{team} win the match by {rule_words(m.winner_rule)}" in out  # the hands before are still shown
     rc, out, _ = _score(capsys, path, "--json")
     got = json.loads(out)
     assert rc == 1 and len(got["hands"]) == n and got["error"] == {

@@ -45,6 +45,8 @@ def _said(b: Any) -> str:
 
 
 def _text(file: str, res: Any) -> str:
+    from tarneeb.core.sources import rule_words
+
     names = res.sheet.players
     rules = res.rules
     cols = _columns(res)
@@ -66,16 +68,17 @@ def _text(file: str, res: Any) -> str:
         if h.redeal and h.calls:
             word = "Bids" if rules.individual else "Calls"
             out.append(f"  {word}: " + ", ".join(f"{names[s]} {_said(b)}" for s, b in h.calls) + ".")
-        out += [f"  {r.text[:-1]} ({r.clause})." for r in h.reasons if r.kind in ("deal", "score")]
+        out += [f"  {r.text[:-1]}, by {rule_words(r.clause)}." for r in h.reasons if r.kind in ("deal", "score")]
         if not h.redeal:
             out.append("  Scores: " + "; ".join(f"{head} {_change(before[s], h.deltas[s], h.scores[s])}"
                                                 for head, s in cols) + ".")
-        out += [f"  {r.text[:-1]} ({r.clause})." for r in h.reasons if r.kind in ("outcome", "dealer")]
+        out += [f"  {r.text[:-1]}, by {rule_words(r.clause)}." for r in h.reasons if r.kind in ("outcome", "dealer")]
         before = h.scores
     out.append("")
     final = ", ".join(f"{head} {res.scores[s]}" for head, s in cols)
     if res.over:
-        out.append(f"Outcome: {_pair(names, res.winner)} win the match ({res.winner_clause}); final scores {final}.")
+        out.append(f"Outcome: {_pair(names, res.winner)} win the match by {rule_words(res.winner_clause)}; "
+                   f"final scores {final}.")
     else:
         nxt = res.next_dealer
         out.append(f"Outcome: no winner yet; scores {final}"
