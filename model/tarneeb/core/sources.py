@@ -11,6 +11,7 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from tarneeb.core.context import current
@@ -47,15 +48,20 @@ def builtin_sources() -> dict[str, Source]:
     return _table()
 
 
-@cache
-def _table() -> dict[str, Source]:
-    path = spec_dir() / "sources.toml"
+def _spec_toml(name: str, what: str) -> tuple[Path, dict[str, Any]]:
+    """The spec's TOML file ``name`` (its path and content); ``what`` names it in an error."""
+    path = spec_dir() / name
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8-sig"))
+        return path, tomllib.loads(path.read_text(encoding="utf-8-sig"))
     except OSError as exc:
-        raise SpecError(str(path), "(file)", f"cannot read the sources table: {os_error_words(exc)}") from None
+        raise SpecError(str(path), "(file)", f"cannot read {what}: {os_error_words(exc)}") from None
     except tomllib.TOMLDecodeError as exc:
         raise SpecError(str(path), "(file)", f"not valid TOML: {exc}") from None
+
+
+@cache
+def _table() -> dict[str, Source]:
+    path, raw = _spec_toml("sources.toml", "the sources table")
     out: dict[str, Source] = {}
     for i, s in enumerate(raw.get("source", [])):
         where = f"source[{i}]"
@@ -139,13 +145,7 @@ def cite_ref(ref: str, lang: str = "en") -> str:
 @cache
 def _names() -> dict[str, dict[str, str]]:
     """``spec/names.toml``: the short English name of each clause id and of each ambiguity id."""
-    path = spec_dir() / "names.toml"
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8-sig"))
-    except OSError as exc:
-        raise SpecError(str(path), "(file)", f"cannot read the names table: {os_error_words(exc)}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise SpecError(str(path), "(toml)", str(exc)) from None
+    _, raw = _spec_toml("names.toml", "the names table")
     return {k: {str(i): str(n) for i, n in raw.get(k, {}).items()} for k in ("clause", "ambiguity")}
 
 
