@@ -72,6 +72,7 @@ KNOWN_LAZY_CLI = {
     ("tarneeb.cli.vectors", "tarneeb.conformance.protocol"), ("tarneeb.cli.vectors", "tarneeb.conformance.vectors"),
     ("tarneeb.cli.vectors", "tarneeb.core.spec"), ("tarneeb.cli.score", "tarneeb.core.cards"),
     ("tarneeb.cli.score", "tarneeb.core.rules"), ("tarneeb.cli.score", "tarneeb.sheet"),
+    ("tarneeb.cli.score", "tarneeb.core.sources"),
     ("tarneeb.cli", "tarneeb.compiled"),  # --version, and prove/diff made pure, import it only then
 }
 # the others, each a heavy optional dependency loaded only when needed: play.batch imports numpy (extra "stats"),
