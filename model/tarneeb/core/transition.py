@@ -181,12 +181,17 @@ def step(rules: Rules, state: State, action: Action, *, force: bool = False) -> 
         return _name_trump(rules, state, action, force)  # type: ignore[arg-type]
     if kind is Redeal and type(state) is Claiming:
         return _claim(rules, state, action.ask)  # type: ignore[union-attr]
+    raise _wrong_phase(state, action)
+
+
+def _wrong_phase(state: State, action: Action | str) -> IllegalAction:
+    """The refusal of ``action`` (an action, or what a caller names it) in a phase that does not take it."""
     ph = state.phase
     # once the match is over the clause that decided it answers every action; before, the phase's own
     rule = (state.rule if type(state) is Over else "deal.weak-redeal" if ph is Phase.WEAK_CLAIM else "hand.tricks")
     to_move = state.to_move
-    raise refuse(WrongPhase, action, to_move if to_move >= 0 else None, rule,
-                 f"the {ph.value} phase expects {_WANT.get(ph, ph.value)}", state)
+    return refuse(WrongPhase, action, to_move if to_move >= 0 else None, rule,
+                  f"the {ph.value} phase expects {_WANT.get(ph, ph.value)}", state)
 
 
 def _deal(rules: Rules, state: Dealing, deck: Sequence[int]) -> Step:
@@ -521,9 +526,7 @@ def open_unseen(rules: Rules, state: State, *, weak: bool = False) -> Step:
     hand with no card above 10 (deal.weak-redeal), refused where the ruleset plays such a hand. Another phase is
     refused as :func:`step` refuses a deal there."""
     if type(state) is not Dealing:
-        ph = state.phase
-        rule = state.rule if type(state) is Over else "hand.tricks"
-        raise refuse(WrongPhase, "deal", None, rule, f"the {ph.value} phase expects {_WANT.get(ph, ph.value)}", state)
+        raise _wrong_phase(state, "deal")
     table = state.table
     if weak:
         if not rules.weak_redeal:
@@ -544,10 +547,7 @@ def tricks_taken(rules: Rules, state: State, won: Sequence[int] | int) -> Step:
     elif type(state) is Playing and not state.trick and not any(state.won):
         start = state.start
     else:
-        ph = state.phase
-        rule = state.rule if type(state) is Over else "hand.tricks"
-        raise refuse(WrongPhase, "tricks taken", None, rule, f"the {ph.value} phase expects {_WANT.get(ph, ph.value)}",
-                     state)
+        raise _wrong_phase(state, "tricks taken")
     contract = start.contract
     by_seat: list[int] = []
     if type(won) is int and contract is not None:
