@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tarneeb.core import hand as core_hand
+from tarneeb.core import rules as core_rules
 from tarneeb.core.actions import Bid, Play, Redeal, parse_action
 from tarneeb.core.cards import SUIT_MASKS
 from tarneeb.core.match import HandRecord, Match, Phase
@@ -93,6 +94,12 @@ def score_clause(rules: Rules, contract: tuple[int, int, int | None] | None, tri
     if 13 in (tricks_won[0] + tricks_won[2], tricks_won[1] + tricks_won[3]):
         return "score.kaboot"  # under every kaboot option, "no bonus" included: the clause names them all
     return "score.standard" if rules.score_style == "standard" else "score.bid-only"
+
+
+def individual_bid_clause(rules: Rules, bid: int) -> str:
+    """The clause that scores one seat's bid of ``bid``: score.values where the ruleset's table gives the bid
+    another value than its number, else score.individual."""
+    return "score.individual" if core_rules.bid_value(rules, bid) == bid else "score.values"
 
 
 def individual_delta_clause(claimed: int, expected: int) -> str:

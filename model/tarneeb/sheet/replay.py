@@ -339,7 +339,7 @@ def _score_reasons(rules: Rules, names: Sequence[str], done: HandResult) -> list
             value = core_rules.bid_value(rules, n)
             made = core_rules.bid_made(n, won[seat])
             worth = "" if value == n else f" (a bid of {n} is worth {value})"
-            out.append(Reason("score", "score.individual" if value == n else "score.values",
+            out.append(Reason("score", core_clauses.individual_bid_clause(rules, n),
                               f"{names[seat]} bid {n}{worth} and took {won[seat]}: "
                               f"{'made' if made else 'failed'}, {_fmt(d[seat])}."))
         return out
