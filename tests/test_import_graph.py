@@ -70,8 +70,7 @@ KNOWN_LAZY_CLI = {
     ("tarneeb.cli.simulate", "tarneeb.play.simulate"), ("tarneeb.cli.site", "tarneeb.offline.build"),
     ("tarneeb.cli.stats", "tarneeb.play.batch"), ("tarneeb.cli.stats", "tarneeb.stats"),
     ("tarneeb.cli.vectors", "tarneeb.conformance.protocol"), ("tarneeb.cli.vectors", "tarneeb.conformance.vectors"),
-    ("tarneeb.cli.vectors", "tarneeb.core.spec"), ("tarneeb.cli.score", "tarneeb.core.cards"),
-    ("tarneeb.cli.score", "tarneeb.core.rules"), ("tarneeb.cli.score", "tarneeb.sheet"),
+    ("tarneeb.cli.vectors", "tarneeb.core.spec"), ("tarneeb.cli.score", "tarneeb.sheet"),
     ("tarneeb.cli.score", "tarneeb.core.sources"),
     ("tarneeb.cli", "tarneeb.compiled"),  # --version, and prove/diff made pure, import it only then
 }

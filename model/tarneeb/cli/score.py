@@ -18,48 +18,38 @@ The words name the players; --json counts seats 0 to 3 (seat 0 is the first play
 """
 
 
-def _pair(names: Any, team: int) -> str:
-    from tarneeb.core.rules import team_of
-
-    a, b = (s for s in range(4) if team_of(s) == team)
-    return f"{names[a]} and {names[b]}"
-
-
 def _columns(res: Any) -> list[tuple[str, int]]:
     """The table's columns: (heading, the seat whose score it shows): each player, or each team in the auction
     family (partners carry the team score)."""
+    from tarneeb.sheet import team_names
+
     names = res.sheet.players
     if res.rules.individual:
         return [(names[s], s) for s in range(4)]
-    return [(_pair(names, t).replace(" and ", " & "), t) for t in (0, 1)]
+    return [(team_names(names, t).replace(" and ", " & "), t) for t in (0, 1)]
 
 
 def _change(before: int, d: int, after: int) -> str:
     return f"{before} {'+' if d >= 0 else '-'} {abs(d)} = {after}"
 
 
-def _said(b: Any) -> str:
-    from tarneeb.core.cards import strain_name
-
-    return "pass" if b.n is None else f"{b.n}" + ("" if b.strain is None else f" {strain_name(b.strain)}")
-
-
 def _text(file: str, res: Any) -> str:
     from tarneeb.core.sources import rule_words
+    from tarneeb.sheet import bid_words, team_names
 
     names = res.sheet.players
     rules = res.rules
     cols = _columns(res)
     out = [f"Score sheet {file}: {rules.label()} ({rules.ruleset.name}), target {res.first_target}.",
            "Players: " + ", ".join(f"{n} (player {s + 1})" for s, n in enumerate(names)) + "; "
-           f"{_pair(names, 0)} play against {_pair(names, 1)}. {names[res.sheet.first_dealer]} deals first.", ""]
+           f"{team_names(names, 0)} play against {team_names(names, 1)}. {names[res.sheet.first_dealer]} deals first.", ""]
     width = [max(len(h), 6) for h, _ in cols]
     dw = max(len("Dealer"), *(len(n) for n in names))
     out.append(f"{'Hand':>4}  {'Dealer':<{dw}}  " + "  ".join(f"{h:>{w}}" for (h, _), w in zip(cols, width, strict=True)))
     for h in res.hands:
         row = "  ".join(f"{h.scores[s]:>{w}}" for (_, s), w in zip(cols, width, strict=True))
-        note = ("  thrown in" if h.redeal else f"  {_pair(names, h.winner)} win the match" if h.winner is not None
-                else f"  {_pair(names, h.game_won)} win a game" if h.game_won is not None else "")
+        note = ("  thrown in" if h.redeal else f"  {team_names(names, h.winner)} win the match" if h.winner is not None
+                else f"  {team_names(names, h.game_won)} win a game" if h.game_won is not None else "")
         out.append(f"{h.number:>4}  {names[h.dealer]:<{dw}}  {row}{note}")
     out.append("")
     before = res.start_scores
@@ -67,7 +57,7 @@ def _text(file: str, res: Any) -> str:
         out.append(f"Hand {h.number}, dealt by {names[h.dealer]}:")
         if h.redeal and h.calls:
             word = "Bids" if rules.individual else "Calls"
-            out.append(f"  {word}: " + ", ".join(f"{names[s]} {_said(b)}" for s, b in h.calls) + ".")
+            out.append(f"  {word}: " + ", ".join(f"{names[s]} {bid_words(b)}" for s, b in h.calls) + ".")
         out += [f"  {r.text[:-1]}, by {rule_words(r.clause)}." for r in h.reasons if r.kind in ("deal", "score")]
         if not h.redeal:
             out.append("  Scores: " + "; ".join(f"{head} {_change(before[s], h.deltas[s], h.scores[s])}"
@@ -77,18 +67,13 @@ def _text(file: str, res: Any) -> str:
     out.append("")
     final = ", ".join(f"{head} {res.scores[s]}" for head, s in cols)
     if res.over:
-        out.append(f"Outcome: {_pair(names, res.winner)} win the match by {rule_words(res.winner_clause)}; "
+        out.append(f"Outcome: {team_names(names, res.winner)} win the match by {rule_words(res.winner_clause)}; "
                    f"final scores {final}.")
     else:
         nxt = res.next_dealer
         out.append(f"Outcome: no winner yet; scores {final}"
                    + (f"; {names[nxt]} deals hand {len(res.hands) + 1}." if nxt is not None else "."))
     return "\n".join(out) + "\n"
-
-
-# the reasons said after the scores: the outcome and the next dealer
-_LAST = frozenset({"win.play-on", "deal.rotation", "redeal.dealer", "auction.all-pass", "deal.weak-redeal",
-                   "win.qualify", "win.target", "tie.both-qualify", "win.made-bid", "score.bid13", "tie.rule"})
 
 
 def error_line(file: str, err: Any) -> str:

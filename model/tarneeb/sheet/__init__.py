@@ -16,7 +16,7 @@ by the names on the sheet.
 """
 
 from tarneeb.sheet.format import FORMAT, VERSION, Sheet, SheetHand, read_sheet, sheet_from_data
-from tarneeb.sheet.replay import EntryError, HandResult, Reason, SheetResult, result_dict, score_sheet
+from tarneeb.sheet.replay import EntryError, HandResult, Reason, SheetResult, bid_words, result_dict, score_sheet, team_names
 
 __all__ = ["FORMAT", "VERSION", "EntryError", "HandResult", "Reason", "Sheet", "SheetHand", "SheetResult",
-           "read_sheet", "result_dict", "score_sheet", "sheet_from_data"]
+           "bid_words", "read_sheet", "result_dict", "score_sheet", "sheet_from_data", "team_names"]

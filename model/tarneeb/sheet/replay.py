@@ -156,7 +156,7 @@ def _hand(rules: Rules, sheet: Sheet, state: State, k: int, hand: SheetHand, las
     except IllegalAction as e:
         if type(state) is Over and last is not None:
             raise _Refused(EntryError(k, "hand", e.rule, f"the match was over after hand {k - 1}: "
-                                      f"{_team(names, state.winner)} won it")) from None
+                                      f"{team_names(names, state.winner)} won it")) from None
         raise _Refused(EntryError(k, "redeal" if hand.redeal else "hand", e.rule, e.reason)) from None
     if hand.bids is not None:
         state, events = _calls(rules, names, state, events, k, "bids", hand.bids)
@@ -226,7 +226,7 @@ def _calls(rules: Rules, names: Sequence[str], state: State, events: tuple[Event
             state, more = transition.step(rules, state, bid)
         except IllegalAction as e:
             raise _Refused(EntryError(k, key, e.rule, f"the {_ordinal(i)} {_word(key)}, {names[seat]}'s "
-                                                      f"{_bid_words(bid)}: {e.reason}")) from None
+                                                      f"{bid_words(bid)}: {e.reason}")) from None
         events += more
     if type(state) is Bidding or type(state) is Calling:
         raise _Refused(EntryError(k, key, core_clauses.turn_clause(rules),
@@ -239,7 +239,8 @@ def _word(key: str) -> str:
     return "bid" if key == "bids" else "call"
 
 
-def _bid_words(bid: Bid) -> str:
+def bid_words(bid: Bid) -> str:
+    """A bid or call as the sheet's words write it: ``pass``, ``7``, ``8 hearts``."""
     if bid.n is None:
         return "pass"
     return f"{bid.n}" + ("" if bid.strain is None else f" {strain_name(bid.strain)}")
@@ -273,7 +274,7 @@ def _contract(rules: Rules, names: Sequence[str], state: State, events: tuple[Ev
         if made == (seat, bid.n, bid.strain):
             return now, happened
     if first is not None:
-        raise _Refused(EntryError(k, "contract", first.rule, f"{names[seat]}'s contract of {_bid_words(bid)}: "
+        raise _Refused(EntryError(k, "contract", first.rule, f"{names[seat]}'s contract of {bid_words(bid)}: "
                                                              f"{first.reason}"))
     raise _Refused(EntryError(k, "contract", core_clauses.turn_clause(rules),
                               "no auction the rules allow ends in this contract"))
@@ -286,7 +287,8 @@ def _fmt(d: int) -> str:
     return f"+{d}" if d > 0 else str(d)
 
 
-def _team(names: Sequence[str], team: int) -> str:
+def team_names(names: Sequence[str], team: int) -> str:
+    """The two players of ``team`` by their names on the sheet: ``Rami and Sami``."""
     a, b = (s for s in range(4) if core_rules.team_of(s) == team)
     return f"{names[a]} and {names[b]}"
 
@@ -315,11 +317,11 @@ def _read(rules: Rules, names: Sequence[str], done: HandResult, events: tuple[Ev
         elif type(e) is GameWon:
             done.game_won = e.team
             done.reasons.append(Reason("outcome", "win.play-on",
-                                       f"{_team(names, e.team)} win a game; play goes on to {e.target}."))
+                                       f"{team_names(names, e.team)} win a game; play goes on to {e.target}."))
         elif type(e) is MatchWon:
             done.winner = e.team
             done.outcome_clause = e.clause
-            done.reasons.append(Reason("outcome", e.clause, f"{_team(names, e.team)} win the match."))
+            done.reasons.append(Reason("outcome", e.clause, f"{team_names(names, e.team)} win the match."))
         elif type(e) is NextDealer:
             done.next_dealer = e.dealer
             done.next_dealer_clause = e.clause
@@ -350,8 +352,8 @@ def _score_reasons(rules: Rules, names: Sequence[str], done: HandResult) -> list
     bid = f"{n}" + ("" if strain is None else f" {strain_name(strain)}")
     named = f" and named {strain_name(done.trump)} trump" if strain is None and done.trump is not None else ""
     return [Reason("score", core_clauses.score_clause(rules, done.contract, won),
-                   f"{names[holder]} won the auction with {bid}{named}; {_team(names, team)} took {took} of 13: "
-                   f"{'made' if made else 'failed'}. {_team(names, 0)} {_fmt(d[0])}, {_team(names, 1)} {_fmt(d[1])}.")]
+                   f"{names[holder]} won the auction with {bid}{named}; {team_names(names, team)} took {took} of 13: "
+                   f"{'made' if made else 'failed'}. {team_names(names, 0)} {_fmt(d[0])}, {team_names(names, 1)} {_fmt(d[1])}.")]
 
 
 def result_dict(res: SheetResult) -> dict[str, Any]:
