@@ -205,7 +205,7 @@ class SheetError(BadInput):
         self.file = file
         self.field = field
         self.message = message
-        super().__init__(f"{file}: {field}: {message}")
+        super().__init__(file_error(file, message, field=field or None))
 
     def __reduce__(self) -> tuple[Any, ...]:
         return type(self), (self.file, self.field, self.message)
