@@ -171,6 +171,9 @@ def summary_text(s: Summary, checks: list[ReadingCheck] | None = None) -> str:
              f"{n_of(s.hands, 'hand record')} checked, {s.clean_hands} clean; {n_of(s.divergences, 'divergence')}, "
              f"{n_of(s.errors, 'unreadable record')}, {n_of(s.warnings, 'warning')}"
              + (f", {n_of(s.unreadable_files, 'unreadable file')}" if s.unreadable_files else "")]
+    if s.extending:
+        lines.append(f"{n_of(s.extending, 'match', 'matches')} checked under the house ruleset asked for, which "
+                     "extends the ruleset {} header names.".format("its" if s.extending == 1 else "their"))
     rows = s.diagnosis()
     if s.by_clause:
         lines.append("divergences by clause:")
