@@ -13,8 +13,9 @@ be a template naming it (:mod:`tarneeb.core.prose`), else the file is refused.
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -428,3 +429,70 @@ def _check_sound(file: str, rs: Ruleset) -> None:
 def _rule_documents() -> set[str]:
     """The source ids of the rule documents the built-in rulesets cite (not a house file's own sources)."""
     return {rs.document for rs in rulesets().values()} | {c.doc for rs in rulesets().values() for c in rs.clauses.values()}
+
+
+# ------------------------------------------------------------------ a house file written for a change
+
+# a variant no rule document names, in the words a house file written for it states it (after its base's clause)
+VARIANT_WORDS = {("score.failed13_defenders", "double"): "A failed bid of 13 pays the defenders twice the tricks "
+                                                         "they took."}
+
+
+def toml_value(v: Any) -> str:
+    """``v`` as a TOML value: true/false, a number, a text in double quotes (escaped as JSON does, which TOML
+    reads alike), a list."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, str):
+        return json.dumps(v, ensure_ascii=False)
+    if isinstance(v, list | tuple):
+        return "[" + ", ".join(toml_value(x) for x in v) + "]"
+    return str(v)
+
+
+def house_text(base: Ruleset, extends: str, changes: Mapping[str, Any], why: Sequence[str] = ()) -> str:
+    """A complete house file extending ``base`` (``extends``: how the file names it, an id or a path) that sets each
+    parameter of ``changes`` to its value (through its option's default where an option of ``base`` sets it) and
+    states what the loader asks of such a change: its own [[source]], and a [[clause]] for a variant no rule
+    document names (the base's clause with the variant's words after it) or a rule it switches on. ``why``: the
+    lines of its opening comment. A change an inherited clause states in fixed words is left to the loader to
+    refuse, naming the clause."""
+    rid = f"{base.id}-house"
+    sid = f"{rid}-sheet"
+    by_param = {o.param: o for o in base.options}
+    what = "; ".join(VARIANT_WORDS.get((p, v), f"{p} is {v}").rstrip(".") for p, v in changes.items())
+    what = what[:1].lower() + what[1:]
+    out = [f"# {line}" for line in why] + [
+        "# Replace the [[source]] with where your club's rules are written, and word the clause as your sheet does.",
+        "schema = 1",
+        f"id = {toml_value(rid)}",
+        f"extends = {toml_value(extends)}",
+        f"name = {toml_value(base.id + ' with house rules')}",
+        f"summary = {toml_value(f'The rules of {base.id}, with a house rule: {what}.')}",
+        "",
+        "[[source]]",
+        f"id = {toml_value(sid)}",
+        'publisher = "the club whose records these are"',
+        'title = "House rules"',
+        'published = "not yet: written by tarneeb verify from the records"',
+    ]
+    params = {p: v for p, v in changes.items() if p not in by_param}
+    defaults = {by_param[p].name: v for p, v in changes.items() if p in by_param}
+    if params:
+        out += ["", "[params]"] + [f"{p} = {toml_value(v)}" for p, v in params.items()]
+    if defaults:
+        out += ["", "[defaults]"] + [f"{name} = {toml_value(v)}" for name, v in defaults.items()]
+    for p, v in changes.items():
+        if p in NO_DOCUMENT_PARAMS and v not in _register_values(p):
+            cid = NO_DOCUMENT_PARAMS[p]
+            c = base.clauses.get(cid)
+            words = VARIANT_WORDS.get((p, v), f"This club plays {p} = {v}.")
+            out += _clause_lines(cid, c.heading if c else "House rules", f"{c.template} {words}" if c else words, sid)
+        elif p in FEATURE_CLAUSES and v and FEATURE_CLAUSES[p] not in base.clauses:
+            out += _clause_lines(FEATURE_CLAUSES[p], "House rules", f"This club plays {p} = {{{p}}}.", sid)
+    return "\n".join(out) + "\n"
+
+
+def _clause_lines(cid: str, heading: str, text: str, sid: str) -> list[str]:
+    return ["", "[[clause]]", f"id = {toml_value(cid)}", f"heading = {toml_value(heading)}", f"source = {toml_value(sid)}",
+            f"text = {toml_value(text)}"]
