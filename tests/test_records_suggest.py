@@ -140,7 +140,7 @@ def _house_file_clears(f: Path, tmp_path: Path, capsys: pytest.CaptureFixture[st
     too), and the records verify clean under it, with no warning per match. The file's text."""
     rc, out = _verify_out(capsys, str(f))
     assert rc == 1
-    offered = (f"  A house file extending {base} that sets {sets} (for {cause}) is offered: verified again under it, "
+    offered = (f"  A house file extending {base} that sets {sets} (for the cause {cause}) is offered: verified again under it, "
                f"{f} lose ")
     assert offered in out and "divergences and gain none." in out, out[-3000:]
     printed = out.split("then verify under it with --ruleset FILE. The file:\n", 1)[1]
@@ -218,9 +218,28 @@ def test_a_threshold_the_record_headers_contradict_gets_no_house_file(tmp_path: 
     assert orjson.loads(f.read_bytes().splitlines()[0])["options"] == {"bid_total_min": 11}
     rc, out = _verify_out(capsys, str(f))
     assert rc == 1 and "cause bid-total-threshold-12" in out, out[-3000:]
-    assert ("  A house file extending bsfyi-41 that sets bid.total_min to 12 (for bid-total-threshold-12) is not "
+    assert ("  A house file extending bsfyi-41 that sets bid.total_min to 12 (for the cause bid-total-threshold-12) is not "
             f"offered: verified again under it, {f} lose no divergence and gain 0; a record header that names an "
             "option's value overrides a house file's default; --option bid_total_min=12 would override it.") in out
     assert "The file:" not in out
     rc, out = _verify_out(capsys, str(f), "--option", "bid_total_min=12")
     assert rc == 0, out[-2000:]
+
+
+def test_a_hint_of_one_hand_gets_the_house_file_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A single diverging hand names no cause, only a hint; the house file for it is tried and offered alike."""
+    whole = tmp_path / "whole.jsonl"
+    _write(replace(load_rules("classic"), failed13_defenders="double"), range(1), whole)
+    lines = whole.read_bytes().splitlines()
+    reps: list[Any] = []
+    verify_paths([str(whole)], jobs=1, on_report=reps.append)
+    first = min(r.line for r in reps if report_key(r) is not None)
+    f = tmp_path / "one.jsonl"
+    f.write_bytes(b"\n".join(lines[:first]) + b"\n")  # up to the first diverging hand
+    rc, out = _verify_out(capsys, str(f))
+    assert rc == 1 and "no cause named, a hint: failed-13-pays-defenders-double" in out, out[-2000:]
+    assert ('that sets score.failed13_defenders to "double" (for the hint failed-13-pays-defenders-double) is '
+            f"offered: verified again under it, {f} lose 1 of their 1 divergences and gain none.") in out
+    house = tmp_path / "club.toml"
+    assert _verify_out(capsys, str(f), "--write-house", str(house))[0] == 1
+    assert _verify_out(capsys, str(f), "--ruleset", str(house))[0] == 0

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -137,7 +137,6 @@ class HouseCheck:
     removes: int = 0
     creates: int = 0
     written: str = ""  # the path it was written to (--write-house)
-    why: list[str] = field(default_factory=list)
 
     @property
     def suggested(self) -> bool:
@@ -184,7 +183,8 @@ def check_house(rows: Sequence[dict[str, Any]], diverged: set[Key], bases: dict[
         change = house_change(name) if name else None
         base = ruleset or bases.get(row["file"])
         if change is not None and base is not None and row["file"] != "-":
-            wanted.setdefault(base, []).append((change[0], change[1], name or "", row["file"], row["explanation"]))
+            named = f"the {'cause' if row.get('cause') else 'hint'} {name}"
+            wanted.setdefault(base, []).append((change[0], change[1], named, row["file"], row["explanation"]))
     out = []
     for base, found in sorted(wanted.items()):
         files = sorted({f for _, _, _, f, _ in found})
@@ -197,7 +197,8 @@ def check_house(rows: Sequence[dict[str, Any]], diverged: set[Key], bases: dict[
         if clash:
             check.problem = f"the diagnosis names two values of {', '.join(clash)}: verify those files apart"
         else:
-            _try_house(check, [f"{name}: {why}" for _, _, name, _, why in found], diverged, options, readings, jobs)
+            why = list(dict.fromkeys(f"{named}: {text}" for _, _, named, _, text in found))
+            _try_house(check, why, diverged, options, readings, jobs)
         out.append(check)
     return out
 
