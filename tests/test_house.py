@@ -233,6 +233,7 @@ def test_bad_files_are_refused_with_file_key_and_reason(tmp_path: Path, body: st
     ('[[clause]]\nid = "a.b"\nheading = "h"\ntext = "t"\n\n[[clause]]\nid = "win.target"\ntext = "t"\n',
      "clause[1].heading", 11),  # missing: the line of the table that lacks it
     ("[defaults]\nx = 1\n", "defaults.x", 7),
+    ("[params]\nbid.total_table = [\n  [20, 12],\n  [35, 14]\n]\nwin.targt = 61\n", "params.win.targt", 11),
     ("[params]\nwin.made_bid_wins = 6\n[[clause]]\nid = \"win.made-bid\"\nheading = \"h\"\ntext = \"{win.made_bid_wins}\"\n",
      "params.win.made_bid_wins", 7),
 ])

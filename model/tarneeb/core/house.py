@@ -124,9 +124,13 @@ def key_lines(text: str) -> dict[str, int]:
     cid: str | None = None  # the id of the [[clause]] being read, once its id is read
     counts: dict[str, int] = {}
     in_string = False
+    depth = 0  # the brackets a list spread over several lines leaves open
     for n, line in enumerate(text.splitlines(), 1):
         if in_string:  # inside a multi-line string: its lines are no keys
             in_string = (line.count('"""') + line.count("\'\'\'")) % 2 == 0
+            continue
+        if depth > 0:  # inside a list: its lines are no tables
+            depth += _brackets(line)
             continue
         head = _HEADER.match(line)
         if head and not _KEY.match(line):
@@ -153,7 +157,14 @@ def key_lines(text: str) -> dict[str, int]:
             elif cid is not None:
                 out.setdefault(f"clause {cid}.{key}", n)
         in_string = (value.count('"""') + value.count("\'\'\'")) % 2 == 1
+        depth = 0 if in_string else max(_brackets(value), 0)
     return out
+
+
+def _brackets(text: str) -> int:
+    """The square brackets ``text`` opens less those it closes, outside quoted texts and comments."""
+    bare = re.sub(r'"(?:[^"\\]|\\.)*"|\'[^\']*\'', "", text).split("#", 1)[0]
+    return bare.count("[") - bare.count("]")
 
 
 def _locate(path: Path, key: str) -> int | None:
