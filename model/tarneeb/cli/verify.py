@@ -120,13 +120,14 @@ def cmd_verify(args: argparse.Namespace) -> int:
     code = s.exit_code()
     checks: list[ReadingCheck] = []
     houses: list[HouseCheck] = []
-    if not args.scheduler and not any(is_url(f) for f in args.files):  # a reading suggested only once tried
+    local = not args.scheduler and not any(is_url(f) for f in args.files)
+    if local:  # a reading or a house file suggested only once tried
         rows = s.diagnosis()
         checks = check_readings(rows, diverged, ruleset=args.ruleset, options=options, readings=readings, jobs=jobs)
         bases = {f: next(iter(rs)) for f, rs in checked_under.items() if len(rs) == 1 and next(iter(rs)) in rulesets()}
         houses = check_house(rows, diverged, bases, ruleset=args.ruleset, options=options, readings=readings,
                              jobs=jobs)
-    unwritten = _write_house(args.write_house, houses) if args.write_house else ""
+    unwritten = _write_house(args.write_house, houses, local) if args.write_house else ""
     if args.json:
         obj = s.to_json()
         if checks:
@@ -148,11 +149,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return code
 
 
-def _write_house(path: str, houses: list[HouseCheck]) -> str:
-    """Write the one house file offered to ``path``; "" when written, else the sentence saying why not."""
+def _write_house(path: str, houses: list[HouseCheck], tried: bool) -> str:
+    """Write the one house file offered to ``path``; "" when written, else the sentence saying why not (``tried``:
+    whether house files were tried at all; not with --scheduler or URLs)."""
     offered = [h for h in houses if h.suggested]
     if len(offered) != 1:
-        why = ("no house file is offered" if not offered else
+        why = ("house files are tried on local files only, not with --scheduler or URLs" if not tried else
+               "no house file is offered" if not offered else
                f"{len(offered)} house files are offered, one for each ruleset; verify the files of each apart")
         return f"Nothing was written to {path}: {why}."
     try:
