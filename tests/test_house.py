@@ -226,6 +226,59 @@ def test_bad_files_are_refused_with_file_key_and_reason(tmp_path: Path, body: st
     assert why in str(e.value)
 
 
+@pytest.mark.parametrize(("body", "key", "line"), [
+    ("colour = 1\n", "colour", 6),
+    ("\n[params]\nwin.targt = 61\n", "params.win.targt", 8),
+    ('# a comment\n[params.redeal]\ndealer = "left"\n', "params.redeal.dealer", 8),
+    ('[[clause]]\nid = "a.b"\nheading = "h"\ntext = "t"\n\n[[clause]]\nid = "win.target"\ntext = "t"\n',
+     "clause[1].heading", 11),  # missing: the line of the table that lacks it
+    ("[defaults]\nx = 1\n", "defaults.x", 7),
+    ("[params]\nbid.total_table = [\n  [20, 12],\n  [35, 14]\n]\nwin.targt = 61\n", "params.win.targt", 11),
+    ("[params]\nwin.made_bid_wins = 6\n[[clause]]\nid = \"win.made-bid\"\nheading = \"h\"\ntext = \"{win.made_bid_wins}\"\n",
+     "params.win.made_bid_wins", 7),
+])
+def test_a_house_file_error_names_its_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], body: str, key: str,
+                                           line: int) -> None:
+    p = write(tmp_path, "bad.toml", HEAD.format(id="bad", base="card-kings-41") + body)
+    with pytest.raises(SpecError) as e:
+        resolve_ruleset(str(p))
+    assert (e.value.key, e.value.line) == (key, line), str(e.value)
+    rc, out, err = run(capsys, "simulate", "--ruleset", str(p))
+    assert rc == 2 and err.startswith(f"tarneeb: error: {p}:{line}: {key}: ") and err.count("\n") == 1, err
+
+
+F13 = HEAD.format(id="club-f13", base="classic") + '\n[params]\nscore.failed13_defenders = "double"\n'  # on line 8
+SHEET = '\n[[source]]\nid = "club-sheet"\npublisher = "our club"\npublished = "the notice board"\n'
+
+
+def test_a_club_stating_the_failed_13_variant_is_told_every_missing_part_at_once(tmp_path: Path) -> None:
+    """A club whose failed 13 pays the defenders double: the [params] line alone is refused, naming its line, the
+    [[source]] to declare and the [[clause]] to add with each of its keys; the clause it then writes may cite the
+    source as ``source``, the word the message uses, and the file loads."""
+    p = write(tmp_path, "f13.toml", F13)
+    with pytest.raises(SpecError) as e:
+        resolve_ruleset(str(p))
+    assert (e.value.key, e.value.line) == ("params.score.failed13_defenders", 8)
+    assert "declare your club's rule sheet in a [[source]] table with id, publisher and published" in e.value.reason
+    assert ('add a [[clause]] with id = "score.standard", heading, text (your words for the rule) and source = the id '
+            "of that [[source]]") in e.value.reason
+    clause = '\n[[clause]]\nid = "score.standard"\nheading = "Scoring"\ntext = "As classic, but a failed 13 pays double."\n'
+    p = write(tmp_path, "f13b.toml", F13 + clause)  # the clause without its source: it cites the base's document
+    with pytest.raises(SpecError) as e:
+        resolve_ruleset(str(p))
+    assert e.value.line == 8 and "its [[clause]] score.standard cites 002_" in e.value.reason, e.value.reason
+    assert "give it source = the id of that [[source]]" in e.value.reason
+    p = write(tmp_path, "f13c.toml", F13 + SHEET + clause + 'source = "club-sheet"\n')
+    rules = load_rules(get_ruleset(str(p)))
+    assert rules.failed13_defenders == "double" and rules.ruleset.clauses["score.standard"].doc == "club-sheet"
+    p = write(tmp_path, "f13d.toml", F13 + SHEET + clause + 'doc = "club-sheet"\n')  # the older word still works
+    assert load_rules(get_ruleset(str(p))).failed13_defenders == "double"
+    p = write(tmp_path, "f13e.toml", F13 + SHEET + clause + 'source = "club-sheet"\ndoc = "other"\n')
+    with pytest.raises(SpecError) as e:
+        resolve_ruleset(str(p))
+    assert (e.value.key, e.value.line) == ("clause[0].source", 19) and "give one" in e.value.reason
+
+
 def test_a_house_clause_without_its_arabic_statement_names_the_file(tmp_path: Path) -> None:
     p = write(tmp_path, "n.toml", HEAD.format(id="n1", base="card-kings-41")
               + '[[clause]]\nid = "x.note"\nheading = "h"\ntext = "No table talk."\n')

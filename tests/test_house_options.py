@@ -170,7 +170,9 @@ def test_a_house_file_refuses_what_the_spec_refuses(rid: str, name: str, houses:
             rc = main(["simulate", "--ruleset", str(path)])
             err = capsys.readouterr().err
             assert rc == 2 and "Traceback" not in err and err.count("\n") == 1, (value, over, err)
-            assert f"{path}: defaults.{name}: {spec.value.reason}" in err, (value, over, err)
+            line = path.read_text(encoding="utf-8").splitlines().index(f"{name} = {toml_value(value)}") + 1
+            assert house.value.line == line, (value, over, house.value.line)
+            assert f"{path}:{line}: defaults.{name}: {spec.value.reason}" in err, (value, over, err)
 
 
 # ------------------------------------------------------------------ readings

@@ -158,16 +158,18 @@ class ActionError(BadInput):
 
 
 class SpecError(BadInput):
-    """A ruleset or spec file that is malformed: names the file and the key."""
+    """A ruleset or spec file that is malformed: names the file and the key (and, where it is known, the line of
+    the file it is on, from 1)."""
 
-    def __init__(self, file: str, key: str, message: str) -> None:
+    def __init__(self, file: str, key: str, message: str, line: int | None = None) -> None:
         self.file = file
         self.key = key
         self.reason = message
-        super().__init__(file_error(file, message, field=None if key == "(file)" else key))
+        self.line = line
+        super().__init__(file_error(file, message, line, field=None if key == "(file)" else key))
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return type(self), (self.file, self.key, self.reason)
+        return type(self), (self.file, self.key, self.reason, self.line)
 
 
 class ConfigError(BadInput):

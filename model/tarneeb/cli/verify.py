@@ -16,10 +16,11 @@ import orjson
 from tarneeb.cli.common import add_reading_arg, count_arg, jobs_arg, option_args, reading_args
 from tarneeb.core.ambiguity import check_reading, with_readings
 from tarneeb.core.cards import n_of
-from tarneeb.core.spec import get_ruleset, load_rules
-from tarneeb.errors import BadInput
+from tarneeb.core.spec import get_ruleset, load_rules, rulesets
+from tarneeb.errors import BadInput, file_error, os_error_words
 from tarneeb.records import Report, Summary, verify_paths
-from tarneeb.records.suggest import Key, ReadingCheck, check_readings, report_key
+from tarneeb.records.format import Divergence
+from tarneeb.records.suggest import HouseCheck, Key, ReadingCheck, check_house, check_readings, report_key
 from tarneeb.records.units import (
     DEFAULT_UNIT_BYTES,
     DEFAULT_WORKER_WAIT,
@@ -43,6 +44,10 @@ def register(subparsers: Any) -> None:
     s.add_argument("--jobs", "-j", type=jobs_arg, default=None, help="worker processes, at least 1 (default: all cores)")
     s.add_argument("--json", action="store_true", help="one JSON object per report, then a summary object")
     s.add_argument("--max-reports", type=count_arg(0), default=0, help="print at most this many reports (0: all)")
+    s.add_argument("--write-house", metavar="FILE",
+                   help="when the diagnosis names a rule a club's house file can set, and a house file setting it "
+                        "clears those divergences (verified again before it is offered), write that file here "
+                        "(then verify with --ruleset FILE)")
     s.add_argument("--scheduler", metavar="ADDRESS",
                    help="run on a Dask cluster (scheduler address, e.g. tcp://host:8786; needs the 'dask' extra); "
                         "FILE may be a glob or an fsspec URL such as s3://bucket/logs/*.jsonl")
@@ -68,6 +73,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     limit = args.max_reports
     write = sys.stdout.write
     diverged: set[Key] = set()  # every divergence and error, to re-check a reading against (records.suggest)
+    checked_under: dict[str, set[str]] = {}  # file -> the rulesets its divergences were checked under
 
     def on_report(rep: Report) -> None:
         nonlocal printed
@@ -75,6 +81,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
         k = report_key(rep)
         if k is not None:
             diverged.add(k)
+        if isinstance(rep, Divergence):
+            checked_under.setdefault(rep.file, set()).add(rep.ruleset)
         if limit and printed > limit:
             return
         if args.json:
@@ -111,20 +119,52 @@ def cmd_verify(args: argparse.Namespace) -> int:
         raise BadInput(f"{', '.join(args.files)}: no hand records (nothing was checked)")
     code = s.exit_code()
     checks: list[ReadingCheck] = []
-    if not args.scheduler and not any(is_url(f) for f in args.files):  # a reading suggested only once tried
-        checks = check_readings(s.diagnosis(), diverged, ruleset=args.ruleset, options=options, readings=readings,
-                                jobs=jobs)
+    houses: list[HouseCheck] = []
+    local = not args.scheduler and not any(is_url(f) for f in args.files)
+    if local:  # a reading or a house file suggested only once tried
+        rows = s.diagnosis()
+        checks = check_readings(rows, diverged, ruleset=args.ruleset, options=options, readings=readings, jobs=jobs)
+        bases = {f: next(iter(rs)) for f, rs in checked_under.items() if len(rs) == 1 and next(iter(rs)) in rulesets()}
+        houses = check_house(rows, diverged, bases, ruleset=args.ruleset, options=options, readings=readings,
+                             jobs=jobs)
+    unwritten = _write_house(args.write_house, houses, local) if args.write_house else ""
     if args.json:
         obj = s.to_json()
         if checks:
             obj["readings_checked"] = [c.to_json() for c in checks]
+        if houses:
+            obj["house_files_checked"] = [h.to_json() for h in houses]
+            offered = [h for h in houses if h.suggested]
+            obj["house_file"] = offered[0].text if len(offered) == 1 else None
+        if args.write_house:
+            obj["house_file_written"] = None if unwritten else args.write_house
         sys.stdout.buffer.write(orjson.dumps(obj, option=orjson.OPT_APPEND_NEWLINE))
     else:
         if limit and printed > limit:
             write(f"... {printed - limit} more reports not shown (--max-reports {limit})\n")
-        write(summary_text(s, checks) + "\n")
+        write(summary_text(s, checks, houses) + "\n")
+        if unwritten:
+            write(unwritten + "\n")
     sys.stdout.flush()
     return code
+
+
+def _write_house(path: str, houses: list[HouseCheck], tried: bool) -> str:
+    """Write the one house file offered to ``path``; "" when written, else the sentence saying why not (``tried``:
+    whether house files were tried at all; not with --scheduler or URLs)."""
+    offered = [h for h in houses if h.suggested]
+    if len(offered) != 1:
+        why = ("house files are tried on local files only, not with --scheduler or URLs" if not tried else
+               "no house file is offered" if not offered else
+               f"{len(offered)} house files are offered, one for each ruleset; verify the files of each apart")
+        return f"Nothing was written to {path}: {why}."
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(offered[0].text)
+    except OSError as e:
+        raise BadInput(file_error(path, f"cannot write the house file: {os_error_words(e)}")) from None
+    offered[0].written = path
+    return ""
 
 
 def _local_globs(files: list[str]) -> list[str]:
@@ -165,12 +205,15 @@ def _run_units(args: argparse.Namespace, options: dict[str, Any] | None, jobs: i
         pool.join()
 
 
-def summary_text(s: Summary, checks: list[ReadingCheck] | None = None) -> str:
+def summary_text(s: Summary, checks: list[ReadingCheck] | None = None, houses: list[HouseCheck] | None = None) -> str:
     verdict = {0: "clean", 1: "DIVERGENCES FOUND", 2: "INPUT NOT READABLE"}[s.exit_code()]
     lines = [f"{verdict}: {n_of(s.files, 'file')}, {n_of(s.matches, 'match', 'matches')}, "
              f"{n_of(s.hands, 'hand record')} checked, {s.clean_hands} clean; {n_of(s.divergences, 'divergence')}, "
              f"{n_of(s.errors, 'unreadable record')}, {n_of(s.warnings, 'warning')}"
              + (f", {n_of(s.unreadable_files, 'unreadable file')}" if s.unreadable_files else "")]
+    if s.extending:
+        lines.append(f"{n_of(s.extending, 'match', 'matches')} checked under the house ruleset asked for, which "
+                     "extends the ruleset {} header names.".format("its" if s.extending == 1 else "their"))
     rows = s.diagnosis()
     if s.by_clause:
         lines.append("divergences by clause:")
@@ -198,6 +241,9 @@ def summary_text(s: Summary, checks: list[ReadingCheck] | None = None) -> str:
     if checks:
         lines.append("readings the diagnosis names (each tried before it is suggested):")
         lines += [f"  {c.text()}" for c in checks]
+    if houses:
+        lines.append("house files for what the diagnosis names (each tried before it is offered):")
+        lines += [f"  {ln}" if ln else "" for h in houses for ln in h.lines()]
     return "\n".join(lines)
 
 

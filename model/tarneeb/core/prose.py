@@ -114,7 +114,7 @@ def stale_message(cid: str, stale: list[str], changed: Mapping[str, tuple[Any, A
                      f"{_value_text(changed[p][1], 'en') or 'none'}" for p in stale)
     where = "" if lang == "en" else f" (its {lang} statement)"
     return (f"clause {cid}{where} inherited from {base} states {', '.join(stale)} in fixed words, but this file "
-            f"changes {what}: replace the clause (a [[clause]] with id = \"{cid}\"), or word it as a template "
+            f"changes {what}: replace the clause (a [[clause]] with id = \"{cid}\", heading and text), or word it as a template "
             f"naming {', '.join('{' + p + '}' for p in stale)}")
 
 

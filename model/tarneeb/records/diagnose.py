@@ -225,6 +225,22 @@ def _reading_facts(rules: Rules) -> list[tuple[str, str, str, Rules, str | None,
     return _per_rules(("reading facts",), rules, make)
 
 
+def house_change(name: str) -> tuple[str, object] | None:
+    """The parameter, and its value, that a house file sets for the rules to do what hypothesis ``name`` says the
+    records do: another value of a scoring option, another bid-total threshold, the failed 13 paying the defenders
+    double (None for a bug no rule states, or a reading: ``--reading`` selects it, records.suggest)."""
+    if name == "failed-13-pays-defenders-double":
+        return ("score.failed13_defenders", "double")
+    if name.startswith("bid-total-threshold-") and name.rpartition("-")[2].isdigit():
+        return ("bid.total_min", int(name.rpartition("-")[2]))
+    for option, values, _ in _AUCTION_SCORING:
+        for v in values:
+            if name == f"scored-as-{option}-{v}":
+                return (_SCORING_PARAMS[option], v)
+    return None
+
+
+_SCORING_PARAMS = {"scoring": "score.style", "kaboot": "score.kaboot", "bid13": "score.bid13"}
 _AUCTION_SCORING = (("scoring", ("standard", "bid-only"), "score.standard"),
                     ("kaboot", ("16", "26", "double", "none"), "score.kaboot"),
                     ("bid13", ("win", "26", "normal"), "score.bid13"))
@@ -637,6 +653,7 @@ def winner_causes(rules: Rules, leader: int, cards: Sequence[int], trump: int, c
     return _all(tries, claimed)
 
 
-__all__ = ["Cause", "bid_causes", "dealer_causes", "deltas_causes", "fits_clause", "named_cause", "outcome_causes", "pass_causes",
+__all__ = ["Cause", "bid_causes", "dealer_causes", "deltas_causes", "fits_clause", "house_change", "named_cause",
+           "outcome_causes", "pass_causes",
            "deal_causes", "play_causes", "refuted_causes", "refuted_total_causes", "reveal_causes", "total_causes", "weak_causes",
            "winner_causes"]

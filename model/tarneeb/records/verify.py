@@ -57,12 +57,13 @@ class Summary:
     # (file, match, field, hypothesis) -> the clean hands that contradict it (a clean bid of 13 or all 13 tricks to
     # a team, which the hypothesis would have scored otherwise: diagnose.refuted_causes)
     refuted: Counter[tuple[str, str, str, str]] = field(default_factory=Counter)
+    extending: int = 0  # matches checked under the ruleset asked for, a house ruleset extending the header's
 
     def merge(self, other: Summary, line_offset: int = 0) -> None:
         """Add ``other``'s counts; ``line_offset`` shifts its first locations (a byte range merged after the
         lines before it)."""
         for k in ("files", "unreadable_files", "lines", "matches", "hands", "clean_hands", "divergences", "errors",
-                  "warnings", "independent"):
+                  "warnings", "independent", "extending"):
             setattr(self, k, getattr(self, k) + getattr(other, k))
         self.by_clause.update(other.by_clause)
         self.by_cause.update(other.by_cause)
@@ -189,7 +190,8 @@ class Summary:
                 "divergences": self.divergences, "errors": self.errors, "warnings": self.warnings,
                 "by_clause": dict(self.clause_counts(rows).most_common()), "independent": self.independent,
                 "by_cause": self.causes(rows), "diagnosis": rows,
-                "diagnosis_by_match": self.diagnosis(per_match=True), "exit": self.exit_code()}
+                "diagnosis_by_match": self.diagnosis(per_match=True), "exit": self.exit_code(),
+                **({"matches_under_house_ruleset": self.extending} if self.extending else {})}
 
 
 # The fewest independent diverging hands of a field on which a cause is stated as a fact: one hand may fit a
@@ -340,7 +342,9 @@ class Verifier:
             self.state = None
             self._skipping = (f"its match header (line {h.line}) could not be used", h.line)
             return out + [rules]
-        if self.ruleset and h.ruleset and h.ruleset != self.ruleset:
+        if self.ruleset and h.ruleset and h.ruleset in rules.ruleset.lineage[1:]:
+            self.summary.extending += 1  # a house ruleset over the header's: said once, in the summary
+        elif self.ruleset and h.ruleset and h.ruleset != self.ruleset:
             out.append(RecordProblem(h.file, h.line, "ruleset", f"the header names {h.ruleset}; checked under "
                                    f"{self.ruleset} as asked", h.match, severity="warning"))
         dealer = 0 if h.first_dealer is None else h.first_dealer
