@@ -200,6 +200,37 @@ def test_the_words_that_replace_them_pass(text: str) -> None:
     assert AR.banned_hits(text) == []
 
 
+# Words of written Modern Standard Arabic that a player's rule sheet says otherwise (the register notes: short,
+# spoken-leaning sentences, the player as subject): relative pronouns (اللي), the conditional and negation particles
+# (إذا، ما، مش), obligation (لازم), and the marked passive (بتنلغى، بينوزّع).
+_WRITTEN_REGISTER = re.compile(r"(?<![^\s(«])[وف]?(?:الذي|التي|الذين|إن|لم|ليس|يجب|لا يجوز|[يت]\u064f[^\s،؛.:)»]+)"
+                               r"(?=[\s،؛.:)»]|$)")
+
+
+def written_register(text: str) -> list[str]:
+    """The words of ``text`` that belong to written Modern Standard Arabic rather than the table's register."""
+    return [m.group(0) for m in _WRITTEN_REGISTER.finditer(text)]
+
+
+def test_every_ruleset_speaks_the_players_register() -> None:
+    """Each ruleset's clauses and option meanings are said as a player says them, in every ruleset alike (the
+    ambiguity register and the summaries' neighbours, read by rule writers, may keep the written register)."""
+    hits = [f"{where}: {w}" for where, _, ar in _pairs() if where.startswith(("clause.", "option."))
+            for w in written_register(ar)]
+    assert hits == []
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("يوزّع الموزّع الورق كله ورقة ورقة، بادئًا باللاعب الذي على يمينه", ["الذي"]),
+    ("إذا كان مجموع الطلبات الأربعة أقل من 11 تُلغى اليد ويُعاد التوزيع.", ["تُلغى", "ويُعاد"]),
+    ("على اللاعبين أن يلعبوا من النقش المطلوب إن استطاعوا", ["إن"]),
+    ("وإذا لم تُلعب في اللمّة ورقة طرنيب", ["لم", "تُلعب"]),
+    ("اللي بياخد اللمّة بيبلّش اللي بعدها؛ وإذا ما انلعب طرنيب باللمّة", []),
+])
+def test_the_register_check_sees_written_arabic(text: str, words: list[str]) -> None:
+    assert written_register(text) == words
+
+
 def test_game_and_match_are_kept_apart() -> None:
     en = "A bid of 13 made wins the game at once by default."
     assert AR.vocabulary_problems(en, "طلب 13 إذا تحقّق يربح اللعبة فورًا افتراضيًا.") == []
