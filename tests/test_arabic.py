@@ -48,8 +48,8 @@ def _pairs() -> Iterator[tuple[str, str, str]]:
 
 
 def _all_arabic_strings() -> Iterator[tuple[str, str]]:
-    """Every Arabic string we write: ar.toml, ar_pages.toml, ar-ruling.toml (the referee), the example house
-    rulesets, the web referee's own words, the glossary's Arabic meanings."""
+    """Every Arabic string we write: ar.toml, ar_pages.toml, ar-ruling.toml (the referee), ar-sheet.toml (the score
+    sheet), the example house rulesets, the web referee's own words, the glossary's Arabic meanings."""
     def walk(node: object, where: str) -> Iterator[tuple[str, str]]:
         if isinstance(node, dict):
             for k, v in node.items():
@@ -60,7 +60,7 @@ def _all_arabic_strings() -> Iterator[tuple[str, str]]:
         elif isinstance(node, str) and re.search(r"[\u0600-\u06FF]", node):
             yield where, node
 
-    for name in ("ar.toml", "ar_pages.toml", "ar-ruling.toml"):
+    for name in ("ar.toml", "ar_pages.toml", "ar-ruling.toml", "ar-sheet.toml"):
         with open(spec_dir() / "i18n" / name, "rb") as f:
             yield from walk(tomllib.load(f), name)
     for path in sorted((spec_dir() / "house-rules").glob("*.toml")):
