@@ -134,7 +134,7 @@ def test_sheets_of_every_kind_in_arabic_carry_every_fact(name: str, tmp_path: Pa
                                               ("tarneeb-400", {"target": 61}), ("card-kings-41", {})])
 def test_seeded_matches_in_arabic_carry_every_fact(rid: str, options: dict[str, Any], tmp_path: Path,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
-    from sheet_support import sheet_of_match
+    from tests.sheet_support import sheet_of_match
 
     m = play_match(load_rules(rid, options), "sheet-ar-0", policy="random", max_hands=30).match
     sheet = sheet_of_match(m, contract_every=2)
