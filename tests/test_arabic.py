@@ -602,26 +602,39 @@ MATH_MORE = [
 _CARD_CODE = re.compile(r"(?<![\w@.])(?:10|[2-9TJQKA])[CDHS](?![\w@])")
 
 
-def _math_of(args: list[str], capsys: pytest.CaptureFixture[str]) -> list[tuple[str, str]]:
+def _math_of(args: list[str], capsys: pytest.CaptureFixture[str],
+             monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str, str]]:
+    """(shape, English line, Arabic) of each ruling's arithmetic: the shape as the Arabic renderer is handed it."""
     import json
 
+    from tarneeb.ruling import arabic as ruling_ar
+
+    shapes: dict[str, str] = {}  # the English line of each arithmetic rendered (a reading's too) -> its shape
+    render = ruling_ar.math_ar
+
+    def spy(m: Any) -> str:
+        shapes[str(m)] = m.shape
+        return render(m)
+
+    monkeypatch.setattr(ruling_ar, "math_ar", spy)
     assert main(["ruling", *args, "--lang", "ar", "--json"]) in (0, 1)
+    monkeypatch.setattr(ruling_ar, "math_ar", render)
     out = json.loads(capsys.readouterr().out)
-    return [(r["math"], r["math_ar"]) for r in out["rulings"] if r["math"]]
+    return [(shapes.get(r["math"], ""), r["math"], r["math_ar"]) for r in out["rulings"] if r["math"]]
 
 
-def test_every_arithmetic_shape_reads_in_arabic(capsys: pytest.CaptureFixture[str]) -> None:
-    """Each ruling's arithmetic (the "math" of tarneeb.ruling.decision and turns) has an Arabic rendering
-    (``math_ar``), for every shape the referee writes it in: the same numbers and cards (in words), no Latin letter
-    left; and every shape the renderer knows is met here (a new shape needs its Arabic and a case here)."""
-    from tarneeb.ruling.arabic import MATH_SHAPES, math_shape
+def test_every_arithmetic_shape_reads_in_arabic(capsys: pytest.CaptureFixture[str],
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each ruling's arithmetic (tarneeb.ruling.arithmetic.Math, made by the deciding modules) has an Arabic
+    rendering (``math_ar``), for every shape the referee makes: the same numbers and cards (in words) as the English
+    line, no Latin letter left; and every shape is met here (a new shape needs its Arabic and a case here)."""
+    from tarneeb.ruling.arabic import MATH_SHAPES
 
     seen: set[str] = set()
     cases = [[str(p)] for p in DISPUTE_FILES] + QUICK + MATH_MORE
     for args in cases:
-        for en, ar in _math_of(args, capsys):
-            shape = math_shape(en)
-            assert shape is not None and ar, f"{args}: no Arabic for the arithmetic {en!r}"
+        for shape, en, ar in _math_of(args, capsys, monkeypatch):
+            assert shape in MATH_SHAPES and ar, f"{args}: no Arabic for the arithmetic {en!r}"
             seen.add(shape)
             plain = _codes_for_card_words(_ISOLATES.sub("", ar))  # cards in words, counted as their codes
             assert not re.search(r"[A-Za-z]", _ISOLATES.sub("", ar)), (en, ar)
@@ -632,11 +645,13 @@ def test_every_arithmetic_shape_reads_in_arabic(capsys: pytest.CaptureFixture[st
     assert seen == set(MATH_SHAPES), sorted(set(MATH_SHAPES) - seen)
 
 
-def test_arithmetic_of_an_unknown_shape_is_left_out() -> None:
+def test_an_arithmetic_is_of_a_known_shape_or_none() -> None:
     from tarneeb.ruling.arabic import math_ar, math_shape
+    from tarneeb.ruling.arithmetic import NONE, math
 
-    assert math_shape("a sentence the referee does not write") is None and math_ar("a new shape 3 > 2") == ""
-    assert math_ar("") == ""
+    with pytest.raises(ValueError, match="unknown shape"):
+        math("a new shape", a=3, b=2)
+    assert math_shape(NONE) is None and math_ar(NONE) == "" and str(NONE) == ""
 
 
 # ---------------------------------------------------------------- 7. the report's arithmetic; a missing fact; several
