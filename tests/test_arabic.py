@@ -48,8 +48,8 @@ def _pairs() -> Iterator[tuple[str, str, str]]:
 
 
 def _all_arabic_strings() -> Iterator[tuple[str, str]]:
-    """Every Arabic string we write: ar.toml, ar_pages.toml, ar-ruling.toml (the referee), the example house
-    rulesets, the web referee's own words, the glossary's Arabic meanings."""
+    """Every Arabic string we write: ar.toml, ar_pages.toml, ar-ruling.toml (the referee), ar-sheet.toml (the score
+    sheet), the example house rulesets, the web referee's own words, the glossary's Arabic meanings."""
     def walk(node: object, where: str) -> Iterator[tuple[str, str]]:
         if isinstance(node, dict):
             for k, v in node.items():
@@ -60,7 +60,7 @@ def _all_arabic_strings() -> Iterator[tuple[str, str]]:
         elif isinstance(node, str) and re.search(r"[\u0600-\u06FF]", node):
             yield where, node
 
-    for name in ("ar.toml", "ar_pages.toml", "ar-ruling.toml"):
+    for name in ("ar.toml", "ar_pages.toml", "ar-ruling.toml", "ar-sheet.toml"):
         with open(spec_dir() / "i18n" / name, "rb") as f:
             yield from walk(tomllib.load(f), name)
     for path in sorted((spec_dir() / "house-rules").glob("*.toml")):
@@ -198,6 +198,36 @@ def test_banned_terms_are_caught(text: str, term: str) -> None:
                                   "البدء باللمّة أو اللعب في غير الدور", "الفريق الأول (1 و3)", "ومعقد", "من نقاط 31"])
 def test_the_words_that_replace_them_pass(text: str) -> None:
     assert AR.banned_hits(text) == []
+
+
+# Words of written Modern Standard Arabic that a player's rule sheet says otherwise (the register notes: short,
+# spoken-leaning sentences, the player as subject): relative pronouns (اللي), the conditional and negation particles
+# (إذا، ما، مش), obligation (لازم), and the marked passive (بتنلغى، بينوزّع).
+_WRITTEN_REGISTER = re.compile(r"(?<![^\s(«])[وف]?(?:الذي|التي|الذين|إن|لم|ليس|يجب|لا يجوز|[يت]\u064f[^\s،؛.:)»]+)"
+                               r"(?=[\s،؛.:)»]|$)")
+
+
+def written_register(text: str) -> list[str]:
+    """The words of ``text`` that belong to written Modern Standard Arabic rather than the table's register."""
+    return [m.group(0) for m in _WRITTEN_REGISTER.finditer(text)]
+
+
+def test_every_ruleset_speaks_the_players_register() -> None:
+    """Each ruleset's clauses, option meanings and summary, and each ambiguity's question and readings (a ruling
+    lists them to the table), are said as a player says them, in every ruleset alike."""
+    hits = [f"{where}: {w}" for where, _, ar in _pairs() for w in written_register(ar)]
+    assert hits == []
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("يوزّع الموزّع الورق كله ورقة ورقة، بادئًا باللاعب الذي على يمينه", ["الذي"]),
+    ("إذا كان مجموع الطلبات الأربعة أقل من 11 تُلغى اليد ويُعاد التوزيع.", ["تُلغى", "ويُعاد"]),
+    ("على اللاعبين أن يلعبوا من النقش المطلوب إن استطاعوا", ["إن"]),
+    ("وإذا لم تُلعب في اللمّة ورقة طرنيب", ["لم", "تُلعب"]),
+    ("اللي بياخد اللمّة بيبلّش اللي بعدها؛ وإذا ما انلعب طرنيب باللمّة", []),
+])
+def test_the_register_check_sees_written_arabic(text: str, words: list[str]) -> None:
+    assert written_register(text) == words
 
 
 def test_game_and_match_are_kept_apart() -> None:
@@ -571,26 +601,39 @@ MATH_MORE = [
 _CARD_CODE = re.compile(r"(?<![\w@.])(?:10|[2-9TJQKA])[CDHS](?![\w@])")
 
 
-def _math_of(args: list[str], capsys: pytest.CaptureFixture[str]) -> list[tuple[str, str]]:
+def _math_of(args: list[str], capsys: pytest.CaptureFixture[str],
+             monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str, str]]:
+    """(shape, English line, Arabic) of each ruling's arithmetic: the shape as the Arabic renderer is handed it."""
     import json
 
+    from tarneeb.ruling import arabic as ruling_ar
+
+    shapes: dict[str, str] = {}  # the English line of each arithmetic rendered (a reading's too) -> its shape
+    render = ruling_ar.math_ar
+
+    def spy(m: Any) -> str:
+        shapes[str(m)] = m.shape
+        return render(m)
+
+    monkeypatch.setattr(ruling_ar, "math_ar", spy)
     assert main(["ruling", *args, "--lang", "ar", "--json"]) in (0, 1)
+    monkeypatch.setattr(ruling_ar, "math_ar", render)
     out = json.loads(capsys.readouterr().out)
-    return [(r["math"], r["math_ar"]) for r in out["rulings"] if r["math"]]
+    return [(shapes.get(r["math"], ""), r["math"], r["math_ar"]) for r in out["rulings"] if r["math"]]
 
 
-def test_every_arithmetic_shape_reads_in_arabic(capsys: pytest.CaptureFixture[str]) -> None:
-    """Each ruling's arithmetic (the "math" of tarneeb.ruling.decision and turns) has an Arabic rendering
-    (``math_ar``), for every shape the referee writes it in: the same numbers and cards (in words), no Latin letter
-    left; and every shape the renderer knows is met here (a new shape needs its Arabic and a case here)."""
-    from tarneeb.ruling.arabic import MATH_SHAPES, math_shape
+def test_every_arithmetic_shape_reads_in_arabic(capsys: pytest.CaptureFixture[str],
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each ruling's arithmetic (tarneeb.ruling.arithmetic.Math, made by the deciding modules) has an Arabic
+    rendering (``math_ar``), for every shape the referee makes: the same numbers and cards (in words) as the English
+    line, no Latin letter left; and every shape is met here (a new shape needs its Arabic and a case here)."""
+    from tarneeb.ruling.arabic import MATH_SHAPES
 
     seen: set[str] = set()
     cases = [[str(p)] for p in DISPUTE_FILES] + QUICK + MATH_MORE
     for args in cases:
-        for en, ar in _math_of(args, capsys):
-            shape = math_shape(en)
-            assert shape is not None and ar, f"{args}: no Arabic for the arithmetic {en!r}"
+        for shape, en, ar in _math_of(args, capsys, monkeypatch):
+            assert shape in MATH_SHAPES and ar, f"{args}: no Arabic for the arithmetic {en!r}"
             seen.add(shape)
             plain = _codes_for_card_words(_ISOLATES.sub("", ar))  # cards in words, counted as their codes
             assert not re.search(r"[A-Za-z]", _ISOLATES.sub("", ar)), (en, ar)
@@ -601,11 +644,13 @@ def test_every_arithmetic_shape_reads_in_arabic(capsys: pytest.CaptureFixture[st
     assert seen == set(MATH_SHAPES), sorted(set(MATH_SHAPES) - seen)
 
 
-def test_arithmetic_of_an_unknown_shape_is_left_out() -> None:
+def test_an_arithmetic_is_of_a_known_shape_or_none() -> None:
     from tarneeb.ruling.arabic import math_ar, math_shape
+    from tarneeb.ruling.arithmetic import NONE, math
 
-    assert math_shape("a sentence the referee does not write") is None and math_ar("a new shape 3 > 2") == ""
-    assert math_ar("") == ""
+    with pytest.raises(ValueError, match="unknown shape"):
+        math("a new shape", a=3, b=2)
+    assert math_shape(NONE) is None and math_ar(NONE) == "" and str(NONE) == ""
 
 
 # ---------------------------------------------------------------- 7. the report's arithmetic; a missing fact; several

@@ -35,7 +35,7 @@ def _rule(raw: dict[str, Any]) -> dict[str, Any]:
     assert len(rep.rulings) == 1
     x = rep.rulings[0]
     assert x.status == "ruled", x.text
-    return dict(x.answer, _text=x.text, _math=x.math, _clauses=[c.id for c in x.clauses])
+    return dict(x.answer, _text=x.text, _math=str(x.math), _clauses=[c.id for c in x.clauses])
 
 
 def _dealt(rid: str, dealer: int, rnd: random.Random, **opts: Any) -> Match:

@@ -15,6 +15,7 @@ The words name the players; --json counts seats 0 to 3 (seat 0 is the first play
 (team 0 is seats 0 and 2), hands from 1. Examples:
   tarneeb score spec/sheets/examples/card-kings-41.json
   tarneeb score spec/sheets/examples/classic.json --json
+  tarneeb score spec/sheets/examples/tarneeb-400.json --lang ar
 """
 
 
@@ -90,7 +91,12 @@ def cmd_score(args: argparse.Namespace) -> int:
     if args.json:
         print_json(result_dict(res))
     elif res.error is None or res.error.hand:  # an impossible head (the first dealer): its line alone
-        sys.stdout.write(_text(args.file, res))
+        if args.lang == "ar":
+            from tarneeb.cli.score_ar import text_ar
+
+            sys.stdout.write(text_ar(args.file, res, _columns(res)))
+        else:
+            sys.stdout.write(_text(args.file, res))
     if res.error is not None:
         sys.stderr.write(error_line(args.file, res.error) + "\n")
         return 1
@@ -109,4 +115,7 @@ def register(subparsers: Any) -> None:
     s.add_argument("--json", action="store_true",
                    help="machine-readable output: each hand's dealer, calls, changes, running scores and reasons, "
                         "the outcome (seats 0-3, teams 0/1, hands from 1)")
+    s.add_argument("--lang", choices=("en", "ar"), default="en",
+                   help="language of the words (ar: Arabic, as players at the table say it, printed right-to-left; "
+                        "the JSON and the line of an impossible entry stay as they are)")
     s.set_defaults(func=cmd_score)

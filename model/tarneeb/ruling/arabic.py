@@ -16,6 +16,7 @@ import dataclasses
 import re
 from typing import Any
 
+from tarneeb.core.cards import STRAINS, SUITS, card_str
 from tarneeb.core.sources import cite
 from tarneeb.core.spec import rulesets
 from tarneeb.i18n.arabic import FSI, LRI, PDI, RLI, isolate
@@ -35,6 +36,7 @@ from tarneeb.ruling.arabic_words import (
     ruleset_ar,
     team,
 )
+from tarneeb.ruling.arithmetic import SHAPES, Math, change, cmp, line
 from tarneeb.ruling.readings import KEY_FIELDS, AmbiguityFlag, Report, Ruling
 
 
@@ -340,39 +342,26 @@ def add_sentences(out: dict[str, Any], rep: Report) -> None:
                     rd["ruling_ar_several"] = several(rd["ruling_ar"])
 
 
-_WORDY = re.compile(r"[A-Za-z]{3,}")
-
-
-def arithmetic(x: Ruling) -> str:
-    """The ruling's arithmetic when it is a formula (a few words translated); "" when it is worded in English
-    or names seats (0-based there, 1-based here)."""
-    math = x.math
-    for en, ar in _table().get("math", {}).items():
-        math = math.replace(en, ar)
-    if not math or _WORDY.search(math) or "seat" in x.math:
-        return ""
-    return math
-
-
 # ------------------------------------------------------------------ the arithmetic in Arabic
 #
-# Each shape the arithmetic of a ruling takes (the "math" of tarneeb.ruling.decision and tarneeb.ruling.turns),
-# read back into its numbers, players, cards and suits and worded with the templates of [ruling.arithmetic]. This
-# restates no rule: it says in Arabic the comparison the English line states, number for number; formulas stay
-# in left-to-right isolates (so "14 < 41" reads the same in a right-to-left line).
+# Each shape of a ruling's arithmetic (tarneeb.ruling.arithmetic.Math, made by the deciding modules) worded from
+# its terms with the templates of [ruling.arithmetic]: the same numbers, players, cards and comparisons as the
+# English line. This restates no rule; formulas stay in left-to-right isolates (so "14 < 41" reads the same in a
+# right-to-left line).
 
-_SUIT_LETTER = {name: "CDHS"[i] for i, plural in enumerate(("clubs", "diamonds", "hearts", "spades"))
-                for name in (plural, plural[:-1])} | {"no trump": "N"}
-_FORMULA = re.compile(r"[-+=<>\d\s,]+")
-_CMP = r"(-?\d+) (>=|<=|<|>|=) (-?\d+)"
+MATH_SHAPES = SHAPES
 
 
 def _a(key: str, **kw: object) -> str:
     return _t("arithmetic", key, **kw)
 
 
-def _suit(name: str) -> str:
-    return _strain(_SUIT_LETTER[name])
+def _suit(suit: int) -> str:
+    return _strain(SUITS[suit])
+
+
+def _card_words(card: int) -> str:
+    return card_ar(card_str(card))
 
 
 def _f(text: str) -> str:
@@ -381,144 +370,89 @@ def _f(text: str) -> str:
     return ltr(text.replace(">=", "≥").replace("<=", "≤").replace(" ", "\u00a0"))
 
 
-def _formula(text: str) -> str:
-    """A formula with no words ("2+3+2+2 = 9 < 11", "0 + 5 = 5, 0 + 2 = 2"): each comma's part isolated."""
-    return "، ".join(_f(part) for part in text.split(", "))
+def _ge(ok: bool) -> str:
+    return ">=" if ok else "<"
 
 
-def _seq(text: str) -> str:
-    """"2 -> 3 -> 4 -> 1" as "2 ثم 3 ثم 4 ثم 1"."""
-    return _t("labels", "then").join(text.split(" -> "))
+def _render(m: Math) -> str:
+    """The arithmetic ``m`` in Arabic, from its terms."""
+    s, t = m.shape, dict(m.terms)
+    if s == "not-in-turn":
+        inner = t.get("inner")
+        return _a("not-in-turn", seat=t["seat"] + 1, turn=t["turn"] + 1) + (f" ({_render(inner)})" if inner else "")
+    if s in ("range", "total"):
+        return _f(line(m))
+    if s == "changes":
+        return "، ".join(_f(change(b, d, a)) for b, d, a in zip(t["before"], t["deltas"], t["after"], strict=True))
+    if s == "trump-turned":
+        return _a("trump-turned", card=_card_words(t["card"]), suit=_suit(t["card"] // 13), trump=_strain(STRAINS[t["trump"]]))
+    if s in ("leader", "won-trick"):
+        return _a(s, seat=t["seat"] + 1)
+    if s == "follows":
+        return _a("follows", card=_card_words(t["card"]), suit=_suit(t["led"]))
+    if s in ("void", "void-holds-trump", "holds"):
+        return _a(s, seat=t["seat"] + 1, suit=_suit(t["led"]))
+    if s == "trick":
+        cards = "، ".join(_a("trick-card", card=_card_words(c), seat=p + 1) for p, c in t["played"])
+        return _a("trick", cards=cards, card=_card_words(t["card"]))
+    if s == "excluded":
+        return _a("excluded", bid=t["bid"], bids="، ".join(str(b) for b in t["bids"]))
+    if s == "rising-min":
+        return _a("rising-min", score=_num(t["score"]), lowest=t["lowest"],
+                  cmp=_f(f"{t['bid']} {_ge(t['bid'] >= t['lowest'])} {t['lowest']}"))
+    if s == "contract-score":
+        (b0, b1), (d0, d1), (a0, a1) = t["before"], t["deltas"], t["after"]
+        return _a("contract-score", team=team(t["team"]), cmp=_f(f"{t['took']} {_ge(t['made'])} {t['bid']}"),
+                  team0=team(0), team1=team(1), f0=_f(change(b0, d0, a0)), f1=_f(change(b1, d1, a1)))
+    if s == "qualify":
+        return "؛ ".join(_a("qualify", team=team(k), hi=_f(f"{hi} {_ge(at)} {t['target']}"),
+                            lo=_f(f"{lo} {'>' if above else '<='} 0"),
+                            verdict=_a("qualifies" if q else "does-not-qualify"))
+                         for k, (hi, at, lo, above, q) in enumerate(t["teams"]))
+    if s == "reached":
+        (v0, v1), (r0, r1) = t["scores"], t["reached"]
+        return _a("reached", team0=team(0), team1=team(1), c0=_f(f"{v0} {_ge(r0)} {t['target']}"),
+                  c1=_f(f"{v1} {_ge(r1)} {t['target']}"))
+    if s == "combined":
+        sc, (a, b) = t["scores"], t["keys"]
+        return _a("combined", a=_f(f"{sc[0]}+{sc[2]} = {a}"), b=_f(f"{sc[1]}+{sc[3]} = {b}"), cmp=_f(f"{a} {cmp(a, b)} {b}"))
+    if s == "top":
+        sc, (a, b) = t["scores"], t["keys"]
+        return _a("top", a=_num(a), x=_num(sc[0]), y=_num(sc[2]), b=_num(b), z=_num(sc[1]), w=_num(sc[3]),
+                  cmp=_f(f"{a} {cmp(a, b)} {b}"))
+    if s == "trick-leader":
+        return _a("trick-leader", trick=t["trick"], seat=t["seat"] + 1)
+    if s in ("bidding-order", "play-order"):
+        return _a(s, order=_t("labels", "then").join(str(x + 1) for x in t["seats"]))
+    if s == "deals":
+        return "؛ ".join(_a("deal", n=n, dealer=d + 1, next=nxt + 1, how=_a(f"deal-{how}") if how else "")
+                        for n, d, how, nxt in t["steps"])
+    if s == "seat-score":
+        d = t["delta"]
+        text = _a("seat-score", took=t["took"], bid=t["bid"], cmp=_f(f"{t['took']} {_ge(t['made'])} {t['bid']}"),
+                  delta=_f(f"+{d}" if d > 0 else str(d)))
+        if t["value"] is not None:
+            text += " " + _a("bid-worth", bid=t["bid"], value=t["value"])
+        return text + (f"؛ {_f(change(t['before'], d))}" if t["before"] is not None else "")
+    if s == "revoke":
+        return _a("revoke", trick=t["trick"], led=_suit(t["led"]), seat=t["seat"] + 1, card=_card_words(t["card"]),
+                  held=_a("a-trump") if t["trump"] else _suit(t["led"]), proof=_card_words(t["proof"]))
+    raise ValueError(f"an arithmetic of an unknown shape {s!r}")
 
 
-def _team_of(label: str) -> str:
-    """"team 1" as the Arabic team label (its two players)."""
-    return team(int(label.removeprefix("team ")) - 1)
+def math_shape(m: Math) -> str | None:
+    """The shape of an arithmetic (one of :data:`MATH_SHAPES`), None when there is none."""
+    return m.shape or None
 
 
-def _qualify(part: str) -> str | None:
-    m = re.fullmatch(rf"(team \d): {_CMP} and {_CMP}: (qualifies|does not qualify)", part)
-    if m is None:
-        return None
-    t, a, op1, b, c, op2, d, verdict = m.groups()
-    return _a("qualify", team=_team_of(t), hi=_f(f"{a} {op1} {b}"), lo=_f(f"{c} {op2} {d}"),
-              verdict=_a("qualifies" if verdict == "qualifies" else "does-not-qualify"))
-
-
-def _deal_step(step: str) -> str | None:
-    m = re.fullmatch(r"deal (\d+) by player (\d)(?: (played|cancelled))? -> player (\d)", step)
-    if m is None:
-        return None
-    n, dealer, how, nxt = m.groups()
-    return _a("deal", n=n, dealer=dealer, next=nxt, how=_a(f"deal-{how}") if how else "")
-
-
-def _render(math: str) -> tuple[str, str] | None:
-    """(shape, the Arabic) of an English arithmetic line, or None when it has no known shape."""
-    m = re.fullmatch(r"player (\d) != player (\d)(?: \((.+)\))?", math)
-    if m is not None:
-        inner = _render(m.group(3)) if m.group(3) else None
-        if m.group(3) and inner is None:
-            return None
-        text = _a("not-in-turn", seat=m.group(1), turn=m.group(2))
-        return ("not-in-turn", text + (f" ({inner[1]})" if inner else ""))
-    if _FORMULA.fullmatch(math):
-        return "formula", _formula(math)
-    if (m := re.fullmatch(r"turned (\S+) \(([a-z]+)\) -> trump ([a-z ]+)", math)) is not None:
-        return "trump-turned", _a("trump-turned", card=card_ar(m.group(1)), suit=_suit(m.group(2)),
-                                  trump=_suit(m.group(3)))
-    if (m := re.fullmatch(r"leader = player (\d)", math)) is not None:
-        return "leader", _a("leader", seat=m.group(1))
-    if (m := re.fullmatch(r"(\S+) is a ([a-z]+), the led suit", math)) is not None:
-        return "follows", _a("follows", card=card_ar(m.group(1)), suit=_suit(m.group(2)))
-    if (m := re.fullmatch(r"player (\d) is void in ([a-z]+)( and holds a trump)?", math)) is not None:
-        key = "void-holds-trump" if m.group(3) else "void"
-        return key, _a(key, seat=m.group(1), suit=_suit(m.group(2)))
-    if (m := re.fullmatch(r"player (\d) holds a ([a-z]+)", math)) is not None:
-        return "holds", _a("holds", seat=m.group(1), suit=_suit(m.group(2)))
-    if (m := re.fullmatch(r"((?:\S+\(player \d\) ?)+): (\S+) wins", math)) is not None:
-        cards = "، ".join(_a("trick-card", card=card_ar(c), seat=s)
-                         for c, s in re.findall(r"(\S+)\(player (\d)\)", m.group(1)))
-        return "trick", _a("trick", cards=cards, card=card_ar(m.group(2)))
-    if (m := re.fullmatch(r"(\d+) is among the excluded bids \[([\d, ]*)\]", math)) is not None:
-        return "excluded", _a("excluded", bid=m.group(1), bids="، ".join(m.group(2).split(", ")))
-    if (m := re.fullmatch(rf"score (-?\d+): lowest bid (\d+); {_CMP}", math)) is not None:
-        return "rising-min", _a("rising-min", score=_num(m.group(1)), lowest=m.group(2),
-                                cmp=_f(" ".join(m.group(3, 4, 5))))
-    if (m := re.fullmatch(rf"(team \d) took {_CMP}; team 1 (.+), team 2 (.+)", math)) is not None:
-        t, took, op, bid, f0, f1 = m.groups()
-        if _FORMULA.fullmatch(f0) and _FORMULA.fullmatch(f1):
-            return "contract-score", _a("contract-score", team=_team_of(t), cmp=_f(f"{took} {op} {bid}"),
-                                        team0=team(0), team1=team(1), f0=_f(f0), f1=_f(f1))
-    if (m := re.fullmatch(r"(team 1: .+); (team 2: .+)", math)) is not None:
-        parts = [_qualify(p) for p in m.groups()]
-        if all(parts):
-            return "qualify", "؛ ".join(p for p in parts if p)
-        m2 = re.fullmatch(rf"team 1: {_CMP}; team 2: {_CMP}", math)
-        if m2 is not None:
-            return "reached", _a("reached", team0=team(0), team1=team(1), c0=_f(" ".join(m2.group(1, 2, 3))),
-                                 c1=_f(" ".join(m2.group(4, 5, 6))))
-    if (m := re.fullmatch(rf"combined (\S+ = -?\d+), (\S+ = -?\d+): {_CMP}", math)) is not None:
-        return "combined", _a("combined", a=_f(m.group(1)), b=_f(m.group(2)), cmp=_f(" ".join(m.group(3, 4, 5))))
-    if (m := re.fullmatch(r"top score (-?\d+) \(of (-?\d+), (-?\d+)\) (=|<|>) (-?\d+) \(of (-?\d+), (-?\d+)\)",
-                          math)) is not None:
-        a, x, y, op, b, z, w = m.groups()
-        return "top", _a("top", a=_num(a), x=_num(x), y=_num(y), b=_num(b), z=_num(z), w=_num(w),
-                         cmp=_f(f"{a} {op} {b}"))
-    if (m := re.fullmatch(r"winner of the trick = player (\d)", math)) is not None:
-        return "won-trick", _a("won-trick", seat=m.group(1))
-    if (m := re.fullmatch(r"trick (\d+): leader = player (\d)", math)) is not None:
-        return "trick-leader", _a("trick-leader", trick=m.group(1), seat=m.group(2))
-    if (m := re.fullmatch(r"(order )?players (\d(?: -> \d)*)", math)) is not None:
-        key = "bidding-order" if m.group(1) else "play-order"
-        return key, _a(key, order=_seq(m.group(2)))
-    if math.startswith("deal "):
-        steps = [_deal_step(s) for s in math.split("; ")]
-        if all(steps):
-            return "deals", "؛ ".join(s for s in steps if s)
-    m = re.fullmatch(r"took (\d+) (>=|<) bid (\d+): ([+-]?\d+)(?: \(a bid of \d+ is worth (\d+)\))?(?:; ([-+=\d ]+))?",
-                     math)
-    if m is not None:
-        took, op, bid, delta, worth, after = m.groups()
-        text = _a("seat-score", took=took, bid=bid, cmp=_f(f"{took} {op} {bid}"), delta=_f(delta))
-        if worth:
-            text += " " + _a("bid-worth", bid=bid, value=worth)
-        return "seat-score", text + (f"؛ {_f(after)}" if after else "")
-    m = re.fullmatch(r"trick (\d+): ([a-z]+) led, player (\d) played (\S+) while holding a ([a-z]+) \((\S+)\)", math)
-    if m is not None:
-        trick, led, seat, card, what, proof = m.groups()
-        held = _a("a-trump") if what == "trump" else _suit(what)
-        return "revoke", _a("revoke", trick=trick, led=_suit(led), seat=seat, card=card_ar(card), held=held,
-                            proof=card_ar(proof))
-    return None
-
-
-MATH_SHAPES = ("not-in-turn", "formula", "trump-turned", "leader", "follows", "void", "void-holds-trump", "holds",
-               "trick", "excluded", "rising-min", "contract-score", "qualify", "reached", "combined", "top",
-               "won-trick", "trick-leader", "bidding-order", "play-order", "deals", "seat-score", "revoke")
-
-
-def math_shape(math: str) -> str | None:
-    """The shape of an English arithmetic line (one of :data:`MATH_SHAPES`), None when it has none known."""
-    got = _render(math) if math else None
-    return got[0] if got else None
-
-
-def math_ar(math: str) -> str:
-    """The arithmetic line of a ruling (its English ``math``) in Arabic, number for number; "" when there is none
-    or its shape is not known (:data:`MATH_SHAPES`; a test holds every shape the referee writes to one)."""
-    got = _render(math) if math else None
-    return got[1] if got else ""
+def math_ar(m: Math) -> str:
+    """A ruling's arithmetic in Arabic, number for number; "" when there is none."""
+    return _render(m) if m else ""
 
 
 def _arithmetic_ar(x: Ruling) -> str:
-    """The ruling's arithmetic as the report prints it: in Arabic (:func:`math_ar`, as the web page shows it), or,
-    for a shape :func:`math_ar` does not know, the formula (:func:`arithmetic`) isolated; "" when there is none."""
-    worded = math_ar(x.math)
-    if worded:
-        return worded
-    formula = arithmetic(x)
-    return ltr(formula) if formula else ""
+    """The ruling's arithmetic as the report prints it, in Arabic (:func:`math_ar`, as the web page shows it)."""
+    return math_ar(x.math)
 
 
 def _clause_text(x: Ruling, c: Any) -> tuple[str, str]:
@@ -710,5 +644,5 @@ def report_text_ar(rep: Report, explain: bool = False) -> str:
     return "\n".join(rtl_isolated(ln) for ln in lines) + "\n"
 
 
-__all__ = ["LRI", "MATH_SHAPES", "PDI", "RLI", "add_sentences", "arithmetic", "fact", "ltr", "math_ar", "math_shape",
+__all__ = ["LRI", "MATH_SHAPES", "PDI", "RLI", "add_sentences", "fact", "ltr", "math_ar", "math_shape",
            "player", "report_text_ar", "rtl_isolated", "ruleset_ar", "sentence", "several"]

@@ -21,6 +21,7 @@ from tarneeb.core.cards import n_of, player_name, strain_name
 from tarneeb.core.spec import Rules
 from tarneeb.core.state import Calling, Cancelled, Dealing, Event, NextDealer, State
 from tarneeb.errors import IllegalAction, IllegalBid
+from tarneeb.ruling.arithmetic import NONE, math
 from tarneeb.ruling.facts import (
     all_bids,
     auction,
@@ -81,7 +82,7 @@ def decide_bid(rules: Rules, situation: Situation) -> Decision:
                             f"{bid_text.capitalize()} by {player_name(seat)} is not legal now: it is {player_name(turn)}'s turn to "
                             f"bid (the dealer is {player_name(situation.dealer)}; order {order}).",
                             (core_clauses.turn_clause(rules),) + checked,
-                            f"{player_name(seat)} != {player_name(turn)}")
+                            math("not-in-turn", seat=seat, turn=turn))
         if rules.rising_min and situation.scores is None:
             raise Missing("scores", "the bidder's score sets the lowest bid under this ruleset")
         score = situation.scores[seat] if situation.scores is not None else 0
@@ -92,12 +93,12 @@ def decide_bid(rules: Rules, situation: Situation) -> Decision:
                             f"{bid_text} is not legal: a bid here is a number of tricks with no suit.",
                             ("bid.meaning",))
         lo = core_rules.min_bid_for(rules, score)
-        math = (f"{lo} <= {question.bid.n} <= {rules.bid_max}"
-                if question.bid.n is not None and lo <= question.bid.n <= rules.bid_max else "")
+        arith = (math("range", lowest=lo, bid=question.bid.n, highest=rules.bid_max)
+                 if question.bid.n is not None and lo <= question.bid.n <= rules.bid_max else NONE)
         if question.bid.n in rules.bid_excluded:
-            math = f"{question.bid.n} is among the excluded bids {sorted(rules.bid_excluded)}"
+            arith = math("excluded", bid=question.bid.n, bids=tuple(sorted(rules.bid_excluded)))
         elif rules.rising_min and question.bid.n is not None:
-            math = f"score {score}: lowest bid {lo}; {question.bid.n} {'>=' if question.bid.n >= lo else '<'} {lo}"
+            arith = math("rising-min", score=score, lowest=lo, bid=question.bid.n)
         turn_text = "" if turn is None else f", in turn (the dealer is {player_name(situation.dealer)})"
         facts: dict[str, Any] = {"seat": seat}
         if rules.rising_min:
@@ -108,12 +109,12 @@ def decide_bid(rules: Rules, situation: Situation) -> Decision:
             if turn is not None:
                 facts.update(in_turn=True, dealer=situation.dealer)
             return Decision({"legal": True, **facts},
-                            f"{bid_text.capitalize()} by {player_name(seat)} is legal{extra}{turn_text}.", chain, math)
+                            f"{bid_text.capitalize()} by {player_name(seat)} is legal{extra}{turn_text}.", chain, arith)
         if bad[0] == "bid.range":
             facts.update(lowest=rules.bid_min, highest=rules.bid_max)
         return Decision({"legal": False, "clause": bad[0], **facts},
                         f"{bid_text.capitalize()} by {player_name(seat)} is not legal: {bad[1]}.",
-                        (bad[0],) + tuple(c for c in checked if c != bad[0]), math)
+                        (bad[0],) + tuple(c for c in checked if c != bad[0]), arith)
     state, _ = auction(rules, situation)
     if type(state) is not Calling:
         raise situation.err(["auction", "question"], "the auction is over: no further call can be made")
@@ -125,7 +126,7 @@ def decide_bid(rules: Rules, situation: Situation) -> Decision:
                         f"{bid_text.capitalize()} by {player_name(question.seat)} is not legal now: after "
                         f"{n_of(len(situation.auction or []), 'call')} from the player after the dealer ({player_name(dealer)}), "
                         f"it is {player_name(seat)}'s turn.",
-                        (core_clauses.turn_clause(rules),) + checked, f"{player_name(question.seat)} != {player_name(seat)}")
+                        (core_clauses.turn_clause(rules),) + checked, math("not-in-turn", seat=question.seat, turn=seat))
     forced = _refusal(rules, state, PASS) is not None  # the seat may not pass: the dealer forced to bid
     checked = core_clauses.bid_legal_clauses(rules, forced=forced)
     try:
@@ -154,7 +155,6 @@ def decide_redeal(rules: Rules, situation: Situation) -> Decision:
         check_individual_bids(rules, situation)
         scores = total_scores(rules, situation)
         total, minimum = core_rules.bid_total(rules, bids, scores)  # the numbers the transition compares (bid.total)
-        sums = "+".join(str(b) for b in bids) + f" = {total}"
         _, events = steps.in_turn(rules, opened(rules, situation, scores)[0], stated_bids(situation))
         if not _cancelled(events):
             nxt = _after_played(rules, dealer)
@@ -162,14 +162,14 @@ def decide_redeal(rules: Rules, situation: Situation) -> Decision:
                              "minimum": minimum},
                             f"The bids total {total}, at least {minimum}: the hand is played, and {player_name(nxt.dealer)} "
                             f"deals the next one.", (cancel, nxt.clause),
-                            f"{sums} >= {minimum}")
+                            math("total", bids=tuple(bids), total=total, minimum=minimum, met=True))
         nd = _next_dealer(events)
         who = "the same dealer" if nd.dealer == dealer else "the next dealer"
         return Decision({"redeal": True, "dealer": nd.dealer, "reason": "total", "total": total, "minimum": minimum,
                          "same_dealer": nd.dealer == dealer},
                         f"The bids total {total}, below {minimum}: the hand is cancelled and {who}, "
                         f"{player_name(nd.dealer)}, deals again.", (cancel, nd.clause),
-                        f"{sums} < {minimum}")
+                        math("total", bids=tuple(bids), total=total, minimum=minimum, met=False))
     if situation.auction is None:
         raise Missing("auction", "the calls of the auction decide it")
     state, events = auction(rules, situation)

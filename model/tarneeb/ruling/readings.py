@@ -30,6 +30,8 @@ from tarneeb.core.sources import cite, rule_words, topic_words
 from tarneeb.core.spec import OptionValue, Rules
 from tarneeb.core.state import Calling
 from tarneeb.errors import IllegalBid
+from tarneeb.ruling.arithmetic import NONE, Math
+from tarneeb.ruling.arithmetic import line as math_line
 from tarneeb.ruling.decision import decide
 from tarneeb.ruling.facts import auction
 from tarneeb.ruling.math_words import math_words
@@ -92,7 +94,7 @@ class Ruling:
     text: str
     clauses: tuple[ClauseRef, ...] = ()
     ambiguities: tuple[AmbiguityFlag, ...] = ()
-    math: str = ""  # the arithmetic or comparison that decides
+    math: Math = NONE  # the arithmetic or comparison that decides (tarneeb.ruling.arithmetic)
     fields: tuple[str, ...] = ()  # for a contradiction: the fields in conflict
 
     def key(self, kind: str) -> str:
@@ -377,7 +379,7 @@ def report_json(rep: Report) -> dict[str, Any]:
         "agreement": rep.agreement, "headline": headline(rep), "asked": rep.asked,
         "rulings": [{
             "ruleset": x.ruleset, "label": x.label, "name": x.name, "status": x.status, "answer": x.answer,
-            "ruling": x.text, "math": x.math, "math_words": math_words(x.math), "fields": list(x.fields),
+            "ruling": x.text, "math": math_line(x.math), "math_words": math_words(x.math), "fields": list(x.fields),
             "short": short_lines(x, rep.kind),
             "clauses": [c.to_json() for c in x.clauses],
             "ambiguities": [{

@@ -29,6 +29,7 @@ from tarneeb.core.cards import STRAINS, per_player, per_team, player_name, team_
 from tarneeb.core.spec import Rules
 from tarneeb.core.state import Cancelled, Decided, Event, Playing, Scored
 from tarneeb.errors import IllegalAction
+from tarneeb.ruling.arithmetic import NONE, Math, math
 from tarneeb.ruling.facts import (
     all_bids,
     check_individual_bids,
@@ -146,11 +147,10 @@ def decide_score(rules: Rules, situation: Situation) -> Decision:
         _check_after(rules, situation, after)
         parts = [f"{player_name(k)} bid {bids[k]}, took {situation.tricks[k] if situation.tricks else 0}: {fmt_delta(deltas[k])}"
                  for k in range(4)]
-        math = ", ".join(f"{before[k]} {'+' if deltas[k] >= 0 else '-'} {abs(deltas[k])} = {after[k]}"
-                         for k in range(4)) if after else ""
+        arith = math("changes", before=tuple(before), deltas=tuple(deltas), after=tuple(after)) if after else NONE
         return Decision({"deltas": deltas, "scores": after, "bids": bids, "tricks": list(situation.tricks or [0] * 4)},
                         "; ".join(parts) + ".", core_clauses.score_ruling_clauses(rules),
-                        math)
+                        arith)
     tricks = _hand_tricks(situation)
     played = _auction_hand(rules, situation, tricks)
     d0, d1 = played.deltas[0], played.deltas[1]
@@ -161,16 +161,15 @@ def decide_score(rules: Rules, situation: Situation) -> Decision:
     bt = core_rules.team_of(situation.contract.seat)
     took = core_rules.team_tricks(tricks)[bt]
     made = core_rules.bid_made(situation.contract.bid, took)
-    math = (f"{team_label(bt)} took {took} {'>=' if made else '<'} {situation.contract.bid}; "
-            f"{team_label(0)} {before[0]} {'+' if d0 >= 0 else '-'} {abs(d0)} = {after2[0]}, "
-            f"{team_label(1)} {before[1]} {'+' if d1 >= 0 else '-'} {abs(d1)} = {after2[1]}")
+    arith = math("contract-score", team=bt, took=took, bid=situation.contract.bid, made=made,
+                 before=(before[0], before[1]), deltas=(d0, d1), after=(after2[0], after2[1]))
     return Decision({"deltas": [d0, d1, d0, d1], "scores": after2,
                      "contract": {"seat": situation.contract.seat, "bid": situation.contract.bid}, "took": took},
                     f"Contract {situation.contract.bid} by {player_name(situation.contract.seat)}: {team_label(0)} {fmt_delta(d0)}, "
                     f"{team_label(1)} {fmt_delta(d1)}.",
                     tuple(dict.fromkeys((core_clauses.score_clause(rules, contract_of(situation), tricks),
                                          *core_clauses.score_ruling_clauses(rules)))),
-                    math)
+                    arith)
 
 
 # ------------------------------------------------------------------ a score change one hand can make
@@ -322,7 +321,7 @@ def _decide_winner_individual(rules: Rules, situation: Situation) -> Decision:
                         f"({standing}).", chain)
     q0 = core_rules.team_qualifies(rt, after[0], after[2])
     q1 = core_rules.team_qualifies(rt, after[1], after[3])
-    math = _winner_math(rt, after, q0, q1)
+    arith = _winner_math(rt, after, q0, q1)
     answer: dict[str, Any] = {"winner": win, "clause": rule, "scores": list(after), "target": target}
     if win is not None and rule == "tie.both-qualify":
         how = "combined score" if rules.tie_rule == "combined" else "top score"
@@ -339,26 +338,22 @@ def _decide_winner_individual(rules: Rules, situation: Situation) -> Decision:
         text = (f"No team has won: none has one partner at {target} or more with the other above zero "
                 f"({standing}); another hand is played.")
         answer.update(reason="none-qualifies")
-    return Decision(answer, text, chain, math)
+    return Decision(answer, text, chain, arith)
 
 
-def _winner_math(rules: Rules, sc: Sequence[int], q0: bool, q1: bool) -> str:
+def _winner_math(rules: Rules, sc: Sequence[int], q0: bool, q1: bool) -> Math:
     """The comparison behind an individual-family outcome, e.g. "combined 45+10 = 55 = 42+13 = 55": the
     comparisons :func:`tarneeb.core.rules.qualification` makes (those of the higher partner: one partner at the
     target, the other above zero) and the keys of :func:`tarneeb.core.rules.tie_keys`."""
-    def team(t: int, q: bool) -> str:
+    def team(t: int, q: bool) -> tuple[int, bool, int, bool, bool]:
         a, b = sc[t], sc[core_rules.partner(t)]
         a_at, b_above, b_at, a_above = core_rules.qualification(rules, a, b)
         hi, lo, at, above = (a, b, a_at, b_above) if a >= b else (b, a, b_at, a_above)
-        return (f"{team_label(t)}: {hi} {'>=' if at else '<'} {rules.target} and {lo} "
-                f"{'> 0' if above else '<= 0'}: {'qualifies' if q else 'does not qualify'}")
+        return hi, at, lo, above, q
     if q0 and q1:
-        a, b = core_rules.tie_keys(rules, sc)
-        cmp = "=" if a == b else (">" if a > b else "<")
-        if rules.tie_rule == "combined":
-            return f"combined {sc[0]}+{sc[2]} = {a}, {sc[1]}+{sc[3]} = {b}: {a} {cmp} {b}"
-        return f"top score {a} (of {sc[0]}, {sc[2]}) {cmp} {b} (of {sc[1]}, {sc[3]})"
-    return "; ".join((team(0, q0), team(1, q1)))
+        keys = core_rules.tie_keys(rules, sc)
+        return math("combined" if rules.tie_rule == "combined" else "top", scores=tuple(sc), keys=tuple(keys))
+    return math("qualify", teams=(team(0, q0), team(1, q1)), target=rules.target)
 
 
 def decide_winner(rules: Rules, situation: Situation) -> Decision:
@@ -388,8 +383,7 @@ def decide_winner(rules: Rules, situation: Situation) -> Decision:
         win, rule = core_rules.auction_outcome(rules, after2, target, bt, False)
     chain = (rule,) + tuple(c for c in ("win.target", "tie.both-qualify", "score.bid13") if c != rule)
     reached = core_rules.target_reached(after2, target)  # the comparisons R.auction_outcome makes
-    math = (f"{team_label(0)}: {after2[0]} {'>=' if reached[0] else '<'} {target}; "
-            f"{team_label(1)}: {after2[1]} {'>=' if reached[1] else '<'} {target}")
+    arith = math("reached", scores=(after2[0], after2[1]), reached=(reached[0], reached[1]), target=target)
     answer: dict[str, Any] = {"winner": win, "clause": rule, "scores": list(after2), "target": target}
     if win is None:
         text = f"No team has reached {target} (scores: {per_team(after2)}): play goes on."
@@ -403,7 +397,7 @@ def decide_winner(rules: Rules, situation: Situation) -> Decision:
     else:
         text = f"{team_name(win)} reached {target} and wins (scores: {per_team(after2)})."
         answer.update(reason="reached")
-    return Decision(answer, text, chain, math)
+    return Decision(answer, text, chain, arith)
 
 
 __all__ = ["ScoreChanges", "check_score_change", "decide_score", "decide_winner"]

@@ -22,6 +22,7 @@ from tarneeb.core.cards import CARD_BITS, NO_TRUMP, SUIT_MASKS, SUIT_NAMES, SUIT
 from tarneeb.core.spec import Rules
 from tarneeb.core.state import Contracted, Played, TrickTaken
 from tarneeb.errors import IllegalPlay
+from tarneeb.ruling.arithmetic import NONE, math
 from tarneeb.ruling.facts import (
     check_tagged,
     dealt,
@@ -66,15 +67,13 @@ def decide_trump(rules: Rules, situation: Situation) -> Decision:
         why = f" (the dealer's turned card is {card_str(turned)})"
     elif by_deal >= 0:
         why = " whatever card is turned"
-    math = ""
-    if turned is not None:
-        math = f"turned {card_str(turned)} ({SUIT_NAMES[turned // 13]}) -> trump {strain_name(t)}"
+    arith = NONE if turned is None else math("trump-turned", card=turned, trump=t)
     answer: dict[str, Any] = {"trump": "N" if t == NO_TRUMP else SUITS[t]}
     if turned is not None:
         answer["turned"] = card_str(turned)
     elif by_deal >= 0:
         answer["fixed"] = True
-    return Decision(answer, f"Trump is {strain_name(t)}{why}.", chain, math)
+    return Decision(answer, f"Trump is {strain_name(t)}{why}.", chain, arith)
 
 
 # ------------------------------------------------------------------ play
@@ -86,7 +85,7 @@ def _out_of_turn(seat: int, turn: int, clause: str, what: str, why: str, facts: 
     return Decision({"legal": False, "seat": seat, "turn": turn, "clause": clause,
                      "irregularity": "lead-out-of-turn", **facts},
                     f"{player_name(seat, True)} may not {what}: it is {player_name(turn)}'s turn ({why}).", (clause, "play.direction"),
-                    f"{player_name(seat)} != {player_name(turn)}")
+                    math("not-in-turn", seat=seat, turn=turn))
 
 
 def decide_card(rules: Rules, situation: Situation) -> Decision:
@@ -151,7 +150,7 @@ def _decide_lead(rules: Rules, situation: Situation, card: int) -> Decision:
         raise RuntimeError(f"the leader's {name} is not legal, yet a leader may play any card")
     return Decision({"legal": True, "seat": seat, "lead": True, **expected[3]},
                     f"{player_name(seat, True)} leads ({expected[2]}), and a leader may play any card: {name} is legal.",
-                    (expected[1], "play.follow"), f"leader = {player_name(seat)}")
+                    (expected[1], "play.follow"), math("leader", seat=seat))
 
 
 def _decide_follow(rules: Rules, situation: Situation, trick: TrickInProgress, seat: int, card: int) -> Decision:
@@ -169,18 +168,17 @@ def _decide_follow(rules: Rules, situation: Situation, trick: TrickInProgress, s
     if bad is None:
         if card // 13 == led:
             text = f"{name} follows the led suit ({SUIT_NAMES[led]}): legal."
-            math = f"{name} is a {SUIT_NAMES[led][:-1]}, the led suit"
+            arith = math("follows", card=card, led=led)
         else:
             text = (f"{player_name(seat, True)} holds no {SUIT_NAMES[led]}, so may play any card"
                     f"{', trump or not' if not rules.must_trump else ''}: {name} is legal.")
-            math = f"{player_name(seat)} is void in {SUIT_NAMES[led]}"
+            arith = math("void", seat=seat, led=led)
         facts = {"reason": "follows"} if card // 13 == led else {"reason": "void", "must_trump": rules.must_trump}
-        return Decision({"legal": True, "seat": seat, "led": SUITS[led], **facts}, text, chain, math)
-    math = (f"{player_name(seat)} holds a {SUIT_NAMES[led][:-1]}" if bad[0] == "play.follow"
-            else f"{player_name(seat)} is void in {SUIT_NAMES[led]} and holds a trump")
+        return Decision({"legal": True, "seat": seat, "led": SUITS[led], **facts}, text, chain, arith)
+    arith = math("holds" if bad[0] == "play.follow" else "void-holds-trump", seat=seat, led=led)
     return Decision({"legal": False, "seat": seat, "clause": bad[0], "irregularity": "revoke", "led": SUITS[led],
                      "reason": "holds-led" if bad[0] == "play.follow" else "must-trump"},
-                    f"{name} is not legal: {bad[1]}.", (bad[0],) + tuple(c for c in chain if c != bad[0]), math)
+                    f"{name} is not legal: {bad[1]}.", (bad[0],) + tuple(c for c in chain if c != bad[0]), arith)
 
 
 # ------------------------------------------------------------------ what a hand could do
@@ -358,11 +356,10 @@ def decide_trick(rules: Rules, situation: Situation) -> Decision:
     played = [(e.seat, e.card) for e in events if type(e) is Played]
     c = next(x for s, x in played if s == seat)
     by = "the highest trump" if c // 13 == trump else f"the highest {SUIT_NAMES[cards[0] // 13][:-1]}"
-    order = " ".join(f"{card_str(x)}({player_name(s)})" for s, x in played)
     return Decision({"winner": seat, "card": card_str(c), "trump": "N" if trump == NO_TRUMP else SUITS[trump],
                      "by": "trump" if c // 13 == trump else "led", "led": SUITS[cards[0] // 13]},
                     f"{player_name(seat, True)} wins with {card_str(c)}, {by} (trump {strain_name(trump)}).",
-                    ("play.winner",) + chain + ("play.direction",), f"{order}: {card_str(c)} wins")
+                    ("play.winner",) + chain + ("play.direction",), math("trick", played=tuple(played), card=c))
 
 
 __all__ = ["decide_card", "decide_trick", "decide_trump"]

@@ -21,11 +21,12 @@ from tarneeb.core import clauses as core_clauses
 from tarneeb.core import rules as core_rules
 from tarneeb.core import transition
 from tarneeb.core.actions import PLAYS
-from tarneeb.core.cards import CARD_BITS, SUIT_NAMES, card_str, n_of, player_name
+from tarneeb.core.cards import CARD_BITS, card_str, n_of, player_name
 from tarneeb.core.sources import rule_words
 from tarneeb.core.spec import Rules
 from tarneeb.core.state import Calling, Dealing, Naming, Played
 from tarneeb.errors import IllegalPlay
+from tarneeb.ruling.arithmetic import NONE, math
 from tarneeb.ruling.bidding import decide_next_dealer
 from tarneeb.ruling.facts import (
     auction,
@@ -61,7 +62,7 @@ def _decide_who_leads(rules: Rules, situation: Situation) -> Decision:
         trump, chain = trump_of(rules, situation)
         _, w = trick_winner(rules, situation, situation.trick, trump)
         return Decision({"leader": w, "reason": "won-trick"}, f"{player_name(w, True)} won the trick and leads the next one.",
-                        ("play.next-lead", "play.winner") + chain, f"winner of the trick = {player_name(w)}")
+                        ("play.next-lead", "play.winner") + chain, math("won-trick", seat=w))
     got = leader_of_next(rules, situation)
     if got is None:
         if situation.dealer is None:
@@ -73,7 +74,7 @@ def _decide_who_leads(rules: Rules, situation: Situation) -> Decision:
     if facts.get("reason") == "auction":  # the contract the auction settled decides the lead
         chain = (*chain, core_clauses.contract_clause(rules, False))
     return Decision({"leader": seat, "trick": n, **facts}, f"{player_name(seat, True)} leads trick {n}: {why}.", chain,
-                    f"trick {n}: leader = {player_name(seat)}")
+                    math("trick-leader", trick=n, seat=seat))
 
 
 def _as_turn(lead: Decision) -> Decision:
@@ -92,7 +93,7 @@ def _trick_turn(rules: Rules, situation: Situation, trick: TrickInProgress) -> D
                     f"{player_name(seat, True)} plays next: card {n + 1} of the trick led by "
                     f"{player_name(trick.leader)}, going {way}.",
                     ("play.direction",),
-                    "players " + " -> ".join(str(x + 1) for x in order))
+                    math("play-order", seats=tuple(order)))
 
 
 def _decide_whose_turn(rules: Rules, situation: Situation) -> Decision:
@@ -103,7 +104,7 @@ def _decide_whose_turn(rules: Rules, situation: Situation) -> Decision:
     family_check(rules, situation, uses_bids=True)
     dealer = need_dealer(situation)
     clause = core_clauses.turn_clause(rules)
-    order = "players " + " -> ".join(str(x + 1) for x in steps.speaking_order(rules, dealer))
+    order = math("bidding-order", seats=tuple(steps.speaking_order(rules, dealer)))
     if rules.individual:
         done = situation.bids is not None and all(b is not None for b in situation.bids)
         if not done:
@@ -114,14 +115,14 @@ def _decide_whose_turn(rules: Rules, situation: Situation) -> Decision:
             return Decision({"seat": seat, "phase": "bidding", "made": made, "dealer": dealer},
                             f"{player_name(seat, True)} bids next ({n_of(made, 'bid')} made; the dealer, "
                             f"{player_name(dealer)}, bids last).", (clause,),
-                            f"order {order}")
+                            order)
     elif situation.auction is not None or situation.contract is None:
         state, _ = auction(rules, situation)
         if type(state) is Calling:
             return Decision({"seat": state.to_move, "phase": "bidding", "calls": len(situation.auction or [])},
                             f"{player_name(state.to_move, True)} calls next ({n_of(len(situation.auction or []), 'call')} made).",
                             (clause,),
-                            f"order {order}")
+                            order)
         if type(state) is Dealing:
             dealer = state.table.dealer
             return Decision({"seat": dealer, "phase": "deal", "reason": "all-pass"},
@@ -143,7 +144,7 @@ def _decide_whose_turn(rules: Rules, situation: Situation) -> Decision:
 def decide_deal_sequence(rules: Rules, situation: Situation) -> Decision:
     """Who deals after the deals of ``situation.deals`` (the first dealt by ``situation.dealer``), each played or cancelled."""
     dealer = need_dealer(situation)
-    steps: list[str] = []
+    steps: list[tuple[int, int, str, int]] = []
     chain: list[str] = []
     for d in situation.deals:
         sub = dataclasses.replace(situation, dealer=dealer, hand_result=d.hand, deals=[],
@@ -155,11 +156,12 @@ def decide_deal_sequence(rules: Rules, situation: Situation) -> Decision:
             raise Missing(f"deals[{d.index}].{e.field}", e.why) from None
         nxt = one.answer["dealer"]
         how = "played" if nxt != dealer and d.hand == "played" else ("cancelled" if d.hand == "cancelled" else "")
-        steps.append(f"deal {d.index + 1} by {player_name(dealer)}{' ' + how if how else ''} -> {player_name(nxt)}")
+        steps.append((d.index + 1, dealer, how, nxt))
         chain += [c for c in one.chain if c not in chain]
         dealer = nxt
     return Decision({"dealer": dealer, "deals": len(situation.deals)},
-                    f"After {n_of(len(situation.deals), 'deal')}, {player_name(dealer)} deals.", tuple(chain), "; ".join(steps))
+                    f"After {n_of(len(situation.deals), 'deal')}, {player_name(dealer)} deals.", tuple(chain),
+                    math("deals", steps=tuple(steps)))
 
 
 # ------------------------------------------------------------------ one seat's score
@@ -188,17 +190,16 @@ def decide_seat_score(rules: Rules, situation: Situation) -> Decision:
         raise situation.err([f"bids.{seat}"], f"a bid of {bid} cannot have been made under {rules.label()}: {bad[1]} [{bad[0]}]")
     d = core_rules.individual_delta(rules, bid, took)
     made = core_rules.bid_made(bid, took)
-    math = f"took {took} {'>=' if made else '<'} bid {bid}: {fmt_delta(d)}"
-    if core_rules.bid_value(rules, bid) != bid:
-        math += f" (a bid of {bid} is worth {core_rules.bid_value(rules, bid)})"
+    value = core_rules.bid_value(rules, bid)
     answer: dict[str, object] = {"seat": seat, "delta": d, "bid": bid, "took": took, "made": made}
     text = f"{player_name(seat, True)} bid {bid} and took {took}: {'made' if made else 'failed'}, {fmt_delta(d)}."
     if before is not None:
         answer["score"] = before + d
         answer["before"] = before
-        math += f"; {before} {'+' if d >= 0 else '-'} {abs(d)} = {before + d}"
         text = text[:-1] + f", from {before} to {before + d}."
-    return Decision(answer, text, core_clauses.score_ruling_clauses(rules), math)
+    arith = math("seat-score", took=took, bid=bid, made=made, delta=d, value=None if value == bid else value,
+                 before=before)
+    return Decision(answer, text, core_clauses.score_ruling_clauses(rules), arith)
 
 
 # ------------------------------------------------------------------ irregularities
@@ -262,7 +263,7 @@ def _decide_irregularity(rules: Rules, situation: Situation) -> Decision:
     trick_no = len(situation.history) + (len(situation.played) // 4)
     name = IRREGULARITY_NAMES[irr]
     answer: dict[str, object] = {"irregularity": irr, "remedy": None, "documents": "silent"}
-    math = ""
+    arith = NONE
     must = False
     if irr == "revoke" and situation.question.seat is not None and (situation.history or situation.trick is not None):
         seat = situation.question.seat
@@ -275,9 +276,7 @@ def _decide_irregularity(rules: Rules, situation: Situation) -> Decision:
         i, card, later, clause = found
         t = (list(situation.history) + ([situation.trick] if situation.trick is not None else []))[i]
         must = clause == "play.must-trump"
-        led = SUIT_NAMES[t.cards[0] // 13][:-1]
-        what = f"a trump ({card_str(later)})" if must else f"a {led} ({card_str(later)})"
-        math = f"trick {i + 1}: {led} led, {player_name(seat)} played {card_str(card)} while holding {what}"
+        arith = math("revoke", trick=i + 1, led=t.cards[0] // 13, seat=seat, card=card, trump=must, proof=later)
         answer.update(revoke=True, trick=i + 1, card=card_str(card), proof=card_str(later))
     decided = _turn_of(rules, situation, irr)
     offender = situation.question.seat
@@ -287,7 +286,7 @@ def _decide_irregularity(rules: Rules, situation: Situation) -> Decision:
             answer.update(out_of_turn=False, turn=offender, breaks=[])
             return Decision(answer, f"No {what} out of turn: {decided.text}", decided.chain, decided.math)
         answer.update(out_of_turn=True, turn=decided.answer["seat"])
-        math = f"{player_name(offender)} != {player_name(decided.answer['seat'])} ({decided.math})"
+        arith = math("not-in-turn", seat=offender, turn=decided.answer["seat"], inner=decided.math or None)
     breaks = core_clauses.irregularity_clauses(rules, irr, trick_no, must)
     answer["breaks"] = list(breaks)
     if breaks:
@@ -297,7 +296,7 @@ def _decide_irregularity(rules: Rules, situation: Situation) -> Decision:
     if answer.get("revoke"):
         head = f"{player_name(situation.question.seat, True)} revoked in trick {answer['trick']}. " + head
     text = head + " The rule documents are silent on what happens next; a club picks one of the readings below."
-    return Decision(answer, text, breaks, math)
+    return Decision(answer, text, breaks, arith)
 
 
 DECIDERS: dict[str, Callable[[Rules, Situation], Decision]] = {

@@ -14,6 +14,7 @@ from typing import Any
 
 from tarneeb.core.cards import player_name, team_label
 from tarneeb.core.spec import Rules
+from tarneeb.ruling.arithmetic import NONE, Math
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,7 +25,7 @@ class Decision:
     answer: dict[str, Any]
     text: str
     chain: tuple[str, ...]  # deciding clause first
-    math: str = ""  # the arithmetic or the comparison that decides, e.g. "combined 55 = 55"
+    math: Math = NONE  # the arithmetic or the comparison that decides (tarneeb.ruling.arithmetic)
 
 
 @dataclass(frozen=True, slots=True)

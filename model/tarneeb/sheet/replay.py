@@ -41,11 +41,18 @@ from tarneeb.sheet.format import Sheet, SheetHand
 @dataclass(frozen=True)
 class Reason:
     """Why a score moved (or did not), the outcome, the next dealer: the clause and a sentence. ``kind``: "deal"
-    (a deal thrown in), "score" (a score change), "outcome" (a game or the match won), "dealer" (the next dealer)."""
+    (a deal thrown in), "score" (a score change), "outcome" (a game or the match won), "dealer" (the next dealer).
+
+    ``facts``: what the sentence states, by name, for words in another language to state it from (seats 0..3,
+    teams 0/1, 1 for yes): a deal thrown in, ``total`` and ``threshold`` under bid.total; a seat's bid, ``seat``,
+    ``bid``, ``value``, ``took``, ``made``, ``delta``; a contract, ``holder``, ``bid``, ``strain`` and ``trump``
+    (-1 for none), ``team``, ``took``, ``made``, ``delta0``, ``delta1``; an outcome, ``team`` (and ``target``
+    for a game won before play-on); the next dealer, ``dealer`` and ``again``."""
 
     kind: str
     clause: str
     text: str
+    facts: dict[str, int] = field(default_factory=dict, hash=False)
 
 
 @dataclass(frozen=True)
@@ -306,7 +313,14 @@ def _read(rules: Rules, names: Sequence[str], done: HandResult, events: tuple[Ev
             done.trump = e.trump
         elif type(e) is Cancelled:
             done.redeal = e.clause
-            done.reasons.append(Reason("deal", e.clause, f"The deal is thrown in: {e.why}; no score changes."))
+            facts = {}
+            if e.clause == "bid.total":  # core's numbers: the bids' sum and the total in force
+                bids = [0, 0, 0, 0]
+                for seat, b in done.calls:
+                    bids[seat] = b.n or 0
+                facts = dict(zip(("total", "threshold"), core_rules.bid_total(rules, bids, state.table.scores),
+                                 strict=True))
+            done.reasons.append(Reason("deal", e.clause, f"The deal is thrown in: {e.why}; no score changes.", facts))
         elif type(e) is Scored:
             done.tricks_won = e.tricks_won
             done.deltas = e.deltas
@@ -317,16 +331,19 @@ def _read(rules: Rules, names: Sequence[str], done: HandResult, events: tuple[Ev
         elif type(e) is GameWon:
             done.game_won = e.team
             done.reasons.append(Reason("outcome", "win.play-on",
-                                       f"{team_names(names, e.team)} win a game; play goes on to {e.target}."))
+                                       f"{team_names(names, e.team)} win a game; play goes on to {e.target}.",
+                                       {"team": e.team, "target": e.target}))
         elif type(e) is MatchWon:
             done.winner = e.team
             done.outcome_clause = e.clause
-            done.reasons.append(Reason("outcome", e.clause, f"{team_names(names, e.team)} win the match."))
+            done.reasons.append(Reason("outcome", e.clause, f"{team_names(names, e.team)} win the match.",
+                                       {"team": e.team}))
         elif type(e) is NextDealer:
             done.next_dealer = e.dealer
             done.next_dealer_clause = e.clause
             same = e.dealer == done.dealer
-            done.reasons.append(Reason("dealer", e.clause, f"{names[e.dealer]} deals {'again' if same else 'next'}."))
+            done.reasons.append(Reason("dealer", e.clause, f"{names[e.dealer]} deals {'again' if same else 'next'}.",
+                                       {"dealer": e.dealer, "again": int(same)}))
 
 
 def _score_reasons(rules: Rules, names: Sequence[str], done: HandResult) -> list[Reason]:
@@ -343,7 +360,9 @@ def _score_reasons(rules: Rules, names: Sequence[str], done: HandResult) -> list
             worth = "" if value == n else f" (a bid of {n} is worth {value})"
             out.append(Reason("score", core_clauses.individual_bid_clause(rules, n),
                               f"{names[seat]} bid {n}{worth} and took {won[seat]}: "
-                              f"{'made' if made else 'failed'}, {_fmt(d[seat])}."))
+                              f"{'made' if made else 'failed'}, {_fmt(d[seat])}.",
+                              {"seat": seat, "bid": n, "value": value, "took": won[seat], "made": int(made),
+                               "delta": d[seat]}))
         return out
     holder, n, strain = done.contract
     team = core_rules.team_of(holder)
@@ -351,9 +370,13 @@ def _score_reasons(rules: Rules, names: Sequence[str], done: HandResult) -> list
     made = core_rules.bid_made(n, took)
     bid = f"{n}" + ("" if strain is None else f" {strain_name(strain)}")
     named = f" and named {strain_name(done.trump)} trump" if strain is None and done.trump is not None else ""
+    facts = {"holder": holder, "bid": n, "strain": -1 if strain is None else strain,
+             "trump": -1 if strain is not None or done.trump is None else done.trump, "team": team, "took": took,
+             "made": int(made), "delta0": d[0], "delta1": d[1]}
     return [Reason("score", core_clauses.score_clause(rules, done.contract, won),
                    f"{names[holder]} won the auction with {bid}{named}; {team_names(names, team)} took {took} of 13: "
-                   f"{'made' if made else 'failed'}. {team_names(names, 0)} {_fmt(d[0])}, {team_names(names, 1)} {_fmt(d[1])}.")]
+                   f"{'made' if made else 'failed'}. {team_names(names, 0)} {_fmt(d[0])}, {team_names(names, 1)} {_fmt(d[1])}.",
+                   facts)]
 
 
 def result_dict(res: SheetResult) -> dict[str, Any]:
