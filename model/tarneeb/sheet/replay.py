@@ -7,7 +7,7 @@ first impossible entry (:class:`EntryError`). The words name the players by the 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,6 +46,7 @@ class Reason:
     kind: str
     clause: str
     text: str
+    facts: Mapping[str, Any] = field(default_factory=dict)  # the numbers and seats the text says, for other words
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,7 @@ class SheetResult:
     error: EntryError | None
     start_scores: tuple[int, int, int, int]
     first_target: int
+    state: State | None = None  # the match after the last hand replayed (None when the head is refused)
 
     @property
     def over(self) -> bool:
@@ -140,7 +142,7 @@ def score_sheet(sheet: Sheet, rules: Rules | None = None) -> SheetResult:
             error = r.error
             break
         hands.append(done)
-    return SheetResult(sheet, rules, hands, error, start, target)
+    return SheetResult(sheet, rules, hands, error, start, target, state)
 
 
 # ------------------------------------------------------------------ one hand
@@ -306,7 +308,8 @@ def _read(rules: Rules, names: Sequence[str], done: HandResult, events: tuple[Ev
             done.trump = e.trump
         elif type(e) is Cancelled:
             done.redeal = e.clause
-            done.reasons.append(Reason("deal", e.clause, f"The deal is thrown in: {e.why}; no score changes."))
+            done.reasons.append(Reason("deal", e.clause, f"The deal is thrown in: {e.why}; no score changes.",
+                                       {"why": e.why}))
         elif type(e) is Scored:
             done.tricks_won = e.tricks_won
             done.deltas = e.deltas
@@ -317,16 +320,19 @@ def _read(rules: Rules, names: Sequence[str], done: HandResult, events: tuple[Ev
         elif type(e) is GameWon:
             done.game_won = e.team
             done.reasons.append(Reason("outcome", "win.play-on",
-                                       f"{team_names(names, e.team)} win a game; play goes on to {e.target}."))
+                                       f"{team_names(names, e.team)} win a game; play goes on to {e.target}.",
+                                       {"team": e.team, "target": e.target}))
         elif type(e) is MatchWon:
             done.winner = e.team
             done.outcome_clause = e.clause
-            done.reasons.append(Reason("outcome", e.clause, f"{team_names(names, e.team)} win the match."))
+            done.reasons.append(Reason("outcome", e.clause, f"{team_names(names, e.team)} win the match.",
+                                       {"team": e.team}))
         elif type(e) is NextDealer:
             done.next_dealer = e.dealer
             done.next_dealer_clause = e.clause
             same = e.dealer == done.dealer
-            done.reasons.append(Reason("dealer", e.clause, f"{names[e.dealer]} deals {'again' if same else 'next'}."))
+            done.reasons.append(Reason("dealer", e.clause, f"{names[e.dealer]} deals {'again' if same else 'next'}.",
+                                       {"seat": e.dealer, "again": same}))
 
 
 def _score_reasons(rules: Rules, names: Sequence[str], done: HandResult) -> list[Reason]:
@@ -343,7 +349,9 @@ def _score_reasons(rules: Rules, names: Sequence[str], done: HandResult) -> list
             worth = "" if value == n else f" (a bid of {n} is worth {value})"
             out.append(Reason("score", core_clauses.individual_bid_clause(rules, n),
                               f"{names[seat]} bid {n}{worth} and took {won[seat]}: "
-                              f"{'made' if made else 'failed'}, {_fmt(d[seat])}."))
+                              f"{'made' if made else 'failed'}, {_fmt(d[seat])}.",
+                              {"seat": seat, "bid": n, "value": value, "took": won[seat], "made": made,
+                               "delta": d[seat]}))
         return out
     holder, n, strain = done.contract
     team = core_rules.team_of(holder)
@@ -353,7 +361,9 @@ def _score_reasons(rules: Rules, names: Sequence[str], done: HandResult) -> list
     named = f" and named {strain_name(done.trump)} trump" if strain is None and done.trump is not None else ""
     return [Reason("score", core_clauses.score_clause(rules, done.contract, won),
                    f"{names[holder]} won the auction with {bid}{named}; {team_names(names, team)} took {took} of 13: "
-                   f"{'made' if made else 'failed'}. {team_names(names, 0)} {_fmt(d[0])}, {team_names(names, 1)} {_fmt(d[1])}.")]
+                   f"{'made' if made else 'failed'}. {team_names(names, 0)} {_fmt(d[0])}, {team_names(names, 1)} {_fmt(d[1])}.",
+                   {"seat": holder, "bid": n, "strain": strain, "trump": done.trump if strain is None else None,
+                    "team": team, "took": took, "made": made, "deltas": (d[0], d[1])})]
 
 
 def result_dict(res: SheetResult) -> dict[str, Any]:
