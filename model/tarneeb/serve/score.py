@@ -458,7 +458,7 @@ def _entry(lang: str, sheet: Sheet, rules: Rules, entry: Any) -> dict[str, Any]:
     if got.done is not None:
         out["hand"] = _hand_json(hand)
         out["preview"] = [_delta(got.done.deltas[s]) for s in (range(4) if rules.individual else (0, 1))]
-    if not any(s["value"] is not None for s in steps):
+    if hand == SheetHand() and not any(v is not None for v in chosen.values()):  # nothing written yet
         if not rules.individual:
             out["extras"].append({"key": "all_pass", "label": "all_pass"})
         if rules.weak_redeal:

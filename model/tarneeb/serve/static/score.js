@@ -193,7 +193,8 @@
       var handBtn = el("button", { type: "button", cls: "num hand-num", "aria-label": fmt(W.score_hand, { n: r.hand }) + " · " +
                                    fmt(W.score_deals, { name: r.dealer_name }) }, [num(r.hand)]);
       handBtn.addEventListener("click", function () { explain(r.whys, r.hand - 1); });
-      tr.appendChild(el("th", { scope: "row" }, [handBtn, el("small", { cls: "dealer", text: r.dealer_name })]));
+      tr.appendChild(el("th", { scope: "row" }, [handBtn, el("small", { cls: "dealer", text: r.dealer_name }),
+                                                 r.thrown_in ? el("small", { cls: "thrown", text: W.score_thrown_in }) : null]));
       r.cells.forEach(function (c, i) {
         var td = el("td", { "data-seat": String(a.columns[i].seat), "data-score": String(c.score) });
         if (a.ruleset.individual && a.columns[i].seat === r.dealer) { td.className = "is-dealer"; }
@@ -205,7 +206,6 @@
         var small = [];  // the bid and the tricks taken, the change; each number kept left to right
         if (c.bid !== null) { small.push(el("bdi", { dir: "ltr", cls: "bid", text: c.bid + (c.took === null ? "" : "/" + c.took) })); }
         if (c.delta) { small.push(el("bdi", { dir: "ltr", cls: "delta", text: c.delta })); }
-        if (r.thrown_in && i === 0) { small.push(el("span", { text: W.score_thrown_in })); }
         if (small.length) {
           var line = el("small");
           small.forEach(function (x, j) { if (j) { line.appendChild(document.createTextNode(" ")); } line.appendChild(x); });
@@ -215,8 +215,8 @@
       });
       if (!a.ruleset.individual) {
         var k = r.contract;
-        tr.appendChild(el("td", { cls: "contract" }, [k ? el("bdi", { text: k.name + " " + k.bid + (k.team_took === null ? "" : " · " + k.team_took) })
-                                                      : el("span", { text: W.score_thrown_in })]));
+        tr.appendChild(el("td", { cls: "contract" }, k ? [el("bdi", { text: k.name + " " + k.bid }),
+                                                          k.team_took === null ? null : el("small", {}, [num(k.team_took)])] : []));
       }
       body.appendChild(tr);
     });
@@ -270,7 +270,8 @@
         : fmt(W.score_team_tricks, { name: s.name, team: s.name || "" });
       var shown = s.shown !== undefined && s.shown !== null ? s.shown : s.value === null ? "·" : String(s.value);
       var b = el("button", { type: "button", cls: "step" + (i === e.next ? " active" : "") + (s.refused ? " refused" : ""),
-                             "data-key": s.key, "data-i": String(s.i) }, [el("span", { text: label }), el("b", {}, [el("bdi", { text: shown })])]);
+                             "data-key": s.key, "data-i": String(s.i),
+                             "data-seat": s.seat === null || s.seat === undefined ? "" : String(s.seat) }, [el("span", { text: label }), el("b", {}, [el("bdi", { text: shown })])]);
       b.addEventListener("click", function () { clearFrom(s); });
       steps.appendChild(el("li", {}, [b]));
     });
@@ -278,7 +279,8 @@
     if (e.error) { box.appendChild(el("p", { cls: "entry-error", role: "alert" }, [whyButton(e.error.text, [e.error.why])])); }
     if (e.thrown_in) { box.appendChild(el("p", { cls: "entry-thrown" }, [whyButton(e.thrown_in.text, [e.thrown_in.why])])); }
     if (e.pad.length) {
-      var pad = el("div", { cls: "pad", id: "score-pad" });
+      var kind = e.steps[e.next].kind;  // names and trump suits are words: fewer keys a row
+      var pad = el("div", { cls: "pad" + (kind === "holder" || kind === "strain" ? " words" : ""), id: "score-pad" });
       e.pad.forEach(function (k) {
         var b = el("button", { type: "button", cls: "key" + (k.ok ? "" : " dim"), "data-value": String(k.value) }, [el("bdi", { text: k.label })]);
         b.addEventListener("click", function () { put(e.steps[e.next], k.value); });
