@@ -309,3 +309,31 @@ def test_an_exported_sheet_imported_on_a_desktop(server: Server, desktop: Page) 
         same_as_cli(pg, ROOT / "spec" / "sheets" / "examples" / "classic.json", lang)
         pg.click("tr[data-hand='5'] td[data-seat='1'] button.score")
         shoot(pg, f"score-desktop-{lang}")
+
+
+def test_a_house_rules_file_on_a_desktop(server: Server, desktop: Page, tmp_path: Path) -> None:
+    """A sheet kept under the table's house file (card-kings-total-13: the bids must total 13): the file chosen at
+    the start, a deal of 12 thrown in by its rule, the sheet exported with the file's text and the file beside it
+    read by ``tarneeb score`` the same."""
+    pg = desktop
+    house = tmp_path / "club.toml"
+    house.write_text((ROOT / "spec" / "house-rules" / "card-kings-total-13.toml").read_text(encoding="utf-8"),
+                     encoding="utf-8")
+    pg.goto(server.url + "en/score/")
+    pg.wait_for_function("document.getElementById('score-app').getAttribute('data-screen')")
+    if pg.get_attribute("#score-app", "data-screen") == "sheet":
+        pg.click("#score-back")
+    pg.set_input_files("#score-house", str(house))
+    for i, name in enumerate(NAMES, start=1):
+        pg.fill(f"#score-player-{i}", name)
+    t = Taps(pg)
+    t.tap("#score-begin")
+    pg.wait_for_selector("#score-entry-title")
+    assert "total of 13" in pg.inner_text("#score-head")
+    t.individual_hand([3, 3, 3, 3], None)
+    pg.click("tr[data-hand='1'] .hand-num")
+    assert pg.text_content("#score-why details.technical bdi.id") == "bid.total"
+    assert pg.is_visible("#score-house-file")
+    exported = export(pg, tmp_path)
+    assert json.loads(exported.read_text(encoding="utf-8"))["ruleset"] == "club.toml"
+    same_as_cli(pg, exported, "en")
