@@ -118,7 +118,11 @@ def test_a_house_file_extends_a_built_in_ruleset_only() -> None:
 def test_a_sheet_naming_a_host_file_opens_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     opened: list[str] = []
     real = Path.is_file
-    monkeypatch.setattr(Path, "is_file", lambda self: opened.append(str(self)) or real(self))
+    def is_file(self: Path) -> bool:
+        opened.append(str(self))
+        return real(self)
+
+    monkeypatch.setattr(Path, "is_file", is_file)
     with pytest.raises(PageError, match="unknown ruleset"):
         answer({"sheet": _sheet(str(HOUSE), [])})
     assert opened == []
@@ -276,6 +280,14 @@ BAD: dict[str, tuple[Any, int, str]] = {
                               400, "at most four bids"),
     "an entry of the other family": ({"sheet": _sheet("classic", []), "entry": {"at": 0, "hand": {"bids": [2]}}},
                                      400, "write calls or contract"),
+    "a contract's holder of seat 7": ({"sheet": _sheet("classic", []), "entry": {"hand": {"contract": {"seat": 7}}}},
+                                      400, "contract.seat"),
+    "a strain that is none": ({"sheet": _sheet("classic", [], options={"egyptian": True}),
+                               "entry": {"hand": {"contract": {"seat": 1, "bid": 8, "strain": "X"}}}}, 400, "strain"),
+    "three players' tricks": ({"sheet": _sheet("card-kings-41", []),
+                               "entry": {"hand": {"bids": [2, 3, 4, 5], "tricks_won": [13, None, 0]}}}, 400, "tricks_won"),
+    "a hand of the other family in the sheet": ({"sheet": _sheet("classic", [{"bids": [2, 2, 2, 2]}])}, 400,
+                                                "classic is played with an auction"),
     "an entry with a stray field": ({"sheet": _sheet("classic", []), "entry": {"hand": {"cards": 1}}}, 400,
                                     "unknown field cards"),
     "a 5,000-digit bid": (b'{"sheet": {"format": "tarneeb-score-sheet", "version": 1, "ruleset": "classic", '

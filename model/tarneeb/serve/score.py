@@ -232,7 +232,7 @@ def answer(req: Any) -> dict[str, Any]:
     """The page's answer to one request (see the module's docstring); :class:`PageError` when it cannot be used."""
     if not isinstance(req, dict):
         raise PageError("the request is not a JSON object")
-    lang = req.get("lang") if req.get("lang") in LANGS else "en"
+    lang = str(req["lang"]) if req.get("lang") in LANGS else "en"
     data = req.get("sheet")
     if "sheet_text" in req:
         if not isinstance(req["sheet_text"], str):
@@ -256,12 +256,13 @@ def answer(req: Any) -> dict[str, Any]:
             raise PageError(f"players: a name has at most {MAX_NAME} characters")
     catalog = Catalog(files_allowed=False) if house is None else Catalog(files_allowed=True)
     with using(catalog) if house is not None else builtin_rulesets_only():
-        try:
+        try:  # a shape the format refuses, found reading the sheet or replaying it (a hand of the other family)
             sheet = sheet_from_data(data, "(sheet)")
             rules = _rules(sheet, house, catalog)
+            res = score_sheet(sheet, rules)
         except SheetError as e:
             raise PageError(str(e)) from None
-        out = _shown(lang, sheet, rules, score_sheet(sheet, rules))
+        out = _shown(lang, sheet, rules, res)
         out["sheet"] = data
         if house is not None:
             out["house"] = {"name": house.get("name"), "text": house.get("text")}
@@ -277,7 +278,7 @@ def answer(req: Any) -> dict[str, Any]:
 def _shown(lang: str, sheet: Sheet, rules: Rules, res: SheetResult) -> dict[str, Any]:
     w = Words(lang, sheet.players, rules)
     individual = rules.individual
-    cols = [{"head": w.names[s], "seat": s} for s in range(4)] if individual else \
+    cols: list[dict[str, Any]] = [{"head": w.names[s], "seat": s} for s in range(4)] if individual else \
         [{"head": w.team(t), "seat": t} for t in (0, 1)]
     rows = []
     for h in res.hands:
@@ -392,6 +393,13 @@ def _partial(entry: Mapping[str, Any], egyptian: bool) -> tuple[SheetHand, dict[
         if not isinstance(c, dict):
             raise PageError("entry.hand.contract: a JSON object")
         chosen = {k: _number(v) for k, v in c.items() if k in ("seat", "bid", "strain")}
+        seat, bid, strain = chosen.get("seat"), chosen.get("bid"), chosen.get("strain")
+        if seat is not None and (type(seat) is not int or not 0 <= seat < 4):
+            raise PageError("entry.hand.contract.seat: the seat of the player who took the bid, 0 to 3")
+        if bid is not None and type(bid) is not int:
+            raise PageError("entry.hand.contract.bid: a number of tricks")
+        if strain is not None and (not isinstance(strain, str) or strain not in STRAINS):
+            raise PageError(f"entry.hand.contract.strain: one of {', '.join(STRAINS)}")
         if chosen.get("seat") is not None and chosen.get("bid") is not None and (chosen.get("strain") or not egyptian):
             bid = f"{chosen['bid']}{chosen.get('strain') or ''}"
             data["contract"] = {"seat": chosen["seat"], "bid": bid}
@@ -402,6 +410,8 @@ def _partial(entry: Mapping[str, Any], egyptian: bool) -> tuple[SheetHand, dict[
     for key in ("tricks_won", "bidding_team_tricks"):
         if hand.get(key) is not None:
             data[key] = _numbers(hand[key])
+    if isinstance(data.get("tricks_won"), list) and len(data["tricks_won"]) != 4:
+        raise PageError("entry.hand.tricks_won: the tricks of the four players, in seat order (null: not written yet)")
     if isinstance(data.get("tricks_won"), list) and None in data["tricks_won"]:
         chosen["tricks_won"] = data.pop("tricks_won")  # not all four written yet
     if "trump" in hand and hand["trump"]:
@@ -433,14 +443,14 @@ def _entry(lang: str, sheet: Sheet, rules: Rules, entry: Any) -> dict[str, Any]:
                            "closed": got.closed, "error": None, "thrown_in": None, "ready": False,
                            "steps": [], "next": None, "pad": [], "extras": []}
     if got.error is not None:
-        e = got.error
-        facts = _hand_facts(e, hand)
+        err = got.error
+        facts = _hand_facts(err, hand)
         if got.refused is not None and hand.bids is not None:
             facts["seat"], facts["bid"] = got.refused
-        if e.field == "hand" and got.closed:
+        if err.field == "hand" and got.closed:
             facts["winner"] = score_sheet(replace(sheet, hands=sheet.hands[:at]), rules).winner
-        text = w.error(e, facts)
-        out["error"] = {"field": e.field, "text": text, "why": w.why(e.clause, text), "detail": e.message}
+        text = w.error(err, facts)
+        out["error"] = {"field": err.field, "text": text, "why": w.why(err.clause, text), "detail": err.message}
     if got.closed:
         return out
     if got.thrown_in is not None:
@@ -484,20 +494,20 @@ def _steps(w: Words, rules: Rules, got: Written, hand: SheetHand, chosen: dict[s
                 steps.append({"key": "tricks_won", "i": seat, "seat": seat, "name": w.names[seat], "kind": "tricks",
                               "value": won[seat], "refused": refused_field == "tricks_won" and seat == 3})
         return steps
-    seat = chosen.get("seat")
-    steps.append({"key": "contract", "i": "seat", "seat": seat, "kind": "holder", "name": None,
-                  "value": seat, "shown": None if seat is None else w.names[seat], "refused": False})
-    steps.append({"key": "contract", "i": "bid", "seat": seat, "kind": "contract",
-                  "name": None if seat is None else w.names[seat], "value": chosen.get("bid"),
+    holder = chosen.get("seat")
+    steps.append({"key": "contract", "i": "seat", "seat": holder, "kind": "holder", "name": None,
+                  "value": holder, "shown": None if holder is None else w.names[holder], "refused": False})
+    steps.append({"key": "contract", "i": "bid", "seat": holder, "kind": "contract",
+                  "name": None if holder is None else w.names[holder], "value": chosen.get("bid"),
                   "refused": refused_field == "contract"})
     if rules.egyptian:
         strain = chosen.get("strain")
-        steps.append({"key": "contract", "i": "strain", "seat": seat, "kind": "strain", "name": None,
+        steps.append({"key": "contract", "i": "strain", "seat": holder, "kind": "strain", "name": None,
                       "value": strain, "shown": None if strain is None else w.strain(STRAINS.index(strain)),
                       "refused": False})
     if got.played or hand.bidding_team_tricks is not None:
-        team = None if seat is None else w.team(core_rules.team_of(int(seat)))
-        steps.append({"key": "bidding_team_tricks", "i": 0, "seat": seat, "kind": "team_tricks", "name": team,
+        team = None if holder is None else w.team(core_rules.team_of(int(holder)))
+        steps.append({"key": "bidding_team_tricks", "i": 0, "seat": holder, "kind": "team_tricks", "name": team,
                       "value": hand.bidding_team_tricks, "refused": refused_field == "bidding_team_tricks"})
     return steps
 
