@@ -459,7 +459,7 @@ AR: dict[str, str] = {
     "score_add": "زيد اليد",
     "score_save": "احفظ اليد",
     "score_cancel": "إلغاء",
-    "score_undo": "رجوع",
+    "score_undo": "ارجع خطوة",
     "score_edit": "عدّل هاليد",
     "score_export": "نزّل الورقة",
     "score_import": "افتح ورقة من ملف",

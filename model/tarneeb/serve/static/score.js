@@ -79,6 +79,7 @@
     $("score-start").hidden = false;
     var list = $("score-list"), all = load();
     list.textContent = "";
+    $("score-sheets-head").hidden = !Object.keys(all.sheets).length;
     Object.keys(all.sheets).sort(function (a, b) { return all.sheets[b].updated - all.sheets[a].updated; }).forEach(function (id) {
       var s = all.sheets[id].sheet;
       var open = el("button", { type: "button", cls: "score-open", "data-id": id }, [
