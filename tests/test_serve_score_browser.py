@@ -32,6 +32,7 @@ from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright  # 
 from tests.serve_support import ROOT, Server, running  # noqa: E402
 
 from tarneeb.cli import main  # noqa: E402
+from tarneeb.core.spec import rulesets  # noqa: E402
 
 CHROMIUM = os.environ.get("TARNEEB_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -337,3 +338,31 @@ def test_a_house_rules_file_on_a_desktop(server: Server, desktop: Page, tmp_path
     exported = export(pg, tmp_path)
     assert json.loads(exported.read_text(encoding="utf-8"))["ruleset"] == "club.toml"
     same_as_cli(pg, exported, "en")
+
+
+def test_several_sheets_are_kept_and_reopened(server: Server, phone: Page) -> None:
+    """Two sheets started one after the other: both listed (by their players and rules), each reopens as it was."""
+    pg = phone
+    new_sheet(pg, server.url + "en/score/", "eram-41", 2)
+    first = shown(pg)
+    t = new_sheet(pg, server.url + "en/score/", "bsfyi-41", 0)
+    t.individual_hand([3, 3, 3, 3], [4, 3, 3, 3])
+    second = shown(pg)
+    pg.click("#score-back")
+    listed = pg.locator("#score-list .score-open")
+    labels = [text(pg, f"#score-list li:nth-child({i + 1}) .score-open") for i in range(listed.count())]
+    eram = next(i for i, label in enumerate(labels) if rulesets()["eram-41"].name in label)
+    bsfyi = next(i for i, label in enumerate(labels) if rulesets()["bsfyi-41"].name in label)
+    assert bsfyi < eram  # the latest first
+    before = t.answered()
+    listed.nth(eram).click()
+    pg.wait_for_function("n => +document.getElementById('score-app').getAttribute('data-answered') > n", arg=before)
+    assert shown(pg) == first and text(pg, "#score-entry-title") == "Hand 1 · Sami deals"
+    pg.reload()
+    pg.wait_for_function("+document.getElementById('score-app').getAttribute('data-answered') > 0")
+    assert shown(pg) == first  # the sheet open when the tab closed opens again
+    pg.click("#score-back")
+    before = t.answered()
+    pg.locator("#score-list .score-open", has_text=rulesets()["bsfyi-41"].name).click()
+    pg.wait_for_function("n => +document.getElementById('score-app').getAttribute('data-answered') > n", arg=before)
+    assert shown(pg) == second

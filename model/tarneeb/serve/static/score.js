@@ -34,7 +34,8 @@
   function save() {
     var all = load();
     if (cur) {
-      all.sheets[cur.id] = { sheet: cur.sheet, house: cur.house, edit: cur.edit, draft: cur.draft, updated: Date.now() };
+      all.sheets[cur.id] = { sheet: cur.sheet, house: cur.house, edit: cur.edit, draft: cur.draft, updated: Date.now(),
+                             name: ans ? ans.ruleset.name : (all.sheets[cur.id] || {}).name || "" };
       all.current = cur.id;
     } else { all.current = null; }
     localStorage.setItem(KEY, JSON.stringify(all));
@@ -83,7 +84,8 @@
     Object.keys(all.sheets).sort(function (a, b) { return all.sheets[b].updated - all.sheets[a].updated; }).forEach(function (id) {
       var s = all.sheets[id].sheet;
       var open = el("button", { type: "button", cls: "score-open", "data-id": id }, [
-        el("bdi", { text: s.players.join(" · ") }), el("small", { text: " — " + fmt(W.score_hand, { n: s.hands.length }) })]);
+        el("bdi", { text: s.players.join(" · ") }), el("br"),
+        el("small", { text: (all.sheets[id].name || "") + " · " + fmt(W.score_hand, { n: s.hands.length }) })]);
       open.addEventListener("click", function () { openSheet(id); });
       var del = el("button", { type: "button", cls: "score-del", text: W.score_delete });
       del.addEventListener("click", function () {
@@ -111,6 +113,7 @@
   function begin(sheet, house) {
     return ask({ sheet: sheet, house: house }).then(function (a) {
       cur = { id: newId(), sheet: a.sheet, house: a.house || null, edit: null, draft: {} };
+      ans = a;
       save();
       status("");
       return openSheet(cur.id);
@@ -139,6 +142,7 @@
     file.text().then(function (text) {
       return ask({ sheet_text: text }).then(function (a) {
         cur = { id: newId(), sheet: a.sheet, house: a.house || null, edit: null, draft: {} };
+        ans = a;
         save();
         status("");
         return openSheet(cur.id);
