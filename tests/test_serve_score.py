@@ -326,3 +326,16 @@ def test_the_offline_site_answers_as_the_server(client: Any) -> None:
     assert offline == served
     bad = json.loads(respond(json.dumps({"page": "score", "lang": "en", "request": "[1]"})))
     assert bad["status"] == 400 and "not a JSON object" in bad["error"]
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLE_MATCHES))
+def test_a_past_hand_opened_to_edit_is_the_hand_written(name: str) -> None:
+    """Each hand of an example opened to edit (the row's ``written``, as the page loads it) is a whole hand the
+    rules take, and saved as it is it gives the same scores and next dealer."""
+    data = _example(name)
+    page = answer({"sheet": data})
+    for k, row in enumerate(page["rows"]):
+        e = _entry(data, row["written"], at=k)
+        assert e["ready"], (k, row["written"], e["error"])
+        again = answer({"sheet": {**data, "hands": [*data["hands"][:k], e["hand"], *data["hands"][k + 1:]]}})
+        assert again["rows"][k]["cells"] == row["cells"] and again["rows"][k]["next_dealer"] == row["next_dealer"]

@@ -366,3 +366,30 @@ def test_several_sheets_are_kept_and_reopened(server: Server, phone: Page) -> No
     pg.locator("#score-list .score-open", has_text=rulesets()["bsfyi-41"].name).click()
     pg.wait_for_function("n => +document.getElementById('score-app').getAttribute('data-answered') > n", arg=before)
     assert shown(pg) == second
+
+
+def test_an_impossible_hand_in_an_imported_sheet_is_written_again(server: Server, desktop: Page,
+                                                                  tmp_path: Path) -> None:
+    """A sheet file whose second hand has a bid the rules refuse: the page says so with the rule, offers to write
+    that hand again, and the hand written again, the hands after it are replayed (here the third)."""
+    pg = desktop
+    bad = {"format": "tarneeb-score-sheet", "version": 1, "ruleset": "card-kings-41", "players": NAMES,
+           "first_dealer": 0, "hands": [{"bids": [2, 2, 2, 5], "tricks_won": [5, 3, 3, 2]},
+                                        {"bids": [6, 2, 2, 2], "tricks_won": [6, 3, 2, 2]},
+                                        {"bids": [2, 2, 2, 5], "tricks_won": [5, 3, 3, 2]}]}
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(bad), encoding="utf-8")
+    pg.goto(server.url + "en/score/")
+    pg.wait_for_function("document.getElementById('score-app').getAttribute('data-screen')")
+    if pg.get_attribute("#score-app", "data-screen") == "sheet":
+        pg.click("#score-back")
+    t = Taps(pg)
+    before = t.answered()
+    pg.set_input_files("#score-import", str(path))
+    pg.wait_for_function("n => +document.getElementById('score-app').getAttribute('data-answered') > n + 1", arg=before)
+    assert len(shown(pg)["rows"]) == 1 and "6" in text(pg, "#score-problem")
+    t.tap("#score-fix")
+    assert text(pg, "#score-entry-title").startswith("Hand 2")
+    t.individual_hand([5, 2, 2, 2], [5, 3, 3, 2])
+    assert pg.is_hidden("#score-problem") and len(shown(pg)["rows"]) == 3
+    same_as_cli(pg, export(pg, tmp_path), "en")

@@ -344,17 +344,26 @@ def _row(w: Words, rules: Rules, h: HandResult, cols: list[dict[str, Any]]) -> d
     return {"hand": h.number, "dealer": h.dealer, "dealer_name": w.names[h.dealer], "cells": cells,
             "thrown_in": h.redeal is not None, "contract": contract, "whys": hand_why,
             "winner": h.winner, "game_won": h.game_won, "next_dealer": h.next_dealer,
-            "written": _written(h)}
+            "written": _written(rules, h)}
 
 
-def _written(h: HandResult) -> dict[str, Any]:
-    """The hand as the sheet holds it, for the page to edit: the bids in order, or the contract, and the tricks."""
+def _written(rules: Rules, h: HandResult) -> dict[str, Any]:
+    """The hand as the page writes it, to edit it: the bids in order and the tricks, or the contract and the team's
+    tricks, or the calls of an auction nobody won, or the deal thrown in for a weak hand."""
+    if h.redeal == "deal.weak-redeal":
+        return {"redeal": h.redeal}
+    if h.contract is None and not rules.individual:
+        return {"calls": [b.n if b.n is not None else "pass" for _, b in h.calls]}
     if h.contract is None:
         return {"bids": [b.n if b.n is not None else "pass" for _, b in h.calls],
                 "tricks_won": None if h.tricks_won is None else list(h.tricks_won)}
     holder, n, strain = h.contract
     took = None if h.tricks_won is None else core_rules.team_tricks(h.tricks_won)[core_rules.team_of(holder)]
-    return {"contract": {"seat": holder, "bid": n, "strain": strain_text(strain)}, "bidding_team_tricks": took}
+    out: dict[str, Any] = {"contract": {"seat": holder, "bid": n, "strain": strain_text(strain)},
+                           "bidding_team_tricks": took}
+    if strain is None and h.trump is not None:  # the trump named, kept (it changes no score)
+        out["trump"] = strain_text(h.trump)
+    return out
 
 
 def _hand_facts(e: EntryError, hand: SheetHand) -> dict[str, Any]:

@@ -162,7 +162,14 @@
     var prob = $("score-problem");
     prob.hidden = !a.error;
     prob.textContent = "";
-    if (a.error) { prob.appendChild(whyButton(a.error.text, [a.error.why], "score-problem-why")); }
+    if (a.error) {
+      prob.appendChild(whyButton(a.error.text, [a.error.why], "score-problem-why"));
+      if (a.error.hand && cur.edit === null) {  // the impossible hand, written again (the ones after it then replayed)
+        var fix = el("button", { type: "button", id: "score-fix", text: W.score_edit });
+        fix.addEventListener("click", function () { cur.edit = a.error.hand - 1; cur.draft = {}; refresh(); });
+        prob.appendChild(fix);
+      }
+    }
     table(a);
     var out = $("score-outcome");
     out.textContent = "";
