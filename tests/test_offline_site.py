@@ -77,7 +77,8 @@ def test_the_engine_imports_without_orjson_z3_rich_or_starlette(tmp_path: Path) 
 from tarneeb.offline.pages import respond
 ruling = json.loads(respond(json.dumps({"page": "ruling", "lang": "ar", "situation": sys.argv[1]})))
 records = json.loads(respond(json.dumps({"page": "records", "lang": "en", "form": {"records_text": [sys.argv[2]]}})))
-print(json.dumps({"report": ruling["report"], "summary": records["summary"],
+score = json.loads(respond(json.dumps({"page": "score", "lang": "ar", "request": sys.argv[3]})))
+print(json.dumps({"report": ruling["report"], "summary": records["summary"], "score": score,
                   "modules": sorted(m for m, mod in sys.modules.items()  # loaded from a file: not a stand-in
                                     if m.split(".")[0] in ("orjson", "z3", "rich", "starlette", "anyio")
                                     and getattr(mod, "__file__", None))}))
@@ -87,8 +88,12 @@ print(json.dumps({"report": ruling["report"], "summary": records["summary"],
     record = divergent_record(tmp_path)[0].read_text(encoding="utf-8")
     situation = (ROOT / "spec" / "disputes" / "void-discard.toml").read_text(encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(ROOT / "model")}
-    p = subprocess.run([sys.executable, "-c", code, situation, record], capture_output=True, text=True, env=env,
-                       timeout=120)
+    house = (ROOT / "spec" / "house-rules" / "card-kings-total-13.toml").read_text(encoding="utf-8")
+    sheet = {"format": "tarneeb-score-sheet", "version": 1, "ruleset": "club.toml", "players": ["a", "b", "c", "d"],
+             "first_dealer": 0, "hands": [{"bids": [3, 3, 3, 3]}, {"bids": [2, 2, 2, 10], "tricks_won": [10, 1, 1, 1]}]}
+    score_request = json.dumps({"sheet": sheet, "house": {"name": "club.toml", "text": house}, "entry": {"hand": {}}})
+    p = subprocess.run([sys.executable, "-c", code, situation, record, score_request], capture_output=True, text=True,
+                       env=env, timeout=120)
     assert p.returncode == 0, p.stderr[-3000:]
     got = json.loads(p.stdout)
     assert got["modules"] == []
@@ -97,6 +102,10 @@ print(json.dumps({"report": ruling["report"], "summary": records["summary"],
     assert got["report"] == json.loads(respond(json.dumps({"page": "ruling", "lang": "ar", "situation": situation})))["report"]
     with_orjson = json.loads(respond(json.dumps({"page": "records", "lang": "en", "form": {"records_text": [record]}})))
     assert got["summary"] == with_orjson["summary"] and got["summary"]["divergences"] >= 1
+    # the score sheet, a house file's included (read from a folder of its own, as Pyodide's file system holds it)
+    assert got["score"] == json.loads(respond(json.dumps({"page": "score", "lang": "ar", "request": score_request})))
+    assert got["score"]["outcome"]["why"]["clause"] == "win.made-bid" and got["score"]["rows"][0]["thrown_in"]
+    assert got["score"]["outcome"]["text"].endswith("ربحوا، وخلص اللعب.")  # in the page's language
 
 
 def test_the_pages_answer_as_the_web_referee_answers(tmp_path: Path) -> None:
@@ -430,3 +439,94 @@ def test_the_site_rules_every_dispute_in_both_languages_and_offline(site: tuple[
         browser.close()
     print(f"offline site: the browser part took {time.monotonic() - started:.1f} s; screenshots in {ARTIFACTS}")
 
+
+
+# a Pyodide whose respond is the real one run by the test (tarneeb.offline.pages.respond, the Python the site's
+# Pyodide runs), reached from the page by a request the test answers: offline.js and score.js as they run on the site
+STUB_PYODIDE_RESPONDS = """export function loadPyodide() {
+  return Promise.resolve({
+    unpackArchive: function () {}, runPython: function () {},
+    pyimport: function () { return { respond: function (text) {
+      return fetch("/__respond", { method: "POST", body: text }).then(function (r) { return r.text(); });
+    } }; }
+  });
+}
+"""
+
+
+def test_the_offline_score_sheet_asks_the_site_s_python_and_keeps_its_sheets(tmp_path: Path) -> None:
+    """The score page of the offline site (its HTML as ``tarneeb site`` writes it, offline.js, score.js), with a
+    Pyodide whose answers are :func:`tarneeb.offline.pages.respond`'s: a hand of card-kings-41 entered with the pad
+    is answered by the site's Python, never by a server (no request to a score API); reloaded, the sheet is there."""
+    _chromium()
+    pw = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -e '.[test]')")
+    from tarneeb.offline.pages import page_file, render, respond
+    from tarneeb.serve.app import score_ctx
+
+    for lang in ("en",):
+        path = f"/{lang}/score/"
+        html, _ = render(path, "score.html", **score_ctx(lang))
+        target = tmp_path / page_file(path) / "index.html"
+        target.parent.mkdir(parents=True)
+        target.write_text(B._head(html, page_file(path)), encoding="utf-8")
+    (tmp_path / "static").mkdir()
+    for src in [*(ROOT / "model" / "tarneeb" / "serve" / "static").iterdir(),
+                *(ROOT / "model" / "tarneeb" / "offline" / "static").iterdir()]:
+        shutil.copy(src, tmp_path / "static" / src.name)
+    (tmp_path / "pyodide").mkdir()
+    (tmp_path / "pyodide" / "pyodide.mjs").write_text(STUB_PYODIDE_RESPONDS)
+    (tmp_path / "engine.zip").write_bytes(b"")
+    with socket.socket() as sk:
+        sk.bind(("127.0.0.1", 0))
+        port = sk.getsockname()[1]
+    srv = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory",
+                            str(tmp_path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    asked: list[str] = []
+    try:
+        for _ in range(100):
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
+                break
+            time.sleep(0.05)
+        with pw.sync_playwright() as play:
+            browser = play.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            try:
+                page = browser.new_page(viewport={"width": 390, "height": 844})
+                page.on("request", lambda r: asked.append(r.url))
+                page.route("**/__respond", lambda route: route.fulfill(
+                    status=200, content_type="text/plain", body=respond(route.request.post_data or "")))
+                page.goto(f"http://127.0.0.1:{port}/en/score/")
+                page.wait_for_function("document.getElementById('score-app').getAttribute('data-screen') === 'start'")
+                page.select_option("#score-ruleset", "card-kings-41")
+                for i, name in enumerate(["Rami", "Hala", "Sami", "Dina"], start=1):
+                    page.fill(f"#score-player-{i}", name)
+
+                def tap(selector: str) -> None:
+                    n = int(page.get_attribute("#score-app", "data-answered") or 0)
+                    page.click(selector)
+                    page.wait_for_function("n => +document.getElementById('score-app').getAttribute('data-answered')"
+                                           " > n", arg=n)
+
+                tap("#score-begin")
+                for _ in range(4):
+                    tap("#score-pad [data-value='3']")
+                for took in (4, 3, 3, 3):
+                    tap(f"#score-pad [data-value='{took}']")
+                tap("#score-add")
+                cells = page.eval_on_selector_all("#score-table tbody td button.score", "bs => bs.map(b => +b.innerText)")
+                page.reload()
+                page.wait_for_function("+document.getElementById('score-app').getAttribute('data-answered') > 0")
+                again = page.eval_on_selector_all("#score-table tbody td button.score", "bs => bs.map(b => +b.innerText)")
+                status = page.inner_text(".offline-status") if page.locator(".offline-status").count() else ""
+            finally:
+                browser.close()
+    finally:
+        srv.terminate()
+        srv.wait(10)
+    from tarneeb.sheet import score_sheet, sheet_from_data
+
+    want = score_sheet(sheet_from_data({"format": "tarneeb-score-sheet", "version": 1, "ruleset": "card-kings-41",
+                                        "players": ["Rami", "Hala", "Sami", "Dina"], "first_dealer": 0,
+                                        "hands": [{"bids": [3, 3, 3, 3], "tricks_won": [4, 3, 3, 3]}]}))
+    assert cells == list(want.scores) and again == cells, (cells, again)
+    assert not [u for u in asked if "/score/api" in u], asked
+    assert sum("/__respond" in u for u in asked) >= 10 and "could not start" not in status

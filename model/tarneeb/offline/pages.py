@@ -28,7 +28,7 @@ import types
 from collections.abc import Sequence
 from typing import Any
 
-from tarneeb.serve import engine
+from tarneeb.serve import engine, score
 from tarneeb.serve.form import situation_from_form
 
 LANGS = ("en", "ar")
@@ -156,6 +156,7 @@ def static_pages() -> dict[str, str]:
         pages: list[tuple[str, str, dict[str, Any]]] = [
             (f"/{lang}/", "home.html", {}), (f"/{lang}/ruling", "ruling.html", ruling),
             (f"/{lang}/records", "records.html", {}),
+            (f"/{lang}/score/", "score.html", app.score_ctx(lang)),
             (f"/{lang}/rules/", "rules_index.html", {"rulesets": engine.ruleset_list(lang)})]
         pages += [(f"/{lang}/rules/{rid}", "rules.html", {"doc": engine.rule_page(rid, lang), "cite": engine.cite,
                                                           "cite_ref": engine.cite_ref})
@@ -171,16 +172,35 @@ def static_pages() -> dict[str, str]:
 def respond(request: str) -> str:
     """Answer one request of the browser (JSON text) as ``tarneeb serve`` answers it, in JSON text.
 
-    The request: ``page`` (``ruling`` or ``records``), ``lang``, and one of ``form`` (the fields posted, each a
+    The score sheet's request is ``page`` ``score``, ``lang`` and ``request`` (the JSON text the page would post to
+    ``/LANG/score/api``); its answer is :func:`_score`'s. Otherwise the request: ``page`` (``ruling`` or
+    ``records``), ``lang``, and one of ``form`` (the fields posted, each a
     list of values; a file's field holds ``{"name", "data"}``, the data in base64), ``situation`` (a situation's
     text, from a shared link), ``example`` (a dispute's name). The answer: ``html`` (the whole page),
     ``status``, and for a ruling ``report`` (the referee's report) and ``share`` (the situation's TOML, for a
     link)."""
     req = json.loads(request)
     lang = req.get("lang") if req.get("lang") in LANGS else "en"
+    if req.get("page") == "score":
+        return json.dumps(_score(lang, req.get("request")), ensure_ascii=False)
     if req.get("page") == "records":
         return json.dumps(_records(lang, req.get("form") or {}), ensure_ascii=False)
     return json.dumps(_ruling(lang, req), ensure_ascii=False)
+
+
+def _score(lang: str, body: Any) -> dict[str, Any]:
+    """The score page's question (its JSON text) answered as ``tarneeb serve`` answers ``POST /LANG/score/api``:
+    :func:`tarneeb.serve.score.answer`, or ``error`` and status 400 for a request it cannot use."""
+    try:
+        req = json.loads(body) if isinstance(body, str) else None
+    except json.JSONDecodeError:
+        req = None
+    if isinstance(req, dict):
+        req["lang"] = lang
+    try:
+        return score.answer(req)
+    except score.PageError as e:
+        return {"error": e.message, "status": 400}
 
 
 def _fields(form: dict[str, list[Any]]) -> dict[str, str]:

@@ -10,6 +10,7 @@ anything unexpected with a short page and status 500, never a traceback; the ser
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import re
@@ -25,7 +26,7 @@ from starlette.applications import Starlette
 from starlette.datastructures import FormData, UploadFile
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -33,7 +34,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from tarneeb.core.cards import card_symbol, parse_card
 from tarneeb.i18n.arabic import terms
 from tarneeb.records.verify import MIN_CAUSE_HANDS
-from tarneeb.serve import engine
+from tarneeb.serve import engine, score
 from tarneeb.serve.form import FIRST_SEAT, HISTORY_ROWS, KIND_GROUPS, situation_from_form
 from tarneeb.serve.strings import STRINGS, all_hands, any_hand, counted, kind_label
 
@@ -395,6 +396,65 @@ async def rules_page(request: Request) -> Response:
     return await made(request, "rules.html", doc=doc, cite=engine.cite, cite_ref=engine.cite_ref)
 
 
+async def score_get(request: Request) -> Response:
+    """The score sheet: the page's script keeps the sheets in the browser and asks :func:`score_post` after each
+    entry."""
+    return page(request, "score.html", **score_ctx(_lang(request)))
+
+
+def score_ctx(lang: str) -> dict[str, Any]:
+    """What the score page shows before its script runs: the rulesets to choose from, its own words (for the script)."""
+    return {"rulesets": engine.ruleset_list(lang),
+            "words": {k: v for k, v in STRINGS[lang].items() if k.startswith("score_")}}
+
+
+async def score_slash(request: Request) -> Response:
+    """``/{lang}/score``: to the page's folder (``/{lang}/score/``), where the offline site keeps it too."""
+    return RedirectResponse(f"/{_lang(request)}/score/", status_code=307)
+
+
+SCORE_MAX = 512 * 1024  # bytes of one request of the score page (a sheet of 500 hands is about 40 KB)
+
+
+async def score_post(request: Request) -> Response:
+    """The score page's question (JSON: its sheet and the hand being written) answered by
+    :func:`tarneeb.serve.score.answer` as JSON; a request it cannot use is 400 with one sentence saying why."""
+    lang = _lang(request)
+    try:
+        body = await limited_body(request, min(SCORE_MAX, request.app.state.max_upload))
+    except TooLarge:
+        return JSONResponse({"error": STRINGS[lang]["too_large"].format(limit=_size(SCORE_MAX))}, 413)
+    try:
+        req = json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):  # not UTF-8 or JSON, too many digits, too deep
+        return JSONResponse({"error": "the request is not JSON text the page sends"}, 400)
+    if isinstance(req, dict):
+        req["lang"] = lang
+    try:
+        out = await bounded(request, score.answer, req)
+    except score.PageError as e:
+        return JSONResponse({"error": e.message}, 400)
+    except TooSlow:
+        return JSONResponse({"error": STRINGS[lang]["too_slow"].format(seconds=f"{request.app.state.seconds:g}")},
+                            503)
+    return JSONResponse(out)
+
+
+async def limited_body(request: Request, limit: int) -> bytes:
+    """The request's body, refusing one larger than ``limit`` bytes (counted as it arrives)."""
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise TooLarge
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise TooLarge
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 async def healthz(request: Request) -> Response:
     """A liveness check: ``ok``."""
     return Response("ok\n", media_type="text/plain")
@@ -444,6 +504,9 @@ def create_app(max_upload: int = DEFAULT_MAX_UPLOAD, seconds: float = DEFAULT_SE
         Route("/{lang}/ruling", ruling_post, methods=["POST"]),
         Route("/{lang}/records", records_get, methods=["GET"]),
         Route("/{lang}/records", records_post, methods=["POST"]),
+        Route("/{lang}/score/", score_get, methods=["GET"]),
+        Route("/{lang}/score", score_slash),
+        Route("/{lang}/score/api", score_post, methods=["POST"]),
         Route("/{lang}/rules/", rules_index),
         Route("/{lang}/rules/{rid}", rules_page),
     ]

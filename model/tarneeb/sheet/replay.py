@@ -7,7 +7,7 @@ first impossible entry (:class:`EntryError`). The words name the players by the 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -99,6 +99,7 @@ class SheetResult:
     error: EntryError | None
     start_scores: tuple[int, int, int, int]
     first_target: int
+    state: State | None = None  # the match after the last hand replayed (None when the head is refused)
 
     @property
     def over(self) -> bool:
@@ -147,7 +148,7 @@ def score_sheet(sheet: Sheet, rules: Rules | None = None) -> SheetResult:
             error = r.error
             break
         hands.append(done)
-    return SheetResult(sheet, rules, hands, error, start, target)
+    return SheetResult(sheet, rules, hands, error, start, target, state)
 
 
 # ------------------------------------------------------------------ one hand

@@ -3,7 +3,8 @@
 // Pyodide, unpacks the engine (engine.zip) and answers the forms in the page: each answer is the page the web
 // referee would send, rendered by its own templates in Python (tarneeb.offline.pages.respond). A ruling's page
 // address holds the situation (#s= and the base64url of its TOML), so the address is the ruling's link: opening
-// it shows the ruling.
+// it shows the ruling. On the score sheet it answers the page's script (score.js) through window.tarneebScore: the
+// same Python (tarneeb.offline.pages.respond, tarneeb.serve.score.answer) as the server's /LANG/score/api.
 (function () {
   "use strict";
   var me = document.currentScript;
@@ -47,7 +48,7 @@
   // the page of the site an address names: {lang, page, path} for the referee and record pages, else null
   function route(url) {
     if (url.origin !== root.origin || url.pathname.indexOf(root.pathname) !== 0) { return null; }
-    var m = /^(en|ar)\/(ruling|records)\/(index\.html)?$/.exec(url.pathname.slice(root.pathname.length));
+    var m = /^(en|ar)\/(ruling|records|score)\/(index\.html)?$/.exec(url.pathname.slice(root.pathname.length));
     return m ? { lang: m[1], page: m[2], path: m[1] + "/" + m[2] + "/" } : null;
   }
   var here = route(new URL(location.href));
@@ -114,6 +115,20 @@
       return respond;
     });
   });
+
+  if (here.page === "score") {  // the sheet's script asks; the page itself stays
+    window.tarneebScore = function (body) {
+      return engine.then(function (respond) {
+        return respond(JSON.stringify({ page: "score", lang: here.lang, request: body }));
+      });
+    };
+    status(words().loading);
+    engine.then(function () {
+      T.times.ready = performance.now();
+      cached.then(function (yes) { status(yes ? words().offline : "", yes ? "ok" : ""); });
+    }, function (e) { T.error = String(e && e.message || e); status(words().failed + T.error, "bad"); });
+    return;
+  }
 
   function frame() { return new Promise(function (done) { requestAnimationFrame(function () { setTimeout(done, 0); }); }); }
 
@@ -196,7 +211,7 @@
 
   document.addEventListener("submit", function (ev) {
     var form = ev.target, r = route(new URL(form.getAttribute("action") || "", location.href));
-    if (!r) { return; }
+    if (!r || r.page === "score") { return; }
     ev.preventDefault();
     fields(form, ev.submitter).then(function (f) { go(r, { form: f }, "push"); });
   });
@@ -205,7 +220,7 @@
     var a = ev.target && ev.target.closest ? ev.target.closest("a[href]") : null;
     if (!a || ev.defaultPrevented || ev.button || ev.metaKey || ev.ctrlKey || ev.shiftKey || ev.altKey) { return; }
     var url = new URL(a.getAttribute("href"), location.href), r = route(url);
-    if (!r) { return; }
+    if (!r || r.page === "score") { return; }  // the score sheet is a page of its own: opened, not answered here
     ev.preventDefault();
     var req;
     try {
