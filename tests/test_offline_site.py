@@ -430,7 +430,12 @@ def test_the_site_rules_every_dispute_in_both_languages_and_offline(site: tuple[
         print(f"offline site: offline, a reload showed the ruling {state['times']['firstAnswer'] / 1000:.1f} s after opening")
         page.goto(base)  # the top of the site opens the start page (in the browser's language: English here)
         page.wait_for_url(f"{base}en/")
-        assert page.locator(".tiles a").count() == 3
+        assert page.locator(".tiles a").count() == 4
+        # the score sheet, offline in Arabic: a hand entered is scored by the site's Python, kept over a reload
+        page.goto(f"{base}ar/score/")
+        cells, again = _score_one_hand(page)
+        assert cells == _one_hand_scores() and again == cells, (cells, again)
+        _shots(page, "score-ar-offline")
         page.goto(f"{base}ar/rules/classic/")
         assert page.locator("h1").count() == 1 and page.evaluate("document.documentElement.dir") == "rtl"
         _no_sideways_scroll(page, "ar rules offline")
@@ -439,6 +444,42 @@ def test_the_site_rules_every_dispute_in_both_languages_and_offline(site: tuple[
         browser.close()
     print(f"offline site: the browser part took {time.monotonic() - started:.1f} s; screenshots in {ARTIFACTS}")
 
+
+
+def _score_one_hand(page: Any) -> tuple[list[int], list[int]]:
+    """On a score page just opened: a card-kings-41 sheet for four names, one hand entered with the pad (each bids
+    3; tricks 4, 3, 3, 3); the score cells shown, then shown again after a reload."""
+    page.wait_for_function("document.getElementById('score-app').getAttribute('data-screen') === 'start'")
+    page.select_option("#score-ruleset", "card-kings-41")
+    for i, name in enumerate(["Rami", "Hala", "Sami", "Dina"], start=1):
+        page.fill(f"#score-player-{i}", name)
+
+    def tap(selector: str) -> None:
+        n = int(page.get_attribute("#score-app", "data-answered") or 0)
+        page.click(selector)
+        page.wait_for_function("n => +document.getElementById('score-app').getAttribute('data-answered') > n", arg=n)
+
+    tap("#score-begin")
+    for _ in range(4):
+        tap("#score-pad [data-value='3']")
+    for took in (4, 3, 3, 3):
+        tap(f"#score-pad [data-value='{took}']")
+    tap("#score-add")
+    cells = page.eval_on_selector_all("#score-table tbody td button.score", "bs => bs.map(b => +b.innerText)")
+    page.reload()
+    page.wait_for_function("+document.getElementById('score-app').getAttribute('data-answered') > 0")
+    again = page.eval_on_selector_all("#score-table tbody td button.score", "bs => bs.map(b => +b.innerText)")
+    return cells, again
+
+
+def _one_hand_scores() -> list[int]:
+    """What core scores for the hand :func:`_score_one_hand` enters."""
+    from tarneeb.sheet import score_sheet, sheet_from_data
+
+    return list(score_sheet(sheet_from_data({
+        "format": "tarneeb-score-sheet", "version": 1, "ruleset": "card-kings-41",
+        "players": ["Rami", "Hala", "Sami", "Dina"], "first_dealer": 0,
+        "hands": [{"bids": [3, 3, 3, 3], "tricks_won": [4, 3, 3, 3]}]})).scores)
 
 
 # a Pyodide whose respond is the real one run by the test (tarneeb.offline.pages.respond, the Python the site's
@@ -495,38 +536,13 @@ def test_the_offline_score_sheet_asks_the_site_s_python_and_keeps_its_sheets(tmp
                 page.route("**/__respond", lambda route: route.fulfill(
                     status=200, content_type="text/plain", body=respond(route.request.post_data or "")))
                 page.goto(f"http://127.0.0.1:{port}/en/score/")
-                page.wait_for_function("document.getElementById('score-app').getAttribute('data-screen') === 'start'")
-                page.select_option("#score-ruleset", "card-kings-41")
-                for i, name in enumerate(["Rami", "Hala", "Sami", "Dina"], start=1):
-                    page.fill(f"#score-player-{i}", name)
-
-                def tap(selector: str) -> None:
-                    n = int(page.get_attribute("#score-app", "data-answered") or 0)
-                    page.click(selector)
-                    page.wait_for_function("n => +document.getElementById('score-app').getAttribute('data-answered')"
-                                           " > n", arg=n)
-
-                tap("#score-begin")
-                for _ in range(4):
-                    tap("#score-pad [data-value='3']")
-                for took in (4, 3, 3, 3):
-                    tap(f"#score-pad [data-value='{took}']")
-                tap("#score-add")
-                cells = page.eval_on_selector_all("#score-table tbody td button.score", "bs => bs.map(b => +b.innerText)")
-                page.reload()
-                page.wait_for_function("+document.getElementById('score-app').getAttribute('data-answered') > 0")
-                again = page.eval_on_selector_all("#score-table tbody td button.score", "bs => bs.map(b => +b.innerText)")
+                cells, again = _score_one_hand(page)
                 status = page.inner_text(".offline-status") if page.locator(".offline-status").count() else ""
             finally:
                 browser.close()
     finally:
         srv.terminate()
         srv.wait(10)
-    from tarneeb.sheet import score_sheet, sheet_from_data
-
-    want = score_sheet(sheet_from_data({"format": "tarneeb-score-sheet", "version": 1, "ruleset": "card-kings-41",
-                                        "players": ["Rami", "Hala", "Sami", "Dina"], "first_dealer": 0,
-                                        "hands": [{"bids": [3, 3, 3, 3], "tricks_won": [4, 3, 3, 3]}]}))
-    assert cells == list(want.scores) and again == cells, (cells, again)
+    assert cells == _one_hand_scores() and again == cells, (cells, again)
     assert not [u for u in asked if "/score/api" in u], asked
     assert sum("/__respond" in u for u in asked) >= 10 and "could not start" not in status
