@@ -17,7 +17,7 @@ from tarneeb.core import clauses as core_clauses
 from tarneeb.core import transition
 from tarneeb.core.actions import Bid
 from tarneeb.core.spec import Rules
-from tarneeb.core.state import Bidding, Calling, Cancelled, Over, State
+from tarneeb.core.state import Bidding, Called, Calling, Cancelled, Over, State
 from tarneeb.errors import IllegalAction
 from tarneeb.sheet.format import Sheet, SheetHand
 from tarneeb.sheet.replay import (
@@ -33,6 +33,7 @@ from tarneeb.sheet.replay import (
     bid_words,
     score_sheet,
     team_names,
+    thrown_in_reason,
 )
 
 
@@ -123,8 +124,8 @@ def write_hand(sheet: Sheet, rules: Rules, at: int, hand: SheetHand) -> Written:
     cancelled = next((e for e in more if type(e) is Cancelled), None)
     out.played = cancelled is None
     if cancelled is not None:
-        out.thrown_in = Reason("deal", cancelled.clause, f"The deal is thrown in: {cancelled.why}; no score changes.",
-                               {"why": cancelled.why})
+        calls = [(e.seat, e.bid) for e in more if type(e) is Called]
+        out.thrown_in = thrown_in_reason(rules, cancelled, calls, now.table.scores)
     wanted = hand.tricks_won if hand.tricks_won is not None else hand.bidding_team_tricks
     if out.played and wanted is None:
         out.state = now

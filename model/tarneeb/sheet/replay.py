@@ -7,7 +7,7 @@ first impossible entry (:class:`EntryError`). The words name the players by the 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -314,14 +314,7 @@ def _read(rules: Rules, names: Sequence[str], done: HandResult, events: tuple[Ev
             done.trump = e.trump
         elif type(e) is Cancelled:
             done.redeal = e.clause
-            facts = {}
-            if e.clause == "bid.total":  # core's numbers: the bids' sum and the total in force
-                bids = [0, 0, 0, 0]
-                for seat, b in done.calls:
-                    bids[seat] = b.n or 0
-                facts = dict(zip(("total", "threshold"), core_rules.bid_total(rules, bids, state.table.scores),
-                                 strict=True))
-            done.reasons.append(Reason("deal", e.clause, f"The deal is thrown in: {e.why}; no score changes.", facts))
+            done.reasons.append(thrown_in_reason(rules, e, done.calls, state.table.scores))
         elif type(e) is Scored:
             done.tricks_won = e.tricks_won
             done.deltas = e.deltas
@@ -345,6 +338,18 @@ def _read(rules: Rules, names: Sequence[str], done: HandResult, events: tuple[Ev
             same = e.dealer == done.dealer
             done.reasons.append(Reason("dealer", e.clause, f"{names[e.dealer]} deals {'again' if same else 'next'}.",
                                        {"dealer": e.dealer, "again": int(same)}))
+
+
+def thrown_in_reason(rules: Rules, e: Cancelled, calls: Sequence[tuple[int, Bid]], scores: Sequence[int]) -> Reason:
+    """The reason of a deal thrown in (``e``) after ``calls`` (seat, bid) at ``scores``: under bid.total, core's
+    numbers, the bids' sum and the total in force."""
+    facts = {}
+    if e.clause == "bid.total":
+        bids = [0, 0, 0, 0]
+        for seat, b in calls:
+            bids[seat] = b.n or 0
+        facts = dict(zip(("total", "threshold"), core_rules.bid_total(rules, bids, scores), strict=True))
+    return Reason("deal", e.clause, f"The deal is thrown in: {e.why}; no score changes.", facts)
 
 
 def _score_reasons(rules: Rules, names: Sequence[str], done: HandResult) -> list[Reason]:
