@@ -8,9 +8,10 @@ a function (test_each_package_imports_only_packages_below_it):
 2. ``tarneeb.core`` -- the rules, once;
 3. ``tarneeb`` -- the package's front door (the core's names, imported on first use);
 4. ``tarneeb.i18n`` (texts in other languages), ``tarneeb.play`` (bots, self-play), ``tarneeb.records`` (game
-   records and their verifier), ``tarneeb.openspiel_game``, ``tarneeb.sheet`` (score sheets kept at a table);
+   records and their verifier), ``tarneeb.openspiel_game``;
 5. ``tarneeb.stats`` (over play), ``tarneeb.conformance`` (other engines; over play and records),
-   ``tarneeb.ruling`` (the referee; over i18n and records);
+   ``tarneeb.ruling`` (the referee; over i18n and records), ``tarneeb.sheet`` (score sheets kept at a table; over
+   i18n for their Arabic words, which the command and the page share);
 6. ``tarneeb.docgen`` -- the rule pages and the site, which show examples, hands, statistics and rulings;
 7. ``tarneeb.serve`` -- the web app;
 8. ``tarneeb.offline`` -- the offline site, serve's pages;
@@ -88,8 +89,8 @@ LAYERS: list[tuple[str, ...]] = [
     ("tarneeb.errors", "tarneeb.purejson"),
     ("tarneeb.core", "tarneeb.compiled"),  # the engine's core; which build of it runs (compiled or pure)
     ("tarneeb",),
-    ("tarneeb.i18n", "tarneeb.play", "tarneeb.records", "tarneeb.openspiel_game", "tarneeb.sheet"),
-    ("tarneeb.stats", "tarneeb.conformance", "tarneeb.ruling"),
+    ("tarneeb.i18n", "tarneeb.play", "tarneeb.records", "tarneeb.openspiel_game"),
+    ("tarneeb.stats", "tarneeb.conformance", "tarneeb.ruling", "tarneeb.sheet"),
     ("tarneeb.docgen",),
     ("tarneeb.serve",),
     ("tarneeb.offline",),

@@ -105,7 +105,7 @@ print(json.dumps({"report": ruling["report"], "summary": records["summary"], "sc
     # the score sheet, a house file's included (read from a folder of its own, as Pyodide's file system holds it)
     assert got["score"] == json.loads(respond(json.dumps({"page": "score", "lang": "ar", "request": score_request})))
     assert got["score"]["outcome"]["why"]["clause"] == "win.made-bid" and got["score"]["rows"][0]["thrown_in"]
-    assert got["score"]["outcome"]["text"].endswith("ربحوا، وخلص اللعب.")  # in the page's language
+    assert got["score"]["outcome"]["text"].endswith("ربحوا المباراة.")  # in the page's language
 
 
 def test_the_pages_answer_as_the_web_referee_answers(tmp_path: Path) -> None:

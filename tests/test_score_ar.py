@@ -15,9 +15,9 @@ import pytest
 
 from tarneeb import load_rules
 from tarneeb.cli import main
-from tarneeb.cli.score_ar import rule_name_ar
 from tarneeb.i18n.arabic import FSI, LRI, PDI, RLI
 from tarneeb.play.simulate import play_match
+from tarneeb.sheet.words_ar import rule_name as rule_name_ar
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = sorted((ROOT / "spec" / "sheets" / "examples").glob("*.json"))

@@ -185,7 +185,12 @@ def test_the_deal_thrown_in_and_tricks_that_do_not_make_13() -> None:
     data = _sheet("card-kings-41", [])
     e = _entry(data, {"bids": [2, 2, 2, 2]})
     assert e["thrown_in"]["why"]["clause"] == "bid.total" and e["ready"] and e["hand"] == {"bids": [2, 2, 2, 2]}
-    assert _entry(data, {"bids": [2, 2, 2, 2]}, "ar")["thrown_in"]["text"] == "مجموع الطلبات 8: انلغت التوزيعة وما في حساب."
+    thrown = _entry(data, {"bids": [2, 2, 2, 2]}, "ar")["thrown_in"]  # the bids' total and the total in force
+    assert thrown["text"] == "انلغت التوزيعة: مجموع الطلبات 8، أقل من 11؛ وما في حساب." and thrown["why"]["rule"] == \
+        "قاعدة مجموع الطلبات"
+    # written, the hand says the same in the sheet's table
+    assert answer({"lang": "ar", "sheet": _sheet("card-kings-41", [{"bids": [2, 2, 2, 2]}])})["rows"][0]["whys"][0] \
+        == thrown["why"]
     e = _entry(data, {"bids": [5, 3, 3, 2], "tricks_won": [6, 3, 2, 1]})
     assert e["error"]["why"]["clause"] == "hand.tricks" and not e["ready"]
     assert "6 + 3 + 2 + 1 = 12" in _entry(data, {"bids": [5, 3, 3, 2], "tricks_won": [6, 3, 2, 1]}, "ar")["error"]["text"]

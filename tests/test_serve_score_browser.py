@@ -273,7 +273,11 @@ def test_a_tarneeb_400_match_in_arabic(server: Server, phone: Page, tmp_path: Pa
     assert pg.get_attribute("html", "dir") == "rtl"
     pg.click("tr[data-hand='3'] td[data-seat='0'] button.score")
     said = text(pg, "#score-why .said")
-    assert said == "Rami طلب 9 (بينحسب 27) وجاب 9: جاب طلبه، +27." and "." not in pg.inner_text("#score-why .technical")
+    assert said == "Rami: الطلب 9 (طلب 9 بينحسب 27) واللمّات 9: الطلب انجاب، +27." \
+        and "." not in pg.inner_text("#score-why .technical")
+    pg.click("#score-why .technical summary")  # the fold open: the rule by its short name, its document, its id
+    rule = text(pg, "#score-why .why-item p:nth-of-type(2)")
+    assert rule.startswith("القاعدة: قاعدة قيمة الطلبات: ") and text(pg, "#score-why .source").startswith("وين مكتوبة:")
     shoot(pg, "score-phone-ar")
     same_as_cli(pg, export(pg, tmp_path), "ar")
     reloaded_same(pg)

@@ -34,10 +34,13 @@ from tarneeb.core.context import Catalog, using
 from tarneeb.core.sources import cite, rule_name
 from tarneeb.core.spec import Rules, builtin_rulesets_only, load_rules, resolve_ruleset, rulesets
 from tarneeb.errors import BadInput, SheetError
-from tarneeb.i18n.arabic import FSI, LRI, PDI
+from tarneeb.i18n.arabic import FSI, PDI
 from tarneeb.i18n.tables import LANGS, clause_text, i18n, tr
 from tarneeb.sheet import EntryError, HandResult, Reason, Sheet, SheetHand, SheetResult, score_sheet, sheet_from_data
 from tarneeb.sheet.entry import Written, write_hand
+from tarneeb.sheet.words_ar import SheetWords, ltr
+from tarneeb.sheet.words_ar import rule_name as rule_name_ar
+from tarneeb.sheet.words_ar import strain as strain_ar
 
 MAX_HANDS = 500  # hands of one sheet (a long match has about 40)
 MAX_HOUSE = 64 * 1024  # bytes of a house ruleset file
@@ -61,13 +64,9 @@ def _iso(text: object) -> str:
     return f"{FSI}{text}{PDI}"
 
 
-def _ltr(text: object) -> str:
-    return f"{LRI}{text}{PDI}"
-
-
-def _ar(section: str, key: str, **kw: object) -> str:
-    table: dict[str, Any] = i18n("ar").get("sheet", {}).get(section, {})
-    return str(table[key]).format(**kw)
+def _refusal(key: str, **kw: object) -> str:
+    """A refusal in Arabic (``[sheet.errors]`` of spec/i18n/ar-sheet.toml; the command words none)."""
+    return str(i18n("ar")["sheet"]["errors"][key]).format(**kw)
 
 
 def _delta(d: int) -> str:
@@ -75,65 +74,46 @@ def _delta(d: int) -> str:
 
 
 class Words:
-    """The sentences of one page: the players by their names, in the page's language."""
+    """The sentences of one page: the players by their names, in the page's language. The Arabic is the score
+    command's (:class:`tarneeb.sheet.words_ar.SheetWords`): a reason, a team, a bid and a rule's name read the same
+    on the page and in ``tarneeb score --lang ar``."""
 
     def __init__(self, lang: str, names: Sequence[str], rules: Rules) -> None:
+        self.ar = SheetWords(names, _iso)
         self.lang, self.names, self.rules = lang, [_iso(n) for n in names], rules
 
     def team(self, team: int) -> str:
-        a, b = (s for s in range(4) if core_rules.team_of(s) == team)
         if self.lang == "ar":
-            return _ar("reasons", "team", a=self.names[a], b=self.names[b])
+            return self.ar.team(team)
+        a, b = (s for s in range(4) if core_rules.team_of(s) == team)
         return f"{self.names[a]} and {self.names[b]}"
 
     def strain(self, strain: int | None) -> str:
         if strain is None:
             return ""
-        if self.lang == "ar":
-            return str(i18n("ar").get("ruling", {}).get("strains", {}).get(STRAINS[strain], STRAINS[strain]))
-        return strain_name(strain)
+        return strain_ar(strain) if self.lang == "ar" else strain_name(strain)
 
     def bid(self, bid: Bid) -> str:
-        if bid.n is None:
-            return _ar("words", "pass") if self.lang == "ar" else "pass"
-        return f"{bid.n}" + ("" if bid.strain is None else f" {self.strain(bid.strain)}")
+        if self.lang == "ar":
+            return self.ar.bid(bid)
+        return "pass" if bid.n is None else f"{bid.n}" + ("" if bid.strain is None else f" {strain_name(bid.strain)}")
 
-    def reason(self, r: Reason, done: HandResult | None = None) -> str:
-        """A reason the replay gave, in the page's language (English: the replay's own sentence, names isolated)."""
-        f = r.facts
-        if self.lang == "en":
-            text = r.text
-            for raw, shown in sorted(zip(self._raw, self.names, strict=True), key=lambda p: -len(p[0])):
-                text = text.replace(raw, shown)
-            return text
-        if r.kind == "score" and "value" in f:
-            worth = "" if f["value"] == f["bid"] else _ar("reasons", "bid-worth", bid=f["bid"], value=f["value"])
-            return _ar("reasons", "bid-made" if f["made"] else "bid-failed", name=self.names[f["seat"]],
-                       bid=f"{f['bid']}{worth}", took=f["took"], delta=_ltr(_delta(f["delta"])))
-        if r.kind == "score":  # a contract: strain and trump -1 where there is none
-            named = "" if f["trump"] < 0 else _ar("reasons", "named", strain=self.strain(f["trump"]))
-            bid = Bid(f["bid"], None if f["strain"] < 0 else f["strain"])
-            return _ar("reasons", "contract-made" if f["made"] else "contract-failed", name=self.names[f["holder"]],
-                       bid=self.bid(bid), named=named, team=self.team(f["team"]), took=f["took"],
-                       team0=self.team(0), team1=self.team(1), d0=_ltr(_delta(f["delta0"])),
-                       d1=_ltr(_delta(f["delta1"])))
-        if r.kind == "deal":
-            if r.clause == "bid.total" and done is not None:
-                return _ar("reasons", "thrown-in-total", total=sum(b.n or 0 for _, b in done.calls))
-            key = {"auction.all-pass": "thrown-in-all-pass", "deal.weak-redeal": "thrown-in-weak"}.get(r.clause)
-            return _ar("reasons", key or "thrown-in")
-        if r.kind == "outcome" and "target" in f:
-            return _ar("reasons", "game-won", team=self.team(f["team"]), target=f["target"])
-        if r.kind == "outcome":
-            return _ar("reasons", "match-won", team=self.team(f["team"]))
-        return _ar("reasons", "deals-again" if f["again"] else "deals-next", name=self.names[f["dealer"]])
+    def reason(self, r: Reason) -> str:
+        """A reason the replay gave, in the page's language (English: the replay's own sentence, names isolated;
+        Arabic: the score command's sentence)."""
+        if self.lang == "ar":
+            return self.ar.reason(r)
+        text = r.text
+        for raw, shown in sorted(zip(self._raw, self.names, strict=True), key=lambda p: -len(p[0])):
+            text = text.replace(raw, shown)
+        return text
 
     @property
     def _raw(self) -> list[str]:
         return [n[1:-1] for n in self.names]
 
     def no_winner(self) -> str:
-        return _ar("reasons", "no-winner") if self.lang == "ar" else "No team has won yet."
+        return self.ar.no_winner() if self.lang == "ar" else "No team has won yet."
 
     def error(self, e: EntryError, facts: Mapping[str, Any]) -> str:
         """The first entry core refuses, in a player's words (English: the replay's own message); ``facts``: the
@@ -148,34 +128,33 @@ class Words:
     def _error_ar(self, e: EntryError, detail: Mapping[str, Any]) -> str:
         f = e.field
         if f == "bids" and "seat" in detail:
-            return _ar("errors", "bid", name=self.names[detail["seat"]], bid=self.bid(detail["bid"]))
+            return _refusal("bid", name=self.names[detail["seat"]], bid=self.bid(detail["bid"]))
         if f == "bids":
-            return _ar("errors", "bid-order")
+            return _refusal("bid-order")
         if f == "tricks_won" and "tricks" in detail:
-            return _ar("errors", "tricks", tricks=_ltr(" + ".join(map(str, detail["tricks"]))
-                                                       + f" = {sum(detail['tricks'])}"))
+            return _refusal("tricks", tricks=ltr(" + ".join(map(str, detail["tricks"])) + f" = {sum(detail['tricks'])}"))
         if f == "bidding_team_tricks" and "tricks" in detail and "team" in detail:
-            return _ar("errors", "team-tricks", team=self.team(detail["team"]), tricks=detail["tricks"])
+            return _refusal("team-tricks", team=self.team(detail["team"]), tricks=detail["tricks"])
         if f == "contract" and "seat" in detail:
-            return _ar("errors", "contract", name=self.names[detail["seat"]], bid=self.bid(detail["bid"]))
+            return _refusal("contract", name=self.names[detail["seat"]], bid=self.bid(detail["bid"]))
         if f == "calls":
-            return _ar("errors", "calls")
+            return _refusal("calls")
         if f == "redeal":
-            return _ar("errors", "redeal")
+            return _refusal("redeal")
         if f == "hand" and "winner" in detail:
-            return _ar("errors", "over", n=e.hand - 1, team=self.team(detail["winner"]))
+            return _refusal("over", n=e.hand - 1, team=self.team(detail["winner"]))
         if f == "first_dealer":
-            return _ar("errors", "first-dealer")
-        return _ar("errors", "other")
+            return _refusal("first-dealer")
+        return _refusal("other")
 
     def why(self, clause: str, text: str) -> dict[str, str]:
-        """Why a number is what it is: the sentence, the rule (its name, or in Arabic its statement), the document
-        it is written in (its name and section), the clause id (shown folded)."""
+        """Why a number is what it is: the sentence, the rule (its short name, in Arabic the one the score command
+        gives it, and what it says at this table), the document it is written in (its name and section), the
+        clause id (shown folded)."""
         rs = self.rules.ruleset
         c = rs.clauses.get(clause)
-        out = {"text": text, "clause": clause, "rule": "", "statement": "", "source": ""}
-        if self.lang == "en":
-            out["rule"] = rule_name(clause)
+        out = {"text": text, "clause": clause, "rule": rule_name_ar(clause) if self.lang == "ar" else rule_name(clause),
+               "statement": "", "source": ""}
         if c is not None:
             out["statement"] = clause_text(rs, clause, self.lang) or (c.text if self.lang == "en" else "")
             out["source"] = cite(c.doc, c.heading, self.lang)
@@ -328,12 +307,12 @@ def _row(w: Words, rules: Rules, h: HandResult, cols: list[dict[str, Any]]) -> d
         cell: dict[str, Any] = {"score": h.scores[s], "delta": _delta(h.deltas[s]) if not h.redeal else "",
                                 "why": None, "bid": None, "took": None}
         if mine is not None:
-            cell["why"] = w.why(mine.clause, w.reason(mine, h))
+            cell["why"] = w.why(mine.clause, w.reason(mine))
         if rules.individual and h.calls:
             cell["bid"] = next((w.bid(b) for seat, b in h.calls if seat == s), None)
             cell["took"] = None if h.tricks_won is None else h.tricks_won[s]
         cells.append(cell)
-    hand_why = [w.why(r.clause, w.reason(r, h)) for r in h.reasons if r.kind in ("deal", "outcome", "dealer")]
+    hand_why = [w.why(r.clause, w.reason(r)) for r in h.reasons if r.kind in ("deal", "outcome", "dealer")]
     if h.winner is None and h.outcome_clause and not h.redeal:
         hand_why.insert(len([r for r in h.reasons if r.kind in ("deal", "outcome")]),
                         w.why(h.outcome_clause, w.no_winner()))
@@ -464,7 +443,7 @@ def _entry(lang: str, sheet: Sheet, rules: Rules, entry: Any) -> dict[str, Any]:
     if got.closed:
         return out
     if got.thrown_in is not None:
-        text = w.reason(got.thrown_in, got.done)
+        text = w.reason(got.thrown_in)
         out["thrown_in"] = {"text": text, "why": w.why(got.thrown_in.clause, text)}
     steps = _steps(w, rules, got, hand, chosen)
     out["steps"] = steps
