@@ -26,9 +26,8 @@ from types import ModuleType
 
 from tarneeb.errors import TarneebError
 
-# the modules of tarneeb/core that setup.py compiles (state.py is left out: mypyc turns its class decorator into a
-# built-in function, which typing.dataclass_transform cannot mark)
-COMPILED = ("actions", "cards", "hand", "match", "rules", "transition")
+# the modules of tarneeb/core that setup.py compiles (the states and events of state.py as native classes)
+COMPILED = ("actions", "cards", "hand", "match", "rules", "state", "transition")
 MODULES = tuple(f"tarneeb.core.{m}" for m in COMPILED)
 
 
