@@ -30,7 +30,7 @@ def compiled_modules() -> list[str]:
     tree = ast.parse((HERE / "model/tarneeb/compiled.py").read_text(encoding="utf-8"))
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "COMPILED" for t in node.targets):
-            return [f"model/tarneeb/core/{m}.py" for m in ast.literal_eval(node.value)]
+            return [f"model/tarneeb/{m.replace('.', '/')}.py" for m in ast.literal_eval(node.value)]
     raise SystemExit("setup.py: tarneeb/compiled.py has no COMPILED list")
 
 
