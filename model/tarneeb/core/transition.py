@@ -391,7 +391,7 @@ def _play(rules: Rules, state: Playing, card: int, force: bool = False) -> Step:
     else:
         hands = (hands[0], hands[1], hands[2], left)
     if len(trick) < 3:
-        return Playing(start, hands, core_rules.next_seat(rules, seat), state.leader, (*trick, card), state.won), played
+        return Playing(start, hands, core_rules.next_seat(rules, seat), state.leader, trick + (card,), state.won), played
     c0, c1, c2 = trick
     cards = (c0, c1, c2, card)
     winner = core_hand.trick_winner_seat(rules, state.leader, cards, start.trump)
