@@ -57,6 +57,16 @@ class Phase(Enum):
     OVER = "over"
 
 
+# the phases of the states, as the states' phase properties return them (``Phase.PLAY`` is a look-up through the
+# enum's class each time it is read, several times the cost of a module constant's)
+_DEAL: Final = Phase.DEAL
+_WEAK_CLAIM: Final = Phase.WEAK_CLAIM
+_BIDDING: Final = Phase.BIDDING
+_TRUMP_CHOICE: Final = Phase.TRUMP_CHOICE
+_PLAY: Final = Phase.PLAY
+_OVER: Final = Phase.OVER
+
+
 @dataclass(init=False, unsafe_hash=True)
 class Table:
     """What carries from one deal to the next."""
@@ -106,7 +116,7 @@ class Dealing:
 
     @property
     def phase(self) -> Phase:
-        return Phase.DEAL
+        return _DEAL
 
     @property
     def to_move(self) -> int:
@@ -128,7 +138,7 @@ class Claiming:
 
     @property
     def phase(self) -> Phase:
-        return Phase.WEAK_CLAIM
+        return _WEAK_CLAIM
 
     @property
     def to_move(self) -> int:
@@ -154,7 +164,7 @@ class Bidding:
 
     @property
     def phase(self) -> Phase:
-        return Phase.BIDDING
+        return _BIDDING
 
 
 @dataclass(init=False, unsafe_hash=True)
@@ -183,7 +193,7 @@ class Calling:
 
     @property
     def phase(self) -> Phase:
-        return Phase.BIDDING
+        return _BIDDING
 
 
 @dataclass(init=False, unsafe_hash=True)
@@ -201,7 +211,7 @@ class Naming:
 
     @property
     def phase(self) -> Phase:
-        return Phase.TRUMP_CHOICE
+        return _TRUMP_CHOICE
 
     @property
     def to_move(self) -> int:
@@ -261,7 +271,7 @@ class Playing:
 
     @property
     def phase(self) -> Phase:
-        return Phase.PLAY
+        return _PLAY
 
     @property
     def table(self) -> Table:
@@ -288,7 +298,7 @@ class Over:
 
     @property
     def phase(self) -> Phase:
-        return Phase.OVER
+        return _OVER
 
     @property
     def to_move(self) -> int:
