@@ -8,9 +8,10 @@ reading), one from the start and one from scores near the target, their deals an
 after the variant. Each line is one step: the variant, the step's number, the state in words, the player to move,
 the legal actions, the action taken and the events it caused, the scores, the winner and the clause that decided
 it, and the error texts of two illegal actions tried first (a card and a bid nobody may make there). The match's
-deal records close it, then the match and its last actions through pickle and copy, then what ``verify`` reports on
-the match's records as written (clean: the verifier's fast path, compiled too) and with a third of its hand lines
-altered (a score, a trick's winner, two cards swapped in the deck or between tricks, a bid: the replay's reports).
+deal records close it, then what ``verify`` reports on the match's records as written (clean: the verifier's fast
+path, compiled too) and with a third of its hand lines altered (a score, a trick's winner, two cards swapped in the
+deck or between tricks, a bid: the replay's reports), then the match's last state, the events of its last step and
+its last auction through pickle and copy, and the match and its last actions too.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ def refusal(m: Match, action: Action) -> str:
 def play(m: Match, name: str, rng: random.Random, out: list[dict[str, Any]], steps: int = STEPS) -> None:
     """Play ``m`` at random to its end (or ``steps`` steps), a line per step into ``out``."""
     rules = m.rules
+    events: tuple[object, ...] = ()
     for n in range(steps):
         legal = list(m.legal_actions())
         said = {str(a) for a in legal}
@@ -72,6 +74,9 @@ def play(m: Match, name: str, rng: random.Random, out: list[dict[str, Any]], ste
          "outcome_rule": r.outcome_rule, "events": r.events} for r in m.records],
         "hands_played": m.hands_played, "redeals": m.redeals, "team_scores": m.team_scores(), "games": m.games})
     out += verified(m, name, rng)
+    out.append({"variant": name, "state and events through pickle and copy": [
+        [repr(pickle.loads(pickle.dumps(x))), repr(copy.copy(x)), repr(copy.deepcopy(x))]
+        for x in (m.state, *events, *([] if m.rules.individual else [m.auction]))]})
     again = pickle.loads(pickle.dumps(m))  # a match and its actions through pickle and copy, as a caller may send them
     out.append({"variant": name, "pickled": again.state_text(), "same_history": again.history == m.history,
                 "copied": [str(a) for a in copy.deepcopy(m.history[-8:])], "copy": copy.copy(m).state_text()})

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from tarneeb.core import rules as core_rules
 from tarneeb.core.spec import Rules
@@ -85,6 +85,9 @@ class Auction:
         self.passes = passes
         self.spoken = spoken
         self.active = [True, True, True, True] if active is None else active
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickle and copy (compiled by mypyc, there is no other way)
+        return Auction, (self.dealer, self.to_speak, self.top, self.holder, self.passes, self.spoken, self.active)
 
 
 def auction_start(rules: Rules, dealer: int) -> Auction:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Final
+from typing import Any, Final
 
 from tarneeb.core.actions import Bid
 
@@ -36,7 +36,9 @@ from tarneeb.core.actions import Bid
 # * ``Final`` fields: immutable, as the type checker holds every caller to (``mypy --strict`` refuses an assignment
 #   to a field outside ``__init__``);
 # * what is the same for every instance of a class (its phase, its clause) is a property, never a class attribute
-#   (mypyc would make one a field).
+#   (mypyc would make one a field);
+# * ``__reduce__`` rebuilds it from its fields, for pickle and copy (a native class with a written ``__init__`` has
+#   no other way).
 
 Contract = tuple[int, int, int | None]  # (holder's seat, tricks, strain or None)
 Hands = tuple[int, int, int, int]  # a 52-bit card mask per seat
@@ -89,6 +91,9 @@ class Table:
         self.played = played
         self.redeals = redeals
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Table, (self.dealer, self.scores, self.target, self.games, self.deals, self.played, self.redeals)
+
 
 @dataclass(init=False, unsafe_hash=True)
 class Deal:
@@ -104,6 +109,9 @@ class Deal:
         self.revealed = revealed
         self.trump = trump
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Deal, (self.hands, self.revealed, self.trump)
+
 
 @dataclass(init=False, unsafe_hash=True)
 class Dealing:
@@ -113,6 +121,9 @@ class Dealing:
 
     def __init__(self, table: Table) -> None:
         self.table = table
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Dealing, (self.table,)
 
     @property
     def phase(self) -> Phase:
@@ -135,6 +146,9 @@ class Claiming:
         self.table = table
         self.deal = deal
         self.claimers = claimers
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Claiming, (self.table, self.deal, self.claimers)
 
     @property
     def phase(self) -> Phase:
@@ -161,6 +175,9 @@ class Bidding:
         self.to_move = to_move
         self.bids = bids
         self.spoken = spoken
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Bidding, (self.table, self.deal, self.to_move, self.bids, self.spoken)
 
     @property
     def phase(self) -> Phase:
@@ -191,6 +208,9 @@ class Calling:
         self.spoken = spoken
         self.active = active
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Calling, (self.table, self.deal, self.to_move, self.top, self.holder, self.passes, self.spoken, self.active)
+
     @property
     def phase(self) -> Phase:
         return _BIDDING
@@ -208,6 +228,9 @@ class Naming:
         self.table = table
         self.deal = deal
         self.contract = contract
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Naming, (self.table, self.deal, self.contract)
 
     @property
     def phase(self) -> Phase:
@@ -233,6 +256,9 @@ class Contracted:
         self.bids = bids
         self.contract = contract
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Contracted, (self.table, self.trump, self.bids, self.contract)
+
 
 @dataclass(init=False, unsafe_hash=True)
 class Trick:
@@ -246,6 +272,9 @@ class Trick:
         self.leader = leader
         self.cards = cards
         self.winner = winner
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Trick, (self.leader, self.cards, self.winner)
 
 
 @dataclass(init=False, unsafe_hash=True)
@@ -268,6 +297,9 @@ class Playing:
         self.leader = leader
         self.trick = trick
         self.won = won
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Playing, (self.start, self.hands, self.to_move, self.leader, self.trick, self.won)
 
     @property
     def phase(self) -> Phase:
@@ -295,6 +327,9 @@ class Over:
         self.table = table
         self.winner = winner
         self.rule = rule
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Over, (self.table, self.winner, self.rule)
 
     @property
     def phase(self) -> Phase:
@@ -324,6 +359,9 @@ class Dealt:
         self.deck = deck
         self.hands = hands
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Dealt, (self.number, self.dealer, self.deck, self.hands)
+
     @property
     def clause(self) -> str:
         return "deal.order"
@@ -339,6 +377,9 @@ class Claimed:
     def __init__(self, seat: int, ask: bool) -> None:
         self.seat = seat
         self.ask = ask
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Claimed, (self.seat, self.ask)
 
     @property
     def clause(self) -> str:
@@ -358,6 +399,9 @@ class BiddingOpened:
         self.trump = trump
         self.to_move = to_move
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return BiddingOpened, (self.revealed, self.trump, self.to_move)
+
     @property
     def clause(self) -> str:
         return "trump.source"
@@ -374,6 +418,9 @@ class Called:
         self.seat = seat
         self.bid = bid
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Called, (self.seat, self.bid)
+
     @property
     def clause(self) -> str:
         return "bid.turn"
@@ -388,6 +435,9 @@ class ContractMade:
     def __init__(self, contract: Contract) -> None:
         self.contract = contract
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return ContractMade, (self.contract,)
+
     @property
     def clause(self) -> str:
         return "auction.order"
@@ -401,6 +451,9 @@ class TrumpNamed:
 
     def __init__(self, trump: int) -> None:
         self.trump = trump
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return TrumpNamed, (self.trump,)
 
     @property
     def clause(self) -> str:
@@ -418,6 +471,9 @@ class Cancelled:
         self.clause = clause
         self.why = why
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Cancelled, (self.clause, self.why)
+
 
 @dataclass(init=False, unsafe_hash=True)
 class PlayStarted:
@@ -427,6 +483,9 @@ class PlayStarted:
 
     def __init__(self, leader: int) -> None:
         self.leader = leader
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return PlayStarted, (self.leader,)
 
     @property
     def clause(self) -> str:
@@ -444,6 +503,9 @@ class Played:
         self.seat = seat
         self.card = card
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Played, (self.seat, self.card)
+
     @property
     def clause(self) -> str:
         return "play.follow"
@@ -457,6 +519,9 @@ class TrickTaken:
 
     def __init__(self, trick: Trick) -> None:
         self.trick = trick
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return TrickTaken, (self.trick,)
 
     @property
     def clause(self) -> str:
@@ -477,6 +542,9 @@ class Scored:
         self.deltas = deltas
         self.scores = scores
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Scored, (self.tricks_won, self.deltas, self.scores)
+
     @property
     def clause(self) -> str:
         return "score.values"
@@ -493,6 +561,9 @@ class Decided:
         self.winner = winner
         self.clause = clause
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Decided, (self.winner, self.clause)
+
 
 @dataclass(init=False, unsafe_hash=True)
 class GameWon:
@@ -504,6 +575,9 @@ class GameWon:
     def __init__(self, team: int, target: int) -> None:
         self.team = team
         self.target = target
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return GameWon, (self.team, self.target)
 
     @property
     def clause(self) -> str:
@@ -520,6 +594,9 @@ class MatchWon:
     def __init__(self, team: int, clause: str) -> None:
         self.team = team
         self.clause = clause
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return MatchWon, (self.team, self.clause)
 
 
 @dataclass(init=False, unsafe_hash=True)
@@ -538,6 +615,9 @@ class Violation:
         self.clause = clause
         self.why = why
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Violation, (self.seat, self.action, self.clause, self.why)
+
 
 @dataclass(init=False, unsafe_hash=True)
 class NextDealer:
@@ -549,6 +629,9 @@ class NextDealer:
     def __init__(self, dealer: int, clause: str) -> None:
         self.dealer = dealer
         self.clause = clause
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return NextDealer, (self.dealer, self.clause)
 
 
 Event = (Dealt | Claimed | BiddingOpened | Called | ContractMade | TrumpNamed | Cancelled | PlayStarted | Played
