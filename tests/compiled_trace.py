@@ -8,7 +8,10 @@ reading), one from the start and one from scores near the target, their deals an
 after the variant. Each line is one step: the variant, the step's number, the state in words, the player to move,
 the legal actions, the action taken and the events it caused, the scores, the winner and the clause that decided
 it, and the error texts of two illegal actions tried first (a card and a bid nobody may make there). The match's
-deal records close it, then the match and its last actions through pickle and copy.
+deal records close it, then what ``verify`` reports on the match's records as written (clean: the verifier's fast
+path, compiled too) and with a third of its hand lines altered (a score, a trick's winner, two cards swapped in the
+deck or between tricks, a bid: the replay's reports), then the match's last state, the events of its last step and
+its last auction through pickle and copy, and the match and its last actions too.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from tarneeb.core import transition
 from tarneeb.core.actions import Action, Bid, Deal, Play
 from tarneeb.core.match import Match, random_deck
 from tarneeb.errors import TarneebError
+from tarneeb.records import match_lines, verify_lines
 
 STEPS = 400  # a match is cut after this many steps (a deal takes 50 to 70)
 
@@ -44,6 +48,7 @@ def refusal(m: Match, action: Action) -> str:
 def play(m: Match, name: str, rng: random.Random, out: list[dict[str, Any]], steps: int = STEPS) -> None:
     """Play ``m`` at random to its end (or ``steps`` steps), a line per step into ``out``."""
     rules = m.rules
+    events: tuple[object, ...] = ()
     for n in range(steps):
         legal = list(m.legal_actions())
         said = {str(a) for a in legal}
@@ -68,9 +73,52 @@ def play(m: Match, name: str, rng: random.Random, out: list[dict[str, Any]], ste
          "tricks_won": r.tricks_won, "deltas": r.deltas, "scores_after": r.scores_after, "outcome": r.outcome,
          "outcome_rule": r.outcome_rule, "events": r.events} for r in m.records],
         "hands_played": m.hands_played, "redeals": m.redeals, "team_scores": m.team_scores(), "games": m.games})
+    out += verified(m, name, rng)
+    out.append({"variant": name, "state and events through pickle and copy": [
+        [repr(pickle.loads(pickle.dumps(x))), repr(copy.copy(x)), repr(copy.deepcopy(x))]
+        for x in (m.state, *events, *([] if m.rules.individual else [m.auction]))]})
     again = pickle.loads(pickle.dumps(m))  # a match and its actions through pickle and copy, as a caller may send them
     out.append({"variant": name, "pickled": again.state_text(), "same_history": again.history == m.history,
                 "copied": [str(a) for a in copy.deepcopy(m.history[-8:])], "copy": copy.copy(m).state_text()})
+
+
+def altered(line: bytes, rng: random.Random) -> bytes:
+    """A hand line with one claim changed at random (a header line as it is)."""
+    d = json.loads(line)
+    if d.get("type") != "hand":
+        return line
+    kind = rng.randrange(5)
+    tricks = d.get("tricks") or []
+    if kind == 0 and d.get("scores"):
+        d["scores"][0] += 1
+    elif kind == 1 and tricks:
+        t = tricks[rng.randrange(len(tricks))]
+        t["winner"] = (t["winner"] + 1) % 4
+    elif kind == 2:
+        deck = d["deck"]
+        i, j = sorted(rng.sample(range(52), 2))
+        d["deck"] = deck[:2 * i] + deck[2 * j:2 * j + 2] + deck[2 * i + 2:2 * j] + deck[2 * i:2 * i + 2] + deck[2 * j + 2:]
+    elif kind == 3 and len(tricks) > 1:
+        a, b = rng.sample(range(len(tricks)), 2)
+        i, j = rng.randrange(4), rng.randrange(4)
+        tricks[a]["cards"][i], tricks[b]["cards"][j] = tricks[b]["cards"][j], tricks[a]["cards"][i]
+    elif d.get("bids"):
+        d["bids"][rng.randrange(len(d["bids"]))][1] = rng.choice(["pass", "7", "13", "8H"])
+    return json.dumps(d).encode()
+
+
+def verified(m: Match, name: str, rng: random.Random) -> list[dict[str, Any]]:
+    """What ``verify`` says of the match's records: as written, and with a third of its hand lines altered."""
+    lines = list(match_lines(m, name))
+    out = []
+    for kind, given in (("as written", lines), ("altered", [altered(ln, rng) if rng.randrange(3) == 0 else ln
+                                                            for ln in lines])):
+        summary, reports = verify_lines(given, file=name)
+        out.append({"variant": name, "verify": kind, "hands": summary.hands, "clean": summary.clean_hands,
+                    "divergences": summary.divergences, "errors": summary.errors, "warnings": summary.warnings,
+                    "by_clause": sorted(summary.by_clause.items()), "refuted": sorted(map(list, summary.refuted.items())),
+                    "reports": [r.to_json() for r in reports]})
+    return out
 
 
 def trace(variant: int, steps: int = STEPS) -> list[dict[str, Any]]:

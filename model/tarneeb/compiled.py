@@ -26,10 +26,12 @@ from types import ModuleType
 
 from tarneeb.errors import TarneebError
 
-# the modules of tarneeb/core that setup.py compiles (state.py is left out: mypyc turns its class decorator into a
-# built-in function, which typing.dataclass_transform cannot mark)
-COMPILED = ("actions", "cards", "hand", "match", "rules", "transition")
-MODULES = tuple(f"tarneeb.core.{m}" for m in COMPILED)
+# the modules of the package that setup.py compiles: the engine's core (the states and events of state.py as native
+# classes, the runs of core/runs.py) and the verifier's drivers of a hand line (records/driver.py and its subclasses:
+# the fast path for clean lines, and the replay, which a compiled driver's subclass must be compiled to be)
+COMPILED = ("core.actions", "core.cards", "core.hand", "core.match", "core.rules", "core.runs", "core.state",
+            "core.transition", "records.driver", "records.fastpath", "records.hand_end", "records.replay")
+MODULES = tuple(f"tarneeb.{m}" for m in COMPILED)
 
 
 def pure_requested() -> bool:
@@ -73,10 +75,14 @@ def compiled_loaded() -> list[str]:
 
 def compiled_installed() -> bool:
     """Compiled extensions of the core stand beside its sources (whether this process uses them or not)."""
-    core = importlib.util.find_spec("tarneeb.core")
-    places = core.submodule_search_locations if core is not None else None
-    return any((Path(p) / f"{m}{suffix}").is_file()
-               for p in places or () for m in COMPILED for suffix in importlib.machinery.EXTENSION_SUFFIXES)
+    for m in MODULES:
+        package, _, name = m.rpartition(".")
+        spec = importlib.util.find_spec(package)
+        places = spec.submodule_search_locations if spec is not None else None
+        if any((Path(p) / f"{name}{suffix}").is_file()
+               for p in places or () for suffix in importlib.machinery.EXTENSION_SUFFIXES):
+            return True
+    return False
 
 
 class CompiledEngine(TarneebError):

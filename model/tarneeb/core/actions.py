@@ -9,7 +9,7 @@ the command line: ``deal:<104 chars>``, ``bid:7``, ``bid:pass``, ``bid:8H``,
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from tarneeb.core.cards import RANKS, STRAINS, card_str, parse_card, parse_suit
 from tarneeb.core.rules import bid_key
@@ -94,8 +94,8 @@ Action = Deal | Bid | NameTrump | Play | Redeal
 ASK, KEEP = Redeal(True), Redeal(False)
 
 _PLAY_TEXT: tuple[str, ...] = tuple("play:" + card_str(c) for c in range(52))
-PLAYS: tuple[Play, ...] = tuple(Play(c) for c in range(52))
-BIDS: tuple[Bid, ...] = tuple(Bid(n) for n in range(14))
+PLAYS: Final[tuple[Play, ...]] = tuple(Play(c) for c in range(52))
+BIDS: Final[tuple[Bid, ...]] = tuple(Bid(n) for n in range(14))
 PASS = Bid(None)
 EGYPTIAN: dict[tuple[int, int], Bid] = {(n, s): Bid(n, s) for n in range(14) for s in range(5)}
 

@@ -9,6 +9,7 @@ single ``&``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Final
 
 from tarneeb.errors import CardError
 
@@ -20,9 +21,9 @@ RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 NO_TRUMP = 4
 STRAINS = "CDHSN"
 
-SUIT_MASKS: tuple[int, ...] = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
-FULL_DECK = (1 << 52) - 1
-CARD_BITS: tuple[int, ...] = tuple(1 << c for c in range(52))  # a card's bit in a hand mask
+SUIT_MASKS: Final[tuple[int, ...]] = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
+FULL_DECK: Final = (1 << 52) - 1
+CARD_BITS: Final[tuple[int, ...]] = tuple(1 << c for c in range(52))  # a card's bit in a hand mask
 
 # For every 13-bit pattern, the ranks it holds (ascending). 8192 small tuples.
 _RANKS_OF: tuple[tuple[int, ...], ...] = tuple(

@@ -23,8 +23,8 @@ the referee. No other module scores a hand, settles a match or picks the next de
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
-from typing import NamedTuple
+from dataclasses import dataclass, replace
+from typing import Any, NamedTuple
 
 from tarneeb.core import rules as core_rules
 from tarneeb.core.spec import Rules
@@ -62,17 +62,32 @@ def weak_claimers(rules: Rules, dealer: int, hands: Sequence[int]) -> tuple[int,
 # ------------------------------------------------------------------ auction
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Auction:
-    """The state of a team auction: the top bid and its holder, the calls so far, the seats still in."""
+    """The state of a team auction: the top bid and its holder, the calls so far, the seats still in. (Its
+    ``__init__`` is written out so that mypyc compiles it: a generated one runs interpreted, and the transition
+    builds an auction per call.)"""
 
     dealer: int
     to_speak: int | None  # None once the auction is over
-    top: tuple[int, int | None] | None = None  # (tricks, strain or None)
-    holder: int = -1
-    passes: int = 0
-    spoken: int = 0
-    active: list[bool] = field(default_factory=lambda: [True, True, True, True])
+    top: tuple[int, int | None] | None  # (tricks, strain or None)
+    holder: int
+    passes: int
+    spoken: int
+    active: list[bool]
+
+    def __init__(self, dealer: int, to_speak: int | None, top: tuple[int, int | None] | None = None, holder: int = -1,
+                 passes: int = 0, spoken: int = 0, active: list[bool] | None = None) -> None:
+        self.dealer = dealer
+        self.to_speak = to_speak
+        self.top = top
+        self.holder = holder
+        self.passes = passes
+        self.spoken = spoken
+        self.active = [True, True, True, True] if active is None else active
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickle and copy (compiled by mypyc, there is no other way)
+        return Auction, (self.dealer, self.to_speak, self.top, self.holder, self.passes, self.spoken, self.active)
 
 
 def auction_start(rules: Rules, dealer: int) -> Auction:

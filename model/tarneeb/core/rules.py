@@ -8,6 +8,7 @@ against them. Each returns or cites the clause id that decides.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from tarneeb.core.cards import CARD_BITS, SAME_COLOUR, SUIT_MASKS
 from tarneeb.core.model import Rules
@@ -41,7 +42,7 @@ def team_tricks(tricks_won: Sequence[int]) -> tuple[int, int]:
     return tricks_won[0] + tricks_won[2], tricks_won[1] + tricks_won[3]
 
 
-_SEAT_ORDERS: dict[int, tuple[tuple[int, int, int, int], ...]] = {
+_SEAT_ORDERS: Final[dict[int, tuple[tuple[int, int, int, int], ...]]] = {
     s: tuple((first, (first + s) % 4, (first + 2 * s) % 4, (first + 3 * s) % 4) for first in range(4)) for s in (1, 3)}
 
 
@@ -98,7 +99,7 @@ def deal_hands(rules: Rules, dealer: int, deck: Sequence[int]) -> list[int]:
     return hands
 
 
-_CARD_BITS = [*CARD_BITS] + [1 << 52] * 204  # card -> its bit; 52..255 outside the pack
+_CARD_BITS: Final = [*CARD_BITS] + [1 << 52] * 204  # card -> its bit; 52..255 outside the pack
 
 
 def deck_of_hands(rules: Rules, dealer: int, cards_by_seat: Sequence[Sequence[int]]) -> list[int]:

@@ -46,11 +46,10 @@ def call_all(rules: Rules, state: State, calls: Sequence[Bid]) -> Step:
         scores = table.scores
         bids = list(state.bids)
         events: list[Event] = []
-        violation, nxt = core_rules.bid_violation, core_rules.next_seat
         while k <= last:
             bid = calls[k]
             n = bid.n if type(bid) is Bid else None
-            if n is None or violation(rules, scores[seat], n, bid.strain) is not None:
+            if n is None or core_rules.bid_violation(rules, scores[seat], n, bid.strain) is not None:
                 break
             bids[seat] = n
             events.append(_CALLED[seat][n] if 0 <= n < 14 and bid is BIDS[n] else Called(seat, bid))
@@ -58,7 +57,7 @@ def call_all(rules: Rules, state: State, calls: Sequence[Bid]) -> Step:
             k += 1
             if spoken == 4:
                 break
-            seat = nxt(rules, seat)
+            seat = core_rules.next_seat(rules, seat)
         if k:
             made = (bids[0], bids[1], bids[2], bids[3])
             if spoken == 4:  # the fourth bid: the bidding is over, as its step says (bid.total)
@@ -97,12 +96,11 @@ def _auction_run(rules: Rules, state: Calling, calls: Sequence[Bid]) -> tuple[in
     if run is None:
         a = core_hand.Auction(table.dealer, state.to_move, None if top is None else (top.n or 0, top.strain),
                               state.holder, state.passes, state.spoken, list(state.active))
-        call = core_hand.auction_call
         events: list[Event] = []
         k = 0
         for bid in calls[:-1]:
             speaker = a.to_speak
-            if type(bid) is not Bid or speaker is None or call(rules, a, bid.n, bid.strain) is not None:
+            if type(bid) is not Bid or speaker is None or core_hand.auction_call(rules, a, bid.n, bid.strain) is not None:
                 break
             if a.to_speak is None:  # the auction ended before the last call: every call stepped
                 k = 0
@@ -172,7 +170,6 @@ def _legal_tricks(rules: Rules, state: Playing, tricks: Sequence[Sequence[int]]
     start = state.start
     trump = start.trump
     orders = _seat_orders(rules)
-    winner_of = core_hand.legal_trick_winner
     bits = CARD_BITS
     hands = list(state.hands)
     won = list(state.won)
@@ -184,7 +181,8 @@ def _legal_tricks(rules: Rules, state: Playing, tricks: Sequence[Sequence[int]]
             if len(seats) > room:
                 break
             c0, c1, c2, c3 = cards
-            winner = winner_of(rules, hands, leader, cards, trump)  # a card not of the pack: no winner, or raises
+            # a card not of the pack: no winner, or raises
+            winner = core_hand.legal_trick_winner(rules, hands, leader, cards, trump)
             if winner < 0:
                 break
             s0, s1, s2, s3 = orders[leader]

@@ -26,6 +26,7 @@ changes nothing (states are immutable).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from tarneeb.core import hand as core_hand
 from tarneeb.core import rules as core_rules
@@ -82,12 +83,16 @@ from tarneeb.errors import IllegalAction, IllegalBid, IllegalDeal, IllegalPlay, 
 
 Step = tuple[State, tuple[Event, ...]]
 
-_PLAYS_OF_SUIT: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
+_PLAYS_OF_SUIT: Final[tuple[tuple[tuple[Play, ...], ...], ...]] = tuple(
     tuple(tuple(PLAYS[c] for c in cards) for cards in CARDS_OF_SUIT[s]) for s in range(4)
 )
-_P0, _P1, _P2, _P3 = _PLAYS_OF_SUIT  # the Play actions of a 13-bit suit mask, per suit
-_OTHER_SUITS = tuple(FULL_DECK ^ m for m in SUIT_MASKS)  # the cards not of suit s
-_SHIFT = (0, 13, 26, 39)
+# the Play actions of a 13-bit suit mask, per suit (Final: a compiled function reads them without a look-up)
+_P0: Final = _PLAYS_OF_SUIT[0]
+_P1: Final = _PLAYS_OF_SUIT[1]
+_P2: Final = _PLAYS_OF_SUIT[2]
+_P3: Final = _PLAYS_OF_SUIT[3]
+_OTHER_SUITS: Final = tuple(FULL_DECK ^ m for m in SUIT_MASKS)  # the cards not of suit s
+_SHIFT: Final = (0, 13, 26, 39)
 _NAME_TRUMP = tuple(NameTrump(s) for s in range(4))  # the contract holder's choices (trump.source)
 _CLAIMS = (ASK, KEEP)  # a weak seat's choices (deal.weak-redeal, reading claimed of ambiguity weak-hand)
 _NO_BIDS = (0, 0, 0, 0)
@@ -386,7 +391,7 @@ def _play(rules: Rules, state: Playing, card: int, force: bool = False) -> Step:
     else:
         hands = (hands[0], hands[1], hands[2], left)
     if len(trick) < 3:
-        return Playing(start, hands, core_rules.next_seat(rules, seat), state.leader, (*trick, card), state.won), played
+        return Playing(start, hands, core_rules.next_seat(rules, seat), state.leader, trick + (card,), state.won), played
     c0, c1, c2 = trick
     cards = (c0, c1, c2, card)
     winner = core_hand.trick_winner_seat(rules, state.leader, cards, start.trump)
