@@ -171,7 +171,7 @@ def test_the_pad_marks_the_bids_core_takes() -> None:
     assert e["error"]["field"] == "bids" and e["error"]["why"]["clause"] == "bid.excluded"
     assert f"{second}'s 6" in e["error"]["text"] and e["steps"][1]["refused"] and e["next"] == 1 and not e["ready"]
     ar = _entry(data, {"bids": [2, 6]}, "ar")
-    assert ar["error"]["text"] == f"{second} ما بيقدر يطلب 6 هون."
+    assert ar["error"]["text"] == f"طلب 6 من {second} ما بيمشي هون."
     assert ar["error"]["why"]["statement"] == "ما في طلب 6 على هالطاولة."
 
 
