@@ -114,14 +114,20 @@ def test_piped_output_is_not_wrapped() -> None:
     assert any(line.startswith("mutants:") and line.rstrip().endswith("counterexample to it") for line in out.splitlines())
 
 
-def _interrupt(argv: list[str], wait_for: bytes, cwd: Path) -> tuple[int, str, str]:
+def _interrupt(argv: list[str], wait_for: bytes, cwd: Path, written: Path | None = None) -> tuple[int, str, str]:
     # its own process group, signalled as a whole: what Ctrl-C in a terminal does (engines started by the
-    # command get the signal too, and must not print a traceback of their own either)
+    # command get the signal too, and must not print a traceback of their own either). Signalled once it has
+    # printed ``wait_for``, or once ``written`` holds a whole line (the command at work, past its start), else
+    # after 3 s
     p = subprocess.Popen([sys.executable, "-m", "tarneeb.cli", *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          cwd=cwd, start_new_session=True)
     assert p.stdout is not None
     first = p.stdout.readline() if wait_for else b""
-    if not wait_for:
+    if written is not None:
+        end = time.monotonic() + 60
+        while b"\n" not in (written.read_bytes() if written.exists() else b"") and time.monotonic() < end:
+            time.sleep(0.02)
+    elif not wait_for:
         time.sleep(3)
     os.killpg(p.pid, signal.SIGINT)
     out, err = p.communicate(timeout=60)
@@ -140,7 +146,7 @@ def test_ctrl_c_in_simulate_json_ends_with_an_interrupted_summary(tmp_path: Path
 def test_ctrl_c_in_record_keeps_a_valid_file(tmp_path: Path) -> None:
     out = tmp_path / "g.jsonl"
     rc, _, err = _interrupt(["record", "--ruleset", "eram-41", "--matches", "100000", "--out", str(out)], b"",
-                            tmp_path)
+                            tmp_path, written=out)
     assert rc == 130 and "Traceback" not in err and err.strip().endswith("interrupted"), err
     assert "interrupted: wrote" in err
     capture = subprocess.run([sys.executable, "-m", "tarneeb.cli", "verify", str(out), "--jobs", "1", "--json"],

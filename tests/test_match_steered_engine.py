@@ -13,13 +13,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from tests.steered.kinds import KIND_IDS, not_applicable
-from tests.steered.runs import SteerVariant, run_rules, steered_matches, variant_lemmas
+from tests.steered.kinds import KIND_IDS, Counterexample, not_applicable
+from tests.steered.runs import SteerVariant, steered_matches, variant_lemmas, variant_runs
 from tests.steered.terms import lemma_failure
 from tests.steered.variants import Options, Readings, config_label, configured_rules, match_configs
 
 from tarneeb import Match
-from tarneeb.core.spec import OptionValue, load_rules, rulesets
+from tarneeb.core.spec import OptionValue, Rules, load_rules, rulesets
 from tarneeb_proofs.mutants import MUTANTS
 
 pytestmark = pytest.mark.slow
@@ -41,11 +41,33 @@ def _configs() -> list[Config]:
 CONFIGS = tuple(_configs())
 
 
+# the variants already run by an earlier configuration of this module, by their rules: a third of the 410 variant
+# runs of CONFIGS are of rules another configuration's variants already ran (a row of the covering that sets every
+# option the configuration's base sets), and a run is a function of its rules and seed alone (the driver seeds its
+# generator from them), so each distinct variant is run once and its result read again
+_RUN: dict[tuple[Any, ...], tuple[Rules, Counterexample | None, SteerVariant]] = {}
+
+
+def _run_rules(rules: Rules, cache: Any) -> tuple[Counterexample | None, list[SteerVariant]]:
+    """:func:`tests.steered.runs.run_rules` (seed 0), a variant already run in this module read from its run."""
+    runs = []
+    for v in variant_runs(rules, 0, cache):
+        key = (v.rules.ruleset.id, tuple(sorted((k, repr(x)) for k, x in v.rules.option_map.items())),
+               tuple(sorted(v.rules.ruleset.readings.items())), v.label)
+        done = _RUN.get(key)
+        if done is None or done[0] != v.rules:
+            done = _RUN[key] = (v.rules, v.run(), v)
+        runs.append(done[2])
+        if done[1] is not None:
+            return done[1], runs
+    return None, runs
+
+
 @pytest.mark.parametrize(("rid", "opts", "readings"), CONFIGS, ids=[config_label(*c) for c in CONFIGS])
 def test_the_true_engine_passes_every_variant_and_reaches_every_transition(
         rid: str, opts: Options, readings: Readings, steer_terms: Any) -> None:
     rules = configured_rules(rid, dict(opts), dict(readings))
-    bad, runs = run_rules(rules, cache=steer_terms)
+    bad, runs = _run_rules(rules, steer_terms)
     assert bad is None, bad.witness(rules).text()
     assert runs
     for v in runs:

@@ -130,7 +130,7 @@ def test_the_engine_runs_under_every_set_of_readings_that_each_change_a_variant(
 def test_every_stage_and_ruleset_has_an_engine_mutant_in_the_manifest() -> None:
     stages: dict[str, set[str]] = collections.defaultdict(set)
     mutated: dict[str, set[str]] = collections.defaultdict(set)
-    for c in all_checks():
+    for c in _all_checks():
         if c.invariant == "engine":
             (mutated if c.mutant else stages)[c.ruleset].add(c.stage)
     assert stages and all(mutated[rid] for rid in stages)

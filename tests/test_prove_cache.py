@@ -8,6 +8,7 @@ exact formula. Each test has its own empty cache folder, and each run its own se
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +23,15 @@ from tarneeb_proofs.registry import all_checks  # noqa: E402
 from tarneeb_proofs.session import Session  # noqa: E402
 
 
+@functools.cache
+def _checks() -> dict[str, Check]:
+    """prove's checks by id, built once for the module (a second of CPU a time; a Check is a frozen description,
+    its rules loaded when it runs)."""
+    return {c.id: c for c in all_checks()}
+
+
 def _check(cid: str) -> Check:
-    return next(c for c in all_checks() if c.id == cid)
+    return _checks()[cid]
 
 
 def _fresh(monkeypatch: pytest.MonkeyPatch, folder: Path) -> Session:

@@ -25,10 +25,17 @@ from tarneeb.ruling.decision import decide
 from tarneeb.ruling.situation import rules_for
 
 
-def _ask(rid: str, options: dict[str, Any], readings: dict[str, str], raw: dict[str, Any]) -> dict[str, Any]:
+def _ask(rid: str, options: dict[str, Any], readings: dict[str, str], raw: dict[str, Any],
+         built: dict[tuple[str, ...], Rules]) -> dict[str, Any]:
+    """The referee's answer to the situation ``raw`` under the variant. The rules the situation asks for
+    (:func:`rules_for`: the ruleset, options and readings, the same in every situation of a test) are built for the
+    test's first situation and kept in ``built``, by the situation's readings."""
     s = parse_situation({"ruleset": rid, **({"options": {rid: options}} if options else {}),
                          **({"readings": readings} if readings else {}), **raw}, "case.toml")
-    return decide(s.question.kind, rules_for(s, rid, options), s).answer
+    key = tuple(sorted(f"{a}={r}" for a, r in s.readings.items()))
+    if key not in built:
+        built[key] = rules_for(s, rid, options)
+    return decide(s.question.kind, built[key], s).answer
 
 
 def _call(b: Bid) -> str:
@@ -47,8 +54,10 @@ def test_the_referee_rules_as_the_match_plays(rid: str, options: dict[str, Any],
     rng = random.Random(f"steps {rid}{sorted(options.items())}{sorted(readings.items())}")
     m = Match(rules, rng.choice([0] if rules.first_dealer == "seat0" else [0, 1, 2, 3]))
 
+    built: dict[tuple[str, ...], Rules] = {}
+
     def ask(raw: dict[str, Any]) -> dict[str, Any]:
-        return _ask(rid, options, readings, raw)
+        return _ask(rid, options, readings, raw, built)
 
     played = 0
     while played < 2 and not m.is_over() and len(m.records) < 12:
