@@ -60,7 +60,8 @@ def test_generated_doc_pages_name_documents_by_publisher() -> None:
 
 
 def test_the_400_modes_borrowed_numbers_are_said_to_come_from_bs_fyi(capsys: pytest.CaptureFixture[str]) -> None:
-    """Where the texts read "Assumption from 001" and «مأخوذ من الوثيقة 001» they name the publisher."""
-    for lang, words in (("en", "Assumption from bs.fyi:"), ("ar", "افتراض مأخوذ من بي إس دوت فاي:")):
+    """Where the texts read "Assumption from 001" and «مأخوذ من الوثيقة 001» they name the publisher (in Arabic, as
+    a player says it: «here we go by bs.fyi»)."""
+    for lang, words in (("en", "Assumption from bs.fyi:"), ("ar", "هون منمشي على بي إس دوت فاي:")):
         assert main(["rules", "tarneeb-400", "--lang", lang]) == 0
         assert words in " ".join(BIDI.sub("", capsys.readouterr().out).split()), lang
