@@ -23,7 +23,8 @@ from tarneeb.core.ambiguity import with_readings
 from tarneeb.core.match import random_deck
 from tarneeb.core.spec import get_ruleset, load_rules
 
-RULESETS = [("eram-41", {}), ("card-kings-41", {}), ("bsfyi-41", {"trump_source": "revealed-suit"}),
+RULESETS: list[tuple[str, dict[str, object]]] = [
+    ("eram-41", {}), ("card-kings-41", {}), ("bsfyi-41", {"trump_source": "revealed-suit"}),
             ("tarneeb-400", {}), ("classic", {"play_on": 10}),
             ("classic", {"egyptian": True, "weak_redeal": True, "auction": "continuous"})]
 WRITTEN = [c for _, c in inspect.getmembers(core_state, inspect.isclass)
