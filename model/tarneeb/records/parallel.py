@@ -25,7 +25,7 @@ def verify_items(items: Iterable[Item], *, ruleset: str | None = None, options: 
                  on_report: ReportFn | None = None,
                  readings: dict[str, str] | None = None) -> tuple[Summary, list[Report]]:
     """Verify parsed items; returns the summary and the reports (unless ``on_report`` takes them)."""
-    v = Verifier(ruleset, options, readings=readings)
+    v = Verifier(ruleset, options, readings=readings, whole_files=True)
     kept: list[Report] = []
     sink = on_report or kept.append
     for it in items:
@@ -42,7 +42,7 @@ def verify_lines(lines: Iterable[bytes | str], *, file: str = "<input>", ruleset
     ``fast=False`` replays every hand through the engine (no fast path); the
     reports are the same either way. ``readings`` (ambiguity id -> reading) select readings over the headers'.
     """
-    v = Verifier(ruleset, options, fast, readings)
+    v = Verifier(ruleset, options, fast, readings, whole_files=True)
     v.summary.files = 1
     kept: list[Report] = []
     for i, ln in enumerate(lines, start=1):
@@ -122,7 +122,7 @@ def verify_paths(paths: Sequence[str], *, ruleset: str | None = None, options: d
                 units = file_units(path, 0, sizes[path], step, ruleset, options, fast, readings)
                 summary.merge(_verify_units_in(pool, units, sizes[path], sink, prog))
             else:
-                verifier = Verifier(ruleset, options, fast, readings)
+                verifier = Verifier(ruleset, options, fast, readings, whole_files=True)
                 if path == "-":
                     import sys
 

@@ -93,7 +93,7 @@ def _verify_range(path: str, start: int, end: int | None, ruleset: str | None, o
     Returns the summary and the number of lines covered (from the first
     header found, or from line 1 when ``start`` is 0).
     """
-    verifier = Verifier(ruleset, options, fast, readings)
+    verifier = Verifier(ruleset, options, fast, readings, whole_files=start == 0 and end is None)
     lines = 0
     with open_source(path) as source:
         pos = start

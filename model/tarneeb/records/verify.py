@@ -25,7 +25,7 @@ from tarneeb.core.state import Over
 from tarneeb.errors import ConfigError, IllegalAction, TarneebError
 from tarneeb.records.driver import MatchState
 from tarneeb.records.fastpath import fast_hand
-from tarneeb.records.format import _CARD_TEXT, MAX_LINE, Divergence, HandLine, Item, MatchHeader, RecordProblem, Report
+from tarneeb.records.format import _CANONICAL_BID, _CARD_TEXT, MAX_LINE, Divergence, HandLine, Item, MatchHeader, RecordProblem, Report
 from tarneeb.records.reader import _item
 from tarneeb.records.replay import HandReplay, fmt_list, team_list
 
@@ -55,7 +55,8 @@ class Summary:
     evidence_first: dict[tuple[str, str, str, tuple[str, ...]], int] = field(default_factory=dict)
     fit_texts: dict[str, tuple[str, str]] = field(default_factory=dict)  # hypothesis -> (explanation, clause)
     # (file, match, field, hypothesis) -> the clean hands that contradict it (a clean bid of 13 or all 13 tricks to
-    # a team, which the hypothesis would have scored otherwise: diagnose.refuted_causes)
+    # a team, which the hypothesis would have scored otherwise: diagnose.refuted_causes); a verifier fed whole files
+    # leaves out the files with no divergence of the field, which the diagnosis never asks about
     refuted: Counter[tuple[str, str, str, str]] = field(default_factory=Counter)
     extending: int = 0  # matches checked under the ruleset asked for, a house ruleset extending the header's
 
@@ -215,6 +216,18 @@ def _loc_key(loc: str) -> tuple[str, int]:
 FAST_PAUSE = 56
 FAST_PAUSE_MAX = 1024
 
+# The clean hands a verifier keeps unweighed at most (the hypotheses they contradict, Summary.refuted): past this
+# many, the ones kept are weighed at once, which bounds the memory they take (a few hundred bytes each).
+LATE_MAX = 1 << 17
+
+# What a clean hand's weighing needs, kept until the summary is read (Verifier.summary): the facts of its
+# contract's scoring (contract, tricks by seat, the changes claimed), and of its bid total (bids, scores before the
+# deal, whether it was played)
+_DeltasFact = tuple[tuple[int, int, int | None], list[int], list[int]]
+_TotalFact = tuple[list[int] | tuple[int, ...], list[int] | tuple[int, ...], bool]
+# the canonical texts of a bid of a number of tricks (digits), with that number
+_DIGIT_BIDS = {t: int(t) for t in _CANONICAL_BID if t.isdigit()}
+
 
 class Verifier:
     """Replays records through the engine and reports divergences.
@@ -222,15 +235,20 @@ class Verifier:
     Feed it the items of :func:`read_records` in file order (:meth:`feed`);
     each call returns the reports for that item. ``ruleset`` (and
     ``options``, and ``readings``: ambiguity id -> reading), when given, override what match headers say.
+
+    The clean hands the diagnosis weighs hypotheses on (Summary.refuted) are weighed when :attr:`summary` is read,
+    not as they are checked. ``whole_files``: the caller feeds each file whole before it reads the summary (and
+    reads it only then), so the hands of a file with no divergence of the field they bear on are not weighed at all
+    (the diagnosis never asks about them); otherwise every clean hand is weighed.
     """
 
     def __init__(self, ruleset: str | None = None, options: dict[str, Any] | None = None, fast: bool = True,
-                 readings: dict[str, str] | None = None) -> None:
+                 readings: dict[str, str] | None = None, whole_files: bool = False) -> None:
         self.fast = fast
         self.ruleset = ruleset
         self.options = options
         self.readings = readings
-        self.summary = Summary()
+        self._summary = Summary()
         self.state: MatchState | None = None
         self._skipping: tuple[str, int] | None = None  # (reason, first line) of lines skipped
         self._cites: dict[tuple[str, str], str] = {}
@@ -238,6 +256,49 @@ class Verifier:
         self._fast_misses = 0  # fast path misses in a row
         self._fast_skip = 0  # lines for which the fast path is not tried
         self._fast_backoff = FAST_PAUSE  # lines not tried after the next miss (doubled at each miss after a pause)
+        self.whole_files = whole_files
+        # the clean hands not weighed yet: per match and file, (rules, file, match, their deltas facts, their
+        # total facts); the lists of the last match and file, and how many facts are kept in all
+        self._late: list[tuple[Rules, str, str, list[_DeltasFact], list[_TotalFact]]] = []
+        self._late_at: tuple[MatchState, str] | None = None
+        self._late_lists: tuple[list[_DeltasFact], list[_TotalFact]] = ([], [])
+        self._late_n = 0
+        self._individual = False  # the match of ``state`` is of the individual family
+
+    @property
+    def summary(self) -> Summary:
+        """The counts so far, with the clean hands kept unweighed weighed first (see ``whole_files``)."""
+        if self._late:
+            self._settle(self.whole_files)
+        return self._summary
+
+    def _settle(self, only_needed: bool) -> None:
+        """Weigh the clean hands kept (:meth:`_keep`): all of them, or (``only_needed``) only those of a file with
+        an independent divergence of the field they bear on, the only ones the diagnosis asks about."""
+        sm = self._summary
+        need = {(k[0], k[2]) for k in sm.evidence} if only_needed else None
+        for rules, file, match, deltas, totals in self._late:
+            if deltas and (need is None or (file, "deltas") in need):
+                for contract, tricks, changes in deltas:
+                    for name in diagnose.refuted_causes(rules, contract, tricks, changes):
+                        sm.refuted[(file, match, "deltas", name)] += 1
+            if totals and (need is None or (file, "redeal") in need):
+                for bids, before, played in totals:
+                    for name in diagnose.refuted_total_causes(rules, bids, before, played):
+                        sm.refuted[(file, match, "redeal", name)] += 1
+        self._late = []
+        self._late_at = None
+        self._late_n = 0
+
+    def _keep(self, st: MatchState, file: str) -> tuple[list[_DeltasFact], list[_TotalFact]]:
+        """The lists the clean hands of ``st``'s match in ``file`` are kept in, to be weighed later (:meth:`_settle`)."""
+        at = self._late_at
+        if at is None or at[0] is not st or at[1] != file:
+            lists: tuple[list[_DeltasFact], list[_TotalFact]] = ([], [])
+            self._late.append((st.rules, file, st.header.match, lists[0], lists[1]))
+            self._late_at = (st, file)
+            self._late_lists = lists
+        return self._late_lists
 
     # -------------------------------------------------------------- helpers
     def cite(self, rules: Rules, clause: str) -> str:
@@ -250,7 +311,7 @@ class Verifier:
         return c
 
     def _count(self, reports: list[Report]) -> list[Report]:
-        s = self.summary
+        s = self._summary
         for rep in reports:
             if isinstance(rep, Divergence):
                 s.count(rep)
@@ -307,10 +368,10 @@ class Verifier:
                     if fast_hand(st, obj):
                         if st.weigh is not None:
                             self._weigh(st, file)
-                        if st.rules.individual:
+                        if self._individual:
                             self._weigh_fast_total(st, obj, before, file)
                         self._fast_misses, self._fast_backoff = 0, FAST_PAUSE
-                        sm = self.summary
+                        sm = self._summary
                         sm.lines += 1
                         sm.hands += 1
                         sm.clean_hands += 1
@@ -324,7 +385,7 @@ class Verifier:
 
     def feed(self, item: Item) -> list[Report]:
         """Verify one parsed item (header, hand line or unreadable line); returns its reports."""
-        self.summary.lines += 1
+        self._summary.lines += 1
         if isinstance(item, RecordProblem):
             if item.severity == "error" and self.state is not None:
                 self._lost(self.state, item)
@@ -335,7 +396,7 @@ class Verifier:
 
     def _header(self, h: MatchHeader) -> list[Report]:
         out: list[Report] = [RecordProblem(h.file, h.line, f, msg, h.match, None, "warning") for f, msg in h.warnings]
-        self.summary.matches += 1
+        self._summary.matches += 1
         self._skipping = None
         rules = self._rules(h)
         if isinstance(rules, RecordProblem):
@@ -343,7 +404,7 @@ class Verifier:
             self._skipping = (f"its match header (line {h.line}) could not be used", h.line)
             return out + [rules]
         if self.ruleset and h.ruleset and h.ruleset in rules.ruleset.lineage[1:]:
-            self.summary.extending += 1  # a house ruleset over the header's: said once, in the summary
+            self._summary.extending += 1  # a house ruleset over the header's: said once, in the summary
         elif self.ruleset and h.ruleset and h.ruleset != self.ruleset:
             out.append(RecordProblem(h.file, h.line, "ruleset", f"the header names {h.ruleset}; checked under "
                                    f"{self.ruleset} as asked", h.match, severity="warning"))
@@ -364,6 +425,7 @@ class Verifier:
                 self._skipping = (f"its match header (line {h.line}) could not be used", h.line)
                 return out + [RecordProblem(h.file, h.line, "start_scores", why, h.match)]
         self.state = MatchState(h, rules, table, h.first_dealer is not None)
+        self._individual = rules.individual
         return out + self._lenient(h.lenient, h.file, h.line, h.match, None)
 
     def _lenient(self, found: list[tuple[str, str, str]], file: str, line: int, match: str | None,
@@ -401,7 +463,7 @@ class Verifier:
             st.next_hand = (h.hand if h.hand is not None else st.next_hand) + 1
             st.lost.clear()
             return out
-        self.summary.hands += 1
+        self._summary.hands += 1
         lost = bool(st.lost)
         st.weigh = st.weigh_total = None
         out.extend(self.check_hand(st, h))
@@ -414,33 +476,43 @@ class Verifier:
         if lost:  # a warning about a deal missing at an unreadable line before: reports stay in line order
             out.sort(key=lambda x: x.line)
         if not any(isinstance(x, Divergence) or x.severity == "error" for x in out):
-            self.summary.clean_hands += 1
+            self._summary.clean_hands += 1
         return out
 
     def _weigh(self, st: MatchState, file: str) -> None:
-        """Count the hypotheses the clean hand ``st.weigh`` contradicts (Summary.refuted)."""
+        """Keep the clean hand ``st.weigh`` to count the hypotheses it contradicts (Summary.refuted, later)."""
         if st.weigh is None:
             raise RuntimeError("no clean hand to weigh")
-        contract, tricks, changes = st.weigh
+        self._keep(st, file)[0].append(st.weigh)
         st.weigh = None
-        for name in diagnose.refuted_causes(st.rules, contract, tricks, changes):
-            self.summary.refuted[(file, st.header.match, "deltas", name)] += 1
+        self._late_n += 1
+        if self._late_n >= LATE_MAX:
+            self._settle(False)
 
     def _weigh_fast_total(self, st: MatchState, obj: dict[str, Any], before: tuple[int, ...], file: str) -> None:
-        """Weigh the threshold hypotheses on a clean line the fast path took: its four bids, played or cancelled
-        by their total (a deal thrown in for a weak hand says nothing about the total)."""
+        """Keep a clean line the fast path took to weigh the threshold hypotheses on (:meth:`_weigh_total`): its four
+        bids, played or cancelled by their total (a deal thrown in for a weak hand says nothing about the total)."""
         redeal = obj.get("redeal")
         calls = obj.get("bids")
         if redeal not in (None, "bid.total") or type(calls) is not list or len(calls) != 4:
             return
-        texts = [c[1] for c in calls]
-        if all(type(t) is str and t.isdigit() for t in texts):
-            self._weigh_total(st, [int(t) for t in texts], list(before), redeal is None, file)
+        # each call's text is a canonical bid (the fast path took them): a bid of a number if it is made of digits
+        n = _DIGIT_BIDS.get
+        a, b, c, d = n(calls[0][1]), n(calls[1][1]), n(calls[2][1]), n(calls[3][1])
+        if a is not None and b is not None and c is not None and d is not None:  # kept as _weigh_total keeps it
+            self._keep(st, file)[1].append(((a, b, c, d), before, redeal is None))
+            self._late_n += 1
+            if self._late_n >= LATE_MAX:
+                self._settle(False)
 
-    def _weigh_total(self, st: MatchState, bids: list[int], before: list[int], played: bool, file: str) -> None:
-        """Count the threshold hypotheses a deal whose total the record settled as the rules do contradicts."""
-        for name in diagnose.refuted_total_causes(st.rules, bids, before, played):
-            self.summary.refuted[(file, st.header.match, "redeal", name)] += 1
+    def _weigh_total(self, st: MatchState, bids: list[int] | tuple[int, ...], before: list[int] | tuple[int, ...],
+                     played: bool, file: str) -> None:
+        """Keep a deal whose total the record settled as the rules do, to count the threshold hypotheses it
+        contradicts (Summary.refuted, later)."""
+        self._keep(st, file)[1].append((bids, before, played))
+        self._late_n += 1
+        if self._late_n >= LATE_MAX:
+            self._settle(False)
 
     # ----------------------------------------------------------- one hand
     def check_hand(self, st: MatchState, h: HandLine) -> list[Report]:
