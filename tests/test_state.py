@@ -25,8 +25,8 @@ from tarneeb.core.spec import get_ruleset, load_rules
 
 RULESETS: list[tuple[str, dict[str, object]]] = [
     ("eram-41", {}), ("card-kings-41", {}), ("bsfyi-41", {"trump_source": "revealed-suit"}),
-            ("tarneeb-400", {}), ("classic", {"play_on": 10}),
-            ("classic", {"egyptian": True, "weak_redeal": True, "auction": "continuous"})]
+    ("tarneeb-400", {}), ("classic", {"play_on": 10}),
+    ("classic", {"egyptian": True, "weak_redeal": True, "auction": "continuous"})]
 WRITTEN = [c for _, c in inspect.getmembers(core_state, inspect.isclass)
            if dataclasses.is_dataclass(c) and c.__module__ == core_state.__name__] + [core_hand.Auction]
 
