@@ -378,9 +378,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rulesets", nargs="+", default=RULESETS, help="ruleset ids (default: all five)")
     ap.add_argument("--baseline", metavar="REF", help="also run our side at commit REF; print the speed-up")
     ap.add_argument("--json", action="store_true", help="one JSON object per ruleset, then a summary")
+    ap.add_argument("--results", action="store_true",
+                    help="also write the human output to bench/RESULTS.md (its 'fair' section)")
     ap.add_argument("--no-warmup", action="store_true",
                     help="time each loop from its first call (see the docstring: CPython 3.11 under-measures it)")
     a = ap.parse_args(argv)
+    shown: list[str] = []
+
+    def say(line: str) -> None:
+        print(line, flush=True)
+        shown.append(line)
     tree = baseline_tree(a.baseline) if a.baseline else None
     ratios: list[float] = []
     load = "load average {:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
@@ -391,7 +398,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"machine": True, "cpus": os.cpu_count(), "load_avg_before": os.getloadavg(),
                           "build": build()}))
     else:
-        print(f"{load} before, {os.cpu_count()} CPUs; CPU time per side, bursts alternating; ours: {build()}{side}")
+        say(f"{load} before, {os.cpu_count()} CPUs; CPU time per side, bursts alternating; ours: {build()}{side}")
     for rid in a.rulesets:
         row = bench_ruleset(rid, a.seconds, a.rounds, tree, not a.no_warmup)
         if a.json:
@@ -413,7 +420,7 @@ def main(argv: list[str] | None = None) -> int:
                 if "ratio_pure" in row:
                     line += f", ratio {row['ratio_pure']:.2f}"
                 line += f" (compiled x{row['speedup_vs_pure']:.2f})"
-            print(line)
+            say(line)
             sp = row["policy"]
             line = (f"{'':14s} per trick, policy's draws + the rest: ours {sp['ours_policy_us_per_trick']:.2f} + "
                     f"{sp['ours_rest_us_per_trick']:.2f} us, minimal {sp['minimal_policy_us_per_trick']:.2f} + "
@@ -422,7 +429,7 @@ def main(argv: list[str] | None = None) -> int:
                 line += (f", oh_hell {sp['oh_hell_policy_us_per_trick']:.2f} + {sp['oh_hell_rest_us_per_trick']:.2f} us"
                          f" | ratio on the rest {sp['ratio_rest']:.2f}; 1.25 needs our rest at most "
                          f"{sp['rest_for_1.25']:.2f} us")
-            print(line)
+            say(line)
         if "ratio" in row:
             ratios.append(row["ratio"])
     after = "load average {:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
@@ -430,9 +437,14 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"summary": True, "min_ratio": round(min(ratios), 3) if ratios else None,
                           "load_avg_after": os.getloadavg()}))
     elif ratios:
-        print(f"min ratio: {min(ratios):.2f} ({after} after)")
+        say(f"min ratio: {min(ratios):.2f} ({after} after)")
     else:
-        print(f"min ratio: n/a (open-spiel not installed: pip install open-spiel) ({after} after)")
+        say(f"min ratio: n/a (open-spiel not installed: pip install open-spiel) ({after} after)")
+    if a.results and not a.json:
+        from results import header, write_section
+
+        write_section("fair", ["## Self-play against OpenSpiel's oh_hell (bench/fair.py)", "", header(), "",
+                               "```text", *shown, "```"])
     return 0
 
 

@@ -31,10 +31,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from results import write_section
+
 ROOT = Path(__file__).resolve().parents[1]
-RESULTS = ROOT / "bench" / "RESULTS.md"
 HOUSE = "spec/house-rules/bsfyi-raised.toml"
-BEGIN, END = "<!-- prove: begin (bench/prove.py writes this section) -->", "<!-- prove: end -->"
 
 
 def prove(args: list[str], cache: Path, tree: Path = ROOT) -> dict[str, Any]:
@@ -77,7 +77,7 @@ def main() -> None:
             rows.append(("house file, cold", prove(["--ruleset", HOUSE, "--jobs", "2"], house_cache)))
             if args.only != "house":
                 rows.append(("house file, after the whole run", prove(["--ruleset", HOUSE, "--jobs", "2"], cache)))
-    lines = [BEGIN, "## tarneeb prove", "",
+    lines = ["## tarneeb prove", "",
              f"`bench/prove.py` at {commit}, {time.strftime('%Y-%m-%d')}, {os.cpu_count()} CPUs. CPU counts the "
              "worker processes; load is the 1-minute load average before the row ran.", "",
              "| run | command | CPU s | wall s | load | checks | proofs proved | mutants caught | as the manifest |",
@@ -85,16 +85,7 @@ def main() -> None:
     for name, r in rows:
         lines.append(f"| {name} | `tarneeb prove {r['args']}` | {r['cpu_s']:.0f} | {r['wall_s']:.0f} | {r['load']} | "
                      f"{r['checks']} | {r['proved']} | {r['caught']} | {'yes' if r['as_manifest'] else 'no'} |")
-    lines.append(END)
-    section = "\n".join(lines)
-    print(section)
-    text = RESULTS.read_text() if RESULTS.exists() else "# Benchmark results\n\nWritten by the benchmarks.\n"
-    if BEGIN in text and END in text:
-        text = text[:text.index(BEGIN)] + section + text[text.index(END) + len(END):]
-    else:
-        text = text.rstrip("\n") + "\n\n" + section + "\n"
-    RESULTS.write_text(text)
-
+    print(write_section("prove", lines))
 
 if __name__ == "__main__":
     main()

@@ -198,17 +198,47 @@ def _baseline_tree(ref: str) -> str:
     return tree
 
 
-def _one(path: str, model: str | None) -> dict[str, Any]:
+def _one(path: str, model: str | None, pure: bool = False) -> dict[str, Any]:
     import subprocess
 
     env = dict(os.environ)
     if model is not None:
         env["PYTHONPATH"] = model + os.pathsep + env.get("PYTHONPATH", "")
         env.pop("TARNEEB_SPEC_DIR", None)
+    if pure:
+        env["TARNEEB_PURE"] = "1"
     out = subprocess.run([sys.executable, "-c", _BASELINE_SNIPPET, path], capture_output=True, text=True, env=env,
                          check=True).stdout
     row: dict[str, Any] = json.loads(out)
     return row
+
+
+def compiled_here() -> bool:
+    """This process runs the core compiled by mypyc (tarneeb.compiled): the pure source is then a side of its own."""
+    from tarneeb.compiled import build
+
+    return "compiled by mypyc" in build()
+
+
+def compare_pure(path: str, repeat: int) -> dict[str, Any]:
+    """The compiled build against its own pure source (``TARNEEB_PURE=1``) on the same file, each in a child
+    process, alternating; best CPU time of ``repeat`` runs each, with orjson's decode of the same lines between them
+    (``of_decode`` for each side)."""
+    compiled, pure, decodes = [], [], []
+    for _ in range(repeat):
+        compiled.append(_one(path, None))
+        pure.append(_one(path, None, pure=True))
+        decodes.append(decode(path))
+    a, b = min(compiled, key=lambda r: r["cpu_s"]), min(pure, key=lambda r: r["cpu_s"])
+    if (a["hands"], a["divergences"]) != (b["hands"], b["divergences"]):
+        raise SystemExit(f"the pure source disagrees with the compiled build: compiled {a}, pure {b}")
+    dec = min(decodes, key=lambda r: r["cpu_s"])
+    rate = dec["lines"] / dec["cpu_s"]
+    return {"side_by_side": "compiled build, pure source", "hands": a["hands"],
+            "compiled_hands_per_cpu_s": round(a["hands"] / a["cpu_s"]),
+            "pure_hands_per_cpu_s": round(b["hands"] / b["cpu_s"]), "compiled_vs_pure": round(b["cpu_s"] / a["cpu_s"], 3),
+            "compiled_of_decode": round(a["hands"] / a["cpu_s"] / rate, 3),
+            "pure_of_decode": round(b["hands"] / b["cpu_s"] / rate, 3)}
 
 
 def compare_baseline(path: str, ref: str, repeat: int) -> dict[str, Any]:
@@ -242,6 +272,8 @@ def main(argv: list[str] | None = None) -> int:
                         "the ratio is against --jobs 1 of the same run)")
     p.add_argument("--unit-bytes", type=int, default=1 << 20, help="bytes per unit of work with --dask-workers")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--results", action="store_true",
+                   help="also write the human output to bench/RESULTS.md (its 'verify' section)")
     args = p.parse_args(argv)
     info = {"cpus": os.cpu_count(), "load_avg_before": os.getloadavg(), "python": sys.version.split()[0],
             "target_hands_per_cpu_s": 100000}
@@ -270,6 +302,8 @@ def main(argv: list[str] | None = None) -> int:
             results[name] = measure(path, args.jobs, args.repeat, not args.no_engine)
             if args.baseline:
                 results[name].append(compare_baseline(path, args.baseline, args.repeat))
+            if compiled_here():
+                results[name].append(compare_pure(path, args.repeat))
             base = next((r for r in results[name] if r.get("jobs") == 1 and r.get("fast_path")), None)
             for n in args.dask_workers:
                 row = max((run_dask(path, n, args.unit_bytes) for _ in range(args.repeat)),
@@ -286,11 +320,16 @@ def main(argv: list[str] | None = None) -> int:
     else:
         from words import machine_words
 
-        print(machine_words(info))
+        shown = [machine_words(info)]
         for name, rows in results.items():
-            print(name)
-            for r in rows:
-                print("  " + ", ".join(f"{k}={v}" for k, v in r.items()))
+            shown.append(name)
+            shown += ["  " + ", ".join(f"{k}={v}" for k, v in r.items()) for r in rows]
+        print("\n".join(shown))
+        if args.results:
+            from results import header, write_section
+
+            write_section("verify", ["## verify against orjson's decode of the same lines (bench/verify.py)", "",
+                                     header(), "", "```text", *shown, "```"])
     return 0
 
 
