@@ -476,7 +476,7 @@ def test_a_hand_that_fits_two_clauses_is_counted_under_the_clause_of_the_cause_n
                            D.fits_clause(fits, "score.values"), "", fits=fits))
     assert s.by_clause == {"score.individual": 2, "score.values": 1}
     assert s.to_json()["by_clause"] == {"score.individual": 3}
-    assert "divergences by clause:\n  score.individual: 3\n" in summary_text(s)
+    assert "divergences by clause:\n  the individual-scoring rule (score.individual): 3\n" in summary_text(s)
 
 
 # ------------------------------------------------------------------ dependence before independence
@@ -532,7 +532,8 @@ def test_a_cause_fitting_one_hand_is_a_hint_and_two_hands_name_it() -> None:
     assert (row["status"], row["cause"], row["hint"]) == ("hint", None, "failed-bid-split-between-opponents"), row
     assert row["explanation"] and row["clause"] == "score.individual"
     text = summary_text(s)
-    assert ("deltas: no cause named, a hint: failed-bid-split-between-opponents [clause score.individual] fits 1 hand "
+    assert ("deltas: no cause named, a hint: failed-bid-split-between-opponents, under the individual-scoring rule "
+            "(score.individual), fits 1 hand "
             f"where deltas diverges, and a cause is named from {MIN_CAUSE_HANDS} hands on") in text, text
     assert [c["cause"] for c in s.causes()] == ["score.individual"]
     for line in range(5, 5 + 2 * (MIN_CAUSE_HANDS - 1), 2):

@@ -62,4 +62,4 @@ def test_a_bid_by_the_wrong_seat_is_reported_by_player() -> None:
     d = only_clause(divs, "bid.turn", "bids[0].seat")
     wrong = (right + 2) % 4
     assert d.claimed == f"player {wrong + 1} (seat {wrong})" and d.expected == f"player {right + 1} (seat {right})"
-    assert "record claims player" in d.text()
+    assert f"the record says player {wrong + 1} (seat {wrong}), the rules give player {right + 1}" in d.text()

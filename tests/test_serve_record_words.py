@@ -80,6 +80,10 @@ def test_data_keeps_its_order_in_an_arabic_sentence() -> None:
     assert lang == "ar" and "\u2066[7,\u00a013,\u00a07,\u00a03]\u2069" in text
     assert said("[7, 13, 7, 3]", "ar") == ("[7, 13, 7, 3]", "en")  # data alone stays data
     assert said("player 3 (seat 2) plays QD", "en") == ("player 3 (seat 2) plays QD", "en")
+    # the English page says a list in the words of verify: by player (counted from 1), not as a list
+    assert said("[7, 13, 7, 3]", "en") == ("player 1 7, player 2 13, player 3 7, player 4 3", "en")
+    assert said("scores before the deal [7, 13, 7, 3]", "en")[0] == ("scores before the deal: player 1 7, player 2 13, "
+                                                                     "player 3 7, player 4 3")
     assert said("a legal card (the player holds the led suit and must follow it)", "ar")[0].startswith("ورقة مسموحة (")
 
 

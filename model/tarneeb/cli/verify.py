@@ -16,6 +16,7 @@ import orjson
 from tarneeb.cli.common import add_reading_arg, count_arg, jobs_arg, option_args, reading_args
 from tarneeb.core.ambiguity import check_reading, with_readings
 from tarneeb.core.cards import n_of
+from tarneeb.core.sources import rule_words
 from tarneeb.core.spec import get_ruleset, load_rules, rulesets
 from tarneeb.errors import BadInput, file_error, os_error_words
 from tarneeb.records import Report, Summary, verify_paths
@@ -218,13 +219,14 @@ def summary_text(s: Summary, checks: list[ReadingCheck] | None = None, houses: l
     if s.by_clause:
         lines.append("divergences by clause:")
         for clause, n in s.clause_counts(rows).most_common():
-            lines.append(f"  {clause}: {n}")
+            lines.append(f"  {rule_words(clause)}: {n}")
     if s.by_cause or s.evidence:
         follow = s.divergences - s.independent
         lines.append(f"divergences by cause ({s.independent} independent" +
                      (f", {follow} following from an earlier one" if follow else "") + "):")
         for c in s.causes(rows):
-            what = c["cause"] if c["cause"] == c["clause"] else f"{c['cause']} [clause {c['clause']}]"
+            cause = "follow-on" if c["cause"] == f"follow-on ({c['clause']})" else c["cause"]  # the JSON's label
+            what = rule_words(c["clause"]) if cause == c["clause"] else f"{cause}, under {rule_words(c['clause'])}"
             lines.append(f"  {what}: {c['count']}, first at {c['first']}")
     if rows:
         lines.append("diagnosis (each recognised bug tried on every diverging hand of a field):")
@@ -264,12 +266,12 @@ def diagnosis_text(row: dict[str, Any]) -> str:
 
     if row["status"] == "cause":
         others = [f for f in row["fits"] if f["cause"] != row["cause"]]
-        return (f"{fld}: cause {row['cause']} [clause {row['clause']}]: fits {n} of {n} {where}: "
+        return (f"{fld}: cause {row['cause']}, under {rule_words(row['clause'])}: fits {n} of {n} {where}: "
                 f"{row['explanation']}" + (f"; also fits: {fits_text(others)}" if others else ""))
     if row["status"] == "hint":
         others = [f for f in row["fits"] if f["cause"] != row["hint"]]
-        return (f"{fld}: no cause named, a hint: {row['hint']} [clause {row['clause']}] fits {n_of(n, 'hand')} where "
-                f"{fld} diverges, and a cause is named from {MIN_CAUSE_HANDS} hands on: {row['explanation']}"
+        return (f"{fld}: no cause named, a hint: {row['hint']}, under {rule_words(row['clause'])}, fits "
+                f"{n_of(n, 'hand')} where {fld} diverges, and a cause is named from {MIN_CAUSE_HANDS} hands on: {row['explanation']}"
                 + (f"; also fits: {fits_text(others)}" if others else ""))
     if row["status"] == "ambiguous":
         both = [f["cause"] for f in row["fits"] if f["hands"] == n and f["cause"] not in against]

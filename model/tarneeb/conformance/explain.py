@@ -26,7 +26,7 @@ def _bid_text(b: Any) -> str:
 
 def value_text(v: Any) -> str:
     """A value of the protocol as a failure message says it: four numbers by player, two by team, a dict as
-    ``key value`` pairs, nothing as ``none``; else its JSON (a card, a text)."""
+    ``key value`` pairs, actions as ``play QD, play 7S``, nothing as ``none``; else its JSON (a card, a text)."""
     if v is None:
         return "none"
     if isinstance(v, str):
@@ -39,6 +39,8 @@ def value_text(v: Any) -> str:
         return ", ".join(str(x) for x in v) or "none"
     if isinstance(v, dict):
         return ", ".join(f"{k} {value_text(x)}" for k, x in v.items()) or "none"
+    if isinstance(v, list | tuple) and all(isinstance(x, str) for x in v):  # actions: "play:QD" as "play QD"
+        return ", ".join(x.replace(":", " ", 1) for x in v) or "none"
     return json.dumps(v)
 
 

@@ -5,12 +5,26 @@ See ``spec/records/README.md`` and ``spec/records/schema-v1.json``.
 
 from __future__ import annotations
 
+import re
 import threading
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from tarneeb.core.actions import BIDS, EGYPTIAN, PASS, Bid
-from tarneeb.core.cards import CARD_TEXT, NO_TRUMP, RANKS, STRAINS, SUITS, card_str, parse_card, parse_suit
+from tarneeb.core.cards import (
+    CARD_TEXT,
+    NO_TRUMP,
+    RANKS,
+    STRAINS,
+    SUITS,
+    card_str,
+    parse_card,
+    parse_suit,
+    per_player,
+    per_team,
+    player_name,
+)
+from tarneeb.core.sources import rule_name, rule_words
 from tarneeb.errors import CardError, file_error
 
 FORMAT = "tarneeb-record"
@@ -358,15 +372,17 @@ class Divergence:
         return self.follows_line is None
 
     def text(self) -> str:
-        """The divergence in words: where (hand and trick counted from 1), the field, the record's claim, the rules'
-        value and the clause."""
+        """The divergence in words: where (hand and trick counted from 1), the field, what the record says and what
+        the rules give (:func:`claim_words`: numbers by player or team, never a list), and the rule by its name with
+        its clause id and source (:meth:`rule_text`); the JSON keeps ``claimed``, ``expected`` and ``source`` as the
+        verifier wrote them."""
         # hands and tricks counted from 1, as the web referee's records page counts them (the JSON keeps them from 0)
         where = f"{self.file}:{self.line}: match {self.match} hand {self.hand + 1}"
         if self.trick is not None:
             where += f" trick {self.trick + 1}"
-        why = f" ({self.reason})" if self.reason else ""
-        out = (f"{where}: {self.field}: record claims {self.claimed}, the rules give {self.expected}{why} "
-               f"[clause {self.source}]")
+        why = f" ({claim_words(self.reason)})" if self.reason else ""
+        out = (f"{where}: {self.field}: the record says {claim_words(self.claimed)}, the rules give "
+               f"{claim_words(self.expected)}{why} [{self.rule_text()}]")
         if self.cause:
             out += f"\n  fits this hand: {self.cause}: {self.explanation}"
         elif self.fits:
@@ -380,12 +396,61 @@ class Divergence:
             out += "\n" + table_text(self.table)
         return out
 
+    def rule_text(self) -> str:
+        """The deciding clause in words, as a failure of ``fuzz`` names it: ``the individual-scoring rule
+        (score.individual), from ERAM CARDS, ...`` (the JSON's ``source`` is the id and its citation)."""
+        head = f"{self.clause} ("
+        if self.source.startswith(head) and self.source.endswith(")"):
+            cited = self.source[len(head):-1]
+            return rule_words(self.clause) + (f", {cited}" if cited.startswith("not a clause of ")
+                                              else f", from {cited}")
+        return rule_words(self.clause) + (f", from {self.source}" if self.source != self.clause else "")
+
     def to_json(self) -> dict[str, Any]:
         """The divergence as a JSON object (``kind`` ``divergence``)."""
         d = asdict(self)
         d["kind"] = "divergence"
         d["independent"] = self.follows_line is None
         return d
+
+
+_INT_LIST = re.compile(r"\[(?:(?:\?|-?\d+)(?:, (?:\?|-?\d+))*)?\]")
+_QUOTED_LIST = re.compile(r"( ?)(" + _INT_LIST.pattern + ")")  # a list of numbers, after a word: "scores [...]"
+_CLAUSE_ID = re.compile(r"[a-z][a-z0-9_-]*(?:\.[a-z0-9_-]+)+")
+_HAND = re.compile(r"S: ([^|]+) \| H: ([^|]+) \| D: ([^|]+) \| C: ([^|;]+)")
+
+
+def clause_words(text: str) -> str:
+    """``text`` as human output says it: a known clause id as its rule's name with the id beside it."""
+    if _CLAUSE_ID.fullmatch(text) and rule_name(text) != f"rule {text}":
+        return rule_words(text)
+    return text
+
+
+def _list_words(items: str) -> str:
+    """The inside of a list of numbers (``5, 3, 6, -3``) as people read it: four by player, two by team (as
+    :func:`tarneeb.core.cards.per_player` and ``per_team`` say them), else the items; ``none`` when empty."""
+    values = items.split(", ") if items else []
+    return per_player(values) if len(values) == 4 else per_team(values) if len(values) == 2 else items or "none"
+
+
+def _hand_words(m: re.Match[str]) -> str:
+    """A hand by suit (``S: A K 7 | H: - | ...``) in the cards' codes, as every human text writes a card
+    (:func:`tarneeb.core.cards.hand_codes`): ``AS KS 7S | no hearts | ...``."""
+    return " | ".join(" ".join(("T" if r == "10" else r) + s for r in g.split()) if g.strip() != "-" else f"no {n}"
+                      for g, s, n in zip(m.groups(), "SHDC", ("spades", "hearts", "diamonds", "clubs"), strict=True))
+
+
+def claim_words(text: str) -> str:
+    """A claim, a value or a reason of the verifier (the JSON's ``claimed``, ``expected``, ``reason``) in words:
+    a list of numbers by player or by team (``player 1 5, player 2 3, player 3 6, player 4 -3``), four hands by suit
+    as each player's cards, a clause id as its rule's name with the id beside it; anything else as written."""
+    if text.endswith(" (by team)") and _INT_LIST.fullmatch(text[:-10]):
+        return _list_words(text[1:-11])
+    hands = text.split("; ")
+    if len(hands) == 4 and all(_HAND.fullmatch(h) for h in hands):
+        return "; ".join(f"{player_name(i)}: {_HAND.sub(_hand_words, h)}" for i, h in enumerate(hands))
+    return clause_words(_QUOTED_LIST.sub(lambda m: (": " if m[1] else "") + _list_words(m[2][1:-1]), text))
 
 
 def table_text(rows: list[dict[str, Any]]) -> str:

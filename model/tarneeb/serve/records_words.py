@@ -1,8 +1,9 @@
 """A record check's details in the page's language: what a record claims and what the rules give, and why.
 
-The verifier words each divergence in English for the command line and the JSON (``claimed``, ``expected``,
-``reason``: "player 3 (seat 2) plays QD", "a legal card (the player holds the led suit and must follow it)",
-"scores before the deal [7, 13, 7, 3]"). An Arabic page says the same in Arabic: each shape the verifier writes
+The verifier words each divergence in English in the JSON (``claimed``, ``expected``, ``reason``: "player 3
+(seat 2) plays QD", "a legal card (the player holds the led suit and must follow it)", "scores before the deal
+[7, 13, 7, 3]"); an English page says them as the command line does (:func:`tarneeb.records.format.claim_words`:
+"scores before the deal: player 1 7, ..."). An Arabic page says the same in Arabic: each shape the verifier writes
 (:mod:`tarneeb.records.replay`, :mod:`tarneeb.records.verify`, the reasons of :mod:`tarneeb.core.rules`) is read
 back into its parts and worded again, the data it quotes (cards, bids, lists of numbers, ``null``) kept as written
 in left-to-right isolates. This restates no rule: it translates the verifier's own sentence, part for part. A text
@@ -14,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from tarneeb.records.format import claim_words
 from tarneeb.ruling.arabic_words import team
 
 LRI, PDI, NBSP = "\u2066", "\u2069", "\u00a0"
@@ -114,9 +116,10 @@ def reason_ar(text: str) -> str:
 
 def said(text: str, lang: str) -> tuple[str, str]:
     """(``text`` as the page shows it, the language it is in): on an Arabic page, the verifier's English worded in
-    Arabic where its shape is known, data in left-to-right isolates; else as written."""
+    Arabic where its shape is known, data in left-to-right isolates, else as written; on another page, in the
+    words of ``tarneeb verify`` (numbers by player or team, not a list; a clause id beside its rule's name)."""
     if lang != "ar" or not text:
-        return text, "en"
+        return claim_words(text), "en"
     for pat, word in _COMPILED:
         if (m := pat.fullmatch(text)) is not None:
             return word(m), "ar"
