@@ -318,12 +318,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps({"machine": info, "runs": results}))
     else:
-        from words import machine_words
+        from words import machine_words, value_words
 
         shown = [machine_words(info)]
         for name, rows in results.items():
             shown.append(name)
-            shown += ["  " + ", ".join(f"{k}={v}" for k, v in r.items()) for r in rows]
+            shown += ["  " + value_words(r) for r in rows]
         print("\n".join(shown))
         if args.results:
             from results import header, write_section
