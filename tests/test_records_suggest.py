@@ -85,8 +85,8 @@ def test_the_reading_an_engine_follows_is_suggested_with_the_divergences_it_remo
     assert c.removes == c.before == rows[0]["hands"] > 0
     assert main(["verify", str(f), "--jobs", "1"]) == 1
     out = capsys.readouterr().out
-    assert (f"  --reading 400-numbers=face-value: suggested: verified again under it, {f} lose {c.removes} of their "
-            f"{c.before} divergences and gain none") in out
+    assert (f"  --reading 400-numbers=face-value: suggested: verified again under it, {f} loses {c.removes} of its "
+            f"{c.before} divergences and gains none") in out
     assert "pass --reading" not in out  # no report suggests it on its own hand
 
 
@@ -110,8 +110,8 @@ def test_a_reading_that_fits_the_diverging_hands_but_breaks_others_is_not_sugges
     assert summary["readings_checked"] == [c.to_json()] and not summary["readings_checked"][0]["suggested"]
     assert main(["verify", str(f), "--jobs", "1"]) == 1
     out = capsys.readouterr().out
-    assert (f"  --reading 400-numbers=face-value: not suggested: verified again under it, {f} lose {c.removes} of "
-            f"their {c.before} divergences and gain {c.creates}") in out
+    assert (f"  --reading 400-numbers=face-value: not suggested: verified again under it, {f} loses {c.removes} of "
+            f"its {c.before} divergences and gains {c.creates}") in out
 
 
 # ------------------------------------------------------------------ house files (a rule a club's file can set)
@@ -141,8 +141,8 @@ def _house_file_clears(f: Path, tmp_path: Path, capsys: pytest.CaptureFixture[st
     rc, out = _verify_out(capsys, str(f))
     assert rc == 1
     offered = (f"  A house file extending {base} that sets {sets} (for the cause {cause}) is offered: verified again under it, "
-               f"{f} lose ")
-    assert offered in out and "divergences and gain none." in out, out[-3000:]
+               f"{f} loses ")
+    assert offered in out and "divergences and gains none." in out, out[-3000:]
     printed = out.split("then verify under it with --ruleset FILE. The file:\n", 1)[1]
     text = "".join(ln[6:] + "\n" for ln in printed.splitlines())  # the file, as printed (indented by 6)
     house = tmp_path / "club.toml"
@@ -219,7 +219,7 @@ def test_a_threshold_the_record_headers_contradict_gets_no_house_file(tmp_path: 
     rc, out = _verify_out(capsys, str(f))
     assert rc == 1 and "cause bid-total-threshold-12" in out, out[-3000:]
     assert ("  A house file extending bsfyi-41 that sets bid.total_min to 12 (for the cause bid-total-threshold-12) is not "
-            f"offered: verified again under it, {f} lose no divergence and gain 0; a record header that names an "
+            f"offered: verified again under it, {f} loses no divergence and gains none; a record header that names an "
             "option's value overrides a house file's default; --option bid_total_min=12 would override it.") in out
     assert "The file:" not in out
     rc, out = _verify_out(capsys, str(f), "--option", "bid_total_min=12")
@@ -239,7 +239,7 @@ def test_a_hint_of_one_hand_gets_the_house_file_too(tmp_path: Path, capsys: pyte
     rc, out = _verify_out(capsys, str(f))
     assert rc == 1 and "no cause named, a hint: failed-13-pays-defenders-double" in out, out[-2000:]
     assert ('that sets score.failed13_defenders to "double" (for the hint failed-13-pays-defenders-double) is '
-            f"offered: verified again under it, {f} lose 1 of their 1 divergences and gain none.") in out
+            f"offered: verified again under it, {f} loses 1 of its 1 divergence and gains none.") in out
     house = tmp_path / "club.toml"
     assert _verify_out(capsys, str(f), "--write-house", str(house))[0] == 1
     assert _verify_out(capsys, str(f), "--ruleset", str(house))[0] == 0

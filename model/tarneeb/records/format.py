@@ -444,7 +444,10 @@ def _hand_words(m: re.Match[str]) -> str:
 def claim_words(text: str) -> str:
     """A claim, a value or a reason of the verifier (the JSON's ``claimed``, ``expected``, ``reason``) in words:
     a list of numbers by player or by team (``player 1 5, player 2 3, player 3 6, player 4 -3``), four hands by suit
-    as each player's cards, a clause id as its rule's name with the id beside it; anything else as written."""
+    as each player's cards, a clause id as its rule's name with the id beside it, JSON's ``null`` as ``none``;
+    anything else as written."""
+    if text == "null" or text.startswith("null: "):
+        return "none" + text[4:]
     if text.endswith(" (by team)") and _INT_LIST.fullmatch(text[:-10]):
         return _list_words(text[1:-11])
     hands = text.split("; ")

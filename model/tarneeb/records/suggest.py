@@ -71,16 +71,22 @@ class ReadingCheck:
 
     def text(self) -> str:
         head = f"--reading {self.ambiguity}={self.reading}"
-        where = ", ".join(self.files)
-        if self.suggested:
-            return (f"{head}: suggested: verified again under it, {where} lose {self.removes} of their {self.before} "
-                    "divergences and gain none")
-        gone = f"lose {self.removes} of their {self.before} divergences" if self.removes else "lose no divergence"
-        return f"{head}: not suggested: verified again under it, {where} {gone} and gain {self.creates}"
+        said = _outcome(self.files, self.before, self.removes, self.creates)
+        return f"{head}: {'suggested' if self.suggested else 'not suggested'}: verified again under it, {said}"
 
     def to_json(self) -> dict[str, Any]:
         return {"ambiguity": self.ambiguity, "reading": self.reading, "files": self.files, "before": self.before,
                 "removes": self.removes, "creates": self.creates, "suggested": self.suggested}
+
+
+def _outcome(files: list[str], before: int, removes: int, creates: int) -> str:
+    """What verifying ``files`` again under a change did, as a sentence's end: ``a.jsonl loses 5 of its 9
+    divergences and gains none`` (one file), ``a.jsonl, b.jsonl lose ... of their ... and gain 2`` (several)."""
+    one = len(files) == 1
+    lose, its, gain = ("loses", "its", "gains") if one else ("lose", "their", "gain")
+    gone = (f"{lose} {removes} of {its} {before} divergence{'' if before == 1 else 's'}" if removes
+            else f"{lose} no divergence")
+    return f"{', '.join(files)} {gone} and {gain} {creates or 'none'}"
 
 
 def _keys_under(paths: list[str], ruleset: str | None, options: dict[str, Any] | None, readings: dict[str, str],
@@ -149,15 +155,13 @@ class HouseCheck:
 
     def lines(self) -> list[str]:
         """What verify says of it, in sentences; the file itself, indented, when it is offered and not written."""
-        where = ", ".join(self.files)
         if self.problem:
             return [f"{self.what()} is not offered: {self.problem}" + (f"; {self.note}" if self.note else "") + "."]
+        said = _outcome(self.files, self.before, self.removes, self.creates)
         if not self.suggested:
-            gone = f"lose {self.removes} of their {self.before} divergences" if self.removes else "lose no divergence"
-            return [f"{self.what()} is not offered: verified again under it, {where} {gone} and gain {self.creates}"
+            return [f"{self.what()} is not offered: verified again under it, {said}"
                     + (f"; {self.note}" if self.note else "") + "."]
-        head = (f"{self.what()} is offered: verified again under it, {where} lose {self.removes} of their "
-                f"{self.before} divergences and gain none.")
+        head = f"{self.what()} is offered: verified again under it, {said}."
         if self.written:
             return [head, f"It is written to {self.written}: verify under it with --ruleset {self.written}."]
         return [head, "Write it with --write-house FILE, then verify under it with --ruleset FILE. The file:"] + [
