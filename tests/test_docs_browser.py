@@ -5,8 +5,6 @@ behind a scroll bar a reader may never find). Arabic text is set larger than the
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,17 +12,13 @@ import pytest
 
 pytest.importorskip("playwright", reason="playwright is not installed (pip install -e '.[test]')")
 
-from playwright.sync_api import Browser, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser  # noqa: E402
+from tests.browser_support import launched, skip_module_without_chromium  # noqa: E402
 from tests.docs_support import built_site  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
-CHROMIUM = os.environ.get("TARNEEB_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
-HAVE_CHROMIUM = Path(CHROMIUM).exists() or shutil.which(CHROMIUM) is not None
-if not HAVE_CHROMIUM and not os.environ.get("CI"):
-    pytest.skip(f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
+skip_module_without_chromium()
 
 WIDTHS = (1280, 390)
 
@@ -55,12 +49,7 @@ def site() -> Path:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    if not HAVE_CHROMIUM:  # under CI a missing browser is a failure, not a skip
-        pytest.fail(f"Chromium is not installed at {CHROMIUM}: .ci/run installs it (apt-get install chromium)")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
+    yield from launched()
 
 
 def _pages(site: Path) -> list[str]:

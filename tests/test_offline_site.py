@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.browser_support import ARGS, CHROMIUM, need_chromium
 from tests.pyodide_like import WITHOUT_EXTRAS
 
 from tarneeb.offline import build as B
@@ -37,9 +38,6 @@ from tarneeb.serve.form import situation_from_form
 
 ROOT = Path(__file__).resolve().parents[1]
 DISPUTES = sorted((ROOT / "spec" / "disputes").glob("*.toml"))
-CHROMIUM = os.environ.get("TARNEEB_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 ARTIFACTS = Path(os.environ.get("TARNEEB_ARTIFACTS", ROOT / "tests" / "artifacts")) / "offline"
 MAX_BYTES = 20_000_000  # the first visit's download (the target: 20 MB or less)
 
@@ -195,7 +193,7 @@ def test_a_damaged_share_link_says_so_and_keeps_saying_it(fragment: str, broken:
     """offline.js, in Chromium, on the referee page with an engine that is still loading: a #s= that is not a
     situation's base64url (garbled characters, empty, a length no base64 has, cut inside a letter) says the link is
     damaged or cut short, and that message stays; a whole one goes on to rule (it says "Ruling…")."""
-    _chromium()
+    need_chromium()
     pw = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -e '.[test]')")
     (tmp_path / "en" / "ruling").mkdir(parents=True)
     (tmp_path / "pyodide").mkdir()
@@ -232,19 +230,11 @@ def test_a_damaged_share_link_says_so_and_keeps_saying_it(fragment: str, broken:
         assert said == "Ruling…" or said.startswith("Loading"), said
 
 
-def _chromium() -> None:
-    if Path(CHROMIUM).exists() or shutil.which(CHROMIUM):
-        return
-    if os.environ.get("CI"):
-        pytest.fail(f"Chromium is not installed at {CHROMIUM}: .ci/run installs it (apt-get install chromium)")
-    pytest.skip(f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)")
-
-
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[str, Any]]]:
     """The site built by ``tarneeb site`` and served by ``python -m http.server`` on 127.0.0.1, in a sub-folder of
     the host: (its address, what the build printed)."""
-    _chromium()
+    need_chromium()
     pyodide = _pyodide()
     host = tmp_path_factory.mktemp("host")
     out = host / "tarneeb"  # published in a sub-folder of the host, as on GitHub Pages (/REPO/)
@@ -503,7 +493,7 @@ def test_the_offline_score_sheet_asks_the_site_s_python_and_keeps_its_sheets(tmp
     """The score page of the offline site (its HTML as ``tarneeb site`` writes it, offline.js, score.js), with a
     Pyodide whose answers are :func:`tarneeb.offline.pages.respond`'s: a hand of card-kings-41 entered with the pad
     is answered by the site's Python, never by a server (no request to a score API); reloaded, the sheet is there."""
-    _chromium()
+    need_chromium()
     pw = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -e '.[test]')")
     from tarneeb.offline.pages import page_file, render, respond
     from tarneeb.serve.app import score_ctx

@@ -13,7 +13,6 @@ browser fails instead).
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,23 +22,19 @@ import pytest
 pytest.importorskip("starlette", reason="the serve extra is not installed (pip install -e '.[serve]')")
 pytest.importorskip("playwright", reason="playwright is not installed (pip install -e '.[test]')")
 
-from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page, ViewportSize, expect  # noqa: E402
+from tests.browser_support import launched, skip_module_without_chromium  # noqa: E402
 from tests.serve_support import ROOT, Server, divergent_record, record_lines, running  # noqa: E402
 
 from tarneeb.core.spec import rulesets  # noqa: E402
 from tarneeb.docgen.rulebook import ruleset_doc  # noqa: E402
 from tarneeb.serve.form import GROUP_KEYS, KIND_GROUPS  # noqa: E402
 
-CHROMIUM = os.environ.get("TARNEEB_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 ARTIFACTS = Path(os.environ.get("TARNEEB_ARTIFACTS", ROOT / "tests" / "artifacts" / "serve"))
 PHONE: ViewportSize = {"width": 390, "height": 844}
 DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 
-HAVE_CHROMIUM = Path(CHROMIUM).exists() or shutil.which(CHROMIUM) is not None
-if not HAVE_CHROMIUM and not os.environ.get("CI"):
-    pytest.skip(f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
+skip_module_without_chromium()
 
 
 @pytest.fixture(scope="module")
@@ -50,12 +45,7 @@ def server() -> Iterator[Server]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    if not HAVE_CHROMIUM:  # under CI: .ci/run should have installed it, so this is a failure, not a skip
-        pytest.fail(f"Chromium is not installed at {CHROMIUM}: .ci/run installs it (apt-get install chromium)")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
+    yield from launched()
 
 
 # One page per kind of window for the whole module, each test starting with its own goto: a new context and

@@ -18,7 +18,6 @@ import contextlib
 import io
 import json
 import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -28,24 +27,20 @@ import pytest
 pytest.importorskip("starlette", reason="the serve extra is not installed (pip install -e '.[serve]')")
 pytest.importorskip("playwright", reason="playwright is not installed (pip install -e '.[test]')")
 
-from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page, ViewportSize  # noqa: E402
+from tests.browser_support import launched, skip_module_without_chromium  # noqa: E402
 from tests.serve_support import ROOT, Server, running  # noqa: E402
 
 from tarneeb.cli import main  # noqa: E402
 from tarneeb.core.spec import rulesets  # noqa: E402
 
-CHROMIUM = os.environ.get("TARNEEB_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 ARTIFACTS = Path(os.environ.get("TARNEEB_ARTIFACTS", ROOT / "tests" / "artifacts" / "serve"))
 PHONE: ViewportSize = {"width": 390, "height": 844}
 DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 NAMES = ["Rami", "Hala", "Sami", "Dina"]
 MAX_TAPS = 12  # a whole hand of the 41 family
 
-HAVE_CHROMIUM = Path(CHROMIUM).exists() or shutil.which(CHROMIUM) is not None
-if not HAVE_CHROMIUM and not os.environ.get("CI"):
-    pytest.skip(f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
+skip_module_without_chromium()
 
 
 @pytest.fixture(scope="module")
@@ -56,12 +51,7 @@ def server() -> Iterator[Server]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    if not HAVE_CHROMIUM:
-        pytest.fail(f"Chromium is not installed at {CHROMIUM}: .ci/run installs it (apt-get install chromium)")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
+    yield from launched()
 
 
 # one page per window size for the module (a context and a page cost a renderer's start each); the sheets stay in
