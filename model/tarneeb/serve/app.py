@@ -165,17 +165,7 @@ def _fits_of(strings: dict[str, str], fits: list[dict[str, Any]], n: int) -> str
 async def limited_form(request: Request, limit: int) -> FormData:
     """The request's form, refusing a body larger than ``limit`` bytes (counted as it arrives, so a client that
     sends no Content-Length is held to the limit too)."""
-    declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > limit:
-        raise TooLarge
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise TooLarge
-        chunks.append(chunk)
-    body = b"".join(chunks)
+    body = await limited_body(request, limit)
 
     async def decoded() -> FormData:
         sent = False
