@@ -202,32 +202,38 @@ def test_a_damaged_share_link_says_so_and_keeps_saying_it(fragment: str, broken:
     (tmp_path / "en" / "ruling" / "index.html").write_text(
         '<!doctype html><html lang="en"><body><main><h1>Ruling</h1></main>'
         '<script src="../../offline.js" data-root="../../"></script></body></html>')
+    with _served(tmp_path) as base, pw.sync_playwright() as play:
+        browser = play.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_page()
+            page.goto(f"{base}en/ruling/{fragment}")
+            page.wait_for_timeout(700)
+            said = page.locator(".offline-status").inner_text()
+        finally:
+            browser.close()
+    if broken:
+        assert said.startswith("This link is damaged or cut short"), said
+    else:
+        assert said == "Ruling…" or said.startswith("Loading"), said
+
+
+@contextlib.contextmanager
+def _served(folder: Path) -> Iterator[str]:
+    """``folder`` served by ``python -m http.server`` on a free port of 127.0.0.1, once it answers: its address."""
     with socket.socket() as sk:
         sk.bind(("127.0.0.1", 0))
         port = sk.getsockname()[1]
     srv = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory",
-                            str(tmp_path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            str(folder)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         for _ in range(100):
             with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
                 break
             time.sleep(0.05)
-        with pw.sync_playwright() as play:
-            browser = play.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            try:
-                page = browser.new_page()
-                page.goto(f"http://127.0.0.1:{port}/en/ruling/{fragment}")
-                page.wait_for_timeout(700)
-                said = page.locator(".offline-status").inner_text()
-            finally:
-                browser.close()
+        yield f"http://127.0.0.1:{port}/"
     finally:
         srv.terminate()
         srv.wait(10)
-    if broken:
-        assert said.startswith("This link is damaged or cut short"), said
-    else:
-        assert said == "Ruling…" or said.startswith("Loading"), said
 
 
 @pytest.fixture(scope="module")
@@ -239,20 +245,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[s
     host = tmp_path_factory.mktemp("host")
     out = host / "tarneeb"  # published in a sub-folder of the host, as on GitHub Pages (/REPO/)
     built = json.loads(_cli("site", str(out), "--pyodide", str(pyodide), "--json"))
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory",
-                            str(host)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        for _ in range(100):
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
-                break
-            time.sleep(0.05)
-        yield f"http://127.0.0.1:{port}/tarneeb/", built
-    finally:
-        srv.terminate()
-        srv.wait(10)
+    with _served(host) as base:
+        yield f"{base}tarneeb/", built
 
 
 def _expected(path: Path, lang: str) -> tuple[dict[str, Any], list[str]]:
@@ -511,32 +505,19 @@ def test_the_offline_score_sheet_asks_the_site_s_python_and_keeps_its_sheets(tmp
     (tmp_path / "pyodide").mkdir()
     (tmp_path / "pyodide" / "pyodide.mjs").write_text(STUB_PYODIDE_RESPONDS)
     (tmp_path / "engine.zip").write_bytes(b"")
-    with socket.socket() as sk:
-        sk.bind(("127.0.0.1", 0))
-        port = sk.getsockname()[1]
-    srv = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory",
-                            str(tmp_path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     asked: list[str] = []
-    try:
-        for _ in range(100):
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
-                break
-            time.sleep(0.05)
-        with pw.sync_playwright() as play:
-            browser = play.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            try:
-                page = browser.new_page(viewport={"width": 390, "height": 844})
-                page.on("request", lambda r: asked.append(r.url))
-                page.route("**/__respond", lambda route: route.fulfill(
-                    status=200, content_type="text/plain", body=respond(route.request.post_data or "")))
-                page.goto(f"http://127.0.0.1:{port}/en/score/")
-                cells, again = _score_one_hand(page)
-                status = page.inner_text(".offline-status") if page.locator(".offline-status").count() else ""
-            finally:
-                browser.close()
-    finally:
-        srv.terminate()
-        srv.wait(10)
+    with _served(tmp_path) as base, pw.sync_playwright() as play:
+        browser = play.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 390, "height": 844})
+            page.on("request", lambda r: asked.append(r.url))
+            page.route("**/__respond", lambda route: route.fulfill(
+                status=200, content_type="text/plain", body=respond(route.request.post_data or "")))
+            page.goto(f"{base}en/score/")
+            cells, again = _score_one_hand(page)
+            status = page.inner_text(".offline-status") if page.locator(".offline-status").count() else ""
+        finally:
+            browser.close()
     assert cells == _one_hand_scores() and again == cells, (cells, again)
     assert not [u for u in asked if "/score/api" in u], asked
     assert sum("/__respond" in u for u in asked) >= 10 and "could not start" not in status
