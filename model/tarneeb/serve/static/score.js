@@ -110,8 +110,9 @@
 
   function newId() { return "s" + Date.now().toString(36) + Math.random().toString(36).slice(2, 6); }
 
-  function begin(sheet, house) {
-    return ask({ sheet: sheet, house: house }).then(function (a) {
+  // a sheet the rules took (begun here or imported): kept as a new sheet of this browser, then opened
+  function start(request) {
+    return ask(request).then(function (a) {
       cur = { id: newId(), sheet: a.sheet, house: a.house || null, edit: null, draft: {} };
       ans = a;
       save();
@@ -119,6 +120,8 @@
       return openSheet(cur.id);
     }).catch(function (e) { status((e.page ? "" : W.score_unreachable) + e.message, true); });
   }
+
+  function begin(sheet, house) { return start({ sheet: sheet, house: house }); }
 
   $("score-new").addEventListener("submit", function (ev) {
     ev.preventDefault();
@@ -139,15 +142,7 @@
   $("score-import").addEventListener("change", function () {
     var file = this.files[0];
     if (!file) { return; }
-    file.text().then(function (text) {
-      return ask({ sheet_text: text }).then(function (a) {
-        cur = { id: newId(), sheet: a.sheet, house: a.house || null, edit: null, draft: {} };
-        ans = a;
-        save();
-        status("");
-        return openSheet(cur.id);
-      });
-    }).catch(function (e) { status((e.page ? "" : W.score_unreachable) + e.message, true); });
+    file.text().then(function (text) { return start({ sheet_text: text }); });
     this.value = "";
   });
 
