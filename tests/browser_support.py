@@ -7,14 +7,20 @@ import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from playwright.sync_api import ViewportSize
 
 CHROMIUM = os.environ.get("TARNEEB_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 HAVE_CHROMIUM = Path(CHROMIUM).exists() or shutil.which(CHROMIUM) is not None
+PHONE: ViewportSize = {"width": 390, "height": 844}  # the window sizes pages are checked and screenshotted at
+DESKTOP: ViewportSize = {"width": 1280, "height": 900}
+SERVE_ARTIFACTS = Path(os.environ.get("TARNEEB_ARTIFACTS", Path(__file__).resolve().parent / "artifacts" / "serve"))
 
 
 def skip_module_without_chromium() -> None:

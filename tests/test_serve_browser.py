@@ -12,7 +12,6 @@ browser fails instead).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,16 +22,20 @@ pytest.importorskip("starlette", reason="the serve extra is not installed (pip i
 pytest.importorskip("playwright", reason="playwright is not installed (pip install -e '.[test]')")
 
 from playwright.sync_api import Browser, Page, ViewportSize, expect  # noqa: E402
-from tests.browser_support import launched, skip_module_without_chromium  # noqa: E402
+from tests.browser_support import (  # noqa: E402
+    DESKTOP,
+    PHONE,
+    SERVE_ARTIFACTS,
+    launched,
+    skip_module_without_chromium,
+)
 from tests.serve_support import ROOT, Server, divergent_record, record_lines, running  # noqa: E402
 
 from tarneeb.core.spec import rulesets  # noqa: E402
 from tarneeb.docgen.rulebook import ruleset_doc  # noqa: E402
 from tarneeb.serve.form import GROUP_KEYS, KIND_GROUPS  # noqa: E402
 
-ARTIFACTS = Path(os.environ.get("TARNEEB_ARTIFACTS", ROOT / "tests" / "artifacts" / "serve"))
-PHONE: ViewportSize = {"width": 390, "height": 844}
-DESKTOP: ViewportSize = {"width": 1280, "height": 900}
+ARTIFACTS = SERVE_ARTIFACTS
 
 skip_module_without_chromium()
 

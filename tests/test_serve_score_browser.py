@@ -17,7 +17,6 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,16 +26,20 @@ import pytest
 pytest.importorskip("starlette", reason="the serve extra is not installed (pip install -e '.[serve]')")
 pytest.importorskip("playwright", reason="playwright is not installed (pip install -e '.[test]')")
 
-from playwright.sync_api import Browser, Page, ViewportSize  # noqa: E402
-from tests.browser_support import launched, skip_module_without_chromium  # noqa: E402
+from playwright.sync_api import Browser, Page  # noqa: E402
+from tests.browser_support import (  # noqa: E402
+    DESKTOP,
+    PHONE,
+    SERVE_ARTIFACTS,
+    launched,
+    skip_module_without_chromium,
+)
 from tests.serve_support import ROOT, Server, running  # noqa: E402
 
 from tarneeb.cli import main  # noqa: E402
 from tarneeb.core.spec import rulesets  # noqa: E402
 
-ARTIFACTS = Path(os.environ.get("TARNEEB_ARTIFACTS", ROOT / "tests" / "artifacts" / "serve"))
-PHONE: ViewportSize = {"width": 390, "height": 844}
-DESKTOP: ViewportSize = {"width": 1280, "height": 900}
+ARTIFACTS = SERVE_ARTIFACTS
 NAMES = ["Rami", "Hala", "Sami", "Dina"]
 MAX_TAPS = 12  # a whole hand of the 41 family
 
