@@ -22,7 +22,6 @@ import json
 import tempfile
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -248,7 +247,7 @@ def answer(req: Any) -> dict[str, Any]:
             out["house"] = {"name": house.get("name"), "text": house.get("text")}
         entry = req.get("entry")
         if entry is not None:
-            out["entry"] = _entry(lang, sheet, rules, entry)
+            out["entry"] = _entry(lang, sheet, rules, entry, res)
     return out
 
 
@@ -415,7 +414,8 @@ def _partial(entry: Mapping[str, Any], egyptian: bool) -> tuple[SheetHand, dict[
     return sheet.hands[0], chosen
 
 
-def _entry(lang: str, sheet: Sheet, rules: Rules, entry: Any) -> dict[str, Any]:
+def _entry(lang: str, sheet: Sheet, rules: Rules, entry: Any, res: SheetResult) -> dict[str, Any]:
+    """The hand being written (``entry``) on the sheet replayed as ``res``: how far core takes it, in words."""
     if not isinstance(entry, dict):
         raise PageError("entry: the hand being written is a JSON object")
     at = entry.get("at", len(sheet.hands))
@@ -424,7 +424,7 @@ def _entry(lang: str, sheet: Sheet, rules: Rules, entry: Any) -> dict[str, Any]:
     hand, chosen = _partial(entry, bool(rules.egyptian))
     w = Words(lang, sheet.players, rules)
     try:
-        got = write_hand(sheet, rules, at, hand)
+        got = write_hand(sheet, rules, at, hand, res if at == len(sheet.hands) else None)
     except SheetError as e:
         raise PageError(str(e)) from None
     out: dict[str, Any] = {"at": at, "number": at + 1, "dealer": got.dealer,
@@ -437,7 +437,7 @@ def _entry(lang: str, sheet: Sheet, rules: Rules, entry: Any) -> dict[str, Any]:
         if got.refused is not None and hand.bids is not None:
             facts["seat"], facts["bid"] = got.refused
         if err.field == "hand" and got.closed:
-            facts["winner"] = score_sheet(replace(sheet, hands=sheet.hands[:at]), rules).winner
+            facts["winner"] = got.winner
         text = w.error(err, facts)
         out["error"] = {"field": err.field, "text": text, "why": w.why(err.clause, text), "detail": err.message}
     if got.closed:

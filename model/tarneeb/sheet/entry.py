@@ -24,6 +24,7 @@ from tarneeb.sheet.replay import (
     EntryError,
     HandResult,
     Reason,
+    SheetResult,
     _contract,
     _family,
     _hand,
@@ -57,14 +58,17 @@ class Written:
     done: HandResult | None = None
     closed: bool = False
     refused: tuple[int, Bid] | None = None  # the seat and the bid or call refused
+    winner: int | None = None  # the team that had won the match before this hand (closed)
     state: State | None = field(default=None, repr=False)
 
 
-def write_hand(sheet: Sheet, rules: Rules, at: int, hand: SheetHand) -> Written:
+def write_hand(sheet: Sheet, rules: Rules, at: int, hand: SheetHand, before: SheetResult | None = None) -> Written:
     """The hand ``hand`` written as the sheet's hand ``at`` (from 0; the hands from ``at`` on are not replayed):
     its bids (``bids``, in bidding order; fewer than four while they are being written), or its ``contract`` or
-    ``calls``, then its tricks (``tricks_won``, ``bidding_team_tricks``), or ``redeal``."""
-    before = score_sheet(replace(sheet, hands=sheet.hands[:at]), rules)
+    ``calls``, then its tricks (``tricks_won``, ``bidding_team_tricks``), or ``redeal``. ``before``: the replay of
+    the sheet's first ``at`` hands when the caller has it (else it is replayed here)."""
+    if before is None:
+        before = score_sheet(replace(sheet, hands=sheet.hands[:at]), rules)
     k = at + 1
     out = Written(k)
     if before.error is not None:
@@ -74,7 +78,7 @@ def write_hand(sheet: Sheet, rules: Rules, at: int, hand: SheetHand) -> Written:
     assert state is not None
     names = sheet.players
     if type(state) is Over:
-        winner = state.winner
+        winner = out.winner = state.winner
         out.closed = True
         out.error = EntryError(k, "hand", before.winner_clause or "win.target",
                                f"the match was over after hand {at}: {team_names(names, winner)} won it")
