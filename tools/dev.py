@@ -41,9 +41,7 @@ def ensure_venv(extras: str) -> None:
     pyproject = ROOT / "pyproject.toml"
     if stamp.exists() and stamp.stat().st_mtime >= pyproject.stat().st_mtime:
         return
-    # --no-compile: no bytecode for the thousands of library modules nothing imports; Python writes it for the
-    # ones imported, on first import (half the install's time on a fresh clone)
-    run(PY, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-compile", "-e", f".[{extras}]")
+    run(PY, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-e", f".[{extras}]")
     stamp.touch()
 
 
